@@ -1,0 +1,49 @@
+# The two commands: `make run` and `make test`. Both install what is missing first.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+NPM_STAMP := node_modules/.package-lock.json
+
+.PHONY: help deps run test test-soak typecheck lint gen bench clean
+
+help:
+	@echo "make run    - install what is missing, start nats-server, the API (127.0.0.1:8080) and workers"
+	@echo "make test   - the whole test suite (starts its own nats-server on free ports)"
+	@echo "make bench  - solver benchmark on public instances (see BENCHMARKS.md)"
+	@echo "make lint   - OpenAPI lint + TypeScript typecheck"
+
+# npm packages from the lock file, and Debian's nats-server (and promtool for the metrics tests).
+deps: $(NPM_STAMP) /usr/bin/nats-server
+
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $(NPM_STAMP)
+
+/usr/bin/nats-server:
+	@command -v nats-server >/dev/null 2>&1 || { \
+	  echo "installing nats-server (Debian package)"; \
+	  SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nats-server >/dev/null; }
+
+run: deps
+	node --import tsx src/bin/dev.ts
+
+test: deps
+	npx tsc -p tsconfig.json
+	npx mocha
+
+typecheck: deps
+	npx tsc -p tsconfig.json
+
+lint: deps
+	npm run lint:spec
+	npx tsc -p tsconfig.json
+
+gen: deps
+	npm run gen
+
+bench: deps
+	npm run bench -- --set A --time 10
+
+clean:
+	rm -rf var

@@ -1,0 +1,87 @@
+import Koa from "koa";
+import type { Context, Next } from "koa";
+import type { Context as OpenApiContext } from "openapi-backend";
+import { ApiError } from "../errors/api-error.js";
+import type { ApiServices, RequestState } from "./context.js";
+import { getSolveResultHandler } from "./handlers/get-solve-result.js";
+import { downloadHistoryItemHandler, listHistoryHandler } from "./handlers/history.js";
+import { submitSolveHandler } from "./handlers/submit-solve.js";
+import { BROKER_RETRY_AFTER_SECONDS, errorEnvelopeMiddleware } from "./middleware/error-envelope.js";
+import { requestContextMiddleware } from "./middleware/request-context.js";
+import { createOpsRouter } from "./ops-routes.js";
+import { createJsonBodyReader } from "./read-json-body.js";
+import { createSpecBackend } from "./spec-backend.js";
+
+export interface ApiApp {
+  app: Koa;
+  /** Stops accepting new API work (readiness turns false) ahead of a graceful shutdown. */
+  beginShutdown(): void;
+}
+
+/**
+ * The Koa application. Middleware order: request context (id, log, timing) -> error envelope ->
+ * SRE routes -> broker gate -> openapi-backend dispatch to one handler per operationId.
+ */
+export async function createApiApp(services: ApiServices, readiness: () => Promise<{ nats: boolean; streams: boolean }>): Promise<ApiApp> {
+  let shuttingDown = false;
+  const readJsonBody = createJsonBodyReader(services.config.maxBodyBytes);
+  const api = await createSpecBackend({
+    submitSolve: withRouteLabel(submitSolveHandler(services, readJsonBody)),
+    getSolveResult: withRouteLabel(getSolveResultHandler(services)),
+    listHistory: withRouteLabel(listHistoryHandler(services)),
+    downloadHistoryItem: withRouteLabel(downloadHistoryItemHandler(services)),
+    // The SRE endpoints are served by the ops router below; these entries exist because
+    // openapi-backend in strict mode wants a handler for every operation in the document.
+    getHealth: notRoutedHere,
+    getReadiness: notRoutedHere,
+    getMetrics: notRoutedHere,
+    notFound: async () => {
+      throw new ApiError("not_found", "No such endpoint. See the OpenAPI document for the available paths");
+    },
+    methodNotAllowed: async () => {
+      throw new ApiError("method_not_allowed", "Method not allowed on this path");
+    },
+  });
+
+  const app = new Koa({ proxy: false });
+  app.silent = true;
+  const ops = createOpsRouter(services, async () => (shuttingDown ? { nats: services.natsConnected(), streams: false } : readiness()));
+  app.use(requestContextMiddleware(services));
+  app.use(errorEnvelopeMiddleware);
+  app.use(ops.routes());
+  app.use(async (ctx: Context, next: Next) => {
+    // While NATS is down, answer at once with 503 instead of letting the client wait on a buffer.
+    if (!services.natsConnected()) {
+      throw new ApiError("service_unavailable", "The task queue is temporarily unavailable. Please retry shortly", {
+        retryAfterSeconds: BROKER_RETRY_AFTER_SECONDS,
+      });
+    }
+    await next();
+  });
+  app.use(async (ctx: Context) => {
+    await api.handleRequest(
+      { method: ctx.method, path: ctx.path, query: ctx.query as Record<string, string>, headers: ctx.headers as Record<string, string>, body: undefined },
+      ctx,
+    );
+  });
+  return {
+    app,
+    beginShutdown: () => {
+      shuttingDown = true;
+    },
+  };
+}
+
+type OperationHandler = (c: OpenApiContext, ctx: Context) => Promise<void>;
+
+/** Labels metrics and logs with the path template, never the raw path (unbounded cardinality). */
+function withRouteLabel(handler: OperationHandler): OperationHandler {
+  return async (c, ctx) => {
+    (ctx.state as RequestState).routeTemplate = c.operation.path;
+    await handler(c, ctx);
+  };
+}
+
+async function notRoutedHere(_c: OpenApiContext, _ctx: Context): Promise<void> {
+  throw new ApiError("not_found", "No such endpoint");
+}

@@ -1,0 +1,28 @@
+import type { Config } from "../config/load.js";
+import type { Logger } from "../log/logger.js";
+import type { Admission } from "../limits/admission.js";
+import type { ApiMetrics } from "../metrics/registry.js";
+import type { TaskQueue } from "../queue/task-queue.js";
+import type { AccountStore } from "../store/accounts.js";
+import type { HistoryStore } from "../store/history.js";
+
+/** Everything a handler may use; built once per API process. */
+export interface ApiServices {
+  config: Readonly<Config>;
+  log: Logger;
+  queue: TaskQueue;
+  accounts: AccountStore;
+  admission: Admission;
+  history: HistoryStore;
+  metrics: ApiMetrics;
+  natsConnected(): boolean;
+  /** Submit-time check of a callback URL; null when acceptable. */
+  checkCallbackUrl(url: string): string | null;
+}
+
+/** What the middleware records on ctx.state for later middleware and the logs. */
+export interface RequestState {
+  httpRequestId: string;
+  routeTemplate: string;
+  log: Logger;
+}

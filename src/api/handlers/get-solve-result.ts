@@ -1,0 +1,24 @@
+import type { Context as KoaContext } from "koa";
+import type { Context as OpenApiContext } from "openapi-backend";
+import { ApiError } from "../../errors/api-error.js";
+import { MESSAGES } from "../../errors/codes.js";
+import { authenticateCaller } from "../auth.js";
+import type { ApiServices } from "../context.js";
+import { taskEnvelope } from "../task-view.js";
+
+const TASK_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** GET /api/v1/solve/result/{request_id}: any valid key of the owning account may read it. */
+export function getSolveResultHandler(services: ApiServices) {
+  const { config, accounts, queue } = services;
+  return async (c: OpenApiContext, ctx: KoaContext): Promise<void> => {
+    const caller = await authenticateCaller(ctx.headers, config, accounts);
+    const id = String(c.request.params.request_id ?? "");
+    const task = TASK_ID_PATTERN.test(id) ? await queue.store.get(id) : null;
+    if (!task) throw new ApiError("not_found", MESSAGES.notFound);
+    if (task.owner !== caller.owner) throw new ApiError("forbidden", MESSAGES.forbiddenResult);
+    const depth = task.state === "queued" ? await queue.queueDepth() : null;
+    ctx.status = 200;
+    ctx.body = taskEnvelope(task, depth);
+  };
+}

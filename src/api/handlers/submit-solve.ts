@@ -1,0 +1,91 @@
+import type { Context as KoaContext } from "koa";
+import type { Context as OpenApiContext, OpenAPIBackend } from "openapi-backend";
+import type { ApiServices, RequestState } from "../context.js";
+import { ApiError, validationError } from "../../errors/api-error.js";
+import { planLimitMessage } from "../../errors/codes.js";
+import { rateLimitHeaders } from "../../limits/admission.js";
+import type { TaskRecord } from "../../queue/task-store.js";
+import { authenticateCaller } from "../auth.js";
+import { successEnvelope } from "../envelope.js";
+import { validateSolveRequest } from "../validation/validate-solve-request.js";
+
+/** Seconds a busy client should wait: the backlog divided by recent throughput, within sane bounds. */
+function busyRetryAfter(depth: number, threshold: number): number {
+  return Math.min(300, Math.max(5, Math.ceil((depth - threshold + 1) * 2)));
+}
+
+/**
+ * POST /api/v1/solve, in the order of checks of decisions.md: authentication, API access,
+ * per-minute rate, body validation, plan limits, monthly quota, busy queue, then accepted.
+ */
+export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: KoaContext) => Promise<unknown>) {
+  const { config, accounts, admission, queue, history, metrics } = services;
+  return async (c: OpenApiContext, ctx: KoaContext): Promise<void> => {
+    const state = ctx.state as RequestState;
+    try {
+      const caller = await authenticateCaller(ctx.headers, config, accounts);
+      const rate = await admission.consumeRate(caller.owner, caller.plan);
+      ctx.set(rateLimitHeaders(rate));
+
+      const body = await readJsonBody(ctx);
+      const validation = validateSolveRequest(c.api as OpenAPIBackend, body, services.checkCallbackUrl);
+      if (!validation.ok) throw validationError(validation.issues);
+      const request = validation.request;
+
+      if (request.node_num > caller.plan.maxNodes) {
+        throw new ApiError("plan_limit_exceeded", planLimitMessage("Node", request.node_num, caller.plan.maxNodes));
+      }
+      if (request.vehicle_num > caller.plan.maxVehicles) {
+        throw new ApiError("plan_limit_exceeded", planLimitMessage("Vehicle", request.vehicle_num, caller.plan.maxVehicles));
+      }
+
+      await admission.reserveQuota(caller.owner, caller.plan);
+      let accepted = false;
+      try {
+        const depth = await queue.queueDepth();
+        if (depth >= config.busyQueueThreshold) {
+          const retry = busyRetryAfter(depth, config.busyQueueThreshold);
+          throw new ApiError("service_busy", `Service busy: ${depth} tasks are waiting in the queue. Retry in ${retry} s`, { retryAfterSeconds: retry });
+        }
+        // The HTTP request's id becomes the task's id: one identifier in the body, header and logs.
+        const id = state.httpRequestId;
+        const now = new Date().toISOString();
+        const task: TaskRecord = {
+          id,
+          owner: caller.owner,
+          channel: caller.channel,
+          state: "queued",
+          submittedAt: now,
+          updatedAt: now,
+          name: request.name ?? null,
+          nodeNum: request.node_num,
+          vehicleNum: request.vehicle_num,
+          objective: request.objective ?? "min_total_distance",
+          // Omitted means the plan's maximum; above it is silently replaced by it (spec 2.1).
+          timeLimitSeconds: Math.min(request.time_limit_seconds ?? caller.plan.maxSolveSeconds, caller.plan.maxSolveSeconds),
+          strategy: request.strategy ?? null,
+          callbackUrl: request.callback_url ?? null,
+          deliveries: 0,
+        };
+        await queue.enqueue(task, Buffer.from(JSON.stringify(request), "utf8"));
+        accepted = true;
+        if (task.channel === "direct") {
+          await history.record(task).catch((err: unknown) => state.log.error("history record failed", { task_id: id, err }));
+        }
+        state.log.info("task accepted", { task_id: id, owner: caller.owner, node_num: task.nodeNum, vehicle_num: task.vehicleNum });
+        metrics.submissions.inc({ outcome: "accepted", code: "none" });
+        ctx.status = 200;
+        ctx.body = successEnvelope(id, {
+          status: "accepted",
+          phase: "queued",
+          message: `Task accepted. Poll GET /api/v1/solve/result/${id} (waits of 2 s, 3 s, then 5 s) or wait for the callback.`,
+        });
+      } finally {
+        if (!accepted) await admission.releaseQuota(caller.owner).catch(() => undefined);
+      }
+    } catch (err) {
+      metrics.submissions.inc({ outcome: "rejected", code: err instanceof ApiError ? err.code : "internal_error" });
+      throw err;
+    }
+  };
+}

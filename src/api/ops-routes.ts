@@ -1,0 +1,26 @@
+import Router from "@koa/router";
+import type { ApiServices, RequestState } from "./context.js";
+
+/** SRE endpoints, without authentication: liveness, readiness and the Prometheus scrape. */
+export function createOpsRouter(services: ApiServices, readiness: () => Promise<{ nats: boolean; streams: boolean }>): Router {
+  const router = new Router();
+  router.get("/healthz", (ctx) => {
+    (ctx.state as RequestState).routeTemplate = "/healthz";
+    ctx.body = { status: "ok" };
+  });
+  router.get("/readyz", async (ctx) => {
+    (ctx.state as RequestState).routeTemplate = "/readyz";
+    const checks = await readiness();
+    const ready = checks.nats && checks.streams;
+    ctx.status = ready ? 200 : 503;
+    ctx.body = { status: ready ? "ready" : "not_ready", checks };
+  });
+  router.get("/metrics", async (ctx) => {
+    (ctx.state as RequestState).routeTemplate = "/metrics";
+    services.metrics.natsConnected.set(services.natsConnected() ? 1 : 0);
+    ctx.type = services.metrics.registry.contentType;
+    ctx.body = await services.metrics.registry.metrics();
+  });
+  return router;
+}
+

@@ -1,0 +1,69 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { checkCallbackUrl } from "../callbacks/target-guard.js";
+import type { Config } from "../config/load.js";
+import { Admission, SYSTEM_CLOCK, type Clock } from "../limits/admission.js";
+import { KvCounter } from "../limits/kv-counter.js";
+import type { Logger } from "../log/logger.js";
+import { createApiMetrics } from "../metrics/registry.js";
+import { connectNats } from "../queue/connection.js";
+import { NAMES } from "../queue/names.js";
+import { TaskQueue } from "../queue/task-queue.js";
+import { AccountStore } from "../store/accounts.js";
+import { HistoryStore } from "../store/history.js";
+import { createApiApp } from "./app.js";
+import type { ApiServices } from "./context.js";
+
+export interface RunningApi {
+  url: string;
+  server: Server;
+  /** Graceful stop: refuse new work, finish requests in flight, then close NATS. */
+  stop(): Promise<void>;
+}
+
+/** Wires config, NATS, stores and the Koa app, and listens. Used by the api entry point and tests. */
+export async function startApi(config: Readonly<Config>, log: Logger, options: { clock?: Clock } = {}): Promise<RunningApi> {
+  const nats = await connectNats(config, "vrp-api", log);
+  const queue = new TaskQueue(nats);
+  const services: ApiServices = {
+    config,
+    log,
+    queue,
+    accounts: new AccountStore(nats.accounts, nats.apiKeys),
+    admission: new Admission(new KvCounter(nats.counters), options.clock ?? SYSTEM_CLOCK),
+    history: new HistoryStore(nats.history, nats.requests),
+    metrics: createApiMetrics({ queueDepth: () => queue.queueDepth(), inProgress: () => queue.inProgress() }),
+    natsConnected: nats.isConnected,
+    checkCallbackUrl: (url) => checkCallbackUrl(url, { allowLoopback: config.callbacks.allowLoopback }),
+  };
+  const readiness = async () => {
+    const natsUp = nats.isConnected();
+    const streams = natsUp && (await nats.jsm.streams.info(NAMES.taskStream).then(() => true, () => false));
+    return { nats: natsUp, streams };
+  };
+  const { app, beginShutdown } = await createApiApp(services, readiness);
+  const server = createServer(app.callback());
+  // Large bodies on a slow link must not be cut off by Node's default request timeout.
+  server.requestTimeout = 120_000;
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${config.host}:${port}`;
+  log.info("api listening", { url });
+  let stopping: Promise<void> | null = null;
+  return {
+    url,
+    server,
+    stop: () => {
+      stopping ??= (async () => {
+        beginShutdown();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await nats.close();
+        log.info("api stopped");
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import type { TaskRecord } from "../queue/task-store.js";
+import type { Envelope } from "./envelope.js";
+
+/**
+ * The poll body of a task in any state. The worker uses the same function for the callback body
+ * and the history download, so the three can never disagree.
+ */
+export function taskEnvelope(task: TaskRecord, queueDepth: number | null): Envelope {
+  switch (task.state) {
+    case "queued":
+      return { success: true, request_id: task.id, error: null, result: { status: "processing", phase: "queued", queue_depth: queueDepth } };
+    case "solving":
+      return { success: true, request_id: task.id, error: null, result: { status: "processing", phase: "solving", queue_depth: null } };
+    case "solved":
+      return { success: true, request_id: task.id, error: null, result: task.result ?? null };
+    case "failed":
+      return {
+        success: false,
+        request_id: task.id,
+        error: task.error ?? "The task failed",
+        result: null,
+        code: task.code ?? "task_failed",
+        diagnostics: task.diagnostics ?? [],
+      };
+  }
+}

@@ -1,0 +1,73 @@
+import { fileURLToPath } from "node:url";
+import { loadPlans, type PlanCatalogue } from "./plans.js";
+
+export interface Config {
+  host: string;
+  port: number;
+  natsServers: string[];
+  /** JetStream replicas for streams and buckets: 1 on a single server, 3 on a cluster. */
+  natsReplicas: number;
+  resultTtlSeconds: number;
+  historyRetentionDays: number;
+  busyQueueThreshold: number;
+  maxBodyBytes: number;
+  plans: PlanCatalogue;
+  marketplace: { secretHeader: string; userHeader: string; secret: string | null };
+  callbacks: { allowLoopback: boolean; timeoutMs: number };
+  worker: {
+    ackWaitMs: number;
+    maxDeliveries: number;
+    shutdownGraceMs: number;
+    metricsPort: number;
+  };
+  logLevel: "debug" | "info" | "warn" | "error";
+}
+
+const DEFAULT_PLANS_FILE = fileURLToPath(new URL("../../config/plans.json", import.meta.url));
+
+function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value)) throw new Error(`environment variable ${name} must be a number, got '${raw}'`);
+  return value;
+}
+
+function boolEnv(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  return raw === "1" || raw.toLowerCase() === "true";
+}
+
+/** One frozen, typed configuration from the environment (and the plans file it names). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  const level = (env.LOG_LEVEL ?? "info") as Config["logLevel"];
+  if (!["debug", "info", "warn", "error"].includes(level)) throw new Error(`LOG_LEVEL must be debug, info, warn or error`);
+  return Object.freeze({
+    host: env.HOST ?? "127.0.0.1",
+    port: intEnv(env, "PORT", 8080),
+    natsServers: (env.NATS_URL ?? "nats://127.0.0.1:4222").split(",").map((s) => s.trim()).filter(Boolean),
+    natsReplicas: intEnv(env, "NATS_REPLICAS", 1),
+    resultTtlSeconds: intEnv(env, "RESULT_TTL_SECONDS", 24 * 3600),
+    historyRetentionDays: intEnv(env, "HISTORY_RETENTION_DAYS", 90),
+    busyQueueThreshold: intEnv(env, "BUSY_QUEUE_THRESHOLD", 1000),
+    maxBodyBytes: intEnv(env, "MAX_BODY_BYTES", 64 * 1024 * 1024),
+    plans: loadPlans(env.PLANS_FILE ?? DEFAULT_PLANS_FILE),
+    marketplace: {
+      secretHeader: (env.MARKETPLACE_SECRET_HEADER ?? "X-Marketplace-Proxy-Secret").toLowerCase(),
+      userHeader: (env.MARKETPLACE_USER_HEADER ?? "X-Marketplace-User").toLowerCase(),
+      secret: env.MARKETPLACE_PROXY_SECRET || null,
+    },
+    callbacks: {
+      allowLoopback: boolEnv(env, "CALLBACK_ALLOW_LOOPBACK", false),
+      timeoutMs: intEnv(env, "CALLBACK_TIMEOUT_MS", 10_000),
+    },
+    worker: {
+      ackWaitMs: intEnv(env, "WORKER_ACK_WAIT_MS", 30_000),
+      maxDeliveries: intEnv(env, "WORKER_MAX_DELIVERIES", 3),
+      shutdownGraceMs: intEnv(env, "WORKER_SHUTDOWN_GRACE_MS", 10_000),
+      metricsPort: intEnv(env, "WORKER_METRICS_PORT", 0),
+    },
+    logLevel: level,
+  });
+}

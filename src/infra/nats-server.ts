@@ -1,0 +1,81 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { freePort } from "./free-port.js";
+
+export interface NatsServerOptions {
+  storeDir: string;
+  port?: number;
+  /** For a cluster: this node's name, its cluster port and the other nodes' cluster URLs. */
+  cluster?: { name: string; serverName: string; port: number; routes: string[] };
+}
+
+export interface NatsServerProcess {
+  url: string;
+  port: number;
+  process: ChildProcess;
+  /** SIGTERM and wait for exit. */
+  stop(): Promise<void>;
+  /** SIGKILL and wait for exit (a crash, for fault tests). */
+  kill(): Promise<void>;
+}
+
+/**
+ * Starts a real nats-server with JetStream and file storage under `storeDir`, and resolves once
+ * it accepts clients. Messages up to 8 MiB are allowed so results of very large problems fit in
+ * one KV value; request bodies go to the object store, which chunks them anyway.
+ */
+export async function startNatsServer(options: NatsServerOptions): Promise<NatsServerProcess> {
+  const port = options.port ?? (await freePort());
+  mkdirSync(options.storeDir, { recursive: true });
+  const lines = [
+    `listen: "127.0.0.1:${port}"`,
+    `max_payload: 8MB`,
+    `jetstream { store_dir: "${options.storeDir.replace(/\\/g, "/")}" }`,
+  ];
+  if (options.cluster) {
+    lines.push(`server_name: "${options.cluster.serverName}"`);
+    lines.push(`cluster { name: "${options.cluster.name}", listen: "127.0.0.1:${options.cluster.port}", routes: [${options.cluster.routes.map((r) => `"${r}"`).join(", ")}] }`);
+  }
+  const configPath = join(options.storeDir, "nats-server.conf");
+  writeFileSync(configPath, lines.join("\n") + "\n");
+  const child = spawn("nats-server", ["-c", configPath], { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`nats-server did not start within 15 s:\n${output}`)), 15_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("Server is ready")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.once("error", (err) => {
+      clearTimeout(timer);
+      reject(new Error(`could not start nats-server (is it installed? run 'make deps'): ${err.message}`));
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`nats-server exited with code ${code}:\n${output}`));
+    });
+  });
+  // Keep draining its output so a chatty server never blocks on a full pipe.
+  child.stdout!.resume();
+  child.stderr!.resume();
+  const waitExit = () => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    process: child,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await waitExit();
+    },
+    kill: async () => {
+      child.kill("SIGKILL");
+      await waitExit();
+    },
+  };
+}

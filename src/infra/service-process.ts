@@ -1,0 +1,64 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+export interface ServiceProcess {
+  /** What the process printed after READY: the API's base URL or a worker's metrics URL. */
+  url: string;
+  child: ChildProcess;
+  /** Everything it printed so far (JSON log lines), for test diagnostics. */
+  output(): string;
+  signal(sig: NodeJS.Signals): void;
+  exited(): Promise<number | null>;
+}
+
+/**
+ * Starts `src/bin/<entry>.ts` as a separate Node process (directly under node, not through the
+ * tsx wrapper, so the PID is the process that does the work and signals reach it) and resolves
+ * when it prints its READY line.
+ */
+export async function spawnService(entry: "api" | "worker", env: NodeJS.ProcessEnv, logFile?: string): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", `src/bin/${entry}.ts`], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const log = logFile ? createWriteStream(logFile, { flags: "a" }) : null;
+  const collect = (chunk: Buffer) => {
+    const text = chunk.toString();
+    // Bounded, so a long soak run does not grow the parent's memory without end.
+    output = (output + text).slice(-200_000);
+    log?.write(text);
+  };
+  child.stdout!.on("data", collect);
+  child.stderr!.on("data", collect);
+  const exitPromise = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${entry} did not become ready within 30 s:\n${output}`)), 30_000);
+    const onData = () => {
+      const match = /^READY (\S+)$/m.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        child.stdout!.off("data", onData);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on("data", onData);
+    void exitPromise.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${entry} exited with code ${code} before it was ready:\n${output}`));
+    });
+  });
+  return {
+    url,
+    child,
+    output: () => output,
+    signal: (sig) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(sig);
+    },
+    exited: () => exitPromise,
+  };
+}

@@ -1,0 +1,91 @@
+import type { Plan } from "../config/plans.js";
+import { ApiError } from "../errors/api-error.js";
+import type { KvCounter } from "./kv-counter.js";
+
+export interface Clock {
+  now(): Date;
+}
+export const SYSTEM_CLOCK: Clock = { now: () => new Date() };
+
+export interface RateState {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+function ownerKey(owner: string): string {
+  return Buffer.from(owner, "utf8").toString("hex");
+}
+
+function minuteWindow(now: Date): { id: string; resetSeconds: number } {
+  const minute = Math.floor(now.getTime() / 60_000);
+  return { id: String(minute), resetSeconds: Math.max(1, Math.ceil(((minute + 1) * 60_000 - now.getTime()) / 1000)) };
+}
+
+function monthWindow(now: Date): { id: string; resetSeconds: number } {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+  const id = `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, "0")}`;
+  return { id, resetSeconds: Math.max(1, Math.ceil((next - now.getTime()) / 1000)) };
+}
+
+/**
+ * Per-minute rate and monthly quota, both fixed windows in UTC, both counted with CAS counters in
+ * NATS KV so that any number of API instances agree on them.
+ */
+export class Admission {
+  constructor(
+    private readonly counter: KvCounter,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Counts one submit against the per-minute rate; throws 429 rate_limit_exceeded when over. */
+  async consumeRate(owner: string, plan: Plan): Promise<RateState> {
+    const window = minuteWindow(this.clock.now());
+    const result = await this.counter.add(`rate.${ownerKey(owner)}.${window.id}`, 1, plan.submitsPerMinute);
+    const state = { limit: plan.submitsPerMinute, remaining: Math.max(0, plan.submitsPerMinute - result.value), resetSeconds: window.resetSeconds };
+    if (!result.ok) {
+      throw new ApiError(
+        "rate_limit_exceeded",
+        `Rate limit exceeded: at most ${plan.submitsPerMinute} submissions per minute on plan '${plan.name}'. Retry in ${window.resetSeconds} s`,
+        { retryAfterSeconds: window.resetSeconds, headers: rateLimitHeaders(state) },
+      );
+    }
+    return state;
+  }
+
+  /** Reserves one task of the monthly quota; throws 429 monthly_quota_exceeded when used up. */
+  async reserveQuota(owner: string, plan: Plan): Promise<void> {
+    const window = monthWindow(this.clock.now());
+    const result = await this.counter.add(`quota.${ownerKey(owner)}.${window.id}`, 1, plan.monthlyQuota);
+    if (!result.ok) {
+      throw new ApiError(
+        "monthly_quota_exceeded",
+        `Monthly quota of ${plan.monthlyQuota} tasks exceeded on plan '${plan.name}'. Please upgrade your plan or wait until the next month`,
+        { retryAfterSeconds: window.resetSeconds },
+      );
+    }
+  }
+
+  /** Gives back a reservation when the task was not accepted after all (busy queue, publish failure). */
+  async releaseQuota(owner: string): Promise<void> {
+    const window = monthWindow(this.clock.now());
+    await this.counter.add(`quota.${ownerKey(owner)}.${window.id}`, -1, Number.MAX_SAFE_INTEGER);
+  }
+
+  async usage(owner: string): Promise<{ minute: number; month: number }> {
+    const now = this.clock.now();
+    const [minute, month] = await Promise.all([
+      this.counter.read(`rate.${ownerKey(owner)}.${minuteWindow(now).id}`),
+      this.counter.read(`quota.${ownerKey(owner)}.${monthWindow(now).id}`),
+    ]);
+    return { minute, month };
+  }
+}
+
+/** The IETF RateLimit / RateLimit-Policy header fields (draft-ietf-httpapi-ratelimit-headers). */
+export function rateLimitHeaders(state: RateState): Record<string, string> {
+  return {
+    "RateLimit": `"default";r=${state.remaining};t=${state.resetSeconds}`,
+    "RateLimit-Policy": `"default";q=${state.limit};w=60`,
+  };
+}

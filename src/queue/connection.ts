@@ -1,0 +1,139 @@
+import { connect, nanos, type NatsConnection } from "@nats-io/transport-node";
+import {
+  AckPolicy,
+  DeliverPolicy,
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamClient,
+  type JetStreamManager,
+} from "@nats-io/jetstream";
+import { Kvm, type KV } from "@nats-io/kv";
+import { Objm, type ObjectStore } from "@nats-io/obj";
+import type { Config } from "../config/load.js";
+import type { Logger } from "../log/logger.js";
+import { NAMES } from "./names.js";
+
+export interface Nats {
+  nc: NatsConnection;
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+  tasks: KV;
+  requests: ObjectStore;
+  accounts: KV;
+  apiKeys: KV;
+  counters: KV;
+  history: KV;
+  /** False while the client is between a disconnect and the next reconnect. */
+  isConnected(): boolean;
+  close(): Promise<void>;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * Connects (retrying for ever, so a worker started before nats-server simply waits) and makes sure
+ * every stream, consumer and bucket exists with the configured replica count. Creating them is
+ * idempotent, so any process may be the first to start.
+ */
+export async function connectNats(config: Readonly<Config>, clientName: string, log: Logger): Promise<Nats> {
+  const nc = await connect({
+    servers: config.natsServers,
+    name: clientName,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+    waitOnFirstConnect: true,
+    timeout: 5000,
+  });
+  let connected = true;
+  void (async () => {
+    for await (const s of nc.status()) {
+      if (s.type === "disconnect") {
+        connected = false;
+        log.warn("nats disconnected");
+      } else if (s.type === "reconnect") {
+        connected = true;
+        log.info("nats reconnected");
+      }
+    }
+  })();
+
+  const jsm = await jetstreamManager(nc, { timeout: 10_000 });
+  const js = jetstream(nc, { timeout: 10_000 });
+  const replicas = config.natsReplicas;
+  await ensureStream(jsm, {
+    name: NAMES.taskStream,
+    subjects: [NAMES.taskSubject],
+    retention: RetentionPolicy.Workqueue,
+    storage: StorageType.File,
+    num_replicas: replicas,
+    duplicate_window: nanos(2 * 60 * 1000),
+  });
+  await ensureStream(jsm, {
+    name: NAMES.deadLetterStream,
+    subjects: [NAMES.deadLetterSubject],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    num_replicas: replicas,
+    max_age: nanos(config.historyRetentionDays * DAY_MS),
+  });
+  await jsm.consumers.add(NAMES.taskStream, {
+    durable_name: NAMES.taskConsumer,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    ack_wait: nanos(config.worker.ackWaitMs),
+    // Poison tasks are recognised by the worker from the delivery count and failed on purpose, so
+    // the server never stops redelivering on its own (on 2.9 such a message would stay stuck).
+    max_deliver: -1,
+    max_ack_pending: 10_000,
+    filter_subject: NAMES.taskSubject,
+  });
+
+  const kvm = new Kvm(js);
+  const kvOptions = { replicas, storage: StorageType.File, history: 1 } as const;
+  const resultTtlMs = config.resultTtlSeconds * 1000;
+  const tasks = await kvm.create(NAMES.taskBucket, { ...kvOptions, ttl: resultTtlMs });
+  const accounts = await kvm.create(NAMES.accountBucket, kvOptions);
+  const apiKeys = await kvm.create(NAMES.keyBucket, kvOptions);
+  // Counters only need to outlive the month they count.
+  const counters = await kvm.create(NAMES.counterBucket, { ...kvOptions, ttl: 40 * DAY_MS });
+  const history = await kvm.create(NAMES.historyBucket, { ...kvOptions, ttl: config.historyRetentionDays * DAY_MS });
+  const requests = await new Objm(js).create(NAMES.requestStore, {
+    replicas,
+    storage: StorageType.File,
+    ttl: nanos(Math.max(resultTtlMs, config.historyRetentionDays * DAY_MS)),
+  });
+
+  return {
+    nc,
+    js,
+    jsm,
+    tasks,
+    requests,
+    accounts,
+    apiKeys,
+    counters,
+    history,
+    isConnected: () => connected && !nc.isClosed(),
+    close: async () => {
+      if (!nc.isClosed()) await nc.drain().catch(() => nc.close());
+    },
+  };
+}
+
+type StreamConfigInput = Parameters<JetStreamManager["streams"]["add"]>[0];
+
+async function ensureStream(jsm: JetStreamManager, cfg: StreamConfigInput & { name: string }): Promise<void> {
+  try {
+    await jsm.streams.info(cfg.name);
+    await jsm.streams.update(cfg.name, cfg);
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    await jsm.streams.add(cfg);
+  }
+}
+
+function isNotFound(err: unknown): boolean {
+  return err instanceof Error && /not found/i.test(err.message);
+}

@@ -1,0 +1,14 @@
+/** Every NATS stream, subject, consumer and bucket name lives here and nowhere else. */
+export const NAMES = {
+  taskStream: "VRP_TASKS",
+  taskSubject: "vrp.tasks.solve",
+  taskConsumer: "solvers",
+  deadLetterStream: "VRP_DEAD_LETTERS",
+  deadLetterSubject: "vrp.tasks.dead",
+  taskBucket: "vrp_tasks",
+  requestStore: "vrp_requests",
+  accountBucket: "vrp_accounts",
+  keyBucket: "vrp_api_keys",
+  counterBucket: "vrp_counters",
+  historyBucket: "vrp_history",
+} as const;

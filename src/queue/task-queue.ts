@@ -1,0 +1,56 @@
+import type { Nats } from "./connection.js";
+import { NAMES } from "./names.js";
+import type { TaskRecord } from "./task-store.js";
+import { TaskStore } from "./task-store.js";
+
+/** What travels in the work-queue message: ids only, never the (possibly 64 MiB) request body. */
+export interface TaskMessage {
+  taskId: string;
+}
+
+const DEPTH_CACHE_MS = 250;
+
+/**
+ * Submit side of the pipeline: the request body goes to the object store, the state record to
+ * the task bucket, and a small message to the work-queue stream with the task id as message id,
+ * so a retried publish is recognised by JetStream as a duplicate rather than a second task.
+ */
+export class TaskQueue {
+  readonly store: TaskStore;
+  private depthCache: { value: number; at: number } | null = null;
+
+  constructor(private readonly nats: Nats) {
+    this.store = new TaskStore(nats.tasks);
+  }
+
+  async enqueue(task: TaskRecord, requestBody: Uint8Array): Promise<void> {
+    await this.nats.requests.putBlob({ name: task.id }, requestBody);
+    await this.store.create(task);
+    const message: TaskMessage = { taskId: task.id };
+    await this.nats.js.publish(NAMES.taskSubject, JSON.stringify(message), { msgID: task.id });
+    this.depthCache = null;
+  }
+
+  async loadRequest(taskId: string): Promise<Uint8Array | null> {
+    return this.nats.requests.getBlob(taskId);
+  }
+
+  async deleteRequest(taskId: string): Promise<void> {
+    await this.nats.requests.delete(taskId).catch(() => undefined);
+  }
+
+  /** Tasks accepted and not yet picked up by a worker (running ones excluded), briefly cached. */
+  async queueDepth(): Promise<number> {
+    const now = Date.now();
+    if (this.depthCache && now - this.depthCache.at < DEPTH_CACHE_MS) return this.depthCache.value;
+    const info = await this.nats.jsm.consumers.info(NAMES.taskStream, NAMES.taskConsumer);
+    this.depthCache = { value: info.num_pending, at: now };
+    return info.num_pending;
+  }
+
+  /** Tasks handed to a worker and not yet acknowledged. */
+  async inProgress(): Promise<number> {
+    const info = await this.nats.jsm.consumers.info(NAMES.taskStream, NAMES.taskConsumer);
+    return info.num_ack_pending;
+  }
+}

@@ -1,0 +1,137 @@
+import type { KV } from "@nats-io/kv";
+import { generateApiKey, hashApiKey, keyFingerprint } from "./api-keys.js";
+
+export interface Account {
+  user: string;
+  plan: string;
+  disabled: boolean;
+  createdAt: string;
+  webhookSecret: string | null;
+}
+
+export type KeyState = "active" | "revoked" | "disabled";
+
+export interface ApiKeyRecord {
+  fingerprint: string;
+  user: string;
+  createdAt: string;
+  expiresAt: string | null;
+  state: KeyState;
+}
+
+export const USER_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** NATS KV keys allow only a restricted alphabet, so user names are stored hex-encoded. */
+function accountKey(user: string): string {
+  return `u.${Buffer.from(user, "utf8").toString("hex")}`;
+}
+
+function keyKey(hash: string): string {
+  return `k.${hash}`;
+}
+
+export class AccountStore {
+  constructor(
+    private readonly accounts: KV,
+    private readonly keys: KV,
+  ) {}
+
+  async getAccount(user: string): Promise<Account | null> {
+    if (!USER_NAME_PATTERN.test(user)) return null;
+    const entry = await this.accounts.get(accountKey(user));
+    if (!entry || entry.operation !== "PUT" || entry.length === 0) return null;
+    return JSON.parse(decoder.decode(entry.value)) as Account;
+  }
+
+  async createAccount(user: string, plan: string): Promise<Account> {
+    if (!USER_NAME_PATTERN.test(user)) {
+      throw new Error("user name must be 1-64 characters of letters, digits, '.', '_' or '-', starting with a letter or digit");
+    }
+    const account: Account = { user, plan, disabled: false, createdAt: new Date().toISOString(), webhookSecret: null };
+    try {
+      await this.accounts.create(accountKey(user), encoder.encode(JSON.stringify(account)));
+    } catch (err) {
+      if (err instanceof Error && /wrong last sequence/i.test(err.message)) throw new Error(`account '${user}' already exists`);
+      throw err;
+    }
+    return account;
+  }
+
+  async updateAccount(user: string, change: (a: Account) => Account): Promise<Account> {
+    const entry = await this.accounts.get(accountKey(user));
+    if (!entry || entry.operation !== "PUT" || entry.length === 0) throw new Error(`no account '${user}'`);
+    const next = change(JSON.parse(decoder.decode(entry.value)) as Account);
+    await this.accounts.update(accountKey(user), encoder.encode(JSON.stringify(next)), entry.revision);
+    return next;
+  }
+
+  async listAccounts(): Promise<Account[]> {
+    const out: Account[] = [];
+    for await (const k of await this.accounts.keys("u.*")) {
+      const user = Buffer.from(k.slice(2), "hex").toString("utf8");
+      const a = await this.getAccount(user);
+      if (a) out.push(a);
+    }
+    return out.sort((a, b) => a.user.localeCompare(b.user));
+  }
+
+  /** Creates a key and returns it: the only time the key exists outside the caller's hands. */
+  async createKey(user: string, expiresAt: Date | null = null): Promise<{ key: string; record: ApiKeyRecord }> {
+    if (!(await this.getAccount(user))) throw new Error(`no account '${user}'`);
+    const key = generateApiKey();
+    const hash = hashApiKey(key);
+    const record: ApiKeyRecord = {
+      fingerprint: keyFingerprint(hash),
+      user,
+      createdAt: new Date().toISOString(),
+      expiresAt: expiresAt ? expiresAt.toISOString() : null,
+      state: "active",
+    };
+    await this.keys.create(keyKey(hash), encoder.encode(JSON.stringify(record)));
+    return { key, record };
+  }
+
+  async listKeys(user: string): Promise<ApiKeyRecord[]> {
+    const out: ApiKeyRecord[] = [];
+    for await (const k of await this.keys.keys("k.*")) {
+      const entry = await this.keys.get(k);
+      if (!entry || entry.operation !== "PUT" || entry.length === 0) continue;
+      const record = JSON.parse(decoder.decode(entry.value)) as ApiKeyRecord;
+      if (record.user === user) out.push(record);
+    }
+    return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  /** Changes the state of the user's key whose fingerprint starts with `fingerprint`. */
+  async setKeyState(user: string, fingerprint: string, state: KeyState): Promise<ApiKeyRecord> {
+    for await (const k of await this.keys.keys("k.*")) {
+      const hash = k.slice(2);
+      if (!keyFingerprint(hash).startsWith(fingerprint) || fingerprint.length < 6) continue;
+      const entry = await this.keys.get(k);
+      if (!entry || entry.operation !== "PUT" || entry.length === 0) continue;
+      const record = JSON.parse(decoder.decode(entry.value)) as ApiKeyRecord;
+      if (record.user !== user) continue;
+      const next = { ...record, state };
+      await this.keys.update(k, encoder.encode(JSON.stringify(next)), entry.revision);
+      return next;
+    }
+    throw new Error(`no key '${fingerprint}' for account '${user}'`);
+  }
+
+  /**
+   * Resolves a user name and key to an account, or null. Both lookups always happen, so the time
+   * taken does not tell whether the user exists; the key is compared only through its hash.
+   */
+  async authenticate(user: string, key: string, now: Date = new Date()): Promise<Account | null> {
+    const hash = hashApiKey(key);
+    const [keyEntry, account] = await Promise.all([this.keys.get(keyKey(hash)), this.getAccount(user)]);
+    if (!keyEntry || keyEntry.operation !== "PUT" || keyEntry.length === 0 || !account) return null;
+    const record = JSON.parse(decoder.decode(keyEntry.value)) as ApiKeyRecord;
+    if (record.user !== user || record.state !== "active" || account.disabled) return null;
+    if (record.expiresAt !== null && Date.parse(record.expiresAt) <= now.getTime()) return null;
+    return account;
+  }
+}

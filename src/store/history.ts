@@ -1,0 +1,114 @@
+import type { KV } from "@nats-io/kv";
+import type { ObjectStore } from "@nats-io/obj";
+import { isWrongLastSequence, type TaskRecord, type TaskState } from "../queue/task-store.js";
+
+/** One line of an account's planning history; outlives the task record (its own retention). */
+export interface HistoryEntry {
+  request_id: string;
+  name: string | null;
+  submitted_at: string;
+  state: TaskState;
+  node_num: number;
+  vehicle_num: number;
+  objective: "min_total_distance" | "min_total_cost";
+  total_cost: number | null;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const MAX_MS = 9_999_999_999_999;
+
+function ownerHex(owner: string): string {
+  return Buffer.from(owner, "utf8").toString("hex");
+}
+
+/** Inverted submission time first, so sorting keys ascending lists the newest task first. */
+function entryKey(owner: string, submittedAt: string, id: string): string {
+  const inverted = String(MAX_MS - Date.parse(submittedAt)).padStart(13, "0");
+  return `h.${ownerHex(owner)}.${inverted}.${id}`;
+}
+
+function resultObjectName(id: string): string {
+  return `${id}.result`;
+}
+
+export class HistoryStore {
+  constructor(
+    private readonly kv: KV,
+    private readonly blobs: ObjectStore,
+  ) {}
+
+  async record(task: TaskRecord): Promise<void> {
+    const entry: HistoryEntry = {
+      request_id: task.id,
+      name: task.name,
+      submitted_at: task.submittedAt,
+      state: task.state,
+      node_num: task.nodeNum,
+      vehicle_num: task.vehicleNum,
+      objective: task.objective,
+      total_cost: null,
+    };
+    await this.kv.put(entryKey(task.owner, task.submittedAt, task.id), encoder.encode(JSON.stringify(entry)));
+  }
+
+  /** Updates state and cost, and keeps the final poll body so the download outlives the result TTL. */
+  async finish(task: TaskRecord, finalBody: unknown): Promise<void> {
+    if (task.channel !== "direct") return;
+    await this.blobs.putBlob({ name: resultObjectName(task.id) }, encoder.encode(JSON.stringify(finalBody)));
+    const key = entryKey(task.owner, task.submittedAt, task.id);
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const current = await this.kv.get(key);
+      if (!current || current.operation !== "PUT" || current.length === 0) return;
+      const entry = JSON.parse(decoder.decode(current.value)) as HistoryEntry;
+      const next: HistoryEntry = { ...entry, state: task.state, total_cost: task.result?.total_cost ?? null };
+      try {
+        await this.kv.update(key, encoder.encode(JSON.stringify(next)), current.revision);
+        return;
+      } catch (err) {
+        if (!isWrongLastSequence(err)) throw err;
+      }
+    }
+  }
+
+  async setState(task: TaskRecord): Promise<void> {
+    if (task.channel !== "direct") return;
+    const key = entryKey(task.owner, task.submittedAt, task.id);
+    const current = await this.kv.get(key);
+    if (!current || current.operation !== "PUT" || current.length === 0) return;
+    const entry = JSON.parse(decoder.decode(current.value)) as HistoryEntry;
+    await this.kv.update(key, encoder.encode(JSON.stringify({ ...entry, state: task.state })), current.revision).catch(() => undefined);
+  }
+
+  /** Newest first; the cursor is opaque to callers (the last key of the previous page). */
+  async list(owner: string, limit: number, cursor: string | null): Promise<{ items: HistoryEntry[]; nextCursor: string | null }> {
+    const prefix = `h.${ownerHex(owner)}.`;
+    const keys: string[] = [];
+    for await (const k of await this.kv.keys(`${prefix}>`)) keys.push(k);
+    keys.sort();
+    const after = cursor === null ? null : Buffer.from(cursor, "base64url").toString("utf8");
+    const start = after === null ? 0 : keys.findIndex((k) => k > after);
+    const page = start < 0 ? [] : keys.slice(start, start + limit);
+    const items: HistoryEntry[] = [];
+    for (const k of page) {
+      const e = await this.kv.get(k);
+      if (e && e.operation === "PUT" && e.length > 0) items.push(JSON.parse(decoder.decode(e.value)) as HistoryEntry);
+    }
+    const last = page[page.length - 1];
+    const more = start >= 0 && start + limit < keys.length;
+    return { items, nextCursor: more && last ? Buffer.from(last, "utf8").toString("base64url") : null };
+  }
+
+  async find(owner: string, id: string): Promise<HistoryEntry | null> {
+    for await (const k of await this.kv.keys(`h.${ownerHex(owner)}.*.${id}`)) {
+      const e = await this.kv.get(k);
+      if (e && e.operation === "PUT" && e.length > 0) return JSON.parse(decoder.decode(e.value)) as HistoryEntry;
+    }
+    return null;
+  }
+
+  async finalBody(id: string): Promise<unknown | null> {
+    const blob = await this.blobs.getBlob(resultObjectName(id));
+    return blob ? (JSON.parse(decoder.decode(blob)) as unknown) : null;
+  }
+}

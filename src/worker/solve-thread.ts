@@ -1,0 +1,31 @@
+import { parentPort } from "node:worker_threads";
+import { solveRequest, type SolveOptions, type SolveOutcome } from "../problem/solve-request.js";
+import type { SolveRequestInput } from "../problem/request-types.js";
+
+/** A message from the worker's main thread: one task to solve. */
+export interface SolveJob {
+  requestJson: string;
+  options: Omit<SolveOptions, "shouldAbort">;
+  /** Int32Array over this buffer; the main thread stores 1 to ask the solver to stop early. */
+  abortFlag: SharedArrayBuffer;
+}
+
+export type SolveReply = { ok: true; outcome: SolveOutcome; solveSeconds: number } | { ok: false; error: string };
+
+/**
+ * Runs inside a worker_threads thread, so a long CPU-bound solve never blocks the main thread's
+ * NATS traffic and its `working()` heartbeats.
+ */
+parentPort?.on("message", (job: SolveJob) => {
+  const started = performance.now();
+  const abort = new Int32Array(job.abortFlag);
+  let reply: SolveReply;
+  try {
+    const request = JSON.parse(job.requestJson) as SolveRequestInput;
+    const outcome = solveRequest(request, { ...job.options, shouldAbort: () => Atomics.load(abort, 0) === 1 });
+    reply = { ok: true, outcome, solveSeconds: (performance.now() - started) / 1000 };
+  } catch (err) {
+    reply = { ok: false, error: err instanceof Error ? err.message : String(err) };
+  }
+  parentPort?.postMessage(reply);
+});

@@ -1,0 +1,74 @@
+import { Worker } from "node:worker_threads";
+import type { SolveJob, SolveReply } from "./solve-thread.js";
+
+const THREAD_URL = new URL("./solve-thread.ts", import.meta.url);
+
+/**
+ * Owns one solver thread and runs one job at a time on it. A job that overruns its hard limit
+ * gets the thread terminated (a strategy stuck in a loop cannot be interrupted any other way)
+ * and a fresh thread is started for the next job.
+ */
+export class SolverThreadRunner {
+  private thread: Worker | null = null;
+  private abortFlag: Int32Array | null = null;
+
+  private ensureThread(): Worker {
+    if (!this.thread) {
+      this.thread = new Worker(THREAD_URL, { env: process.env });
+      this.thread.unref();
+    }
+    return this.thread;
+  }
+
+  /** Asks the running solve to stop and return its best solution so far. */
+  requestAbort(): void {
+    if (this.abortFlag) Atomics.store(this.abortFlag, 0, 1);
+  }
+
+  async run(job: Omit<SolveJob, "abortFlag">, hardLimitMs: number): Promise<SolveReply> {
+    const thread = this.ensureThread();
+    const buffer = new SharedArrayBuffer(4);
+    this.abortFlag = new Int32Array(buffer);
+    try {
+      return await new Promise<SolveReply>((resolve) => {
+        const timer = setTimeout(() => {
+          cleanup();
+          void this.kill();
+          resolve({ ok: false, error: `the solver did not stop within ${Math.round(hardLimitMs / 1000)} s and was terminated` });
+        }, hardLimitMs);
+        const onMessage = (reply: SolveReply) => {
+          cleanup();
+          resolve(reply);
+        };
+        const onError = (err: Error) => {
+          cleanup();
+          this.thread = null;
+          resolve({ ok: false, error: `the solver thread crashed: ${err.message}` });
+        };
+        const onExit = (code: number) => {
+          cleanup();
+          this.thread = null;
+          resolve({ ok: false, error: `the solver thread exited unexpectedly (code ${code})` });
+        };
+        const cleanup = () => {
+          clearTimeout(timer);
+          thread.off("message", onMessage);
+          thread.off("error", onError);
+          thread.off("exit", onExit);
+        };
+        thread.on("message", onMessage);
+        thread.on("error", onError);
+        thread.on("exit", onExit);
+        thread.postMessage({ ...job, abortFlag: buffer } satisfies SolveJob);
+      });
+    } finally {
+      this.abortFlag = null;
+    }
+  }
+
+  async kill(): Promise<void> {
+    const thread = this.thread;
+    this.thread = null;
+    if (thread) await thread.terminate();
+  }
+}

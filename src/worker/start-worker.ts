@@ -1,0 +1,64 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Config } from "../config/load.js";
+import type { Logger } from "../log/logger.js";
+import { createWorkerMetrics } from "../metrics/registry.js";
+import { connectNats } from "../queue/connection.js";
+import { NAMES } from "../queue/names.js";
+import { TaskQueue } from "../queue/task-queue.js";
+import { AccountStore } from "../store/accounts.js";
+import { HistoryStore } from "../store/history.js";
+import { ConsumeLoop } from "./consume.js";
+import { SolverThreadRunner } from "./solver-thread-runner.js";
+import { TaskRunner } from "./task-runner.js";
+
+export interface RunningWorker {
+  metricsUrl: string;
+  stop(): Promise<void>;
+}
+
+/** One worker process: a pull loop, a solver thread, and a metrics endpoint of its own. */
+export async function startWorker(config: Readonly<Config>, log: Logger): Promise<RunningWorker> {
+  const nats = await connectNats(config, `vrp-worker-${process.pid}`, log);
+  const queue = new TaskQueue(nats);
+  const metrics = createWorkerMetrics();
+  const solver = new SolverThreadRunner();
+  const runner = new TaskRunner({
+    config,
+    log,
+    nats,
+    queue,
+    accounts: new AccountStore(nats.accounts, nats.apiKeys),
+    history: new HistoryStore(nats.history, nats.requests),
+    metrics,
+    solver,
+  });
+  const consumer = await nats.js.consumers.get(NAMES.taskStream, NAMES.taskConsumer);
+  const loop = new ConsumeLoop(consumer, runner, log);
+  loop.start();
+
+  const metricsServer: Server = createServer((req, res) => {
+    if (req.url !== "/metrics") {
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
+      return;
+    }
+    metrics.registry.metrics().then(
+      (text) => res.writeHead(200, { "content-type": metrics.registry.contentType }).end(text),
+      () => res.writeHead(500).end(),
+    );
+  });
+  await new Promise<void>((resolve) => metricsServer.listen(config.worker.metricsPort, config.host, resolve));
+  const metricsUrl = `http://${config.host}:${(metricsServer.address() as AddressInfo).port}/metrics`;
+  log.info("worker started", { metrics: metricsUrl });
+
+  return {
+    metricsUrl,
+    stop: async () => {
+      await loop.stop(config.worker.shutdownGraceMs);
+      await solver.kill();
+      metricsServer.close();
+      await nats.close();
+      log.info("worker stopped");
+    },
+  };
+}

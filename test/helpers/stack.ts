@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config/load.js";
+import { startNatsServer, type NatsServerProcess } from "../../src/infra/nats-server.js";
+import { freePort } from "../../src/infra/free-port.js";
+import { spawnService, type ServiceProcess } from "../../src/infra/service-process.js";
+import { createLogger } from "../../src/log/logger.js";
+import { connectNats } from "../../src/queue/connection.js";
+import { AccountStore } from "../../src/store/accounts.js";
+
+export interface Stack {
+  nats: NatsServerProcess;
+  api: ServiceProcess;
+  workers: ServiceProcess[];
+  baseUrl: string;
+  env: NodeJS.ProcessEnv;
+  storeDir: string;
+  startWorker(extraEnv?: NodeJS.ProcessEnv): Promise<ServiceProcess>;
+  /** Creates an account on `plan` and one key for it. */
+  account(user: string, plan?: string): Promise<{ user: string; key: string; headers: Record<string, string> }>;
+  stop(): Promise<void>;
+}
+
+const quietLog = createLogger({ service: "test" }, "error", () => undefined);
+
+/**
+ * A real nats-server on a free port, the API and `workers` worker processes, exactly as in
+ * production, torn down by `stop()` (call it in `after`, which mocha runs also when tests fail).
+ */
+export async function startStack(options: { workers?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Stack> {
+  const storeDir = mkdtempSync(join(tmpdir(), "vrp-test-"));
+  const nats = await startNatsServer({ storeDir: join(storeDir, "nats") });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NATS_URL: nats.url,
+    PORT: String(await freePort()),
+    LOG_LEVEL: "info",
+    CALLBACK_ALLOW_LOOPBACK: "true",
+    WORKER_ACK_WAIT_MS: "4000",
+    WORKER_SHUTDOWN_GRACE_MS: "3000",
+    ...options.env,
+  };
+  const started: ServiceProcess[] = [];
+  const stopAll = async () => {
+    for (const p of started) p.signal("SIGKILL");
+    await Promise.all(started.map((p) => p.exited()));
+    await nats.kill().catch(() => undefined);
+    rmSync(storeDir, { recursive: true, force: true });
+  };
+  try {
+    const api = await spawnService("api", env);
+    started.push(api);
+    const workers: ServiceProcess[] = [];
+    const startWorker = async (extraEnv: NodeJS.ProcessEnv = {}) => {
+      const w = await spawnService("worker", { ...env, ...extraEnv });
+      started.push(w);
+      workers.push(w);
+      return w;
+    };
+    for (let i = 0; i < (options.workers ?? 1); i++) await startWorker();
+    const config = loadConfig(env);
+    return {
+      nats,
+      api,
+      workers,
+      baseUrl: api.url,
+      env,
+      storeDir,
+      startWorker,
+      account: async (user, plan = "pro") => {
+        const conn = await connectNats(config, "test-setup", quietLog);
+        try {
+          const accounts = new AccountStore(conn.accounts, conn.apiKeys);
+          if (!(await accounts.getAccount(user))) await accounts.createAccount(user, plan);
+          const { key } = await accounts.createKey(user);
+          return { user, key, headers: { "X-User-Name": user, "X-Api-Key": key } };
+        } finally {
+          await conn.close();
+        }
+      },
+      stop: stopAll,
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}

@@ -1,0 +1,58 @@
+import { expect } from "chai";
+import { API_KEY_PATTERN } from "../../src/store/api-keys.js";
+import { AccountStore } from "../../src/store/accounts.js";
+import { withNats } from "../helpers/nats.js";
+
+describe("accounts and API keys", function () {
+  this.timeout(30_000);
+  let nats: Awaited<ReturnType<typeof withNats>>;
+  let store: AccountStore;
+  before(async () => {
+    nats = await withNats();
+    const conn = await nats.connect();
+    store = new AccountStore(conn.accounts, conn.apiKeys);
+  });
+  after(async () => {
+    await nats?.stop();
+  });
+
+  it("creates keys of the documented form and stores only their hash", async () => {
+    await store.createAccount("erin", "starter");
+    const { key, record } = await store.createKey("erin");
+    expect(key).to.match(API_KEY_PATTERN);
+    expect(JSON.stringify(record)).not.to.include(key.slice(4));
+    expect(await store.authenticate("erin", key)).to.include({ user: "erin", plan: "starter" });
+  });
+
+  it("refuses a key with another user's name, and unknown users", async () => {
+    await store.createAccount("frank", "starter");
+    const { key } = await store.createKey("erin");
+    expect(await store.authenticate("frank", key)).to.equal(null);
+    expect(await store.authenticate("ghost", key)).to.equal(null);
+    expect(await store.authenticate("../etc", key)).to.equal(null);
+  });
+
+  it("refuses revoked, disabled and expired keys, and keys of disabled accounts", async () => {
+    const revoked = await store.createKey("erin");
+    await store.setKeyState("erin", revoked.record.fingerprint, "revoked");
+    expect(await store.authenticate("erin", revoked.key)).to.equal(null);
+
+    const expiring = await store.createKey("erin", new Date("2030-01-01T00:00:00Z"));
+    expect(await store.authenticate("erin", expiring.key, new Date("2029-12-31T23:59:59Z"))).to.not.equal(null);
+    expect(await store.authenticate("erin", expiring.key, new Date("2030-01-01T00:00:00Z"))).to.equal(null);
+
+    const active = await store.createKey("frank");
+    await store.updateAccount("frank", (a) => ({ ...a, disabled: true }));
+    expect(await store.authenticate("frank", active.key)).to.equal(null);
+  });
+
+  it("lists keys without the key itself and refuses duplicate accounts", async () => {
+    const keys = await store.listKeys("erin");
+    expect(keys.length).to.be.at.least(3);
+    for (const k of keys) expect(k).to.have.all.keys("fingerprint", "user", "createdAt", "expiresAt", "state");
+    await store.createAccount("dup", "starter");
+    let message = "";
+    await store.createAccount("dup", "starter").catch((e: Error) => (message = e.message));
+    expect(message).to.equal("account 'dup' already exists");
+  });
+});
