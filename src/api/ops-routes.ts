@@ -17,7 +17,6 @@ export function createOpsRouter(services: ApiServices, readiness: () => Promise<
   });
   router.get("/metrics", async (ctx) => {
     (ctx.state as RequestState).routeTemplate = "/metrics";
-    services.metrics.natsConnected.set(services.natsConnected() ? 1 : 0);
     ctx.type = services.metrics.registry.contentType;
     ctx.body = await services.metrics.registry.metrics();
   });

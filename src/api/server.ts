@@ -32,7 +32,7 @@ export async function startApi(config: Readonly<Config>, log: Logger, options: {
     accounts: new AccountStore(nats.accounts, nats.apiKeys),
     admission: new Admission(new KvCounter(nats.counters), options.clock ?? SYSTEM_CLOCK),
     history: new HistoryStore(nats.history, nats.requests),
-    metrics: createApiMetrics({ queueDepth: () => queue.queueDepth(), inProgress: () => queue.inProgress() }),
+    metrics: createApiMetrics({ queueDepth: () => queue.queueDepth(), inProgress: () => queue.inProgress(), natsConnected: nats.isConnected }),
     natsConnected: nats.isConnected,
     checkCallbackUrl: (url) => checkCallbackUrl(url, { allowLoopback: config.callbacks.allowLoopback }),
   };

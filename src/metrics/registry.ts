@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
 /** Every metric of the API process, defined once. */
-export function createApiMetrics(sources: { queueDepth(): Promise<number>; inProgress(): Promise<number> }) {
+export function createApiMetrics(sources: { queueDepth(): Promise<number>; inProgress(): Promise<number>; natsConnected(): boolean }) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "vrp_api_" });
   const httpDuration = new Histogram({
@@ -39,19 +39,27 @@ export function createApiMetrics(sources: { queueDepth(): Promise<number>; inPro
       this.set({ state: "solving" }, solving);
     },
   });
-  const natsConnected = new Gauge({
-    name: "vrp_nats_connected",
-    help: "1 while this process is connected to NATS, 0 otherwise.",
-    registers: [registry],
-  });
-  return { registry, httpDuration, submissions, natsConnected };
+  natsConnectedGauge(registry, sources.natsConnected);
+  return { registry, httpDuration, submissions };
 }
 export type ApiMetrics = ReturnType<typeof createApiMetrics>;
 
+function natsConnectedGauge(registry: Registry, connected: () => boolean): void {
+  new Gauge({
+    name: "vrp_nats_connected",
+    help: "1 while this process is connected to NATS, 0 otherwise.",
+    registers: [registry],
+    collect() {
+      this.set(connected() ? 1 : 0);
+    },
+  });
+}
+
 /** Every metric of a worker process, defined once. */
-export function createWorkerMetrics() {
+export function createWorkerMetrics(natsConnected: () => boolean) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "vrp_worker_" });
+  natsConnectedGauge(registry, natsConnected);
   return {
     registry,
     solveDuration: new Histogram({

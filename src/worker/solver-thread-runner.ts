@@ -1,7 +1,8 @@
 import { Worker } from "node:worker_threads";
 import type { SolveJob, SolveReply } from "./solve-thread.js";
 
-const THREAD_URL = new URL("./solve-thread.ts", import.meta.url);
+const BOOT_URL = new URL("./thread-boot.mjs", import.meta.url);
+const THREAD_ENTRY = new URL("./solve-thread.ts", import.meta.url).href;
 
 /**
  * Owns one solver thread and runs one job at a time on it. A job that overruns its hard limit
@@ -14,7 +15,7 @@ export class SolverThreadRunner {
 
   private ensureThread(): Worker {
     if (!this.thread) {
-      this.thread = new Worker(THREAD_URL, { env: process.env });
+      this.thread = new Worker(BOOT_URL, { workerData: { entry: THREAD_ENTRY } });
       this.thread.unref();
     }
     return this.thread;

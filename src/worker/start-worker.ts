@@ -21,7 +21,7 @@ export interface RunningWorker {
 export async function startWorker(config: Readonly<Config>, log: Logger): Promise<RunningWorker> {
   const nats = await connectNats(config, `vrp-worker-${process.pid}`, log);
   const queue = new TaskQueue(nats);
-  const metrics = createWorkerMetrics();
+  const metrics = createWorkerMetrics(nats.isConnected);
   const solver = new SolverThreadRunner();
   const runner = new TaskRunner({
     config,

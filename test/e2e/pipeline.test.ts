@@ -28,7 +28,7 @@ describe("solve pipeline (API + JetStream + workers)", function () {
     await expectMatchesSpec("submitSolve", 200, first.data);
     const ack = first.data!;
     expect(ack.success).to.equal(true);
-    expect(ack.error).to.equal(null);
+    expect((first.data as unknown as { error: unknown }).error).to.equal(null);
     expect(ack.result).to.include({ status: "accepted", phase: "queued" });
     expect(ack.request_id).to.match(/^[0-9a-f-]{36}$/);
     expect(first.response.headers.get("x-request-id")).to.equal(ack.request_id);

@@ -20,7 +20,7 @@ export async function pollUntil(
     const { data, response } = await client.GET("/api/v1/solve/result/{request_id}", { params: { path: { request_id: requestId } } });
     expectMatchesSpecSync(response.status);
     await expectMatchesSpec("getSolveResult", response.status, data);
-    const body = data as { success: boolean; result: unknown; error: string | null };
+    const body = data as unknown as { success: boolean; result: unknown; error: string | null };
     if (done(body)) return body;
     if (Date.now() > deadline) throw new Error(`task ${requestId} did not reach the expected state in ${timeoutMs} ms; last: ${JSON.stringify(body)}`);
     await new Promise((r) => setTimeout(r, 150));

@@ -1,0 +1,99 @@
+// DO NOT EDIT. Generated from openapi/solve-api.openapi.json by openapi-typescript (`npm run gen`).
+// A test fails when this file is stale.
+
+import { expect } from "chai";
+import { execFileSync } from "node:child_process";
+import { validate } from "@hyperjump/json-schema/openapi-3-1";
+import { ERROR_STATUS } from "../../src/errors/codes.js";
+import { createSpecBackend } from "../../src/api/spec-backend.js";
+import { currentGeneratedTypes, expectedGeneratedTypes } from "../../scripts/generated-types.js";
+import { expectMatchesSchema, expectMatchesSpec, loadSpec, responseSchemaPointer } from "../helpers/spec.js";
+
+type Json = Record<string, any>;
+
+describe("the OpenAPI document", function () {
+  this.timeout(60_000);
+  const doc = loadSpec() as Json;
+
+  it("is valid OpenAPI 3.1", async () => {
+    const output = (await validate("https://spec.openapis.org/oas/3.1/schema-base", doc as never, "BASIC")) as { valid: boolean; errors?: unknown[] };
+    expect(output.valid, JSON.stringify(output.errors?.slice(0, 5))).to.equal(true);
+  });
+
+  it("passes redocly lint with no errors and no warnings", () => {
+    const out = execFileSync("npx", ["redocly", "lint", "openapi/solve-api.openapi.json", "--config", "openapi/redocly.yaml", "--format", "json"], {
+      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const report = JSON.parse(out.slice(out.indexOf("{"))) as { totals: { errors: number; warnings: number } };
+    expect(report.totals).to.include({ errors: 0, warnings: 0 });
+  });
+
+  it("has generated types that are up to date (run `npm run gen` when this fails)", () => {
+    expect(currentGeneratedTypes() === expectedGeneratedTypes(), "generated/api.ts is stale").to.equal(true);
+  });
+
+  it("lists exactly the server's error codes", () => {
+    const documented = doc.components.schemas.ErrorCode.enum as string[];
+    expect(new Set(documented).size).to.equal(documented.length);
+    expect([...documented].sort()).to.deep.equal(Object.keys(ERROR_STATUS).sort());
+  });
+
+  it("declares 401 and the envelope for every /api/v1 operation", () => {
+    for (const [path, item] of Object.entries(doc.paths as Json)) {
+      if (!path.startsWith("/api/v1")) continue;
+      for (const [key, op] of Object.entries(item as Json) as [string, Json][]) {
+        if (key.startsWith("x-")) continue;
+        expect(op.responses, `${op.operationId}`).to.have.property("401");
+        expect(op.responses, `${op.operationId}`).to.have.property("500");
+      }
+    }
+  });
+
+  it("has examples that match their schemas", async () => {
+    let checked = 0;
+    for (const [path, item] of Object.entries(doc.paths as Json)) {
+      for (const [method, op] of Object.entries(item as Json) as [string, Json][]) {
+        if (method.startsWith("x-")) continue;
+        const reqExamples = op.requestBody?.content?.["application/json"]?.examples ?? {};
+        for (const [name, ex] of Object.entries(reqExamples) as [string, Json][]) {
+          await expectMatchesSchema("#/components/schemas/SolveRequest", ex.value, `${method} ${path} request example ${name}`);
+          checked++;
+        }
+        for (const status of Object.keys(op.responses)) {
+          let response = op.responses[status] as Json;
+          if (response.$ref) response = doc.components.responses[(response.$ref as string).split("/").pop()!];
+          const examples = response.content?.["application/json"]?.examples ?? {};
+          for (const [name, ex] of Object.entries(examples) as [string, Json][]) {
+            await expectMatchesSpec(op.operationId, Number(status), ex.value).catch((e: Error) => {
+              throw new Error(`${op.operationId} ${status} example ${name}: ${e.message}`);
+            });
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).to.be.greaterThan(20);
+  });
+
+  it("rejects wrong bodies in the response checker", async () => {
+    let failed = false;
+    await expectMatchesSpec("submitSolve", 200, { success: true, request_id: "x", error: null, result: { status: "done" } }).catch(() => (failed = true));
+    expect(failed).to.equal(true);
+    failed = false;
+    await expectMatchesSpec("getSolveResult", 200, { success: true, request_id: "x", error: null, result: { routes: {} } }).catch(() => (failed = true));
+    expect(failed).to.equal(true);
+    expect(responseSchemaPointer("submitSolve", 422)).to.equal("#/components/schemas/ValidationErrorEnvelope");
+  });
+
+  it("loads into openapi-backend and validates requests with the 2020-12 dialect", async () => {
+    const api = await createSpecBackend({});
+    const good = api.validator.validateRequest({ method: "post", path: "/api/v1/solve", headers: { "content-type": "application/json" }, body: doc.paths["/api/v1/solve"].post.requestBody.content["application/json"].examples.timeWindows.value }, "submitSolve");
+    expect(good.valid, JSON.stringify(good.errors)).to.equal(true);
+    const bad = api.validator.validateRequest({ method: "post", path: "/api/v1/solve", headers: {}, body: { node_num: 2, node_positions: [[1, 2, 3]] } }, "submitSolve");
+    expect(bad.valid).to.equal(false);
+    const locations = (bad.errors ?? []).map((e) => e.instancePath);
+    expect(locations).to.include("/requestBody/node_positions/0");
+  });
+});
