@@ -1,0 +1,101 @@
+import type { CompiledProblem, TimeBlock } from "../../strategies/core/problem.js";
+import type { SolveRequestInput } from "./request-types.js";
+
+export interface CompiledRequest {
+  problem: CompiledProblem;
+  warnings: string[];
+  baseStartSeconds: number;
+}
+
+/**
+ * The request, compiled once into the solver's typed arrays (decisions.md semantics): Euclidean
+ * distances when every node has a position, resolved per-vehicle costs for both objectives, and
+ * a time block only when windows, service times and speeds are all given.
+ */
+export function compileRequest(req: SolveRequestInput): CompiledRequest {
+  const n = req.node_num;
+  const m = req.vehicle_num;
+  const warnings: string[] = [];
+  const positions = req.node_positions ?? [];
+  const useCoords = positions.length === n;
+  const dist = new Float64Array(n * n);
+  let coords: Float64Array | null = null;
+  if (useCoords) {
+    coords = new Float64Array(2 * n);
+    positions.forEach((xy, i) => {
+      coords![2 * i] = xy[0]!;
+      coords![2 * i + 1] = xy[1]!;
+    });
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) dist[i * n + j] = Math.hypot(coords[2 * i]! - coords[2 * j]!, coords[2 * i + 1]! - coords[2 * j + 1]!);
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const row = req.distance_matrix[i]!;
+      for (let j = 0; j < n; j++) dist[i * n + j] = row[j]!;
+    }
+  }
+
+  const startNode = Int32Array.from(req.start_nodes);
+  const endNode = Int32Array.from(req.end_nodes);
+  const isDepot = new Uint8Array(n);
+  for (let v = 0; v < m; v++) {
+    isDepot[startNode[v]!] = 1;
+    isDepot[endNode[v]!] = 1;
+  }
+  const customers: number[] = [];
+  for (let i = 0; i < n; i++) if (!isDepot[i]) customers.push(i);
+
+  const objective = (req.objective ?? "min_total_distance") === "min_total_cost" ? "cost" : "distance";
+  const fixedCost = new Float64Array(m);
+  const unitCost = new Float64Array(m).fill(1);
+  if (objective === "cost") {
+    if (req.vehicle_fixed_costs) fixedCost.set(req.vehicle_fixed_costs);
+    if (req.vehicle_unit_distance_costs) unitCost.set(req.vehicle_unit_distance_costs);
+  }
+
+  const timeFields = [req.node_time_windows, req.node_service_time, req.vehicle_speeds];
+  const given = timeFields.filter((f) => f !== undefined && f !== null).length;
+  let time: TimeBlock | null = null;
+  if (given === 3) {
+    const windows = req.node_time_windows!;
+    time = {
+      twStartMin: Float64Array.from(windows, (w) => w[0]!),
+      twEndMin: Float64Array.from(windows, (w) => w[1]!),
+      serviceMin: Float64Array.from(req.node_service_time!),
+      speed: Float64Array.from(req.vehicle_speeds!),
+      maxRouteMin: req.max_working_hours != null ? req.max_working_hours * 60 : Number.POSITIVE_INFINITY,
+      latePenaltyPerMin: req.late_penalty_per_min != null && req.late_penalty_per_min > 0 ? req.late_penalty_per_min : 0,
+    };
+  } else if (given > 0) {
+    warnings.push(
+      "node_time_windows, node_service_time and vehicle_speeds must all be given to enable the time dimension; the ones given were ignored",
+    );
+  }
+  if (!time && req.max_working_hours != null) warnings.push("max_working_hours was ignored because the time dimension is off");
+  if (!time && req.late_penalty_per_min != null && req.late_penalty_per_min > 0) {
+    warnings.push("late_penalty_per_min was ignored because the time dimension is off");
+  }
+
+  const [h, min, s] = req.base_start_time ?? [9, 0, 0];
+  return {
+    problem: {
+      nodeCount: n,
+      vehicleCount: m,
+      customers: Int32Array.from(customers),
+      isDepot,
+      dist,
+      demand: Float64Array.from(req.node_demands),
+      capacity: Float64Array.from(req.vehicles_capacity),
+      fixedCost,
+      unitCost,
+      startNode,
+      endNode,
+      coords,
+      objective,
+      time,
+    },
+    warnings,
+    baseStartSeconds: (h ?? 9) * 3600 + (min ?? 0) * 60 + (s ?? 0),
+  };
+}

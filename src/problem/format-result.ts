@@ -1,0 +1,78 @@
+import { evaluateRoute, type RouteSchedule, type SolutionScore } from "../../strategies/core/evaluator.js";
+import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
+
+export interface SolvedResultObject {
+  success: true;
+  error: null;
+  total_cost: number;
+  routes: Record<string, number[]>;
+  distances: number[];
+  loads: Record<string, number[]>;
+  time_windows: Record<string, [string, string][]>;
+  time: number;
+  request_id: string;
+  strategy: string;
+  total_distance: number;
+  lateness_minutes: number;
+  lateness_penalty: number;
+  warnings: string[];
+}
+
+/** HH:MM:SS from the base start time plus minutes; hours may pass 23 on long days. */
+export function clockTime(baseStartSeconds: number, minutes: number): string {
+  const total = Math.round(baseStartSeconds + minutes * 60);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  return `${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}`;
+}
+
+/** Rounds away floating-point dust (e.g. 70.00000000000001) without changing real values. */
+function clean(x: number): number {
+  return Math.round(x * 1e9) / 1e9;
+}
+
+/**
+ * The spec's result object (2.5 plus extensions), built from the evaluator's schedule so that
+ * cost, routes, loads and times cannot disagree.
+ */
+export function formatResult(
+  p: CompiledProblem,
+  solution: Solution,
+  score: SolutionScore,
+  meta: { requestId: string; solveSeconds: number; strategy: string; warnings: string[]; baseStartSeconds: number },
+): SolvedResultObject {
+  const routes: Record<string, number[]> = {};
+  const loads: Record<string, number[]> = {};
+  const timeWindows: Record<string, [string, string][]> = {};
+  const distances: number[] = [];
+  for (let v = 0; v < p.vehicleCount; v++) {
+    const route = solution.routes[v]!;
+    if (route.length === 0) continue;
+    const label = `Vehicle ${v}`;
+    const schedule: RouteSchedule = { nodes: [], arrive: [], leave: [], loads: [] };
+    const routeScore = evaluateRoute(p, v, route, route.length, schedule);
+    routes[label] = schedule.nodes;
+    loads[label] = schedule.loads.map(clean);
+    distances.push(clean(routeScore.distance));
+    if (p.time) {
+      timeWindows[label] = schedule.arrive.map((a, i) => [clockTime(meta.baseStartSeconds, a), clockTime(meta.baseStartSeconds, schedule.leave[i]!)]);
+    }
+  }
+  return {
+    success: true,
+    error: null,
+    total_cost: clean(score.cost),
+    routes,
+    distances,
+    loads,
+    time_windows: timeWindows,
+    time: Math.round(meta.solveSeconds * 1000) / 1000,
+    request_id: meta.requestId,
+    strategy: meta.strategy,
+    total_distance: clean(score.distance),
+    lateness_minutes: clean(score.lateMinutes),
+    lateness_penalty: clean(score.latePenalty),
+    warnings: meta.warnings,
+  };
+}

@@ -1,0 +1,68 @@
+import { Budget } from "../../strategies/core/budget.js";
+import { evaluateSolution } from "../../strategies/core/evaluator.js";
+import { findStrategy } from "../../strategies/registry.js";
+import { selectStrategy, type SelectionRule } from "../../strategies/select.js";
+import { compileRequest } from "./compile-request.js";
+import { infeasibilityReasons } from "./diagnostics.js";
+import { formatResult, type SolvedResultObject } from "./format-result.js";
+import type { SolveRequestInput } from "./request-types.js";
+
+export type { SolvedResultObject } from "./format-result.js";
+
+export interface SolveOptions {
+  requestId: string;
+  timeLimitSeconds: number;
+  seed?: number;
+  strategy?: string;
+  maxIterations?: number;
+  shouldAbort?: () => boolean;
+  selection?: readonly SelectionRule[];
+}
+
+export type SolveOutcome =
+  | { status: "solved"; result: SolvedResultObject }
+  | { status: "failed"; error: string; diagnostics: string[]; strategy: string | null; warnings: string[] };
+
+/** Headroom kept for compiling, scoring and formatting within the caller's time limit. */
+const RESERVED_SECONDS = 0.15;
+
+/**
+ * One request in, one outcome out: compile, pick (or honour the pinned) strategy, solve within
+ * the time limit, then re-score the strategy's answer from scratch; nothing a strategy says
+ * about its own solution is trusted.
+ */
+export function solveRequest(request: SolveRequestInput, options: SolveOptions): SolveOutcome {
+  const started = performance.now();
+  const { problem, warnings, baseStartSeconds } = compileRequest(request);
+  const fail = (error: string, diagnostics: string[], strategy: string | null): SolveOutcome => ({ status: "failed", error, diagnostics, strategy, warnings });
+
+  const reasons = infeasibilityReasons(problem);
+  if (reasons.length > 0) return fail(`No feasible solution exists: ${reasons.slice(0, 3).join("; ")}`, reasons, null);
+
+  const pinned = options.strategy ?? request.strategy;
+  const strategy = pinned ? findStrategy(pinned) : selectStrategy(problem, options.selection);
+  const support = strategy.supports(problem);
+  if (!support.ok) return fail(`Strategy '${strategy.name}' cannot solve this request: ${support.reason}`, [support.reason], strategy.name);
+
+  const elapsed = (performance.now() - started) / 1000;
+  const seconds = Math.max(0.05, options.timeLimitSeconds - elapsed - RESERVED_SECONDS);
+  const budget = Budget.forSeconds(seconds, options.seed ?? 1, options.maxIterations, options.shouldAbort);
+  const solution = strategy.solve(problem, budget);
+  const score = evaluateSolution(problem, solution);
+  if (!score.feasible) {
+    const why: string[] = [];
+    if (score.missing.length > 0) why.push(`${score.missing.length} customer(s) could not be placed on any route under the hard constraints (e.g. node ${score.missing[0]})`);
+    if (score.routes.some((r) => !r.feasible)) why.push("a route violates capacity, a hard time window or the working-hours cap");
+    return fail(`No feasible solution found within the time limit: ${why.join("; ")}`, why, strategy.name);
+  }
+  return {
+    status: "solved",
+    result: formatResult(problem, solution, score, {
+      requestId: options.requestId,
+      solveSeconds: (performance.now() - started) / 1000,
+      strategy: strategy.name,
+      warnings,
+      baseStartSeconds,
+    }),
+  };
+}

@@ -1,0 +1,150 @@
+import type { Budget } from "../core/budget.js";
+import { isSymmetric } from "../core/neighbours.js";
+import type { CompiledProblem, Solution } from "../core/problem.js";
+import { regretInsertion } from "../core/repair.js";
+import type { Strategy } from "../core/strategy.js";
+import { twoOptRoute } from "../core/two-opt.js";
+import { Workspace } from "../core/workspace.js";
+import { clarkeWrightSolution } from "../clarke-wright/index.js";
+import { sweepSolution } from "../sweep/index.js";
+import { DESTROY_OPERATORS } from "./destroy.js";
+
+const REPAIRS: readonly { name: string; k: number; noise: number }[] = [
+  { name: "greedy", k: 1, noise: 0 },
+  { name: "greedy-noise", k: 1, noise: 0.2 },
+  { name: "regret-2", k: 2, noise: 0 },
+  { name: "regret-3", k: 3, noise: 0 },
+];
+
+/** Adaptive weights (Ropke & Pisinger): scores for a new best, an improvement, an acceptance. */
+const SCORE_BEST = 33;
+const SCORE_BETTER = 9;
+const SCORE_ACCEPTED = 13;
+const SEGMENT = 100;
+const REACTION = 0.1;
+
+class Roulette {
+  weights: number[];
+  scores: number[];
+  uses: number[];
+  constructor(size: number) {
+    this.weights = Array(size).fill(1);
+    this.scores = Array(size).fill(0);
+    this.uses = Array(size).fill(0);
+  }
+  pick(r: number): number {
+    const total = this.weights.reduce((a, b) => a + b, 0);
+    let x = r * total;
+    for (let i = 0; i < this.weights.length; i++) {
+      x -= this.weights[i]!;
+      if (x <= 0) return i;
+    }
+    return this.weights.length - 1;
+  }
+  reward(i: number, score: number): void {
+    this.scores[i] = this.scores[i]! + score;
+    this.uses[i] = this.uses[i]! + 1;
+  }
+  update(): void {
+    for (let i = 0; i < this.weights.length; i++) {
+      if (this.uses[i]! > 0) this.weights[i] = (1 - REACTION) * this.weights[i]! + (REACTION * this.scores[i]!) / this.uses[i]!;
+      this.weights[i] = Math.max(0.05, this.weights[i]!);
+      this.scores[i] = 0;
+      this.uses[i] = 0;
+    }
+  }
+}
+
+/** The better of the savings and (with coordinates) sweep constructions. */
+function initialSolution(p: CompiledProblem): Solution {
+  const candidates = [clarkeWrightSolution(p)];
+  if (p.coords && p.customers.length <= 1000) candidates.push(sweepSolution(p, 0, !p.time && isSymmetric(p)));
+  let best = candidates[0]!;
+  let bestCost = new Workspace(p, best).cost();
+  for (const c of candidates.slice(1)) {
+    const cost = new Workspace(p, c).cost();
+    if (cost < bestCost) {
+      best = c;
+      bestCost = cost;
+    }
+  }
+  return best;
+}
+
+/**
+ * Adaptive large neighbourhood search: destroy (random, worst, related, route) and repair
+ * (greedy, regret-k) chosen by adaptive roulette, 2-opt on the touched routes where it is exact,
+ * simulated-annealing acceptance cooling with the budget. Anytime: returns the best found.
+ */
+export const alns: Strategy = {
+  name: "alns",
+  supports: () => ({ ok: true }),
+  solve(p: CompiledProblem, budget: Budget): Solution {
+    const started = performance.now();
+    const rng = budget.rng;
+    const ws = new Workspace(p, initialSolution(p));
+    regretInsertion(ws, 2);
+    const symmetricNoTime = !p.time && isSymmetric(p);
+    let current = ws.solution();
+    let currentCost = ws.cost();
+    let best = current;
+    let bestCost = currentCost;
+    const customers = p.customers.length;
+    if (customers === 0) return best;
+
+    const destroys = new Roulette(DESTROY_OPERATORS.length);
+    const repairs = new Roulette(REPAIRS.length);
+    // Start accepting 5%-worse solutions half the time; end nearly greedy.
+    const startTemperature = Math.max(1e-9, (0.05 * (currentCost - ws.penalty * ws.unassigned.length)) / customers / Math.LN2);
+    const endTemperature = startTemperature / 200;
+    const minRemove = Math.min(customers, 4);
+    const maxRemove = Math.max(minRemove, Math.min(customers, Math.max(8, Math.round(0.3 * customers)), 60));
+
+    // Small problems converge long before the deadline: stop after a long run without a new best.
+    const patience = Math.max(2000, 400 * customers);
+    let sinceBest = 0;
+    let iteration = 0;
+    while (!budget.tick() && sinceBest < patience) {
+      iteration++;
+      sinceBest++;
+      const d = destroys.pick(rng.next());
+      const r = repairs.pick(rng.next());
+      const count = minRemove + rng.int(maxRemove - minRemove + 1);
+      DESTROY_OPERATORS[d]!.run(ws, count, rng);
+      regretInsertion(ws, REPAIRS[r]!.k, rng, REPAIRS[r]!.noise);
+      if (symmetricNoTime) {
+        for (let v = 0; v < ws.routes.length; v++) {
+          if (twoOptRoute(p, v, ws.routes[v]!) > 0) ws.refresh(v);
+        }
+      }
+      const cost = ws.cost();
+      const temperature = startTemperature * Math.pow(endTemperature / startTemperature, budget.progress(started));
+      let score = 0;
+      if (cost < bestCost - 1e-9) {
+        best = ws.solution();
+        bestCost = cost;
+        current = best;
+        currentCost = cost;
+        score = SCORE_BEST;
+        sinceBest = 0;
+      } else if (cost < currentCost - 1e-9) {
+        current = ws.solution();
+        currentCost = cost;
+        score = SCORE_BETTER;
+      } else if (rng.next() < Math.exp(-(cost - currentCost) / temperature)) {
+        current = ws.solution();
+        currentCost = cost;
+        score = SCORE_ACCEPTED;
+      } else {
+        ws.load(current);
+      }
+      destroys.reward(d, score);
+      repairs.reward(r, score);
+      if (iteration % SEGMENT === 0) {
+        destroys.update();
+        repairs.update();
+      }
+    }
+    return best;
+  },
+};

@@ -1,0 +1,46 @@
+import { Rng } from "./rng.js";
+
+/**
+ * When to stop: a deadline (performance.now() clock), an external abort flag, and an optional
+ * iteration cap that makes a seeded run repeatable whatever the machine's speed.
+ */
+export class Budget {
+  readonly rng: Rng;
+  private iterations = 0;
+  constructor(
+    readonly deadlineMs: number,
+    seed: number,
+    private readonly maxIterations = Number.POSITIVE_INFINITY,
+    private readonly shouldAbort: () => boolean = () => false,
+  ) {
+    this.rng = new Rng(seed);
+  }
+
+  static forSeconds(seconds: number, seed = 1, maxIterations?: number, shouldAbort?: () => boolean): Budget {
+    return new Budget(performance.now() + seconds * 1000, seed, maxIterations, shouldAbort);
+  }
+
+  /** Counts one iteration and says whether to stop. */
+  tick(): boolean {
+    this.iterations++;
+    return this.exhausted();
+  }
+
+  exhausted(): boolean {
+    if (this.iterations >= this.maxIterations) return true;
+    // With a fixed iteration budget the deadline is a safety net only, so results repeat.
+    if (performance.now() >= this.deadlineMs) return true;
+    return this.shouldAbort();
+  }
+
+  /** Fraction of the time used, in [0, 1]; drives annealing schedules. */
+  progress(startedMs: number): number {
+    const byTime = (performance.now() - startedMs) / Math.max(1, this.deadlineMs - startedMs);
+    const byIterations = Number.isFinite(this.maxIterations) ? this.iterations / this.maxIterations : 0;
+    return Math.min(1, Math.max(byTime, byIterations));
+  }
+
+  get iterationCount(): number {
+    return this.iterations;
+  }
+}

@@ -1,0 +1,203 @@
+import type { CompiledProblem, Solution } from "./problem.js";
+
+/** Everything about one route, rebuilt from scratch. */
+export interface RouteScore {
+  distance: number;
+  /** Fixed + unit x distance when used (0 when empty), plus the lateness penalty. */
+  cost: number;
+  load: number;
+  capacityExcess: number;
+  /** Total lateness in minutes (soft windows: priced; hard windows: a violation). */
+  lateMinutes: number;
+  latePenalty: number;
+  durationMin: number;
+  durationExcessMin: number;
+  departureMin: number;
+  feasible: boolean;
+}
+
+/** Per-node schedule of a route, start and end depots included: [arrive, leave] minutes. */
+export interface RouteSchedule {
+  nodes: number[];
+  arrive: number[];
+  leave: number[];
+  loads: number[];
+}
+
+export interface SolutionScore {
+  cost: number;
+  distance: number;
+  lateMinutes: number;
+  latePenalty: number;
+  routes: RouteScore[];
+  /** Customers visited zero times, and customers visited more than once. */
+  missing: number[];
+  duplicated: number[];
+  feasible: boolean;
+}
+
+const EPS = 1e-9;
+
+/**
+ * Departure delay from the start node that removes waiting without making any visit later than
+ * its window (or later than it already is): the decisions.md rule that a driver is not counted as
+ * working while idling at the first customer.
+ */
+function departureDelay(p: CompiledProblem, v: number, route: ArrayLike<number>, len: number, departure: number): number {
+  const t = p.time!;
+  const n = p.nodeCount;
+  const speed = t.speed[v]!;
+  const start = p.startNode[v]!;
+  const end = p.endNode[v]!;
+  let bound = t.twEndMin[start]! - departure;
+  let prev = start;
+  let clock = departure;
+  let waited = 0;
+  for (let k = 0; k < len; k++) {
+    const c = route[k]!;
+    const arrive = clock + p.dist[prev * n + c]! / speed;
+    const begin = Math.max(arrive, t.twStartMin[c]!);
+    waited += begin - arrive;
+    const late = begin - t.twEndMin[c]!;
+    bound = Math.min(bound, late <= EPS ? waited - late : waited);
+    clock = begin + t.serviceMin[c]!;
+    prev = c;
+  }
+  const arriveEnd = clock + p.dist[prev * n + end]! / speed;
+  const lateEnd = arriveEnd - t.twEndMin[end]!;
+  bound = Math.min(bound, lateEnd <= EPS ? waited - lateEnd : waited, waited);
+  return Math.max(0, bound);
+}
+
+/**
+ * Scores vehicle `v` driving `route` (customers only, `len` of them). The one place where
+ * distance, cost, load, schedule, lateness and working hours are computed.
+ */
+export function evaluateRoute(p: CompiledProblem, v: number, route: ArrayLike<number>, len = route.length, schedule?: RouteSchedule): RouteScore {
+  const n = p.nodeCount;
+  const start = p.startNode[v]!;
+  const end = p.endNode[v]!;
+  if (len === 0) {
+    if (schedule) {
+      schedule.nodes = [];
+      schedule.arrive = [];
+      schedule.leave = [];
+      schedule.loads = [];
+    }
+    return { distance: 0, cost: 0, load: 0, capacityExcess: 0, lateMinutes: 0, latePenalty: 0, durationMin: 0, durationExcessMin: 0, departureMin: 0, feasible: true };
+  }
+  let distance = 0;
+  let load = 0;
+  let prev = start;
+  for (let k = 0; k < len; k++) {
+    const c = route[k]!;
+    distance += p.dist[prev * n + c]!;
+    load += p.demand[c]!;
+    prev = c;
+  }
+  distance += p.dist[prev * n + end]!;
+  const capacityExcess = Math.max(0, load - p.capacity[v]!);
+
+  let lateMinutes = 0;
+  let latePenalty = 0;
+  let durationMin = 0;
+  let durationExcessMin = 0;
+  let departureMin = 0;
+  const t = p.time;
+  if (t) {
+    const speed = t.speed[v]!;
+    departureMin = t.twStartMin[start]!;
+    departureMin += departureDelay(p, v, route, len, departureMin);
+    let clock = departureMin;
+    prev = start;
+    let cumulativeLoad = 0;
+    if (schedule) {
+      schedule.nodes = [start];
+      schedule.arrive = [departureMin];
+      schedule.leave = [departureMin];
+      schedule.loads = [0];
+    }
+    for (let k = 0; k < len; k++) {
+      const c = route[k]!;
+      const arrive = clock + p.dist[prev * n + c]! / speed;
+      const begin = Math.max(arrive, t.twStartMin[c]!);
+      lateMinutes += Math.max(0, begin - t.twEndMin[c]!);
+      clock = begin + t.serviceMin[c]!;
+      cumulativeLoad += p.demand[c]!;
+      if (schedule) {
+        schedule.nodes.push(c);
+        schedule.arrive.push(arrive);
+        schedule.leave.push(clock);
+        schedule.loads.push(cumulativeLoad);
+      }
+      prev = c;
+    }
+    const arriveEnd = clock + p.dist[prev * n + end]! / speed;
+    lateMinutes += Math.max(0, arriveEnd - t.twEndMin[end]!);
+    if (schedule) {
+      schedule.nodes.push(end);
+      schedule.arrive.push(arriveEnd);
+      schedule.leave.push(arriveEnd);
+      schedule.loads.push(cumulativeLoad);
+    }
+    durationMin = arriveEnd - departureMin;
+    durationExcessMin = Math.max(0, durationMin - t.maxRouteMin);
+    if (lateMinutes < 1e-7) lateMinutes = 0;
+    latePenalty = t.latePenaltyPerMin > 0 ? lateMinutes * t.latePenaltyPerMin : 0;
+  } else if (schedule) {
+    schedule.nodes = [start];
+    schedule.arrive = [0];
+    schedule.leave = [0];
+    schedule.loads = [0];
+    let cumulativeLoad = 0;
+    for (let k = 0; k < len; k++) {
+      cumulativeLoad += p.demand[route[k]!]!;
+      schedule.nodes.push(route[k]!);
+      schedule.arrive.push(0);
+      schedule.leave.push(0);
+      schedule.loads.push(cumulativeLoad);
+    }
+    schedule.nodes.push(end);
+    schedule.arrive.push(0);
+    schedule.leave.push(0);
+    schedule.loads.push(cumulativeLoad);
+  }
+  const hardLate = t !== null && t.latePenaltyPerMin <= 0 && lateMinutes > 1e-7;
+  const cost = p.fixedCost[v]! + p.unitCost[v]! * distance + latePenalty;
+  const feasible = capacityExcess <= 1e-9 && !hardLate && durationExcessMin <= 1e-7;
+  return { distance, cost, load, capacityExcess, lateMinutes, latePenalty, durationMin, durationExcessMin, departureMin, feasible };
+}
+
+/** Scores a whole solution: every route from scratch plus "every customer exactly once". */
+export function evaluateSolution(p: CompiledProblem, s: Solution): SolutionScore {
+  const seen = new Uint16Array(p.nodeCount);
+  const routes: RouteScore[] = [];
+  let cost = 0;
+  let distance = 0;
+  let lateMinutes = 0;
+  let latePenalty = 0;
+  let feasible = s.routes.length === p.vehicleCount;
+  const duplicated: number[] = [];
+  for (let v = 0; v < p.vehicleCount; v++) {
+    const route = s.routes[v] ?? [];
+    for (const c of route) {
+      if (c < 0 || c >= p.nodeCount || p.isDepot[c]) {
+        feasible = false;
+        continue;
+      }
+      if (seen[c]! > 0) duplicated.push(c);
+      seen[c] = seen[c]! + 1;
+    }
+    const score = evaluateRoute(p, v, route);
+    routes.push(score);
+    cost += score.cost;
+    distance += score.distance;
+    lateMinutes += score.lateMinutes;
+    latePenalty += score.latePenalty;
+    if (!score.feasible) feasible = false;
+  }
+  const missing: number[] = [];
+  for (const c of p.customers) if (seen[c] === 0) missing.push(c);
+  if (missing.length > 0 || duplicated.length > 0) feasible = false;
+  return { cost, distance, lateMinutes, latePenalty, routes, missing, duplicated, feasible };
+}

@@ -1,0 +1,50 @@
+/** The time dimension; present only when windows, service times and speeds are all given. */
+export interface TimeBlock {
+  twStartMin: Float64Array;
+  twEndMin: Float64Array;
+  serviceMin: Float64Array;
+  /** Distance units per minute, per vehicle. */
+  speed: Float64Array;
+  /** Route duration cap in minutes (Infinity when there is none). */
+  maxRouteMin: number;
+  /** > 0: soft windows priced per late minute; 0: hard windows. */
+  latePenaltyPerMin: number;
+}
+
+/**
+ * One problem, compiled once into typed arrays and never changed. Costs are already resolved:
+ * under the distance objective every vehicle has fixed cost 0 and unit cost 1, so one formula
+ * (fixed + unit x distance, plus lateness) scores both objectives.
+ */
+export interface CompiledProblem {
+  nodeCount: number;
+  vehicleCount: number;
+  /** Nodes that are no vehicle's start or end: each must be visited exactly once. */
+  customers: Int32Array;
+  isDepot: Uint8Array;
+  /** Row-major: dist[i * nodeCount + j]. */
+  dist: Float64Array;
+  demand: Float64Array;
+  capacity: Float64Array;
+  fixedCost: Float64Array;
+  unitCost: Float64Array;
+  startNode: Int32Array;
+  endNode: Int32Array;
+  /** x, y per node when coordinates were given, else null. */
+  coords: Float64Array | null;
+  objective: "distance" | "cost";
+  time: TimeBlock | null;
+}
+
+/** A solution: the customers of each vehicle's route in visiting order (depots implicit). */
+export interface Solution {
+  routes: number[][];
+}
+
+export function emptySolution(p: CompiledProblem): Solution {
+  return { routes: Array.from({ length: p.vehicleCount }, () => []) };
+}
+
+export function cloneSolution(s: Solution): Solution {
+  return { routes: s.routes.map((r) => r.slice()) };
+}

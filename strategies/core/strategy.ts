@@ -1,0 +1,13 @@
+import type { Budget } from "./budget.js";
+import type { CompiledProblem, Solution } from "./problem.js";
+
+/**
+ * A solver plugin. `solve` is synchronous and anytime: it returns the best solution found when the
+ * budget runs out (possibly incomplete: the caller checks it with the evaluator).
+ */
+export interface Strategy {
+  /** kebab-case; also the folder name, result.strategy and the metric label. */
+  readonly name: string;
+  supports(p: CompiledProblem): { ok: true } | { ok: false; reason: string };
+  solve(p: CompiledProblem, budget: Budget): Solution;
+}

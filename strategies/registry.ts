@@ -1,0 +1,17 @@
+import { alns } from "./alns/index.js";
+import { clarkeWright } from "./clarke-wright/index.js";
+import type { Strategy } from "./core/strategy.js";
+import { sweep } from "./sweep/index.js";
+
+/** THE list of strategies. Adding one: a folder exporting a Strategy, and one line here. */
+export const STRATEGIES: readonly Strategy[] = [clarkeWright, sweep, alns];
+
+export function strategyNames(): string[] {
+  return STRATEGIES.map((s) => s.name);
+}
+
+export function findStrategy(name: string): Strategy {
+  const found = STRATEGIES.find((s) => s.name === name);
+  if (!found) throw new Error(`unknown strategy '${name}' (known: ${strategyNames().join(", ")})`);
+  return found;
+}
