@@ -21,6 +21,7 @@ const SCORE_BEST = 33;
 const SCORE_BETTER = 9;
 const SCORE_ACCEPTED = 13;
 const SEGMENT = 100;
+const TINY_PROBLEM = 12;
 const REACTION = 0.1;
 
 class Roulette {
@@ -100,13 +101,23 @@ export const alns: Strategy = {
     const minRemove = Math.min(customers, 4);
     const maxRemove = Math.max(minRemove, Math.min(customers, Math.max(8, Math.round(0.3 * customers)), 60));
 
-    // Small problems converge long before the deadline: stop after a long run without a new best.
-    const patience = Math.max(2000, 400 * customers);
+    // After a long run without a new best: tiny problems stop (their optimum is found long before
+    // any deadline); larger ones restart from the best solution with the temperature raised again.
+    const patience = Math.max(2000, 300 * customers);
     let sinceBest = 0;
+    let reheatedAt = started;
     let iteration = 0;
-    while (!budget.tick() && sinceBest < patience) {
+    while (!budget.tick()) {
       iteration++;
       sinceBest++;
+      if (sinceBest >= patience) {
+        if (customers <= TINY_PROBLEM) break;
+        ws.load(best);
+        current = best;
+        currentCost = bestCost;
+        reheatedAt = performance.now();
+        sinceBest = 0;
+      }
       const d = destroys.pick(rng.next());
       const r = repairs.pick(rng.next());
       const count = minRemove + rng.int(maxRemove - minRemove + 1);
@@ -118,7 +129,7 @@ export const alns: Strategy = {
         }
       }
       const cost = ws.cost();
-      const temperature = startTemperature * Math.pow(endTemperature / startTemperature, budget.progress(started));
+      const temperature = startTemperature * Math.pow(endTemperature / startTemperature, budget.progress(reheatedAt));
       let score = 0;
       if (cost < bestCost - 1e-9) {
         best = ws.solution();

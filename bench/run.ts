@@ -1,0 +1,63 @@
+/**
+ * Solver benchmark on public instances: `npm run bench -- --set NAME [--time S] [--strategy NAME]
+ * [--seed N] [--limit K]`. Per instance: best known, ours (re-scored by the evaluator), gap, time;
+ * per set: feasible count, mean and max gap. Protocol default: 10 s up to 200 customers, 30 s above.
+ */
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { solveRequest } from "../src/problem/solve-request.js";
+import type { SolveRequestInput } from "../src/problem/request-types.js";
+
+interface ManifestEntry {
+  name: string;
+  set: string;
+  n_customers: number;
+  bks: number;
+  request: string;
+}
+
+const { values } = parseArgs({
+  options: {
+    set: { type: "string" },
+    time: { type: "string" },
+    strategy: { type: "string" },
+    seed: { type: "string", default: "1" },
+    limit: { type: "string" },
+  },
+});
+const benchDir = process.env.BENCH_DIR ?? resolve(fileURLToPath(new URL("../", import.meta.url)), "../shared/benchmarks");
+const manifest = JSON.parse(readFileSync(join(benchDir, "manifest.json"), "utf8")) as ManifestEntry[];
+const sets = [...new Set(manifest.map((e) => e.set))];
+if (!values.set || !sets.includes(values.set)) {
+  process.stderr.write(`usage: npm run bench -- --set NAME [--time S] [--strategy NAME] [--seed N] [--limit K]\nsets: ${sets.join(", ")}\n`);
+  process.exit(2);
+}
+const entries = manifest.filter((e) => e.set === values.set).slice(0, values.limit ? Number(values.limit) : undefined);
+
+const pad = (s: string | number, w: number) => String(s).padStart(w);
+console.log(`set ${values.set}: ${entries.length} instances, strategy ${values.strategy ?? "auto"}, seed ${values.seed}, time ${values.time ?? "protocol (10 s <= 200 customers, 30 s above)"}`);
+console.log(`| instance | customers | best known | ours | gap % | time s | strategy |`);
+console.log(`|---|---:|---:|---:|---:|---:|---|`);
+const gaps: number[] = [];
+let feasible = 0;
+for (const entry of entries) {
+  const request = JSON.parse(readFileSync(join(benchDir, entry.request), "utf8")) as SolveRequestInput;
+  const seconds = values.time ? Number(values.time) : entry.n_customers <= 200 ? 10 : 30;
+  const started = performance.now();
+  const outcome = solveRequest(request, { requestId: entry.name, timeLimitSeconds: seconds, seed: Number(values.seed), ...(values.strategy ? { strategy: values.strategy } : {}) });
+  const took = (performance.now() - started) / 1000;
+  if (outcome.status === "solved") {
+    feasible++;
+    const gap = (100 * (outcome.result.total_cost - entry.bks)) / entry.bks;
+    gaps.push(gap);
+    console.log(`| ${entry.name} | ${pad(entry.n_customers, 4)} | ${pad(entry.bks, 9)} | ${pad(outcome.result.total_cost.toFixed(2), 10)} | ${pad(gap.toFixed(2), 6)} | ${pad(took.toFixed(1), 5)} | ${outcome.result.strategy} |`);
+  } else {
+    console.log(`| ${entry.name} | ${pad(entry.n_customers, 4)} | ${pad(entry.bks, 9)} | infeasible | - | ${pad(took.toFixed(1), 5)} | ${outcome.strategy ?? "-"} |`);
+  }
+}
+const mean = gaps.reduce((a, b) => a + b, 0) / Math.max(1, gaps.length);
+const sorted = [...gaps].sort((a, b) => a - b);
+const median = sorted.length ? sorted[Math.floor(sorted.length / 2)]! : 0;
+console.log(`\nset ${values.set}: feasible ${feasible}/${entries.length}, mean gap ${mean.toFixed(2)}%, median gap ${median.toFixed(2)}%, max gap ${(sorted[sorted.length - 1] ?? 0).toFixed(2)}%`);
