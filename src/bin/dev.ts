@@ -21,17 +21,17 @@ const natsPort = Number(process.env.NATS_PORT ?? 4222);
 const workerCount = Math.max(1, Number(process.env.WORKERS ?? 2));
 const port = Number(process.env.PORT ?? 8080);
 
-const nats = await startNatsServer({ storeDir: join(varDir, "nats"), port: natsPort });
+const nats = await startNatsServer({ storeDir: join(varDir, "nats"), port: natsPort, ownProcessGroup: true });
 const env = { ...process.env, NATS_URL: nats.url, PORT: String(port) };
 const config = loadConfig(env);
 const log = createLogger({ service: "vrp-dev" }, "error", (line) => process.stderr.write(line + "\n"));
 
 const demoKey = await ensureDemoAccount();
 const children: ServiceProcess[] = [];
-const api = await spawnService("api", env, join(logDir, "api.log"));
+const api = await spawnService("api", env, join(logDir, "api.log"), { ownProcessGroup: true });
 children.push(api);
 for (let i = 0; i < workerCount; i++) {
-  children.push(await spawnService("worker", { ...env, WORKER_METRICS_PORT: String(port + 100 + i) }, join(logDir, `worker-${i + 1}.log`)));
+  children.push(await spawnService("worker", { ...env, WORKER_METRICS_PORT: String(port + 100 + i) }, join(logDir, `worker-${i + 1}.log`), { ownProcessGroup: true }));
 }
 
 if (demoKey) {
@@ -55,6 +55,11 @@ async function shutdown(signal: string): Promise<void> {
   process.exit(0);
 }
 process.on("SIGINT", () => void shutdown("SIGINT"));
+// Should this process die any other way, take the services with it rather than orphan them.
+process.on("exit", () => {
+  for (const child of children) child.signal("SIGKILL");
+  nats.process.kill("SIGKILL");
+});
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 for (const child of children) {
   void child.exited().then((code) => {

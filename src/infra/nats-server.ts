@@ -8,6 +8,8 @@ export interface NatsServerOptions {
   port?: number;
   /** For a cluster: this node's name, its cluster port and the other nodes' cluster URLs. */
   cluster?: { name: string; serverName: string; port: number; routes: string[] };
+  /** Start it in its own process group, so a terminal's Ctrl-C reaches only the parent. */
+  ownProcessGroup?: boolean;
 }
 
 export interface NatsServerProcess {
@@ -39,7 +41,7 @@ export async function startNatsServer(options: NatsServerOptions): Promise<NatsS
   }
   const configPath = join(options.storeDir, "nats-server.conf");
   writeFileSync(configPath, lines.join("\n") + "\n");
-  const child = spawn("nats-server", ["-c", configPath], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("nats-server", ["-c", configPath], { stdio: ["ignore", "pipe", "pipe"], detached: options.ownProcessGroup ?? false });
   let output = "";
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`nats-server did not start within 15 s:\n${output}`)), 15_000);

@@ -19,11 +19,19 @@ export interface ServiceProcess {
  * tsx wrapper, so the PID is the process that does the work and signals reach it) and resolves
  * when it prints its READY line.
  */
-export async function spawnService(entry: "api" | "worker", env: NodeJS.ProcessEnv, logFile?: string): Promise<ServiceProcess> {
+export async function spawnService(
+  entry: "api" | "worker",
+  env: NodeJS.ProcessEnv,
+  logFile?: string,
+  options: { ownProcessGroup?: boolean } = {},
+): Promise<ServiceProcess> {
+  // In its own process group a child does not receive the terminal's Ctrl-C directly, so the
+  // parent can stop the services in order (workers first, while NATS is still up).
   const child = spawn(process.execPath, ["--import", "tsx", `src/bin/${entry}.ts`], {
     cwd: REPO_ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],
+    detached: options.ownProcessGroup ?? false,
   });
   let output = "";
   const log = logFile ? createWriteStream(logFile, { flags: "a" }) : null;
