@@ -13,7 +13,6 @@ for (const [net, prefix] of [
 ] as const) NON_PUBLIC.addSubnet(net, prefix, "ipv4");
 for (const [net, prefix] of [
   ["::", 96], // unspecified, loopback and the deprecated IPv4-compatible block
-  ["::ffff:0:0", 96], // IPv4-mapped: judged by the embedded address below, refused here to be safe
   ["64:ff9b::", 96], ["64:ff9b:1::", 48], // NAT64
   ["100::", 64], // discard-only
   ["2001::", 23], // IETF protocol assignments, Teredo included
@@ -53,7 +52,11 @@ export function isLoopbackAddress(address: string): boolean {
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return !NON_PUBLIC.check(address, "ipv4");
-  // IPv4-mapped addresses fall in ::ffff:0:0/96 above, whatever they embed.
-  if (family === 6) return !NON_PUBLIC.check(address, "ipv6");
+  if (family === 6) {
+    // Not a ::ffff:0:0/96 rule: BlockList would then match every plain IPv4 address as well.
+    // Mapped addresses are refused outright; a partner has no reason to spell a public IPv4 so.
+    if (embeddedIpv4(address) !== null || /^::ffff:/i.test(address)) return false;
+    return !NON_PUBLIC.check(address, "ipv6");
+  }
   return false;
 }

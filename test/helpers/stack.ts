@@ -12,6 +12,8 @@ import { AccountStore } from "../../src/store/accounts.js";
 export interface Stack {
   nats: NatsServerProcess;
   api: ServiceProcess;
+  /** Every API instance (the first is `api`). */
+  apis: ServiceProcess[];
   workers: ServiceProcess[];
   baseUrl: string;
   env: NodeJS.ProcessEnv;
@@ -28,7 +30,7 @@ const quietLog = createLogger({ service: "test" }, "error", () => undefined);
  * A real nats-server on a free port, the API and `workers` worker processes, exactly as in
  * production, torn down by `stop()` (call it in `after`, which mocha runs also when tests fail).
  */
-export async function startStack(options: { workers?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Stack> {
+export async function startStack(options: { workers?: number; apis?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Stack> {
   const storeDir = mkdtempSync(join(tmpdir(), "vrp-test-"));
   const nats = await startNatsServer({ storeDir: join(storeDir, "nats") });
   const env: NodeJS.ProcessEnv = {
@@ -49,8 +51,13 @@ export async function startStack(options: { workers?: number; env?: NodeJS.Proce
     rmSync(storeDir, { recursive: true, force: true });
   };
   try {
-    const api = await spawnService("api", env);
-    started.push(api);
+    const apis: ServiceProcess[] = [];
+    for (let i = 0; i < (options.apis ?? 1); i++) {
+      const api = await spawnService("api", { ...env, PORT: i === 0 ? env.PORT : String(await freePort()) });
+      started.push(api);
+      apis.push(api);
+    }
+    const api = apis[0]!;
     const workers: ServiceProcess[] = [];
     const startWorker = async (extraEnv: NodeJS.ProcessEnv = {}) => {
       const w = await spawnService("worker", { ...env, ...extraEnv });
@@ -63,6 +70,7 @@ export async function startStack(options: { workers?: number; env?: NodeJS.Proce
     return {
       nats,
       api,
+      apis,
       workers,
       baseUrl: api.url,
       env,

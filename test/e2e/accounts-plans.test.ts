@@ -1,0 +1,168 @@
+import { expect } from "chai";
+import { fileURLToPath } from "node:url";
+import { loadConfig } from "../../src/config/load.js";
+import { connectNats } from "../../src/queue/connection.js";
+import { AccountStore } from "../../src/store/accounts.js";
+import { apiClient, isFinished, pollUntil } from "../helpers/client.js";
+import { quietLog } from "../helpers/nats.js";
+import { cvrpRequest } from "../helpers/requests.js";
+import { expectMatchesSpec } from "../helpers/spec.js";
+import { startStack, type Stack } from "../helpers/stack.js";
+
+const PLANS_FILE = fileURLToPath(new URL("../fixtures/plans.json", import.meta.url));
+const small = () => ({ ...cvrpRequest({ customers: 3, vehicles: 1, capacity: 100 }), time_limit_seconds: 1 });
+
+async function submit(baseUrl: string, headers: Record<string, string>, body: unknown = small()) {
+  const res = await fetch(`${baseUrl}/api/v1/solve`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const json = (await res.json()) as { success: boolean; code?: string; error: string; request_id: string; retry_after_seconds?: number };
+  await expectMatchesSpec("submitSolve", res.status, json);
+  return { status: res.status, body: json, headers: res.headers };
+}
+
+/** Fixed minute windows: start a burst well inside one, so it cannot straddle two. */
+async function awayFromMinuteBoundary(): Promise<void> {
+  const intoMinute = Date.now() % 60_000;
+  if (intoMinute > 52_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 200));
+}
+
+describe("accounts and plans across two API instances", function () {
+  this.timeout(120_000);
+  let stack: Stack;
+  const proxy = { "X-Marketplace-Proxy-Secret": "proxy-s3cret", "X-Marketplace-User": "platform-user-7" };
+
+  before(async () => {
+    stack = await startStack({
+      workers: 0,
+      apis: 2,
+      env: { PLANS_FILE, BUSY_QUEUE_THRESHOLD: "40", MARKETPLACE_PROXY_SECRET: "proxy-s3cret" },
+    });
+  });
+  after(async () => {
+    await stack?.stop();
+  });
+
+  it("accepts exactly 20 of 50 parallel submits against a limit of 20 per minute, spread over both instances", async () => {
+    const { headers } = await stack.account("racer", "tight");
+    await awayFromMinuteBoundary();
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => submit(stack.apis[i % 2]!.url, headers)));
+    const accepted = results.filter((r) => r.status === 200);
+    const limited = results.filter((r) => r.status === 429);
+    expect(accepted).to.have.length(20);
+    expect(limited).to.have.length(30);
+    for (const r of limited) {
+      expect(r.body.code).to.equal("rate_limit_exceeded");
+      expect(Number(r.headers.get("retry-after"))).to.equal(r.body.retry_after_seconds).and.to.be.within(1, 60);
+    }
+    for (const r of accepted) {
+      expect(r.headers.get("ratelimit")).to.match(/^"default";r=\d+;t=\d+$/);
+      expect(r.headers.get("ratelimit-policy")).to.equal('"default";q=20;w=60');
+    }
+  });
+
+  it("counts bad bodies against the rate (rate comes before validation)", async () => {
+    const { headers } = await stack.account("sloppy", "tight");
+    await awayFromMinuteBoundary();
+    const results = await Promise.all(Array.from({ length: 22 }, () => submit(stack.api.url, headers, { node_num: "x" })));
+    expect(results.filter((r) => r.status === 422)).to.have.length(20);
+    expect(results.filter((r) => r.status === 429)).to.have.length(2);
+  });
+
+  it("enforces the monthly quota on accepted tasks only, naming the quota", async () => {
+    const { headers } = await stack.account("thrifty", "quota");
+    for (let i = 0; i < 3; i++) expect((await submit(stack.apis[i % 2]!.url, headers)).status).to.equal(200);
+    expect((await submit(stack.api.url, headers, { ...small(), node_num: 0 })).status).to.equal(422);
+    const over = await submit(stack.api.url, headers);
+    expect(over.status).to.equal(429);
+    expect(over.body.code).to.equal("monthly_quota_exceeded");
+    expect(over.body.error).to.include("3");
+    expect(Number(over.headers.get("retry-after"))).to.be.greaterThan(0);
+  });
+
+  it("refuses revoked, disabled and expired keys with 401", async () => {
+    const acct = await stack.account("keyholder", "tight");
+    const conn = await connectNats(loadConfig(stack.env), "test", quietLog);
+    const store = new AccountStore(conn.accounts, conn.apiKeys);
+    const [keyRecord] = await store.listKeys("keyholder");
+    await store.setKeyState("keyholder", keyRecord!.fingerprint, "revoked");
+    const expired = await store.createKey("keyholder", new Date(Date.now() - 1000));
+    await conn.close();
+    for (const key of [acct.key, expired.key]) {
+      const r = await submit(stack.api.url, { "X-User-Name": "keyholder", "X-Api-Key": key });
+      expect(r.status).to.equal(401);
+      expect(r.body.error).to.equal("invalid username or API key (or expired/revoked)");
+    }
+  });
+
+  it("authenticates marketplace requests by the proxy secret, on the marketplace plan, outside planning history", async () => {
+    const wrong = await submit(stack.api.url, { ...proxy, "X-Marketplace-Proxy-Secret": "nope" });
+    expect(wrong.status).to.equal(401);
+    expect(wrong.body.error).to.equal("invalid proxy secret");
+    const ok = await submit(stack.apis[1]!.url, proxy);
+    expect(ok.status).to.equal(200);
+    const poll = await apiClient(stack.api.url, proxy).GET("/api/v1/solve/result/{request_id}", { params: { path: { request_id: ok.body.request_id } } });
+    expect(poll.response.status).to.equal(200);
+    const otherUser = await apiClient(stack.api.url, { ...proxy, "X-Marketplace-User": "someone-else" }).GET("/api/v1/solve/result/{request_id}", { params: { path: { request_id: ok.body.request_id } } });
+    expect(otherUser.response.status).to.equal(403);
+    const history = await apiClient(stack.api.url, proxy).GET("/api/v1/history", {});
+    expect(history.response.status).to.equal(200);
+    expect((history.data as unknown as { result: { items: unknown[] } }).result.items).to.deep.equal([]);
+  });
+
+  it("answers 429 service_busy with the queue depth once the queue reaches the threshold", async () => {
+    const { headers } = await stack.account("busybee", "pro");
+    let last = await submit(stack.api.url, headers);
+    for (let i = 0; i < 40 && last.status === 200; i++) last = await submit(stack.apis[i % 2]!.url, headers);
+    expect(last.status).to.equal(429);
+    expect(last.body.code).to.equal("service_busy");
+    expect(last.body.error).to.match(/4\d tasks are waiting/);
+    expect(Number(last.headers.get("retry-after"))).to.equal(last.body.retry_after_seconds);
+  });
+});
+
+describe("planning history", function () {
+  this.timeout(120_000);
+  let stack: Stack;
+
+  before(async () => {
+    stack = await startStack({ workers: 1, env: { RESULT_TTL_SECONDS: "4" } });
+  });
+  after(async () => {
+    await stack?.stop();
+  });
+
+  it("lists direct tasks newest first with cursor pagination and outlives the result TTL", async () => {
+    const { headers } = await stack.account("historian", "pro");
+    const client = apiClient(stack.baseUrl, headers);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await submit(stack.baseUrl, headers, { ...small(), name: `run ${i}` });
+      ids.push(r.body.request_id);
+    }
+    for (const id of ids) await pollUntil(client, id, isFinished);
+
+    const first = await client.GET("/api/v1/history", { params: { query: { limit: 2 } } });
+    await expectMatchesSpec("listHistory", 200, first.data);
+    const page1 = (first.data as unknown as { result: { items: { request_id: string; state: string; total_cost: number | null }[]; next_cursor: string } }).result;
+    expect(page1.items.map((i) => i.request_id)).to.deep.equal([ids[2], ids[1]]);
+    expect(page1.items[0]!.state).to.equal("solved");
+    expect(page1.items[0]!.total_cost).to.be.a("number");
+    const second = await client.GET("/api/v1/history", { params: { query: { limit: 2, cursor: page1.next_cursor } } });
+    const page2 = (second.data as unknown as { result: { items: { request_id: string }[]; next_cursor: string | null } }).result;
+    expect(page2.items.map((i) => i.request_id)).to.deep.equal([ids[0]]);
+    expect(page2.next_cursor).to.equal(null);
+
+    await new Promise((r) => setTimeout(r, 6000));
+    const expired = await client.GET("/api/v1/solve/result/{request_id}", { params: { path: { request_id: ids[0]! } } });
+    expect(expired.response.status).to.equal(404);
+    const download = await client.GET("/api/v1/history/{request_id}", { params: { path: { request_id: ids[0]! } } });
+    expect(download.response.status).to.equal(200);
+    await expectMatchesSpec("downloadHistoryItem", 200, download.data);
+    expect(download.response.headers.get("content-disposition")).to.include(`vrp-task-${ids[0]}.json`);
+    const body = download.data as unknown as { request: { name: string }; result: { success: boolean } };
+    expect(body.request.name).to.equal("run 0");
+    expect(body.result.success).to.equal(true);
+    const other = await stack.account("nosy", "pro");
+    const foreign = await apiClient(stack.baseUrl, other.headers).GET("/api/v1/history/{request_id}", { params: { path: { request_id: ids[0]! } } });
+    expect(foreign.response.status).to.equal(404);
+  });
+});

@@ -1,0 +1,71 @@
+import { expect } from "chai";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { generateWebhookSecret, verifyWebhook } from "../../src/callbacks/signature.js";
+import { loadConfig } from "../../src/config/load.js";
+import { connectNats } from "../../src/queue/connection.js";
+import { AccountStore } from "../../src/store/accounts.js";
+import { apiClient, isFinished, pollUntil } from "../helpers/client.js";
+import { quietLog } from "../helpers/nats.js";
+import { cvrpRequest } from "../helpers/requests.js";
+import { expectMatchesSchema } from "../helpers/spec.js";
+import { startStack, type Stack } from "../helpers/stack.js";
+
+describe("completion callbacks through the workers", function () {
+  this.timeout(90_000);
+  let stack: Stack;
+  let receiver: Server;
+  let receiverUrl: string;
+  const received: { headers: IncomingMessage["headers"]; body: string }[] = [];
+  let secret: string;
+  let headers: Record<string, string>;
+
+  before(async () => {
+    receiver = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(200).end("ok");
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    stack = await startStack({ workers: 1 });
+    headers = (await stack.account("hooked", "pro")).headers;
+    secret = generateWebhookSecret();
+    const conn = await connectNats(loadConfig(stack.env), "test", quietLog);
+    await new AccountStore(conn.accounts, conn.apiKeys).updateAccount("hooked", (a) => ({ ...a, webhookSecret: secret }));
+    await conn.close();
+  });
+  after(async () => {
+    await stack?.stop();
+    receiver?.close();
+  });
+
+  async function waitForCallbacks(count: number): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    while (received.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  }
+
+  it("posts exactly one signed callback whose body equals the poll response, for solved and failed tasks", async () => {
+    const client = apiClient(stack.baseUrl, headers);
+    const ok = await client.POST("/api/v1/solve", { body: { ...cvrpRequest({ customers: 6, vehicles: 2, capacity: 40 }), time_limit_seconds: 1, callback_url: `${receiverUrl}/solved` } as never });
+    const bad = cvrpRequest({ customers: 4, vehicles: 1, capacity: 5 });
+    bad.node_demands[1] = 9;
+    const failed = await client.POST("/api/v1/solve", { body: { ...bad, time_limit_seconds: 1, callback_url: `${receiverUrl}/failed` } as never });
+    const polledOk = await pollUntil(client, ok.data!.request_id, isFinished);
+    const polledFailed = await pollUntil(client, failed.data!.request_id, isFinished);
+    await waitForCallbacks(2);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(received).to.have.length(2);
+    for (const [path, polled] of [["/solved", polledOk], ["/failed", polledFailed]] as const) {
+      const id = (polled as unknown as { request_id: string }).request_id;
+      const hit = received.find((r) => (JSON.parse(r.body) as { request_id: string }).request_id === id)!;
+      expect(hit, path).to.not.equal(undefined);
+      expect(JSON.parse(hit.body)).to.deep.equal(polled);
+      expect(verifyWebhook(secret, hit.headers as Record<string, string>, hit.body)).to.equal(true);
+      await expectMatchesSchema(path === "/solved" ? "#/components/schemas/PollSolved" : "#/components/schemas/PollFailed", JSON.parse(hit.body));
+    }
+  });
+});
