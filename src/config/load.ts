@@ -15,6 +15,10 @@ export interface Config {
   marketplace: { secretHeader: string; userHeader: string; secret: string | null };
   callbacks: { allowLoopback: boolean; timeoutMs: number };
   worker: {
+    /** Replaces the default size-based strategy table (JSON array of selection rules). */
+    strategySelection: unknown[] | null;
+    /** Modules that register extra strategies in the solver thread (comma-separated paths). */
+    extraStrategyModules: string[];
     ackWaitMs: number;
     maxDeliveries: number;
     shutdownGraceMs: number;
@@ -63,6 +67,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       timeoutMs: intEnv(env, "CALLBACK_TIMEOUT_MS", 10_000),
     },
     worker: {
+      strategySelection: env.STRATEGY_SELECTION ? (JSON.parse(env.STRATEGY_SELECTION) as unknown[]) : null,
+      extraStrategyModules: (env.EXTRA_STRATEGY_MODULES ?? "").split(",").map((s) => s.trim()).filter(Boolean),
       ackWaitMs: intEnv(env, "WORKER_ACK_WAIT_MS", 30_000),
       maxDeliveries: intEnv(env, "WORKER_MAX_DELIVERIES", 3),
       shutdownGraceMs: intEnv(env, "WORKER_SHUTDOWN_GRACE_MS", 10_000),

@@ -1,9 +1,20 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
+/**
+ * prom-client's default process metrics, minus the three gauges it names `*_total`, which
+ * Prometheus conventions (and `promtool check metrics`) reserve for counters.
+ */
+function collectProcessMetrics(registry: Registry, prefix: string): void {
+  collectDefaultMetrics({ register: registry, prefix });
+  for (const name of ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"]) {
+    registry.removeSingleMetric(prefix + name);
+  }
+}
+
 /** Every metric of the API process, defined once. */
 export function createApiMetrics(sources: { queueDepth(): Promise<number>; inProgress(): Promise<number>; natsConnected(): boolean }) {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "vrp_api_" });
+  collectProcessMetrics(registry, "vrp_api_");
   const httpDuration = new Histogram({
     name: "vrp_http_request_duration_seconds",
     help: "HTTP request duration by method, route template and status code.",
@@ -58,7 +69,7 @@ function natsConnectedGauge(registry: Registry, connected: () => boolean): void 
 /** Every metric of a worker process, defined once. */
 export function createWorkerMetrics(natsConnected: () => boolean) {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "vrp_worker_" });
+  collectProcessMetrics(registry, "vrp_worker_");
   natsConnectedGauge(registry, natsConnected);
   return {
     registry,

@@ -1,6 +1,17 @@
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
+import { pathToFileURL } from "node:url";
+import { resolve } from "node:path";
 import { solveRequest, type SolveOptions, type SolveOutcome } from "../problem/solve-request.js";
 import type { SolveRequestInput } from "../problem/request-types.js";
+import type { SelectionRule } from "../../strategies/select.js";
+
+interface ThreadConfig {
+  extraStrategyModules: string[];
+  strategySelection: SelectionRule[] | null;
+}
+const threadConfig = (workerData as { config?: ThreadConfig }).config ?? { extraStrategyModules: [], strategySelection: null };
+// Plugin modules register their strategies as a side effect of being imported.
+for (const module of threadConfig.extraStrategyModules) await import(pathToFileURL(resolve(module)).href);
 
 /** A message from the worker's main thread: one task to solve. */
 export interface SolveJob {
@@ -22,7 +33,11 @@ parentPort?.on("message", (job: SolveJob) => {
   let reply: SolveReply;
   try {
     const request = JSON.parse(job.requestJson) as SolveRequestInput;
-    const outcome = solveRequest(request, { ...job.options, shouldAbort: () => Atomics.load(abort, 0) === 1 });
+    const outcome = solveRequest(request, {
+      ...job.options,
+      shouldAbort: () => Atomics.load(abort, 0) === 1,
+      ...(threadConfig.strategySelection ? { selection: threadConfig.strategySelection } : {}),
+    });
     reply = { ok: true, outcome, solveSeconds: (performance.now() - started) / 1000 };
   } catch (err) {
     reply = { ok: false, error: err instanceof Error ? err.message : String(err) };

@@ -13,9 +13,11 @@ export class SolverThreadRunner {
   private thread: Worker | null = null;
   private abortFlag: Int32Array | null = null;
 
+  constructor(private readonly threadConfig: { extraStrategyModules: string[]; strategySelection: unknown[] | null }) {}
+
   private ensureThread(): Worker {
     if (!this.thread) {
-      this.thread = new Worker(BOOT_URL, { workerData: { entry: THREAD_ENTRY } });
+      this.thread = new Worker(BOOT_URL, { workerData: { entry: THREAD_ENTRY, config: this.threadConfig } });
       this.thread.unref();
     }
     return this.thread;

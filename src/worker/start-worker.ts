@@ -22,7 +22,10 @@ export async function startWorker(config: Readonly<Config>, log: Logger): Promis
   const nats = await connectNats(config, `vrp-worker-${process.pid}`, log);
   const queue = new TaskQueue(nats);
   const metrics = createWorkerMetrics(nats.isConnected);
-  const solver = new SolverThreadRunner();
+  const solver = new SolverThreadRunner({
+    extraStrategyModules: config.worker.extraStrategyModules,
+    strategySelection: config.worker.strategySelection,
+  });
   const runner = new TaskRunner({
     config,
     log,

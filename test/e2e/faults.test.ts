@@ -1,0 +1,194 @@
+import { expect } from "chai";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startNatsServer } from "../../src/infra/nats-server.js";
+import { spawnService } from "../../src/infra/service-process.js";
+import { apiClient, isFinished, pollUntil } from "../helpers/client.js";
+import { cvrpRequest } from "../helpers/requests.js";
+import { expectMatchesSpec } from "../helpers/spec.js";
+import { startStack, type Stack } from "../helpers/stack.js";
+
+const POISON_MODULE = fileURLToPath(new URL("../fixtures/poison-strategies.ts", import.meta.url));
+
+async function callbackCounter(): Promise<{ url: string; hits: Map<string, number>; close(): void }> {
+  const hits = new Map<string, number>();
+  const server: Server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      const id = (JSON.parse(body) as { request_id: string }).request_id;
+      hits.set(id, (hits.get(id) ?? 0) + 1);
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/cb`, hits, close: () => server.close() };
+}
+
+const phase = (b: { result: unknown }) => (b.result as { phase?: string } | null)?.phase;
+
+describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
+  this.timeout(180_000);
+
+  describe("SIGTERM", () => {
+    let stack: Stack;
+    let callbacks: Awaited<ReturnType<typeof callbackCounter>>;
+    before(async () => {
+      callbacks = await callbackCounter();
+      stack = await startStack({ workers: 1, env: { WORKER_SHUTDOWN_GRACE_MS: "2000" } });
+    });
+    after(async () => {
+      await stack?.stop();
+      callbacks?.close();
+    });
+
+    it("hands a long task back when the grace period runs out; another worker solves it once", async () => {
+      const client = apiClient(stack.baseUrl, (await stack.account("sre", "pro")).headers);
+      const { data } = await client.POST("/api/v1/solve", { body: { ...cvrpRequest({ customers: 40, vehicles: 6, capacity: 50 }), time_limit_seconds: 8, callback_url: callbacks.url } as never });
+      const id = data!.request_id;
+      await pollUntil(client, id, (b) => phase(b) === "solving");
+      const worker = stack.workers[0]!;
+      const stopped = Date.now();
+      worker.signal("SIGTERM");
+      expect(await worker.exited()).to.equal(0);
+      expect(Date.now() - stopped).to.be.lessThan(8000);
+      const handedBack = await pollUntil(client, id, () => true);
+      expect(phase(handedBack)).to.equal("queued");
+      await stack.startWorker({ WORKER_SHUTDOWN_GRACE_MS: "2000" });
+      await pollUntil(client, id, (b) => phase(b) === "solving");
+      const second = stack.workers[1]!;
+      // Let it finish this time: a task within the grace period is completed before exit.
+      const short = await client.POST("/api/v1/solve", { body: { ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 1, callback_url: callbacks.url } as never });
+      second.signal("SIGTERM");
+      expect(await second.exited()).to.equal(0);
+      await stack.startWorker();
+      const solved = await pollUntil(client, id, isFinished, 90_000);
+      expect(solved.success).to.equal(true);
+      await pollUntil(client, short.data!.request_id, isFinished, 30_000);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(callbacks.hits.get(id)).to.equal(1);
+      expect(callbacks.hits.get(short.data!.request_id)).to.equal(1);
+    });
+
+    it("lets the API finish requests in flight on SIGTERM: every acknowledged task exists", async () => {
+      const second = await startStack({ workers: 0 });
+      try {
+        const { headers } = await second.account("burst", "pro");
+        const body = JSON.stringify({ ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 1 });
+        const requests = Array.from({ length: 20 }, () =>
+          fetch(`${second.baseUrl}/api/v1/solve`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body }).then(
+            async (r) => ({ status: r.status, body: (await r.json()) as { request_id: string } }),
+            () => null,
+          ),
+        );
+        await new Promise((r) => setTimeout(r, 20));
+        second.api.signal("SIGTERM");
+        const answers = await Promise.all(requests);
+        expect(await second.api.exited()).to.equal(0);
+        const acknowledged = answers.filter((a) => a?.status === 200);
+        expect(answers.every((a) => a === null || a.status === 200)).to.equal(true);
+        // Every acknowledged id must be pollable through a fresh API instance: the store has it.
+        const api2 = await spawnService("api", { ...second.env, PORT: "0" });
+        try {
+          const client = apiClient(api2.url, headers);
+          for (const a of acknowledged) {
+            const poll = await client.GET("/api/v1/solve/result/{request_id}", { params: { path: { request_id: a!.body.request_id } } });
+            expect(poll.response.status).to.equal(200);
+          }
+        } finally {
+          api2.signal("SIGKILL");
+          await api2.exited();
+        }
+      } finally {
+        await second.stop();
+      }
+    });
+  });
+
+  describe("poison task", () => {
+    let stack: Stack;
+    before(async () => {
+      stack = await startStack({
+        workers: 0,
+        env: { WORKER_MAX_DELIVERIES: "2", EXTRA_STRATEGY_MODULES: POISON_MODULE, STRATEGY_SELECTION: JSON.stringify([{ maxCustomers: 1000, strategy: "test-crash" }]) },
+      });
+    });
+    after(async () => {
+      await stack?.stop();
+    });
+
+    it("is failed with an English error after the configured deliveries instead of cycling for ever", async () => {
+      const client = apiClient(stack.baseUrl, (await stack.account("victim", "pro")).headers);
+      const { data } = await client.POST("/api/v1/solve", { body: { ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 2 } as never });
+      const id = data!.request_id;
+      let crashes = 0;
+      const deadline = Date.now() + 60_000;
+      let final: Awaited<ReturnType<typeof pollUntil>> | null = null;
+      while (Date.now() < deadline) {
+        const worker = await stack.startWorker();
+        const outcome = await Promise.race([worker.exited().then(() => "crashed"), pollUntil(client, id, isFinished, 20_000).then((b) => b)]);
+        if (outcome === "crashed") {
+          crashes++;
+          continue;
+        }
+        final = outcome as Awaited<ReturnType<typeof pollUntil>>;
+        break;
+      }
+      expect(crashes).to.equal(2);
+      expect(final).to.not.equal(null);
+      expect(final!.success).to.equal(false);
+      expect(final!.code).to.equal("task_failed");
+      expect(final!.error).to.match(/abandoned after 2 attempts/);
+    });
+  });
+
+  describe("NATS outage", () => {
+    let stack: Stack;
+    before(async () => {
+      stack = await startStack({ workers: 1 });
+    });
+    after(async () => {
+      await stack?.stop();
+    });
+
+    it("answers 503 with Retry-After while NATS is down, reconnects by itself, and completes every task", async () => {
+      const { headers } = await stack.account("patient", "pro");
+      const client = apiClient(stack.baseUrl, headers);
+      const ids: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        const { data } = await client.POST("/api/v1/solve", { body: { ...cvrpRequest({ customers: 15, vehicles: 3, capacity: 60, seed: i + 1 }), time_limit_seconds: 2 } as never });
+        ids.push(data!.request_id);
+      }
+      await pollUntil(client, ids[0]!, (b) => phase(b) === "solving");
+      const port = stack.nats.port;
+      await stack.nats.stop();
+
+      await new Promise((r) => setTimeout(r, 300));
+      const started = Date.now();
+      const down = await fetch(`${stack.baseUrl}/api/v1/solve`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(cvrpRequest({ customers: 3, vehicles: 1, capacity: 50 })) });
+      expect(Date.now() - started).to.be.lessThan(3000);
+      expect(down.status).to.equal(503);
+      expect(Number(down.headers.get("retry-after"))).to.be.greaterThan(0);
+      await expectMatchesSpec("submitSolve", 503, await down.json());
+      const poll = await fetch(`${stack.baseUrl}/api/v1/solve/result/${ids[1]}`, { headers });
+      expect(poll.status).to.equal(503);
+      await expectMatchesSpec("getSolveResult", 503, await poll.json());
+      expect((await fetch(`${stack.baseUrl}/readyz`)).status).to.equal(503);
+
+      await new Promise((r) => setTimeout(r, 1500));
+      stack.nats = await startNatsServer({ storeDir: join(stack.storeDir, "nats"), port });
+      // The API reconnects by itself: readiness turns back to 200 without any restart.
+      const deadline = Date.now() + 30_000;
+      while ((await fetch(`${stack.baseUrl}/readyz`)).status !== 200) {
+        expect(Date.now()).to.be.lessThan(deadline);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      for (const id of ids) {
+        const done = await pollUntil(client, id, isFinished, 90_000);
+        expect(done.success, id).to.equal(true);
+      }
+    });
+  });
+});

@@ -1,0 +1,107 @@
+import { expect } from "chai";
+import { execFileSync, spawnSync } from "node:child_process";
+import { apiClient, isFinished, pollUntil } from "../helpers/client.js";
+import { sampleValue, scrape } from "../helpers/metrics.js";
+import { startPrometheus } from "../helpers/prometheus.js";
+import { cvrpRequest } from "../helpers/requests.js";
+import { expectMatchesSpec } from "../helpers/spec.js";
+import { startStack, type Stack } from "../helpers/stack.js";
+import { REPO_ROOT } from "../../src/infra/service-process.js";
+
+function promtool(args: string[], input?: string): { status: number; output: string } {
+  const r = spawnSync("promtool", args, { input, encoding: "utf8", cwd: REPO_ROOT });
+  return { status: r.status ?? -1, output: `${r.stdout}${r.stderr}` };
+}
+
+describe("operations: metrics, health, Prometheus", function () {
+  this.timeout(120_000);
+  let stack: Stack;
+  let headers: Record<string, string>;
+
+  before(async () => {
+    stack = await startStack({ workers: 0 });
+    headers = (await stack.account("ops", "pro")).headers;
+  });
+  after(async () => {
+    await stack?.stop();
+  });
+
+  it("serves /healthz and /readyz as documented", async () => {
+    const health = await fetch(`${stack.baseUrl}/healthz`);
+    expect(health.status).to.equal(200);
+    await expectMatchesSpec("getHealth", 200, await health.json());
+    const ready = await fetch(`${stack.baseUrl}/readyz`);
+    expect(ready.status).to.equal(200);
+    const body = await ready.json();
+    await expectMatchesSpec("getReadiness", 200, body);
+    expect(body).to.deep.equal({ status: "ready", checks: { nats: true, streams: true } });
+  });
+
+  it("exposes queue depth to a real Prometheus, and the metrics move as tasks flow", async () => {
+    const client = apiClient(stack.baseUrl, headers);
+    const before = await scrape(`${stack.baseUrl}/metrics`);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { data } = await client.POST("/api/v1/solve", { body: { ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 40 }), time_limit_seconds: 1 } as never });
+      ids.push(data!.request_id);
+    }
+    await client.POST("/api/v1/solve", { body: { node_num: 0 } as never });
+    const after = await scrape(`${stack.baseUrl}/metrics`);
+    expect(sampleValue(after, "vrp_queue_depth")).to.equal(3);
+    expect(sampleValue(after, "vrp_submissions_total", { outcome: "accepted", code: "none" }) - sampleValue(before, "vrp_submissions_total", { outcome: "accepted", code: "none" })).to.equal(3);
+    expect(sampleValue(after, "vrp_submissions_total", { outcome: "rejected", code: "validation_failed" })).to.equal(1);
+    expect(sampleValue(after, "vrp_http_request_duration_seconds_count", { method: "POST", route: "/api/v1/solve", status: "200" })).to.be.at.least(3);
+
+    const prometheus = await startPrometheus([new URL(stack.baseUrl).host]);
+    try {
+      let depth: string | undefined;
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline) {
+        depth = (await prometheus.query("vrp_queue_depth"))[0]?.value[1];
+        if (depth !== undefined) break;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      expect(depth).to.equal("3");
+    } finally {
+      await prometheus.stop();
+    }
+
+    const worker = await stack.startWorker();
+    for (const id of ids) await pollUntil(client, id, isFinished);
+    const workerText = await scrape(worker.url);
+    expect(sampleValue(workerText, "vrp_tasks_completed_total", { outcome: "solved" })).to.equal(3);
+    expect(sampleValue(workerText, "vrp_solve_duration_seconds_count", { strategy: "alns", outcome: "solved" })).to.equal(3);
+    expect(sampleValue(workerText, "vrp_task_queued_seconds_count")).to.equal(3);
+    expect(sampleValue(workerText, "vrp_tasks_in_progress")).to.equal(0);
+    expect(sampleValue(workerText, "vrp_nats_connected")).to.equal(1);
+    expect(sampleValue(await scrape(`${stack.baseUrl}/metrics`), "vrp_queue_depth")).to.equal(0);
+  });
+
+  it("passes promtool check metrics on real scrapes of the API and a worker", async () => {
+    for (const url of [`${stack.baseUrl}/metrics`, stack.workers[0]!.url]) {
+      const result = promtool(["check", "metrics"], await scrape(url));
+      expect(result.status, `${url}: ${result.output}`).to.equal(0);
+    }
+  });
+
+  it("ships alert rules that pass promtool check rules and a scrape config that passes check config", () => {
+    const rules = promtool(["check", "rules", "deploy/alert-rules.yml"]);
+    expect(rules.status, rules.output).to.equal(0);
+    expect(rules.output).to.match(/SUCCESS: 7 rules found/);
+    const config = promtool(["check", "config", "deploy/prometheus.yml"]);
+    expect(config.status, config.output).to.equal(0);
+  });
+
+  it("ships a Grafana dashboard whose queries use only metrics the service exposes", async () => {
+    const dashboard = JSON.parse(execFileSync("cat", ["deploy/grafana/vrp-dashboard.json"], { cwd: REPO_ROOT, encoding: "utf8" })) as { panels: { targets: { expr: string }[] }[] };
+    const exposed = (await scrape(`${stack.baseUrl}/metrics`)) + (await scrape(stack.workers[0]!.url));
+    for (const panel of dashboard.panels) {
+      for (const target of panel.targets) {
+        for (const name of target.expr.match(/vrp_[a-z_]+/g) ?? []) {
+          const base = name.replace(/_(bucket|count|sum)$/, "");
+          expect(exposed.includes(`# TYPE ${base} `) || exposed.includes(`# TYPE ${name} `), `${name} in "${target.expr}"`).to.equal(true);
+        }
+      }
+    }
+  });
+});
