@@ -1,62 +1,121 @@
 import { BlockList, isIP } from "node:net";
 
 /**
- * Every range that is not the public internet: loopback, private, link-local, CGNAT, multicast,
- * documentation, benchmarking, reserved, unspecified, and IPv6 forms that embed or tunnel to
- * such addresses. Node's BlockList does the matching, so no address arithmetic is hand-written.
+ * Which IP addresses a callback may be sent to.
+ *
+ * All range membership goes through Node's `net.BlockList` (no hand-written bit arithmetic).
+ * BlockList answers `false` for input it cannot parse, which for a blocklist means "allowed";
+ * so every decision below is fail-closed: an address counts as public only if it is positively
+ * found in an allowlist (for IPv4 the whole space, for IPv6 the global unicast block) AND not in
+ * the non-public list.
  */
-const NON_PUBLIC = new BlockList();
-for (const [net, prefix] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.88.99.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["198.51.100.0", 24],
-  ["203.0.113.0", 24], ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const) NON_PUBLIC.addSubnet(net, prefix, "ipv4");
-for (const [net, prefix] of [
-  ["::", 96], // unspecified, loopback and the deprecated IPv4-compatible block
-  ["64:ff9b::", 96], ["64:ff9b:1::", 48], // NAT64
-  ["100::", 64], // discard-only
-  ["2001::", 23], // IETF protocol assignments, Teredo included
+export type AddressClass = "public" | "loopback" | "non_public";
+
+type Subnet = readonly [network: string, prefix: number];
+
+/** IANA IPv4 special-purpose ranges that must never receive a callback. */
+const NON_PUBLIC_V4: readonly Subnet[] = [
+  ["0.0.0.0", 8], // "this network", includes the unspecified address
+  ["10.0.0.0", 8], // private
+  ["100.64.0.0", 10], // CGNAT shared address space
+  ["127.0.0.0", 8], // loopback
+  ["169.254.0.0", 16], // link-local (cloud metadata lives here)
+  ["172.16.0.0", 12], // private
+  ["192.0.0.0", 24], // IETF protocol assignments
+  ["192.0.2.0", 24], // documentation TEST-NET-1
+  ["192.88.99.0", 24], // deprecated 6to4 relay anycast
+  ["192.168.0.0", 16], // private
+  ["198.18.0.0", 15], // benchmarking
+  ["198.51.100.0", 24], // documentation TEST-NET-2
+  ["203.0.113.0", 24], // documentation TEST-NET-3
+  ["224.0.0.0", 4], // multicast
+  ["240.0.0.0", 4], // reserved, includes 255.255.255.255 broadcast
+];
+
+/**
+ * IPv6 prefixes that embed an IPv4 address in their last 32 bits and are otherwise allowed:
+ * IPv4-mapped (::ffff:0:0/96) and NAT64 well-known (64:ff9b::/96). Each non-public IPv4 range is
+ * also blocked inside them. (Node's BlockList happens to match IPv4 rules against mapped
+ * addresses too, but that is not documented, so the mapped rules are spelled out as well.)
+ */
+const V4_EMBEDDING_V6_PREFIXES = ["::ffff:", "64:ff9b::"] as const;
+
+/** Special-purpose blocks inside 2000::/3 that are not ordinary global unicast. */
+const NON_PUBLIC_V6_IN_GLOBAL: readonly Subnet[] = [
+  ["2001::", 23], // IETF protocol assignments: Teredo, benchmarking 2001:2::/48, ORCHID
   ["2001:db8::", 32], // documentation
-  ["2002::", 16], // 6to4
-  ["fc00::", 7], // unique local
-  ["fe80::", 10], // link-local
-  ["fec0::", 10], // site-local (deprecated)
-  ["ff00::", 8], // multicast
-] as const) NON_PUBLIC.addSubnet(net, prefix, "ipv6");
+  ["2002::", 16], // deprecated 6to4, embeds arbitrary IPv4
+  ["3fff::", 20], // documentation (RFC 9637)
+];
 
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
-LOOPBACK.addAddress("::1", "ipv6");
+/**
+ * IPv6 is judged by allowlist: only global unicast 2000::/3 plus the two IPv4-embedding
+ * prefixes. This refuses ::, ::1, IPv4-compatible ::/96, discard 100::/64, NAT64 local-use
+ * 64:ff9b:1::/48, SRv6 5f00::/16, unique-local fc00::/7, link-local fe80::/10, site-local
+ * fec0::/10 and multicast ff00::/8 without listing each of them.
+ */
+const GLOBAL_V6: readonly Subnet[] = [
+  ["2000::", 3],
+  ["::ffff:0:0", 96],
+  ["64:ff9b::", 96],
+];
 
-/** The IPv4 address inside an IPv4-mapped IPv6 address, in either spelling, or null. */
-function embeddedIpv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1]!;
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (!hex) return null;
-  const hi = parseInt(hex[1]!, 16);
-  const lo = parseInt(hex[2]!, 16);
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-}
+function buildLists() {
+  const anyV4 = new BlockList();
+  anyV4.addSubnet("0.0.0.0", 0, "ipv4");
 
-export function isLoopbackAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return false;
-  const v4 = family === 6 ? embeddedIpv4(address) : address;
-  if (v4 !== null) return LOOPBACK.check(v4, "ipv4");
-  return LOOPBACK.check(address, "ipv6");
-}
-
-/** True only for a literal IP address on the public internet. */
-export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return !NON_PUBLIC.check(address, "ipv4");
-  if (family === 6) {
-    // Not a ::ffff:0:0/96 rule: BlockList would then match every plain IPv4 address as well.
-    // Mapped addresses are refused outright; a partner has no reason to spell a public IPv4 so.
-    if (embeddedIpv4(address) !== null || /^::ffff:/i.test(address)) return false;
-    return !NON_PUBLIC.check(address, "ipv6");
+  const nonPublic = new BlockList();
+  for (const [network, prefix] of NON_PUBLIC_V4) {
+    nonPublic.addSubnet(network, prefix, "ipv4");
+    for (const embedding of V4_EMBEDDING_V6_PREFIXES) {
+      nonPublic.addSubnet(embedding + network, 96 + prefix, "ipv6");
+    }
   }
-  return false;
+  for (const [network, prefix] of NON_PUBLIC_V6_IN_GLOBAL) nonPublic.addSubnet(network, prefix, "ipv6");
+
+  const globalV6 = new BlockList();
+  for (const [network, prefix] of GLOBAL_V6) globalV6.addSubnet(network, prefix, "ipv6");
+
+  const loopback = new BlockList();
+  loopback.addSubnet("127.0.0.0", 8, "ipv4");
+  loopback.addAddress("::1", "ipv6");
+  return { anyV4, nonPublic, globalV6, loopback };
+}
+
+const LISTS = buildLists();
+
+/** Strips the brackets that URL.hostname keeps around IPv6 literals. */
+export function unbracket(host: string): string {
+  return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+}
+
+/** 4 or 6 for an IP literal (brackets allowed), 0 for anything else, including zoned IPv6. */
+export function ipFamily(host: string): 0 | 4 | 6 {
+  const bare = unbracket(host);
+  // Zone ids (fe80::1%eth0) are accepted by net.isIP but not by BlockList; they are only
+  // meaningful for link-local addresses anyway, so they never count as an IP we can judge.
+  if (bare.includes("%")) return 0;
+  const family = isIP(bare);
+  return family === 4 || family === 6 ? family : 0;
+}
+
+/**
+ * Classifies one IP literal (as returned by dns.lookup or URL.hostname, brackets allowed).
+ * Anything that is not a parseable IP address is "non_public".
+ */
+export function classifyAddress(host: string): AddressClass {
+  const address = unbracket(host);
+  const family = ipFamily(address);
+  if (family === 0) return "non_public";
+  const type = family === 4 ? "ipv4" : "ipv6";
+  if (LISTS.loopback.check(address, type)) return "loopback";
+  const inAllowedSpace = family === 4 ? LISTS.anyV4.check(address, "ipv4") : LISTS.globalV6.check(address, "ipv6");
+  if (!inAllowedSpace) return "non_public";
+  return LISTS.nonPublic.check(address, type) ? "non_public" : "public";
+}
+
+/** True when a callback may connect to this address under the given loopback allowance. */
+export function isAcceptableAddress(host: string, allowLoopback: boolean): boolean {
+  const kind = classifyAddress(host);
+  return kind === "public" || (allowLoopback && kind === "loopback");
 }

@@ -1,79 +1,129 @@
 import { lookup as dnsLookup } from "node:dns/promises";
-import { isIP } from "node:net";
-import { isLoopbackAddress, isPublicAddress } from "./address-policy.js";
-
-export interface CallbackGuardOptions {
-  /** Development and tests only: admit 127.0.0.0/8, ::1 and `localhost`. Off by default. */
-  allowLoopback: boolean;
-  /** Injectable resolver (tests); defaults to the system resolver. */
-  lookup?: (host: string) => Promise<{ address: string; family: number }[]>;
-}
-
-const MAX_URL_LENGTH = 2048;
-const REFUSED_ADDRESS = "callback_url must not point to localhost or a private, loopback, link-local or reserved address";
-
-/** The host as it will be connected to: no IPv6 brackets, no trailing dots, lower case. */
-function normalisedHost(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, "").replace(/\.+$/, "").toLowerCase();
-}
-
-function isLocalhostName(host: string): boolean {
-  return host === "localhost" || host.endsWith(".localhost");
-}
-
-function addressAllowed(address: string, options: CallbackGuardOptions): boolean {
-  return isPublicAddress(address) || (options.allowLoopback && isLoopbackAddress(address));
-}
+import { ipFamily, isAcceptableAddress, unbracket } from "./address-policy.js";
 
 /**
- * Submit-time check (spec 2.1, decisions.md): scheme, length, credentials, `localhost` and
- * literal addresses in any spelling (the WHATWG parser already turns decimal, octal, hex and
- * short IPv4 forms into dotted quads). Names are checked again after resolution at send time.
- * Returns null when acceptable, else an English reason.
+ * SSRF guard for callback URLs, in two stages:
+ * - checkCallbackUrl at submit: scheme, length, credentials, `localhost` names and IP literals
+ *   in any spelling (WHATWG URL parsing turns 2130706433, 0177.0.0.1, 0x7f.1, 127.1,
+ *   %31%32%37.0.0.1, full-width digits and ::ffff:127.0.0.1 into canonical literals first);
+ * - resolveCallbackTarget at send time: the name is resolved once, every address must be
+ *   acceptable, and the caller connects to the returned address only (no second lookup, so a
+ *   DNS answer that changes between check and connect cannot redirect the request).
  */
-export function checkCallbackUrl(raw: string, options: CallbackGuardOptions): string | null {
-  if (raw.length > MAX_URL_LENGTH) return `callback_url must be at most ${MAX_URL_LENGTH} characters`;
+export interface CallbackGuardOptions {
+  /** Development and tests only: admits 127.0.0.0/8, ::1 and the name `localhost`. */
+  allowLoopback: boolean;
+}
+
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+
+/** Resolves a host name to all its addresses; injectable so tests never touch real DNS. */
+export type HostLookup = (hostname: string) => Promise<readonly ResolvedAddress[]>;
+
+export interface ResolveOptions extends CallbackGuardOptions {
+  lookup?: HostLookup;
+}
+
+export type ResolvedTarget =
+  | { ok: true; address: string; family: 4 | 6 }
+  /** kind tells a policy refusal apart from a name that could not be resolved at all. */
+  | { ok: false; reason: string; kind: "policy" | "dns" };
+
+export const MAX_CALLBACK_URL_LENGTH = 2048;
+
+export const REASONS = {
+  invalid: "callback_url must be a valid absolute URL",
+  scheme: "callback_url must use http or https",
+  tooLong: `callback_url must not be longer than ${MAX_CALLBACK_URL_LENGTH} characters`,
+  credentials: "callback_url must not contain credentials",
+  localhost: "callback_url must not point to localhost",
+  address: "callback_url must not point to a private, loopback or reserved address",
+  resolvesPrivate: "callback_url host resolves to a private, loopback or reserved address",
+  unresolvable: "callback_url host could not be resolved",
+} as const;
+
+const defaultLookup: HostLookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+/** Lower-case host without trailing dots, which resolvers ignore ("localhost." is localhost). */
+function bareHostName(hostname: string): string {
+  return hostname.toLowerCase().replace(/\.+$/, "");
+}
+
+function isLocalhostName(hostname: string): boolean {
+  const name = bareHostName(hostname);
+  return name === "localhost" || name.endsWith(".localhost");
+}
+
+/** The exact name `localhost`, the only name the loopback allowance admits. */
+function isPlainLocalhost(hostname: string): boolean {
+  return bareHostName(hostname) === "localhost";
+}
+
+type ParsedCallbackUrl = { ok: true; url: URL } | { ok: false; reason: string };
+
+/** Parses and applies every check that needs no DNS. */
+export function parseCallbackUrl(raw: string, options: CallbackGuardOptions): ParsedCallbackUrl {
+  if (raw.length > MAX_CALLBACK_URL_LENGTH) return { ok: false, reason: REASONS.tooLong };
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return "callback_url must be an absolute http:// or https:// URL";
+    return { ok: false, reason: REASONS.invalid };
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return "callback_url must start with http:// or https://";
-  if (url.username !== "" || url.password !== "") return "callback_url must not contain credentials";
-  const host = normalisedHost(url);
-  if (host === "") return "callback_url must name a host";
-  if (isLocalhostName(host)) return options.allowLoopback ? null : REFUSED_ADDRESS;
-  if (isIP(host) !== 0 && !addressAllowed(host, options)) return REFUSED_ADDRESS;
-  return null;
+  if (url.protocol !== "http:" && url.protocol !== "https:") return { ok: false, reason: REASONS.scheme };
+  if (url.username !== "" || url.password !== "") return { ok: false, reason: REASONS.credentials };
+  if (url.hostname === "") return { ok: false, reason: REASONS.invalid };
+
+  if (isLocalhostName(url.hostname)) {
+    return options.allowLoopback && isPlainLocalhost(url.hostname) ? { ok: true, url } : { ok: false, reason: REASONS.localhost };
+  }
+  if (ipFamily(url.hostname) !== 0 && !isAcceptableAddress(url.hostname, options.allowLoopback)) {
+    return { ok: false, reason: REASONS.address };
+  }
+  return { ok: true, url };
 }
 
-export type ResolvedTarget = { ok: true; url: URL; address: string; family: 4 | 6 } | { ok: false; reason: string };
+/** Submit-time check: null when acceptable, otherwise an English reason for the client. */
+export function checkCallbackUrl(url: string, options: CallbackGuardOptions): string | null {
+  const parsed = parseCallbackUrl(url, options);
+  return parsed.ok ? null : parsed.reason;
+}
 
 /**
- * Send-time check: resolves the host once and refuses if ANY address is not public, so a name
- * cannot smuggle a private address among public ones. The caller must connect to the returned
- * address (never resolve again), which defeats DNS rebinding.
+ * Send-time check: resolves the host once and returns the single address to connect to.
+ * Refuses when ANY resolved address is unacceptable, because a resolver or a later connect
+ * attempt could otherwise pick the private one.
  */
-export async function resolveCallbackTarget(raw: string, options: CallbackGuardOptions): Promise<ResolvedTarget> {
-  const reason = checkCallbackUrl(raw, options);
-  if (reason !== null) return { ok: false, reason };
-  const url = new URL(raw);
-  const host = normalisedHost(url);
-  let addresses: { address: string; family: number }[];
-  if (isIP(host) !== 0) {
-    addresses = [{ address: host, family: isIP(host) }];
-  } else {
-    try {
-      const resolve = options.lookup ?? ((h: string) => dnsLookup(h, { all: true, verbatim: true }));
-      addresses = await resolve(isLocalhostName(host) ? "localhost" : host);
-    } catch (err) {
-      return { ok: false, reason: `callback host '${host}' could not be resolved: ${(err as Error).message}` };
-    }
+export async function resolveCallbackTarget(url: string, options: ResolveOptions): Promise<ResolvedTarget> {
+  const parsed = parseCallbackUrl(url, options);
+  if (!parsed.ok) return { ok: false, reason: parsed.reason, kind: "policy" };
+  return resolveHost(parsed.url.hostname, options);
+}
+
+/** Resolves an already checked URL host name (see parseCallbackUrl). */
+export async function resolveHost(hostname: string, options: ResolveOptions): Promise<ResolvedTarget> {
+  const literalFamily = ipFamily(hostname);
+  if (literalFamily !== 0) return { ok: true, address: unbracket(hostname), family: literalFamily };
+  // RFC 6761 lets applications treat `localhost` as loopback without asking a resolver; doing so
+  // also keeps tests independent of whether /etc/hosts lists ::1 or 127.0.0.1 first.
+  if (isPlainLocalhost(hostname)) return { ok: true, address: "127.0.0.1", family: 4 };
+
+  let addresses: readonly ResolvedAddress[];
+  try {
+    addresses = await (options.lookup ?? defaultLookup)(hostname);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return { ok: false, reason: typeof code === "string" ? `${REASONS.unresolvable} (${code})` : REASONS.unresolvable, kind: "dns" };
   }
-  if (addresses.length === 0) return { ok: false, reason: `callback host '${host}' has no address` };
-  const bad = addresses.find((a) => !addressAllowed(a.address, options));
-  if (bad) return { ok: false, reason: `${REFUSED_ADDRESS} (${host} resolves to ${bad.address})` };
-  const first = addresses[0]!;
-  return { ok: true, url, address: first.address, family: first.family === 6 ? 6 : 4 };
+  const first = addresses[0];
+  if (first === undefined) return { ok: false, reason: REASONS.unresolvable, kind: "dns" };
+  if (!addresses.every((entry) => isAcceptableAddress(entry.address, options.allowLoopback))) {
+    return { ok: false, reason: REASONS.resolvesPrivate, kind: "policy" };
+  }
+  const family = ipFamily(first.address);
+  if (family === 0) return { ok: false, reason: REASONS.resolvesPrivate, kind: "policy" };
+  return { ok: true, address: unbracket(first.address), family };
 }

@@ -1,133 +1,229 @@
 import { expect } from "chai";
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { deliverCallback } from "../../src/callbacks/deliver.js";
-import { generateWebhookSecret, signWebhook, verifyWebhook } from "../../src/callbacks/signature.js";
-import { checkCallbackUrl, resolveCallbackTarget } from "../../src/callbacks/target-guard.js";
+import { checkCallbackUrl, REASONS, resolveCallbackTarget, type HostLookup } from "../../src/callbacks/target-guard.js";
 
-const strict = { allowLoopback: false };
-const dev = { allowLoopback: true };
+const STRICT = { allowLoopback: false };
+const DEV = { allowLoopback: true };
 
-describe("callback target guard", () => {
-  const refused = [
-    "http://localhost/hook", "http://LOCALHOST./hook", "http://api.localhost/hook", "http://127.0.0.1/", "http://127.1/", "http://0177.0.0.1/",
-    "http://0x7f.0.0.1/", "http://0x7f000001/", "http://2130706433/", "http://127.0.0.1./", "http://[::1]/", "http://[::]/", "http://0.0.0.0/",
-    "http://10.0.0.1/", "http://10.255.255.255/", "http://172.16.0.1/", "http://172.31.255.1/", "http://192.168.1.1/", "http://169.254.169.254/latest/meta-data",
-    "http://100.64.0.1/", "http://100.127.255.254/", "http://224.0.0.1/", "http://239.255.255.250/", "http://240.0.0.1/", "http://255.255.255.255/",
-    "http://198.18.0.1/", "http://192.0.2.1/", "http://198.51.100.7/", "http://203.0.113.9/", "http://[::ffff:127.0.0.1]/", "http://[::ffff:7f00:1]/",
-    "http://[::ffff:10.0.0.1]/", "http://[fc00::1]/", "http://[fd12:3456::1]/", "http://[fe80::1]/", "http://[fec0::1]/", "http://[ff02::1]/",
-    "http://[2001:db8::1]/", "http://[64:ff9b::a00:1]/", "http://[2002:7f00:1::]/", "http://[::127.0.0.1]/",
-    "ftp://example.com/", "file:///etc/passwd", "javascript:alert(1)", "http://user:pw@example.com/", "http://user@example.com/",
-    "not a url", `https://example.com/${"a".repeat(2048)}`,
-  ];
-  const accepted = ["https://example.com/hooks/vrp", "http://93.184.216.34/cb", "https://[2606:2800:220:1::]/cb", "HTTPS://Partner.Example.COM:8443/x?y=1", "http://8.8.8.8./"];
+/** [url, reason or null when accepted] with the loopback allowance off. */
+const URL_TABLE: ReadonlyArray<readonly [string, string | null]> = [
+  // accepted: public names and public literals
+  ["https://example.com/hooks/vrp", null],
+  ["http://example.com:8080/cb?task=1", null],
+  ["HTTPS://EXAMPLE.COM/Path", null],
+  ["https://example.com./hook", null],
+  ["https://hooks.example.org:443/a#fragment", null],
+  ["http://93.184.216.34/hook", null],
+  ["http://1.1/hook", null], // short form of 1.0.0.1, public
+  ["http://8.8.8.8/", null],
+  ["http://[2606:4700:4700::1111]/hook", null],
+  ["http://[::ffff:8.8.8.8]/", null],
+  ["http://[64:ff9b::8.8.8.8]/", null],
+  ["http://127.0.0.1.nip.io/", null], // a name; its resolution is judged at send time
+  ["http://xn--nxasmq6b.com/", null],
+  // scheme, syntax, length, credentials
+  ["ftp://example.com/", REASONS.scheme],
+  ["file:///etc/passwd", REASONS.scheme],
+  ["javascript:alert(1)", REASONS.scheme],
+  ["gopher://example.com:70/", REASONS.scheme],
+  ["not a url", REASONS.invalid],
+  ["/relative/path", REASONS.invalid],
+  ["http://exa mple.com/", REASONS.invalid],
+  ["http://256.0.0.1/", REASONS.invalid],
+  ["http://1.2.3.4.5/", REASONS.invalid],
+  ["http://[fe80::1%25eth0]/", REASONS.invalid],
+  ["https://example.com/" + "a".repeat(2049 - "https://example.com/".length), REASONS.tooLong],
+  ["http://user:pass@example.com/", REASONS.credentials],
+  ["http://user@example.com/", REASONS.credentials],
+  ["http://:secret@example.com/", REASONS.credentials],
+  // localhost names
+  ["http://localhost/", REASONS.localhost],
+  ["http://LOCALHOST:3000/", REASONS.localhost],
+  ["http://localhost./", REASONS.localhost],
+  ["http://api.localhost/", REASONS.localhost],
+  ["http://Foo.LocalHost../", REASONS.localhost],
+  // IPv4 loopback in every spelling
+  ["http://127.0.0.1/", REASONS.address],
+  ["http://127.0.0.1./", REASONS.address],
+  ["http://2130706433/", REASONS.address],
+  ["http://0177.0.0.1/", REASONS.address],
+  ["http://0x7f.1/", REASONS.address],
+  ["http://0x7f000001/", REASONS.address],
+  ["http://127.1/", REASONS.address],
+  ["http://127.0.0.01/", REASONS.address],
+  ["http://%31%32%37.0.0.1/", REASONS.address],
+  ["http://\uFF11\uFF12\uFF17.\uFF10.\uFF10.\uFF11/", REASONS.address], // full-width digits
+  ["http://127.255.255.254:8080/", REASONS.address],
+  // other IPv4 special ranges
+  ["http://0/", REASONS.address],
+  ["http://0.0.0.0:80/", REASONS.address],
+  ["http://10.0.0.1/", REASONS.address],
+  ["http://172.16.0.1/", REASONS.address],
+  ["http://172.31.255.255/", REASONS.address],
+  ["http://0300.0250.0.1/", REASONS.address], // 192.168.0.1 in octal
+  ["http://169.254.169.254/latest/meta-data/", REASONS.address],
+  ["http://100.64.0.1/", REASONS.address],
+  ["http://100.127.255.255/", REASONS.address],
+  ["http://192.0.0.8/", REASONS.address],
+  ["http://192.0.2.10/", REASONS.address],
+  ["http://198.18.0.1/", REASONS.address],
+  ["http://198.51.100.7/", REASONS.address],
+  ["http://203.0.113.9/", REASONS.address],
+  ["http://224.0.0.1/", REASONS.address],
+  ["http://239.255.255.250/", REASONS.address],
+  ["http://240.0.0.1/", REASONS.address],
+  ["http://255.255.255.255/", REASONS.address],
+  ["http://0xffffffff/", REASONS.address],
+  // IPv6 special ranges and IPv4 embedded in IPv6
+  ["http://[::1]/", REASONS.address],
+  ["http://[0:0:0:0:0:0:0:1]:8080/", REASONS.address],
+  ["http://[::]/", REASONS.address],
+  ["http://[::ffff:127.0.0.1]/", REASONS.address],
+  ["http://[::ffff:7f00:1]/", REASONS.address],
+  ["http://[0:0:0:0:0:ffff:10.1.2.3]/", REASONS.address],
+  ["http://[::ffff:169.254.169.254]/", REASONS.address],
+  ["http://[::127.0.0.1]/", REASONS.address], // IPv4-compatible (deprecated)
+  ["http://[64:ff9b::10.0.0.1]/", REASONS.address], // NAT64 with embedded private address
+  ["http://[64:ff9b::7f00:1]/", REASONS.address],
+  ["http://[64:ff9b:1::8.8.8.8]/", REASONS.address], // NAT64 local-use prefix
+  ["http://[fc00::1]/", REASONS.address],
+  ["http://[FD12:3456:789a::1]/", REASONS.address],
+  ["http://[fe80::1]/", REASONS.address],
+  ["http://[febf::1]/", REASONS.address],
+  ["http://[fec0::1]/", REASONS.address], // site-local (deprecated)
+  ["http://[ff02::1]/", REASONS.address],
+  ["http://[2001:db8::1]/", REASONS.address],
+  ["http://[2001::1]/", REASONS.address], // Teredo
+  ["http://[2002:7f00:1::]/", REASONS.address], // 6to4
+  ["http://[100::1]/", REASONS.address], // discard-only
+  ["http://[3fff::1]/", REASONS.address],
+];
 
-  for (const url of refused) it(`refuses ${url.slice(0, 60)}`, () => expect(checkCallbackUrl(url, strict)).to.be.a("string"));
-  for (const url of accepted) it(`accepts ${url}`, () => expect(checkCallbackUrl(url, strict)).to.equal(null));
-
-  it("admits loopback only with the development allowlist, and never private ranges", () => {
-    expect(checkCallbackUrl("http://127.0.0.1:9/x", dev)).to.equal(null);
-    expect(checkCallbackUrl("http://localhost:9/x", dev)).to.equal(null);
-    expect(checkCallbackUrl("http://[::1]:9/x", dev)).to.equal(null);
-    expect(checkCallbackUrl("http://10.0.0.1/x", dev)).to.be.a("string");
+describe("callbacks/target-guard checkCallbackUrl", () => {
+  it("has a table of at least 40 spellings", () => {
+    expect(URL_TABLE.length).to.be.at.least(40);
   });
 
-  it("refuses a name when any of its addresses is not public, after one lookup only", async () => {
-    let lookups = 0;
-    const lookup = async () => {
-      lookups++;
-      return [{ address: "93.184.216.34", family: 4 }, { address: "10.1.2.3", family: 4 }];
-    };
-    const result = await resolveCallbackTarget("https://rebind.example/cb", { ...strict, lookup });
-    expect(result.ok).to.equal(false);
-    expect(lookups).to.equal(1);
-    const single = await resolveCallbackTarget("https://fine.example/cb", { ...strict, lookup: async () => [{ address: "93.184.216.34", family: 4 }] });
-    expect(single).to.include({ ok: true, address: "93.184.216.34", family: 4 });
+  for (const [url, expected] of URL_TABLE) {
+    const label = url.length > 80 ? `${url.slice(0, 60)}... (${url.length} chars)` : url;
+    it(`${expected === null ? "accepts" : "refuses"} ${JSON.stringify(label)}`, () => {
+      expect(checkCallbackUrl(url, STRICT)).to.equal(expected);
+    });
+  }
+
+  it("accepts a URL of exactly 2048 characters", () => {
+    const url = "https://example.com/" + "a".repeat(2048 - "https://example.com/".length);
+    expect(url.length).to.equal(2048);
+    expect(checkCallbackUrl(url, STRICT)).to.equal(null);
+  });
+
+  describe("with the loopback allowance", () => {
+    const admitted = ["http://127.0.0.1:8080/cb", "http://127.1/", "http://2130706433/", "http://[::1]:9000/", "http://localhost:3000/", "http://LOCALHOST./"];
+    for (const url of admitted) {
+      it(`admits ${url}`, () => expect(checkCallbackUrl(url, DEV)).to.equal(null));
+    }
+    const stillRefused: ReadonlyArray<readonly [string, string]> = [
+      ["http://api.localhost/", REASONS.localhost],
+      ["http://0.0.0.0/", REASONS.address],
+      ["http://[::]/", REASONS.address],
+      ["http://10.0.0.1/", REASONS.address],
+      ["http://169.254.169.254/", REASONS.address],
+      ["http://[fe80::1]/", REASONS.address],
+      ["http://user:pw@127.0.0.1/", REASONS.credentials],
+    ];
+    for (const [url, reason] of stillRefused) {
+      it(`still refuses ${url}`, () => expect(checkCallbackUrl(url, DEV)).to.equal(reason));
+    }
   });
 });
 
-describe("callback delivery", function () {
-  this.timeout(20_000);
-  let server: Server;
-  let port: number;
-  const received: { headers: IncomingMessage["headers"]; body: string }[] = [];
-  let mode: "ok" | "redirect" | "hang" | "error" = "ok";
+/** A lookup that records every call and answers from a fixed table. */
+function countingLookup(answers: Record<string, ReadonlyArray<{ address: string; family: number }>>) {
+  const calls: string[] = [];
+  const lookup: HostLookup = async (hostname) => {
+    calls.push(hostname);
+    const answer = answers[hostname];
+    if (answer === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
+    return answer;
+  };
+  return { lookup, calls };
+}
 
-  before(async () => {
-    server = createServer((req, res) => {
-      let body = "";
-      req.on("data", (c: Buffer) => (body += c.toString()));
-      req.on("end", () => {
-        received.push({ headers: req.headers, body });
-        if (mode === "ok") res.writeHead(204).end();
-        else if (mode === "redirect") res.writeHead(302, { location: "http://127.0.0.1:1/elsewhere" }).end();
-        else if (mode === "error") res.writeHead(500).end("boom");
-        // "hang": never answer
-      });
+describe("callbacks/target-guard resolveCallbackTarget", () => {
+  it("refuses localhost names without asking the resolver", async () => {
+    const { lookup, calls } = countingLookup({ localhost: [{ address: "127.0.0.1", family: 4 }] });
+    for (const url of ["http://localhost/", "http://localhost./", "http://app.localhost:8080/"]) {
+      expect(await resolveCallbackTarget(url, { ...STRICT, lookup })).to.deep.equal({ ok: false, reason: REASONS.localhost, kind: "policy" });
+    }
+    expect(calls).to.deep.equal([]);
+  });
+
+  it("refuses private and loopback literals without asking the resolver", async () => {
+    const { lookup, calls } = countingLookup({});
+    for (const url of ["http://10.1.2.3/", "http://0x7f.1/", "http://[::ffff:192.168.1.1]/", "http://[fd00::5]/"]) {
+      const result = await resolveCallbackTarget(url, { ...STRICT, lookup });
+      expect(result).to.deep.equal({ ok: false, reason: REASONS.address, kind: "policy" });
+    }
+    expect(calls).to.deep.equal([]);
+  });
+
+  it("returns a public literal as is, without a lookup", async () => {
+    const { lookup, calls } = countingLookup({});
+    expect(await resolveCallbackTarget("https://[2606:4700::1111]/x", { ...STRICT, lookup })).to.deep.equal({ ok: true, address: "2606:4700::1111", family: 6 });
+    expect(await resolveCallbackTarget("http://0x08080808/", { ...STRICT, lookup })).to.deep.equal({ ok: true, address: "8.8.8.8", family: 4 });
+    expect(calls).to.deep.equal([]);
+  });
+
+  it("refuses a name that resolves to a mix of public and private addresses", async () => {
+    const { lookup, calls } = countingLookup({
+      "mixed.example": [
+        { address: "93.184.216.34", family: 4 },
+        { address: "10.0.0.7", family: 4 },
+      ],
     });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    port = (server.address() as AddressInfo).port;
-  });
-  after(() => {
-    server.closeAllConnections();
-    server.close();
+    const result = await resolveCallbackTarget("https://mixed.example/hook", { ...STRICT, lookup });
+    expect(result).to.deep.equal({ ok: false, reason: REASONS.resolvesPrivate, kind: "policy" });
+    expect(calls).to.deep.equal(["mixed.example"]);
   });
 
-  it("delivers once with a Standard Webhooks signature that verifies", async () => {
-    received.length = 0;
-    mode = "ok";
-    const secret = generateWebhookSecret();
-    const body = JSON.stringify({ success: true, request_id: "r" });
-    const outcome = await deliverCallback(`http://127.0.0.1:${port}/hook`, body, { ...dev, secret });
-    expect(outcome).to.include({ outcome: "delivered", status: 204 });
-    expect(received).to.have.length(1);
-    const h = received[0]!.headers as Record<string, string>;
-    expect(received[0]!.body).to.equal(body);
-    expect(h["webhook-signature"]).to.match(/^v1,/);
-    expect(verifyWebhook(secret, h, body)).to.equal(true);
-    expect(verifyWebhook(secret, h, body + " ")).to.equal(false);
-    expect(verifyWebhook(generateWebhookSecret(), h, body)).to.equal(false);
-    expect(verifyWebhook(secret, h, body, 300, Number(h["webhook-timestamp"]) + 301)).to.equal(false);
+  it("refuses a name whose resolver answer is a mapped or link-local IPv6 address", async () => {
+    const { lookup } = countingLookup({
+      "mapped.example": [{ address: "::ffff:127.0.0.1", family: 6 }],
+      "linklocal.example": [{ address: "fe80::1%eth0", family: 6 }],
+      "garbage.example": [{ address: "not-an-ip", family: 4 }],
+    });
+    for (const host of ["mapped.example", "linklocal.example", "garbage.example"]) {
+      const result = await resolveCallbackTarget(`https://${host}/`, { ...STRICT, lookup });
+      expect(result.ok, host).to.equal(false);
+    }
   });
 
-  it("signs '<id>.<timestamp>.<body>' with the base64-decoded key (Standard Webhooks test vector)", () => {
-    const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
-    const sig = signWebhook(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, '{"test": 2432232314}');
-    expect(sig).to.equal("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
+  it("returns the first address of a name whose addresses are all public", async () => {
+    const { lookup, calls } = countingLookup({
+      "hooks.example": [
+        { address: "2606:4700::6810:84e5", family: 6 },
+        { address: "104.16.132.229", family: 4 },
+      ],
+    });
+    const result = await resolveCallbackTarget("https://hooks.example/cb", { ...STRICT, lookup });
+    expect(result).to.deep.equal({ ok: true, address: "2606:4700::6810:84e5", family: 6 });
+    expect(calls).to.deep.equal(["hooks.example"]);
   });
 
-  it("does not follow redirects, reports HTTP errors, timeouts and refused connections", async () => {
-    mode = "redirect";
-    received.length = 0;
-    expect(await deliverCallback(`http://127.0.0.1:${port}/r`, "{}", { ...dev, secret: null })).to.include({ outcome: "http_error", status: 302 });
-    expect(received).to.have.length(1);
-    mode = "error";
-    expect(await deliverCallback(`http://127.0.0.1:${port}/e`, "{}", { ...dev, secret: null })).to.include({ outcome: "http_error", status: 500 });
-    mode = "hang";
-    expect((await deliverCallback(`http://127.0.0.1:${port}/h`, "{}", { ...dev, secret: null, timeoutMs: 300 })).outcome).to.equal("timeout");
-    const closed = await deliverCallback("http://127.0.0.1:1/x", "{}", { ...dev, secret: null });
-    expect(closed.outcome).to.equal("error");
+  it("reports a name that does not resolve as a DNS failure, not a policy refusal", async () => {
+    const { lookup } = countingLookup({ "empty.example": [] });
+    expect(await resolveCallbackTarget("https://nowhere.example/", { ...STRICT, lookup })).to.deep.equal({
+      ok: false,
+      reason: `${REASONS.unresolvable} (ENOTFOUND)`,
+      kind: "dns",
+    });
+    expect(await resolveCallbackTarget("https://empty.example/", { ...STRICT, lookup })).to.deep.equal({ ok: false, reason: REASONS.unresolvable, kind: "dns" });
   });
 
-  it("refuses loopback without the allowlist, before any connection", async () => {
-    received.length = 0;
-    mode = "ok";
-    const outcome = await deliverCallback(`http://127.0.0.1:${port}/hook`, "{}", { ...strict, secret: null });
-    expect(outcome.outcome).to.equal("refused");
-    expect(received).to.have.length(0);
-  });
-
-  it("connects to the checked address, never resolving the name a second time", async () => {
-    received.length = 0;
-    mode = "ok";
-    let lookups = 0;
-    const lookup = async () => {
-      lookups++;
-      return [{ address: "127.0.0.1", family: 4 }];
-    };
-    const outcome = await deliverCallback(`http://partner.test:${port}/hook`, "{}", { ...dev, secret: null, lookup });
-    expect(outcome.outcome).to.equal("delivered");
-    expect(lookups).to.equal(1);
-    expect(received[0]!.headers.host).to.equal(`partner.test:${port}`);
+  it("admits a name resolving to loopback only with the allowance, and localhost without DNS", async () => {
+    const { lookup, calls } = countingLookup({ "dev.test": [{ address: "127.0.0.1", family: 4 }] });
+    expect((await resolveCallbackTarget("http://dev.test:8080/", { ...STRICT, lookup })).ok).to.equal(false);
+    expect(await resolveCallbackTarget("http://dev.test:8080/", { ...DEV, lookup })).to.deep.equal({ ok: true, address: "127.0.0.1", family: 4 });
+    expect(await resolveCallbackTarget("http://localhost:8080/", { ...DEV, lookup })).to.deep.equal({ ok: true, address: "127.0.0.1", family: 4 });
+    expect(calls).to.deep.equal(["dev.test", "dev.test"]);
   });
 });
