@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 NPM_STAMP := node_modules/.package-lock.json
 
-.PHONY: help deps run test test-soak typecheck lint gen bench clean
+.PHONY: help deps test-deps run test test-soak typecheck lint gen bench clean
 
 help:
 	@echo "make run    - install what is missing, start nats-server, the API (127.0.0.1:8080) and workers"
@@ -12,23 +12,32 @@ help:
 	@echo "make bench  - solver benchmark on public instances (see BENCHMARKS.md)"
 	@echo "make lint   - OpenAPI lint + TypeScript typecheck"
 
-# npm packages from the lock file, and Debian's nats-server (and promtool for the metrics tests).
+# npm packages from the lock file, and Debian's nats-server; the tests also need Prometheus
+# (promtool and a real server for the metrics tests).
 deps: $(NPM_STAMP) /usr/bin/nats-server
+
+test-deps: deps /usr/bin/promtool
 
 $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $(NPM_STAMP)
 
 /usr/bin/nats-server:
-	@command -v nats-server >/dev/null 2>&1 || { \
-	  echo "installing nats-server (Debian package)"; \
-	  SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nats-server >/dev/null; }
+	@command -v nats-server >/dev/null 2>&1 || $(call apt_install,nats-server)
+
+/usr/bin/promtool:
+	@command -v promtool >/dev/null 2>&1 || $(call apt_install,prometheus)
+
+define apt_install
+{ echo "installing $(1) (Debian package)"; \
+  SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(1) >/dev/null; }
+endef
 
 run: deps
 	node --import tsx src/bin/dev.ts
 
-test: deps
+test: test-deps
 	npx tsc -p tsconfig.json
 	npx mocha
 
