@@ -25,16 +25,20 @@ const { values } = parseArgs({
     strategy: { type: "string" },
     seed: { type: "string", default: "1" },
     limit: { type: "string" },
+    only: { type: "string" },
   },
 });
 const benchDir = process.env.BENCH_DIR ?? resolve(fileURLToPath(new URL("../", import.meta.url)), "../shared/benchmarks");
 const manifest = JSON.parse(readFileSync(join(benchDir, "manifest.json"), "utf8")) as ManifestEntry[];
 const sets = [...new Set(manifest.map((e) => e.set))];
 if (!values.set || !sets.includes(values.set)) {
-  process.stderr.write(`usage: npm run bench -- --set NAME [--time S] [--strategy NAME] [--seed N] [--limit K]\nsets: ${sets.join(", ")}\n`);
+  process.stderr.write(`usage: npm run bench -- --set NAME [--time S] [--strategy NAME] [--seed N] [--limit K] [--only NAME,...]\nsets: ${sets.join(", ")}\n`);
   process.exit(2);
 }
-const entries = manifest.filter((e) => e.set === values.set).slice(0, values.limit ? Number(values.limit) : undefined);
+const only = values.only ? new Set(values.only.split(",")) : null;
+const entries = manifest
+  .filter((e) => e.set === values.set && (!only || only.has(e.name)))
+  .slice(0, values.limit ? Number(values.limit) : undefined);
 
 const pad = (s: string | number, w: number) => String(s).padStart(w);
 console.log(`set ${values.set}: ${entries.length} instances, strategy ${values.strategy ?? "auto"}, seed ${values.seed}, time ${values.time ?? "protocol (10 s <= 200 customers, 30 s above)"}`);

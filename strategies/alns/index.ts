@@ -56,10 +56,33 @@ class Roulette {
   }
 }
 
-/** The better of the savings and (with coordinates) sweep constructions. */
+/** About the cost of one minute of driving: a neutral starting price for a minute of violation. */
+function initialViolationWeight(p: CompiledProblem): number {
+  let unit = 0;
+  let speed = 0;
+  for (let v = 0; v < p.vehicleCount; v++) {
+    unit += p.unitCost[v]!;
+    speed += p.time!.speed[v]!;
+  }
+  return Math.max(1e-3, (unit / p.vehicleCount) * (speed / p.vehicleCount));
+}
+
+/** Up to this many customers a full regret-3 construction is affordable as a third candidate. */
+const REGRET_CONSTRUCTION_LIMIT = 400;
+
+/**
+ * The best of the savings, (with coordinates) sweep and, on moderate sizes, regret-3
+ * constructions. Regret packs tight fleets best (it places hard-to-place customers first), which
+ * matters when routes are limited by duration or windows.
+ */
 function initialSolution(p: CompiledProblem): Solution {
   const candidates = [clarkeWrightSolution(p)];
   if (p.coords && p.customers.length <= 1000) candidates.push(sweepSolution(p, 0, !p.time && isSymmetric(p)));
+  if (p.customers.length <= REGRET_CONSTRUCTION_LIMIT) {
+    const ws = new Workspace(p);
+    regretInsertion(ws, 3, null, 0, Number.POSITIVE_INFINITY);
+    candidates.push(ws.solution());
+  }
   let best = candidates[0]!;
   let bestCost = new Workspace(p, best).cost();
   for (const c of candidates.slice(1)) {
@@ -86,10 +109,17 @@ export const alns: Strategy = {
     const ws = new Workspace(p, initialSolution(p));
     regretInsertion(ws, 2);
     const symmetricNoTime = !p.time && isSymmetric(p);
+    // Tight time problems whose construction left customers out search through priced
+    // violations; the weight adapts so that roughly a quarter of the solutions visited are infeasible.
+    const penalised = p.time !== null && !ws.isFeasible();
+    if (penalised) ws.violationWeight = initialViolationWeight(p);
     let current = ws.solution();
     let currentCost = ws.cost();
     let best = current;
     let bestCost = currentCost;
+    let bestFeasible: Solution | null = ws.isFeasible() ? current : null;
+    let bestFeasibleCost = bestFeasible ? currentCost : Number.POSITIVE_INFINITY;
+    let infeasibleVisits = 0;
     const customers = p.customers.length;
     if (customers === 0) return best;
 
@@ -129,6 +159,12 @@ export const alns: Strategy = {
         }
       }
       const cost = ws.cost();
+      const feasibleNow = ws.isFeasible();
+      if (!feasibleNow) infeasibleVisits++;
+      if (feasibleNow && cost < bestFeasibleCost - 1e-9) {
+        bestFeasible = ws.solution();
+        bestFeasibleCost = cost;
+      }
       const temperature = startTemperature * Math.pow(endTemperature / startTemperature, budget.progress(reheatedAt));
       let score = 0;
       if (cost < bestCost - 1e-9) {
@@ -154,8 +190,21 @@ export const alns: Strategy = {
       if (iteration % SEGMENT === 0) {
         destroys.update();
         repairs.update();
+        if (penalised) {
+          const share = infeasibleVisits / SEGMENT;
+          if (share > 0.35) ws.violationWeight = Math.min(1e7, ws.violationWeight * 1.5);
+          else if (share < 0.15) ws.violationWeight = Math.max(1e-4, ws.violationWeight / 1.5);
+          infeasibleVisits = 0;
+          // Costs changed meaning: re-score the reference points under the new weight.
+          const here = ws.solution();
+          ws.load(current);
+          currentCost = ws.cost();
+          ws.load(best);
+          bestCost = ws.cost();
+          ws.load(here);
+        }
       }
     }
-    return best;
+    return bestFeasible ?? best;
   },
 };

@@ -7,12 +7,12 @@ const SEQUENTIAL_ABOVE = 120;
  * Regret-k insertion (k = 1 is plain greedy): repeatedly inserts the unassigned customer whose
  * best insertion would cost most to postpone. Customers that fit nowhere stay unassigned.
  */
-export function regretInsertion(ws: Workspace, k: number, rng: Rng | null = null, noise = 0): void {
+export function regretInsertion(ws: Workspace, k: number, rng: Rng | null = null, noise = 0, sequentialAbove = SEQUENTIAL_ABOVE): void {
   const pending = ws.unassigned.slice();
   if (rng) rng.shuffle(pending);
   // Regret needs every pending customer re-scored per step: quadratic, so long lists are
   // inserted one by one at their cheapest position instead.
-  if (pending.length > SEQUENTIAL_ABOVE) {
+  if (pending.length > sequentialAbove) {
     for (const c of pending) {
       const best = ws.bestInsertions(c, 1)[0];
       if (best) ws.insert(c, best.vehicle, best.position);

@@ -37,6 +37,12 @@ export class Workspace {
   readonly neighbours: Int32Array[] | null;
   /** Route index of each customer (-1 when unassigned). */
   readonly routeOf: Int32Array;
+  /**
+   * Price per minute of hard-window lateness or working-hours excess. 0 (the default) keeps the
+   * search inside the feasible space; ALNS raises it on tightly constrained time problems so it
+   * can cross infeasible solutions on the way to feasible ones (PyVRP's penalised cost).
+   */
+  violationWeight = 0;
   private scratch: Int32Array;
 
   constructor(
@@ -53,10 +59,26 @@ export class Workspace {
     this.scratch = new Int32Array(p.customers.length + 2);
   }
 
+  /** Time-constraint violation of a route in minutes (soft-window lateness is priced in cost instead). */
+  violation(s: RouteScore): number {
+    const hardWindows = this.p.time !== null && this.p.time.latePenaltyPerMin <= 0;
+    return (hardWindows ? s.lateMinutes : 0) + s.durationExcessMin;
+  }
+
+  private searchCost(s: RouteScore): number {
+    return s.cost + (this.violationWeight > 0 ? this.violationWeight * this.violation(s) : 0);
+  }
+
+  /** The search objective: cost, priced violations, and a dominating price per unassigned customer. */
   cost(): number {
     let total = 0;
-    for (const s of this.scores) total += s.cost;
+    for (const s of this.scores) total += this.searchCost(s);
     return total + this.penalty * this.unassigned.length;
+  }
+
+  /** Every customer placed and every route feasible under the hard constraints. */
+  isFeasible(): boolean {
+    return this.unassigned.length === 0 && this.scores.every((s) => s.feasible);
   }
 
   solution(): Solution {
@@ -92,7 +114,9 @@ export class Workspace {
     const buf = this.scratch;
     for (let k = 0, j = 0; k < len; k++) buf[k] = k === pos ? c : route[j++]!;
     const next = evaluateRoute(p, v, buf, len);
-    return next.feasible ? next.cost - score.cost : Number.POSITIVE_INFINITY;
+    if (next.feasible) return next.cost - this.searchCost(score);
+    if (this.violationWeight <= 0 || next.capacityExcess > 1e-9) return Number.POSITIVE_INFINITY;
+    return this.searchCost(next) - this.searchCost(score);
   }
 
   /** Positions worth trying for `c` in route `v`: all, or those next to its near neighbours. */

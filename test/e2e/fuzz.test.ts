@@ -27,7 +27,7 @@ const mutation = fc.oneof(
   fc.record({ kind: fc.constant("element" as const), field: fc.constantFrom("node_demands", "start_nodes", "end_nodes", "vehicles_capacity", "distance_matrix"), index: fc.nat(6), value: nasty }),
 );
 
-function mutate(mutations: fc.RecordValue<{ kind: string; field: string; value?: unknown; index?: number }>[]): string {
+function mutate(mutations: { kind: string; field: string; value?: unknown; index?: number }[]): string {
   const body = base();
   for (const m of mutations) {
     if (m.kind === "set") body[m.field] = m.value;
