@@ -32,8 +32,9 @@ export class KvCounter {
         return { ok: true, value: next };
       } catch (err) {
         if (!isWrongLastSequence(err)) throw err;
-        // Lost the race to another submit: back off a little, randomised, and read again.
-        await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 + attempt * 2)));
+        // Lost the race to another submit: read again at once, with a short random pause once
+        // the contention persists, so concurrent writers spread out instead of colliding again.
+        if (attempt > 2) await new Promise((r) => setTimeout(r, Math.random() * Math.min(10, attempt)));
       }
     }
     throw new Error(`counter ${key}: too much contention`);

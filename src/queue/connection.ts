@@ -21,6 +21,8 @@ export interface Nats {
   jsm: JetStreamManager;
   tasks: KV;
   requests: ObjectStore;
+  /** Small request bodies: one KV write instead of the object store's several. */
+  requestBodies: KV;
   accounts: KV;
   apiKeys: KV;
   counters: KV;
@@ -99,6 +101,7 @@ export async function connectNats(config: Readonly<Config>, clientName: string, 
   // Counters only need to outlive the month they count.
   const counters = await kvm.create(NAMES.counterBucket, { ...kvOptions, ttl: 40 * DAY_MS });
   const history = await kvm.create(NAMES.historyBucket, { ...kvOptions, ttl: config.historyRetentionDays * DAY_MS });
+  const requestBodies = await kvm.create(NAMES.requestBodyBucket, { ...kvOptions, ttl: Math.max(resultTtlMs, config.historyRetentionDays * DAY_MS) });
   const requests = await new Objm(js).create(NAMES.requestStore, {
     replicas,
     storage: StorageType.File,
@@ -111,6 +114,7 @@ export async function connectNats(config: Readonly<Config>, clientName: string, 
     jsm,
     tasks,
     requests,
+    requestBodies,
     accounts,
     apiKeys,
     counters,

@@ -7,6 +7,7 @@ export const NAMES = {
   deadLetterSubject: "vrp.tasks.dead",
   taskBucket: "vrp_tasks",
   requestStore: "vrp_requests",
+  requestBodyBucket: "vrp_request_bodies",
   accountBucket: "vrp_accounts",
   keyBucket: "vrp_api_keys",
   counterBucket: "vrp_counters",

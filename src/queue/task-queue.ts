@@ -9,6 +9,9 @@ export interface TaskMessage {
 }
 
 const DEPTH_CACHE_MS = 250;
+/** Bodies up to this size go to a KV bucket (one write); larger ones to the chunked object store. */
+const INLINE_BODY_LIMIT = 768 * 1024;
+const encoder = new TextEncoder();
 
 /**
  * Submit side of the pipeline: the request body goes to the object store, the state record to
@@ -24,19 +27,20 @@ export class TaskQueue {
   }
 
   async enqueue(task: TaskRecord, requestBody: Uint8Array): Promise<void> {
-    await this.nats.requests.putBlob({ name: task.id }, requestBody);
-    await this.store.create(task);
+    // Body and state record are independent writes; the task message goes out only after both.
+    const storeBody =
+      requestBody.length <= INLINE_BODY_LIMIT
+        ? this.nats.requestBodies.put(task.id, requestBody)
+        : this.nats.requests.putBlob({ name: task.id }, requestBody);
+    await Promise.all([storeBody, this.store.create(task)]);
     const message: TaskMessage = { taskId: task.id };
-    await this.nats.js.publish(NAMES.taskSubject, JSON.stringify(message), { msgID: task.id });
-    this.depthCache = null;
+    await this.nats.js.publish(NAMES.taskSubject, encoder.encode(JSON.stringify(message)), { msgID: task.id });
   }
 
   async loadRequest(taskId: string): Promise<Uint8Array | null> {
+    const inline = await this.nats.requestBodies.get(taskId);
+    if (inline && inline.operation === "PUT" && inline.length > 0) return inline.value;
     return this.nats.requests.getBlob(taskId);
-  }
-
-  async deleteRequest(taskId: string): Promise<void> {
-    await this.nats.requests.delete(taskId).catch(() => undefined);
   }
 
   /** Tasks accepted and not yet picked up by a worker (running ones excluded), briefly cached. */
