@@ -35,6 +35,8 @@ export class TaskQueue {
     await Promise.all([storeBody, this.store.create(task)]);
     const message: TaskMessage = { taskId: task.id };
     await this.nats.js.publish(NAMES.taskSubject, encoder.encode(JSON.stringify(message)), { msgID: task.id });
+    // Count our own submission into the cached depth rather than asking the server again.
+    if (this.depthCache) this.depthCache.value++;
   }
 
   async loadRequest(taskId: string): Promise<Uint8Array | null> {

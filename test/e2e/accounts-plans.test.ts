@@ -109,7 +109,7 @@ describe("accounts and plans across two API instances", function () {
   });
 
   it("answers 429 service_busy with the queue depth once the queue reaches the threshold", async () => {
-    const { headers } = await stack.account("busybee", "pro");
+    const { headers } = await stack.account("busybee", "market");
     let last = await submit(stack.api.url, headers);
     for (let i = 0; i < 40 && last.status === 200; i++) last = await submit(stack.apis[i % 2]!.url, headers);
     expect(last.status).to.equal(429);
