@@ -41,6 +41,10 @@ test: test-deps
 	npx tsc -p tsconfig.json
 	npx mocha
 
+# The three-node NATS cluster and load run (several minutes): see README "Operating".
+test-soak: test-deps
+	npx mocha --config .mocharc.soak.json
+
 typecheck: deps
 	npx tsc -p tsconfig.json
 
