@@ -8,6 +8,7 @@ import { Workspace } from "../core/workspace.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { sweepSolution } from "../sweep/index.js";
 import { DESTROY_OPERATORS } from "./destroy.js";
+import { localSearch } from "../core/local-search.js";
 
 const REPAIRS: readonly { name: string; k: number; noise: number }[] = [
   { name: "greedy", k: 1, noise: 0 },
@@ -108,6 +109,7 @@ export const alns: Strategy = {
     const rng = budget.rng;
     const ws = new Workspace(p, initialSolution(p));
     regretInsertion(ws, 2);
+    localSearch(ws);
     const symmetricNoTime = !p.time && isSymmetric(p);
     // Tight time problems whose construction left customers out search through priced
     // violations; the weight adapts so that roughly a quarter of the solutions visited are infeasible.
@@ -158,6 +160,8 @@ export const alns: Strategy = {
           if (twoOptRoute(p, v, ws.routes[v]!) > 0) ws.refresh(v);
         }
       }
+      // Local search is worth its cost only on promising solutions: those near the best so far.
+      if (ws.cost() < bestCost * 1.01) localSearch(ws);
       const cost = ws.cost();
       const feasibleNow = ws.isFeasible();
       if (!feasibleNow) infeasibleVisits++;

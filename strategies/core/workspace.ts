@@ -65,7 +65,7 @@ export class Workspace {
     return (hardWindows ? s.lateMinutes : 0) + s.durationExcessMin;
   }
 
-  private searchCost(s: RouteScore): number {
+  searchCost(s: RouteScore): number {
     return s.cost + (this.violationWeight > 0 ? this.violationWeight * this.violation(s) : 0);
   }
 
