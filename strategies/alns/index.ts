@@ -23,6 +23,8 @@ const SCORE_BETTER = 9;
 const SCORE_ACCEPTED = 13;
 const SEGMENT = 100;
 const TINY_PROBLEM = 12;
+/** Iterations between adjustments of the violation weight (penalised search). */
+const WEIGHT_SEGMENT = 25;
 const REACTION = 0.1;
 
 class Roulette {
@@ -194,19 +196,19 @@ export const alns: Strategy = {
       if (iteration % SEGMENT === 0) {
         destroys.update();
         repairs.update();
-        if (penalised) {
-          const share = infeasibleVisits / SEGMENT;
-          if (share > 0.35) ws.violationWeight = Math.min(1e7, ws.violationWeight * 1.5);
-          else if (share < 0.15) ws.violationWeight = Math.max(1e-4, ws.violationWeight / 1.5);
-          infeasibleVisits = 0;
-          // Costs changed meaning: re-score the reference points under the new weight.
-          const here = ws.solution();
-          ws.load(current);
-          currentCost = ws.cost();
-          ws.load(best);
-          bestCost = ws.cost();
-          ws.load(here);
-        }
+      }
+      if (penalised && iteration % WEIGHT_SEGMENT === 0) {
+        const share = infeasibleVisits / WEIGHT_SEGMENT;
+        if (share > 0.35) ws.violationWeight = Math.min(1e7, ws.violationWeight * 1.5);
+        else if (share < 0.15) ws.violationWeight = Math.max(1e-4, ws.violationWeight / 1.5);
+        infeasibleVisits = 0;
+        // Costs changed meaning: re-score the reference points under the new weight.
+        const here = ws.solution();
+        ws.load(current);
+        currentCost = ws.cost();
+        ws.load(best);
+        bestCost = ws.cost();
+        ws.load(here);
       }
     }
     return bestFeasible ?? best;
