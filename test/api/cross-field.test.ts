@@ -22,12 +22,12 @@ describe("cross-field validation", () => {
   });
 
   it("accepts an empty matrix when every node has a position", () => {
-    const r = { ...base(), distance_matrix: [], node_positions: [[0, 0], [1, 0], [2, 0]] };
+    const r = { ...base(), distance_matrix: [], node_positions: [[0, 0], [1, 0], [2, 0]] as [number, number][] };
     expect(crossFieldIssues(r, allowAll)).to.deep.equal([]);
   });
 
   it("requires the matrix when positions are missing or incomplete", () => {
-    const r = { ...base(), distance_matrix: [], node_positions: [[0, 0]] };
+    const r = { ...base(), distance_matrix: [], node_positions: [[0, 0]] as [number, number][] };
     const locs = crossFieldIssues(r, allowAll).map((i) => i.loc.join("."));
     expect(locs).to.deep.equal(["body.node_positions", "body.distance_matrix"]);
   });
@@ -40,10 +40,10 @@ describe("cross-field validation", () => {
   });
 
   it("checks time-dimension lengths and window order", () => {
-    const r = { ...base(), node_time_windows: [[0, 10], [5, 1]], node_service_time: [0, 0, 0, 0], vehicle_speeds: [1] };
+    const r = { ...base(), node_time_windows: [[0, 10], [5, 1]] as [number, number][], node_service_time: [0, 0, 0, 0], vehicle_speeds: [1] };
     const locs = crossFieldIssues(r, allowAll).map((i) => i.loc.join("."));
     expect(locs).to.deep.equal(["body.node_time_windows", "body.node_service_time", "body.vehicle_speeds"]);
-    const order = crossFieldIssues({ ...base(), node_time_windows: [[0, 10], [5, 1], [0, 0]] }, allowAll);
+    const order = crossFieldIssues({ ...base(), node_time_windows: [[0, 10], [5, 1], [0, 0]] as [number, number][] }, allowAll);
     expect(order.map((i) => i.msg)).to.deep.equal(["time window start 5 is after its end 1"]);
   });
 

@@ -28,7 +28,7 @@ export function arbitraryRequest(maxCustomers = 9): fc.Arbitrary<SolveRequestInp
         return s / 2 ** 32;
       };
       const n = o.depots + o.customers;
-      const pos = Array.from({ length: n }, () => [Math.round(rand() * 100), Math.round(rand() * 100)]);
+      const pos = Array.from({ length: n }, (): [number, number] => [Math.round(rand() * 100), Math.round(rand() * 100)]);
       const matrix = pos.map((a, i) => pos.map((b, j) => (i === j ? 0 : Math.round(Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!) * (o.asymmetric ? 0.8 + 0.4 * rand() : 1)))));
       const depot = (v: number) => v % o.depots;
       const req: SolveRequestInput = {
@@ -47,7 +47,7 @@ export function arbitraryRequest(maxCustomers = 9): fc.Arbitrary<SolveRequestInp
         req.vehicle_unit_distance_costs = Array.from({ length: o.vehicles }, () => 0.5 + Math.round(rand() * 10) / 10);
       }
       if (o.time) {
-        req.node_time_windows = pos.map((_, i) => {
+        req.node_time_windows = pos.map((_, i): [number, number] => {
           if (i < o.depots) return [0, 600];
           const a = Math.round(rand() * 300);
           return [a, a + 30 + Math.round(rand() * 200)];

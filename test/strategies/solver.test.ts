@@ -157,7 +157,7 @@ describe("solver strategies", function () {
   for (const strategy of STRATEGIES) {
     it(`${strategy.name} honours its deadline and returns a feasible solution`, () => {
       const req = { ...cvrp(300, 40, 40, 21), node_positions: undefined as never };
-      const pos = Array.from({ length: 301 }, (_, i) => [i % 17, Math.floor(i / 17)]);
+      const pos = Array.from({ length: 301 }, (_, i): [number, number] => [i % 17, Math.floor(i / 17)]);
       const withCoords = { ...req, node_positions: pos, distance_matrix: [] };
       const { problem } = compileRequest(withCoords);
       const started = performance.now();
