@@ -1,4 +1,4 @@
-/** A small seeded generator (mulberry32): strategies never use Math.random, so runs repeat. */
+/** A small seeded generator (mulberry32): strategies never use the unseeded global one, so runs repeat. */
 export class Rng {
   private state: number;
   constructor(seed: number) {
