@@ -1,6 +1,6 @@
 import Koa from "koa";
 import type { Context, Next } from "koa";
-import type { Context as OpenApiContext } from "openapi-backend";
+import type { Context as OpenApiContext, OpenAPIBackend } from "openapi-backend";
 import { ApiError } from "../errors/api-error.js";
 import type { ApiServices, RequestState } from "./context.js";
 import { getSolveResultHandler } from "./handlers/get-solve-result.js";
@@ -47,6 +47,7 @@ export async function createApiApp(services: ApiServices, readiness: () => Promi
   app.silent = true;
   const ops = createOpsRouter(services, async () => (shuttingDown ? { nats: services.natsConnected(), streams: false } : readiness()));
   app.use(requestContextMiddleware(services));
+  if (services.config.selfCheckResponses) app.use(responseSelfCheck(api));
   app.use(errorEnvelopeMiddleware);
   app.use(ops.routes());
   app.use(async (ctx: Context, next: Next) => {
@@ -72,12 +73,30 @@ export async function createApiApp(services: ApiServices, readiness: () => Promi
   };
 }
 
+/**
+ * Test and staging aid (SELF_CHECK_RESPONSES): every JSON response is validated against the
+ * document's schema for its operation and status, and a mismatch is logged as an error, so a
+ * test suite can fail on any response that breaks the contract, not only the ones it inspects.
+ */
+function responseSelfCheck(api: OpenAPIBackend) {
+  return async (ctx: Context, next: Next) => {
+    await next();
+    const state = ctx.state as RequestState;
+    if (!state.operationId || typeof ctx.body !== "object" || ctx.body === null) return;
+    const result = api.validator.validateResponse(ctx.body, state.operationId, ctx.status);
+    if (!result.valid) {
+      state.log.error("response does not match the OpenAPI document", { operation: state.operationId, status: ctx.status, errors: result.errors?.slice(0, 5) });
+    }
+  };
+}
+
 type OperationHandler = (c: OpenApiContext, ctx: Context) => Promise<void>;
 
 /** Labels metrics and logs with the path template, never the raw path (unbounded cardinality). */
 function withRouteLabel(handler: OperationHandler): OperationHandler {
   return async (c, ctx) => {
     (ctx.state as RequestState).routeTemplate = c.operation.path;
+    (ctx.state as RequestState).operationId = c.operation.operationId;
     await handler(c, ctx);
   };
 }

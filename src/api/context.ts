@@ -24,5 +24,7 @@ export interface ApiServices {
 export interface RequestState {
   httpRequestId: string;
   routeTemplate: string;
+  /** The OpenAPI operation that answered, when one did. */
+  operationId?: string;
   log: Logger;
 }

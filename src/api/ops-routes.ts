@@ -5,11 +5,11 @@ import type { ApiServices, RequestState } from "./context.js";
 export function createOpsRouter(services: ApiServices, readiness: () => Promise<{ nats: boolean; streams: boolean }>): Router {
   const router = new Router();
   router.get("/healthz", (ctx) => {
-    (ctx.state as RequestState).routeTemplate = "/healthz";
+    Object.assign(ctx.state as RequestState, { routeTemplate: "/healthz", operationId: "getHealth" });
     ctx.body = { status: "ok" };
   });
   router.get("/readyz", async (ctx) => {
-    (ctx.state as RequestState).routeTemplate = "/readyz";
+    Object.assign(ctx.state as RequestState, { routeTemplate: "/readyz", operationId: "getReadiness" });
     const checks = await readiness();
     const ready = checks.nats && checks.streams;
     ctx.status = ready ? 200 : 503;

@@ -25,6 +25,8 @@ export interface Config {
     metricsPort: number;
   };
   logLevel: "debug" | "info" | "warn" | "error";
+  /** Validate every response against the OpenAPI document and log mismatches (tests, staging). */
+  selfCheckResponses: boolean;
 }
 
 const DEFAULT_PLANS_FILE = fileURLToPath(new URL("../../config/plans.json", import.meta.url));
@@ -75,5 +77,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       metricsPort: intEnv(env, "WORKER_METRICS_PORT", 0),
     },
     logLevel: level,
+    selfCheckResponses: boolEnv(env, "SELF_CHECK_RESPONSES", false),
   });
 }

@@ -1,4 +1,6 @@
 import { expect } from "chai";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { apiClient, isFinished, pollUntil, type ApiClient } from "../helpers/client.js";
 import { checkDistanceResult } from "../helpers/check-result.js";
 import { cvrpRequest } from "../helpers/requests.js";
@@ -28,8 +30,18 @@ describe("large requests and worker crashes", function () {
     checkDistanceResult(request, solved.result as Parameters<typeof checkDistanceResult>[1]);
   });
 
-  it("redelivers a task whose worker was SIGKILLed mid-solve, and solves it", async () => {
-    const request = { ...cvrpRequest({ customers: 60, vehicles: 8, capacity: 50, seed: 5 }), time_limit_seconds: 6 };
+  it("redelivers a task whose worker was SIGKILLed mid-solve, solves it, and calls back exactly once", async () => {
+    const hits: string[] = [];
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        hits.push(req.url ?? "");
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+    const callback_url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/done`;
+    const request = { ...cvrpRequest({ customers: 60, vehicles: 8, capacity: 50, seed: 5 }), time_limit_seconds: 6, callback_url };
     const { data } = await client.POST("/api/v1/solve", { body: request as never });
     await pollUntil(client, data!.request_id, (b) => (b.result as { phase?: string }).phase === "solving");
     const victim = stack.workers[0]!;
@@ -39,5 +51,8 @@ describe("large requests and worker crashes", function () {
     const solved = await pollUntil(client, data!.request_id, isFinished, 60_000);
     expect(solved.success).to.equal(true);
     checkDistanceResult(request, solved.result as Parameters<typeof checkDistanceResult>[1]);
+    await new Promise((r) => setTimeout(r, 1000));
+    receiver.close();
+    expect(hits).to.deep.equal(["/done"]);
   });
 });

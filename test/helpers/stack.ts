@@ -39,16 +39,22 @@ export async function startStack(options: { workers?: number; apis?: number; env
     PORT: String(await freePort()),
     LOG_LEVEL: "info",
     CALLBACK_ALLOW_LOOPBACK: "true",
+    SELF_CHECK_RESPONSES: "true",
     WORKER_ACK_WAIT_MS: "4000",
     WORKER_SHUTDOWN_GRACE_MS: "3000",
     ...options.env,
   };
   const started: ServiceProcess[] = [];
   const stopAll = async () => {
+    // Every response any API instance gave during the suite was checked against the document.
+    const mismatches = started
+      .flatMap((p) => p.output().split("\n"))
+      .filter((line) => line.includes("response does not match the OpenAPI document"));
     for (const p of started) p.signal("SIGKILL");
     await Promise.all(started.map((p) => p.exited()));
     await nats.kill().catch(() => undefined);
     rmSync(storeDir, { recursive: true, force: true });
+    if (mismatches.length > 0) throw new Error(`responses that do not match the OpenAPI document:\n${mismatches.slice(0, 5).join("\n")}`);
   };
   try {
     const apis: ServiceProcess[] = [];
