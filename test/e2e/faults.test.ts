@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { sampleValue, scrape } from "../helpers/metrics.js";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -141,6 +142,10 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
       expect(final!.success).to.equal(false);
       expect(final!.code).to.equal("task_failed");
       expect(final!.error).to.match(/abandoned after 2 attempts/);
+      const survivor = stack.workers[stack.workers.length - 1]!;
+      const metrics = await scrape(survivor.url);
+      expect(sampleValue(metrics, "vrp_tasks_dead_lettered_total")).to.equal(1);
+      expect(sampleValue(metrics, "vrp_task_redeliveries_total")).to.equal(1);
     });
   });
 

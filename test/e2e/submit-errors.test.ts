@@ -157,6 +157,23 @@ describe("submit and poll errors", function () {
     });
   });
 
+  describe("time limit and the plan", () => {
+    it("replaces a time_limit_seconds above the plan maximum by it, silently, and uses it when omitted", async () => {
+      const { time_limit_seconds: _omit, ...withoutLimit } = valid();
+      const cases: [Record<string, unknown>, number][] = [
+        [{ ...valid(), time_limit_seconds: 3600 }, 30],
+        [withoutLimit, 30],
+        [{ ...valid(), time_limit_seconds: 7 }, 7],
+      ];
+      for (const [body, expected] of cases) {
+        const r = await submit(body);
+        expect(r.status, JSON.stringify(r.body)).to.equal(200);
+        expect(r.body.success).to.equal(true);
+        expect((await stack.task(r.body.request_id))?.timeLimitSeconds, JSON.stringify(body.time_limit_seconds)).to.equal(expected);
+      }
+    });
+  });
+
   it("answers unknown paths with a 404 envelope", async () => {
     const res = await fetch(`${stack.baseUrl}/api/v1/nope`, { headers });
     expect(res.status).to.equal(404);
