@@ -5,6 +5,7 @@ import { generateWebhookSecret, verifyWebhook } from "../../src/callbacks/signat
 import { loadConfig } from "../../src/config/load.js";
 import { connectNats } from "../../src/queue/connection.js";
 import { AccountStore } from "../../src/store/accounts.js";
+import { NAMES } from "../../src/queue/names.js";
 import { apiClient, isFinished, pollUntil } from "../helpers/client.js";
 import { quietLog } from "../helpers/nats.js";
 import { cvrpRequest } from "../helpers/requests.js";
@@ -102,5 +103,35 @@ describe("completion callbacks through the workers", function () {
       const moved = sampleValue(metricsAfter, "vrp_callbacks_total", { outcome }) - sampleValue(metricsBefore, "vrp_callbacks_total", { outcome });
       expect(moved, `vrp_callbacks_total{outcome="${outcome}"}`).to.equal(1);
     }
+  });
+
+  it("does not send a second callback when a task whose callback was sent is delivered again", async () => {
+    const client = apiClient(stack.baseUrl, headers);
+    const { data } = await client.POST("/api/v1/solve", { body: { ...cvrpRequest({ customers: 4, vehicles: 2, capacity: 40 }), time_limit_seconds: 1, callback_url: `${receiverUrl}/once` } as never });
+    const id = data!.request_id;
+    await pollUntil(client, id, isFinished);
+    const hits = () => received.filter((r) => (JSON.parse(r.body) as { request_id: string }).request_id === id).length;
+    const deadline = Date.now() + 20_000;
+    while (hits() < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(hits()).to.equal(1);
+    // The same task message again, as after a worker crash between the callback and the ack.
+    const conn = await connectNats(loadConfig(stack.env), "test", quietLog);
+    try {
+      const ack = await conn.js.publish(NAMES.taskSubject, JSON.stringify({ taskId: id }), { msgID: `${id}-again` });
+      // Work-queue retention: the message leaves the stream once a worker has acknowledged it.
+      const consumed = Date.now() + 20_000;
+      for (;;) {
+        const left = await conn.jsm.streams.getMessage(NAMES.taskStream, { seq: ack.seq }).then((m) => m !== null, () => false);
+        if (!left) break;
+        expect(Date.now(), "the worker took the repeated message").to.be.lessThan(consumed);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } finally {
+      await conn.close();
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(stack.workers[0]!.output().split("\n").filter((l) => l.includes(id) && l.includes("callback sent"))).to.have.length(1);
+    expect(hits()).to.equal(1);
+    expect((await pollUntil(client, id, isFinished)).success).to.equal(true);
   });
 });

@@ -80,7 +80,11 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
         const body = JSON.stringify({ ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 1 });
         const requests = Array.from({ length: 20 }, () =>
           fetch(`${second.baseUrl}/api/v1/solve`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body }).then(
-            async (r) => ({ status: r.status, body: (await r.json()) as { request_id: string } }),
+            async (r) => {
+              const json = (await r.json()) as { request_id: string };
+              await expectMatchesSpec("submitSolve", r.status, json);
+              return { status: r.status, body: json };
+            },
             () => null,
           ),
         );
@@ -180,7 +184,9 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
       const poll = await fetch(`${stack.baseUrl}/api/v1/solve/result/${ids[1]}`, { headers });
       expect(poll.status).to.equal(503);
       await expectMatchesSpec("getSolveResult", 503, await poll.json());
-      expect((await fetch(`${stack.baseUrl}/readyz`)).status).to.equal(503);
+      const notReady = await fetch(`${stack.baseUrl}/readyz`);
+      expect(notReady.status).to.equal(503);
+      await expectMatchesSpec("getReadiness", 503, await notReady.json());
 
       await new Promise((r) => setTimeout(r, 1500));
       stack.nats = await startNatsServer({ storeDir: join(stack.storeDir, "nats"), port });

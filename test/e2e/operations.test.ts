@@ -76,6 +76,8 @@ describe("operations: metrics, health, Prometheus", function () {
     expect(sampleValue(workerText, "vrp_task_queued_seconds_count")).to.equal(3);
     expect(sampleValue(workerText, "vrp_tasks_in_progress")).to.equal(0);
     expect(sampleValue(workerText, "vrp_nats_connected")).to.equal(1);
+    // The API caches the depth for up to 250 ms (src/queue/task-queue.ts): let the last poll's value age out.
+    await new Promise((r) => setTimeout(r, 300));
     const drained = await scrape(`${stack.baseUrl}/metrics`);
     expect(sampleValue(drained, "vrp_queue_depth")).to.equal(0);
     expect(sampleValue(drained, "vrp_tasks", { state: "queued" })).to.equal(0);

@@ -13,7 +13,7 @@ async function definedMetrics(): Promise<Map<string, Set<string>>> {
   for (const registry of [api.registry, worker.registry] as Registry[]) {
     for (const metric of await registry.getMetricsAsJSON()) {
       const labels = new Set<string>(((registry.getSingleMetric(metric.name) as unknown as { labelNames?: string[] })?.labelNames ?? []));
-      if (metric.type === "histogram") {
+      if (String(metric.type) === "histogram") {
         for (const suffix of ["_bucket", "_count", "_sum"]) defined.set(metric.name + suffix, new Set([...labels, ...(suffix === "_bucket" ? ["le"] : [])]));
       }
       defined.set(metric.name, labels);
