@@ -75,7 +75,11 @@ describe("accounts and plans across two API instances", function () {
     expect(over.status).to.equal(429);
     expect(over.body.code).to.equal("monthly_quota_exceeded");
     expect(over.body.error).to.include("3");
-    expect(Number(over.headers.get("retry-after"))).to.be.greaterThan(0);
+    // Retry-After says when a retry can succeed: the start of next month (UTC).
+    const now = new Date();
+    const untilNextMonth = (Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) - now.getTime()) / 1000;
+    expect(Number(over.headers.get("retry-after"))).to.equal(over.body.retry_after_seconds);
+    expect(over.body.retry_after_seconds).to.be.within(untilNextMonth - 5, untilNextMonth + 5);
   });
 
   it("refuses revoked, disabled and expired keys with 401", async () => {

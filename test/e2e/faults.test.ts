@@ -73,6 +73,27 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
       expect(callbacks.hits.get(short.data!.request_id)).to.equal(1);
     });
 
+    it("finishes the current task on SIGTERM when it fits in the grace period, then exits, with no other worker", async () => {
+      const client = apiClient(stack.baseUrl, (await stack.account("sre2", "pro")).headers);
+      for (const w of stack.workers) w.signal("SIGTERM");
+      await Promise.all(stack.workers.map((w) => w.exited()));
+      const patient = await stack.startWorker({ WORKER_SHUTDOWN_GRACE_MS: "20000" });
+      const { data } = await client.POST("/api/v1/solve", { body: { ...cvrpRequest({ customers: 30, vehicles: 5, capacity: 50 }), time_limit_seconds: 3, callback_url: callbacks.url } as never });
+      const id = data!.request_id;
+      await pollUntil(client, id, (b) => phase(b) === "solving");
+      const stopped = Date.now();
+      patient.signal("SIGTERM");
+      expect(await patient.exited()).to.equal(0);
+      expect(Date.now() - stopped).to.be.lessThan(15_000);
+      // No worker is running now: the task was finished by the one that was stopped.
+      const done = await pollUntil(client, id, () => true);
+      expect(isFinished(done), JSON.stringify(done.result)).to.equal(true);
+      expect(done.success).to.equal(true);
+      expect((await stack.task(id))!.deliveries).to.equal(1);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(callbacks.hits.get(id)).to.equal(1);
+    });
+
     it("lets the API finish requests in flight on SIGTERM: every acknowledged task exists", async () => {
       const second = await startStack({ workers: 0 });
       try {
