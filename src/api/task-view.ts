@@ -1,3 +1,4 @@
+import type { components } from "../../generated/api.js";
 import type { TaskRecord } from "../queue/task-store.js";
 import type { Envelope } from "./envelope.js";
 
@@ -5,14 +6,17 @@ import type { Envelope } from "./envelope.js";
  * The poll body of a task in any state. The worker uses the same function for the callback body
  * and the history download, so the three can never disagree.
  */
+type Schemas = components["schemas"];
+
 export function taskEnvelope(task: TaskRecord, queueDepth: number | null): Envelope {
   switch (task.state) {
     case "queued":
-      return { success: true, request_id: task.id, error: null, result: { status: "processing", phase: "queued", queue_depth: queueDepth } };
+      return { success: true, request_id: task.id, error: null, result: { status: "processing", phase: "queued", queue_depth: queueDepth } } satisfies Schemas["PollProcessing"];
     case "solving":
-      return { success: true, request_id: task.id, error: null, result: { status: "processing", phase: "solving", queue_depth: null } };
+      return { success: true, request_id: task.id, error: null, result: { status: "processing", phase: "solving", queue_depth: null } } satisfies Schemas["PollProcessing"];
     case "solved":
-      return { success: true, request_id: task.id, error: null, result: task.result ?? null };
+      if (task.result) return { success: true, request_id: task.id, error: null, result: task.result } satisfies Schemas["PollSolved"];
+      return { success: true, request_id: task.id, error: null, result: null };
     case "failed":
       return {
         success: false,
@@ -21,6 +25,6 @@ export function taskEnvelope(task: TaskRecord, queueDepth: number | null): Envel
         result: null,
         code: task.code ?? "task_failed",
         diagnostics: task.diagnostics ?? [],
-      };
+      } satisfies Schemas["PollFailed"];
   }
 }

@@ -1,22 +1,12 @@
+import type { components } from "../../generated/api.js";
 import { evaluateRoute, type RouteSchedule, type SolutionScore } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
 
-export interface SolvedResultObject {
-  success: true;
-  error: null;
-  total_cost: number;
-  routes: Record<string, number[]>;
-  distances: number[];
-  loads: Record<string, number[]>;
-  time_windows: Record<string, [string, string][]>;
-  time: number;
-  request_id: string;
-  strategy: string;
-  total_distance: number;
-  lateness_minutes: number;
-  lateness_penalty: number;
-  warnings: string[];
-}
+/**
+ * The solved result object exactly as the OpenAPI document's generated `SolvedResult`, with every
+ * extension field always present (the worker fills them all).
+ */
+export type SolvedResultObject = Required<components["schemas"]["SolvedResult"]>;
 
 /** HH:MM:SS from the base start time plus minutes; hours may pass 23 on long days. */
 export function clockTime(baseStartSeconds: number, minutes: number): string {

@@ -3,9 +3,14 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { REPO_ROOT } from "../../src/infra/service-process.js";
 import { API_KEY_PATTERN } from "../../src/store/api-keys.js";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AccountStore } from "../../src/store/accounts.js";
 import { withNats } from "../helpers/nats.js";
 
 const run = promisify(execFile);
+const execFileSyncText = (path: string) => readFileSync(join(REPO_ROOT, path), "utf8");
 
 async function vrpctl(natsUrl: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
@@ -50,6 +55,48 @@ describe("command-line tools", function () {
     expect(plans.stdout).to.match(/free\s+false/);
   });
 
+  it("vrpctl changes plans, disables accounts and keys, sets expiries, shows usage, history and a webhook secret", async () => {
+    const url = nats.server.url;
+    const conn = await nats.connect();
+    const store = new AccountStore(conn.accounts, conn.apiKeys);
+    expect((await vrpctl(url, "account", "create", "max", "--plan", "starter")).code).to.equal(0);
+    const first = (await vrpctl(url, "key", "create", "max")).stdout.trimEnd().split("\n").pop()!;
+    expect(await store.authenticate("max", first)).to.not.equal(null);
+
+    expect((await vrpctl(url, "account", "plan", "max", "enterprise")).code).to.equal(0);
+    expect((await store.getAccount("max"))!.plan).to.equal("enterprise");
+    expect((await vrpctl(url, "account", "plan", "max", "platinum")).code).to.equal(2);
+
+    const expiring = await vrpctl(url, "key", "create", "max", "--expires", "30d");
+    const second = expiring.stdout.trimEnd().split("\n").pop()!;
+    expect(second).to.match(API_KEY_PATTERN);
+    const inThirtyDays = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const listed = (await vrpctl(url, "key", "list", "max")).stdout;
+    expect(listed).to.include(inThirtyDays);
+    expect(listed).not.to.include(first);
+    expect(listed).not.to.include(second);
+
+    const secondFingerprint = listed.split("\n").find((l) => l.includes(inThirtyDays))!.split(/\s+/)[0]!;
+    expect((await vrpctl(url, "key", "disable", "max", secondFingerprint)).stdout).to.include("is now disabled");
+    expect(await store.authenticate("max", second)).to.equal(null);
+    expect(await store.authenticate("max", first)).to.not.equal(null);
+
+    expect((await vrpctl(url, "account", "disable", "max")).stdout).to.include("disabled");
+    expect(await store.authenticate("max", first)).to.equal(null);
+    expect((await vrpctl(url, "account", "enable", "max")).code).to.equal(0);
+    expect(await store.authenticate("max", first)).to.not.equal(null);
+
+    const usage = await vrpctl(url, "usage", "max");
+    expect(usage.stdout).to.match(/this minute: 0 of 1200 submissions/);
+    expect(usage.stdout).to.match(/this month: +0 of 2000000 tasks/);
+    expect((await vrpctl(url, "history", "max")).stdout.trim()).to.equal("(none)");
+
+    const hook = await vrpctl(url, "webhook-secret", "max");
+    const secret = hook.stdout.trimEnd().split("\n").pop()!;
+    expect(secret).to.match(/^whsec_[A-Za-z0-9+/=]{40,}$/);
+    expect((await store.getAccount("max"))!.webhookSecret).to.equal(secret);
+  });
+
   it("vrp-solve solves a request file offline and fails cleanly on a bad one", async () => {
     const { stdout } = await run(process.execPath, ["bin/vrp-solve.mjs", "examples/small-cvrp.json", "--time-limit", "1", "--seed", "3"], { cwd: REPO_ROOT });
     const result = JSON.parse(stdout) as { success: boolean; routes: Record<string, number[]>; strategy: string };
@@ -64,5 +111,39 @@ describe("command-line tools", function () {
     expect(failure).to.not.equal(null);
     expect(failure!.code).to.equal(1);
     expect(JSON.parse(failure!.stdout)).to.include({ success: false, code: "malformed_json" });
+  });
+
+  it("vrp-solve honours --strategy, validates like the service, and prints the failure envelope for an infeasible request", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vrp-cli-"));
+    try {
+      const { stdout } = await run(process.execPath, ["bin/vrp-solve.mjs", "examples/small-cvrp.json", "--time-limit", "1", "--strategy", "clarke-wright"], { cwd: REPO_ROOT });
+      expect((JSON.parse(stdout) as { strategy: string }).strategy).to.equal("clarke-wright");
+
+      const example = JSON.parse(execFileSyncText("examples/small-cvrp.json")) as Record<string, unknown> & { node_demands: number[] };
+      const outcome = async (body: unknown) => {
+        const file = join(dir, "request.json");
+        writeFileSync(file, JSON.stringify(body));
+        return run(process.execPath, ["bin/vrp-solve.mjs", file, "--time-limit", "1"], { cwd: REPO_ROOT }).then(
+          () => ({ code: 0, body: {} as Record<string, unknown> }),
+          (e: { stdout: string; code: number }) => ({ code: e.code, body: JSON.parse(e.stdout) as Record<string, unknown> }),
+        );
+      };
+      for (const [body, msg] of [
+        [{ ...example, time_limit_seconds: 0 }, "time_limit_seconds must be a positive integer"],
+        [{ ...example, node_demands: [3, 4, 3, 5, 2] }, "Depot/start/end node 0 demand must be 0 (got 3)"],
+      ] as const) {
+        const invalid = await outcome(body);
+        expect(invalid.code).to.equal(1);
+        expect(invalid.body).to.include({ success: false, error: "Validation failed" });
+        expect((invalid.body.detail as { msg: string }[]).map((d) => d.msg)).to.include(msg);
+      }
+
+      const infeasible = await outcome({ ...example, node_demands: [0, 4, 3, 9, 2] });
+      expect(infeasible.code).to.equal(1);
+      expect(infeasible.body).to.include({ success: false, code: "no_feasible_solution", result: null });
+      expect(infeasible.body.error).to.be.a("string").and.match(/[a-z]{3,} /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -75,7 +75,11 @@ describe("accounts and plans across two API instances", function () {
     expect(over.status).to.equal(429);
     expect(over.body.code).to.equal("monthly_quota_exceeded");
     expect(over.body.error).to.include("3");
-    expect(Number(over.headers.get("retry-after"))).to.be.greaterThan(0);
+    // Retry-After says when a retry can succeed: the start of next month (UTC).
+    const now = new Date();
+    const untilNextMonth = (Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) - now.getTime()) / 1000;
+    expect(Number(over.headers.get("retry-after"))).to.equal(over.body.retry_after_seconds);
+    expect(over.body.retry_after_seconds).to.be.within(untilNextMonth - 5, untilNextMonth + 5);
   });
 
   it("refuses revoked, disabled and expired keys with 401", async () => {
@@ -106,6 +110,39 @@ describe("accounts and plans across two API instances", function () {
     const history = await apiClient(stack.api.url, proxy).GET("/api/v1/history", {});
     expect(history.response.status).to.equal(200);
     expect((history.data as unknown as { result: { items: unknown[] } }).result.items).to.deep.equal([]);
+  });
+
+  it("runs the submit checks in the contract's order: 401, 403, rate, 422, 400, quota, busy", async () => {
+    const overNodes = () => ({ ...cvrpRequest({ customers: 100, vehicles: 1, capacity: 10_000 }), time_limit_seconds: 1 });
+    const invalid = () => ({ ...small(), time_limit_seconds: 0 });
+    // 401 before 403: a wrong key of an account whose plan has no API access.
+    const free = await stack.account("freeloader", "free");
+    const wrongKey = await submit(stack.api.url, { ...free.headers, "X-Api-Key": "vrp_" + "0".repeat(40) });
+    expect(wrongKey.status).to.equal(401);
+    // 403 before the rate: more submits than the free plan's 5 per minute are all 403, never 429.
+    await awayFromMinuteBoundary();
+    const refused = await Promise.all(Array.from({ length: 7 }, () => submit(stack.api.url, free.headers)));
+    expect(refused.map((r) => r.status)).to.deep.equal(Array(7).fill(403));
+    // 422 before 400: over the node limit and invalid gives 422.
+    const { headers } = await stack.account("orderly", "quota");
+    expect((await submit(stack.api.url, headers, { ...overNodes(), time_limit_seconds: 0 })).status).to.equal(422);
+    for (let i = 0; i < 3; i++) expect((await submit(stack.api.url, headers)).status).to.equal(200);
+    // Quota exhausted: 422 and 400 still come first, then 429 monthly_quota_exceeded.
+    expect((await submit(stack.api.url, headers, invalid())).status).to.equal(422);
+    expect((await submit(stack.api.url, headers, overNodes())).status).to.equal(400);
+    expect((await submit(stack.api.url, headers)).body.code).to.equal("monthly_quota_exceeded");
+    // Fill the queue to the busy threshold from another account.
+    const filler = await stack.account("filler", "market");
+    let last = await submit(stack.api.url, filler.headers);
+    for (let i = 0; i < 60 && last.status === 200; i++) last = await submit(stack.apis[i % 2]!.url, filler.headers);
+    expect(last.body.code).to.equal("service_busy");
+    // Busy: the quota still answers before busy, validation and plan limits before both.
+    const quotaWhileBusy = await submit(stack.api.url, headers);
+    expect(quotaWhileBusy.status).to.equal(429);
+    expect(quotaWhileBusy.body.code).to.equal("monthly_quota_exceeded");
+    expect((await submit(stack.api.url, filler.headers, invalid())).status).to.equal(422);
+    expect((await submit(stack.api.url, filler.headers, overNodes())).status).to.equal(400);
+    expect((await submit(stack.api.url, filler.headers)).body.code).to.equal("service_busy");
   });
 
   it("answers 429 service_busy with the queue depth once the queue reaches the threshold", async () => {

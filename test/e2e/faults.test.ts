@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { sampleValue, scrape } from "../helpers/metrics.js";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -72,6 +73,27 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
       expect(callbacks.hits.get(short.data!.request_id)).to.equal(1);
     });
 
+    it("finishes the current task on SIGTERM when it fits in the grace period, then exits, with no other worker", async () => {
+      const client = apiClient(stack.baseUrl, (await stack.account("sre2", "pro")).headers);
+      for (const w of stack.workers) w.signal("SIGTERM");
+      await Promise.all(stack.workers.map((w) => w.exited()));
+      const patient = await stack.startWorker({ WORKER_SHUTDOWN_GRACE_MS: "20000" });
+      const { data } = await client.POST("/api/v1/solve", { body: { ...cvrpRequest({ customers: 30, vehicles: 5, capacity: 50 }), time_limit_seconds: 3, callback_url: callbacks.url } as never });
+      const id = data!.request_id;
+      await pollUntil(client, id, (b) => phase(b) === "solving");
+      const stopped = Date.now();
+      patient.signal("SIGTERM");
+      expect(await patient.exited()).to.equal(0);
+      expect(Date.now() - stopped).to.be.lessThan(15_000);
+      // No worker is running now: the task was finished by the one that was stopped.
+      const done = await pollUntil(client, id, () => true);
+      expect(isFinished(done), JSON.stringify(done.result)).to.equal(true);
+      expect(done.success).to.equal(true);
+      expect((await stack.task(id))!.deliveries).to.equal(1);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(callbacks.hits.get(id)).to.equal(1);
+    });
+
     it("lets the API finish requests in flight on SIGTERM: every acknowledged task exists", async () => {
       const second = await startStack({ workers: 0 });
       try {
@@ -79,7 +101,11 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
         const body = JSON.stringify({ ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 1 });
         const requests = Array.from({ length: 20 }, () =>
           fetch(`${second.baseUrl}/api/v1/solve`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body }).then(
-            async (r) => ({ status: r.status, body: (await r.json()) as { request_id: string } }),
+            async (r) => {
+              const json = (await r.json()) as { request_id: string };
+              await expectMatchesSpec("submitSolve", r.status, json);
+              return { status: r.status, body: json };
+            },
             () => null,
           ),
         );
@@ -141,6 +167,10 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
       expect(final!.success).to.equal(false);
       expect(final!.code).to.equal("task_failed");
       expect(final!.error).to.match(/abandoned after 2 attempts/);
+      const survivor = stack.workers[stack.workers.length - 1]!;
+      const metrics = await scrape(survivor.url);
+      expect(sampleValue(metrics, "vrp_tasks_dead_lettered_total")).to.equal(1);
+      expect(sampleValue(metrics, "vrp_task_redeliveries_total")).to.equal(1);
     });
   });
 
@@ -175,7 +205,9 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
       const poll = await fetch(`${stack.baseUrl}/api/v1/solve/result/${ids[1]}`, { headers });
       expect(poll.status).to.equal(503);
       await expectMatchesSpec("getSolveResult", 503, await poll.json());
-      expect((await fetch(`${stack.baseUrl}/readyz`)).status).to.equal(503);
+      const notReady = await fetch(`${stack.baseUrl}/readyz`);
+      expect(notReady.status).to.equal(503);
+      await expectMatchesSpec("getReadiness", 503, await notReady.json());
 
       await new Promise((r) => setTimeout(r, 1500));
       stack.nats = await startNatsServer({ storeDir: join(stack.storeDir, "nats"), port });

@@ -90,14 +90,43 @@ describe("bad input never hurts the service (fuzz)", function () {
   });
 
   it("stays up, solves or cleanly fails every accepted request, and never logs secrets", async () => {
-    expect((await fetch(`${stack.baseUrl}/healthz`)).status).to.equal(200);
+    const health = await fetch(`${stack.baseUrl}/healthz`);
+    expect(health.status).to.equal(200);
+    await expectMatchesSpec("getHealth", 200, await health.json());
     const client = apiClient(stack.baseUrl, headers);
-    for (const id of accepted) await pollUntil(client, id, isFinished, 60_000);
+    // Besides whatever the mutations let through: one request that solves, one that cannot.
+    const infeasible = { ...base(), node_demands: [0, 99, 1, 1, 1] };
+    for (const body of [base(), infeasible]) expect(await send(JSON.stringify(body))).to.equal(200);
+    const outcomes = new Map<boolean, number>();
+    for (const id of accepted) {
+      const done = await pollUntil(client, id, isFinished, 60_000);
+      outcomes.set(done.success, (outcomes.get(done.success) ?? 0) + 1);
+      if (!done.success) expect(done.error, id).to.be.a("string").and.not.equal("");
+    }
+    expect(outcomes.get(true) ?? 0).to.be.greaterThan(0);
+    expect(outcomes.get(false) ?? 0).to.be.greaterThan(0);
     expect(stack.workers[0]!.child.exitCode).to.equal(null);
-    await fetch(`${stack.baseUrl}/api/v1/solve`, { method: "POST", headers: { "X-Marketplace-Proxy-Secret": "do-not-log-me-wrong", "X-Marketplace-User": "u" } });
+    const wrongSecret = await fetch(`${stack.baseUrl}/api/v1/solve`, { method: "POST", headers: { "X-Marketplace-Proxy-Secret": "do-not-log-me-wrong", "X-Marketplace-User": "u" } });
+    expect(wrongSecret.status).to.equal(401);
+    await expectMatchesSpec("submitSolve", 401, await wrongSecret.json());
     const logs = stack.api.output() + stack.workers.map((w) => w.output()).join("");
     expect(logs).to.not.include(headers["X-Api-Key"]!);
     expect(logs).to.not.include("do-not-log-me");
     expect(logs).to.include('"request_id"');
+    // Structured logs: every line is one JSON object (the READY handshake line aside) with time,
+    // level and msg, and every line about a request or a task carries its id.
+    const lifecycle = new Set(["api listening", "api stopped", "shutdown requested", "shutdown failed", "nats disconnected", "nats reconnected", "worker started", "worker stopped", "pull failed", "malformed task message dropped", "grace period over; handing the current task back"]);
+    for (const [process, idField] of [[stack.api, "request_id"], ...stack.workers.map((w) => [w, "task_id"] as const)] as const) {
+      const all = process.output().split("\n");
+      // output() keeps only the last 200,000 characters: its first line may be cut.
+      if (process.output().length >= 200_000) all.shift();
+      const lines = all.filter((l) => l !== "" && !l.startsWith("READY "));
+      expect(lines.length).to.be.greaterThan(1);
+      for (const line of lines) {
+        const entry = JSON.parse(line) as Record<string, unknown>;
+        expect(entry, line).to.include.keys("time", "level", "msg");
+        if (!lifecycle.has(entry.msg as string)) expect(entry[idField], line).to.be.a("string");
+      }
+    }
   });
 });

@@ -3,6 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { apiClient, isFinished, pollUntil, type ApiClient } from "../helpers/client.js";
 import { checkDistanceResult } from "../helpers/check-result.js";
+import { sampleValue, scrape } from "../helpers/metrics.js";
 import { cvrpRequest } from "../helpers/requests.js";
 import { startStack, type Stack } from "../helpers/stack.js";
 
@@ -47,8 +48,9 @@ describe("large requests and worker crashes", function () {
     const victim = stack.workers[0]!;
     victim.signal("SIGKILL");
     await victim.exited();
-    await stack.startWorker();
+    const rescuer = await stack.startWorker();
     const solved = await pollUntil(client, data!.request_id, isFinished, 60_000);
+    expect(sampleValue(await scrape(rescuer.url), "vrp_task_redeliveries_total"), "the rescuing worker counts the redelivery").to.equal(1);
     expect(solved.success).to.equal(true);
     checkDistanceResult(request, solved.result as Parameters<typeof checkDistanceResult>[1]);
     await new Promise((r) => setTimeout(r, 1000));

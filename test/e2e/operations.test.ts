@@ -48,6 +48,8 @@ describe("operations: metrics, health, Prometheus", function () {
     await client.POST("/api/v1/solve", { body: { node_num: 0 } as never });
     const after = await scrape(`${stack.baseUrl}/metrics`);
     expect(sampleValue(after, "vrp_queue_depth")).to.equal(3);
+    expect(sampleValue(after, "vrp_tasks", { state: "queued" })).to.equal(3);
+    expect(sampleValue(after, "vrp_tasks", { state: "solving" })).to.equal(0);
     expect(sampleValue(after, "vrp_submissions_total", { outcome: "accepted", code: "none" }) - sampleValue(before, "vrp_submissions_total", { outcome: "accepted", code: "none" })).to.equal(3);
     expect(sampleValue(after, "vrp_submissions_total", { outcome: "rejected", code: "validation_failed" })).to.equal(1);
     expect(sampleValue(after, "vrp_http_request_duration_seconds_count", { method: "POST", route: "/api/v1/solve", status: "200" })).to.be.at.least(3);
@@ -74,7 +76,12 @@ describe("operations: metrics, health, Prometheus", function () {
     expect(sampleValue(workerText, "vrp_task_queued_seconds_count")).to.equal(3);
     expect(sampleValue(workerText, "vrp_tasks_in_progress")).to.equal(0);
     expect(sampleValue(workerText, "vrp_nats_connected")).to.equal(1);
-    expect(sampleValue(await scrape(`${stack.baseUrl}/metrics`), "vrp_queue_depth")).to.equal(0);
+    // The API caches the depth for up to 250 ms (src/queue/task-queue.ts): let the last poll's value age out.
+    await new Promise((r) => setTimeout(r, 300));
+    const drained = await scrape(`${stack.baseUrl}/metrics`);
+    expect(sampleValue(drained, "vrp_queue_depth")).to.equal(0);
+    expect(sampleValue(drained, "vrp_tasks", { state: "queued" })).to.equal(0);
+    expect(sampleValue(drained, "vrp_http_request_duration_seconds_count", { method: "GET", route: "/api/v1/solve/result/{request_id}", status: "200" })).to.be.greaterThan(0);
   });
 
   it("passes promtool check metrics on real scrapes of the API and a worker", async () => {

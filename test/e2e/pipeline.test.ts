@@ -30,7 +30,8 @@ describe("solve pipeline (API + JetStream + workers)", function () {
     expect(ack.success).to.equal(true);
     expect((first.data as unknown as { error: unknown }).error).to.equal(null);
     expect(ack.result).to.include({ status: "accepted", phase: "queued" });
-    expect(ack.request_id).to.match(/^[0-9a-f-]{36}$/);
+    // UUID v4: 122 random bits.
+    expect(ack.request_id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(first.response.headers.get("x-request-id")).to.equal(ack.request_id);
 
     const second = await client.POST("/api/v1/solve", { body: request as never });

@@ -90,6 +90,19 @@ describe("submit and poll errors", function () {
       const locs = r.body.detail!.map((d) => d.loc.join("."));
       expect(locs).to.include.members(["body.start_nodes", "body.vehicles_capacity", "body.node_demands", "body.end_nodes.1"]);
     });
+    it("reports schema and cross-field problems together when the rules can still be checked", async () => {
+      const body = { ...valid(), time_limit_seconds: 0, colour: "red", node_demands: [4, 1, 1, 1, 1, 1], end_nodes: [0, 9] };
+      const r = await submit(body);
+      expect(r.status).to.equal(422);
+      expect(r.body.error).to.equal("Validation failed");
+      expect(r.body.detail).to.deep.include({ loc: ["body", "time_limit_seconds"], msg: "time_limit_seconds must be a positive integer", type: r.body.detail!.find((d) => d.loc[1] === "time_limit_seconds")!.type });
+      expect(r.body.detail).to.deep.include({ loc: ["body"], msg: "Depot/start/end node 0 demand must be 0 (got 4)", type: "value_error" });
+      expect(r.body.detail!.map((d) => d.loc.join("."))).to.include.members(["body.colour", "body.end_nodes.1"]);
+      // A schema error in a field the rules read: only the schema's answer, the rules are not guessed at.
+      const typed = await submit({ ...valid(), node_num: "six", node_demands: [4, 1, 1, 1, 1, 1] });
+      expect(typed.status).to.equal(422);
+      expect(typed.body.detail!.map((d) => d.loc.join("."))).to.deep.equal(["body.node_num"]);
+    });
     it("rejects a ragged matrix, missing fields, unknown fields and wrong types", async () => {
       const ragged = valid();
       ragged.distance_matrix[2] = [1, 2];
@@ -154,6 +167,23 @@ describe("submit and poll errors", function () {
       const vehicles = await submit({ ...cvrpRequest({ customers: 5, vehicles: 25, capacity: 30 }), time_limit_seconds: 1 });
       expect(vehicles.status).to.equal(400);
       expect(vehicles.body.error).to.equal("Vehicle count (25) exceeds plan limit (20). Please upgrade your plan");
+    });
+  });
+
+  describe("time limit and the plan", () => {
+    it("replaces a time_limit_seconds above the plan maximum by it, silently, and uses it when omitted", async () => {
+      const { time_limit_seconds: _omit, ...withoutLimit } = valid();
+      const cases: [Record<string, unknown>, number][] = [
+        [{ ...valid(), time_limit_seconds: 3600 }, 30],
+        [withoutLimit, 30],
+        [{ ...valid(), time_limit_seconds: 7 }, 7],
+      ];
+      for (const [body, expected] of cases) {
+        const r = await submit(body);
+        expect(r.status, JSON.stringify(r.body)).to.equal(200);
+        expect(r.body.success).to.equal(true);
+        expect((await stack.task(r.body.request_id))?.timeLimitSeconds, JSON.stringify(body.time_limit_seconds)).to.equal(expected);
+      }
     });
   });
 

@@ -1,11 +1,29 @@
-import createClient from "openapi-fetch";
+import createClient, { type Middleware } from "openapi-fetch";
 import type { paths } from "../../generated/api.js";
-import { expectMatchesSpec } from "./spec.js";
+import { expectMatchesSpec, operationIdOf } from "./spec.js";
 
 export type ApiClient = ReturnType<typeof createClient<paths>>;
 
+/**
+ * Every response the typed client receives is checked against the document with
+ * @hyperjump/json-schema before the test sees it; a mismatch rejects the call.
+ */
+const validateEveryResponse: Middleware = {
+  async onResponse({ request, response, schemaPath }) {
+    const operationId = operationIdOf(schemaPath, request.method);
+    if (!operationId) throw new Error(`${request.method} ${schemaPath} is not an operation of the document`);
+    if (!(response.headers.get("content-type") ?? "").includes("application/json")) {
+      throw new Error(`${operationId} answered ${response.status} with content type ${response.headers.get("content-type")}`);
+    }
+    await expectMatchesSpec(operationId, response.status, await response.clone().json());
+    return undefined;
+  },
+};
+
 export function apiClient(baseUrl: string, headers: Record<string, string> = {}): ApiClient {
-  return createClient<paths>({ baseUrl, headers });
+  const client = createClient<paths>({ baseUrl, headers });
+  client.use(validateEveryResponse);
+  return client;
 }
 
 /** Polls a task (checking every response against the spec) until `done` says stop. */

@@ -66,3 +66,9 @@ export async function expectMatchesSchema(pointer: string, body: unknown, what =
 export async function expectMatchesSpec(operationId: string, status: number, body: unknown): Promise<void> {
   await expectMatchesSchema(responseSchemaPointer(operationId, status), body, `${operationId} ${status}`);
 }
+
+/** The operationId the document gives to `method` on the path template `path`, if any. */
+export function operationIdOf(path: string, method: string): string | undefined {
+  const item = (loadSpec().paths as Json)[path] as Json | undefined;
+  return ((item?.[method.toLowerCase()] as Json | undefined)?.operationId as string | undefined) ?? undefined;
+}

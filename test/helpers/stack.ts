@@ -8,6 +8,7 @@ import { spawnService, type ServiceProcess } from "../../src/infra/service-proce
 import { createLogger } from "../../src/log/logger.js";
 import { connectNats } from "../../src/queue/connection.js";
 import { AccountStore } from "../../src/store/accounts.js";
+import { TaskStore, type TaskRecord } from "../../src/queue/task-store.js";
 
 export interface Stack {
   nats: NatsServerProcess;
@@ -21,6 +22,8 @@ export interface Stack {
   startWorker(extraEnv?: NodeJS.ProcessEnv): Promise<ServiceProcess>;
   /** Creates an account on `plan` and one key for it. */
   account(user: string, plan?: string): Promise<{ user: string; key: string; headers: Record<string, string> }>;
+  /** The task record as stored in the task bucket (what the worker and API keep about a task). */
+  task(id: string): Promise<TaskRecord | null>;
   stop(): Promise<void>;
 }
 
@@ -89,6 +92,14 @@ export async function startStack(options: { workers?: number; apis?: number; env
           if (!(await accounts.getAccount(user))) await accounts.createAccount(user, plan);
           const { key } = await accounts.createKey(user);
           return { user, key, headers: { "X-User-Name": user, "X-Api-Key": key } };
+        } finally {
+          await conn.close();
+        }
+      },
+      task: async (id) => {
+        const conn = await connectNats(config, "test-inspect", quietLog);
+        try {
+          return await new TaskStore(conn.tasks).get(id);
         } finally {
           await conn.close();
         }

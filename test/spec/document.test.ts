@@ -7,6 +7,9 @@ import { validate } from "@hyperjump/json-schema/openapi-3-1";
 import { ERROR_STATUS } from "../../src/errors/codes.js";
 import { createSpecBackend } from "../../src/api/spec-backend.js";
 import { currentGeneratedTypes, expectedGeneratedTypes } from "../../scripts/generated-types.js";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { apiClient } from "../helpers/client.js";
 import { expectMatchesSchema, expectMatchesSpec, loadSpec, responseSchemaPointer } from "../helpers/spec.js";
 
 type Json = Record<string, any>;
@@ -85,6 +88,22 @@ describe("the OpenAPI document", function () {
     await expectMatchesSpec("getSolveResult", 200, { success: true, request_id: "x", error: null, result: { routes: {} } }).catch(() => (failed = true));
     expect(failed).to.equal(true);
     expect(responseSchemaPointer("submitSolve", 422)).to.equal("#/components/schemas/ValidationErrorEnvelope");
+  });
+
+  it("makes the tests' typed client reject any response that does not match the document", async () => {
+    let body: unknown = { success: true, request_id: "r", error: null, result: { status: "processing", phase: "solving", queue_depth: null } };
+    const server = createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body)));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const client = apiClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+      const poll = () => client.GET("/api/v1/solve/result/{request_id}", { params: { path: { request_id: "r" } } });
+      expect((await poll()).response.status).to.equal(200);
+      body = { success: true, request_id: "r", error: null, result: { status: "processing", phase: "thinking" } };
+      const outcome = await poll().then(() => "accepted", (e: Error) => e.message);
+      expect(outcome).to.match(/does not match the OpenAPI document/);
+    } finally {
+      server.close();
+    }
   });
 
   it("loads into openapi-backend and validates requests with the 2020-12 dialect", async () => {

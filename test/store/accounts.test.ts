@@ -55,4 +55,37 @@ describe("accounts and API keys", function () {
     await store.createAccount("dup", "starter").catch((e: Error) => (message = e.message));
     expect(message).to.equal("account 'dup' already exists");
   });
+
+  it("takes the same path for an unknown user as for a wrong key: one key lookup by hash and one account read, in parallel", async () => {
+    const conn = await nats.connect();
+    const reads: string[] = [];
+    const counting = <T extends object>(kv: T, label: string): T =>
+      new Proxy(kv, {
+        get(target, prop, receiver) {
+          const value = Reflect.get(target, prop, receiver) as unknown;
+          if (prop !== "get" || typeof value !== "function") return value;
+          return (key: string) => {
+            reads.push(`${label}:${label === "key" ? "<hash>" : "<user>"}`);
+            expect(key, "keys are looked up by hash, never by the key itself").not.to.match(/^vrp_/);
+            return (value as (k: string) => unknown).call(target, key);
+          };
+        },
+      });
+    const watched = new AccountStore(counting(conn.accounts, "account"), counting(conn.apiKeys, "key"));
+    await store.createAccount("hank", "starter");
+    const { key: hanksKey } = await store.createKey("hank");
+    const paths: string[][] = [];
+    for (const [user, key] of [
+      ["nobody-here", "vrp_" + "a".repeat(40)], // unknown user, unknown key
+      ["hank", "vrp_" + "a".repeat(40)], // known user, wrong key
+      ["nobody-here", hanksKey], // unknown user, someone's valid key
+    ] as const) {
+      reads.length = 0;
+      expect(await watched.authenticate(user, key)).to.equal(null);
+      paths.push([...reads].sort());
+    }
+    expect(paths[0]).to.deep.equal(["account:<user>", "key:<hash>"]);
+    expect(paths[1]).to.deep.equal(paths[0]);
+    expect(paths[2]).to.deep.equal(paths[0]);
+  });
 });

@@ -1,12 +1,21 @@
 import type { OpenAPIBackend } from "openapi-backend";
 import type { ValidationIssue } from "../../errors/api-error.js";
 import type { SolveRequestInput } from "../../problem/request-types.js";
-import { ajvIssues } from "./ajv-issues.js";
+import { ajvIssues, MAX_ISSUES } from "./ajv-issues.js";
 import { crossFieldIssues, type CallbackUrlCheck } from "./cross-field.js";
+
+/** The fields the cross-field rules read; they need these well-typed to say anything useful. */
+const READ_BY_CROSS_FIELD_RULES = new Set([
+  "objective", "node_num", "vehicle_num", "node_positions", "distance_matrix", "start_nodes", "end_nodes",
+  "node_demands", "vehicles_capacity", "vehicle_fixed_costs", "vehicle_unit_distance_costs",
+  "node_time_windows", "node_service_time", "vehicle_speeds", "callback_url",
+]);
 
 /**
  * The whole validation of a solve request, shared by the API and the offline CLI: the OpenAPI
- * schema first, then (only on a well-typed body) the cross-field rules.
+ * schema first, then the cross-field rules, all problems in one answer. The rules run on a body
+ * with schema errors too when those errors are only in fields the rules do not read (e.g. a bad
+ * `time_limit_seconds` together with a depot demand), never on ill-typed data they depend on.
  */
 export function validateSolveRequest(
   api: OpenAPIBackend,
@@ -17,7 +26,12 @@ export function validateSolveRequest(
     { method: "post", path: "/api/v1/solve", body, headers: { "content-type": "application/json" } },
     "submitSolve",
   );
-  if (!schemaCheck.valid) return { ok: false, issues: ajvIssues(schemaCheck.errors ?? []) };
+  if (!schemaCheck.valid) {
+    const issues = ajvIssues(schemaCheck.errors ?? []);
+    const rulesCanRun = issues.every((i) => i.loc.length >= 2 && i.loc[0] === "body" && !READ_BY_CROSS_FIELD_RULES.has(i.loc[1]!));
+    if (rulesCanRun && issues.length < MAX_ISSUES) issues.push(...crossFieldIssues(body as SolveRequestInput, checkCallbackUrl).slice(0, MAX_ISSUES - issues.length));
+    return { ok: false, issues };
+  }
   const request = body as SolveRequestInput;
   const issues = crossFieldIssues(request, checkCallbackUrl);
   return issues.length > 0 ? { ok: false, issues } : { ok: true, request };
