@@ -1,0 +1,15 @@
+import { readFileSync } from "node:fs";
+import { compileRequest } from "/work/main/src/problem/compile-request.js";
+import { Budget } from "/work/main/strategies/core/budget.js";
+import { hgs } from "/work/main/strategies/hgs/index.js";
+import { evaluateSolution } from "/work/main/strategies/core/evaluator.js";
+const name = process.argv[2]!;
+const set = name.startsWith("X") ? "X" : name.startsWith("CMT") ? "CMT" : "A";
+const req = JSON.parse(readFileSync(`/work/shared/benchmarks/requests/${set}/${name}.json`, "utf8"));
+const compiled = (compileRequest as any)(req);
+const p = compiled.problem ?? compiled;
+const budget = Budget.forSeconds(Number(process.argv[3] ?? 10), 1);
+const t = performance.now();
+const s = hgs.solve(p, budget);
+const e = evaluateSolution(p, s);
+console.log(name, "iterations", budget.iterationCount, "cost", e.cost.toFixed(1), "feasible", e.feasible, "s", ((performance.now() - t) / 1000).toFixed(1));

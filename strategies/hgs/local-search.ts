@@ -1,0 +1,471 @@
+import type { Rng } from "../core/rng.js";
+import { routeCost, type HgsModel, type Penalties } from "./model.js";
+
+const EPS = 1e-7;
+
+/**
+ * A list of at most five route pieces that together form one candidate route. A piece is the
+ * positions i..j (depots included at 0 and length + 1) of a current route, possibly reversed.
+ * Candidate routes are priced from the pieces' prefix sums in O(1), without building them.
+ */
+class Pieces {
+  readonly route = new Int32Array(5);
+  readonly from = new Int32Array(5);
+  readonly to = new Int32Array(5);
+  readonly reversed = new Uint8Array(5);
+  count = 0;
+  reset(): this {
+    this.count = 0;
+    return this;
+  }
+  add(route: number, from: number, to: number, reversed = false): this {
+    if (from > to) return this;
+    const k = this.count++;
+    this.route[k] = route;
+    this.from[k] = from;
+    this.to[k] = to;
+    this.reversed[k] = reversed ? 1 : 0;
+    return this;
+  }
+}
+
+/**
+ * Granular local search of the hybrid genetic search (Vidal 2022): relocate one or two
+ * customers (also reversed), swap 1-1, 2-1 and 2-2, 2-opt within a route and both 2-opt*
+ * variants between routes, over each customer's nearest neighbours, first improvement, on a
+ * penalised cost so that overloaded or overlong routes are allowed but priced.
+ */
+export class LocalSearch {
+  /** Per route: depot, customers, depot. */
+  readonly seq: Int32Array[];
+  readonly length: Int32Array;
+  private readonly fwd: Float64Array[];
+  private readonly bwd: Float64Array[];
+  private readonly load: Float64Array[];
+  private readonly serv: Float64Array[];
+  readonly cost: Float64Array;
+  readonly routeOf: Int32Array;
+  readonly pos: Int32Array;
+  private readonly modifiedAt: Float64Array;
+  private readonly testedAt: Float64Array;
+  private clock = 0;
+  private readonly a = new Pieces();
+  private readonly b = new Pieces();
+  private readonly scratch: Int32Array;
+  private readonly scratch2: Int32Array;
+  penalties: Penalties = { load: 1, duration: 1 };
+
+  constructor(readonly m: HgsModel) {
+    const slots = m.customers.length + 2;
+    const routes = m.vehicles;
+    this.seq = Array.from({ length: routes }, () => new Int32Array(slots));
+    this.fwd = Array.from({ length: routes }, () => new Float64Array(slots));
+    this.bwd = Array.from({ length: routes }, () => new Float64Array(slots));
+    this.load = Array.from({ length: routes }, () => new Float64Array(slots));
+    this.serv = Array.from({ length: routes }, () => new Float64Array(slots));
+    this.length = new Int32Array(routes);
+    this.cost = new Float64Array(routes);
+    this.routeOf = new Int32Array(m.nodeCount).fill(-1);
+    this.pos = new Int32Array(m.nodeCount);
+    this.modifiedAt = new Float64Array(routes);
+    this.testedAt = new Float64Array(m.nodeCount);
+    this.scratch = new Int32Array(slots);
+    this.scratch2 = new Int32Array(slots);
+  }
+
+  /** Loads routes (customers only, one list per vehicle, missing lists empty). */
+  loadRoutes(routes: readonly (readonly number[])[]): void {
+    for (let r = 0; r < this.m.vehicles; r++) {
+      const route = routes[r] ?? [];
+      const buf = this.scratch;
+      for (let k = 0; k < route.length; k++) buf[k] = route[k]!;
+      this.setRoute(r, buf, route.length);
+    }
+    this.testedAt.fill(-1);
+    this.modifiedAt.fill(0);
+    this.clock = 0;
+  }
+
+  routes(): number[][] {
+    const out: number[][] = [];
+    for (let r = 0; r < this.m.vehicles; r++) out.push(Array.from(this.seq[r]!.subarray(1, this.length[r]! + 1)));
+    return out;
+  }
+
+  totalCost(): number {
+    let total = 0;
+    for (let r = 0; r < this.m.vehicles; r++) total += this.cost[r]!;
+    return total;
+  }
+
+  loadOf(r: number): number {
+    return this.load[r]![this.length[r]! + 1]!;
+  }
+
+  distanceOf(r: number): number {
+    return this.fwd[r]![this.length[r]! + 1]!;
+  }
+
+  durationOf(r: number): number {
+    return this.distanceOf(r) / this.m.speed + this.serv[r]![this.length[r]! + 1]!;
+  }
+
+  /** Re-prices every route after the penalties changed. */
+  reprice(): void {
+    for (let r = 0; r < this.m.vehicles; r++) this.cost[r] = this.priceRoute(r);
+  }
+
+  private priceRoute(r: number): number {
+    const end = this.length[r]! + 1;
+    return routeCost(this.m, this.penalties, this.length[r]!, this.fwd[r]![end]!, this.load[r]![end]!, this.serv[r]![end]!);
+  }
+
+  private setRoute(r: number, customers: Int32Array, count: number): void {
+    const m = this.m;
+    const n = m.nodeCount;
+    const seq = this.seq[r]!;
+    const fwd = this.fwd[r]!;
+    const bwd = this.bwd[r]!;
+    const load = this.load[r]!;
+    const serv = this.serv[r]!;
+    seq[0] = m.depot;
+    fwd[0] = 0;
+    bwd[0] = 0;
+    load[0] = 0;
+    serv[0] = 0;
+    for (let k = 1; k <= count + 1; k++) {
+      const node = k <= count ? customers[k - 1]! : m.depot;
+      const prev = seq[k - 1]!;
+      seq[k] = node;
+      fwd[k] = fwd[k - 1]! + m.dist[prev * n + node]!;
+      bwd[k] = bwd[k - 1]! + m.dist[node * n + prev]!;
+      load[k] = load[k - 1]! + m.demand[node]!;
+      serv[k] = serv[k - 1]! + m.service[node]!;
+      if (k <= count) {
+        this.routeOf[node] = r;
+        this.pos[node] = k;
+      }
+    }
+    this.length[r] = count;
+    this.cost[r] = this.priceRoute(r);
+    this.modifiedAt[r] = ++this.clock;
+  }
+
+  /**
+   * Fixed and distance cost of the route the pieces form: a lower bound of its price, since
+   * penalties only add. Most candidate moves are rejected on this bound alone.
+   */
+  private distanceBound(pieces: Pieces): number {
+    const m = this.m;
+    const n = m.nodeCount;
+    let prev = -1;
+    let distance = 0;
+    let customers = 0;
+    for (let k = 0; k < pieces.count; k++) {
+      const r = pieces.route[k]!;
+      const i = pieces.from[k]!;
+      const j = pieces.to[k]!;
+      const seq = this.seq[r]!;
+      const reversed = pieces.reversed[k] === 1;
+      if (prev >= 0) distance += m.dist[prev * n + (reversed ? seq[j]! : seq[i]!)]!;
+      distance += reversed ? this.bwd[r]![j]! - this.bwd[r]![i]! : this.fwd[r]![j]! - this.fwd[r]![i]!;
+      const last = this.length[r]!;
+      const lo = i < 1 ? 1 : i;
+      const hi = j > last ? last : j;
+      if (hi >= lo) customers += hi - lo + 1;
+      prev = reversed ? seq[i]! : seq[j]!;
+    }
+    this.boundDistance = distance;
+    this.boundCustomers = customers;
+    return customers === 0 ? 0 : m.fixedCost + m.unitCost * distance;
+  }
+
+  private boundDistance = 0;
+  private boundCustomers = 0;
+
+  /** Full price of the pieces just bounded by `distanceBound` (adds load and duration penalties). */
+  private priceBounded(pieces: Pieces): number {
+    if (this.boundCustomers === 0) return 0;
+    let load = 0;
+    let service = 0;
+    for (let k = 0; k < pieces.count; k++) {
+      const r = pieces.route[k]!;
+      const i = pieces.from[k]!;
+      const j = pieces.to[k]!;
+      const ld = this.load[r]!;
+      const sv = this.serv[r]!;
+      load += ld[j]! - (i > 0 ? ld[i - 1]! : 0);
+      service += sv[j]! - (i > 0 ? sv[i - 1]! : 0);
+    }
+    return routeCost(this.m, this.penalties, this.boundCustomers, this.boundDistance, load, service);
+  }
+
+  private write(pieces: Pieces, out: Int32Array): number {
+    let count = 0;
+    for (let k = 0; k < pieces.count; k++) {
+      const seq = this.seq[pieces.route[k]!]!;
+      const i = pieces.from[k]!;
+      const j = pieces.to[k]!;
+      if (pieces.reversed[k]) {
+        for (let t = j; t >= i; t--) if (!this.isDepotSlot(seq, t)) out[count++] = seq[t]!;
+      } else {
+        for (let t = i; t <= j; t++) if (!this.isDepotSlot(seq, t)) out[count++] = seq[t]!;
+      }
+    }
+    return count;
+  }
+
+  private isDepotSlot(seq: Int32Array, t: number): boolean {
+    return seq[t] === this.m.depot;
+  }
+
+  /** Applies the move if it improves the penalised cost of routes ra (and rb). */
+  private tryApply(ra: number, rb: number): boolean {
+    const single = rb < 0 || rb === ra;
+    const before = this.cost[ra]! + (single ? 0 : this.cost[rb]!);
+    const boundA = this.distanceBound(this.a);
+    if (boundA >= before - EPS) return false;
+    const priceA = this.priceBounded(this.a);
+    if (priceA >= before - EPS) return false;
+    let after = priceA;
+    if (!single) {
+      if (priceA + this.distanceBound(this.b) >= before - EPS) return false;
+      after += this.priceBounded(this.b);
+      if (after >= before - EPS) return false;
+    }
+    const countA = this.write(this.a, this.scratch);
+    const countB = single ? 0 : this.write(this.b, this.scratch2);
+    this.setRoute(ra, this.scratch, countA);
+    if (!single) this.setRoute(rb, this.scratch2, countB);
+    return true;
+  }
+
+  /**
+   * Runs to a local optimum. `order` is shuffled here so that successive calls explore
+   * differently; neighbour lists are visited in their (fixed) nearest-first order.
+   */
+  run(rng: Rng): void {
+    const m = this.m;
+    const order = Array.from(m.customers);
+    rng.shuffle(order);
+    this.testedAt.fill(-1);
+    let improved = true;
+    let loop = 0;
+    while (improved) {
+      improved = false;
+      for (const u of order) {
+        const lastTested = this.testedAt[u]!;
+        this.testedAt[u] = this.clock;
+        const near = m.neighbours[u]!;
+        for (let k = 0; k < near.length; k++) {
+          const v = near[k]!;
+          const ru = this.routeOf[u]!;
+          const rv = this.routeOf[v]!;
+          if (loop > 0 && Math.max(this.modifiedAt[ru]!, this.modifiedAt[rv]!) <= lastTested) continue;
+          if (this.movesAfter(u, rv, this.pos[v]!)) {
+            improved = true;
+            continue;
+          }
+          // v first in its route: also try placing u at the start of that route.
+          if (this.pos[v] === 1 && this.routeOf[u] !== rv && this.movesAfter(u, rv, 0)) improved = true;
+        }
+        if (loop > 0) {
+          const empty = this.firstEmptyRoute();
+          if (empty >= 0 && this.movesAfter(u, empty, 0)) improved = true;
+        }
+      }
+      loop++;
+    }
+  }
+
+  private firstEmptyRoute(): number {
+    for (let r = 0; r < this.m.vehicles; r++) if (this.length[r] === 0) return r;
+    return -1;
+  }
+
+  /** Every move between customer u and position j of route rv (j = 0: rv's start depot). */
+  private movesAfter(u: number, rv: number, j: number): boolean {
+    const ru = this.routeOf[u]!;
+    const i = this.pos[u]!;
+    const endU = this.length[ru]! + 1;
+    const endV = this.length[rv]! + 1;
+    const xIsCustomer = i + 1 < endU;
+    const vIsCustomer = j > 0;
+    const yIsCustomer = j + 1 < endV;
+    const a = this.a;
+    const b = this.b;
+    if (ru !== rv) return this.interRoute(u, ru, i, rv, j);
+    if (j === i || j === i - 1) return false;
+    // Relocate u after v within the route.
+    if (j > i) a.reset().add(ru, 0, i - 1).add(ru, i + 1, j).add(ru, i, i).add(ru, j + 1, endU);
+    else a.reset().add(ru, 0, j).add(ru, i, i).add(ru, j + 1, i - 1).add(ru, i + 1, endU);
+    if (this.tryApply(ru, -1)) return true;
+    if (xIsCustomer && j !== i + 1) {
+      for (const reversed of [false, true]) {
+        if (j > i + 1) a.reset().add(ru, 0, i - 1).add(ru, i + 2, j).add(ru, i, i + 1, reversed).add(ru, j + 1, endU);
+        else a.reset().add(ru, 0, j).add(ru, i, i + 1, reversed).add(ru, j + 1, i - 1).add(ru, i + 2, endU);
+        if (this.tryApply(ru, -1)) return true;
+      }
+    }
+    if (vIsCustomer) {
+      // Swap u and v.
+      const lo = Math.min(i, j);
+      const hi = Math.max(i, j);
+      if (hi === lo + 1) a.reset().add(ru, 0, lo - 1).add(ru, hi, hi).add(ru, lo, lo).add(ru, hi + 1, endU);
+      else a.reset().add(ru, 0, lo - 1).add(ru, hi, hi).add(ru, lo + 1, hi - 1).add(ru, lo, lo).add(ru, hi + 1, endU);
+      if (this.tryApply(ru, -1)) return true;
+    }
+    if (i < j) {
+      // 2-opt: reverse x..v.
+      a.reset().add(ru, 0, i).add(ru, i + 1, j, true).add(ru, j + 1, endU);
+      if (this.tryApply(ru, -1)) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Moves between two routes, priced directly from prefix sums and a few distance lookups
+   * (pieces are built only for the move that is applied). Property-tested against the evaluator.
+   */
+  private interRoute(u: number, ru: number, i: number, rv: number, j: number): boolean {
+    const m = this.m;
+    const n = m.nodeCount;
+    const d = m.dist;
+    const seqU = this.seq[ru]!;
+    const seqV = this.seq[rv]!;
+    const lenU = this.length[ru]!;
+    const lenV = this.length[rv]!;
+    const endU = lenU + 1;
+    const endV = lenV + 1;
+    const fwdU = this.fwd[ru]!;
+    const fwdV = this.fwd[rv]!;
+    const distU = fwdU[endU]!;
+    const distV = fwdV[endV]!;
+    const loadU = this.load[ru]![endU]!;
+    const loadV = this.load[rv]![endV]!;
+    const servU = this.serv[ru]![endU]!;
+    const servV = this.serv[rv]![endV]!;
+    const pu = seqU[i - 1]!;
+    const x = seqU[i + 1]!;
+    const v = seqV[j]!;
+    const y = seqV[j + 1]!;
+    const qu = m.demand[u]!;
+    const su = m.service[u]!;
+    const a = this.a;
+    const b = this.b;
+    this.before = this.cost[ru]! + this.cost[rv]!;
+
+    // Relocate u after v.
+    let dA = d[pu * n + x]! - d[pu * n + u]! - d[u * n + x]!;
+    let dB = d[v * n + u]! + d[u * n + y]! - d[v * n + y]!;
+    if (this.improves(lenU - 1, distU + dA, loadU - qu, servU - su, lenV + 1, distV + dB, loadV + qu, servV + su)) {
+      a.reset().add(ru, 0, i - 1).add(ru, i + 1, endU);
+      b.reset().add(rv, 0, j).add(ru, i, i).add(rv, j + 1, endV);
+      return this.commit(ru, rv);
+    }
+    const xIsCustomer = i + 1 < endU;
+    const vIsCustomer = j > 0;
+    const qx = m.demand[x]!;
+    const sx = m.service[x]!;
+    if (xIsCustomer) {
+      const xx = seqU[i + 2]!;
+      // Relocate (u, x) after v, in order and reversed.
+      dA = d[pu * n + xx]! - d[pu * n + u]! - d[x * n + xx]!;
+      dB = d[v * n + u]! + d[x * n + y]! - d[v * n + y]!;
+      if (this.improves(lenU - 2, distU + dA, loadU - qu - qx, servU - su - sx, lenV + 2, distV + dB, loadV + qu + qx, servV + su + sx)) {
+        a.reset().add(ru, 0, i - 1).add(ru, i + 2, endU);
+        b.reset().add(rv, 0, j).add(ru, i, i + 1).add(rv, j + 1, endV);
+        return this.commit(ru, rv);
+      }
+      dB = d[v * n + x]! + d[x * n + u]! - d[u * n + x]! + d[u * n + y]! - d[v * n + y]!;
+      if (this.improves(lenU - 2, distU + dA, loadU - qu - qx, servU - su - sx, lenV + 2, distV + dB, loadV + qu + qx, servV + su + sx)) {
+        a.reset().add(ru, 0, i - 1).add(ru, i + 2, endU);
+        b.reset().add(rv, 0, j).add(ru, i, i + 1, true).add(rv, j + 1, endV);
+        return this.commit(ru, rv);
+      }
+    }
+    if (vIsCustomer) {
+      const pv = seqV[j - 1]!;
+      const qv = m.demand[v]!;
+      const sv = m.service[v]!;
+      // Swap u and v.
+      dA = d[pu * n + v]! + d[v * n + x]! - d[pu * n + u]! - d[u * n + x]!;
+      dB = d[pv * n + u]! + d[u * n + y]! - d[pv * n + v]! - d[v * n + y]!;
+      if (this.improves(lenU, distU + dA, loadU - qu + qv, servU - su + sv, lenV, distV + dB, loadV + qu - qv, servV + su - sv)) {
+        a.reset().add(ru, 0, i - 1).add(rv, j, j).add(ru, i + 1, endU);
+        b.reset().add(rv, 0, j - 1).add(ru, i, i).add(rv, j + 1, endV);
+        return this.commit(ru, rv);
+      }
+      if (xIsCustomer) {
+        const xx = seqU[i + 2]!;
+        // Swap (u, x) and v.
+        dA = d[pu * n + v]! + d[v * n + xx]! - d[pu * n + u]! - d[u * n + x]! - d[x * n + xx]!;
+        dB = d[pv * n + u]! + d[u * n + x]! + d[x * n + y]! - d[pv * n + v]! - d[v * n + y]!;
+        if (this.improves(lenU - 1, distU + dA, loadU - qu - qx + qv, servU - su - sx + sv, lenV + 1, distV + dB, loadV + qu + qx - qv, servV + su + sx - sv)) {
+          a.reset().add(ru, 0, i - 1).add(rv, j, j).add(ru, i + 2, endU);
+          b.reset().add(rv, 0, j - 1).add(ru, i, i + 1).add(rv, j + 1, endV);
+          return this.commit(ru, rv);
+        }
+        if (j + 1 < endV) {
+          const yy = seqV[j + 2]!;
+          const qy = m.demand[y]!;
+          const sy = m.service[y]!;
+          // Swap (u, x) and (v, y).
+          dA = d[pu * n + v]! + d[v * n + y]! + d[y * n + xx]! - d[pu * n + u]! - d[u * n + x]! - d[x * n + xx]!;
+          dB = d[pv * n + u]! + d[u * n + x]! + d[x * n + yy]! - d[pv * n + v]! - d[v * n + y]! - d[y * n + yy]!;
+          if (this.improves(lenU, distU + dA, loadU - qu - qx + qv + qy, servU - su - sx + sv + sy, lenV, distV + dB, loadV + qu + qx - qv - qy, servV + su + sx - sv - sy)) {
+            a.reset().add(ru, 0, i - 1).add(rv, j, j + 1).add(ru, i + 2, endU);
+            b.reset().add(rv, 0, j - 1).add(ru, i, i + 1).add(rv, j + 2, endV);
+            return this.commit(ru, rv);
+          }
+        }
+      }
+    }
+    const ldU = this.load[ru]!;
+    const ldV = this.load[rv]!;
+    const svU = this.serv[ru]!;
+    const svV = this.serv[rv]!;
+    // 2-opt*: u continues with v's tail (y...), v with u's tail (x...).
+    let distA = fwdU[i]! + d[u * n + y]! + distV - fwdV[j + 1]!;
+    let distB = fwdV[j]! + d[v * n + x]! + distU - fwdU[i + 1]!;
+    if (
+      this.improves(i + lenV - j, distA, ldU[i]! + loadV - ldV[j]!, svU[i]! + servV - svV[j]!, j + lenU - i, distB, ldV[j]! + loadU - ldU[i]!, svV[j]! + servU - svU[i]!)
+    ) {
+      a.reset().add(ru, 0, i).add(rv, j + 1, endV);
+      b.reset().add(rv, 0, j).add(ru, i + 1, endU);
+      return this.commit(ru, rv);
+    }
+    // 2-opt* reversed: u then v's head backwards; u's tail backwards, then v's tail.
+    const bwdU = this.bwd[ru]!;
+    const bwdV = this.bwd[rv]!;
+    distA = fwdU[i]! + d[u * n + v]! + bwdV[j]!;
+    distB = bwdU[endU]! - bwdU[i + 1]! + d[x * n + y]! + distV - fwdV[j + 1]!;
+    if (this.improves(i + j, distA, ldU[i]! + ldV[j]!, svU[i]! + svV[j]!, lenU - i + lenV - j, distB, loadU - ldU[i]! + loadV - ldV[j]!, servU - svU[i]! + servV - svV[j]!)) {
+      a.reset().add(ru, 0, i).add(rv, 0, j, true);
+      b.reset().add(ru, i + 1, endU, true).add(rv, j + 1, endV);
+      return this.commit(ru, rv);
+    }
+    return false;
+  }
+
+  /** Cost of both routes before the move being priced (set by the caller). */
+  private before = 0;
+
+  /** Whether the two new routes cost less than `before`; the distance bound prunes first. */
+  private improves(countA: number, distA: number, loadA: number, servA: number, countB: number, distB: number, loadB: number, servB: number): boolean {
+    const m = this.m;
+    const boundA = countA > 0 ? m.fixedCost + m.unitCost * distA : 0;
+    const boundB = countB > 0 ? m.fixedCost + m.unitCost * distB : 0;
+    if (boundA + boundB >= this.before - EPS) return false;
+    const after = routeCost(m, this.penalties, countA, distA, loadA, servA) + routeCost(m, this.penalties, countB, distB, loadB, servB);
+    return after < this.before - EPS;
+  }
+
+  private commit(ra: number, rb: number): boolean {
+    const countA = this.write(this.a, this.scratch);
+    const countB = this.write(this.b, this.scratch2);
+    this.setRoute(ra, this.scratch, countA);
+    this.setRoute(rb, this.scratch2, countB);
+    return true;
+  }
+}
