@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
-import { compileRequest } from "/work/main/src/problem/compile-request.js";
-import { Budget } from "/work/main/strategies/core/budget.js";
-import { hgs } from "/work/main/strategies/hgs/index.js";
-import { evaluateSolution } from "/work/main/strategies/core/evaluator.js";
+import { compileRequest } from "../src/problem/compile-request.js";
+import { Budget } from "../strategies/core/budget.js";
+import { hgs } from "../strategies/hgs/index.js";
+import { evaluateSolution } from "../strategies/core/evaluator.js";
 const name = process.argv[2]!;
 const set = name.startsWith("X") ? "X" : name.startsWith("CMT") ? "CMT" : "A";
 const req = JSON.parse(readFileSync(`/work/shared/benchmarks/requests/${set}/${name}.json`, "utf8"));

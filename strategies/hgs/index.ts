@@ -48,6 +48,7 @@ class Search {
   constructor(
     readonly m: HgsModel,
     readonly rng: Rng,
+    private readonly stop: () => boolean,
   ) {
     this.ls = new LocalSearch(m);
     this.population = new Population(m);
@@ -59,7 +60,7 @@ class Search {
     const ls = this.ls;
     ls.penalties = this.penalties;
     ls.loadRoutes(routes);
-    ls.run(this.rng);
+    ls.run(this.rng, this.stop);
     let loadOk = true;
     let durationOk = true;
     for (let r = 0; r < this.m.vehicles; r++) {
@@ -73,7 +74,7 @@ class Search {
     if (!educated.feasible && this.rng.next() < REPAIR_PROBABILITY) {
       ls.penalties = { load: this.penalties.load * 10, duration: this.penalties.duration * 10 };
       ls.reprice();
-      ls.run(this.rng);
+      ls.run(this.rng, this.stop);
       const repaired = new Individual(this.m, ls.routes(), this.penalties);
       if (repaired.feasible) improved = this.population.add(repaired) || improved;
       ls.penalties = this.penalties;
@@ -133,7 +134,7 @@ export const hgs: Strategy = {
     const outcome = buildModel(p);
     if (!outcome.ok) throw new Error(outcome.reason);
     const m = outcome.model;
-    const search = new Search(m, budget.rng);
+    const search = new Search(m, budget.rng, () => budget.exhausted());
     let iteration = 0;
     const step = (): boolean => {
       iteration++;

@@ -2,6 +2,8 @@ import type { Rng } from "../core/rng.js";
 import { routeCost, type HgsModel, type Penalties } from "./model.js";
 
 const EPS = 1e-7;
+/** Customers examined between two looks at the stop condition. */
+const STOP_CHECK = 16;
 
 /**
  * A list of at most five route pieces that together form one candidate route. A piece is the
@@ -54,6 +56,13 @@ export class LocalSearch {
   private readonly scratch: Int32Array;
   private readonly scratch2: Int32Array;
   penalties: Penalties = { load: 1, duration: 1 };
+  /**
+   * Test hook: called after every applied move with the penalised cost the move was priced at
+   * and the routes it rewrote (rb = -1 for a move within one route).
+   */
+  onCommit: ((predicted: number, ra: number, rb: number) => void) | null = null;
+  /** Penalised cost of the two routes after the move being priced (set when it improves). */
+  private predicted = 0;
 
   constructor(readonly m: HgsModel) {
     const slots = m.customers.length + 2;
@@ -237,23 +246,28 @@ export class LocalSearch {
     const countB = single ? 0 : this.write(this.b, this.scratch2);
     this.setRoute(ra, this.scratch, countA);
     if (!single) this.setRoute(rb, this.scratch2, countB);
+    if (this.onCommit) this.onCommit(after, ra, single ? -1 : rb);
     return true;
   }
 
   /**
-   * Runs to a local optimum. `order` is shuffled here so that successive calls explore
-   * differently; neighbour lists are visited in their (fixed) nearest-first order.
+   * Runs to a local optimum, or until `stop()` says so (checked every STOP_CHECK customers, so a
+   * long descent on a large instance honours the deadline). `order` is shuffled here so that
+   * successive calls explore differently; neighbour lists are visited nearest first. Returns
+   * false when stopped early.
    */
-  run(rng: Rng): void {
+  run(rng: Rng, stop: () => boolean = () => false): boolean {
     const m = this.m;
     const order = Array.from(m.customers);
     rng.shuffle(order);
     this.testedAt.fill(-1);
     let improved = true;
     let loop = 0;
+    let checked = 0;
     while (improved) {
       improved = false;
       for (const u of order) {
+        if (++checked % STOP_CHECK === 0 && stop()) return false;
         const lastTested = this.testedAt[u]!;
         this.testedAt[u] = this.clock;
         const near = m.neighbours[u]!;
@@ -276,6 +290,7 @@ export class LocalSearch {
       }
       loop++;
     }
+    return true;
   }
 
   private firstEmptyRoute(): number {
@@ -370,14 +385,14 @@ export class LocalSearch {
     if (xIsCustomer) {
       const xx = seqU[i + 2]!;
       // Relocate (u, x) after v, in order and reversed.
-      dA = d[pu * n + xx]! - d[pu * n + u]! - d[x * n + xx]!;
-      dB = d[v * n + u]! + d[x * n + y]! - d[v * n + y]!;
+      dA = d[pu * n + xx]! - d[pu * n + u]! - d[u * n + x]! - d[x * n + xx]!;
+      dB = d[v * n + u]! + d[u * n + x]! + d[x * n + y]! - d[v * n + y]!;
       if (this.improves(lenU - 2, distU + dA, loadU - qu - qx, servU - su - sx, lenV + 2, distV + dB, loadV + qu + qx, servV + su + sx)) {
         a.reset().add(ru, 0, i - 1).add(ru, i + 2, endU);
         b.reset().add(rv, 0, j).add(ru, i, i + 1).add(rv, j + 1, endV);
         return this.commit(ru, rv);
       }
-      dB = d[v * n + x]! + d[x * n + u]! - d[u * n + x]! + d[u * n + y]! - d[v * n + y]!;
+      dB = d[v * n + x]! + d[x * n + u]! + d[u * n + y]! - d[v * n + y]!;
       if (this.improves(lenU - 2, distU + dA, loadU - qu - qx, servU - su - sx, lenV + 2, distV + dB, loadV + qu + qx, servV + su + sx)) {
         a.reset().add(ru, 0, i - 1).add(ru, i + 2, endU);
         b.reset().add(rv, 0, j).add(ru, i, i + 1, true).add(rv, j + 1, endV);
@@ -458,6 +473,7 @@ export class LocalSearch {
     const boundB = countB > 0 ? m.fixedCost + m.unitCost * distB : 0;
     if (boundA + boundB >= this.before - EPS) return false;
     const after = routeCost(m, this.penalties, countA, distA, loadA, servA) + routeCost(m, this.penalties, countB, distB, loadB, servB);
+    this.predicted = after;
     return after < this.before - EPS;
   }
 
@@ -466,6 +482,7 @@ export class LocalSearch {
     const countB = this.write(this.b, this.scratch2);
     this.setRoute(ra, this.scratch, countA);
     this.setRoute(rb, this.scratch2, countB);
+    if (this.onCommit) this.onCommit(this.predicted, ra, rb);
     return true;
   }
 }
