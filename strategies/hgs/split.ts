@@ -67,6 +67,7 @@ function splitBounded(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor:
     routes.push(Array.from(tour.subarray(i, j)));
     j = i;
   }
+  routes.reverse();
   while (routes.length < m.vehicles) routes.push([]);
   return routes;
 }
