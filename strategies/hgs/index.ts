@@ -72,11 +72,17 @@ class Search {
     const educated = new Individual(this.m, ls.routes(), this.penalties);
     let improved = this.population.add(educated);
     if (!educated.feasible && this.rng.next() < REPAIR_PROBABILITY) {
-      ls.penalties = { load: this.penalties.load * 10, duration: this.penalties.duration * 10 };
-      ls.reprice();
-      ls.run(this.rng, this.stop);
-      const repaired = new Individual(this.m, ls.routes(), this.penalties);
-      if (repaired.feasible) improved = this.population.add(repaired) || improved;
+      // Repair as in HGS: penalties x10, then x100 if the result is still infeasible.
+      for (const factor of [10, 100]) {
+        ls.penalties = { load: this.penalties.load * factor, duration: this.penalties.duration * factor };
+        ls.reprice();
+        ls.run(this.rng, this.stop);
+        const repaired = new Individual(this.m, ls.routes(), this.penalties);
+        if (repaired.feasible) {
+          improved = this.population.add(repaired) || improved;
+          break;
+        }
+      }
       ls.penalties = this.penalties;
     }
     return improved;

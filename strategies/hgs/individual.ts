@@ -2,6 +2,7 @@ import { routeCost, type HgsModel, type Penalties } from "./model.js";
 
 const LOAD_EPS = 1e-9;
 const DURATION_EPS = 1e-7;
+let closestBuffer = new Float64Array(8);
 
 /** One solution of the population, with what selection and diversity measures need. */
 export class Individual {
@@ -73,13 +74,22 @@ export class Individual {
     return differ / Math.max(1, m.customers.length);
   }
 
-  /** Mean distance to the `count` closest members. */
+  /** Mean distance to the `count` closest members (count is small: a sorted insertion buffer). */
   averageClosest(count: number): number {
-    const distances = Float64Array.from(this.proximity.values()).sort();
-    const take = Math.min(count, distances.length);
-    if (take === 0) return 0;
+    const best = closestBuffer.length >= count ? closestBuffer : (closestBuffer = new Float64Array(count));
+    let size = 0;
+    for (const d of this.proximity.values()) {
+      if (size === count && d >= best[size - 1]!) continue;
+      let at = size < count ? size++ : size - 1;
+      while (at > 0 && best[at - 1]! > d) {
+        best[at] = best[at - 1]!;
+        at--;
+      }
+      best[at] = d;
+    }
+    if (size === 0) return 0;
     let sum = 0;
-    for (let k = 0; k < take; k++) sum += distances[k]!;
-    return sum / take;
+    for (let k = 0; k < size; k++) sum += best[k]!;
+    return sum / size;
   }
 }

@@ -4,6 +4,8 @@ import { routeCost, type HgsModel, type Penalties } from "./model.js";
 const EPS = 1e-7;
 /** Customers examined between two looks at the stop condition. */
 const STOP_CHECK = 16;
+/** Largest routes x nodes for which SWAP*'s insertion costs are cached. */
+const INSERTION_CACHE_LIMIT = 4_000_000;
 
 /**
  * A list of at most five route pieces that together form one candidate route. A piece is the
@@ -55,6 +57,18 @@ export class LocalSearch {
   private readonly b = new Pieces();
   private readonly scratch: Int32Array;
   private readonly scratch2: Int32Array;
+  /** SWAP* work arrays: per position of one route, its three cheapest insertions in the other. */
+  private readonly insCost: Float64Array;
+  private readonly insPos: Int32Array;
+  private readonly insStamp: Float64Array;
+  private readonly insCached: boolean;
+  private readonly insAt1: Int32Array;
+  private readonly insAt2: Int32Array;
+  private readonly removal1: Float64Array;
+  private readonly removal2: Float64Array;
+  private readonly pairMark: Uint8Array;
+  private readonly swapTestedAt: Float64Array;
+  private readonly routeOrder: Int32Array;
   penalties: Penalties = { load: 1, duration: 1 };
   /**
    * Test hook: called after every applied move with the penalised cost the move was priced at
@@ -80,6 +94,20 @@ export class LocalSearch {
     this.testedAt = new Float64Array(m.nodeCount);
     this.scratch = new Int32Array(slots);
     this.scratch2 = new Int32Array(slots);
+    // Cheapest insertions of each customer into each route, kept while the route is unchanged
+    // (when that table would be too large, recomputed each time).
+    this.insCached = routes * m.nodeCount <= INSERTION_CACHE_LIMIT;
+    const entries = this.insCached ? routes * m.nodeCount : m.nodeCount;
+    this.insCost = new Float64Array(3 * entries);
+    this.insPos = new Int32Array(3 * entries);
+    this.insStamp = new Float64Array(entries).fill(-1);
+    this.insAt1 = new Int32Array(slots);
+    this.insAt2 = new Int32Array(slots);
+    this.removal1 = new Float64Array(slots);
+    this.removal2 = new Float64Array(slots);
+    this.pairMark = new Uint8Array(routes * routes);
+    this.swapTestedAt = new Float64Array(routes);
+    this.routeOrder = Int32Array.from({ length: routes }, (_, r) => r);
   }
 
   /** Loads routes (customers only, one list per vehicle, missing lists empty). */
@@ -90,9 +118,8 @@ export class LocalSearch {
       for (let k = 0; k < route.length; k++) buf[k] = route[k]!;
       this.setRoute(r, buf, route.length);
     }
+    // The clock is never reset: insertion costs cached under it stay comparable across runs.
     this.testedAt.fill(-1);
-    this.modifiedAt.fill(0);
-    this.clock = 0;
   }
 
   routes(): number[][] {
@@ -160,55 +187,6 @@ export class LocalSearch {
     this.modifiedAt[r] = ++this.clock;
   }
 
-  /**
-   * Fixed and distance cost of the route the pieces form: a lower bound of its price, since
-   * penalties only add. Most candidate moves are rejected on this bound alone.
-   */
-  private distanceBound(pieces: Pieces): number {
-    const m = this.m;
-    const n = m.nodeCount;
-    let prev = -1;
-    let distance = 0;
-    let customers = 0;
-    for (let k = 0; k < pieces.count; k++) {
-      const r = pieces.route[k]!;
-      const i = pieces.from[k]!;
-      const j = pieces.to[k]!;
-      const seq = this.seq[r]!;
-      const reversed = pieces.reversed[k] === 1;
-      if (prev >= 0) distance += m.dist[prev * n + (reversed ? seq[j]! : seq[i]!)]!;
-      distance += reversed ? this.bwd[r]![j]! - this.bwd[r]![i]! : this.fwd[r]![j]! - this.fwd[r]![i]!;
-      const last = this.length[r]!;
-      const lo = i < 1 ? 1 : i;
-      const hi = j > last ? last : j;
-      if (hi >= lo) customers += hi - lo + 1;
-      prev = reversed ? seq[i]! : seq[j]!;
-    }
-    this.boundDistance = distance;
-    this.boundCustomers = customers;
-    return customers === 0 ? 0 : m.fixedCost + m.unitCost * distance;
-  }
-
-  private boundDistance = 0;
-  private boundCustomers = 0;
-
-  /** Full price of the pieces just bounded by `distanceBound` (adds load and duration penalties). */
-  private priceBounded(pieces: Pieces): number {
-    if (this.boundCustomers === 0) return 0;
-    let load = 0;
-    let service = 0;
-    for (let k = 0; k < pieces.count; k++) {
-      const r = pieces.route[k]!;
-      const i = pieces.from[k]!;
-      const j = pieces.to[k]!;
-      const ld = this.load[r]!;
-      const sv = this.serv[r]!;
-      load += ld[j]! - (i > 0 ? ld[i - 1]! : 0);
-      service += sv[j]! - (i > 0 ? sv[i - 1]! : 0);
-    }
-    return routeCost(this.m, this.penalties, this.boundCustomers, this.boundDistance, load, service);
-  }
-
   private write(pieces: Pieces, out: Int32Array): number {
     let count = 0;
     for (let k = 0; k < pieces.count; k++) {
@@ -228,28 +206,6 @@ export class LocalSearch {
     return seq[t] === this.m.depot;
   }
 
-  /** Applies the move if it improves the penalised cost of routes ra (and rb). */
-  private tryApply(ra: number, rb: number): boolean {
-    const single = rb < 0 || rb === ra;
-    const before = this.cost[ra]! + (single ? 0 : this.cost[rb]!);
-    const boundA = this.distanceBound(this.a);
-    if (boundA >= before - EPS) return false;
-    const priceA = this.priceBounded(this.a);
-    if (priceA >= before - EPS) return false;
-    let after = priceA;
-    if (!single) {
-      if (priceA + this.distanceBound(this.b) >= before - EPS) return false;
-      after += this.priceBounded(this.b);
-      if (after >= before - EPS) return false;
-    }
-    const countA = this.write(this.a, this.scratch);
-    const countB = single ? 0 : this.write(this.b, this.scratch2);
-    this.setRoute(ra, this.scratch, countA);
-    if (!single) this.setRoute(rb, this.scratch2, countB);
-    if (this.onCommit) this.onCommit(after, ra, single ? -1 : rb);
-    return true;
-  }
-
   /**
    * Runs to a local optimum, or until `stop()` says so (checked every STOP_CHECK customers, so a
    * long descent on a large instance honours the deadline). `order` is shuffled here so that
@@ -261,10 +217,12 @@ export class LocalSearch {
     const order = Array.from(m.customers);
     rng.shuffle(order);
     this.testedAt.fill(-1);
+    this.swapTestedAt.fill(-1);
     let improved = true;
     let loop = 0;
     let checked = 0;
-    while (improved) {
+    // At least two passes: moves into empty routes are tried from the second one on.
+    while (improved || loop === 1) {
       improved = false;
       for (const u of order) {
         if (++checked % STOP_CHECK === 0 && stop()) return false;
@@ -288,9 +246,269 @@ export class LocalSearch {
           if (empty >= 0 && this.movesAfter(u, empty, 0)) improved = true;
         }
       }
+      if (stop()) return false;
+      if (this.swapStarPass(rng, loop)) improved = true;
       loop++;
     }
     return true;
+  }
+
+  /**
+   * SWAP* (Vidal 2022) between pairs of routes that are neighbours (some customer of one has a
+   * granular neighbour in the other: a coordinate-free stand-in for overlapping polar sectors),
+   * re-tested only when either route changed since.
+   */
+  private swapStarPass(rng: Rng, loop: number): boolean {
+    const m = this.m;
+    const routes = m.vehicles;
+    const mark = this.pairMark;
+    mark.fill(0);
+    for (const u of m.customers) {
+      const ru = this.routeOf[u]!;
+      const near = m.neighbours[u]!;
+      for (let k = 0; k < near.length; k++) {
+        const rv = this.routeOf[near[k]!]!;
+        if (rv !== ru) mark[ru < rv ? ru * routes + rv : rv * routes + ru] = 1;
+      }
+    }
+    const order = this.routeOrder;
+    for (let k = order.length - 1; k > 0; k--) {
+      const t = rng.int(k + 1);
+      const tmp = order[k]!;
+      order[k] = order[t]!;
+      order[t] = tmp;
+    }
+    let improved = false;
+    for (let a = 0; a < routes; a++) {
+      const r1 = order[a]!;
+      const last = this.swapTestedAt[r1]!;
+      this.swapTestedAt[r1] = this.clock;
+      for (let r2 = 0; r2 < routes; r2++) {
+        if (r2 === r1 || mark[r1 < r2 ? r1 * routes + r2 : r2 * routes + r1] === 0) continue;
+        if (this.length[r1] === 0 || this.length[r2] === 0) continue;
+        if (loop > 0 && Math.max(this.modifiedAt[r1]!, this.modifiedAt[r2]!) <= last) continue;
+        if (this.swapStar(r1, r2)) improved = true;
+      }
+    }
+    return improved;
+  }
+
+  /**
+   * For each customer of route `from`: its removal gain, and (cached while `into` is unchanged)
+   * its three cheapest insertion points in route `into`; `at[k]` is where those are stored.
+   */
+  private preprocessInsertions(from: number, into: number, at: Int32Array, removal: Float64Array): void {
+    const m = this.m;
+    const n = m.nodeCount;
+    const d = m.dist;
+    const seqF = this.seq[from]!;
+    const seqI = this.seq[into]!;
+    const lenF = this.length[from]!;
+    const lenI = this.length[into]!;
+    const cost = this.insCost;
+    const pos = this.insPos;
+    const stamp = this.insStamp;
+    const changed = this.modifiedAt[into]!;
+    for (let k = 1; k <= lenF; k++) {
+      const u = seqF[k]!;
+      const prev = seqF[k - 1]!;
+      const next = seqF[k + 1]!;
+      removal[k] = d[prev * n + next]! - d[prev * n + u]! - d[u * n + next]!;
+      const entry = this.insCached ? into * n + u : u;
+      at[k] = 3 * entry;
+      if (this.insCached && stamp[entry]! >= changed) continue;
+      stamp[entry] = this.clock;
+      let c0 = Number.POSITIVE_INFINITY;
+      let c1 = c0;
+      let c2 = c0;
+      let p0 = -1;
+      let p1 = -1;
+      let p2 = -1;
+      for (let p = 0; p <= lenI; p++) {
+        const a = seqI[p]!;
+        const b = seqI[p + 1]!;
+        const c = d[a * n + u]! + d[u * n + b]! - d[a * n + b]!;
+        if (c >= c2) continue;
+        if (c < c0) {
+          c2 = c1;
+          p2 = p1;
+          c1 = c0;
+          p1 = p0;
+          c0 = c;
+          p0 = p;
+        } else if (c < c1) {
+          c2 = c1;
+          p2 = p1;
+          c1 = c;
+          p1 = p;
+        } else {
+          c2 = c;
+          p2 = p;
+        }
+      }
+      const base = 3 * entry;
+      cost[base] = c0;
+      cost[base + 1] = c1;
+      cost[base + 2] = c2;
+      pos[base] = p0;
+      pos[base + 1] = p1;
+      pos[base + 2] = p2;
+    }
+  }
+
+  private swapPosition = -1;
+
+  /**
+   * Cheapest insertion of the customer at position k of one route into the other route once
+   * the customer at position kv there is removed: in its place, or at one of the three best
+   * points that do not touch it. Sets swapPosition (-1: in its place).
+   */
+  private insertWithRemoval(u: number, base: number, into: number, kv: number): number {
+    const cost = this.insCost;
+    const pos = this.insPos;
+    const n = this.m.nodeCount;
+    const d = this.m.dist;
+    const seq = this.seq[into]!;
+    const prev = seq[kv - 1]!;
+    const next = seq[kv + 1]!;
+    let best = d[prev * n + u]! + d[u * n + next]! - d[prev * n + next]!;
+    this.swapPosition = -1;
+    for (let t = 0; t < 3; t++) {
+      const p = pos[base + t]!;
+      if (p < 0) break;
+      if (p === kv || p === kv - 1) continue;
+      if (cost[base + t]! < best) {
+        best = cost[base + t]!;
+        this.swapPosition = p;
+      }
+      break;
+    }
+    return best;
+  }
+
+  private swapStar(r1: number, r2: number): boolean {
+    const m = this.m;
+    const pen = this.penalties;
+    const at1s = this.insAt1;
+    const at2s = this.insAt2;
+    this.preprocessInsertions(r1, r2, at1s, this.removal1);
+    this.preprocessInsertions(r2, r1, at2s, this.removal2);
+    const insCost = this.insCost;
+    const insPos = this.insPos;
+    const seq1 = this.seq[r1]!;
+    const seq2 = this.seq[r2]!;
+    const len1 = this.length[r1]!;
+    const len2 = this.length[r2]!;
+    const dist1 = this.fwd[r1]![len1 + 1]!;
+    const dist2 = this.fwd[r2]![len2 + 1]!;
+    const load1 = this.load[r1]![len1 + 1]!;
+    const load2 = this.load[r2]![len2 + 1]!;
+    const serv1 = this.serv[r1]![len1 + 1]!;
+    const serv2 = this.serv[r2]![len2 + 1]!;
+    const before = this.cost[r1]! + this.cost[r2]!;
+    // Penalties currently paid, and the load penalty alone after an exchange: the quick filter.
+    const paid = before - 2 * m.fixedCost - m.unitCost * (dist1 + dist2);
+    const capacity = m.capacity;
+    const loadPrice = pen.load;
+    let bestAfter = before - EPS;
+    let kind = 0;
+    let best1 = -1;
+    let best2 = -1;
+    let at1 = -1;
+    let at2 = -1;
+    for (let k1 = 1; k1 <= len1; k1++) {
+      const u = seq1[k1]!;
+      const qu = m.demand[u]!;
+      const su = m.service[u]!;
+      const rem1 = this.removal1[k1]!;
+      for (let k2 = 1; k2 <= len2; k2++) {
+        const v = seq2[k2]!;
+        const qv = m.demand[v]!;
+        const rem2 = this.removal2[k2]!;
+        const newLoad1 = load1 - qu + qv;
+        const newLoad2 = load2 - qv + qu;
+        const over1 = newLoad1 > capacity ? loadPrice * (newLoad1 - capacity) : 0;
+        const over2 = newLoad2 > capacity ? loadPrice * (newLoad2 - capacity) : 0;
+        if (m.unitCost * (rem1 + rem2) + over1 + over2 - paid >= 0) continue;
+        const sv = m.service[v]!;
+        const extra2 = this.insertWithRemoval(u, at1s[k1]!, r2, k2);
+        const pos2 = this.swapPosition;
+        const extra1 = this.insertWithRemoval(v, at2s[k2]!, r1, k1);
+        const pos1 = this.swapPosition;
+        const after =
+          routeCost(m, pen, len1, dist1 + rem1 + extra1, newLoad1, serv1 - su + sv) + routeCost(m, pen, len2, dist2 + rem2 + extra2, newLoad2, serv2 - sv + su);
+        if (after < bestAfter) {
+          bestAfter = after;
+          kind = 1;
+          best1 = k1;
+          best2 = k2;
+          at1 = pos1;
+          at2 = pos2;
+        }
+      }
+    }
+    // Plain relocations to the best insertion point come for free.
+    for (let k1 = 1; k1 <= len1; k1++) {
+      const u = seq1[k1]!;
+      const after =
+        routeCost(m, pen, len1 - 1, dist1 + this.removal1[k1]!, load1 - m.demand[u]!, serv1 - m.service[u]!) +
+        routeCost(m, pen, len2 + 1, dist2 + insCost[at1s[k1]!]!, load2 + m.demand[u]!, serv2 + m.service[u]!);
+      if (after < bestAfter) {
+        bestAfter = after;
+        kind = 2;
+        best1 = k1;
+        at2 = insPos[at1s[k1]!]!;
+      }
+    }
+    for (let k2 = 1; k2 <= len2; k2++) {
+      const v = seq2[k2]!;
+      const after =
+        routeCost(m, pen, len2 - 1, dist2 + this.removal2[k2]!, load2 - m.demand[v]!, serv2 - m.service[v]!) +
+        routeCost(m, pen, len1 + 1, dist1 + insCost[at2s[k2]!]!, load1 + m.demand[v]!, serv1 + m.service[v]!);
+      if (after < bestAfter) {
+        bestAfter = after;
+        kind = 3;
+        best2 = k2;
+        at1 = insPos[at2s[k2]!]!;
+      }
+    }
+    if (kind === 0) return false;
+    let count1: number;
+    let count2: number;
+    if (kind === 1) {
+      count1 = this.rebuild(r1, best1, seq2[best2]!, at1, this.scratch);
+      count2 = this.rebuild(r2, best2, seq1[best1]!, at2, this.scratch2);
+    } else if (kind === 2) {
+      count1 = this.rebuild(r1, best1, -1, -2, this.scratch);
+      count2 = this.rebuild(r2, -1, seq1[best1]!, at2, this.scratch2);
+    } else {
+      count1 = this.rebuild(r1, -1, seq2[best2]!, at1, this.scratch);
+      count2 = this.rebuild(r2, best2, -1, -2, this.scratch2);
+    }
+    this.setRoute(r1, this.scratch, count1);
+    this.setRoute(r2, this.scratch2, count2);
+    if (this.onCommit) this.onCommit(bestAfter, r1, r2);
+    return true;
+  }
+
+  /**
+   * Customers of route r without the one at position `remove` (-1: none), with `insert` placed
+   * after position `after` (-1: in the removed one's place; -2: nowhere).
+   */
+  private rebuild(r: number, remove: number, insert: number, after: number, out: Int32Array): number {
+    const seq = this.seq[r]!;
+    const len = this.length[r]!;
+    let count = 0;
+    if (after === 0) out[count++] = insert;
+    for (let t = 1; t <= len; t++) {
+      if (t === remove) {
+        if (after === -1) out[count++] = insert;
+        continue;
+      }
+      out[count++] = seq[t]!;
+      if (t === after) out[count++] = insert;
+    }
+    return count;
   }
 
   private firstEmptyRoute(): number {
@@ -301,41 +519,98 @@ export class LocalSearch {
   /** Every move between customer u and position j of route rv (j = 0: rv's start depot). */
   private movesAfter(u: number, rv: number, j: number): boolean {
     const ru = this.routeOf[u]!;
-    const i = this.pos[u]!;
-    const endU = this.length[ru]! + 1;
-    const endV = this.length[rv]! + 1;
-    const xIsCustomer = i + 1 < endU;
-    const vIsCustomer = j > 0;
-    const yIsCustomer = j + 1 < endV;
-    const a = this.a;
-    const b = this.b;
-    if (ru !== rv) return this.interRoute(u, ru, i, rv, j);
+    if (ru !== rv) return this.interRoute(u, ru, this.pos[u]!, rv, j);
+    return this.intraRoute(u, ru, this.pos[u]!, j);
+  }
+
+  /**
+   * Moves within one route: only the distance changes (load and service stay), so each is
+   * priced from a distance delta, reversed segments from the backward prefix sums.
+   */
+  private intraRoute(u: number, r: number, i: number, j: number): boolean {
     if (j === i || j === i - 1) return false;
-    // Relocate u after v within the route.
-    if (j > i) a.reset().add(ru, 0, i - 1).add(ru, i + 1, j).add(ru, i, i).add(ru, j + 1, endU);
-    else a.reset().add(ru, 0, j).add(ru, i, i).add(ru, j + 1, i - 1).add(ru, i + 1, endU);
-    if (this.tryApply(ru, -1)) return true;
+    const m = this.m;
+    const n = m.nodeCount;
+    const d = m.dist;
+    const seq = this.seq[r]!;
+    const end = this.length[r]! + 1;
+    const pu = seq[i - 1]!;
+    const x = seq[i + 1]!;
+    const v = seq[j]!;
+    const y = seq[j + 1]!;
+    const a = this.a;
+    const removeU = d[pu * n + x]! - d[pu * n + u]! - d[u * n + x]!;
+    // Relocate u after v.
+    if (this.improvesWithin(r, removeU + d[v * n + u]! + d[u * n + y]! - d[v * n + y]!)) {
+      if (j > i) a.reset().add(r, 0, i - 1).add(r, i + 1, j).add(r, i, i).add(r, j + 1, end);
+      else a.reset().add(r, 0, j).add(r, i, i).add(r, j + 1, i - 1).add(r, i + 1, end);
+      return this.commitWithin(r);
+    }
+    const xIsCustomer = i + 1 < end;
     if (xIsCustomer && j !== i + 1) {
-      for (const reversed of [false, true]) {
-        if (j > i + 1) a.reset().add(ru, 0, i - 1).add(ru, i + 2, j).add(ru, i, i + 1, reversed).add(ru, j + 1, endU);
-        else a.reset().add(ru, 0, j).add(ru, i, i + 1, reversed).add(ru, j + 1, i - 1).add(ru, i + 2, endU);
-        if (this.tryApply(ru, -1)) return true;
+      // Relocate (u, x) after v, in order and reversed.
+      const xx = seq[i + 2]!;
+      const removePair = d[pu * n + xx]! - d[pu * n + u]! - d[x * n + xx]!;
+      if (this.improvesWithin(r, removePair + d[v * n + u]! + d[x * n + y]! - d[v * n + y]!)) {
+        if (j > i + 1) a.reset().add(r, 0, i - 1).add(r, i + 2, j).add(r, i, i + 1).add(r, j + 1, end);
+        else a.reset().add(r, 0, j).add(r, i, i + 1).add(r, j + 1, i - 1).add(r, i + 2, end);
+        return this.commitWithin(r);
+      }
+      if (this.improvesWithin(r, removePair - d[u * n + x]! + d[v * n + x]! + d[x * n + u]! + d[u * n + y]! - d[v * n + y]!)) {
+        if (j > i + 1) a.reset().add(r, 0, i - 1).add(r, i + 2, j).add(r, i, i + 1, true).add(r, j + 1, end);
+        else a.reset().add(r, 0, j).add(r, i, i + 1, true).add(r, j + 1, i - 1).add(r, i + 2, end);
+        return this.commitWithin(r);
       }
     }
-    if (vIsCustomer) {
+    if (j > 0) {
       // Swap u and v.
       const lo = Math.min(i, j);
       const hi = Math.max(i, j);
-      if (hi === lo + 1) a.reset().add(ru, 0, lo - 1).add(ru, hi, hi).add(ru, lo, lo).add(ru, hi + 1, endU);
-      else a.reset().add(ru, 0, lo - 1).add(ru, hi, hi).add(ru, lo + 1, hi - 1).add(ru, lo, lo).add(ru, hi + 1, endU);
-      if (this.tryApply(ru, -1)) return true;
+      const p = seq[lo - 1]!;
+      const first = seq[lo]!;
+      const second = seq[hi]!;
+      const q = seq[hi + 1]!;
+      let delta: number;
+      if (hi === lo + 1) delta = d[p * n + second]! + d[second * n + first]! + d[first * n + q]! - d[p * n + first]! - d[first * n + second]! - d[second * n + q]!;
+      else {
+        const f1 = seq[lo + 1]!;
+        const s0 = seq[hi - 1]!;
+        delta =
+          d[p * n + second]! + d[second * n + f1]! + d[s0 * n + first]! + d[first * n + q]! - d[p * n + first]! - d[first * n + f1]! - d[s0 * n + second]! - d[second * n + q]!;
+      }
+      if (this.improvesWithin(r, delta)) {
+        if (hi === lo + 1) a.reset().add(r, 0, lo - 1).add(r, hi, hi).add(r, lo, lo).add(r, hi + 1, end);
+        else a.reset().add(r, 0, lo - 1).add(r, hi, hi).add(r, lo + 1, hi - 1).add(r, lo, lo).add(r, hi + 1, end);
+        return this.commitWithin(r);
+      }
     }
     if (i < j) {
       // 2-opt: reverse x..v.
-      a.reset().add(ru, 0, i).add(ru, i + 1, j, true).add(ru, j + 1, endU);
-      if (this.tryApply(ru, -1)) return true;
+      const fwd = this.fwd[r]!;
+      const bwd = this.bwd[r]!;
+      const delta = d[u * n + v]! + bwd[j]! - bwd[i + 1]! + d[x * n + y]! - d[u * n + x]! - (fwd[j]! - fwd[i + 1]!) - d[v * n + y]!;
+      if (this.improvesWithin(r, delta)) {
+        a.reset().add(r, 0, i).add(r, i + 1, j, true).add(r, j + 1, end);
+        return this.commitWithin(r);
+      }
     }
     return false;
+  }
+
+  /** Whether changing route r's distance by `delta` lowers its penalised cost. */
+  private improvesWithin(r: number, delta: number): boolean {
+    if (delta > -EPS) return false;
+    const end = this.length[r]! + 1;
+    const after = routeCost(this.m, this.penalties, this.length[r]!, this.fwd[r]![end]! + delta, this.load[r]![end]!, this.serv[r]![end]!);
+    this.predicted = after;
+    return after < this.cost[r]! - EPS;
+  }
+
+  private commitWithin(r: number): boolean {
+    const count = this.write(this.a, this.scratch);
+    this.setRoute(r, this.scratch, count);
+    if (this.onCommit) this.onCommit(this.predicted, r, -1);
+    return true;
   }
 
   /**
