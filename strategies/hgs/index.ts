@@ -27,7 +27,8 @@ function initialPenalties(m: HgsModel): Penalties {
 /** Customers missing from a construction go to the end of the last route, so that LS repairs them. */
 function complete(m: HgsModel, routes: number[][]): number[][] {
   const seen = new Uint8Array(m.nodeCount);
-  const out = Array.from({ length: m.vehicles }, (_, r) => (routes[r] ?? []).filter((c) => !seen[c] && (seen[c] = 1)));
+  const used = routes.filter((r) => r.length > 0);
+  const out = Array.from({ length: m.vehicles }, (_, r) => (used[r] ?? []).filter((c) => !seen[c] && (seen[c] = 1)));
   for (const c of m.customers) if (!seen[c]) out[m.vehicles - 1]!.push(c);
   return out;
 }

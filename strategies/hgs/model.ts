@@ -83,7 +83,8 @@ export function buildModel(p: CompiledProblem): ModelOutcome {
       durationLimit: limit,
       fixedCost: p.fixedCost[0]!,
       unitCost: p.unitCost[0]!,
-      vehicles: p.vehicleCount,
+      // More routes than customers is never useful, and each route costs memory in the search.
+      vehicles: Math.min(p.vehicleCount, Math.max(1, p.customers.length)),
       symmetric: isSymmetric(p),
       neighbours: nearestNeighbours(p, GRANULARITY),
       maxDistance,

@@ -204,7 +204,19 @@ describe("solver strategies", function () {
 
   it("selects by size and refuses a pinned strategy that cannot solve the problem", () => {
     const { problem } = compileRequest(cvrp(10, 2, 50, 1));
-    expect(selectStrategy(problem).name).to.equal("alns");
+    expect(selectStrategy(problem).name).to.equal("hgs");
+    // Customer windows narrower than the depot's (Solomon-like): hgs does not apply, ALNS does.
+    const windows = cvrp(10, 2, 50, 1);
+    const timed = compileRequest({
+      ...windows,
+      node_time_windows: windows.node_demands.map((_, i): [number, number] => (i === 0 ? [0, 1000] : [10 * i, 10 * i + 200])),
+      node_service_time: windows.node_demands.map(() => 5),
+      vehicle_speeds: [1, 1],
+    });
+    expect(selectStrategy(timed.problem).name).to.equal("alns");
+    // A mixed fleet: ALNS too.
+    const mixed = compileRequest({ ...cvrp(10, 2, 50, 1), vehicles_capacity: [50, 60] });
+    expect(selectStrategy(mixed.problem).name).to.equal("alns");
     const outcome = solveRequest(cvrp(10, 2, 50, 1), { requestId: "s", timeLimitSeconds: 1, strategy: "sweep" });
     expect(outcome.status).to.equal("failed");
     if (outcome.status === "failed") expect(outcome.error).to.match(/needs node_positions/);
