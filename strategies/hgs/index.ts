@@ -27,7 +27,8 @@ function initialPenalties(m: HgsModel): Penalties {
 /** Customers missing from a construction go to the end of the last route, so that LS repairs them. */
 function complete(m: HgsModel, routes: number[][]): number[][] {
   const seen = new Uint8Array(m.nodeCount);
-  const used = routes.filter((r) => r.length > 0);
+  // With more vehicles than routes in the model, keep the construction's non-empty routes.
+  const used = routes.length > m.vehicles ? routes.filter((r) => r.length > 0) : routes;
   const out = Array.from({ length: m.vehicles }, (_, r) => (used[r] ?? []).filter((c) => !seen[c] && (seen[c] = 1)));
   for (const c of m.customers) if (!seen[c]) out[m.vehicles - 1]!.push(c);
   return out;
