@@ -36,8 +36,10 @@ class Pieces {
 /**
  * Granular local search of the hybrid genetic search (Vidal 2022): relocate one or two
  * customers (also reversed), swap 1-1, 2-1 and 2-2, 2-opt within a route and both 2-opt*
- * variants between routes, over each customer's nearest neighbours, first improvement, on a
- * penalised cost so that overloaded or overlong routes are allowed but priced.
+ * variants between routes, over each customer's nearest neighbours, first improvement, then
+ * SWAP* between neighbouring routes; on a penalised cost so that overloaded or overlong routes
+ * are allowed but priced. Every move is priced in O(1) from prefix sums (SWAP* from cached
+ * insertion costs); a property test checks each applied move against the evaluator.
  */
 export class LocalSearch {
   /** Per route: depot, customers, depot. */
