@@ -1,7 +1,9 @@
 /**
  * Solver benchmark on public instances: `npm run bench -- --set NAME [--time S] [--strategy NAME]
- * [--seed N] [--limit K]`. Per instance: best known, ours (re-scored by the evaluator), gap, time;
- * per set: feasible count, mean and max gap. Protocol default: 10 s up to 200 customers, 30 s above.
+ * [--seed N] [--limit K] [--only NAME,...] [--iterations]`. Per instance: best known, ours
+ * (re-scored by the evaluator), gap, time, and with --iterations the strategy's iterations per
+ * second; per set: feasible count, mean and max gap. Protocol default: 10 s up to 200 customers,
+ * 30 s above.
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -26,13 +28,14 @@ const { values } = parseArgs({
     seed: { type: "string", default: "1" },
     limit: { type: "string" },
     only: { type: "string" },
+    iterations: { type: "boolean", default: false },
   },
 });
 const benchDir = process.env.BENCH_DIR ?? resolve(fileURLToPath(new URL("../", import.meta.url)), "../shared/benchmarks");
 const manifest = JSON.parse(readFileSync(join(benchDir, "manifest.json"), "utf8")) as ManifestEntry[];
 const sets = [...new Set(manifest.map((e) => e.set))];
 if (!values.set || !sets.includes(values.set)) {
-  process.stderr.write(`usage: npm run bench -- --set NAME [--time S] [--strategy NAME] [--seed N] [--limit K] [--only NAME,...]\nsets: ${sets.join(", ")}\n`);
+  process.stderr.write(`usage: npm run bench -- --set NAME [--time S] [--strategy NAME] [--seed N] [--limit K] [--only NAME,...] [--iterations]\nsets: ${sets.join(", ")}\n`);
   process.exit(2);
 }
 const only = values.only ? new Set(values.only.split(",")) : null;
@@ -42,23 +45,27 @@ const entries = manifest
 
 const pad = (s: string | number, w: number) => String(s).padStart(w);
 console.log(`set ${values.set}: ${entries.length} instances, strategy ${values.strategy ?? "auto"}, seed ${values.seed}, time ${values.time ?? "protocol (10 s <= 200 customers, 30 s above)"}`);
-console.log(`| instance | customers | best known | ours | gap % | time s | strategy |`);
-console.log(`|---|---:|---:|---:|---:|---:|---|`);
+// --iterations adds the strategy's iterations per second (search speed, for profiling).
+const iterHead = values.iterations ? " iter/s |" : "";
+console.log(`| instance | customers | best known | ours | gap % | time s | strategy |${iterHead}`);
+console.log(`|---|---:|---:|---:|---:|---:|---|${values.iterations ? "---:|" : ""}`);
 const gaps: number[] = [];
 let feasible = 0;
 for (const entry of entries) {
   const request = JSON.parse(readFileSync(join(benchDir, entry.request), "utf8")) as SolveRequestInput;
   const seconds = values.time ? Number(values.time) : entry.n_customers <= 200 ? 10 : 30;
   const started = performance.now();
-  const outcome = solveRequest(request, { requestId: entry.name, timeLimitSeconds: seconds, seed: Number(values.seed), ...(values.strategy ? { strategy: values.strategy } : {}) });
+  const stats = { iterations: 0 };
+  const outcome = solveRequest(request, { requestId: entry.name, timeLimitSeconds: seconds, seed: Number(values.seed), stats, ...(values.strategy ? { strategy: values.strategy } : {}) });
   const took = (performance.now() - started) / 1000;
+  const iterCell = values.iterations ? ` ${pad(Math.round(stats.iterations / took), 6)} |` : "";
   if (outcome.status === "solved") {
     feasible++;
     const gap = (100 * (outcome.result.total_cost - entry.bks)) / entry.bks;
     gaps.push(gap);
-    console.log(`| ${entry.name} | ${pad(entry.n_customers, 4)} | ${pad(entry.bks, 9)} | ${pad(outcome.result.total_cost.toFixed(2), 10)} | ${pad(gap.toFixed(2), 6)} | ${pad(took.toFixed(1), 5)} | ${outcome.result.strategy} |`);
+    console.log(`| ${entry.name} | ${pad(entry.n_customers, 4)} | ${pad(entry.bks, 9)} | ${pad(outcome.result.total_cost.toFixed(2), 10)} | ${pad(gap.toFixed(2), 6)} | ${pad(took.toFixed(1), 5)} | ${outcome.result.strategy} |${iterCell}`);
   } else {
-    console.log(`| ${entry.name} | ${pad(entry.n_customers, 4)} | ${pad(entry.bks, 9)} | infeasible | - | ${pad(took.toFixed(1), 5)} | ${outcome.strategy ?? "-"} |`);
+    console.log(`| ${entry.name} | ${pad(entry.n_customers, 4)} | ${pad(entry.bks, 9)} | infeasible | - | ${pad(took.toFixed(1), 5)} | ${outcome.strategy ?? "-"} |${iterCell}`);
   }
 }
 const mean = gaps.reduce((a, b) => a + b, 0) / Math.max(1, gaps.length);

@@ -17,6 +17,8 @@ export interface SolveOptions {
   maxIterations?: number;
   shouldAbort?: () => boolean;
   selection?: readonly SelectionRule[];
+  /** Filled in after solving: the strategy's iteration count (benchmarks report iterations/s). */
+  stats?: { iterations: number };
 }
 
 export type SolveOutcome =
@@ -48,6 +50,7 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
   const seconds = Math.max(0.05, options.timeLimitSeconds - elapsed - RESERVED_SECONDS);
   const budget = Budget.forSeconds(seconds, options.seed ?? 1, options.maxIterations, options.shouldAbort);
   const solution = strategy.solve(problem, budget);
+  if (options.stats) options.stats.iterations = budget.iterationCount;
   const score = evaluateSolution(problem, solution);
   if (!score.feasible) {
     const why: string[] = [];

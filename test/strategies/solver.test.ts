@@ -67,17 +67,26 @@ function bruteForceOptimum(req: SolveRequestInput): number {
 describe("solver strategies", function () {
   this.timeout(120_000);
 
-  it("finds the brute-force optimum of tiny instances (symmetric and asymmetric)", () => {
+  /** The one-shot constructions make no claim to optimality; every search strategy must find it. */
+  const CONSTRUCTIONS = new Set(["clarke-wright", "sweep"]);
+  it("finds the brute-force optimum of tiny instances (symmetric and asymmetric) with every search strategy that supports them", () => {
+    const tried = new Set<string>();
     for (let seed = 1; seed <= 8; seed++) {
       const req = cvrp(5 + (seed % 3), 3, 10, seed, seed % 2 === 0);
       const total = req.node_demands.reduce((a, b) => a + b, 0);
       req.vehicles_capacity = req.vehicles_capacity.map(() => Math.max(8, Math.ceil(total / 2.5)));
       const optimum = bruteForceOptimum(req);
       expect(optimum, "the instance is feasible").to.be.lessThan(Number.POSITIVE_INFINITY);
-      const outcome = solveRequest(req, { requestId: "t", timeLimitSeconds: 5, seed, maxIterations: 3000, strategy: "alns" });
-      expect(outcome.status, `seed ${seed}`).to.equal("solved");
-      if (outcome.status === "solved") expect(outcome.result.total_cost, `seed ${seed}`).to.be.closeTo(optimum, 1e-6);
+      const { problem } = compileRequest(req);
+      for (const strategy of STRATEGIES) {
+        if (CONSTRUCTIONS.has(strategy.name) || !strategy.supports(problem).ok) continue;
+        tried.add(strategy.name);
+        const outcome = solveRequest(req, { requestId: "t", timeLimitSeconds: 5, seed, maxIterations: 3000, strategy: strategy.name });
+        expect(outcome.status, `${strategy.name} seed ${seed}`).to.equal("solved");
+        if (outcome.status === "solved") expect(outcome.result.total_cost, `${strategy.name} seed ${seed}`).to.be.closeTo(optimum, 1e-6);
+      }
     }
+    expect([...tried].sort()).to.include.members(["alns", "hgs"]);
   });
 
   it("returns only solutions that the evaluator and an independent reference agree on, with every feature on", () => {
@@ -195,7 +204,19 @@ describe("solver strategies", function () {
 
   it("selects by size and refuses a pinned strategy that cannot solve the problem", () => {
     const { problem } = compileRequest(cvrp(10, 2, 50, 1));
-    expect(selectStrategy(problem).name).to.equal("alns");
+    expect(selectStrategy(problem).name).to.equal("hgs");
+    // Customer windows narrower than the depot's (Solomon-like): hgs does not apply, ALNS does.
+    const windows = cvrp(10, 2, 50, 1);
+    const timed = compileRequest({
+      ...windows,
+      node_time_windows: windows.node_demands.map((_, i): [number, number] => (i === 0 ? [0, 1000] : [10 * i, 10 * i + 200])),
+      node_service_time: windows.node_demands.map(() => 5),
+      vehicle_speeds: [1, 1],
+    });
+    expect(selectStrategy(timed.problem).name).to.equal("alns");
+    // A mixed fleet: ALNS too.
+    const mixed = compileRequest({ ...cvrp(10, 2, 50, 1), vehicles_capacity: [50, 60] });
+    expect(selectStrategy(mixed.problem).name).to.equal("alns");
     const outcome = solveRequest(cvrp(10, 2, 50, 1), { requestId: "s", timeLimitSeconds: 1, strategy: "sweep" });
     expect(outcome.status).to.equal("failed");
     if (outcome.status === "failed") expect(outcome.error).to.match(/needs node_positions/);

@@ -1,0 +1,174 @@
+import type { Budget } from "../core/budget.js";
+import type { CompiledProblem, Solution } from "../core/problem.js";
+import type { Rng } from "../core/rng.js";
+import type { Strategy } from "../core/strategy.js";
+import { clarkeWrightSolution } from "../clarke-wright/index.js";
+import { orderedCrossover } from "./crossover.js";
+import { Individual } from "./individual.js";
+import { LocalSearch } from "./local-search.js";
+import { buildModel, type HgsModel, type Penalties } from "./model.js";
+import { Population, POPULATION } from "./population.js";
+import { split } from "./split.js";
+
+/** Share of local-search outcomes that should be feasible; penalties adapt towards it. */
+const TARGET_FEASIBLE = 0.2;
+const PENALTY_SEGMENT = 100;
+const REPAIR_PROBABILITY = 0.5;
+/** Iterations without a new best before the population is rebuilt around the best. */
+const STAGNATION_LIMIT = 20_000;
+
+function initialPenalties(m: HgsModel): Penalties {
+  return {
+    load: Math.max(0.1, Math.min(1000, (m.unitCost * m.maxDistance) / Math.max(1e-9, m.maxDemand))),
+    duration: Math.max(0.1, m.unitCost * m.speed),
+  };
+}
+
+/** Customers missing from a construction go to the end of the last route, so that LS repairs them. */
+function complete(m: HgsModel, routes: number[][]): number[][] {
+  const seen = new Uint8Array(m.nodeCount);
+  // With more vehicles than routes in the model, keep the construction's non-empty routes.
+  const used = routes.length > m.vehicles ? routes.filter((r) => r.length > 0) : routes;
+  const out = Array.from({ length: m.vehicles }, (_, r) => (used[r] ?? []).filter((c) => !seen[c] && (seen[c] = 1)));
+  for (const c of m.customers) if (!seen[c]) out[m.vehicles - 1]!.push(c);
+  return out;
+}
+
+function randomTour(m: HgsModel, rng: Rng): Int32Array {
+  const tour = Array.from(m.customers);
+  rng.shuffle(tour);
+  return Int32Array.from(tour);
+}
+
+class Search {
+  readonly ls: LocalSearch;
+  readonly population: Population;
+  penalties: Penalties;
+  private loadFeasibleHistory: boolean[] = [];
+  private durationFeasibleHistory: boolean[] = [];
+
+  constructor(
+    readonly m: HgsModel,
+    readonly rng: Rng,
+    private readonly stop: () => boolean,
+  ) {
+    this.ls = new LocalSearch(m);
+    this.population = new Population(m);
+    this.penalties = initialPenalties(m);
+  }
+
+  /** Educates (local search) a solution and adds it, with a repair attempt when infeasible. */
+  educateAndAdd(routes: number[][]): boolean {
+    const ls = this.ls;
+    ls.penalties = this.penalties;
+    ls.loadRoutes(routes);
+    ls.run(this.rng, this.stop);
+    let loadOk = true;
+    let durationOk = true;
+    for (let r = 0; r < this.m.vehicles; r++) {
+      if (ls.loadOf(r) > this.m.capacity + 1e-9) loadOk = false;
+      if (ls.durationOf(r) > this.m.durationLimit + 1e-7) durationOk = false;
+    }
+    this.loadFeasibleHistory.push(loadOk);
+    this.durationFeasibleHistory.push(durationOk);
+    const educated = new Individual(this.m, ls.routes(), this.penalties);
+    let improved = this.population.add(educated);
+    if (!educated.feasible && this.rng.next() < REPAIR_PROBABILITY) {
+      // Repair as in HGS: penalties x10, then x100 if the result is still infeasible.
+      for (const factor of [10, 100]) {
+        ls.penalties = { load: this.penalties.load * factor, duration: this.penalties.duration * factor };
+        ls.reprice();
+        ls.run(this.rng, this.stop);
+        const repaired = new Individual(this.m, ls.routes(), this.penalties);
+        if (repaired.feasible) {
+          improved = this.population.add(repaired) || improved;
+          break;
+        }
+      }
+      ls.penalties = this.penalties;
+    }
+    return improved;
+  }
+
+  /** Moves each penalty so that about TARGET_FEASIBLE of the educated solutions are feasible. */
+  adaptPenalties(): void {
+    const adjust = (price: number, history: boolean[]) => {
+      if (history.length === 0) return price;
+      const share = history.filter(Boolean).length / history.length;
+      if (share < TARGET_FEASIBLE - 0.05) return Math.min(100_000, price * 1.2);
+      if (share > TARGET_FEASIBLE + 0.05) return Math.max(0.1, price * 0.85);
+      return price;
+    };
+    this.penalties = {
+      load: adjust(this.penalties.load, this.loadFeasibleHistory),
+      duration: adjust(this.penalties.duration, this.durationFeasibleHistory),
+    };
+    this.loadFeasibleHistory = [];
+    this.durationFeasibleHistory = [];
+    this.population.reprice(this.penalties);
+  }
+
+  offspring(): number[][] {
+    const a = this.population.select(this.rng);
+    let b = this.population.select(this.rng);
+    for (let tries = 0; tries < 3 && b === a; tries++) b = this.population.select(this.rng);
+    const child = orderedCrossover(a.tour, b.tour, this.rng, this.m.nodeCount);
+    return split(this.m, this.penalties, child);
+  }
+}
+
+function toSolution(p: CompiledProblem, routes: number[][]): Solution {
+  const out: number[][] = Array.from({ length: p.vehicleCount }, () => []);
+  let v = 0;
+  for (const route of routes) if (route.length > 0) out[v++] = route.slice();
+  return { routes: out };
+}
+
+/**
+ * Hybrid genetic search with adaptive diversity control (Vidal 2022): ordered crossover on
+ * giant tours, optimal split, granular local search on penalised load and duration, and a
+ * population ranked by cost and diversity. It needs one depot and identical vehicles; windows
+ * are accepted only when they cannot bind before the depot closes (then they are a duration cap).
+ */
+export const hgs: Strategy = {
+  name: "hgs",
+  supports(p) {
+    const outcome = buildModel(p);
+    if (!outcome.ok) return { ok: false, reason: `hgs needs one depot, identical vehicles and no binding customer windows: ${outcome.reason}` };
+    if (p.customers.length < 2) return { ok: false, reason: "hgs needs at least two customers" };
+    return { ok: true };
+  },
+  solve(p: CompiledProblem, budget: Budget): Solution {
+    const outcome = buildModel(p);
+    if (!outcome.ok) throw new Error(outcome.reason);
+    const m = outcome.model;
+    const search = new Search(m, budget.rng, () => budget.exhausted());
+    let iteration = 0;
+    const step = (): boolean => {
+      iteration++;
+      if (iteration % PENALTY_SEGMENT === 0) search.adaptPenalties();
+      return budget.tick();
+    };
+
+    search.educateAndAdd(complete(m, clarkeWrightSolution(p).routes));
+    const initial = 4 * POPULATION.minimum;
+    for (let k = 0; k < initial && !step(); k++) search.educateAndAdd(split(m, search.penalties, randomTour(m, search.rng)));
+
+    let sinceBest = 0;
+    while (!step()) {
+      if (search.population.size() < 2) {
+        search.educateAndAdd(split(m, search.penalties, randomTour(m, search.rng)));
+        continue;
+      }
+      sinceBest = search.educateAndAdd(search.offspring()) ? 0 : sinceBest + 1;
+      if (sinceBest >= STAGNATION_LIMIT) {
+        const best = search.population.best;
+        search.population.restart();
+        if (best) search.population.add(new Individual(m, best.routes, search.penalties));
+        sinceBest = 0;
+      }
+    }
+    const best = search.population.best ?? [...search.population.infeasible].sort((a, b) => a.penalisedCost - b.penalisedCost)[0];
+    return toSolution(p, best ? best.routes : complete(m, clarkeWrightSolution(p).routes));
+  },
+};

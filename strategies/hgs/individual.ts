@@ -1,0 +1,95 @@
+import { routeCost, type HgsModel, type Penalties } from "./model.js";
+
+const LOAD_EPS = 1e-9;
+const DURATION_EPS = 1e-7;
+let closestBuffer = new Float64Array(8);
+
+/** One solution of the population, with what selection and diversity measures need. */
+export class Individual {
+  readonly routes: number[][];
+  /** The routes concatenated: the chromosome that crossover works on. */
+  readonly tour: Int32Array;
+  /** Neighbours of each customer in its route (the depot stands for a route end). */
+  readonly successor: Int32Array;
+  readonly predecessor: Int32Array;
+  readonly distanceCost: number;
+  readonly loadExcess: number;
+  readonly durationExcess: number;
+  readonly feasible: boolean;
+  penalisedCost = 0;
+  /** Broken-pairs distances to the other members of its subpopulation. */
+  readonly proximity = new Map<Individual, number>();
+  biasedFitness = 0;
+
+  constructor(m: HgsModel, routes: number[][], pen: Penalties) {
+    this.routes = routes;
+    this.tour = new Int32Array(m.customers.length);
+    this.successor = new Int32Array(m.nodeCount);
+    this.predecessor = new Int32Array(m.nodeCount);
+    const n = m.nodeCount;
+    let at = 0;
+    let cost = 0;
+    let loadExcess = 0;
+    let durationExcess = 0;
+    for (const route of routes) {
+      if (route.length === 0) continue;
+      let distance = 0;
+      let load = 0;
+      let service = 0;
+      let prev = m.depot;
+      for (let k = 0; k < route.length; k++) {
+        const c = route[k]!;
+        this.tour[at++] = c;
+        distance += m.dist[prev * n + c]!;
+        load += m.demand[c]!;
+        service += m.service[c]!;
+        this.predecessor[c] = prev;
+        this.successor[c] = k + 1 < route.length ? route[k + 1]! : m.depot;
+        prev = c;
+      }
+      distance += m.dist[prev * n + m.depot]!;
+      cost += routeCost(m, { load: 0, duration: 0 }, route.length, distance, load, service);
+      loadExcess += Math.max(0, load - m.capacity);
+      if (m.durationLimit !== Number.POSITIVE_INFINITY) durationExcess += Math.max(0, distance / m.speed + service - m.durationLimit);
+    }
+    this.distanceCost = cost;
+    this.loadExcess = loadExcess;
+    this.durationExcess = durationExcess;
+    this.feasible = loadExcess <= LOAD_EPS && durationExcess <= DURATION_EPS;
+    this.reprice(pen);
+  }
+
+  reprice(pen: Penalties): void {
+    this.penalisedCost = this.distanceCost + pen.load * this.loadExcess + pen.duration * this.durationExcess;
+  }
+
+  /** Share of customers whose route neighbours differ (Prins' broken pairs, as in HGS). */
+  brokenPairs(other: Individual, m: HgsModel): number {
+    let differ = 0;
+    const depot = m.depot;
+    for (const c of m.customers) {
+      if (this.successor[c] !== other.successor[c] && this.successor[c] !== other.predecessor[c]) differ++;
+      if (this.predecessor[c] === depot && other.predecessor[c] !== depot && other.successor[c] !== depot) differ++;
+    }
+    return differ / Math.max(1, m.customers.length);
+  }
+
+  /** Mean distance to the `count` closest members (count is small: a sorted insertion buffer). */
+  averageClosest(count: number): number {
+    const best = closestBuffer.length >= count ? closestBuffer : (closestBuffer = new Float64Array(count));
+    let size = 0;
+    for (const d of this.proximity.values()) {
+      if (size === count && d >= best[size - 1]!) continue;
+      let at = size < count ? size++ : size - 1;
+      while (at > 0 && best[at - 1]! > d) {
+        best[at] = best[at - 1]!;
+        at--;
+      }
+      best[at] = d;
+    }
+    if (size === 0) return 0;
+    let sum = 0;
+    for (let k = 0; k < size; k++) sum += best[k]!;
+    return sum / size;
+  }
+}

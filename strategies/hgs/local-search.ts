@@ -1,0 +1,765 @@
+import type { Rng } from "../core/rng.js";
+import { routeCost, type HgsModel, type Penalties } from "./model.js";
+
+const EPS = 1e-7;
+/** Customers examined between two looks at the stop condition. */
+const STOP_CHECK = 16;
+/** Largest routes x nodes for which SWAP*'s insertion costs are cached. */
+const INSERTION_CACHE_LIMIT = 4_000_000;
+
+/**
+ * A list of at most five route pieces that together form one candidate route. A piece is the
+ * positions i..j (depots included at 0 and length + 1) of a current route, possibly reversed.
+ * Candidate routes are priced from the pieces' prefix sums in O(1), without building them.
+ */
+class Pieces {
+  readonly route = new Int32Array(5);
+  readonly from = new Int32Array(5);
+  readonly to = new Int32Array(5);
+  readonly reversed = new Uint8Array(5);
+  count = 0;
+  reset(): this {
+    this.count = 0;
+    return this;
+  }
+  add(route: number, from: number, to: number, reversed = false): this {
+    if (from > to) return this;
+    const k = this.count++;
+    this.route[k] = route;
+    this.from[k] = from;
+    this.to[k] = to;
+    this.reversed[k] = reversed ? 1 : 0;
+    return this;
+  }
+}
+
+/**
+ * Granular local search of the hybrid genetic search (Vidal 2022): relocate one or two
+ * customers (also reversed), swap 1-1, 2-1 and 2-2, 2-opt within a route and both 2-opt*
+ * variants between routes, over each customer's nearest neighbours, first improvement, then
+ * SWAP* between neighbouring routes; on a penalised cost so that overloaded or overlong routes
+ * are allowed but priced. Every move is priced in O(1) from prefix sums (SWAP* from cached
+ * insertion costs); a property test checks each applied move against the evaluator.
+ */
+export class LocalSearch {
+  /** Per route: depot, customers, depot. */
+  readonly seq: Int32Array[];
+  readonly length: Int32Array;
+  private readonly fwd: Float64Array[];
+  private readonly bwd: Float64Array[];
+  private readonly load: Float64Array[];
+  private readonly serv: Float64Array[];
+  readonly cost: Float64Array;
+  readonly routeOf: Int32Array;
+  readonly pos: Int32Array;
+  private readonly modifiedAt: Float64Array;
+  private readonly testedAt: Float64Array;
+  private clock = 0;
+  private readonly a = new Pieces();
+  private readonly b = new Pieces();
+  private readonly scratch: Int32Array;
+  private readonly scratch2: Int32Array;
+  /** SWAP* work arrays: per position of one route, its three cheapest insertions in the other. */
+  private readonly insCost: Float64Array;
+  private readonly insPos: Int32Array;
+  private readonly insStamp: Float64Array;
+  private readonly insCached: boolean;
+  private readonly insAt1: Int32Array;
+  private readonly insAt2: Int32Array;
+  private readonly removal1: Float64Array;
+  private readonly removal2: Float64Array;
+  private readonly pairMark: Uint8Array;
+  private readonly swapTestedAt: Float64Array;
+  private readonly routeOrder: Int32Array;
+  penalties: Penalties = { load: 1, duration: 1 };
+  /**
+   * Test hook: called after every applied move with the penalised cost the move was priced at
+   * and the routes it rewrote (rb = -1 for a move within one route).
+   */
+  onCommit: ((predicted: number, ra: number, rb: number) => void) | null = null;
+  /** Penalised cost of the two routes after the move being priced (set when it improves). */
+  private predicted = 0;
+
+  constructor(readonly m: HgsModel) {
+    const slots = m.customers.length + 2;
+    const routes = m.vehicles;
+    this.seq = Array.from({ length: routes }, () => new Int32Array(slots));
+    this.fwd = Array.from({ length: routes }, () => new Float64Array(slots));
+    this.bwd = Array.from({ length: routes }, () => new Float64Array(slots));
+    this.load = Array.from({ length: routes }, () => new Float64Array(slots));
+    this.serv = Array.from({ length: routes }, () => new Float64Array(slots));
+    this.length = new Int32Array(routes);
+    this.cost = new Float64Array(routes);
+    this.routeOf = new Int32Array(m.nodeCount).fill(-1);
+    this.pos = new Int32Array(m.nodeCount);
+    this.modifiedAt = new Float64Array(routes);
+    this.testedAt = new Float64Array(m.nodeCount);
+    this.scratch = new Int32Array(slots);
+    this.scratch2 = new Int32Array(slots);
+    // Cheapest insertions of each customer into each route, kept while the route is unchanged
+    // (when that table would be too large, recomputed each time).
+    this.insCached = routes * m.nodeCount <= INSERTION_CACHE_LIMIT;
+    const entries = this.insCached ? routes * m.nodeCount : m.nodeCount;
+    this.insCost = new Float64Array(3 * entries);
+    this.insPos = new Int32Array(3 * entries);
+    this.insStamp = new Float64Array(entries).fill(-1);
+    this.insAt1 = new Int32Array(slots);
+    this.insAt2 = new Int32Array(slots);
+    this.removal1 = new Float64Array(slots);
+    this.removal2 = new Float64Array(slots);
+    this.pairMark = new Uint8Array(routes * routes);
+    this.swapTestedAt = new Float64Array(routes);
+    this.routeOrder = Int32Array.from({ length: routes }, (_, r) => r);
+  }
+
+  /** Loads routes (customers only, one list per vehicle, missing lists empty). */
+  loadRoutes(routes: readonly (readonly number[])[]): void {
+    for (let r = 0; r < this.m.vehicles; r++) {
+      const route = routes[r] ?? [];
+      const buf = this.scratch;
+      for (let k = 0; k < route.length; k++) buf[k] = route[k]!;
+      this.setRoute(r, buf, route.length);
+    }
+    // The clock is never reset: insertion costs cached under it stay comparable across runs.
+    this.testedAt.fill(-1);
+  }
+
+  routes(): number[][] {
+    const out: number[][] = [];
+    for (let r = 0; r < this.m.vehicles; r++) out.push(Array.from(this.seq[r]!.subarray(1, this.length[r]! + 1)));
+    return out;
+  }
+
+  totalCost(): number {
+    let total = 0;
+    for (let r = 0; r < this.m.vehicles; r++) total += this.cost[r]!;
+    return total;
+  }
+
+  loadOf(r: number): number {
+    return this.load[r]![this.length[r]! + 1]!;
+  }
+
+  distanceOf(r: number): number {
+    return this.fwd[r]![this.length[r]! + 1]!;
+  }
+
+  durationOf(r: number): number {
+    return this.distanceOf(r) / this.m.speed + this.serv[r]![this.length[r]! + 1]!;
+  }
+
+  /** Re-prices every route after the penalties changed. */
+  reprice(): void {
+    for (let r = 0; r < this.m.vehicles; r++) this.cost[r] = this.priceRoute(r);
+  }
+
+  private priceRoute(r: number): number {
+    const end = this.length[r]! + 1;
+    return routeCost(this.m, this.penalties, this.length[r]!, this.fwd[r]![end]!, this.load[r]![end]!, this.serv[r]![end]!);
+  }
+
+  private setRoute(r: number, customers: Int32Array, count: number): void {
+    const m = this.m;
+    const n = m.nodeCount;
+    const seq = this.seq[r]!;
+    const fwd = this.fwd[r]!;
+    const bwd = this.bwd[r]!;
+    const load = this.load[r]!;
+    const serv = this.serv[r]!;
+    seq[0] = m.depot;
+    fwd[0] = 0;
+    bwd[0] = 0;
+    load[0] = 0;
+    serv[0] = 0;
+    for (let k = 1; k <= count + 1; k++) {
+      const node = k <= count ? customers[k - 1]! : m.depot;
+      const prev = seq[k - 1]!;
+      seq[k] = node;
+      fwd[k] = fwd[k - 1]! + m.dist[prev * n + node]!;
+      bwd[k] = bwd[k - 1]! + m.dist[node * n + prev]!;
+      load[k] = load[k - 1]! + m.demand[node]!;
+      serv[k] = serv[k - 1]! + m.service[node]!;
+      if (k <= count) {
+        this.routeOf[node] = r;
+        this.pos[node] = k;
+      }
+    }
+    this.length[r] = count;
+    this.cost[r] = this.priceRoute(r);
+    this.modifiedAt[r] = ++this.clock;
+  }
+
+  private write(pieces: Pieces, out: Int32Array): number {
+    let count = 0;
+    for (let k = 0; k < pieces.count; k++) {
+      const seq = this.seq[pieces.route[k]!]!;
+      const i = pieces.from[k]!;
+      const j = pieces.to[k]!;
+      if (pieces.reversed[k]) {
+        for (let t = j; t >= i; t--) if (!this.isDepotSlot(seq, t)) out[count++] = seq[t]!;
+      } else {
+        for (let t = i; t <= j; t++) if (!this.isDepotSlot(seq, t)) out[count++] = seq[t]!;
+      }
+    }
+    return count;
+  }
+
+  private isDepotSlot(seq: Int32Array, t: number): boolean {
+    return seq[t] === this.m.depot;
+  }
+
+  /**
+   * Runs to a local optimum, or until `stop()` says so (checked every STOP_CHECK customers, so a
+   * long descent on a large instance honours the deadline). `order` is shuffled here so that
+   * successive calls explore differently; neighbour lists are visited nearest first. Returns
+   * false when stopped early.
+   */
+  run(rng: Rng, stop: () => boolean = () => false): boolean {
+    const m = this.m;
+    const order = Array.from(m.customers);
+    rng.shuffle(order);
+    this.testedAt.fill(-1);
+    this.swapTestedAt.fill(-1);
+    let improved = true;
+    let loop = 0;
+    let checked = 0;
+    // At least two passes: moves into empty routes are tried from the second one on.
+    while (improved || loop === 1) {
+      improved = false;
+      for (const u of order) {
+        if (++checked % STOP_CHECK === 0 && stop()) return false;
+        const lastTested = this.testedAt[u]!;
+        this.testedAt[u] = this.clock;
+        const near = m.neighbours[u]!;
+        for (let k = 0; k < near.length; k++) {
+          const v = near[k]!;
+          const ru = this.routeOf[u]!;
+          const rv = this.routeOf[v]!;
+          if (loop > 0 && Math.max(this.modifiedAt[ru]!, this.modifiedAt[rv]!) <= lastTested) continue;
+          if (this.movesAfter(u, rv, this.pos[v]!)) {
+            improved = true;
+            continue;
+          }
+          // v first in its route: also try placing u at the start of that route.
+          if (this.pos[v] === 1 && this.routeOf[u] !== rv && this.movesAfter(u, rv, 0)) improved = true;
+        }
+        if (loop > 0) {
+          const empty = this.firstEmptyRoute();
+          if (empty >= 0 && this.movesAfter(u, empty, 0)) improved = true;
+        }
+      }
+      if (stop()) return false;
+      if (this.swapStarPass(rng, loop)) improved = true;
+      loop++;
+    }
+    return true;
+  }
+
+  /**
+   * SWAP* (Vidal 2022) between pairs of routes that are neighbours (some customer of one has a
+   * granular neighbour in the other: a coordinate-free stand-in for overlapping polar sectors),
+   * re-tested only when either route changed since.
+   */
+  private swapStarPass(rng: Rng, loop: number): boolean {
+    const m = this.m;
+    const routes = m.vehicles;
+    const mark = this.pairMark;
+    mark.fill(0);
+    for (const u of m.customers) {
+      const ru = this.routeOf[u]!;
+      const near = m.neighbours[u]!;
+      for (let k = 0; k < near.length; k++) {
+        const rv = this.routeOf[near[k]!]!;
+        if (rv !== ru) mark[ru < rv ? ru * routes + rv : rv * routes + ru] = 1;
+      }
+    }
+    const order = this.routeOrder;
+    for (let k = order.length - 1; k > 0; k--) {
+      const t = rng.int(k + 1);
+      const tmp = order[k]!;
+      order[k] = order[t]!;
+      order[t] = tmp;
+    }
+    let improved = false;
+    for (let a = 0; a < routes; a++) {
+      const r1 = order[a]!;
+      const last = this.swapTestedAt[r1]!;
+      this.swapTestedAt[r1] = this.clock;
+      for (let r2 = 0; r2 < routes; r2++) {
+        if (r2 === r1 || mark[r1 < r2 ? r1 * routes + r2 : r2 * routes + r1] === 0) continue;
+        if (this.length[r1] === 0 || this.length[r2] === 0) continue;
+        if (loop > 0 && Math.max(this.modifiedAt[r1]!, this.modifiedAt[r2]!) <= last) continue;
+        if (this.swapStar(r1, r2)) improved = true;
+      }
+    }
+    return improved;
+  }
+
+  /**
+   * For each customer of route `from`: its removal gain, and (cached while `into` is unchanged)
+   * its three cheapest insertion points in route `into`; `at[k]` is where those are stored.
+   */
+  private preprocessInsertions(from: number, into: number, at: Int32Array, removal: Float64Array): void {
+    const m = this.m;
+    const n = m.nodeCount;
+    const d = m.dist;
+    const seqF = this.seq[from]!;
+    const seqI = this.seq[into]!;
+    const lenF = this.length[from]!;
+    const lenI = this.length[into]!;
+    const cost = this.insCost;
+    const pos = this.insPos;
+    const stamp = this.insStamp;
+    const changed = this.modifiedAt[into]!;
+    for (let k = 1; k <= lenF; k++) {
+      const u = seqF[k]!;
+      const prev = seqF[k - 1]!;
+      const next = seqF[k + 1]!;
+      removal[k] = d[prev * n + next]! - d[prev * n + u]! - d[u * n + next]!;
+      const entry = this.insCached ? into * n + u : u;
+      at[k] = 3 * entry;
+      if (this.insCached && stamp[entry]! >= changed) continue;
+      stamp[entry] = this.clock;
+      let c0 = Number.POSITIVE_INFINITY;
+      let c1 = c0;
+      let c2 = c0;
+      let p0 = -1;
+      let p1 = -1;
+      let p2 = -1;
+      for (let p = 0; p <= lenI; p++) {
+        const a = seqI[p]!;
+        const b = seqI[p + 1]!;
+        const c = d[a * n + u]! + d[u * n + b]! - d[a * n + b]!;
+        if (c >= c2) continue;
+        if (c < c0) {
+          c2 = c1;
+          p2 = p1;
+          c1 = c0;
+          p1 = p0;
+          c0 = c;
+          p0 = p;
+        } else if (c < c1) {
+          c2 = c1;
+          p2 = p1;
+          c1 = c;
+          p1 = p;
+        } else {
+          c2 = c;
+          p2 = p;
+        }
+      }
+      const base = 3 * entry;
+      cost[base] = c0;
+      cost[base + 1] = c1;
+      cost[base + 2] = c2;
+      pos[base] = p0;
+      pos[base + 1] = p1;
+      pos[base + 2] = p2;
+    }
+  }
+
+  private swapPosition = -1;
+
+  /**
+   * Cheapest insertion of the customer at position k of one route into the other route once
+   * the customer at position kv there is removed: in its place, or at one of the three best
+   * points that do not touch it. Sets swapPosition (-1: in its place).
+   */
+  private insertWithRemoval(u: number, base: number, into: number, kv: number): number {
+    const cost = this.insCost;
+    const pos = this.insPos;
+    const n = this.m.nodeCount;
+    const d = this.m.dist;
+    const seq = this.seq[into]!;
+    const prev = seq[kv - 1]!;
+    const next = seq[kv + 1]!;
+    let best = d[prev * n + u]! + d[u * n + next]! - d[prev * n + next]!;
+    this.swapPosition = -1;
+    for (let t = 0; t < 3; t++) {
+      const p = pos[base + t]!;
+      if (p < 0) break;
+      if (p === kv || p === kv - 1) continue;
+      if (cost[base + t]! < best) {
+        best = cost[base + t]!;
+        this.swapPosition = p;
+      }
+      break;
+    }
+    return best;
+  }
+
+  private swapStar(r1: number, r2: number): boolean {
+    const m = this.m;
+    const pen = this.penalties;
+    const at1s = this.insAt1;
+    const at2s = this.insAt2;
+    this.preprocessInsertions(r1, r2, at1s, this.removal1);
+    this.preprocessInsertions(r2, r1, at2s, this.removal2);
+    const insCost = this.insCost;
+    const insPos = this.insPos;
+    const seq1 = this.seq[r1]!;
+    const seq2 = this.seq[r2]!;
+    const len1 = this.length[r1]!;
+    const len2 = this.length[r2]!;
+    const dist1 = this.fwd[r1]![len1 + 1]!;
+    const dist2 = this.fwd[r2]![len2 + 1]!;
+    const load1 = this.load[r1]![len1 + 1]!;
+    const load2 = this.load[r2]![len2 + 1]!;
+    const serv1 = this.serv[r1]![len1 + 1]!;
+    const serv2 = this.serv[r2]![len2 + 1]!;
+    const before = this.cost[r1]! + this.cost[r2]!;
+    // Penalties currently paid, and the load penalty alone after an exchange: the quick filter.
+    const paid = before - 2 * m.fixedCost - m.unitCost * (dist1 + dist2);
+    const capacity = m.capacity;
+    const loadPrice = pen.load;
+    let bestAfter = before - EPS;
+    let kind = 0;
+    let best1 = -1;
+    let best2 = -1;
+    let at1 = -1;
+    let at2 = -1;
+    for (let k1 = 1; k1 <= len1; k1++) {
+      const u = seq1[k1]!;
+      const qu = m.demand[u]!;
+      const su = m.service[u]!;
+      const rem1 = this.removal1[k1]!;
+      for (let k2 = 1; k2 <= len2; k2++) {
+        const v = seq2[k2]!;
+        const qv = m.demand[v]!;
+        const rem2 = this.removal2[k2]!;
+        const newLoad1 = load1 - qu + qv;
+        const newLoad2 = load2 - qv + qu;
+        const over1 = newLoad1 > capacity ? loadPrice * (newLoad1 - capacity) : 0;
+        const over2 = newLoad2 > capacity ? loadPrice * (newLoad2 - capacity) : 0;
+        if (m.unitCost * (rem1 + rem2) + over1 + over2 - paid >= 0) continue;
+        const sv = m.service[v]!;
+        const extra2 = this.insertWithRemoval(u, at1s[k1]!, r2, k2);
+        const pos2 = this.swapPosition;
+        const extra1 = this.insertWithRemoval(v, at2s[k2]!, r1, k1);
+        const pos1 = this.swapPosition;
+        const after =
+          routeCost(m, pen, len1, dist1 + rem1 + extra1, newLoad1, serv1 - su + sv) + routeCost(m, pen, len2, dist2 + rem2 + extra2, newLoad2, serv2 - sv + su);
+        if (after < bestAfter) {
+          bestAfter = after;
+          kind = 1;
+          best1 = k1;
+          best2 = k2;
+          at1 = pos1;
+          at2 = pos2;
+        }
+      }
+    }
+    // Plain relocations to the best insertion point come for free.
+    for (let k1 = 1; k1 <= len1; k1++) {
+      const u = seq1[k1]!;
+      const after =
+        routeCost(m, pen, len1 - 1, dist1 + this.removal1[k1]!, load1 - m.demand[u]!, serv1 - m.service[u]!) +
+        routeCost(m, pen, len2 + 1, dist2 + insCost[at1s[k1]!]!, load2 + m.demand[u]!, serv2 + m.service[u]!);
+      if (after < bestAfter) {
+        bestAfter = after;
+        kind = 2;
+        best1 = k1;
+        at2 = insPos[at1s[k1]!]!;
+      }
+    }
+    for (let k2 = 1; k2 <= len2; k2++) {
+      const v = seq2[k2]!;
+      const after =
+        routeCost(m, pen, len2 - 1, dist2 + this.removal2[k2]!, load2 - m.demand[v]!, serv2 - m.service[v]!) +
+        routeCost(m, pen, len1 + 1, dist1 + insCost[at2s[k2]!]!, load1 + m.demand[v]!, serv1 + m.service[v]!);
+      if (after < bestAfter) {
+        bestAfter = after;
+        kind = 3;
+        best2 = k2;
+        at1 = insPos[at2s[k2]!]!;
+      }
+    }
+    if (kind === 0) return false;
+    let count1: number;
+    let count2: number;
+    if (kind === 1) {
+      count1 = this.rebuild(r1, best1, seq2[best2]!, at1, this.scratch);
+      count2 = this.rebuild(r2, best2, seq1[best1]!, at2, this.scratch2);
+    } else if (kind === 2) {
+      count1 = this.rebuild(r1, best1, -1, -2, this.scratch);
+      count2 = this.rebuild(r2, -1, seq1[best1]!, at2, this.scratch2);
+    } else {
+      count1 = this.rebuild(r1, -1, seq2[best2]!, at1, this.scratch);
+      count2 = this.rebuild(r2, best2, -1, -2, this.scratch2);
+    }
+    this.setRoute(r1, this.scratch, count1);
+    this.setRoute(r2, this.scratch2, count2);
+    if (this.onCommit) this.onCommit(bestAfter, r1, r2);
+    return true;
+  }
+
+  /**
+   * Customers of route r without the one at position `remove` (-1: none), with `insert` placed
+   * after position `after` (-1: in the removed one's place; -2: nowhere).
+   */
+  private rebuild(r: number, remove: number, insert: number, after: number, out: Int32Array): number {
+    const seq = this.seq[r]!;
+    const len = this.length[r]!;
+    let count = 0;
+    if (after === 0) out[count++] = insert;
+    for (let t = 1; t <= len; t++) {
+      if (t === remove) {
+        if (after === -1) out[count++] = insert;
+        continue;
+      }
+      out[count++] = seq[t]!;
+      if (t === after) out[count++] = insert;
+    }
+    return count;
+  }
+
+  private firstEmptyRoute(): number {
+    for (let r = 0; r < this.m.vehicles; r++) if (this.length[r] === 0) return r;
+    return -1;
+  }
+
+  /** Every move between customer u and position j of route rv (j = 0: rv's start depot). */
+  private movesAfter(u: number, rv: number, j: number): boolean {
+    const ru = this.routeOf[u]!;
+    if (ru !== rv) return this.interRoute(u, ru, this.pos[u]!, rv, j);
+    return this.intraRoute(u, ru, this.pos[u]!, j);
+  }
+
+  /**
+   * Moves within one route: only the distance changes (load and service stay), so each is
+   * priced from a distance delta, reversed segments from the backward prefix sums.
+   */
+  private intraRoute(u: number, r: number, i: number, j: number): boolean {
+    if (j === i || j === i - 1) return false;
+    const m = this.m;
+    const n = m.nodeCount;
+    const d = m.dist;
+    const seq = this.seq[r]!;
+    const end = this.length[r]! + 1;
+    const pu = seq[i - 1]!;
+    const x = seq[i + 1]!;
+    const v = seq[j]!;
+    const y = seq[j + 1]!;
+    const a = this.a;
+    const removeU = d[pu * n + x]! - d[pu * n + u]! - d[u * n + x]!;
+    // Relocate u after v.
+    if (this.improvesWithin(r, removeU + d[v * n + u]! + d[u * n + y]! - d[v * n + y]!)) {
+      if (j > i) a.reset().add(r, 0, i - 1).add(r, i + 1, j).add(r, i, i).add(r, j + 1, end);
+      else a.reset().add(r, 0, j).add(r, i, i).add(r, j + 1, i - 1).add(r, i + 1, end);
+      return this.commitWithin(r);
+    }
+    const xIsCustomer = i + 1 < end;
+    if (xIsCustomer && j !== i + 1) {
+      // Relocate (u, x) after v, in order and reversed.
+      const xx = seq[i + 2]!;
+      const removePair = d[pu * n + xx]! - d[pu * n + u]! - d[x * n + xx]!;
+      if (this.improvesWithin(r, removePair + d[v * n + u]! + d[x * n + y]! - d[v * n + y]!)) {
+        if (j > i + 1) a.reset().add(r, 0, i - 1).add(r, i + 2, j).add(r, i, i + 1).add(r, j + 1, end);
+        else a.reset().add(r, 0, j).add(r, i, i + 1).add(r, j + 1, i - 1).add(r, i + 2, end);
+        return this.commitWithin(r);
+      }
+      if (this.improvesWithin(r, removePair - d[u * n + x]! + d[v * n + x]! + d[x * n + u]! + d[u * n + y]! - d[v * n + y]!)) {
+        if (j > i + 1) a.reset().add(r, 0, i - 1).add(r, i + 2, j).add(r, i, i + 1, true).add(r, j + 1, end);
+        else a.reset().add(r, 0, j).add(r, i, i + 1, true).add(r, j + 1, i - 1).add(r, i + 2, end);
+        return this.commitWithin(r);
+      }
+    }
+    if (j > 0) {
+      // Swap u and v.
+      const lo = Math.min(i, j);
+      const hi = Math.max(i, j);
+      const p = seq[lo - 1]!;
+      const first = seq[lo]!;
+      const second = seq[hi]!;
+      const q = seq[hi + 1]!;
+      let delta: number;
+      if (hi === lo + 1) delta = d[p * n + second]! + d[second * n + first]! + d[first * n + q]! - d[p * n + first]! - d[first * n + second]! - d[second * n + q]!;
+      else {
+        const f1 = seq[lo + 1]!;
+        const s0 = seq[hi - 1]!;
+        delta =
+          d[p * n + second]! + d[second * n + f1]! + d[s0 * n + first]! + d[first * n + q]! - d[p * n + first]! - d[first * n + f1]! - d[s0 * n + second]! - d[second * n + q]!;
+      }
+      if (this.improvesWithin(r, delta)) {
+        if (hi === lo + 1) a.reset().add(r, 0, lo - 1).add(r, hi, hi).add(r, lo, lo).add(r, hi + 1, end);
+        else a.reset().add(r, 0, lo - 1).add(r, hi, hi).add(r, lo + 1, hi - 1).add(r, lo, lo).add(r, hi + 1, end);
+        return this.commitWithin(r);
+      }
+    }
+    if (i < j) {
+      // 2-opt: reverse x..v.
+      const fwd = this.fwd[r]!;
+      const bwd = this.bwd[r]!;
+      const delta = d[u * n + v]! + bwd[j]! - bwd[i + 1]! + d[x * n + y]! - d[u * n + x]! - (fwd[j]! - fwd[i + 1]!) - d[v * n + y]!;
+      if (this.improvesWithin(r, delta)) {
+        a.reset().add(r, 0, i).add(r, i + 1, j, true).add(r, j + 1, end);
+        return this.commitWithin(r);
+      }
+    }
+    return false;
+  }
+
+  /** Whether changing route r's distance by `delta` lowers its penalised cost. */
+  private improvesWithin(r: number, delta: number): boolean {
+    if (delta > -EPS) return false;
+    const end = this.length[r]! + 1;
+    const after = routeCost(this.m, this.penalties, this.length[r]!, this.fwd[r]![end]! + delta, this.load[r]![end]!, this.serv[r]![end]!);
+    this.predicted = after;
+    return after < this.cost[r]! - EPS;
+  }
+
+  private commitWithin(r: number): boolean {
+    const count = this.write(this.a, this.scratch);
+    this.setRoute(r, this.scratch, count);
+    if (this.onCommit) this.onCommit(this.predicted, r, -1);
+    return true;
+  }
+
+  /**
+   * Moves between two routes, priced directly from prefix sums and a few distance lookups
+   * (pieces are built only for the move that is applied). Property-tested against the evaluator.
+   */
+  private interRoute(u: number, ru: number, i: number, rv: number, j: number): boolean {
+    const m = this.m;
+    const n = m.nodeCount;
+    const d = m.dist;
+    const seqU = this.seq[ru]!;
+    const seqV = this.seq[rv]!;
+    const lenU = this.length[ru]!;
+    const lenV = this.length[rv]!;
+    const endU = lenU + 1;
+    const endV = lenV + 1;
+    const fwdU = this.fwd[ru]!;
+    const fwdV = this.fwd[rv]!;
+    const distU = fwdU[endU]!;
+    const distV = fwdV[endV]!;
+    const loadU = this.load[ru]![endU]!;
+    const loadV = this.load[rv]![endV]!;
+    const servU = this.serv[ru]![endU]!;
+    const servV = this.serv[rv]![endV]!;
+    const pu = seqU[i - 1]!;
+    const x = seqU[i + 1]!;
+    const v = seqV[j]!;
+    const y = seqV[j + 1]!;
+    const qu = m.demand[u]!;
+    const su = m.service[u]!;
+    const a = this.a;
+    const b = this.b;
+    this.before = this.cost[ru]! + this.cost[rv]!;
+
+    // Relocate u after v.
+    let dA = d[pu * n + x]! - d[pu * n + u]! - d[u * n + x]!;
+    let dB = d[v * n + u]! + d[u * n + y]! - d[v * n + y]!;
+    if (this.improves(lenU - 1, distU + dA, loadU - qu, servU - su, lenV + 1, distV + dB, loadV + qu, servV + su)) {
+      a.reset().add(ru, 0, i - 1).add(ru, i + 1, endU);
+      b.reset().add(rv, 0, j).add(ru, i, i).add(rv, j + 1, endV);
+      return this.commit(ru, rv);
+    }
+    const xIsCustomer = i + 1 < endU;
+    const vIsCustomer = j > 0;
+    const qx = m.demand[x]!;
+    const sx = m.service[x]!;
+    if (xIsCustomer) {
+      const xx = seqU[i + 2]!;
+      // Relocate (u, x) after v, in order and reversed.
+      dA = d[pu * n + xx]! - d[pu * n + u]! - d[u * n + x]! - d[x * n + xx]!;
+      dB = d[v * n + u]! + d[u * n + x]! + d[x * n + y]! - d[v * n + y]!;
+      if (this.improves(lenU - 2, distU + dA, loadU - qu - qx, servU - su - sx, lenV + 2, distV + dB, loadV + qu + qx, servV + su + sx)) {
+        a.reset().add(ru, 0, i - 1).add(ru, i + 2, endU);
+        b.reset().add(rv, 0, j).add(ru, i, i + 1).add(rv, j + 1, endV);
+        return this.commit(ru, rv);
+      }
+      dB = d[v * n + x]! + d[x * n + u]! + d[u * n + y]! - d[v * n + y]!;
+      if (this.improves(lenU - 2, distU + dA, loadU - qu - qx, servU - su - sx, lenV + 2, distV + dB, loadV + qu + qx, servV + su + sx)) {
+        a.reset().add(ru, 0, i - 1).add(ru, i + 2, endU);
+        b.reset().add(rv, 0, j).add(ru, i, i + 1, true).add(rv, j + 1, endV);
+        return this.commit(ru, rv);
+      }
+    }
+    if (vIsCustomer) {
+      const pv = seqV[j - 1]!;
+      const qv = m.demand[v]!;
+      const sv = m.service[v]!;
+      // Swap u and v.
+      dA = d[pu * n + v]! + d[v * n + x]! - d[pu * n + u]! - d[u * n + x]!;
+      dB = d[pv * n + u]! + d[u * n + y]! - d[pv * n + v]! - d[v * n + y]!;
+      if (this.improves(lenU, distU + dA, loadU - qu + qv, servU - su + sv, lenV, distV + dB, loadV + qu - qv, servV + su - sv)) {
+        a.reset().add(ru, 0, i - 1).add(rv, j, j).add(ru, i + 1, endU);
+        b.reset().add(rv, 0, j - 1).add(ru, i, i).add(rv, j + 1, endV);
+        return this.commit(ru, rv);
+      }
+      if (xIsCustomer) {
+        const xx = seqU[i + 2]!;
+        // Swap (u, x) and v.
+        dA = d[pu * n + v]! + d[v * n + xx]! - d[pu * n + u]! - d[u * n + x]! - d[x * n + xx]!;
+        dB = d[pv * n + u]! + d[u * n + x]! + d[x * n + y]! - d[pv * n + v]! - d[v * n + y]!;
+        if (this.improves(lenU - 1, distU + dA, loadU - qu - qx + qv, servU - su - sx + sv, lenV + 1, distV + dB, loadV + qu + qx - qv, servV + su + sx - sv)) {
+          a.reset().add(ru, 0, i - 1).add(rv, j, j).add(ru, i + 2, endU);
+          b.reset().add(rv, 0, j - 1).add(ru, i, i + 1).add(rv, j + 1, endV);
+          return this.commit(ru, rv);
+        }
+        if (j + 1 < endV) {
+          const yy = seqV[j + 2]!;
+          const qy = m.demand[y]!;
+          const sy = m.service[y]!;
+          // Swap (u, x) and (v, y).
+          dA = d[pu * n + v]! + d[v * n + y]! + d[y * n + xx]! - d[pu * n + u]! - d[u * n + x]! - d[x * n + xx]!;
+          dB = d[pv * n + u]! + d[u * n + x]! + d[x * n + yy]! - d[pv * n + v]! - d[v * n + y]! - d[y * n + yy]!;
+          if (this.improves(lenU, distU + dA, loadU - qu - qx + qv + qy, servU - su - sx + sv + sy, lenV, distV + dB, loadV + qu + qx - qv - qy, servV + su + sx - sv - sy)) {
+            a.reset().add(ru, 0, i - 1).add(rv, j, j + 1).add(ru, i + 2, endU);
+            b.reset().add(rv, 0, j - 1).add(ru, i, i + 1).add(rv, j + 2, endV);
+            return this.commit(ru, rv);
+          }
+        }
+      }
+    }
+    const ldU = this.load[ru]!;
+    const ldV = this.load[rv]!;
+    const svU = this.serv[ru]!;
+    const svV = this.serv[rv]!;
+    // 2-opt*: u continues with v's tail (y...), v with u's tail (x...).
+    let distA = fwdU[i]! + d[u * n + y]! + distV - fwdV[j + 1]!;
+    let distB = fwdV[j]! + d[v * n + x]! + distU - fwdU[i + 1]!;
+    if (
+      this.improves(i + lenV - j, distA, ldU[i]! + loadV - ldV[j]!, svU[i]! + servV - svV[j]!, j + lenU - i, distB, ldV[j]! + loadU - ldU[i]!, svV[j]! + servU - svU[i]!)
+    ) {
+      a.reset().add(ru, 0, i).add(rv, j + 1, endV);
+      b.reset().add(rv, 0, j).add(ru, i + 1, endU);
+      return this.commit(ru, rv);
+    }
+    // 2-opt* reversed: u then v's head backwards; u's tail backwards, then v's tail.
+    const bwdU = this.bwd[ru]!;
+    const bwdV = this.bwd[rv]!;
+    distA = fwdU[i]! + d[u * n + v]! + bwdV[j]!;
+    distB = bwdU[endU]! - bwdU[i + 1]! + d[x * n + y]! + distV - fwdV[j + 1]!;
+    if (this.improves(i + j, distA, ldU[i]! + ldV[j]!, svU[i]! + svV[j]!, lenU - i + lenV - j, distB, loadU - ldU[i]! + loadV - ldV[j]!, servU - svU[i]! + servV - svV[j]!)) {
+      a.reset().add(ru, 0, i).add(rv, 0, j, true);
+      b.reset().add(ru, i + 1, endU, true).add(rv, j + 1, endV);
+      return this.commit(ru, rv);
+    }
+    return false;
+  }
+
+  /** Cost of both routes before the move being priced (set by the caller). */
+  private before = 0;
+
+  /** Whether the two new routes cost less than `before`; the distance bound prunes first. */
+  private improves(countA: number, distA: number, loadA: number, servA: number, countB: number, distB: number, loadB: number, servB: number): boolean {
+    const m = this.m;
+    const boundA = countA > 0 ? m.fixedCost + m.unitCost * distA : 0;
+    const boundB = countB > 0 ? m.fixedCost + m.unitCost * distB : 0;
+    if (boundA + boundB >= this.before - EPS) return false;
+    const after = routeCost(m, this.penalties, countA, distA, loadA, servA) + routeCost(m, this.penalties, countB, distB, loadB, servB);
+    this.predicted = after;
+    return after < this.before - EPS;
+  }
+
+  private commit(ra: number, rb: number): boolean {
+    const countA = this.write(this.a, this.scratch);
+    const countB = this.write(this.b, this.scratch2);
+    this.setRoute(ra, this.scratch, countA);
+    this.setRoute(rb, this.scratch2, countB);
+    if (this.onCommit) this.onCommit(this.predicted, ra, rb);
+    return true;
+  }
+}

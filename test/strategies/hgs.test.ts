@@ -1,0 +1,194 @@
+import { expect } from "chai";
+import fc from "fast-check";
+import { compileRequest } from "../../src/problem/compile-request.js";
+import type { SolveRequestInput } from "../../src/problem/request-types.js";
+import { solveRequest } from "../../src/problem/solve-request.js";
+import { Budget } from "../../strategies/core/budget.js";
+import { evaluateRoute, evaluateSolution } from "../../strategies/core/evaluator.js";
+import type { CompiledProblem } from "../../strategies/core/problem.js";
+import { Rng } from "../../strategies/core/rng.js";
+import { hgs } from "../../strategies/hgs/index.js";
+import { LocalSearch } from "../../strategies/hgs/local-search.js";
+import { buildModel, type HgsModel, type Penalties } from "../../strategies/hgs/model.js";
+import { split } from "../../strategies/hgs/split.js";
+import { referenceCost } from "./reference-evaluator.js";
+
+/**
+ * A random single-depot instance with identical vehicles (what HGS supports): symmetric or
+ * asymmetric matrix, optionally a time dimension whose only binding limit is the route duration
+ * (windows no narrower than the depot's, service times, working hours).
+ */
+function instance(o: { customers: number; vehicles: number; seed: number; asymmetric: boolean; duration: boolean; cost: boolean }): SolveRequestInput {
+  let s = o.seed;
+  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const n = o.customers + 1;
+  const pos = Array.from({ length: n }, () => [Math.round(rand() * 100), Math.round(rand() * 100)]);
+  const demands = pos.map((_, i) => (i === 0 ? 0 : 1 + Math.floor(rand() * 6)));
+  const total = demands.reduce((a, b) => a + b, 0);
+  const capacity = Math.max(6, Math.ceil((1.3 * total) / o.vehicles));
+  const req: SolveRequestInput = {
+    objective: o.cost ? "min_total_cost" : "min_total_distance",
+    node_num: n,
+    vehicle_num: o.vehicles,
+    distance_matrix: pos.map((a, i) => pos.map((b, j) => (i === j ? 0 : Math.round(Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!) * (o.asymmetric ? 0.7 + 0.6 * rand() : 1))))),
+    start_nodes: Array(o.vehicles).fill(0),
+    end_nodes: Array(o.vehicles).fill(0),
+    node_demands: demands,
+    vehicles_capacity: Array(o.vehicles).fill(capacity),
+  };
+  if (o.cost) {
+    req.vehicle_fixed_costs = Array(o.vehicles).fill(20);
+    req.vehicle_unit_distance_costs = Array(o.vehicles).fill(1.5);
+  }
+  if (o.duration) {
+    req.node_time_windows = pos.map((): [number, number] => [0, 100_000]);
+    req.node_service_time = pos.map((_, i) => (i === 0 ? 0 : Math.round(rand() * 10)));
+    req.vehicle_speeds = Array(o.vehicles).fill(2);
+    // Tight enough that many random routes exceed it.
+    req.max_working_hours = 1.5 + Math.round(rand() * 20) / 10;
+  }
+  return req;
+}
+
+const instanceArb = fc.record({
+  customers: fc.integer({ min: 2, max: 14 }),
+  vehicles: fc.integer({ min: 1, max: 5 }),
+  seed: fc.integer({ min: 1, max: 1_000_000 }),
+  asymmetric: fc.boolean(),
+  duration: fc.boolean(),
+  cost: fc.boolean(),
+});
+
+function modelOf(p: CompiledProblem): HgsModel {
+  const outcome = buildModel(p);
+  if (!outcome.ok) throw new Error(outcome.reason);
+  return outcome.model;
+}
+
+/** Penalised cost of one route from scratch: the shared evaluator's distance, load and duration. */
+function scratchCost(p: CompiledProblem, m: HgsModel, pen: Penalties, route: number[]): number {
+  if (route.length === 0) return 0;
+  const score = evaluateRoute(p, 0, route);
+  return (
+    m.fixedCost + m.unitCost * score.distance + pen.load * Math.max(0, score.load - m.capacity) + (p.time ? pen.duration * Math.max(0, score.durationMin - m.durationLimit) : 0)
+  );
+}
+
+describe("hybrid genetic search (hgs)", function () {
+  this.timeout(120_000);
+
+  it("prices every local-search move exactly as re-evaluating the rewritten routes from scratch", () => {
+    let moves = 0;
+    fc.assert(
+      fc.property(instanceArb, fc.integer({ min: 1, max: 1e6 }), fc.double({ min: 0.1, max: 50, noNaN: true }), fc.double({ min: 0.1, max: 50, noNaN: true }), (o, seed, loadPrice, durationPrice) => {
+        const { problem: p } = compileRequest(instance(o));
+        expect(hgs.supports(p).ok).to.equal(true);
+        const m = modelOf(p);
+        const rng = new Rng(seed);
+        const pen = { load: loadPrice, duration: durationPrice };
+        // Random routes, some vehicles left empty.
+        const routes: number[][] = Array.from({ length: m.vehicles }, () => []);
+        for (const c of rng.shuffle(Array.from(m.customers))) routes[rng.int(m.vehicles)]!.push(c);
+        const ls = new LocalSearch(m);
+        ls.penalties = pen;
+        ls.loadRoutes(routes);
+        let total = ls.totalCost();
+        const expectedTotal = routes.reduce((sum, r) => sum + scratchCost(p, m, pen, r), 0);
+        expect(total).to.be.closeTo(expectedTotal, 1e-6);
+        ls.onCommit = (predicted, ra, rb) => {
+          moves++;
+          const now = ls.routes();
+          const actual = scratchCost(p, m, pen, now[ra]!) + (rb >= 0 ? scratchCost(p, m, pen, now[rb]!) : 0);
+          expect(predicted, `move on routes ${ra}, ${rb}`).to.be.closeTo(actual, 1e-6);
+          const after = ls.totalCost();
+          expect(after).to.be.lessThan(total);
+          total = after;
+        };
+        ls.run(rng);
+        const final = ls.routes();
+        expect(final.flat().sort((a, b) => a - b)).to.deep.equal(Array.from(m.customers).sort((a, b) => a - b));
+        expect(final.reduce((sum, r) => sum + scratchCost(p, m, pen, r), 0)).to.be.closeTo(ls.totalCost(), 1e-6);
+      }),
+      { numRuns: 300, seed: 11 },
+    );
+    expect(moves, "the property exercised many moves").to.be.greaterThan(500);
+  });
+
+  it("splits a giant tour at its optimal (penalised) cost", () => {
+    fc.assert(
+      fc.property(instanceArb, fc.integer({ min: 1, max: 1e6 }), (o, seed) => {
+        const { problem: p } = compileRequest(instance({ ...o, customers: Math.min(o.customers, 9) }));
+        const m = modelOf(p);
+        const pen = { load: 3, duration: 2 };
+        const tour = Int32Array.from(new Rng(seed).shuffle(Array.from(m.customers)));
+        const routes = split(m, pen, tour);
+        expect(routes.flat()).to.deep.equal(Array.from(tour));
+        expect(routes.length).to.equal(m.vehicles);
+        const cost = routes.reduce((sum, r) => sum + scratchCost(p, m, pen, r), 0);
+        // Every way to cut the tour into at most `vehicles` pieces; like HGS, split considers no
+        // route loaded over 1.5 x capacity unless every cut has one.
+        const bestCut = (maxLoad: number) => {
+          const size = tour.length;
+          let best = Number.POSITIVE_INFINITY;
+          for (let mask = 0; mask < 1 << (size - 1); mask++) {
+            const pieces: number[][] = [[tour[0]!]];
+            for (let k = 1; k < size; k++) {
+              if (mask & (1 << (k - 1))) pieces.push([]);
+              pieces[pieces.length - 1]!.push(tour[k]!);
+            }
+            if (pieces.length > m.vehicles) continue;
+            if (pieces.some((r) => r.reduce((sum, c) => sum + m.demand[c]!, 0) > maxLoad)) continue;
+            best = Math.min(best, pieces.reduce((sum, r) => sum + scratchCost(p, m, pen, r), 0));
+          }
+          return best;
+        };
+        const bounded = bestCut(1.5 * m.capacity);
+        expect(cost).to.be.closeTo(bounded < Number.POSITIVE_INFINITY ? bounded : bestCut(Number.POSITIVE_INFINITY), 1e-6);
+      }),
+      { numRuns: 60, seed: 5 },
+    );
+  });
+
+  it("returns solutions that the evaluator and the reference find feasible on random instances", () => {
+    let solved = 0;
+    fc.assert(
+      fc.property(instanceArb, (o) => {
+        const req = instance(o);
+        const outcome = solveRequest(req, { requestId: "h", timeLimitSeconds: 5, seed: 2, maxIterations: 200, strategy: "hgs" });
+        if (outcome.status === "failed") {
+          // Only a duration cap that no route can meet, or too small a fleet, may defeat it.
+          expect(outcome.error).to.match(/^No feasible/);
+          return;
+        }
+        solved++;
+        const ref = referenceCost(req, outcome.result.routes);
+        expect(ref.feasible, JSON.stringify({ req, routes: outcome.result.routes })).to.equal(true);
+        expect(outcome.result.total_cost).to.be.closeTo(ref.cost, 1e-6 * Math.max(1, ref.cost));
+      }),
+      { numRuns: 80, seed: 3 },
+    );
+    expect(solved).to.be.greaterThan(50);
+  });
+
+  it("gives the same routes for the same seed and iteration budget", () => {
+    const req = instance({ customers: 60, vehicles: 8, seed: 9, asymmetric: false, duration: true, cost: false });
+    req.max_working_hours = 6;
+    const run = () => solveRequest(req, { requestId: "d", timeLimitSeconds: 60, seed: 4, maxIterations: 400, strategy: "hgs" });
+    const a = run();
+    const b = run();
+    expect(a.status).to.equal("solved");
+    if (a.status === "solved" && b.status === "solved") expect(a.result.routes).to.deep.equal(b.result.routes);
+  });
+
+  it("honours a short deadline on a 2,000-customer instance", () => {
+    const customers = 2000;
+    const req = instance({ customers, vehicles: 150, seed: 17, asymmetric: false, duration: false, cost: false });
+    const positions = Array.from({ length: customers + 1 }, (_, i): [number, number] => [(i * 7919) % 997, (i * 104_729) % 991]);
+    const { problem } = compileRequest({ ...req, distance_matrix: [], node_positions: positions });
+    const started = performance.now();
+    const solution = hgs.solve(problem, Budget.forSeconds(3, 1));
+    const seconds = (performance.now() - started) / 1000;
+    expect(seconds).to.be.lessThan(5);
+    expect(evaluateSolution(problem, solution).feasible).to.equal(true);
+  });
+});
