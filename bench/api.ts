@@ -1,12 +1,23 @@
 /**
  * `npm run bench:api`: in one run, the submit and poll endpoints against a bare Koa hello-world,
  * each driven by autocannon (10 connections, 10 s) on loopback; prints req/s, latencies and the
- * ratio to bare Koa. The full submit path is measured: auth, rate counter, validation, KV and
- * object-store writes, JetStream publish.
+ * ratio to bare Koa. The full submit path is measured: auth, rate counter, validation, quota
+ * counter, KV writes, JetStream publish, history entry.
+ *
+ * Submit runs twice: all connections on one account (the headline: a partner has one account, so
+ * its rate and quota counters are shared), and one account per connection.
+ *
+ * For fairness the CPU time each process used during each run is printed too: the load generator
+ * (this process), the server under test, and nats-server all share the machine's cores, so a
+ * server can only be as fast as the cores left to it.
+ *
+ * BENCH_SECONDS changes the duration; API_NODE_ARGS (space-separated) are passed to the API's
+ * node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (the API is then stopped with SIGTERM so the
+ * profile is written).
  */
 import autocannon from "autocannon";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,38 +30,87 @@ import { connectNats } from "../src/queue/connection.js";
 import { AccountStore } from "../src/store/accounts.js";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 10;
 const PLANS_FILE = fileURLToPath(new URL("../test/fixtures/plans.json", import.meta.url));
+const CLOCK_TICKS = 100;
 
-async function run(title: string, opts: autocannon.Options): Promise<autocannon.Result> {
-  const result = await autocannon({ connections: 10, duration: DURATION, ...opts });
-  console.log(`${title.padEnd(28)} ${result.requests.average.toFixed(0).padStart(7)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  non-2xx ${result.non2xx}`);
+/** User + system CPU seconds of a process so far, from /proc (Linux). */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function run(title: string, opts: autocannon.Options, pids: Record<string, number>): Promise<autocannon.Result> {
+  const before = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)]));
+  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
+  const cpu = Object.entries(pids)
+    .map(([k, pid]) => `${k} ${Math.round(((cpuSeconds(pid) - before[k]!) / DURATION) * 100)}%`)
+    .join(", ");
+  console.log(
+    `${title.padEnd(34)} ${result.requests.average.toFixed(0).padStart(7)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  non-2xx ${result.non2xx}  [cpu: ${cpu}]`,
+  );
   return result;
 }
 
+const apiNodeArgs = (process.env.API_NODE_ARGS ?? "").split(" ").filter((a) => a !== "");
+const profiling = apiNodeArgs.length > 0;
 const dir = mkdtempSync(join(tmpdir(), "vrp-bench-api-"));
 const nats = await startNatsServer({ storeDir: join(dir, "nats") });
-const env = { ...process.env, NATS_URL: nats.url, PORT: String(await freePort()), PLANS_FILE, BUSY_QUEUE_THRESHOLD: "100000000", LOG_LEVEL: "warn" };
-const api = await spawnService("api", env);
+const env = {
+  ...process.env,
+  NATS_URL: nats.url,
+  PORT: String(await freePort()),
+  PLANS_FILE,
+  BUSY_QUEUE_THRESHOLD: "100000000",
+  LOG_LEVEL: "warn",
+};
+const api = await spawnService("api", env, undefined, { nodeArgs: apiNodeArgs });
 const bare = spawn(process.execPath, ["--import", "tsx", "bench/bare-koa.ts"], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "inherit"] });
 const bareUrl = await new Promise<string>((resolve) => bare.stdout!.on("data", (c: Buffer) => /READY (\S+)/.test(c.toString()) && resolve(/READY (\S+)/.exec(c.toString())![1]!)));
 try {
   const conn = await connectNats(loadConfig(env), "bench", createLogger({}, "error", () => undefined));
   const accounts = new AccountStore(conn.accounts, conn.apiKeys);
-  await accounts.createAccount("bench", "fuzz");
-  const { key } = await accounts.createKey("bench");
+  const credentials: { user: string; key: string }[] = [];
+  for (let i = 0; i <= CONNECTIONS; i++) {
+    const user = i === 0 ? "bench" : `bench${i}`;
+    await accounts.createAccount(user, "fuzz");
+    credentials.push({ user, key: (await accounts.createKey(user)).key });
+  }
   await conn.close();
-  const headers = { "content-type": "application/json", "x-user-name": "bench", "x-api-key": key };
+  const headersOf = (c: { user: string; key: string }) => ({ "content-type": "application/json", "x-user-name": c.user, "x-api-key": c.key });
+  const headers = headersOf(credentials[0]!);
   const body = JSON.stringify({ node_num: 4, vehicle_num: 1, distance_matrix: [[0, 1, 2, 3], [1, 0, 1, 2], [2, 1, 0, 1], [3, 2, 1, 0]], start_nodes: [0], end_nodes: [0], node_demands: [0, 1, 1, 1], vehicles_capacity: [10], time_limit_seconds: 1 });
   const first = (await (await fetch(`${api.url}/api/v1/solve`, { method: "POST", headers, body })).json()) as { request_id: string };
 
-  console.log(`loopback, 10 connections, ${DURATION} s each, 2 cores shared by server and load generator`);
-  const koa = await run("bare Koa hello-world", { url: bareUrl });
-  const submit = await run("POST /api/v1/solve", { url: `${api.url}/api/v1/solve`, method: "POST", headers, body });
-  const poll = await run("GET /api/v1/solve/result/{id}", { url: `${api.url}/api/v1/solve/result/${first.request_id}`, headers });
-  console.log(`submit / bare Koa = ${(submit.requests.average / koa.requests.average).toFixed(2)}   poll / bare Koa = ${(poll.requests.average / koa.requests.average).toFixed(2)}`);
+  const natsPid = nats.process.pid!;
+  const apiPids = { loadgen: process.pid, api: api.child.pid!, nats: natsPid };
+  console.log(`loopback, ${CONNECTIONS} connections, ${DURATION} s each, 2 cores shared by server, nats-server and load generator`);
+  const koa = await run("bare Koa hello-world", { url: bareUrl }, { loadgen: process.pid, koa: bare.pid! });
+  const submit = await run("POST /api/v1/solve (1 account)", { url: `${api.url}/api/v1/solve`, method: "POST", headers, body }, apiPids);
+  let next = 1;
+  const spread = await run(
+    `POST /api/v1/solve (${CONNECTIONS} accounts)`,
+    {
+      url: `${api.url}/api/v1/solve`,
+      method: "POST",
+      headers,
+      body,
+      // One account per connection: no two connections share a rate or quota counter.
+      setupClient: (client) => client.setHeaders(headersOf(credentials[next++ % credentials.length]!)),
+    },
+    apiPids,
+  );
+  const poll = await run("GET /api/v1/solve/result/{id}", { url: `${api.url}/api/v1/solve/result/${first.request_id}`, headers }, apiPids);
+  const ratio = (r: autocannon.Result) => (r.requests.average / koa.requests.average).toFixed(2);
+  console.log(`submit / bare Koa = ${ratio(submit)} (1 account), ${ratio(spread)} (${CONNECTIONS} accounts)   poll / bare Koa = ${ratio(poll)}`);
 } finally {
   bare.kill("SIGKILL");
-  api.signal("SIGKILL");
+  // A CPU profile is written only on a normal exit.
+  api.signal(profiling ? "SIGTERM" : "SIGKILL");
   await api.exited();
   await nats.kill();
   rmSync(dir, { recursive: true, force: true });
