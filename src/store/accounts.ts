@@ -1,4 +1,4 @@
-import type { KV } from "@nats-io/kv";
+import type { KV, KvEntry } from "@nats-io/kv";
 import { generateApiKey, hashApiKey, keyFingerprint } from "./api-keys.js";
 import { WatchedKvCache, type KvReader } from "./watched-kv-cache.js";
 
@@ -24,6 +24,20 @@ export const USER_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+
+/**
+ * A cached read returns the same entry object until the value changes, so its parsed form is
+ * kept beside it: authenticating a request then parses nothing. Frozen, since it is shared.
+ */
+const parsedEntries = new WeakMap<KvEntry, unknown>();
+function parseEntry<T>(entry: KvEntry): T {
+  let value = parsedEntries.get(entry);
+  if (value === undefined) {
+    value = Object.freeze(JSON.parse(decoder.decode(entry.value)) as object);
+    parsedEntries.set(entry, value);
+  }
+  return value as T;
+}
 
 /** NATS KV keys allow only a restricted alphabet, so user names are stored hex-encoded. */
 function accountKey(user: string): string {
@@ -75,7 +89,7 @@ export class AccountStore {
     if (!USER_NAME_PATTERN.test(user)) return null;
     const entry = await this.accountReads.get(accountKey(user));
     if (!entry || entry.operation !== "PUT" || entry.length === 0) return null;
-    return JSON.parse(decoder.decode(entry.value)) as Account;
+    return parseEntry<Account>(entry);
   }
 
   async createAccount(user: string, plan: string): Promise<Account> {
@@ -161,7 +175,7 @@ export class AccountStore {
     const hash = hashApiKey(key);
     const [keyEntry, account] = await Promise.all([this.keyReads.get(keyKey(hash)), this.getAccount(user)]);
     if (!keyEntry || keyEntry.operation !== "PUT" || keyEntry.length === 0 || !account) return null;
-    const record = JSON.parse(decoder.decode(keyEntry.value)) as ApiKeyRecord;
+    const record = parseEntry<ApiKeyRecord>(keyEntry);
     if (record.user !== user || record.state !== "active" || account.disabled) return null;
     if (record.expiresAt !== null && Date.parse(record.expiresAt) <= now.getTime()) return null;
     return account;
