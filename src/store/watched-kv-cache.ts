@@ -16,6 +16,8 @@ export interface WatchedKvCacheOptions {
   now?: () => number;
 }
 
+const WATCH_RETRY_MS = 1000;
+
 interface Cached {
   entry: KvEntry;
   at: number;
@@ -31,6 +33,9 @@ export class WatchedKvCache implements KvReader {
   private readonly entries = new Map<string, Cached>();
   private watcher: Awaited<ReturnType<KV["watch"]>> | null = null;
   private live = false;
+  private stopped = false;
+  /** Counts watches; a read that began under an earlier one is not cached (it may predate the new watch). */
+  private generation = 0;
   private readonly now: () => number;
 
   private constructor(
@@ -43,19 +48,37 @@ export class WatchedKvCache implements KvReader {
   /** Starts the watch before the first read, so no change can fall between a read and the watch. */
   static async start(kv: KV, options: WatchedKvCacheOptions): Promise<WatchedKvCache> {
     const cache = new WatchedKvCache(kv, options);
-    const watcher = await kv.watch({ include: KvWatchInclude.UpdatesOnly });
-    cache.watcher = watcher;
-    cache.live = true;
-    void (async () => {
-      try {
-        for await (const e of watcher) cache.remember(e);
-      } finally {
-        // The watch ended (stopped, or the connection closed): serve straight from the bucket.
-        cache.live = false;
-        cache.entries.clear();
-      }
-    })().catch(() => undefined);
+    const first = await kv.watch({ include: KvWatchInclude.UpdatesOnly });
+    void cache.follow(first);
     return cache;
+  }
+
+  /**
+   * Applies the watch's updates for as long as it runs. Should it ever end without being stopped,
+   * the cache is emptied and bypassed (updates may have been missed) until a new watch is up.
+   */
+  private async follow(first: WatchedKvCache["watcher"]): Promise<void> {
+    let watcher = first;
+    while (!this.stopped) {
+      if (watcher) {
+        this.watcher = watcher;
+        this.generation++;
+        this.live = true;
+        try {
+          for await (const e of watcher) this.remember(e);
+        } catch {
+          /* the watch failed: start another below */
+        }
+      }
+      this.live = false;
+      this.entries.clear();
+      watcher = null;
+      if (this.stopped) return;
+      await new Promise((r) => setTimeout(r, WATCH_RETRY_MS).unref());
+      if (this.stopped) return;
+      watcher = await this.kv.watch({ include: KvWatchInclude.UpdatesOnly }).catch(() => null);
+      if (this.stopped) watcher?.stop();
+    }
   }
 
   async get(key: string): Promise<KvEntry | null> {
@@ -63,12 +86,14 @@ export class WatchedKvCache implements KvReader {
       const hit = this.entries.get(key);
       if (hit && this.now() - hit.at < this.options.maxStalenessMs) return hit.entry;
     }
+    const generation = this.generation;
     const entry = await this.kv.get(key);
-    if (entry && this.live) this.remember(entry);
+    if (entry && this.live && generation === this.generation) this.remember(entry);
     return entry;
   }
 
   stop(): void {
+    this.stopped = true;
     this.watcher?.stop();
   }
 
