@@ -6,9 +6,15 @@ import { ApiError } from "../errors/api-error.js";
  * Reads the JSON body on demand (after authentication and the rate check, as the order of checks
  * requires) and turns the body parser's failures into the envelope's 400 / 413 / 415.
  */
+export interface JsonBody {
+  parsed: unknown;
+  /** The body as received (decoded to text): stored as is, so a large body is not serialised again. */
+  raw: string;
+}
+
 export function createJsonBodyReader(maxBodyBytes: number) {
   const parse = bodyParser({ enableTypes: ["json"], jsonLimit: maxBodyBytes, jsonStrict: true, encoding: "utf-8" });
-  return async function readJsonBody(ctx: Context): Promise<unknown> {
+  return async function readJsonBody(ctx: Context): Promise<JsonBody> {
     if (!ctx.is("application/json")) {
       throw new ApiError("unsupported_media_type", "Content-Type must be application/json");
     }
@@ -24,7 +30,8 @@ export function createJsonBodyReader(maxBodyBytes: number) {
       }
       throw new ApiError("malformed_json", `Malformed JSON body: ${e.message ?? "could not be parsed"}`, { cause: err });
     }
-    return (ctx.request as unknown as { body: unknown }).body;
+    const request = ctx.request as unknown as { body: unknown; rawBody?: string };
+    return { parsed: request.body, raw: request.rawBody ?? JSON.stringify(request.body) };
   };
 }
 

@@ -25,11 +25,12 @@ export interface RunningApi {
 export async function startApi(config: Readonly<Config>, log: Logger, options: { clock?: Clock } = {}): Promise<RunningApi> {
   const nats = await connectNats(config, "vrp-api", log);
   const queue = new TaskQueue(nats);
+  const accounts = await AccountStore.cached(nats.accounts, nats.apiKeys);
   const services: ApiServices = {
     config,
     log,
     queue,
-    accounts: new AccountStore(nats.accounts, nats.apiKeys),
+    accounts: accounts.store,
     admission: new Admission(new KvCounter(nats.counters), options.clock ?? SYSTEM_CLOCK),
     history: new HistoryStore(nats.history, nats.requests),
     metrics: createApiMetrics({ queueDepth: () => queue.queueDepth(), inProgress: () => queue.inProgress(), natsConnected: nats.isConnected }),
@@ -60,6 +61,7 @@ export async function startApi(config: Readonly<Config>, log: Logger, options: {
           server.close(() => resolve());
           server.closeIdleConnections();
         });
+        accounts.stop();
         await nats.close();
         log.info("api stopped");
       })();

@@ -50,5 +50,16 @@ export async function createSpecBackend(handlers: Record<string, Handler>): Prom
     api.registerSecurityHandler(scheme, () => true);
   }
   await api.init();
+  memoizeOperations(api);
   return api;
+}
+
+/**
+ * openapi-backend rebuilds its flat list of operations from the document (with lodash chains) on
+ * every routing and every validation call; the document never changes after init, so the list is
+ * built once.
+ */
+function memoizeOperations(api: OpenAPIBackend): void {
+  const operations = api.router.getOperations();
+  api.router.getOperations = () => operations;
 }

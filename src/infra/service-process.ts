@@ -23,11 +23,11 @@ export async function spawnService(
   entry: "api" | "worker",
   env: NodeJS.ProcessEnv,
   logFile?: string,
-  options: { ownProcessGroup?: boolean } = {},
+  options: { ownProcessGroup?: boolean; nodeArgs?: string[] } = {},
 ): Promise<ServiceProcess> {
   // In its own process group a child does not receive the terminal's Ctrl-C directly, so the
   // parent can stop the services in order (workers first, while NATS is still up).
-  const child = spawn(process.execPath, ["--import", "tsx", `src/bin/${entry}.ts`], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", `src/bin/${entry}.ts`], {
     cwd: REPO_ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],

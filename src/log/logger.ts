@@ -30,16 +30,38 @@ export function createLogger(
   level: Level = "info",
   write: (line: string) => void = (line) => process.stdout.write(line + "\n"),
 ): Logger {
-  const emit = (lvl: Level, msg: string, fields?: Record<string, unknown>) => {
-    if (RANK[lvl] < RANK[level]) return;
-    const record = { time: new Date().toISOString(), level: lvl, msg, ...base, ...(fields ? (redact(fields) as object) : {}) };
-    write(JSON.stringify(record));
-  };
-  return {
-    debug: (m, f) => emit("debug", m, f),
-    info: (m, f) => emit("info", m, f),
-    warn: (m, f) => emit("warn", m, f),
-    error: (m, f) => emit("error", m, f),
-    child: (fields) => createLogger({ ...base, ...fields }, level, write),
-  };
+  return new JsonLogger(base, RANK[level], write);
+}
+
+/**
+ * A class rather than closures: the API makes a child logger for every request, so a child has
+ * to cost one small object, and a line below the level nothing at all.
+ */
+class JsonLogger implements Logger {
+  constructor(
+    private readonly base: Record<string, unknown>,
+    private readonly minRank: number,
+    private readonly write: (line: string) => void,
+  ) {}
+
+  debug(msg: string, fields?: Record<string, unknown>): void {
+    if (this.minRank <= RANK.debug) this.emit("debug", msg, fields);
+  }
+  info(msg: string, fields?: Record<string, unknown>): void {
+    if (this.minRank <= RANK.info) this.emit("info", msg, fields);
+  }
+  warn(msg: string, fields?: Record<string, unknown>): void {
+    if (this.minRank <= RANK.warn) this.emit("warn", msg, fields);
+  }
+  error(msg: string, fields?: Record<string, unknown>): void {
+    if (this.minRank <= RANK.error) this.emit("error", msg, fields);
+  }
+  child(fields: Record<string, unknown>): Logger {
+    return new JsonLogger({ ...this.base, ...fields }, this.minRank, this.write);
+  }
+
+  private emit(lvl: Level, msg: string, fields?: Record<string, unknown>): void {
+    const record = { time: new Date().toISOString(), level: lvl, msg, ...this.base, ...(fields ? (redact(fields) as object) : {}) };
+    this.write(JSON.stringify(record));
+  }
 }

@@ -26,13 +26,14 @@ export class TaskQueue {
     this.store = new TaskStore(nats.tasks);
   }
 
-  async enqueue(task: TaskRecord, requestBody: Uint8Array): Promise<void> {
+  /** `alongside`: another write (the history entry) that must also be done before the publish. */
+  async enqueue(task: TaskRecord, requestBody: Uint8Array, alongside: Promise<unknown> = Promise.resolve()): Promise<void> {
     // Body and state record are independent writes; the task message goes out only after both.
     const storeBody =
       requestBody.length <= INLINE_BODY_LIMIT
         ? this.nats.requestBodies.put(task.id, requestBody)
         : this.nats.requests.putBlob({ name: task.id }, requestBody);
-    await Promise.all([storeBody, this.store.create(task)]);
+    await Promise.all([storeBody, this.store.create(task), alongside]);
     const message: TaskMessage = { taskId: task.id };
     await this.nats.js.publish(NAMES.taskSubject, encoder.encode(JSON.stringify(message)), { msgID: task.id });
     // Count our own submission into the cached depth rather than asking the server again.

@@ -42,8 +42,13 @@ const decoder = new TextDecoder();
 export class TaskStore {
   constructor(private readonly kv: KV) {}
 
+  /**
+   * Writes a new task's first record. A plain put, not KV `create`: the id is a fresh UUIDv4
+   * (122 random bits), so the insert-if-absent check could never fail, and it costs the server a
+   * per-key sequence lookup on every submit.
+   */
   async create(task: TaskRecord): Promise<void> {
-    await this.kv.create(task.id, encoder.encode(JSON.stringify(task)));
+    await this.kv.put(task.id, encoder.encode(JSON.stringify(task)));
   }
 
   async get(id: string): Promise<TaskRecord | null> {

@@ -1,5 +1,6 @@
-import type { KV } from "@nats-io/kv";
+import type { KV, KvEntry } from "@nats-io/kv";
 import { generateApiKey, hashApiKey, keyFingerprint } from "./api-keys.js";
+import { WatchedKvCache, type KvReader } from "./watched-kv-cache.js";
 
 export interface Account {
   user: string;
@@ -24,6 +25,20 @@ export const USER_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/**
+ * A cached read returns the same entry object until the value changes, so its parsed form is
+ * kept beside it: authenticating a request then parses nothing. Frozen, since it is shared.
+ */
+const parsedEntries = new WeakMap<KvEntry, unknown>();
+function parseEntry<T>(entry: KvEntry): T {
+  let value = parsedEntries.get(entry);
+  if (value === undefined) {
+    value = Object.freeze(JSON.parse(decoder.decode(entry.value)) as object);
+    parsedEntries.set(entry, value);
+  }
+  return value as T;
+}
+
 /** NATS KV keys allow only a restricted alphabet, so user names are stored hex-encoded. */
 function accountKey(user: string): string {
   return `u.${Buffer.from(user, "utf8").toString("hex")}`;
@@ -33,17 +48,48 @@ function keyKey(hash: string): string {
   return `k.${hash}`;
 }
 
+/**
+ * Revocation and disabling reach a cached API process through the watch within milliseconds;
+ * this bounds how long a cached entry is trusted should the watch ever stall without ending.
+ */
+const CACHE_MAX_STALENESS_MS = 10_000;
+const CACHE_MAX_ENTRIES = 50_000;
+
 export class AccountStore {
+  /** Reads for authentication go through these: the buckets themselves, or watched caches of them. */
+  private readonly accountReads: KvReader;
+  private readonly keyReads: KvReader;
+
   constructor(
     private readonly accounts: KV,
     private readonly keys: KV,
-  ) {}
+    reads: { accounts: KvReader; keys: KvReader } = { accounts, keys },
+  ) {
+    this.accountReads = reads.accounts;
+    this.keyReads = reads.keys;
+  }
+
+  /**
+   * The API's store: accounts and keys are read from in-memory caches kept current by KV
+   * watches, so authenticating a request costs no round trip to NATS.
+   */
+  static async cached(accounts: KV, keys: KV): Promise<{ store: AccountStore; stop(): void }> {
+    const options = { maxStalenessMs: CACHE_MAX_STALENESS_MS, maxEntries: CACHE_MAX_ENTRIES };
+    const [accountCache, keyCache] = await Promise.all([WatchedKvCache.start(accounts, options), WatchedKvCache.start(keys, options)]);
+    return {
+      store: new AccountStore(accounts, keys, { accounts: accountCache, keys: keyCache }),
+      stop: () => {
+        accountCache.stop();
+        keyCache.stop();
+      },
+    };
+  }
 
   async getAccount(user: string): Promise<Account | null> {
     if (!USER_NAME_PATTERN.test(user)) return null;
-    const entry = await this.accounts.get(accountKey(user));
+    const entry = await this.accountReads.get(accountKey(user));
     if (!entry || entry.operation !== "PUT" || entry.length === 0) return null;
-    return JSON.parse(decoder.decode(entry.value)) as Account;
+    return parseEntry<Account>(entry);
   }
 
   async createAccount(user: string, plan: string): Promise<Account> {
@@ -127,9 +173,9 @@ export class AccountStore {
    */
   async authenticate(user: string, key: string, now: Date = new Date()): Promise<Account | null> {
     const hash = hashApiKey(key);
-    const [keyEntry, account] = await Promise.all([this.keys.get(keyKey(hash)), this.getAccount(user)]);
+    const [keyEntry, account] = await Promise.all([this.keyReads.get(keyKey(hash)), this.getAccount(user)]);
     if (!keyEntry || keyEntry.operation !== "PUT" || keyEntry.length === 0 || !account) return null;
-    const record = JSON.parse(decoder.decode(keyEntry.value)) as ApiKeyRecord;
+    const record = parseEntry<ApiKeyRecord>(keyEntry);
     if (record.user !== user || record.state !== "active" || account.disabled) return null;
     if (record.expiresAt !== null && Date.parse(record.expiresAt) <= now.getTime()) return null;
     return account;

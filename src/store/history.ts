@@ -52,6 +52,11 @@ export class HistoryStore {
     await this.kv.put(entryKey(task.owner, task.submittedAt, task.id), encoder.encode(JSON.stringify(entry)));
   }
 
+  /** Takes back the entry of a task that was not accepted after all. */
+  async remove(task: TaskRecord): Promise<void> {
+    await this.kv.delete(entryKey(task.owner, task.submittedAt, task.id));
+  }
+
   /** Updates state and cost, and keeps the final poll body so the download outlives the result TTL. */
   async finish(task: TaskRecord, finalBody: unknown): Promise<void> {
     if (task.channel !== "direct") return;

@@ -26,6 +26,7 @@ export async function startWorker(config: Readonly<Config>, log: Logger): Promis
     extraStrategyModules: config.worker.extraStrategyModules,
     strategySelection: config.worker.strategySelection,
   });
+  solver.warmUp();
   const runner = new TaskRunner({
     config,
     log,

@@ -48,6 +48,7 @@ export async function startStack(options: { workers?: number; apis?: number; env
     ...options.env,
   };
   const started: ServiceProcess[] = [];
+  let stack: Stack | null = null;
   const stopAll = async () => {
     // Every response any API instance gave during the suite was checked against the document.
     const mismatches = started
@@ -55,7 +56,9 @@ export async function startStack(options: { workers?: number; apis?: number; env
       .filter((line) => line.includes("response does not match the OpenAPI document"));
     for (const p of started) p.signal("SIGKILL");
     await Promise.all(started.map((p) => p.exited()));
-    await nats.kill().catch(() => undefined);
+    // A test may have replaced the server (the NATS outage test restarts it): stop that one too,
+    // or it outlives the suite.
+    await Promise.all([...new Set([nats, stack?.nats ?? nats])].map((n) => n.kill().catch(() => undefined)));
     rmSync(storeDir, { recursive: true, force: true });
     if (mismatches.length > 0) throw new Error(`responses that do not match the OpenAPI document:\n${mismatches.slice(0, 5).join("\n")}`);
   };
@@ -76,7 +79,7 @@ export async function startStack(options: { workers?: number; apis?: number; env
     };
     for (let i = 0; i < (options.workers ?? 1); i++) await startWorker();
     const config = loadConfig(env);
-    return {
+    stack = {
       nats,
       api,
       apis,
@@ -106,6 +109,7 @@ export async function startStack(options: { workers?: number; apis?: number; env
       },
       stop: stopAll,
     };
+    return stack;
   } catch (err) {
     await stopAll();
     throw err;

@@ -63,6 +63,45 @@ describe("admission counters in NATS KV", function () {
     expect((await admission.usage("monthly")).month).to.equal(1);
   });
 
+  it("sees a reservation given back by another instance, though it remembers its own last write", async () => {
+    const clock = new FakeClock(new Date("2026-05-10T12:00:00Z"));
+    const [a, b] = [new Admission(new KvCounter((await nats.connect()).counters), clock), new Admission(new KvCounter((await nats.connect()).counters), clock)];
+    await Promise.all(Array.from({ length: plan.monthlyQuota }, () => a.reserveQuota("shared", plan)));
+    const full = await a.reserveQuota("shared", plan).then(() => null, (e: unknown) => (e as ApiError).code);
+    expect(full).to.equal("monthly_quota_exceeded");
+    await b.releaseQuota("shared");
+    // `a` last saw the counter at the limit; its refusal must not rest on that memory.
+    await a.reserveQuota("shared", plan);
+    await b.reserveQuota("shared", plan).then(() => expect.fail("over quota"), (e: unknown) => expect((e as ApiError).code).to.equal("monthly_quota_exceeded"));
+    expect((await a.usage("shared")).month).to.equal(plan.monthlyQuota);
+  });
+
+  it("applies concurrent adds on one key in order, each against its own limit, in few writes", async () => {
+    const conn = await nats.connect();
+    let writes = 0;
+    const counted = new Proxy(conn.counters, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target) as unknown;
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          if (prop === "update" || prop === "create") writes++;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const counter = new KvCounter(counted);
+    const results = await Promise.all([
+      ...Array.from({ length: 5 }, () => counter.add("mixed", 1, 5)),
+      counter.add("mixed", 1, 5),
+      counter.add("mixed", -1, Number.MAX_SAFE_INTEGER),
+      counter.add("mixed", 1, 5),
+    ]);
+    expect(results.map((r) => r.ok)).to.deep.equal([true, true, true, true, true, false, true, true]);
+    expect(await counter.read("mixed")).to.equal(5);
+    // One write for the first add, one for the batch that queued behind it.
+    expect(writes).to.equal(2);
+  });
+
   it("formats the IETF RateLimit headers", () => {
     expect(rateLimitHeaders({ limit: 30, remaining: 7, resetSeconds: 12 })).to.deep.equal({
       RateLimit: '"default";r=7;t=12',

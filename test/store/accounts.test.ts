@@ -46,6 +46,25 @@ describe("accounts and API keys", function () {
     expect(await store.authenticate("frank", active.key)).to.equal(null);
   });
 
+  it("serves authentication from a watched cache that sees revocation and disabling within moments", async () => {
+    const conn = await nats.connect();
+    const cached = await AccountStore.cached(conn.accounts, conn.apiKeys);
+    try {
+      await store.createAccount("gina", "starter");
+      const { key, record } = await store.createKey("gina");
+      // A key created a moment ago is found at once (a miss reads the bucket).
+      expect(await cached.store.authenticate("gina", key)).to.include({ user: "gina" });
+      await store.setKeyState("gina", record.fingerprint, "revoked");
+      expect(await eventually(async () => (await cached.store.authenticate("gina", key)) === null)).to.equal(true);
+      await store.setKeyState("gina", record.fingerprint, "active");
+      expect(await eventually(async () => (await cached.store.authenticate("gina", key)) !== null)).to.equal(true);
+      await store.updateAccount("gina", (a) => ({ ...a, disabled: true }));
+      expect(await eventually(async () => (await cached.store.authenticate("gina", key)) === null)).to.equal(true);
+    } finally {
+      cached.stop();
+    }
+  });
+
   it("lists keys without the key itself and refuses duplicate accounts", async () => {
     const keys = await store.listKeys("erin");
     expect(keys.length).to.be.at.least(3);
@@ -89,3 +108,12 @@ describe("accounts and API keys", function () {
     expect(paths[2]).to.deep.equal(paths[0]);
   });
 });
+
+/** True once `check` holds, polling for at most half a second (a watch delivers in milliseconds). */
+async function eventually(check: () => Promise<boolean>): Promise<boolean> {
+  for (let i = 0; i < 50; i++) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return false;
+}

@@ -1,6 +1,7 @@
 import type { Context as KoaContext } from "koa";
 import type { Context as OpenApiContext, OpenAPIBackend } from "openapi-backend";
 import type { ApiServices, RequestState } from "../context.js";
+import type { JsonBody } from "../read-json-body.js";
 import { ApiError, validationError } from "../../errors/api-error.js";
 import { planLimitMessage } from "../../errors/codes.js";
 import { rateLimitHeaders } from "../../limits/admission.js";
@@ -18,7 +19,7 @@ function busyRetryAfter(depth: number, threshold: number): number {
  * POST /api/v1/solve, in the order of checks of decisions.md: authentication, API access,
  * per-minute rate, body validation, plan limits, monthly quota, busy queue, then accepted.
  */
-export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: KoaContext) => Promise<unknown>) {
+export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: KoaContext) => Promise<JsonBody>) {
   const { config, accounts, admission, queue, history, metrics } = services;
   return async (c: OpenApiContext, ctx: KoaContext): Promise<void> => {
     const state = ctx.state as RequestState;
@@ -28,7 +29,7 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
       ctx.set(rateLimitHeaders(rate));
 
       const body = await readJsonBody(ctx);
-      const validation = validateSolveRequest(c.api as OpenAPIBackend, body, services.checkCallbackUrl);
+      const validation = validateSolveRequest(c.api as OpenAPIBackend, body.parsed, services.checkCallbackUrl);
       if (!validation.ok) throw validationError(validation.issues);
       const request = validation.request;
 
@@ -39,10 +40,14 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
         throw new ApiError("plan_limit_exceeded", planLimitMessage("Vehicle", request.vehicle_num, caller.plan.maxVehicles));
       }
 
+      // The depth is read alongside the quota (usually from its short cache); the quota refusal
+      // still wins over the busy one, as the order of checks wants.
+      const depthRead = queue.queueDepth();
+      depthRead.catch(() => undefined);
       await admission.reserveQuota(caller.owner, caller.plan);
       let accepted = false;
       try {
-        const depth = await queue.queueDepth();
+        const depth = await depthRead;
         if (depth >= config.busyQueueThreshold) {
           const retry = busyRetryAfter(depth, config.busyQueueThreshold);
           throw new ApiError("service_busy", `Service busy: ${depth} tasks are waiting in the queue. Retry in ${retry} s`, { retryAfterSeconds: retry });
@@ -67,11 +72,26 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
           callbackUrl: request.callback_url ?? null,
           deliveries: 0,
         };
-        await queue.enqueue(task, Buffer.from(JSON.stringify(request), "utf8"));
-        accepted = true;
-        if (task.channel === "direct") {
-          await history.record(task).catch((err: unknown) => state.log.error("history record failed", { task_id: id, err }));
+        // The history entry is written alongside the task's own records, before the publish, so a
+        // worker that finishes the task at once always finds it to update. Its failure is logged,
+        // not fatal; if the task is not accepted after all, the entry is taken back.
+        const recorded =
+          task.channel === "direct"
+            ? history.record(task).then(
+                () => true,
+                (err: unknown) => {
+                  state.log.error("history record failed", { task_id: id, err });
+                  return false;
+                },
+              )
+            : Promise.resolve(false);
+        try {
+          await queue.enqueue(task, Buffer.from(body.raw, "utf8"), recorded);
+        } catch (err) {
+          if (await recorded) await history.remove(task).catch(() => undefined);
+          throw err;
         }
+        accepted = true;
         state.log.info("task accepted", { task_id: id, owner: caller.owner, node_num: task.nodeNum, vehicle_num: task.vehicleNum });
         metrics.submissions.inc({ outcome: "accepted", code: "none" });
         ctx.status = 200;

@@ -3,10 +3,15 @@ import { ApiError } from "../../errors/api-error.js";
 import type { RequestState } from "../context.js";
 import { errorEnvelope } from "../envelope.js";
 
-/** NATS client failures (timeouts, a lost connection) mean "try again shortly", not a bug. */
+/**
+ * NATS client failures (timeouts, a lost connection) mean "try again shortly", not a bug. So does
+ * JetStreamNotEnabled: the client's name for "no responders" to a JetStream request, which on a
+ * running service means a stream has no leader for the moment (a cluster node just died); the
+ * API could not have started without JetStream.
+ */
 function isBrokerUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
-  return /Timeout|ConnectionError|ClosedConnection|NoResponders|RequestError|Disconnect/i.test(err.name + " " + err.constructor.name)
+  return /Timeout|ConnectionError|ClosedConnection|NoResponders|RequestError|Disconnect|JetStreamNotEnabled/i.test(err.name + " " + err.constructor.name)
     || /timeout|connection closed|no responders|disconnect/i.test(err.message);
 }
 
