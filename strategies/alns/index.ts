@@ -1,4 +1,4 @@
-import type { Budget } from "../core/budget.js";
+import { tinyProblemPatience, type Budget } from "../core/budget.js";
 import { isSymmetric } from "../core/neighbours.js";
 import type { CompiledProblem, Solution } from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
@@ -22,7 +22,6 @@ const SCORE_BEST = 33;
 const SCORE_BETTER = 9;
 const SCORE_ACCEPTED = 13;
 const SEGMENT = 100;
-const TINY_PROBLEM = 12;
 /** Iterations between adjustments of the violation weight (penalised search). */
 const WEIGHT_SEGMENT = 25;
 const REACTION = 0.1;
@@ -137,7 +136,8 @@ export const alns: Strategy = {
 
     // After a long run without a new best: tiny problems stop (their optimum is found long before
     // any deadline); larger ones restart from the best solution with the temperature raised again.
-    const patience = Math.max(2000, 300 * customers);
+    const stopAfter = tinyProblemPatience(customers);
+    const patience = stopAfter ?? Math.max(2000, 300 * customers);
     let sinceBest = 0;
     let reheatedAt = started;
     let iteration = 0;
@@ -145,7 +145,7 @@ export const alns: Strategy = {
       iteration++;
       sinceBest++;
       if (sinceBest >= patience) {
-        if (customers <= TINY_PROBLEM) break;
+        if (stopAfter !== null) break;
         ws.load(best);
         current = best;
         currentCost = bestCost;

@@ -1,4 +1,4 @@
-import type { Budget } from "../core/budget.js";
+import { tinyProblemPatience, type Budget } from "../core/budget.js";
 import type { CompiledProblem, Solution } from "../core/problem.js";
 import type { Rng } from "../core/rng.js";
 import type { Strategy } from "../core/strategy.js";
@@ -154,6 +154,7 @@ export const hgs: Strategy = {
     const initial = 4 * POPULATION.minimum;
     for (let k = 0; k < initial && !step(); k++) search.educateAndAdd(split(m, search.penalties, randomTour(m, search.rng)));
 
+    const stopAfter = tinyProblemPatience(m.customers.length);
     let sinceBest = 0;
     while (!step()) {
       if (search.population.size() < 2) {
@@ -161,6 +162,7 @@ export const hgs: Strategy = {
         continue;
       }
       sinceBest = search.educateAndAdd(search.offspring()) ? 0 : sinceBest + 1;
+      if (stopAfter !== null && sinceBest >= stopAfter) break;
       if (sinceBest >= STAGNATION_LIMIT) {
         const best = search.population.best;
         search.population.restart();

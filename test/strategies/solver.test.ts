@@ -177,6 +177,19 @@ describe("solver strategies", function () {
     });
   }
 
+  for (const strategy of STRATEGIES) {
+    it(`${strategy.name} stops early on a tiny problem instead of using the whole time limit`, () => {
+      const positions: [number, number][] = [[0, 0], [3, 4], [6, 1], [-2, 5], [-4, -3], [1, -6]];
+      const { problem } = compileRequest({ ...cvrp(5, 2, 10, 4), node_positions: positions, distance_matrix: [] });
+      expect(strategy.supports(problem).ok).to.equal(true);
+      const started = performance.now();
+      const solution = strategy.solve(problem, Budget.forSeconds(30, 1));
+      // Far below the 30 s limit even on a loaded machine; the optimum of 5 customers needs no more.
+      expect((performance.now() - started) / 1000).to.be.lessThan(10);
+      expect(evaluateSolution(problem, solution).feasible).to.equal(true);
+    });
+  }
+
   it("explains infeasible requests in English", () => {
     const tooHeavy = cvrp(4, 2, 10, 1);
     tooHeavy.node_demands[2] = 30;
