@@ -28,7 +28,12 @@ export interface TaskRecord {
   timeLimitSeconds: number;
   strategy: string | null;
   callbackUrl: string | null;
-  deliveries: number;
+  /**
+   * Solves started and not handed back: a worker crash or hang leaves one behind. Counted here
+   * rather than from JetStream's delivery count, which also grows when a worker gives a task back
+   * on a broker error (a NATS node failing over) before it starts solving.
+   */
+  solveAttempts: number;
   result?: SolvedResultObject;
   error?: string;
   code?: "no_feasible_solution" | "task_failed";

@@ -67,8 +67,8 @@ export class TaskRunner {
     const heartbeat = setInterval(() => m.working(), Math.max(500, Math.floor(config.worker.ackWaitMs / 3)));
     try {
       let finished: TaskRecord | null = task.state === "solved" || task.state === "failed" ? task : null;
-      if (!finished && delivery > config.worker.maxDeliveries) {
-        finished = await this.deadLetter(task, delivery, taskLog);
+      if (!finished && task.solveAttempts >= config.worker.maxDeliveries) {
+        finished = await this.deadLetter(task, taskLog);
       }
       if (!finished) {
         const solved = await this.solve(task, delivery, taskLog);
@@ -89,7 +89,7 @@ export class TaskRunner {
   private async solve(task: TaskRecord, delivery: number, log: Logger): Promise<TaskRecord | null> {
     const { queue, metrics, solver, history } = this.deps;
     const solving = await queue.store.update(task.id, (t) =>
-      t.state === "queued" || t.state === "solving" ? { ...t, state: "solving", deliveries: delivery } : null,
+      t.state === "queued" || t.state === "solving" ? { ...t, state: "solving", solveAttempts: t.solveAttempts + 1 } : null,
     );
     if (!solving) return null;
     if (solving.state !== "solving") return solving;
@@ -113,7 +113,8 @@ export class TaskRunner {
           task.timeLimitSeconds * 1000 + HARD_LIMIT_GRACE_MS,
         );
         if (this.handBack) {
-          await queue.store.update(task.id, (t) => (t.state === "solving" ? { ...t, state: "queued" } : null));
+          // Handed back on purpose, not a crash: the attempt does not count towards dead-lettering.
+          await queue.store.update(task.id, (t) => (t.state === "solving" ? { ...t, state: "queued", solveAttempts: Math.max(0, t.solveAttempts - 1) } : null));
           log.info("handed back on shutdown");
           return null;
         }
@@ -151,16 +152,15 @@ export class TaskRunner {
   }
 
   /** A task that crashed or hung every worker that took it: failed on purpose, copied aside. */
-  private async deadLetter(task: TaskRecord, delivery: number, log: Logger): Promise<TaskRecord> {
+  private async deadLetter(task: TaskRecord, log: Logger): Promise<TaskRecord> {
     const { nats, metrics } = this.deps;
-    const attempts = delivery - 1;
+    const attempts = task.solveAttempts;
     const failed: TaskRecord = {
       ...task,
       state: "failed",
       code: "task_failed",
       error: `The task was abandoned after ${attempts} attempts: each worker that took it crashed or stopped responding`,
       diagnostics: [],
-      deliveries: delivery,
     };
     await nats.js.publish(NAMES.deadLetterSubject, JSON.stringify({ taskId: task.id, deliveries: attempts, at: new Date().toISOString() }));
     metrics.deadLettered.inc();

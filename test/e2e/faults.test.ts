@@ -4,7 +4,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { jetstream } from "@nats-io/jetstream";
+import { connect } from "@nats-io/transport-node";
 import { startNatsServer } from "../../src/infra/nats-server.js";
+import { NAMES } from "../../src/queue/names.js";
 import { spawnService } from "../../src/infra/service-process.js";
 import { apiClient, isFinished, pollUntil } from "../helpers/client.js";
 import { cvrpRequest } from "../helpers/requests.js";
@@ -89,7 +92,7 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
       const done = await pollUntil(client, id, () => true);
       expect(isFinished(done), JSON.stringify(done.result)).to.equal(true);
       expect(done.success).to.equal(true);
-      expect((await stack.task(id))!.deliveries).to.equal(1);
+      expect((await stack.task(id))!.solveAttempts).to.equal(1);
       await new Promise((r) => setTimeout(r, 300));
       expect(callbacks.hits.get(id)).to.equal(1);
     });
@@ -130,6 +133,39 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
       } finally {
         await second.stop();
       }
+    });
+  });
+
+  describe("deliveries given back on broker errors", () => {
+    let stack: Stack;
+    before(async () => {
+      stack = await startStack({ workers: 0, env: { WORKER_MAX_DELIVERIES: "2" } });
+    });
+    after(async () => {
+      await stack?.stop();
+    });
+
+    it("do not count as crashes: a task delivered more often than the limit without a solve attempt is still solved", async () => {
+      const client = apiClient(stack.baseUrl, (await stack.account("failover", "pro")).headers);
+      const { data } = await client.POST("/api/v1/solve", { body: { ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 1 } as never });
+      const id = data!.request_id;
+      // What a worker does when NATS fails over under it before it starts solving: nak, again and again.
+      const nc = await connect({ servers: stack.nats.url });
+      try {
+        const consumer = await jetstream(nc).consumers.get(NAMES.taskStream, NAMES.taskConsumer);
+        for (let delivery = 1; delivery <= 3; delivery++) {
+          const m = await consumer.next({ expires: 5000 });
+          expect(m, `delivery ${delivery}`).to.not.equal(null);
+          expect(m!.info.deliveryCount).to.equal(delivery);
+          m!.nak();
+        }
+      } finally {
+        await nc.close();
+      }
+      await stack.startWorker();
+      const done = await pollUntil(client, id, isFinished, 30_000);
+      expect(done.success, JSON.stringify(done)).to.equal(true);
+      expect((await stack.task(id))!.solveAttempts).to.equal(1);
     });
   });
 

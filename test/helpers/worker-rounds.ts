@@ -14,7 +14,7 @@ const SMALL_BODY = Buffer.from(
 
 function smallTask(id: string): TaskRecord {
   const now = new Date().toISOString();
-  return { id, owner: "memory", channel: "direct", state: "queued", submittedAt: now, updatedAt: now, name: null, nodeNum: 4, vehicleNum: 1, objective: "min_total_distance", timeLimitSeconds: 1, strategy: null, callbackUrl: null, deliveries: 0 };
+  return { id, owner: "memory", channel: "direct", state: "queued", submittedAt: now, updatedAt: now, name: null, nodeNum: 4, vehicleNum: 1, objective: "min_total_distance", timeLimitSeconds: 1, strategy: null, callbackUrl: null, solveAttempts: 0 };
 }
 
 /** Enqueues `count` small tasks (as the API would) and waits until the workers have done them all. */

@@ -70,7 +70,7 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
           timeLimitSeconds: Math.min(request.time_limit_seconds ?? caller.plan.maxSolveSeconds, caller.plan.maxSolveSeconds),
           strategy: request.strategy ?? null,
           callbackUrl: request.callback_url ?? null,
-          deliveries: 0,
+          solveAttempts: 0,
         };
         // The history entry is written alongside the task's own records, before the publish, so a
         // worker that finishes the task at once always finds it to update. Its failure is logged,
