@@ -51,7 +51,10 @@ const TINY_PROBLEM_CUSTOMERS = 12;
 /**
  * Iterations without a new best after which a search stops early on a tiny problem (null: never
  * stop early), so that a partner's four-stop request does not wait for the whole time limit.
+ * `iterationWeight` scales it down for searches whose one iteration does more work (a genetic
+ * search educates a whole offspring where ALNS destroys and repairs a few customers).
  */
-export function tinyProblemPatience(customers: number): number | null {
-  return customers <= TINY_PROBLEM_CUSTOMERS ? Math.max(2000, 300 * customers) : null;
+export function tinyProblemPatience(customers: number, iterationWeight = 1): number | null {
+  if (customers > TINY_PROBLEM_CUSTOMERS) return null;
+  return Math.ceil(Math.max(2000, 300 * customers) / iterationWeight);
 }

@@ -16,6 +16,8 @@ const PENALTY_SEGMENT = 100;
 const REPAIR_PROBABILITY = 0.5;
 /** Iterations without a new best before the population is rebuilt around the best. */
 const STAGNATION_LIMIT = 20_000;
+/** One generation (crossover, split, local search) against one ALNS step, for early stopping. */
+const HGS_ITERATION_WEIGHT = 10;
 
 function initialPenalties(m: HgsModel): Penalties {
   return {
@@ -154,7 +156,7 @@ export const hgs: Strategy = {
     const initial = 4 * POPULATION.minimum;
     for (let k = 0; k < initial && !step(); k++) search.educateAndAdd(split(m, search.penalties, randomTour(m, search.rng)));
 
-    const stopAfter = tinyProblemPatience(m.customers.length);
+    const stopAfter = tinyProblemPatience(m.customers.length, HGS_ITERATION_WEIGHT);
     let sinceBest = 0;
     while (!step()) {
       if (search.population.size() < 2) {
