@@ -9,6 +9,11 @@ export interface SelectionRule {
   timeDimension?: boolean;
   /** Match only problems with coordinates; omitted: either. */
   needsCoordinates?: boolean;
+  /**
+   * Match only problems with (true) or without (false) customer time windows that can bind
+   * (some customer opens later or closes earlier than its vehicles' start node); omitted: either.
+   */
+  bindingWindows?: boolean;
   strategy: string;
 }
 
@@ -24,10 +29,23 @@ export interface SelectionRule {
  * iteration there costs too much to iterate usefully.
  */
 export const DEFAULT_SELECTION: readonly SelectionRule[] = [
-  { maxCustomers: 2000, strategy: "hgs" },
+  { maxCustomers: 2000, bindingWindows: false, strategy: "hgs" },
   { maxCustomers: 3000, strategy: "alns" },
   { maxCustomers: Number.POSITIVE_INFINITY, strategy: "clarke-wright" },
 ];
+
+/** Whether some customer's window is narrower than a start node's (Solomon-like windows). */
+export function hasBindingWindows(p: CompiledProblem): boolean {
+  const t = p.time;
+  if (!t) return false;
+  for (let v = 0; v < p.vehicleCount; v++) {
+    const depot = p.startNode[v]!;
+    for (const c of p.customers) {
+      if (t.twStartMin[c]! > t.twStartMin[depot]! + 1e-9 || t.twEndMin[c]! < t.twEndMin[depot]! - 1e-9) return true;
+    }
+  }
+  return false;
+}
 
 export function selectStrategy(p: CompiledProblem, table: readonly SelectionRule[] = DEFAULT_SELECTION): Strategy {
   const customers = p.customers.length;
@@ -35,6 +53,7 @@ export function selectStrategy(p: CompiledProblem, table: readonly SelectionRule
     if (customers > rule.maxCustomers) continue;
     if (rule.timeDimension !== undefined && rule.timeDimension !== (p.time !== null)) continue;
     if (rule.needsCoordinates && !p.coords) continue;
+    if (rule.bindingWindows !== undefined && rule.bindingWindows !== hasBindingWindows(p)) continue;
     const strategy = findStrategy(rule.strategy);
     if (strategy.supports(p).ok) return strategy;
   }

@@ -21,6 +21,7 @@ function initialPenalties(m: HgsModel): Penalties {
   return {
     load: Math.max(0.1, Math.min(1000, (m.unitCost * m.maxDistance) / Math.max(1e-9, m.maxDemand))),
     duration: Math.max(0.1, m.unitCost * m.speed),
+    timeWarp: Math.max(0.1, m.unitCost * m.speed),
   };
 }
 
@@ -46,6 +47,7 @@ class Search {
   penalties: Penalties;
   private loadFeasibleHistory: boolean[] = [];
   private durationFeasibleHistory: boolean[] = [];
+  private warpFeasibleHistory: boolean[] = [];
 
   constructor(
     readonly m: HgsModel,
@@ -65,18 +67,22 @@ class Search {
     ls.run(this.rng, this.stop);
     let loadOk = true;
     let durationOk = true;
+    let warpOk = true;
+    const limit = this.m.windows ? this.m.windows.maxDuration : this.m.durationLimit;
     for (let r = 0; r < this.m.vehicles; r++) {
       if (ls.loadOf(r) > this.m.capacity + 1e-9) loadOk = false;
-      if (ls.durationOf(r) > this.m.durationLimit + 1e-7) durationOk = false;
+      if (ls.durationOf(r) > limit + 1e-7) durationOk = false;
+      if (ls.timeWarpOf(r) > 1e-9) warpOk = false;
     }
     this.loadFeasibleHistory.push(loadOk);
     this.durationFeasibleHistory.push(durationOk);
+    this.warpFeasibleHistory.push(warpOk);
     const educated = new Individual(this.m, ls.routes(), this.penalties);
     let improved = this.population.add(educated);
     if (!educated.feasible && this.rng.next() < REPAIR_PROBABILITY) {
       // Repair as in HGS: penalties x10, then x100 if the result is still infeasible.
       for (const factor of [10, 100]) {
-        ls.penalties = { load: this.penalties.load * factor, duration: this.penalties.duration * factor };
+        ls.penalties = { load: this.penalties.load * factor, duration: this.penalties.duration * factor, timeWarp: this.penalties.timeWarp * factor };
         ls.reprice();
         ls.run(this.rng, this.stop);
         const repaired = new Individual(this.m, ls.routes(), this.penalties);
@@ -102,9 +108,11 @@ class Search {
     this.penalties = {
       load: adjust(this.penalties.load, this.loadFeasibleHistory),
       duration: adjust(this.penalties.duration, this.durationFeasibleHistory),
+      timeWarp: adjust(this.penalties.timeWarp, this.warpFeasibleHistory),
     };
     this.loadFeasibleHistory = [];
     this.durationFeasibleHistory = [];
+    this.warpFeasibleHistory = [];
     this.population.reprice(this.penalties);
   }
 

@@ -85,7 +85,7 @@ describe("hybrid genetic search (hgs)", function () {
         expect(hgs.supports(p).ok).to.equal(true);
         const m = modelOf(p);
         const rng = new Rng(seed);
-        const pen = { load: loadPrice, duration: durationPrice };
+        const pen = { load: loadPrice, duration: durationPrice, timeWarp: 1 };
         // Random routes, some vehicles left empty.
         const routes: number[][] = Array.from({ length: m.vehicles }, () => []);
         for (const c of rng.shuffle(Array.from(m.customers))) routes[rng.int(m.vehicles)]!.push(c);
@@ -119,7 +119,7 @@ describe("hybrid genetic search (hgs)", function () {
       fc.property(instanceArb, fc.integer({ min: 1, max: 1e6 }), (o, seed) => {
         const { problem: p } = compileRequest(instance({ ...o, customers: Math.min(o.customers, 9) }));
         const m = modelOf(p);
-        const pen = { load: 3, duration: 2 };
+        const pen = { load: 3, duration: 2, timeWarp: 4 };
         const tour = Int32Array.from(new Rng(seed).shuffle(Array.from(m.customers)));
         const routes = split(m, pen, tour);
         expect(routes.flat()).to.deep.equal(Array.from(tour));
