@@ -135,14 +135,16 @@ function toSolution(p: CompiledProblem, routes: number[][]): Solution {
 /**
  * Hybrid genetic search with adaptive diversity control (Vidal 2022): ordered crossover on
  * giant tours, optimal split, granular local search on penalised load and duration, and a
- * population ranked by cost and diversity. It needs one depot and identical vehicles; windows
- * are accepted only when they cannot bind before the depot closes (then they are a duration cap).
+ * population ranked by cost and diversity. It needs one depot and identical vehicles. Windows
+ * that cannot bind before the depot closes are a duration cap; binding hard windows are priced
+ * by time warp (Vidal et al. 2013), with concatenable time segments (see time.ts). Soft windows
+ * are not supported.
  */
 export const hgs: Strategy = {
   name: "hgs",
   supports(p) {
     const outcome = buildModel(p);
-    if (!outcome.ok) return { ok: false, reason: `hgs needs one depot, identical vehicles and no binding customer windows: ${outcome.reason}` };
+    if (!outcome.ok) return { ok: false, reason: `hgs needs one depot, identical vehicles and hard (not soft) time windows: ${outcome.reason}` };
     if (p.customers.length < 2) return { ok: false, reason: "hgs needs at least two customers" };
     return { ok: true };
   },
