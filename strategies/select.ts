@@ -9,25 +9,49 @@ export interface SelectionRule {
   timeDimension?: boolean;
   /** Match only problems with coordinates; omitted: either. */
   needsCoordinates?: boolean;
+  /**
+   * Match only problems with (true) or without (false) customer time windows that can bind
+   * (some customer opens later or closes earlier than its vehicles' start node); omitted: either.
+   */
+  bindingWindows?: boolean;
   strategy: string;
 }
 
 /**
- * Defaults. Hybrid genetic search where it applies (one depot, identical vehicles, no binding
- * customer windows): in BENCHMARKS.md it beats ALNS on every set it supports (seed 1, 10 s up to
+ * Defaults. Hybrid genetic search where it applies (one depot, identical vehicles, hard windows
+ * if any). Binding (Solomon-type) windows, priced by time warp: hgs up to 200 customers, where it
+ * was measured (seed 1, 10 s, BENCHMARKS.md): Solomon 29/29 feasible, mean gap 0.14% and max
+ * 0.81% (every instance within 1%) vs ALNS's 1.38% and 4.56%; Gehring-Homberger 200 (6
+ * instances) 6/6 feasible, mean 1.79% and max 4.36% vs ALNS's 2.31% and 4.92% (ALNS still ahead
+ * on R1_2_1 and R1_2_2). Above 200 customers with such windows ALNS keeps its place (not measured).
+ * Without binding windows: in BENCHMARKS.md it beats ALNS on every set it supports (seed 1, 10 s up to
  * 200 customers, 30 s above; mean gap hgs vs alns: A 0.01% vs 0.37%, CMT 0.30% vs 1.06% with all
  * 14 feasible where ALNS missed CMT10, X 0.50% vs 1.41%). Its size limit is where it was
  * measured to stay ahead of ALNS (random uniform CVRPs of 1,000 and 2,000 customers, 5 s and 30 s:
  * 0.2-0.6% cheaper; not measured beyond 2,000, where ALNS keeps its place).
- * ALNS for everything else (time windows, several depots, mixed fleets: Solomon) while its search
+ * ALNS for everything else (soft windows, several depots, mixed fleets, large windowed problems) while its search
  * has room to pay off; on very large problems the savings construction alone, since one search
  * iteration there costs too much to iterate usefully.
  */
 export const DEFAULT_SELECTION: readonly SelectionRule[] = [
-  { maxCustomers: 2000, strategy: "hgs" },
+  { maxCustomers: 200, bindingWindows: true, strategy: "hgs" },
+  { maxCustomers: 2000, bindingWindows: false, strategy: "hgs" },
   { maxCustomers: 3000, strategy: "alns" },
   { maxCustomers: Number.POSITIVE_INFINITY, strategy: "clarke-wright" },
 ];
+
+/** Whether some customer's window is narrower than a start node's (Solomon-like windows). */
+export function hasBindingWindows(p: CompiledProblem): boolean {
+  const t = p.time;
+  if (!t) return false;
+  for (let v = 0; v < p.vehicleCount; v++) {
+    const depot = p.startNode[v]!;
+    for (const c of p.customers) {
+      if (t.twStartMin[c]! > t.twStartMin[depot]! + 1e-9 || t.twEndMin[c]! < t.twEndMin[depot]! - 1e-9) return true;
+    }
+  }
+  return false;
+}
 
 export function selectStrategy(p: CompiledProblem, table: readonly SelectionRule[] = DEFAULT_SELECTION): Strategy {
   const customers = p.customers.length;
@@ -35,6 +59,7 @@ export function selectStrategy(p: CompiledProblem, table: readonly SelectionRule
     if (customers > rule.maxCustomers) continue;
     if (rule.timeDimension !== undefined && rule.timeDimension !== (p.time !== null)) continue;
     if (rule.needsCoordinates && !p.coords) continue;
+    if (rule.bindingWindows !== undefined && rule.bindingWindows !== hasBindingWindows(p)) continue;
     const strategy = findStrategy(rule.strategy);
     if (strategy.supports(p).ok) return strategy;
   }

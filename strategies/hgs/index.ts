@@ -23,6 +23,7 @@ function initialPenalties(m: HgsModel): Penalties {
   return {
     load: Math.max(0.1, Math.min(1000, (m.unitCost * m.maxDistance) / Math.max(1e-9, m.maxDemand))),
     duration: Math.max(0.1, m.unitCost * m.speed),
+    timeWarp: Math.max(0.1, m.unitCost * m.speed),
   };
 }
 
@@ -48,6 +49,7 @@ class Search {
   penalties: Penalties;
   private loadFeasibleHistory: boolean[] = [];
   private durationFeasibleHistory: boolean[] = [];
+  private warpFeasibleHistory: boolean[] = [];
 
   constructor(
     readonly m: HgsModel,
@@ -67,18 +69,22 @@ class Search {
     ls.run(this.rng, this.stop);
     let loadOk = true;
     let durationOk = true;
+    let warpOk = true;
+    const limit = this.m.windows ? this.m.windows.maxDuration : this.m.durationLimit;
     for (let r = 0; r < this.m.vehicles; r++) {
       if (ls.loadOf(r) > this.m.capacity + 1e-9) loadOk = false;
-      if (ls.durationOf(r) > this.m.durationLimit + 1e-7) durationOk = false;
+      if (ls.durationOf(r) > limit + 1e-7) durationOk = false;
+      if (ls.timeWarpOf(r) > 1e-9) warpOk = false;
     }
     this.loadFeasibleHistory.push(loadOk);
     this.durationFeasibleHistory.push(durationOk);
+    this.warpFeasibleHistory.push(warpOk);
     const educated = new Individual(this.m, ls.routes(), this.penalties);
     let improved = this.population.add(educated);
     if (!educated.feasible && this.rng.next() < REPAIR_PROBABILITY) {
       // Repair as in HGS: penalties x10, then x100 if the result is still infeasible.
       for (const factor of [10, 100]) {
-        ls.penalties = { load: this.penalties.load * factor, duration: this.penalties.duration * factor };
+        ls.penalties = { load: this.penalties.load * factor, duration: this.penalties.duration * factor, timeWarp: this.penalties.timeWarp * factor };
         ls.reprice();
         ls.run(this.rng, this.stop);
         const repaired = new Individual(this.m, ls.routes(), this.penalties);
@@ -104,9 +110,11 @@ class Search {
     this.penalties = {
       load: adjust(this.penalties.load, this.loadFeasibleHistory),
       duration: adjust(this.penalties.duration, this.durationFeasibleHistory),
+      timeWarp: adjust(this.penalties.timeWarp, this.warpFeasibleHistory),
     };
     this.loadFeasibleHistory = [];
     this.durationFeasibleHistory = [];
+    this.warpFeasibleHistory = [];
     this.population.reprice(this.penalties);
   }
 
@@ -129,14 +137,16 @@ function toSolution(p: CompiledProblem, routes: number[][]): Solution {
 /**
  * Hybrid genetic search with adaptive diversity control (Vidal 2022): ordered crossover on
  * giant tours, optimal split, granular local search on penalised load and duration, and a
- * population ranked by cost and diversity. It needs one depot and identical vehicles; windows
- * are accepted only when they cannot bind before the depot closes (then they are a duration cap).
+ * population ranked by cost and diversity. It needs one depot and identical vehicles. Windows
+ * that cannot bind before the depot closes are a duration cap; binding hard windows are priced
+ * by time warp (Vidal et al. 2013), with concatenable time segments (see time.ts). Soft windows
+ * are not supported.
  */
 export const hgs: Strategy = {
   name: "hgs",
   supports(p) {
     const outcome = buildModel(p);
-    if (!outcome.ok) return { ok: false, reason: `hgs needs one depot, identical vehicles and no binding customer windows: ${outcome.reason}` };
+    if (!outcome.ok) return { ok: false, reason: `hgs needs one depot, identical vehicles and hard (not soft) time windows: ${outcome.reason}` };
     if (p.customers.length < 2) return { ok: false, reason: "hgs needs at least two customers" };
     return { ok: true };
   },

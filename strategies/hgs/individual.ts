@@ -1,7 +1,11 @@
-import { routeCost, type HgsModel, type Penalties } from "./model.js";
+import { routeCost, routeSegment, type HgsModel, type Penalties } from "./model.js";
+import { TimeSegment } from "./time.js";
 
 const LOAD_EPS = 1e-9;
 const DURATION_EPS = 1e-7;
+/** Under windows: time warp and segment-duration excess count as feasible below this (stricter than the evaluator's 1e-7). */
+const WINDOW_EPS = 1e-9;
+const segment = new TimeSegment();
 let closestBuffer = new Float64Array(8);
 
 /** One solution of the population, with what selection and diversity measures need. */
@@ -15,6 +19,7 @@ export class Individual {
   readonly distanceCost: number;
   readonly loadExcess: number;
   readonly durationExcess: number;
+  readonly timeWarp: number;
   readonly feasible: boolean;
   penalisedCost = 0;
   /** Broken-pairs distances to the other members of its subpopulation. */
@@ -31,6 +36,7 @@ export class Individual {
     let cost = 0;
     let loadExcess = 0;
     let durationExcess = 0;
+    let timeWarp = 0;
     for (const route of routes) {
       if (route.length === 0) continue;
       let distance = 0;
@@ -48,19 +54,25 @@ export class Individual {
         prev = c;
       }
       distance += m.dist[prev * n + m.depot]!;
-      cost += routeCost(m, { load: 0, duration: 0 }, route.length, distance, load, service);
+      cost += routeCost(m, { load: 0, duration: 0, timeWarp: 0 }, route.length, distance, load, service);
       loadExcess += Math.max(0, load - m.capacity);
       if (m.durationLimit !== Number.POSITIVE_INFINITY) durationExcess += Math.max(0, distance / m.speed + service - m.durationLimit);
+      if (m.windows) {
+        routeSegment(m, route, route.length, segment);
+        timeWarp += segment.timeWarp;
+        durationExcess += Math.max(0, segment.duration - m.windows.maxDuration);
+      }
     }
     this.distanceCost = cost;
     this.loadExcess = loadExcess;
     this.durationExcess = durationExcess;
-    this.feasible = loadExcess <= LOAD_EPS && durationExcess <= DURATION_EPS;
+    this.timeWarp = timeWarp;
+    this.feasible = loadExcess <= LOAD_EPS && (m.windows ? durationExcess <= WINDOW_EPS && timeWarp <= WINDOW_EPS : durationExcess <= DURATION_EPS);
     this.reprice(pen);
   }
 
   reprice(pen: Penalties): void {
-    this.penalisedCost = this.distanceCost + pen.load * this.loadExcess + pen.duration * this.durationExcess;
+    this.penalisedCost = this.distanceCost + pen.load * this.loadExcess + pen.duration * this.durationExcess + pen.timeWarp * this.timeWarp;
   }
 
   /** Share of customers whose route neighbours differ (Prins' broken pairs, as in HGS). */

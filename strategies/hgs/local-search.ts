@@ -1,5 +1,6 @@
 import type { Rng } from "../core/rng.js";
-import { routeCost, type HgsModel, type Penalties } from "./model.js";
+import { routeCost, routeSegment, timePenalty, type HgsModel, type Penalties } from "./model.js";
+import { TimeSegment } from "./time.js";
 
 const EPS = 1e-7;
 /** Customers examined between two looks at the stop condition. */
@@ -71,7 +72,24 @@ export class LocalSearch {
   private readonly pairMark: Uint8Array;
   private readonly swapTestedAt: Float64Array;
   private readonly routeOrder: Int32Array;
-  penalties: Penalties = { load: 1, duration: 1 };
+  /**
+   * Under time windows, per route and position k: the time segment of positions 0..k (prefix)
+   * and k..end (suffix): duration, time warp, earliest and latest start.
+   */
+  private readonly preDur: Float64Array[] = [];
+  private readonly preWarp: Float64Array[] = [];
+  private readonly preEarly: Float64Array[] = [];
+  private readonly preLate: Float64Array[] = [];
+  private readonly sufDur: Float64Array[] = [];
+  private readonly sufWarp: Float64Array[] = [];
+  private readonly sufEarly: Float64Array[] = [];
+  private readonly sufLate: Float64Array[] = [];
+  private readonly seg = new TimeSegment();
+  private readonly seg2 = new TimeSegment();
+  /** Customers on the two candidate routes of the move being priced. */
+  private countA = 0;
+  private countB = 0;
+  penalties: Penalties = { load: 1, duration: 1, timeWarp: 1 };
   /**
    * Test hook: called after every applied move with the penalised cost the move was priced at
    * and the routes it rewrote (rb = -1 for a move within one route).
@@ -110,6 +128,11 @@ export class LocalSearch {
     this.pairMark = new Uint8Array(routes * routes);
     this.swapTestedAt = new Float64Array(routes);
     this.routeOrder = Int32Array.from({ length: routes }, (_, r) => r);
+    if (m.windows) {
+      for (const list of [this.preDur, this.preWarp, this.preEarly, this.preLate, this.sufDur, this.sufWarp, this.sufEarly, this.sufLate]) {
+        for (let r = 0; r < routes; r++) list.push(new Float64Array(slots));
+      }
+    }
   }
 
   /** Loads routes (customers only, one list per vehicle, missing lists empty). */
@@ -144,8 +167,16 @@ export class LocalSearch {
     return this.fwd[r]![this.length[r]! + 1]!;
   }
 
+  /** Route duration: additive (driving + service), or under windows the segment's (waiting included). */
   durationOf(r: number): number {
+    if (this.m.windows) return this.length[r] === 0 ? 0 : this.preDur[r]![this.length[r]! + 1]!;
     return this.distanceOf(r) / this.m.speed + this.serv[r]![this.length[r]! + 1]!;
+  }
+
+  /** Time warp of route r (0 without windows). */
+  timeWarpOf(r: number): number {
+    if (!this.m.windows || this.length[r] === 0) return 0;
+    return this.preWarp[r]![this.length[r]! + 1]!;
   }
 
   /** Re-prices every route after the penalties changed. */
@@ -155,7 +186,91 @@ export class LocalSearch {
 
   private priceRoute(r: number): number {
     const end = this.length[r]! + 1;
-    return routeCost(this.m, this.penalties, this.length[r]!, this.fwd[r]![end]!, this.load[r]![end]!, this.serv[r]![end]!);
+    const cost = routeCost(this.m, this.penalties, this.length[r]!, this.fwd[r]![end]!, this.load[r]![end]!, this.serv[r]![end]!);
+    if (!this.m.windows || this.length[r] === 0) return cost;
+    const seg = this.seg.set(this.preDur[r]![end]!, this.preWarp[r]![end]!, this.preEarly[r]![end]!, this.preLate[r]![end]!, this.m.depot, this.m.depot);
+    return cost + timePenalty(this.m, this.penalties, seg);
+  }
+
+  /** Prefix and suffix time segments of route r (after its sequence changed). */
+  private setTimes(r: number): void {
+    const m = this.m;
+    const w = m.windows!;
+    const n = m.nodeCount;
+    const seq = this.seq[r]!;
+    const end = this.length[r]! + 1;
+    const seg = this.seg;
+    const pd = this.preDur[r]!;
+    const pw = this.preWarp[r]!;
+    const pe = this.preEarly[r]!;
+    const pl = this.preLate[r]!;
+    seg.setNode(seq[0]!, w.start[seq[0]!]!, w.end[seq[0]!]!, m.service[seq[0]!]!);
+    for (let k = 0; k <= end; k++) {
+      const node = seq[k]!;
+      if (k > 0) seg.append(m.dist[seq[k - 1]! * n + node]! / m.speed, m.service[node]!, 0, w.start[node]!, w.end[node]!, node);
+      pd[k] = seg.duration;
+      pw[k] = seg.timeWarp;
+      pe[k] = seg.earliest;
+      pl[k] = seg.latest;
+    }
+    const sd = this.sufDur[r]!;
+    const sw = this.sufWarp[r]!;
+    const se = this.sufEarly[r]!;
+    const sl = this.sufLate[r]!;
+    const tail = this.seg2;
+    for (let k = end; k >= 0; k--) {
+      const node = seq[k]!;
+      seg.setNode(node, w.start[node]!, w.end[node]!, m.service[node]!);
+      if (k < end) seg.append(m.dist[node * n + seq[k + 1]!]! / m.speed, tail.duration, tail.timeWarp, tail.earliest, tail.latest, tail.last);
+      tail.set(seg.duration, seg.timeWarp, seg.earliest, seg.latest, seg.first, seg.last);
+      sd[k] = seg.duration;
+      sw[k] = seg.timeWarp;
+      se[k] = seg.earliest;
+      sl[k] = seg.latest;
+    }
+  }
+
+  /** Time penalty of the candidate route made of `pieces` with `count` customers (0 when empty). */
+  private piecesTime(pieces: Pieces, count: number): number {
+    if (count === 0) return 0;
+    const m = this.m;
+    const w = m.windows!;
+    const n = m.nodeCount;
+    const speed = m.speed;
+    const seg = this.seg;
+    let started = false;
+    for (let k = 0; k < pieces.count; k++) {
+      const r = pieces.route[k]!;
+      const i = pieces.from[k]!;
+      const j = pieces.to[k]!;
+      const seq = this.seq[r]!;
+      if (pieces.reversed[k] === 0) {
+        if (!started && i === 0) {
+          seg.set(this.preDur[r]![j]!, this.preWarp[r]![j]!, this.preEarly[r]![j]!, this.preLate[r]![j]!, seq[0]!, seq[j]!);
+          started = true;
+          continue;
+        }
+        if (started && k === pieces.count - 1 && j === this.length[r]! + 1) {
+          seg.append(m.dist[seg.last * n + seq[i]!]! / speed, this.sufDur[r]![i]!, this.sufWarp[r]![i]!, this.sufEarly[r]![i]!, this.sufLate[r]![i]!, seq[j]!);
+          continue;
+        }
+      }
+      const step = pieces.reversed[k] === 0 ? 1 : -1;
+      for (let t = step > 0 ? i : j; step > 0 ? t <= j : t >= i; t += step) {
+        const node = seq[t]!;
+        if (!started) {
+          seg.setNode(node, w.start[node]!, w.end[node]!, m.service[node]!);
+          started = true;
+        } else seg.append(m.dist[seg.last * n + node]! / speed, m.service[node]!, 0, w.start[node]!, w.end[node]!, node);
+      }
+    }
+    return timePenalty(m, this.penalties, seg);
+  }
+
+  /** Time penalty of a route given as a customer list (depots added), from scratch. */
+  private listTime(customers: Int32Array, count: number): number {
+    if (count === 0) return 0;
+    return timePenalty(this.m, this.penalties, routeSegment(this.m, customers, count, this.seg));
   }
 
   private setRoute(r: number, customers: Int32Array, count: number): void {
@@ -185,6 +300,7 @@ export class LocalSearch {
       }
     }
     this.length[r] = count;
+    if (m.windows) this.setTimes(r);
     this.cost[r] = this.priceRoute(r);
     this.modifiedAt[r] = ++this.clock;
   }
@@ -487,6 +603,11 @@ export class LocalSearch {
       count1 = this.rebuild(r1, -1, seq2[best2]!, at1, this.scratch);
       count2 = this.rebuild(r2, best2, -1, -2, this.scratch2);
     }
+    if (m.windows) {
+      // Chosen on distance and load; priced exactly (time warp, duration) before it is applied.
+      bestAfter += this.listTime(this.scratch, count1) + this.listTime(this.scratch2, count2);
+      if (bestAfter >= before - EPS) return false;
+    }
     this.setRoute(r1, this.scratch, count1);
     this.setRoute(r2, this.scratch2, count2);
     if (this.onCommit) this.onCommit(bestAfter, r1, r2);
@@ -546,7 +667,7 @@ export class LocalSearch {
     if (this.improvesWithin(r, removeU + d[v * n + u]! + d[u * n + y]! - d[v * n + y]!)) {
       if (j > i) a.reset().add(r, 0, i - 1).add(r, i + 1, j).add(r, i, i).add(r, j + 1, end);
       else a.reset().add(r, 0, j).add(r, i, i).add(r, j + 1, i - 1).add(r, i + 1, end);
-      return this.commitWithin(r);
+      if (this.confirmWithin(r)) return this.commitWithin(r);
     }
     const xIsCustomer = i + 1 < end;
     if (xIsCustomer && j !== i + 1) {
@@ -556,12 +677,12 @@ export class LocalSearch {
       if (this.improvesWithin(r, removePair + d[v * n + u]! + d[x * n + y]! - d[v * n + y]!)) {
         if (j > i + 1) a.reset().add(r, 0, i - 1).add(r, i + 2, j).add(r, i, i + 1).add(r, j + 1, end);
         else a.reset().add(r, 0, j).add(r, i, i + 1).add(r, j + 1, i - 1).add(r, i + 2, end);
-        return this.commitWithin(r);
+        if (this.confirmWithin(r)) return this.commitWithin(r);
       }
       if (this.improvesWithin(r, removePair - d[u * n + x]! + d[v * n + x]! + d[x * n + u]! + d[u * n + y]! - d[v * n + y]!)) {
         if (j > i + 1) a.reset().add(r, 0, i - 1).add(r, i + 2, j).add(r, i, i + 1, true).add(r, j + 1, end);
         else a.reset().add(r, 0, j).add(r, i, i + 1, true).add(r, j + 1, i - 1).add(r, i + 2, end);
-        return this.commitWithin(r);
+        if (this.confirmWithin(r)) return this.commitWithin(r);
       }
     }
     if (j > 0) {
@@ -583,7 +704,7 @@ export class LocalSearch {
       if (this.improvesWithin(r, delta)) {
         if (hi === lo + 1) a.reset().add(r, 0, lo - 1).add(r, hi, hi).add(r, lo, lo).add(r, hi + 1, end);
         else a.reset().add(r, 0, lo - 1).add(r, hi, hi).add(r, lo + 1, hi - 1).add(r, lo, lo).add(r, hi + 1, end);
-        return this.commitWithin(r);
+        if (this.confirmWithin(r)) return this.commitWithin(r);
       }
     }
     if (i < j) {
@@ -593,7 +714,7 @@ export class LocalSearch {
       const delta = d[u * n + v]! + bwd[j]! - bwd[i + 1]! + d[x * n + y]! - d[u * n + x]! - (fwd[j]! - fwd[i + 1]!) - d[v * n + y]!;
       if (this.improvesWithin(r, delta)) {
         a.reset().add(r, 0, i).add(r, i + 1, j, true).add(r, j + 1, end);
-        return this.commitWithin(r);
+        if (this.confirmWithin(r)) return this.commitWithin(r);
       }
     }
     return false;
@@ -601,11 +722,26 @@ export class LocalSearch {
 
   /** Whether changing route r's distance by `delta` lowers its penalised cost. */
   private improvesWithin(r: number, delta: number): boolean {
-    if (delta > -EPS) return false;
+    // Under windows a longer route may still warp less: no shortcut on the distance alone.
+    if (delta > -EPS && !this.m.windows) return false;
     const end = this.length[r]! + 1;
     const after = routeCost(this.m, this.penalties, this.length[r]!, this.fwd[r]![end]! + delta, this.load[r]![end]!, this.serv[r]![end]!);
     this.predicted = after;
     return after < this.cost[r]! - EPS;
+  }
+
+  /** Adds the time penalty of the candidate (pieces `a`) to an improving distance price; whether it still improves. */
+  private confirmWithin(r: number): boolean {
+    if (!this.m.windows) return true;
+    this.predicted += this.piecesTime(this.a, this.length[r]!);
+    return this.predicted < this.cost[r]! - EPS;
+  }
+
+  /** As confirmWithin for a move between two routes (pieces `a` and `b`). */
+  private confirm(): boolean {
+    if (!this.m.windows) return true;
+    this.predicted += this.piecesTime(this.a, this.countA) + this.piecesTime(this.b, this.countB);
+    return this.predicted < this.before - EPS;
   }
 
   private commitWithin(r: number): boolean {
@@ -653,7 +789,7 @@ export class LocalSearch {
     if (this.improves(lenU - 1, distU + dA, loadU - qu, servU - su, lenV + 1, distV + dB, loadV + qu, servV + su)) {
       a.reset().add(ru, 0, i - 1).add(ru, i + 1, endU);
       b.reset().add(rv, 0, j).add(ru, i, i).add(rv, j + 1, endV);
-      return this.commit(ru, rv);
+      if (this.confirm()) return this.commit(ru, rv);
     }
     const xIsCustomer = i + 1 < endU;
     const vIsCustomer = j > 0;
@@ -667,13 +803,13 @@ export class LocalSearch {
       if (this.improves(lenU - 2, distU + dA, loadU - qu - qx, servU - su - sx, lenV + 2, distV + dB, loadV + qu + qx, servV + su + sx)) {
         a.reset().add(ru, 0, i - 1).add(ru, i + 2, endU);
         b.reset().add(rv, 0, j).add(ru, i, i + 1).add(rv, j + 1, endV);
-        return this.commit(ru, rv);
+        if (this.confirm()) return this.commit(ru, rv);
       }
       dB = d[v * n + x]! + d[x * n + u]! + d[u * n + y]! - d[v * n + y]!;
       if (this.improves(lenU - 2, distU + dA, loadU - qu - qx, servU - su - sx, lenV + 2, distV + dB, loadV + qu + qx, servV + su + sx)) {
         a.reset().add(ru, 0, i - 1).add(ru, i + 2, endU);
         b.reset().add(rv, 0, j).add(ru, i, i + 1, true).add(rv, j + 1, endV);
-        return this.commit(ru, rv);
+        if (this.confirm()) return this.commit(ru, rv);
       }
     }
     if (vIsCustomer) {
@@ -686,7 +822,7 @@ export class LocalSearch {
       if (this.improves(lenU, distU + dA, loadU - qu + qv, servU - su + sv, lenV, distV + dB, loadV + qu - qv, servV + su - sv)) {
         a.reset().add(ru, 0, i - 1).add(rv, j, j).add(ru, i + 1, endU);
         b.reset().add(rv, 0, j - 1).add(ru, i, i).add(rv, j + 1, endV);
-        return this.commit(ru, rv);
+        if (this.confirm()) return this.commit(ru, rv);
       }
       if (xIsCustomer) {
         const xx = seqU[i + 2]!;
@@ -696,7 +832,7 @@ export class LocalSearch {
         if (this.improves(lenU - 1, distU + dA, loadU - qu - qx + qv, servU - su - sx + sv, lenV + 1, distV + dB, loadV + qu + qx - qv, servV + su + sx - sv)) {
           a.reset().add(ru, 0, i - 1).add(rv, j, j).add(ru, i + 2, endU);
           b.reset().add(rv, 0, j - 1).add(ru, i, i + 1).add(rv, j + 1, endV);
-          return this.commit(ru, rv);
+          if (this.confirm()) return this.commit(ru, rv);
         }
         if (j + 1 < endV) {
           const yy = seqV[j + 2]!;
@@ -708,7 +844,7 @@ export class LocalSearch {
           if (this.improves(lenU, distU + dA, loadU - qu - qx + qv + qy, servU - su - sx + sv + sy, lenV, distV + dB, loadV + qu + qx - qv - qy, servV + su + sx - sv - sy)) {
             a.reset().add(ru, 0, i - 1).add(rv, j, j + 1).add(ru, i + 2, endU);
             b.reset().add(rv, 0, j - 1).add(ru, i, i + 1).add(rv, j + 2, endV);
-            return this.commit(ru, rv);
+            if (this.confirm()) return this.commit(ru, rv);
           }
         }
       }
@@ -725,7 +861,7 @@ export class LocalSearch {
     ) {
       a.reset().add(ru, 0, i).add(rv, j + 1, endV);
       b.reset().add(rv, 0, j).add(ru, i + 1, endU);
-      return this.commit(ru, rv);
+      if (this.confirm()) return this.commit(ru, rv);
     }
     // 2-opt* reversed: u then v's head backwards; u's tail backwards, then v's tail.
     const bwdU = this.bwd[ru]!;
@@ -735,7 +871,7 @@ export class LocalSearch {
     if (this.improves(i + j, distA, ldU[i]! + ldV[j]!, svU[i]! + svV[j]!, lenU - i + lenV - j, distB, loadU - ldU[i]! + loadV - ldV[j]!, servU - svU[i]! + servV - svV[j]!)) {
       a.reset().add(ru, 0, i).add(rv, 0, j, true);
       b.reset().add(ru, i + 1, endU, true).add(rv, j + 1, endV);
-      return this.commit(ru, rv);
+      if (this.confirm()) return this.commit(ru, rv);
     }
     return false;
   }
@@ -751,6 +887,8 @@ export class LocalSearch {
     if (boundA + boundB >= this.before - EPS) return false;
     const after = routeCost(m, this.penalties, countA, distA, loadA, servA) + routeCost(m, this.penalties, countB, distB, loadB, servB);
     this.predicted = after;
+    this.countA = countA;
+    this.countB = countB;
     return after < this.before - EPS;
   }
 

@@ -1,5 +1,14 @@
 import { isSymmetric, nearestNeighbours } from "../core/neighbours.js";
 import type { CompiledProblem } from "../core/problem.js";
+import { TimeSegment } from "./time.js";
+
+/** Hard time windows that bind: priced by time warp (and the working-hours cap on segment durations). */
+export interface HgsWindows {
+  start: Float64Array;
+  end: Float64Array;
+  /** Working-hours cap in minutes (Infinity when there is none). */
+  maxDuration: number;
+}
 
 /**
  * The view of a problem that the genetic search works on: one depot, identical vehicles, and
@@ -17,8 +26,13 @@ export interface HgsModel {
   capacity: number;
   /** Distance units per minute (1 without a time dimension, where duration is unconstrained). */
   speed: number;
-  /** Longest allowed route in minutes: the working-hours cap or the depot's opening span. */
+  /**
+   * Without binding windows: longest allowed route in minutes (the working-hours cap or the
+   * depot's opening span), duration being additive (driving + service). Infinity with windows.
+   */
   durationLimit: number;
+  /** Binding hard windows (null when none: then duration is additive, see durationLimit). */
+  windows: HgsWindows | null;
   fixedCost: number;
   unitCost: number;
   vehicles: number;
@@ -32,6 +46,9 @@ export interface HgsModel {
 export type ModelOutcome = { ok: true; model: HgsModel } | { ok: false; reason: string };
 
 const GRANULARITY = 20;
+/** Weights of waiting and time warp in the time-window neighbourhood (Vidal et al. 2013). */
+const WAIT_WEIGHT = 0.2;
+const WARP_WEIGHT = 1;
 
 function allEqual(values: ArrayLike<number>): boolean {
   for (let i = 1; i < values.length; i++) if (values[i] !== values[0]) return false;
@@ -39,20 +56,52 @@ function allEqual(values: ArrayLike<number>): boolean {
 }
 
 /**
- * Time windows are representable only when none can bind before the depot closes: every
- * customer opens no later than the depot (no waiting) and closes no earlier (no lateness before
- * the route is already late at the depot), and lateness is a hard limit rather than priced.
+ * When no customer window can bind before the depot closes (every customer opens no later than
+ * the depot and closes no earlier), duration is additive and the windows are a duration cap;
+ * otherwise they are hard windows priced by time warp. Soft windows are not supported.
  */
-function durationLimitOf(p: CompiledProblem, depot: number): number | string {
+function durationLimitOf(p: CompiledProblem, depot: number): number | "windows" | string {
   const t = p.time;
   if (!t) return Number.POSITIVE_INFINITY;
-  if (t.latePenaltyPerMin > 0) return "soft time windows price lateness per customer";
+  if (t.latePenaltyPerMin > 0) return "soft time windows (late_penalty_per_min > 0) price lateness per customer";
   const open = t.twStartMin[depot]!;
   const close = t.twEndMin[depot]!;
   for (const c of p.customers) {
-    if (t.twStartMin[c]! > open + 1e-9 || t.twEndMin[c]! < close - 1e-9) return "customer time windows are narrower than the depot's";
+    if (t.twStartMin[c]! > open + 1e-9 || t.twEndMin[c]! < close - 1e-9) return "windows";
   }
   return Math.min(t.maxRouteMin, close - open);
+}
+
+/**
+ * Granular neighbourhood under time windows (Vidal et al. 2013): distance plus weighted least
+ * waiting and least time warp of going from one customer to the other, symmetrised by taking
+ * the smaller of both directions.
+ */
+function windowNeighbours(p: CompiledProblem, k: number): Int32Array[] {
+  const t = p.time!;
+  const n = p.nodeCount;
+  const speed = t.speed[0]!;
+  const customers = p.customers;
+  const proximity = (i: number, j: number): number => {
+    const travel = p.dist[i * n + j]! / speed;
+    const wait = Math.max(t.twStartMin[j]! - travel - t.serviceMin[i]! - t.twEndMin[i]!, 0);
+    const warp = Math.max(t.twStartMin[i]! + t.serviceMin[i]! + travel - t.twEndMin[j]!, 0);
+    return p.dist[i * n + j]! + WAIT_WEIGHT * wait + WARP_WEIGHT * warp;
+  };
+  const lists: Int32Array[] = new Array(n);
+  const others = new Int32Array(customers.length);
+  const keys = new Float64Array(n);
+  for (const c of customers) {
+    let size = 0;
+    for (const o of customers) {
+      if (o === c) continue;
+      keys[o] = Math.min(proximity(c, o), proximity(o, c));
+      others[size++] = o;
+    }
+    const sorted = Array.from(others.subarray(0, size)).sort((a, b) => keys[a]! - keys[b]! || a - b);
+    lists[c] = Int32Array.from(sorted.slice(0, Math.min(k, size)));
+  }
+  return lists;
 }
 
 export function buildModel(p: CompiledProblem): ModelOutcome {
@@ -64,7 +113,12 @@ export function buildModel(p: CompiledProblem): ModelOutcome {
   if (!allEqual(p.capacity) || !allEqual(p.fixedCost) || !allEqual(p.unitCost)) return { ok: false, reason: "the fleet is heterogeneous" };
   if (p.time && !allEqual(p.time.speed)) return { ok: false, reason: "vehicle speeds differ" };
   const limit = durationLimitOf(p, depot);
-  if (typeof limit === "string") return { ok: false, reason: limit };
+  if (typeof limit === "string" && limit !== "windows") return { ok: false, reason: limit };
+  const t = p.time;
+  const windows: HgsWindows | null = limit === "windows" && t ? { start: t.twStartMin, end: t.twEndMin, maxDuration: t.maxRouteMin } : null;
+  // The evaluator never serves at a depot: neither does the model.
+  const service = t ? Float64Array.from(t.serviceMin) : new Float64Array(p.nodeCount);
+  service[depot] = 0;
   let maxDistance = 0;
   for (let i = 0; i < p.dist.length; i++) maxDistance = Math.max(maxDistance, p.dist[i]!);
   let maxDemand = 0;
@@ -77,26 +131,28 @@ export function buildModel(p: CompiledProblem): ModelOutcome {
       customers: p.customers,
       dist: p.dist,
       demand: p.demand,
-      service: p.time ? p.time.serviceMin : new Float64Array(p.nodeCount),
+      service,
       capacity: p.capacity[0]!,
       speed: p.time ? p.time.speed[0]! : 1,
-      durationLimit: limit,
+      durationLimit: typeof limit === "number" ? limit : Number.POSITIVE_INFINITY,
+      windows,
       fixedCost: p.fixedCost[0]!,
       unitCost: p.unitCost[0]!,
       // More routes than customers is never useful, and each route costs memory in the search.
       vehicles: Math.min(p.vehicleCount, Math.max(1, p.customers.length)),
       symmetric: isSymmetric(p),
-      neighbours: nearestNeighbours(p, GRANULARITY),
+      neighbours: windows ? windowNeighbours(p, GRANULARITY) : nearestNeighbours(p, GRANULARITY),
       maxDistance,
       maxDemand,
     },
   };
 }
 
-/** Penalty prices per unit of excess load and per minute of excess duration. */
+/** Penalty prices per unit of excess load, per minute of excess duration and per minute of time warp. */
 export interface Penalties {
   load: number;
   duration: number;
+  timeWarp: number;
 }
 
 /** Cost of one route from its totals: the fixed and distance cost plus priced excesses. */
@@ -109,4 +165,23 @@ export function routeCost(m: HgsModel, pen: Penalties, customers: number, distan
     if (excess > 0) cost += pen.duration * excess;
   }
   return cost;
+}
+
+/** Time penalty of a route whose visits (depots included) form `seg`: time warp and excess duration. */
+export function timePenalty(m: HgsModel, pen: Penalties, seg: TimeSegment): number {
+  const w = m.windows!;
+  return pen.timeWarp * seg.timeWarp + (seg.duration > w.maxDuration ? pen.duration * (seg.duration - w.maxDuration) : 0);
+}
+
+/** The time segment of a whole route (customers route[0..count), depot at both ends), from scratch. */
+export function routeSegment(m: HgsModel, route: ArrayLike<number>, count: number, seg: TimeSegment): TimeSegment {
+  const w = m.windows!;
+  const n = m.nodeCount;
+  const depot = m.depot;
+  seg.setNode(depot, w.start[depot]!, w.end[depot]!, 0);
+  for (let k = 0; k <= count; k++) {
+    const c = k < count ? route[k]! : depot;
+    seg.append(m.dist[seg.last * n + c]! / m.speed, m.service[c]!, 0, w.start[c]!, w.end[c]!, c);
+  }
+  return seg;
 }

@@ -1,4 +1,8 @@
-import { routeCost, type HgsModel, type Penalties } from "./model.js";
+import { routeCost, timePenalty, type HgsModel, type Penalties } from "./model.js";
+import { TimeSegment } from "./time.js";
+
+const segment = new TimeSegment();
+const closed = new TimeSegment();
 
 /**
  * Optimal split of a giant tour into at most `vehicles` consecutive routes (Prins 2004, with
@@ -7,6 +11,15 @@ import { routeCost, type HgsModel, type Penalties } from "./model.js";
  * split at all the bound is lifted.
  */
 export function split(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor = 1.5): number[][] {
+  if (m.windows) {
+    const free = splitWindows(m, pen, tour, loadFactor, 0);
+    if (free && free.length <= m.vehicles) {
+      while (free.length < m.vehicles) free.push([]);
+      return free;
+    }
+    const layers = Math.min(m.vehicles, tour.length);
+    return splitWindows(m, pen, tour, loadFactor, layers) ?? splitWindows(m, pen, tour, Number.POSITIVE_INFINITY, layers)!;
+  }
   // As in HGS: the unlimited-fleet split (one layer) first; the layered one only when it needs
   // more routes than there are vehicles.
   const free = splitUnlimited(m, pen, tour, loadFactor);
@@ -121,5 +134,69 @@ function splitUnlimited(m: HgsModel, pen: Penalties, tour: Int32Array, loadFacto
   const routes: number[][] = [];
   for (let j = size; j > 0; j = pred[j]!) routes.push(Array.from(tour.subarray(pred[j]!, j)));
   routes.reverse();
+  return routes;
+}
+
+/**
+ * Split under time windows: each candidate route tour[i..j] is priced with its time segment,
+ * extended one customer at a time from each start i (O(n x route length) per layer). `layers`
+ * 0: as many routes as it likes; otherwise at most that many. Null when none fits the load bound.
+ */
+function splitWindows(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor: number, layers: number): number[][] | null {
+  const w = m.windows!;
+  const n = m.nodeCount;
+  const size = tour.length;
+  const depot = m.depot;
+  if (size === 0) return Array.from({ length: m.vehicles }, () => []);
+  const maxLoad = loadFactor * m.capacity;
+  const rows = layers === 0 ? 1 : layers;
+  // potential[k][j]: best cost of serving tour[0..j) with k + 1 routes (any number when layers is 0).
+  const potential = Array.from({ length: rows }, () => new Float64Array(size + 1).fill(Number.POSITIVE_INFINITY));
+  const pred = Array.from({ length: rows }, () => new Int32Array(size + 1).fill(-1));
+  for (let k = 0; k < rows; k++) {
+    const layer = potential[k]!;
+    const back = pred[k]!;
+    const from = layers === 0 ? layer : k === 0 ? null : potential[k - 1]!;
+    for (let i = 0; i < size; i++) {
+      const base = from === null ? (i === 0 ? 0 : Number.POSITIVE_INFINITY) : i === 0 && layers === 0 ? 0 : from[i]!;
+      if (base === Number.POSITIVE_INFINITY) continue;
+      let load = 0;
+      let service = 0;
+      let distance = m.dist[depot * n + tour[i]!]!;
+      segment.setNode(depot, w.start[depot]!, w.end[depot]!, 0);
+      for (let j = i; j < size; j++) {
+        const c = tour[j]!;
+        load += m.demand[c]!;
+        if (load > maxLoad) break;
+        service += m.service[c]!;
+        if (j > i) distance += m.dist[tour[j - 1]! * n + c]!;
+        segment.append(m.dist[segment.last * n + c]! / m.speed, m.service[c]!, 0, w.start[c]!, w.end[c]!, c);
+        closed.set(segment.duration, segment.timeWarp, segment.earliest, segment.latest, segment.first, segment.last);
+        closed.append(m.dist[c * n + depot]! / m.speed, 0, 0, w.start[depot]!, w.end[depot]!, depot);
+        const total = distance + m.dist[c * n + depot]!;
+        const cost = base + routeCost(m, pen, j - i + 1, total, load, service) + timePenalty(m, pen, closed);
+        if (cost < layer[j + 1]!) {
+          layer[j + 1] = cost;
+          back[j + 1] = i;
+        }
+      }
+    }
+  }
+  let bestLayer = -1;
+  for (let k = 0; k < rows; k++) {
+    if (potential[k]![size]! < (bestLayer < 0 ? Number.POSITIVE_INFINITY : potential[bestLayer]![size]!)) bestLayer = k;
+  }
+  if (bestLayer < 0) return null;
+  const routes: number[][] = [];
+  let j = size;
+  let k = bestLayer;
+  while (j > 0) {
+    const i = pred[k]![j]!;
+    routes.push(Array.from(tour.subarray(i, j)));
+    j = i;
+    if (layers > 0) k--;
+  }
+  routes.reverse();
+  if (layers > 0) while (routes.length < m.vehicles) routes.push([]);
   return routes;
 }

@@ -59,6 +59,81 @@ const instanceArb = fc.record({
   cost: fc.boolean(),
 });
 
+/**
+ * A random single-depot instance with binding hard windows: customer windows inside the depot's,
+ * some narrow, service times, a random common speed, and sometimes a working-hours cap (tight
+ * enough to bind on some routes).
+ */
+function windowInstance(o: { customers: number; vehicles: number; seed: number; asymmetric: boolean; cost: boolean; hours: boolean }): SolveRequestInput {
+  const req = instance({ ...o, duration: false });
+  let s = o.seed ^ 0x5bd1e995;
+  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const horizon = 200 + Math.round(rand() * 800);
+  req.node_time_windows = req.node_demands.map((_, i): [number, number] => {
+    if (i === 0) return [0, horizon];
+    const open = Math.round(rand() * 0.8 * horizon);
+    return [open, Math.min(horizon, open + 5 + Math.round(rand() * (rand() < 0.3 ? 30 : 0.5 * horizon)))];
+  });
+  req.node_service_time = req.node_demands.map((_, i) => (i === 0 ? 0 : Math.round(rand() * 15)));
+  req.vehicle_speeds = Array(o.vehicles).fill(0.5 + Math.round(rand() * 30) / 10);
+  if (o.hours) req.max_working_hours = 1 + Math.round(rand() * 40) / 10;
+  return req;
+}
+
+const windowArb = fc.record({
+  customers: fc.integer({ min: 2, max: 14 }),
+  vehicles: fc.integer({ min: 1, max: 5 }),
+  seed: fc.integer({ min: 1, max: 1_000_000 }),
+  asymmetric: fc.boolean(),
+  cost: fc.boolean(),
+  hours: fc.boolean(),
+});
+
+/**
+ * Time warp and duration of a route straight from decisions.md's clock, independent of the
+ * segment algebra: drive, wait if early, and when late take the lateness back (time warp) to
+ * serve at the window end. Leaving later never warps less, so the least warp is that of leaving
+ * at the depot's opening; the duration (driving, service, waiting) is the one of the latest
+ * departure with that least warp, found by bisection.
+ */
+function plainWarp(p: CompiledProblem, route: number[]): { warp: number; duration: number } {
+  const t = p.time!;
+  const n = p.nodeCount;
+  const depot = p.startNode[0]!;
+  const speed = t.speed[0]!;
+  const simulate = (departure: number) => {
+    let clock = departure;
+    let prev = depot;
+    let warp = 0;
+    let duration = 0;
+    for (const c of [...route, depot]) {
+      const travel = p.dist[prev * n + c]! / speed;
+      const arrive = clock + travel;
+      let begin = Math.max(arrive, t.twStartMin[c]!);
+      duration += travel + (begin - arrive);
+      if (begin > t.twEndMin[c]!) {
+        warp += begin - t.twEndMin[c]!;
+        begin = t.twEndMin[c]!;
+      }
+      const service = c === depot ? 0 : t.serviceMin[c]!;
+      duration += service;
+      clock = begin + service;
+      prev = c;
+    }
+    return { warp, duration };
+  };
+  const least = simulate(t.twStartMin[depot]!).warp;
+  let lo = t.twStartMin[depot]!;
+  let hi = t.twEndMin[depot]!;
+  if (simulate(hi).warp <= least + 1e-12) lo = hi;
+  for (let k = 0; k < 200 && hi - lo > 1e-12; k++) {
+    const mid = (lo + hi) / 2;
+    if (simulate(mid).warp <= least + 1e-12) lo = mid;
+    else hi = mid;
+  }
+  return { warp: least, duration: simulate(lo).duration };
+}
+
 function modelOf(p: CompiledProblem): HgsModel {
   const outcome = buildModel(p);
   if (!outcome.ok) throw new Error(outcome.reason);
@@ -74,6 +149,28 @@ function scratchCost(p: CompiledProblem, m: HgsModel, pen: Penalties, route: num
   );
 }
 
+/**
+ * Penalised cost of one route under windows from scratch: the evaluator's distance and load, the
+ * plain time warp and duration; where nothing warps, also checks that the evaluator agrees
+ * (no lateness, same duration), so the segment model is decisions.md's timing.
+ */
+function windowScratchCost(p: CompiledProblem, m: HgsModel, pen: Penalties, route: number[]): number {
+  if (route.length === 0) return 0;
+  const score = evaluateRoute(p, 0, route);
+  const { warp, duration } = plainWarp(p, route);
+  if (warp <= 1e-9) {
+    expect(score.lateMinutes, "no warp: not late").to.equal(0);
+    expect(score.durationMin, "no warp: the evaluator's duration").to.be.closeTo(duration, 1e-6);
+  } else expect(score.lateMinutes, "warp: late").to.be.greaterThan(0);
+  return (
+    m.fixedCost +
+    m.unitCost * score.distance +
+    pen.load * Math.max(0, score.load - m.capacity) +
+    pen.timeWarp * warp +
+    pen.duration * Math.max(0, duration - p.time!.maxRouteMin)
+  );
+}
+
 describe("hybrid genetic search (hgs)", function () {
   this.timeout(120_000);
 
@@ -85,7 +182,7 @@ describe("hybrid genetic search (hgs)", function () {
         expect(hgs.supports(p).ok).to.equal(true);
         const m = modelOf(p);
         const rng = new Rng(seed);
-        const pen = { load: loadPrice, duration: durationPrice };
+        const pen = { load: loadPrice, duration: durationPrice, timeWarp: 1 };
         // Random routes, some vehicles left empty.
         const routes: number[][] = Array.from({ length: m.vehicles }, () => []);
         for (const c of rng.shuffle(Array.from(m.customers))) routes[rng.int(m.vehicles)]!.push(c);
@@ -114,12 +211,153 @@ describe("hybrid genetic search (hgs)", function () {
     expect(moves, "the property exercised many moves").to.be.greaterThan(500);
   });
 
+  it("prices every move exactly under hard time windows, time warp and a working-hours cap", () => {
+    let moves = 0;
+    let warped = 0;
+    fc.assert(
+      fc.property(
+        windowArb,
+        fc.integer({ min: 1, max: 1e6 }),
+        fc.double({ min: 0.1, max: 50, noNaN: true }),
+        fc.double({ min: 0.1, max: 50, noNaN: true }),
+        fc.double({ min: 0.1, max: 50, noNaN: true }),
+        (o, seed, loadPrice, durationPrice, warpPrice) => {
+          const { problem: p } = compileRequest(windowInstance(o));
+          expect(hgs.supports(p).ok).to.equal(true);
+          const m = modelOf(p);
+          expect(m.windows, "binding windows are priced by time warp").to.not.equal(null);
+          const rng = new Rng(seed);
+          const pen = { load: loadPrice, duration: durationPrice, timeWarp: warpPrice };
+          const routes: number[][] = Array.from({ length: m.vehicles }, () => []);
+          for (const c of rng.shuffle(Array.from(m.customers))) routes[rng.int(m.vehicles)]!.push(c);
+          const ls = new LocalSearch(m);
+          ls.penalties = pen;
+          ls.loadRoutes(routes);
+          let total = ls.totalCost();
+          expect(total).to.be.closeTo(
+            routes.reduce((sum, r) => sum + windowScratchCost(p, m, pen, r), 0),
+            1e-6,
+          );
+          for (let r = 0; r < m.vehicles; r++) if (ls.timeWarpOf(r) > 0) warped++;
+          ls.onCommit = (predicted, ra, rb) => {
+            moves++;
+            const now = ls.routes();
+            const actual = windowScratchCost(p, m, pen, now[ra]!) + (rb >= 0 ? windowScratchCost(p, m, pen, now[rb]!) : 0);
+            expect(predicted, `move on routes ${ra}, ${rb}`).to.be.closeTo(actual, 1e-6);
+            const after = ls.totalCost();
+            expect(after).to.be.lessThan(total);
+            total = after;
+          };
+          ls.run(rng);
+          const final = ls.routes();
+          expect(final.flat().sort((a, b) => a - b)).to.deep.equal(Array.from(m.customers).sort((a, b) => a - b));
+          expect(final.reduce((sum, r) => sum + windowScratchCost(p, m, pen, r), 0)).to.be.closeTo(ls.totalCost(), 1e-6);
+          for (let r = 0; r < m.vehicles; r++) {
+            expect(ls.timeWarpOf(r)).to.be.closeTo(final[r]!.length ? plainWarp(p, final[r]!).warp : 0, 1e-6);
+          }
+        },
+      ),
+      { numRuns: 300, seed: 12 },
+    );
+    expect(moves, "the property exercised many moves").to.be.greaterThan(500);
+    expect(warped, "many random routes warp").to.be.greaterThan(100);
+  });
+
+  it("splits a giant tour at its optimal penalised cost under time windows", () => {
+    fc.assert(
+      fc.property(windowArb, fc.integer({ min: 1, max: 1e6 }), (o, seed) => {
+        const { problem: p } = compileRequest(windowInstance({ ...o, customers: Math.min(o.customers, 9) }));
+        const m = modelOf(p);
+        const pen = { load: 3, duration: 2, timeWarp: 4 };
+        const tour = Int32Array.from(new Rng(seed).shuffle(Array.from(m.customers)));
+        const routes = split(m, pen, tour);
+        expect(routes.flat()).to.deep.equal(Array.from(tour));
+        expect(routes.length).to.equal(m.vehicles);
+        const cost = routes.reduce((sum, r) => sum + windowScratchCost(p, m, pen, r), 0);
+        const bestCut = (maxLoad: number) => {
+          const size = tour.length;
+          let best = Number.POSITIVE_INFINITY;
+          for (let mask = 0; mask < 1 << (size - 1); mask++) {
+            const pieces: number[][] = [[tour[0]!]];
+            for (let k = 1; k < size; k++) {
+              if (mask & (1 << (k - 1))) pieces.push([]);
+              pieces[pieces.length - 1]!.push(tour[k]!);
+            }
+            if (pieces.length > m.vehicles) continue;
+            if (pieces.some((r) => r.reduce((sum, c) => sum + m.demand[c]!, 0) > maxLoad)) continue;
+            best = Math.min(best, pieces.reduce((sum, r) => sum + windowScratchCost(p, m, pen, r), 0));
+          }
+          return best;
+        };
+        const bounded = bestCut(1.5 * m.capacity);
+        expect(cost).to.be.closeTo(bounded < Number.POSITIVE_INFINITY ? bounded : bestCut(Number.POSITIVE_INFINITY), 1e-6);
+      }),
+      { numRuns: 60, seed: 6 },
+    );
+  });
+
+  it("returns solutions that the evaluator and the reference find feasible under hard time windows", () => {
+    let solved = 0;
+    fc.assert(
+      fc.property(windowArb, (o) => {
+        const req = windowInstance({ ...o, vehicles: o.vehicles + 3 });
+        const outcome = solveRequest(req, { requestId: "w", timeLimitSeconds: 5, seed: 2, maxIterations: 200, strategy: "hgs" });
+        if (outcome.status === "failed") {
+          expect(outcome.error).to.match(/^No feasible/);
+          return;
+        }
+        solved++;
+        expect(outcome.result.strategy).to.equal("hgs");
+        const ref = referenceCost(req, outcome.result.routes);
+        expect(ref.feasible, JSON.stringify({ req, routes: outcome.result.routes })).to.equal(true);
+        expect(outcome.result.total_cost).to.be.closeTo(ref.cost, 1e-6 * Math.max(1, ref.cost));
+      }),
+      { numRuns: 60, seed: 4 },
+    );
+    expect(solved).to.be.greaterThan(30);
+  });
+
+  it("under time windows: same routes for the same seed and iteration budget; honours a short deadline", () => {
+    const req = windowInstance({ customers: 60, vehicles: 20, seed: 21, asymmetric: false, cost: false, hours: false });
+    const run = () => solveRequest(req, { requestId: "d", timeLimitSeconds: 60, seed: 4, maxIterations: 300, strategy: "hgs" });
+    const a = run();
+    const b = run();
+    expect(a.status).to.equal(b.status);
+    if (a.status === "solved" && b.status === "solved") expect(a.result.routes).to.deep.equal(b.result.routes);
+    const big = windowInstance({ customers: 1000, vehicles: 300, seed: 23, asymmetric: false, cost: false, hours: false });
+    const positions = Array.from({ length: 1001 }, (_, i): [number, number] => [(i * 7919) % 97, (i * 104_729) % 91]);
+    const { problem } = compileRequest({ ...big, distance_matrix: [], node_positions: positions });
+    expect(hgs.supports(problem).ok).to.equal(true);
+    const started = performance.now();
+    const solution = hgs.solve(problem, Budget.forSeconds(2, 1));
+    expect((performance.now() - started) / 1000).to.be.lessThan(4);
+    expect(evaluateSolution(problem, solution).missing).to.deep.equal([]);
+  });
+
+  it("refuses soft windows, several depots and mixed fleets with a reason (they stay on ALNS)", () => {
+    const base = windowInstance({ customers: 8, vehicles: 2, seed: 5, asymmetric: false, cost: false, hours: false });
+    const soft = compileRequest({ ...base, late_penalty_per_min: 2 }).problem;
+    const softOutcome = hgs.supports(soft);
+    expect(softOutcome.ok).to.equal(false);
+    if (!softOutcome.ok) expect(softOutcome.reason).to.match(/soft time windows/);
+    const depots = compileRequest({ ...base, start_nodes: [0, 1], end_nodes: [0, 1] }).problem;
+    const depotsOutcome = hgs.supports(depots);
+    expect(depotsOutcome.ok).to.equal(false);
+    if (!depotsOutcome.ok) expect(depotsOutcome.reason).to.match(/different depots/);
+    const mixed = compileRequest({ ...base, vehicles_capacity: [base.vehicles_capacity[0]!, base.vehicles_capacity[0]! + 1] }).problem;
+    const mixedOutcome = hgs.supports(mixed);
+    expect(mixedOutcome.ok).to.equal(false);
+    if (!mixedOutcome.ok) expect(mixedOutcome.reason).to.match(/heterogeneous/);
+    const speeds = compileRequest({ ...base, vehicle_speeds: [1, 2] }).problem;
+    expect(hgs.supports(speeds).ok).to.equal(false);
+  });
+
   it("splits a giant tour at its optimal (penalised) cost", () => {
     fc.assert(
       fc.property(instanceArb, fc.integer({ min: 1, max: 1e6 }), (o, seed) => {
         const { problem: p } = compileRequest(instance({ ...o, customers: Math.min(o.customers, 9) }));
         const m = modelOf(p);
-        const pen = { load: 3, duration: 2 };
+        const pen = { load: 3, duration: 2, timeWarp: 4 };
         const tour = Int32Array.from(new Rng(seed).shuffle(Array.from(m.customers)));
         const routes = split(m, pen, tour);
         expect(routes.flat()).to.deep.equal(Array.from(tour));

@@ -218,15 +218,18 @@ describe("solver strategies", function () {
   it("selects by size and refuses a pinned strategy that cannot solve the problem", () => {
     const { problem } = compileRequest(cvrp(10, 2, 50, 1));
     expect(selectStrategy(problem).name).to.equal("hgs");
-    // Customer windows narrower than the depot's (Solomon-like): hgs does not apply, ALNS does.
+    // Customer windows narrower than the depot's (Solomon-like), hard: hgs (time warp); soft: ALNS.
     const windows = cvrp(10, 2, 50, 1);
-    const timed = compileRequest({
+    const timedRequest = {
       ...windows,
       node_time_windows: windows.node_demands.map((_, i): [number, number] => (i === 0 ? [0, 1000] : [10 * i, 10 * i + 200])),
       node_service_time: windows.node_demands.map(() => 5),
       vehicle_speeds: [1, 1],
-    });
-    expect(selectStrategy(timed.problem).name).to.equal("alns");
+    };
+    const timed = compileRequest(timedRequest);
+    expect(selectStrategy(timed.problem).name).to.equal("hgs");
+    const soft = compileRequest({ ...timedRequest, late_penalty_per_min: 1 });
+    expect(selectStrategy(soft.problem).name).to.equal("alns");
     // A mixed fleet: ALNS too.
     const mixed = compileRequest({ ...cvrp(10, 2, 50, 1), vehicles_capacity: [50, 60] });
     expect(selectStrategy(mixed.problem).name).to.equal("alns");
