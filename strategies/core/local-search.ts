@@ -4,10 +4,12 @@ import type { Workspace } from "./workspace.js";
 
 const EPS = 1e-7;
 const NEIGHBOURS = 12;
+/** Or-opt moves chains of this many consecutive customers (single ones are relocate's). */
+const OR_OPT_LENGTHS = [2, 3] as const;
 
 /**
- * Granular local search over relocate, swap and 2-opt* moves between a customer and its nearest
- * neighbours (intra- and inter-route), first improvement, until no move improves. Every candidate
+ * Granular local search over relocate, or-opt, swap and 2-opt* moves between a customer and its
+ * nearest neighbours (intra- and inter-route), first improvement, until no move improves. Every candidate
  * route is scored by the evaluator, so time windows, working hours, heterogeneous vehicles and
  * costs are all respected with no move-specific bookkeeping to get wrong.
  */
@@ -44,6 +46,31 @@ export function localSearch(ws: Workspace, maxPasses = 20): void {
   };
   const allowed = (s: RouteScore) => s.capacityExcess <= 1e-9 && (s.feasible || ws.violationWeight > 0);
 
+  /** Or-opt: the chain of customers starting at u moved right after w, as it is or reversed. */
+  const orOpt = (u: number, w: number): boolean => {
+    const ru = ws.routeOf[u]!;
+    const rw = ws.routeOf[w]!;
+    const A = ws.routes[ru]!;
+    const i = position[u]!;
+    for (const length of OR_OPT_LENGTHS) {
+      if (i + length > A.length) return false;
+      const chain = A.slice(i, i + length);
+      if (chain.includes(w)) return false;
+      const rest = A.slice(0, i).concat(A.slice(i + length));
+      for (const piece of [chain, chain.slice().reverse()]) {
+        if (ru === rw) {
+          const at = rest.indexOf(w) + 1;
+          if (accept(ru, rest.slice(0, at).concat(piece, rest.slice(at)), ru, null)) return true;
+        } else {
+          const B = ws.routes[rw]!;
+          const at = position[w]! + 1;
+          if (accept(ru, rest, rw, B.slice(0, at).concat(piece, B.slice(at)))) return true;
+        }
+      }
+    }
+    return false;
+  };
+
   for (let pass = 0; pass < maxPasses; pass++) {
     let improved = false;
     for (const u of p.customers) {
@@ -59,10 +86,7 @@ export function localSearch(ws: Workspace, maxPasses = 20): void {
           // Relocate u right after w, within the route.
           const moved = A.filter((c) => c !== u);
           moved.splice(moved.indexOf(w) + 1, 0, u);
-          if (accept(ru, moved, ru, null)) {
-            improved = true;
-            continue;
-          }
+          if (accept(ru, moved, ru, null) || orOpt(u, w)) improved = true;
           continue;
         }
         // Relocate u right after w, and right before w.
@@ -76,6 +100,10 @@ export function localSearch(ws: Workspace, maxPasses = 20): void {
           }
         }
         if (ws.routeOf[u] !== ru) continue;
+        if (orOpt(u, w)) {
+          improved = true;
+          continue;
+        }
         // Swap u and w.
         const swapA = A.slice();
         const swapB = B.slice();
