@@ -30,10 +30,13 @@ export function split(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor 
   return splitBounded(m, pen, tour, loadFactor) ?? splitBounded(m, pen, tour, Number.POSITIVE_INFINITY)!;
 }
 
-function splitBounded(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor: number): number[][] | null {
+/**
+ * Prefix sums along the giant tour (1-based: entry k covers its first k customers): the
+ * distance chained between consecutive customers, their load and their service minutes.
+ */
+function tourPrefixes(m: HgsModel, tour: Int32Array): { chain: Float64Array; load: Float64Array; service: Float64Array } {
   const n = m.nodeCount;
   const size = tour.length;
-  const depot = m.depot;
   const chain = new Float64Array(size + 1);
   const load = new Float64Array(size + 1);
   const service = new Float64Array(size + 1);
@@ -43,6 +46,14 @@ function splitBounded(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor:
     load[k] = load[k - 1]! + m.demand[c]!;
     service[k] = service[k - 1]! + m.service[c]!;
   }
+  return { chain, load, service };
+}
+
+function splitBounded(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor: number): number[][] | null {
+  const n = m.nodeCount;
+  const size = tour.length;
+  const depot = m.depot;
+  const { chain, load, service } = tourPrefixes(m, tour);
   const maxLoad = loadFactor * m.capacity;
   const layers = Math.min(m.vehicles, size);
   // potential[k][j]: best cost of serving tour[0..j) with k routes; pred: where the last route began.
@@ -97,15 +108,7 @@ function splitUnlimited(m: HgsModel, pen: Penalties, tour: Int32Array, loadFacto
   const n = m.nodeCount;
   const size = tour.length;
   const depot = m.depot;
-  const chain = new Float64Array(size + 1);
-  const load = new Float64Array(size + 1);
-  const service = new Float64Array(size + 1);
-  for (let k = 1; k <= size; k++) {
-    const c = tour[k - 1]!;
-    chain[k] = k === 1 ? 0 : chain[k - 1]! + m.dist[tour[k - 2]! * n + c]!;
-    load[k] = load[k - 1]! + m.demand[c]!;
-    service[k] = service[k - 1]! + m.service[c]!;
-  }
+  const { chain, load, service } = tourPrefixes(m, tour);
   const maxLoad = loadFactor * m.capacity;
   const potential = new Float64Array(size + 1).fill(Number.POSITIVE_INFINITY);
   const pred = new Int32Array(size + 1);

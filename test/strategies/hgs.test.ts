@@ -171,6 +171,41 @@ function windowScratchCost(p: CompiledProblem, m: HgsModel, pen: Penalties, rout
   );
 }
 
+/**
+ * The cheapest way to cut the tour into at most `vehicles` routes, by trying every cut. Like
+ * HGS's split, it considers no route loaded over 1.5 x capacity unless every cut has one.
+ */
+function bestSplitCost(tour: Int32Array, m: HgsModel, routeCost: (route: number[]) => number): number {
+  const bestCut = (maxLoad: number) => {
+    let best = Number.POSITIVE_INFINITY;
+    for (let mask = 0; mask < 1 << (tour.length - 1); mask++) {
+      const pieces: number[][] = [[tour[0]!]];
+      for (let k = 1; k < tour.length; k++) {
+        if (mask & (1 << (k - 1))) pieces.push([]);
+        pieces[pieces.length - 1]!.push(tour[k]!);
+      }
+      if (pieces.length > m.vehicles) continue;
+      if (pieces.some((r) => r.reduce((sum, c) => sum + m.demand[c]!, 0) > maxLoad)) continue;
+      best = Math.min(best, pieces.reduce((sum, r) => sum + routeCost(r), 0));
+    }
+    return best;
+  };
+  const bounded = bestCut(1.5 * m.capacity);
+  return bounded < Number.POSITIVE_INFINITY ? bounded : bestCut(Number.POSITIVE_INFINITY);
+}
+
+/** Split keeps the tour's order, fills the fleet, and costs no more than the best cut. */
+function expectOptimalSplit(p: CompiledProblem, seed: number, routeCost: (p: CompiledProblem, m: HgsModel, pen: Penalties, route: number[]) => number): void {
+  const m = modelOf(p);
+  const pen = { load: 3, duration: 2, timeWarp: 4 };
+  const tour = Int32Array.from(new Rng(seed).shuffle(Array.from(m.customers)));
+  const routes = split(m, pen, tour);
+  expect(routes.flat()).to.deep.equal(Array.from(tour));
+  expect(routes.length).to.equal(m.vehicles);
+  const cost = routes.reduce((sum, r) => sum + routeCost(p, m, pen, r), 0);
+  expect(cost).to.be.closeTo(bestSplitCost(tour, m, (r) => routeCost(p, m, pen, r)), 1e-6);
+}
+
 describe("hybrid genetic search (hgs)", function () {
   this.timeout(120_000);
 
@@ -266,31 +301,7 @@ describe("hybrid genetic search (hgs)", function () {
   it("splits a giant tour at its optimal penalised cost under time windows", () => {
     fc.assert(
       fc.property(windowArb, fc.integer({ min: 1, max: 1e6 }), (o, seed) => {
-        const { problem: p } = compileRequest(windowInstance({ ...o, customers: Math.min(o.customers, 9) }));
-        const m = modelOf(p);
-        const pen = { load: 3, duration: 2, timeWarp: 4 };
-        const tour = Int32Array.from(new Rng(seed).shuffle(Array.from(m.customers)));
-        const routes = split(m, pen, tour);
-        expect(routes.flat()).to.deep.equal(Array.from(tour));
-        expect(routes.length).to.equal(m.vehicles);
-        const cost = routes.reduce((sum, r) => sum + windowScratchCost(p, m, pen, r), 0);
-        const bestCut = (maxLoad: number) => {
-          const size = tour.length;
-          let best = Number.POSITIVE_INFINITY;
-          for (let mask = 0; mask < 1 << (size - 1); mask++) {
-            const pieces: number[][] = [[tour[0]!]];
-            for (let k = 1; k < size; k++) {
-              if (mask & (1 << (k - 1))) pieces.push([]);
-              pieces[pieces.length - 1]!.push(tour[k]!);
-            }
-            if (pieces.length > m.vehicles) continue;
-            if (pieces.some((r) => r.reduce((sum, c) => sum + m.demand[c]!, 0) > maxLoad)) continue;
-            best = Math.min(best, pieces.reduce((sum, r) => sum + windowScratchCost(p, m, pen, r), 0));
-          }
-          return best;
-        };
-        const bounded = bestCut(1.5 * m.capacity);
-        expect(cost).to.be.closeTo(bounded < Number.POSITIVE_INFINITY ? bounded : bestCut(Number.POSITIVE_INFINITY), 1e-6);
+        expectOptimalSplit(compileRequest(windowInstance({ ...o, customers: Math.min(o.customers, 9) })).problem, seed, windowScratchCost);
       }),
       { numRuns: 60, seed: 6 },
     );
@@ -355,33 +366,7 @@ describe("hybrid genetic search (hgs)", function () {
   it("splits a giant tour at its optimal (penalised) cost", () => {
     fc.assert(
       fc.property(instanceArb, fc.integer({ min: 1, max: 1e6 }), (o, seed) => {
-        const { problem: p } = compileRequest(instance({ ...o, customers: Math.min(o.customers, 9) }));
-        const m = modelOf(p);
-        const pen = { load: 3, duration: 2, timeWarp: 4 };
-        const tour = Int32Array.from(new Rng(seed).shuffle(Array.from(m.customers)));
-        const routes = split(m, pen, tour);
-        expect(routes.flat()).to.deep.equal(Array.from(tour));
-        expect(routes.length).to.equal(m.vehicles);
-        const cost = routes.reduce((sum, r) => sum + scratchCost(p, m, pen, r), 0);
-        // Every way to cut the tour into at most `vehicles` pieces; like HGS, split considers no
-        // route loaded over 1.5 x capacity unless every cut has one.
-        const bestCut = (maxLoad: number) => {
-          const size = tour.length;
-          let best = Number.POSITIVE_INFINITY;
-          for (let mask = 0; mask < 1 << (size - 1); mask++) {
-            const pieces: number[][] = [[tour[0]!]];
-            for (let k = 1; k < size; k++) {
-              if (mask & (1 << (k - 1))) pieces.push([]);
-              pieces[pieces.length - 1]!.push(tour[k]!);
-            }
-            if (pieces.length > m.vehicles) continue;
-            if (pieces.some((r) => r.reduce((sum, c) => sum + m.demand[c]!, 0) > maxLoad)) continue;
-            best = Math.min(best, pieces.reduce((sum, r) => sum + scratchCost(p, m, pen, r), 0));
-          }
-          return best;
-        };
-        const bounded = bestCut(1.5 * m.capacity);
-        expect(cost).to.be.closeTo(bounded < Number.POSITIVE_INFINITY ? bounded : bestCut(Number.POSITIVE_INFINITY), 1e-6);
+        expectOptimalSplit(compileRequest(instance({ ...o, customers: Math.min(o.customers, 9) })).problem, seed, scratchCost);
       }),
       { numRuns: 60, seed: 5 },
     );
