@@ -21,6 +21,11 @@ describe("solve pipeline (API + JetStream + workers)", function () {
     await stack?.stop();
   });
 
+  /** The first test starts the worker once it has seen its task queued; the others need one too when run alone. */
+  async function ensureWorker(): Promise<void> {
+    if (stack.workers.length === 0) await stack.startWorker();
+  }
+
   it("acknowledges at once, shows queued with queue_depth, then solving, then solved", async () => {
     const request = { ...cvrpRequest({ customers: 20, vehicles: 4, capacity: 40 }), time_limit_seconds: 2 };
     const first = await client.POST("/api/v1/solve", { body: request as never });
@@ -54,6 +59,7 @@ describe("solve pipeline (API + JetStream + workers)", function () {
   });
 
   it("reports an infeasible problem as failed: HTTP 200, success false, result null, English error", async () => {
+    await ensureWorker();
     const request = cvrpRequest({ customers: 5, vehicles: 2, capacity: 10, seed: 3 });
     request.node_demands[3] = 30;
     const { data } = await client.POST("/api/v1/solve", { body: { ...request, time_limit_seconds: 1 } as never });
@@ -66,6 +72,7 @@ describe("solve pipeline (API + JetStream + workers)", function () {
   });
 
   it("answers 404 for an unknown id and 403 for another account's task", async () => {
+    await ensureWorker();
     const unknown = await client.GET("/api/v1/solve/result/{request_id}", { params: { path: { request_id: "00000000-0000-4000-8000-000000000000" } } });
     expect(unknown.response.status).to.equal(404);
     await expectMatchesSpec("getSolveResult", 404, unknown.error);
@@ -80,6 +87,7 @@ describe("solve pipeline (API + JetStream + workers)", function () {
   });
 
   it("lets any valid key of the same account read the result", async () => {
+    await ensureWorker();
     const { data } = await client.POST("/api/v1/solve", { body: { ...cvrpRequest({ customers: 4, vehicles: 1, capacity: 100 }), time_limit_seconds: 1 } as never });
     const secondKey = await stack.account("alice");
     const viaOtherKey = await apiClient(stack.baseUrl, secondKey.headers).GET("/api/v1/solve/result/{request_id}", { params: { path: { request_id: data!.request_id } } });
