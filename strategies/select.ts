@@ -1,4 +1,4 @@
-import type { CompiledProblem } from "./core/problem.js";
+import { windowsBindAgainst, type CompiledProblem } from "./core/problem.js";
 import type { Strategy } from "./core/strategy.js";
 import { findStrategy } from "./registry.js";
 
@@ -42,15 +42,8 @@ export const DEFAULT_SELECTION: readonly SelectionRule[] = [
 
 /** Whether some customer's window is narrower than a start node's (Solomon-like windows). */
 export function hasBindingWindows(p: CompiledProblem): boolean {
-  const t = p.time;
-  if (!t) return false;
-  for (let v = 0; v < p.vehicleCount; v++) {
-    const depot = p.startNode[v]!;
-    for (const c of p.customers) {
-      if (t.twStartMin[c]! > t.twStartMin[depot]! + 1e-9 || t.twEndMin[c]! < t.twEndMin[depot]! - 1e-9) return true;
-    }
-  }
-  return false;
+  if (!p.time) return false;
+  return [...new Set(p.startNode)].some((depot) => windowsBindAgainst(p, depot));
 }
 
 export function selectStrategy(p: CompiledProblem, table: readonly SelectionRule[] = DEFAULT_SELECTION): Strategy {

@@ -48,3 +48,18 @@ export function emptySolution(p: CompiledProblem): Solution {
 export function cloneSolution(s: Solution): Solution {
   return { routes: s.routes.map((r) => r.slice()) };
 }
+
+/**
+ * Whether some customer's time window is narrower than `depot`'s: then windows can bind in the
+ * middle of a route, instead of acting only as a cap on the route's duration.
+ */
+export function windowsBindAgainst(p: CompiledProblem, depot: number): boolean {
+  const t = p.time;
+  if (!t) return false;
+  const open = t.twStartMin[depot]!;
+  const close = t.twEndMin[depot]!;
+  for (const c of p.customers) {
+    if (t.twStartMin[c]! > open + 1e-9 || t.twEndMin[c]! < close - 1e-9) return true;
+  }
+  return false;
+}

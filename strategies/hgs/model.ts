@@ -1,5 +1,5 @@
 import { isSymmetric, nearestNeighbours } from "../core/neighbours.js";
-import type { CompiledProblem } from "../core/problem.js";
+import { windowsBindAgainst, type CompiledProblem } from "../core/problem.js";
 import { TimeSegment } from "./time.js";
 
 /** Hard time windows that bind: priced by time warp (and the working-hours cap on segment durations). */
@@ -64,12 +64,8 @@ function durationLimitOf(p: CompiledProblem, depot: number): number | "windows" 
   const t = p.time;
   if (!t) return Number.POSITIVE_INFINITY;
   if (t.latePenaltyPerMin > 0) return "soft time windows (late_penalty_per_min > 0) price lateness per customer";
-  const open = t.twStartMin[depot]!;
-  const close = t.twEndMin[depot]!;
-  for (const c of p.customers) {
-    if (t.twStartMin[c]! > open + 1e-9 || t.twEndMin[c]! < close - 1e-9) return "windows";
-  }
-  return Math.min(t.maxRouteMin, close - open);
+  if (windowsBindAgainst(p, depot)) return "windows";
+  return Math.min(t.maxRouteMin, t.twEndMin[depot]! - t.twStartMin[depot]!);
 }
 
 /**

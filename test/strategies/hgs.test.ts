@@ -171,6 +171,9 @@ function windowScratchCost(p: CompiledProblem, m: HgsModel, pen: Penalties, rout
   );
 }
 
+/** A from-scratch cost of one route under the given penalties. */
+type RouteCostFn = (p: CompiledProblem, m: HgsModel, pen: Penalties, route: number[]) => number;
+
 /**
  * The cheapest way to cut the tour into at most `vehicles` routes, by trying every cut. Like
  * HGS's split, it considers no route loaded over 1.5 x capacity unless every cut has one.
@@ -195,7 +198,7 @@ function bestSplitCost(tour: Int32Array, m: HgsModel, routeCost: (route: number[
 }
 
 /** Split keeps the tour's order, fills the fleet, and costs no more than the best cut. */
-function expectOptimalSplit(p: CompiledProblem, seed: number, routeCost: (p: CompiledProblem, m: HgsModel, pen: Penalties, route: number[]) => number): void {
+function expectOptimalSplit(p: CompiledProblem, seed: number, routeCost: RouteCostFn): void {
   const m = modelOf(p);
   const pen = { load: 3, duration: 2, timeWarp: 4 };
   const tour = Int32Array.from(new Rng(seed).shuffle(Array.from(m.customers)));
@@ -204,6 +207,44 @@ function expectOptimalSplit(p: CompiledProblem, seed: number, routeCost: (p: Com
   expect(routes.length).to.equal(m.vehicles);
   const cost = routes.reduce((sum, r) => sum + routeCost(p, m, pen, r), 0);
   expect(cost).to.be.closeTo(bestSplitCost(tour, m, (r) => routeCost(p, m, pen, r)), 1e-6);
+}
+
+/**
+ * Runs the local search from random routes (some vehicles left empty), checking that every move
+ * it applies was priced exactly as `routeCost` from scratch and lowers the total, and that the
+ * final routes still hold every customer once at the cost the search reports.
+ */
+function runCheckingEveryMove(
+  p: CompiledProblem,
+  m: HgsModel,
+  pen: Penalties,
+  rng: Rng,
+  routeCost: RouteCostFn,
+  beforeRun: (ls: LocalSearch) => void = () => undefined,
+): { ls: LocalSearch; final: number[][]; moves: number } {
+  const routes: number[][] = Array.from({ length: m.vehicles }, () => []);
+  for (const c of rng.shuffle(Array.from(m.customers))) routes[rng.int(m.vehicles)]!.push(c);
+  const ls = new LocalSearch(m);
+  ls.penalties = pen;
+  ls.loadRoutes(routes);
+  let total = ls.totalCost();
+  expect(total).to.be.closeTo(routes.reduce((sum, r) => sum + routeCost(p, m, pen, r), 0), 1e-6);
+  beforeRun(ls);
+  let moves = 0;
+  ls.onCommit = (predicted, ra, rb) => {
+    moves++;
+    const now = ls.routes();
+    const actual = routeCost(p, m, pen, now[ra]!) + (rb >= 0 ? routeCost(p, m, pen, now[rb]!) : 0);
+    expect(predicted, `move on routes ${ra}, ${rb}`).to.be.closeTo(actual, 1e-6);
+    const after = ls.totalCost();
+    expect(after).to.be.lessThan(total);
+    total = after;
+  };
+  ls.run(rng);
+  const final = ls.routes();
+  expect(final.flat().sort((a, b) => a - b)).to.deep.equal(Array.from(m.customers).sort((a, b) => a - b));
+  expect(final.reduce((sum, r) => sum + routeCost(p, m, pen, r), 0)).to.be.closeTo(ls.totalCost(), 1e-6);
+  return { ls, final, moves };
 }
 
 describe("hybrid genetic search (hgs)", function () {
@@ -216,30 +257,8 @@ describe("hybrid genetic search (hgs)", function () {
         const { problem: p } = compileRequest(instance(o));
         expect(hgs.supports(p).ok).to.equal(true);
         const m = modelOf(p);
-        const rng = new Rng(seed);
         const pen = { load: loadPrice, duration: durationPrice, timeWarp: 1 };
-        // Random routes, some vehicles left empty.
-        const routes: number[][] = Array.from({ length: m.vehicles }, () => []);
-        for (const c of rng.shuffle(Array.from(m.customers))) routes[rng.int(m.vehicles)]!.push(c);
-        const ls = new LocalSearch(m);
-        ls.penalties = pen;
-        ls.loadRoutes(routes);
-        let total = ls.totalCost();
-        const expectedTotal = routes.reduce((sum, r) => sum + scratchCost(p, m, pen, r), 0);
-        expect(total).to.be.closeTo(expectedTotal, 1e-6);
-        ls.onCommit = (predicted, ra, rb) => {
-          moves++;
-          const now = ls.routes();
-          const actual = scratchCost(p, m, pen, now[ra]!) + (rb >= 0 ? scratchCost(p, m, pen, now[rb]!) : 0);
-          expect(predicted, `move on routes ${ra}, ${rb}`).to.be.closeTo(actual, 1e-6);
-          const after = ls.totalCost();
-          expect(after).to.be.lessThan(total);
-          total = after;
-        };
-        ls.run(rng);
-        const final = ls.routes();
-        expect(final.flat().sort((a, b) => a - b)).to.deep.equal(Array.from(m.customers).sort((a, b) => a - b));
-        expect(final.reduce((sum, r) => sum + scratchCost(p, m, pen, r), 0)).to.be.closeTo(ls.totalCost(), 1e-6);
+        moves += runCheckingEveryMove(p, m, pen, new Rng(seed), scratchCost).moves;
       }),
       { numRuns: 300, seed: 11 },
     );
@@ -261,32 +280,12 @@ describe("hybrid genetic search (hgs)", function () {
           expect(hgs.supports(p).ok).to.equal(true);
           const m = modelOf(p);
           expect(m.windows, "binding windows are priced by time warp").to.not.equal(null);
-          const rng = new Rng(seed);
           const pen = { load: loadPrice, duration: durationPrice, timeWarp: warpPrice };
-          const routes: number[][] = Array.from({ length: m.vehicles }, () => []);
-          for (const c of rng.shuffle(Array.from(m.customers))) routes[rng.int(m.vehicles)]!.push(c);
-          const ls = new LocalSearch(m);
-          ls.penalties = pen;
-          ls.loadRoutes(routes);
-          let total = ls.totalCost();
-          expect(total).to.be.closeTo(
-            routes.reduce((sum, r) => sum + windowScratchCost(p, m, pen, r), 0),
-            1e-6,
-          );
-          for (let r = 0; r < m.vehicles; r++) if (ls.timeWarpOf(r) > 0) warped++;
-          ls.onCommit = (predicted, ra, rb) => {
-            moves++;
-            const now = ls.routes();
-            const actual = windowScratchCost(p, m, pen, now[ra]!) + (rb >= 0 ? windowScratchCost(p, m, pen, now[rb]!) : 0);
-            expect(predicted, `move on routes ${ra}, ${rb}`).to.be.closeTo(actual, 1e-6);
-            const after = ls.totalCost();
-            expect(after).to.be.lessThan(total);
-            total = after;
-          };
-          ls.run(rng);
-          const final = ls.routes();
-          expect(final.flat().sort((a, b) => a - b)).to.deep.equal(Array.from(m.customers).sort((a, b) => a - b));
-          expect(final.reduce((sum, r) => sum + windowScratchCost(p, m, pen, r), 0)).to.be.closeTo(ls.totalCost(), 1e-6);
+          const run = runCheckingEveryMove(p, m, pen, new Rng(seed), windowScratchCost, (ls) => {
+            for (let r = 0; r < m.vehicles; r++) if (ls.timeWarpOf(r) > 0) warped++;
+          });
+          moves += run.moves;
+          const { ls, final } = run;
           for (let r = 0; r < m.vehicles; r++) {
             expect(ls.timeWarpOf(r)).to.be.closeTo(final[r]!.length ? plainWarp(p, final[r]!).warp : 0, 1e-6);
           }

@@ -6,10 +6,17 @@ import { MAX_ISSUES } from "./ajv-issues.js";
 /** Checks an URL for the callback target; null means acceptable. */
 export type CallbackUrlCheck = (url: string) => string | null;
 
+/** The fields the rules below read: they run only when the schema found these well-typed. */
+export const READ_BY_CROSS_FIELD_RULES: ReadonlySet<string> = new Set([
+  "objective", "node_num", "vehicle_num", "node_positions", "distance_matrix", "start_nodes", "end_nodes",
+  "node_demands", "vehicles_capacity", "vehicle_fixed_costs", "vehicle_unit_distance_costs",
+  "node_time_windows", "node_service_time", "vehicle_speeds", "callback_url",
+]);
+
 /**
  * The rules JSON Schema cannot state: lengths against node_num / vehicle_num, matrix shape,
  * indices in range, depot demand 0, window order, cost arrays under min_total_cost, callback_url.
- * Runs only on a body that passed the schema, so types are known to be right.
+ * Runs only when the schema found every field in READ_BY_CROSS_FIELD_RULES well-typed.
  */
 export function crossFieldIssues(req: SolveRequestInput, checkCallbackUrl: CallbackUrlCheck): ValidationIssue[] {
   const issues: ValidationIssue[] = [];

@@ -2,14 +2,7 @@ import type { OpenAPIBackend } from "openapi-backend";
 import type { ValidationIssue } from "../../errors/api-error.js";
 import type { SolveRequestInput } from "../../problem/request-types.js";
 import { ajvIssues, MAX_ISSUES } from "./ajv-issues.js";
-import { crossFieldIssues, type CallbackUrlCheck } from "./cross-field.js";
-
-/** The fields the cross-field rules read; they need these well-typed to say anything useful. */
-const READ_BY_CROSS_FIELD_RULES = new Set([
-  "objective", "node_num", "vehicle_num", "node_positions", "distance_matrix", "start_nodes", "end_nodes",
-  "node_demands", "vehicles_capacity", "vehicle_fixed_costs", "vehicle_unit_distance_costs",
-  "node_time_windows", "node_service_time", "vehicle_speeds", "callback_url",
-]);
+import { crossFieldIssues, READ_BY_CROSS_FIELD_RULES, type CallbackUrlCheck } from "./cross-field.js";
 
 /**
  * The whole validation of a solve request, shared by the API and the offline CLI: the OpenAPI
