@@ -136,6 +136,9 @@ describe("accounts and plans across two API instances", function () {
     let last = await submit(stack.api.url, filler.headers);
     for (let i = 0; i < 60 && last.status === 200; i++) last = await submit(stack.apis[i % 2]!.url, filler.headers);
     expect(last.body.code).to.equal("service_busy");
+    // Each instance caches the depth for 250 ms and counts only its own submissions in between,
+    // so the other instance may see the threshold that long later.
+    await new Promise((r) => setTimeout(r, 300));
     // Busy: the quota still answers before busy, validation and plan limits before both.
     const quotaWhileBusy = await submit(stack.api.url, headers);
     expect(quotaWhileBusy.status).to.equal(429);
