@@ -121,6 +121,7 @@ export const alns: Strategy = {
     let best = current;
     let bestCost = currentCost;
     let bestFeasible: Solution | null = ws.isFeasible() ? current : null;
+    if (bestFeasible) budget.improved(bestFeasible);
     let bestFeasibleCost = bestFeasible ? currentCost : Number.POSITIVE_INFINITY;
     let infeasibleVisits = 0;
     const customers = p.customers.length;
@@ -170,6 +171,7 @@ export const alns: Strategy = {
       if (feasibleNow && cost < bestFeasibleCost - 1e-9) {
         bestFeasible = ws.solution();
         bestFeasibleCost = cost;
+        budget.improved(bestFeasible);
       }
       const temperature = startTemperature * Math.pow(endTemperature / startTemperature, budget.progress(reheatedAt));
       let score = 0;

@@ -1,4 +1,12 @@
+import type { Solution } from "./problem.js";
 import { Rng } from "./rng.js";
+
+/**
+ * Told of each new best feasible solution a strategy finds, while it searches: the worker turns
+ * these into progress reports, the best-so-far answer and the result of a cancelled solve. It runs
+ * on the solver's thread, so it must stay cheap (store the solution; report on its own clock).
+ */
+export type ImprovementListener = (best: Solution) => void;
 
 /**
  * When to stop: a deadline (performance.now() clock), an external abort flag, and an optional
@@ -7,6 +15,8 @@ import { Rng } from "./rng.js";
 export class Budget {
   readonly rng: Rng;
   private iterations = 0;
+  private improvements = 0;
+  private listener: ImprovementListener | null = null;
   constructor(
     readonly deadlineMs: number,
     seed: number,
@@ -42,6 +52,24 @@ export class Budget {
 
   get iterationCount(): number {
     return this.iterations;
+  }
+
+  /** Subscribes the single listener for new best feasible solutions (see ImprovementListener). */
+  onImprovement(listener: ImprovementListener): void {
+    this.listener = listener;
+  }
+
+  /**
+   * Strategies call this with every new best *feasible* solution, as a fresh copy they will not
+   * mutate afterwards (the listener may keep it).
+   */
+  improved(best: Solution): void {
+    this.improvements++;
+    this.listener?.(best);
+  }
+
+  get improvementCount(): number {
+    return this.improvements;
   }
 }
 

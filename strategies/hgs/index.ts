@@ -162,18 +162,25 @@ export const hgs: Strategy = {
       return budget.tick();
     };
 
-    search.educateAndAdd(complete(m, clarkeWrightSolution(p).routes));
+    /** Educates and adds one solution; tells the budget when it is a new best feasible one. */
+    const educateAndAdd = (routes: number[][]): boolean => {
+      const improved = search.educateAndAdd(routes);
+      if (improved && search.population.best) budget.improved(toSolution(p, search.population.best.routes));
+      return improved;
+    };
+
+    educateAndAdd(complete(m, clarkeWrightSolution(p).routes));
     const initial = 4 * POPULATION.minimum;
-    for (let k = 0; k < initial && !step(); k++) search.educateAndAdd(split(m, search.penalties, randomTour(m, search.rng)));
+    for (let k = 0; k < initial && !step(); k++) educateAndAdd(split(m, search.penalties, randomTour(m, search.rng)));
 
     const stopAfter = tinyProblemPatience(m.customers.length, HGS_ITERATION_WEIGHT);
     let sinceBest = 0;
     while (!step()) {
       if (search.population.size() < 2) {
-        search.educateAndAdd(split(m, search.penalties, randomTour(m, search.rng)));
+        educateAndAdd(split(m, search.penalties, randomTour(m, search.rng)));
         continue;
       }
-      sinceBest = search.educateAndAdd(search.offspring()) ? 0 : sinceBest + 1;
+      sinceBest = educateAndAdd(search.offspring()) ? 0 : sinceBest + 1;
       if (stopAfter !== null && sinceBest >= stopAfter) break;
       if (sinceBest >= STAGNATION_LIMIT) {
         const best = search.population.best;

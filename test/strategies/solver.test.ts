@@ -227,6 +227,26 @@ describe("solver strategies", function () {
     });
   }
 
+  for (const name of ["alns", "hgs"]) {
+    it(`${name} tells the budget of every new best feasible solution, ending with the one it returns`, () => {
+      const { problem } = compileRequest(cvrp(40, 6, 30, 9));
+      const budget = Budget.forSeconds(30, 3, 400);
+      const reported: number[] = [];
+      let last: ReturnType<typeof evaluateSolution> | null = null;
+      budget.onImprovement((best) => {
+        const score = evaluateSolution(problem, best);
+        expect(score.feasible, "only feasible solutions are reported").to.equal(true);
+        reported.push(score.cost);
+        last = score;
+      });
+      const solution = STRATEGIES.find((s) => s.name === name)!.solve(problem, budget);
+      expect(reported.length).to.be.greaterThan(0);
+      expect(budget.improvementCount).to.equal(reported.length);
+      for (let i = 1; i < reported.length; i++) expect(reported[i]).to.be.lessThan(reported[i - 1]!);
+      expect(last!.cost).to.be.closeTo(evaluateSolution(problem, solution).cost, 1e-6);
+    });
+  }
+
   it("explains infeasible requests in English", () => {
     const tooHeavy = cvrp(4, 2, 10, 1);
     tooHeavy.node_demands[2] = 30;
