@@ -16,7 +16,7 @@ help:
 # (promtool and a real server for the metrics tests).
 deps: $(NPM_STAMP) /usr/bin/nats-server
 
-test-deps: deps /usr/bin/promtool
+test-deps: deps /usr/bin/promtool /usr/bin/chromium
 
 $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -28,17 +28,27 @@ $(NPM_STAMP): package.json package-lock.json
 /usr/bin/promtool:
 	@command -v promtool >/dev/null 2>&1 || $(call apt_install,prometheus)
 
+# The playground's end-to-end tests drive Debian's Chromium (never a browser download).
+/usr/bin/chromium:
+	@command -v chromium >/dev/null 2>&1 || $(call apt_install,chromium)
+
+# The route playground (playground/), bundled by esbuild into dist/playground/ when missing or stale.
+PLAYGROUND := dist/playground/index.html
+$(PLAYGROUND): $(NPM_STAMP) scripts/build-playground.ts $(wildcard playground/*.html playground/*.css playground/src/*.ts examples/*.json)
+	node --import tsx scripts/build-playground.ts
+
 define apt_install
 { echo "installing $(1) (Debian package)"; \
   SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
   $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(1) >/dev/null; }
 endef
 
-run: deps
+run: deps $(PLAYGROUND)
 	node --import tsx src/bin/dev.ts
 
-test: test-deps
+test: test-deps $(PLAYGROUND)
 	npx tsc -p tsconfig.json
+	npx tsc -p playground/tsconfig.json
 	npx mocha
 
 # The three-node NATS cluster and load run (several minutes): see README "Operating".
