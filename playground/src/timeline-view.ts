@@ -25,6 +25,12 @@ export function renderTimelines(container: HTMLElement, plan: PlanView, base: nu
   const axis = plan.timed
     ? { from: Math.min(...starts), to: Math.max(...ends) }
     : { from: 0, to: Math.max(1, ...plan.vehicles.map((v) => v.distance)) };
+  if (!plan.timed) {
+    const note = document.createElement("p");
+    note.className = "note";
+    note.textContent = "No time dimension in this request (it needs node_time_windows, node_service_time and vehicle_speeds): the bars show each route's distance.";
+    container.append(note);
+  }
   container.append(axisRow(axis, plan.timed, base));
   for (const vehicle of plan.vehicles) container.append(vehicleRow(vehicle, plan, axis, base));
 }

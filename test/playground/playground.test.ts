@@ -111,6 +111,10 @@ describe("route playground in a real browser", function () {
     await page.waitForSelector("#live-log li:has-text('solved:')", { timeout: 60_000 });
     const log = await page.locator("#live-log li").allTextContents();
     expect(log[0]).to.include(`accepted as ${timeWindowTaskId}, phase queued`);
+    // The event stream where the service has it (issue 13), else polling after its 404.
+    const stream = await fetch(`${stack.baseUrl}/api/v1/solve/events/${timeWindowTaskId}`, { headers: { ...headers, Accept: "text/event-stream" } });
+    await stream.body?.cancel();
+    expect(await page.getAttribute("#live-facts", "data-transport")).to.equal(stream.status === 200 ? "events" : "polling");
     await shot("03-solved-time-windows");
 
     const poll = await pollUntil(apiClient(stack.baseUrl, headers), timeWindowTaskId, isFinished);
@@ -192,11 +196,23 @@ describe("route playground in a real browser", function () {
     await shot("07-validation-422");
   });
 
+  it("lays out a request that has only a distance matrix by MDS, says the layout is approximate, and draws its routes", async () => {
+    await page.selectOption("#example-select", "small-cvrp.json");
+    await page.click("#example-load");
+    expect(await page.textContent("#layout-note")).to.include("classical multidimensional scaling").and.include("approximate");
+    await submitAndWaitForEnd(60_000);
+    const legend = await page.locator("#legend span").evaluateAll((spans) => spans.map((s) => (s as HTMLElement).dataset.color!));
+    expect(legend.length).to.be.greaterThan(0);
+    const counts = await canvasColorCounts(page, "#map", legend);
+    for (const color of legend) expect(counts[color]).to.be.greaterThan(20);
+    await shot("08-matrix-only-mds");
+  });
+
   it("lists the planning history and reopens an entry with its routes", async () => {
     await page.click("#history-refresh");
     const entry = page.locator(`.history-entry[data-request-id='${timeWindowTaskId}']`);
     await entry.waitFor();
-    expect(await page.locator(".history-entry").count()).to.equal(2);
+    expect(await page.locator(".history-entry").count()).to.equal(3);
     // Keyboard only: focus the entry and press Enter.
     await entry.focus();
     await page.keyboard.press("Enter");
@@ -206,7 +222,7 @@ describe("route playground in a real browser", function () {
     const labels = Object.keys((poll.result as Solved).routes);
     await page.waitForFunction((n) => document.querySelectorAll(".tl-row").length === n, labels.length);
     expect(await page.locator("#legend span").evaluateAll((s) => s.map((e) => (e as HTMLElement).dataset.vehicle))).to.deep.equal(labels);
-    await shot("08-history-reopened");
+    await shot("09-history-reopened");
   });
 
   it("stays responsive with 2,000 nodes (prints the measured render time and hover latency)", async () => {
@@ -223,7 +239,7 @@ describe("route playground in a real browser", function () {
     console.log(`      2,000 nodes, ${used} routes: full map render (zoom/pan/resize) median ${m.renderMedianMs.toFixed(1)} ms, p95 ${m.renderP95Ms.toFixed(1)} ms; ` +
       `hover handler median ${m.hoverHandlerMedianMs.toFixed(2)} ms, p95 ${m.hoverHandlerP95Ms.toFixed(2)} ms; hover to next frame median ${m.hoverFrameMedianMs.toFixed(1)} ms, p95 ${m.hoverFrameP95Ms.toFixed(1)} ms (${m.samples} moves, ${m.hits} on a node)`);
     expect(m.hits).to.be.greaterThan(0);
-    await shot("09-2000-nodes");
+    await shot("10-2000-nodes");
   });
 
   it("fetched nothing from outside the service and raised no script error", () => {
