@@ -6,7 +6,7 @@ import type { LiveState } from "./follow.js";
  */
 export class LiveView {
   private timer: number | undefined;
-  private solvingSince: number | null = null;
+  private submittedAt = 0;
   private lastPhase = "";
   private state: LiveState | null = null;
 
@@ -20,7 +20,7 @@ export class LiveView {
   start(requestId: string): void {
     this.stop();
     this.log.replaceChildren();
-    this.solvingSince = null;
+    this.submittedAt = performance.now();
     this.lastPhase = "queued";
     this.state = { transport: "polling", phase: "queued", queueDepth: null, progress: null };
     this.entry(`accepted as ${requestId}, phase queued`);
@@ -29,7 +29,6 @@ export class LiveView {
   }
 
   update(state: LiveState): void {
-    if (state.phase === "solving" && this.solvingSince === null) this.solvingSince = performance.now();
     const p = state.progress;
     const detail = [
       state.queueDepth !== null ? `${state.queueDepth} waiting in the queue` : "",
@@ -67,12 +66,13 @@ export class LiveView {
     if (!s) return;
     const p = s.progress;
     const limit = p?.time_limit_seconds ?? this.requestTimeLimit();
-    const elapsed = p?.elapsed_seconds ?? (this.solvingSince === null ? null : (performance.now() - this.solvingSince) / 1000);
+    // The service's own solve clock when it reports progress; else the time since the submit.
+    const elapsed = p?.elapsed_seconds ?? (performance.now() - this.submittedAt) / 1000;
     const facts: [string, string][] = [
       ["Following by", s.transport === "events" ? "event stream" : "polling (2 s, 3 s, then every 5 s)"],
       ["Phase", s.phase],
       ["Queue depth", s.queueDepth === null ? "–" : String(s.queueDepth)],
-      ["Elapsed / limit", `${elapsed === null ? "–" : `${elapsed.toFixed(1)} s`} / ${limit === null ? "plan default" : `${limit} s`}`],
+      [p?.elapsed_seconds != null ? "Solving for / limit" : "Since submit / limit", `${elapsed.toFixed(1)} s / ${limit === null ? "plan default" : `${limit} s`}`],
       ["Best cost so far", p?.best_cost != null ? p.best_cost.toFixed(2) : "–"],
     ];
     if (p?.improvements != null || p?.iterations != null) facts.push(["Improvements / iterations", `${p.improvements ?? "–"} / ${p.iterations ?? "–"}`]);
@@ -88,6 +88,6 @@ export class LiveView {
       return [dt, dd];
     }));
     this.bar.max = limit ?? 1;
-    this.bar.value = elapsed === null ? 0 : Math.min(elapsed, this.bar.max);
+    this.bar.value = Math.min(elapsed, this.bar.max);
   }
 }

@@ -83,13 +83,15 @@ export class RouteMap {
     const sy = this.positions.map((p) => t.y(p[1]));
     const dense = this.positions.length > 300;
     const nodeRadius = dense ? 2 : 4;
+    // One path per colour, filled once: thousands of separate fills cost several times more.
     ctx.fillStyle = "#555b66";
+    ctx.beginPath();
     for (let i = 0; i < sx.length; i++) {
       if (this.depots.has(i)) continue;
-      ctx.beginPath();
+      ctx.moveTo(sx[i]! + nodeRadius, sy[i]!);
       ctx.arc(sx[i]!, sy[i]!, nodeRadius, 0, 2 * Math.PI);
-      ctx.fill();
     }
+    ctx.fill();
     for (const vehicle of this.plan?.vehicles ?? []) {
       ctx.strokeStyle = vehicle.color;
       ctx.fillStyle = vehicle.color;
@@ -97,7 +99,9 @@ export class RouteMap {
       ctx.beginPath();
       vehicle.route.forEach((node, i) => (i === 0 ? ctx.moveTo(sx[node]!, sy[node]!) : ctx.lineTo(sx[node]!, sy[node]!)));
       ctx.stroke();
-      for (let i = 1; i < vehicle.route.length; i++) drawArrow(ctx, sx[vehicle.route[i - 1]!]!, sy[vehicle.route[i - 1]!]!, sx[vehicle.route[i]!]!, sy[vehicle.route[i]!]!, dense ? 4 : 7);
+      ctx.beginPath();
+      for (let i = 1; i < vehicle.route.length; i++) arrowPath(ctx, sx[vehicle.route[i - 1]!]!, sy[vehicle.route[i - 1]!]!, sx[vehicle.route[i]!]!, sy[vehicle.route[i]!]!, dense ? 4 : 7);
+      ctx.fill();
     }
     ctx.fillStyle = "#000000";
     ctx.strokeStyle = "#ffffff";
@@ -225,15 +229,14 @@ export class RouteMap {
   }
 }
 
-function drawArrow(ctx: CanvasRenderingContext2D, x1: number, y1: number, x2: number, y2: number, size: number): void {
+/** Adds a small triangle pointing along the segment at its middle to the current path. */
+function arrowPath(ctx: CanvasRenderingContext2D, x1: number, y1: number, x2: number, y2: number, size: number): void {
   const length = Math.hypot(x2 - x1, y2 - y1);
   if (length < size * 3) return; // too short to show an arrow clearly
   const angle = Math.atan2(y2 - y1, x2 - x1);
   const mx = (x1 + x2) / 2, my = (y1 + y2) / 2;
-  ctx.beginPath();
   ctx.moveTo(mx + Math.cos(angle) * size, my + Math.sin(angle) * size);
   ctx.lineTo(mx + Math.cos(angle + 2.5) * size, my + Math.sin(angle + 2.5) * size);
   ctx.lineTo(mx + Math.cos(angle - 2.5) * size, my + Math.sin(angle - 2.5) * size);
   ctx.closePath();
-  ctx.fill();
 }

@@ -31,6 +31,8 @@ export class ResultView {
   /** A new problem: nodes on the map (positions, or an approximate MDS layout), no routes yet. */
   showProblem(request: SolveRequest): void {
     this.request = request;
+    $<HTMLInputElement>("inspect-node").value = "";
+    this.map.inspect(null);
     const given = request.node_positions;
     const note = $("layout-note");
     if (Array.isArray(given) && given.length === request.node_num) {

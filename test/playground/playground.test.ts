@@ -170,7 +170,7 @@ describe("route playground in a real browser", function () {
     await page.click("#submit-button");
     await page.waitForSelector("#live-facts[data-phase='solving']", { timeout: 30_000 });
     const facts = await page.textContent("#live-facts");
-    expect(facts).to.match(/Elapsed \/ limit\d+\.\d s \/ 8 s/);
+    expect(facts).to.match(/(Since submit|Solving for) \/ limit\d+\.\d s \/ 8 s/);
     await shot("05-live-solving");
     await page.waitForSelector("#live-log li:has-text('solved:')", { timeout: 90_000 });
     expect(await page.locator("#live-log li").allTextContents()).to.satisfy((log: string[]) => log.some((l) => /: solving/.test(l)));
@@ -179,6 +179,9 @@ describe("route playground in a real browser", function () {
     expect(await page.locator(".tl-row").count()).to.equal(used);
     await page.uncheck("#gen-windows");
     await shot("06-solved-150");
+    // The first screen as a user sees it (the README's picture comes from here).
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(shots, "06-solved-150-first-screen.png") });
   });
 
   it("shows the service's 422 message next to the field it names", async () => {
