@@ -54,13 +54,11 @@ $("login-form").addEventListener("submit", async (e) => {
     ? { mode: "marketplace", secretHeader: input("secret-header").value.trim(), secret: input("secret").value, userHeader: input("user-header").value.trim(), user: input("platform-user").value.trim() }
     : { mode: "direct", user: input("user").value.trim(), key: input("key").value.trim() };
   $("login-error").textContent = "";
-  if (credentials.mode === "direct") {
-    // The history list is the cheapest authenticated call: it proves the key before any submit.
-    const answer = await listHistory(credentials, 1);
-    if (answer.status !== 200) {
-      $("login-error").textContent = `${answer.status}: ${answer.body.error ?? "refused"}`;
-      return;
-    }
+  // The history list is the cheapest authenticated call: it proves the credentials before any submit.
+  const answer = await listHistory(credentials, 1);
+  if (answer.status !== 200) {
+    $("login-error").textContent = `${answer.status}: ${answer.body.error ?? "refused"}`;
+    return;
   }
   saveCredentials(credentials);
   input("key").value = input("secret").value = "";

@@ -15,6 +15,7 @@ import { canvasColorCounts, measureMap } from "./page-probes.js";
 
 const run = promisify(execFile);
 const shots = artifactsDir("playground");
+const MARKETPLACE_SECRET = "playground-proxy-secret";
 
 interface Solved {
   routes: Record<string, number[]>;
@@ -56,7 +57,7 @@ describe("route playground in a real browser", function () {
 
   before(async () => {
     await buildPlayground();
-    stack = await startStack({ workers: 1 });
+    stack = await startStack({ workers: 1, env: { MARKETPLACE_PROXY_SECRET: MARKETPLACE_SECRET } });
     // The account center: an account and a key made by vrpctl, the key alone on its last line.
     const vrpctl = (...args: string[]) => run(process.execPath, ["bin/vrpctl.mjs", ...args], { cwd: REPO_ROOT, env: { ...process.env, NATS_URL: stack.nats.url } });
     await vrpctl("account", "create", "pat", "--plan", "pro");
@@ -243,6 +244,26 @@ describe("route playground in a real browser", function () {
       `hover handler median ${m.hoverHandlerMedianMs.toFixed(2)} ms, p95 ${m.hoverHandlerP95Ms.toFixed(2)} ms; hover to next frame median ${m.hoverFrameMedianMs.toFixed(1)} ms, p95 ${m.hoverFrameP95Ms.toFixed(1)} ms (${m.samples} moves, ${m.hits} on a node)`);
     expect(m.hits).to.be.greaterThan(0);
     await shot("10-2000-nodes");
+  });
+
+  it("logs in with the marketplace proxy headers instead, refuses a wrong secret, and solves", async () => {
+    await page.click("#logout-button");
+    expect(await page.evaluate(() => sessionStorage.length)).to.equal(0);
+    await page.check("input[name=mode][value=marketplace]");
+    await page.fill("#secret", "not-the-secret");
+    await page.fill("#platform-user", "acme-buyer");
+    await page.click("#login-button");
+    await page.waitForSelector("#login-error:not(:empty)");
+    expect(await page.locator("#login-error").textContent()).to.equal("401: invalid proxy secret");
+    await page.fill("#secret", MARKETPLACE_SECRET);
+    await page.click("#login-button");
+    await page.waitForSelector("#who:has-text('Logged in as acme-buyer (marketplace)')");
+    await page.selectOption("#example-select", "time-windows.json");
+    await page.click("#example-load");
+    await submitAndWaitForEnd(60_000);
+    expect(await page.locator(".tl-row").count()).to.be.greaterThan(0);
+    expect(await page.textContent("#history-note")).to.include("not recorded");
+    await shot("11-marketplace");
   });
 
   it("fetched nothing from outside the service and raised no script error", () => {
