@@ -25,8 +25,12 @@ export const submitSolve = (c: Credentials, request: SolveRequest) => call(c, "P
 
 export const pollResult = (c: Credentials, id: string) => call(c, "GET", `/api/v1/solve/result/${encodeURIComponent(id)}`);
 
-export const listHistory = (c: Credentials, limit = 50) =>
-  call<Envelope & { result: { items: HistoryItem[]; next_cursor: string | null } | null }>(c, "GET", `/api/v1/history?limit=${limit}`);
+export const listHistory = (c: Credentials, limit = 50, cursor: string | null = null) =>
+  call<Envelope & { result: { items: HistoryItem[]; next_cursor: string | null } | null }>(
+    c,
+    "GET",
+    `/api/v1/history?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+  );
 
 export interface HistoryDownload {
   request_id: string;

@@ -1,9 +1,9 @@
 import type { HistoryItem } from "./types.js";
 
 /** The account's planning history; each entry is a button that reopens that task. */
-export function renderHistory(list: HTMLElement, items: HistoryItem[], onOpen: (id: string) => void): void {
-  list.replaceChildren();
-  if (items.length === 0) {
+export function renderHistory(list: HTMLElement, items: HistoryItem[], onOpen: (id: string) => void, append = false): void {
+  if (!append) list.replaceChildren();
+  if (items.length === 0 && !append) {
     const empty = document.createElement("li");
     empty.textContent = "No tasks yet.";
     list.append(empty);

@@ -35,7 +35,10 @@ function showLogin(credentials: Credentials | null): void {
   $<HTMLButtonElement>("submit-button").disabled = credentials === null;
   $("history-note").textContent = credentials?.mode === "marketplace" ? "Marketplace tasks are not recorded in the planning history." : "";
   if (credentials?.mode === "direct") void refreshHistory();
-  else $("history-list").replaceChildren();
+  else {
+    $("history-list").replaceChildren();
+    $("history-more").hidden = true;
+  }
 }
 
 for (const radio of document.querySelectorAll<HTMLInputElement>("input[name=mode]")) {
@@ -152,15 +155,20 @@ function showFinal(status: number, body: Envelope): void {
 }
 
 // ---- history -----------------------------------------------------------------------------
-async function refreshHistory(): Promise<void> {
+let historyCursor: string | null = null;
+
+/** The first page of the history, or with `more` the next one appended. */
+async function refreshHistory(more = false): Promise<void> {
   const credentials = loadCredentials();
   if (!credentials || credentials.mode !== "direct") return;
-  const answer = await listHistory(credentials);
+  const answer = await listHistory(credentials, 50, more ? historyCursor : null);
   if (answer.status !== 200 || !answer.body.result) {
     $("history-note").textContent = `Could not load the history: ${answer.body.error ?? answer.status}`;
     return;
   }
-  renderHistory($("history-list"), answer.body.result.items, (id) => void reopen(id));
+  historyCursor = answer.body.result.next_cursor;
+  $("history-more").hidden = historyCursor === null;
+  renderHistory($("history-list"), answer.body.result.items, (id) => void reopen(id), more);
 }
 
 async function reopen(id: string): Promise<void> {
@@ -181,6 +189,7 @@ async function reopen(id: string): Promise<void> {
   $("result").scrollIntoView({ block: "start" });
 }
 $("history-refresh").addEventListener("click", () => void refreshHistory());
+$("history-more").addEventListener("click", () => void refreshHistory(true));
 
 // ---- start -------------------------------------------------------------------------------
 setRequest(EXAMPLES["time-windows.json"]);
