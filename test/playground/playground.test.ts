@@ -229,6 +229,25 @@ describe("route playground in a real browser", function () {
     await shot("09-history-reopened");
   });
 
+  it("pans and zooms the map from the keyboard, and 0 brings the first view back", async () => {
+    const picture = () => page.evaluate(() => {
+      const canvas = document.getElementById("map") as HTMLCanvasElement;
+      const data = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height).data;
+      let hash = 0;
+      for (let i = 0; i < data.length; i += 7) hash = (hash * 31 + data[i]!) >>> 0;
+      return hash;
+    });
+    await page.focus("#map");
+    const first = await picture();
+    await page.keyboard.press("+");
+    const zoomed = await picture();
+    await page.keyboard.press("ArrowLeft");
+    const panned = await picture();
+    await page.keyboard.press("0");
+    expect(new Set([first, zoomed, panned]).size).to.equal(3);
+    expect(await picture()).to.equal(first);
+  });
+
   it("stays responsive with 2,000 nodes (prints the measured render time and hover latency)", async () => {
     await page.fill("#gen-nodes", "2000");
     await page.fill("#gen-time", "5");
