@@ -23,7 +23,9 @@ async function call<T = Envelope>(credentials: Credentials, method: string, path
 
 export const submitSolve = (c: Credentials, request: SolveRequest) => call(c, "POST", "/api/v1/solve", request);
 
-export const pollResult = (c: Credentials, id: string) => call(c, "GET", `/api/v1/solve/result/${encodeURIComponent(id)}`);
+/** `includeBest` asks for the best routes so far while solving (issue 13; ignored where unknown). */
+export const pollResult = (c: Credentials, id: string, includeBest = false) =>
+  call(c, "GET", `/api/v1/solve/result/${encodeURIComponent(id)}${includeBest ? "?include=best" : ""}`);
 
 export const listHistory = (c: Credentials, limit = 50, cursor: string | null = null) =>
   call<Envelope & { result: { items: HistoryItem[]; next_cursor: string | null } | null }>(

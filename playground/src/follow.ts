@@ -33,7 +33,8 @@ function liveFromEvent(event: StreamEvent): LiveState {
   const data = (event.data ?? {}) as Record<string, unknown>;
   // An event may carry a poll-shaped envelope or the bare fields; read either.
   const fields = (typeof data.result === "object" && data.result !== null ? data.result : data) as Record<string, unknown>;
-  const progress = event.name === "progress" ? (fields as Progress) : ((fields.progress as Progress | undefined) ?? null);
+  // Issue 13 puts progress in `result.progress`; a bare progress object is read as well.
+  const progress = (fields.progress as Progress | undefined) ?? (event.name === "progress" && "elapsed_seconds" in fields ? (fields as Progress) : null);
   return {
     transport: "events",
     phase: event.name === "progress" ? "solving" : String(fields.phase ?? event.name),
@@ -47,7 +48,7 @@ async function followByPolling(credentials: Credentials, requestId: string, onLi
   for (let attempt = 0; ; attempt++) {
     let wait = POLL_WAITS_MS[Math.min(attempt, POLL_WAITS_MS.length - 1)]!;
     await sleep(wait, signal);
-    const answer = await pollResult(credentials, requestId);
+    const answer = await pollResult(credentials, requestId, true);
     const result = answer.body.result;
     if (answer.status === 200 && result !== null && result.status === "processing") {
       onLive({

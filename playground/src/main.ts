@@ -1,7 +1,7 @@
 import multiDepotCost from "../../examples/multi-depot-cost.json";
 import smallCvrp from "../../examples/small-cvrp.json";
 import timeWindows from "../../examples/time-windows.json";
-import { downloadHistoryItem, listHistory, submitSolve } from "./api.js";
+import { downloadHistoryItem, listHistory, pollResult, submitSolve } from "./api.js";
 import { renderFields } from "./fields-view.js";
 import { followTask } from "./follow.js";
 import { generateProblem } from "./generate.js";
@@ -9,7 +9,7 @@ import { renderHistory } from "./history-view.js";
 import { LiveView } from "./live-view.js";
 import { ResultView } from "./result-view.js";
 import { clearCredentials, describeCredentials, loadCredentials, saveCredentials, type Credentials } from "./session.js";
-import type { Envelope, SolveRequest } from "./types.js";
+import type { Envelope, Progress, SolveRequest } from "./types.js";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const input = (id: string) => $<HTMLInputElement>(id);
@@ -136,16 +136,29 @@ $("submit-button").addEventListener("click", async () => {
   }
   const id = answer.body.request_id;
   live.start(id);
-  following = new AbortController();
+  const controller = new AbortController();
+  following = controller;
+  const signal = controller.signal;
+  let seenImprovements = 0;
+  const showBest = (routes: Record<string, number[]> | undefined) => {
+    if (routes && !signal.aborted) results.showInterim(routes);
+  };
   try {
     const final = await followTask(credentials, id, (state) => {
       live.update(state);
-      if (state.progress?.best?.routes) results.showInterim(state.progress.best.routes);
-    }, following.signal);
+      const progress = state.progress;
+      if (progress?.best?.routes) showBest(progress.best.routes);
+      else if (progress?.feasible && (progress.improvements ?? 0) > seenImprovements) {
+        // Stream events carry no routes: fetch the new best once per improvement report.
+        seenImprovements = progress.improvements ?? 0;
+        void pollResult(credentials, id, true).then((a) => showBest((a.body.result?.progress as Progress | undefined)?.best?.routes));
+      }
+    }, signal);
+    controller.abort(); // the task is over: no late interim drawing over the final one
     showFinal(final.status, final.body);
     if (credentials.mode === "direct") void refreshHistory();
   } catch (err) {
-    if (!following.signal.aborted) live.finish(`stopped: ${String(err)}`);
+    if (!signal.aborted) live.finish(`stopped: ${String(err)}`);
   }
 });
 
