@@ -173,6 +173,15 @@ describe("route playground in a real browser", function () {
     const facts = await page.textContent("#live-facts");
     expect(facts).to.match(/(Since submit|Solving for) \/ limit\d+\.\d s \/ 8 s/);
     await shot("05-live-solving");
+    if ((await page.getAttribute("#live-facts", "data-transport")) === "events") {
+      // With issue 13's stream: the best cost so far and the best routes, drawn while solving.
+      await page.waitForFunction(() => {
+        const facts = document.getElementById("live-facts")!;
+        const drawn = (window as unknown as { vrpPlayground: { routeCount(): number } }).vrpPlayground.routeCount();
+        return facts.dataset.phase === "solving" && drawn > 0 && /Best cost so far\d/.test(facts.textContent ?? "");
+      }, null, { timeout: 30_000 });
+      await shot("05b-live-best-routes");
+    }
     await page.waitForSelector("#live-log li:has-text('solved:')", { timeout: 90_000 });
     expect(await page.locator("#live-log li").allTextContents()).to.satisfy((log: string[]) => log.some((l) => /: solving/.test(l)));
     const used = await page.locator("#legend span").count();
