@@ -1,10 +1,11 @@
 import { loadConfig } from "../config/load.js";
 import { createLogger } from "../log/logger.js";
 import { startWorker } from "../worker/start-worker.js";
+import { READY_MESSAGE } from "../infra/service-process.js";
 import { stopOnSignal } from "./stop-on-signal.js";
 
 const config = loadConfig();
 const log = createLogger({ service: "vrp-worker", pid: process.pid }, config.logLevel);
 const worker = await startWorker(config, log);
-process.stdout.write(`READY ${worker.metricsUrl}\n`);
+log.announce(READY_MESSAGE, { url: worker.metricsUrl });
 stopOnSignal(worker.stop, log);

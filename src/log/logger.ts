@@ -13,6 +13,8 @@ export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
+  /** An info line written whatever the level: a line another process waits for (e.g. "ready"). */
+  announce(msg: string, fields?: Record<string, unknown>): void;
   child(fields: Record<string, unknown>): Logger;
 }
 
@@ -55,6 +57,9 @@ class JsonLogger implements Logger {
   }
   error(msg: string, fields?: Record<string, unknown>): void {
     if (this.minRank <= RANK.error) this.emit("error", msg, fields);
+  }
+  announce(msg: string, fields?: Record<string, unknown>): void {
+    this.emit("info", msg, fields);
   }
   child(fields: Record<string, unknown>): Logger {
     return new JsonLogger({ ...this.base, ...fields }, this.minRank, this.write);
