@@ -1,7 +1,6 @@
 import { loadConfig } from "../config/load.js";
-import { createLogger } from "../log/logger.js";
+import { createLogger, READY_MESSAGE } from "../log/logger.js";
 import { startWorker } from "../worker/start-worker.js";
-import { READY_MESSAGE } from "../infra/service-process.js";
 import { stopOnSignal } from "./stop-on-signal.js";
 
 const config = loadConfig();

@@ -1,11 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { READY_MESSAGE } from "../log/logger.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
-/** The `msg` of the log line with which the API and a worker say they are ready. */
-export const READY_MESSAGE = "ready";
 
 /** The url of the first complete ready line in a process's output, if it has printed one. */
 function readyUrl(output: string): string | null {

@@ -8,6 +8,9 @@ const RANK: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 }
 /** Field names whose values are never written, wherever they appear. */
 const SECRET_FIELDS = /^(x-api-key|api_key|apikey|key|secret|webhook_secret|x-marketplace-proxy-secret|authorization|password)$/i;
 
+/** The `msg` of the log line with which the API and a worker say they are ready (its `url` field says where). */
+export const READY_MESSAGE = "ready";
+
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;
