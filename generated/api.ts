@@ -196,8 +196,8 @@ export interface components {
             node_service_time?: number[];
             /** @description Distance units per minute per vehicle; `vehicle_num` entries. Travel minutes = d(i,j) / speed. */
             vehicle_speeds?: number[];
-            /** @description Positive, in hours, per vehicle: route duration (arrival at the end node - departure from the start node) must be <= `max_working_hours` x 60 minutes (hard, also under soft windows). Takes effect only when the time dimension is on. Null or omitted means no cap. */
-            max_working_hours?: number | null;
+            /** @description Positive, in hours, per vehicle: route duration (arrival at the end node - departure from the start node) must be <= `max_working_hours` x 60 minutes (hard, also under soft windows). Takes effect only when the time dimension is on. Omitted, null or empty (`""`) means no cap. */
+            max_working_hours?: number | null | "";
             /**
              * @description Clock time [hour, minute, second] that minute 0 of the time windows stands for; default [9, 0, 0].
              * @default [
@@ -232,7 +232,7 @@ export interface components {
          */
         ErrorCode: "malformed_json" | "plan_limit_exceeded" | "missing_credentials" | "invalid_credentials" | "invalid_proxy_secret" | "api_access_not_in_plan" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "service_busy" | "internal_error" | "service_unavailable" | "no_feasible_solution" | "task_failed";
         ValidationIssue: {
-            /** @description Where: "body" then the field name and array indices (as strings). */
+            /** @description Where the problem is, as a path of strings: `["body"]` for the body as a whole (it is not a JSON object, or a rule across fields such as a depot's demand), `["body", field, ...]` for a field of the solve request and the array indices within it (as strings, e.g. `["body", "distance_matrix", "2"]`), `["query", name]` for a query parameter (e.g. `["query", "cursor"]`). */
             loc: string[];
             /** @description English description of the problem. */
             msg: string;
@@ -470,7 +470,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Malformed JSON (`malformed_json`), or the request exceeds a plan limit (`plan_limit_exceeded`). */
+        /** @description Text that is not JSON (`malformed_json`; well-formed JSON that is not an object is a 422), or the request exceeds a plan limit (`plan_limit_exceeded`). */
         MalformedOrPlanLimit: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -530,7 +530,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description Body validation failed; all problems in `detail`. */
+        /** @description Validation failed (the body, or a query parameter); every problem in `detail`. Well-formed JSON that is not an object (`5`, `"hello"`, `[]`, `null`, an empty body) is one problem at `loc` ["body"]. */
         ValidationFailed: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -566,6 +566,18 @@ export interface components {
         InternalError: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The path exists but not with this method (`method_not_allowed`); `Allow` lists the methods it supports. */
+        MethodNotAllowed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description RFC 9110: the methods the path supports, e.g. `GET` or `POST`. */
+                Allow: string;
                 [name: string]: unknown;
             };
             content: {
@@ -617,6 +629,7 @@ export interface operations {
             400: components["responses"]["MalformedOrPlanLimit"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
@@ -650,6 +663,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -660,7 +674,7 @@ export interface operations {
             query?: {
                 /** @description Page size. */
                 limit?: number;
-                /** @description `next_cursor` of the previous page. */
+                /** @description `next_cursor` of the previous page. Any other value (including another account's cursor) answers 422 with `loc` ["query", "cursor"]. */
                 cursor?: string;
             };
             header?: never;
@@ -681,6 +695,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -713,6 +728,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -735,6 +751,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
         };
     };
     getReadiness: {
@@ -755,6 +772,7 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
             /** @description Not ready. */
             503: {
                 headers: {
@@ -784,6 +802,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
         };
     };
 }

@@ -38,8 +38,10 @@ export async function createApiApp(services: ApiServices, readiness: () => Promi
     notFound: async () => {
       throw new ApiError("not_found", "No such endpoint. See the OpenAPI document for the available paths");
     },
-    methodNotAllowed: async () => {
-      throw new ApiError("method_not_allowed", "Method not allowed on this path");
+    methodNotAllowed: async (c: OpenApiContext) => {
+      // RFC 9110: a 405 names the methods the path does support.
+      const allow = allowedMethods(c.api as OpenAPIBackend, c.request.path);
+      throw new ApiError("method_not_allowed", `Method not allowed on this path; allowed: ${allow}`, { headers: { Allow: allow } });
     },
   });
 
@@ -99,6 +101,15 @@ function withRouteLabel(handler: OperationHandler): OperationHandler {
     (ctx.state as RequestState).operationId = c.operation.operationId;
     await handler(c, ctx);
   };
+}
+
+const HTTP_METHODS = ["get", "head", "post", "put", "patch", "delete", "options", "trace"] as const;
+
+/** The methods the document defines on the path a request was sent to, as an `Allow` value. */
+function allowedMethods(api: OpenAPIBackend, path: string): string {
+  return HTTP_METHODS.filter((method) => api.router.matchOperation({ method, path, headers: {} }) !== undefined)
+    .map((m) => m.toUpperCase())
+    .join(", ");
 }
 
 async function notRoutedHere(_c: OpenApiContext, _ctx: Context): Promise<void> {

@@ -64,7 +64,8 @@ export function compileRequest(req: SolveRequestInput): CompiledRequest {
       twEndMin: Float64Array.from(windows, (w) => w[1]!),
       serviceMin: Float64Array.from(req.node_service_time!),
       speed: Float64Array.from(req.vehicle_speeds!),
-      maxRouteMin: req.max_working_hours != null ? req.max_working_hours * 60 : Number.POSITIVE_INFINITY,
+      // Omitted, null or "" all mean no cap (spec 2.1: "Empty or omitted means no cap").
+      maxRouteMin: typeof req.max_working_hours === "number" ? req.max_working_hours * 60 : Number.POSITIVE_INFINITY,
       latePenaltyPerMin: req.late_penalty_per_min != null && req.late_penalty_per_min > 0 ? req.late_penalty_per_min : 0,
     };
   } else if (given > 0) {
@@ -72,7 +73,7 @@ export function compileRequest(req: SolveRequestInput): CompiledRequest {
       "node_time_windows, node_service_time and vehicle_speeds must all be given to enable the time dimension; the ones given were ignored",
     );
   }
-  if (!time && req.max_working_hours != null) warnings.push("max_working_hours was ignored because the time dimension is off");
+  if (!time && typeof req.max_working_hours === "number") warnings.push("max_working_hours was ignored because the time dimension is off");
   if (!time && req.late_penalty_per_min != null && req.late_penalty_per_min > 0) {
     warnings.push("late_penalty_per_min was ignored because the time dimension is off");
   }

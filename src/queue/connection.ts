@@ -37,15 +37,16 @@ const DAY_MS = 24 * 3600 * 1000;
 /**
  * Connects (retrying for ever, so a worker started before nats-server simply waits) and makes sure
  * every stream, consumer and bucket exists with the configured replica count. Creating them is
- * idempotent, so any process may be the first to start.
+ * idempotent, so any process may be the first to start. With `failFast` (a command-line tool,
+ * where a person waits) the first connection is tried once and its failure thrown.
  */
-export async function connectNats(config: Readonly<Config>, clientName: string, log: Logger): Promise<Nats> {
+export async function connectNats(config: Readonly<Config>, clientName: string, log: Logger, options: { failFast?: boolean } = {}): Promise<Nats> {
   const nc = await connect({
     servers: config.natsServers,
     name: clientName,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
-    waitOnFirstConnect: true,
+    waitOnFirstConnect: !options.failFast,
     timeout: 5000,
     // Without this every request (each KV read or write, each publish) builds an Error up front
     // just to have the caller's stack should it fail: a large share of the API's CPU under load.

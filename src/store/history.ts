@@ -17,6 +17,8 @@ export interface HistoryEntry {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const MAX_MS = 9_999_999_999_999;
+/** The shape of an entry key, which a cursor encodes: `h.<owner hex>.<inverted time>.<task id>`. */
+const CURSOR_KEY = /^h\.[0-9a-f]+\.\d{13}\.[0-9a-f-]{36}$/;
 
 function ownerHex(owner: string): string {
   return Buffer.from(owner, "utf8").toString("hex");
@@ -83,6 +85,12 @@ export class HistoryStore {
     if (!current || current.operation !== "PUT" || current.length === 0) return;
     const entry = JSON.parse(decoder.decode(current.value)) as HistoryEntry;
     await this.kv.update(key, encoder.encode(JSON.stringify({ ...entry, state: task.state })), current.revision).catch(() => undefined);
+  }
+
+  /** Whether `cursor` is a `next_cursor` this store handed out for `owner`'s history. */
+  isCursorOf(owner: string, cursor: string): boolean {
+    const key = Buffer.from(cursor, "base64url").toString("utf8");
+    return CURSOR_KEY.test(key) && key.startsWith(`h.${ownerHex(owner)}.`) && Buffer.from(key, "utf8").toString("base64url") === cursor;
   }
 
   /** Newest first; the cursor is opaque to callers (the last key of the previous page). */

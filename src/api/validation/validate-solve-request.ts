@@ -15,6 +15,7 @@ export function validateSolveRequest(
   body: unknown,
   checkCallbackUrl: CallbackUrlCheck,
 ): { ok: true; request: SolveRequestInput } | { ok: false; issues: ValidationIssue[] } {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return { ok: false, issues: [notAnObjectIssue(body)] };
   const schemaCheck = api.validator.validateRequest(
     { method: "post", path: "/api/v1/solve", body, headers: { "content-type": "application/json" } },
     "submitSolve",
@@ -28,4 +29,14 @@ export function validateSolveRequest(
   const request = body as SolveRequestInput;
   const issues = crossFieldIssues(request, checkCallbackUrl);
   return issues.length > 0 ? { ok: false, issues } : { ok: true, request };
+}
+
+/**
+ * Well-formed JSON that is not an object (`5`, `"hello"`, `[]`, `null`, an empty body) is one
+ * problem, reported once at ["body"]: listing every missing field of a number helps nobody.
+ */
+function notAnObjectIssue(body: unknown): ValidationIssue {
+  const kind =
+    body === undefined ? "an empty body" : body === null ? "null" : Array.isArray(body) ? "an array" : `a ${typeof body}`;
+  return { loc: ["body"], msg: `the request body must be a JSON object (the solve request), got ${kind}`, type: "object_type" };
 }
