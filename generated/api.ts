@@ -765,7 +765,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Extension (IETF draft "The Idempotency-Key HTTP Header Field"): a unique key per request, e.g. a UUID, plain or as a quoted string. Repeating a submit with the same key and the same body within 24 h answers the original acknowledgement (same `request_id`, header `Idempotent-Replayed: true`) without a second task or a second quota unit; the repeat still counts towards the per-minute rate. The same key with a different body answers 422 (`detail` type `idempotency_key_reused`); a repeat while the first request is still being admitted answers 409 `idempotency_key_in_use`. Keys are per account. A submit that was refused (any error) does not keep its key. */
+                /** @description Extension (IETF draft "The Idempotency-Key HTTP Header Field"): a unique key per request, e.g. a UUID, plain or as a quoted string. Repeating a submit with the same key and the same body within 24 h answers the original acknowledgement (same `request_id` in the body, header `Idempotent-Replayed: true`; `X-Request-Id` identifies the repeat itself) without a second task or a second quota unit; the repeat still counts towards the per-minute rate. The same key with a different body answers 422 (`detail` type `idempotency_key_reused`); a repeat while the first request is still being admitted answers 409 `idempotency_key_in_use`. Keys are per account. A submit that was refused (any error) does not keep its key. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -783,6 +783,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description Extension: `true` when this is the stored acknowledgement of an earlier submit with the same Idempotency-Key and body. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
