@@ -51,9 +51,12 @@ function clean(x: number): number {
  * cheaply (O(customers x vehicles)) and for sure. An empty list does not prove feasibility; it
  * only means none of these applies. The API's validate endpoint and a failed task list the same.
  */
-export function infeasibilities(p: CompiledProblem): Infeasibility[] {
-  return [...capacityReasons(p), ...timeReasons(p)];
+export function infeasibilities(p: CompiledProblem, distance: Distance = (i, j) => p.dist[i * p.nodeCount + j]!): Infeasibility[] {
+  return [...capacityReasons(p), ...timeReasons(p, distance)];
 }
+
+/** d(i, j): the compiled matrix, or (in the API, which compiles without it) computed on demand. */
+export type Distance = (i: number, j: number) => number;
 
 /** The messages alone: a failed task's `diagnostics`. */
 export function infeasibilityReasons(p: CompiledProblem): string[] {
@@ -93,12 +96,11 @@ function capacityReasons(p: CompiledProblem): Infeasibility[] {
   return found;
 }
 
-function timeReasons(p: CompiledProblem): Infeasibility[] {
+function timeReasons(p: CompiledProblem, dist: Distance): Infeasibility[] {
   const t = p.time;
   if (!t) return [];
   const found: Infeasibility[] = [];
-  const n = p.nodeCount;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < p.nodeCount; i++) {
     if (t.twStartMin[i]! > t.twEndMin[i]! + EPS) {
       found.push({
         kind: "window_inverted",
@@ -109,6 +111,17 @@ function timeReasons(p: CompiledProblem): Infeasibility[] {
     }
   }
   const hard = t.latePenaltyPerMin <= 0;
+  // Vehicles with the same start, end and speed reach every customer alike: one of each is enough
+  // (the first, which is also the one a strict minimum over all of them would name).
+  const seen = new Set<string>();
+  const representatives: number[] = [];
+  for (let v = 0; v < p.vehicleCount; v++) {
+    const key = `${p.startNode[v]},${p.endNode[v]},${t.speed[v]}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      representatives.push(v);
+    }
+  }
   for (const c of p.customers) {
     // Best case per vehicle: leave the start node when its window opens, drive straight to c.
     let earliestArrival = Number.POSITIVE_INFINITY;
@@ -118,23 +131,23 @@ function timeReasons(p: CompiledProblem): Infeasibility[] {
     let returnVehicle = -1;
     let shortestTrip = Number.POSITIVE_INFINITY;
     let tripVehicle = 0;
-    for (let v = 0; v < p.vehicleCount; v++) {
+    for (const v of representatives) {
       const s = p.startNode[v]!;
       const e = p.endNode[v]!;
       const speed = t.speed[v]!;
-      const arrive = t.twStartMin[s]! + p.dist[s * n + c]! / speed;
+      const arrive = t.twStartMin[s]! + dist(s, c) / speed;
       if (arrive < earliestArrival) {
         earliestArrival = arrive;
         arrivalVehicle = v;
       }
       const begin = Math.max(arrive, t.twStartMin[c]!);
-      const back = begin + t.serviceMin[c]! + p.dist[c * n + e]! / speed;
+      const back = begin + t.serviceMin[c]! + dist(c, e) / speed;
       if (begin <= t.twEndMin[c]! + EPS && back - t.twEndMin[e]! < earliestReturnSlack) {
         earliestReturnSlack = back - t.twEndMin[e]!;
         earliestReturn = back;
         returnVehicle = v;
       }
-      const trip = p.dist[s * n + c]! / speed + t.serviceMin[c]! + p.dist[c * n + e]! / speed;
+      const trip = dist(s, c) / speed + t.serviceMin[c]! + dist(c, e) / speed;
       if (trip < shortestTrip) {
         shortestTrip = trip;
         tripVehicle = v;

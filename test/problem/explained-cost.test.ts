@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import fc from "fast-check";
-import { compileRequest } from "../../src/problem/compile-request.js";
+import { compileRequest, requestDistance } from "../../src/problem/compile-request.js";
 import { infeasibilities } from "../../src/problem/diagnostics.js";
 import { solveRequest } from "../../src/problem/solve-request.js";
 import { Budget } from "../../strategies/core/budget.js";
@@ -53,6 +53,8 @@ describe("route_details and the infeasibility pre-check on random requests", fun
       fc.property(arbitraryRequest(8), (request) => {
         const { problem } = compileRequest(request);
         const found = infeasibilities(problem);
+        // The API's pre-check, which reads distances on demand instead of compiling the matrix, agrees.
+        expect(infeasibilities(compileRequest(request, { withDistances: false }).problem, requestDistance(request))).to.deep.equal(found);
         const solution = findStrategy("alns").solve(problem, Budget.forSeconds(5, 1, 150));
         if (evaluateSolution(problem, solution).feasible) {
           feasible++;
