@@ -59,6 +59,11 @@ describe("idempotent submits (Idempotency-Key) over two API instances", function
     const over = await submit(one!, { ...request, name: "d" }, "order-2026-11-23-0004");
     expect(over.status).to.equal(429);
     expect(over.body.code).to.equal("monthly_quota_exceeded");
+    // The refused submit did not keep its key: another body with it is a fresh attempt (refused
+    // for the quota again), not a 422 for a reused key.
+    const sameKeyOtherBody = await submit(two!, { ...request, name: "e" }, "order-2026-11-23-0004");
+    expect(sameKeyOtherBody.status).to.equal(429);
+    expect(sameKeyOtherBody.body.code).to.equal("monthly_quota_exceeded");
     const repeat = await submit(two!, request, "order-2026-11-23-0001");
     expect(repeat.status).to.equal(200);
     expect(repeat.body.request_id).to.equal(first.body.request_id);
