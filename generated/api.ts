@@ -480,7 +480,10 @@ export interface components {
             name: string | null;
             /** Format: date-time */
             submitted_at: string;
-            /** @enum {string} */
+            /**
+             * @description `deleted` (extension): the task's result and request were removed with `DELETE /api/v1/solve/result/{request_id}`; the entry stays.
+             * @enum {string}
+             */
             state: "queued" | "solving" | "solved" | "failed" | "expired" | "deleted";
             node_num: number;
             vehicle_num: number;
@@ -511,7 +514,10 @@ export interface components {
             request_id: string;
             /** Format: date-time */
             submitted_at: string;
-            /** @enum {string} */
+            /**
+             * @description `deleted` (extension): the task's result and request were removed with `DELETE /api/v1/solve/result/{request_id}`; the entry stays.
+             * @enum {string}
+             */
             state: "queued" | "solving" | "solved" | "failed" | "expired" | "deleted";
             request: components["schemas"]["SolveRequest"] | null;
             result: components["schemas"]["PollProcessing"] | components["schemas"]["PollSolved"] | components["schemas"]["PollFailed"] | null;
