@@ -41,7 +41,11 @@ export interface paths {
         get: operations["getSolveResult"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a finished result
+         * @description Extension, for data removal requests: removes a solved or failed task's result and its stored request body at once (also the copy kept for the history download). Polling it then answers 404; the planning history entry stays, with state `deleted`. Ownership as for the poll: another account's task 403, unknown or expired 404. A task still queued or solving answers 409 `task_not_finished` and nothing is removed: wait for it to finish (or cancel it), then delete. Deleting twice answers 404 the second time.
+         */
+        delete: operations["deleteSolveResult"];
         options?: never;
         head?: never;
         patch?: never;
@@ -147,6 +151,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/solve/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a request without submitting it
+         * @description Extension: runs the checks of a submit on the body without queueing a task and without using the monthly quota: authentication (401), API access (403) and the per-minute rate (429; a validation counts towards it like a submit), then answers 200 with a report: whether a submit would be accepted now and, if not, what it would answer instead (422 validation issues, 400 plan limits, 429 monthly quota or busy queue), the warnings a solve would give, and every infeasibility a fast pre-check can prove, each with its evidence (a demand above every capacity, total demand above total capacity, a window that closes before it opens, a customer no vehicle reaches before its window closes, or cannot leave in time to reach its end node, or cannot serve within the working-hours cap). A task that fails for these reasons lists the same infeasibilities.
+         */
+        post: operations["validateSolve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -225,12 +249,16 @@ export interface components {
              * @enum {string}
              */
             strategy?: "clarke-wright" | "sweep" | "alns" | "hgs";
+            /** @description Extension: seed of the solver's random choices. Omitted: the service picks one at random and echoes it in the result. The same request with the same `seed` and `max_iterations` gives identical routes on any worker of the same `solver_version`, provided the iteration budget is used up before the time limit (the result's `iterations` then equals `max_iterations`). */
+            seed?: number;
+            /** @description Extension: iteration budget of the search. The solve stops after this many iterations or at the time limit, whichever comes first. Together with `seed` it makes a run reproducible, independent of the worker's speed. */
+            max_iterations?: number;
         };
         /**
-         * @description Machine-readable error code. Spec codes on 429: rate_limit_exceeded, service_busy, monthly_quota_exceeded; the others are extensions: malformed_json (400), plan_limit_exceeded (400), missing_credentials / invalid_credentials / invalid_proxy_secret (401), api_access_not_in_plan / forbidden (403), not_found (404), method_not_allowed (405), payload_too_large (413), unsupported_media_type (415), validation_failed (422), internal_error (500), service_unavailable (503), and on failed tasks no_feasible_solution / task_failed.
+         * @description Machine-readable error code. Spec codes on 429: rate_limit_exceeded, service_busy, monthly_quota_exceeded; the others are extensions: malformed_json (400), plan_limit_exceeded (400), missing_credentials / invalid_credentials / invalid_proxy_secret (401), api_access_not_in_plan / forbidden (403), not_found (404), method_not_allowed (405), payload_too_large (413), unsupported_media_type (415), validation_failed (422), internal_error (500), service_unavailable (503), and on failed tasks no_feasible_solution / task_failed. Extensions of issue 13: idempotency_key_in_use (409, a submit with the same Idempotency-Key is still being admitted), task_not_finished (409, deleting a result that is still queued or solving).
          * @enum {string}
          */
-        ErrorCode: "malformed_json" | "plan_limit_exceeded" | "missing_credentials" | "invalid_credentials" | "invalid_proxy_secret" | "api_access_not_in_plan" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "service_busy" | "internal_error" | "service_unavailable" | "no_feasible_solution" | "task_failed";
+        ErrorCode: "malformed_json" | "plan_limit_exceeded" | "missing_credentials" | "invalid_credentials" | "invalid_proxy_secret" | "api_access_not_in_plan" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "service_busy" | "internal_error" | "service_unavailable" | "no_feasible_solution" | "task_failed" | "idempotency_key_in_use" | "task_not_finished";
         ValidationIssue: {
             /** @description Where the problem is, as a path of strings: `["body"]` for the body as a whole (it is not a JSON object, or a rule across fields such as a depot's demand), `["body", field, ...]` for a field of the solve request and the array indices within it (as strings, e.g. `["body", "distance_matrix", "2"]`), `["query", name]` for a query parameter (e.g. `["query", "cursor"]`). */
             loc: string[];
@@ -284,6 +312,16 @@ export interface components {
             lateness_penalty?: number;
             /** @description Extension: notes about the request, e.g. time-dimension fields ignored because not all three were given. */
             warnings?: string[];
+            /** @description Extension: the seed the search used (the request's, or one picked at random). */
+            seed?: number;
+            /** @description Extension: iterations the search ran. */
+            iterations?: number;
+            /** @description Extension: version of the solver code; runs repeat exactly only on the same version. */
+            solver_version?: string;
+            /** @description Extension: per used vehicle (the keys of `routes`), its cost and schedule broken down. */
+            route_details?: {
+                [key: string]: components["schemas"]["RouteDetail"];
+            };
         };
         AcceptedResult: {
             /** @constant */
@@ -312,6 +350,11 @@ export interface components {
             request_id: string;
             error: null;
             result: components["schemas"]["AcceptedResult"];
+            /**
+             * Format: date-time
+             * @description Extension: when this task's result expires (RFC 3339, UTC): after it, polling answers 404. It is the task's last change plus the result TTL, so it moves on while the task is queued or solving and is final once the task is solved or failed.
+             */
+            expires_at?: string;
         };
         /**
          * PollProcessing
@@ -324,6 +367,11 @@ export interface components {
             request_id: string;
             error: null;
             result: components["schemas"]["ProcessingResult"];
+            /**
+             * Format: date-time
+             * @description Extension: when this task's result expires (RFC 3339, UTC): after it, polling answers 404. It is the task's last change plus the result TTL, so it moves on while the task is queued or solving and is final once the task is solved or failed.
+             */
+            expires_at?: string;
         };
         /**
          * PollSolved
@@ -336,6 +384,11 @@ export interface components {
             request_id: string;
             error: null;
             result: components["schemas"]["SolvedResult"];
+            /**
+             * Format: date-time
+             * @description Extension: when this task's result expires (RFC 3339, UTC): after it, polling answers 404. It is the task's last change plus the result TTL, so it moves on while the task is queued or solving and is final once the task is solved or failed.
+             */
+            expires_at?: string;
         };
         /**
          * PollFailed
@@ -352,6 +405,13 @@ export interface components {
             code: "no_feasible_solution" | "task_failed";
             /** @description Extension: why no feasible solution exists, when it can be told, e.g. "node 17 demand 30 exceeds the largest vehicle capacity 25". */
             diagnostics?: string[];
+            /**
+             * Format: date-time
+             * @description Extension: when this task's result expires (RFC 3339, UTC): after it, polling answers 404. It is the task's last change plus the result TTL, so it moves on while the task is queued or solving and is final once the task is solved or failed.
+             */
+            expires_at?: string;
+            /** @description Extension: the reasons of `diagnostics` with their evidence, when the task failed because the problem is provably infeasible (the same list `POST /api/v1/solve/validate` gives). */
+            infeasibilities?: components["schemas"]["Infeasibility"][];
         };
         /**
          * ErrorEnvelope
@@ -420,8 +480,11 @@ export interface components {
             name: string | null;
             /** Format: date-time */
             submitted_at: string;
-            /** @enum {string} */
-            state: "queued" | "solving" | "solved" | "failed" | "expired";
+            /**
+             * @description `deleted` (extension): the task's result and request were removed with `DELETE /api/v1/solve/result/{request_id}`; the entry stays.
+             * @enum {string}
+             */
+            state: "queued" | "solving" | "solved" | "failed" | "expired" | "deleted";
             node_num: number;
             vehicle_num: number;
             /** @enum {string} */
@@ -451,8 +514,11 @@ export interface components {
             request_id: string;
             /** Format: date-time */
             submitted_at: string;
-            /** @enum {string} */
-            state: "queued" | "solving" | "solved" | "failed" | "expired";
+            /**
+             * @description `deleted` (extension): the task's result and request were removed with `DELETE /api/v1/solve/result/{request_id}`; the entry stays.
+             * @enum {string}
+             */
+            state: "queued" | "solving" | "solved" | "failed" | "expired" | "deleted";
             request: components["schemas"]["SolveRequest"] | null;
             result: components["schemas"]["PollProcessing"] | components["schemas"]["PollSolved"] | components["schemas"]["PollFailed"] | null;
         };
@@ -467,6 +533,118 @@ export interface components {
                 nats: boolean;
                 streams: boolean;
             };
+        };
+        /**
+         * Infeasibility
+         * @description Extension: one reason, proven before solving, why no feasible solution exists, with its evidence. Times are minutes after `base_start_time`.
+         */
+        Infeasibility: {
+            /**
+             * @description `demand_exceeds_capacity`: a customer's demand is above every vehicle's capacity (evidence `demand`, `largest_capacity`, `excess`). `total_demand_exceeds_capacity`: all customers together need more than all vehicles carry (`total_demand`, `total_capacity`, `excess`). `window_inverted`: a time window closes before it opens (`window_start`, `window_end`). `window_unreachable` (hard windows): no vehicle reaches the customer before its window closes even straight from its start node, leaving at the start node's window start (`earliest_arrival`, `window_end`, `late_by`, `vehicle`). `return_too_late` (hard windows): vehicles reach the customer in time but none can serve it and still reach its end node before that node's window closes (`earliest_return`, `end_node`, `end_window_end`, `late_by`, `vehicle`). `working_hours_too_short`: even a trip start node -> customer -> end node alone is longer than `max_working_hours` for every vehicle (`round_trip_minutes`, `cap_minutes`, `vehicle`).
+             * @enum {string}
+             */
+            kind: "demand_exceeds_capacity" | "total_demand_exceeds_capacity" | "window_inverted" | "window_unreachable" | "return_too_late" | "working_hours_too_short";
+            /** @description The reason in English; the same text as in a failed task's `diagnostics`. */
+            message: string;
+            /** @description The node concerned, when there is one. */
+            node?: number;
+            /** @description The numbers that prove it (which ones depends on `kind`). */
+            evidence: {
+                demand?: number;
+                largest_capacity?: number;
+                total_demand?: number;
+                total_capacity?: number;
+                /** @description By how much the demand exceeds the capacity. */
+                excess?: number;
+                window_start?: number;
+                window_end?: number;
+                /** @description Earliest arrival of any vehicle, straight from its start node. */
+                earliest_arrival?: number;
+                /** @description Earliest arrival at the end node after serving the customer. */
+                earliest_return?: number;
+                end_node?: number;
+                end_window_end?: number;
+                /** @description Minutes past the window end, at best. */
+                late_by?: number;
+                /** @description Shortest start node -> customer (with its service) -> end node trip of any vehicle. */
+                round_trip_minutes?: number;
+                /** @description max_working_hours x 60. */
+                cap_minutes?: number;
+                /** @description The vehicle that comes closest. */
+                vehicle?: string;
+            };
+        };
+        /**
+         * RouteDetail
+         * @description Extension: the cost and schedule of one used vehicle's route, from the same evaluator that computes `total_cost`. `cost` = `fixed_cost` + `distance_cost` + `lateness_penalty`, and the `cost` of all routes adds up to `total_cost`. Under `min_total_distance` the fixed cost is 0 and the distance cost is the distance. Minutes are null when the time dimension is off.
+         */
+        RouteDetail: {
+            /** @description Route distance (as in `distances`). */
+            distance: number;
+            fixed_cost: number;
+            /** @description Unit distance cost x distance. */
+            distance_cost: number;
+            /** @description Sum of the late stops' penalties. */
+            lateness_penalty: number;
+            /** @description fixed_cost + distance_cost + lateness_penalty. */
+            cost: number;
+            driving_minutes: number | null;
+            /** @description Minutes spent waiting for windows to open. */
+            waiting_minutes: number | null;
+            service_minutes: number | null;
+            lateness_minutes: number | null;
+            /** @description Stops served after their window closed (soft windows), end node included. */
+            late_stops: {
+                node: number;
+                lateness_minutes: number;
+                penalty: number;
+            }[];
+            /** @description Arrival at the end node minus departure from the start node. */
+            duration_minutes: number | null;
+            /** @description The working-hours cap (max_working_hours x 60); null when there is none. */
+            max_duration_minutes: number | null;
+            /** @description Total demand delivered on the route. */
+            load: number;
+            capacity: number;
+        };
+        /**
+         * Rejection
+         * @description Extension: the error a submit of this request would answer now: its HTTP status and the envelope's `code`, `error` and, for 422, `detail`.
+         */
+        Rejection: {
+            /** @enum {integer} */
+            status: 400 | 422 | 429;
+            code: components["schemas"]["ErrorCode"];
+            error: string;
+            detail?: components["schemas"]["ValidationIssue"][];
+            retry_after_seconds?: number;
+        };
+        /**
+         * ValidationReport
+         * @description Extension: the answer of `POST /api/v1/solve/validate`.
+         */
+        ValidationReport: {
+            /** @description Whether a submit of this body would be accepted now (validation, plan limits, monthly quota and queue all pass). */
+            would_be_accepted: boolean;
+            /** @description What a submit would answer instead of accepting; null when it would be accepted. */
+            rejection: components["schemas"]["Rejection"] | null;
+            /** @description The time limit a solve would get (the request's, capped at the plan's maximum; the plan's maximum when omitted); null when the body is invalid. */
+            time_limit_seconds: number | null;
+            /** @description The warnings a solve would report. */
+            warnings: string[];
+            /** @description True when at least one infeasibility is proven: a solve would fail. */
+            infeasible: boolean;
+            /** @description Every infeasibility the pre-check can prove. An empty list does not prove that a feasible solution exists. */
+            infeasibilities: components["schemas"]["Infeasibility"][];
+        };
+        /** ValidationReportEnvelope */
+        ValidationReportEnvelope: {
+            /** @constant */
+            success: true;
+            /** @description Identifies this HTTP request (no task is created). */
+            request_id: string;
+            error: null;
+            result: components["schemas"]["ValidationReport"];
         };
     };
     responses: {
@@ -604,7 +782,10 @@ export interface operations {
     submitSolve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension (IETF draft "The Idempotency-Key HTTP Header Field"): a unique key per request, e.g. a UUID, plain or as a quoted string. Repeating a submit with the same key and the same body within 24 h answers the original acknowledgement (same `request_id` in the body, header `Idempotent-Replayed: true`; `X-Request-Id` identifies the repeat itself) without a second task or a second quota unit; the repeat still counts towards the per-minute rate. The same key with a different body answers 422 (`detail` type `idempotency_key_reused`); a repeat while the first request is still being admitted answers 409 `idempotency_key_in_use`. Keys are per account. A submit that was refused (any error) does not keep its key. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -620,6 +801,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description Extension: `true` when this is the stored acknowledgement of an earlier submit with the same Idempotency-Key and body. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -630,6 +813,16 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
+            /** @description Extension: a submit with the same Idempotency-Key is still being admitted; retry shortly. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
@@ -665,6 +858,44 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSolveResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `request_id` returned by submit. */
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The task is still queued or solving. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -803,6 +1034,42 @@ export interface operations {
                 };
             };
             405: components["responses"]["MethodNotAllowed"];
+        };
+    };
+    validateSolve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SolveRequest"];
+            };
+        };
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationReportEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedOrPlanLimit"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

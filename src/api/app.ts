@@ -6,6 +6,8 @@ import type { ApiServices, RequestState } from "./context.js";
 import { getSolveResultHandler } from "./handlers/get-solve-result.js";
 import { downloadHistoryItemHandler, listHistoryHandler } from "./handlers/history.js";
 import { submitSolveHandler } from "./handlers/submit-solve.js";
+import { validateSolveHandler } from "./handlers/validate-solve.js";
+import { deleteSolveResultHandler } from "./handlers/delete-solve-result.js";
 import { BROKER_RETRY_AFTER_SECONDS, errorEnvelopeMiddleware } from "./middleware/error-envelope.js";
 import { requestContextMiddleware } from "./middleware/request-context.js";
 import { createOpsRouter } from "./ops-routes.js";
@@ -30,6 +32,8 @@ export async function createApiApp(services: ApiServices, readiness: () => Promi
     getSolveResult: withRouteLabel(getSolveResultHandler(services)),
     listHistory: withRouteLabel(listHistoryHandler(services)),
     downloadHistoryItem: withRouteLabel(downloadHistoryItemHandler(services)),
+    validateSolve: withRouteLabel(validateSolveHandler(services, readJsonBody)),
+    deleteSolveResult: withRouteLabel(deleteSolveResultHandler(services)),
     // The SRE endpoints are served by the ops router below; these entries exist because
     // openapi-backend in strict mode wants a handler for every operation in the document.
     getHealth: notRoutedHere,

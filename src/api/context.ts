@@ -5,6 +5,7 @@ import type { ApiMetrics } from "../metrics/registry.js";
 import type { TaskQueue } from "../queue/task-queue.js";
 import type { AccountStore } from "../store/accounts.js";
 import type { HistoryStore } from "../store/history.js";
+import type { IdempotencyStore } from "../store/idempotency.js";
 
 /** Everything a handler may use; built once per API process. */
 export interface ApiServices {
@@ -14,6 +15,7 @@ export interface ApiServices {
   accounts: AccountStore;
   admission: Admission;
   history: HistoryStore;
+  idempotency: IdempotencyStore;
   metrics: ApiMetrics;
   natsConnected(): boolean;
   /** Submit-time check of a callback URL; null when acceptable. */

@@ -7,6 +7,7 @@ import { KvCounter } from "../limits/kv-counter.js";
 import type { Logger } from "../log/logger.js";
 import { createApiMetrics } from "../metrics/registry.js";
 import { connectNats } from "../queue/connection.js";
+import { IdempotencyStore } from "../store/idempotency.js";
 import { NAMES } from "../queue/names.js";
 import { TaskQueue } from "../queue/task-queue.js";
 import { AccountStore } from "../store/accounts.js";
@@ -33,6 +34,7 @@ export async function startApi(config: Readonly<Config>, log: Logger, options: {
     accounts: accounts.store,
     admission: new Admission(new KvCounter(nats.counters), options.clock ?? SYSTEM_CLOCK),
     history: new HistoryStore(nats.history, nats.requests),
+    idempotency: new IdempotencyStore(nats.idempotency),
     metrics: createApiMetrics({ queueDepth: () => queue.queueDepth(), inProgress: () => queue.inProgress(), natsConnected: nats.isConnected }),
     natsConnected: nats.isConnected,
     checkCallbackUrl: (url) => checkCallbackUrl(url, { allowLoopback: config.callbacks.allowLoopback }),

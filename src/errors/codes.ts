@@ -22,6 +22,8 @@ export const ERROR_STATUS = {
   service_unavailable: 503,
   no_feasible_solution: 200,
   task_failed: 200,
+  idempotency_key_in_use: 409,
+  task_not_finished: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -27,6 +27,10 @@ export interface Nats {
   apiKeys: KV;
   counters: KV;
   history: KV;
+  /** Idempotency-Key claims of submits, kept 24 h (IETF draft). */
+  idempotency: KV;
+  /** The task bucket's actual TTL: a result expires this long after its record's last write. */
+  resultTtlMs: number;
   /** False while the client is between a disconnect and the next reconnect. */
   isConnected(): boolean;
   close(): Promise<void>;
@@ -106,6 +110,10 @@ export async function connectNats(config: Readonly<Config>, clientName: string, 
   const counters = await kvm.create(NAMES.counterBucket, { ...kvOptions, ttl: 40 * DAY_MS });
   const history = await kvm.create(NAMES.historyBucket, { ...kvOptions, ttl: config.historyRetentionDays * DAY_MS });
   const requestBodies = await kvm.create(NAMES.requestBodyBucket, { ...kvOptions, ttl: Math.max(resultTtlMs, config.historyRetentionDays * DAY_MS) });
+  const idempotency = await kvm.create(NAMES.idempotencyBucket, { ...kvOptions, ttl: DAY_MS });
+  // The bucket may have been created by another process with another RESULT_TTL_SECONDS: what
+  // counts for expires_at is the TTL the bucket really has.
+  const taskTtlMs = (await tasks.status()).ttl || resultTtlMs;
   const requests = await new Objm(js).create(NAMES.requestStore, {
     replicas,
     storage: StorageType.File,
@@ -123,6 +131,8 @@ export async function connectNats(config: Readonly<Config>, clientName: string, 
     apiKeys,
     counters,
     history,
+    idempotency,
+    resultTtlMs: taskTtlMs,
     isConnected: () => connected && !nc.isClosed(),
     close: async () => {
       if (!nc.isClosed()) await nc.drain().catch(() => nc.close());

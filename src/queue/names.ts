@@ -12,4 +12,5 @@ export const NAMES = {
   keyBucket: "vrp_api_keys",
   counterBucket: "vrp_counters",
   historyBucket: "vrp_history",
+  idempotencyBucket: "vrp_idempotency",
 } as const;

@@ -108,7 +108,12 @@ export class TaskRunner {
         const reply = await solver.run(
           {
             requestJson: Buffer.from(requestBytes).toString("utf8"),
-            options: { requestId: task.id, timeLimitSeconds: task.timeLimitSeconds, ...(task.strategy ? { strategy: task.strategy } : {}) },
+            options: {
+              requestId: task.id,
+              timeLimitSeconds: task.timeLimitSeconds,
+              ...(task.strategy ? { strategy: task.strategy } : {}),
+              ...(task.seed !== undefined ? { seed: task.seed } : {}),
+            },
           },
           task.timeLimitSeconds * 1000 + HARD_LIMIT_GRACE_MS,
         );
@@ -129,6 +134,7 @@ export class TaskRunner {
             code: "no_feasible_solution",
             error: reply.outcome.error,
             diagnostics: reply.outcome.diagnostics,
+            ...(reply.outcome.infeasibilities.length > 0 ? { infeasibilities: reply.outcome.infeasibilities } : {}),
           };
         }
       }

@@ -1,6 +1,6 @@
 import createClient, { type Middleware } from "openapi-fetch";
 import type { paths } from "../../generated/api.js";
-import { expectMatchesSpec, operationIdOf } from "./spec.js";
+import { expectMatchesSpec, expectNoContentDeclared, operationIdOf } from "./spec.js";
 
 export type ApiClient = ReturnType<typeof createClient<paths>>;
 
@@ -12,6 +12,12 @@ const validateEveryResponse: Middleware = {
   async onResponse({ request, response, schemaPath }) {
     const operationId = operationIdOf(schemaPath, request.method);
     if (!operationId) throw new Error(`${request.method} ${schemaPath} is not an operation of the document`);
+    // A 204 must be declared by the document for this operation, and must have no body.
+    if (response.status === 204) {
+      expectNoContentDeclared(operationId);
+      if ((await response.clone().text()) !== "") throw new Error(`${operationId} answered 204 with a body`);
+      return undefined;
+    }
     if (!(response.headers.get("content-type") ?? "").includes("application/json")) {
       throw new Error(`${operationId} answered ${response.status} with content type ${response.headers.get("content-type")}`);
     }
