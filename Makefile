@@ -4,7 +4,20 @@ SHELL := /bin/bash
 
 NPM_STAMP := node_modules/.package-lock.json
 
-.PHONY: help deps test-deps run test test-soak typecheck lint gen bench clean
+# The project runs on Node 24 (LTS) from the npm registry's `node` package, installed into
+# tools/node/ first (with whatever Node the machine has); from then on it is first on PATH for
+# every command here, npm included (npm starts through `env node`), so the project's own
+# `npm ci` and everything after it run on Node 24 whatever the system Node is.
+NODE_DIR := $(CURDIR)/tools/node
+NODE_STAMP := tools/node/node_modules/.package-lock.json
+NODE := $(NODE_DIR)/node_modules/.bin/node
+export PATH := $(CURDIR)/node_modules/.bin:$(NODE_DIR)/node_modules/.bin:$(PATH)
+
+# The production build of the API, workers and solver (tsc -> dist/), rebuilt when a source changes.
+BUILD_STAMP := dist/.built
+BUILD_SOURCES := $(shell find src strategies generated -name '*.ts' -not -name '*.test.ts' 2>/dev/null) src/worker/thread-boot.mjs
+
+.PHONY: help deps test-deps build run test test-soak typecheck lint gen bench clean
 
 help:
 	@echo "make run    - install what is missing, start nats-server, the API (127.0.0.1:8080) and workers"
@@ -18,9 +31,19 @@ deps: $(NPM_STAMP) /usr/bin/nats-server
 
 test-deps: deps /usr/bin/promtool
 
-$(NPM_STAMP): package.json package-lock.json
+$(NODE_STAMP): tools/node/package.json tools/node/package-lock.json
+	cd tools/node && npm ci --no-audit --no-fund
+	@touch $(NODE_STAMP)
+
+$(NPM_STAMP): package.json package-lock.json $(NODE_STAMP)
 	npm ci --no-audit --no-fund
 	@touch $(NPM_STAMP)
+
+build: $(BUILD_STAMP)
+
+$(BUILD_STAMP): $(NPM_STAMP) tsconfig.json tsconfig.build.json $(BUILD_SOURCES)
+	tsc -p tsconfig.build.json
+	@touch $(BUILD_STAMP)
 
 /usr/bin/nats-server:
 	@command -v nats-server >/dev/null 2>&1 || $(call apt_install,nats-server)
@@ -34,16 +57,16 @@ define apt_install
   $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(1) >/dev/null; }
 endef
 
-run: deps
-	node --import tsx src/bin/dev.ts
+run: deps build
+	$(NODE) dist/src/bin/dev.js
 
-test: test-deps
-	npx tsc -p tsconfig.json
-	npx mocha
+test: test-deps build
+	tsc -p tsconfig.json
+	mocha
 
 # The three-node NATS cluster and load run (several minutes): see README "Operating".
-test-soak: test-deps
-	npx mocha --config .mocharc.soak.json
+test-soak: test-deps build
+	mocha --config .mocharc.soak.json
 
 typecheck: deps
 	npx tsc -p tsconfig.json
@@ -59,4 +82,4 @@ bench: deps
 	npm run bench -- --set A --time 10
 
 clean:
-	rm -rf var
+	rm -rf var dist
