@@ -167,10 +167,7 @@ export interface components {
             /** @description Number of nodes (depots and customers). Plans limit it further (400 above the plan's limit). */
             node_num: number;
             /** @description Optional [x, y] per node. With `node_num` pairs, d(i,j) is the Euclidean distance between them (real-valued, not rounded) and `distance_matrix` is ignored (it may then be `[]`). An empty array is accepted and means: use the matrix. */
-            node_positions?: [
-                number,
-                number
-            ][];
+            node_positions?: number[][];
             /** @description Number of vehicles. Plans limit it further (400 above the plan's limit). */
             vehicle_num: number;
             /** @description `distance_matrix[i][j]` is the distance from node i to node j: finite, >= 0, may be asymmetric. `node_num` rows of `node_num` entries, or `[]` when `node_positions` gives every node's coordinates (large problems then need not send n x n numbers). */
@@ -188,10 +185,7 @@ export interface components {
             /** @description Cost per unit distance for each vehicle. Same activation, length and non-negativity rules as `vehicle_fixed_costs`. */
             vehicle_unit_distance_costs?: number[];
             /** @description Per node, in minutes after `base_start_time`; `node_num` entries. The time dimension is on only when `node_time_windows`, `node_service_time` and `vehicle_speeds` are all given; if only some are given they are ignored and the result says so in `warnings`. Hard windows: service must begin no later than the window end (waiting when early), and a vehicle must reach its end node no later than that node's window end. A vehicle leaves its start node inside that node's window, as late as avoids waiting on the way. */
-            node_time_windows?: [
-                number,
-                number
-            ][];
+            node_time_windows?: number[][];
             /** @description Service minutes per node; `node_num` entries. */
             node_service_time?: number[];
             /** @description Distance units per minute per vehicle; `vehicle_num` entries. Travel minutes = d(i,j) / speed. */
@@ -245,6 +239,11 @@ export interface components {
          */
         SolvedResult: {
             /**
+             * @description Extension: always `solved`, so that `result.status` tells the three poll states apart (`processing`, `solved`; a failed task has `result` null) and typed clients can switch on it.
+             * @constant
+             */
+            status: "solved";
+            /**
              * @description Solver-level flag: true when a feasible solution was found.
              * @constant
              */
@@ -265,10 +264,7 @@ export interface components {
             };
             /** @description Key = vehicle label; per node of the route [arrive, leave] as HH:MM:SS. For the start node arrive = leave = departure; for the end node arrive = leave = arrival. `{}` when the time dimension is off. */
             time_windows: {
-                [key: string]: [
-                    string,
-                    string
-                ][];
+                [key: string]: string[][];
             };
             /** @description Solve duration in seconds. */
             time: number;
@@ -414,6 +410,67 @@ export interface components {
             code: "service_unavailable";
             retry_after_seconds: number;
         };
+        /**
+         * BadRequestEnvelope
+         * @description 400: the body is not JSON (`malformed_json`), or the request exceeds a plan limit (`plan_limit_exceeded`).
+         */
+        BadRequestEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {string} */
+            code: "malformed_json" | "plan_limit_exceeded";
+        };
+        /**
+         * UnauthorizedEnvelope
+         * @description 401: missing or wrong credentials, or an invalid marketplace proxy secret.
+         */
+        UnauthorizedEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {string} */
+            code: "missing_credentials" | "invalid_credentials" | "invalid_proxy_secret";
+        };
+        /**
+         * ForbiddenEnvelope
+         * @description 403: the plan does not include API access, or the request id belongs to another account.
+         */
+        ForbiddenEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {string} */
+            code: "api_access_not_in_plan" | "forbidden";
+        };
+        /**
+         * NotFoundEnvelope
+         * @description 404: unknown or expired request id.
+         */
+        NotFoundEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code: "not_found";
+        };
+        /**
+         * PayloadTooLargeEnvelope
+         * @description 413: the body exceeds the configured limit.
+         */
+        PayloadTooLargeEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code: "payload_too_large";
+        };
+        /**
+         * UnsupportedMediaTypeEnvelope
+         * @description 415: the body is not `application/json`.
+         */
+        UnsupportedMediaTypeEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code: "unsupported_media_type";
+        };
+        /**
+         * InternalErrorEnvelope
+         * @description 500: unexpected server error (logged with the request id).
+         */
+        InternalErrorEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code: "internal_error";
+        };
+        /**
+         * CompletionCallbackBody
+         * @description The body of the completion callback: exactly the poll response for the finished task, solved (`success` true, `result.status` `solved`) or failed (`success` false, `result` null).
+         */
+        CompletionCallbackBody: components["schemas"]["PollSolved"] | components["schemas"]["PollFailed"];
         /** @description Extension: one task of the planning history. */
         HistoryItem: {
             request_id: string;
@@ -477,7 +534,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["BadRequestEnvelope"];
             };
         };
         /** @description Missing headers, wrong user name or key (or an expired, revoked or disabled key), or an invalid marketplace proxy secret. */
@@ -487,7 +544,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["UnauthorizedEnvelope"];
             };
         };
         /** @description The plan does not support API access, or the request id belongs to another account. */
@@ -497,7 +554,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ForbiddenEnvelope"];
             };
         };
         /** @description Unknown or expired request id. */
@@ -507,7 +564,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["NotFoundEnvelope"];
             };
         };
         /** @description The body exceeds the configured limit (default 64 MiB). */
@@ -517,7 +574,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["PayloadTooLargeEnvelope"];
             };
         };
         /** @description The body is not `application/json`. */
@@ -527,7 +584,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["UnsupportedMediaTypeEnvelope"];
             };
         };
         /** @description Body validation failed; all problems in `detail`. */
@@ -569,7 +626,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["InternalErrorEnvelope"];
             };
         };
     };

@@ -49,7 +49,8 @@ function expectMatchesSpecSync(status: number): void {
   if (status !== 200) throw new Error(`poll answered HTTP ${status}`);
 }
 
+/** Solved (`result.status` "solved") or failed (`result` null): no longer queued or solving. */
 export function isFinished(body: { success: boolean; result: unknown }): boolean {
   const status = (body.result as { status?: string } | null)?.status;
-  return body.result === null || status === undefined;
+  return body.result === null || status === "solved";
 }
