@@ -17,7 +17,7 @@ export PATH := $(CURDIR)/node_modules/.bin:$(NODE_DIR)/node_modules/.bin:$(PATH)
 BUILD_STAMP := dist/.built
 BUILD_SOURCES := $(shell find src strategies generated -name '*.ts' -not -name '*.test.ts' 2>/dev/null) src/worker/thread-boot.mjs
 
-.PHONY: help deps test-deps build run test test-soak typecheck lint gen bench clean
+.PHONY: help deps test-deps build sdk run test test-soak typecheck lint gen bench clean
 
 help:
 	@echo "make run    - install what is missing, start nats-server, the API (127.0.0.1:8080) and workers"
@@ -41,6 +41,16 @@ $(NPM_STAMP): package.json package-lock.json $(NODE_STAMP)
 
 build: $(BUILD_STAMP)
 
+# The TypeScript SDK (clients/typescript, its own package): installed, generated from the
+# document, compiled (its type tests included) and tested; the end-to-end tests use it.
+SDK_STAMP := clients/typescript/node_modules/.package-lock.json
+$(SDK_STAMP): clients/typescript/package.json clients/typescript/package-lock.json $(NODE_STAMP)
+	cd clients/typescript && npm ci --no-audit --no-fund
+	@touch $(SDK_STAMP)
+
+sdk: $(SDK_STAMP)
+	cd clients/typescript && npm run --silent build && npm test
+
 $(BUILD_STAMP): $(NPM_STAMP) tsconfig.json tsconfig.build.json $(BUILD_SOURCES)
 	tsc -p tsconfig.build.json
 	@touch $(BUILD_STAMP)
@@ -60,7 +70,7 @@ endef
 run: deps build
 	$(NODE) dist/src/bin/dev.js
 
-test: test-deps build
+test: test-deps build sdk
 	tsc -p tsconfig.json
 	mocha
 
