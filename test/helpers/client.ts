@@ -8,7 +8,7 @@ export type ApiClient = ReturnType<typeof createClient<paths>>;
  * Every response the typed client receives is checked against the document with
  * @hyperjump/json-schema before the test sees it; a mismatch rejects the call.
  */
-const validateEveryResponse: Middleware = {
+export const validateEveryResponse: Middleware = {
   async onResponse({ request, response, schemaPath }) {
     const operationId = operationIdOf(schemaPath, request.method);
     if (!operationId) throw new Error(`${request.method} ${schemaPath} is not an operation of the document`);
