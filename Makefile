@@ -17,13 +17,15 @@ export PATH := $(CURDIR)/node_modules/.bin:$(NODE_DIR)/node_modules/.bin:$(PATH)
 BUILD_STAMP := dist/.built
 BUILD_SOURCES := $(shell find src strategies generated -name '*.ts' -not -name '*.test.ts' 2>/dev/null) src/worker/thread-boot.mjs
 
-.PHONY: help deps test-deps build sdk run test test-soak typecheck lint gen bench clean
+.PHONY: help deps test-deps build sdk-build sdk run test test-soak typecheck lint gen bench clean
 
 help:
 	@echo "make run    - install what is missing, start nats-server, the API (127.0.0.1:8080) and workers"
 	@echo "make test   - the whole test suite (starts its own nats-server on free ports)"
 	@echo "make bench  - solver benchmark on public instances (see BENCHMARKS.md)"
 	@echo "make lint   - OpenAPI lint + TypeScript typecheck"
+	@echo "make build  - compile the API, workers and solver to dist/ (make run and make test do it when needed)"
+	@echo "make sdk    - build and test the TypeScript SDK in clients/typescript"
 
 # npm packages from the lock file, and Debian's nats-server; the tests also need Prometheus
 # (promtool and a real server for the metrics tests).
@@ -48,8 +50,15 @@ $(SDK_STAMP): clients/typescript/package.json clients/typescript/package-lock.js
 	cd clients/typescript && npm ci --no-audit --no-fund
 	@touch $(SDK_STAMP)
 
-sdk: $(SDK_STAMP)
-	cd clients/typescript && npm run --silent build && npm test
+SDK_BUILD_STAMP := clients/typescript/dist/.built
+$(SDK_BUILD_STAMP): $(SDK_STAMP) openapi/solve-api.openapi.json clients/typescript/tsconfig.json $(shell find clients/typescript/src clients/typescript/test clients/typescript/examples -name '*.ts' -not -path '*/generated/*' 2>/dev/null)
+	cd clients/typescript && npm run --silent build
+	@touch $(SDK_BUILD_STAMP)
+
+sdk-build: $(SDK_BUILD_STAMP)
+
+sdk: sdk-build
+	cd clients/typescript && npm test
 
 $(BUILD_STAMP): $(NPM_STAMP) tsconfig.json tsconfig.build.json $(BUILD_SOURCES)
 	tsc -p tsconfig.build.json
@@ -71,6 +80,7 @@ run: deps build
 	$(NODE) dist/src/bin/dev.js
 
 test: test-deps build sdk
+	@echo "Node $$(node --version) from tools/node"
 	tsc -p tsconfig.json
 	mocha
 
@@ -78,10 +88,10 @@ test: test-deps build sdk
 test-soak: test-deps build
 	mocha --config .mocharc.soak.json
 
-typecheck: deps
+typecheck: deps sdk-build
 	npx tsc -p tsconfig.json
 
-lint: deps
+lint: deps sdk-build
 	npm run lint:spec
 	npx tsc -p tsconfig.json
 
