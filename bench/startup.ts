@@ -4,7 +4,7 @@
  * system Node and on the project's Node 24. Runs alternate between variants, so load on the
  * machine hits them alike; medians are printed.
  *
- *   make build && node --import tsx bench/startup.ts [--runs 5]
+ *   npm run bench:startup -- [--runs 5]   (SYSTEM_NODE=/path/to/node for another "before" Node)
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -17,7 +17,7 @@ import { REPO_ROOT } from "../src/infra/repo-root.js";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "5" } } });
 const runs = Number(values.runs);
-const SYSTEM_NODE = "/usr/bin/node";
+const SYSTEM_NODE = process.env.SYSTEM_NODE ?? "/usr/bin/node";
 const PROJECT_NODE = join(REPO_ROOT, "tools/node/node_modules/.bin/node");
 const version = (node: string) => spawnSyncText(node, ["--version"]);
 
