@@ -102,4 +102,4 @@ bench: deps
 	npm run bench -- --set A --time 10
 
 clean:
-	rm -rf var dist
+	rm -rf var dist clients/typescript/dist

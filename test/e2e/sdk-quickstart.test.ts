@@ -18,10 +18,12 @@ describe("the TypeScript SDK's quick-start program", function () {
   });
   after(async () => stack?.stop());
 
-  it("is the program the README shows, in under 20 lines", () => {
+  it("is the program the READMEs show, in under 20 lines", () => {
     const program = readFileSync(join(REPO_ROOT, QUICKSTART), "utf8");
     expect(program.trimEnd().split("\n").length).to.be.lessThan(20);
-    expect(readFileSync(join(REPO_ROOT, "README.md"), "utf8")).to.include("```ts\n" + program.trimEnd() + "\n```");
+    for (const readme of ["README.md", "clients/typescript/README.md"]) {
+      expect(readFileSync(join(REPO_ROOT, readme), "utf8"), readme).to.include("```ts\n" + program.trimEnd() + "\n```");
+    }
   });
 
   it("compiled by the SDK's build, solves examples/small-cvrp.json against a started service", async () => {
