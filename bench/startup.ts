@@ -42,7 +42,8 @@ async function startOnce(node: string, args: string[], env: NodeJS.ProcessEnv): 
   const readyMs = await new Promise<number>((resolve, reject) => {
     child.stdout.on("data", (chunk: Buffer) => {
       out += chunk.toString();
-      if (/^READY /m.test(out)) resolve(performance.now() - started);
+      // The ready line: `READY <url>`, or as a JSON log line `{"msg":"ready",...}`.
+      if (/^READY |"msg":"ready"/m.test(out)) resolve(performance.now() - started);
     });
     child.once("exit", (code) => reject(new Error(`exited ${code} before READY: ${out}`)));
   });
@@ -63,7 +64,7 @@ try {
     const samples = new Map(variants.map((v) => [v.name, [] as Awaited<ReturnType<typeof startOnce>>[]]));
     for (let i = 0; i < runs; i++) {
       for (const v of variants) {
-        const env = { ...process.env, NATS_URL: nats.url, PORT: String(await freePort()), WORKER_METRICS_PORT: "0", LOG_LEVEL: "warn" };
+        const env = { ...process.env, NATS_URL: nats.url, PORT: String(await freePort()), WORKER_METRICS_PORT: "0", LOG_LEVEL: "info" };
         samples.get(v.name)!.push(await startOnce(v.node, v.args(entry), env));
       }
     }

@@ -98,9 +98,9 @@ export class VrpClient {
   }
 }
 
-/** Solved (`result.status` "solved") or failed (`result` null). */
+/** Finished: anything but `result.status` "processing" (solved, or failed with `result` null). */
 export function isFinished(answer: PollResult): answer is FinishedResult {
-  return answer.result === null || answer.result.status === "solved";
+  return answer.result === null || answer.result.status !== "processing";
 }
 
 function signalOf(signal: AbortSignal | undefined): { signal?: AbortSignal } {
