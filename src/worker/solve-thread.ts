@@ -1,11 +1,11 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
+import { registerStrategy } from "../../strategies/registry.js";
+import type { Strategy } from "../../strategies/core/strategy.js";
 import { solveRequest, type SolveOptions, type SolveOutcome } from "../problem/solve-request.js";
 import type { SolveRequestInput } from "../problem/request-types.js";
 import type { SelectionRule } from "../../strategies/select.js";
-import { registerStrategy } from "../../strategies/registry.js";
-import type { Strategy } from "../../strategies/core/strategy.js";
 
 interface ThreadConfig {
   extraStrategyModules: string[];
