@@ -191,10 +191,7 @@ export interface components {
             /** @description Number of nodes (depots and customers). Plans limit it further (400 above the plan's limit). */
             node_num: number;
             /** @description Optional [x, y] per node. With `node_num` pairs, d(i,j) is the Euclidean distance between them (real-valued, not rounded) and `distance_matrix` is ignored (it may then be `[]`). An empty array is accepted and means: use the matrix. */
-            node_positions?: [
-                number,
-                number
-            ][];
+            node_positions?: number[][];
             /** @description Number of vehicles. Plans limit it further (400 above the plan's limit). */
             vehicle_num: number;
             /** @description `distance_matrix[i][j]` is the distance from node i to node j: finite, >= 0, may be asymmetric. `node_num` rows of `node_num` entries, or `[]` when `node_positions` gives every node's coordinates (large problems then need not send n x n numbers). */
@@ -212,10 +209,7 @@ export interface components {
             /** @description Cost per unit distance for each vehicle. Same activation, length and non-negativity rules as `vehicle_fixed_costs`. */
             vehicle_unit_distance_costs?: number[];
             /** @description Per node, in minutes after `base_start_time`; `node_num` entries. The time dimension is on only when `node_time_windows`, `node_service_time` and `vehicle_speeds` are all given; if only some are given they are ignored and the result says so in `warnings`. Hard windows: service must begin no later than the window end (waiting when early), and a vehicle must reach its end node no later than that node's window end. A vehicle leaves its start node inside that node's window, as late as avoids waiting on the way. */
-            node_time_windows?: [
-                number,
-                number
-            ][];
+            node_time_windows?: number[][];
             /** @description Service minutes per node; `node_num` entries. */
             node_service_time?: number[];
             /** @description Distance units per minute per vehicle; `vehicle_num` entries. Travel minutes = d(i,j) / speed. */
@@ -273,6 +267,11 @@ export interface components {
          */
         SolvedResult: {
             /**
+             * @description Extension: always `solved`, so that `result.status` tells the three poll states apart (`processing`, `solved`; a failed task has `result` null) and typed clients can switch on it.
+             * @constant
+             */
+            status: "solved";
+            /**
              * @description Solver-level flag: true when a feasible solution was found.
              * @constant
              */
@@ -293,10 +292,7 @@ export interface components {
             };
             /** @description Key = vehicle label; per node of the route [arrive, leave] as HH:MM:SS. For the start node arrive = leave = departure; for the end node arrive = leave = arrival. `{}` when the time dimension is off. */
             time_windows: {
-                [key: string]: [
-                    string,
-                    string
-                ][];
+                [key: string]: string[][];
             };
             /** @description Solve duration in seconds. */
             time: number;
@@ -474,6 +470,91 @@ export interface components {
             code: "service_unavailable";
             retry_after_seconds: number;
         };
+        /**
+         * BadRequestEnvelope
+         * @description 400: the body is not JSON (`malformed_json`), or the request exceeds a plan limit (`plan_limit_exceeded`).
+         */
+        BadRequestEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {string} */
+            code: "malformed_json" | "plan_limit_exceeded";
+        };
+        /**
+         * UnauthorizedEnvelope
+         * @description 401: missing or wrong credentials, or an invalid marketplace proxy secret.
+         */
+        UnauthorizedEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {string} */
+            code: "missing_credentials" | "invalid_credentials" | "invalid_proxy_secret";
+        };
+        /**
+         * ForbiddenEnvelope
+         * @description 403: the plan does not include API access, or the request id belongs to another account.
+         */
+        ForbiddenEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {string} */
+            code: "api_access_not_in_plan" | "forbidden";
+        };
+        /**
+         * NotFoundEnvelope
+         * @description 404: unknown or expired request id.
+         */
+        NotFoundEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code: "not_found";
+        };
+        /**
+         * MethodNotAllowedEnvelope
+         * @description 405: the path exists but not with this method.
+         */
+        MethodNotAllowedEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code: "method_not_allowed";
+        };
+        /**
+         * IdempotencyKeyInUseEnvelope
+         * @description 409 on submit (extension): a submit with the same Idempotency-Key is still being admitted.
+         */
+        IdempotencyKeyInUseEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code: "idempotency_key_in_use";
+        };
+        /**
+         * TaskNotFinishedEnvelope
+         * @description 409 on DELETE of a result (extension): the task is still queued or solving.
+         */
+        TaskNotFinishedEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code: "task_not_finished";
+        };
+        /**
+         * PayloadTooLargeEnvelope
+         * @description 413: the body exceeds the configured limit.
+         */
+        PayloadTooLargeEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code: "payload_too_large";
+        };
+        /**
+         * UnsupportedMediaTypeEnvelope
+         * @description 415: the body is not `application/json`.
+         */
+        UnsupportedMediaTypeEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code: "unsupported_media_type";
+        };
+        /**
+         * InternalErrorEnvelope
+         * @description 500: unexpected server error (logged with the request id).
+         */
+        InternalErrorEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code: "internal_error";
+        };
+        /**
+         * CompletionCallbackBody
+         * @description The body of the completion callback: exactly the poll response for the finished task, solved (`success` true, `result.status` `solved`) or failed (`success` false, `result` null).
+         */
+        CompletionCallbackBody: components["schemas"]["PollSolved"] | components["schemas"]["PollFailed"];
         /** @description Extension: one task of the planning history. */
         HistoryItem: {
             request_id: string;
@@ -655,7 +736,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["BadRequestEnvelope"];
             };
         };
         /** @description Missing headers, wrong user name or key (or an expired, revoked or disabled key), or an invalid marketplace proxy secret. */
@@ -665,7 +746,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["UnauthorizedEnvelope"];
             };
         };
         /** @description The plan does not support API access, or the request id belongs to another account. */
@@ -675,7 +756,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ForbiddenEnvelope"];
             };
         };
         /** @description Unknown or expired request id. */
@@ -685,7 +766,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["NotFoundEnvelope"];
             };
         };
         /** @description The body exceeds the configured limit (default 64 MiB). */
@@ -695,7 +776,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["PayloadTooLargeEnvelope"];
             };
         };
         /** @description The body is not `application/json`. */
@@ -705,7 +786,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["UnsupportedMediaTypeEnvelope"];
             };
         };
         /** @description Validation failed (the body, or a query parameter); every problem in `detail`. Well-formed JSON that is not an object (`5`, `"hello"`, `[]`, `null`, an empty body) is one problem at `loc` ["body"]. */
@@ -747,7 +828,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["InternalErrorEnvelope"];
             };
         };
         /** @description The path exists but not with this method (`method_not_allowed`); `Allow` lists the methods it supports. */
@@ -759,7 +840,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["MethodNotAllowedEnvelope"];
             };
         };
     };
@@ -820,7 +901,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["IdempotencyKeyInUseEnvelope"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -893,7 +974,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["TaskNotFinishedEnvelope"];
                 };
             };
             500: components["responses"]["InternalError"];

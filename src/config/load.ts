@@ -1,4 +1,5 @@
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { REPO_ROOT } from "../infra/repo-root.js";
 import { loadPlans, type PlanCatalogue } from "./plans.js";
 
 export interface Config {
@@ -29,7 +30,7 @@ export interface Config {
   selfCheckResponses: boolean;
 }
 
-const DEFAULT_PLANS_FILE = fileURLToPath(new URL("../../config/plans.json", import.meta.url));
+const DEFAULT_PLANS_FILE = join(REPO_ROOT, "config/plans.json");
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];

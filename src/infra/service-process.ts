@@ -1,9 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { READY_MESSAGE } from "../log/logger.js";
+import { REPO_ROOT } from "./repo-root.js";
 
-export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+export { REPO_ROOT };
+
+/** Where `make build` (tsconfig.build.json) puts the compiled entry points. */
+export const BUILT_BIN_DIR = join(REPO_ROOT, "dist/src/bin");
 
 /** The url of the first complete ready line in a process's output, if it has printed one. */
 function readyUrl(output: string): string | null {
@@ -30,9 +34,10 @@ export interface ServiceProcess {
 }
 
 /**
- * Starts `src/bin/<entry>.ts` as a separate Node process (directly under node, not through the
- * tsx wrapper, so the PID is the process that does the work and signals reach it) and resolves
- * when it logs its ready line (`{"msg":"ready","url":...}`, a JSON log line like all others).
+ * Starts the compiled `dist/src/bin/<entry>.js` (the production build, see `make build`) as a
+ * separate process of the same Node that runs the caller (process.execPath: the project's
+ * Node 24 under make), directly rather than through a wrapper, so the PID is the process that
+ * does the work and signals reach it; resolves when it logs its ready line (`{"msg":"ready","url":...}`, a JSON log line like all others).
  */
 export async function spawnService(
   entry: "api" | "worker",
@@ -42,7 +47,7 @@ export async function spawnService(
 ): Promise<ServiceProcess> {
   // In its own process group a child does not receive the terminal's Ctrl-C directly, so the
   // parent can stop the services in order (workers first, while NATS is still up).
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", `src/bin/${entry}.ts`], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), join(BUILT_BIN_DIR, `${entry}.js`)], {
     cwd: REPO_ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],

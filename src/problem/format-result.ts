@@ -62,6 +62,7 @@ export function formatResult(
     }
   }
   return {
+    status: "solved",
     success: true,
     error: null,
     total_cost: clean(score.cost),

@@ -1,6 +1,8 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
+import { registerStrategy } from "../../strategies/registry.js";
+import type { Strategy } from "../../strategies/core/strategy.js";
 import { solveRequest, type SolveOptions, type SolveOutcome } from "../problem/solve-request.js";
 import type { SolveRequestInput } from "../problem/request-types.js";
 import type { SelectionRule } from "../../strategies/select.js";
@@ -10,8 +12,13 @@ interface ThreadConfig {
   strategySelection: SelectionRule[] | null;
 }
 const threadConfig = (workerData as { config?: ThreadConfig }).config ?? { extraStrategyModules: [], strategySelection: null };
-// Plugin modules register their strategies as a side effect of being imported.
-for (const module of threadConfig.extraStrategyModules) await import(pathToFileURL(resolve(module)).href);
+// A plugin module exports `strategies`, registered here with the registry this thread uses: the
+// plugin cannot import that registry itself, as the compiled worker's registry (dist/) is another
+// module than the source one a plugin's import would reach.
+for (const module of threadConfig.extraStrategyModules) {
+  const plugin = (await import(pathToFileURL(resolve(module)).href)) as { strategies?: Strategy[] };
+  for (const strategy of plugin.strategies ?? []) registerStrategy(strategy);
+}
 
 /** A message from the worker's main thread: one task to solve. */
 export interface SolveJob {

@@ -1,7 +1,12 @@
 import { Worker } from "node:worker_threads";
 import type { SolveJob, SolveReply } from "./solve-thread.js";
 
-const BOOT_URL = new URL("./thread-boot.mjs", import.meta.url);
+/**
+ * Compiled (dist/, production) the thread runs solve-thread.js as it is. From source (tsx: tests,
+ * benchmarks) it starts through thread-boot.mjs, which registers tsx in the thread first.
+ */
+const FROM_SOURCE = import.meta.url.endsWith(".ts");
+const THREAD_SCRIPT = FROM_SOURCE ? new URL("./thread-boot.mjs", import.meta.url) : new URL("./solve-thread.js", import.meta.url);
 const THREAD_ENTRY = new URL("./solve-thread.ts", import.meta.url).href;
 
 /**
@@ -17,7 +22,7 @@ export class SolverThreadRunner {
 
   private ensureThread(): Worker {
     if (!this.thread) {
-      this.thread = new Worker(BOOT_URL, { workerData: { entry: THREAD_ENTRY, config: this.threadConfig } });
+      this.thread = new Worker(THREAD_SCRIPT, { workerData: { entry: THREAD_ENTRY, config: this.threadConfig } });
       this.thread.unref();
     }
     return this.thread;

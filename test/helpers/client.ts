@@ -55,7 +55,11 @@ function expectMatchesSpecSync(status: number): void {
   if (status !== 200) throw new Error(`poll answered HTTP ${status}`);
 }
 
+/** No longer queued or solving (`result.status` "processing"): solved, or failed (`result` null). */
 export function isFinished(body: { success: boolean; result: unknown }): boolean {
   const status = (body.result as { status?: string } | null)?.status;
-  return body.result === null || status === undefined;
+  return body.result === null || status !== "processing";
 }
+
+/** The same check for other openapi-fetch clients (the SDK's, in test/helpers/sdk.ts). */
+export { validateEveryResponse };
