@@ -3,8 +3,10 @@ import type { Context, Next } from "koa";
 import type { Context as OpenApiContext, OpenAPIBackend } from "openapi-backend";
 import { ApiError } from "../errors/api-error.js";
 import type { ApiServices, RequestState } from "./context.js";
+import { cancelSolveHandler } from "./handlers/cancel-solve.js";
 import { getSolveResultHandler } from "./handlers/get-solve-result.js";
 import { downloadHistoryItemHandler, listHistoryHandler } from "./handlers/history.js";
+import { solveEventsHandler } from "./handlers/solve-events.js";
 import { submitSolveHandler } from "./handlers/submit-solve.js";
 import { BROKER_RETRY_AFTER_SECONDS, errorEnvelopeMiddleware } from "./middleware/error-envelope.js";
 import { requestContextMiddleware } from "./middleware/request-context.js";
@@ -30,6 +32,8 @@ export async function createApiApp(services: ApiServices, readiness: () => Promi
     getSolveResult: withRouteLabel(getSolveResultHandler(services)),
     listHistory: withRouteLabel(listHistoryHandler(services)),
     downloadHistoryItem: withRouteLabel(downloadHistoryItemHandler(services)),
+    getSolveEvents: withRouteLabel(solveEventsHandler(services)),
+    cancelSolve: withRouteLabel(cancelSolveHandler(services)),
     // The SRE endpoints are served by the ops router below; these entries exist because
     // openapi-backend in strict mode wants a handler for every operation in the document.
     getHealth: notRoutedHere,
@@ -82,7 +86,7 @@ function responseSelfCheck(api: OpenAPIBackend) {
   return async (ctx: Context, next: Next) => {
     await next();
     const state = ctx.state as RequestState;
-    if (!state.operationId || typeof ctx.body !== "object" || ctx.body === null) return;
+    if (!state.operationId || typeof ctx.body !== "object" || ctx.body === null || !ctx.response.is("json")) return;
     const result = api.validator.validateResponse(ctx.body, state.operationId, ctx.status);
     if (!result.valid) {
       state.log.error("response does not match the OpenAPI document", { operation: state.operationId, status: ctx.status, errors: result.errors?.slice(0, 5) });

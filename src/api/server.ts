@@ -8,11 +8,14 @@ import type { Logger } from "../log/logger.js";
 import { createApiMetrics } from "../metrics/registry.js";
 import { connectNats } from "../queue/connection.js";
 import { NAMES } from "../queue/names.js";
+import { ProgressStore } from "../queue/progress-store.js";
+import { TaskEvents } from "../queue/task-events.js";
 import { TaskQueue } from "../queue/task-queue.js";
 import { AccountStore } from "../store/accounts.js";
 import { HistoryStore } from "../store/history.js";
 import { createApiApp } from "./app.js";
 import type { ApiServices } from "./context.js";
+import { EventStreamRegistry } from "./event-stream.js";
 
 export interface RunningApi {
   url: string;
@@ -35,6 +38,10 @@ export async function startApi(config: Readonly<Config>, log: Logger, options: {
     history: new HistoryStore(nats.history, nats.requests),
     metrics: createApiMetrics({ queueDepth: () => queue.queueDepth(), inProgress: () => queue.inProgress(), natsConnected: nats.isConnected }),
     natsConnected: nats.isConnected,
+    events: new TaskEvents(nats.js, nats.jsm),
+    progress: new ProgressStore(nats.progress),
+    eventStreams: new EventStreamRegistry(),
+    signalCancel: (taskId) => nats.nc.publish(`${NAMES.cancelSubjectPrefix}.${taskId}`),
     checkCallbackUrl: (url) => checkCallbackUrl(url, { allowLoopback: config.callbacks.allowLoopback }),
   };
   const readiness = async () => {
@@ -57,6 +64,8 @@ export async function startApi(config: Readonly<Config>, log: Logger, options: {
     stop: () => {
       stopping ??= (async () => {
         beginShutdown();
+        // Event streams never end by themselves; without this the server would wait on them.
+        await services.eventStreams.closeAll();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();

@@ -6,6 +6,7 @@ import { compileRequest } from "./compile-request.js";
 import { infeasibilityReasons } from "./diagnostics.js";
 import { formatResult, type SolvedResultObject } from "./format-result.js";
 import type { SolveRequestInput } from "./request-types.js";
+import type { Solution } from "../../strategies/core/problem.js";
 
 export type { SolvedResultObject } from "./format-result.js";
 
@@ -17,8 +18,16 @@ export interface SolveOptions {
   maxIterations?: number;
   shouldAbort?: () => boolean;
   selection?: readonly SelectionRule[];
+  /** Told when the search starts, to follow it (progress reports, best so far). */
+  observer?: SolveObserver;
   /** Filled in after solving: the strategy's iteration count (benchmarks report iterations/s). */
   stats?: { iterations: number };
+}
+
+/** Follows a running search: the worker's progress reports come from here. */
+export interface SolveObserver {
+  /** `toResult` turns a feasible solution into the solved-result object (null if it is not feasible). */
+  searchStarted(budget: Budget, strategy: string, toResult: (solution: Solution) => SolvedResultObject | null): void;
 }
 
 export type SolveOutcome =
@@ -49,6 +58,12 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
   const elapsed = (performance.now() - started) / 1000;
   const seconds = Math.max(0.05, options.timeLimitSeconds - elapsed - RESERVED_SECONDS);
   const budget = Budget.forSeconds(seconds, options.seed ?? 1, options.maxIterations, options.shouldAbort);
+  options.observer?.searchStarted(budget, strategy.name, (candidate) => {
+    const candidateScore = evaluateSolution(problem, candidate);
+    if (!candidateScore.feasible) return null;
+    const meta = { requestId: options.requestId, solveSeconds: (performance.now() - started) / 1000, strategy: strategy.name, warnings, baseStartSeconds };
+    return formatResult(problem, candidate, candidateScore, meta);
+  });
   const solution = strategy.solve(problem, budget);
   if (options.stats) options.stats.iterations = budget.iterationCount;
   const score = evaluateSolution(problem, solution);

@@ -27,6 +27,8 @@ export interface Nats {
   apiKeys: KV;
   counters: KV;
   history: KV;
+  /** Latest progress (and best solution so far) of solving tasks. */
+  progress: KV;
   /** False while the client is between a disconnect and the next reconnect. */
   isConnected(): boolean;
   close(): Promise<void>;
@@ -83,6 +85,14 @@ export async function connectNats(config: Readonly<Config>, clientName: string, 
     num_replicas: replicas,
     max_age: nanos(config.historyRetentionDays * DAY_MS),
   });
+  await ensureStream(jsm, {
+    name: NAMES.eventStream,
+    subjects: [`${NAMES.eventSubjectPrefix}.>`],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    num_replicas: replicas,
+    max_age: nanos(config.resultTtlSeconds * 1000),
+  });
   await jsm.consumers.add(NAMES.taskStream, {
     durable_name: NAMES.taskConsumer,
     ack_policy: AckPolicy.Explicit,
@@ -105,6 +115,7 @@ export async function connectNats(config: Readonly<Config>, clientName: string, 
   const counters = await kvm.create(NAMES.counterBucket, { ...kvOptions, ttl: 40 * DAY_MS });
   const history = await kvm.create(NAMES.historyBucket, { ...kvOptions, ttl: config.historyRetentionDays * DAY_MS });
   const requestBodies = await kvm.create(NAMES.requestBodyBucket, { ...kvOptions, ttl: Math.max(resultTtlMs, config.historyRetentionDays * DAY_MS) });
+  const progress = await kvm.create(NAMES.progressBucket, { ...kvOptions, ttl: resultTtlMs });
   const requests = await new Objm(js).create(NAMES.requestStore, {
     replicas,
     storage: StorageType.File,
@@ -122,6 +133,7 @@ export async function connectNats(config: Readonly<Config>, clientName: string, 
     apiKeys,
     counters,
     history,
+    progress,
     isConnected: () => connected && !nc.isClosed(),
     close: async () => {
       if (!nc.isClosed()) await nc.drain().catch(() => nc.close());
