@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import type { Logger } from "../log/logger.js";
-import { isFinalEvent, type StoredTaskEvent, type TaskEvents } from "../queue/task-events.js";
+import { isFinalEvent, type TaskEvents } from "../queue/task-events.js";
 import type { TaskRecord, TaskStore } from "../queue/task-store.js";
 import { taskEnvelope } from "./task-view.js";
 
@@ -32,7 +32,13 @@ export class EventStreamSession {
   ) {}
 
   async open(afterSeq: number): Promise<void> {
-    this.follower = await this.deps.events.follow(this.taskId, afterSeq);
+    const follower = await this.deps.events.follow(this.taskId, afterSeq);
+    this.follower = follower;
+    if (this.closed) {
+      // The client left (or the API began to stop) while the consumer was being created.
+      await follower.stop();
+      return;
+    }
     // A comment first, so the client sees the response start even before the first event.
     this.write(": connected\n\n");
     this.keepAlive = setInterval(() => void this.tick(), this.deps.keepAliveMs);
@@ -110,5 +116,3 @@ export class EventStreamRegistry {
     await Promise.all([...this.open].map((s) => s.close()));
   }
 }
-
-export type { StoredTaskEvent };

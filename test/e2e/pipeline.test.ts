@@ -45,7 +45,9 @@ describe("solve pipeline (API + JetStream + workers)", function () {
 
     await stack.startWorker();
     const solving = await pollUntil(client, ack.request_id, (b) => (b.result as { phase?: string }).phase === "solving");
-    expect(solving.result).to.deep.equal({ status: "processing", phase: "solving", queue_depth: null });
+    // Plus the `progress` extension of issue 13 (its own tests: test/e2e/progress-events.test.ts).
+    expect(solving.result).to.deep.include({ status: "processing", phase: "solving", queue_depth: null });
+    expect(solving.result).to.have.property("progress");
 
     const solved = await pollUntil(client, ack.request_id, isFinished);
     expect(solved.success).to.equal(true);

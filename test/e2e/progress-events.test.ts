@@ -147,4 +147,20 @@ describe("progress while solving and the event stream (issue 13)", function () {
     await pollUntil(a, id, isFinished);
     expect(await eventConsumers()).to.equal(0);
   });
+
+  // Last: it stops instance B.
+  it("ends its open event streams on SIGTERM, so an API instance stops promptly, and the consumers go with them", async () => {
+    const id = await submit(a, { ...cvrpRequest({ customers: 60, vehicles: 10, capacity: 50, seed: 13 }), time_limit_seconds: 20, strategy: "alns" });
+    const stream = await openEvents(b, id);
+    expect((await stream.next())!.event).to.equal("queued");
+    const started = Date.now();
+    stack.apis[1]!.signal("SIGTERM");
+    // Events already on their way may still arrive; then the stream ends, long before the task does.
+    for (let e = await stream.next(10_000); e !== null; e = await stream.next(10_000)) expect(e.event).to.be.oneOf(["solving", "progress"]);
+    expect(await stack.apis[1]!.exited()).to.equal(0);
+    expect(Date.now() - started, "stopped promptly, not held open by the stream").to.be.below(8000);
+    expect(await eventConsumers()).to.equal(0);
+    expect((await a.POST("/api/v1/solve/{request_id}/cancel", { params: { path: { request_id: id } } })).response.status).to.equal(200);
+    await pollUntil(a, id, isFinished);
+  });
 });

@@ -27,10 +27,18 @@ export function solveEventsHandler(services: ApiServices) {
       keepAliveMs: services.config.eventsKeepAliveSeconds * 1000,
       onClose: () => services.eventStreams.remove(session),
     });
-    await session.open(after);
     services.eventStreams.add(session);
-    // A client that leaves releases its consumer at once.
-    ctx.res.once("close", () => void session.close());
+    // A client that leaves releases its consumer at once, also one that left while it was created.
+    const leave = () => void session.close();
+    ctx.res.once("close", leave);
+    try {
+      await session.open(after);
+    } catch (err) {
+      ctx.res.off("close", leave);
+      await session.close();
+      throw err;
+    }
+    if (ctx.req.destroyed) await session.close();
     ctx.req.socket.setTimeout(0);
     ctx.req.socket.setNoDelay(true);
     ctx.status = 200;
