@@ -24,6 +24,8 @@ export class EventStreamSession {
   private closed = false;
   private keepAlive: NodeJS.Timeout | null = null;
   private lastWriteMs = Date.now();
+  /** The id of the last event this client has: from Last-Event-ID, then each event sent. */
+  private lastSentSeq = 0;
   private follower: Awaited<ReturnType<TaskEvents["follow"]>> | null = null;
 
   constructor(
@@ -32,6 +34,7 @@ export class EventStreamSession {
   ) {}
 
   async open(afterSeq: number): Promise<void> {
+    this.lastSentSeq = afterSeq;
     const follower = await this.deps.events.follow(this.taskId, afterSeq);
     this.follower = follower;
     if (this.closed) {
@@ -43,6 +46,8 @@ export class EventStreamSession {
     this.write(": connected\n\n");
     this.keepAlive = setInterval(() => void this.tick(), this.deps.keepAliveMs);
     void this.pump();
+    // A client resuming after the final event gets an empty stream that ends at once.
+    void this.tick(false);
   }
 
   private async pump(): Promise<void> {
@@ -51,11 +56,13 @@ export class EventStreamSession {
         if (this.closed) break;
         if (!isFinalEvent(stored.event)) {
           this.write(sseFrame(seq, stored.event, stored.data));
+          this.lastSentSeq = seq;
           continue;
         }
         // The final event's data is exactly what the poll answers now for the finished task.
         const record = await this.deps.store.get(this.taskId);
         this.write(sseFrame(seq, stored.event, isFinished(record) ? taskEnvelope(record, null) : stored.data));
+        this.lastSentSeq = seq;
         break;
       }
     } catch (err) {
@@ -65,17 +72,24 @@ export class EventStreamSession {
   }
 
   /**
-   * Keep-alive comment, and a safety net: a task that ended without its final event in the log
-   * (a worker that died between storing the result and logging it) gets it logged here, once.
+   * Keep-alive comment, and the checks of a finished task: a client that already has the final
+   * event is done; a task that ended without its final event in the log (a worker that died
+   * between storing the result and logging it) gets it logged here, once.
    */
-  private async tick(): Promise<void> {
+  private async tick(keepAlive = true): Promise<void> {
     if (this.closed) return;
     // Only on an idle stream: any event already shows the connection is alive.
-    if (Date.now() - this.lastWriteMs >= this.deps.keepAliveMs * 0.9) this.write(": keep-alive\n\n");
+    if (keepAlive && Date.now() - this.lastWriteMs >= this.deps.keepAliveMs * 0.9) this.write(": keep-alive\n\n");
     try {
       const record = await this.deps.store.get(this.taskId);
       if (record === null) return void (await this.close());
-      if (isFinished(record)) await this.deps.events.publishFinalOnce(this.taskId, record.state === "solved" ? "solved" : "failed", taskEnvelope(record, null));
+      if (!isFinished(record)) return;
+      const last = await this.deps.events.last(this.taskId);
+      if (last && isFinalEvent(last.event)) {
+        if (last.seq <= this.lastSentSeq) await this.close();
+        return;
+      }
+      await this.deps.events.publishFinalOnce(this.taskId, record.state === "solved" ? "solved" : "failed", taskEnvelope(record, null));
     } catch (err) {
       this.deps.log.warn("event stream check failed", { task_id: this.taskId, err });
     }

@@ -64,11 +64,11 @@ export class TaskEvents {
     };
   }
 
-  /** The task's latest event, or null when it has none (yet, or any more). */
-  async last(taskId: string): Promise<StoredTaskEvent | null> {
+  /** The task's latest event and its id, or null when it has none (yet, or any more). */
+  async last(taskId: string): Promise<(StoredTaskEvent & { seq: number }) | null> {
     try {
       const m = await this.jsm.streams.getMessage(NAMES.eventStream, { last_by_subj: TaskEvents.subject(taskId) });
-      return m ? (JSON.parse(decoder.decode(m.data)) as StoredTaskEvent) : null;
+      return m ? { ...(JSON.parse(decoder.decode(m.data)) as StoredTaskEvent), seq: m.seq } : null;
     } catch (err) {
       if (err instanceof Error && /no message found|not found/i.test(err.message)) return null;
       throw err;

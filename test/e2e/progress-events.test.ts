@@ -1,7 +1,9 @@
 import { expect } from "chai";
+import { randomUUID } from "node:crypto";
 import { loadConfig } from "../../src/config/load.js";
 import { connectNats, type Nats } from "../../src/queue/connection.js";
 import { NAMES } from "../../src/queue/names.js";
+import { TaskStore } from "../../src/queue/task-store.js";
 import { checkDistanceResult } from "../helpers/check-result.js";
 import { apiClient, isFinished, pollUntil, type ApiClient } from "../helpers/client.js";
 import { openEvents } from "../helpers/events.js";
@@ -129,6 +131,8 @@ describe("progress while solving and the event stream (issue 13)", function () {
     const everything = await (await openEvents(b, id)).readAll(10_000);
     expect([...seen, ...rest].map((e) => e.id)).to.deep.equal(everything.map((e) => e.id));
     expect([...seen, ...rest].map((e) => e.data)).to.deep.equal(everything.map((e) => e.data));
+    const afterFinal = await (await openEvents(b, id, everything.at(-1)!.id)).readAll(10_000);
+    expect(afterFinal, "resuming after the final event: an empty stream that ends").to.deep.equal([]);
     expect(await eventConsumers(), "consumers gone after streams that ended").to.equal(0);
   });
 
@@ -146,6 +150,19 @@ describe("progress while solving and the event stream (issue 13)", function () {
     await expectMatchesSpec("getSolveEvents", 422, bad.error);
     await pollUntil(a, id, isFinished);
     expect(await eventConsumers()).to.equal(0);
+  });
+
+  it("logs a missing final event itself (as after a worker died between storing the result and logging it), so a stream still ends", async () => {
+    const id = await submit(a, { ...cvrpRequest({ customers: 8, vehicles: 2, capacity: 50 }), time_limit_seconds: 1 });
+    await pollUntil(a, id, isFinished);
+    // The same finished record under a new id, with nothing in its event log.
+    const copy = randomUUID();
+    const record = (await stack.task(id))!;
+    await new TaskStore(nats.tasks).create({ ...record, id: copy, result: { ...record.result!, request_id: copy } });
+    const events = await (await openEvents(b, copy)).readAll(10_000);
+    expect(events.map((e) => e.event)).to.deep.equal(["solved"]);
+    const { data } = await poll(a, copy);
+    expect(events[0]!.data).to.deep.equal(data);
   });
 
   // Last: it stops instance B.
