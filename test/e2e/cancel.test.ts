@@ -169,6 +169,37 @@ describe("cancelling a task (issue 13)", function () {
     expect(polled).to.deep.include({ success: false, error: CANCELLED, result: null, code: "cancelled" });
   });
 
+  it("settles cancels that race the worker's pickup in exactly one final state, with one callback and one final event each", async () => {
+    const admission = new Admission(new KvCounter(nats.counters), SYSTEM_CLOCK);
+    const monthBefore = (await admission.usage("canceller")).month;
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push(await submit({ ...cvrpRequest({ customers: 30, vehicles: 6, capacity: 50, seed: i }), time_limit_seconds: 5, callback_url: `${receiverUrl}/race-${i}` }));
+    // Cancel at once, alternating instances, while the worker is taking the first tasks.
+    const answers = await Promise.all(ids.map((id, i) => cancel(i % 2 ? a : b, id)));
+    const statuses = answers.map((r) => r.data!.result.status);
+    for (const [i, id] of ids.entries()) {
+      const final = await pollUntil(a, id, isFinished, 30_000);
+      if (statuses[i] === "cancelled") {
+        expect(final).to.deep.include({ success: false, error: CANCELLED, code: "cancelled" });
+      } else {
+        expect(statuses[i]).to.equal("cancelling");
+        // Stopped by its worker: the best solution so far, or the cancel as its error.
+        if (final.success) expect((final.result as any).stopped).to.equal("cancelled");
+        else expect(final).to.deep.include({ error: CANCELLED, code: "cancelled" });
+      }
+      await waitFor(`the callback of task ${i}`, () => callbacksTo(`/race-${i}`).length === 1);
+      expect(callbacksTo(`/race-${i}`)[0]!.body).to.deep.equal(final);
+      const events = await (await openEvents(b, id)).readAll(10_000);
+      expect(events.filter((e) => e.event === "solved" || e.event === "failed")).to.have.length(1);
+      expect(events.at(-1)!.data).to.deep.equal(final);
+    }
+    const givenBack = statuses.filter((s) => s === "cancelled").length;
+    expect(givenBack, "most were still queued").to.be.greaterThan(0);
+    expect((await admission.usage("canceller")).month, "one quota unit back per task cancelled while queued").to.equal(monthBefore + ids.length - givenBack);
+    await new Promise((r) => setTimeout(r, 1000));
+    for (let i = 0; i < ids.length; i++) expect(callbacksTo(`/race-${i}`), `callbacks of task ${i}`).to.have.length(1);
+  });
+
   it("answers 409 for a task that ended without a cancel, 403 for another account's, 404 for an unknown id, 401 without credentials", async () => {
     const id = await submit({ ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 1 });
     await pollUntil(a, id, isFinished);
