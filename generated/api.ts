@@ -91,6 +91,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/solve/events/{request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream a task's events
+         * @description Extension: a `text/event-stream` of the task's state changes and progress, with the same authentication and ownership rules as the poll. Events: `queued` (with its queue depth), `solving`, `progress` (at most once a second while solving), then `solved` or `failed`, whose data is exactly the final poll response; the server closes the stream after that final event. Each event's `data` is one line of JSON, the poll body at that moment (see `SolveEvent`). The `id` of each event is a number that grows along the stream: reconnecting with the header `Last-Event-ID` set to the last id received resumes after it, without loss or duplicates. Events travel through NATS, so any API instance serves any task. A comment line `: keep-alive` is sent every 15 s while nothing else happens. Browsers: `EventSource` cannot send the authentication headers; read the stream with `fetch()`.
+         */
+        get: operations["getSolveEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/solve/{request_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a task
+         * @description Extension: a queued task ends at once as failed with the error "cancelled by the caller" (code `cancelled`) and its monthly quota unit is given back. A solving task is stopped within about a second and ends as solved with the best feasible solution found so far (marked `stopped`: `cancelled`), or as failed with "cancelled by the caller" if none was found. The callback, if any, is still sent exactly once, for the final state. Cancelling again is harmless (200 `cancelled` or `cancelling`); a task that ended without a cancel answers 409. Same authentication and ownership rules as the poll. No body.
+         */
+        post: operations["cancelSolve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -249,10 +289,10 @@ export interface components {
             max_iterations?: number;
         };
         /**
-         * @description Machine-readable error code. Spec codes on 429: rate_limit_exceeded, service_busy, monthly_quota_exceeded; the others are extensions: malformed_json (400), plan_limit_exceeded (400), missing_credentials / invalid_credentials / invalid_proxy_secret (401), api_access_not_in_plan / forbidden (403), not_found (404), method_not_allowed (405), payload_too_large (413), unsupported_media_type (415), validation_failed (422), internal_error (500), service_unavailable (503), and on failed tasks no_feasible_solution / task_failed. Extensions of issue 13: idempotency_key_in_use (409, a submit with the same Idempotency-Key is still being admitted), task_not_finished (409, deleting a result that is still queued or solving).
+         * @description Machine-readable error code. Spec codes on 429: rate_limit_exceeded, service_busy, monthly_quota_exceeded; the others are extensions: malformed_json (400), plan_limit_exceeded (400), missing_credentials / invalid_credentials / invalid_proxy_secret (401), api_access_not_in_plan / forbidden (403), not_found (404), method_not_allowed (405), task_finished (409, cancelling a task that already ended), payload_too_large (413), unsupported_media_type (415), validation_failed (422), internal_error (500), service_unavailable (503), and on failed tasks no_feasible_solution / task_failed / cancelled. Extensions of issue 13: idempotency_key_in_use (409, a submit with the same Idempotency-Key is still being admitted), task_not_finished (409, deleting a result that is still queued or solving).
          * @enum {string}
          */
-        ErrorCode: "malformed_json" | "plan_limit_exceeded" | "missing_credentials" | "invalid_credentials" | "invalid_proxy_secret" | "api_access_not_in_plan" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "service_busy" | "internal_error" | "service_unavailable" | "no_feasible_solution" | "task_failed" | "idempotency_key_in_use" | "task_not_finished";
+        ErrorCode: "malformed_json" | "plan_limit_exceeded" | "missing_credentials" | "invalid_credentials" | "invalid_proxy_secret" | "api_access_not_in_plan" | "forbidden" | "not_found" | "method_not_allowed" | "task_finished" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "service_busy" | "internal_error" | "service_unavailable" | "no_feasible_solution" | "task_failed" | "idempotency_key_in_use" | "task_not_finished";
         ValidationIssue: {
             /** @description Where the problem is, as a path of strings: `["body"]` for the body as a whole (it is not a JSON object, or a rule across fields such as a depot's demand), `["body", field, ...]` for a field of the solve request and the array indices within it (as strings, e.g. `["body", "distance_matrix", "2"]`), `["query", name]` for a query parameter (e.g. `["query", "cursor"]`). */
             loc: string[];
@@ -318,6 +358,11 @@ export interface components {
             route_details?: {
                 [key: string]: components["schemas"]["RouteDetail"];
             };
+            /**
+             * @description Extension: present when the search was stopped early by the caller (`POST /api/v1/solve/{request_id}/cancel`); the routes are the best feasible solution found until then.
+             * @enum {string}
+             */
+            stopped?: "cancelled";
         };
         AcceptedResult: {
             /** @constant */
@@ -334,6 +379,7 @@ export interface components {
             phase: "queued" | "solving";
             /** @description When `phase` is queued: tasks accepted and not yet picked up by a worker (running ones excluded). Null while solving. */
             queue_depth: number | null;
+            progress?: components["schemas"]["SolveProgress"];
         };
         /**
          * SubmitAcknowledgement
@@ -397,8 +443,11 @@ export interface components {
             request_id: string;
             error: string;
             result: null;
-            /** @enum {string} */
-            code: "no_feasible_solution" | "task_failed";
+            /**
+             * @description `no_feasible_solution`, `task_failed`, or (extension) `cancelled` when the caller cancelled the task before a feasible solution was known.
+             * @enum {string}
+             */
+            code: "no_feasible_solution" | "task_failed" | "cancelled";
             /** @description Extension: why no feasible solution exists, when it can be told, e.g. "node 17 demand 30 exceeds the largest vehicle capacity 25". */
             diagnostics?: string[];
             /**
@@ -527,6 +576,14 @@ export interface components {
             code: "task_not_finished";
         };
         /**
+         * TaskFinishedEnvelope
+         * @description 409 on cancel (extension): the task already ended without being cancelled.
+         */
+        TaskFinishedEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code: "task_finished";
+        };
+        /**
          * PayloadTooLargeEnvelope
          * @description 413: the body exceeds the configured limit.
          */
@@ -603,6 +660,84 @@ export interface components {
             request: components["schemas"]["SolveRequest"] | null;
             result: components["schemas"]["PollProcessing"] | components["schemas"]["PollSolved"] | components["schemas"]["PollFailed"] | null;
         };
+        /**
+         * SolveProgress
+         * @description Extension: how a solve is going, present as `result.progress` while `phase` is solving, updated by the worker at most once a second. `best` (only with `?include=best`, once a feasible solution is known) is the best solution so far in the solved-result format.
+         */
+        SolveProgress: {
+            /** @description Seconds since the worker started solving. */
+            elapsed_seconds: number;
+            /** @description The task's time limit (after the plan's cap). */
+            time_limit_seconds: number;
+            /** @description Whether a feasible solution is known. */
+            feasible: boolean;
+            /** @description Objective value of the best feasible solution so far (as `total_cost`), null while none is known. */
+            best_cost: number | null;
+            /** @description New best feasible solutions found so far. */
+            improvements: number;
+            /** @description Search iterations so far. */
+            iterations: number;
+            /** @description The strategy solving the task; null until it is chosen. */
+            strategy: string | null;
+            best?: components["schemas"]["SolvedResult"];
+        };
+        /**
+         * CancelAcknowledgement
+         * @description Extension: the cancel was taken. `cancelled`: the task has ended (a queued task failed at once with "cancelled by the caller", or a repeated cancel of a task already stopped by one). `cancelling`: the solving task was asked to stop; within about a second it ends as solved with the best feasible solution so far (`stopped`: `cancelled`) or as failed with "cancelled by the caller". Poll, the event stream or the callback give the final state.
+         */
+        CancelAcknowledgement: {
+            /** @constant */
+            success: true;
+            /** @description The task's identifier (UUID v4, 122 random bits) on submit and poll; on errors raised before a task exists it identifies the HTTP request and equals the `X-Request-Id` response header. */
+            request_id: string;
+            error: null;
+            result: {
+                /** @enum {string} */
+                status: "cancelled" | "cancelling";
+                /** @description Human-readable description of what happens next. */
+                message: string;
+            };
+        };
+        /**
+         * SolveEvent
+         * @description Extension: one event of `GET /api/v1/solve/events/{request_id}`. On the wire each event is the lines `id: <id>`, `event: <event>`, `data: <data as one line of JSON>` and a blank line. Every `data` is the body a poll would have answered at that moment: `queued` (with its queue depth), `solving`, `progress` (with `result.progress`, at most once a second), and finally `solved` or `failed`, whose data is exactly the final poll response; the stream closes after it.
+         */
+        SolveEvent: {
+            /** @description The `id:` line: send it back as `Last-Event-ID` to resume after this event. */
+            id: string;
+            /** @constant */
+            event: "queued";
+            data: components["schemas"]["PollProcessing"];
+        } | {
+            /** @description The `id:` line: send it back as `Last-Event-ID` to resume after this event. */
+            id: string;
+            /** @constant */
+            event: "solving";
+            data: components["schemas"]["PollProcessing"];
+        } | {
+            /** @description The `id:` line: send it back as `Last-Event-ID` to resume after this event. */
+            id: string;
+            /** @constant */
+            event: "progress";
+            data: components["schemas"]["PollProcessing"];
+        } | {
+            /** @description The `id:` line: send it back as `Last-Event-ID` to resume after this event. */
+            id: string;
+            /** @constant */
+            event: "solved";
+            data: components["schemas"]["PollSolved"];
+        } | {
+            /** @description The `id:` line: send it back as `Last-Event-ID` to resume after this event. */
+            id: string;
+            /** @constant */
+            event: "failed";
+            data: components["schemas"]["PollFailed"];
+        };
+        /**
+         * SolveEventStream
+         * @description The `text/event-stream` body as the sequence of its events (OpenAPI 3.1 has no notation for streamed items). Between events the server sends comment lines (`: keep-alive`) that carry no event.
+         */
+        SolveEventStream: components["schemas"]["SolveEvent"][];
         Health: {
             /** @constant */
             status: "ok";
@@ -914,7 +1049,10 @@ export interface operations {
     };
     getSolveResult: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Extension: `best` adds the best solution found so far as `result.progress.best` (solved-result format) while the task is solving. */
+                include?: "best";
+            };
             header?: never;
             path: {
                 /** @description The `request_id` returned by submit. */
@@ -938,6 +1076,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1041,6 +1180,103 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSolveEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `id` of the last event received; the stream resumes after it. */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                /** @description The `request_id` returned by submit. */
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The event stream. Each event: `id: <id>`, `event: <name>`, `data: <JSON>`, blank line. For example:
+             *
+             *     ```
+             *     id: 17
+             *     event: queued
+             *     data: {"success":true,"request_id":"3f0c6f1e-7d5a-4c1b-9a61-2b8f5e0c9d47","error":null,"result":{"status":"processing","phase":"queued","queue_depth":1}}
+             *
+             *     id: 18
+             *     event: solving
+             *     data: {"success":true,"request_id":"3f0c6f1e-7d5a-4c1b-9a61-2b8f5e0c9d47","error":null,"result":{"status":"processing","phase":"solving","queue_depth":null,"progress":{"elapsed_seconds":0,"time_limit_seconds":5,"feasible":false,"best_cost":null,"improvements":0,"iterations":0,"strategy":null}}}
+             *
+             *     id: 21
+             *     event: progress
+             *     data: {"success":true,"request_id":"3f0c6f1e-7d5a-4c1b-9a61-2b8f5e0c9d47","error":null,"result":{"status":"processing","phase":"solving","queue_depth":null,"progress":{"elapsed_seconds":1.02,"time_limit_seconds":5,"feasible":true,"best_cost":72,"improvements":9,"iterations":4210,"strategy":"alns"}}}
+             *
+             *     : keep-alive
+             *
+             *     id: 30
+             *     event: failed
+             *     data: {"success":false,"request_id":"3f0c6f1e-7d5a-4c1b-9a61-2b8f5e0c9d47","error":"cancelled by the caller","result":null,"code":"cancelled","diagnostics":[]}
+             *
+             *     ```
+             */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["SolveEventStream"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelSolve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `request_id` returned by submit. */
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancel was taken. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelAcknowledgement"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The task already ended (solved or failed) without being cancelled. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskFinishedEnvelope"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -3,8 +3,10 @@ import type { Context, Next } from "koa";
 import type { Context as OpenApiContext, OpenAPIBackend } from "openapi-backend";
 import { ApiError } from "../errors/api-error.js";
 import type { ApiServices, RequestState } from "./context.js";
+import { cancelSolveHandler } from "./handlers/cancel-solve.js";
 import { getSolveResultHandler } from "./handlers/get-solve-result.js";
 import { downloadHistoryItemHandler, listHistoryHandler } from "./handlers/history.js";
+import { solveEventsHandler } from "./handlers/solve-events.js";
 import { submitSolveHandler } from "./handlers/submit-solve.js";
 import { validateSolveHandler } from "./handlers/validate-solve.js";
 import { deleteSolveResultHandler } from "./handlers/delete-solve-result.js";
@@ -34,6 +36,8 @@ export async function createApiApp(services: ApiServices, readiness: () => Promi
     downloadHistoryItem: withRouteLabel(downloadHistoryItemHandler(services)),
     validateSolve: withRouteLabel(validateSolveHandler(services, readJsonBody)),
     deleteSolveResult: withRouteLabel(deleteSolveResultHandler(services)),
+    getSolveEvents: withRouteLabel(solveEventsHandler(services)),
+    cancelSolve: withRouteLabel(cancelSolveHandler(services)),
     // The SRE endpoints are served by the ops router below; these entries exist because
     // openapi-backend in strict mode wants a handler for every operation in the document.
     getHealth: notRoutedHere,
@@ -88,7 +92,7 @@ function responseSelfCheck(api: OpenAPIBackend) {
   return async (ctx: Context, next: Next) => {
     await next();
     const state = ctx.state as RequestState;
-    if (!state.operationId || typeof ctx.body !== "object" || ctx.body === null) return;
+    if (!state.operationId || typeof ctx.body !== "object" || ctx.body === null || !ctx.response.is("json")) return;
     const result = api.validator.validateResponse(ctx.body, state.operationId, ctx.status);
     if (!result.valid) {
       state.log.error("response does not match the OpenAPI document", { operation: state.operationId, status: ctx.status, errors: result.errors?.slice(0, 5) });

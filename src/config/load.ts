@@ -25,6 +25,8 @@ export interface Config {
     shutdownGraceMs: number;
     metricsPort: number;
   };
+  /** Seconds between keep-alive comments on an idle event stream (issue 13). */
+  eventsKeepAliveSeconds: number;
   logLevel: "debug" | "info" | "warn" | "error";
   /** Validate every response against the OpenAPI document and log mismatches (tests, staging). */
   selfCheckResponses: boolean;
@@ -77,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       shutdownGraceMs: intEnv(env, "WORKER_SHUTDOWN_GRACE_MS", 10_000),
       metricsPort: intEnv(env, "WORKER_METRICS_PORT", 0),
     },
+    eventsKeepAliveSeconds: intEnv(env, "EVENTS_KEEPALIVE_SECONDS", 15),
     logLevel: level,
     selfCheckResponses: boolEnv(env, "SELF_CHECK_RESPONSES", false),
   });

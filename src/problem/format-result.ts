@@ -5,9 +5,10 @@ import { routeDetail, type RouteDetail } from "./route-details.js";
 
 /**
  * The solved result object exactly as the OpenAPI document's generated `SolvedResult`, with every
- * extension field always present (the worker fills them all).
+ * extension field always present (the worker fills them all) except `stopped`, which only a
+ * cancelled solve carries.
  */
-export type SolvedResultObject = Required<components["schemas"]["SolvedResult"]>;
+export type SolvedResultObject = Required<Omit<components["schemas"]["SolvedResult"], "stopped">> & Pick<components["schemas"]["SolvedResult"], "stopped">;
 
 /** HH:MM:SS from the base start time plus minutes; hours may pass 23 on long days. */
 export function clockTime(baseStartSeconds: number, minutes: number): string {

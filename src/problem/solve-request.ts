@@ -7,6 +7,7 @@ import { infeasibilities, type Infeasibility } from "./diagnostics.js";
 import { formatResult, type SolvedResultObject } from "./format-result.js";
 import type { SolveRequestInput } from "./request-types.js";
 import { solverVersion } from "./solver-version.js";
+import type { Solution } from "../../strategies/core/problem.js";
 
 export type { SolvedResultObject } from "./format-result.js";
 
@@ -18,8 +19,16 @@ export interface SolveOptions {
   maxIterations?: number;
   shouldAbort?: () => boolean;
   selection?: readonly SelectionRule[];
+  /** Told when the search starts, to follow it (progress reports, best so far). */
+  observer?: SolveObserver;
   /** Filled in after solving: the strategy's iteration count (benchmarks report iterations/s). */
   stats?: { iterations: number };
+}
+
+/** Follows a running search: the worker's progress reports come from here. */
+export interface SolveObserver {
+  /** `toResult` turns a feasible solution into the solved-result object (null if it is not feasible). */
+  searchStarted(budget: Budget, strategy: string, toResult: (solution: Solution) => SolvedResultObject | null): void;
 }
 
 export type SolveOutcome =
@@ -62,6 +71,12 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
   const seed = options.seed ?? request.seed ?? 1;
   const maxIterations = options.maxIterations ?? request.max_iterations;
   const budget = Budget.forSeconds(seconds, seed, maxIterations, options.shouldAbort);
+  options.observer?.searchStarted(budget, strategy.name, (candidate) => {
+    const candidateScore = evaluateSolution(problem, candidate);
+    if (!candidateScore.feasible) return null;
+    const meta = { requestId: options.requestId, solveSeconds: (performance.now() - started) / 1000, strategy: strategy.name, warnings, baseStartSeconds, seed, iterations: budget.iterationCount, solverVersion: solverVersion() };
+    return formatResult(problem, candidate, candidateScore, meta);
+  });
   const solution = strategy.solve(problem, budget);
   if (options.stats) options.stats.iterations = budget.iterationCount;
   const score = evaluateSolution(problem, solution);

@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { join, relative } from "node:path";
+import { REPO_ROOT as ROOT } from "../infra/repo-root.js";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** The code that decides the routes: the strategies and the request -> problem -> result pipeline. */
 const SOLVER_DIRS = ["strategies", "src/problem"];
 

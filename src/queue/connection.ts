@@ -31,6 +31,8 @@ export interface Nats {
   idempotency: KV;
   /** The task bucket's actual TTL: a result expires this long after its record's last write. */
   resultTtlMs: number;
+  /** Latest progress (and best solution so far) of solving tasks. */
+  progress: KV;
   /** False while the client is between a disconnect and the next reconnect. */
   isConnected(): boolean;
   close(): Promise<void>;
@@ -88,6 +90,14 @@ export async function connectNats(config: Readonly<Config>, clientName: string, 
     num_replicas: replicas,
     max_age: nanos(config.historyRetentionDays * DAY_MS),
   });
+  await ensureStream(jsm, {
+    name: NAMES.eventStream,
+    subjects: [`${NAMES.eventSubjectPrefix}.>`],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    num_replicas: replicas,
+    max_age: nanos(config.resultTtlSeconds * 1000),
+  });
   await jsm.consumers.add(NAMES.taskStream, {
     durable_name: NAMES.taskConsumer,
     ack_policy: AckPolicy.Explicit,
@@ -114,6 +124,7 @@ export async function connectNats(config: Readonly<Config>, clientName: string, 
   // The bucket may have been created by another process with another RESULT_TTL_SECONDS: what
   // counts for expires_at is the TTL the bucket really has.
   const taskTtlMs = (await tasks.status()).ttl || resultTtlMs;
+  const progress = await kvm.create(NAMES.progressBucket, { ...kvOptions, ttl: resultTtlMs });
   const requests = await new Objm(js).create(NAMES.requestStore, {
     replicas,
     storage: StorageType.File,
@@ -133,6 +144,7 @@ export async function connectNats(config: Readonly<Config>, clientName: string, 
     history,
     idempotency,
     resultTtlMs: taskTtlMs,
+    progress,
     isConnected: () => connected && !nc.isClosed(),
     close: async () => {
       if (!nc.isClosed()) await nc.drain().catch(() => nc.close());

@@ -54,7 +54,9 @@ describe("solve pipeline (API + JetStream + workers)", function () {
 
     await stack.startWorker();
     const solving = await pollUntilSolving(ack.request_id);
-    expect(solving.result).to.deep.equal({ status: "processing", phase: "solving", queue_depth: null });
+    // Plus the `progress` extension of issue 13 (its own tests: test/e2e/progress-events.test.ts).
+    expect(solving.result).to.deep.include({ status: "processing", phase: "solving", queue_depth: null });
+    expect(solving.result).to.have.property("progress");
 
     const solved = await client.waitForResult(ack.request_id, TEST_WAIT);
     if (!solved.success) throw new Error(`expected a solution: ${solved.error}`);

@@ -8,6 +8,7 @@ import { rateLimitHeaders } from "../../limits/admission.js";
 import type { TaskRecord } from "../../queue/task-store.js";
 import { authenticateCaller } from "../auth.js";
 import { successEnvelope } from "../envelope.js";
+import { taskEnvelope } from "../task-view.js";
 import { validateSolveRequest } from "../validation/validate-solve-request.js";
 import { randomInt } from "node:crypto";
 import { claimIdempotencyKey, readIdempotencyKey } from "../idempotency-key.js";
@@ -106,8 +107,12 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
                 },
               )
             : Promise.resolve(false);
+        // Issue 13: the task's event log starts with `queued`, logged before any worker can take it.
+        const queuedEvent = services.events
+          .publish(id, "queued", taskEnvelope(task, depth + 1))
+          .catch((err: unknown) => state.log.warn("queued event not logged", { task_id: id, err }));
         try {
-          await queue.enqueue(task, Buffer.from(body.raw, "utf8"), recorded);
+          await queue.enqueue(task, Buffer.from(body.raw, "utf8"), Promise.all([recorded, queuedEvent]));
         } catch (err) {
           if (await recorded) await history.remove(task).catch(() => undefined);
           throw err;
