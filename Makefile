@@ -4,13 +4,28 @@ SHELL := /bin/bash
 
 NPM_STAMP := node_modules/.package-lock.json
 
-.PHONY: help deps test-deps run test test-soak typecheck lint gen bench clean
+# The project runs on Node 24 (LTS) from the npm registry's `node` package, installed into
+# tools/node/ first (with whatever Node the machine has); from then on it is first on PATH for
+# every command here, npm included (npm starts through `env node`), so the project's own
+# `npm ci` and everything after it run on Node 24 whatever the system Node is.
+NODE_DIR := $(CURDIR)/tools/node
+NODE_STAMP := tools/node/node_modules/.package-lock.json
+NODE := $(NODE_DIR)/node_modules/.bin/node
+export PATH := $(CURDIR)/node_modules/.bin:$(NODE_DIR)/node_modules/.bin:$(PATH)
+
+# The production build of the API, workers and solver (tsc -> dist/), rebuilt when a source changes.
+BUILD_STAMP := dist/.built
+BUILD_SOURCES := $(shell find src strategies generated -name '*.ts' -not -name '*.test.ts' 2>/dev/null) src/worker/thread-boot.mjs
+
+.PHONY: help deps test-deps build sdk-build sdk run test test-soak typecheck lint gen bench clean
 
 help:
 	@echo "make run    - install what is missing, start nats-server, the API (127.0.0.1:8080) and workers"
 	@echo "make test   - the whole test suite (starts its own nats-server on free ports)"
 	@echo "make bench  - solver benchmark on public instances (see BENCHMARKS.md)"
 	@echo "make lint   - OpenAPI lint + TypeScript typecheck"
+	@echo "make build  - compile the API, workers and solver to dist/ (make run and make test do it when needed)"
+	@echo "make sdk    - build and test the TypeScript SDK in clients/typescript"
 
 # npm packages from the lock file, and Debian's nats-server; the tests also need Prometheus
 # (promtool and a real server for the metrics tests).
@@ -18,9 +33,36 @@ deps: $(NPM_STAMP) /usr/bin/nats-server
 
 test-deps: deps /usr/bin/promtool /usr/bin/chromium
 
-$(NPM_STAMP): package.json package-lock.json
+$(NODE_STAMP): tools/node/package.json tools/node/package-lock.json
+	cd tools/node && npm ci --no-audit --no-fund
+	@touch $(NODE_STAMP)
+
+$(NPM_STAMP): package.json package-lock.json $(NODE_STAMP)
 	npm ci --no-audit --no-fund
 	@touch $(NPM_STAMP)
+
+build: $(BUILD_STAMP)
+
+# The TypeScript SDK (clients/typescript, its own package): installed, generated from the
+# document, compiled (its type tests included) and tested; the end-to-end tests use it.
+SDK_STAMP := clients/typescript/node_modules/.package-lock.json
+$(SDK_STAMP): clients/typescript/package.json clients/typescript/package-lock.json $(NODE_STAMP)
+	cd clients/typescript && npm ci --no-audit --no-fund
+	@touch $(SDK_STAMP)
+
+SDK_BUILD_STAMP := clients/typescript/dist/.built
+$(SDK_BUILD_STAMP): $(SDK_STAMP) openapi/solve-api.openapi.json clients/typescript/tsconfig.json $(shell find clients/typescript/src clients/typescript/test clients/typescript/examples -name '*.ts' -not -path '*/generated/*' 2>/dev/null)
+	cd clients/typescript && npm run --silent build
+	@touch $(SDK_BUILD_STAMP)
+
+sdk-build: $(SDK_BUILD_STAMP)
+
+sdk: sdk-build
+	cd clients/typescript && npm test
+
+$(BUILD_STAMP): $(NPM_STAMP) tsconfig.json tsconfig.build.json $(BUILD_SOURCES)
+	tsc -p tsconfig.build.json
+	@touch $(BUILD_STAMP)
 
 /usr/bin/nats-server:
 	@command -v nats-server >/dev/null 2>&1 || $(call apt_install,nats-server)
@@ -43,22 +85,23 @@ define apt_install
   $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(1) >/dev/null; }
 endef
 
-run: deps $(PLAYGROUND)
-	node --import tsx src/bin/dev.ts
+run: deps build $(PLAYGROUND)
+	$(NODE) dist/src/bin/dev.js
 
-test: test-deps $(PLAYGROUND)
-	npx tsc -p tsconfig.json
-	npx tsc -p playground/tsconfig.json
-	npx mocha
+test: test-deps build sdk $(PLAYGROUND)
+	@echo "Node $$(node --version) from tools/node"
+	tsc -p tsconfig.json
+	tsc -p playground/tsconfig.json
+	mocha
 
 # The three-node NATS cluster and load run (several minutes): see README "Operating".
-test-soak: test-deps
-	npx mocha --config .mocharc.soak.json
+test-soak: test-deps build
+	mocha --config .mocharc.soak.json
 
-typecheck: deps
+typecheck: deps sdk-build
 	npx tsc -p tsconfig.json
 
-lint: deps
+lint: deps sdk-build
 	npm run lint:spec
 	npx tsc -p tsconfig.json
 
@@ -69,4 +112,4 @@ bench: deps
 	npm run bench -- --set A --time 10
 
 clean:
-	rm -rf var
+	rm -rf var dist clients/typescript/dist

@@ -41,7 +41,11 @@ export interface paths {
         get: operations["getSolveResult"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a finished result
+         * @description Extension, for data removal requests: removes a solved or failed task's result and its stored request body at once (also the copy kept for the history download). Polling it then answers 404; the planning history entry stays, with state `deleted`. Ownership as for the poll: another account's task 403, unknown or expired 404. A task still queued or solving answers 409 `task_not_finished` and nothing is removed: wait for it to finish (or cancel it), then delete. Deleting twice answers 404 the second time.
+         */
+        delete: operations["deleteSolveResult"];
         options?: never;
         head?: never;
         patch?: never;
@@ -81,6 +85,46 @@ export interface paths {
         get: operations["downloadHistoryItem"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/solve/events/{request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream a task's events
+         * @description Extension: a `text/event-stream` of the task's state changes and progress, with the same authentication and ownership rules as the poll. Events: `queued` (with its queue depth), `solving`, `progress` (at most once a second while solving), then `solved` or `failed`, whose data is exactly the final poll response; the server closes the stream after that final event. Each event's `data` is one line of JSON, the poll body at that moment (see `SolveEvent`). The `id` of each event is a number that grows along the stream: reconnecting with the header `Last-Event-ID` set to the last id received resumes after it, without loss or duplicates. Events travel through NATS, so any API instance serves any task. A comment line `: keep-alive` is sent every 15 s while nothing else happens. Browsers: `EventSource` cannot send the authentication headers; read the stream with `fetch()`.
+         */
+        get: operations["getSolveEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/solve/{request_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a task
+         * @description Extension: a queued task ends at once as failed with the error "cancelled by the caller" (code `cancelled`) and its monthly quota unit is given back. A solving task is stopped within about a second and ends as solved with the best feasible solution found so far (marked `stopped`: `cancelled`), or as failed with "cancelled by the caller" if none was found. The callback, if any, is still sent exactly once, for the final state. Cancelling again is harmless (200 `cancelled` or `cancelling`); a task that ended without a cancel answers 409. Same authentication and ownership rules as the poll. No body.
+         */
+        post: operations["cancelSolve"];
         delete?: never;
         options?: never;
         head?: never;
@@ -147,6 +191,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/solve/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a request without submitting it
+         * @description Extension: runs the checks of a submit on the body without queueing a task and without using the monthly quota: authentication (401), API access (403) and the per-minute rate (429; a validation counts towards it like a submit), then answers 200 with a report: whether a submit would be accepted now and, if not, what it would answer instead (422 validation issues, 400 plan limits, 429 monthly quota or busy queue), the warnings a solve would give, and every infeasibility a fast pre-check can prove, each with its evidence (a demand above every capacity, total demand above total capacity, a window that closes before it opens, a customer no vehicle reaches before its window closes, or cannot leave in time to reach its end node, or cannot serve within the working-hours cap). A task that fails for these reasons lists the same infeasibilities.
+         */
+        post: operations["validateSolve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -167,10 +231,7 @@ export interface components {
             /** @description Number of nodes (depots and customers). Plans limit it further (400 above the plan's limit). */
             node_num: number;
             /** @description Optional [x, y] per node. With `node_num` pairs, d(i,j) is the Euclidean distance between them (real-valued, not rounded) and `distance_matrix` is ignored (it may then be `[]`). An empty array is accepted and means: use the matrix. */
-            node_positions?: [
-                number,
-                number
-            ][];
+            node_positions?: number[][];
             /** @description Number of vehicles. Plans limit it further (400 above the plan's limit). */
             vehicle_num: number;
             /** @description `distance_matrix[i][j]` is the distance from node i to node j: finite, >= 0, may be asymmetric. `node_num` rows of `node_num` entries, or `[]` when `node_positions` gives every node's coordinates (large problems then need not send n x n numbers). */
@@ -188,16 +249,13 @@ export interface components {
             /** @description Cost per unit distance for each vehicle. Same activation, length and non-negativity rules as `vehicle_fixed_costs`. */
             vehicle_unit_distance_costs?: number[];
             /** @description Per node, in minutes after `base_start_time`; `node_num` entries. The time dimension is on only when `node_time_windows`, `node_service_time` and `vehicle_speeds` are all given; if only some are given they are ignored and the result says so in `warnings`. Hard windows: service must begin no later than the window end (waiting when early), and a vehicle must reach its end node no later than that node's window end. A vehicle leaves its start node inside that node's window, as late as avoids waiting on the way. */
-            node_time_windows?: [
-                number,
-                number
-            ][];
+            node_time_windows?: number[][];
             /** @description Service minutes per node; `node_num` entries. */
             node_service_time?: number[];
             /** @description Distance units per minute per vehicle; `vehicle_num` entries. Travel minutes = d(i,j) / speed. */
             vehicle_speeds?: number[];
-            /** @description Positive, in hours, per vehicle: route duration (arrival at the end node - departure from the start node) must be <= `max_working_hours` x 60 minutes (hard, also under soft windows). Takes effect only when the time dimension is on. Null or omitted means no cap. */
-            max_working_hours?: number | null;
+            /** @description Positive, in hours, per vehicle: route duration (arrival at the end node - departure from the start node) must be <= `max_working_hours` x 60 minutes (hard, also under soft windows). Takes effect only when the time dimension is on. Omitted, null or empty (`""`) means no cap. */
+            max_working_hours?: number | null | "";
             /**
              * @description Clock time [hour, minute, second] that minute 0 of the time windows stands for; default [9, 0, 0].
              * @default [
@@ -225,14 +283,18 @@ export interface components {
              * @enum {string}
              */
             strategy?: "clarke-wright" | "sweep" | "alns" | "hgs";
+            /** @description Extension: seed of the solver's random choices. Omitted: the service picks one at random and echoes it in the result. The same request with the same `seed` and `max_iterations` gives identical routes on any worker of the same `solver_version`, provided the iteration budget is used up before the time limit (the result's `iterations` then equals `max_iterations`). */
+            seed?: number;
+            /** @description Extension: iteration budget of the search. The solve stops after this many iterations or at the time limit, whichever comes first. Together with `seed` it makes a run reproducible, independent of the worker's speed. */
+            max_iterations?: number;
         };
         /**
-         * @description Machine-readable error code. Spec codes on 429: rate_limit_exceeded, service_busy, monthly_quota_exceeded; the others are extensions: malformed_json (400), plan_limit_exceeded (400), missing_credentials / invalid_credentials / invalid_proxy_secret (401), api_access_not_in_plan / forbidden (403), not_found (404), method_not_allowed (405), payload_too_large (413), unsupported_media_type (415), validation_failed (422), internal_error (500), service_unavailable (503), and on failed tasks no_feasible_solution / task_failed.
+         * @description Machine-readable error code. Spec codes on 429: rate_limit_exceeded, service_busy, monthly_quota_exceeded; the others are extensions: malformed_json (400), plan_limit_exceeded (400), missing_credentials / invalid_credentials / invalid_proxy_secret (401), api_access_not_in_plan / forbidden (403), not_found (404), method_not_allowed (405), task_finished (409, cancelling a task that already ended), payload_too_large (413), unsupported_media_type (415), validation_failed (422), internal_error (500), service_unavailable (503), and on failed tasks no_feasible_solution / task_failed / cancelled. Extensions of issue 13: idempotency_key_in_use (409, a submit with the same Idempotency-Key is still being admitted), task_not_finished (409, deleting a result that is still queued or solving).
          * @enum {string}
          */
-        ErrorCode: "malformed_json" | "plan_limit_exceeded" | "missing_credentials" | "invalid_credentials" | "invalid_proxy_secret" | "api_access_not_in_plan" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "service_busy" | "internal_error" | "service_unavailable" | "no_feasible_solution" | "task_failed";
+        ErrorCode: "malformed_json" | "plan_limit_exceeded" | "missing_credentials" | "invalid_credentials" | "invalid_proxy_secret" | "api_access_not_in_plan" | "forbidden" | "not_found" | "method_not_allowed" | "task_finished" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "service_busy" | "internal_error" | "service_unavailable" | "no_feasible_solution" | "task_failed" | "idempotency_key_in_use" | "task_not_finished";
         ValidationIssue: {
-            /** @description Where: "body" then the field name and array indices (as strings). */
+            /** @description Where the problem is, as a path of strings: `["body"]` for the body as a whole (it is not a JSON object, or a rule across fields such as a depot's demand), `["body", field, ...]` for a field of the solve request and the array indices within it (as strings, e.g. `["body", "distance_matrix", "2"]`), `["query", name]` for a query parameter (e.g. `["query", "cursor"]`). */
             loc: string[];
             /** @description English description of the problem. */
             msg: string;
@@ -244,6 +306,11 @@ export interface components {
          * @description The solution (spec 2.5). Vehicle labels are `Vehicle <i>` with i the 0-based index into the vehicle arrays; only used vehicles appear, in ascending numeric order (Vehicle 2 before Vehicle 10). A route lists node indices from the start node to the end node, both included.
          */
         SolvedResult: {
+            /**
+             * @description Extension: always `solved`, so that `result.status` tells the three poll states apart (`processing`, `solved`; a failed task has `result` null) and typed clients can switch on it.
+             * @constant
+             */
+            status: "solved";
             /**
              * @description Solver-level flag: true when a feasible solution was found.
              * @constant
@@ -265,10 +332,7 @@ export interface components {
             };
             /** @description Key = vehicle label; per node of the route [arrive, leave] as HH:MM:SS. For the start node arrive = leave = departure; for the end node arrive = leave = arrival. `{}` when the time dimension is off. */
             time_windows: {
-                [key: string]: [
-                    string,
-                    string
-                ][];
+                [key: string]: string[][];
             };
             /** @description Solve duration in seconds. */
             time: number;
@@ -284,6 +348,21 @@ export interface components {
             lateness_penalty?: number;
             /** @description Extension: notes about the request, e.g. time-dimension fields ignored because not all three were given. */
             warnings?: string[];
+            /** @description Extension: the seed the search used (the request's, or one picked at random). */
+            seed?: number;
+            /** @description Extension: iterations the search ran. */
+            iterations?: number;
+            /** @description Extension: version of the solver code; runs repeat exactly only on the same version. */
+            solver_version?: string;
+            /** @description Extension: per used vehicle (the keys of `routes`), its cost and schedule broken down. */
+            route_details?: {
+                [key: string]: components["schemas"]["RouteDetail"];
+            };
+            /**
+             * @description Extension: present when the search was stopped early by the caller (`POST /api/v1/solve/{request_id}/cancel`); the routes are the best feasible solution found until then.
+             * @enum {string}
+             */
+            stopped?: "cancelled";
         };
         AcceptedResult: {
             /** @constant */
@@ -300,6 +379,7 @@ export interface components {
             phase: "queued" | "solving";
             /** @description When `phase` is queued: tasks accepted and not yet picked up by a worker (running ones excluded). Null while solving. */
             queue_depth: number | null;
+            progress?: components["schemas"]["SolveProgress"];
         };
         /**
          * SubmitAcknowledgement
@@ -312,6 +392,11 @@ export interface components {
             request_id: string;
             error: null;
             result: components["schemas"]["AcceptedResult"];
+            /**
+             * Format: date-time
+             * @description Extension: when this task's result expires (RFC 3339, UTC): after it, polling answers 404. It is the task's last change plus the result TTL, so it moves on while the task is queued or solving and is final once the task is solved or failed.
+             */
+            expires_at?: string;
         };
         /**
          * PollProcessing
@@ -324,6 +409,11 @@ export interface components {
             request_id: string;
             error: null;
             result: components["schemas"]["ProcessingResult"];
+            /**
+             * Format: date-time
+             * @description Extension: when this task's result expires (RFC 3339, UTC): after it, polling answers 404. It is the task's last change plus the result TTL, so it moves on while the task is queued or solving and is final once the task is solved or failed.
+             */
+            expires_at?: string;
         };
         /**
          * PollSolved
@@ -336,6 +426,11 @@ export interface components {
             request_id: string;
             error: null;
             result: components["schemas"]["SolvedResult"];
+            /**
+             * Format: date-time
+             * @description Extension: when this task's result expires (RFC 3339, UTC): after it, polling answers 404. It is the task's last change plus the result TTL, so it moves on while the task is queued or solving and is final once the task is solved or failed.
+             */
+            expires_at?: string;
         };
         /**
          * PollFailed
@@ -348,10 +443,20 @@ export interface components {
             request_id: string;
             error: string;
             result: null;
-            /** @enum {string} */
-            code: "no_feasible_solution" | "task_failed";
+            /**
+             * @description `no_feasible_solution`, `task_failed`, or (extension) `cancelled` when the caller cancelled the task before a feasible solution was known.
+             * @enum {string}
+             */
+            code: "no_feasible_solution" | "task_failed" | "cancelled";
             /** @description Extension: why no feasible solution exists, when it can be told, e.g. "node 17 demand 30 exceeds the largest vehicle capacity 25". */
             diagnostics?: string[];
+            /**
+             * Format: date-time
+             * @description Extension: when this task's result expires (RFC 3339, UTC): after it, polling answers 404. It is the task's last change plus the result TTL, so it moves on while the task is queued or solving and is final once the task is solved or failed.
+             */
+            expires_at?: string;
+            /** @description Extension: the reasons of `diagnostics` with their evidence, when the task failed because the problem is provably infeasible (the same list `POST /api/v1/solve/validate` gives). */
+            infeasibilities?: components["schemas"]["Infeasibility"][];
         };
         /**
          * ErrorEnvelope
@@ -414,14 +519,110 @@ export interface components {
             code: "service_unavailable";
             retry_after_seconds: number;
         };
+        /**
+         * BadRequestEnvelope
+         * @description 400: the body is not JSON (`malformed_json`), or the request exceeds a plan limit (`plan_limit_exceeded`).
+         */
+        BadRequestEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {string} */
+            code: "malformed_json" | "plan_limit_exceeded";
+        };
+        /**
+         * UnauthorizedEnvelope
+         * @description 401: missing or wrong credentials, or an invalid marketplace proxy secret.
+         */
+        UnauthorizedEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {string} */
+            code: "missing_credentials" | "invalid_credentials" | "invalid_proxy_secret";
+        };
+        /**
+         * ForbiddenEnvelope
+         * @description 403: the plan does not include API access, or the request id belongs to another account.
+         */
+        ForbiddenEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {string} */
+            code: "api_access_not_in_plan" | "forbidden";
+        };
+        /**
+         * NotFoundEnvelope
+         * @description 404: unknown or expired request id.
+         */
+        NotFoundEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code: "not_found";
+        };
+        /**
+         * MethodNotAllowedEnvelope
+         * @description 405: the path exists but not with this method.
+         */
+        MethodNotAllowedEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code: "method_not_allowed";
+        };
+        /**
+         * IdempotencyKeyInUseEnvelope
+         * @description 409 on submit (extension): a submit with the same Idempotency-Key is still being admitted.
+         */
+        IdempotencyKeyInUseEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code: "idempotency_key_in_use";
+        };
+        /**
+         * TaskNotFinishedEnvelope
+         * @description 409 on DELETE of a result (extension): the task is still queued or solving.
+         */
+        TaskNotFinishedEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code: "task_not_finished";
+        };
+        /**
+         * TaskFinishedEnvelope
+         * @description 409 on cancel (extension): the task already ended without being cancelled.
+         */
+        TaskFinishedEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code: "task_finished";
+        };
+        /**
+         * PayloadTooLargeEnvelope
+         * @description 413: the body exceeds the configured limit.
+         */
+        PayloadTooLargeEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code: "payload_too_large";
+        };
+        /**
+         * UnsupportedMediaTypeEnvelope
+         * @description 415: the body is not `application/json`.
+         */
+        UnsupportedMediaTypeEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code: "unsupported_media_type";
+        };
+        /**
+         * InternalErrorEnvelope
+         * @description 500: unexpected server error (logged with the request id).
+         */
+        InternalErrorEnvelope: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code: "internal_error";
+        };
+        /**
+         * CompletionCallbackBody
+         * @description The body of the completion callback: exactly the poll response for the finished task, solved (`success` true, `result.status` `solved`) or failed (`success` false, `result` null).
+         */
+        CompletionCallbackBody: components["schemas"]["PollSolved"] | components["schemas"]["PollFailed"];
         /** @description Extension: one task of the planning history. */
         HistoryItem: {
             request_id: string;
             name: string | null;
             /** Format: date-time */
             submitted_at: string;
-            /** @enum {string} */
-            state: "queued" | "solving" | "solved" | "failed" | "expired";
+            /**
+             * @description `deleted` (extension): the task's result and request were removed with `DELETE /api/v1/solve/result/{request_id}`; the entry stays.
+             * @enum {string}
+             */
+            state: "queued" | "solving" | "solved" | "failed" | "expired" | "deleted";
             node_num: number;
             vehicle_num: number;
             /** @enum {string} */
@@ -451,11 +652,92 @@ export interface components {
             request_id: string;
             /** Format: date-time */
             submitted_at: string;
-            /** @enum {string} */
-            state: "queued" | "solving" | "solved" | "failed" | "expired";
+            /**
+             * @description `deleted` (extension): the task's result and request were removed with `DELETE /api/v1/solve/result/{request_id}`; the entry stays.
+             * @enum {string}
+             */
+            state: "queued" | "solving" | "solved" | "failed" | "expired" | "deleted";
             request: components["schemas"]["SolveRequest"] | null;
             result: components["schemas"]["PollProcessing"] | components["schemas"]["PollSolved"] | components["schemas"]["PollFailed"] | null;
         };
+        /**
+         * SolveProgress
+         * @description Extension: how a solve is going, present as `result.progress` while `phase` is solving, updated by the worker at most once a second. `best` (only with `?include=best`, once a feasible solution is known) is the best solution so far in the solved-result format.
+         */
+        SolveProgress: {
+            /** @description Seconds since the worker started solving. */
+            elapsed_seconds: number;
+            /** @description The task's time limit (after the plan's cap). */
+            time_limit_seconds: number;
+            /** @description Whether a feasible solution is known. */
+            feasible: boolean;
+            /** @description Objective value of the best feasible solution so far (as `total_cost`), null while none is known. */
+            best_cost: number | null;
+            /** @description New best feasible solutions found so far. */
+            improvements: number;
+            /** @description Search iterations so far. */
+            iterations: number;
+            /** @description The strategy solving the task; null until it is chosen. */
+            strategy: string | null;
+            best?: components["schemas"]["SolvedResult"];
+        };
+        /**
+         * CancelAcknowledgement
+         * @description Extension: the cancel was taken. `cancelled`: the task has ended (a queued task failed at once with "cancelled by the caller", or a repeated cancel of a task already stopped by one). `cancelling`: the solving task was asked to stop; within about a second it ends as solved with the best feasible solution so far (`stopped`: `cancelled`) or as failed with "cancelled by the caller". Poll, the event stream or the callback give the final state.
+         */
+        CancelAcknowledgement: {
+            /** @constant */
+            success: true;
+            /** @description The task's identifier (UUID v4, 122 random bits) on submit and poll; on errors raised before a task exists it identifies the HTTP request and equals the `X-Request-Id` response header. */
+            request_id: string;
+            error: null;
+            result: {
+                /** @enum {string} */
+                status: "cancelled" | "cancelling";
+                /** @description Human-readable description of what happens next. */
+                message: string;
+            };
+        };
+        /**
+         * SolveEvent
+         * @description Extension: one event of `GET /api/v1/solve/events/{request_id}`. On the wire each event is the lines `id: <id>`, `event: <event>`, `data: <data as one line of JSON>` and a blank line. Every `data` is the body a poll would have answered at that moment: `queued` (with its queue depth), `solving`, `progress` (with `result.progress`, at most once a second), and finally `solved` or `failed`, whose data is exactly the final poll response; the stream closes after it.
+         */
+        SolveEvent: {
+            /** @description The `id:` line: send it back as `Last-Event-ID` to resume after this event. */
+            id: string;
+            /** @constant */
+            event: "queued";
+            data: components["schemas"]["PollProcessing"];
+        } | {
+            /** @description The `id:` line: send it back as `Last-Event-ID` to resume after this event. */
+            id: string;
+            /** @constant */
+            event: "solving";
+            data: components["schemas"]["PollProcessing"];
+        } | {
+            /** @description The `id:` line: send it back as `Last-Event-ID` to resume after this event. */
+            id: string;
+            /** @constant */
+            event: "progress";
+            data: components["schemas"]["PollProcessing"];
+        } | {
+            /** @description The `id:` line: send it back as `Last-Event-ID` to resume after this event. */
+            id: string;
+            /** @constant */
+            event: "solved";
+            data: components["schemas"]["PollSolved"];
+        } | {
+            /** @description The `id:` line: send it back as `Last-Event-ID` to resume after this event. */
+            id: string;
+            /** @constant */
+            event: "failed";
+            data: components["schemas"]["PollFailed"];
+        };
+        /**
+         * SolveEventStream
+         * @description The `text/event-stream` body as the sequence of its events (OpenAPI 3.1 has no notation for streamed items). Between events the server sends comment lines (`: keep-alive`) that carry no event.
+         */
+        SolveEventStream: components["schemas"]["SolveEvent"][];
         Health: {
             /** @constant */
             status: "ok";
@@ -468,16 +750,128 @@ export interface components {
                 streams: boolean;
             };
         };
+        /**
+         * Infeasibility
+         * @description Extension: one reason, proven before solving, why no feasible solution exists, with its evidence. Times are minutes after `base_start_time`.
+         */
+        Infeasibility: {
+            /**
+             * @description `demand_exceeds_capacity`: a customer's demand is above every vehicle's capacity (evidence `demand`, `largest_capacity`, `excess`). `total_demand_exceeds_capacity`: all customers together need more than all vehicles carry (`total_demand`, `total_capacity`, `excess`). `window_inverted`: a time window closes before it opens (`window_start`, `window_end`). `window_unreachable` (hard windows): no vehicle reaches the customer before its window closes even straight from its start node, leaving at the start node's window start (`earliest_arrival`, `window_end`, `late_by`, `vehicle`). `return_too_late` (hard windows): vehicles reach the customer in time but none can serve it and still reach its end node before that node's window closes (`earliest_return`, `end_node`, `end_window_end`, `late_by`, `vehicle`). `working_hours_too_short`: even a trip start node -> customer -> end node alone is longer than `max_working_hours` for every vehicle (`round_trip_minutes`, `cap_minutes`, `vehicle`).
+             * @enum {string}
+             */
+            kind: "demand_exceeds_capacity" | "total_demand_exceeds_capacity" | "window_inverted" | "window_unreachable" | "return_too_late" | "working_hours_too_short";
+            /** @description The reason in English; the same text as in a failed task's `diagnostics`. */
+            message: string;
+            /** @description The node concerned, when there is one. */
+            node?: number;
+            /** @description The numbers that prove it (which ones depends on `kind`). */
+            evidence: {
+                demand?: number;
+                largest_capacity?: number;
+                total_demand?: number;
+                total_capacity?: number;
+                /** @description By how much the demand exceeds the capacity. */
+                excess?: number;
+                window_start?: number;
+                window_end?: number;
+                /** @description Earliest arrival of any vehicle, straight from its start node. */
+                earliest_arrival?: number;
+                /** @description Earliest arrival at the end node after serving the customer. */
+                earliest_return?: number;
+                end_node?: number;
+                end_window_end?: number;
+                /** @description Minutes past the window end, at best. */
+                late_by?: number;
+                /** @description Shortest start node -> customer (with its service) -> end node trip of any vehicle. */
+                round_trip_minutes?: number;
+                /** @description max_working_hours x 60. */
+                cap_minutes?: number;
+                /** @description The vehicle that comes closest. */
+                vehicle?: string;
+            };
+        };
+        /**
+         * RouteDetail
+         * @description Extension: the cost and schedule of one used vehicle's route, from the same evaluator that computes `total_cost`. `cost` = `fixed_cost` + `distance_cost` + `lateness_penalty`, and the `cost` of all routes adds up to `total_cost`. Under `min_total_distance` the fixed cost is 0 and the distance cost is the distance. Minutes are null when the time dimension is off.
+         */
+        RouteDetail: {
+            /** @description Route distance (as in `distances`). */
+            distance: number;
+            fixed_cost: number;
+            /** @description Unit distance cost x distance. */
+            distance_cost: number;
+            /** @description Sum of the late stops' penalties. */
+            lateness_penalty: number;
+            /** @description fixed_cost + distance_cost + lateness_penalty. */
+            cost: number;
+            driving_minutes: number | null;
+            /** @description Minutes spent waiting for windows to open. */
+            waiting_minutes: number | null;
+            service_minutes: number | null;
+            lateness_minutes: number | null;
+            /** @description Stops served after their window closed (soft windows), end node included. */
+            late_stops: {
+                node: number;
+                lateness_minutes: number;
+                penalty: number;
+            }[];
+            /** @description Arrival at the end node minus departure from the start node. */
+            duration_minutes: number | null;
+            /** @description The working-hours cap (max_working_hours x 60); null when there is none. */
+            max_duration_minutes: number | null;
+            /** @description Total demand delivered on the route. */
+            load: number;
+            capacity: number;
+        };
+        /**
+         * Rejection
+         * @description Extension: the error a submit of this request would answer now: its HTTP status and the envelope's `code`, `error` and, for 422, `detail`.
+         */
+        Rejection: {
+            /** @enum {integer} */
+            status: 400 | 422 | 429;
+            code: components["schemas"]["ErrorCode"];
+            error: string;
+            detail?: components["schemas"]["ValidationIssue"][];
+            retry_after_seconds?: number;
+        };
+        /**
+         * ValidationReport
+         * @description Extension: the answer of `POST /api/v1/solve/validate`.
+         */
+        ValidationReport: {
+            /** @description Whether a submit of this body would be accepted now (validation, plan limits, monthly quota and queue all pass). */
+            would_be_accepted: boolean;
+            /** @description What a submit would answer instead of accepting; null when it would be accepted. */
+            rejection: components["schemas"]["Rejection"] | null;
+            /** @description The time limit a solve would get (the request's, capped at the plan's maximum; the plan's maximum when omitted); null when the body is invalid. */
+            time_limit_seconds: number | null;
+            /** @description The warnings a solve would report. */
+            warnings: string[];
+            /** @description True when at least one infeasibility is proven: a solve would fail. */
+            infeasible: boolean;
+            /** @description Every infeasibility the pre-check can prove. An empty list does not prove that a feasible solution exists. */
+            infeasibilities: components["schemas"]["Infeasibility"][];
+        };
+        /** ValidationReportEnvelope */
+        ValidationReportEnvelope: {
+            /** @constant */
+            success: true;
+            /** @description Identifies this HTTP request (no task is created). */
+            request_id: string;
+            error: null;
+            result: components["schemas"]["ValidationReport"];
+        };
     };
     responses: {
-        /** @description Malformed JSON (`malformed_json`), or the request exceeds a plan limit (`plan_limit_exceeded`). */
+        /** @description Text that is not JSON (`malformed_json`; well-formed JSON that is not an object is a 422), or the request exceeds a plan limit (`plan_limit_exceeded`). */
         MalformedOrPlanLimit: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["BadRequestEnvelope"];
             };
         };
         /** @description Missing headers, wrong user name or key (or an expired, revoked or disabled key), or an invalid marketplace proxy secret. */
@@ -487,7 +881,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["UnauthorizedEnvelope"];
             };
         };
         /** @description The plan does not support API access, or the request id belongs to another account. */
@@ -497,7 +891,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ForbiddenEnvelope"];
             };
         };
         /** @description Unknown or expired request id. */
@@ -507,7 +901,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["NotFoundEnvelope"];
             };
         };
         /** @description The body exceeds the configured limit (default 64 MiB). */
@@ -517,7 +911,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["PayloadTooLargeEnvelope"];
             };
         };
         /** @description The body is not `application/json`. */
@@ -527,10 +921,10 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["UnsupportedMediaTypeEnvelope"];
             };
         };
-        /** @description Body validation failed; all problems in `detail`. */
+        /** @description Validation failed (the body, or a query parameter); every problem in `detail`. Well-formed JSON that is not an object (`5`, `"hello"`, `[]`, `null`, an empty body) is one problem at `loc` ["body"]. */
         ValidationFailed: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -569,7 +963,19 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["InternalErrorEnvelope"];
+            };
+        };
+        /** @description The path exists but not with this method (`method_not_allowed`); `Allow` lists the methods it supports. */
+        MethodNotAllowed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description RFC 9110: the methods the path supports, e.g. `GET` or `POST`. */
+                Allow: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["MethodNotAllowedEnvelope"];
             };
         };
     };
@@ -592,7 +998,10 @@ export interface operations {
     submitSolve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension (IETF draft "The Idempotency-Key HTTP Header Field"): a unique key per request, e.g. a UUID, plain or as a quoted string. Repeating a submit with the same key and the same body within 24 h answers the original acknowledgement (same `request_id` in the body, header `Idempotent-Replayed: true`; `X-Request-Id` identifies the repeat itself) without a second task or a second quota unit; the repeat still counts towards the per-minute rate. The same key with a different body answers 422 (`detail` type `idempotency_key_reused`); a repeat while the first request is still being admitted answers 409 `idempotency_key_in_use`. Keys are per account. A submit that was refused (any error) does not keep its key. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -608,6 +1017,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description Extension: `true` when this is the stored acknowledgement of an earlier submit with the same Idempotency-Key and body. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -617,6 +1028,17 @@ export interface operations {
             400: components["responses"]["MalformedOrPlanLimit"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Extension: a submit with the same Idempotency-Key is still being admitted; retry shortly. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyKeyInUseEnvelope"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
@@ -627,7 +1049,10 @@ export interface operations {
     };
     getSolveResult: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Extension: `best` adds the best solution found so far as `result.progress.best` (solved-result format) while the task is solving. */
+                include?: "best";
+            };
             header?: never;
             path: {
                 /** @description The `request_id` returned by submit. */
@@ -650,7 +1075,47 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSolveResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `request_id` returned by submit. */
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The task is still queued or solving. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskNotFinishedEnvelope"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -660,7 +1125,7 @@ export interface operations {
             query?: {
                 /** @description Page size. */
                 limit?: number;
-                /** @description `next_cursor` of the previous page. */
+                /** @description `next_cursor` of the previous page. Any other value (including another account's cursor) answers 422 with `loc` ["query", "cursor"]. */
                 cursor?: string;
             };
             header?: never;
@@ -681,6 +1146,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -713,6 +1179,104 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSolveEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `id` of the last event received; the stream resumes after it. */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                /** @description The `request_id` returned by submit. */
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The event stream. Each event: `id: <id>`, `event: <name>`, `data: <JSON>`, blank line. For example:
+             *
+             *     ```
+             *     id: 17
+             *     event: queued
+             *     data: {"success":true,"request_id":"3f0c6f1e-7d5a-4c1b-9a61-2b8f5e0c9d47","error":null,"result":{"status":"processing","phase":"queued","queue_depth":1}}
+             *
+             *     id: 18
+             *     event: solving
+             *     data: {"success":true,"request_id":"3f0c6f1e-7d5a-4c1b-9a61-2b8f5e0c9d47","error":null,"result":{"status":"processing","phase":"solving","queue_depth":null,"progress":{"elapsed_seconds":0,"time_limit_seconds":5,"feasible":false,"best_cost":null,"improvements":0,"iterations":0,"strategy":null}}}
+             *
+             *     id: 21
+             *     event: progress
+             *     data: {"success":true,"request_id":"3f0c6f1e-7d5a-4c1b-9a61-2b8f5e0c9d47","error":null,"result":{"status":"processing","phase":"solving","queue_depth":null,"progress":{"elapsed_seconds":1.02,"time_limit_seconds":5,"feasible":true,"best_cost":72,"improvements":9,"iterations":4210,"strategy":"alns"}}}
+             *
+             *     : keep-alive
+             *
+             *     id: 30
+             *     event: failed
+             *     data: {"success":false,"request_id":"3f0c6f1e-7d5a-4c1b-9a61-2b8f5e0c9d47","error":"cancelled by the caller","result":null,"code":"cancelled","diagnostics":[]}
+             *
+             *     ```
+             */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["SolveEventStream"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelSolve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `request_id` returned by submit. */
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancel was taken. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelAcknowledgement"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The task already ended (solved or failed) without being cancelled. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskFinishedEnvelope"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -735,6 +1299,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
         };
     };
     getReadiness: {
@@ -755,6 +1320,7 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
             /** @description Not ready. */
             503: {
                 headers: {
@@ -784,6 +1350,43 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
+        };
+    };
+    validateSolve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SolveRequest"];
+            };
+        };
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationReportEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedOrPlanLimit"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

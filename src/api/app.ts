@@ -3,9 +3,13 @@ import type { Context, Next } from "koa";
 import type { Context as OpenApiContext, OpenAPIBackend } from "openapi-backend";
 import { ApiError } from "../errors/api-error.js";
 import type { ApiServices, RequestState } from "./context.js";
+import { cancelSolveHandler } from "./handlers/cancel-solve.js";
 import { getSolveResultHandler } from "./handlers/get-solve-result.js";
 import { downloadHistoryItemHandler, listHistoryHandler } from "./handlers/history.js";
+import { solveEventsHandler } from "./handlers/solve-events.js";
 import { submitSolveHandler } from "./handlers/submit-solve.js";
+import { validateSolveHandler } from "./handlers/validate-solve.js";
+import { deleteSolveResultHandler } from "./handlers/delete-solve-result.js";
 import { BROKER_RETRY_AFTER_SECONDS, errorEnvelopeMiddleware } from "./middleware/error-envelope.js";
 import { requestContextMiddleware } from "./middleware/request-context.js";
 import { createOpsRouter } from "./ops-routes.js";
@@ -31,6 +35,10 @@ export async function createApiApp(services: ApiServices, readiness: () => Promi
     getSolveResult: withRouteLabel(getSolveResultHandler(services)),
     listHistory: withRouteLabel(listHistoryHandler(services)),
     downloadHistoryItem: withRouteLabel(downloadHistoryItemHandler(services)),
+    validateSolve: withRouteLabel(validateSolveHandler(services, readJsonBody)),
+    deleteSolveResult: withRouteLabel(deleteSolveResultHandler(services)),
+    getSolveEvents: withRouteLabel(solveEventsHandler(services)),
+    cancelSolve: withRouteLabel(cancelSolveHandler(services)),
     // The SRE endpoints are served by the ops router below; these entries exist because
     // openapi-backend in strict mode wants a handler for every operation in the document.
     getHealth: notRoutedHere,
@@ -39,8 +47,10 @@ export async function createApiApp(services: ApiServices, readiness: () => Promi
     notFound: async () => {
       throw new ApiError("not_found", "No such endpoint. See the OpenAPI document for the available paths");
     },
-    methodNotAllowed: async () => {
-      throw new ApiError("method_not_allowed", "Method not allowed on this path");
+    methodNotAllowed: async (c: OpenApiContext) => {
+      // RFC 9110: a 405 names the methods the path does support.
+      const allow = allowedMethods(c.api as OpenAPIBackend, c.request.path);
+      throw new ApiError("method_not_allowed", `Method not allowed on this path; allowed: ${allow}`, { headers: { Allow: allow } });
     },
   });
 
@@ -84,7 +94,7 @@ function responseSelfCheck(api: OpenAPIBackend) {
   return async (ctx: Context, next: Next) => {
     await next();
     const state = ctx.state as RequestState;
-    if (!state.operationId || typeof ctx.body !== "object" || ctx.body === null) return;
+    if (!state.operationId || typeof ctx.body !== "object" || ctx.body === null || !ctx.response.is("json")) return;
     const result = api.validator.validateResponse(ctx.body, state.operationId, ctx.status);
     if (!result.valid) {
       state.log.error("response does not match the OpenAPI document", { operation: state.operationId, status: ctx.status, errors: result.errors?.slice(0, 5) });
@@ -101,6 +111,15 @@ function withRouteLabel(handler: OperationHandler): OperationHandler {
     (ctx.state as RequestState).operationId = c.operation.operationId;
     await handler(c, ctx);
   };
+}
+
+const HTTP_METHODS = ["get", "head", "post", "put", "patch", "delete", "options", "trace"] as const;
+
+/** The methods the document defines on the path a request was sent to, as an `Allow` value. */
+function allowedMethods(api: OpenAPIBackend, path: string): string {
+  return HTTP_METHODS.filter((method) => api.router.matchOperation({ method, path, headers: {} }) !== undefined)
+    .map((m) => m.toUpperCase())
+    .join(", ");
 }
 
 async function notRoutedHere(_c: OpenApiContext, _ctx: Context): Promise<void> {

@@ -2,9 +2,13 @@ import type { Config } from "../config/load.js";
 import type { Logger } from "../log/logger.js";
 import type { Admission } from "../limits/admission.js";
 import type { ApiMetrics } from "../metrics/registry.js";
+import type { ProgressStore } from "../queue/progress-store.js";
+import type { TaskEvents } from "../queue/task-events.js";
 import type { TaskQueue } from "../queue/task-queue.js";
+import type { EventStreamRegistry } from "./event-stream.js";
 import type { AccountStore } from "../store/accounts.js";
 import type { HistoryStore } from "../store/history.js";
+import type { IdempotencyStore } from "../store/idempotency.js";
 
 /** Everything a handler may use; built once per API process. */
 export interface ApiServices {
@@ -14,8 +18,15 @@ export interface ApiServices {
   accounts: AccountStore;
   admission: Admission;
   history: HistoryStore;
+  idempotency: IdempotencyStore;
   metrics: ApiMetrics;
   natsConnected(): boolean;
+  /** Issue 13: task event log, progress of solving tasks, open event streams, cancel signal. */
+  events: TaskEvents;
+  progress: ProgressStore;
+  eventStreams: EventStreamRegistry;
+  /** Tells the worker solving `taskId`, wherever it runs, to stop (a NATS message). */
+  signalCancel(taskId: string): void;
   /** Submit-time check of a callback URL; null when acceptable. */
   checkCallbackUrl(url: string): string | null;
 }

@@ -1,4 +1,5 @@
 import type { ApiError } from "../errors/api-error.js";
+import type { Infeasibility } from "../problem/diagnostics.js";
 
 /** The spec's response envelope (section 2.2). */
 export interface Envelope {
@@ -10,6 +11,9 @@ export interface Envelope {
   retry_after_seconds?: number;
   detail?: { loc: string[]; msg: string; type: string }[];
   diagnostics?: string[];
+  infeasibilities?: Infeasibility[];
+  /** Extension: when the task's result expires (acknowledgement and poll bodies). */
+  expires_at?: string;
 }
 
 export function successEnvelope(requestId: string, result: unknown): Envelope {

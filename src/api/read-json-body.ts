@@ -7,13 +7,19 @@ import { ApiError } from "../errors/api-error.js";
  * requires) and turns the body parser's failures into the envelope's 400 / 413 / 415.
  */
 export interface JsonBody {
+  /**
+   * Any JSON value (not only objects: `5` or `null` are well-formed JSON, refused by validation
+   * with a 422, not here); undefined for an empty body.
+   */
   parsed: unknown;
   /** The body as received (decoded to text): stored as is, so a large body is not serialised again. */
   raw: string;
 }
 
 export function createJsonBodyReader(maxBodyBytes: number) {
-  const parse = bodyParser({ enableTypes: ["json"], jsonLimit: maxBodyBytes, jsonStrict: true, encoding: "utf-8" });
+  // Not strict: strict mode answers 400 "only supports object and array" for well-formed JSON
+  // such as `5` and turns an empty body into {}; both are for validation to refuse (422).
+  const parse = bodyParser({ enableTypes: ["json"], jsonLimit: maxBodyBytes, jsonStrict: false, encoding: "utf-8" });
   return async function readJsonBody(ctx: Context): Promise<JsonBody> {
     if (!ctx.is("application/json")) {
       throw new ApiError("unsupported_media_type", "Content-Type must be application/json");
@@ -31,7 +37,8 @@ export function createJsonBodyReader(maxBodyBytes: number) {
       throw new ApiError("malformed_json", `Malformed JSON body: ${e.message ?? "could not be parsed"}`, { cause: err });
     }
     const request = ctx.request as unknown as { body: unknown; rawBody?: string };
-    return { parsed: request.body, raw: request.rawBody ?? JSON.stringify(request.body) };
+    const raw = request.rawBody ?? JSON.stringify(request.body);
+    return { parsed: raw === "" ? undefined : request.body, raw };
   };
 }
 

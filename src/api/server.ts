@@ -7,12 +7,16 @@ import { KvCounter } from "../limits/kv-counter.js";
 import type { Logger } from "../log/logger.js";
 import { createApiMetrics } from "../metrics/registry.js";
 import { connectNats } from "../queue/connection.js";
+import { IdempotencyStore } from "../store/idempotency.js";
 import { NAMES } from "../queue/names.js";
+import { ProgressStore } from "../queue/progress-store.js";
+import { TaskEvents } from "../queue/task-events.js";
 import { TaskQueue } from "../queue/task-queue.js";
 import { AccountStore } from "../store/accounts.js";
 import { HistoryStore } from "../store/history.js";
 import { createApiApp } from "./app.js";
 import type { ApiServices } from "./context.js";
+import { EventStreamRegistry } from "./event-stream.js";
 
 export interface RunningApi {
   url: string;
@@ -33,8 +37,13 @@ export async function startApi(config: Readonly<Config>, log: Logger, options: {
     accounts: accounts.store,
     admission: new Admission(new KvCounter(nats.counters), options.clock ?? SYSTEM_CLOCK),
     history: new HistoryStore(nats.history, nats.requests),
+    idempotency: new IdempotencyStore(nats.idempotency),
     metrics: createApiMetrics({ queueDepth: () => queue.queueDepth(), inProgress: () => queue.inProgress(), natsConnected: nats.isConnected }),
     natsConnected: nats.isConnected,
+    events: new TaskEvents(nats.js, nats.jsm),
+    progress: new ProgressStore(nats.progress),
+    eventStreams: new EventStreamRegistry(),
+    signalCancel: (taskId) => nats.nc.publish(`${NAMES.cancelSubjectPrefix}.${taskId}`),
     checkCallbackUrl: (url) => checkCallbackUrl(url, { allowLoopback: config.callbacks.allowLoopback }),
   };
   const readiness = async () => {
@@ -57,6 +66,8 @@ export async function startApi(config: Readonly<Config>, log: Logger, options: {
     stop: () => {
       stopping ??= (async () => {
         beginShutdown();
+        // Event streams never end by themselves; without this the server would wait on them.
+        await services.eventStreams.closeAll();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();

@@ -1,10 +1,11 @@
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { REPO_ROOT } from "../infra/repo-root.js";
 import { readFileSync } from "node:fs";
 import Ajv2020Module from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { OpenAPIBackend, type Document, type Handler } from "openapi-backend";
 
-export const SPEC_PATH = fileURLToPath(new URL("../../openapi/solve-api.openapi.json", import.meta.url));
+export const SPEC_PATH = join(REPO_ROOT, "openapi/solve-api.openapi.json");
 
 // Both packages are CommonJS with a default export; under NodeNext ESM it sits on `.default`.
 const Ajv2020 = Ajv2020Module.default;

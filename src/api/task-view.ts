@@ -9,6 +9,13 @@ import type { Envelope } from "./envelope.js";
 type Schemas = components["schemas"];
 
 export function taskEnvelope(task: TaskRecord, queueDepth: number | null): Envelope {
+  const body = stateEnvelope(task, queueDepth);
+  // Extension: when the result expires (records written before it existed have no stamp).
+  if (task.expiresAt) body.expires_at = task.expiresAt;
+  return body;
+}
+
+function stateEnvelope(task: TaskRecord, queueDepth: number | null): Envelope {
   switch (task.state) {
     case "queued":
       return { success: true, request_id: task.id, error: null, result: { status: "processing", phase: "queued", queue_depth: queueDepth } } satisfies Schemas["PollProcessing"];
@@ -25,6 +32,7 @@ export function taskEnvelope(task: TaskRecord, queueDepth: number | null): Envel
         result: null,
         code: task.code ?? "task_failed",
         diagnostics: task.diagnostics ?? [],
+        ...(task.infeasibilities ? { infeasibilities: task.infeasibilities } : {}),
       } satisfies Schemas["PollFailed"];
   }
 }

@@ -1,10 +1,10 @@
 import { loadConfig } from "../config/load.js";
-import { createLogger } from "../log/logger.js";
+import { createLogger, READY_MESSAGE } from "../log/logger.js";
 import { startWorker } from "../worker/start-worker.js";
 import { stopOnSignal } from "./stop-on-signal.js";
 
 const config = loadConfig();
 const log = createLogger({ service: "vrp-worker", pid: process.pid }, config.logLevel);
 const worker = await startWorker(config, log);
-process.stdout.write(`READY ${worker.metricsUrl}\n`);
+log.announce(READY_MESSAGE, { url: worker.metricsUrl });
 stopOnSignal(worker.stop, log);

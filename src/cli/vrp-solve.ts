@@ -78,7 +78,7 @@ export async function runVrpSolve(argv: string[], print: (text: string) => void,
     print(JSON.stringify(outcome.result, null, 2));
     return 0;
   }
-  return fail(new ApiError("no_feasible_solution", outcome.error), { diagnostics: outcome.diagnostics });
+  return fail(new ApiError("no_feasible_solution", outcome.error), { diagnostics: outcome.diagnostics, infeasibilities: outcome.infeasibilities });
 }
 
 export async function main(): Promise<void> {

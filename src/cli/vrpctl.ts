@@ -4,7 +4,7 @@ import { Admission, SYSTEM_CLOCK } from "../limits/admission.js";
 import { KvCounter } from "../limits/kv-counter.js";
 import { createLogger } from "../log/logger.js";
 import { connectNats, type Nats } from "../queue/connection.js";
-import { AccountStore } from "../store/accounts.js";
+import { AccountStore, keyStateAt } from "../store/accounts.js";
 import { HistoryStore } from "../store/history.js";
 
 const USAGE = `vrpctl: the account center of the VRP solve service (talks to NATS at $NATS_URL).
@@ -34,11 +34,24 @@ function option(args: string[], name: string): string | undefined {
   return value;
 }
 
-function parseExpiry(text: string): Date {
+function parseExpiry(text: string, now = Date.now()): Date {
   const days = /^(\d+)d$/.exec(text);
-  const date = days ? new Date(Date.now() + Number(days[1]) * 86_400_000) : new Date(text);
+  const date = days ? new Date(now + Number(days[1]) * 86_400_000) : new Date(text);
   if (Number.isNaN(date.getTime())) throw new UsageError(`--expires must be an ISO date or a number of days like 30d, got '${text}'`);
+  if (date.getTime() <= now) throw new UsageError(`--expires must be in the future, got '${text}' (${date.toISOString()})`);
   return date;
+}
+
+/** What a person needs when NATS is not there: the address tried and how to give another. */
+function unreachableMessage(servers: string[], err: unknown): string {
+  const reason = err instanceof Error ? err.message : String(err);
+  const source = process.env.NATS_URL ? "from NATS_URL" : "the default; NATS_URL is not set";
+  return [
+    `cannot reach NATS at ${servers.join(", ")} (${source}): ${reason}.`,
+    "vrpctl talks to the NATS server of the running service. Start the service (make run), or point",
+    "vrpctl at its NATS with NATS_URL, e.g. after `NATS_PORT=14222 make run`:",
+    "  NATS_URL=nats://127.0.0.1:14222 npx vrpctl accounts",
+  ].join("\n");
 }
 
 function table(rows: Record<string, unknown>[]): string {
@@ -67,7 +80,9 @@ export async function runVrpctl(argv: string[], print: (line: string) => void): 
   const log = createLogger({ service: "vrpctl" }, "error", (line) => process.stderr.write(line + "\n"));
   let nats: Nats | null = null;
   try {
-    nats = await connectNats(config, "vrpctl", log);
+    nats = await connectNats(config, "vrpctl", log, { failFast: true }).catch((err: unknown) => {
+      throw new Error(unreachableMessage(config.natsServers, err));
+    });
     const accounts = new AccountStore(nats.accounts, nats.apiKeys);
     const need = (i: number, what: string) => {
       const v = args[i];
@@ -95,7 +110,7 @@ export async function runVrpctl(argv: string[], print: (line: string) => void): 
       print(`created key ${record.fingerprint} for '${record.user}'${record.expiresAt ? `, expires ${record.expiresAt}` : ""}; it is shown only now:`);
       print(key);
     } else if (command === "key" && sub === "list") {
-      print(table((await accounts.listKeys(need(2, "<user>"))).map((k) => ({ fingerprint: k.fingerprint, created: k.createdAt, expires: k.expiresAt ?? "never", state: k.state }))));
+      print(table((await accounts.listKeys(need(2, "<user>"))).map((k) => ({ fingerprint: k.fingerprint, created: k.createdAt, expires: k.expiresAt ?? "never", state: keyStateAt(k, new Date()) }))));
     } else if (command === "key" && (sub === "revoke" || sub === "disable" || sub === "enable")) {
       const state = sub === "revoke" ? "revoked" : sub === "disable" ? "disabled" : "active";
       const k = await accounts.setKeyState(need(2, "<user>"), need(3, "<fingerprint>"), state);

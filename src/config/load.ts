@@ -1,4 +1,5 @@
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { REPO_ROOT } from "../infra/repo-root.js";
 import { loadPlans, type PlanCatalogue } from "./plans.js";
 
 export interface Config {
@@ -24,12 +25,14 @@ export interface Config {
     shutdownGraceMs: number;
     metricsPort: number;
   };
+  /** Seconds between keep-alive comments on an idle event stream (issue 13). */
+  eventsKeepAliveSeconds: number;
   logLevel: "debug" | "info" | "warn" | "error";
   /** Validate every response against the OpenAPI document and log mismatches (tests, staging). */
   selfCheckResponses: boolean;
 }
 
-const DEFAULT_PLANS_FILE = fileURLToPath(new URL("../../config/plans.json", import.meta.url));
+const DEFAULT_PLANS_FILE = join(REPO_ROOT, "config/plans.json");
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
@@ -76,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       shutdownGraceMs: intEnv(env, "WORKER_SHUTDOWN_GRACE_MS", 10_000),
       metricsPort: intEnv(env, "WORKER_METRICS_PORT", 0),
     },
+    eventsKeepAliveSeconds: intEnv(env, "EVENTS_KEEPALIVE_SECONDS", 15),
     logLevel: level,
     selfCheckResponses: boolEnv(env, "SELF_CHECK_RESPONSES", false),
   });

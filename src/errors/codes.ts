@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  task_finished: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   validation_failed: 422,
@@ -22,6 +23,8 @@ export const ERROR_STATUS = {
   service_unavailable: 503,
   no_feasible_solution: 200,
   task_failed: 200,
+  idempotency_key_in_use: 409,
+  task_not_finished: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -34,6 +37,7 @@ export const MESSAGES = {
   validationFailed: "Validation failed",
   forbiddenResult: "no permission to access this request result",
   notFound: "request id not found or expired",
+  cancelledByCaller: "cancelled by the caller",
   timeLimitNotPositiveInteger: "time_limit_seconds must be a positive integer",
 } as const;
 

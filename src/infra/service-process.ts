@@ -1,11 +1,30 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { READY_MESSAGE } from "../log/logger.js";
+import { REPO_ROOT } from "./repo-root.js";
 
-export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+export { REPO_ROOT };
+
+/** Where `make build` (tsconfig.build.json) puts the compiled entry points. */
+export const BUILT_BIN_DIR = join(REPO_ROOT, "dist/src/bin");
+
+/** The url of the first complete ready line in a process's output, if it has printed one. */
+function readyUrl(output: string): string | null {
+  for (const line of output.split("\n")) {
+    if (!line.includes(`"msg":"${READY_MESSAGE}"`)) continue;
+    try {
+      const entry = JSON.parse(line) as { msg?: unknown; url?: unknown };
+      if (entry.msg === READY_MESSAGE && typeof entry.url === "string") return entry.url;
+    } catch {
+      // not yet a complete line
+    }
+  }
+  return null;
+}
 
 export interface ServiceProcess {
-  /** What the process printed after READY: the API's base URL or a worker's metrics URL. */
+  /** The `url` of the process's ready line: the API's base URL or a worker's metrics URL. */
   url: string;
   child: ChildProcess;
   /** Everything it printed so far (JSON log lines), for test diagnostics. */
@@ -15,9 +34,10 @@ export interface ServiceProcess {
 }
 
 /**
- * Starts `src/bin/<entry>.ts` as a separate Node process (directly under node, not through the
- * tsx wrapper, so the PID is the process that does the work and signals reach it) and resolves
- * when it prints its READY line.
+ * Starts the compiled `dist/src/bin/<entry>.js` (the production build, see `make build`) as a
+ * separate process of the same Node that runs the caller (process.execPath: the project's
+ * Node 24 under make), directly rather than through a wrapper, so the PID is the process that
+ * does the work and signals reach it; resolves when it logs its ready line (`{"msg":"ready","url":...}`, a JSON log line like all others).
  */
 export async function spawnService(
   entry: "api" | "worker",
@@ -27,7 +47,7 @@ export async function spawnService(
 ): Promise<ServiceProcess> {
   // In its own process group a child does not receive the terminal's Ctrl-C directly, so the
   // parent can stop the services in order (workers first, while NATS is still up).
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", `src/bin/${entry}.ts`], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), join(BUILT_BIN_DIR, `${entry}.js`)], {
     cwd: REPO_ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -47,11 +67,11 @@ export async function spawnService(
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${entry} did not become ready within 30 s:\n${output}`)), 30_000);
     const onData = () => {
-      const match = /^READY (\S+)$/m.exec(output);
-      if (match) {
+      const url = readyUrl(output);
+      if (url !== null) {
         clearTimeout(timer);
         child.stdout!.off("data", onData);
-        resolve(match[1]!);
+        resolve(url);
       }
     };
     child.stdout!.on("data", onData);

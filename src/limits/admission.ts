@@ -57,13 +57,14 @@ export class Admission {
   async reserveQuota(owner: string, plan: Plan): Promise<void> {
     const window = monthWindow(this.clock.now());
     const result = await this.counter.add(`quota.${ownerKey(owner)}.${window.id}`, 1, plan.monthlyQuota);
-    if (!result.ok) {
-      throw new ApiError(
-        "monthly_quota_exceeded",
-        `Monthly quota of ${plan.monthlyQuota} tasks exceeded on plan '${plan.name}'. Please upgrade your plan or wait until the next month`,
-        { retryAfterSeconds: window.resetSeconds },
-      );
-    }
+    if (!result.ok) throw quotaExceeded(plan, window.resetSeconds);
+  }
+
+  /** The refusal reserveQuota would give now, without reserving anything (validate-only requests). */
+  async quotaRefusal(owner: string, plan: Plan): Promise<ApiError | null> {
+    const window = monthWindow(this.clock.now());
+    const used = await this.counter.read(`quota.${ownerKey(owner)}.${window.id}`);
+    return used + 1 > plan.monthlyQuota ? quotaExceeded(plan, window.resetSeconds) : null;
   }
 
   /** Gives back a reservation when the task was not accepted after all (busy queue, publish failure). */
@@ -80,6 +81,14 @@ export class Admission {
     ]);
     return { minute, month };
   }
+}
+
+function quotaExceeded(plan: Plan, resetSeconds: number): ApiError {
+  return new ApiError(
+    "monthly_quota_exceeded",
+    `Monthly quota of ${plan.monthlyQuota} tasks exceeded on plan '${plan.name}'. Please upgrade your plan or wait until the next month`,
+    { retryAfterSeconds: resetSeconds },
+  );
 }
 
 /** The IETF RateLimit / RateLimit-Policy header fields (draft-ietf-httpapi-ratelimit-headers). */

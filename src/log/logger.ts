@@ -8,11 +8,16 @@ const RANK: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 }
 /** Field names whose values are never written, wherever they appear. */
 const SECRET_FIELDS = /^(x-api-key|api_key|apikey|key|secret|webhook_secret|x-marketplace-proxy-secret|authorization|password)$/i;
 
+/** The `msg` of the log line with which the API and a worker say they are ready (its `url` field says where). */
+export const READY_MESSAGE = "ready";
+
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
+  /** An info line written whatever the level: a line another process waits for (e.g. "ready"). */
+  announce(msg: string, fields?: Record<string, unknown>): void;
   child(fields: Record<string, unknown>): Logger;
 }
 
@@ -55,6 +60,9 @@ class JsonLogger implements Logger {
   }
   error(msg: string, fields?: Record<string, unknown>): void {
     if (this.minRank <= RANK.error) this.emit("error", msg, fields);
+  }
+  announce(msg: string, fields?: Record<string, unknown>): void {
+    this.emit("info", msg, fields);
   }
   child(fields: Record<string, unknown>): Logger {
     return new JsonLogger({ ...this.base, ...fields }, this.minRank, this.write);

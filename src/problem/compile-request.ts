@@ -12,13 +12,16 @@ export interface CompiledRequest {
  * distances when every node has a position, resolved per-vehicle costs for both objectives, and
  * a time block only when windows, service times and speeds are all given.
  */
-export function compileRequest(req: SolveRequestInput): CompiledRequest {
+export function compileRequest(req: SolveRequestInput, options: { withDistances?: boolean } = {}): CompiledRequest {
   const n = req.node_num;
   const m = req.vehicle_num;
   const warnings: string[] = [];
   const positions = req.node_positions ?? [];
   const useCoords = positions.length === n;
-  const dist = new Float64Array(n * n);
+  // Without distances (the API's pre-check reads the few it needs through requestDistance): an
+  // n x n matrix of a large request costs the API's event loop hundreds of milliseconds.
+  const withDistances = options.withDistances ?? true;
+  const dist = new Float64Array(withDistances ? n * n : 0);
   let coords: Float64Array | null = null;
   if (useCoords) {
     coords = new Float64Array(2 * n);
@@ -26,11 +29,11 @@ export function compileRequest(req: SolveRequestInput): CompiledRequest {
       coords![2 * i] = xy[0]!;
       coords![2 * i + 1] = xy[1]!;
     });
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; withDistances && i < n; i++) {
       for (let j = 0; j < n; j++) dist[i * n + j] = Math.hypot(coords[2 * i]! - coords[2 * j]!, coords[2 * i + 1]! - coords[2 * j + 1]!);
     }
   } else {
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; withDistances && i < n; i++) {
       const row = req.distance_matrix[i]!;
       for (let j = 0; j < n; j++) dist[i * n + j] = row[j]!;
     }
@@ -64,7 +67,8 @@ export function compileRequest(req: SolveRequestInput): CompiledRequest {
       twEndMin: Float64Array.from(windows, (w) => w[1]!),
       serviceMin: Float64Array.from(req.node_service_time!),
       speed: Float64Array.from(req.vehicle_speeds!),
-      maxRouteMin: req.max_working_hours != null ? req.max_working_hours * 60 : Number.POSITIVE_INFINITY,
+      // Omitted, null or "" all mean no cap (spec 2.1: "Empty or omitted means no cap").
+      maxRouteMin: typeof req.max_working_hours === "number" ? req.max_working_hours * 60 : Number.POSITIVE_INFINITY,
       latePenaltyPerMin: req.late_penalty_per_min != null && req.late_penalty_per_min > 0 ? req.late_penalty_per_min : 0,
     };
   } else if (given > 0) {
@@ -72,7 +76,7 @@ export function compileRequest(req: SolveRequestInput): CompiledRequest {
       "node_time_windows, node_service_time and vehicle_speeds must all be given to enable the time dimension; the ones given were ignored",
     );
   }
-  if (!time && req.max_working_hours != null) warnings.push("max_working_hours was ignored because the time dimension is off");
+  if (!time && typeof req.max_working_hours === "number") warnings.push("max_working_hours was ignored because the time dimension is off");
   if (!time && req.late_penalty_per_min != null && req.late_penalty_per_min > 0) {
     warnings.push("late_penalty_per_min was ignored because the time dimension is off");
   }
@@ -98,4 +102,11 @@ export function compileRequest(req: SolveRequestInput): CompiledRequest {
     warnings,
     baseStartSeconds: (h ?? 9) * 3600 + (min ?? 0) * 60 + (s ?? 0),
   };
+}
+
+/** d(i, j) of a request by the same rule as compileRequest, without building the matrix. */
+export function requestDistance(req: SolveRequestInput): (i: number, j: number) => number {
+  const positions = req.node_positions ?? [];
+  if (positions.length === req.node_num) return (i, j) => Math.hypot(positions[i]![0]! - positions[j]![0]!, positions[i]![1]! - positions[j]![1]!);
+  return (i, j) => req.distance_matrix[i]![j]!;
 }

@@ -1,16 +1,70 @@
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 
+/** The numbers that prove one infeasibility; which ones are set depends on the kind. */
+export interface InfeasibilityEvidence {
+  demand?: number;
+  largest_capacity?: number;
+  total_demand?: number;
+  total_capacity?: number;
+  excess?: number;
+  window_start?: number;
+  window_end?: number;
+  earliest_arrival?: number;
+  earliest_return?: number;
+  end_node?: number;
+  end_window_end?: number;
+  late_by?: number;
+  round_trip_minutes?: number;
+  cap_minutes?: number;
+  vehicle?: string;
+}
+
+export type InfeasibilityKind =
+  | "demand_exceeds_capacity"
+  | "total_demand_exceeds_capacity"
+  | "window_inverted"
+  | "window_unreachable"
+  | "return_too_late"
+  | "working_hours_too_short";
+
+/** One proven reason why no feasible solution exists (the OpenAPI document's `Infeasibility`). */
+export interface Infeasibility {
+  kind: InfeasibilityKind;
+  message: string;
+  node?: number;
+  evidence: InfeasibilityEvidence;
+}
+
+const EPS = 1e-9;
+
 function fmt(x: number): string {
   return Number.isInteger(x) ? String(x) : x.toFixed(2);
 }
 
+/** Rounds away floating-point dust in the evidence (e.g. 70.00000000000001). */
+function clean(x: number): number {
+  return Math.round(x * 1e9) / 1e9;
+}
+
 /**
- * Reasons, in English, why no feasible solution can exist, where they can be told cheaply and
- * for sure. An empty list does not prove feasibility; it only means none of these applies.
+ * Reasons, with their evidence, why no feasible solution can exist, where they can be told
+ * cheaply (O(customers x vehicles)) and for sure. An empty list does not prove feasibility; it
+ * only means none of these applies. The API's validate endpoint and a failed task list the same.
  */
+export function infeasibilities(p: CompiledProblem, distance: Distance = (i, j) => p.dist[i * p.nodeCount + j]!): Infeasibility[] {
+  return [...capacityReasons(p), ...timeReasons(p, distance)];
+}
+
+/** d(i, j): the compiled matrix, or (in the API, which compiles without it) computed on demand. */
+export type Distance = (i: number, j: number) => number;
+
+/** The messages alone: a failed task's `diagnostics`. */
 export function infeasibilityReasons(p: CompiledProblem): string[] {
-  const reasons: string[] = [];
-  const n = p.nodeCount;
+  return infeasibilities(p).map((i) => i.message);
+}
+
+function capacityReasons(p: CompiledProblem): Infeasibility[] {
+  const found: Infeasibility[] = [];
   let maxCapacity = 0;
   let totalCapacity = 0;
   for (let v = 0; v < p.vehicleCount; v++) {
@@ -19,30 +73,111 @@ export function infeasibilityReasons(p: CompiledProblem): string[] {
   }
   let totalDemand = 0;
   for (const c of p.customers) {
-    totalDemand += p.demand[c]!;
-    if (p.demand[c]! > maxCapacity + 1e-9) reasons.push(`node ${c} demand ${fmt(p.demand[c]!)} exceeds the largest vehicle capacity ${fmt(maxCapacity)}`);
-  }
-  if (totalDemand > totalCapacity + 1e-9) reasons.push(`total demand ${fmt(totalDemand)} exceeds the total capacity of all vehicles ${fmt(totalCapacity)}`);
-
-  const t = p.time;
-  if (t) {
-    const hard = t.latePenaltyPerMin <= 0;
-    for (const c of p.customers) {
-      let reachable = false;
-      let withinHours = false;
-      for (let v = 0; v < p.vehicleCount; v++) {
-        const s = p.startNode[v]!;
-        const e = p.endNode[v]!;
-        const arrive = t.twStartMin[s]! + p.dist[s * n + c]! / t.speed[v]!;
-        const begin = Math.max(arrive, t.twStartMin[c]!);
-        const back = begin + t.serviceMin[c]! + p.dist[c * n + e]! / t.speed[v]!;
-        if (begin <= t.twEndMin[c]! + 1e-9 && back <= t.twEndMin[e]! + 1e-9) reachable = true;
-        const shortestTrip = p.dist[s * n + c]! / t.speed[v]! + t.serviceMin[c]! + p.dist[c * n + e]! / t.speed[v]!;
-        if (shortestTrip <= t.maxRouteMin + 1e-9) withinHours = true;
-      }
-      if (hard && !reachable) reasons.push(`node ${c} cannot be served within its time window [${fmt(t.twStartMin[c]!)}, ${fmt(t.twEndMin[c]!)}] by any vehicle (or not with a return to the end depot in time)`);
-      if (!withinHours) reasons.push(`node ${c}: max_working_hours (${fmt(t.maxRouteMin / 60)} h) is shorter than any vehicle's round trip to it`);
+    const demand = p.demand[c]!;
+    totalDemand += demand;
+    if (demand > maxCapacity + EPS) {
+      const excess = clean(demand - maxCapacity);
+      found.push({
+        kind: "demand_exceeds_capacity",
+        message: `node ${c} demand ${fmt(demand)} exceeds the largest vehicle capacity ${fmt(maxCapacity)} by ${fmt(excess)}`,
+        node: c,
+        evidence: { demand, largest_capacity: maxCapacity, excess },
+      });
     }
   }
-  return reasons;
+  if (totalDemand > totalCapacity + EPS) {
+    const excess = clean(totalDemand - totalCapacity);
+    found.push({
+      kind: "total_demand_exceeds_capacity",
+      message: `total demand ${fmt(totalDemand)} exceeds the total capacity of all vehicles ${fmt(totalCapacity)} by ${fmt(excess)}`,
+      evidence: { total_demand: clean(totalDemand), total_capacity: clean(totalCapacity), excess },
+    });
+  }
+  return found;
+}
+
+function timeReasons(p: CompiledProblem, dist: Distance): Infeasibility[] {
+  const t = p.time;
+  if (!t) return [];
+  const found: Infeasibility[] = [];
+  for (let i = 0; i < p.nodeCount; i++) {
+    if (t.twStartMin[i]! > t.twEndMin[i]! + EPS) {
+      found.push({
+        kind: "window_inverted",
+        message: `node ${i} time window [${fmt(t.twStartMin[i]!)}, ${fmt(t.twEndMin[i]!)}] closes before it opens`,
+        node: i,
+        evidence: { window_start: t.twStartMin[i]!, window_end: t.twEndMin[i]! },
+      });
+    }
+  }
+  const hard = t.latePenaltyPerMin <= 0;
+  // Vehicles with the same start, end and speed reach every customer alike: one of each is enough
+  // (the first, which is also the one a strict minimum over all of them would name).
+  const seen = new Set<string>();
+  const representatives: number[] = [];
+  for (let v = 0; v < p.vehicleCount; v++) {
+    const key = `${p.startNode[v]},${p.endNode[v]},${t.speed[v]}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      representatives.push(v);
+    }
+  }
+  for (const c of p.customers) {
+    // Best case per vehicle: leave the start node when its window opens, drive straight to c.
+    let earliestArrival = Number.POSITIVE_INFINITY;
+    let arrivalVehicle = 0;
+    let earliestReturnSlack = Number.POSITIVE_INFINITY;
+    let earliestReturn = 0;
+    let returnVehicle = -1;
+    let shortestTrip = Number.POSITIVE_INFINITY;
+    let tripVehicle = 0;
+    for (const v of representatives) {
+      const s = p.startNode[v]!;
+      const e = p.endNode[v]!;
+      const speed = t.speed[v]!;
+      const arrive = t.twStartMin[s]! + dist(s, c) / speed;
+      if (arrive < earliestArrival) {
+        earliestArrival = arrive;
+        arrivalVehicle = v;
+      }
+      const begin = Math.max(arrive, t.twStartMin[c]!);
+      const back = begin + t.serviceMin[c]! + dist(c, e) / speed;
+      if (begin <= t.twEndMin[c]! + EPS && back - t.twEndMin[e]! < earliestReturnSlack) {
+        earliestReturnSlack = back - t.twEndMin[e]!;
+        earliestReturn = back;
+        returnVehicle = v;
+      }
+      const trip = dist(s, c) / speed + t.serviceMin[c]! + dist(c, e) / speed;
+      if (trip < shortestTrip) {
+        shortestTrip = trip;
+        tripVehicle = v;
+      }
+    }
+    if (hard && earliestArrival > t.twEndMin[c]! + EPS) {
+      const lateBy = clean(earliestArrival - t.twEndMin[c]!);
+      found.push({
+        kind: "window_unreachable",
+        message: `node ${c} cannot be served within its time window [${fmt(t.twStartMin[c]!)}, ${fmt(t.twEndMin[c]!)}] by any vehicle: the earliest arrival, straight from a start node, is ${fmt(clean(earliestArrival))}, ${fmt(lateBy)} min after the window closes`,
+        node: c,
+        evidence: { window_end: t.twEndMin[c]!, earliest_arrival: clean(earliestArrival), late_by: lateBy, vehicle: `Vehicle ${arrivalVehicle}` },
+      });
+    } else if (hard && returnVehicle >= 0 && earliestReturnSlack > EPS) {
+      const e = p.endNode[returnVehicle]!;
+      found.push({
+        kind: "return_too_late",
+        message: `node ${c} cannot be served within its time window by any vehicle with a return to its end node in time: the earliest return is ${fmt(clean(earliestReturn))}, after node ${e}'s window closes at ${fmt(t.twEndMin[e]!)}`,
+        node: c,
+        evidence: { earliest_return: clean(earliestReturn), end_node: e, end_window_end: t.twEndMin[e]!, late_by: clean(earliestReturnSlack), vehicle: `Vehicle ${returnVehicle}` },
+      });
+    }
+    if (shortestTrip > t.maxRouteMin + EPS) {
+      found.push({
+        kind: "working_hours_too_short",
+        message: `node ${c}: max_working_hours (${fmt(t.maxRouteMin / 60)} h) is shorter than any vehicle's round trip to it (at least ${fmt(clean(shortestTrip))} min against a cap of ${fmt(t.maxRouteMin)} min)`,
+        node: c,
+        evidence: { round_trip_minutes: clean(shortestTrip), cap_minutes: t.maxRouteMin, vehicle: `Vehicle ${tripVehicle}` },
+      });
+    }
+  }
+  return found;
 }

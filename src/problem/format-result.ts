@@ -1,12 +1,14 @@
 import type { components } from "../../generated/api.js";
 import { evaluateRoute, type RouteSchedule, type SolutionScore } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
+import { routeDetail, type RouteDetail } from "./route-details.js";
 
 /**
  * The solved result object exactly as the OpenAPI document's generated `SolvedResult`, with every
- * extension field always present (the worker fills them all).
+ * extension field always present (the worker fills them all) except `stopped`, which only a
+ * cancelled solve carries.
  */
-export type SolvedResultObject = Required<components["schemas"]["SolvedResult"]>;
+export type SolvedResultObject = Required<Omit<components["schemas"]["SolvedResult"], "stopped">> & Pick<components["schemas"]["SolvedResult"], "stopped">;
 
 /** HH:MM:SS from the base start time plus minutes; hours may pass 23 on long days. */
 export function clockTime(baseStartSeconds: number, minutes: number): string {
@@ -30,12 +32,22 @@ export function formatResult(
   p: CompiledProblem,
   solution: Solution,
   score: SolutionScore,
-  meta: { requestId: string; solveSeconds: number; strategy: string; warnings: string[]; baseStartSeconds: number },
+  meta: {
+    requestId: string;
+    solveSeconds: number;
+    strategy: string;
+    warnings: string[];
+    baseStartSeconds: number;
+    seed: number;
+    iterations: number;
+    solverVersion: string;
+  },
 ): SolvedResultObject {
   const routes: Record<string, number[]> = {};
   const loads: Record<string, number[]> = {};
   const timeWindows: Record<string, [string, string][]> = {};
   const distances: number[] = [];
+  const routeDetails: Record<string, RouteDetail> = {};
   for (let v = 0; v < p.vehicleCount; v++) {
     const route = solution.routes[v]!;
     if (route.length === 0) continue;
@@ -45,11 +57,13 @@ export function formatResult(
     routes[label] = schedule.nodes;
     loads[label] = schedule.loads.map(clean);
     distances.push(clean(routeScore.distance));
+    routeDetails[label] = routeDetail(p, v, routeScore, schedule);
     if (p.time) {
       timeWindows[label] = schedule.arrive.map((a, i) => [clockTime(meta.baseStartSeconds, a), clockTime(meta.baseStartSeconds, schedule.leave[i]!)]);
     }
   }
   return {
+    status: "solved",
     success: true,
     error: null,
     total_cost: clean(score.cost),
@@ -64,5 +78,9 @@ export function formatResult(
     lateness_minutes: clean(score.lateMinutes),
     lateness_penalty: clean(score.latePenalty),
     warnings: meta.warnings,
+    seed: meta.seed,
+    iterations: meta.iterations,
+    solver_version: meta.solverVersion,
+    route_details: routeDetails,
   };
 }

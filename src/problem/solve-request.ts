@@ -3,9 +3,11 @@ import { evaluateSolution } from "../../strategies/core/evaluator.js";
 import { findStrategy } from "../../strategies/registry.js";
 import { selectStrategy, type SelectionRule } from "../../strategies/select.js";
 import { compileRequest } from "./compile-request.js";
-import { infeasibilityReasons } from "./diagnostics.js";
+import { infeasibilities, type Infeasibility } from "./diagnostics.js";
 import { formatResult, type SolvedResultObject } from "./format-result.js";
 import type { SolveRequestInput } from "./request-types.js";
+import { solverVersion } from "./solver-version.js";
+import type { Solution } from "../../strategies/core/problem.js";
 
 export type { SolvedResultObject } from "./format-result.js";
 
@@ -17,13 +19,21 @@ export interface SolveOptions {
   maxIterations?: number;
   shouldAbort?: () => boolean;
   selection?: readonly SelectionRule[];
+  /** Told when the search starts, to follow it (progress reports, best so far). */
+  observer?: SolveObserver;
   /** Filled in after solving: the strategy's iteration count (benchmarks report iterations/s). */
   stats?: { iterations: number };
 }
 
+/** Follows a running search: the worker's progress reports come from here. */
+export interface SolveObserver {
+  /** `toResult` turns a feasible solution into the solved-result object (null if it is not feasible). */
+  searchStarted(budget: Budget, strategy: string, toResult: (solution: Solution) => SolvedResultObject | null): void;
+}
+
 export type SolveOutcome =
   | { status: "solved"; result: SolvedResultObject }
-  | { status: "failed"; error: string; diagnostics: string[]; strategy: string | null; warnings: string[] };
+  | { status: "failed"; error: string; diagnostics: string[]; infeasibilities: Infeasibility[]; strategy: string | null; warnings: string[] };
 
 /** Headroom kept for compiling, scoring and formatting within the caller's time limit. */
 const RESERVED_SECONDS = 0.15;
@@ -36,10 +46,18 @@ const RESERVED_SECONDS = 0.15;
 export function solveRequest(request: SolveRequestInput, options: SolveOptions): SolveOutcome {
   const started = performance.now();
   const { problem, warnings, baseStartSeconds } = compileRequest(request);
-  const fail = (error: string, diagnostics: string[], strategy: string | null): SolveOutcome => ({ status: "failed", error, diagnostics, strategy, warnings });
+  const fail = (error: string, diagnostics: string[], strategy: string | null, proven: Infeasibility[] = []): SolveOutcome => ({
+    status: "failed",
+    error,
+    diagnostics,
+    infeasibilities: proven,
+    strategy,
+    warnings,
+  });
 
-  const reasons = infeasibilityReasons(problem);
-  if (reasons.length > 0) return fail(`No feasible solution exists: ${reasons.slice(0, 3).join("; ")}`, reasons, null);
+  const proven = infeasibilities(problem);
+  const reasons = proven.map((i) => i.message);
+  if (reasons.length > 0) return fail(`No feasible solution exists: ${reasons.slice(0, 3).join("; ")}`, reasons, null, proven);
 
   const pinned = options.strategy ?? request.strategy;
   const strategy = pinned ? findStrategy(pinned) : selectStrategy(problem, options.selection);
@@ -48,7 +66,17 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
 
   const elapsed = (performance.now() - started) / 1000;
   const seconds = Math.max(0.05, options.timeLimitSeconds - elapsed - RESERVED_SECONDS);
-  const budget = Budget.forSeconds(seconds, options.seed ?? 1, options.maxIterations, options.shouldAbort);
+  // The caller's seed (the worker passes the one the API fixed at submit), else the request's;
+  // offline callers (CLI, benchmarks, tests) that give neither keep the fixed default 1.
+  const seed = options.seed ?? request.seed ?? 1;
+  const maxIterations = options.maxIterations ?? request.max_iterations;
+  const budget = Budget.forSeconds(seconds, seed, maxIterations, options.shouldAbort);
+  options.observer?.searchStarted(budget, strategy.name, (candidate) => {
+    const candidateScore = evaluateSolution(problem, candidate);
+    if (!candidateScore.feasible) return null;
+    const meta = { requestId: options.requestId, solveSeconds: (performance.now() - started) / 1000, strategy: strategy.name, warnings, baseStartSeconds, seed, iterations: budget.iterationCount, solverVersion: solverVersion() };
+    return formatResult(problem, candidate, candidateScore, meta);
+  });
   const solution = strategy.solve(problem, budget);
   if (options.stats) options.stats.iterations = budget.iterationCount;
   const score = evaluateSolution(problem, solution);
@@ -66,6 +94,9 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
       strategy: strategy.name,
       warnings,
       baseStartSeconds,
+      seed,
+      iterations: budget.iterationCount,
+      solverVersion: solverVersion(),
     }),
   };
 }

@@ -27,6 +27,12 @@ export interface Nats {
   apiKeys: KV;
   counters: KV;
   history: KV;
+  /** Idempotency-Key claims of submits, kept 24 h (IETF draft). */
+  idempotency: KV;
+  /** The task bucket's actual TTL: a result expires this long after its record's last write. */
+  resultTtlMs: number;
+  /** Latest progress (and best solution so far) of solving tasks. */
+  progress: KV;
   /** False while the client is between a disconnect and the next reconnect. */
   isConnected(): boolean;
   close(): Promise<void>;
@@ -37,15 +43,16 @@ const DAY_MS = 24 * 3600 * 1000;
 /**
  * Connects (retrying for ever, so a worker started before nats-server simply waits) and makes sure
  * every stream, consumer and bucket exists with the configured replica count. Creating them is
- * idempotent, so any process may be the first to start.
+ * idempotent, so any process may be the first to start. With `failFast` (a command-line tool,
+ * where a person waits) the first connection is tried once and its failure thrown.
  */
-export async function connectNats(config: Readonly<Config>, clientName: string, log: Logger): Promise<Nats> {
+export async function connectNats(config: Readonly<Config>, clientName: string, log: Logger, options: { failFast?: boolean } = {}): Promise<Nats> {
   const nc = await connect({
     servers: config.natsServers,
     name: clientName,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
-    waitOnFirstConnect: true,
+    waitOnFirstConnect: !options.failFast,
     timeout: 5000,
     // Without this every request (each KV read or write, each publish) builds an Error up front
     // just to have the caller's stack should it fail: a large share of the API's CPU under load.
@@ -83,6 +90,14 @@ export async function connectNats(config: Readonly<Config>, clientName: string, 
     num_replicas: replicas,
     max_age: nanos(config.historyRetentionDays * DAY_MS),
   });
+  await ensureStream(jsm, {
+    name: NAMES.eventStream,
+    subjects: [`${NAMES.eventSubjectPrefix}.>`],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    num_replicas: replicas,
+    max_age: nanos(config.resultTtlSeconds * 1000),
+  });
   await jsm.consumers.add(NAMES.taskStream, {
     durable_name: NAMES.taskConsumer,
     ack_policy: AckPolicy.Explicit,
@@ -105,6 +120,11 @@ export async function connectNats(config: Readonly<Config>, clientName: string, 
   const counters = await kvm.create(NAMES.counterBucket, { ...kvOptions, ttl: 40 * DAY_MS });
   const history = await kvm.create(NAMES.historyBucket, { ...kvOptions, ttl: config.historyRetentionDays * DAY_MS });
   const requestBodies = await kvm.create(NAMES.requestBodyBucket, { ...kvOptions, ttl: Math.max(resultTtlMs, config.historyRetentionDays * DAY_MS) });
+  const idempotency = await kvm.create(NAMES.idempotencyBucket, { ...kvOptions, ttl: DAY_MS });
+  // The bucket may have been created by another process with another RESULT_TTL_SECONDS: what
+  // counts for expires_at is the TTL the bucket really has.
+  const taskTtlMs = (await tasks.status()).ttl || resultTtlMs;
+  const progress = await kvm.create(NAMES.progressBucket, { ...kvOptions, ttl: resultTtlMs });
   const requests = await new Objm(js).create(NAMES.requestStore, {
     replicas,
     storage: StorageType.File,
@@ -122,6 +142,9 @@ export async function connectNats(config: Readonly<Config>, clientName: string, 
     apiKeys,
     counters,
     history,
+    idempotency,
+    resultTtlMs: taskTtlMs,
+    progress,
     isConnected: () => connected && !nc.isClosed(),
     close: async () => {
       if (!nc.isClosed()) await nc.drain().catch(() => nc.close());

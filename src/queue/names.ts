@@ -12,4 +12,10 @@ export const NAMES = {
   keyBucket: "vrp_api_keys",
   counterBucket: "vrp_counters",
   historyBucket: "vrp_history",
+  idempotencyBucket: "vrp_idempotency",
+  /** Issue 13: per-task event log (subject `vrp.events.<task id>`), latest progress, cancel requests. */
+  eventStream: "VRP_EVENTS",
+  eventSubjectPrefix: "vrp.events",
+  progressBucket: "vrp_progress",
+  cancelSubjectPrefix: "vrp.cancel",
 } as const;

@@ -13,6 +13,10 @@ const DEPTH_CACHE_MS = 250;
 const INLINE_BODY_LIMIT = 768 * 1024;
 const encoder = new TextEncoder();
 
+function ignoreNotFound(err: unknown): void {
+  if (!/not found/i.test(err instanceof Error ? err.message : String(err))) throw err;
+}
+
 /**
  * Submit side of the pipeline: the request body goes to the object store, the state record to
  * the task bucket, and a small message to the work-queue stream with the task id as message id,
@@ -23,7 +27,7 @@ export class TaskQueue {
   private depthCache: { value: number; at: number } | null = null;
 
   constructor(private readonly nats: Nats) {
-    this.store = new TaskStore(nats.tasks);
+    this.store = new TaskStore(nats.tasks, nats.resultTtlMs);
   }
 
   /** `alongside`: another write (the history entry) that must also be done before the publish. */
@@ -38,6 +42,11 @@ export class TaskQueue {
     await this.nats.js.publish(NAMES.taskSubject, encoder.encode(JSON.stringify(message)), { msgID: task.id });
     // Count our own submission into the cached depth rather than asking the server again.
     if (this.depthCache) this.depthCache.value++;
+  }
+
+  /** Removes a task's stored request body (data removal), wherever it was kept. */
+  async removeRequest(taskId: string): Promise<void> {
+    await Promise.all([this.nats.requestBodies.purge(taskId), this.nats.requests.delete(taskId).catch(ignoreNotFound)]);
   }
 
   async loadRequest(taskId: string): Promise<Uint8Array | null> {

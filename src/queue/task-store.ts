@@ -1,4 +1,5 @@
 import type { KV } from "@nats-io/kv";
+import type { Infeasibility } from "../problem/diagnostics.js";
 import type { SolvedResultObject } from "../problem/solve-request.js";
 
 export type TaskState = "queued" | "solving" | "solved" | "failed";
@@ -34,10 +35,20 @@ export interface TaskRecord {
    * on a broker error (a NATS node failing over) before it starts solving.
    */
   solveAttempts: number;
+  /** The search's seed: the request's, or one the API picked at submit (so a redelivery repeats it). */
+  seed?: number;
+  /**
+   * When the result expires: the last change of state plus the bucket's TTL (set by TaskStore).
+   * Later bookkeeping writes re-arm the TTL without moving this, so it is never later than the real expiry.
+   */
+  expiresAt?: string;
   result?: SolvedResultObject;
   error?: string;
-  code?: "no_feasible_solution" | "task_failed";
+  code?: "no_feasible_solution" | "task_failed" | "cancelled";
+  /** Set once the caller asked to cancel (issue 13); a worker that takes the task stops at once. */
+  cancelRequested?: boolean;
   diagnostics?: string[];
+  infeasibilities?: Infeasibility[];
   callback?: CallbackRecord;
 }
 
@@ -45,7 +56,21 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 export class TaskStore {
-  constructor(private readonly kv: KV) {}
+  /** `ttlMs`: the bucket's TTL, to stamp each record with its expiry (0: leave it unstamped). */
+  constructor(
+    private readonly kv: KV,
+    private readonly ttlMs = 0,
+  ) {}
+
+  /** Every write re-arms the bucket's TTL for the key: the expiry is counted from a write. */
+  private stamp(task: TaskRecord): void {
+    if (this.ttlMs > 0) task.expiresAt = new Date(Date.parse(task.updatedAt) + this.ttlMs).toISOString();
+  }
+
+  /** Removes a record and its history at once (data removal), leaving no value behind. */
+  async purge(id: string): Promise<void> {
+    await this.kv.purge(id);
+  }
 
   /**
    * Writes a new task's first record. A plain put, not KV `create`: the id is a fresh UUIDv4
@@ -53,6 +78,7 @@ export class TaskStore {
    * per-key sequence lookup on every submit.
    */
   async create(task: TaskRecord): Promise<void> {
+    this.stamp(task);
     await this.kv.put(task.id, encoder.encode(JSON.stringify(task)));
   }
 
@@ -74,6 +100,9 @@ export class TaskStore {
       const next = change(current);
       if (next === null) return current;
       next.updatedAt = new Date().toISOString();
+      // Bookkeeping writes (the callback's record) keep the stamp, so the final poll body and the
+      // callback agree; they only push the real expiry a little later than the one announced.
+      if (next.state !== current.state || next.expiresAt === undefined) this.stamp(next);
       try {
         await this.kv.update(id, encoder.encode(JSON.stringify(next)), entry.revision);
         return next;

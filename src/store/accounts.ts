@@ -20,6 +20,12 @@ export interface ApiKeyRecord {
   state: KeyState;
 }
 
+/** The state a person should see: an active key past its expiry is `expired` (it no longer authenticates). */
+export function keyStateAt(record: ApiKeyRecord, now: Date): KeyState | "expired" {
+  if (record.state === "active" && record.expiresAt !== null && Date.parse(record.expiresAt) <= now.getTime()) return "expired";
+  return record.state;
+}
+
 export const USER_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 const encoder = new TextEncoder();

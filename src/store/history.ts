@@ -7,7 +7,8 @@ export interface HistoryEntry {
   request_id: string;
   name: string | null;
   submitted_at: string;
-  state: TaskState;
+  /** "deleted": the result and request were removed on the caller's request; the entry stays. */
+  state: TaskState | "deleted";
   node_num: number;
   vehicle_num: number;
   objective: "min_total_distance" | "min_total_cost";
@@ -17,6 +18,8 @@ export interface HistoryEntry {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const MAX_MS = 9_999_999_999_999;
+/** The shape of an entry key, which a cursor encodes: `h.<owner hex>.<inverted time>.<task id>`. */
+const CURSOR_KEY = /^h\.[0-9a-f]+\.\d{13}\.[0-9a-f-]{36}$/;
 
 function ownerHex(owner: string): string {
   return Buffer.from(owner, "utf8").toString("hex");
@@ -66,6 +69,8 @@ export class HistoryStore {
       const current = await this.kv.get(key);
       if (!current || current.operation !== "PUT" || current.length === 0) return;
       const entry = JSON.parse(decoder.decode(current.value)) as HistoryEntry;
+      // Deleted meanwhile (markDeleted runs before removeFinalBody): take the copy back out.
+      if (entry.state === "deleted") return this.removeFinalBody(task.id);
       const next: HistoryEntry = { ...entry, state: task.state, total_cost: task.result?.total_cost ?? null };
       try {
         await this.kv.update(key, encoder.encode(JSON.stringify(next)), current.revision);
@@ -82,7 +87,42 @@ export class HistoryStore {
     const current = await this.kv.get(key);
     if (!current || current.operation !== "PUT" || current.length === 0) return;
     const entry = JSON.parse(decoder.decode(current.value)) as HistoryEntry;
+    if (entry.state === "deleted") return;
     await this.kv.update(key, encoder.encode(JSON.stringify({ ...entry, state: task.state })), current.revision).catch(() => undefined);
+  }
+
+  /** Whether `cursor` is a `next_cursor` this store handed out for `owner`'s history. */
+  isCursorOf(owner: string, cursor: string): boolean {
+    const key = Buffer.from(cursor, "base64url").toString("utf8");
+    return CURSOR_KEY.test(key) && key.startsWith(`h.${ownerHex(owner)}.`) && Buffer.from(key, "utf8").toString("base64url") === cursor;
+  }
+
+  /**
+   * Marks the entry of a deleted result (data removal); the entry itself stays. Call before
+   * removeFinalBody, so a worker finishing at the same moment sees the mark and removes its copy.
+   */
+  async markDeleted(task: TaskRecord): Promise<void> {
+    if (task.channel !== "direct") return;
+    const key = entryKey(task.owner, task.submittedAt, task.id);
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const current = await this.kv.get(key);
+      if (!current || current.operation !== "PUT" || current.length === 0) return;
+      const entry = JSON.parse(decoder.decode(current.value)) as HistoryEntry;
+      try {
+        await this.kv.update(key, encoder.encode(JSON.stringify({ ...entry, state: "deleted" })), current.revision);
+        return;
+      } catch (err) {
+        if (!isWrongLastSequence(err)) throw err;
+      }
+    }
+    throw new Error(`history entry of ${task.id}: too many concurrent updates`);
+  }
+
+  /** Removes the copy of the final poll body kept for the download. */
+  async removeFinalBody(id: string): Promise<void> {
+    await this.blobs.delete(resultObjectName(id)).catch((err: unknown) => {
+      if (!/not found/i.test(err instanceof Error ? err.message : String(err))) throw err;
+    });
   }
 
   /** Newest first; the cursor is opaque to callers (the last key of the previous page). */

@@ -1,22 +1,32 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
+import { registerStrategy } from "../../strategies/registry.js";
+import type { Strategy } from "../../strategies/core/strategy.js";
 import { solveRequest, type SolveOptions, type SolveOutcome } from "../problem/solve-request.js";
 import type { SolveRequestInput } from "../problem/request-types.js";
 import type { SelectionRule } from "../../strategies/select.js";
+import { ThreadProgressReporter } from "./progress-reporter.js";
 
 interface ThreadConfig {
   extraStrategyModules: string[];
   strategySelection: SelectionRule[] | null;
 }
 const threadConfig = (workerData as { config?: ThreadConfig }).config ?? { extraStrategyModules: [], strategySelection: null };
-// Plugin modules register their strategies as a side effect of being imported.
-for (const module of threadConfig.extraStrategyModules) await import(pathToFileURL(resolve(module)).href);
+// A plugin module exports `strategies`, registered here with the registry this thread uses: the
+// plugin cannot import that registry itself, as the compiled worker's registry (dist/) is another
+// module than the source one a plugin's import would reach.
+for (const module of threadConfig.extraStrategyModules) {
+  const plugin = (await import(pathToFileURL(resolve(module)).href)) as { strategies?: Strategy[] };
+  for (const strategy of plugin.strategies ?? []) registerStrategy(strategy);
+}
 
 /** A message from the worker's main thread: one task to solve. */
 export interface SolveJob {
   requestJson: string;
-  options: Omit<SolveOptions, "shouldAbort">;
+  options: Omit<SolveOptions, "shouldAbort" | "observer">;
+  /** Post progress reports (at most one per this many ms) while solving; absent: none. */
+  progressIntervalMs?: number;
   /** Int32Array over this buffer; the main thread stores 1 to ask the solver to stop early. */
   abortFlag: SharedArrayBuffer;
 }
@@ -33,9 +43,14 @@ parentPort?.on("message", (job: SolveJob) => {
   let reply: SolveReply;
   try {
     const request = JSON.parse(job.requestJson) as SolveRequestInput;
+    const reporter = job.progressIntervalMs ? new ThreadProgressReporter(started, (m) => parentPort?.postMessage(m), job.progressIntervalMs) : null;
     const outcome = solveRequest(request, {
       ...job.options,
-      shouldAbort: () => Atomics.load(abort, 0) === 1,
+      shouldAbort: () => {
+        reporter?.tick();
+        return Atomics.load(abort, 0) === 1;
+      },
+      ...(reporter ? { observer: reporter } : {}),
       ...(threadConfig.strategySelection ? { selection: threadConfig.strategySelection } : {}),
     });
     reply = { ok: true, outcome, solveSeconds: (performance.now() - started) / 1000 };

@@ -1,7 +1,20 @@
 import { Worker } from "node:worker_threads";
 import type { SolveJob, SolveReply } from "./solve-thread.js";
+import { isProgressMessage, type ProgressReport } from "./progress-reporter.js";
 
-const BOOT_URL = new URL("./thread-boot.mjs", import.meta.url);
+/** Optional companions of one job: progress reports, and a signal that stops the search early. */
+export interface RunHooks {
+  onProgress?: (report: ProgressReport) => void;
+  /** Aborting it asks the solver to stop and return its best solution so far (a cancel). */
+  stop?: AbortSignal;
+}
+
+/**
+ * Compiled (dist/, production) the thread runs solve-thread.js as it is. From source (tsx: tests,
+ * benchmarks) it starts through thread-boot.mjs, which registers tsx in the thread first.
+ */
+const FROM_SOURCE = import.meta.url.endsWith(".ts");
+const THREAD_SCRIPT = FROM_SOURCE ? new URL("./thread-boot.mjs", import.meta.url) : new URL("./solve-thread.js", import.meta.url);
 const THREAD_ENTRY = new URL("./solve-thread.ts", import.meta.url).href;
 
 /**
@@ -17,7 +30,7 @@ export class SolverThreadRunner {
 
   private ensureThread(): Worker {
     if (!this.thread) {
-      this.thread = new Worker(BOOT_URL, { workerData: { entry: THREAD_ENTRY, config: this.threadConfig } });
+      this.thread = new Worker(THREAD_SCRIPT, { workerData: { entry: THREAD_ENTRY, config: this.threadConfig } });
       this.thread.unref();
     }
     return this.thread;
@@ -37,10 +50,14 @@ export class SolverThreadRunner {
     if (this.abortFlag) Atomics.store(this.abortFlag, 0, 1);
   }
 
-  async run(job: Omit<SolveJob, "abortFlag">, hardLimitMs: number): Promise<SolveReply> {
+  async run(job: Omit<SolveJob, "abortFlag">, hardLimitMs: number, hooks: RunHooks = {}): Promise<SolveReply> {
     const thread = this.ensureThread();
     const buffer = new SharedArrayBuffer(4);
-    this.abortFlag = new Int32Array(buffer);
+    const abortFlag = new Int32Array(buffer);
+    this.abortFlag = abortFlag;
+    const stopNow = () => Atomics.store(abortFlag, 0, 1);
+    if (hooks.stop?.aborted) stopNow();
+    hooks.stop?.addEventListener("abort", stopNow);
     try {
       return await new Promise<SolveReply>((resolve) => {
         const timer = setTimeout(() => {
@@ -48,9 +65,13 @@ export class SolverThreadRunner {
           void this.kill();
           resolve({ ok: false, error: `the solver did not stop within ${Math.round(hardLimitMs / 1000)} s and was terminated` });
         }, hardLimitMs);
-        const onMessage = (reply: SolveReply) => {
+        const onMessage = (reply: SolveReply | unknown) => {
+          if (isProgressMessage(reply)) {
+            hooks.onProgress?.(reply.report);
+            return;
+          }
           cleanup();
-          resolve(reply);
+          resolve(reply as SolveReply);
         };
         const onError = (err: Error) => {
           cleanup();
@@ -74,6 +95,7 @@ export class SolverThreadRunner {
         thread.postMessage({ ...job, abortFlag: buffer } satisfies SolveJob);
       });
     } finally {
+      hooks.stop?.removeEventListener("abort", stopNow);
       this.abortFlag = null;
     }
   }

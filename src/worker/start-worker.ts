@@ -5,6 +5,8 @@ import type { Logger } from "../log/logger.js";
 import { createWorkerMetrics } from "../metrics/registry.js";
 import { connectNats } from "../queue/connection.js";
 import { NAMES } from "../queue/names.js";
+import { ProgressStore } from "../queue/progress-store.js";
+import { TaskEvents } from "../queue/task-events.js";
 import { TaskQueue } from "../queue/task-queue.js";
 import { AccountStore } from "../store/accounts.js";
 import { HistoryStore } from "../store/history.js";
@@ -36,6 +38,8 @@ export async function startWorker(config: Readonly<Config>, log: Logger): Promis
     history: new HistoryStore(nats.history, nats.requests),
     metrics,
     solver,
+    events: new TaskEvents(nats.js, nats.jsm),
+    progress: new ProgressStore(nats.progress),
   });
   const consumer = await nats.js.consumers.get(NAMES.taskStream, NAMES.taskConsumer);
   const loop = new ConsumeLoop(consumer, runner, log);

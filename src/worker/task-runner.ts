@@ -1,16 +1,21 @@
 import type { JsMsg } from "@nats-io/jetstream";
 import { taskEnvelope } from "../api/task-view.js";
-import { deliverCallback } from "../callbacks/deliver.js";
+import { sendCallbackOnce } from "../callbacks/send-once.js";
+import { MESSAGES } from "../errors/codes.js";
 import type { Config } from "../config/load.js";
 import type { Logger } from "../log/logger.js";
 import type { WorkerMetrics } from "../metrics/registry.js";
 import type { Nats } from "../queue/connection.js";
 import { NAMES } from "../queue/names.js";
+import type { ProgressStore } from "../queue/progress-store.js";
+import type { TaskEvents } from "../queue/task-events.js";
 import type { TaskMessage, TaskQueue } from "../queue/task-queue.js";
 import type { TaskRecord } from "../queue/task-store.js";
 import type { AccountStore } from "../store/accounts.js";
 import type { HistoryStore } from "../store/history.js";
+import type { SolveReply } from "./solve-thread.js";
 import type { SolverThreadRunner } from "./solver-thread-runner.js";
+import { TaskProgress } from "./task-progress.js";
 
 export interface TaskRunnerDeps {
   config: Readonly<Config>;
@@ -21,10 +26,15 @@ export interface TaskRunnerDeps {
   history: HistoryStore;
   metrics: WorkerMetrics;
   solver: SolverThreadRunner;
+  events: TaskEvents;
+  progress: ProgressStore;
 }
 
 /** Extra time past the task's own limit before a solve is considered hung and its thread killed. */
 const HARD_LIMIT_GRACE_MS = 30_000;
+
+/** At most one progress report a second (issue 13). */
+const PROGRESS_INTERVAL_MS = 1000;
 
 export type TaskEnd = "acked" | "handed-back";
 
@@ -78,7 +88,12 @@ export class TaskRunner {
         }
         finished = solved;
       }
-      await this.sendCallbackOnce(finished, taskLog);
+      // The final event is logged by whoever first sees the task finished (usually right here).
+      await this.deps.events
+        .publishFinalOnce(finished.id, finished.state === "solved" ? "solved" : "failed", taskEnvelope(finished, null))
+        .catch((err: unknown) => taskLog.warn("final event not logged", { err }));
+      const sent = await sendCallbackOnce(finished, { store: queue.store, accounts: this.deps.accounts, config, log: taskLog });
+      if (sent) metrics.callbacks.inc({ outcome: sent.outcome });
       await m.ackAck().catch(() => m.ack());
       return "acked";
     } finally {
@@ -87,12 +102,29 @@ export class TaskRunner {
   }
 
   private async solve(task: TaskRecord, delivery: number, log: Logger): Promise<TaskRecord | null> {
+    const progress = new TaskProgress(task, this.deps.progress, this.deps.events, log);
+    await progress.reset().catch((err: unknown) => log.warn("progress entry not reset", { err }));
+    // Subscribed before the task moves to solving: a cancel recorded before that move is read from
+    // the record below, and one recorded after it finds this subscription in place.
+    const cancel = new AbortController();
+    const cancelSubscription = this.deps.nats.nc.subscribe(`${NAMES.cancelSubjectPrefix}.${task.id}`, { callback: () => cancel.abort() });
+    try {
+      return await this.solveWith(task, delivery, log, progress, cancel);
+    } finally {
+      cancelSubscription.unsubscribe();
+      await progress.finish();
+    }
+  }
+
+  private async solveWith(task: TaskRecord, delivery: number, log: Logger, progress: TaskProgress, cancel: AbortController): Promise<TaskRecord | null> {
     const { queue, metrics, solver, history } = this.deps;
     const solving = await queue.store.update(task.id, (t) =>
       t.state === "queued" || t.state === "solving" ? { ...t, state: "solving", solveAttempts: t.solveAttempts + 1 } : null,
     );
     if (!solving) return null;
     if (solving.state !== "solving") return solving;
+    if (solving.cancelRequested) cancel.abort();
+    await progress.solvingStarted(solving).catch((err: unknown) => log.warn("solving event not logged", { err }));
     await history.setState(solving).catch(() => undefined);
     if (delivery === 1) metrics.queuedDuration.observe((Date.now() - Date.parse(task.submittedAt)) / 1000);
     log.info("solving", { delivery, time_limit_seconds: task.timeLimitSeconds });
@@ -108,29 +140,25 @@ export class TaskRunner {
         const reply = await solver.run(
           {
             requestJson: Buffer.from(requestBytes).toString("utf8"),
-            options: { requestId: task.id, timeLimitSeconds: task.timeLimitSeconds, ...(task.strategy ? { strategy: task.strategy } : {}) },
+            options: {
+              requestId: task.id,
+              timeLimitSeconds: task.timeLimitSeconds,
+              ...(task.strategy ? { strategy: task.strategy } : {}),
+              ...(task.seed !== undefined ? { seed: task.seed } : {}),
+            },
+            progressIntervalMs: PROGRESS_INTERVAL_MS,
           },
           task.timeLimitSeconds * 1000 + HARD_LIMIT_GRACE_MS,
+          { onProgress: (report) => progress.report(report), stop: cancel.signal },
         );
         if (this.handBack) {
           // Handed back on purpose, not a crash: the attempt does not count towards dead-lettering.
-          await queue.store.update(task.id, (t) => (t.state === "solving" ? { ...t, state: "queued", solveAttempts: Math.max(0, t.solveAttempts - 1) } : null));
+          const queued = await queue.store.update(task.id, (t) => (t.state === "solving" ? { ...t, state: "queued", solveAttempts: Math.max(0, t.solveAttempts - 1) } : null));
+          if (queued?.state === "queued") await this.deps.events.publish(task.id, "queued", taskEnvelope(queued, null)).catch(() => undefined);
           log.info("handed back on shutdown");
           return null;
         }
-        if (!reply.ok) {
-          next = { ...solving, state: "failed", code: "task_failed", error: `The solver failed: ${reply.error}`, diagnostics: [] };
-        } else if (reply.outcome.status === "solved") {
-          next = { ...solving, state: "solved", result: reply.outcome.result };
-        } else {
-          next = {
-            ...solving,
-            state: "failed",
-            code: "no_feasible_solution",
-            error: reply.outcome.error,
-            diagnostics: reply.outcome.diagnostics,
-          };
-        }
+        next = finalRecord(solving, reply, cancel.signal.aborted);
       }
     } finally {
       metrics.inProgress.dec();
@@ -145,7 +173,7 @@ export class TaskRunner {
 
   /** Writes the final state unless another delivery got there first; returns what is stored. */
   private async storeFinal(next: TaskRecord): Promise<TaskRecord> {
-    const stored = await this.deps.queue.store.update(next.id, (t) => (t.state === "solved" || t.state === "failed" ? null : { ...next, callback: t.callback }));
+    const stored = await this.deps.queue.store.update(next.id, (t) => (t.state === "solved" || t.state === "failed" ? null : { ...next, callback: t.callback, cancelRequested: t.cancelRequested }));
     const final = stored ?? next;
     await this.deps.history.finish(final, taskEnvelope(final, null)).catch((err: unknown) => this.deps.log.error("history update failed", { task_id: next.id, err }));
     return final;
@@ -168,38 +196,28 @@ export class TaskRunner {
     log.warn("task dead-lettered", { attempts });
     return this.storeFinal(failed);
   }
+}
 
-  /**
-   * At most one callback per task: "sending" is recorded with compare-and-set before the POST,
-   * so a redelivery after a crash sees it and does not send again.
-   */
-  private async sendCallbackOnce(task: TaskRecord, log: Logger): Promise<void> {
-    if (!task.callbackUrl) return;
-    const { queue, config, accounts, metrics } = this.deps;
-    let claimedNow = false;
-    await queue.store.update(task.id, (t) => {
-      claimedNow = t.callback === undefined;
-      return claimedNow ? { ...t, callback: { state: "sending", at: new Date().toISOString() } } : null;
-    });
-    if (!claimedNow) return;
-    const account = task.channel === "direct" ? await accounts.getAccount(task.owner) : null;
-    const body = JSON.stringify(taskEnvelope(task, null));
-    const outcome = await deliverCallback(task.callbackUrl, body, {
-      allowLoopback: config.callbacks.allowLoopback,
-      secret: account?.webhookSecret ?? null,
-      timeoutMs: config.callbacks.timeoutMs,
-    });
-    metrics.callbacks.inc({ outcome: outcome.outcome });
-    log.info("callback sent", { outcome: outcome.outcome, status: "status" in outcome ? outcome.status : undefined });
-    await queue.store.update(task.id, (t) => ({
-      ...t,
-      callback: {
-        state: "done",
-        outcome: outcome.outcome,
-        ...("status" in outcome ? { httpStatus: outcome.status } : {}),
-        ...("reason" in outcome ? { reason: outcome.reason } : {}),
-        at: new Date().toISOString(),
-      },
-    }));
+/**
+ * The task's final record from the solver's reply. A cancelled solve keeps its best feasible
+ * solution, marked as stopped by the caller, or fails with the cancel as its reason.
+ */
+function finalRecord(solving: TaskRecord, reply: SolveReply, cancelled: boolean): TaskRecord {
+  if (reply.ok && reply.outcome.status === "solved") {
+    return { ...solving, state: "solved", result: cancelled ? { ...reply.outcome.result, stopped: "cancelled" } : reply.outcome.result };
   }
+  if (cancelled) {
+    const diagnostics = reply.ok && reply.outcome.status === "failed" ? reply.outcome.diagnostics : [];
+    return { ...solving, state: "failed", code: "cancelled", error: MESSAGES.cancelledByCaller, diagnostics };
+  }
+  if (!reply.ok) return { ...solving, state: "failed", code: "task_failed", error: `The solver failed: ${reply.error}`, diagnostics: [] };
+  const failure = reply.outcome as Extract<typeof reply.outcome, { status: "failed" }>;
+  return {
+    ...solving,
+    state: "failed",
+    code: "no_feasible_solution",
+    error: failure.error,
+    diagnostics: failure.diagnostics,
+    ...(failure.infeasibilities.length > 0 ? { infeasibilities: failure.infeasibilities } : {}),
+  };
 }

@@ -43,11 +43,14 @@ export class Budget {
     return this.shouldAbort();
   }
 
-  /** Fraction of the time used, in [0, 1]; drives annealing schedules. */
+  /**
+   * Fraction of the budget used, in [0, 1]; drives annealing schedules. With an iteration budget
+   * it counts iterations only, so that the search does not depend on the machine's speed.
+   */
   progress(startedMs: number): number {
+    if (Number.isFinite(this.maxIterations)) return Math.min(1, this.iterations / this.maxIterations);
     const byTime = (performance.now() - startedMs) / Math.max(1, this.deadlineMs - startedMs);
-    const byIterations = Number.isFinite(this.maxIterations) ? this.iterations / this.maxIterations : 0;
-    return Math.min(1, Math.max(byTime, byIterations));
+    return Math.min(1, byTime);
   }
 
   get iterationCount(): number {

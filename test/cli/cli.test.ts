@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { freePort } from "../../src/infra/free-port.js";
 import { REPO_ROOT } from "../../src/infra/service-process.js";
 import { API_KEY_PATTERN } from "../../src/store/api-keys.js";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -95,6 +96,39 @@ describe("command-line tools", function () {
     const secret = hook.stdout.trimEnd().split("\n").pop()!;
     expect(secret).to.match(/^whsec_[A-Za-z0-9+/=]{40,}$/);
     expect((await store.getAccount("max"))!.webhookSecret).to.equal(secret);
+  });
+
+  it("vrpctl fails within seconds, naming the NATS URL it tried and NATS_URL, when NATS cannot be reached", async () => {
+    const nowhere = `nats://127.0.0.1:${await freePort()}`;
+    const started = Date.now();
+    const result = await run(process.execPath, ["bin/vrpctl.mjs", "accounts"], { cwd: REPO_ROOT, env: { ...process.env, NATS_URL: nowhere }, timeout: 20_000 }).then(
+      () => ({ code: 0, stderr: "" }),
+      (e: { code: number | null; stderr: string }) => e,
+    );
+    expect(Date.now() - started, "seconds, not a wait for ever").to.be.below(10_000);
+    expect(result.code).to.equal(1);
+    expect(result.stderr).to.include(`cannot reach NATS at ${nowhere}`).and.include("NATS_URL=nats://");
+  });
+
+  it("vrpctl refuses an expiry in the past and lists expired keys as expired", async () => {
+    const url = nats.server.url;
+    expect((await vrpctl(url, "account", "create", "eve", "--plan", "pro")).code).to.equal(0);
+    for (const past of ["2020-01-01", new Date(Date.now() - 60_000).toISOString(), "0d"]) {
+      const refused = await vrpctl(url, "key", "create", "eve", "--expires", past);
+      expect(refused.code, past).to.equal(2);
+      expect(refused.stderr, past).to.include("--expires must be in the future");
+    }
+    expect((await vrpctl(url, "key", "list", "eve")).stdout.trim()).to.equal("(none)");
+    // An expiry that has passed since the key was made (the store itself does not refuse it).
+    const conn = await nats.connect();
+    const store = new AccountStore(conn.accounts, conn.apiKeys);
+    const lapsed = await store.createKey("eve", new Date(Date.now() + 1500));
+    expect((await vrpctl(url, "key", "create", "eve", "--expires", "7d")).code).to.equal(0);
+    await new Promise((r) => setTimeout(r, 1600));
+    const listed = (await vrpctl(url, "key", "list", "eve")).stdout.split("\n");
+    const stateOf = (fingerprint: string) => listed.find((l) => l.startsWith(fingerprint))!.split(/\s+/).pop();
+    expect(stateOf(lapsed.record.fingerprint)).to.equal("expired");
+    expect(listed.filter((l) => / active$/.test(l))).to.have.length(1);
   });
 
   it("vrp-solve solves a request file offline and fails cleanly on a bad one", async () => {

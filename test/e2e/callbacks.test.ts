@@ -13,6 +13,8 @@ import { sampleValue, scrape } from "../helpers/metrics.js";
 import { freePort } from "../../src/infra/free-port.js";
 import { expectMatchesSchema } from "../helpers/spec.js";
 import { startStack, type Stack } from "../helpers/stack.js";
+import { asSolveRequest, sdkClient, TEST_WAIT } from "../helpers/sdk.js";
+import { CallbackVerificationError, verifyCallback } from "../../clients/typescript/src/index.js";
 
 describe("completion callbacks through the workers", function () {
   this.timeout(90_000);
@@ -22,6 +24,7 @@ describe("completion callbacks through the workers", function () {
   const received: { headers: IncomingMessage["headers"]; body: string }[] = [];
   let secret: string;
   let headers: Record<string, string>;
+  let account: { user: string; key: string; headers: Record<string, string> };
 
   before(async () => {
     receiver = createServer((req, res) => {
@@ -35,7 +38,8 @@ describe("completion callbacks through the workers", function () {
     await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
     stack = await startStack({ workers: 1 });
-    headers = (await stack.account("hooked", "pro")).headers;
+    account = await stack.account("hooked", "pro");
+    headers = account.headers;
     secret = generateWebhookSecret();
     const conn = await connectNats(loadConfig(stack.env), "test", quietLog);
     await new AccountStore(conn.accounts, conn.apiKeys).updateAccount("hooked", (a) => ({ ...a, webhookSecret: secret }));
@@ -51,23 +55,27 @@ describe("completion callbacks through the workers", function () {
     while (received.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   }
 
-  it("posts exactly one signed callback whose body equals the poll response, for solved and failed tasks", async () => {
-    const client = apiClient(stack.baseUrl, headers);
-    const ok = await client.POST("/api/v1/solve", { body: { ...cvrpRequest({ customers: 6, vehicles: 2, capacity: 40 }), time_limit_seconds: 1, callback_url: `${receiverUrl}/solved` } as never });
+  it("posts exactly one signed callback whose body equals the poll response, for solved and failed tasks, verified by the SDK", async () => {
+    const sdk = sdkClient(stack.baseUrl, account);
+    const ok = await sdk.submit(asSolveRequest({ ...cvrpRequest({ customers: 6, vehicles: 2, capacity: 40 }), time_limit_seconds: 1, callback_url: `${receiverUrl}/solved` }));
     const bad = cvrpRequest({ customers: 4, vehicles: 1, capacity: 5 });
     bad.node_demands[1] = 9;
-    const failed = await client.POST("/api/v1/solve", { body: { ...bad, time_limit_seconds: 1, callback_url: `${receiverUrl}/failed` } as never });
-    const polledOk = await pollUntil(client, ok.data!.request_id, isFinished);
-    const polledFailed = await pollUntil(client, failed.data!.request_id, isFinished);
+    const failed = await sdk.submit(asSolveRequest({ ...bad, time_limit_seconds: 1, callback_url: `${receiverUrl}/failed` }));
+    const polledOk = await sdk.waitForResult(ok.request_id, TEST_WAIT);
+    const polledFailed = await sdk.waitForResult(failed.request_id, TEST_WAIT);
     await waitForCallbacks(2);
     await new Promise((r) => setTimeout(r, 1500));
     expect(received).to.have.length(2);
     for (const [path, polled] of [["/solved", polledOk], ["/failed", polledFailed]] as const) {
-      const id = (polled as unknown as { request_id: string }).request_id;
-      const hit = received.find((r) => (JSON.parse(r.body) as { request_id: string }).request_id === id)!;
+      const hit = received.find((r) => (JSON.parse(r.body) as { request_id: string }).request_id === polled.request_id)!;
       expect(hit, path).to.not.equal(undefined);
       expect(JSON.parse(hit.body)).to.deep.equal(polled);
       expect(verifyWebhook(secret, hit.headers as Record<string, string>, hit.body)).to.equal(true);
+      // The receiving side as a partner writes it: the SDK's verifier checks and parses the body.
+      const body = verifyCallback(secret, { headers: hit.headers, rawBody: hit.body });
+      expect(body.success).to.equal(path === "/solved");
+      expect(() => verifyCallback(secret, { headers: hit.headers, rawBody: hit.body.replace(polled.request_id, "tampered") })).to.throw(CallbackVerificationError);
+      await expectMatchesSchema("#/components/schemas/CompletionCallbackBody", body);
       await expectMatchesSchema(path === "/solved" ? "#/components/schemas/PollSolved" : "#/components/schemas/PollFailed", JSON.parse(hit.body));
     }
   });

@@ -1,6 +1,6 @@
 import createClient, { type Middleware } from "openapi-fetch";
 import type { paths } from "../../generated/api.js";
-import { expectMatchesSpec, operationIdOf } from "./spec.js";
+import { expectMatchesSpec, expectNoContentDeclared, operationIdOf, responseSchemaPointer } from "./spec.js";
 
 export type ApiClient = ReturnType<typeof createClient<paths>>;
 
@@ -12,6 +12,18 @@ const validateEveryResponse: Middleware = {
   async onResponse({ request, response, schemaPath }) {
     const operationId = operationIdOf(schemaPath, request.method);
     if (!operationId) throw new Error(`${request.method} ${schemaPath} is not an operation of the document`);
+    // A 204 must be declared by the document for this operation, and must have no body.
+    if (response.status === 204) {
+      expectNoContentDeclared(operationId);
+      if ((await response.clone().text()) !== "") throw new Error(`${operationId} answered 204 with a body`);
+      return undefined;
+    }
+    if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+      // A stream the test reads itself (test/helpers/events.ts checks each event); here only that
+      // the document declares this media type for the status.
+      responseSchemaPointer(operationId, response.status, "text/event-stream");
+      return undefined;
+    }
     if (!(response.headers.get("content-type") ?? "").includes("application/json")) {
       throw new Error(`${operationId} answered ${response.status} with content type ${response.headers.get("content-type")}`);
     }
@@ -49,7 +61,11 @@ function expectMatchesSpecSync(status: number): void {
   if (status !== 200) throw new Error(`poll answered HTTP ${status}`);
 }
 
+/** No longer queued or solving (`result.status` "processing"): solved, or failed (`result` null). */
 export function isFinished(body: { success: boolean; result: unknown }): boolean {
   const status = (body.result as { status?: string } | null)?.status;
-  return body.result === null || status === undefined;
+  return body.result === null || status !== "processing";
 }
+
+/** The same check for other openapi-fetch clients (the SDK's, in test/helpers/sdk.ts). */
+export { validateEveryResponse };

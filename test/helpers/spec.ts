@@ -72,3 +72,17 @@ export function operationIdOf(path: string, method: string): string | undefined 
   const item = (loadSpec().paths as Json)[path] as Json | undefined;
   return ((item?.[method.toLowerCase()] as Json | undefined)?.operationId as string | undefined) ?? undefined;
 }
+
+/** Asserts that the document declares a 204 (no content) response for `operationId`. */
+export function expectNoContentDeclared(operationId: string): void {
+  for (const item of Object.values(loadSpec().paths as Json)) {
+    for (const op of Object.values(item as Json)) {
+      if ((op as Json).operationId !== operationId) continue;
+      const response = ((op as Json).responses as Json)["204"] as Json | undefined;
+      if (!response) throw new AssertionError(`the document declares no 204 response for ${operationId}`);
+      if (response.content !== undefined) throw new AssertionError(`the 204 response of ${operationId} declares content`);
+      return;
+    }
+  }
+  throw new AssertionError(`no operation '${operationId}' in the document`);
+}

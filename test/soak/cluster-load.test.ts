@@ -100,7 +100,7 @@ async function awaitSolved(api: ServiceProcess, headers: Record<string, string>,
       const res = await fetch(`${api.url}/api/v1/solve/result/${id}`, { headers });
       if (res.status !== 200) continue;
       const json = (await res.json()) as { success: boolean; result: { status?: string } | null };
-      if (json.success && json.result && json.result.status === undefined) pending.delete(id);
+      if (json.success && json.result && json.result.status === "solved") pending.delete(id);
       else expect(json.success, JSON.stringify(json)).to.equal(true);
     }
     if (pending.size > 0) await new Promise((r) => setTimeout(r, 500));

@@ -18,8 +18,8 @@ describe("the OpenAPI document", function () {
   this.timeout(60_000);
   const doc = loadSpec() as Json;
 
-  it("is valid OpenAPI 3.1", async () => {
-    const output = (await validate("https://spec.openapis.org/oas/3.1/schema-base", doc as never, "BASIC")) as { valid: boolean; errors?: unknown[] };
+  it("is valid OpenAPI 3.1 with JSON Schema 2020-12 schemas (its jsonSchemaDialect)", async () => {
+    const output = (await validate("https://spec.openapis.org/oas/3.1/schema-draft-2020-12", doc as never, "BASIC")) as { valid: boolean; errors?: unknown[] };
     expect(output.valid, JSON.stringify(output.errors?.slice(0, 5))).to.equal(true);
   });
 
@@ -104,6 +104,40 @@ describe("the OpenAPI document", function () {
     } finally {
       server.close();
     }
+  });
+
+  it("documents a 405 with a required Allow header on every operation", () => {
+    let operations = 0;
+    for (const [path, item] of Object.entries(doc.paths as Json)) {
+      for (const [method, op] of Object.entries(item as Json) as [string, Json][]) {
+        if (method.startsWith("x-")) continue;
+        const ref = op.responses["405"]?.$ref as string | undefined;
+        expect(ref, `${method} ${path}`).to.be.a("string");
+        const response = doc.components.responses[ref!.split("/").pop()!] as Json;
+        expect(response.headers.Allow, `${method} ${path}`).to.include({ required: true });
+        expect(responseSchemaPointer(op.operationId, 405)).to.equal("#/components/schemas/MethodNotAllowedEnvelope");
+        operations++;
+      }
+    }
+    expect(operations).to.be.at.least(7);
+  });
+
+  it("says how unknown query parameters are treated, where a validation issue is, and which bodies are not JSON", () => {
+    expect(doc.info.description).to.match(/Unknown query parameters are ignored on every operation/);
+    const loc = doc.components.schemas.ValidationIssue.properties.loc.description as string;
+    expect(loc).to.include('["query", name]').and.include('["body", field, ...]').and.include('`["body"]`');
+    expect(doc.paths["/api/v1/history"].get.parameters.find((p: Json) => p.name === "cursor").description).to.match(/422/);
+    expect(doc.components.responses.ValidationFailed.description).to.match(/not an object/);
+  });
+
+  it("accepts an empty or null max_working_hours as no cap, and says so", async () => {
+    const example = doc.paths["/api/v1/solve"].post.requestBody.content["application/json"].examples.timeWindows.value as Json;
+    for (const noCap of ["", null, 8]) await expectMatchesSchema("#/components/schemas/SolveRequest", { ...example, max_working_hours: noCap }, JSON.stringify(noCap));
+    for (const bad of ["8", "eight", 0, -1]) {
+      const refused = await expectMatchesSchema("#/components/schemas/SolveRequest", { ...example, max_working_hours: bad }).then(() => false, () => true);
+      expect(refused, JSON.stringify(bad)).to.equal(true);
+    }
+    expect(doc.components.schemas.SolveRequest.properties.max_working_hours.description).to.match(/empty \(`""`\) means no cap/);
   });
 
   it("loads into openapi-backend and validates requests with the 2020-12 dialect", async () => {

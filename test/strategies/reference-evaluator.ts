@@ -59,7 +59,7 @@ export function referenceCost(req: SolveRequestInput, routes: Record<string, num
         if (r.lt <= base.lt + 1e-6) bestDuration = Math.min(bestDuration, r.duration);
       }
       if (!soft && routeLate > 1e-6) feasible = false;
-      if (hours != null && bestDuration > hours * 60 + 0.3) feasible = false;
+      if (typeof hours === "number" && bestDuration > hours * 60 + 0.3) feasible = false;
     }
     late += routeLate;
     distance += dist;

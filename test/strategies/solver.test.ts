@@ -252,7 +252,7 @@ describe("solver strategies", function () {
     tooHeavy.node_demands[2] = 30;
     const a = solveRequest(tooHeavy, { requestId: "i", timeLimitSeconds: 1 });
     expect(a.status).to.equal("failed");
-    if (a.status === "failed") expect(a.diagnostics).to.include("node 2 demand 30 exceeds the largest vehicle capacity 10");
+    if (a.status === "failed") expect(a.diagnostics).to.include("node 2 demand 30 exceeds the largest vehicle capacity 10 by 20");
     const tooMuch = cvrp(6, 1, 10, 2);
     const b = solveRequest({ ...tooMuch, node_demands: tooMuch.node_demands.map((d, i) => (i ? 5 : 0)) }, { requestId: "i", timeLimitSeconds: 1 });
     if (b.status === "failed") expect(b.diagnostics.join(" ")).to.match(/total demand 30 exceeds the total capacity of all vehicles 10/);

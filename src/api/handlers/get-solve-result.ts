@@ -5,6 +5,7 @@ import { MESSAGES } from "../../errors/codes.js";
 import { authenticateCaller } from "../auth.js";
 import type { ApiServices } from "../context.js";
 import { taskEnvelope } from "../task-view.js";
+import { includeBest, withProgress } from "../progress-view.js";
 
 const TASK_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -13,12 +14,15 @@ export function getSolveResultHandler(services: ApiServices) {
   const { config, accounts, queue } = services;
   return async (c: OpenApiContext, ctx: KoaContext): Promise<void> => {
     const caller = await authenticateCaller(ctx.headers, config, accounts);
+    const wantBest = includeBest(ctx.query.include);
     const id = String(c.request.params.request_id ?? "");
     const task = TASK_ID_PATTERN.test(id) ? await queue.store.get(id) : null;
     if (!task) throw new ApiError("not_found", MESSAGES.notFound);
     if (task.owner !== caller.owner) throw new ApiError("forbidden", MESSAGES.forbiddenResult);
     const depth = task.state === "queued" ? await queue.queueDepth() : null;
+    const body = taskEnvelope(task, depth);
     ctx.status = 200;
-    ctx.body = taskEnvelope(task, depth);
+    // Issue 13: a solving task's progress, and with ?include=best its best solution so far.
+    ctx.body = task.state === "solving" ? withProgress(body, task, await services.progress.get(id), wantBest) : body;
   };
 }

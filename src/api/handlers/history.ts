@@ -12,14 +12,25 @@ import { ajvIssues } from "../validation/ajv-issues.js";
 export function listHistoryHandler(services: ApiServices) {
   return async (c: OpenApiContext, ctx: KoaContext): Promise<void> => {
     const caller = await authenticateCaller(ctx.headers, services.config, services.accounts);
-    const check = (c.api as OpenAPIBackend).validator.validateRequest(c.request, c.operation);
+    // Unknown query parameters are ignored, as on every operation (cache-busting clients and
+    // proxies add their own), so only the documented ones are validated.
+    const check = (c.api as OpenAPIBackend).validator.validateRequest({ ...c.request, query: documentedQuery(c) }, c.operation);
     if (!check.valid) throw validationError(ajvIssues(check.errors ?? []));
     const limit = Number(c.request.query.limit ?? 20);
     const cursor = typeof c.request.query.cursor === "string" ? c.request.query.cursor : null;
+    // A cursor that is not this account's would otherwise read as an empty page: "end of history".
+    if (cursor !== null && !services.history.isCursorOf(caller.owner, cursor)) {
+      throw validationError([{ loc: ["query", "cursor"], msg: "cursor is not a next_cursor of this account's history; list again without it", type: "value_error" }]);
+    }
     const page = await services.history.list(caller.owner, limit, cursor);
     ctx.status = 200;
     ctx.body = successEnvelope((ctx.state as RequestState).httpRequestId, { items: page.items, next_cursor: page.nextCursor });
   };
+}
+
+function documentedQuery(c: OpenApiContext): Record<string, string | string[]> {
+  const names = new Set((c.operation.parameters ?? []).flatMap((p) => ("in" in p && p.in === "query" ? [p.name] : [])));
+  return Object.fromEntries(Object.entries(c.request.query as Record<string, string | string[]>).filter(([name]) => names.has(name)));
 }
 
 /** GET /api/v1/history/{request_id}: the request and its result as one JSON attachment. */

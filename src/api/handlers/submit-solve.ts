@@ -8,10 +8,13 @@ import { rateLimitHeaders } from "../../limits/admission.js";
 import type { TaskRecord } from "../../queue/task-store.js";
 import { authenticateCaller } from "../auth.js";
 import { successEnvelope } from "../envelope.js";
+import { taskEnvelope } from "../task-view.js";
 import { validateSolveRequest } from "../validation/validate-solve-request.js";
+import { randomInt } from "node:crypto";
+import { claimIdempotencyKey, readIdempotencyKey } from "../idempotency-key.js";
 
 /** Seconds a busy client should wait: the backlog divided by recent throughput, within sane bounds. */
-function busyRetryAfter(depth: number, threshold: number): number {
+export function busyRetryAfter(depth: number, threshold: number): number {
   return Math.min(300, Math.max(5, Math.ceil((depth - threshold + 1) * 2)));
 }
 
@@ -30,7 +33,10 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
 
       const body = await readJsonBody(ctx);
       const validation = validateSolveRequest(c.api as OpenAPIBackend, body.parsed, services.checkCallbackUrl);
-      if (!validation.ok) throw validationError(validation.issues);
+      const idempotencyKey = readIdempotencyKey(ctx.headers);
+      if (!validation.ok || idempotencyKey.issue) {
+        throw validationError([...(validation.ok ? [] : validation.issues), ...(idempotencyKey.issue ? [idempotencyKey.issue] : [])]);
+      }
       const request = validation.request;
 
       if (request.node_num > caller.plan.maxNodes) {
@@ -40,11 +46,25 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
         throw new ApiError("plan_limit_exceeded", planLimitMessage("Vehicle", request.vehicle_num, caller.plan.maxVehicles));
       }
 
+      // A repeat of a submit with the same Idempotency-Key is answered here, before the quota.
+      const claim = await claimIdempotencyKey(ctx, { idempotency: services.idempotency, tasks: queue.store }, caller.owner, idempotencyKey.key, body.parsed);
+      if (claim === true) {
+        metrics.submissions.inc({ outcome: "replayed", code: "none" });
+        return;
+      }
+      // A refused submit does not keep its key: a retry with it is a fresh attempt.
+      const releaseClaim = async () => {
+        if (claim) await claim.release().catch(() => undefined);
+      };
+
       // The depth is read alongside the quota (usually from its short cache); the quota refusal
       // still wins over the busy one, as the order of checks wants.
       const depthRead = queue.queueDepth();
       depthRead.catch(() => undefined);
-      await admission.reserveQuota(caller.owner, caller.plan);
+      await admission.reserveQuota(caller.owner, caller.plan).catch(async (err: unknown) => {
+        await releaseClaim();
+        throw err;
+      });
       let accepted = false;
       try {
         const depth = await depthRead;
@@ -71,6 +91,8 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
           strategy: request.strategy ?? null,
           callbackUrl: request.callback_url ?? null,
           solveAttempts: 0,
+          // Fixed here, not in the worker, so that a redelivered task searches exactly as before.
+          seed: request.seed ?? randomInt(0, 2 ** 31),
         };
         // The history entry is written alongside the task's own records, before the publish, so a
         // worker that finishes the task at once always finds it to update. Its failure is logged,
@@ -85,8 +107,12 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
                 },
               )
             : Promise.resolve(false);
+        // Issue 13: the task's event log starts with `queued`, logged before any worker can take it.
+        const queuedEvent = services.events
+          .publish(id, "queued", taskEnvelope(task, depth + 1))
+          .catch((err: unknown) => state.log.warn("queued event not logged", { task_id: id, err }));
         try {
-          await queue.enqueue(task, Buffer.from(body.raw, "utf8"), recorded);
+          await queue.enqueue(task, Buffer.from(body.raw, "utf8"), Promise.all([recorded, queuedEvent]));
         } catch (err) {
           if (await recorded) await history.remove(task).catch(() => undefined);
           throw err;
@@ -94,14 +120,20 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
         accepted = true;
         state.log.info("task accepted", { task_id: id, owner: caller.owner, node_num: task.nodeNum, vehicle_num: task.vehicleNum });
         metrics.submissions.inc({ outcome: "accepted", code: "none" });
-        ctx.status = 200;
-        ctx.body = successEnvelope(id, {
+        const ack = successEnvelope(id, {
           status: "accepted",
           phase: "queued",
           message: `Task accepted. Poll GET /api/v1/solve/result/${id} (waits of 2 s, 3 s, then 5 s) or wait for the callback.`,
         });
+        if (task.expiresAt) ack.expires_at = task.expiresAt;
+        if (claim) await claim.complete(ack).catch((err: unknown) => state.log.error("idempotency claim not completed", { task_id: id, err }));
+        ctx.status = 200;
+        ctx.body = ack;
       } finally {
-        if (!accepted) await admission.releaseQuota(caller.owner).catch(() => undefined);
+        if (!accepted) {
+          await admission.releaseQuota(caller.owner).catch(() => undefined);
+          await releaseClaim();
+        }
       }
     } catch (err) {
       metrics.submissions.inc({ outcome: "rejected", code: err instanceof ApiError ? err.code : "internal_error" });

@@ -14,7 +14,8 @@ export function validateSolveRequest(
   api: OpenAPIBackend,
   body: unknown,
   checkCallbackUrl: CallbackUrlCheck,
-): { ok: true; request: SolveRequestInput } | { ok: false; issues: ValidationIssue[] } {
+): { ok: true; request: SolveRequestInput } | { ok: false; issues: ValidationIssue[]; schemaValid: boolean } {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return { ok: false, issues: [notAnObjectIssue(body)], schemaValid: false };
   const schemaCheck = api.validator.validateRequest(
     { method: "post", path: "/api/v1/solve", body, headers: { "content-type": "application/json" } },
     "submitSolve",
@@ -23,9 +24,19 @@ export function validateSolveRequest(
     const issues = ajvIssues(schemaCheck.errors ?? []);
     const rulesCanRun = issues.every((i) => i.loc.length >= 2 && i.loc[0] === "body" && !READ_BY_CROSS_FIELD_RULES.has(i.loc[1]!));
     if (rulesCanRun && issues.length < MAX_ISSUES) issues.push(...crossFieldIssues(body as SolveRequestInput, checkCallbackUrl).slice(0, MAX_ISSUES - issues.length));
-    return { ok: false, issues };
+    return { ok: false, issues, schemaValid: false };
   }
   const request = body as SolveRequestInput;
   const issues = crossFieldIssues(request, checkCallbackUrl);
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, request };
+  return issues.length > 0 ? { ok: false, issues, schemaValid: true } : { ok: true, request };
+}
+
+/**
+ * Well-formed JSON that is not an object (`5`, `"hello"`, `[]`, `null`, an empty body) is one
+ * problem, reported once at ["body"]: listing every missing field of a number helps nobody.
+ */
+function notAnObjectIssue(body: unknown): ValidationIssue {
+  const kind =
+    body === undefined ? "an empty body" : body === null ? "null" : Array.isArray(body) ? "an array" : `a ${typeof body}`;
+  return { loc: ["body"], msg: `the request body must be a JSON object (the solve request), got ${kind}`, type: "object_type" };
 }

@@ -1,0 +1,27 @@
+/** The document's schemas under the names partners read in it (generated: `npm run gen`). */
+import type { components, operations } from "./generated/api.js";
+
+type Schemas = components["schemas"];
+export type SolveRequest = Schemas["SolveRequest"];
+export type SubmitAcknowledgement = Schemas["SubmitAcknowledgement"];
+export type PollProcessing = Schemas["PollProcessing"];
+export type PollSolved = Schemas["PollSolved"];
+export type PollFailed = Schemas["PollFailed"];
+/** A poll answer: switch on `success` and `result.status` ("processing" | "solved"; null when failed). */
+export type PollResult = PollProcessing | PollSolved | PollFailed;
+/** A finished task: what `waitForResult` resolves with and what the completion callback carries. */
+export type FinishedResult = PollSolved | PollFailed;
+export type SolvedResult = Schemas["SolvedResult"];
+export type CompletionCallbackBody = Schemas["CompletionCallbackBody"];
+export type ValidationIssue = Schemas["ValidationIssue"];
+
+/** The partner-facing operations (not the unauthenticated health and metrics endpoints). */
+type ApiOperation = operations["submitSolve" | "getSolveResult" | "listHistory" | "downloadHistoryItem"];
+type JsonBody<R> = R extends { content: { "application/json": infer B } } ? B : never;
+type ResponsesAt<S> = ApiOperation extends infer Op ? (Op extends { responses: infer R } ? (S extends keyof R ? R[S] : never) : never) : never;
+type StatusesOf<Op> = Op extends { responses: infer R } ? keyof R : never;
+
+/** Every HTTP error status an operation documents (4xx and 5xx). */
+export type ErrorStatus = Exclude<Extract<StatusesOf<ApiOperation>, number>, 200>;
+/** The documented error envelope for one status: its `code` is narrowed to that status's codes. */
+export type ErrorBody<S extends ErrorStatus> = JsonBody<ResponsesAt<S>>;

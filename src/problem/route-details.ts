@@ -1,0 +1,70 @@
+import type { components } from "../../generated/api.js";
+import type { RouteSchedule, RouteScore } from "../../strategies/core/evaluator.js";
+import type { CompiledProblem } from "../../strategies/core/problem.js";
+
+export type RouteDetail = components["schemas"]["RouteDetail"];
+
+/** Rounds away floating-point dust (e.g. 70.00000000000001) without changing real values. */
+function clean(x: number): number {
+  return Math.round(x * 1e9) / 1e9;
+}
+
+/** Lateness below this is the evaluator's floating-point dust, not a late stop. */
+const LATE_EPS = 1e-7;
+
+/**
+ * One used vehicle's cost and schedule broken down (issue 13, "cost explained"). The money parts
+ * are the evaluator's own numbers for the route (`score`), so fixed + distance cost + lateness
+ * penalty is the route's cost in `total_cost`; the minutes are read off the evaluator's schedule
+ * with its rule for service start (arrival, or the window's opening when earlier).
+ */
+export function routeDetail(p: CompiledProblem, v: number, score: RouteScore, schedule: RouteSchedule): RouteDetail {
+  const fixed = p.fixedCost[v]!;
+  const distanceCost = p.unitCost[v]! * score.distance;
+  const detail: RouteDetail = {
+    distance: clean(score.distance),
+    fixed_cost: clean(fixed),
+    distance_cost: clean(distanceCost),
+    lateness_penalty: clean(score.latePenalty),
+    cost: clean(score.cost),
+    driving_minutes: null,
+    waiting_minutes: null,
+    service_minutes: null,
+    lateness_minutes: null,
+    late_stops: [],
+    duration_minutes: null,
+    max_duration_minutes: null,
+    load: clean(score.load),
+    capacity: p.capacity[v]!,
+  };
+  const t = p.time;
+  if (!t) return detail;
+  const n = p.nodeCount;
+  const speed = t.speed[v]!;
+  const nodes = schedule.nodes;
+  let driving = 0;
+  let waiting = 0;
+  let service = 0;
+  for (let k = 1; k < nodes.length; k++) {
+    const node = nodes[k]!;
+    driving += p.dist[nodes[k - 1]! * n + node]! / speed;
+    const arrive = schedule.arrive[k]!;
+    const isEnd = k === nodes.length - 1;
+    const begin = isEnd ? arrive : Math.max(arrive, t.twStartMin[node]!);
+    if (!isEnd) {
+      waiting += begin - arrive;
+      service += t.serviceMin[node]!;
+    }
+    const late = begin - t.twEndMin[node]!;
+    if (late > LATE_EPS) {
+      detail.late_stops.push({ node, lateness_minutes: clean(late), penalty: clean(late * t.latePenaltyPerMin) });
+    }
+  }
+  detail.driving_minutes = clean(driving);
+  detail.waiting_minutes = clean(waiting);
+  detail.service_minutes = clean(service);
+  detail.lateness_minutes = clean(score.lateMinutes);
+  detail.duration_minutes = clean(score.durationMin);
+  detail.max_duration_minutes = Number.isFinite(t.maxRouteMin) ? t.maxRouteMin : null;
+  return detail;
+}

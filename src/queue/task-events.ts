@@ -1,0 +1,88 @@
+import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
+import { NAMES } from "./names.js";
+
+export type TaskEventName = "queued" | "solving" | "progress" | "solved" | "failed";
+
+/** One entry of a task's event log: the event's name and its data (the poll body at that moment). */
+export interface StoredTaskEvent {
+  event: TaskEventName;
+  data: unknown;
+}
+
+export function isFinalEvent(event: TaskEventName): boolean {
+  return event === "solved" || event === "failed";
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * The per-task event log of issue 13: a JetStream stream with one subject per task, so the stream
+ * sequence is a resumable event id and any API instance can replay and follow any task's events
+ * whichever process wrote them (submit, worker, cancel).
+ */
+export class TaskEvents {
+  constructor(
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+  ) {}
+
+  static subject(taskId: string): string {
+    return `${NAMES.eventSubjectPrefix}.${taskId}`;
+  }
+
+  async publish(taskId: string, event: TaskEventName, data: unknown): Promise<number> {
+    const body: StoredTaskEvent = { event, data };
+    // The final event carries a message id, so a second writer (a redelivered task, a cancel racing
+    // the worker) inside the duplicate window is dropped by JetStream rather than logged twice.
+    const options = isFinalEvent(event) ? { msgID: `${taskId}.final` } : {};
+    const ack = await this.js.publish(TaskEvents.subject(taskId), encoder.encode(JSON.stringify(body)), options);
+    return ack.seq;
+  }
+
+  /**
+   * Follows the task's log from the event after `afterSeq` (0: from the start) with an ordered
+   * consumer. `stop` deletes that consumer on the server at once, so a client that leaves leaves
+   * nothing behind (the server would otherwise keep it until its inactivity threshold).
+   */
+  async follow(taskId: string, afterSeq: number): Promise<{ events: AsyncIterable<{ seq: number; stored: StoredTaskEvent }>; stop(): Promise<void> }> {
+    const consumer = await this.js.consumers.get(NAMES.eventStream, { filter_subjects: TaskEvents.subject(taskId), opt_start_seq: afterSeq + 1 });
+    const messages = await consumer.consume({ max_messages: 64 });
+    let stopped: Promise<void> | null = null;
+    async function* events() {
+      for await (const m of messages) yield { seq: m.seq, stored: JSON.parse(decoder.decode(m.data)) as StoredTaskEvent };
+    }
+    return {
+      events: events(),
+      stop: () => {
+        stopped ??= (async () => {
+          await messages.close().catch(() => undefined);
+          await consumer.delete().catch(() => false);
+        })();
+        return stopped;
+      },
+    };
+  }
+
+  /** The task's latest event and its id, or null when it has none (yet, or any more). */
+  async last(taskId: string): Promise<(StoredTaskEvent & { seq: number }) | null> {
+    try {
+      const m = await this.jsm.streams.getMessage(NAMES.eventStream, { last_by_subj: TaskEvents.subject(taskId) });
+      return m ? { ...(JSON.parse(decoder.decode(m.data)) as StoredTaskEvent), seq: m.seq } : null;
+    } catch (err) {
+      if (err instanceof Error && /no message found|not found/i.test(err.message)) return null;
+      throw err;
+    }
+  }
+
+  /**
+   * Logs the final event unless the log already ends with one: whoever sees a finished task
+   * without its final event (a worker on redelivery, an API instance following the stream) can
+   * call this, and the log still ends with exactly one final event.
+   */
+  async publishFinalOnce(taskId: string, event: "solved" | "failed", data: unknown): Promise<void> {
+    const last = await this.last(taskId);
+    if (last && isFinalEvent(last.event)) return;
+    await this.publish(taskId, event, data);
+  }
+}
