@@ -31,7 +31,7 @@ help:
 # (promtool and a real server for the metrics tests).
 deps: $(NPM_STAMP) /usr/bin/nats-server
 
-test-deps: deps /usr/bin/promtool
+test-deps: deps /usr/bin/promtool /usr/bin/chromium
 
 $(NODE_STAMP): tools/node/package.json tools/node/package-lock.json
 	cd tools/node && npm ci --no-audit --no-fund
@@ -70,18 +70,28 @@ $(BUILD_STAMP): $(NPM_STAMP) tsconfig.json tsconfig.build.json $(BUILD_SOURCES)
 /usr/bin/promtool:
 	@command -v promtool >/dev/null 2>&1 || $(call apt_install,prometheus)
 
+# The playground's end-to-end tests drive Debian's Chromium (never a browser download).
+/usr/bin/chromium:
+	@command -v chromium >/dev/null 2>&1 || $(call apt_install,chromium)
+
+# The route playground (playground/), bundled by esbuild into dist/playground/ when missing or stale.
+PLAYGROUND := dist/playground/index.html
+$(PLAYGROUND): $(NPM_STAMP) scripts/build-playground.ts $(wildcard playground/*.html playground/*.css playground/src/*.ts examples/*.json)
+	node --import tsx scripts/build-playground.ts
+
 define apt_install
 { echo "installing $(1) (Debian package)"; \
   SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
   $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(1) >/dev/null; }
 endef
 
-run: deps build
+run: deps build $(PLAYGROUND)
 	$(NODE) dist/src/bin/dev.js
 
-test: test-deps build sdk
+test: test-deps build sdk $(PLAYGROUND)
 	@echo "Node $$(node --version) from tools/node"
 	tsc -p tsconfig.json
+	tsc -p playground/tsconfig.json
 	mocha
 
 # The three-node NATS cluster and load run (several minutes): see README "Operating".

@@ -13,6 +13,7 @@ import { deleteSolveResultHandler } from "./handlers/delete-solve-result.js";
 import { BROKER_RETRY_AFTER_SECONDS, errorEnvelopeMiddleware } from "./middleware/error-envelope.js";
 import { requestContextMiddleware } from "./middleware/request-context.js";
 import { createOpsRouter } from "./ops-routes.js";
+import { playgroundRoute } from "./playground-route.js";
 import { createJsonBodyReader } from "./read-json-body.js";
 import { createSpecBackend } from "./spec-backend.js";
 
@@ -60,6 +61,7 @@ export async function createApiApp(services: ApiServices, readiness: () => Promi
   if (services.config.selfCheckResponses) app.use(responseSelfCheck(api));
   app.use(errorEnvelopeMiddleware);
   app.use(ops.routes());
+  app.use(playgroundRoute());
   app.use(async (ctx: Context, next: Next) => {
     // While NATS is down, answer at once with 503 instead of letting the client wait on a buffer.
     if (!services.natsConnected()) {

@@ -38,6 +38,7 @@ if (demoKey) {
   process.stdout.write(`Created account 'demo' (plan '${DEMO_PLAN}'). Its API key is shown only this once:\n  X-User-Name: demo\n  X-Api-Key: ${demoKey}\n`);
 }
 process.stdout.write(`Metrics: ${api.url}/metrics (API), ${children.slice(1).map((w) => w.url).join(", ")} (workers); logs in var/log/\n`);
+process.stdout.write(`Route playground: ${api.url}/playground\n`);
 process.stdout.write(`VRP solve service ready at ${api.url} (OpenAPI: openapi/solve-api.openapi.json; Ctrl-C to stop)\n`);
 
 let stopping = false;

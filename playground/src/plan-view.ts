@@ -1,0 +1,141 @@
+import type { SolveRequest, SolvedResult } from "./types.js";
+
+/** One node of a route with its schedule in minutes after `base_start_time`. */
+export interface Stop {
+  node: number;
+  arrive: number | null;
+  serviceStart: number | null;
+  leave: number | null;
+  waiting: number;
+  service: number;
+  lateness: number;
+  window: [number, number] | null;
+  load: number;
+}
+
+export interface VehiclePlan {
+  label: string;
+  vehicle: number;
+  color: string;
+  route: number[];
+  distance: number;
+  cost: number;
+  load: number;
+  capacity: number;
+  stops: Stop[];
+  /** Departure from the start node and arrival at the end node (null without the time dimension). */
+  depart: number | null;
+  finish: number | null;
+  lateness: number;
+}
+
+export interface PlanView {
+  vehicles: VehiclePlan[];
+  timed: boolean;
+  workingCapMinutes: number | null;
+  totals: { distance: number; cost: number; load: number; lateness: number; customers: number };
+  /** Which vehicle visits a node, and at which position of its route. */
+  visits: Map<number, { plan: VehiclePlan; stop: Stop }>;
+}
+
+/** One clearly distinct colour per vehicle (golden-angle hues), as #rrggbb so tests can find it. */
+export function vehicleColor(index: number): string {
+  const hue = (index * 137.508) % 360;
+  return hslToHex(hue, 0.7, 0.42);
+}
+
+function hslToHex(h: number, s: number, l: number): string {
+  const a = s * Math.min(l, 1 - l);
+  const channel = (n: number) => {
+    const k = (n + h / 30) % 12;
+    const c = l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+    return Math.round(c * 255).toString(16).padStart(2, "0");
+  };
+  return `#${channel(0)}${channel(8)}${channel(4)}`;
+}
+
+export function baseMinutes(request: SolveRequest): number {
+  const [h, m, s] = request.base_start_time ?? [9, 0, 0];
+  return h * 60 + m + s / 60;
+}
+
+/** "HH:MM:SS" (hours may pass 23) as minutes after `base_start_time`, like the request's windows. */
+export function clockToMinutes(clock: string, base: number): number {
+  const [h = 0, m = 0, s = 0] = clock.split(":").map(Number);
+  return h * 60 + m + s / 60 - base;
+}
+
+export function minutesToClock(minutes: number, base: number): string {
+  const total = Math.round((minutes + base) * 60);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  return [h, m, s].map((x) => String(x).padStart(2, "0")).join(":");
+}
+
+export function isTimed(request: SolveRequest): boolean {
+  return Array.isArray(request.node_time_windows) && Array.isArray(request.node_service_time) && Array.isArray(request.vehicle_speeds);
+}
+
+/** The result read against its request: per vehicle the schedule, cost and load, and the totals. */
+export function buildPlanView(request: SolveRequest, result: SolvedResult): PlanView {
+  const timed = isTimed(request) && Object.keys(result.time_windows ?? {}).length > 0;
+  const base = baseMinutes(request);
+  const costObjective = request.objective === "min_total_cost";
+  const soft = timed && (request.late_penalty_per_min ?? 0) > 0;
+  const labels = Object.keys(result.routes).sort((a, b) => vehicleId(a) - vehicleId(b));
+  const visits = new Map<number, { plan: VehiclePlan; stop: Stop }>();
+  const vehicles = labels.map((label, k): VehiclePlan => {
+    const vehicle = vehicleId(label);
+    const route = result.routes[label] ?? [];
+    const loads = result.loads[label] ?? [];
+    const times = result.time_windows[label] ?? [];
+    const stops = route.map((node, i): Stop => {
+      const window = timed ? (request.node_time_windows?.[node] ?? null) : null;
+      const pair = timed ? times[i] : undefined;
+      const arrive = pair ? clockToMinutes(pair[0], base) : null;
+      const leave = pair ? clockToMinutes(pair[1], base) : null;
+      const inner = i > 0 && i < route.length - 1;
+      const service = timed && inner ? (request.node_service_time?.[node] ?? 0) : 0;
+      const serviceStart = leave === null ? null : i === route.length - 1 ? arrive : leave - service;
+      const waiting = arrive !== null && serviceStart !== null ? Math.max(0, serviceStart - arrive) : 0;
+      const lateness = serviceStart !== null && window && i > 0 ? Math.max(0, serviceStart - window[1]) : 0;
+      return { node, arrive, serviceStart, leave, waiting, service, lateness, window, load: loads[i] ?? 0 };
+    });
+    const distance = result.distances[k] ?? 0;
+    const fixed = costObjective ? (request.vehicle_fixed_costs?.[vehicle] ?? 0) : 0;
+    const unit = costObjective ? (request.vehicle_unit_distance_costs?.[vehicle] ?? 1) : 1;
+    const lateness = stops.reduce((s, stop) => s + stop.lateness, 0);
+    const plan: VehiclePlan = {
+      label,
+      vehicle,
+      color: vehicleColor(vehicle),
+      route,
+      distance,
+      cost: fixed + unit * distance + (soft ? lateness * (request.late_penalty_per_min ?? 0) : 0),
+      load: loads[loads.length - 1] ?? 0,
+      capacity: request.vehicles_capacity[vehicle] ?? 0,
+      stops,
+      depart: stops[0]?.leave ?? null,
+      finish: stops[stops.length - 1]?.arrive ?? null,
+      lateness,
+    };
+    stops.forEach((stop, i) => {
+      if (i > 0 && i < stops.length - 1) visits.set(stop.node, { plan, stop });
+    });
+    return plan;
+  });
+  const sum = (f: (v: VehiclePlan) => number) => vehicles.reduce((s, v) => s + f(v), 0);
+  const cap = timed && typeof request.max_working_hours === "number" && request.max_working_hours > 0 ? request.max_working_hours * 60 : null;
+  return {
+    vehicles,
+    timed,
+    workingCapMinutes: cap,
+    totals: { distance: sum((v) => v.distance), cost: sum((v) => v.cost), load: sum((v) => v.load), lateness: sum((v) => v.lateness), customers: visits.size },
+    visits,
+  };
+}
+
+export function vehicleId(label: string): number {
+  return Number(label.replace(/^Vehicle /, ""));
+}

@@ -1,0 +1,62 @@
+import type { PlanView } from "./plan-view.js";
+import { minutesToClock } from "./plan-view.js";
+import type { SolvedResult } from "./types.js";
+
+const num = (x: number, digits = 1) => x.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** The route list: one row per used vehicle, the totals, and the result's own summary figures. */
+export function renderRoutesTable(table: HTMLTableElement, summary: HTMLElement, plan: PlanView, result: SolvedResult, base: number): void {
+  const head = ["Vehicle", "Stops", "Distance", "Cost", "Load / capacity", ...(plan.timed ? ["Departs", "Returns", "Late (min)"] : [])];
+  const rows = plan.vehicles.map((v) => [
+    v.label,
+    String(v.route.length - 2),
+    num(v.distance),
+    num(v.cost, 2),
+    `${v.load} / ${v.capacity}`,
+    ...(plan.timed ? [v.depart === null ? "" : minutesToClock(v.depart, base), v.finish === null ? "" : minutesToClock(v.finish, base), num(v.lateness)] : []),
+  ]);
+  const totals = ["Total", String(plan.totals.customers), num(plan.totals.distance), num(plan.totals.cost, 2), String(plan.totals.load), ...(plan.timed ? ["", "", num(plan.totals.lateness)] : [])];
+  table.replaceChildren();
+  const thead = table.createTHead().insertRow();
+  for (const h of head) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = h;
+    thead.append(th);
+  }
+  const body = table.createTBody();
+  plan.vehicles.forEach((v, i) => {
+    const tr = body.insertRow();
+    tr.dataset.vehicle = v.label;
+    rows[i]!.forEach((cell, c) => {
+      const td = tr.insertCell();
+      td.textContent = cell;
+      if (c === 0) td.style.borderLeft = `6px solid ${v.color}`;
+    });
+  });
+  const foot = table.createTFoot().insertRow();
+  for (const cell of totals) foot.insertCell().textContent = cell;
+
+  const facts: [string, string][] = [
+    ["Total cost (objective)", num(result.total_cost, 2)],
+    ["Total distance", num(result.total_distance ?? plan.totals.distance)],
+    ["Vehicles used", String(plan.vehicles.length)],
+    ["Strategy", result.strategy ?? "(not reported)"],
+    ["Solve time", `${num(result.time, 2)} s`],
+  ];
+  if (result.lateness_minutes) facts.push(["Lateness", `${num(result.lateness_minutes)} min (penalty ${num(result.lateness_penalty ?? 0, 2)})`]);
+  summary.replaceChildren(...facts.flatMap(([k, v]) => {
+    const dt = document.createElement("dt");
+    dt.textContent = k;
+    const dd = document.createElement("dd");
+    dd.textContent = v;
+    dd.dataset.fact = k;
+    return [dt, dd];
+  }));
+  for (const warning of result.warnings ?? []) {
+    const dd = document.createElement("dd");
+    dd.className = "warning";
+    dd.textContent = `Warning: ${warning}`;
+    summary.append(dd);
+  }
+}
