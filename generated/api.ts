@@ -221,10 +221,10 @@ export interface components {
              */
             callback_url?: string;
             /**
-             * @description Extension: pin the solver strategy. Omitted: chosen automatically by problem size. `sweep` needs `node_positions`; `hgs` needs one depot, identical vehicles and no customer time window narrower than the depot's; a pinned strategy that does not support the problem makes the task fail with the reason.
+             * @description Extension: pin the solver strategy. Omitted: chosen automatically by problem size. `sweep` needs `node_positions`; `hgs` needs one depot, identical vehicles and no customer time window narrower than the depot's; `large` (decomposition for thousands of customers) needs one depot, identical vehicles and no time dimension; above 3,000 nodes given by `node_positions` only `clarke-wright` and `large` apply (no distance matrix is built); a pinned strategy that does not support the problem makes the task fail with the reason.
              * @enum {string}
              */
-            strategy?: "clarke-wright" | "sweep" | "alns" | "hgs";
+            strategy?: "clarke-wright" | "sweep" | "alns" | "hgs" | "large";
         };
         /**
          * @description Machine-readable error code. Spec codes on 429: rate_limit_exceeded, service_busy, monthly_quota_exceeded; the others are extensions: malformed_json (400), plan_limit_exceeded (400), missing_credentials / invalid_credentials / invalid_proxy_secret (401), api_access_not_in_plan / forbidden (403), not_found (404), method_not_allowed (405), payload_too_large (413), unsupported_media_type (415), validation_failed (422), internal_error (500), service_unavailable (503), and on failed tasks no_feasible_solution / task_failed.

@@ -1,0 +1,54 @@
+import type { Rng } from "../core/rng.js";
+
+/** Neighbour-list links per customer that count towards how close two routes are. */
+const AFFINITY_LINKS = 8;
+
+/**
+ * Picks a group of neighbouring routes to re-optimise together (route-based decomposition, as in
+ * Santini, Schneider, Vidal and Vigo's study of decomposition for vehicle routing heuristics):
+ * from a random seed route, repeatedly add the route that most of the group's customers have
+ * among their nearest neighbours, until the group holds `target` customers. It needs only the
+ * granular neighbour lists, so it works with or without coordinates and a matrix.
+ */
+export function pickRouteGroup(
+  routes: readonly number[][],
+  routeOf: Int32Array,
+  near: readonly Int32Array[],
+  target: number,
+  rng: Rng,
+): number[] {
+  const used: number[] = [];
+  for (let v = 0; v < routes.length; v++) if (routes[v]!.length > 0) used.push(v);
+  if (used.length === 0) return [];
+  const group: number[] = [];
+  const inGroup = new Set<number>();
+  const affinity = new Map<number, number>();
+  let size = 0;
+  const add = (v: number) => {
+    group.push(v);
+    inGroup.add(v);
+    affinity.delete(v);
+    size += routes[v]!.length;
+    for (const c of routes[v]!) {
+      const list = near[c]!;
+      for (let i = 0; i < Math.min(AFFINITY_LINKS, list.length); i++) {
+        const r = routeOf[list[i]!]!;
+        if (r >= 0 && !inGroup.has(r)) affinity.set(r, (affinity.get(r) ?? 0) + 1);
+      }
+    }
+  };
+  add(used[rng.int(used.length)]!);
+  while (size < target && group.length < used.length) {
+    let best = -1;
+    let bestScore = 0;
+    for (const [r, score] of affinity) {
+      if (score > bestScore || (score === bestScore && r < best)) {
+        best = r;
+        bestScore = score;
+      }
+    }
+    if (best < 0) break;
+    add(best);
+  }
+  return group;
+}
