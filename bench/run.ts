@@ -11,13 +11,17 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { solveRequest } from "../src/problem/solve-request.js";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
+import { vrplibRequest } from "./vrplib.js";
 
 interface ManifestEntry {
   name: string;
   set: string;
   n_customers: number;
   bks: number;
-  request: string;
+  request?: string;
+  /** Local hold-out instances (bench/instances/): the raw .vrp, converted when run. */
+  raw?: string;
+  vehicles?: number;
 }
 
 const { values } = parseArgs({
@@ -32,7 +36,11 @@ const { values } = parseArgs({
   },
 });
 const benchDir = process.env.BENCH_DIR ?? resolve(fileURLToPath(new URL("../", import.meta.url)), "../shared/benchmarks");
-const manifest = JSON.parse(readFileSync(join(benchDir, "manifest.json"), "utf8")) as ManifestEntry[];
+const localDir = fileURLToPath(new URL("./instances/", import.meta.url));
+const manifest = [
+  ...(JSON.parse(readFileSync(join(benchDir, "manifest.json"), "utf8")) as ManifestEntry[]),
+  ...(JSON.parse(readFileSync(join(localDir, "manifest.json"), "utf8")) as ManifestEntry[]),
+];
 const sets = [...new Set(manifest.map((e) => e.set))];
 if (!values.set || !sets.includes(values.set)) {
   process.stderr.write(`usage: npm run bench -- --set NAME [--time S] [--strategy NAME] [--seed N] [--limit K] [--only NAME,...] [--iterations]\nsets: ${sets.join(", ")}\n`);
@@ -52,7 +60,9 @@ console.log(`|---|---:|---:|---:|---:|---:|---|${values.iterations ? "---:|" : "
 const gaps: number[] = [];
 let feasible = 0;
 for (const entry of entries) {
-  const request = JSON.parse(readFileSync(join(benchDir, entry.request), "utf8")) as SolveRequestInput;
+  const request = entry.raw
+    ? vrplibRequest(join(localDir, entry.raw), entry.name, entry.vehicles!)
+    : (JSON.parse(readFileSync(join(benchDir, entry.request!), "utf8")) as SolveRequestInput);
   const seconds = values.time ? Number(values.time) : entry.n_customers <= 200 ? 10 : 30;
   const started = performance.now();
   const stats = { iterations: 0 };

@@ -37,6 +37,10 @@ export const DEFAULT_SELECTION: readonly SelectionRule[] = [
   { maxCustomers: 200, bindingWindows: true, strategy: "hgs" },
   { maxCustomers: 2000, bindingWindows: false, strategy: "hgs" },
   { maxCustomers: 3000, strategy: "alns" },
+  // Above 3,000 customers: decomposition (strategies/large) where it applies (capacity-only, one
+  // depot, identical vehicles): on XXL (3,000-30,000 customers, 60/120 s, BENCHMARKS.md) it
+  // improves the savings construction it starts from on every instance; savings for the rest.
+  { maxCustomers: Number.POSITIVE_INFINITY, strategy: "large" },
   { maxCustomers: Number.POSITIVE_INFINITY, strategy: "clarke-wright" },
 ];
 
