@@ -164,7 +164,7 @@ export interface components {
              * @enum {string}
              */
             objective?: "min_total_distance" | "min_total_cost";
-            /** @description Number of nodes (depots and customers). Plans limit it further (400 above the plan's limit). */
+            /** @description Number of nodes (depots and customers). Plans limit it further (400 above the plan's limit). Above 3,000 nodes `node_positions` are required (422 otherwise): a full matrix that large exceeds the request body limit, and distances are then computed from the positions. */
             node_num: number;
             /** @description Optional [x, y] per node. With `node_num` pairs, d(i,j) is the Euclidean distance between them (real-valued, not rounded) and `distance_matrix` is ignored (it may then be `[]`). An empty array is accepted and means: use the matrix. */
             node_positions?: [

@@ -51,8 +51,12 @@ export const large: Strategy = {
     const current = clarkeWrightSolution(p);
     let score = evaluateSolution(p, current);
     if (score.feasible) budget.improved(cloneSolution(current));
-    // Decomposition only reshuffles routes; it cannot place customers the construction left out.
-    if (!score.feasible) return current;
+    if (!score.feasible) {
+      // Decomposition only reshuffles routes; it cannot place customers the savings left out (a
+      // fleet too small for its routes). hgs can, searching through overloaded routes, when it
+      // has the matrix; without it the savings' answer goes back (and fails as infeasible).
+      return hgs.supports(p).ok ? hgs.solve(p, budget) : current;
+    }
 
     // hgs through its Strategy interface only: a black box on each small dense sub-problem.
     const subSolver: Strategy = hgs;
