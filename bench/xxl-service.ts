@@ -33,11 +33,11 @@ function randomRequest(customers: number): PositionsRequest & Record<string, unk
   const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
   const n = customers + 1;
   const positions = Array.from({ length: n }, (_, i): [number, number] => (i === 0 ? [5000, 5000] : [Math.round(rand() * 10000), Math.round(rand() * 10000)]));
-  const vehicles = Math.ceil(customers / 8) + 10;
+  const vehicles = Math.ceil(customers / 16) + 10;
   return {
     name: `random-${customers}`, node_num: n, vehicle_num: vehicles, node_positions: positions, distance_matrix: [],
     start_nodes: Array(vehicles).fill(0), end_nodes: Array(vehicles).fill(0),
-    node_demands: positions.map((_, i) => (i === 0 ? 0 : 1 + Math.floor(rand() * 9))), vehicles_capacity: Array(vehicles).fill(50),
+    node_demands: positions.map((_, i) => (i === 0 ? 0 : 1 + Math.floor(rand() * 9))), vehicles_capacity: Array(vehicles).fill(100),
   };
 }
 
