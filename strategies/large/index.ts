@@ -9,18 +9,18 @@ import { pickRouteGroup } from "./group.js";
 import { extractSubProblem, liftRoutes } from "./subproblem.js";
 
 /**
- * Customers per sub-problem, and the hgs budget for each: measured on XXL Leuven1 and Ghent1
+ * Customers per sub-problem, and the hgs time for each: measured on XXL Leuven1 and Ghent1
  * (40 s, side by side on the two cores; BENCHMARKS.md): many small groups, each given to hgs for
- * one iteration (which educates the group's current routes with its granular local search, and
- * little more), beat fewer larger groups with seconds of genetic search each: gap 1.13% / 1.58%
- * with 50 customers and one iteration, 1.48% / 1.73% with 100, 2.28% / 2.72% with 200 customers
- * and about a second each, 2.9% / 3.4% with 200 and four seconds; 25 customers was worse (1.83% /
- * 2.02%), and so was 50 with 0.1 s each (1.32% / 2.20%).
+ * 10 ms (it educates the group's current routes and a few random ones, and breeds from them),
+ * beat fewer larger groups with seconds of genetic search each: gap 1.13% / 1.58% with 50
+ * customers and 10 ms, 1.48% / 1.73% with 100, 2.28% / 2.72% with 200 customers and about a
+ * second each, 2.9% / 3.4% with 200 and four seconds; 25 customers was worse (1.83% / 2.02%), and
+ * so was 50 with 0.1 s each (1.32% / 2.20%). One hgs iteration instead of 10 ms (only the local
+ * search of the current routes) improved far less often (Leuven1 at 15 s: 91 improvements in
+ * 14,771 groups, 2.42%, against 224 in 1,099 groups, 1.41%).
  */
 export const SUB_PROBLEM_CUSTOMERS = 50;
-const SUB_ITERATIONS = 1;
-/** Safety net only: one iteration on 50 customers takes milliseconds. */
-const SUB_SECONDS = 1;
+const SUB_SECONDS = 0.01;
 /** Up to this size the whole problem goes to hgs at once (it has the matrix there). */
 const WHOLE_PROBLEM_CUSTOMERS = 300;
 
@@ -79,7 +79,7 @@ export const large: Strategy = {
       const sub = extractSubProblem(p, vehicles, vehicles.map((v) => current.routes[v]!));
       if (sub.problem.customers.length < 2) continue;
       const before = evaluateSolution(sub.problem, sub.start).cost;
-      const subBudget = new Budget(Math.min(budget.deadlineMs, performance.now() + SUB_SECONDS * 1000), budget.rng.int(2 ** 31), SUB_ITERATIONS, () => budget.exhausted());
+      const subBudget = new Budget(Math.min(budget.deadlineMs, performance.now() + SUB_SECONDS * 1000), budget.rng.int(2 ** 31), Number.POSITIVE_INFINITY, () => budget.exhausted());
       const found = subSolver.solve(sub.problem, subBudget, sub.start);
       const after = evaluateSolution(sub.problem, found);
       if (!after.feasible || after.cost >= before - 1e-7) continue;
