@@ -2,6 +2,12 @@ import type { Rng } from "../core/rng.js";
 
 /** Neighbour-list links per customer that count towards how close two routes are. */
 const AFFINITY_LINKS = 8;
+/**
+ * Routes per group at least, whatever `target`: a group of one or two long routes (Leuven2 and
+ * Flanders2 have about 90 and 115 customers per route) leaves its sub-search almost no moves
+ * between routes.
+ */
+export const MIN_GROUP_ROUTES = 3;
 
 /**
  * Picks a group of neighbouring routes to re-optimise together: route-based decomposition, which
@@ -9,7 +15,8 @@ const AFFINITY_LINKS = 8;
  * INFORMS Journal on Computing 35(3), 2023) found superior to path-based decomposition inside HGS
  * and ALNS (their best variant clusters route barycentres; this one needs no coordinates):
  * from a random seed route, repeatedly add the route that most of the group's customers have
- * among their nearest neighbours, until the group holds `target` customers. It needs only the
+ * among their nearest neighbours, until the group holds `target` customers and at least
+ * MIN_GROUP_ROUTES routes. It needs only the
  * granular neighbour lists, so it works with or without coordinates and a matrix.
  */
 export function pickRouteGroup(
@@ -40,7 +47,7 @@ export function pickRouteGroup(
     }
   };
   add(used[rng.int(used.length)]!);
-  while (size < target && group.length < used.length) {
+  while ((size < target || group.length < MIN_GROUP_ROUTES) && group.length < used.length) {
     let best = -1;
     let bestScore = 0;
     for (const [r, score] of affinity) {
