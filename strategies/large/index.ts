@@ -41,9 +41,10 @@ function refusal(p: CompiledProblem): string | null {
 /**
  * Large problems (thousands of customers): a savings construction on granular lists (a feasible
  * solution within seconds even at 30,000 customers), then improvement by decomposition: a group
- * of neighbouring routes with about SUB_PROBLEM_CUSTOMERS customers becomes a small problem with
- * its own dense matrix, hgs improves it from the group's current routes, and the result replaces
- * the group when it is cheaper. It works without the full matrix (distances from coordinates).
+ * of neighbouring routes with about SUB_PROBLEM_CUSTOMERS customers (and at least three routes)
+ * becomes a small problem with its own dense matrix, hgs searches it for SUB_SECONDS from the
+ * group's current routes, and the result replaces the group when it is cheaper. It works without
+ * the full matrix (distances from coordinates).
  */
 export const large: Strategy = {
   name: "large",
