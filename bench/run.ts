@@ -3,7 +3,8 @@
  * [--seed N] [--limit K] [--only NAME,...] [--iterations]`. Per instance: best known, ours
  * (re-scored by the evaluator), gap, time, and with --iterations the strategy's iterations per
  * second; per set: feasible count, mean and max gap. Protocol default: 10 s up to 200 customers,
- * 30 s above.
+ * 30 s above; XXL 60 s up to 10,000 customers, 120 s above. `--set X-large`: the hold-out X
+ * instances of bench/instances/ (a check only).
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -11,13 +12,17 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { solveRequest } from "../src/problem/solve-request.js";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
+import { vrplibRequest } from "./vrplib.js";
 
 interface ManifestEntry {
   name: string;
   set: string;
   n_customers: number;
   bks: number;
-  request: string;
+  request?: string;
+  /** Local hold-out instances (bench/instances/): the raw .vrp, converted when run. */
+  raw?: string;
+  vehicles?: number;
 }
 
 const { values } = parseArgs({
@@ -32,7 +37,11 @@ const { values } = parseArgs({
   },
 });
 const benchDir = process.env.BENCH_DIR ?? resolve(fileURLToPath(new URL("../", import.meta.url)), "../shared/benchmarks");
-const manifest = JSON.parse(readFileSync(join(benchDir, "manifest.json"), "utf8")) as ManifestEntry[];
+const localDir = fileURLToPath(new URL("./instances/", import.meta.url));
+const manifest = [
+  ...(JSON.parse(readFileSync(join(benchDir, "manifest.json"), "utf8")) as ManifestEntry[]),
+  ...(JSON.parse(readFileSync(join(localDir, "manifest.json"), "utf8")) as ManifestEntry[]),
+];
 const sets = [...new Set(manifest.map((e) => e.set))];
 if (!values.set || !sets.includes(values.set)) {
   process.stderr.write(`usage: npm run bench -- --set NAME [--time S] [--strategy NAME] [--seed N] [--limit K] [--only NAME,...] [--iterations]\nsets: ${sets.join(", ")}\n`);
@@ -43,8 +52,14 @@ const entries = manifest
   .filter((e) => e.set === values.set && (!only || only.has(e.name)))
   .slice(0, values.limit ? Number(values.limit) : undefined);
 
+/** Default time per instance: issue 3's protocol, and XXL's (60 s up to 10,000 customers, 120 s above). */
+function protocolSeconds(entry: ManifestEntry): number {
+  if (entry.set === "XXL") return entry.n_customers <= 10_000 ? 60 : 120;
+  return entry.n_customers <= 200 ? 10 : 30;
+}
+
 const pad = (s: string | number, w: number) => String(s).padStart(w);
-console.log(`set ${values.set}: ${entries.length} instances, strategy ${values.strategy ?? "auto"}, seed ${values.seed}, time ${values.time ?? "protocol (10 s <= 200 customers, 30 s above)"}`);
+console.log(`set ${values.set}: ${entries.length} instances, strategy ${values.strategy ?? "auto"}, seed ${values.seed}, time ${values.time ?? "protocol (10 s <= 200 customers, 30 s above; XXL 60 s <= 10,000, 120 s above)"}`);
 // --iterations adds the strategy's iterations per second (search speed, for profiling).
 const iterHead = values.iterations ? " iter/s |" : "";
 console.log(`| instance | customers | best known | ours | gap % | time s | strategy |${iterHead}`);
@@ -52,8 +67,10 @@ console.log(`|---|---:|---:|---:|---:|---:|---|${values.iterations ? "---:|" : "
 const gaps: number[] = [];
 let feasible = 0;
 for (const entry of entries) {
-  const request = JSON.parse(readFileSync(join(benchDir, entry.request), "utf8")) as SolveRequestInput;
-  const seconds = values.time ? Number(values.time) : entry.n_customers <= 200 ? 10 : 30;
+  const request = entry.raw
+    ? vrplibRequest(join(localDir, entry.raw), entry.name, entry.vehicles!)
+    : (JSON.parse(readFileSync(join(benchDir, entry.request!), "utf8")) as SolveRequestInput);
+  const seconds = values.time ? Number(values.time) : protocolSeconds(entry);
   const started = performance.now();
   const stats = { iterations: 0 };
   const outcome = solveRequest(request, { requestId: entry.name, timeLimitSeconds: seconds, seed: Number(values.seed), stats, ...(values.strategy ? { strategy: values.strategy } : {}) });

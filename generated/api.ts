@@ -228,7 +228,7 @@ export interface components {
              * @enum {string}
              */
             objective?: "min_total_distance" | "min_total_cost";
-            /** @description Number of nodes (depots and customers). Plans limit it further (400 above the plan's limit). */
+            /** @description Number of nodes (depots and customers). Plans limit it further (400 above the plan's limit). Above 3,000 nodes `node_positions` are required (422 otherwise): a full matrix that large exceeds the request body limit, and distances are then computed from the positions. */
             node_num: number;
             /** @description Optional [x, y] per node. With `node_num` pairs, d(i,j) is the Euclidean distance between them (real-valued, not rounded) and `distance_matrix` is ignored (it may then be `[]`). An empty array is accepted and means: use the matrix. */
             node_positions?: number[][];
@@ -279,10 +279,10 @@ export interface components {
              */
             callback_url?: string;
             /**
-             * @description Extension: pin the solver strategy. Omitted: chosen automatically by problem size. `sweep` needs `node_positions`; `hgs` needs one depot, identical vehicles and no customer time window narrower than the depot's; a pinned strategy that does not support the problem makes the task fail with the reason.
+             * @description Extension: pin the solver strategy. Omitted: chosen automatically by problem size. `sweep` needs `node_positions`; `hgs` needs one depot, identical vehicles and no customer time window narrower than the depot's; `large` (decomposition for thousands of customers) needs one depot, identical vehicles and no time dimension; above 3,000 nodes given by `node_positions` only `clarke-wright` and `large` apply (no distance matrix is built); a pinned strategy that does not support the problem makes the task fail with the reason.
              * @enum {string}
              */
-            strategy?: "clarke-wright" | "sweep" | "alns" | "hgs";
+            strategy?: "clarke-wright" | "sweep" | "alns" | "hgs" | "large";
             /** @description Extension: seed of the solver's random choices. Omitted: the service picks one at random and echoes it in the result. The same request with the same `seed` and `max_iterations` gives identical routes on any worker of the same `solver_version`, provided the iteration budget is used up before the time limit (the result's `iterations` then equals `max_iterations`). */
             seed?: number;
             /** @description Extension: iteration budget of the search. The solve stops after this many iterations or at the time limit, whichever comes first. Together with `seed` it makes a run reproducible, independent of the worker's speed. */

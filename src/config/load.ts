@@ -24,6 +24,8 @@ export interface Config {
     maxDeliveries: number;
     shutdownGraceMs: number;
     metricsPort: number;
+    /** V8 heap limit of the solver thread in MB: a solve above it fails cleanly, the worker lives on. */
+    solverMaxHeapMb: number;
   };
   /** Seconds between keep-alive comments on an idle event stream (issue 13). */
   eventsKeepAliveSeconds: number;
@@ -78,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       maxDeliveries: intEnv(env, "WORKER_MAX_DELIVERIES", 3),
       shutdownGraceMs: intEnv(env, "WORKER_SHUTDOWN_GRACE_MS", 10_000),
       metricsPort: intEnv(env, "WORKER_METRICS_PORT", 0),
+      solverMaxHeapMb: intEnv(env, "SOLVER_MAX_HEAP_MB", 4096),
     },
     eventsKeepAliveSeconds: intEnv(env, "EVENTS_KEEPALIVE_SECONDS", 15),
     logLevel: level,

@@ -1,5 +1,12 @@
-import type { CompiledProblem, TimeBlock } from "../../strategies/core/problem.js";
+import { euclidean, type CompiledProblem, type TimeBlock } from "../../strategies/core/problem.js";
 import type { SolveRequestInput } from "./request-types.js";
+
+/**
+ * Above this many nodes a request given by node_positions gets no n x n matrix (8 n^2 bytes:
+ * 72 MB at 3,000 nodes, 7.2 GB at 30,000): its distances are computed from the coordinates on
+ * demand, and only strategies that work without the matrix (clarke-wright, large) take it.
+ */
+export const DENSE_MATRIX_MAX_NODES = 3000;
 
 export interface CompiledRequest {
   problem: CompiledProblem;
@@ -21,7 +28,9 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
   // Without distances (the API's pre-check reads the few it needs through requestDistance): an
   // n x n matrix of a large request costs the API's event loop hundreds of milliseconds.
   const withDistances = options.withDistances ?? true;
-  const dist = new Float64Array(withDistances ? n * n : 0);
+  // Above DENSE_MATRIX_MAX_NODES nodes with coordinates, distances are computed on demand (issue 16).
+  const dense = withDistances && (!useCoords || n <= DENSE_MATRIX_MAX_NODES);
+  const dist = new Float64Array(dense ? n * n : 0);
   let coords: Float64Array | null = null;
   if (useCoords) {
     coords = new Float64Array(2 * n);
@@ -29,9 +38,7 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
       coords![2 * i] = xy[0]!;
       coords![2 * i + 1] = xy[1]!;
     });
-    for (let i = 0; withDistances && i < n; i++) {
-      for (let j = 0; j < n; j++) dist[i * n + j] = Math.hypot(coords[2 * i]! - coords[2 * j]!, coords[2 * i + 1]! - coords[2 * j + 1]!);
-    }
+    if (dense) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) dist[i * n + j] = euclidean(coords, i, j);
   } else {
     for (let i = 0; withDistances && i < n; i++) {
       const row = req.distance_matrix[i]!;

@@ -1,4 +1,4 @@
-import type { CompiledProblem } from "../../strategies/core/problem.js";
+import { distanceBetween, type CompiledProblem } from "../../strategies/core/problem.js";
 
 /** The numbers that prove one infeasibility; which ones are set depends on the kind. */
 export interface InfeasibilityEvidence {
@@ -51,7 +51,7 @@ function clean(x: number): number {
  * cheaply (O(customers x vehicles)) and for sure. An empty list does not prove feasibility; it
  * only means none of these applies. The API's validate endpoint and a failed task list the same.
  */
-export function infeasibilities(p: CompiledProblem, distance: Distance = (i, j) => p.dist[i * p.nodeCount + j]!): Infeasibility[] {
+export function infeasibilities(p: CompiledProblem, distance: Distance = (i, j) => distanceBetween(p, i, j)): Infeasibility[] {
   return [...capacityReasons(p), ...timeReasons(p, distance)];
 }
 

@@ -17,6 +17,11 @@ const FROM_SOURCE = import.meta.url.endsWith(".ts");
 const THREAD_SCRIPT = FROM_SOURCE ? new URL("./thread-boot.mjs", import.meta.url) : new URL("./solve-thread.js", import.meta.url);
 const THREAD_ENTRY = new URL("./solve-thread.ts", import.meta.url).href;
 
+function outOfMemoryMessage(maxHeapMb: number | null): string {
+  const limit = maxHeapMb ? ` of ${maxHeapMb} MB (SOLVER_MAX_HEAP_MB)` : "";
+  return `the request needed more memory than the solver's limit${limit} and was stopped; send node_positions instead of a distance_matrix for large problems, or fewer nodes`;
+}
+
 /**
  * Owns one solver thread and runs one job at a time on it. A job that overruns its hard limit
  * gets the thread terminated (a strategy stuck in a loop cannot be interrupted any other way)
@@ -26,11 +31,16 @@ export class SolverThreadRunner {
   private thread: Worker | null = null;
   private abortFlag: Int32Array | null = null;
 
-  constructor(private readonly threadConfig: { extraStrategyModules: string[]; strategySelection: unknown[] | null }) {}
+  constructor(
+    private readonly threadConfig: { extraStrategyModules: string[]; strategySelection: unknown[] | null },
+    /** The solver thread's V8 heap limit (worker_threads resourceLimits); null: Node's default. */
+    private readonly maxHeapMb: number | null = null,
+  ) {}
 
   private ensureThread(): Worker {
     if (!this.thread) {
-      this.thread = new Worker(THREAD_SCRIPT, { workerData: { entry: THREAD_ENTRY, config: this.threadConfig } });
+      const resourceLimits = this.maxHeapMb ? { maxOldGenerationSizeMb: this.maxHeapMb } : undefined;
+      this.thread = new Worker(THREAD_SCRIPT, { workerData: { entry: THREAD_ENTRY, config: this.threadConfig }, ...(resourceLimits ? { resourceLimits } : {}) });
       this.thread.unref();
     }
     return this.thread;
@@ -76,7 +86,9 @@ export class SolverThreadRunner {
         const onError = (err: Error) => {
           cleanup();
           this.thread = null;
-          resolve({ ok: false, error: `the solver thread crashed: ${err.message}` });
+          // V8 stops a thread that reaches its heap limit; the process and the next task are unaffected.
+          const outOfMemory = (err as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY";
+          resolve({ ok: false, error: outOfMemory ? outOfMemoryMessage(this.maxHeapMb) : `the solver thread crashed: ${err.message}` });
         };
         const onExit = (code: number) => {
           cleanup();

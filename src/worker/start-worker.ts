@@ -24,10 +24,10 @@ export async function startWorker(config: Readonly<Config>, log: Logger): Promis
   const nats = await connectNats(config, `vrp-worker-${process.pid}`, log);
   const queue = new TaskQueue(nats);
   const metrics = createWorkerMetrics(nats.isConnected);
-  const solver = new SolverThreadRunner({
-    extraStrategyModules: config.worker.extraStrategyModules,
-    strategySelection: config.worker.strategySelection,
-  });
+  const solver = new SolverThreadRunner(
+    { extraStrategyModules: config.worker.extraStrategyModules, strategySelection: config.worker.strategySelection },
+    config.worker.solverMaxHeapMb,
+  );
   solver.warmUp();
   const runner = new TaskRunner({
     config,

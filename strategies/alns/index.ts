@@ -1,6 +1,6 @@
 import { tinyProblemPatience, type Budget } from "../core/budget.js";
 import { isSymmetric } from "../core/neighbours.js";
-import type { CompiledProblem, Solution } from "../core/problem.js";
+import { denseMatrixRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
 import { twoOptRoute } from "../core/two-opt.js";
@@ -104,7 +104,10 @@ function initialSolution(p: CompiledProblem): Solution {
  */
 export const alns: Strategy = {
   name: "alns",
-  supports: () => ({ ok: true }),
+  supports: (p) => {
+    const refusal = denseMatrixRefusal(p, "alns");
+    return refusal ? { ok: false, reason: refusal } : { ok: true };
+  },
   solve(p: CompiledProblem, budget: Budget): Solution {
     const started = performance.now();
     const rng = budget.rng;

@@ -1,7 +1,7 @@
 import type { Budget } from "../core/budget.js";
 import { evaluateRoute } from "../core/evaluator.js";
 import { nearestNeighbours } from "../core/neighbours.js";
-import type { CompiledProblem, Solution } from "../core/problem.js";
+import { distanceBetween, type CompiledProblem, type Solution } from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
 import { Workspace } from "../core/workspace.js";
@@ -26,7 +26,7 @@ export function clarkeWrightSolution(p: CompiledProblem, lambda = 1): Solution {
   const pairs: { i: number; j: number; saving: number }[] = [];
   for (const i of customers) {
     for (const j of near[i]!) {
-      const saving = p.unitCost[reference]! * (p.dist[i * n + back]! + p.dist[depot * n + j]! - lambda * p.dist[i * n + j]!) + fixedBonus;
+      const saving = p.unitCost[reference]! * (distanceBetween(p, i, back) + distanceBetween(p, depot, j) - lambda * distanceBetween(p, i, j)) + fixedBonus;
       if (saving > 0) pairs.push({ i, j, saving });
     }
   }

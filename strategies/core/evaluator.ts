@@ -1,4 +1,4 @@
-import type { CompiledProblem, Solution } from "./problem.js";
+import { distanceBetween, type CompiledProblem, type Solution } from "./problem.js";
 
 /** Everything about one route, rebuilt from scratch. */
 export interface RouteScore {
@@ -45,7 +45,6 @@ const EPS = 1e-9;
  */
 function departureDelay(p: CompiledProblem, v: number, route: ArrayLike<number>, len: number, departure: number): number {
   const t = p.time!;
-  const n = p.nodeCount;
   const speed = t.speed[v]!;
   const start = p.startNode[v]!;
   const end = p.endNode[v]!;
@@ -55,7 +54,7 @@ function departureDelay(p: CompiledProblem, v: number, route: ArrayLike<number>,
   let waited = 0;
   for (let k = 0; k < len; k++) {
     const c = route[k]!;
-    const arrive = clock + p.dist[prev * n + c]! / speed;
+    const arrive = clock + distanceBetween(p, prev, c) / speed;
     const begin = Math.max(arrive, t.twStartMin[c]!);
     waited += begin - arrive;
     const late = begin - t.twEndMin[c]!;
@@ -63,7 +62,7 @@ function departureDelay(p: CompiledProblem, v: number, route: ArrayLike<number>,
     clock = begin + t.serviceMin[c]!;
     prev = c;
   }
-  const arriveEnd = clock + p.dist[prev * n + end]! / speed;
+  const arriveEnd = clock + distanceBetween(p, prev, end) / speed;
   const lateEnd = arriveEnd - t.twEndMin[end]!;
   bound = Math.min(bound, lateEnd <= EPS ? waited - lateEnd : waited, waited);
   return Math.max(0, bound);
@@ -74,7 +73,6 @@ function departureDelay(p: CompiledProblem, v: number, route: ArrayLike<number>,
  * distance, cost, load, schedule, lateness and working hours are computed.
  */
 export function evaluateRoute(p: CompiledProblem, v: number, route: ArrayLike<number>, len = route.length, schedule?: RouteSchedule): RouteScore {
-  const n = p.nodeCount;
   const start = p.startNode[v]!;
   const end = p.endNode[v]!;
   if (len === 0) {
@@ -91,11 +89,11 @@ export function evaluateRoute(p: CompiledProblem, v: number, route: ArrayLike<nu
   let prev = start;
   for (let k = 0; k < len; k++) {
     const c = route[k]!;
-    distance += p.dist[prev * n + c]!;
+    distance += distanceBetween(p, prev, c);
     load += p.demand[c]!;
     prev = c;
   }
-  distance += p.dist[prev * n + end]!;
+  distance += distanceBetween(p, prev, end);
   const capacityExcess = Math.max(0, load - p.capacity[v]!);
 
   let lateMinutes = 0;
@@ -119,7 +117,7 @@ export function evaluateRoute(p: CompiledProblem, v: number, route: ArrayLike<nu
     }
     for (let k = 0; k < len; k++) {
       const c = route[k]!;
-      const arrive = clock + p.dist[prev * n + c]! / speed;
+      const arrive = clock + distanceBetween(p, prev, c) / speed;
       const begin = Math.max(arrive, t.twStartMin[c]!);
       lateMinutes += Math.max(0, begin - t.twEndMin[c]!);
       clock = begin + t.serviceMin[c]!;
@@ -132,7 +130,7 @@ export function evaluateRoute(p: CompiledProblem, v: number, route: ArrayLike<nu
       }
       prev = c;
     }
-    const arriveEnd = clock + p.dist[prev * n + end]! / speed;
+    const arriveEnd = clock + distanceBetween(p, prev, end) / speed;
     lateMinutes += Math.max(0, arriveEnd - t.twEndMin[end]!);
     if (schedule) {
       schedule.nodes.push(end);

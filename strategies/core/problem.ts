@@ -22,7 +22,11 @@ export interface CompiledProblem {
   /** Nodes that are no vehicle's start or end: each must be visited exactly once. */
   customers: Int32Array;
   isDepot: Uint8Array;
-  /** Row-major: dist[i * nodeCount + j]. */
+  /**
+   * Row-major: dist[i * nodeCount + j]. EMPTY (length 0) on large problems given by coordinates,
+   * whose n x n matrix would not fit in memory: their distances come from `coords` on demand
+   * (see `distanceBetween` / `hasDenseMatrix`).
+   */
   dist: Float64Array;
   demand: Float64Array;
   capacity: Float64Array;
@@ -62,4 +66,30 @@ export function windowsBindAgainst(p: CompiledProblem, depot: number): boolean {
     if (t.twStartMin[c]! > open + 1e-9 || t.twEndMin[c]! < close - 1e-9) return true;
   }
   return false;
+}
+
+/** Euclidean distance between nodes i and j of an interleaved x, y array: THE formula for coordinates. */
+export function euclidean(coords: Float64Array, i: number, j: number): number {
+  const dx = coords[2 * i]! - coords[2 * j]!;
+  const dy = coords[2 * i + 1]! - coords[2 * j + 1]!;
+  return Math.sqrt(dx * dx + dy * dy);
+}
+
+/** Whether `p.dist` holds the whole n x n matrix (false: distances are computed from coordinates). */
+export function hasDenseMatrix(p: CompiledProblem): boolean {
+  return p.dist.length === p.nodeCount * p.nodeCount;
+}
+
+/** Distance from i to j under either representation (the matrix, or coordinates on demand). */
+export function distanceBetween(p: CompiledProblem, i: number, j: number): number {
+  return p.dist.length > 0 ? p.dist[i * p.nodeCount + j]! : euclidean(p.coords!, i, j);
+}
+
+/**
+ * The refusal of a strategy that indexes `p.dist` directly, for problems compiled without it;
+ * null when the matrix is there.
+ */
+export function denseMatrixRefusal(p: CompiledProblem, strategy: string): string | null {
+  if (hasDenseMatrix(p)) return null;
+  return `the ${strategy} strategy needs the full distance matrix, which is not built for ${p.nodeCount} nodes (distances are computed from node_positions on demand); use the large strategy`;
 }

@@ -9,5 +9,6 @@ export interface Strategy {
   /** kebab-case; also the folder name, result.strategy and the metric label. */
   readonly name: string;
   supports(p: CompiledProblem): { ok: true } | { ok: false; reason: string };
-  solve(p: CompiledProblem, budget: Budget): Solution;
+  /** `initial`, when given, is a solution to start from (strategies that cannot may ignore it). */
+  solve(p: CompiledProblem, budget: Budget, initial?: Solution): Solution;
 }

@@ -1,11 +1,15 @@
 import { evaluateRoute, type RouteScore } from "./evaluator.js";
 import { nearestNeighbours } from "./neighbours.js";
-import type { CompiledProblem, Solution } from "./problem.js";
+import { distanceBetween, hasDenseMatrix, type CompiledProblem, type Solution } from "./problem.js";
 
 /** Search cost of leaving a customer out: dominates any real cost difference. */
 export function unassignedPenalty(p: CompiledProblem): number {
   let maxD = 0;
-  for (let i = 0; i < p.dist.length; i++) if (p.dist[i]! > maxD) maxD = p.dist[i]!;
+  if (hasDenseMatrix(p)) {
+    for (let i = 0; i < p.dist.length; i++) if (p.dist[i]! > maxD) maxD = p.dist[i]!;
+  } else {
+    maxD = boundingBoxDiagonal(p.coords!);
+  }
   let maxUnit = 0;
   let maxFixed = 0;
   for (let v = 0; v < p.vehicleCount; v++) {
@@ -13,6 +17,18 @@ export function unassignedPenalty(p: CompiledProblem): number {
     maxFixed = Math.max(maxFixed, p.fixedCost[v]!);
   }
   return 1e3 + 10 * (2 * maxD * Math.max(1, maxUnit) + maxFixed) * Math.max(1, p.time ? 10 : 1);
+}
+
+/** The longest possible distance between two of the points: the diagonal of their bounding box. */
+function boundingBoxDiagonal(coords: Float64Array): number {
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (let i = 0; i < coords.length; i += 2) {
+    minX = Math.min(minX, coords[i]!);
+    maxX = Math.max(maxX, coords[i]!);
+    minY = Math.min(minY, coords[i + 1]!);
+    maxY = Math.max(maxY, coords[i + 1]!);
+  }
+  return Math.hypot(maxX - minX, maxY - minY);
 }
 
 export interface Insertion {
@@ -104,10 +120,9 @@ export class Workspace {
     const score = this.scores[v]!;
     if (score.load + p.demand[c]! > p.capacity[v]! + 1e-9) return Number.POSITIVE_INFINITY;
     if (!p.time) {
-      const n = p.nodeCount;
       const prev = pos === 0 ? p.startNode[v]! : route[pos - 1]!;
       const next = pos === route.length ? p.endNode[v]! : route[pos]!;
-      const dDist = p.dist[prev * n + c]! + p.dist[c * n + next]! - p.dist[prev * n + next]!;
+      const dDist = distanceBetween(p, prev, c) + distanceBetween(p, c, next) - distanceBetween(p, prev, next);
       return p.unitCost[v]! * dDist + (route.length === 0 ? p.fixedCost[v]! : 0);
     }
     const len = route.length + 1;

@@ -1,5 +1,5 @@
 import { tinyProblemPatience, type Budget } from "../core/budget.js";
-import type { CompiledProblem, Solution } from "../core/problem.js";
+import { denseMatrixRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import type { Rng } from "../core/rng.js";
 import type { Strategy } from "../core/strategy.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
@@ -145,12 +145,14 @@ function toSolution(p: CompiledProblem, routes: number[][]): Solution {
 export const hgs: Strategy = {
   name: "hgs",
   supports(p) {
+    const refusal = denseMatrixRefusal(p, "hgs");
+    if (refusal) return { ok: false, reason: refusal };
     const outcome = buildModel(p);
     if (!outcome.ok) return { ok: false, reason: `hgs needs one depot, identical vehicles and hard (not soft) time windows: ${outcome.reason}` };
     if (p.customers.length < 2) return { ok: false, reason: "hgs needs at least two customers" };
     return { ok: true };
   },
-  solve(p: CompiledProblem, budget: Budget): Solution {
+  solve(p: CompiledProblem, budget: Budget, start?: Solution): Solution {
     const outcome = buildModel(p);
     if (!outcome.ok) throw new Error(outcome.reason);
     const m = outcome.model;
@@ -169,7 +171,8 @@ export const hgs: Strategy = {
       return improved;
     };
 
-    educateAndAdd(complete(m, clarkeWrightSolution(p).routes));
+    // A caller's starting solution (e.g. the current routes of a decomposed large problem) takes the savings' place.
+    educateAndAdd(complete(m, (start ?? clarkeWrightSolution(p)).routes));
     const initial = 4 * POPULATION.minimum;
     for (let k = 0; k < initial && !step(); k++) educateAndAdd(split(m, search.penalties, randomTour(m, search.rng)));
 

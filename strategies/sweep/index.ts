@@ -1,5 +1,5 @@
 import type { Budget } from "../core/budget.js";
-import type { CompiledProblem, Solution } from "../core/problem.js";
+import { denseMatrixRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
 import { twoOptRoute } from "../core/two-opt.js";
@@ -46,7 +46,11 @@ export function sweepSolution(p: CompiledProblem, startIndex: number, symmetricN
 
 export const sweep: Strategy = {
   name: "sweep",
-  supports: (p) => (p.coords ? { ok: true } : { ok: false, reason: "the sweep strategy needs node_positions (coordinates)" }),
+  supports: (p) => {
+    if (!p.coords) return { ok: false, reason: "the sweep strategy needs node_positions (coordinates)" };
+    const refusal = denseMatrixRefusal(p, "sweep");
+    return refusal ? { ok: false, reason: refusal } : { ok: true };
+  },
   solve(p: CompiledProblem, budget: Budget): Solution {
     const count = p.customers.length;
     const tries = Math.min(count, 24);

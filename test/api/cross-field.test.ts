@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { crossFieldIssues } from "../../src/api/validation/cross-field.js";
+import { crossFieldIssues, largeRequestMessage } from "../../src/api/validation/cross-field.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 
 const allowAll = () => null;
@@ -30,6 +30,17 @@ describe("cross-field validation", () => {
     const r = { ...base(), distance_matrix: [], node_positions: [[0, 0]] as [number, number][] };
     const locs = crossFieldIssues(r, allowAll).map((i) => i.loc.join("."));
     expect(locs).to.deep.equal(["body.node_positions", "body.distance_matrix"]);
+  });
+
+  it("requires node_positions above 3,000 nodes instead of a matrix, and says why", () => {
+    const n = 3001;
+    const r = { ...base(), node_num: n, distance_matrix: [], node_demands: Array(n).fill(0) };
+    const issues = crossFieldIssues(r, allowAll);
+    expect(issues.map((i) => i.loc.join("."))).to.deep.equal(["body.node_positions"]);
+    expect(issues[0]!.msg).to.equal(largeRequestMessage(n));
+    expect(issues[0]!.msg).to.match(/node_positions are required above 3,000 nodes \(got 3001\)/);
+    const withPositions = { ...r, node_positions: Array.from({ length: n }, (_, i): [number, number] => [i, 0]) };
+    expect(crossFieldIssues(withPositions, allowAll)).to.deep.equal([]);
   });
 
   it("reports start/end indices out of range and depot demand with the spec's message", () => {

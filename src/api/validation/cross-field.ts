@@ -1,6 +1,7 @@
 import { depotDemandMessage } from "../../errors/codes.js";
 import type { ValidationIssue } from "../../errors/api-error.js";
 import type { SolveRequestInput } from "../../problem/request-types.js";
+import { DENSE_MATRIX_MAX_NODES } from "../../problem/compile-request.js";
 import { MAX_ISSUES } from "./ajv-issues.js";
 
 /** Checks an URL for the callback target; null means acceptable. */
@@ -46,7 +47,12 @@ export function crossFieldIssues(req: SolveRequestInput, checkCallbackUrl: Callb
   if (hasPositions && positions.length !== n) {
     add(["node_positions"], `node_positions must be empty or have node_num (${n}) pairs, got ${positions.length}`, "length_mismatch");
   }
-  checkMatrix(req.distance_matrix, n, hasPositions && positions.length === n, add);
+  if (!hasPositions && n > DENSE_MATRIX_MAX_NODES) {
+    // Large problems: an n x n matrix would exceed the body limit, and the solver would not build one.
+    add(["node_positions"], largeRequestMessage(n), "positions_required");
+  } else {
+    checkMatrix(req.distance_matrix, n, hasPositions && positions.length === n, add);
+  }
 
   for (const [field, list, ok] of [["start_nodes", req.start_nodes, startsOk], ["end_nodes", req.end_nodes, endsOk]] as const) {
     if (!ok) continue;
@@ -107,4 +113,10 @@ function checkMatrix(
     const row = matrix[i]!;
     if (row.length !== n) add(["distance_matrix", String(i)], `row ${i} must have node_num (${n}) entries, got ${row.length}`, "length_mismatch");
   }
+}
+
+/** The 422 message for a large request without coordinates. */
+export function largeRequestMessage(n: number): string {
+  const limit = DENSE_MATRIX_MAX_NODES.toLocaleString("en-US");
+  return `node_positions are required above ${limit} nodes (got ${n}): a full distance_matrix that large exceeds the request body limit, so send node_positions with distance_matrix: [] (distances are then Euclidean, computed by the solver)`;
 }

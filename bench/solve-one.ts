@@ -1,0 +1,36 @@
+/**
+ * Solves one request file in this process and prints one JSON line: cost, feasibility, strategy,
+ * seconds, the time to the first feasible solution and the process's peak RSS. `bench/xxl.ts`
+ * runs it once per instance, so each peak belongs to one instance alone:
+ * `node --import tsx bench/solve-one.ts REQUEST.json SECONDS [STRATEGY]`.
+ */
+import { readFileSync } from "node:fs";
+import { Budget } from "../strategies/core/budget.js";
+import { evaluateSolution } from "../strategies/core/evaluator.js";
+import { findStrategy } from "../strategies/registry.js";
+import { selectStrategy } from "../strategies/select.js";
+import { compileRequest } from "../src/problem/compile-request.js";
+import type { SolveRequestInput } from "../src/problem/request-types.js";
+
+const [file, secondsArg, pinned] = process.argv.slice(2);
+const started = performance.now();
+const request = JSON.parse(readFileSync(file!, "utf8")) as SolveRequestInput;
+const { problem } = compileRequest(request);
+const strategy = pinned ? findStrategy(pinned) : selectStrategy(problem);
+const support = strategy.supports(problem);
+if (!support.ok) throw new Error(support.reason);
+const budget = Budget.forSeconds(Number(secondsArg) - (performance.now() - started) / 1000, 1);
+let firstFeasibleSeconds: number | null = null;
+budget.onImprovement(() => {
+  firstFeasibleSeconds ??= (performance.now() - started) / 1000;
+});
+const solution = strategy.solve(problem, budget);
+const score = evaluateSolution(problem, solution);
+console.log(JSON.stringify({
+  strategy: strategy.name,
+  feasible: score.feasible,
+  cost: score.cost,
+  seconds: (performance.now() - started) / 1000,
+  firstFeasibleSeconds,
+  peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+}));
