@@ -1,4 +1,5 @@
 import { windowsBindAgainst, type CompiledProblem } from "./core/problem.js";
+import { textbookMismatch } from "./hgs/model.js";
 import type { Strategy } from "./core/strategy.js";
 import { findStrategy } from "./registry.js";
 
@@ -14,6 +15,11 @@ export interface SelectionRule {
    * (some customer opens later or closes earlier than its vehicles' start node); omitted: either.
    */
   bindingWindows?: boolean;
+  /**
+   * Match only textbook problems (true: one depot, identical vehicles, hard windows if any) or
+   * only the others (false: mixed fleets, several depots or start/end nodes, speeds, soft windows).
+   */
+  textbook?: boolean;
   strategy: string;
 }
 
@@ -34,11 +40,17 @@ export interface SelectionRule {
  * iteration there costs too much to iterate usefully.
  */
 export const DEFAULT_SELECTION: readonly SelectionRule[] = [
-  { maxCustomers: 200, bindingWindows: true, strategy: "hgs" },
-  { maxCustomers: 2000, bindingWindows: false, strategy: "hgs" },
+  { maxCustomers: 200, bindingWindows: true, textbook: true, strategy: "hgs" },
+  { maxCustomers: 2000, bindingWindows: false, textbook: true, strategy: "hgs" },
+  { maxCustomers: 1000, textbook: false, strategy: "hgs" },
   { maxCustomers: 3000, strategy: "alns" },
   { maxCustomers: Number.POSITIVE_INFINITY, strategy: "clarke-wright" },
 ];
+
+/** One depot, identical vehicles, hard windows if any: where hgs runs its genetic search. */
+export function isTextbook(p: CompiledProblem): boolean {
+  return textbookMismatch(p) === null;
+}
 
 /** Whether some customer's window is narrower than a start node's (Solomon-like windows). */
 export function hasBindingWindows(p: CompiledProblem): boolean {
@@ -53,6 +65,7 @@ export function selectStrategy(p: CompiledProblem, table: readonly SelectionRule
     if (rule.timeDimension !== undefined && rule.timeDimension !== (p.time !== null)) continue;
     if (rule.needsCoordinates && !p.coords) continue;
     if (rule.bindingWindows !== undefined && rule.bindingWindows !== hasBindingWindows(p)) continue;
+    if (rule.textbook !== undefined && rule.textbook !== isTextbook(p)) continue;
     const strategy = findStrategy(rule.strategy);
     if (strategy.supports(p).ok) return strategy;
   }

@@ -9,5 +9,9 @@ export interface Strategy {
   /** kebab-case; also the folder name, result.strategy and the metric label. */
   readonly name: string;
   supports(p: CompiledProblem): { ok: true } | { ok: false; reason: string };
-  solve(p: CompiledProblem, budget: Budget): Solution;
+  /**
+   * `initial`, when given, is a solution to start from (it may be partial or infeasible): a
+   * strategy that can use it seeds its search with it, the others may ignore it.
+   */
+  solve(p: CompiledProblem, budget: Budget, initial?: Solution): Solution;
 }
