@@ -117,7 +117,7 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
   consider(current);
   const history = new Float64Array(HISTORY).fill(penalised(current, penalties.current));
   const stopAfter = tinyProblemPatience(m.customers.length, ITERATION_WEIGHT);
-  const maxRuin = Math.max(1, Math.min(MAX_RUIN, Math.ceil(m.customers.length / 4)));
+  const maxRuin = Math.min(m.customers.length, MAX_RUIN, Math.max(4, Math.ceil(m.customers.length / 4)));
   let sinceBest = 0;
   let iteration = 0;
   while (!budget.tick()) {
