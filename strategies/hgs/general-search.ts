@@ -48,13 +48,32 @@ export class GeneralLocalSearch {
     return -1;
   }
 
+  /**
+   * Forgets which moves were already found not to improve: needed when the prices changed
+   * (penalties), since the search otherwise skips a customer whose routes are unchanged since it
+   * was last tested, across runs (so that after a ruin only the touched routes are searched).
+   */
+  forget(): void {
+    this.testedAt.fill(-1);
+  }
+
+  /**
+   * After a penalty change: only routes that violate a constraint changed price, so only they
+   * (and moves touching them) are searched again; cheaper than forget() on large problems.
+   */
+  revisitViolating(): void {
+    const rs = this.rs;
+    for (let r = 0; r < rs.m.routes; r++) {
+      if (rs.loadExcess[r]! > 0 || rs.timeWarp[r]! > 0 || rs.durationExcess[r]! > 0) rs.modifiedAt[r] = ++rs.clock;
+    }
+  }
+
   /** Runs to a local optimum or until `stop()`; returns false when stopped early. */
   run(rng: Rng, stop: () => boolean = () => false): boolean {
     const m = this.m;
     const rs = this.rs;
     const order = Array.from(m.customers);
     rng.shuffle(order);
-    this.testedAt.fill(-1);
     let improved = true;
     let loop = 0;
     let checked = 0;
@@ -69,14 +88,16 @@ export class GeneralLocalSearch {
           const v = near[k]!;
           const ru = rs.routeOf[u]!;
           const rv = rs.routeOf[v]!;
-          if (loop > 0 && Math.max(rs.modifiedAt[ru]!, rs.modifiedAt[rv]!) <= lastTested) continue;
+          // Both routes unchanged since u was last tested (in this run or an earlier one): nothing new.
+          if (Math.max(rs.modifiedAt[ru]!, rs.modifiedAt[rv]!) <= lastTested) continue;
           if (this.movesAfter(u, rv, rs.pos[v]!)) {
             improved = true;
             continue;
           }
           if (rs.pos[v] === 1 && rs.routeOf[u] !== rv && this.movesAfter(u, rv, 0)) improved = true;
         }
-        if (loop > 0) {
+        // Into an empty vehicle of each type: depends on u's route only (empty routes of a type are alike).
+        if (rs.modifiedAt[rs.routeOf[u]!]! > lastTested) {
           for (let type = 0; type < m.typeSlots.length; type++) {
             const empty = this.emptyOfType(type, -1);
             if (empty >= 0 && this.movesAfter(u, empty, 0)) improved = true;
@@ -191,6 +212,8 @@ export class GeneralLocalSearch {
   private tryPair(ru: number, rv: number): boolean {
     const rs = this.rs;
     const baseA = rs.basePrice(ru, this.a);
+    // Prices are never negative: a first route already as dear as both was is enough to stop.
+    if (baseA >= this.before - EPS) return false;
     const baseB = rs.basePrice(rv, this.b);
     if (baseA + baseB >= this.before - EPS) return false;
     const after = baseA + baseB + rs.timePrice(ru, this.a) + rs.timePrice(rv, this.b);

@@ -10,10 +10,13 @@ import { RouteSet } from "./route-set.js";
 import { recreate, ruin } from "./ruin-recreate.js";
 
 /** Late acceptance: a candidate is accepted when it beats the current one or the one this many iterations ago. */
-const HISTORY = 100;
+const HISTORY = 20;
 /** Iterations without a new best after which the search goes back to the best. */
 const RESTART_AFTER = 1500;
+/** Customers removed per ruin: up to ceil(n / 40), at least 10 and at most 25 (never more than n). */
+const MIN_RUIN = 10;
 const MAX_RUIN = 25;
+/** Share of infeasible outcomes that get a repair attempt once a feasible solution is known (before: all). */
 const REPAIR_PROBABILITY = 0.5;
 /** One iteration (ruin, recreate, local search) against one ALNS step, for early stopping. */
 const ITERATION_WEIGHT = 5;
@@ -78,14 +81,13 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
   let bestCost = Number.POSITIVE_INFINITY;
 
   const educate = (): Snapshot => {
-    rs.penalties = penalties.current;
-    rs.reprice();
     ls.run(rng, stop);
     let result = snapshot(rs);
-    if (!looksFeasible(result) && rng.next() < REPAIR_PROBABILITY) {
+    if (!looksFeasible(result) && (best === null || rng.next() < REPAIR_PROBABILITY)) {
       for (const factor of [10, 100]) {
         rs.penalties = penalties.scaled(factor);
         rs.reprice();
+        ls.revisitViolating();
         ls.run(rng, stop);
         const repaired = snapshot(rs);
         if (looksFeasible(repaired)) {
@@ -95,6 +97,7 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
       }
       rs.penalties = penalties.current;
       rs.reprice();
+      ls.revisitViolating();
     }
     penalties.record(result.loadExcess <= FEASIBLE_EPS, result.timeWarp <= FEASIBLE_EPS, result.durationExcess <= FEASIBLE_EPS);
     return result;
@@ -111,18 +114,23 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
   };
 
   const start = startRoutes(m, initial);
+  rs.penalties = penalties.current;
   rs.loadRoutes(start.routes);
   recreate(ls, rng, start.missing);
   let current = educate();
   consider(current);
   const history = new Float64Array(HISTORY).fill(penalised(current, penalties.current));
   const stopAfter = tinyProblemPatience(m.customers.length, ITERATION_WEIGHT);
-  const maxRuin = Math.min(m.customers.length, MAX_RUIN, Math.max(4, Math.ceil(m.customers.length / 4)));
+  const maxRuin = Math.min(m.customers.length, Math.max(MIN_RUIN, Math.min(MAX_RUIN, Math.ceil(m.customers.length / 40))));
   let sinceBest = 0;
   let iteration = 0;
   while (!budget.tick()) {
-    if (penalties.adapt()) history.fill(penalised(current, penalties.current));
-    rs.penalties = penalties.current;
+    if (penalties.adapt()) {
+      history.fill(penalised(current, penalties.current));
+      rs.penalties = penalties.current;
+      rs.reprice();
+      ls.forget();
+    }
     rs.loadRoutes(current.routes);
     const removed = ruin(rs, rng, 1 + rng.int(maxRuin));
     recreate(ls, rng, removed);

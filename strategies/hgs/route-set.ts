@@ -74,14 +74,30 @@ export class RouteSet {
     for (let r = 0; r < m.routes; r++) this.setRoute(r, this.buffer, 0);
   }
 
-  /** Loads one customer list per vehicle (missing lists empty); customers on none are unrouted. */
+  /**
+   * Loads one customer list per vehicle (missing lists empty); customers on none are unrouted.
+   * Routes that already hold exactly that list are left alone, so their modification times
+   * stay and the local search need not look at them again.
+   */
   loadRoutes(routes: readonly (readonly number[])[]): void {
-    this.routeOf.fill(-1);
     for (let r = 0; r < this.m.routes; r++) {
       const route = routes[r] ?? [];
+      if (this.holds(r, route)) continue;
       for (let k = 0; k < route.length; k++) this.buffer[k] = route[k]!;
       this.setRoute(r, this.buffer, route.length);
     }
+    // A customer dropped from a route that another route now holds is re-registered there above;
+    // one in no list at all stays unrouted.
+    const listed = new Uint8Array(this.m.nodeCount);
+    for (let r = 0; r < this.m.routes; r++) for (const c of routes[r] ?? []) listed[c] = 1;
+    for (const c of this.m.customers) if (!listed[c]) this.routeOf[c] = -1;
+  }
+
+  private holds(r: number, route: readonly number[]): boolean {
+    if (this.length[r] !== route.length) return false;
+    const seq = this.seq[r]!;
+    for (let k = 0; k < route.length; k++) if (seq[k + 1] !== route[k]) return false;
+    return true;
   }
 
   routes(): number[][] {
