@@ -163,38 +163,103 @@ export class GeneralLocalSearch {
     return true;
   }
 
+  /** Fixed + unit x distance + load penalty of route r with `count` customers (0 when empty). */
+  private base(r: number, count: number, distance: number, load: number): number {
+    if (count === 0) return 0;
+    const m = this.rs.m;
+    const excess = load - m.capacity[r]!;
+    return m.fixedCost[r]! + m.unitCost[r]! * distance + (excess > 0 ? this.rs.penalties.load * excess : 0);
+  }
+
+  /**
+   * Moves between two routes. Relocations and swaps keep both routes' ends, so their base price
+   * (distance and load) comes from a few distance lookups, and pieces are built only for
+   * candidates that pass it; both 2-opt* variants are priced from pieces (the tails change end).
+   */
   private interRoute(ru: number, i: number, rv: number, j: number): boolean {
     const rs = this.rs;
+    const m = rs.m;
+    const n = m.nodeCount;
+    const d = m.dist;
     const lenU = rs.length[ru]!;
     const lenV = rs.length[rv]!;
+    const seqU = rs.seq[ru]!;
+    const seqV = rs.seq[rv]!;
+    const distU = rs.fwd[ru]![lenU + 1]!;
+    const distV = rs.fwd[rv]![lenV + 1]!;
+    const loadU = rs.load[ru]![lenU]!;
+    const loadV = rs.load[rv]![lenV]!;
+    const u = seqU[i]!;
+    const pu = seqU[i - 1]!;
+    const x = seqU[i + 1]!;
+    const v = seqV[j]!;
+    const y = seqV[j + 1]!;
+    const qu = m.demand[u]!;
     const a = this.a;
     const b = this.b;
-    this.before = rs.cost[ru]! + rs.cost[rv]!;
+    const before = (this.before = rs.cost[ru]! + rs.cost[rv]!) - EPS;
     // Relocate u after v.
-    a.reset().add(ru, 1, i - 1).add(ru, i + 1, lenU);
-    b.reset().add(rv, 1, j).add(ru, i, i).add(rv, j + 1, lenV);
-    if (this.tryPair(ru, rv)) return true;
-    if (i + 1 <= lenU) {
+    let removeA = d[pu * n + x]! - d[pu * n + u]! - d[u * n + x]!;
+    if (this.base(ru, lenU - 1, distU + removeA, loadU - qu) + this.base(rv, lenV + 1, distV + d[v * n + u]! + d[u * n + y]! - d[v * n + y]!, loadV + qu) < before) {
+      a.reset().add(ru, 1, i - 1).add(ru, i + 1, lenU);
+      b.reset().add(rv, 1, j).add(ru, i, i).add(rv, j + 1, lenV);
+      if (this.tryPair(ru, rv)) return true;
+    }
+    const pairOut = i + 1 <= lenU;
+    const xx = pairOut ? seqU[i + 2]! : -1;
+    const qx = pairOut ? m.demand[x]! : 0;
+    if (pairOut) {
       // Relocate (u, x) after v, in order and reversed.
-      a.reset().add(ru, 1, i - 1).add(ru, i + 2, lenU);
-      b.reset().add(rv, 1, j).add(ru, i, i + 1).add(rv, j + 1, lenV);
-      if (this.tryPair(ru, rv)) return true;
-      b.reset().add(rv, 1, j).add(ru, i, i + 1, true).add(rv, j + 1, lenV);
-      if (this.tryPair(ru, rv)) return true;
+      removeA = d[pu * n + xx]! - d[pu * n + u]! - d[u * n + x]! - d[x * n + xx]!;
+      const baseA = this.base(ru, lenU - 2, distU + removeA, loadU - qu - qx);
+      if (baseA + this.base(rv, lenV + 2, distV + d[v * n + u]! + d[u * n + x]! + d[x * n + y]! - d[v * n + y]!, loadV + qu + qx) < before) {
+        a.reset().add(ru, 1, i - 1).add(ru, i + 2, lenU);
+        b.reset().add(rv, 1, j).add(ru, i, i + 1).add(rv, j + 1, lenV);
+        if (this.tryPair(ru, rv)) return true;
+      }
+      if (baseA + this.base(rv, lenV + 2, distV + d[v * n + x]! + d[x * n + u]! + d[u * n + y]! - d[v * n + y]!, loadV + qu + qx) < before) {
+        a.reset().add(ru, 1, i - 1).add(ru, i + 2, lenU);
+        b.reset().add(rv, 1, j).add(ru, i, i + 1, true).add(rv, j + 1, lenV);
+        if (this.tryPair(ru, rv)) return true;
+      }
     }
     if (j > 0) {
       // Swap u and v; (u, x) and v; (u, x) and (v, y).
-      a.reset().add(ru, 1, i - 1).add(rv, j, j).add(ru, i + 1, lenU);
-      b.reset().add(rv, 1, j - 1).add(ru, i, i).add(rv, j + 1, lenV);
-      if (this.tryPair(ru, rv)) return true;
-      if (i + 1 <= lenU) {
-        a.reset().add(ru, 1, i - 1).add(rv, j, j).add(ru, i + 2, lenU);
-        b.reset().add(rv, 1, j - 1).add(ru, i, i + 1).add(rv, j + 1, lenV);
+      const pv = seqV[j - 1]!;
+      const qv = m.demand[v]!;
+      const removeV = -d[pv * n + v]! - d[v * n + y]!;
+      if (
+        this.base(ru, lenU, distU + d[pu * n + v]! + d[v * n + x]! - d[pu * n + u]! - d[u * n + x]!, loadU - qu + qv) +
+          this.base(rv, lenV, distV + d[pv * n + u]! + d[u * n + y]! + removeV, loadV - qv + qu) <
+        before
+      ) {
+        a.reset().add(ru, 1, i - 1).add(rv, j, j).add(ru, i + 1, lenU);
+        b.reset().add(rv, 1, j - 1).add(ru, i, i).add(rv, j + 1, lenV);
         if (this.tryPair(ru, rv)) return true;
-        if (j + 1 <= lenV) {
-          a.reset().add(ru, 1, i - 1).add(rv, j, j + 1).add(ru, i + 2, lenU);
-          b.reset().add(rv, 1, j - 1).add(ru, i, i + 1).add(rv, j + 2, lenV);
+      }
+      if (pairOut) {
+        const removeUX = -d[pu * n + u]! - d[u * n + x]! - d[x * n + xx]!;
+        if (
+          this.base(ru, lenU - 1, distU + d[pu * n + v]! + d[v * n + xx]! + removeUX, loadU - qu - qx + qv) +
+            this.base(rv, lenV + 1, distV + d[pv * n + u]! + d[u * n + x]! + d[x * n + y]! + removeV, loadV - qv + qu + qx) <
+          before
+        ) {
+          a.reset().add(ru, 1, i - 1).add(rv, j, j).add(ru, i + 2, lenU);
+          b.reset().add(rv, 1, j - 1).add(ru, i, i + 1).add(rv, j + 1, lenV);
           if (this.tryPair(ru, rv)) return true;
+        }
+        if (j + 1 <= lenV) {
+          const yy = seqV[j + 2]!;
+          const qy = m.demand[y]!;
+          if (
+            this.base(ru, lenU, distU + d[pu * n + v]! + d[v * n + y]! + d[y * n + xx]! + removeUX, loadU - qu - qx + qv + qy) +
+              this.base(rv, lenV, distV + d[pv * n + u]! + d[u * n + x]! + d[x * n + yy]! - d[pv * n + v]! - d[v * n + y]! - d[y * n + yy]!, loadV - qv - qy + qu + qx) <
+            before
+          ) {
+            a.reset().add(ru, 1, i - 1).add(rv, j, j + 1).add(ru, i + 2, lenU);
+            b.reset().add(rv, 1, j - 1).add(ru, i, i + 1).add(rv, j + 2, lenV);
+            if (this.tryPair(ru, rv)) return true;
+          }
         }
       }
     }
