@@ -117,6 +117,8 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
   rs.penalties = penalties.current;
   rs.loadRoutes(start.routes);
   recreate(ls, rng, start.missing);
+  // A feasible start counts as it is: education on a penalised cost may trade it for a worse one.
+  consider(snapshot(rs));
   let current = educate();
   consider(current);
   const history = new Float64Array(HISTORY).fill(penalised(current, penalties.current));

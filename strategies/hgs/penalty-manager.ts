@@ -3,7 +3,7 @@ import type { Penalties } from "./model.js";
 
 /** Share of educated solutions that should satisfy each constraint; its price adapts towards it. */
 const TARGET_FEASIBLE = 0.5;
-const SEGMENT = 100;
+const SEGMENT = 50;
 
 /**
  * Prices of infeasibility for the general search (Vidal 2022's adaptive penalties): per unit of
@@ -18,8 +18,12 @@ export class PenaltyManager {
 
   constructor(m: FleetModel) {
     const timePrice = Math.max(0.1, m.meanUnitCost * m.meanSpeed);
+    // A unit of load on a vehicle costs about its fixed cost per unit of capacity: overloading a
+    // small vehicle must not look cheaper than the larger vehicle it stands for.
+    let fixedPerUnit = 0;
+    for (let v = 0; v < m.routes; v++) fixedPerUnit = Math.max(fixedPerUnit, m.fixedCost[v]! / Math.max(1e-9, m.capacity[v]!));
     this.current = {
-      load: Math.max(0.1, Math.min(1000, (m.meanUnitCost * m.maxDistance) / Math.max(1e-9, m.maxDemand))),
+      load: Math.max(0.1, Math.min(100_000, (m.meanUnitCost * m.maxDistance) / Math.max(1e-9, m.maxDemand) + fixedPerUnit)),
       duration: timePrice,
       timeWarp: timePrice,
     };
