@@ -10,12 +10,12 @@ import { RouteSet } from "./route-set.js";
 import { recreate, ruin } from "./ruin-recreate.js";
 
 /** Late acceptance: a candidate is accepted when it beats the current one or the one this many iterations ago. */
-const HISTORY = 20;
+const HISTORY = 100;
 /** Iterations without a new best after which the search goes back to the best. */
 const RESTART_AFTER = 1500;
-/** Customers removed per ruin: up to ceil(n / 40), at least 10 and at most 25 (never more than n). */
-const MIN_RUIN = 10;
-const MAX_RUIN = 25;
+/** Customers removed per ruin: up to ceil(n / 40), at least 5 and at most 15 (never more than n). */
+const MIN_RUIN = 5;
+const MAX_RUIN = 15;
 /** Share of infeasible outcomes that get a repair attempt once a feasible solution is known (before: all). */
 const REPAIR_PROBABILITY = 0.5;
 /** One iteration (ruin, recreate, local search) against one ALNS step, for early stopping. */
