@@ -95,6 +95,44 @@ describe("hgs general search (mixed fleets, several depots, speeds, soft windows
     expect(moves).to.be.greaterThan(1000);
   });
 
+  it("leaves no improving relocation to another route at its local optimum (its quick distance-and-load filter rejects no improving move)", () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(fc.oneof(fleetArb("none", 10), fleetArb("hard", 10)), fc.integer({ min: 1, max: 1e6 }), penaltyArb, (o, seed, pen) => {
+        const p = compileRequest(fleetInstance(o)).problem;
+        const m = buildFleetModel(p);
+        const rng = new Rng(seed);
+        const rs = new RouteSet(m);
+        rs.penalties = pen;
+        const start: number[][] = Array.from({ length: m.routes }, () => []);
+        for (const c of rng.shuffle(Array.from(m.customers))) start[rng.int(m.routes)]!.push(c);
+        rs.loadRoutes(start);
+        new GeneralLocalSearch(rs).run(rng);
+        const routes = rs.routes();
+        const cost = (v: number, r: number[]) => scratchRouteCost(p, v, pen, r);
+        // Every customer is a granular neighbour of every other here (at most 10 customers).
+        for (let ru = 0; ru < m.routes; ru++) {
+          for (let i = 0; i < routes[ru]!.length; i++) {
+            const u = routes[ru]![i]!;
+            const without = routes[ru]!.filter((c) => c !== u);
+            for (let rv = 0; rv < m.routes; rv++) {
+              if (rv === ru) continue;
+              const target = routes[rv]!;
+              const before = cost(ru, routes[ru]!) + cost(rv, target);
+              for (let j = 0; j <= target.length; j++) {
+                const after = cost(ru, without) + cost(rv, [...target.slice(0, j), u, ...target.slice(j)]);
+                checked++;
+                expect(after, `relocate ${u} from ${ru} into ${rv} at ${j}`).to.be.at.least(before - 1e-6);
+              }
+            }
+          }
+        }
+      }),
+      { numRuns: 150, seed: 24 },
+    );
+    expect(checked).to.be.greaterThan(1000);
+  });
+
   it("builds one type per distinct vehicle and never more routes of a type than its count", () => {
     const req = fleetInstance({ customers: 10, types: 3, depots: 2, mixedEnds: true, asymmetric: true, cost: true, time: "none", hours: false, speeds: false, seed: 9 });
     const p = compileRequest(req).problem;
