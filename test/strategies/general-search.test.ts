@@ -237,6 +237,22 @@ describe("hgs general search on tiny instances and whole runs", function () {
     expect(score.cost).to.be.lessThan(evaluateSolution(p, initial).cost);
   });
 
+  it("tells the budget of every new best feasible solution, ending with the one it returns", () => {
+    const req = fleetInstance({ customers: 40, types: 3, depots: 2, mixedEnds: true, asymmetric: false, cost: true, time: "hard", hours: false, speeds: true, seed: 12 });
+    const p = compileRequest(req).problem;
+    const budget = new Budget(performance.now() + 60_000, 3, 300);
+    const reported: number[] = [];
+    budget.onImprovement((best) => {
+      const score = evaluateSolution(p, best);
+      expect(score.feasible, "only feasible solutions are reported").to.equal(true);
+      reported.push(score.cost);
+    });
+    const solution = hgs.solve(p, budget);
+    expect(reported.length).to.be.greaterThan(0);
+    for (let i = 1; i < reported.length; i++) expect(reported[i]).to.be.lessThan(reported[i - 1]!);
+    expect(reported[reported.length - 1]).to.be.closeTo(evaluateSolution(p, solution).cost, 1e-6);
+  });
+
   it("returns feasible solutions the reference agrees with on random instances of every kind", () => {
     let solved = 0;
     fc.assert(
