@@ -1,37 +1,11 @@
 import type { Rng } from "../core/rng.js";
-import { routeCost, routeSegment, timePenalty, type HgsModel, type Penalties } from "./model.js";
+import { routeCost, type HgsModel, type Penalties } from "./model.js";
 import { SwapStar } from "./swap-star.js";
-import { TimeSegment } from "./time.js";
+import { Pieces, TextbookTimes } from "./textbook-times.js";
 
 const EPS = 1e-7;
 /** Customers examined between two looks at the stop condition. */
 const STOP_CHECK = 16;
-
-/**
- * A list of at most five route pieces that together form one candidate route. A piece is the
- * positions i..j (depots included at 0 and length + 1) of a current route, possibly reversed.
- * Candidate routes are priced from the pieces' prefix sums in O(1), without building them.
- */
-class Pieces {
-  readonly route = new Int32Array(5);
-  readonly from = new Int32Array(5);
-  readonly to = new Int32Array(5);
-  readonly reversed = new Uint8Array(5);
-  count = 0;
-  reset(): this {
-    this.count = 0;
-    return this;
-  }
-  add(route: number, from: number, to: number, reversed = false): this {
-    if (from > to) return this;
-    const k = this.count++;
-    this.route[k] = route;
-    this.from[k] = from;
-    this.to[k] = to;
-    this.reversed[k] = reversed ? 1 : 0;
-    return this;
-  }
-}
 
 /**
  * Granular local search of the hybrid genetic search (Vidal 2022): relocate one or two
@@ -60,20 +34,8 @@ export class LocalSearch {
   readonly scratch: Int32Array;
   readonly scratch2: Int32Array;
   private readonly swapStar: SwapStar;
-  /**
-   * Under time windows, per route and position k: the time segment of positions 0..k (prefix)
-   * and k..end (suffix): duration, time warp, earliest and latest start.
-   */
-  private readonly preDur: Float64Array[] = [];
-  private readonly preWarp: Float64Array[] = [];
-  private readonly preEarly: Float64Array[] = [];
-  private readonly preLate: Float64Array[] = [];
-  private readonly sufDur: Float64Array[] = [];
-  private readonly sufWarp: Float64Array[] = [];
-  private readonly sufEarly: Float64Array[] = [];
-  private readonly sufLate: Float64Array[] = [];
-  private readonly seg = new TimeSegment();
-  private readonly seg2 = new TimeSegment();
+  /** Prefix and suffix time segments of every route (null without binding windows). */
+  private readonly times: TextbookTimes | null;
   /** Customers on the two candidate routes of the move being priced. */
   private countA = 0;
   private countB = 0;
@@ -103,11 +65,7 @@ export class LocalSearch {
     this.scratch = new Int32Array(slots);
     this.scratch2 = new Int32Array(slots);
     this.swapStar = new SwapStar(this);
-    if (m.windows) {
-      for (const list of [this.preDur, this.preWarp, this.preEarly, this.preLate, this.sufDur, this.sufWarp, this.sufEarly, this.sufLate]) {
-        for (let r = 0; r < routes; r++) list.push(new Float64Array(slots));
-      }
-    }
+    this.times = m.windows ? new TextbookTimes(m, routes, slots) : null;
   }
 
   /** Loads routes (customers only, one list per vehicle, missing lists empty). */
@@ -144,14 +102,14 @@ export class LocalSearch {
 
   /** Route duration: additive (driving + service), or under windows the segment's (waiting included). */
   durationOf(r: number): number {
-    if (this.m.windows) return this.length[r] === 0 ? 0 : this.preDur[r]![this.length[r]! + 1]!;
+    if (this.times) return this.length[r] === 0 ? 0 : this.times.preDur[r]![this.length[r]! + 1]!;
     return this.distanceOf(r) / this.m.speed + this.serv[r]![this.length[r]! + 1]!;
   }
 
   /** Time warp of route r (0 without windows). */
   timeWarpOf(r: number): number {
     if (!this.m.windows || this.length[r] === 0) return 0;
-    return this.preWarp[r]![this.length[r]! + 1]!;
+    return this.times!.preWarp[r]![this.length[r]! + 1]!;
   }
 
   /** Re-prices every route after the penalties changed. */
@@ -162,90 +120,14 @@ export class LocalSearch {
   private priceRoute(r: number): number {
     const end = this.length[r]! + 1;
     const cost = routeCost(this.m, this.penalties, this.length[r]!, this.fwd[r]![end]!, this.load[r]![end]!, this.serv[r]![end]!);
-    if (!this.m.windows || this.length[r] === 0) return cost;
-    const seg = this.seg.set(this.preDur[r]![end]!, this.preWarp[r]![end]!, this.preEarly[r]![end]!, this.preLate[r]![end]!, this.m.depot, this.m.depot);
-    return cost + timePenalty(this.m, this.penalties, seg);
-  }
-
-  /** Prefix and suffix time segments of route r (after its sequence changed). */
-  private setTimes(r: number): void {
-    const m = this.m;
-    const w = m.windows!;
-    const n = m.nodeCount;
-    const seq = this.seq[r]!;
-    const end = this.length[r]! + 1;
-    const seg = this.seg;
-    const pd = this.preDur[r]!;
-    const pw = this.preWarp[r]!;
-    const pe = this.preEarly[r]!;
-    const pl = this.preLate[r]!;
-    seg.setNode(seq[0]!, w.start[seq[0]!]!, w.end[seq[0]!]!, m.service[seq[0]!]!);
-    for (let k = 0; k <= end; k++) {
-      const node = seq[k]!;
-      if (k > 0) seg.append(m.dist[seq[k - 1]! * n + node]! / m.speed, m.service[node]!, 0, w.start[node]!, w.end[node]!, node);
-      pd[k] = seg.duration;
-      pw[k] = seg.timeWarp;
-      pe[k] = seg.earliest;
-      pl[k] = seg.latest;
-    }
-    const sd = this.sufDur[r]!;
-    const sw = this.sufWarp[r]!;
-    const se = this.sufEarly[r]!;
-    const sl = this.sufLate[r]!;
-    const tail = this.seg2;
-    for (let k = end; k >= 0; k--) {
-      const node = seq[k]!;
-      seg.setNode(node, w.start[node]!, w.end[node]!, m.service[node]!);
-      if (k < end) seg.append(m.dist[node * n + seq[k + 1]!]! / m.speed, tail.duration, tail.timeWarp, tail.earliest, tail.latest, tail.last);
-      tail.set(seg.duration, seg.timeWarp, seg.earliest, seg.latest, seg.first, seg.last);
-      sd[k] = seg.duration;
-      sw[k] = seg.timeWarp;
-      se[k] = seg.earliest;
-      sl[k] = seg.latest;
-    }
-  }
-
-  /** Time penalty of the candidate route made of `pieces` with `count` customers (0 when empty). */
-  private piecesTime(pieces: Pieces, count: number): number {
-    if (count === 0) return 0;
-    const m = this.m;
-    const w = m.windows!;
-    const n = m.nodeCount;
-    const speed = m.speed;
-    const seg = this.seg;
-    let started = false;
-    for (let k = 0; k < pieces.count; k++) {
-      const r = pieces.route[k]!;
-      const i = pieces.from[k]!;
-      const j = pieces.to[k]!;
-      const seq = this.seq[r]!;
-      if (pieces.reversed[k] === 0) {
-        if (!started && i === 0) {
-          seg.set(this.preDur[r]![j]!, this.preWarp[r]![j]!, this.preEarly[r]![j]!, this.preLate[r]![j]!, seq[0]!, seq[j]!);
-          started = true;
-          continue;
-        }
-        if (started && k === pieces.count - 1 && j === this.length[r]! + 1) {
-          seg.append(m.dist[seg.last * n + seq[i]!]! / speed, this.sufDur[r]![i]!, this.sufWarp[r]![i]!, this.sufEarly[r]![i]!, this.sufLate[r]![i]!, seq[j]!);
-          continue;
-        }
-      }
-      const step = pieces.reversed[k] === 0 ? 1 : -1;
-      for (let t = step > 0 ? i : j; step > 0 ? t <= j : t >= i; t += step) {
-        const node = seq[t]!;
-        if (!started) {
-          seg.setNode(node, w.start[node]!, w.end[node]!, m.service[node]!);
-          started = true;
-        } else seg.append(m.dist[seg.last * n + node]! / speed, m.service[node]!, 0, w.start[node]!, w.end[node]!, node);
-      }
-    }
-    return timePenalty(m, this.penalties, seg);
+    if (!this.times || this.length[r] === 0) return cost;
+    return cost + this.times.wholePenalty(r, end, this.penalties);
   }
 
   /** Time penalty of a route given as a customer list (depots added), from scratch. */
   listTime(customers: Int32Array, count: number): number {
     if (count === 0) return 0;
-    return timePenalty(this.m, this.penalties, routeSegment(this.m, customers, count, this.seg));
+    return this.times!.listPenalty(customers, count, this.penalties);
   }
 
   setRoute(r: number, customers: Int32Array, count: number): void {
@@ -275,7 +157,7 @@ export class LocalSearch {
       }
     }
     this.length[r] = count;
-    if (m.windows) this.setTimes(r);
+    if (this.times) this.times.set(r, seq, count + 1);
     this.cost[r] = this.priceRoute(r);
     this.modifiedAt[r] = ++this.clock;
   }
@@ -445,14 +327,14 @@ export class LocalSearch {
   /** Adds the time penalty of the candidate (pieces `a`) to an improving distance price; whether it still improves. */
   private confirmWithin(r: number): boolean {
     if (!this.m.windows) return true;
-    this.predicted += this.piecesTime(this.a, this.length[r]!);
+    this.predicted += this.times!.piecesPenalty(this.a, this.length[r]!, this.seq, this.length, this.penalties);
     return this.predicted < this.cost[r]! - EPS;
   }
 
   /** As confirmWithin for a move between two routes (pieces `a` and `b`). */
   private confirm(): boolean {
     if (!this.m.windows) return true;
-    this.predicted += this.piecesTime(this.a, this.countA) + this.piecesTime(this.b, this.countB);
+    this.predicted += this.times!.piecesPenalty(this.a, this.countA, this.seq, this.length, this.penalties) + this.times!.piecesPenalty(this.b, this.countB, this.seq, this.length, this.penalties);
     return this.predicted < this.before - EPS;
   }
 
