@@ -1,4 +1,5 @@
 import { windowsBindAgainst, type CompiledProblem } from "./core/problem.js";
+import { textbookMismatch } from "./hgs/model.js";
 import type { Strategy } from "./core/strategy.js";
 import { findStrategy } from "./registry.js";
 
@@ -14,6 +15,11 @@ export interface SelectionRule {
    * (some customer opens later or closes earlier than its vehicles' start node); omitted: either.
    */
   bindingWindows?: boolean;
+  /**
+   * Match only textbook problems (true: one depot, identical vehicles, hard windows if any) or
+   * only the others (false: mixed fleets, several depots or start/end nodes, speeds, soft windows).
+   */
+  textbook?: boolean;
   strategy: string;
 }
 
@@ -29,13 +35,22 @@ export interface SelectionRule {
  * 14 feasible where ALNS missed CMT10, X 0.50% vs 1.41%). Its size limit is where it was
  * measured to stay ahead of ALNS (random uniform CVRPs of 1,000 and 2,000 customers, 5 s and 30 s:
  * 0.2-0.6% cheaper; not measured beyond 2,000, where ALNS keeps its place).
- * ALNS for everything else (soft windows, several depots, mixed fleets, large windowed problems) while its search
- * has room to pay off; on very large problems the savings construction alone, since one search
- * iteration there costs too much to iterate usefully.
+ * Everything else (mixed fleets, several depots or different start and end nodes, speeds, soft
+ * windows): hgs's general search (iterated local search, ils.ts) up to 1,000 customers, measured
+ * (seed 1, 10 s up to 200 customers, 30 s above, machine loaded; BENCHMARKS.md) against ALNS, the
+ * previous default: HFVRP (25 mixed fleets, cost objective, 100-326 customers) mean gap 2.35% vs
+ * 4.10%, better on 19 of 25; MDVRPTW (14 instances, 4-6 depots, windows, working hours, 360-960
+ * customers) 14/14 feasible, mean 5.98% vs ALNS's 8 of 14 feasible at 8.83%; soft windows
+ * (Solomon R1/RC1 with late_penalty_per_min 1, 10 instances, 10 s) mean cost 2.16% below the
+ * hard-window best known vs ALNS's 1.14%, cheaper on 8 of 10. Not measured above 1,000
+ * customers: ALNS keeps its place there, and for large textbook problems with binding windows.
+ * On very large problems the savings construction alone, since one search iteration there costs
+ * too much to iterate usefully.
  */
 export const DEFAULT_SELECTION: readonly SelectionRule[] = [
-  { maxCustomers: 200, bindingWindows: true, strategy: "hgs" },
-  { maxCustomers: 2000, bindingWindows: false, strategy: "hgs" },
+  { maxCustomers: 200, bindingWindows: true, textbook: true, strategy: "hgs" },
+  { maxCustomers: 2000, bindingWindows: false, textbook: true, strategy: "hgs" },
+  { maxCustomers: 1000, textbook: false, strategy: "hgs" },
   { maxCustomers: 3000, strategy: "alns" },
   // Above 3,000 customers: decomposition (strategies/large) where it applies (capacity-only, one
   // depot, identical vehicles): on XXL (3,000-30,000 customers, 60/120 s, BENCHMARKS.md) it beats
@@ -45,6 +60,11 @@ export const DEFAULT_SELECTION: readonly SelectionRule[] = [
   { maxCustomers: Number.POSITIVE_INFINITY, strategy: "large" },
   { maxCustomers: Number.POSITIVE_INFINITY, strategy: "clarke-wright" },
 ];
+
+/** One depot, identical vehicles, hard windows if any: where hgs runs its genetic search. */
+export function isTextbook(p: CompiledProblem): boolean {
+  return textbookMismatch(p) === null;
+}
 
 /** Whether some customer's window is narrower than a start node's (Solomon-like windows). */
 export function hasBindingWindows(p: CompiledProblem): boolean {
@@ -59,6 +79,7 @@ export function selectStrategy(p: CompiledProblem, table: readonly SelectionRule
     if (rule.timeDimension !== undefined && rule.timeDimension !== (p.time !== null)) continue;
     if (rule.needsCoordinates && !p.coords) continue;
     if (rule.bindingWindows !== undefined && rule.bindingWindows !== hasBindingWindows(p)) continue;
+    if (rule.textbook !== undefined && rule.textbook !== isTextbook(p)) continue;
     const strategy = findStrategy(rule.strategy);
     if (strategy.supports(p).ok) return strategy;
   }

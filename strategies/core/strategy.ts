@@ -9,6 +9,9 @@ export interface Strategy {
   /** kebab-case; also the folder name, result.strategy and the metric label. */
   readonly name: string;
   supports(p: CompiledProblem): { ok: true } | { ok: false; reason: string };
-  /** `initial`, when given, is a solution to start from (strategies that cannot may ignore it). */
+  /**
+   * `initial`, when given, is a solution to start from (it may be partial or infeasible): a
+   * strategy that can use it seeds its search with it, the others may ignore it.
+   */
   solve(p: CompiledProblem, budget: Budget, initial?: Solution): Solution;
 }

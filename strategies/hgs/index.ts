@@ -6,6 +6,7 @@ import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { orderedCrossover } from "./crossover.js";
 import { Individual } from "./individual.js";
 import { LocalSearch } from "./local-search.js";
+import { iteratedLocalSearch } from "./ils.js";
 import { buildModel, type HgsModel, type Penalties } from "./model.js";
 import { Population, POPULATION } from "./population.js";
 import { split } from "./split.js";
@@ -135,26 +136,28 @@ function toSolution(p: CompiledProblem, routes: number[][]): Solution {
 }
 
 /**
- * Hybrid genetic search with adaptive diversity control (Vidal 2022): ordered crossover on
- * giant tours, optimal split, granular local search on penalised load and duration, and a
- * population ranked by cost and diversity. It needs one depot and identical vehicles. Windows
- * that cannot bind before the depot closes are a duration cap; binding hard windows are priced
- * by time warp (Vidal et al. 2013), with concatenable time segments (see time.ts). Soft windows
- * are not supported.
+ * The strong search, for every problem. One depot, identical vehicles and hard windows (the
+ * textbook case): hybrid genetic search with adaptive diversity control (Vidal 2022), ordered
+ * crossover on giant tours, optimal split, granular local search on penalised load and duration,
+ * and a population ranked by cost and diversity; windows that cannot bind before the depot
+ * closes are a duration cap, binding hard windows are priced by time warp (Vidal et al. 2013,
+ * time.ts). Everything else (mixed fleets, several depots or different start and end nodes,
+ * speeds, soft windows): giant-tour split no longer fits, so an iterated local search around a
+ * general granular local search (ils.ts) that prices every route on its own vehicle.
  */
 export const hgs: Strategy = {
   name: "hgs",
   supports(p) {
     const refusal = denseMatrixRefusal(p, "hgs");
     if (refusal) return { ok: false, reason: refusal };
-    const outcome = buildModel(p);
-    if (!outcome.ok) return { ok: false, reason: `hgs needs one depot, identical vehicles and hard (not soft) time windows: ${outcome.reason}` };
     if (p.customers.length < 2) return { ok: false, reason: "hgs needs at least two customers" };
+    if (p.vehicleCount === 0) return { ok: false, reason: "there are no vehicles" };
     return { ok: true };
   },
-  solve(p: CompiledProblem, budget: Budget, start?: Solution): Solution {
+  solve(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {
     const outcome = buildModel(p);
-    if (!outcome.ok) throw new Error(outcome.reason);
+    // Mixed fleets, several depots, speeds and soft windows: the general iterated local search.
+    if (!outcome.ok) return iteratedLocalSearch(p, budget, initial);
     const m = outcome.model;
     const search = new Search(m, budget.rng, () => budget.exhausted());
     let iteration = 0;
@@ -171,10 +174,12 @@ export const hgs: Strategy = {
       return improved;
     };
 
-    // A caller's starting solution (e.g. the current routes of a decomposed large problem) takes the savings' place.
-    educateAndAdd(complete(m, (start ?? clarkeWrightSolution(p)).routes));
-    const initial = 4 * POPULATION.minimum;
-    for (let k = 0; k < initial && !step(); k++) educateAndAdd(split(m, search.penalties, randomTour(m, search.rng)));
+    // A caller's starting solution (e.g. the current routes of a decomposed large problem; it may
+    // be partial or infeasible) takes the savings' place.
+    const start = initial ? initial.routes.map((r) => r.filter((c) => c >= 0 && c < m.nodeCount && !p.isDepot[c])) : clarkeWrightSolution(p).routes;
+    educateAndAdd(complete(m, start));
+    const initialCount = 4 * POPULATION.minimum;
+    for (let k = 0; k < initialCount && !step(); k++) educateAndAdd(split(m, search.penalties, randomTour(m, search.rng)));
 
     const stopAfter = tinyProblemPatience(m.customers.length, HGS_ITERATION_WEIGHT);
     let sinceBest = 0;

@@ -1,38 +1,11 @@
 import type { Rng } from "../core/rng.js";
-import { routeCost, routeSegment, timePenalty, type HgsModel, type Penalties } from "./model.js";
-import { TimeSegment } from "./time.js";
+import { routeCost, type HgsModel, type Penalties } from "./model.js";
+import { SwapStar } from "./swap-star.js";
+import { Pieces, TextbookTimes } from "./textbook-times.js";
 
 const EPS = 1e-7;
 /** Customers examined between two looks at the stop condition. */
 const STOP_CHECK = 16;
-/** Largest routes x nodes for which SWAP*'s insertion costs are cached. */
-const INSERTION_CACHE_LIMIT = 4_000_000;
-
-/**
- * A list of at most five route pieces that together form one candidate route. A piece is the
- * positions i..j (depots included at 0 and length + 1) of a current route, possibly reversed.
- * Candidate routes are priced from the pieces' prefix sums in O(1), without building them.
- */
-class Pieces {
-  readonly route = new Int32Array(5);
-  readonly from = new Int32Array(5);
-  readonly to = new Int32Array(5);
-  readonly reversed = new Uint8Array(5);
-  count = 0;
-  reset(): this {
-    this.count = 0;
-    return this;
-  }
-  add(route: number, from: number, to: number, reversed = false): this {
-    if (from > to) return this;
-    const k = this.count++;
-    this.route[k] = route;
-    this.from[k] = from;
-    this.to[k] = to;
-    this.reversed[k] = reversed ? 1 : 0;
-    return this;
-  }
-}
 
 /**
  * Granular local search of the hybrid genetic search (Vidal 2022): relocate one or two
@@ -46,46 +19,23 @@ export class LocalSearch {
   /** Per route: depot, customers, depot. */
   readonly seq: Int32Array[];
   readonly length: Int32Array;
-  private readonly fwd: Float64Array[];
+  readonly fwd: Float64Array[];
   private readonly bwd: Float64Array[];
-  private readonly load: Float64Array[];
-  private readonly serv: Float64Array[];
+  readonly load: Float64Array[];
+  readonly serv: Float64Array[];
   readonly cost: Float64Array;
   readonly routeOf: Int32Array;
   readonly pos: Int32Array;
-  private readonly modifiedAt: Float64Array;
+  readonly modifiedAt: Float64Array;
   private readonly testedAt: Float64Array;
-  private clock = 0;
+  clock = 0;
   private readonly a = new Pieces();
   private readonly b = new Pieces();
-  private readonly scratch: Int32Array;
-  private readonly scratch2: Int32Array;
-  /** SWAP* work arrays: per position of one route, its three cheapest insertions in the other. */
-  private readonly insCost: Float64Array;
-  private readonly insPos: Int32Array;
-  private readonly insStamp: Float64Array;
-  private readonly insCached: boolean;
-  private readonly insAt1: Int32Array;
-  private readonly insAt2: Int32Array;
-  private readonly removal1: Float64Array;
-  private readonly removal2: Float64Array;
-  private readonly pairMark: Uint8Array;
-  private readonly swapTestedAt: Float64Array;
-  private readonly routeOrder: Int32Array;
-  /**
-   * Under time windows, per route and position k: the time segment of positions 0..k (prefix)
-   * and k..end (suffix): duration, time warp, earliest and latest start.
-   */
-  private readonly preDur: Float64Array[] = [];
-  private readonly preWarp: Float64Array[] = [];
-  private readonly preEarly: Float64Array[] = [];
-  private readonly preLate: Float64Array[] = [];
-  private readonly sufDur: Float64Array[] = [];
-  private readonly sufWarp: Float64Array[] = [];
-  private readonly sufEarly: Float64Array[] = [];
-  private readonly sufLate: Float64Array[] = [];
-  private readonly seg = new TimeSegment();
-  private readonly seg2 = new TimeSegment();
+  readonly scratch: Int32Array;
+  readonly scratch2: Int32Array;
+  private readonly swapStar: SwapStar;
+  /** Prefix and suffix time segments of every route (null without binding windows). */
+  private readonly times: TextbookTimes | null;
   /** Customers on the two candidate routes of the move being priced. */
   private countA = 0;
   private countB = 0;
@@ -114,25 +64,8 @@ export class LocalSearch {
     this.testedAt = new Float64Array(m.nodeCount);
     this.scratch = new Int32Array(slots);
     this.scratch2 = new Int32Array(slots);
-    // Cheapest insertions of each customer into each route, kept while the route is unchanged
-    // (when that table would be too large, recomputed each time).
-    this.insCached = routes * m.nodeCount <= INSERTION_CACHE_LIMIT;
-    const entries = this.insCached ? routes * m.nodeCount : m.nodeCount;
-    this.insCost = new Float64Array(3 * entries);
-    this.insPos = new Int32Array(3 * entries);
-    this.insStamp = new Float64Array(entries).fill(-1);
-    this.insAt1 = new Int32Array(slots);
-    this.insAt2 = new Int32Array(slots);
-    this.removal1 = new Float64Array(slots);
-    this.removal2 = new Float64Array(slots);
-    this.pairMark = new Uint8Array(routes * routes);
-    this.swapTestedAt = new Float64Array(routes);
-    this.routeOrder = Int32Array.from({ length: routes }, (_, r) => r);
-    if (m.windows) {
-      for (const list of [this.preDur, this.preWarp, this.preEarly, this.preLate, this.sufDur, this.sufWarp, this.sufEarly, this.sufLate]) {
-        for (let r = 0; r < routes; r++) list.push(new Float64Array(slots));
-      }
-    }
+    this.swapStar = new SwapStar(this);
+    this.times = m.windows ? new TextbookTimes(m, routes, slots) : null;
   }
 
   /** Loads routes (customers only, one list per vehicle, missing lists empty). */
@@ -169,14 +102,14 @@ export class LocalSearch {
 
   /** Route duration: additive (driving + service), or under windows the segment's (waiting included). */
   durationOf(r: number): number {
-    if (this.m.windows) return this.length[r] === 0 ? 0 : this.preDur[r]![this.length[r]! + 1]!;
+    if (this.times) return this.length[r] === 0 ? 0 : this.times.preDur[r]![this.length[r]! + 1]!;
     return this.distanceOf(r) / this.m.speed + this.serv[r]![this.length[r]! + 1]!;
   }
 
   /** Time warp of route r (0 without windows). */
   timeWarpOf(r: number): number {
     if (!this.m.windows || this.length[r] === 0) return 0;
-    return this.preWarp[r]![this.length[r]! + 1]!;
+    return this.times!.preWarp[r]![this.length[r]! + 1]!;
   }
 
   /** Re-prices every route after the penalties changed. */
@@ -187,93 +120,17 @@ export class LocalSearch {
   private priceRoute(r: number): number {
     const end = this.length[r]! + 1;
     const cost = routeCost(this.m, this.penalties, this.length[r]!, this.fwd[r]![end]!, this.load[r]![end]!, this.serv[r]![end]!);
-    if (!this.m.windows || this.length[r] === 0) return cost;
-    const seg = this.seg.set(this.preDur[r]![end]!, this.preWarp[r]![end]!, this.preEarly[r]![end]!, this.preLate[r]![end]!, this.m.depot, this.m.depot);
-    return cost + timePenalty(this.m, this.penalties, seg);
-  }
-
-  /** Prefix and suffix time segments of route r (after its sequence changed). */
-  private setTimes(r: number): void {
-    const m = this.m;
-    const w = m.windows!;
-    const n = m.nodeCount;
-    const seq = this.seq[r]!;
-    const end = this.length[r]! + 1;
-    const seg = this.seg;
-    const pd = this.preDur[r]!;
-    const pw = this.preWarp[r]!;
-    const pe = this.preEarly[r]!;
-    const pl = this.preLate[r]!;
-    seg.setNode(seq[0]!, w.start[seq[0]!]!, w.end[seq[0]!]!, m.service[seq[0]!]!);
-    for (let k = 0; k <= end; k++) {
-      const node = seq[k]!;
-      if (k > 0) seg.append(m.dist[seq[k - 1]! * n + node]! / m.speed, m.service[node]!, 0, w.start[node]!, w.end[node]!, node);
-      pd[k] = seg.duration;
-      pw[k] = seg.timeWarp;
-      pe[k] = seg.earliest;
-      pl[k] = seg.latest;
-    }
-    const sd = this.sufDur[r]!;
-    const sw = this.sufWarp[r]!;
-    const se = this.sufEarly[r]!;
-    const sl = this.sufLate[r]!;
-    const tail = this.seg2;
-    for (let k = end; k >= 0; k--) {
-      const node = seq[k]!;
-      seg.setNode(node, w.start[node]!, w.end[node]!, m.service[node]!);
-      if (k < end) seg.append(m.dist[node * n + seq[k + 1]!]! / m.speed, tail.duration, tail.timeWarp, tail.earliest, tail.latest, tail.last);
-      tail.set(seg.duration, seg.timeWarp, seg.earliest, seg.latest, seg.first, seg.last);
-      sd[k] = seg.duration;
-      sw[k] = seg.timeWarp;
-      se[k] = seg.earliest;
-      sl[k] = seg.latest;
-    }
-  }
-
-  /** Time penalty of the candidate route made of `pieces` with `count` customers (0 when empty). */
-  private piecesTime(pieces: Pieces, count: number): number {
-    if (count === 0) return 0;
-    const m = this.m;
-    const w = m.windows!;
-    const n = m.nodeCount;
-    const speed = m.speed;
-    const seg = this.seg;
-    let started = false;
-    for (let k = 0; k < pieces.count; k++) {
-      const r = pieces.route[k]!;
-      const i = pieces.from[k]!;
-      const j = pieces.to[k]!;
-      const seq = this.seq[r]!;
-      if (pieces.reversed[k] === 0) {
-        if (!started && i === 0) {
-          seg.set(this.preDur[r]![j]!, this.preWarp[r]![j]!, this.preEarly[r]![j]!, this.preLate[r]![j]!, seq[0]!, seq[j]!);
-          started = true;
-          continue;
-        }
-        if (started && k === pieces.count - 1 && j === this.length[r]! + 1) {
-          seg.append(m.dist[seg.last * n + seq[i]!]! / speed, this.sufDur[r]![i]!, this.sufWarp[r]![i]!, this.sufEarly[r]![i]!, this.sufLate[r]![i]!, seq[j]!);
-          continue;
-        }
-      }
-      const step = pieces.reversed[k] === 0 ? 1 : -1;
-      for (let t = step > 0 ? i : j; step > 0 ? t <= j : t >= i; t += step) {
-        const node = seq[t]!;
-        if (!started) {
-          seg.setNode(node, w.start[node]!, w.end[node]!, m.service[node]!);
-          started = true;
-        } else seg.append(m.dist[seg.last * n + node]! / speed, m.service[node]!, 0, w.start[node]!, w.end[node]!, node);
-      }
-    }
-    return timePenalty(m, this.penalties, seg);
+    if (!this.times || this.length[r] === 0) return cost;
+    return cost + this.times.wholePenalty(r, end, this.penalties);
   }
 
   /** Time penalty of a route given as a customer list (depots added), from scratch. */
-  private listTime(customers: Int32Array, count: number): number {
+  listTime(customers: Int32Array, count: number): number {
     if (count === 0) return 0;
-    return timePenalty(this.m, this.penalties, routeSegment(this.m, customers, count, this.seg));
+    return this.times!.listPenalty(customers, count, this.penalties);
   }
 
-  private setRoute(r: number, customers: Int32Array, count: number): void {
+  setRoute(r: number, customers: Int32Array, count: number): void {
     const m = this.m;
     const n = m.nodeCount;
     const seq = this.seq[r]!;
@@ -300,7 +157,7 @@ export class LocalSearch {
       }
     }
     this.length[r] = count;
-    if (m.windows) this.setTimes(r);
+    if (this.times) this.times.set(r, seq, count + 1);
     this.cost[r] = this.priceRoute(r);
     this.modifiedAt[r] = ++this.clock;
   }
@@ -335,7 +192,7 @@ export class LocalSearch {
     const order = Array.from(m.customers);
     rng.shuffle(order);
     this.testedAt.fill(-1);
-    this.swapTestedAt.fill(-1);
+    this.swapStar.forget();
     let improved = true;
     let loop = 0;
     let checked = 0;
@@ -365,273 +222,10 @@ export class LocalSearch {
         }
       }
       if (stop()) return false;
-      if (this.swapStarPass(rng, loop)) improved = true;
+      if (this.swapStar.pass(rng, loop)) improved = true;
       loop++;
     }
     return true;
-  }
-
-  /**
-   * SWAP* (Vidal 2022) between pairs of routes that are neighbours (some customer of one has a
-   * granular neighbour in the other: a coordinate-free stand-in for overlapping polar sectors),
-   * re-tested only when either route changed since.
-   */
-  private swapStarPass(rng: Rng, loop: number): boolean {
-    const m = this.m;
-    const routes = m.vehicles;
-    const mark = this.pairMark;
-    mark.fill(0);
-    for (const u of m.customers) {
-      const ru = this.routeOf[u]!;
-      const near = m.neighbours[u]!;
-      for (let k = 0; k < near.length; k++) {
-        const rv = this.routeOf[near[k]!]!;
-        if (rv !== ru) mark[ru < rv ? ru * routes + rv : rv * routes + ru] = 1;
-      }
-    }
-    const order = this.routeOrder;
-    for (let k = order.length - 1; k > 0; k--) {
-      const t = rng.int(k + 1);
-      const tmp = order[k]!;
-      order[k] = order[t]!;
-      order[t] = tmp;
-    }
-    let improved = false;
-    for (let a = 0; a < routes; a++) {
-      const r1 = order[a]!;
-      const last = this.swapTestedAt[r1]!;
-      this.swapTestedAt[r1] = this.clock;
-      for (let r2 = 0; r2 < routes; r2++) {
-        if (r2 === r1 || mark[r1 < r2 ? r1 * routes + r2 : r2 * routes + r1] === 0) continue;
-        if (this.length[r1] === 0 || this.length[r2] === 0) continue;
-        if (loop > 0 && Math.max(this.modifiedAt[r1]!, this.modifiedAt[r2]!) <= last) continue;
-        if (this.swapStar(r1, r2)) improved = true;
-      }
-    }
-    return improved;
-  }
-
-  /**
-   * For each customer of route `from`: its removal gain, and (cached while `into` is unchanged)
-   * its three cheapest insertion points in route `into`; `at[k]` is where those are stored.
-   */
-  private preprocessInsertions(from: number, into: number, at: Int32Array, removal: Float64Array): void {
-    const m = this.m;
-    const n = m.nodeCount;
-    const d = m.dist;
-    const seqF = this.seq[from]!;
-    const seqI = this.seq[into]!;
-    const lenF = this.length[from]!;
-    const lenI = this.length[into]!;
-    const cost = this.insCost;
-    const pos = this.insPos;
-    const stamp = this.insStamp;
-    const changed = this.modifiedAt[into]!;
-    for (let k = 1; k <= lenF; k++) {
-      const u = seqF[k]!;
-      const prev = seqF[k - 1]!;
-      const next = seqF[k + 1]!;
-      removal[k] = d[prev * n + next]! - d[prev * n + u]! - d[u * n + next]!;
-      const entry = this.insCached ? into * n + u : u;
-      at[k] = 3 * entry;
-      if (this.insCached && stamp[entry]! >= changed) continue;
-      stamp[entry] = this.clock;
-      let c0 = Number.POSITIVE_INFINITY;
-      let c1 = c0;
-      let c2 = c0;
-      let p0 = -1;
-      let p1 = -1;
-      let p2 = -1;
-      for (let p = 0; p <= lenI; p++) {
-        const a = seqI[p]!;
-        const b = seqI[p + 1]!;
-        const c = d[a * n + u]! + d[u * n + b]! - d[a * n + b]!;
-        if (c >= c2) continue;
-        if (c < c0) {
-          c2 = c1;
-          p2 = p1;
-          c1 = c0;
-          p1 = p0;
-          c0 = c;
-          p0 = p;
-        } else if (c < c1) {
-          c2 = c1;
-          p2 = p1;
-          c1 = c;
-          p1 = p;
-        } else {
-          c2 = c;
-          p2 = p;
-        }
-      }
-      const base = 3 * entry;
-      cost[base] = c0;
-      cost[base + 1] = c1;
-      cost[base + 2] = c2;
-      pos[base] = p0;
-      pos[base + 1] = p1;
-      pos[base + 2] = p2;
-    }
-  }
-
-  private swapPosition = -1;
-
-  /**
-   * Cheapest insertion of the customer at position k of one route into the other route once
-   * the customer at position kv there is removed: in its place, or at one of the three best
-   * points that do not touch it. Sets swapPosition (-1: in its place).
-   */
-  private insertWithRemoval(u: number, base: number, into: number, kv: number): number {
-    const cost = this.insCost;
-    const pos = this.insPos;
-    const n = this.m.nodeCount;
-    const d = this.m.dist;
-    const seq = this.seq[into]!;
-    const prev = seq[kv - 1]!;
-    const next = seq[kv + 1]!;
-    let best = d[prev * n + u]! + d[u * n + next]! - d[prev * n + next]!;
-    this.swapPosition = -1;
-    for (let t = 0; t < 3; t++) {
-      const p = pos[base + t]!;
-      if (p < 0) break;
-      if (p === kv || p === kv - 1) continue;
-      if (cost[base + t]! < best) {
-        best = cost[base + t]!;
-        this.swapPosition = p;
-      }
-      break;
-    }
-    return best;
-  }
-
-  private swapStar(r1: number, r2: number): boolean {
-    const m = this.m;
-    const pen = this.penalties;
-    const at1s = this.insAt1;
-    const at2s = this.insAt2;
-    this.preprocessInsertions(r1, r2, at1s, this.removal1);
-    this.preprocessInsertions(r2, r1, at2s, this.removal2);
-    const insCost = this.insCost;
-    const insPos = this.insPos;
-    const seq1 = this.seq[r1]!;
-    const seq2 = this.seq[r2]!;
-    const len1 = this.length[r1]!;
-    const len2 = this.length[r2]!;
-    const dist1 = this.fwd[r1]![len1 + 1]!;
-    const dist2 = this.fwd[r2]![len2 + 1]!;
-    const load1 = this.load[r1]![len1 + 1]!;
-    const load2 = this.load[r2]![len2 + 1]!;
-    const serv1 = this.serv[r1]![len1 + 1]!;
-    const serv2 = this.serv[r2]![len2 + 1]!;
-    const before = this.cost[r1]! + this.cost[r2]!;
-    // Penalties currently paid, and the load penalty alone after an exchange: the quick filter.
-    const paid = before - 2 * m.fixedCost - m.unitCost * (dist1 + dist2);
-    const capacity = m.capacity;
-    const loadPrice = pen.load;
-    let bestAfter = before - EPS;
-    let kind = 0;
-    let best1 = -1;
-    let best2 = -1;
-    let at1 = -1;
-    let at2 = -1;
-    for (let k1 = 1; k1 <= len1; k1++) {
-      const u = seq1[k1]!;
-      const qu = m.demand[u]!;
-      const su = m.service[u]!;
-      const rem1 = this.removal1[k1]!;
-      for (let k2 = 1; k2 <= len2; k2++) {
-        const v = seq2[k2]!;
-        const qv = m.demand[v]!;
-        const rem2 = this.removal2[k2]!;
-        const newLoad1 = load1 - qu + qv;
-        const newLoad2 = load2 - qv + qu;
-        const over1 = newLoad1 > capacity ? loadPrice * (newLoad1 - capacity) : 0;
-        const over2 = newLoad2 > capacity ? loadPrice * (newLoad2 - capacity) : 0;
-        if (m.unitCost * (rem1 + rem2) + over1 + over2 - paid >= 0) continue;
-        const sv = m.service[v]!;
-        const extra2 = this.insertWithRemoval(u, at1s[k1]!, r2, k2);
-        const pos2 = this.swapPosition;
-        const extra1 = this.insertWithRemoval(v, at2s[k2]!, r1, k1);
-        const pos1 = this.swapPosition;
-        const after =
-          routeCost(m, pen, len1, dist1 + rem1 + extra1, newLoad1, serv1 - su + sv) + routeCost(m, pen, len2, dist2 + rem2 + extra2, newLoad2, serv2 - sv + su);
-        if (after < bestAfter) {
-          bestAfter = after;
-          kind = 1;
-          best1 = k1;
-          best2 = k2;
-          at1 = pos1;
-          at2 = pos2;
-        }
-      }
-    }
-    // Plain relocations to the best insertion point come for free.
-    for (let k1 = 1; k1 <= len1; k1++) {
-      const u = seq1[k1]!;
-      const after =
-        routeCost(m, pen, len1 - 1, dist1 + this.removal1[k1]!, load1 - m.demand[u]!, serv1 - m.service[u]!) +
-        routeCost(m, pen, len2 + 1, dist2 + insCost[at1s[k1]!]!, load2 + m.demand[u]!, serv2 + m.service[u]!);
-      if (after < bestAfter) {
-        bestAfter = after;
-        kind = 2;
-        best1 = k1;
-        at2 = insPos[at1s[k1]!]!;
-      }
-    }
-    for (let k2 = 1; k2 <= len2; k2++) {
-      const v = seq2[k2]!;
-      const after =
-        routeCost(m, pen, len2 - 1, dist2 + this.removal2[k2]!, load2 - m.demand[v]!, serv2 - m.service[v]!) +
-        routeCost(m, pen, len1 + 1, dist1 + insCost[at2s[k2]!]!, load1 + m.demand[v]!, serv1 + m.service[v]!);
-      if (after < bestAfter) {
-        bestAfter = after;
-        kind = 3;
-        best2 = k2;
-        at1 = insPos[at2s[k2]!]!;
-      }
-    }
-    if (kind === 0) return false;
-    let count1: number;
-    let count2: number;
-    if (kind === 1) {
-      count1 = this.rebuild(r1, best1, seq2[best2]!, at1, this.scratch);
-      count2 = this.rebuild(r2, best2, seq1[best1]!, at2, this.scratch2);
-    } else if (kind === 2) {
-      count1 = this.rebuild(r1, best1, -1, -2, this.scratch);
-      count2 = this.rebuild(r2, -1, seq1[best1]!, at2, this.scratch2);
-    } else {
-      count1 = this.rebuild(r1, -1, seq2[best2]!, at1, this.scratch);
-      count2 = this.rebuild(r2, best2, -1, -2, this.scratch2);
-    }
-    if (m.windows) {
-      // Chosen on distance and load; priced exactly (time warp, duration) before it is applied.
-      bestAfter += this.listTime(this.scratch, count1) + this.listTime(this.scratch2, count2);
-      if (bestAfter >= before - EPS) return false;
-    }
-    this.setRoute(r1, this.scratch, count1);
-    this.setRoute(r2, this.scratch2, count2);
-    if (this.onCommit) this.onCommit(bestAfter, r1, r2);
-    return true;
-  }
-
-  /**
-   * Customers of route r without the one at position `remove` (-1: none), with `insert` placed
-   * after position `after` (-1: in the removed one's place; -2: nowhere).
-   */
-  private rebuild(r: number, remove: number, insert: number, after: number, out: Int32Array): number {
-    const seq = this.seq[r]!;
-    const len = this.length[r]!;
-    let count = 0;
-    if (after === 0) out[count++] = insert;
-    for (let t = 1; t <= len; t++) {
-      if (t === remove) {
-        if (after === -1) out[count++] = insert;
-        continue;
-      }
-      out[count++] = seq[t]!;
-      if (t === after) out[count++] = insert;
-    }
-    return count;
   }
 
   private firstEmptyRoute(): number {
@@ -733,14 +327,14 @@ export class LocalSearch {
   /** Adds the time penalty of the candidate (pieces `a`) to an improving distance price; whether it still improves. */
   private confirmWithin(r: number): boolean {
     if (!this.m.windows) return true;
-    this.predicted += this.piecesTime(this.a, this.length[r]!);
+    this.predicted += this.times!.piecesPenalty(this.a, this.length[r]!, this.seq, this.length, this.penalties);
     return this.predicted < this.cost[r]! - EPS;
   }
 
   /** As confirmWithin for a move between two routes (pieces `a` and `b`). */
   private confirm(): boolean {
     if (!this.m.windows) return true;
-    this.predicted += this.piecesTime(this.a, this.countA) + this.piecesTime(this.b, this.countB);
+    this.predicted += this.times!.piecesPenalty(this.a, this.countA, this.seq, this.length, this.penalties) + this.times!.piecesPenalty(this.b, this.countB, this.seq, this.length, this.penalties);
     return this.predicted < this.before - EPS;
   }
 

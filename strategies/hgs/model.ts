@@ -73,7 +73,7 @@ function durationLimitOf(p: CompiledProblem, depot: number): number | "windows" 
  * waiting and least time warp of going from one customer to the other, symmetrised by taking
  * the smaller of both directions.
  */
-function windowNeighbours(p: CompiledProblem, k: number): Int32Array[] {
+export function windowNeighbours(p: CompiledProblem, k: number): Int32Array[] {
   const t = p.time!;
   const n = p.nodeCount;
   const speed = t.speed[0]!;
@@ -100,14 +100,26 @@ function windowNeighbours(p: CompiledProblem, k: number): Int32Array[] {
   return lists;
 }
 
-export function buildModel(p: CompiledProblem): ModelOutcome {
-  if (p.vehicleCount === 0) return { ok: false, reason: "there are no vehicles" };
+/**
+ * Why the genetic search's textbook model does not fit (null when it does: one depot, identical
+ * vehicles, hard windows if any); cheap, for the selection table.
+ */
+export function textbookMismatch(p: CompiledProblem): string | null {
+  if (p.vehicleCount === 0) return "there are no vehicles";
   const depot = p.startNode[0]!;
   for (let v = 0; v < p.vehicleCount; v++) {
-    if (p.startNode[v] !== depot || p.endNode[v] !== depot) return { ok: false, reason: "vehicles start or end at different depots" };
+    if (p.startNode[v] !== depot || p.endNode[v] !== depot) return "vehicles start or end at different depots";
   }
-  if (!allEqual(p.capacity) || !allEqual(p.fixedCost) || !allEqual(p.unitCost)) return { ok: false, reason: "the fleet is heterogeneous" };
-  if (p.time && !allEqual(p.time.speed)) return { ok: false, reason: "vehicle speeds differ" };
+  if (!allEqual(p.capacity) || !allEqual(p.fixedCost) || !allEqual(p.unitCost)) return "the fleet is heterogeneous";
+  if (p.time && !allEqual(p.time.speed)) return "vehicle speeds differ";
+  if (p.time && p.time.latePenaltyPerMin > 0) return "soft time windows (late_penalty_per_min > 0) price lateness per customer";
+  return null;
+}
+
+export function buildModel(p: CompiledProblem): ModelOutcome {
+  const mismatch = textbookMismatch(p);
+  if (mismatch !== null) return { ok: false, reason: mismatch };
+  const depot = p.startNode[0]!;
   const limit = durationLimitOf(p, depot);
   if (typeof limit === "string" && limit !== "windows") return { ok: false, reason: limit };
   const t = p.time;

@@ -344,22 +344,21 @@ describe("hybrid genetic search (hgs)", function () {
     expect(evaluateSolution(problem, solution).missing).to.deep.equal([]);
   });
 
-  it("refuses soft windows, several depots and mixed fleets with a reason (they stay on ALNS)", () => {
+  it("supports soft windows, several depots, mixed fleets and speeds (through its general search)", () => {
     const base = windowInstance({ customers: 8, vehicles: 2, seed: 5, asymmetric: false, cost: false, hours: false });
-    const soft = compileRequest({ ...base, late_penalty_per_min: 2 }).problem;
-    const softOutcome = hgs.supports(soft);
-    expect(softOutcome.ok).to.equal(false);
-    if (!softOutcome.ok) expect(softOutcome.reason).to.match(/soft time windows/);
-    const depots = compileRequest({ ...base, start_nodes: [0, 1], end_nodes: [0, 1] }).problem;
-    const depotsOutcome = hgs.supports(depots);
-    expect(depotsOutcome.ok).to.equal(false);
-    if (!depotsOutcome.ok) expect(depotsOutcome.reason).to.match(/different depots/);
-    const mixed = compileRequest({ ...base, vehicles_capacity: [base.vehicles_capacity[0]!, base.vehicles_capacity[0]! + 1] }).problem;
-    const mixedOutcome = hgs.supports(mixed);
-    expect(mixedOutcome.ok).to.equal(false);
-    if (!mixedOutcome.ok) expect(mixedOutcome.reason).to.match(/heterogeneous/);
-    const speeds = compileRequest({ ...base, vehicle_speeds: [1, 2] }).problem;
-    expect(hgs.supports(speeds).ok).to.equal(false);
+    const variants = [
+      { ...base, late_penalty_per_min: 2 },
+      { ...base, start_nodes: [0, 1], end_nodes: [0, 1] },
+      { ...base, vehicles_capacity: [base.vehicles_capacity[0]!, base.vehicles_capacity[0]! + 1] },
+      { ...base, vehicle_speeds: [1, 2] },
+    ];
+    for (const req of variants) {
+      const p = compileRequest(req).problem;
+      expect(buildModel(p).ok, "not the textbook model").to.equal(false);
+      expect(hgs.supports(p).ok).to.equal(true);
+      const solution = hgs.solve(p, new Budget(performance.now() + 5000, 1, 300));
+      expect(evaluateSolution(p, solution).missing).to.deep.equal([]);
+    }
   });
 
   it("splits a giant tour at its optimal (penalised) cost", () => {

@@ -275,7 +275,7 @@ describe("solver strategies", function () {
   it("selects by size and refuses a pinned strategy that cannot solve the problem", () => {
     const { problem } = compileRequest(cvrp(10, 2, 50, 1));
     expect(selectStrategy(problem).name).to.equal("hgs");
-    // Customer windows narrower than the depot's (Solomon-like), hard: hgs (time warp); soft: ALNS.
+    // Customer windows narrower than the depot's (Solomon-like), hard: hgs (time warp); soft: hgs's general search.
     const windows = cvrp(10, 2, 50, 1);
     const timedRequest = {
       ...windows,
@@ -286,10 +286,14 @@ describe("solver strategies", function () {
     const timed = compileRequest(timedRequest);
     expect(selectStrategy(timed.problem).name).to.equal("hgs");
     const soft = compileRequest({ ...timedRequest, late_penalty_per_min: 1 });
-    expect(selectStrategy(soft.problem).name).to.equal("alns");
-    // A mixed fleet: ALNS too.
+    expect(selectStrategy(soft.problem).name).to.equal("hgs");
+    // A mixed fleet, several depots: hgs too (its general search); above its measured size, ALNS.
     const mixed = compileRequest({ ...cvrp(10, 2, 50, 1), vehicles_capacity: [50, 60] });
-    expect(selectStrategy(mixed.problem).name).to.equal("alns");
+    expect(selectStrategy(mixed.problem).name).to.equal("hgs");
+    const depots = compileRequest({ ...cvrp(10, 2, 50, 1), start_nodes: [0, 1], end_nodes: [0, 1] });
+    expect(selectStrategy(depots.problem).name).to.equal("hgs");
+    const largeMixed = compileRequest({ ...cvrp(1200, 2, 5000, 1), vehicles_capacity: [5000, 6000] });
+    expect(selectStrategy(largeMixed.problem).name).to.equal("alns");
     const outcome = solveRequest(cvrp(10, 2, 50, 1), { requestId: "s", timeLimitSeconds: 1, strategy: "sweep" });
     expect(outcome.status).to.equal("failed");
     if (outcome.status === "failed") expect(outcome.error).to.match(/needs node_positions/);

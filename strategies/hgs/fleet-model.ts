@@ -1,0 +1,105 @@
+import { nearestNeighbours } from "../core/neighbours.js";
+import { windowsBindAgainst, type CompiledProblem } from "../core/problem.js";
+import { windowNeighbours } from "./model.js";
+
+/**
+ * The view of a problem that the general search (ils.ts) works on: every vehicle of the request
+ * is one route slot with its own capacity, fixed and unit cost, speed and start and end node;
+ * vehicles that agree on all of these form a type. Nothing is assumed identical, so mixed fleets,
+ * several depots, asymmetric matrices, speeds, windows (hard or soft) and working hours all fit.
+ */
+export interface FleetModel {
+  p: CompiledProblem;
+  nodeCount: number;
+  customers: Int32Array;
+  dist: Float64Array;
+  demand: Float64Array;
+  /** Service minutes per node (0 at depots and without a time dimension). */
+  service: Float64Array;
+  /** Time windows (null without a time dimension). */
+  twStart: Float64Array | null;
+  twEnd: Float64Array | null;
+  /** Working-hours cap in minutes (Infinity when none). */
+  maxDuration: number;
+  /** Soft windows: price per late minute (0: hard windows, priced by time warp while searching). */
+  latePenalty: number;
+  /** Route slots = vehicles. */
+  routes: number;
+  capacity: Float64Array;
+  fixedCost: Float64Array;
+  unitCost: Float64Array;
+  speed: Float64Array;
+  start: Int32Array;
+  end: Int32Array;
+  typeOf: Int32Array;
+  /** Route slots of each type, in vehicle order. */
+  typeSlots: Int32Array[];
+  neighbours: Int32Array[];
+  maxDistance: number;
+  maxDemand: number;
+  meanUnitCost: number;
+  meanSpeed: number;
+}
+
+const GRANULARITY = 20;
+
+export function buildFleetModel(p: CompiledProblem): FleetModel {
+  const t = p.time;
+  const routes = p.vehicleCount;
+  const speed = new Float64Array(routes).fill(1);
+  if (t) speed.set(t.speed);
+  const service = t ? Float64Array.from(t.serviceMin) : new Float64Array(p.nodeCount);
+  for (let i = 0; i < p.nodeCount; i++) if (p.isDepot[i]) service[i] = 0;
+  const typeOf = new Int32Array(routes);
+  const keys = new Map<string, number>();
+  const slots: number[][] = [];
+  for (let v = 0; v < routes; v++) {
+    const key = `${p.capacity[v]}|${p.fixedCost[v]}|${p.unitCost[v]}|${speed[v]}|${p.startNode[v]}|${p.endNode[v]}`;
+    let type = keys.get(key);
+    if (type === undefined) {
+      type = slots.length;
+      keys.set(key, type);
+      slots.push([]);
+    }
+    typeOf[v] = type;
+    slots[type]!.push(v);
+  }
+  let maxDistance = 0;
+  for (let i = 0; i < p.dist.length; i++) maxDistance = Math.max(maxDistance, p.dist[i]!);
+  let maxDemand = 0;
+  for (const c of p.customers) maxDemand = Math.max(maxDemand, p.demand[c]!);
+  let unit = 0;
+  let speedSum = 0;
+  for (let v = 0; v < routes; v++) {
+    unit += p.unitCost[v]!;
+    speedSum += speed[v]!;
+  }
+  const binding = t !== null && [...new Set(p.startNode)].some((d) => windowsBindAgainst(p, d));
+  const neighbours = binding ? windowNeighbours(p, GRANULARITY) : nearestNeighbours(p, GRANULARITY);
+  return {
+    p,
+    nodeCount: p.nodeCount,
+    customers: p.customers,
+    dist: p.dist,
+    demand: p.demand,
+    service,
+    twStart: t ? t.twStartMin : null,
+    twEnd: t ? t.twEndMin : null,
+    maxDuration: t ? t.maxRouteMin : Number.POSITIVE_INFINITY,
+    latePenalty: t && t.latePenaltyPerMin > 0 ? t.latePenaltyPerMin : 0,
+    routes,
+    capacity: p.capacity,
+    fixedCost: p.fixedCost,
+    unitCost: p.unitCost,
+    speed,
+    start: p.startNode,
+    end: p.endNode,
+    typeOf,
+    typeSlots: slots.map((s) => Int32Array.from(s)),
+    neighbours,
+    maxDistance,
+    maxDemand,
+    meanUnitCost: unit / Math.max(1, routes),
+    meanSpeed: speedSum / Math.max(1, routes),
+  };
+}

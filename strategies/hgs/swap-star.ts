@@ -1,0 +1,317 @@
+import type { Rng } from "../core/rng.js";
+import type { LocalSearch } from "./local-search.js";
+import { routeCost } from "./model.js";
+
+const EPS = 1e-7;
+/** Largest routes x nodes for which SWAP*'s insertion costs are cached. */
+const INSERTION_CACHE_LIMIT = 4_000_000;
+
+/**
+ * SWAP* of the textbook local search (local-search.ts): exchanges one customer of a route with
+ * one of another, each reinserted at its best place in the other route (not necessarily where
+ * the other was), or relocates one customer to its best place, choosing on distance and load
+ * from cached cheapest insertions (Vidal 2022); under windows the chosen move is priced exactly
+ * (time warp included) before it is applied.
+ */
+export class SwapStar {
+  /** Per position of one route, its three cheapest insertions in the other. */
+  private readonly insCost: Float64Array;
+  private readonly insPos: Int32Array;
+  private readonly insStamp: Float64Array;
+  private readonly insCached: boolean;
+  private readonly insAt1: Int32Array;
+  private readonly insAt2: Int32Array;
+  private readonly removal1: Float64Array;
+  private readonly removal2: Float64Array;
+  private readonly pairMark: Uint8Array;
+  private readonly swapTestedAt: Float64Array;
+  private readonly routeOrder: Int32Array;
+
+  constructor(private readonly ls: LocalSearch) {
+    const m = ls.m;
+    const slots = m.customers.length + 2;
+    const routes = m.vehicles;
+    // Cheapest insertions of each customer into each route, kept while the route is unchanged
+    // (when that table would be too large, recomputed each time).
+    this.insCached = routes * m.nodeCount <= INSERTION_CACHE_LIMIT;
+    const entries = this.insCached ? routes * m.nodeCount : m.nodeCount;
+    this.insCost = new Float64Array(3 * entries);
+    this.insPos = new Int32Array(3 * entries);
+    this.insStamp = new Float64Array(entries).fill(-1);
+    this.insAt1 = new Int32Array(slots);
+    this.insAt2 = new Int32Array(slots);
+    this.removal1 = new Float64Array(slots);
+    this.removal2 = new Float64Array(slots);
+    this.pairMark = new Uint8Array(routes * routes);
+    this.swapTestedAt = new Float64Array(routes);
+    this.routeOrder = Int32Array.from({ length: routes }, (_, r) => r);
+  }
+
+  /** Starts a local-search run: every pair of routes is tested again. */
+  forget(): void {
+    this.swapTestedAt.fill(-1);
+  }
+
+  /**
+   * SWAP* (Vidal 2022) between pairs of routes that are neighbours (some customer of one has a
+   * granular neighbour in the other: a coordinate-free stand-in for overlapping polar sectors),
+   * re-tested only when either route changed since.
+   */
+  pass(rng: Rng, loop: number): boolean {
+    const m = this.ls.m;
+    const routes = m.vehicles;
+    const mark = this.pairMark;
+    mark.fill(0);
+    for (const u of m.customers) {
+      const ru = this.ls.routeOf[u]!;
+      const near = m.neighbours[u]!;
+      for (let k = 0; k < near.length; k++) {
+        const rv = this.ls.routeOf[near[k]!]!;
+        if (rv !== ru) mark[ru < rv ? ru * routes + rv : rv * routes + ru] = 1;
+      }
+    }
+    const order = this.routeOrder;
+    for (let k = order.length - 1; k > 0; k--) {
+      const t = rng.int(k + 1);
+      const tmp = order[k]!;
+      order[k] = order[t]!;
+      order[t] = tmp;
+    }
+    let improved = false;
+    for (let a = 0; a < routes; a++) {
+      const r1 = order[a]!;
+      const last = this.swapTestedAt[r1]!;
+      this.swapTestedAt[r1] = this.ls.clock;
+      for (let r2 = 0; r2 < routes; r2++) {
+        if (r2 === r1 || mark[r1 < r2 ? r1 * routes + r2 : r2 * routes + r1] === 0) continue;
+        if (this.ls.length[r1] === 0 || this.ls.length[r2] === 0) continue;
+        if (loop > 0 && Math.max(this.ls.modifiedAt[r1]!, this.ls.modifiedAt[r2]!) <= last) continue;
+        if (this.swapStar(r1, r2)) improved = true;
+      }
+    }
+    return improved;
+  }
+
+  /**
+   * For each customer of route `from`: its removal gain, and (cached while `into` is unchanged)
+   * its three cheapest insertion points in route `into`; `at[k]` is where those are stored.
+   */
+  private preprocessInsertions(from: number, into: number, at: Int32Array, removal: Float64Array): void {
+    const m = this.ls.m;
+    const n = m.nodeCount;
+    const d = m.dist;
+    const seqF = this.ls.seq[from]!;
+    const seqI = this.ls.seq[into]!;
+    const lenF = this.ls.length[from]!;
+    const lenI = this.ls.length[into]!;
+    const cost = this.insCost;
+    const pos = this.insPos;
+    const stamp = this.insStamp;
+    const changed = this.ls.modifiedAt[into]!;
+    for (let k = 1; k <= lenF; k++) {
+      const u = seqF[k]!;
+      const prev = seqF[k - 1]!;
+      const next = seqF[k + 1]!;
+      removal[k] = d[prev * n + next]! - d[prev * n + u]! - d[u * n + next]!;
+      const entry = this.insCached ? into * n + u : u;
+      at[k] = 3 * entry;
+      if (this.insCached && stamp[entry]! >= changed) continue;
+      stamp[entry] = this.ls.clock;
+      let c0 = Number.POSITIVE_INFINITY;
+      let c1 = c0;
+      let c2 = c0;
+      let p0 = -1;
+      let p1 = -1;
+      let p2 = -1;
+      for (let p = 0; p <= lenI; p++) {
+        const a = seqI[p]!;
+        const b = seqI[p + 1]!;
+        const c = d[a * n + u]! + d[u * n + b]! - d[a * n + b]!;
+        if (c >= c2) continue;
+        if (c < c0) {
+          c2 = c1;
+          p2 = p1;
+          c1 = c0;
+          p1 = p0;
+          c0 = c;
+          p0 = p;
+        } else if (c < c1) {
+          c2 = c1;
+          p2 = p1;
+          c1 = c;
+          p1 = p;
+        } else {
+          c2 = c;
+          p2 = p;
+        }
+      }
+      const base = 3 * entry;
+      cost[base] = c0;
+      cost[base + 1] = c1;
+      cost[base + 2] = c2;
+      pos[base] = p0;
+      pos[base + 1] = p1;
+      pos[base + 2] = p2;
+    }
+  }
+
+  private swapPosition = -1;
+
+  /**
+   * Cheapest insertion of the customer at position k of one route into the other route once
+   * the customer at position kv there is removed: in its place, or at one of the three best
+   * points that do not touch it. Sets swapPosition (-1: in its place).
+   */
+  private insertWithRemoval(u: number, base: number, into: number, kv: number): number {
+    const cost = this.insCost;
+    const pos = this.insPos;
+    const n = this.ls.m.nodeCount;
+    const d = this.ls.m.dist;
+    const seq = this.ls.seq[into]!;
+    const prev = seq[kv - 1]!;
+    const next = seq[kv + 1]!;
+    let best = d[prev * n + u]! + d[u * n + next]! - d[prev * n + next]!;
+    this.swapPosition = -1;
+    for (let t = 0; t < 3; t++) {
+      const p = pos[base + t]!;
+      if (p < 0) break;
+      if (p === kv || p === kv - 1) continue;
+      if (cost[base + t]! < best) {
+        best = cost[base + t]!;
+        this.swapPosition = p;
+      }
+      break;
+    }
+    return best;
+  }
+
+  private swapStar(r1: number, r2: number): boolean {
+    const m = this.ls.m;
+    const pen = this.ls.penalties;
+    const at1s = this.insAt1;
+    const at2s = this.insAt2;
+    this.preprocessInsertions(r1, r2, at1s, this.removal1);
+    this.preprocessInsertions(r2, r1, at2s, this.removal2);
+    const insCost = this.insCost;
+    const insPos = this.insPos;
+    const seq1 = this.ls.seq[r1]!;
+    const seq2 = this.ls.seq[r2]!;
+    const len1 = this.ls.length[r1]!;
+    const len2 = this.ls.length[r2]!;
+    const dist1 = this.ls.fwd[r1]![len1 + 1]!;
+    const dist2 = this.ls.fwd[r2]![len2 + 1]!;
+    const load1 = this.ls.load[r1]![len1 + 1]!;
+    const load2 = this.ls.load[r2]![len2 + 1]!;
+    const serv1 = this.ls.serv[r1]![len1 + 1]!;
+    const serv2 = this.ls.serv[r2]![len2 + 1]!;
+    const before = this.ls.cost[r1]! + this.ls.cost[r2]!;
+    // Penalties currently paid, and the load penalty alone after an exchange: the quick filter.
+    const paid = before - 2 * m.fixedCost - m.unitCost * (dist1 + dist2);
+    const capacity = m.capacity;
+    const loadPrice = pen.load;
+    let bestAfter = before - EPS;
+    let kind = 0;
+    let best1 = -1;
+    let best2 = -1;
+    let at1 = -1;
+    let at2 = -1;
+    for (let k1 = 1; k1 <= len1; k1++) {
+      const u = seq1[k1]!;
+      const qu = m.demand[u]!;
+      const su = m.service[u]!;
+      const rem1 = this.removal1[k1]!;
+      for (let k2 = 1; k2 <= len2; k2++) {
+        const v = seq2[k2]!;
+        const qv = m.demand[v]!;
+        const rem2 = this.removal2[k2]!;
+        const newLoad1 = load1 - qu + qv;
+        const newLoad2 = load2 - qv + qu;
+        const over1 = newLoad1 > capacity ? loadPrice * (newLoad1 - capacity) : 0;
+        const over2 = newLoad2 > capacity ? loadPrice * (newLoad2 - capacity) : 0;
+        if (m.unitCost * (rem1 + rem2) + over1 + over2 - paid >= 0) continue;
+        const sv = m.service[v]!;
+        const extra2 = this.insertWithRemoval(u, at1s[k1]!, r2, k2);
+        const pos2 = this.swapPosition;
+        const extra1 = this.insertWithRemoval(v, at2s[k2]!, r1, k1);
+        const pos1 = this.swapPosition;
+        const after =
+          routeCost(m, pen, len1, dist1 + rem1 + extra1, newLoad1, serv1 - su + sv) + routeCost(m, pen, len2, dist2 + rem2 + extra2, newLoad2, serv2 - sv + su);
+        if (after < bestAfter) {
+          bestAfter = after;
+          kind = 1;
+          best1 = k1;
+          best2 = k2;
+          at1 = pos1;
+          at2 = pos2;
+        }
+      }
+    }
+    // Plain relocations to the best insertion point come for free.
+    for (let k1 = 1; k1 <= len1; k1++) {
+      const u = seq1[k1]!;
+      const after =
+        routeCost(m, pen, len1 - 1, dist1 + this.removal1[k1]!, load1 - m.demand[u]!, serv1 - m.service[u]!) +
+        routeCost(m, pen, len2 + 1, dist2 + insCost[at1s[k1]!]!, load2 + m.demand[u]!, serv2 + m.service[u]!);
+      if (after < bestAfter) {
+        bestAfter = after;
+        kind = 2;
+        best1 = k1;
+        at2 = insPos[at1s[k1]!]!;
+      }
+    }
+    for (let k2 = 1; k2 <= len2; k2++) {
+      const v = seq2[k2]!;
+      const after =
+        routeCost(m, pen, len2 - 1, dist2 + this.removal2[k2]!, load2 - m.demand[v]!, serv2 - m.service[v]!) +
+        routeCost(m, pen, len1 + 1, dist1 + insCost[at2s[k2]!]!, load1 + m.demand[v]!, serv1 + m.service[v]!);
+      if (after < bestAfter) {
+        bestAfter = after;
+        kind = 3;
+        best2 = k2;
+        at1 = insPos[at2s[k2]!]!;
+      }
+    }
+    if (kind === 0) return false;
+    let count1: number;
+    let count2: number;
+    if (kind === 1) {
+      count1 = this.rebuild(r1, best1, seq2[best2]!, at1, this.ls.scratch);
+      count2 = this.rebuild(r2, best2, seq1[best1]!, at2, this.ls.scratch2);
+    } else if (kind === 2) {
+      count1 = this.rebuild(r1, best1, -1, -2, this.ls.scratch);
+      count2 = this.rebuild(r2, -1, seq1[best1]!, at2, this.ls.scratch2);
+    } else {
+      count1 = this.rebuild(r1, -1, seq2[best2]!, at1, this.ls.scratch);
+      count2 = this.rebuild(r2, best2, -1, -2, this.ls.scratch2);
+    }
+    if (m.windows) {
+      // Chosen on distance and load; priced exactly (time warp, duration) before it is applied.
+      bestAfter += this.ls.listTime(this.ls.scratch, count1) + this.ls.listTime(this.ls.scratch2, count2);
+      if (bestAfter >= before - EPS) return false;
+    }
+    this.ls.setRoute(r1, this.ls.scratch, count1);
+    this.ls.setRoute(r2, this.ls.scratch2, count2);
+    if (this.ls.onCommit) this.ls.onCommit(bestAfter, r1, r2);
+    return true;
+  }
+
+  /**
+   * Customers of route r without the one at position `remove` (-1: none), with `insert` placed
+   * after position `after` (-1: in the removed one's place; -2: nowhere).
+   */
+  private rebuild(r: number, remove: number, insert: number, after: number, out: Int32Array): number {
+    const seq = this.ls.seq[r]!;
+    const len = this.ls.length[r]!;
+    let count = 0;
+    if (after === 0) out[count++] = insert;
+    for (let t = 1; t <= len; t++) {
+      if (t === remove) {
+        if (after === -1) out[count++] = insert;
+        continue;
+      }
+      out[count++] = seq[t]!;
+      if (t === after) out[count++] = insert;
+    }
+    return count;
+  }
+}

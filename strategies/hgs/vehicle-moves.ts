@@ -1,0 +1,58 @@
+import type { GeneralLocalSearch } from "./general-search.js";
+import { Pieces } from "./pieces.js";
+
+const EPS = 1e-7;
+const whole = new Pieces();
+const other = new Pieces();
+
+/**
+ * Moves whole routes between vehicles: a route goes to a free vehicle of another type when that
+ * is cheaper (a smaller, cheaper or better placed vehicle), and two routes on vehicles of
+ * different types swap vehicles when that pays. Type counts hold by construction: a route only
+ * ever moves to a vehicle that is free. Returns whether anything changed.
+ */
+export function improveFleetUse(ls: GeneralLocalSearch): boolean {
+  const rs = ls.rs;
+  const m = rs.m;
+  if (m.typeSlots.length < 2) return false;
+  let improved = false;
+  for (let r = 0; r < m.routes; r++) {
+    if (rs.length[r] === 0) continue;
+    for (let type = 0; type < m.typeSlots.length; type++) {
+      if (type === m.typeOf[r] || rs.length[r] === 0) continue;
+      const free = ls.emptyOfType(type, r);
+      if (free < 0) continue;
+      whole.reset().add(r, 1, rs.length[r]!);
+      const after = rs.price(free, whole);
+      if (after >= rs.cost[r]! - EPS) continue;
+      const out = new Int32Array(whole.size);
+      const count = rs.write(whole, out);
+      rs.setRoute(free, out, count);
+      rs.setRoute(r, out, 0);
+      ls.onCommit?.(after, free, r);
+      improved = true;
+    }
+  }
+  for (let r1 = 0; r1 < m.routes; r1++) {
+    if (rs.length[r1] === 0) continue;
+    for (let r2 = r1 + 1; r2 < m.routes; r2++) {
+      if (rs.length[r2] === 0 || m.typeOf[r1] === m.typeOf[r2]) continue;
+      whole.reset().add(r1, 1, rs.length[r1]!);
+      other.reset().add(r2, 1, rs.length[r2]!);
+      const before = rs.cost[r1]! + rs.cost[r2]!;
+      const base = rs.basePrice(r2, whole) + rs.basePrice(r1, other);
+      if (base >= before - EPS) continue;
+      const after = base + rs.timePrice(r2, whole) + rs.timePrice(r1, other);
+      if (after >= before - EPS) continue;
+      const out1 = new Int32Array(whole.size);
+      const out2 = new Int32Array(other.size);
+      rs.write(whole, out1);
+      rs.write(other, out2);
+      rs.setRoute(r1, out2, out2.length);
+      rs.setRoute(r2, out1, out1.length);
+      ls.onCommit?.(after, r1, r2);
+      improved = true;
+    }
+  }
+  return improved;
+}

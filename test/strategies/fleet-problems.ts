@@ -1,0 +1,165 @@
+import { expect } from "chai";
+import fc from "fast-check";
+import type { SolveRequestInput } from "../../src/problem/request-types.js";
+import { evaluateRoute } from "../../strategies/core/evaluator.js";
+import type { CompiledProblem } from "../../strategies/core/problem.js";
+import type { Penalties } from "../../strategies/hgs/model.js";
+
+export interface FleetOptions {
+  customers: number;
+  /** Vehicle types (capacity, costs, speed, depots); each with 1-2 vehicles. */
+  types: number;
+  depots: number;
+  mixedEnds: boolean;
+  asymmetric: boolean;
+  cost: boolean;
+  time: "none" | "hard" | "soft";
+  hours: boolean;
+  speeds: boolean;
+  seed: number;
+}
+
+/**
+ * A random instance of the general search's kind: vehicle types (capacity, fixed and unit cost,
+ * speed, start and end node) with counts, one to three depots, optionally different start and
+ * end nodes, asymmetric distances, hard or soft windows with service times, working hours.
+ */
+export function fleetInstance(o: FleetOptions): SolveRequestInput {
+  let s = o.seed;
+  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const n = o.depots + o.customers;
+  const pos = Array.from({ length: n }, () => [Math.round(rand() * 100), Math.round(rand() * 100)]);
+  const demands = pos.map((_, i) => (i < o.depots ? 0 : 1 + Math.floor(rand() * 6)));
+  const total = demands.reduce((a, b) => a + b, 0);
+  const capacity: number[] = [];
+  const fixed: number[] = [];
+  const unit: number[] = [];
+  const speed: number[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (let t = 0; t < o.types; t++) {
+    const count = 1 + Math.floor(rand() * 2);
+    const cap = Math.max(6, Math.ceil(((0.6 + rand()) * total) / o.types));
+    const f = o.cost ? Math.round(rand() * 60) : 0;
+    const u = o.cost ? 0.5 + Math.round(rand() * 15) / 10 : 1;
+    const sp = o.speeds ? 0.5 + Math.round(rand() * 20) / 10 : 1;
+    const start = Math.floor(rand() * o.depots);
+    const end = o.mixedEnds ? Math.floor(rand() * o.depots) : start;
+    for (let k = 0; k < count; k++) {
+      capacity.push(cap);
+      fixed.push(f);
+      unit.push(u);
+      speed.push(sp);
+      starts.push(start);
+      ends.push(end);
+    }
+  }
+  const req: SolveRequestInput = {
+    objective: o.cost ? "min_total_cost" : "min_total_distance",
+    node_num: n,
+    vehicle_num: capacity.length,
+    distance_matrix: pos.map((a, i) => pos.map((b, j) => (i === j ? 0 : Math.round(Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!) * (o.asymmetric ? 0.7 + 0.6 * rand() : 1))))),
+    start_nodes: starts,
+    end_nodes: ends,
+    node_demands: demands,
+    vehicles_capacity: capacity,
+  };
+  if (o.cost) {
+    req.vehicle_fixed_costs = fixed;
+    req.vehicle_unit_distance_costs = unit;
+  }
+  if (o.time !== "none") {
+    const horizon = 300 + Math.round(rand() * 600);
+    req.node_time_windows = pos.map((_, i): [number, number] => {
+      if (i < o.depots) return [Math.round(rand() * 30), horizon];
+      const open = Math.round(rand() * 0.7 * horizon);
+      return [open, Math.min(horizon, open + 10 + Math.round(rand() * (rand() < 0.3 ? 40 : 0.5 * horizon)))];
+    });
+    req.node_service_time = pos.map((_, i) => (i < o.depots ? 0 : Math.round(rand() * 15)));
+    req.vehicle_speeds = speed;
+    if (o.hours) req.max_working_hours = 1 + Math.round(rand() * 40) / 10;
+    if (o.time === "soft") req.late_penalty_per_min = 0.5 + Math.round(rand() * 30) / 10;
+  }
+  return req;
+}
+
+export const fleetArb = (time: FleetOptions["time"], maxCustomers = 12): fc.Arbitrary<FleetOptions> =>
+  fc.record({
+    customers: fc.integer({ min: 2, max: maxCustomers }),
+    types: fc.integer({ min: 1, max: 3 }),
+    depots: fc.integer({ min: 1, max: 3 }),
+    mixedEnds: fc.boolean(),
+    asymmetric: fc.boolean(),
+    cost: fc.boolean(),
+    time: fc.constant(time),
+    hours: fc.boolean(),
+    speeds: fc.boolean(),
+    seed: fc.integer({ min: 1, max: 1_000_000 }),
+  });
+
+/**
+ * Time warp and duration of vehicle v driving `route`, straight from decisions.md's clock and
+ * independent of the segment algebra: leave the start node, drive at the vehicle's speed, wait if
+ * early, take lateness back when late (time warp); no wait at the end node. The least warp is that
+ * of leaving at the start node's opening; the duration is that of the latest departure with that
+ * least warp (bisection).
+ */
+export function plainWarp(p: CompiledProblem, v: number, route: number[]): { warp: number; duration: number } {
+  const t = p.time!;
+  const n = p.nodeCount;
+  const start = p.startNode[v]!;
+  const end = p.endNode[v]!;
+  const speed = t.speed[v]!;
+  const simulate = (departure: number) => {
+    let clock = departure;
+    let prev = start;
+    let warp = 0;
+    for (const c of route) {
+      const arrive = clock + p.dist[prev * n + c]! / speed;
+      let begin = Math.max(arrive, t.twStartMin[c]!);
+      if (begin > t.twEndMin[c]!) {
+        warp += begin - t.twEndMin[c]!;
+        begin = t.twEndMin[c]!;
+      }
+      clock = begin + t.serviceMin[c]!;
+      prev = c;
+    }
+    let arrive = clock + p.dist[prev * n + end]! / speed;
+    if (arrive > t.twEndMin[end]!) {
+      warp += arrive - t.twEndMin[end]!;
+      arrive = t.twEndMin[end]!;
+    }
+    return { warp, duration: arrive - departure + warp };
+  };
+  const least = simulate(t.twStartMin[start]!).warp;
+  let lo = t.twStartMin[start]!;
+  let hi = t.twEndMin[start]!;
+  if (simulate(hi).warp <= least + 1e-12) lo = hi;
+  for (let k = 0; k < 200 && hi - lo > 1e-12; k++) {
+    const mid = (lo + hi) / 2;
+    if (simulate(mid).warp <= least + 1e-12) lo = mid;
+    else hi = mid;
+  }
+  return { warp: least, duration: simulate(lo).duration };
+}
+
+/**
+ * Penalised cost of vehicle v driving `route`, from scratch: the shared evaluator's distance,
+ * cost, load and (soft windows) lateness and working hours; under hard windows the plain time warp
+ * and duration, and where nothing warps a check that the evaluator agrees (on time, same duration).
+ */
+export function scratchRouteCost(p: CompiledProblem, v: number, pen: Penalties, route: number[]): number {
+  if (route.length === 0) return 0;
+  const score = evaluateRoute(p, v, route);
+  let cost = p.fixedCost[v]! + p.unitCost[v]! * score.distance + pen.load * score.capacityExcess;
+  const t = p.time;
+  if (!t) return cost;
+  if (t.latePenaltyPerMin > 0) return cost + score.latePenalty + pen.duration * score.durationExcessMin;
+  const { warp, duration } = plainWarp(p, v, route);
+  if (warp <= 1e-9) {
+    expect(score.lateMinutes, "no warp: not late").to.equal(0);
+    expect(score.durationMin, "no warp: the evaluator's duration").to.be.closeTo(duration, 1e-6);
+  } else expect(score.lateMinutes, "warp: late").to.be.greaterThan(0);
+  cost += pen.timeWarp * warp + pen.duration * Math.max(0, duration - t.maxRouteMin);
+  return cost;
+}
