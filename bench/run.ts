@@ -20,7 +20,7 @@ interface ManifestEntry {
   n_customers: number;
   bks: number;
   request?: string;
-  /** Local hold-out instances (bench/instances/): the raw .vrp, converted when run. */
+  /** The raw instance file; local hold-out instances (bench/instances/, no `request`) are converted from it when run. */
   raw?: string;
   vehicles?: number;
 }
@@ -70,9 +70,10 @@ console.log(`|---|---:|---:|---:|---:|---:|---|${values.iterations ? "---:|" : "
 const gaps: number[] = [];
 let feasible = 0;
 for (const entry of entries) {
-  const request = entry.raw
-    ? vrplibRequest(join(localDir, entry.raw), entry.name, entry.vehicles!)
-    : (JSON.parse(readFileSync(join(benchDir, entry.request!), "utf8")) as SolveRequestInput);
+  // Shared entries carry a ready request (and also name their raw file); local hold-out ones only the raw file.
+  const request = entry.request
+    ? (JSON.parse(readFileSync(join(benchDir, entry.request), "utf8")) as SolveRequestInput)
+    : vrplibRequest(join(localDir, entry.raw!), entry.name, entry.vehicles!);
   if (values["late-penalty"]) request.late_penalty_per_min = Number(values["late-penalty"]);
   const seconds = values.time ? Number(values.time) : protocolSeconds(entry);
   const started = performance.now();

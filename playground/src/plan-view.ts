@@ -92,9 +92,10 @@ export function buildPlanView(request: SolveRequest, result: SolvedResult): Plan
     const times = result.time_windows[label] ?? [];
     const stops = route.map((node, i): Stop => {
       const window = timed ? (request.node_time_windows?.[node] ?? null) : null;
+      // The document types each pair as a string array of exactly two items.
       const pair = timed ? times[i] : undefined;
-      const arrive = pair ? clockToMinutes(pair[0], base) : null;
-      const leave = pair ? clockToMinutes(pair[1], base) : null;
+      const arrive = pair?.[0] !== undefined ? clockToMinutes(pair[0], base) : null;
+      const leave = pair?.[1] !== undefined ? clockToMinutes(pair[1], base) : null;
       const inner = i > 0 && i < route.length - 1;
       const service = timed && inner ? (request.node_service_time?.[node] ?? 0) : 0;
       const serviceStart = leave === null ? null : i === route.length - 1 ? arrive : leave - service;

@@ -61,7 +61,7 @@ export class ResultView {
   /** Routes of a search still running (progress `best`), drawn on the map only. */
   showInterim(routes: Record<string, number[]>): void {
     if (!this.request) return;
-    const partial: SolvedResult = { success: true, error: null, total_cost: 0, routes, distances: [], loads: {}, time_windows: {}, time: 0, request_id: "" };
+    const partial: SolvedResult = { status: "solved", success: true, error: null, total_cost: 0, routes, distances: [], loads: {}, time_windows: {}, time: 0, request_id: "" };
     this.map.show(this.request, this.positions, buildPlanView(this.request, partial));
   }
 

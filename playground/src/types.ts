@@ -1,4 +1,9 @@
-/** The shapes the page reads and writes: the OpenAPI document's, trimmed to what is drawn. */
+import type { components } from "../../generated/api.js";
+
+/** Shapes of the OpenAPI document (the generated types), so the page breaks at build time when the contract changes. */
+type Schemas = components["schemas"];
+
+/** The request as the page edits it: the document's fields, plus any the user types in (sent as they are, for the service to judge). */
 export interface SolveRequest {
   name?: string;
   objective?: "min_total_distance" | "min_total_cost";
@@ -22,40 +27,10 @@ export interface SolveRequest {
   [field: string]: unknown;
 }
 
-export interface SolvedResult {
-  success: true;
-  error: null;
-  total_cost: number;
-  routes: Record<string, number[]>;
-  distances: number[];
-  loads: Record<string, number[]>;
-  time_windows: Record<string, [string, string][]>;
-  time: number;
-  request_id: string;
-  strategy?: string;
-  total_distance?: number;
-  lateness_minutes?: number;
-  lateness_penalty?: number;
-  warnings?: string[];
-}
-
-export interface ValidationIssue {
-  loc: string[];
-  msg: string;
-  type: string;
-}
-
+export type SolvedResult = Schemas["SolvedResult"];
+export type ValidationIssue = Schemas["ValidationIssue"];
 /** Live search state, when the service reports it (issue 13's `progress`). */
-export interface Progress {
-  elapsed_seconds?: number;
-  time_limit_seconds?: number;
-  feasible?: boolean;
-  best_cost?: number | null;
-  improvements?: number;
-  iterations?: number;
-  strategy?: string;
-  best?: { routes?: Record<string, number[]> } | null;
-}
+export type Progress = Schemas["SolveProgress"];
 
 export interface Envelope {
   success: boolean;
@@ -68,16 +43,7 @@ export interface Envelope {
   diagnostics?: unknown;
 }
 
-export interface HistoryItem {
-  request_id: string;
-  name: string | null;
-  submitted_at: string;
-  state: string;
-  node_num: number;
-  vehicle_num: number;
-  objective: string;
-  total_cost: number | null;
-}
+export type HistoryItem = Schemas["HistoryItem"];
 
 export function isSolved(result: Record<string, unknown> | null): result is Record<string, unknown> & SolvedResult {
   return result !== null && typeof result.routes === "object" && result.routes !== null;

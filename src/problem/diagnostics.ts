@@ -1,39 +1,10 @@
+import type { components } from "../../generated/api.js";
 import { distanceBetween, type CompiledProblem } from "../../strategies/core/problem.js";
 
-/** The numbers that prove one infeasibility; which ones are set depends on the kind. */
-export interface InfeasibilityEvidence {
-  demand?: number;
-  largest_capacity?: number;
-  total_demand?: number;
-  total_capacity?: number;
-  excess?: number;
-  window_start?: number;
-  window_end?: number;
-  earliest_arrival?: number;
-  earliest_return?: number;
-  end_node?: number;
-  end_window_end?: number;
-  late_by?: number;
-  round_trip_minutes?: number;
-  cap_minutes?: number;
-  vehicle?: string;
-}
-
-export type InfeasibilityKind =
-  | "demand_exceeds_capacity"
-  | "total_demand_exceeds_capacity"
-  | "window_inverted"
-  | "window_unreachable"
-  | "return_too_late"
-  | "working_hours_too_short";
-
-/** One proven reason why no feasible solution exists (the OpenAPI document's `Infeasibility`). */
-export interface Infeasibility {
-  kind: InfeasibilityKind;
-  message: string;
-  node?: number;
-  evidence: InfeasibilityEvidence;
-}
+/** One proven reason why no feasible solution exists: the OpenAPI document's `Infeasibility`. */
+export type Infeasibility = components["schemas"]["Infeasibility"];
+export type InfeasibilityKind = Infeasibility["kind"];
+export type InfeasibilityEvidence = Infeasibility["evidence"];
 
 const EPS = 1e-9;
 
