@@ -1,7 +1,8 @@
 import type { Rng } from "../core/rng.js";
 import { routeCost, type HgsModel, type Penalties } from "./model.js";
 import { SwapStar } from "./swap-star.js";
-import { Pieces, TextbookTimes } from "./textbook-times.js";
+import { Pieces } from "./pieces.js";
+import { TextbookTimes } from "./textbook-times.js";
 
 const EPS = 1e-7;
 /** Customers examined between two looks at the stop condition. */

@@ -1,31 +1,6 @@
 import { routeSegment, timePenalty, type HgsModel, type Penalties } from "./model.js";
+import { Pieces } from "./pieces.js";
 import { TimeSegment } from "./time.js";
-
-/**
- * A list of at most five route pieces that together form one candidate route. A piece is the
- * positions i..j (depots included at 0 and length + 1) of a current route, possibly reversed.
- * Candidate routes are priced from the pieces' prefix sums in O(1), without building them.
- */
-export class Pieces {
-  readonly route = new Int32Array(5);
-  readonly from = new Int32Array(5);
-  readonly to = new Int32Array(5);
-  readonly reversed = new Uint8Array(5);
-  count = 0;
-  reset(): this {
-    this.count = 0;
-    return this;
-  }
-  add(route: number, from: number, to: number, reversed = false): this {
-    if (from > to) return this;
-    const k = this.count++;
-    this.route[k] = route;
-    this.from[k] = from;
-    this.to[k] = to;
-    this.reversed[k] = reversed ? 1 : 0;
-    return this;
-  }
-}
 
 /**
  * Time windows of the textbook local search (local-search.ts): per route and position k, the time

@@ -1,38 +1,12 @@
 import { expect } from "chai";
+import type { components } from "../../generated/api.js";
 import { apiClient, isFinished, pollUntil, type ApiClient } from "../helpers/client.js";
 import { cvrpRequest } from "../helpers/requests.js";
 import { startStack, type Stack } from "../helpers/stack.js";
 
-interface RouteDetail {
-  distance: number;
-  fixed_cost: number;
-  distance_cost: number;
-  lateness_penalty: number;
-  cost: number;
-  driving_minutes: number | null;
-  waiting_minutes: number | null;
-  service_minutes: number | null;
-  lateness_minutes: number | null;
-  late_stops: { node: number; lateness_minutes: number; penalty: number }[];
-  duration_minutes: number | null;
-  max_duration_minutes: number | null;
-  load: number;
-  capacity: number;
-}
-
-interface Solved {
-  total_cost: number;
-  routes: Record<string, number[]>;
-  distances: number[];
-  loads: Record<string, number[]>;
-  strategy: string;
-  seed: number;
-  iterations: number;
-  solver_version: string;
-  lateness_penalty: number;
-  lateness_minutes: number;
-  route_details: Record<string, RouteDetail>;
-}
+type SolvedResult = components["schemas"]["SolvedResult"];
+/** The document's solved result, with the extension fields these tests read always present. */
+type Solved = SolvedResult & Required<Pick<SolvedResult, "strategy" | "seed" | "iterations" | "solver_version" | "lateness_penalty" | "lateness_minutes" | "route_details">>;
 
 async function solve(client: ApiClient, body: object): Promise<{ id: string; result: Solved }> {
   const { data, response } = await client.POST("/api/v1/solve", { body: body as never });
