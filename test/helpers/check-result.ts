@@ -1,14 +1,6 @@
 import { expect } from "chai";
+import type { PlainCvrpRequest } from "./requests.js";
 
-interface PlainRequest {
-  node_num: number;
-  distance_matrix: number[][];
-  node_positions?: number[][];
-  start_nodes: number[];
-  end_nodes: number[];
-  node_demands: number[];
-  vehicles_capacity: number[];
-}
 
 interface PlainResult {
   total_cost: number;
@@ -22,7 +14,7 @@ interface PlainResult {
  * dimension: every customer exactly once, routes from start to end depot, capacity, loads,
  * distances and total cost recomputed from the request.
  */
-export function checkDistanceResult(request: PlainRequest, result: PlainResult): void {
+export function checkDistanceResult(request: PlainCvrpRequest, result: PlainResult): void {
   const n = request.node_num;
   const d = (i: number, j: number): number => {
     const pos = request.node_positions;

@@ -8,6 +8,17 @@ function lcg(seed: number): () => number {
   };
 }
 
+/** The fields of a capacity-only request that the result checks read. */
+export interface PlainCvrpRequest {
+  node_num: number;
+  distance_matrix: number[][];
+  node_positions?: number[][];
+  start_nodes: number[];
+  end_nodes: number[];
+  node_demands: number[];
+  vehicles_capacity: number[];
+}
+
 export interface CvrpOptions {
   customers: number;
   vehicles: number;
@@ -18,15 +29,7 @@ export interface CvrpOptions {
 }
 
 /** A depot at node 0 and `customers` customers on a 100 x 100 grid; integer demands 1..9. */
-export function cvrpRequest(o: CvrpOptions): Record<string, unknown> & {
-  node_num: number;
-  distance_matrix: number[][];
-  node_positions?: number[][];
-  start_nodes: number[];
-  end_nodes: number[];
-  node_demands: number[];
-  vehicles_capacity: number[];
-} {
+export function cvrpRequest(o: CvrpOptions): Record<string, unknown> & PlainCvrpRequest {
   const rand = lcg(o.seed ?? 7);
   const n = o.customers + 1;
   const pos = Array.from({ length: n }, (_, i) => (i === 0 ? [50, 50] : [Math.round(rand() * 100), Math.round(rand() * 100)]));
