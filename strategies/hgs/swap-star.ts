@@ -93,6 +93,48 @@ export class SwapStar {
   }
 
   /**
+   * As pass, after a localised change (an iterated search's ruin and recreate): visits only the
+   * routes that changed since they were last tested, each with its neighbour routes (those of
+   * its customers' granular neighbours), skipping pairs already tested since both last changed;
+   * so the cost follows the routes that changed instead of all pairs of routes.
+   */
+  passLocalised(rng: Rng): boolean {
+    const ls = this.ls;
+    const m = ls.m;
+    const routes = m.vehicles;
+    const changed: number[] = [];
+    for (let r = 0; r < routes; r++) if (ls.modifiedAt[r]! > this.swapTestedAt[r]! && ls.length[r]! > 0) changed.push(r);
+    rng.shuffle(changed);
+    const mark = this.pairMark;
+    let improved = false;
+    for (const r1 of changed) {
+      // Routes near r1, and whether r1 changed since each was last tested from its side.
+      const seq = ls.seq[r1]!;
+      const near: number[] = [];
+      for (let k = 1; k <= ls.length[r1]!; k++) {
+        const list = m.neighbours[seq[k]!]!;
+        for (let t = 0; t < list.length; t++) {
+          const r2 = ls.routeOf[list[t]!]!;
+          if (r2 >= 0 && r2 !== r1 && mark[r2] === 0) {
+            mark[r2] = 1;
+            near.push(r2);
+          }
+        }
+      }
+      for (const r2 of near) mark[r2] = 0;
+      for (const r2 of near) {
+        if (ls.length[r1] === 0 || ls.length[r2] === 0) continue;
+        // Tested since both last changed (from either side, earlier in this pass): skip.
+        const last = Math.max(this.swapTestedAt[r1]!, this.swapTestedAt[r2]!);
+        if (Math.max(ls.modifiedAt[r1]!, ls.modifiedAt[r2]!) <= last) continue;
+        if (this.swapStar(r1, r2)) improved = true;
+      }
+      this.swapTestedAt[r1] = ls.clock;
+    }
+    return improved;
+  }
+
+  /**
    * For each customer of route `from`: its removal gain, and (cached while `into` is unchanged)
    * its three cheapest insertion points in route `into`; `at[k]` is where those are stored.
    */
