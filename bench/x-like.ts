@@ -6,7 +6,7 @@
  * 25 customers, k = ceil(total demand / capacity) + 3 vehicles, rounded Euclidean distances.
  * There is no best known: the table gives each strategy's cost, to compare runs of the same seed.
  *
- * `node --import tsx bench/x-like.ts [--time S] [--seed N] [--count K] [--strategy NAME] [--instance-seed N]`
+ * `node --import tsx bench/x-like.ts [--time S] [--seed N] [--count K] [--strategy NAME] [--instance-seed N] [--customers N]`
  */
 import { parseArgs } from "node:util";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
@@ -19,6 +19,8 @@ const { values } = parseArgs({
     count: { type: "string", default: "6" },
     strategy: { type: "string" },
     "instance-seed": { type: "string", default: "2026" },
+    /** A fixed number of customers for every instance (default: each drawn from 301-1,000). */
+    customers: { type: "string" },
   },
 });
 
@@ -26,7 +28,8 @@ function generate(index: number, seedBase: number): { name: string; request: Sol
   let s = (seedBase * 7919 + index * 104_729) >>> 0 || 1;
   const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
-  const customers = int(301, 1000);
+  const drawn = int(301, 1000);
+  const customers = values.customers ? Number(values.customers) : drawn;
   const depotKind = ["C", "E", "R"][int(0, 2)]!;
   const placement = ["R", "C", "RC"][int(0, 2)]!;
   const demandKind = ["U", "S", "L", "M"][int(0, 3)]!;
