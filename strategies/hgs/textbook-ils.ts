@@ -127,6 +127,8 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
       loadOk = durationOk = outcomes = 0;
       ls.penalties = pen;
       ls.reprice();
+      // The history keeps its old prices: they differ only on infeasible entries, and refilling
+      // it every segment would undo late acceptance's memory.
       currentCost = ls.totalCost();
     }
     if (sinceBest >= RESTART_AFTER && best) {
