@@ -34,7 +34,12 @@ export interface SelectionRule {
  * 200 customers, 30 s above; mean gap hgs vs alns: A 0.01% vs 0.37%, CMT 0.30% vs 1.06% with all
  * 14 feasible where ALNS missed CMT10, X 0.50% vs 1.41%). Its size limit is where it was
  * measured to stay ahead of ALNS (random uniform CVRPs of 1,000 and 2,000 customers, 5 s and 30 s:
- * 0.2-0.6% cheaper; not measured beyond 2,000, where ALNS keeps its place).
+ * 0.2-0.6% cheaper; not measured beyond 2,000, where ALNS keeps its place). Above 300 customers
+ * (past the shared X set's largest, 297) hgs runs its textbook iterated local search instead of
+ * the genetic search (hgs/index.ts, ITERATED_SEARCH_ABOVE), measured at 30 s, seed 1
+ * (BENCHMARKS.md, issue 16): five hold-out X instances of 366-818 customers, mean gap 0.49% vs
+ * the genetic search's 1.51% in the same run; six random X-like CVRPs of 415-940 customers 0.83%
+ * cheaper on average (five of six); two of 1,500 customers 2.95% and 1.87% cheaper.
  * Everything else (mixed fleets, several depots or different start and end nodes, speeds, soft
  * windows): hgs's general search (iterated local search, ils.ts) up to 1,000 customers, measured
  * (seed 1, 10 s up to 200 customers, 30 s above, machine loaded; BENCHMARKS.md) against ALNS, the

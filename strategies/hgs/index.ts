@@ -7,6 +7,7 @@ import { orderedCrossover } from "./crossover.js";
 import { Individual } from "./individual.js";
 import { LocalSearch } from "./local-search.js";
 import { iteratedLocalSearch } from "./ils.js";
+import { textbookIteratedLocalSearch } from "./textbook-ils.js";
 import { buildModel, type HgsModel, type Penalties } from "./model.js";
 import { Population, POPULATION } from "./population.js";
 import { split } from "./split.js";
@@ -19,8 +20,14 @@ const REPAIR_PROBABILITY = 0.5;
 const STAGNATION_LIMIT = 20_000;
 /** One generation (crossover, split, local search) against one ALNS step, for early stopping. */
 const HGS_ITERATION_WEIGHT = 10;
+/**
+ * Above this many customers, textbook problems without binding windows go to the iterated local
+ * search (textbook-ils.ts) instead of the genetic search: see BENCHMARKS.md, issue 16.
+ */
+export const ITERATED_SEARCH_ABOVE = 300;
 
-function initialPenalties(m: HgsModel): Penalties {
+/** Starting prices of infeasibility: a unit of excess load about as dear as the longest edge per unit of the largest demand. */
+export function initialPenalties(m: HgsModel): Penalties {
   return {
     load: Math.max(0.1, Math.min(1000, (m.unitCost * m.maxDistance) / Math.max(1e-9, m.maxDemand))),
     duration: Math.max(0.1, m.unitCost * m.speed),
@@ -141,7 +148,9 @@ function toSolution(p: CompiledProblem, routes: number[][]): Solution {
  * crossover on giant tours, optimal split, granular local search on penalised load and duration,
  * and a population ranked by cost and diversity; windows that cannot bind before the depot
  * closes are a duration cap, binding hard windows are priced by time warp (Vidal et al. 2013,
- * time.ts). Everything else (mixed fleets, several depots or different start and end nodes,
+ * time.ts). Above ITERATED_SEARCH_ABOVE customers without binding windows, where a generation
+ * costs too much to evolve a population in the time given, an iterated local search around the
+ * same local search instead (textbook-ils.ts). Everything else (mixed fleets, several depots or different start and end nodes,
  * speeds, soft windows): giant-tour split no longer fits, so an iterated local search around a
  * general granular local search (ils.ts) that prices every route on its own vehicle.
  */
@@ -159,6 +168,12 @@ export const hgs: Strategy = {
     // Mixed fleets, several depots, speeds and soft windows: the general iterated local search.
     if (!outcome.ok) return iteratedLocalSearch(p, budget, initial);
     const m = outcome.model;
+    // A caller's starting solution (e.g. the current routes of a decomposed large problem; it may
+    // be partial or infeasible) takes the savings' place.
+    const start = initial ? initial.routes.map((r) => r.filter((c) => c >= 0 && c < m.nodeCount && !p.isDepot[c])) : clarkeWrightSolution(p).routes;
+    if (m.windows === null && m.customers.length > ITERATED_SEARCH_ABOVE) {
+      return textbookIteratedLocalSearch(p, m, budget, complete(m, start), initialPenalties(m));
+    }
     const search = new Search(m, budget.rng, () => budget.exhausted());
     let iteration = 0;
     const step = (): boolean => {
@@ -174,9 +189,6 @@ export const hgs: Strategy = {
       return improved;
     };
 
-    // A caller's starting solution (e.g. the current routes of a decomposed large problem; it may
-    // be partial or infeasible) takes the savings' place.
-    const start = initial ? initial.routes.map((r) => r.filter((c) => c >= 0 && c < m.nodeCount && !p.isDepot[c])) : clarkeWrightSolution(p).routes;
     educateAndAdd(complete(m, start));
     const initialCount = 4 * POPULATION.minimum;
     for (let k = 0; k < initialCount && !step(); k++) educateAndAdd(split(m, search.penalties, randomTour(m, search.rng)));

@@ -1,10 +1,9 @@
 import type { Rng } from "../core/rng.js";
 import type { LocalSearch } from "./local-search.js";
+import { CheapestInsertions } from "./insertion-cache.js";
 import { routeCost } from "./model.js";
 
 const EPS = 1e-7;
-/** Largest routes x nodes for which SWAP*'s insertion costs are cached. */
-const INSERTION_CACHE_LIMIT = 4_000_000;
 
 /**
  * SWAP* of the textbook local search (local-search.ts): exchanges one customer of a route with
@@ -14,11 +13,8 @@ const INSERTION_CACHE_LIMIT = 4_000_000;
  * (time warp included) before it is applied.
  */
 export class SwapStar {
-  /** Per position of one route, its three cheapest insertions in the other. */
-  private readonly insCost: Float64Array;
-  private readonly insPos: Int32Array;
-  private readonly insStamp: Float64Array;
-  private readonly insCached: boolean;
+  private readonly insertions: CheapestInsertions;
+  /** Per position of one route, where its three cheapest insertions in the other are stored. */
   private readonly insAt1: Int32Array;
   private readonly insAt2: Int32Array;
   private readonly removal1: Float64Array;
@@ -31,13 +27,7 @@ export class SwapStar {
     const m = ls.m;
     const slots = m.customers.length + 2;
     const routes = m.vehicles;
-    // Cheapest insertions of each customer into each route, kept while the route is unchanged
-    // (when that table would be too large, recomputed each time).
-    this.insCached = routes * m.nodeCount <= INSERTION_CACHE_LIMIT;
-    const entries = this.insCached ? routes * m.nodeCount : m.nodeCount;
-    this.insCost = new Float64Array(3 * entries);
-    this.insPos = new Int32Array(3 * entries);
-    this.insStamp = new Float64Array(entries).fill(-1);
+    this.insertions = new CheapestInsertions(ls);
     this.insAt1 = new Int32Array(slots);
     this.insAt2 = new Int32Array(slots);
     this.removal1 = new Float64Array(slots);
@@ -93,96 +83,45 @@ export class SwapStar {
   }
 
   /**
-   * For each customer of route `from`: its removal gain, and (cached while `into` is unchanged)
-   * its three cheapest insertion points in route `into`; `at[k]` is where those are stored.
+   * As pass, after a localised change (an iterated search's ruin and recreate): visits only the
+   * routes that changed since they were last tested, each with its neighbour routes (those of
+   * its customers' granular neighbours), skipping pairs already tested since both last changed;
+   * so the cost follows the routes that changed instead of all pairs of routes.
    */
-  private preprocessInsertions(from: number, into: number, at: Int32Array, removal: Float64Array): void {
-    const m = this.ls.m;
-    const n = m.nodeCount;
-    const d = m.dist;
-    const seqF = this.ls.seq[from]!;
-    const seqI = this.ls.seq[into]!;
-    const lenF = this.ls.length[from]!;
-    const lenI = this.ls.length[into]!;
-    const cost = this.insCost;
-    const pos = this.insPos;
-    const stamp = this.insStamp;
-    const changed = this.ls.modifiedAt[into]!;
-    for (let k = 1; k <= lenF; k++) {
-      const u = seqF[k]!;
-      const prev = seqF[k - 1]!;
-      const next = seqF[k + 1]!;
-      removal[k] = d[prev * n + next]! - d[prev * n + u]! - d[u * n + next]!;
-      const entry = this.insCached ? into * n + u : u;
-      at[k] = 3 * entry;
-      if (this.insCached && stamp[entry]! >= changed) continue;
-      stamp[entry] = this.ls.clock;
-      let c0 = Number.POSITIVE_INFINITY;
-      let c1 = c0;
-      let c2 = c0;
-      let p0 = -1;
-      let p1 = -1;
-      let p2 = -1;
-      for (let p = 0; p <= lenI; p++) {
-        const a = seqI[p]!;
-        const b = seqI[p + 1]!;
-        const c = d[a * n + u]! + d[u * n + b]! - d[a * n + b]!;
-        if (c >= c2) continue;
-        if (c < c0) {
-          c2 = c1;
-          p2 = p1;
-          c1 = c0;
-          p1 = p0;
-          c0 = c;
-          p0 = p;
-        } else if (c < c1) {
-          c2 = c1;
-          p2 = p1;
-          c1 = c;
-          p1 = p;
-        } else {
-          c2 = c;
-          p2 = p;
+  passLocalised(rng: Rng): boolean {
+    const ls = this.ls;
+    const m = ls.m;
+    const routes = m.vehicles;
+    const changed: number[] = [];
+    for (let r = 0; r < routes; r++) if (ls.modifiedAt[r]! > this.swapTestedAt[r]! && ls.length[r]! > 0) changed.push(r);
+    rng.shuffle(changed);
+    const mark = this.pairMark;
+    let improved = false;
+    for (const r1 of changed) {
+      // Routes near r1, and whether r1 changed since each was last tested from its side.
+      const seq = ls.seq[r1]!;
+      const near: number[] = [];
+      for (let k = 1; k <= ls.length[r1]!; k++) {
+        const list = m.neighbours[seq[k]!]!;
+        for (let t = 0; t < list.length; t++) {
+          const r2 = ls.routeOf[list[t]!]!;
+          if (r2 >= 0 && r2 !== r1 && mark[r2] === 0) {
+            mark[r2] = 1;
+            near.push(r2);
+          }
         }
       }
-      const base = 3 * entry;
-      cost[base] = c0;
-      cost[base + 1] = c1;
-      cost[base + 2] = c2;
-      pos[base] = p0;
-      pos[base + 1] = p1;
-      pos[base + 2] = p2;
-    }
-  }
-
-  private swapPosition = -1;
-
-  /**
-   * Cheapest insertion of the customer at position k of one route into the other route once
-   * the customer at position kv there is removed: in its place, or at one of the three best
-   * points that do not touch it. Sets swapPosition (-1: in its place).
-   */
-  private insertWithRemoval(u: number, base: number, into: number, kv: number): number {
-    const cost = this.insCost;
-    const pos = this.insPos;
-    const n = this.ls.m.nodeCount;
-    const d = this.ls.m.dist;
-    const seq = this.ls.seq[into]!;
-    const prev = seq[kv - 1]!;
-    const next = seq[kv + 1]!;
-    let best = d[prev * n + u]! + d[u * n + next]! - d[prev * n + next]!;
-    this.swapPosition = -1;
-    for (let t = 0; t < 3; t++) {
-      const p = pos[base + t]!;
-      if (p < 0) break;
-      if (p === kv || p === kv - 1) continue;
-      if (cost[base + t]! < best) {
-        best = cost[base + t]!;
-        this.swapPosition = p;
+      for (const r2 of near) mark[r2] = 0;
+      for (const r2 of near) {
+        if (ls.length[r1] === 0 || ls.length[r2] === 0) continue;
+        // Tested since both last changed (from either side, earlier in this pass): skip.
+        const last = Math.max(this.swapTestedAt[r1]!, this.swapTestedAt[r2]!);
+        if (Math.max(ls.modifiedAt[r1]!, ls.modifiedAt[r2]!) <= last) continue;
+        if (this.swapStar(r1, r2)) improved = true;
       }
-      break;
+      this.swapTestedAt[r1] = ls.clock;
     }
-    return best;
+    return improved;
   }
 
   private swapStar(r1: number, r2: number): boolean {
@@ -190,10 +129,10 @@ export class SwapStar {
     const pen = this.ls.penalties;
     const at1s = this.insAt1;
     const at2s = this.insAt2;
-    this.preprocessInsertions(r1, r2, at1s, this.removal1);
-    this.preprocessInsertions(r2, r1, at2s, this.removal2);
-    const insCost = this.insCost;
-    const insPos = this.insPos;
+    this.insertions.preprocess(r1, r2, at1s, this.removal1);
+    this.insertions.preprocess(r2, r1, at2s, this.removal2);
+    const insCost = this.insertions.cost;
+    const insPos = this.insertions.pos;
     const seq1 = this.ls.seq[r1]!;
     const seq2 = this.ls.seq[r2]!;
     const len1 = this.ls.length[r1]!;
@@ -230,10 +169,10 @@ export class SwapStar {
         const over2 = newLoad2 > capacity ? loadPrice * (newLoad2 - capacity) : 0;
         if (m.unitCost * (rem1 + rem2) + over1 + over2 - paid >= 0) continue;
         const sv = m.service[v]!;
-        const extra2 = this.insertWithRemoval(u, at1s[k1]!, r2, k2);
-        const pos2 = this.swapPosition;
-        const extra1 = this.insertWithRemoval(v, at2s[k2]!, r1, k1);
-        const pos1 = this.swapPosition;
+        const extra2 = this.insertions.withRemoval(u, at1s[k1]!, r2, k2);
+        const pos2 = this.insertions.position;
+        const extra1 = this.insertions.withRemoval(v, at2s[k2]!, r1, k1);
+        const pos1 = this.insertions.position;
         const after =
           routeCost(m, pen, len1, dist1 + rem1 + extra1, newLoad1, serv1 - su + sv) + routeCost(m, pen, len2, dist2 + rem2 + extra2, newLoad2, serv2 - sv + su);
         if (after < bestAfter) {

@@ -1,0 +1,120 @@
+import type { LocalSearch } from "./local-search.js";
+
+/** Largest routes x nodes for which SWAP*'s insertion costs are cached. */
+const INSERTION_CACHE_LIMIT = 4_000_000;
+
+/**
+ * SWAP*'s table of cheapest insertions (swap-star.ts, Vidal 2022): for a customer and a route,
+ * the three cheapest places to insert it by distance, kept while the route is unchanged (when
+ * that table would be too large, recomputed each time).
+ */
+export class CheapestInsertions {
+  /** Three entries per (route, customer): detour and position after which to insert. */
+  readonly cost: Float64Array;
+  readonly pos: Int32Array;
+  private readonly stamp: Float64Array;
+  private readonly cached: boolean;
+  /** Where withRemoval() inserts (-1: in the removed customer's place). */
+  position = -1;
+
+  constructor(private readonly ls: LocalSearch) {
+    const m = ls.m;
+    this.cached = m.vehicles * m.nodeCount <= INSERTION_CACHE_LIMIT;
+    const entries = this.cached ? m.vehicles * m.nodeCount : m.nodeCount;
+    this.cost = new Float64Array(3 * entries);
+    this.pos = new Int32Array(3 * entries);
+    this.stamp = new Float64Array(entries).fill(-1);
+  }
+
+  /**
+   * For each customer of route `from`: its removal gain, and (cached while `into` is unchanged)
+   * its three cheapest insertion points in route `into`; `at[k]` is where those are stored.
+   */
+  preprocess(from: number, into: number, at: Int32Array, removal: Float64Array): void {
+    const m = this.ls.m;
+    const n = m.nodeCount;
+    const d = m.dist;
+    const seqF = this.ls.seq[from]!;
+    const seqI = this.ls.seq[into]!;
+    const lenF = this.ls.length[from]!;
+    const lenI = this.ls.length[into]!;
+    const cost = this.cost;
+    const pos = this.pos;
+    const stamp = this.stamp;
+    const changed = this.ls.modifiedAt[into]!;
+    for (let k = 1; k <= lenF; k++) {
+      const u = seqF[k]!;
+      const prev = seqF[k - 1]!;
+      const next = seqF[k + 1]!;
+      removal[k] = d[prev * n + next]! - d[prev * n + u]! - d[u * n + next]!;
+      const entry = this.cached ? into * n + u : u;
+      at[k] = 3 * entry;
+      if (this.cached && stamp[entry]! >= changed) continue;
+      stamp[entry] = this.ls.clock;
+      let c0 = Number.POSITIVE_INFINITY;
+      let c1 = c0;
+      let c2 = c0;
+      let p0 = -1;
+      let p1 = -1;
+      let p2 = -1;
+      for (let p = 0; p <= lenI; p++) {
+        const a = seqI[p]!;
+        const b = seqI[p + 1]!;
+        const c = d[a * n + u]! + d[u * n + b]! - d[a * n + b]!;
+        if (c >= c2) continue;
+        if (c < c0) {
+          c2 = c1;
+          p2 = p1;
+          c1 = c0;
+          p1 = p0;
+          c0 = c;
+          p0 = p;
+        } else if (c < c1) {
+          c2 = c1;
+          p2 = p1;
+          c1 = c;
+          p1 = p;
+        } else {
+          c2 = c;
+          p2 = p;
+        }
+      }
+      const base = 3 * entry;
+      cost[base] = c0;
+      cost[base + 1] = c1;
+      cost[base + 2] = c2;
+      pos[base] = p0;
+      pos[base + 1] = p1;
+      pos[base + 2] = p2;
+    }
+  }
+
+
+  /**
+   * Cheapest insertion of the customer at position k of one route into the other route once
+   * the customer at position kv there is removed: in its place, or at one of the three best
+   * points that do not touch it. Sets position (-1: in its place).
+   */
+  withRemoval(u: number, base: number, into: number, kv: number): number {
+    const cost = this.cost;
+    const pos = this.pos;
+    const n = this.ls.m.nodeCount;
+    const d = this.ls.m.dist;
+    const seq = this.ls.seq[into]!;
+    const prev = seq[kv - 1]!;
+    const next = seq[kv + 1]!;
+    let best = d[prev * n + u]! + d[u * n + next]! - d[prev * n + next]!;
+    this.position = -1;
+    for (let t = 0; t < 3; t++) {
+      const p = pos[base + t]!;
+      if (p < 0) break;
+      if (p === kv || p === kv - 1) continue;
+      if (cost[base + t]! < best) {
+        best = cost[base + t]!;
+        this.position = p;
+      }
+      break;
+    }
+    return best;
+  }
+}

@@ -1,0 +1,163 @@
+import type { Budget } from "../core/budget.js";
+import { evaluateSolution } from "../core/evaluator.js";
+import type { CompiledProblem, Solution } from "../core/problem.js";
+import { LocalSearch } from "./local-search.js";
+import type { HgsModel, Penalties } from "./model.js";
+import { TextbookRuin } from "./textbook-ruin.js";
+
+/**
+ * Late acceptance (Burke and Bykov 2017): a candidate is accepted when it beats the current
+ * solution or the current one of this many iterations ago.
+ */
+const HISTORY = 500;
+/** Iterations without a new best after which the search goes back to the best. */
+const RESTART_AFTER = 20_000;
+/** Outcomes between two penalty adjustments, and the share of them that should be load- and duration-feasible. */
+const PENALTY_SEGMENT = 100;
+const TARGET_FEASIBLE = 0.5;
+/** Share of infeasible outcomes that get a repair attempt once a feasible solution is known (before: all), as in HGS. */
+const REPAIR_PROBABILITY = 0.5;
+const EPS = 1e-7;
+
+/**
+ * Iterated local search for textbook problems without binding windows (one depot, identical
+ * vehicles, capacity and an additive duration cap), PyVRP 0.14's design with the textbook
+ * local search's O(1) move pricing: each iteration ruins a few strings of nearby customers and
+ * recreates them greedily (textbook-ruin.ts), re-runs the granular local search only around the
+ * routes that changed, and accepts by late acceptance on a penalised cost whose prices adapt so
+ * that about half the outcomes respect each constraint. The current solution lives in the local
+ * search; a rejected candidate is undone by restoring only the routes it rewrote.
+ */
+export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, budget: Budget, start: readonly (readonly number[])[], penalties: Penalties): Solution {
+  const rng = budget.rng;
+  const stop = () => budget.exhausted();
+  const ls = new LocalSearch(m);
+  const ruin = new TextbookRuin(ls);
+  const routes = m.vehicles;
+  const saved = Array.from({ length: routes }, () => new Int32Array(m.customers.length));
+  const savedLength = new Int32Array(routes);
+  let pen = { ...penalties };
+  ls.penalties = pen;
+  ls.loadRoutes(start);
+  const missing = Array.from(m.customers).filter((c) => ls.routeOf[c]! < 0);
+  if (missing.length > 0) ruin.reinsert(rng, missing);
+
+  let best: Solution | null = null;
+  let bestCost = Number.POSITIVE_INFINITY;
+  const durationLimit = m.durationLimit;
+  const loadFeasible = (): boolean => {
+    for (let r = 0; r < routes; r++) if (ls.loadOf(r) > m.capacity + 1e-9) return false;
+    return true;
+  };
+  const durationFeasible = (): boolean => {
+    for (let r = 0; r < routes; r++) if (ls.durationOf(r) > durationLimit + 1e-7) return false;
+    return true;
+  };
+  /** Hands a new best feasible solution (checked by the shared evaluator) to the budget. */
+  const consider = (cost: number): boolean => {
+    if (cost >= bestCost - EPS) return false;
+    const solution = toSolution(p, ls.routes());
+    if (!evaluateSolution(p, solution).feasible) return false;
+    best = solution;
+    bestCost = cost;
+    budget.improved(toSolution(p, solution.routes));
+    return true;
+  };
+  const save = (since: number): void => {
+    for (let r = 0; r < routes; r++) {
+      if (ls.modifiedAt[r]! <= since) continue;
+      savedLength[r] = ls.length[r]!;
+      saved[r]!.set(ls.seq[r]!.subarray(1, ls.length[r]! + 1));
+    }
+  };
+  const restore = (since: number): void => {
+    for (let r = 0; r < routes; r++) if (ls.modifiedAt[r]! > since) ls.setRoute(r, saved[r]!, savedLength[r]!);
+  };
+
+  /**
+   * Repair as in HGS: the local search again under penalties x10, then x100, looking first at
+   * the routes that break a constraint, until the routes are feasible; the prices go back after.
+   */
+  const repair = (): void => {
+    for (const factor of [10, 100]) {
+      ls.penalties = { load: pen.load * factor, duration: pen.duration * factor, timeWarp: pen.timeWarp };
+      ls.reprice();
+      for (let r = 0; r < routes; r++) if (ls.loadOf(r) > m.capacity + 1e-9 || ls.durationOf(r) > durationLimit + 1e-7) ls.markChanged(r);
+      ls.runLocalised(rng, stop);
+      if (loadFeasible() && durationFeasible()) break;
+    }
+    ls.penalties = pen;
+    ls.reprice();
+  };
+
+  // A feasible start counts as it is: the search on a penalised cost may trade it for a worse one.
+  if (loadFeasible() && durationFeasible()) consider(ls.totalCost());
+  ls.run(rng, stop);
+  if (!(loadFeasible() && durationFeasible())) repair();
+  save(-1);
+  let currentCost = ls.totalCost();
+  if (loadFeasible() && durationFeasible()) consider(currentCost);
+  const history = new Float64Array(HISTORY).fill(currentCost);
+  let loadOk = 0;
+  let durationOk = 0;
+  let outcomes = 0;
+  let sinceBest = 0;
+  let iteration = 0;
+  while (!budget.tick()) {
+    const mark = ls.clock;
+    ruin.perturb(rng);
+    ls.runLocalised(rng, stop);
+    const load = loadFeasible();
+    const duration = durationFeasible();
+    loadOk += load ? 1 : 0;
+    durationOk += duration ? 1 : 0;
+    outcomes++;
+    if (!(load && duration) && (best === null || rng.next() < REPAIR_PROBABILITY)) repair();
+    const candidateCost = ls.totalCost();
+    sinceBest = loadFeasible() && durationFeasible() && consider(candidateCost) ? 0 : sinceBest + 1;
+    const slot = iteration++ % HISTORY;
+    if (candidateCost < currentCost - EPS || candidateCost < history[slot]! - EPS) {
+      save(mark);
+      currentCost = candidateCost;
+    } else restore(mark);
+    if (currentCost < history[slot]!) history[slot] = currentCost;
+
+    if (outcomes === PENALTY_SEGMENT) {
+      pen = { load: adjust(pen.load, loadOk / outcomes), duration: adjust(pen.duration, durationOk / outcomes), timeWarp: pen.timeWarp };
+      loadOk = durationOk = outcomes = 0;
+      ls.penalties = pen;
+      ls.reprice();
+      // The history keeps its old prices: they differ only on infeasible entries, and refilling
+      // it every segment would undo late acceptance's memory.
+      currentCost = ls.totalCost();
+    }
+    if (sinceBest >= RESTART_AFTER && best) {
+      ls.loadRoutes(fromSolution(best, routes));
+      ls.run(rng, stop);
+      save(-1);
+      currentCost = ls.totalCost();
+      history.fill(currentCost);
+      sinceBest = 0;
+    }
+  }
+  // Never feasible: the last current solution, for the caller to report as infeasible.
+  return best ?? toSolution(p, ls.routes());
+}
+
+/** Raises a price when too few outcomes met its constraint, lowers it when too many did (Vidal 2022). */
+function adjust(price: number, share: number): number {
+  if (share < TARGET_FEASIBLE - 0.05) return Math.min(100_000, price * 1.2);
+  if (share > TARGET_FEASIBLE + 0.05) return Math.max(0.1, price * 0.85);
+  return price;
+}
+
+function toSolution(p: CompiledProblem, routes: number[][]): Solution {
+  const out: number[][] = Array.from({ length: p.vehicleCount }, () => []);
+  let v = 0;
+  for (const route of routes) if (route.length > 0) out[v++] = route.slice();
+  return { routes: out };
+}
+
+function fromSolution(s: Solution, routes: number): number[][] {
+  return Array.from({ length: routes }, (_, r) => s.routes[r] ?? []);
+}

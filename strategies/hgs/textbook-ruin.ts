@@ -1,0 +1,172 @@
+import type { Rng } from "../core/rng.js";
+import type { LocalSearch } from "./local-search.js";
+import { routeCost } from "./model.js";
+
+/**
+ * Ruin and recreate of the textbook iterated local search (textbook-ils.ts), after SISR
+ * (Christiaens and Vanden Berghe 2020), written for the textbook local search's routes: remove
+ * a few strings of consecutive customers from routes that pass near a random customer, then
+ * reinsert each removed customer greedily with blinks. Both work in place on the local search's
+ * routes (setRoute), so only the routes they touch are marked modified and the following
+ * localised local search re-examines just those.
+ */
+
+/** SISR's average number of removed customers and longest removed string (the paper's values, not tuned here). */
+const AVERAGE_REMOVED = 10;
+const MAX_STRING = 10;
+/** SISR's blink rate: each insertion position is skipped with this probability. */
+const BLINK = 0.01;
+
+export class TextbookRuin {
+  private readonly removed: Int32Array;
+  private removedCount = 0;
+  private readonly touched: Uint8Array;
+  private readonly buffer: Int32Array;
+  private readonly candidateRoutes: Int32Array;
+
+  constructor(private readonly ls: LocalSearch) {
+    const m = ls.m;
+    this.removed = new Int32Array(m.customers.length);
+    this.touched = new Uint8Array(m.vehicles);
+    this.buffer = new Int32Array(m.customers.length + 2);
+    this.candidateRoutes = new Int32Array(m.vehicles);
+  }
+
+  /** Ruins, then recreates; returns the number of customers moved. */
+  perturb(rng: Rng): number {
+    this.ruin(rng);
+    this.recreate(rng);
+    return this.removedCount;
+  }
+
+  /** Inserts customers that are on no route (a partial start) as recreate does. */
+  reinsert(rng: Rng, customers: readonly number[]): void {
+    this.removedCount = 0;
+    for (const c of customers) this.removed[this.removedCount++] = c;
+    this.recreate(rng);
+  }
+
+  /**
+   * String removal: a random seed customer and its granular neighbours, nearest first, each
+   * (while strings remain to remove) taking out a random string of its route that contains it,
+   * one string per route; sizes drawn as in SISR from the mean route length.
+   */
+  private ruin(rng: Rng): void {
+    const ls = this.ls;
+    const m = ls.m;
+    let used = 0;
+    for (let r = 0; r < m.vehicles; r++) if (ls.length[r]! > 0) used++;
+    const meanLength = m.customers.length / Math.max(1, used);
+    const maxString = Math.min(MAX_STRING, meanLength);
+    const maxStrings = Math.max(1, (4 * AVERAGE_REMOVED) / (1 + maxString) - 1);
+    const strings = 1 + Math.floor(rng.next() * maxStrings);
+    this.touched.fill(0);
+    this.removedCount = 0;
+    const seed = m.customers[rng.int(m.customers.length)]!;
+    const near = m.neighbours[seed]!;
+    let done = 0;
+    for (let k = -1; k < near.length && done < strings; k++) {
+      const c = k < 0 ? seed : near[k]!;
+      const r = ls.routeOf[c]!;
+      if (r < 0 || this.touched[r]) continue;
+      this.touched[r] = 1;
+      const length = ls.length[r]!;
+      const stringLength = 1 + Math.floor(rng.next() * Math.min(length, maxString));
+      const at = ls.pos[c]!;
+      // A window of stringLength slots containing c, within the route's customers 1..length.
+      const lo = Math.max(1, at - stringLength + 1);
+      const hi = Math.min(at, length - stringLength + 1);
+      const start = lo + rng.int(hi - lo + 1);
+      this.removeString(r, start, stringLength);
+      done++;
+    }
+  }
+
+  private removeString(r: number, start: number, count: number): void {
+    const ls = this.ls;
+    const seq = ls.seq[r]!;
+    const length = ls.length[r]!;
+    let kept = 0;
+    for (let k = 1; k <= length; k++) {
+      const c = seq[k]!;
+      if (k >= start && k < start + count) {
+        this.removed[this.removedCount++] = c;
+        ls.routeOf[c] = -1;
+      } else this.buffer[kept++] = c;
+    }
+    ls.setRoute(r, this.buffer, kept);
+  }
+
+  /**
+   * Greedy insertion in SISR's orders (random, by decreasing demand, farthest from the depot
+   * first, nearest first: weights 4, 4, 2, 1), each customer at its cheapest penalised position
+   * (blinks aside) in the routes of its granular neighbours or in an empty route; when none of
+   * those exists, in any route.
+   */
+  private recreate(rng: Rng): void {
+    const ls = this.ls;
+    const m = ls.m;
+    const n = m.nodeCount;
+    const removed = Array.from(this.removed.subarray(0, this.removedCount));
+    rng.shuffle(removed);
+    const order = rng.int(11);
+    const depotRow = m.depot * n;
+    if (order < 4) removed.sort((a, b) => m.demand[b]! - m.demand[a]!);
+    else if (order < 6) removed.sort((a, b) => m.dist[depotRow + b]! - m.dist[depotRow + a]!);
+    else if (order < 7) removed.sort((a, b) => m.dist[depotRow + a]! - m.dist[depotRow + b]!);
+    const mark = this.touched;
+    for (const c of removed) {
+      mark.fill(0);
+      let routes = 0;
+      for (const w of m.neighbours[c]!) {
+        const r = ls.routeOf[w]!;
+        if (r >= 0 && !mark[r]) {
+          mark[r] = 1;
+          this.candidateRoutes[routes++] = r;
+        }
+      }
+      let empty = -1;
+      for (let r = 0; r < m.vehicles && empty < 0; r++) if (ls.length[r] === 0) empty = r;
+      if (empty >= 0) this.candidateRoutes[routes++] = empty;
+      if (routes === 0) for (let r = 0; r < m.vehicles; r++) this.candidateRoutes[routes++] = r;
+      let bestDelta = Number.POSITIVE_INFINITY;
+      let bestRoute = -1;
+      let bestAfter = 0;
+      for (let t = 0; t < routes; t++) {
+        const r = this.candidateRoutes[t]!;
+        const seq = ls.seq[r]!;
+        const length = ls.length[r]!;
+        const end = length + 1;
+        const distance = ls.fwd[r]![end]!;
+        const load = ls.load[r]![end]! + m.demand[c]!;
+        const service = ls.serv[r]![end]! + m.service[c]!;
+        const base = ls.cost[r]!;
+        for (let j = 0; j <= length; j++) {
+          if (bestRoute >= 0 && rng.next() < BLINK) continue;
+          const a = seq[j]!;
+          const b = seq[j + 1]!;
+          const detour = m.dist[a * n + c]! + m.dist[c * n + b]! - m.dist[a * n + b]!;
+          const delta = routeCost(m, ls.penalties, length + 1, distance + detour, load, service) - base;
+          if (delta < bestDelta) {
+            bestDelta = delta;
+            bestRoute = r;
+            bestAfter = j;
+          }
+        }
+      }
+      this.insert(c, bestRoute, bestAfter);
+    }
+  }
+
+  /** Puts c into route r after position `after` (0: first). */
+  private insert(c: number, r: number, after: number): void {
+    const ls = this.ls;
+    const seq = ls.seq[r]!;
+    const length = ls.length[r]!;
+    let count = 0;
+    for (let k = 1; k <= after; k++) this.buffer[count++] = seq[k]!;
+    this.buffer[count++] = c;
+    for (let k = after + 1; k <= length; k++) this.buffer[count++] = seq[k]!;
+    ls.setRoute(r, this.buffer, count);
+  }
+}
