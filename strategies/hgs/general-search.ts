@@ -2,6 +2,7 @@ import type { Rng } from "../core/rng.js";
 import type { FleetModel } from "./fleet-model.js";
 import { Pieces } from "./pieces.js";
 import type { RouteSet } from "./route-set.js";
+import { GeneralSwapStar } from "./general-swap-star.js";
 import { TailPrices } from "./tail-prices.js";
 import { improveFleetUse } from "./vehicle-moves.js";
 
@@ -26,6 +27,9 @@ export class GeneralLocalSearch {
   private readonly testedAt: Float64Array;
   private readonly tails: TailPrices;
   private readonly emptyHint: Int32Array;
+  /** SWAP* between routes; only without a time dimension (see run). */
+  private readonly swapStar: GeneralSwapStar | null;
+  private readonly basePriceOf = (r: number, count: number, distance: number, load: number) => this.base(r, count, distance, load);
   private before = 0;
   private predicted = 0;
   onCommit: ((predicted: number, ra: number, rb: number) => void) | null = null;
@@ -37,6 +41,9 @@ export class GeneralLocalSearch {
     this.testedAt = new Float64Array(m.nodeCount);
     this.tails = new TailPrices(rs);
     this.emptyHint = new Int32Array(m.typeSlots.length).fill(-1);
+    // Under time windows SWAP*'s distance-chosen places mostly fail the exact time check, and
+    // its pair tables cost time the other moves use better (measured on MDVRPTW: see BENCHMARKS.md).
+    this.swapStar = m.twStart === null ? new GeneralSwapStar(rs) : null;
   }
 
   get m(): FleetModel {
@@ -66,6 +73,7 @@ export class GeneralLocalSearch {
    */
   forget(): void {
     this.testedAt.fill(-1);
+    this.swapStar?.forget();
   }
 
   /**
@@ -116,10 +124,44 @@ export class GeneralLocalSearch {
         }
       }
       if (stop()) return false;
+      if (this.swapStar && this.swapStarPass(this.swapStar)) improved = true;
       if (improveFleetUse(this)) improved = true;
       loop++;
     }
     return true;
+  }
+
+  /** One SWAP* round over the neighbouring route pairs that changed; returns whether one applied. */
+  private swapStarPass(ss: GeneralSwapStar): boolean {
+    const rs = this.rs;
+    const pairs = ss.candidatePairs();
+    let improved = false;
+    for (let k = 0; k < pairs.length; k += 2) {
+      const ru = pairs[k]!;
+      const rv = pairs[k + 1]!;
+      if (rs.length[ru] === 0 || rs.length[rv] === 0) continue;
+      this.before = rs.cost[ru]! + rs.cost[rv]!;
+      if (ss.best(ru, rv, this.before, this.basePriceOf) < Infinity) {
+        const [i, j, uPlace, vPlace] = ss.move;
+        this.exchanged(this.a, ru, i!, rv, j!, vPlace!);
+        this.exchanged(this.b, rv, j!, ru, i!, uPlace!);
+        if (this.tryPair(ru, rv)) {
+          improved = true;
+          continue;
+        }
+      }
+      ss.tested(ru, rv);
+    }
+    return improved;
+  }
+
+  /** Pieces of route r without its customer at i, with customer `j` of route `from` after position `place` (-1: at i's place). */
+  private exchanged(out: Pieces, r: number, i: number, from: number, j: number, place: number): void {
+    const len = this.rs.length[r]!;
+    out.reset();
+    if (place < 0) out.add(r, 1, i - 1).add(from, j, j).add(r, i + 1, len);
+    else if (place < i) out.add(r, 1, place).add(from, j, j).add(r, place + 1, i - 1).add(r, i + 1, len);
+    else out.add(r, 1, i - 1).add(r, i + 1, place).add(from, j, j).add(r, place + 1, len);
   }
 
   /** Every move between customer u and position j of route rv (j = 0: before rv's first customer). */

@@ -214,6 +214,43 @@ describe("hgs general search (mixed fleets, several depots, speeds, soft windows
     expect(checked).to.be.greaterThan(1000);
   });
 
+  it("leaves no improving SWAP* (exchange with each customer at its best place in the other route) at its local optimum without time windows", () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(fleetArb("none", 10), fc.integer({ min: 1, max: 1e6 }), penaltyArb, (o, seed, pen) => {
+        const p = compileRequest(fleetInstance(o)).problem;
+        const m = buildFleetModel(p);
+        const rng = new Rng(seed);
+        const rs = new RouteSet(m);
+        rs.penalties = pen;
+        const start: number[][] = Array.from({ length: m.routes }, () => []);
+        for (const c of rng.shuffle(Array.from(m.customers))) start[rng.int(m.routes)]!.push(c);
+        rs.loadRoutes(start);
+        new GeneralLocalSearch(rs).run(rng);
+        const routes = rs.routes();
+        const cost = (v: number, r: number[]) => scratchRouteCost(p, v, pen, r);
+        const bestWith = (v: number, rest: number[], c: number) =>
+          Math.min(...Array.from({ length: rest.length + 1 }, (_, k) => cost(v, [...rest.slice(0, k), c, ...rest.slice(k)])));
+        for (let ru = 0; ru < m.routes; ru++) {
+          for (let rv = ru + 1; rv < m.routes; rv++) {
+            const U = routes[ru]!;
+            const V = routes[rv]!;
+            const before = cost(ru, U) + cost(rv, V);
+            for (const u of U) {
+              for (const v of V) {
+                checked++;
+                const after = bestWith(ru, U.filter((c) => c !== u), v) + bestWith(rv, V.filter((c) => c !== v), u);
+                expect(after, `SWAP* ${u} (route ${ru}) with ${v} (route ${rv})`).to.be.at.least(before - 1e-6);
+              }
+            }
+          }
+        }
+      }),
+      { numRuns: 300, seed: 27 },
+    );
+    expect(checked).to.be.greaterThan(800);
+  });
+
   it("builds one type per distinct vehicle and never more routes of a type than its count", () => {
     const req = fleetInstance({ customers: 10, types: 3, depots: 2, mixedEnds: true, asymmetric: true, cost: true, time: "none", hours: false, speeds: false, seed: 9 });
     const p = compileRequest(req).problem;
