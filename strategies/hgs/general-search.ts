@@ -14,7 +14,8 @@ const STOP_CHECK = 16;
  * Granular local search for any fleet (the general search's education): relocate one or two
  * customers (also reversed), swap 1-1, 2-1 and 2-2, 2-opt within a route and both 2-opt*
  * variants between routes, over each customer's nearest neighbours, first improvement; moves
- * into an empty vehicle of each type; and after each pass a route may change vehicle
+ * into an empty vehicle of each type; SWAP* between routes without a time dimension
+ * (general-swap-star.ts); and after each pass a route may change vehicle
  * (vehicle-moves.ts). Each candidate route is priced on its own vehicle from pieces of the
  * current routes (route-set.ts), so routes of different types, depots and speeds mix exactly.
  * `onCommit` lets the property test compare each predicted price with a from-scratch one.
