@@ -45,7 +45,8 @@ export interface SelectionRule {
  * (seed 1, 10 s up to 200 customers, 30 s above, machine loaded; BENCHMARKS.md) against ALNS, the
  * previous default: HFVRP (25 mixed fleets, cost objective, 100-326 customers) mean gap 2.35% vs
  * 4.10%, better on 19 of 25; MDVRPTW (14 instances, 4-6 depots, windows, working hours, 360-960
- * customers) 14/14 feasible, mean 5.98% vs ALNS's 8 of 14 feasible at 8.83%; soft windows
+ * customers) 14/14 feasible, mean 5.98% vs ALNS's 8 of 14 feasible at 8.83%. Since then (issue 12,
+ * SWAP* and string ruins, quieter machine) HFVRP 1.38% (PyVRP 0.14: 1.44%); soft windows
  * (Solomon R1/RC1 with late_penalty_per_min 1, 10 instances, 10 s) mean cost 2.16% below the
  * hard-window best known vs ALNS's 1.14%, cheaper on 8 of 10. Not measured above 1,000
  * customers: ALNS keeps its place there, and for large textbook problems with binding windows.

@@ -102,7 +102,8 @@ export class RouteSet {
 
   routes(): number[][] {
     const out: number[][] = [];
-    for (let r = 0; r < this.m.routes; r++) out.push(Array.from(this.seq[r]!.subarray(1, this.length[r]! + 1)));
+    // Most vehicles of a large free fleet are unused: an empty list for them costs no copy.
+    for (let r = 0; r < this.m.routes; r++) out.push(this.length[r] === 0 ? [] : Array.from(this.seq[r]!.subarray(1, this.length[r]! + 1)));
     return out;
   }
 

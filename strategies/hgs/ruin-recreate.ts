@@ -5,6 +5,11 @@ import type { RouteSet } from "./route-set.js";
 
 const pieces = new Pieces();
 const ROUTE_RUIN_PROBABILITY = 0.1;
+/** Share of the other ruins that cut strings (SISR) instead of taking nearby customers. */
+const STRING_RUIN_PROBABILITY = 0.5;
+const SISR_MEAN_REMOVED = 10;
+const SISR_MAX_STRING = 10;
+const DEMAND_ORDER_PROBABILITY = 0.5;
 
 /** Rewrites every route that lost customers, without them. */
 function dropFrom(rs: RouteSet, removed: readonly number[]): void {
@@ -19,8 +24,9 @@ function dropFrom(rs: RouteSet, removed: readonly number[]): void {
 
 /**
  * The perturbation of the iterated local search: removes about `size` customers that lie close
- * together (a random customer and, breadth first, its nearest neighbours), or now and then one
- * whole route (so that a vehicle, and its fixed cost, can go). Returns the removed customers.
+ * together (a random customer and, breadth first, its nearest neighbours), or strings cut from
+ * a few neighbouring routes (SISR), or now and then one whole route (so that a vehicle, and its
+ * fixed cost, can go). Returns the removed customers.
  */
 export function ruin(rs: RouteSet, rng: Rng, size: number): number[] {
   const m = rs.m;
@@ -31,6 +37,13 @@ export function ruin(rs: RouteSet, rng: Rng, size: number): number[] {
     if (used.length > 1) {
       const r = used[rng.int(used.length)]!;
       const removed = Array.from(rs.seq[r]!.subarray(1, rs.length[r]! + 1));
+      dropFrom(rs, removed);
+      return removed;
+    }
+  }
+  if (rng.next() < STRING_RUIN_PROBABILITY) {
+    const removed = removeStrings(rs, rng);
+    if (removed.length > 0) {
       dropFrom(rs, removed);
       return removed;
     }
@@ -53,6 +66,45 @@ export function ruin(rs: RouteSet, rng: Rng, size: number): number[] {
   return removed;
 }
 
+/**
+ * SISR's string removal (Christiaens and Vanden Berghe 2020, with the paper's average of 10
+ * removed customers and strings of at most 10): from a random customer outwards through its
+ * granular neighbours, cut one string of consecutive customers from each of a few routes met.
+ * Strings keep what lies between the cut ends adjacent, so routes that run side by side can be
+ * rebuilt together, which nearby-customer removal rarely does.
+ */
+function removeStrings(rs: RouteSet, rng: Rng): number[] {
+  const m = rs.m;
+  let used = 0;
+  let served = 0;
+  for (let r = 0; r < m.routes; r++) {
+    if (rs.length[r]! === 0) continue;
+    used++;
+    served += rs.length[r]!;
+  }
+  if (used === 0) return [];
+  const maxString = Math.min(SISR_MAX_STRING, served / used);
+  const maxRoutes = (4 * SISR_MEAN_REMOVED) / (1 + maxString) - 1;
+  const routesToCut = Math.floor(1 + rng.next() * maxRoutes);
+  const seed = m.customers[rng.int(m.customers.length)]!;
+  const cut = new Set<number>();
+  const removed: number[] = [];
+  const near = m.neighbours[seed]!;
+  for (let k = -1; k < near.length && cut.size < routesToCut; k++) {
+    const c = k < 0 ? seed : near[k]!;
+    const r = rs.routeOf[c]!;
+    if (r < 0 || cut.has(r)) continue;
+    cut.add(r);
+    const len = rs.length[r]!;
+    const length = 1 + rng.int(Math.max(1, Math.min(len, Math.floor(maxString))));
+    // A string of `length` consecutive positions that contains c's position.
+    const pos = rs.pos[c]!;
+    const first = Math.max(1, Math.min(pos - rng.int(length), len - length + 1));
+    for (let t = first; t < first + length; t++) removed.push(rs.seq[r]![t]!);
+  }
+  return removed;
+}
+
 /** Cost change of inserting `c` into route r after position j (0: first). */
 function insertionDelta(rs: RouteSet, c: number, r: number, j: number): number {
   pieces.reset().add(r, 1, j).node(c).add(r, j + 1, rs.length[r]!);
@@ -60,7 +112,7 @@ function insertionDelta(rs: RouteSet, c: number, r: number, j: number): number {
 }
 
 /**
- * Greedy reinsertion in random order, each customer at its cheapest penalised position next to
+ * Greedy reinsertion in random order or by decreasing demand, each customer at its cheapest penalised position next to
  * one of its granular neighbours, or alone on a free vehicle of some type; when none of these
  * exists, every position of every used route is tried.
  */
@@ -68,6 +120,9 @@ export function recreate(ls: GeneralLocalSearch, rng: Rng, removed: number[]): v
   const rs = ls.rs;
   const m = rs.m;
   rng.shuffle(removed);
+  // As SISR does, half the time the largest demands go first: they are the hard ones to pack
+  // into the vehicles left, which matters with mixed capacities.
+  if (rng.next() < DEMAND_ORDER_PROBABILITY) removed.sort((a, b) => m.demand[b]! - m.demand[a]!);
   for (const c of removed) {
     let bestDelta = Number.POSITIVE_INFINITY;
     let bestRoute = -1;

@@ -33,9 +33,14 @@ export function improveFleetUse(ls: GeneralLocalSearch): boolean {
       improved = true;
     }
   }
-  for (let r1 = 0; r1 < m.routes; r1++) {
+  // Only used vehicles can swap: a large free fleet is mostly empty, so list them first.
+  const used: number[] = [];
+  for (let r = 0; r < m.routes; r++) if (rs.length[r]! > 0) used.push(r);
+  for (let a = 0; a < used.length; a++) {
+    const r1 = used[a]!;
     if (rs.length[r1] === 0) continue;
-    for (let r2 = r1 + 1; r2 < m.routes; r2++) {
+    for (let b = a + 1; b < used.length; b++) {
+      const r2 = used[b]!;
       if (rs.length[r2] === 0 || m.typeOf[r1] === m.typeOf[r2]) continue;
       whole.reset().add(r1, 1, rs.length[r1]!);
       other.reset().add(r2, 1, rs.length[r2]!);

@@ -133,6 +133,124 @@ describe("hgs general search (mixed fleets, several depots, speeds, soft windows
     expect(checked).to.be.greaterThan(1000);
   });
 
+  it("leaves no improving 2-opt* between routes at its local optimum (its quick tail-swap distance-and-load filter rejects no improving move)", () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(fc.oneof(fleetArb("none", 10), fleetArb("hard", 10)), fc.integer({ min: 1, max: 1e6 }), penaltyArb, (o, seed, pen) => {
+        const p = compileRequest(fleetInstance(o)).problem;
+        const m = buildFleetModel(p);
+        const rng = new Rng(seed);
+        const rs = new RouteSet(m);
+        rs.penalties = pen;
+        const start: number[][] = Array.from({ length: m.routes }, () => []);
+        for (const c of rng.shuffle(Array.from(m.customers))) start[rng.int(m.routes)]!.push(c);
+        rs.loadRoutes(start);
+        new GeneralLocalSearch(rs).run(rng);
+        const routes = rs.routes();
+        const cost = (v: number, r: number[]) => scratchRouteCost(p, v, pen, r);
+        for (let ru = 0; ru < m.routes; ru++) {
+          const U = routes[ru]!;
+          for (let rv = 0; rv < m.routes; rv++) {
+            const V = routes[rv]!;
+            if (rv === ru) continue;
+            const before = cost(ru, U) + cost(rv, V);
+            for (let i = 1; i <= U.length; i++) {
+              for (let j = 0; j <= V.length; j++) {
+                const straight = cost(ru, [...U.slice(0, i), ...V.slice(j)]) + cost(rv, [...V.slice(0, j), ...U.slice(i)]);
+                const reversed = cost(ru, [...U.slice(0, i), ...V.slice(0, j).reverse()]) + cost(rv, [...U.slice(i).reverse(), ...V.slice(j)]);
+                checked += 2;
+                expect(straight, `2-opt* ${ru}@${i} with ${rv}@${j}`).to.be.at.least(before - 1e-6);
+                expect(reversed, `reversed 2-opt* ${ru}@${i} with ${rv}@${j}`).to.be.at.least(before - 1e-6);
+              }
+            }
+          }
+        }
+      }),
+      { numRuns: 150, seed: 25 },
+    );
+    expect(checked).to.be.greaterThan(1000);
+  });
+
+  it("leaves no improving relocation, swap or 2-opt within a route at its local optimum (its quick distance filter rejects no improving move)", () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(fc.oneof(fleetArb("none", 10), fleetArb("hard", 10)), fc.integer({ min: 1, max: 1e6 }), penaltyArb, (o, seed, pen) => {
+        const p = compileRequest(fleetInstance(o)).problem;
+        const m = buildFleetModel(p);
+        const rng = new Rng(seed);
+        const rs = new RouteSet(m);
+        rs.penalties = pen;
+        const start: number[][] = Array.from({ length: m.routes }, () => []);
+        for (const c of rng.shuffle(Array.from(m.customers))) start[rng.int(m.routes)]!.push(c);
+        rs.loadRoutes(start);
+        new GeneralLocalSearch(rs).run(rng);
+        rs.routes().forEach((route, r) => {
+          const before = scratchRouteCost(p, r, pen, route);
+          const check = (candidate: number[], what: string) => {
+            checked++;
+            expect(scratchRouteCost(p, r, pen, candidate), `${what} in route ${r}`).to.be.at.least(before - 1e-6);
+          };
+          // Positions as the search names them: 1-based, j = the customer the move goes after (the
+          // search reaches j through a neighbour, so j >= 1).
+          for (let i = 1; i <= route.length; i++) {
+            for (let j = 1; j <= route.length; j++) {
+              if (j === i || j === i - 1) continue;
+              const without = route.filter((_, k) => k !== i - 1);
+              const at = j > i ? j - 1 : j;
+              check([...without.slice(0, at), route[i - 1]!, ...without.slice(at)], `relocate ${i} after ${j}`);
+              const lo = Math.min(i, j) - 1;
+              const hi = Math.max(i, j) - 1;
+              const swapped = route.slice();
+              swapped[lo] = route[hi]!;
+              swapped[hi] = route[lo]!;
+              check(swapped, `swap ${i} and ${j}`);
+              if (i < j) check([...route.slice(0, i), ...route.slice(i, j).reverse(), ...route.slice(j)], `reverse ${i + 1}..${j}`);
+            }
+          }
+        });
+      }),
+      { numRuns: 150, seed: 26 },
+    );
+    expect(checked).to.be.greaterThan(1000);
+  });
+
+  it("leaves no improving SWAP* (exchange with each customer at its best place in the other route) at its local optimum without time windows", () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(fleetArb("none", 10), fc.integer({ min: 1, max: 1e6 }), penaltyArb, (o, seed, pen) => {
+        const p = compileRequest(fleetInstance(o)).problem;
+        const m = buildFleetModel(p);
+        const rng = new Rng(seed);
+        const rs = new RouteSet(m);
+        rs.penalties = pen;
+        const start: number[][] = Array.from({ length: m.routes }, () => []);
+        for (const c of rng.shuffle(Array.from(m.customers))) start[rng.int(m.routes)]!.push(c);
+        rs.loadRoutes(start);
+        new GeneralLocalSearch(rs).run(rng);
+        const routes = rs.routes();
+        const cost = (v: number, r: number[]) => scratchRouteCost(p, v, pen, r);
+        const bestWith = (v: number, rest: number[], c: number) =>
+          Math.min(...Array.from({ length: rest.length + 1 }, (_, k) => cost(v, [...rest.slice(0, k), c, ...rest.slice(k)])));
+        for (let ru = 0; ru < m.routes; ru++) {
+          for (let rv = ru + 1; rv < m.routes; rv++) {
+            const U = routes[ru]!;
+            const V = routes[rv]!;
+            const before = cost(ru, U) + cost(rv, V);
+            for (const u of U) {
+              for (const v of V) {
+                checked++;
+                const after = bestWith(ru, U.filter((c) => c !== u), v) + bestWith(rv, V.filter((c) => c !== v), u);
+                expect(after, `SWAP* ${u} (route ${ru}) with ${v} (route ${rv})`).to.be.at.least(before - 1e-6);
+              }
+            }
+          }
+        }
+      }),
+      { numRuns: 300, seed: 27 },
+    );
+    expect(checked).to.be.greaterThan(800);
+  });
+
   it("builds one type per distinct vehicle and never more routes of a type than its count", () => {
     const req = fleetInstance({ customers: 10, types: 3, depots: 2, mixedEnds: true, asymmetric: true, cost: true, time: "none", hours: false, speeds: false, seed: 9 });
     const p = compileRequest(req).problem;

@@ -1,0 +1,92 @@
+import type { RouteSet } from "./route-set.js";
+
+/**
+ * Distance and load of the two routes a 2-opt* move (SwapTails) makes, in O(1) from the route
+ * set's prefix sums, so that most candidates are rejected before any pieces are built. Route ru
+ * keeps its vehicle (start and end node), and so does rv; the parts that move between them are
+ * paths inside the current routes (forward: fwd differences; backward: bwd differences).
+ * Results go to `out`: [distance A, load A, customers A, distance B, load B, customers B].
+ */
+export class TailPrices {
+  readonly out = new Float64Array(6);
+
+  constructor(private readonly rs: RouteSet) {}
+
+  /** u (at position i of ru) continues with rv's tail after j; v's head (1..j) continues with ru's tail after i. */
+  straight(ru: number, i: number, rv: number, j: number): Float64Array {
+    const rs = this.rs;
+    const m = rs.m;
+    const n = m.nodeCount;
+    const d = m.dist;
+    const lenU = rs.length[ru]!;
+    const lenV = rs.length[rv]!;
+    const seqU = rs.seq[ru]!;
+    const seqV = rs.seq[rv]!;
+    const fwdU = rs.fwd[ru]!;
+    const fwdV = rs.fwd[rv]!;
+    const loadU = rs.load[ru]!;
+    const loadV = rs.load[rv]!;
+    const endU = m.end[ru]!;
+    const endV = m.end[rv]!;
+    const u = seqU[i]!;
+    const out = this.out;
+    // A: start of ru .. u, then v's tail j+1..lenV, then ru's end.
+    let distA = fwdU[i]!;
+    if (j < lenV) distA += d[u * n + seqV[j + 1]!]! + fwdV[lenV]! - fwdV[j + 1]! + d[seqV[lenV]! * n + endU]!;
+    else distA += d[u * n + endU]!;
+    // B: start of rv .. v (or nothing), then u's tail i+1..lenU, then rv's end.
+    let distB = j > 0 ? fwdV[j]! : 0;
+    const last = j > 0 ? seqV[j]! : m.start[rv]!;
+    if (i < lenU) distB += d[last * n + seqU[i + 1]!]! + fwdU[lenU]! - fwdU[i + 1]! + d[seqU[lenU]! * n + endV]!;
+    else distB += d[last * n + endV]!;
+    out[0] = distA;
+    out[1] = loadU[i]! + loadV[lenV]! - loadV[j]!;
+    out[2] = i + lenV - j;
+    out[3] = distB;
+    out[4] = loadV[j]! + loadU[lenU]! - loadU[i]!;
+    out[5] = j + lenU - i;
+    return out;
+  }
+
+  /** u (at position i of ru) continues with v's head j..1 backwards; u's tail lenU..i+1 backwards precedes v's tail on rv. */
+  reversed(ru: number, i: number, rv: number, j: number): Float64Array {
+    const rs = this.rs;
+    const m = rs.m;
+    const n = m.nodeCount;
+    const d = m.dist;
+    const lenU = rs.length[ru]!;
+    const lenV = rs.length[rv]!;
+    const seqU = rs.seq[ru]!;
+    const seqV = rs.seq[rv]!;
+    const fwdU = rs.fwd[ru]!;
+    const fwdV = rs.fwd[rv]!;
+    const bwdU = rs.bwd[ru]!;
+    const bwdV = rs.bwd[rv]!;
+    const loadU = rs.load[ru]!;
+    const loadV = rs.load[rv]!;
+    const endU = m.end[ru]!;
+    const endV = m.end[rv]!;
+    const u = seqU[i]!;
+    const out = this.out;
+    // A: start of ru .. u, then v_j .. v_1 backwards, then ru's end.
+    let distA = fwdU[i]!;
+    if (j > 0) distA += d[u * n + seqV[j]!]! + bwdV[j]! - bwdV[1]! + d[seqV[1]! * n + endU]!;
+    else distA += d[u * n + endU]!;
+    // B: rv's start, u's tail lenU .. i+1 backwards (or nothing), v's tail j+1 .. lenV, rv's end.
+    let distB = 0;
+    let last = m.start[rv]!;
+    if (i < lenU) {
+      distB += d[last * n + seqU[lenU]!]! + bwdU[lenU]! - bwdU[i + 1]!;
+      last = seqU[i + 1]!;
+    }
+    if (j < lenV) distB += d[last * n + seqV[j + 1]!]! + fwdV[lenV]! - fwdV[j + 1]! + d[seqV[lenV]! * n + endV]!;
+    else distB += d[last * n + endV]!;
+    out[0] = distA;
+    out[1] = loadU[i]! + loadV[j]!;
+    out[2] = i + j;
+    out[3] = distB;
+    out[4] = loadU[lenU]! - loadU[i]! + loadV[lenV]! - loadV[j]!;
+    out[5] = lenU - i + lenV - j;
+    return out;
+  }
+}
