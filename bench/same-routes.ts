@@ -1,0 +1,72 @@
+/**
+ * Same seed, same iteration budget, same routes: runs the `hgs` strategy (pinned) with seed 1 and a
+ * fixed `max_iterations` on one instance per path of the search (genetic search, windows, duration
+ * cap, textbook iterated local search, general iterated local search on a mixed fleet and on
+ * several depots with windows) and prints a digest of each solution's routes. `--write FILE`
+ * stores the digests, `--check FILE` compares with stored ones and exits 1 on any difference, so a
+ * refactoring that must not change behaviour can show that it did not:
+ * `node --import tsx bench/same-routes.ts --write /tmp/routes-before.json` on the old commit,
+ * `... --check /tmp/routes-before.json` on the new one.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { Budget } from "../strategies/core/budget.js";
+import { evaluateSolution } from "../strategies/core/evaluator.js";
+import { findStrategy } from "../strategies/registry.js";
+import { compileRequest } from "../src/problem/compile-request.js";
+import type { SolveRequestInput } from "../src/problem/request-types.js";
+import { generateXLike } from "./x-like-instance.js";
+
+const { values } = parseArgs({ options: { write: { type: "string" }, check: { type: "string" }, only: { type: "string" } } });
+const benchDir = process.env.BENCH_DIR ?? join(import.meta.dirname, "..", "..", "shared", "benchmarks");
+
+interface Case {
+  name: string;
+  path: string;
+  iterations: number;
+  request: () => SolveRequestInput;
+}
+
+const shared = (name: string, file: string, path: string, iterations: number): Case => ({
+  name,
+  path,
+  iterations,
+  request: () => JSON.parse(readFileSync(join(benchDir, "requests", file), "utf8")) as SolveRequestInput,
+});
+
+const CASES: Case[] = [
+  shared("X-n101-k25", "X/X-n101-k25.json", "genetic", 400),
+  shared("X-n294-k50", "X/X-n294-k50.json", "genetic", 150),
+  shared("C101", "Solomon/C101.json", "genetic, windows", 300),
+  shared("RC1_2_1", "GH200/RC1_2_1.json", "genetic, windows", 150),
+  shared("CMT13", "CMT/CMT13.json", "genetic, duration cap", 300),
+  { name: "xl0-320", path: "textbook iterated local search", iterations: 4000, request: () => generateXLike(0, 2026, 320).request },
+  shared("X110-HD", "HFVRP/X110-HD.json", "general iterated local search, limited mixed fleet", 1500),
+  shared("X101-FSMFD", "HFVRP/X101-FSMFD.json", "general iterated local search, free mixed fleet", 1500),
+  shared("PR11A", "MDVRPTW/PR11A.json", "general iterated local search, depots and windows", 800),
+];
+
+const only = values.only ? new Set(values.only.split(",")) : null;
+const digests: Record<string, { digest: string; cost: number; feasible: boolean }> = {};
+const hgs = findStrategy("hgs");
+for (const c of CASES) {
+  if (only && !only.has(c.name)) continue;
+  const { problem } = compileRequest(c.request());
+  const started = performance.now();
+  const solution = hgs.solve(problem, Budget.forSeconds(3600, 1, c.iterations));
+  const seconds = (performance.now() - started) / 1000;
+  const score = evaluateSolution(problem, solution);
+  const digest = createHash("sha256").update(JSON.stringify(solution.routes)).digest("hex").slice(0, 16);
+  digests[c.name] = { digest, cost: Number(score.cost.toFixed(6)), feasible: score.feasible };
+  console.log(`${c.name.padEnd(12)} ${c.path.padEnd(52)} ${String(c.iterations).padStart(5)} it  ${digest}  cost ${score.cost.toFixed(2)}${score.feasible ? "" : " (infeasible)"}  ${seconds.toFixed(1)} s`);
+}
+if (values.write) writeFileSync(values.write, JSON.stringify(digests, null, 2) + "\n");
+if (values.check) {
+  const stored = JSON.parse(readFileSync(values.check, "utf8")) as typeof digests;
+  const differ = Object.keys(digests).filter((name) => stored[name]?.digest !== digests[name]!.digest);
+  for (const name of differ) console.log(`DIFFERENT ${name}: stored ${stored[name]?.digest} cost ${stored[name]?.cost}, now ${digests[name]!.digest} cost ${digests[name]!.cost}`);
+  console.log(differ.length === 0 ? "same routes on every instance" : `${differ.length} instance(s) differ`);
+  if (differ.length > 0) process.exitCode = 1;
+}
