@@ -1,5 +1,5 @@
 import { windowsBindAgainst, type CompiledProblem } from "./core/problem.js";
-import { textbookMismatch } from "./hgs/model.js";
+import { textbookMismatch } from "./search/textbook-model.js";
 import type { Strategy } from "./core/strategy.js";
 import { findStrategy } from "./registry.js";
 

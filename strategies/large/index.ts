@@ -5,8 +5,8 @@ import { cloneSolution, type CompiledProblem, type Solution } from "../core/prob
 import type { Strategy } from "../core/strategy.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { hgs } from "../hgs/index.js";
-import { pickRouteGroup } from "./group.js";
-import { extractSubProblem, liftRoutes } from "./subproblem.js";
+import { pickRouteGroup } from "../decomposition/group.js";
+import { extractSubProblem, liftRoutes } from "../decomposition/subproblem.js";
 
 /**
  * Customers per sub-problem, and the hgs time for each: measured on XXL Leuven1 and Ghent1

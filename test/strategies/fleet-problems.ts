@@ -3,7 +3,7 @@ import fc from "fast-check";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import { evaluateRoute } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
-import type { Penalties } from "../../strategies/hgs/model.js";
+import type { Penalties } from "../../strategies/search/penalties.js";
 
 export interface FleetOptions {
   customers: number;

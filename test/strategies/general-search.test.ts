@@ -6,12 +6,12 @@ import { Budget } from "../../strategies/core/budget.js";
 import { evaluateRoute, evaluateSolution } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
-import { buildFleetModel } from "../../strategies/hgs/fleet-model.js";
-import { GeneralLocalSearch } from "../../strategies/hgs/general-search.js";
+import { buildFleetModel } from "../../strategies/search/fleet-model.js";
+import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
 import { hgs } from "../../strategies/hgs/index.js";
-import type { Penalties } from "../../strategies/hgs/model.js";
-import { RouteSet } from "../../strategies/hgs/route-set.js";
-import { recreate, ruin } from "../../strategies/hgs/ruin-recreate.js";
+import type { Penalties } from "../../strategies/search/penalties.js";
+import { Routes } from "../../strategies/search/routes.js";
+import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
 import { fleetArb, fleetInstance, scratchRouteCost, type FleetOptions } from "./fleet-problems.js";
 import { referenceCost } from "./reference-evaluator.js";
 
@@ -30,7 +30,7 @@ const penaltyArb = fc.record({
 function checkEveryMove(p: CompiledProblem, pen: Penalties, seed: number): { moves: number; vehicleChanges: number } {
   const m = buildFleetModel(p);
   const rng = new Rng(seed);
-  const rs = new RouteSet(m);
+  const rs = new Routes(m);
   rs.penalties = pen;
   const routes: number[][] = Array.from({ length: m.routes }, () => []);
   for (const c of rng.shuffle(Array.from(m.customers))) routes[rng.int(m.routes)]!.push(c);
@@ -102,7 +102,7 @@ describe("hgs general search (mixed fleets, several depots, speeds, soft windows
         const p = compileRequest(fleetInstance(o)).problem;
         const m = buildFleetModel(p);
         const rng = new Rng(seed);
-        const rs = new RouteSet(m);
+        const rs = new Routes(m);
         rs.penalties = pen;
         const start: number[][] = Array.from({ length: m.routes }, () => []);
         for (const c of rng.shuffle(Array.from(m.customers))) start[rng.int(m.routes)]!.push(c);
@@ -140,7 +140,7 @@ describe("hgs general search (mixed fleets, several depots, speeds, soft windows
         const p = compileRequest(fleetInstance(o)).problem;
         const m = buildFleetModel(p);
         const rng = new Rng(seed);
-        const rs = new RouteSet(m);
+        const rs = new Routes(m);
         rs.penalties = pen;
         const start: number[][] = Array.from({ length: m.routes }, () => []);
         for (const c of rng.shuffle(Array.from(m.customers))) start[rng.int(m.routes)]!.push(c);
@@ -178,7 +178,7 @@ describe("hgs general search (mixed fleets, several depots, speeds, soft windows
         const p = compileRequest(fleetInstance(o)).problem;
         const m = buildFleetModel(p);
         const rng = new Rng(seed);
-        const rs = new RouteSet(m);
+        const rs = new Routes(m);
         rs.penalties = pen;
         const start: number[][] = Array.from({ length: m.routes }, () => []);
         for (const c of rng.shuffle(Array.from(m.customers))) start[rng.int(m.routes)]!.push(c);
@@ -221,7 +221,7 @@ describe("hgs general search (mixed fleets, several depots, speeds, soft windows
         const p = compileRequest(fleetInstance(o)).problem;
         const m = buildFleetModel(p);
         const rng = new Rng(seed);
-        const rs = new RouteSet(m);
+        const rs = new Routes(m);
         rs.penalties = pen;
         const start: number[][] = Array.from({ length: m.routes }, () => []);
         for (const c of rng.shuffle(Array.from(m.customers))) start[rng.int(m.routes)]!.push(c);

@@ -8,9 +8,9 @@ import { evaluateRoute, evaluateSolution } from "../../strategies/core/evaluator
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { hgs } from "../../strategies/hgs/index.js";
-import { LocalSearch } from "../../strategies/hgs/local-search.js";
-import { buildModel, type HgsModel, type Penalties } from "../../strategies/hgs/model.js";
-import { split } from "../../strategies/hgs/split.js";
+import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
+import { buildModel, type HgsModel, type Penalties } from "../../strategies/search/textbook-model.js";
+import { split } from "../../strategies/genetic/split.js";
 import { referenceCost } from "./reference-evaluator.js";
 
 /**

@@ -7,11 +7,11 @@ import { evaluateRoute, evaluateSolution } from "../../strategies/core/evaluator
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { clarkeWrightSolution } from "../../strategies/clarke-wright/index.js";
-import { hgs, initialPenalties } from "../../strategies/hgs/index.js";
-import { LocalSearch } from "../../strategies/hgs/local-search.js";
-import { buildModel, type HgsModel, type Penalties } from "../../strategies/hgs/model.js";
-import { textbookIteratedLocalSearch } from "../../strategies/hgs/textbook-ils.js";
-import { TextbookRuin } from "../../strategies/hgs/textbook-ruin.js";
+import { hgs } from "../../strategies/hgs/index.js";
+import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
+import { buildModel, initialPenalties, type HgsModel, type Penalties } from "../../strategies/search/textbook-model.js";
+import { textbookIteratedLocalSearch } from "../../strategies/ils/textbook-ils.js";
+import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
 
 /** A random single-depot CVRP with identical vehicles; with `hours`, also a working-hours cap that binds on some routes. */
 function cvrp(o: { customers: number; seed: number; hours: boolean; spare: number }): SolveRequestInput {

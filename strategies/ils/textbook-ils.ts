@@ -1,8 +1,9 @@
 import type { Budget } from "../core/budget.js";
 import { evaluateSolution } from "../core/evaluator.js";
 import type { CompiledProblem, Solution } from "../core/problem.js";
-import { LocalSearch } from "./local-search.js";
-import type { HgsModel, Penalties } from "./model.js";
+import { LocalSearch } from "../search/textbook/local-search.js";
+import type { HgsModel, Penalties } from "../search/textbook-model.js";
+import { toSolution } from "../search/textbook/solutions.js";
 import { TextbookRuin } from "./textbook-ruin.js";
 
 /**
@@ -149,13 +150,6 @@ function adjust(price: number, share: number): number {
   if (share < TARGET_FEASIBLE - 0.05) return Math.min(100_000, price * 1.2);
   if (share > TARGET_FEASIBLE + 0.05) return Math.max(0.1, price * 0.85);
   return price;
-}
-
-function toSolution(p: CompiledProblem, routes: number[][]): Solution {
-  const out: number[][] = Array.from({ length: p.vehicleCount }, () => []);
-  let v = 0;
-  for (const route of routes) if (route.length > 0) out[v++] = route.slice();
-  return { routes: out };
 }
 
 function fromSolution(s: Solution, routes: number): number[][] {

@@ -1,7 +1,7 @@
 import type { Rng } from "../core/rng.js";
-import type { GeneralLocalSearch } from "./general-search.js";
-import { Pieces } from "./pieces.js";
-import type { RouteSet } from "./route-set.js";
+import type { GeneralMovePricing } from "../search/general/move-pricing.js";
+import { Pieces } from "../search/pieces.js";
+import type { Routes } from "../search/routes.js";
 
 const pieces = new Pieces();
 const ROUTE_RUIN_PROBABILITY = 0.1;
@@ -12,7 +12,7 @@ const SISR_MAX_STRING = 10;
 const DEMAND_ORDER_PROBABILITY = 0.5;
 
 /** Rewrites every route that lost customers, without them. */
-function dropFrom(rs: RouteSet, removed: readonly number[]): void {
+function dropFrom(rs: Routes, removed: readonly number[]): void {
   const gone = new Set(removed);
   const touched = new Set<number>();
   for (const c of removed) if (rs.routeOf[c]! >= 0) touched.add(rs.routeOf[c]!);
@@ -28,7 +28,7 @@ function dropFrom(rs: RouteSet, removed: readonly number[]): void {
  * a few neighbouring routes (SISR), or now and then one whole route (so that a vehicle, and its
  * fixed cost, can go). Returns the removed customers.
  */
-export function ruin(rs: RouteSet, rng: Rng, size: number): number[] {
+export function ruin(rs: Routes, rng: Rng, size: number): number[] {
   const m = rs.m;
   const customers = m.customers;
   if (rng.next() < ROUTE_RUIN_PROBABILITY) {
@@ -73,7 +73,7 @@ export function ruin(rs: RouteSet, rng: Rng, size: number): number[] {
  * Strings keep what lies between the cut ends adjacent, so routes that run side by side can be
  * rebuilt together, which nearby-customer removal rarely does.
  */
-function removeStrings(rs: RouteSet, rng: Rng): number[] {
+function removeStrings(rs: Routes, rng: Rng): number[] {
   const m = rs.m;
   let used = 0;
   let served = 0;
@@ -106,7 +106,7 @@ function removeStrings(rs: RouteSet, rng: Rng): number[] {
 }
 
 /** Cost change of inserting `c` into route r after position j (0: first). */
-function insertionDelta(rs: RouteSet, c: number, r: number, j: number): number {
+function insertionDelta(rs: Routes, c: number, r: number, j: number): number {
   pieces.reset().add(r, 1, j).node(c).add(r, j + 1, rs.length[r]!);
   return rs.price(r, pieces) - rs.cost[r]!;
 }
@@ -116,7 +116,7 @@ function insertionDelta(rs: RouteSet, c: number, r: number, j: number): number {
  * one of its granular neighbours, or alone on a free vehicle of some type; when none of these
  * exists, every position of every used route is tried.
  */
-export function recreate(ls: GeneralLocalSearch, rng: Rng, removed: number[]): void {
+export function recreate(ls: GeneralMovePricing, rng: Rng, removed: number[]): void {
   const rs = ls.rs;
   const m = rs.m;
   rng.shuffle(removed);

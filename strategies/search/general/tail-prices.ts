@@ -1,4 +1,4 @@
-import type { RouteSet } from "./route-set.js";
+import type { Routes } from "../routes.js";
 
 /**
  * Distance and load of the two routes a 2-opt* move (SwapTails) makes, in O(1) from the route
@@ -10,7 +10,7 @@ import type { RouteSet } from "./route-set.js";
 export class TailPrices {
   readonly out = new Float64Array(6);
 
-  constructor(private readonly rs: RouteSet) {}
+  constructor(private readonly rs: Routes) {}
 
   /** u (at position i of ru) continues with rv's tail after j; v's head (1..j) continues with ru's tail after i. */
   straight(ru: number, i: number, rv: number, j: number): Float64Array {

@@ -1,5 +1,5 @@
 import type { FleetModel } from "./fleet-model.js";
-import type { Penalties } from "./model.js";
+import type { Penalties } from "./penalties.js";
 
 /** Share of educated solutions that should satisfy each constraint; its price adapts towards it. */
 const TARGET_FEASIBLE = 0.5;

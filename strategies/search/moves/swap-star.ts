@@ -1,16 +1,31 @@
-import type { Rng } from "../core/rng.js";
-import type { LocalSearch } from "./local-search.js";
+import type { Rng } from "../../core/rng.js";
+import type { Routes } from "../routes.js";
 import { CheapestInsertions } from "./insertion-cache.js";
-import { routeCost } from "./model.js";
 
 const EPS = 1e-7;
 
 /**
- * SWAP* of the textbook local search (local-search.ts): exchanges one customer of a route with
- * one of another, each reinserted at its best place in the other route (not necessarily where
- * the other was), or relocates one customer to its best place, choosing on distance and load
- * from cached cheapest insertions (Vidal 2022); under windows the chosen move is priced exactly
- * (time warp included) before it is applied.
+ * What SWAP* needs from a local search: the route model, two scratch buffers, the search's own
+ * price of a route from its totals (distance, delivered load, service; time windows left out),
+ * and how it rewrites a route (so that a search's bookkeeping, e.g. the localised search's
+ * promising customers, follows).
+ */
+export interface SwapStarHost {
+  readonly model: Routes;
+  readonly scratch: Int32Array;
+  readonly scratch2: Int32Array;
+  routePrice(r: number, count: number, distance: number, load: number, service: number): number;
+  setRoute(r: number, customers: Int32Array, count: number): void;
+  onCommit: ((predicted: number, ra: number, rb: number) => void) | null;
+}
+
+/**
+ * SWAP* (Vidal 2022), the one implementation both local searches use: exchanges one customer of
+ * a route with one of another, each reinserted at its best place in the other route (not
+ * necessarily where the other was), or relocates one customer to its best place, choosing on
+ * each route's own vehicle price of distance and load from cached cheapest insertions; under
+ * hard windows the chosen move is priced exactly (time warp included) before it is applied.
+ * Soft windows are not priced here: a search with them does not use SWAP*.
  */
 export class SwapStar {
   private readonly insertions: CheapestInsertions;
@@ -23,10 +38,13 @@ export class SwapStar {
   private readonly swapTestedAt: Float64Array;
   private readonly routeOrder: Int32Array;
 
-  constructor(private readonly ls: LocalSearch) {
+  private readonly ls: Routes;
+
+  constructor(private readonly host: SwapStarHost) {
+    const ls = (this.ls = host.model);
     const m = ls.m;
     const slots = m.customers.length + 2;
-    const routes = m.vehicles;
+    const routes = m.routes;
     this.insertions = new CheapestInsertions(ls);
     this.insAt1 = new Int32Array(slots);
     this.insAt2 = new Int32Array(slots);
@@ -49,7 +67,7 @@ export class SwapStar {
    */
   pass(rng: Rng, loop: number): boolean {
     const m = this.ls.m;
-    const routes = m.vehicles;
+    const routes = m.routes;
     const mark = this.pairMark;
     mark.fill(0);
     for (const u of m.customers) {
@@ -91,7 +109,7 @@ export class SwapStar {
   passLocalised(rng: Rng): boolean {
     const ls = this.ls;
     const m = ls.m;
-    const routes = m.vehicles;
+    const routes = m.routes;
     const changed: number[] = [];
     for (let r = 0; r < routes; r++) if (ls.modifiedAt[r]! > this.swapTestedAt[r]! && ls.length[r]! > 0) changed.push(r);
     rng.shuffle(changed);
@@ -145,9 +163,14 @@ export class SwapStar {
     const serv2 = this.ls.serv[r2]![len2 + 1]!;
     const before = this.ls.cost[r1]! + this.ls.cost[r2]!;
     // Penalties currently paid, and the load penalty alone after an exchange: the quick filter.
-    const paid = before - 2 * m.fixedCost - m.unitCost * (dist1 + dist2);
-    const capacity = m.capacity;
+    const unit1 = m.unitCost[r1]!;
+    const unit2 = m.unitCost[r2]!;
+    const sameUnit = unit1 === unit2;
+    const paid = before - (m.fixedCost[r1]! + m.fixedCost[r2]!) - (sameUnit ? unit1 * (dist1 + dist2) : unit1 * dist1 + unit2 * dist2);
+    const capacity1 = m.capacity[r1]!;
+    const capacity2 = m.capacity[r2]!;
     const loadPrice = pen.load;
+    const price = (r: number, count: number, distance: number, load: number, service: number) => this.host.routePrice(r, count, distance, load, service);
     let bestAfter = before - EPS;
     let kind = 0;
     let best1 = -1;
@@ -165,16 +188,16 @@ export class SwapStar {
         const rem2 = this.removal2[k2]!;
         const newLoad1 = load1 - qu + qv;
         const newLoad2 = load2 - qv + qu;
-        const over1 = newLoad1 > capacity ? loadPrice * (newLoad1 - capacity) : 0;
-        const over2 = newLoad2 > capacity ? loadPrice * (newLoad2 - capacity) : 0;
-        if (m.unitCost * (rem1 + rem2) + over1 + over2 - paid >= 0) continue;
+        const over1 = newLoad1 > capacity1 ? loadPrice * (newLoad1 - capacity1) : 0;
+        const over2 = newLoad2 > capacity2 ? loadPrice * (newLoad2 - capacity2) : 0;
+        if ((sameUnit ? unit1 * (rem1 + rem2) : unit1 * rem1 + unit2 * rem2) + over1 + over2 - paid >= 0) continue;
         const sv = m.service[v]!;
         const extra2 = this.insertions.withRemoval(u, at1s[k1]!, r2, k2);
         const pos2 = this.insertions.position;
         const extra1 = this.insertions.withRemoval(v, at2s[k2]!, r1, k1);
         const pos1 = this.insertions.position;
         const after =
-          routeCost(m, pen, len1, dist1 + rem1 + extra1, newLoad1, serv1 - su + sv) + routeCost(m, pen, len2, dist2 + rem2 + extra2, newLoad2, serv2 - sv + su);
+          price(r1, len1, dist1 + rem1 + extra1, newLoad1, serv1 - su + sv) + price(r2, len2, dist2 + rem2 + extra2, newLoad2, serv2 - sv + su);
         if (after < bestAfter) {
           bestAfter = after;
           kind = 1;
@@ -189,8 +212,8 @@ export class SwapStar {
     for (let k1 = 1; k1 <= len1; k1++) {
       const u = seq1[k1]!;
       const after =
-        routeCost(m, pen, len1 - 1, dist1 + this.removal1[k1]!, load1 - m.demand[u]!, serv1 - m.service[u]!) +
-        routeCost(m, pen, len2 + 1, dist2 + insCost[at1s[k1]!]!, load2 + m.demand[u]!, serv2 + m.service[u]!);
+        price(r1, len1 - 1, dist1 + this.removal1[k1]!, load1 - m.demand[u]!, serv1 - m.service[u]!) +
+        price(r2, len2 + 1, dist2 + insCost[at1s[k1]!]!, load2 + m.demand[u]!, serv2 + m.service[u]!);
       if (after < bestAfter) {
         bestAfter = after;
         kind = 2;
@@ -201,8 +224,8 @@ export class SwapStar {
     for (let k2 = 1; k2 <= len2; k2++) {
       const v = seq2[k2]!;
       const after =
-        routeCost(m, pen, len2 - 1, dist2 + this.removal2[k2]!, load2 - m.demand[v]!, serv2 - m.service[v]!) +
-        routeCost(m, pen, len1 + 1, dist1 + insCost[at2s[k2]!]!, load1 + m.demand[v]!, serv1 + m.service[v]!);
+        price(r2, len2 - 1, dist2 + this.removal2[k2]!, load2 - m.demand[v]!, serv2 - m.service[v]!) +
+        price(r1, len1 + 1, dist1 + insCost[at2s[k2]!]!, load1 + m.demand[v]!, serv1 + m.service[v]!);
       if (after < bestAfter) {
         bestAfter = after;
         kind = 3;
@@ -214,23 +237,23 @@ export class SwapStar {
     let count1: number;
     let count2: number;
     if (kind === 1) {
-      count1 = this.rebuild(r1, best1, seq2[best2]!, at1, this.ls.scratch);
-      count2 = this.rebuild(r2, best2, seq1[best1]!, at2, this.ls.scratch2);
+      count1 = this.rebuild(r1, best1, seq2[best2]!, at1, this.host.scratch);
+      count2 = this.rebuild(r2, best2, seq1[best1]!, at2, this.host.scratch2);
     } else if (kind === 2) {
-      count1 = this.rebuild(r1, best1, -1, -2, this.ls.scratch);
-      count2 = this.rebuild(r2, -1, seq1[best1]!, at2, this.ls.scratch2);
+      count1 = this.rebuild(r1, best1, -1, -2, this.host.scratch);
+      count2 = this.rebuild(r2, -1, seq1[best1]!, at2, this.host.scratch2);
     } else {
-      count1 = this.rebuild(r1, -1, seq2[best2]!, at1, this.ls.scratch);
-      count2 = this.rebuild(r2, best2, -1, -2, this.ls.scratch2);
+      count1 = this.rebuild(r1, -1, seq2[best2]!, at1, this.host.scratch);
+      count2 = this.rebuild(r2, best2, -1, -2, this.host.scratch2);
     }
-    if (m.windows) {
+    if (this.ls.times) {
       // Chosen on distance and load; priced exactly (time warp, duration) before it is applied.
-      bestAfter += this.ls.listTime(this.ls.scratch, count1) + this.ls.listTime(this.ls.scratch2, count2);
+      bestAfter += this.ls.listTimePrice(r1, this.host.scratch, count1) + this.ls.listTimePrice(r2, this.host.scratch2, count2);
       if (bestAfter >= before - EPS) return false;
     }
-    this.ls.setRoute(r1, this.ls.scratch, count1);
-    this.ls.setRoute(r2, this.ls.scratch2, count2);
-    if (this.ls.onCommit) this.ls.onCommit(bestAfter, r1, r2);
+    this.host.setRoute(r1, this.host.scratch, count1);
+    this.host.setRoute(r2, this.host.scratch2, count2);
+    if (this.host.onCommit) this.host.onCommit(bestAfter, r1, r2);
     return true;
   }
 

@@ -1,6 +1,9 @@
 import { isSymmetric, nearestNeighbours } from "../core/neighbours.js";
 import { windowsBindAgainst, type CompiledProblem } from "../core/problem.js";
-import { TimeSegment } from "./time.js";
+import { buildFleetModel, type FleetModel } from "./fleet-model.js";
+import type { Penalties } from "./penalties.js";
+import { TimeSegment } from "./time-segment.js";
+import { windowNeighbours } from "./window-neighbours.js";
 
 /** Hard time windows that bind: priced by time warp (and the working-hours cap on segment durations). */
 export interface HgsWindows {
@@ -41,14 +44,13 @@ export interface HgsModel {
   neighbours: Int32Array[];
   maxDistance: number;
   maxDemand: number;
+  /** The same problem as the route model (routes.ts) sees it: per route slot, this model's values. */
+  fleet: FleetModel;
 }
 
 export type ModelOutcome = { ok: true; model: HgsModel } | { ok: false; reason: string };
 
 const GRANULARITY = 20;
-/** Weights of waiting and time warp in the time-window neighbourhood (Vidal et al. 2013). */
-const WAIT_WEIGHT = 0.2;
-const WARP_WEIGHT = 1;
 
 function allEqual(values: ArrayLike<number>): boolean {
   for (let i = 1; i < values.length; i++) if (values[i] !== values[0]) return false;
@@ -69,38 +71,6 @@ function durationLimitOf(p: CompiledProblem, depot: number): number | "windows" 
 }
 
 /**
- * Granular neighbourhood under time windows (Vidal et al. 2013): distance plus weighted least
- * waiting and least time warp of going from one customer to the other, symmetrised by taking
- * the smaller of both directions.
- */
-export function windowNeighbours(p: CompiledProblem, k: number): Int32Array[] {
-  const t = p.time!;
-  const n = p.nodeCount;
-  const speed = t.speed[0]!;
-  const customers = p.customers;
-  const proximity = (i: number, j: number): number => {
-    const travel = p.dist[i * n + j]! / speed;
-    const wait = Math.max(t.twStartMin[j]! - travel - t.serviceMin[i]! - t.twEndMin[i]!, 0);
-    const warp = Math.max(t.twStartMin[i]! + t.serviceMin[i]! + travel - t.twEndMin[j]!, 0);
-    return p.dist[i * n + j]! + WAIT_WEIGHT * wait + WARP_WEIGHT * warp;
-  };
-  const lists: Int32Array[] = new Array(n);
-  const others = new Int32Array(customers.length);
-  const keys = new Float64Array(n);
-  for (const c of customers) {
-    let size = 0;
-    for (const o of customers) {
-      if (o === c) continue;
-      keys[o] = Math.min(proximity(c, o), proximity(o, c));
-      others[size++] = o;
-    }
-    const sorted = Array.from(others.subarray(0, size)).sort((a, b) => keys[a]! - keys[b]! || a - b);
-    lists[c] = Int32Array.from(sorted.slice(0, Math.min(k, size)));
-  }
-  return lists;
-}
-
-/**
  * Why the genetic search's textbook model does not fit (null when it does: one depot, identical
  * vehicles, hard windows if any); cheap, for the selection table.
  */
@@ -115,6 +85,8 @@ export function textbookMismatch(p: CompiledProblem): string | null {
   if (p.time && p.time.latePenaltyPerMin > 0) return "soft time windows (late_penalty_per_min > 0) price lateness per customer";
   return null;
 }
+
+export type { Penalties };
 
 export function buildModel(p: CompiledProblem): ModelOutcome {
   const mismatch = textbookMismatch(p);
@@ -131,6 +103,10 @@ export function buildModel(p: CompiledProblem): ModelOutcome {
   for (let i = 0; i < p.dist.length; i++) maxDistance = Math.max(maxDistance, p.dist[i]!);
   let maxDemand = 0;
   for (const c of p.customers) maxDemand = Math.max(maxDemand, p.demand[c]!);
+  const vehicles = Math.min(p.vehicleCount, Math.max(1, p.customers.length));
+  const neighbours = windows ? windowNeighbours(p, GRANULARITY) : nearestNeighbours(p, GRANULARITY);
+  const durationLimit = typeof limit === "number" ? limit : Number.POSITIVE_INFINITY;
+  const fleet = buildFleetModel(p, { routes: vehicles, neighbours, windows: windows !== null, durationLimit });
   return {
     ok: true,
     model: {
@@ -142,25 +118,28 @@ export function buildModel(p: CompiledProblem): ModelOutcome {
       service,
       capacity: p.capacity[0]!,
       speed: p.time ? p.time.speed[0]! : 1,
-      durationLimit: typeof limit === "number" ? limit : Number.POSITIVE_INFINITY,
+      durationLimit,
       windows,
       fixedCost: p.fixedCost[0]!,
       unitCost: p.unitCost[0]!,
       // More routes than customers is never useful, and each route costs memory in the search.
-      vehicles: Math.min(p.vehicleCount, Math.max(1, p.customers.length)),
+      vehicles,
       symmetric: isSymmetric(p),
-      neighbours: windows ? windowNeighbours(p, GRANULARITY) : nearestNeighbours(p, GRANULARITY),
+      neighbours,
       maxDistance,
       maxDemand,
+      fleet,
     },
   };
 }
 
-/** Penalty prices per unit of excess load, per minute of excess duration and per minute of time warp. */
-export interface Penalties {
-  load: number;
-  duration: number;
-  timeWarp: number;
+/** Starting prices of infeasibility: a unit of excess load about as dear as the longest edge per unit of the largest demand. */
+export function initialPenalties(m: HgsModel): Penalties {
+  return {
+    load: Math.max(0.1, Math.min(1000, (m.unitCost * m.maxDistance) / Math.max(1e-9, m.maxDemand))),
+    duration: Math.max(0.1, m.unitCost * m.speed),
+    timeWarp: Math.max(0.1, m.unitCost * m.speed),
+  };
 }
 
 /** Cost of one route from its totals: the fixed and distance cost plus priced excesses. */

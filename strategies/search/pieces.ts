@@ -1,10 +1,9 @@
 /**
  * A candidate route described without building it: at most six pieces, each the positions
  * from..to (inclusive) of a current route, possibly reversed, or one loose customer (route = -1,
- * from = the node). In the general search positions are the customers' (1-based) and the
- * vehicle's start and end nodes are added by whoever prices it, so a piece can move between
- * routes of different depots or vehicle types; the textbook local search counts its one depot as
- * positions 0 and length + 1 and prices pieces from prefix sums (textbook-times.ts).
+ * from = the node). Positions are the customers' (1..length of the route model, routes.ts) and
+ * the vehicle's start and end nodes are added by whoever prices it, so a piece can move between
+ * routes of different depots or vehicle types.
  */
 export class Pieces {
   readonly route = new Int32Array(6);

@@ -1,5 +1,5 @@
-import { routeCost, routeSegment, type HgsModel, type Penalties } from "./model.js";
-import { TimeSegment } from "./time.js";
+import { routeCost, routeSegment, type HgsModel, type Penalties } from "../search/textbook-model.js";
+import { TimeSegment } from "../search/time-segment.js";
 
 const LOAD_EPS = 1e-9;
 const DURATION_EPS = 1e-7;

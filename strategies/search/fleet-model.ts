@@ -1,6 +1,6 @@
 import { nearestNeighbours } from "../core/neighbours.js";
 import { windowsBindAgainst, type CompiledProblem } from "../core/problem.js";
-import { windowNeighbours } from "./model.js";
+import { windowNeighbours } from "./window-neighbours.js";
 
 /**
  * The view of a problem that the general search (ils.ts) works on: every vehicle of the request
@@ -19,8 +19,13 @@ export interface FleetModel {
   /** Time windows (null without a time dimension). */
   twStart: Float64Array | null;
   twEnd: Float64Array | null;
-  /** Working-hours cap in minutes (Infinity when none). */
+  /** Working-hours cap in minutes under time windows (Infinity when none). */
   maxDuration: number;
+  /**
+   * Without time windows to price (twStart null): the longest allowed route in minutes, duration
+   * being additive (driving + service); Infinity when unconstrained.
+   */
+  durationLimit: number;
   /** Soft windows: price per late minute (0: hard windows, priced by time warp while searching). */
   latePenalty: number;
   /** Route slots = vehicles. */
@@ -43,11 +48,23 @@ export interface FleetModel {
 
 const GRANULARITY = 20;
 
-export function buildFleetModel(p: CompiledProblem): FleetModel {
+/**
+ * How the textbook search (textbook-model.ts) sees the same problem: fewer route slots (never
+ * more than customers), its own neighbour lists, and windows that cannot bind turned into an
+ * additive duration cap (`windows` false, `durationLimit` finite).
+ */
+export interface TextbookView {
+  routes: number;
+  neighbours: Int32Array[];
+  windows: boolean;
+  durationLimit: number;
+}
+
+export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetModel {
   const t = p.time;
-  const routes = p.vehicleCount;
+  const routes = view ? view.routes : p.vehicleCount;
   const speed = new Float64Array(routes).fill(1);
-  if (t) speed.set(t.speed);
+  if (t) for (let v = 0; v < routes; v++) speed[v] = t.speed[v]!;
   const service = t ? Float64Array.from(t.serviceMin) : new Float64Array(p.nodeCount);
   for (let i = 0; i < p.nodeCount; i++) if (p.isDepot[i]) service[i] = 0;
   const typeOf = new Int32Array(routes);
@@ -74,8 +91,9 @@ export function buildFleetModel(p: CompiledProblem): FleetModel {
     unit += p.unitCost[v]!;
     speedSum += speed[v]!;
   }
-  const binding = t !== null && [...new Set(p.startNode)].some((d) => windowsBindAgainst(p, d));
-  const neighbours = binding ? windowNeighbours(p, GRANULARITY) : nearestNeighbours(p, GRANULARITY);
+  const binding = !view && t !== null && [...new Set(p.startNode)].some((d) => windowsBindAgainst(p, d));
+  const neighbours = view ? view.neighbours : binding ? windowNeighbours(p, GRANULARITY) : nearestNeighbours(p, GRANULARITY);
+  const timed = t !== null && (!view || view.windows) ? t : null;
   return {
     p,
     nodeCount: p.nodeCount,
@@ -83,10 +101,11 @@ export function buildFleetModel(p: CompiledProblem): FleetModel {
     dist: p.dist,
     demand: p.demand,
     service,
-    twStart: t ? t.twStartMin : null,
-    twEnd: t ? t.twEndMin : null,
-    maxDuration: t ? t.maxRouteMin : Number.POSITIVE_INFINITY,
-    latePenalty: t && t.latePenaltyPerMin > 0 ? t.latePenaltyPerMin : 0,
+    twStart: timed ? timed.twStartMin : null,
+    twEnd: timed ? timed.twEndMin : null,
+    maxDuration: timed ? timed.maxRouteMin : Number.POSITIVE_INFINITY,
+    durationLimit: view ? view.durationLimit : Number.POSITIVE_INFINITY,
+    latePenalty: timed && timed.latePenaltyPerMin > 0 ? timed.latePenaltyPerMin : 0,
     routes,
     capacity: p.capacity,
     fixedCost: p.fixedCost,

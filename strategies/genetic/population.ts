@@ -1,6 +1,6 @@
 import type { Rng } from "../core/rng.js";
 import { Individual } from "./individual.js";
-import type { HgsModel, Penalties } from "./model.js";
+import type { HgsModel, Penalties } from "../search/textbook-model.js";
 
 /** Population sizes of HGS-CVRP (Vidal 2022): survivors, generation size, elites, close neighbours. */
 export const POPULATION = { minimum: 25, generation: 40, elite: 4, close: 5 } as const;

@@ -1,5 +1,5 @@
-import { routeCost, timePenalty, type HgsModel, type Penalties } from "./model.js";
-import { TimeSegment } from "./time.js";
+import { routeCost, timePenalty, type HgsModel, type Penalties } from "../search/textbook-model.js";
+import { TimeSegment } from "../search/time-segment.js";
 
 const segment = new TimeSegment();
 const closed = new TimeSegment();

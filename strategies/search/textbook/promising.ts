@@ -1,4 +1,4 @@
-import type { HgsModel } from "./model.js";
+import type { HgsModel } from "../textbook-model.js";
 
 /**
  * Which customers a localised local-search pass must look at (PyVRP's promising nodes): those of

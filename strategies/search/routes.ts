@@ -1,32 +1,34 @@
 import { evaluateRoute } from "../core/evaluator.js";
 import type { FleetModel } from "./fleet-model.js";
-import type { Penalties } from "./model.js";
+import type { Penalties } from "./penalties.js";
 import type { Pieces } from "./pieces.js";
-import { TimeSegment } from "./time.js";
+import { RouteTimes } from "./route-times.js";
+import type { TimeSegment } from "./time-segment.js";
 
 /**
- * The routes of the general search, one per vehicle, with what prices a candidate route in about
- * O(pieces): per route prefix sums of distance (both directions) and load, and prefix and suffix
- * time segments (Vidal et al. 2013) of its customers driven at its vehicle's speed. A candidate
- * route is a vehicle plus pieces (pieces.ts); its start and end nodes, capacity, costs and speed
- * are that vehicle's, which is what makes moves between mixed vehicles and depots exact.
- * Soft windows (lateness delays the rest of the route) are priced by simulating the candidate
- * with the shared evaluator: exact, O(route length).
+ * THE route model of the search, for every method: one route per vehicle (its start node at
+ * position 0, customers at 1..length, its end node at length + 1), with the segments that price
+ * a candidate route in about O(pieces): distance both ways and delivered load as prefix sums,
+ * service as a prefix sum (the additive duration of problems whose windows cannot bind), and
+ * under hard windows the time segments of route-times.ts. A candidate route is a vehicle plus
+ * pieces (pieces.ts); its start and end nodes, capacity, costs, speed and windows are that
+ * vehicle's, which is what makes moves between mixed vehicles and depots exact. Soft windows
+ * (lateness delays the rest of the route) are priced by simulating the candidate with the shared
+ * evaluator: exact, O(route length). The textbook local search (textbook/routes.ts) views the
+ * same arrays through its identical-fleet scalars; the general one prices through basePrice and
+ * timePrice.
  */
-export class RouteSet {
+export class Routes {
   readonly seq: Int32Array[];
   readonly length: Int32Array;
   readonly fwd: Float64Array[];
   readonly bwd: Float64Array[];
+  /** Delivered load (dimension 0) of positions 1..k; position length + 1 repeats the total. */
   readonly load: Float64Array[];
-  private readonly preDur: Float64Array[];
-  private readonly preWarp: Float64Array[];
-  private readonly preEarly: Float64Array[];
-  private readonly preLate: Float64Array[];
-  private readonly sufDur: Float64Array[];
-  private readonly sufWarp: Float64Array[];
-  private readonly sufEarly: Float64Array[];
-  private readonly sufLate: Float64Array[];
+  /** Service minutes of positions 0..k. */
+  readonly serv: Float64Array[];
+  /** Time segments (null unless hard windows are priced by time warp). */
+  readonly times: RouteTimes | null;
   /** Penalised cost per route under `penalties`. */
   readonly cost: Float64Array;
   /** Objective per route: fixed + unit x distance, plus the soft-window lateness penalty. */
@@ -34,15 +36,14 @@ export class RouteSet {
   readonly loadExcess: Float64Array;
   readonly timeWarp: Float64Array;
   readonly durationExcess: Float64Array;
+  /** Route duration in minutes: additive (driving + service) or the time segment's (waiting included). */
+  readonly duration: Float64Array;
   readonly routeOf: Int32Array;
   readonly pos: Int32Array;
   readonly modifiedAt: Float64Array;
   clock = 0;
   penalties: Penalties = { load: 1, duration: 1, timeWarp: 1 };
-  private readonly seg = new TimeSegment();
-  private readonly tail = new TimeSegment();
   private readonly buffer: Int32Array;
-  private readonly hardTime: boolean;
 
   constructor(readonly m: FleetModel) {
     const slots = m.customers.length + 2;
@@ -51,22 +52,15 @@ export class RouteSet {
     this.fwd = make(() => new Float64Array(slots));
     this.bwd = make(() => new Float64Array(slots));
     this.load = make(() => new Float64Array(slots));
-    this.hardTime = m.twStart !== null && m.latePenalty === 0;
-    const timed = () => (this.hardTime ? new Float64Array(slots) : new Float64Array(0));
-    this.preDur = make(timed);
-    this.preWarp = make(timed);
-    this.preEarly = make(timed);
-    this.preLate = make(timed);
-    this.sufDur = make(timed);
-    this.sufWarp = make(timed);
-    this.sufEarly = make(timed);
-    this.sufLate = make(timed);
+    this.serv = make(() => new Float64Array(slots));
+    this.times = m.twStart !== null && m.latePenalty === 0 ? new RouteTimes(m, slots) : null;
     this.length = new Int32Array(m.routes);
     this.cost = new Float64Array(m.routes);
     this.objective = new Float64Array(m.routes);
     this.loadExcess = new Float64Array(m.routes);
     this.timeWarp = new Float64Array(m.routes);
     this.durationExcess = new Float64Array(m.routes);
+    this.duration = new Float64Array(m.routes);
     this.routeOf = new Int32Array(m.nodeCount).fill(-1);
     this.pos = new Int32Array(m.nodeCount);
     this.modifiedAt = new Float64Array(m.routes);
@@ -116,6 +110,7 @@ export class RouteSet {
     const fwd = this.fwd[r]!;
     const bwd = this.bwd[r]!;
     const load = this.load[r]!;
+    const serv = this.serv[r]!;
     if (this.length[r]! > 0) for (let k = 1; k <= this.length[r]!; k++) if (this.routeOf[seq[k]!] === r) this.routeOf[seq[k]!] = -1;
     seq[0] = m.start[r]!;
     for (let k = 1; k <= count; k++) seq[k] = customers[k - 1]!;
@@ -126,6 +121,7 @@ export class RouteSet {
       fwd[k] = fwd[k - 1]! + d[a * n + b]!;
       bwd[k] = bwd[k - 1]! + d[b * n + a]!;
       load[k] = k <= count ? load[k - 1]! + m.demand[b]! : load[k - 1]!;
+      serv[k] = serv[k - 1]! + m.service[b]!;
       if (k <= count) {
         this.routeOf[b] = r;
         this.pos[b] = k;
@@ -135,16 +131,23 @@ export class RouteSet {
     this.loadExcess[r] = Math.max(0, load[count]! - m.capacity[r]!);
     this.timeWarp[r] = 0;
     this.durationExcess[r] = 0;
+    this.duration[r] = 0;
     let late = 0;
-    if (count > 0 && this.hardTime) {
-      this.setTimes(r);
-      const seg = this.segmentOfWhole(r);
+    if (count > 0 && this.times) {
+      this.times.set(r, seq, count);
+      const seg = this.times.whole(r, seq, count);
       this.timeWarp[r] = seg.timeWarp;
+      this.duration[r] = seg.duration;
       this.durationExcess[r] = Math.max(0, seg.duration - m.maxDuration);
     } else if (count > 0 && m.twStart) {
       const score = evaluateRoute(m.p, r, customers, count);
       late = score.latePenalty;
       this.durationExcess[r] = score.durationExcessMin;
+    } else if (count > 0) {
+      // Windows that cannot bind: duration is additive (driving + service) under a cap.
+      this.duration[r] = fwd[count + 1]! / m.speed[r]! + serv[count + 1]!;
+      const excess = fwd[count + 1]! / m.speed[r]! + serv[count + 1]! - m.durationLimit;
+      if (excess > 0) this.durationExcess[r] = excess;
     }
     this.objective[r] = count > 0 ? m.fixedCost[r]! + m.unitCost[r]! * fwd[count + 1]! + late : 0;
     this.cost[r] = this.penalised(r);
@@ -165,51 +168,6 @@ export class RouteSet {
     let total = 0;
     for (let r = 0; r < this.m.routes; r++) total += this.cost[r]!;
     return total;
-  }
-
-  /** Prefix (customers 1..k) and suffix (k..len) time segments of route r at its vehicle's speed. */
-  private setTimes(r: number): void {
-    const m = this.m;
-    const n = m.nodeCount;
-    const twS = m.twStart!;
-    const twE = m.twEnd!;
-    const speed = m.speed[r]!;
-    const seq = this.seq[r]!;
-    const len = this.length[r]!;
-    const seg = this.seg;
-    for (let k = 1; k <= len; k++) {
-      const c = seq[k]!;
-      if (k === 1) seg.setNode(c, twS[c]!, twE[c]!, m.service[c]!);
-      else seg.append(m.dist[seq[k - 1]! * n + c]! / speed, m.service[c]!, 0, twS[c]!, twE[c]!, c);
-      this.preDur[r]![k] = seg.duration;
-      this.preWarp[r]![k] = seg.timeWarp;
-      this.preEarly[r]![k] = seg.earliest;
-      this.preLate[r]![k] = seg.latest;
-    }
-    const tail = this.tail;
-    for (let k = len; k >= 1; k--) {
-      const c = seq[k]!;
-      seg.setNode(c, twS[c]!, twE[c]!, m.service[c]!);
-      if (k < len) seg.append(m.dist[c * n + seq[k + 1]!]! / speed, tail.duration, tail.timeWarp, tail.earliest, tail.latest, tail.last);
-      tail.set(seg.duration, seg.timeWarp, seg.earliest, seg.latest, seg.first, seg.last);
-      this.sufDur[r]![k] = seg.duration;
-      this.sufWarp[r]![k] = seg.timeWarp;
-      this.sufEarly[r]![k] = seg.earliest;
-      this.sufLate[r]![k] = seg.latest;
-    }
-  }
-
-  private segmentOfWhole(r: number): TimeSegment {
-    const m = this.m;
-    const n = m.nodeCount;
-    const len = this.length[r]!;
-    const seq = this.seq[r]!;
-    const speed = m.speed[r]!;
-    const start = m.start[r]!;
-    const end = m.end[r]!;
-    const seg = this.seg.setNode(start, m.twStart![start]!, m.twEnd![start]!, 0);
-    seg.append(m.dist[start * n + seq[1]!]! / speed, this.preDur[r]![len]!, this.preWarp[r]![len]!, this.preEarly[r]![len]!, this.preLate[r]![len]!, seq[len]!);
-    return seg.append(m.dist[seq[len]! * n + end]! / speed, 0, 0, Number.NEGATIVE_INFINITY, m.twEnd![end]!, end);
   }
 
   /**
@@ -250,18 +208,23 @@ export class RouteSet {
     return m.fixedCost[v]! + m.unitCost[v]! * distance + (excess > 0 ? this.penalties.load * excess : 0);
   }
 
-  /** The time part of the price: time warp and working-hours excess, or soft lateness (exact). */
+  /** The time part of the price: time warp and working-hours excess, or soft lateness (exact), or additive duration excess. */
   timePrice(v: number, pieces: Pieces): number {
     const m = this.m;
-    if (pieces.size === 0 || !m.twStart) return 0;
+    if (pieces.size === 0) return 0;
     const pen = this.penalties;
-    if (!this.hardTime) {
+    if (this.times) {
+      const seg = this.times.segmentOf(v, pieces, this.seq, this.length);
+      return pen.timeWarp * seg.timeWarp + (seg.duration > m.maxDuration ? pen.duration * (seg.duration - m.maxDuration) : 0);
+    }
+    if (m.twStart) {
       const count = this.write(pieces, this.buffer);
       const score = evaluateRoute(m.p, v, this.buffer, count);
       return score.latePenalty + pen.duration * score.durationExcessMin;
     }
-    const seg = this.segmentOf(v, pieces);
-    return pen.timeWarp * seg.timeWarp + (seg.duration > m.maxDuration ? pen.duration * (seg.duration - m.maxDuration) : 0);
+    if (m.durationLimit === Number.POSITIVE_INFINITY) return 0;
+    const excess = this.distanceOf(v, pieces) / m.speed[v]! + this.serviceOf(pieces) - m.durationLimit;
+    return excess > 0 ? pen.duration * excess : 0;
   }
 
   price(v: number, pieces: Pieces): number {
@@ -270,37 +233,50 @@ export class RouteSet {
 
   /** Time segment of vehicle v driving `pieces` from its start node to its end node (hard windows). */
   segmentOf(v: number, pieces: Pieces): TimeSegment {
+    return this.times!.segmentOf(v, pieces, this.seq, this.length);
+  }
+
+  /** Time price (as timePrice) of vehicle v driving customers[0..count) under hard windows, from scratch (0 without them). */
+  listTimePrice(v: number, customers: ArrayLike<number>, count: number): number {
+    if (count === 0 || !this.times) return 0;
+    const seg = this.times.listSegment(v, customers, count);
+    return this.penalties.timeWarp * seg.timeWarp + (seg.duration > this.m.maxDuration ? this.penalties.duration * (seg.duration - this.m.maxDuration) : 0);
+  }
+
+  /** Distance of vehicle v driving `pieces` from its start to its end node. */
+  distanceOf(v: number, pieces: Pieces): number {
     const m = this.m;
     const n = m.nodeCount;
     const d = m.dist;
-    const twS = m.twStart!;
-    const twE = m.twEnd!;
-    const speed = m.speed[v]!;
-    const start = m.start[v]!;
-    const seg = this.seg.setNode(start, twS[start]!, twE[start]!, 0);
+    let distance = 0;
+    let prev = m.start[v]!;
     for (let k = 0; k < pieces.count; k++) {
       const r = pieces.route[k]!;
       const from = pieces.from[k]!;
       const to = pieces.to[k]!;
       if (r < 0) {
-        seg.append(d[seg.last * n + from]! / speed, m.service[from]!, 0, twS[from]!, twE[from]!, from);
-        continue;
-      }
-      const seq = this.seq[r]!;
-      if (pieces.reversed[k] === 0 && m.speed[r] === speed && (from === 1 || to === this.length[r])) {
-        const travel = d[seg.last * n + seq[from]!]! / speed;
-        if (from === 1) seg.append(travel, this.preDur[r]![to]!, this.preWarp[r]![to]!, this.preEarly[r]![to]!, this.preLate[r]![to]!, seq[to]!);
-        else seg.append(travel, this.sufDur[r]![from]!, this.sufWarp[r]![from]!, this.sufEarly[r]![from]!, this.sufLate[r]![from]!, seq[to]!);
-        continue;
-      }
-      const step = pieces.reversed[k] ? -1 : 1;
-      for (let t = step > 0 ? from : to; step > 0 ? t <= to : t >= from; t += step) {
-        const c = seq[t]!;
-        seg.append(d[seg.last * n + c]! / speed, m.service[c]!, 0, twS[c]!, twE[c]!, c);
+        distance += d[prev * n + from]!;
+        prev = from;
+      } else if (pieces.reversed[k]) {
+        distance += d[prev * n + this.seq[r]![to]!]! + this.bwd[r]![to]! - this.bwd[r]![from]!;
+        prev = this.seq[r]![from]!;
+      } else {
+        distance += d[prev * n + this.seq[r]![from]!]! + this.fwd[r]![to]! - this.fwd[r]![from]!;
+        prev = this.seq[r]![to]!;
       }
     }
-    const end = m.end[v]!;
-    return seg.append(d[seg.last * n + end]! / speed, 0, 0, Number.NEGATIVE_INFINITY, twE[end]!, end);
+    return distance + d[prev * n + m.end[v]!]!;
+  }
+
+  /** Service minutes of the customers in `pieces`. */
+  serviceOf(pieces: Pieces): number {
+    let service = 0;
+    for (let k = 0; k < pieces.count; k++) {
+      const r = pieces.route[k]!;
+      if (r < 0) service += this.m.service[pieces.from[k]!]!;
+      else service += this.serv[r]![pieces.to[k]!]! - this.serv[r]![pieces.from[k]! - 1]!;
+    }
+    return service;
   }
 
   /** Writes the customers of `pieces` in order into `out`; returns their count. */

@@ -1,4 +1,4 @@
-import type { LocalSearch } from "./local-search.js";
+import type { Routes } from "../routes.js";
 
 /** Largest routes x nodes for which SWAP*'s insertion costs are cached. */
 const INSERTION_CACHE_LIMIT = 4_000_000;
@@ -17,10 +17,10 @@ export class CheapestInsertions {
   /** Where withRemoval() inserts (-1: in the removed customer's place). */
   position = -1;
 
-  constructor(private readonly ls: LocalSearch) {
+  constructor(private readonly ls: Routes) {
     const m = ls.m;
-    this.cached = m.vehicles * m.nodeCount <= INSERTION_CACHE_LIMIT;
-    const entries = this.cached ? m.vehicles * m.nodeCount : m.nodeCount;
+    this.cached = m.routes * m.nodeCount <= INSERTION_CACHE_LIMIT;
+    const entries = this.cached ? m.routes * m.nodeCount : m.nodeCount;
     this.cost = new Float64Array(3 * entries);
     this.pos = new Int32Array(3 * entries);
     this.stamp = new Float64Array(entries).fill(-1);

@@ -1,6 +1,6 @@
 import type { Rng } from "../core/rng.js";
-import type { LocalSearch } from "./local-search.js";
-import { routeCost } from "./model.js";
+import type { LocalSearch } from "../search/textbook/local-search.js";
+import { routeCost } from "../search/textbook-model.js";
 
 /**
  * Ruin and recreate of the textbook iterated local search (textbook-ils.ts), after SISR

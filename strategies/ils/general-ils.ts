@@ -2,11 +2,11 @@ import { tinyProblemPatience, type Budget } from "../core/budget.js";
 import { evaluateSolution } from "../core/evaluator.js";
 import type { CompiledProblem, Solution } from "../core/problem.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
-import { buildFleetModel, type FleetModel } from "./fleet-model.js";
-import { GeneralLocalSearch } from "./general-search.js";
-import type { Penalties } from "./model.js";
-import { PenaltyManager } from "./penalty-manager.js";
-import { RouteSet } from "./route-set.js";
+import { buildFleetModel, type FleetModel } from "../search/fleet-model.js";
+import { GeneralLocalSearch } from "../search/general/local-search.js";
+import type { Penalties } from "../search/penalties.js";
+import { PenaltyManager } from "../search/penalty-manager.js";
+import { Routes } from "../search/routes.js";
 import { recreate, ruin } from "./ruin-recreate.js";
 
 /** Late acceptance: a candidate is accepted when it beats the current one or the one this many iterations ago. */
@@ -30,7 +30,7 @@ interface Snapshot {
   durationExcess: number;
 }
 
-function snapshot(rs: RouteSet): Snapshot {
+function snapshot(rs: Routes): Snapshot {
   let objective = 0;
   let loadExcess = 0;
   let timeWarp = 0;
@@ -73,7 +73,7 @@ function startRoutes(m: FleetModel, initial: Solution | undefined): { routes: nu
 export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {
   const m = buildFleetModel(p);
   const rng = budget.rng;
-  const rs = new RouteSet(m);
+  const rs = new Routes(m);
   const ls = new GeneralLocalSearch(rs);
   const penalties = new PenaltyManager(m);
   const stop = () => budget.exhausted();

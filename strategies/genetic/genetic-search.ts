@@ -1,0 +1,155 @@
+import { tinyProblemPatience, type Budget } from "../core/budget.js";
+import type { CompiledProblem, Solution } from "../core/problem.js";
+import type { Rng } from "../core/rng.js";
+import { clarkeWrightSolution } from "../clarke-wright/index.js";
+import { initialPenalties, type HgsModel, type Penalties } from "../search/textbook-model.js";
+import { LocalSearch } from "../search/textbook/local-search.js";
+import { completeRoutes as complete, toSolution } from "../search/textbook/solutions.js";
+import { orderedCrossover } from "./crossover.js";
+import { Individual } from "./individual.js";
+import { Population, POPULATION } from "./population.js";
+import { split } from "./split.js";
+
+/** Share of local-search outcomes that should be feasible; penalties adapt towards it. */
+const TARGET_FEASIBLE = 0.2;
+const PENALTY_SEGMENT = 100;
+const REPAIR_PROBABILITY = 0.5;
+/** Iterations without a new best before the population is rebuilt around the best. */
+const STAGNATION_LIMIT = 20_000;
+/** One generation (crossover, split, local search) against one ALNS step, for early stopping. */
+const HGS_ITERATION_WEIGHT = 10;
+function randomTour(m: HgsModel, rng: Rng): Int32Array {
+  const tour = Array.from(m.customers);
+  rng.shuffle(tour);
+  return Int32Array.from(tour);
+}
+
+class Search {
+  readonly ls: LocalSearch;
+  readonly population: Population;
+  penalties: Penalties;
+  private loadFeasibleHistory: boolean[] = [];
+  private durationFeasibleHistory: boolean[] = [];
+  private warpFeasibleHistory: boolean[] = [];
+
+  constructor(
+    readonly m: HgsModel,
+    readonly rng: Rng,
+    private readonly stop: () => boolean,
+  ) {
+    this.ls = new LocalSearch(m);
+    this.population = new Population(m);
+    this.penalties = initialPenalties(m);
+  }
+
+  /** Educates (local search) a solution and adds it, with a repair attempt when infeasible. */
+  educateAndAdd(routes: number[][]): boolean {
+    const ls = this.ls;
+    ls.penalties = this.penalties;
+    ls.loadRoutes(routes);
+    ls.run(this.rng, this.stop);
+    let loadOk = true;
+    let durationOk = true;
+    let warpOk = true;
+    const limit = this.m.windows ? this.m.windows.maxDuration : this.m.durationLimit;
+    for (let r = 0; r < this.m.vehicles; r++) {
+      if (ls.loadOf(r) > this.m.capacity + 1e-9) loadOk = false;
+      if (ls.durationOf(r) > limit + 1e-7) durationOk = false;
+      if (ls.timeWarpOf(r) > 1e-9) warpOk = false;
+    }
+    this.loadFeasibleHistory.push(loadOk);
+    this.durationFeasibleHistory.push(durationOk);
+    this.warpFeasibleHistory.push(warpOk);
+    const educated = new Individual(this.m, ls.routes(), this.penalties);
+    let improved = this.population.add(educated);
+    if (!educated.feasible && this.rng.next() < REPAIR_PROBABILITY) {
+      // Repair as in HGS: penalties x10, then x100 if the result is still infeasible.
+      for (const factor of [10, 100]) {
+        ls.penalties = { load: this.penalties.load * factor, duration: this.penalties.duration * factor, timeWarp: this.penalties.timeWarp * factor };
+        ls.reprice();
+        ls.run(this.rng, this.stop);
+        const repaired = new Individual(this.m, ls.routes(), this.penalties);
+        if (repaired.feasible) {
+          improved = this.population.add(repaired) || improved;
+          break;
+        }
+      }
+      ls.penalties = this.penalties;
+    }
+    return improved;
+  }
+
+  /** Moves each penalty so that about TARGET_FEASIBLE of the educated solutions are feasible. */
+  adaptPenalties(): void {
+    const adjust = (price: number, history: boolean[]) => {
+      if (history.length === 0) return price;
+      const share = history.filter(Boolean).length / history.length;
+      if (share < TARGET_FEASIBLE - 0.05) return Math.min(100_000, price * 1.2);
+      if (share > TARGET_FEASIBLE + 0.05) return Math.max(0.1, price * 0.85);
+      return price;
+    };
+    this.penalties = {
+      load: adjust(this.penalties.load, this.loadFeasibleHistory),
+      duration: adjust(this.penalties.duration, this.durationFeasibleHistory),
+      timeWarp: adjust(this.penalties.timeWarp, this.warpFeasibleHistory),
+    };
+    this.loadFeasibleHistory = [];
+    this.durationFeasibleHistory = [];
+    this.warpFeasibleHistory = [];
+    this.population.reprice(this.penalties);
+  }
+
+  offspring(): number[][] {
+    const a = this.population.select(this.rng);
+    let b = this.population.select(this.rng);
+    for (let tries = 0; tries < 3 && b === a; tries++) b = this.population.select(this.rng);
+    const child = orderedCrossover(a.tour, b.tour, this.rng, this.m.nodeCount);
+    return split(this.m, this.penalties, child);
+  }
+}
+
+/**
+ * Hybrid genetic search with adaptive diversity control (Vidal 2022) on the textbook model (one
+ * depot, identical vehicles, hard windows if any): ordered crossover on giant tours, optimal
+ * split, granular local search on penalised load, duration and time warp, and a population
+ * ranked by cost and diversity. `start` (e.g. savings, or a caller's routes) is educated first.
+ */
+export function geneticSearch(p: CompiledProblem, m: HgsModel, budget: Budget, start: number[][]): Solution {
+    const search = new Search(m, budget.rng, () => budget.exhausted());
+    let iteration = 0;
+    const step = (): boolean => {
+      iteration++;
+      if (iteration % PENALTY_SEGMENT === 0) search.adaptPenalties();
+      return budget.tick();
+    };
+
+    /** Educates and adds one solution; tells the budget when it is a new best feasible one. */
+    const educateAndAdd = (routes: number[][]): boolean => {
+      const improved = search.educateAndAdd(routes);
+      if (improved && search.population.best) budget.improved(toSolution(p, search.population.best.routes));
+      return improved;
+    };
+
+    educateAndAdd(start);
+    const initialCount = 4 * POPULATION.minimum;
+    for (let k = 0; k < initialCount && !step(); k++) educateAndAdd(split(m, search.penalties, randomTour(m, search.rng)));
+
+    const stopAfter = tinyProblemPatience(m.customers.length, HGS_ITERATION_WEIGHT);
+    let sinceBest = 0;
+    while (!step()) {
+      if (search.population.size() < 2) {
+        educateAndAdd(split(m, search.penalties, randomTour(m, search.rng)));
+        continue;
+      }
+      sinceBest = educateAndAdd(search.offspring()) ? 0 : sinceBest + 1;
+      if (stopAfter !== null && sinceBest >= stopAfter) break;
+      if (sinceBest >= STAGNATION_LIMIT) {
+        const best = search.population.best;
+        search.population.restart();
+        if (best) search.population.add(new Individual(m, best.routes, search.penalties));
+        sinceBest = 0;
+      }
+    }
+    const best = search.population.best ?? [...search.population.infeasible].sort((a, b) => a.penalisedCost - b.penalisedCost)[0];
+    return toSolution(p, best ? best.routes : complete(m, clarkeWrightSolution(p).routes));
+}

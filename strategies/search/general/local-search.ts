@@ -1,0 +1,118 @@
+import type { Rng } from "../../core/rng.js";
+import type { Routes } from "../routes.js";
+import { SwapStar } from "../moves/swap-star.js";
+import { generalRelocate, generalRelocateWithin } from "../moves/relocate.js";
+import { generalSwap, generalSwapWithin } from "../moves/swap.js";
+import { generalTwoOpt } from "../moves/two-opt.js";
+import { generalTwoOptStar } from "../moves/two-opt-star.js";
+import { improveFleetUse } from "../moves/vehicle-change.js";
+import { GeneralMovePricing } from "./move-pricing.js";
+/** Customers examined between two looks at the stop condition. */
+const STOP_CHECK = 16;
+
+/**
+ * Granular local search for any fleet (the general search's education): relocate one or two
+ * customers (also reversed), swap 1-1, 2-1 and 2-2, 2-opt within a route and both 2-opt*
+ * variants between routes, over each customer's nearest neighbours, first improvement; moves
+ * into an empty vehicle of each type; SWAP* between routes without a time dimension
+ * (moves/swap-star.ts, shared with the textbook search); and after each pass a route may change vehicle
+ * (vehicle-moves.ts). Each candidate route is priced on its own vehicle from pieces of the
+ * current routes (route-set.ts), so routes of different types, depots and speeds mix exactly.
+ * `onCommit` lets the property test compare each predicted price with a from-scratch one.
+ */
+export class GeneralLocalSearch extends GeneralMovePricing {
+  private readonly testedAt: Float64Array;
+  /** SWAP* between routes; only without a time dimension (see run). */
+  private readonly swapStar: SwapStar | null;
+
+  constructor(rs: Routes) {
+    super(rs);
+    this.testedAt = new Float64Array(rs.m.nodeCount);
+    // Under time windows SWAP*'s distance-chosen places mostly fail the exact time check, and
+    // its pair tables cost time the other moves use better (measured on MDVRPTW: see BENCHMARKS.md).
+    this.swapStar = rs.m.twStart === null ? new SwapStar(this) : null;
+  }
+
+  /**
+   * Forgets which moves were already found not to improve: needed when the prices changed
+   * (penalties), since the search otherwise skips a customer whose routes are unchanged since it
+   * was last tested, across runs (so that after a ruin only the touched routes are searched).
+   */
+  forget(): void {
+    this.testedAt.fill(-1);
+    this.swapStar?.forget();
+  }
+
+  /**
+   * After a penalty change: only routes that violate a constraint changed price, so only they
+   * (and moves touching them) are searched again; cheaper than forget() on large problems.
+   */
+  revisitViolating(): void {
+    const rs = this.rs;
+    for (let r = 0; r < rs.m.routes; r++) {
+      if (rs.loadExcess[r]! > 0 || rs.timeWarp[r]! > 0 || rs.durationExcess[r]! > 0) rs.modifiedAt[r] = ++rs.clock;
+    }
+  }
+
+  /** Runs to a local optimum or until `stop()`; returns false when stopped early. */
+  run(rng: Rng, stop: () => boolean = () => false): boolean {
+    const m = this.m;
+    const rs = this.rs;
+    const order = Array.from(m.customers);
+    rng.shuffle(order);
+    let improved = true;
+    let loop = 0;
+    let checked = 0;
+    while (improved || loop === 1) {
+      improved = false;
+      for (const u of order) {
+        if (++checked % STOP_CHECK === 0 && stop()) return false;
+        const lastTested = this.testedAt[u]!;
+        this.testedAt[u] = rs.clock;
+        const near = m.neighbours[u]!;
+        for (let k = 0; k < near.length; k++) {
+          const v = near[k]!;
+          const ru = rs.routeOf[u]!;
+          const rv = rs.routeOf[v]!;
+          // Both routes unchanged since u was last tested (in this run or an earlier one): nothing new.
+          if (Math.max(rs.modifiedAt[ru]!, rs.modifiedAt[rv]!) <= lastTested) continue;
+          if (this.movesAfter(u, rv, rs.pos[v]!)) {
+            improved = true;
+            continue;
+          }
+          if (rs.pos[v] === 1 && rs.routeOf[u] !== rv && this.movesAfter(u, rv, 0)) improved = true;
+        }
+        // Into an empty vehicle of each type: depends on u's route only (empty routes of a type are alike).
+        if (rs.modifiedAt[rs.routeOf[u]!]! > lastTested) {
+          for (let type = 0; type < m.typeSlots.length; type++) {
+            const empty = this.emptyOfType(type, -1);
+            if (empty >= 0 && this.movesAfter(u, empty, 0)) improved = true;
+          }
+        }
+      }
+      if (stop()) return false;
+      // Across runs (an iterated search): only pairs of routes that changed since they were last tested.
+      if (this.swapStar && this.swapStar.passLocalised(rng)) improved = true;
+      if (improveFleetUse(this)) improved = true;
+      loop++;
+    }
+    return true;
+  }
+
+  /** Every move between customer u and position j of route rv (j = 0: before rv's first customer), in the search's order. */
+  private movesAfter(u: number, rv: number, j: number): boolean {
+    const rs = this.rs;
+    const ru = rs.routeOf[u]!;
+    const i = rs.pos[u]!;
+    if (ru !== rv) {
+      this.before = rs.cost[ru]! + rs.cost[rv]!;
+      if (generalRelocate(this, ru, i, rv, j)) return true;
+      if (j > 0 && generalSwap(this, ru, i, rv, j)) return true;
+      return generalTwoOptStar(this, ru, i, rv, j);
+    }
+    if (j === i || j === i - 1) return false;
+    if (generalRelocateWithin(this, ru, i, j)) return true;
+    if (j > 0 && generalSwapWithin(this, ru, i, j)) return true;
+    return i < j && generalTwoOpt(this, ru, i, j);
+  }
+}

@@ -1,0 +1,125 @@
+import type { FleetModel } from "../fleet-model.js";
+import { Pieces } from "../pieces.js";
+import type { Routes } from "../routes.js";
+import { TailPrices } from "./tail-prices.js";
+
+const EPS = 1e-7;
+
+/**
+ * What the general search's moves (moves/*.ts) price with: candidate routes as pieces `a` and
+ * `b` of the current routes, a lower bound from distance and load (`base`, `mayImprove`) checked
+ * before the exact price, and `tryWithin` / `tryPair`, which price the candidates exactly on
+ * their vehicles (route-set.ts) and apply them when they improve. `onCommit` lets the property
+ * test compare each predicted price with a from-scratch one.
+ */
+export class GeneralMovePricing {
+  readonly a = new Pieces();
+  readonly b = new Pieces();
+  readonly outA: Int32Array;
+  readonly outB: Int32Array;
+  readonly tails: TailPrices;
+  private readonly emptyHint: Int32Array;
+  /** Penalised cost of the routes the move being priced rewrites, before it. */
+  before = 0;
+  predicted = 0;
+  onCommit: ((predicted: number, ra: number, rb: number) => void) | null = null;
+
+  constructor(readonly rs: Routes) {
+    const m = rs.m;
+    this.outA = new Int32Array(m.customers.length + 2);
+    this.outB = new Int32Array(m.customers.length + 2);
+    this.tails = new TailPrices(rs);
+    this.emptyHint = new Int32Array(m.typeSlots.length).fill(-1);
+  }
+
+  get m(): FleetModel {
+    return this.rs.m;
+  }
+
+  /** The route model (for SWAP*, moves/swap-star.ts). */
+  get model(): Routes {
+    return this.rs;
+  }
+
+  get scratch(): Int32Array {
+    return this.outA;
+  }
+
+  get scratch2(): Int32Array {
+    return this.outB;
+  }
+
+  /** Price of route r from its totals, on its own vehicle: fixed + unit x distance + load penalty (service is priced with time, by timePrice). */
+  routePrice(r: number, count: number, distance: number, load: number, _service: number): number {
+    return this.base(r, count, distance, load);
+  }
+
+  setRoute(r: number, customers: Int32Array, count: number): void {
+    this.rs.setRoute(r, customers, count);
+  }
+
+  /** First empty route of type `type` other than `except` (-1: none left). */
+  emptyOfType(type: number, except: number): number {
+    const slots = this.m.typeSlots[type]!;
+    // The last answer is usually still right: it spares a scan over the type's used vehicles.
+    const hinted = this.emptyHint[type]!;
+    if (hinted >= 0 && hinted !== except && this.rs.length[hinted] === 0) return hinted;
+    for (let k = 0; k < slots.length; k++) {
+      const r = slots[k]!;
+      if (r !== except && this.rs.length[r] === 0) {
+        if (except < 0) this.emptyHint[type] = r;
+        return r;
+      }
+    }
+    return -1;
+  }
+
+  /** Whether route r, its distance changed by `delta` (same customers), could cost less: a lower bound. */
+  mayImprove(r: number, delta: number): boolean {
+    const rs = this.rs;
+    const len = rs.length[r]!;
+    return this.base(r, len, rs.fwd[r]![len + 1]! + delta, rs.load[r]![len]!) < rs.cost[r]! - EPS;
+  }
+
+  /** Prices pieces `a` on route r's vehicle (a move within r); applies it when it improves. */
+  tryWithin(r: number): boolean {
+    const rs = this.rs;
+    const before = rs.cost[r]!;
+    const base = rs.basePrice(r, this.a);
+    if (base >= before - EPS) return false;
+    const after = base + rs.timePrice(r, this.a);
+    if (after >= before - EPS) return false;
+    this.predicted = after;
+    const count = rs.write(this.a, this.outA);
+    rs.setRoute(r, this.outA, count);
+    this.onCommit?.(after, r, -1);
+    return true;
+  }
+
+  /** Fixed + unit x distance + load penalty of route r with `count` customers (0 when empty). */
+  base(r: number, count: number, distance: number, load: number): number {
+    if (count === 0) return 0;
+    const m = this.rs.m;
+    const excess = load - m.capacity[r]!;
+    return m.fixedCost[r]! + m.unitCost[r]! * distance + (excess > 0 ? this.rs.penalties.load * excess : 0);
+  }
+
+  /** Prices pieces `a` on ru's vehicle and `b` on rv's; applies the move when it improves. */
+  tryPair(ru: number, rv: number): boolean {
+    const rs = this.rs;
+    const baseA = rs.basePrice(ru, this.a);
+    // Prices are never negative: a first route already as dear as both was is enough to stop.
+    if (baseA >= this.before - EPS) return false;
+    const baseB = rs.basePrice(rv, this.b);
+    if (baseA + baseB >= this.before - EPS) return false;
+    const after = baseA + baseB + rs.timePrice(ru, this.a) + rs.timePrice(rv, this.b);
+    if (after >= this.before - EPS) return false;
+    this.predicted = after;
+    const countA = rs.write(this.a, this.outA);
+    const countB = rs.write(this.b, this.outB);
+    rs.setRoute(ru, this.outA, countA);
+    rs.setRoute(rv, this.outB, countB);
+    this.onCommit?.(after, ru, rv);
+    return true;
+  }
+}

@@ -1,0 +1,140 @@
+import type { FleetModel } from "./fleet-model.js";
+import type { Pieces } from "./pieces.js";
+import { TimeSegment } from "./time-segment.js";
+
+/**
+ * The time part of the route model (routes.ts) under hard windows: per route and customer
+ * position k, the time segment (Vidal et al. 2013, time-segment.ts) of customers 1..k (prefix)
+ * and k..length (suffix) at the route's vehicle's speed. The vehicle's start and end nodes are
+ * not in them: whoever prices a candidate adds its own vehicle's, so a piece of one route can be
+ * priced on another vehicle (another depot) in O(1) when speeds agree.
+ */
+export class RouteTimes {
+  readonly preDur: Float64Array[];
+  readonly preWarp: Float64Array[];
+  readonly preEarly: Float64Array[];
+  readonly preLate: Float64Array[];
+  readonly sufDur: Float64Array[];
+  readonly sufWarp: Float64Array[];
+  readonly sufEarly: Float64Array[];
+  readonly sufLate: Float64Array[];
+  private readonly seg = new TimeSegment();
+  private readonly tail = new TimeSegment();
+
+  constructor(
+    readonly m: FleetModel,
+    slots: number,
+  ) {
+    const make = () => Array.from({ length: m.routes }, () => new Float64Array(slots));
+    this.preDur = make();
+    this.preWarp = make();
+    this.preEarly = make();
+    this.preLate = make();
+    this.sufDur = make();
+    this.sufWarp = make();
+    this.sufEarly = make();
+    this.sufLate = make();
+  }
+
+  /** Prefix (customers 1..k) and suffix (k..len) time segments of route r, customers seq[1..len]. */
+  set(r: number, seq: Int32Array, len: number): void {
+    const m = this.m;
+    const n = m.nodeCount;
+    const twS = m.twStart!;
+    const twE = m.twEnd!;
+    const speed = m.speed[r]!;
+    const seg = this.seg;
+    const pd = this.preDur[r]!;
+    const pw = this.preWarp[r]!;
+    const pe = this.preEarly[r]!;
+    const pl = this.preLate[r]!;
+    for (let k = 1; k <= len; k++) {
+      const c = seq[k]!;
+      if (k === 1) seg.setNode(c, twS[c]!, twE[c]!, m.service[c]!);
+      else seg.append(m.dist[seq[k - 1]! * n + c]! / speed, m.service[c]!, 0, twS[c]!, twE[c]!, c);
+      pd[k] = seg.duration;
+      pw[k] = seg.timeWarp;
+      pe[k] = seg.earliest;
+      pl[k] = seg.latest;
+    }
+    const tail = this.tail;
+    const sd = this.sufDur[r]!;
+    const sw = this.sufWarp[r]!;
+    const se = this.sufEarly[r]!;
+    const sl = this.sufLate[r]!;
+    for (let k = len; k >= 1; k--) {
+      const c = seq[k]!;
+      seg.setNode(c, twS[c]!, twE[c]!, m.service[c]!);
+      if (k < len) seg.append(m.dist[c * n + seq[k + 1]!]! / speed, tail.duration, tail.timeWarp, tail.earliest, tail.latest, tail.last);
+      tail.set(seg.duration, seg.timeWarp, seg.earliest, seg.latest, seg.first, seg.last);
+      sd[k] = seg.duration;
+      sw[k] = seg.timeWarp;
+      se[k] = seg.earliest;
+      sl[k] = seg.latest;
+    }
+  }
+
+  /** Segment of route r as it is (customers 1..len), from its vehicle's start to its end node. */
+  whole(r: number, seq: Int32Array, len: number): TimeSegment {
+    const m = this.m;
+    const n = m.nodeCount;
+    const speed = m.speed[r]!;
+    const start = m.start[r]!;
+    const end = m.end[r]!;
+    const seg = this.seg.setNode(start, m.twStart![start]!, m.twEnd![start]!, 0);
+    seg.append(m.dist[start * n + seq[1]!]! / speed, this.preDur[r]![len]!, this.preWarp[r]![len]!, this.preEarly[r]![len]!, this.preLate[r]![len]!, seq[len]!);
+    return seg.append(m.dist[seq[len]! * n + end]! / speed, 0, 0, Number.NEGATIVE_INFINITY, m.twEnd![end]!, end);
+  }
+
+  /** Segment of vehicle v driving `pieces` (positions 1..length of current routes, or loose nodes) from its start to its end node. */
+  segmentOf(v: number, pieces: Pieces, seqs: readonly Int32Array[], lengths: Int32Array): TimeSegment {
+    const m = this.m;
+    const n = m.nodeCount;
+    const d = m.dist;
+    const twS = m.twStart!;
+    const twE = m.twEnd!;
+    const speed = m.speed[v]!;
+    const start = m.start[v]!;
+    const seg = this.seg.setNode(start, twS[start]!, twE[start]!, 0);
+    for (let k = 0; k < pieces.count; k++) {
+      const r = pieces.route[k]!;
+      const from = pieces.from[k]!;
+      const to = pieces.to[k]!;
+      if (r < 0) {
+        seg.append(d[seg.last * n + from]! / speed, m.service[from]!, 0, twS[from]!, twE[from]!, from);
+        continue;
+      }
+      const seq = seqs[r]!;
+      if (pieces.reversed[k] === 0 && m.speed[r] === speed && (from === 1 || to === lengths[r])) {
+        const travel = d[seg.last * n + seq[from]!]! / speed;
+        if (from === 1) seg.append(travel, this.preDur[r]![to]!, this.preWarp[r]![to]!, this.preEarly[r]![to]!, this.preLate[r]![to]!, seq[to]!);
+        else seg.append(travel, this.sufDur[r]![from]!, this.sufWarp[r]![from]!, this.sufEarly[r]![from]!, this.sufLate[r]![from]!, seq[to]!);
+        continue;
+      }
+      const step = pieces.reversed[k] ? -1 : 1;
+      for (let t = step > 0 ? from : to; step > 0 ? t <= to : t >= from; t += step) {
+        const c = seq[t]!;
+        seg.append(d[seg.last * n + c]! / speed, m.service[c]!, 0, twS[c]!, twE[c]!, c);
+      }
+    }
+    const end = m.end[v]!;
+    return seg.append(d[seg.last * n + end]! / speed, 0, 0, Number.NEGATIVE_INFINITY, twE[end]!, end);
+  }
+
+  /** Segment of vehicle v driving customers[0..count) from its start to its end node, from scratch. */
+  listSegment(v: number, customers: ArrayLike<number>, count: number): TimeSegment {
+    const m = this.m;
+    const n = m.nodeCount;
+    const twS = m.twStart!;
+    const twE = m.twEnd!;
+    const speed = m.speed[v]!;
+    const start = m.start[v]!;
+    const seg = this.seg.setNode(start, twS[start]!, twE[start]!, 0);
+    for (let k = 0; k < count; k++) {
+      const c = customers[k]!;
+      seg.append(m.dist[seg.last * n + c]! / speed, m.service[c]!, 0, twS[c]!, twE[c]!, c);
+    }
+    const end = m.end[v]!;
+    return seg.append(m.dist[seg.last * n + end]! / speed, 0, 0, Number.NEGATIVE_INFINITY, twE[end]!, end);
+  }
+}

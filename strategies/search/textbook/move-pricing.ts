@@ -1,0 +1,77 @@
+import { Pieces } from "../pieces.js";
+import { routeCost } from "../textbook-model.js";
+import { TextbookRoutes } from "./routes.js";
+
+const EPS = 1e-7;
+
+/**
+ * What the textbook local search's moves (moves/*.ts) price with: candidate routes as pieces `a`
+ * and `b` of the current routes; `improves` prices two candidate routes from their totals
+ * (distance, load, service: O(1) from the prefix sums), `confirm` adds the exact time-window
+ * penalty of the pieces on the route model (routes.ts) and `commit` applies them; `improvesWithin` /
+ * `confirmWithin` / `commitWithin` do the same for a move within one route.
+ */
+export class TextbookMovePricing extends TextbookRoutes {
+  readonly a = new Pieces();
+  readonly b = new Pieces();
+  /** Penalised cost of the candidate routes (set when they improve). */
+  predicted = 0;
+  /** Cost of both routes before the move being priced (set by the caller). */
+  before = 0;
+
+  /** Whether the two new routes cost less than `before`; the distance bound prunes first. */
+  improves(countA: number, distA: number, loadA: number, servA: number, countB: number, distB: number, loadB: number, servB: number): boolean {
+    const m = this.m;
+    const boundA = countA > 0 ? m.fixedCost + m.unitCost * distA : 0;
+    const boundB = countB > 0 ? m.fixedCost + m.unitCost * distB : 0;
+    if (boundA + boundB >= this.before - EPS) return false;
+    const after = routeCost(m, this.penalties, countA, distA, loadA, servA) + routeCost(m, this.penalties, countB, distB, loadB, servB);
+    this.predicted = after;
+    return after < this.before - EPS;
+  }
+
+  /** Adds the time penalties of both candidate routes (pieces `a` and `b`) to an improving price; whether it still improves. */
+  confirm(ra: number, rb: number): boolean {
+    if (!this.m.windows) return true;
+    this.predicted += this.model.timePrice(ra, this.a) + this.model.timePrice(rb, this.b);
+    return this.predicted < this.before - EPS;
+  }
+
+  commit(ra: number, rb: number): boolean {
+    const countA = this.write(this.a, this.scratch);
+    const countB = this.write(this.b, this.scratch2);
+    this.setRoute(ra, this.scratch, countA);
+    this.setRoute(rb, this.scratch2, countB);
+    if (this.onCommit) this.onCommit(this.predicted, ra, rb);
+    return true;
+  }
+
+  /** Penalised cost of a route from its totals (windows aside): identical vehicles, so r does not matter. */
+  routePrice(_r: number, count: number, distance: number, load: number, service: number): number {
+    return routeCost(this.m, this.penalties, count, distance, load, service);
+  }
+
+  /** Whether changing route r's distance by `delta` lowers its penalised cost. */
+  improvesWithin(r: number, delta: number): boolean {
+    // Under windows a longer route may still warp less: no shortcut on the distance alone.
+    if (delta > -EPS && !this.m.windows) return false;
+    const end = this.length[r]! + 1;
+    const after = routeCost(this.m, this.penalties, this.length[r]!, this.fwd[r]![end]! + delta, this.load[r]![end]!, this.serv[r]![end]!);
+    this.predicted = after;
+    return after < this.cost[r]! - EPS;
+  }
+
+  /** Adds the time penalty of the candidate (pieces `a`) to an improving distance price; whether it still improves. */
+  confirmWithin(r: number): boolean {
+    if (!this.m.windows) return true;
+    this.predicted += this.model.timePrice(r, this.a);
+    return this.predicted < this.cost[r]! - EPS;
+  }
+
+  commitWithin(r: number): boolean {
+    const count = this.write(this.a, this.scratch);
+    this.setRoute(r, this.scratch, count);
+    if (this.onCommit) this.onCommit(this.predicted, r, -1);
+    return true;
+  }
+}

@@ -1,0 +1,135 @@
+import type { Penalties } from "../penalties.js";
+import type { Pieces } from "../pieces.js";
+import { Routes } from "../routes.js";
+import type { HgsModel } from "../textbook-model.js";
+import { PromisingCustomers } from "./promising.js";
+
+/**
+ * The textbook local search's view of the route model (routes.ts): the same arrays (sequence,
+ * distance both ways, load, service, cost, where each customer is, when each route was last
+ * rewritten), read through the identical-fleet scalars of HgsModel so that its moves are priced
+ * in O(1) from totals, with the time segments of the model for binding windows. It adds what only
+ * the textbook methods use: scratch buffers, the promising customers of the localised search and
+ * the commit hook of the property tests. The modification clock is never reset, so that what
+ * was examined or cached under it stays comparable across runs.
+ */
+export class TextbookRoutes {
+  /** The route model these arrays belong to. */
+  readonly model: Routes;
+  /** Per route: depot, customers, depot. */
+  readonly seq: Int32Array[];
+  readonly length: Int32Array;
+  readonly fwd: Float64Array[];
+  readonly bwd: Float64Array[];
+  readonly load: Float64Array[];
+  readonly serv: Float64Array[];
+  readonly cost: Float64Array;
+  readonly routeOf: Int32Array;
+  readonly pos: Int32Array;
+  readonly modifiedAt: Float64Array;
+  readonly scratch: Int32Array;
+  readonly scratch2: Int32Array;
+  /** Told of every rewritten route, for the localised search. */
+  protected readonly promising: PromisingCustomers;
+  /**
+   * Test hook: called after every applied move with the penalised cost the move was priced at
+   * and the routes it rewrote (rb = -1 for a move within one route).
+   */
+  onCommit: ((predicted: number, ra: number, rb: number) => void) | null = null;
+
+  constructor(readonly m: HgsModel) {
+    const model = (this.model = new Routes(m.fleet));
+    this.seq = model.seq;
+    this.length = model.length;
+    this.fwd = model.fwd;
+    this.bwd = model.bwd;
+    this.load = model.load;
+    this.serv = model.serv;
+    this.cost = model.cost;
+    this.routeOf = model.routeOf;
+    this.pos = model.pos;
+    this.modifiedAt = model.modifiedAt;
+    const slots = m.customers.length + 2;
+    this.scratch = new Int32Array(slots);
+    this.scratch2 = new Int32Array(slots);
+    this.promising = new PromisingCustomers(m);
+  }
+
+  get clock(): number {
+    return this.model.clock;
+  }
+
+  get penalties(): Penalties {
+    return this.model.penalties;
+  }
+
+  set penalties(pen: Penalties) {
+    this.model.penalties = pen;
+  }
+
+  /** Loads routes (customers only, one list per vehicle, missing lists empty). */
+  loadRoutes(routes: readonly (readonly number[])[]): void {
+    for (let r = 0; r < this.m.vehicles; r++) {
+      const route = routes[r] ?? [];
+      const buf = this.scratch;
+      for (let k = 0; k < route.length; k++) buf[k] = route[k]!;
+      this.setRoute(r, buf, route.length);
+    }
+  }
+
+  routes(): number[][] {
+    const out: number[][] = [];
+    for (let r = 0; r < this.m.vehicles; r++) out.push(Array.from(this.seq[r]!.subarray(1, this.length[r]! + 1)));
+    return out;
+  }
+
+  totalCost(): number {
+    let total = 0;
+    for (let r = 0; r < this.m.vehicles; r++) total += this.cost[r]!;
+    return total;
+  }
+
+  loadOf(r: number): number {
+    return this.load[r]![this.length[r]! + 1]!;
+  }
+
+  distanceOf(r: number): number {
+    return this.fwd[r]![this.length[r]! + 1]!;
+  }
+
+  /** Route duration: additive (driving + service), or under windows the segment's (waiting included). */
+  durationOf(r: number): number {
+    return this.model.duration[r]!;
+  }
+
+  /** Time warp of route r (0 without windows). */
+  timeWarpOf(r: number): number {
+    return this.model.timeWarp[r]!;
+  }
+
+  /** Re-prices every route after the penalties changed. */
+  reprice(): void {
+    this.model.reprice();
+  }
+
+  /** Time penalty of route r's vehicle driving a customer list (depots added), from scratch. */
+  listTime(r: number, customers: Int32Array, count: number): number {
+    return this.model.listTimePrice(r, customers, count);
+  }
+
+  setRoute(r: number, customers: Int32Array, count: number): void {
+    this.model.setRoute(r, customers, count);
+    this.promising.touch(r);
+  }
+
+  /** Marks route r as rewritten (unchanged), so that a localised search examines it again (e.g. after its prices rose). */
+  markChanged(r: number): void {
+    this.modifiedAt[r] = ++this.model.clock;
+    this.promising.touch(r);
+  }
+
+  /** Writes the customers of `pieces` (positions 1..length of current routes) into `out`; returns their count. */
+  write(pieces: Pieces, out: Int32Array): number {
+    return this.model.write(pieces, out);
+  }
+}

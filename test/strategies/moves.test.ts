@@ -1,0 +1,156 @@
+import { expect } from "chai";
+import fc from "fast-check";
+import { compileRequest } from "../../src/problem/compile-request.js";
+import type { CompiledProblem } from "../../strategies/core/problem.js";
+import { Rng } from "../../strategies/core/rng.js";
+import { buildFleetModel } from "../../strategies/search/fleet-model.js";
+import { GeneralMovePricing } from "../../strategies/search/general/move-pricing.js";
+import { LoadSegment } from "../../strategies/search/load-segment.js";
+import { generalRelocate, generalRelocateWithin, textbookRelocate, textbookRelocateWithin } from "../../strategies/search/moves/relocate.js";
+import { generalSwap, generalSwapWithin, textbookSwap, textbookSwapWithin } from "../../strategies/search/moves/swap.js";
+import { generalTwoOpt, textbookTwoOpt } from "../../strategies/search/moves/two-opt.js";
+import { generalTwoOptStar, textbookTwoOptStar } from "../../strategies/search/moves/two-opt-star.js";
+import type { Penalties } from "../../strategies/search/penalties.js";
+import { Routes } from "../../strategies/search/routes.js";
+import { buildModel } from "../../strategies/search/textbook-model.js";
+import { TextbookMovePricing } from "../../strategies/search/textbook/move-pricing.js";
+import { fleetArb, fleetInstance, scratchRouteCost } from "./fleet-problems.js";
+
+const penaltyArb = fc.record({
+  load: fc.double({ min: 0.1, max: 50, noNaN: true }),
+  duration: fc.double({ min: 0.1, max: 50, noNaN: true }),
+  timeWarp: fc.double({ min: 0.1, max: 50, noNaN: true }),
+});
+
+type Inter = (ru: number, i: number, rv: number, j: number) => boolean;
+type Intra = (r: number, i: number, j: number) => boolean;
+
+/** The route model's routes, one customer list per route slot. */
+function listsOf(routes: Routes): number[][] {
+  return routes.routes();
+}
+
+/**
+ * Random routes, then every candidate (u, position) of one move, applied where it improves:
+ * each commit's predicted penalised cost must equal the shared evaluator's from-scratch price of
+ * the rewritten routes on their vehicles (scratchRouteCost), and the total must fall.
+ */
+function exercise(p: CompiledProblem, model: Routes, pen: Penalties, seed: number, hook: (f: (predicted: number, ra: number, rb: number) => void) => void, inter: Inter | null, intra: Intra | null, setBefore: (v: number) => void): number {
+  const rng = new Rng(seed);
+  const slots = model.m.routes;
+  const lists: number[][] = Array.from({ length: slots }, () => []);
+  for (const c of rng.shuffle(Array.from(model.m.customers))) lists[rng.int(slots)]!.push(c);
+  model.penalties = pen;
+  model.loadRoutes(lists);
+  let total = model.totalCost();
+  let commits = 0;
+  hook((predicted, ra, rb) => {
+    commits++;
+    const now = listsOf(model);
+    const actual = scratchRouteCost(p, ra, pen, now[ra]!) + (rb >= 0 ? scratchRouteCost(p, rb, pen, now[rb]!) : 0);
+    expect(predicted, `move on routes ${ra}, ${rb}`).to.be.closeTo(actual, 1e-6 * Math.max(1, Math.abs(actual)));
+    const after = model.totalCost();
+    expect(after).to.be.lessThan(total);
+    total = after;
+  });
+  for (const u of rng.shuffle(Array.from(model.m.customers))) {
+    for (let rv = 0; rv < slots; rv++) {
+      for (let j = 0; j <= model.length[rv]!; j++) {
+        const ru = model.routeOf[u]!;
+        const i = model.pos[u]!;
+        if (j > model.length[rv]!) break;
+        if (ru !== rv && inter) {
+          setBefore(model.cost[ru]! + model.cost[rv]!);
+          inter(ru, i, rv, j);
+        } else if (ru === rv && intra && j !== i && j !== i - 1) intra(ru, i, j);
+      }
+    }
+  }
+  const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
+  expect(sorted(listsOf(model).flat())).to.deep.equal(sorted(Array.from(model.m.customers)));
+  return commits;
+}
+
+interface MoveCase {
+  name: string;
+  general: (ls: GeneralMovePricing) => { inter: Inter | null; intra: Intra | null };
+  textbook: (ls: TextbookMovePricing) => { inter: Inter | null; intra: Intra | null };
+}
+
+const MOVES: MoveCase[] = [
+  { name: "relocate between routes", general: (ls) => ({ inter: (ru, i, rv, j) => generalRelocate(ls, ru, i, rv, j), intra: null }), textbook: (ls) => ({ inter: (ru, i, rv, j) => textbookRelocate(ls, ls.seq[ru]![i]!, ru, i, rv, j), intra: null }) },
+  { name: "relocate within a route", general: (ls) => ({ inter: null, intra: (r, i, j) => generalRelocateWithin(ls, r, i, j) }), textbook: (ls) => ({ inter: null, intra: (r, i, j) => textbookRelocateWithin(ls, ls.seq[r]![i]!, r, i, j) }) },
+  { name: "swap between routes", general: (ls) => ({ inter: (ru, i, rv, j) => j > 0 && generalSwap(ls, ru, i, rv, j), intra: null }), textbook: (ls) => ({ inter: (ru, i, rv, j) => j > 0 && textbookSwap(ls, ls.seq[ru]![i]!, ru, i, rv, j), intra: null }) },
+  { name: "swap within a route", general: (ls) => ({ inter: null, intra: (r, i, j) => j > 0 && generalSwapWithin(ls, r, i, j) }), textbook: (ls) => ({ inter: null, intra: (r, i, j) => j > 0 && textbookSwapWithin(ls, r, i, j) }) },
+  { name: "2-opt*", general: (ls) => ({ inter: (ru, i, rv, j) => generalTwoOptStar(ls, ru, i, rv, j), intra: null }), textbook: (ls) => ({ inter: (ru, i, rv, j) => textbookTwoOptStar(ls, ls.seq[ru]![i]!, ru, i, rv, j), intra: null }) },
+  { name: "2-opt", general: (ls) => ({ inter: null, intra: (r, i, j) => i < j && generalTwoOpt(ls, r, i, j) }), textbook: (ls) => ({ inter: null, intra: (r, i, j) => i < j && textbookTwoOpt(ls, r, i, j) }) },
+];
+
+describe("moves (strategies/search/moves), each priced on the route model against the evaluator", function () {
+  this.timeout(300_000);
+
+  for (const move of MOVES) {
+    it(`${move.name}: general search (any fleet, depots, hard or soft windows)`, () => {
+      let commits = 0;
+      fc.assert(
+        fc.property(fc.oneof(fleetArb("none", 9), fleetArb("hard", 9), fleetArb("soft", 9)), penaltyArb, (o, pen) => {
+          const { problem: p } = compileRequest(fleetInstance(o));
+          const ls = new GeneralMovePricing(new Routes(buildFleetModel(p)));
+          const { inter, intra } = move.general(ls);
+          commits += exercise(p, ls.rs, pen, o.seed, (f) => (ls.onCommit = f), inter, intra, (v) => (ls.before = v));
+        }),
+        { numRuns: 40 },
+      );
+      expect(commits, "some candidates improved and were applied").to.be.greaterThan(0);
+    });
+
+    it(`${move.name}: textbook search (one depot, identical vehicles, binding windows or none)`, () => {
+      let commits = 0;
+      let runs = 0;
+      const textbookArb = fc.oneof(fleetArb("none", 9), fleetArb("hard", 9)).map((o) => ({ ...o, types: 1, depots: 1, mixedEnds: false }));
+      fc.assert(
+        fc.property(textbookArb, penaltyArb, (o, pen) => {
+          const { problem: p } = compileRequest(fleetInstance(o));
+          const outcome = buildModel(p);
+          // Windows that cannot bind become an additive duration cap: hgs.test.ts checks that case.
+          if (!outcome.ok || (p.time !== null && outcome.model.windows === null)) return;
+          runs++;
+          const ls = new TextbookMovePricing(outcome.model);
+          const { inter, intra } = move.textbook(ls);
+          commits += exercise(p, ls.model, pen, o.seed, (f) => (ls.onCommit = f), inter, intra, (v) => (ls.before = v));
+        }),
+        { numRuns: 40 },
+      );
+      expect(runs).to.be.greaterThan(10);
+      expect(commits, "some candidates improved and were applied").to.be.greaterThan(0);
+    });
+  }
+});
+
+describe("LoadSegment", () => {
+  it("concatenates to the most on board along the route, split anywhere", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(20), fc.nat(20)), { minLength: 1, maxLength: 12 }), fc.nat(), (visits, cutSeed) => {
+        // Brute force: everything delivered is on board at the start, pickups accumulate.
+        let onBoard = visits.reduce((sum, [d]) => sum + d, 0);
+        let peak = onBoard;
+        for (const [d, q] of visits) {
+          onBoard += q - d;
+          peak = Math.max(peak, onBoard);
+        }
+        const cut = cutSeed % visits.length;
+        const piece = (from: number, to: number) => {
+          const seg = new LoadSegment().set(0, 0, 0);
+          for (let k = from; k < to; k++) seg.append(visits[k]![0], visits[k]![1], Math.max(visits[k]![0], visits[k]![1]));
+          return seg;
+        };
+        const head = piece(0, cut);
+        const tail = piece(cut, visits.length);
+        const whole = head.append(tail.delivery, tail.pickup, tail.peak);
+        expect(whole.peak).to.equal(peak);
+        expect(whole.excess(peak)).to.equal(0);
+        expect(whole.excess(peak - 1)).to.equal(1);
+      }),
+    );
+  });
+});
