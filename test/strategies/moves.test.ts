@@ -7,6 +7,7 @@ import { buildFleetModel } from "../../strategies/search/fleet-model.js";
 import { GeneralMovePricing } from "../../strategies/search/general/move-pricing.js";
 import { LoadSegment } from "../../strategies/search/load-segment.js";
 import { generalRelocate, generalRelocateWithin, textbookRelocate, textbookRelocateWithin } from "../../strategies/search/moves/relocate.js";
+import { SwapStar } from "../../strategies/search/moves/swap-star.js";
 import { generalSwap, generalSwapWithin, textbookSwap, textbookSwapWithin } from "../../strategies/search/moves/swap.js";
 import { generalTwoOpt, textbookTwoOpt } from "../../strategies/search/moves/two-opt.js";
 import { generalTwoOptStar, textbookTwoOptStar } from "../../strategies/search/moves/two-opt-star.js";
@@ -35,7 +36,7 @@ function listsOf(routes: Routes): number[][] {
  * each commit's predicted penalised cost must equal the shared evaluator's from-scratch price of
  * the rewritten routes on their vehicles (scratchRouteCost), and the total must fall.
  */
-function exercise(p: CompiledProblem, model: Routes, pen: Penalties, seed: number, hook: (f: (predicted: number, ra: number, rb: number) => void) => void, inter: Inter | null, intra: Intra | null, setBefore: (v: number) => void): number {
+function exercise(p: CompiledProblem, model: Routes, pen: Penalties, seed: number, hook: (f: (predicted: number, ra: number, rb: number) => void) => void, inter: Inter | null, intra: Intra | null, setBefore: (v: number) => void, pass?: (rng: Rng) => boolean): number {
   const rng = new Rng(seed);
   const slots = model.m.routes;
   const lists: number[][] = Array.from({ length: slots }, () => []);
@@ -66,6 +67,8 @@ function exercise(p: CompiledProblem, model: Routes, pen: Penalties, seed: numbe
       }
     }
   }
+  // A route-pair move (SWAP*): passes until nothing improves.
+  for (let k = 0; pass && k < 20 && pass(rng); k++);
   const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
   expect(sorted(listsOf(model).flat())).to.deep.equal(sorted(Array.from(model.m.customers)));
   return commits;
@@ -125,6 +128,41 @@ describe("moves (strategies/search/moves), each priced on the route model agains
       expect(commits, "some candidates improved and were applied").to.be.greaterThan(0);
     });
   }
+});
+
+describe("SWAP* (strategies/search/moves/swap-star.ts), one implementation for both searches", function () {
+  this.timeout(300_000);
+
+  it("general search (any fleet and depots, no time dimension): every applied exchange priced as the evaluator prices it", () => {
+    let commits = 0;
+    fc.assert(
+      fc.property(fleetArb("none", 12), penaltyArb, (o, pen) => {
+        const { problem: p } = compileRequest(fleetInstance(o));
+        const ls = new GeneralMovePricing(new Routes(buildFleetModel(p)));
+        const swapStar = new SwapStar(ls);
+        commits += exercise(p, ls.rs, pen, o.seed, (f) => (ls.onCommit = f), null, null, () => {}, (rng) => swapStar.pass(rng, 0));
+      }),
+      { numRuns: 60 },
+    );
+    expect(commits).to.be.greaterThan(0);
+  });
+
+  it("textbook search (one depot, identical vehicles, binding windows or none): the same", () => {
+    let commits = 0;
+    const textbookArb = fc.oneof(fleetArb("none", 12), fleetArb("hard", 12)).map((o) => ({ ...o, types: 1, depots: 1, mixedEnds: false }));
+    fc.assert(
+      fc.property(textbookArb, penaltyArb, (o, pen) => {
+        const { problem: p } = compileRequest(fleetInstance(o));
+        const outcome = buildModel(p);
+        if (!outcome.ok || (p.time !== null && outcome.model.windows === null)) return;
+        const ls = new TextbookMovePricing(outcome.model);
+        const swapStar = new SwapStar(ls);
+        commits += exercise(p, ls.model, pen, o.seed, (f) => (ls.onCommit = f), null, null, () => {}, (rng) => swapStar.pass(rng, 0));
+      }),
+      { numRuns: 60 },
+    );
+    expect(commits).to.be.greaterThan(0);
+  });
 });
 
 describe("LoadSegment", () => {

@@ -17,7 +17,7 @@ const STOP_CHECK = 16;
  * into an empty vehicle of each type; SWAP* between routes without a time dimension
  * (moves/swap-star.ts, shared with the textbook search); and after each pass a route may change vehicle
  * (vehicle-moves.ts). Each candidate route is priced on its own vehicle from pieces of the
- * current routes (route-set.ts), so routes of different types, depots and speeds mix exactly.
+ * current routes (the route model, routes.ts), so routes of different types, depots and speeds mix exactly.
  * `onCommit` lets the property test compare each predicted price with a from-scratch one.
  */
 export class GeneralLocalSearch extends GeneralMovePricing {

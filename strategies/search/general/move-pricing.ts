@@ -9,7 +9,7 @@ const EPS = 1e-7;
  * What the general search's moves (moves/*.ts) price with: candidate routes as pieces `a` and
  * `b` of the current routes, a lower bound from distance and load (`base`, `mayImprove`) checked
  * before the exact price, and `tryWithin` / `tryPair`, which price the candidates exactly on
- * their vehicles (route-set.ts) and apply them when they improve. `onCommit` lets the property
+ * their vehicles (the route model, routes.ts) and apply them when they improve. `onCommit` lets the property
  * test compare each predicted price with a from-scratch one.
  */
 export class GeneralMovePricing {
