@@ -102,7 +102,7 @@ export class Routes {
   }
 
   /** Rewrites route r as `customers[0..count)` and recomputes its prefix data and price. */
-  setRoute(r: number, customers: ArrayLike<number>, count: number): void {
+  setRoute(r: number, customers: ArrayLike<number>, count: number, forgetOld = true): void {
     const m = this.m;
     const n = m.nodeCount;
     const d = m.dist;
@@ -111,7 +111,8 @@ export class Routes {
     const bwd = this.bwd[r]!;
     const load = this.load[r]!;
     const serv = this.serv[r]!;
-    if (this.length[r]! > 0) for (let k = 1; k <= this.length[r]!; k++) if (this.routeOf[seq[k]!] === r) this.routeOf[seq[k]!] = -1;
+    // Customers that leave the route are on none until set elsewhere (a caller that always sets them, or marks them itself, may skip this).
+    if (forgetOld) for (let k = 1; k <= this.length[r]!; k++) if (this.routeOf[seq[k]!] === r) this.routeOf[seq[k]!] = -1;
     seq[0] = m.start[r]!;
     for (let k = 1; k <= count; k++) seq[k] = customers[k - 1]!;
     seq[count + 1] = m.end[r]!;

@@ -36,7 +36,7 @@ function listsOf(routes: Routes): number[][] {
  * each commit's predicted penalised cost must equal the shared evaluator's from-scratch price of
  * the rewritten routes on their vehicles (scratchRouteCost), and the total must fall.
  */
-function exercise(p: CompiledProblem, model: Routes, pen: Penalties, seed: number, hook: (f: (predicted: number, ra: number, rb: number) => void) => void, inter: Inter | null, intra: Intra | null, setBefore: (v: number) => void, pass?: (rng: Rng) => boolean): number {
+function exercise(p: CompiledProblem, model: Routes, pen: Penalties, seed: number, hook: (f: (predicted: number, ra: number, rb: number) => void) => void, inter: Inter | null, intra: Intra | null, prepare: (ru: number, rv: number) => void, pass?: (rng: Rng) => boolean): number {
   const rng = new Rng(seed);
   const slots = model.m.routes;
   const lists: number[][] = Array.from({ length: slots }, () => []);
@@ -61,7 +61,7 @@ function exercise(p: CompiledProblem, model: Routes, pen: Penalties, seed: numbe
         const i = model.pos[u]!;
         if (j > model.length[rv]!) break;
         if (ru !== rv && inter) {
-          setBefore(model.cost[ru]! + model.cost[rv]!);
+          prepare(ru, rv);
           inter(ru, i, rv, j);
         } else if (ru === rv && intra && j !== i && j !== i - 1) intra(ru, i, j);
       }
@@ -100,7 +100,7 @@ describe("moves (strategies/search/moves), each priced on the route model agains
           const { problem: p } = compileRequest(fleetInstance(o));
           const ls = new GeneralMovePricing(new Routes(buildFleetModel(p)));
           const { inter, intra } = move.general(ls);
-          commits += exercise(p, ls.rs, pen, o.seed, (f) => (ls.onCommit = f), inter, intra, (v) => (ls.before = v));
+          commits += exercise(p, ls.rs, pen, o.seed, (f) => (ls.onCommit = f), inter, intra, (ru, rv) => (ls.before = ls.rs.cost[ru]! + ls.rs.cost[rv]!));
         }),
         { numRuns: 40 },
       );
@@ -120,7 +120,7 @@ describe("moves (strategies/search/moves), each priced on the route model agains
           runs++;
           const ls = new TextbookMovePricing(outcome.model);
           const { inter, intra } = move.textbook(ls);
-          commits += exercise(p, ls.model, pen, o.seed, (f) => (ls.onCommit = f), inter, intra, (v) => (ls.before = v));
+          commits += exercise(p, ls.model, pen, o.seed, (f) => (ls.onCommit = f), inter, intra, (ru, rv) => ls.setPair(ru, rv));
         }),
         { numRuns: 40 },
       );

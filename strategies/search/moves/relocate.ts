@@ -8,23 +8,23 @@ import type { TextbookMovePricing } from "../textbook/move-pricing.js";
  * distance delta alone (load and service stay). Each function returns whether it applied a move.
  */
 
-/** Between two routes of the textbook local search (positions count the depot as 0). */
+/** Between two routes of the textbook local search (after `ls.setPair(ru, rv)`). */
 export function textbookRelocate(ls: TextbookMovePricing, u: number, ru: number, i: number, rv: number, j: number): boolean {
   const m = ls.m;
   const n = m.nodeCount;
   const d = m.dist;
   const seqU = ls.seq[ru]!;
   const seqV = ls.seq[rv]!;
-  const lenU = ls.length[ru]!;
-  const lenV = ls.length[rv]!;
+  const lenU = ls.lenU;
+  const lenV = ls.lenV;
   const endU = lenU + 1;
   const endV = lenV + 1;
-  const distU = ls.fwd[ru]![endU]!;
-  const distV = ls.fwd[rv]![endV]!;
-  const loadU = ls.load[ru]![endU]!;
-  const loadV = ls.load[rv]![endV]!;
-  const servU = ls.serv[ru]![endU]!;
-  const servV = ls.serv[rv]![endV]!;
+  const distU = ls.distU;
+  const distV = ls.distV;
+  const loadU = ls.loadU;
+  const loadV = ls.loadV;
+  const servU = ls.servU;
+  const servV = ls.servV;
   const pu = seqU[i - 1]!;
   const x = seqU[i + 1]!;
   const v = seqV[j]!;

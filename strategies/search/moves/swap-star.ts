@@ -170,7 +170,7 @@ export class SwapStar {
     const capacity1 = m.capacity[r1]!;
     const capacity2 = m.capacity[r2]!;
     const loadPrice = pen.load;
-    const price = (r: number, count: number, distance: number, load: number, service: number) => this.host.routePrice(r, count, distance, load, service);
+    const host = this.host;
     let bestAfter = before - EPS;
     let kind = 0;
     let best1 = -1;
@@ -197,7 +197,7 @@ export class SwapStar {
         const extra1 = this.insertions.withRemoval(v, at2s[k2]!, r1, k1);
         const pos1 = this.insertions.position;
         const after =
-          price(r1, len1, dist1 + rem1 + extra1, newLoad1, serv1 - su + sv) + price(r2, len2, dist2 + rem2 + extra2, newLoad2, serv2 - sv + su);
+          host.routePrice(r1, len1, dist1 + rem1 + extra1, newLoad1, serv1 - su + sv) + host.routePrice(r2, len2, dist2 + rem2 + extra2, newLoad2, serv2 - sv + su);
         if (after < bestAfter) {
           bestAfter = after;
           kind = 1;
@@ -212,8 +212,8 @@ export class SwapStar {
     for (let k1 = 1; k1 <= len1; k1++) {
       const u = seq1[k1]!;
       const after =
-        price(r1, len1 - 1, dist1 + this.removal1[k1]!, load1 - m.demand[u]!, serv1 - m.service[u]!) +
-        price(r2, len2 + 1, dist2 + insCost[at1s[k1]!]!, load2 + m.demand[u]!, serv2 + m.service[u]!);
+        host.routePrice(r1, len1 - 1, dist1 + this.removal1[k1]!, load1 - m.demand[u]!, serv1 - m.service[u]!) +
+        host.routePrice(r2, len2 + 1, dist2 + insCost[at1s[k1]!]!, load2 + m.demand[u]!, serv2 + m.service[u]!);
       if (after < bestAfter) {
         bestAfter = after;
         kind = 2;
@@ -224,8 +224,8 @@ export class SwapStar {
     for (let k2 = 1; k2 <= len2; k2++) {
       const v = seq2[k2]!;
       const after =
-        price(r2, len2 - 1, dist2 + this.removal2[k2]!, load2 - m.demand[v]!, serv2 - m.service[v]!) +
-        price(r1, len1 + 1, dist1 + insCost[at2s[k2]!]!, load1 + m.demand[v]!, serv1 + m.service[v]!);
+        host.routePrice(r2, len2 - 1, dist2 + this.removal2[k2]!, load2 - m.demand[v]!, serv2 - m.service[v]!) +
+        host.routePrice(r1, len1 + 1, dist1 + insCost[at2s[k2]!]!, load1 + m.demand[v]!, serv1 + m.service[v]!);
       if (after < bestAfter) {
         bestAfter = after;
         kind = 3;

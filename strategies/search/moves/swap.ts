@@ -9,23 +9,23 @@ const EPS = 1e-7;
  * routes, 1-1 within one. Priced from distance deltas and the routes' totals.
  */
 
-/** Between two routes of the textbook local search (j > 0: v is a customer). */
+/** Between two routes of the textbook local search (j > 0: v is a customer; after `ls.setPair(ru, rv)`). */
 export function textbookSwap(ls: TextbookMovePricing, u: number, ru: number, i: number, rv: number, j: number): boolean {
   const m = ls.m;
   const n = m.nodeCount;
   const d = m.dist;
   const seqU = ls.seq[ru]!;
   const seqV = ls.seq[rv]!;
-  const lenU = ls.length[ru]!;
-  const lenV = ls.length[rv]!;
+  const lenU = ls.lenU;
+  const lenV = ls.lenV;
   const endU = lenU + 1;
   const endV = lenV + 1;
-  const distU = ls.fwd[ru]![endU]!;
-  const distV = ls.fwd[rv]![endV]!;
-  const loadU = ls.load[ru]![endU]!;
-  const loadV = ls.load[rv]![endV]!;
-  const servU = ls.serv[ru]![endU]!;
-  const servV = ls.serv[rv]![endV]!;
+  const distU = ls.distU;
+  const distV = ls.distV;
+  const loadU = ls.loadU;
+  const loadV = ls.loadV;
+  const servU = ls.servU;
+  const servV = ls.servV;
   const pu = seqU[i - 1]!;
   const x = seqU[i + 1]!;
   const v = seqV[j]!;

@@ -10,28 +10,28 @@ const EPS = 1e-7;
  * vehicle (start and end node).
  */
 
-/** Textbook local search: both variants priced in O(1) from the prefix sums. */
+/** Textbook local search: both variants priced in O(1) from the prefix sums (after `ls.setPair(ru, rv)`). */
 export function textbookTwoOptStar(ls: TextbookMovePricing, u: number, ru: number, i: number, rv: number, j: number): boolean {
   const d = ls.m.dist;
   const n = ls.m.nodeCount;
   const seqU = ls.seq[ru]!;
   const seqV = ls.seq[rv]!;
-  const lenU = ls.length[ru]!;
-  const lenV = ls.length[rv]!;
+  const lenU = ls.lenU;
+  const lenV = ls.lenV;
   const endU = lenU + 1;
   const endV = lenV + 1;
   const fwdU = ls.fwd[ru]!;
   const fwdV = ls.fwd[rv]!;
-  const distU = fwdU[endU]!;
-  const distV = fwdV[endV]!;
+  const distU = ls.distU;
+  const distV = ls.distV;
   const ldU = ls.load[ru]!;
   const ldV = ls.load[rv]!;
   const svU = ls.serv[ru]!;
   const svV = ls.serv[rv]!;
-  const loadU = ldU[endU]!;
-  const loadV = ldV[endV]!;
-  const servU = svU[endU]!;
-  const servV = svV[endV]!;
+  const loadU = ls.loadU;
+  const loadV = ls.loadV;
+  const servU = ls.servU;
+  const servV = ls.servV;
   const x = seqU[i + 1]!;
   const v = seqV[j]!;
   const y = seqV[j + 1]!;

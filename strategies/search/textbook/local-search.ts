@@ -141,7 +141,7 @@ export class LocalSearch extends TextbookMovePricing {
     const ru = this.routeOf[u]!;
     const i = this.pos[u]!;
     if (ru !== rv) {
-      this.before = this.cost[ru]! + this.cost[rv]!;
+      this.setPair(ru, rv);
       if (textbookRelocate(this, u, ru, i, rv, j)) return true;
       if (j > 0 && textbookSwap(this, u, ru, i, rv, j)) return true;
       return textbookTwoOptStar(this, u, ru, i, rv, j);

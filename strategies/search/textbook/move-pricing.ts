@@ -16,8 +16,30 @@ export class TextbookMovePricing extends TextbookRoutes {
   readonly b = new Pieces();
   /** Penalised cost of the candidate routes (set when they improve). */
   predicted = 0;
-  /** Cost of both routes before the move being priced (set by the caller). */
+  /** Cost of both routes before the move being priced (set by setPair, or by the caller). */
   before = 0;
+  /** Totals of the two routes of the inter-route moves being priced (setPair): read once per pair, not once per move. */
+  lenU = 0;
+  lenV = 0;
+  distU = 0;
+  distV = 0;
+  loadU = 0;
+  loadV = 0;
+  servU = 0;
+  servV = 0;
+
+  /** Prepares the pricing of moves between routes ru and rv. */
+  setPair(ru: number, rv: number): void {
+    const lenU = (this.lenU = this.length[ru]!);
+    const lenV = (this.lenV = this.length[rv]!);
+    this.distU = this.fwd[ru]![lenU + 1]!;
+    this.distV = this.fwd[rv]![lenV + 1]!;
+    this.loadU = this.load[ru]![lenU + 1]!;
+    this.loadV = this.load[rv]![lenV + 1]!;
+    this.servU = this.serv[ru]![lenU + 1]!;
+    this.servV = this.serv[rv]![lenV + 1]!;
+    this.before = this.cost[ru]! + this.cost[rv]!;
+  }
 
   /** Whether the two new routes cost less than `before`; the distance bound prunes first. */
   improves(countA: number, distA: number, loadA: number, servA: number, countB: number, distB: number, loadB: number, servB: number): boolean {

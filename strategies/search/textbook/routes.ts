@@ -118,7 +118,9 @@ export class TextbookRoutes {
   }
 
   setRoute(r: number, customers: Int32Array, count: number): void {
-    this.model.setRoute(r, customers, count);
+    // The textbook methods re-place every customer they take out (moves, SWAP*) or mark it
+    // unrouted themselves (the ruin), so the model need not forget the route's old customers.
+    this.model.setRoute(r, customers, count, false);
     this.promising.touch(r);
   }
 
