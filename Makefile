@@ -31,7 +31,7 @@ help:
 # (promtool and a real server for the metrics tests).
 deps: $(NPM_STAMP) /usr/bin/nats-server
 
-test-deps: deps /usr/bin/promtool /usr/bin/chromium
+test-deps: deps /usr/bin/promtool /usr/bin/chromium /usr/bin/jq
 
 $(NODE_STAMP): tools/node/package.json tools/node/package-lock.json
 	cd tools/node && npm ci --no-audit --no-fund
@@ -65,33 +65,48 @@ $(BUILD_STAMP): $(NPM_STAMP) tsconfig.json tsconfig.build.json $(BUILD_SOURCES)
 	@touch $(BUILD_STAMP)
 
 /usr/bin/nats-server:
-	@command -v nats-server >/dev/null 2>&1 || $(call apt_install,nats-server)
+	@command -v nats-server >/dev/null 2>&1 || $(call apt_install,nats-server,the message broker that make run and the tests start)
 
 /usr/bin/promtool:
-	@command -v promtool >/dev/null 2>&1 || $(call apt_install,prometheus)
+	@command -v promtool >/dev/null 2>&1 || $(call apt_install,prometheus,promtool and a real Prometheus for the metrics tests)
+
+# The README's examples pipe answers through jq, and its test runs them.
+/usr/bin/jq:
+	@command -v jq >/dev/null 2>&1 || $(call apt_install,jq,the README's examples use it and the README test runs them)
 
 # The playground's end-to-end tests drive Debian's Chromium (never a browser download).
 /usr/bin/chromium:
-	@command -v chromium >/dev/null 2>&1 || $(call apt_install,chromium)
+	@command -v chromium >/dev/null 2>&1 || $(call apt_install,chromium,the headless browser of the playground and API reference tests)
 
 # The route playground (playground/), bundled by esbuild into dist/playground/ when missing or stale.
 PLAYGROUND := dist/playground/index.html
-$(PLAYGROUND): $(NPM_STAMP) scripts/build-playground.ts $(wildcard playground/*.html playground/*.css playground/src/*.ts examples/*.json)
+$(PLAYGROUND): $(NPM_STAMP) scripts/build-playground.ts $(wildcard playground/*.html playground/*.css playground/*.svg playground/src/*.ts examples/*.json)
 	node --import tsx scripts/build-playground.ts
 
+# The API reference page at /docs (reference/: Swagger UI from the npm package swagger-ui-dist).
+REFERENCE := dist/reference/index.html
+$(REFERENCE): $(NPM_STAMP) scripts/build-reference.ts playground/favicon.svg $(wildcard reference/*.html reference/*.css reference/src/*.ts)
+	node --import tsx scripts/build-reference.ts
+
+# $(call apt_install,PACKAGE,WHY): installs a Debian package, saying what and why. apt waits up to
+# APT_LOCK_TIMEOUT seconds for the package lock (held on a freshly booted machine by unattended
+# upgrades, or by any other install) instead of failing at once.
+APT_LOCK_TIMEOUT ?= 600
 define apt_install
-{ echo "installing $(1) (Debian package)"; \
+{ echo "installing the Debian package $(1): $(2) (apt waits up to $(APT_LOCK_TIMEOUT) s for the package lock)"; \
   SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
-  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(1) >/dev/null; }
+  $$SUDO apt-get -o DPkg::Lock::Timeout=$(APT_LOCK_TIMEOUT) update -qq && \
+  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get -o DPkg::Lock::Timeout=$(APT_LOCK_TIMEOUT) install -y -qq $(1) >/dev/null; }
 endef
 
-run: deps build $(PLAYGROUND)
+run: deps build $(PLAYGROUND) $(REFERENCE)
 	$(NODE) dist/src/bin/dev.js
 
-test: test-deps build sdk $(PLAYGROUND)
+test: test-deps build sdk $(PLAYGROUND) $(REFERENCE)
 	@echo "Node $$(node --version) from tools/node"
 	tsc -p tsconfig.json
 	tsc -p playground/tsconfig.json
+	tsc -p reference/tsconfig.json
 	mocha
 
 # The three-node NATS cluster and load run (several minutes): see README "Operating".
