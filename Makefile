@@ -17,7 +17,7 @@ export PATH := $(CURDIR)/node_modules/.bin:$(NODE_DIR)/node_modules/.bin:$(PATH)
 BUILD_STAMP := dist/.built
 BUILD_SOURCES := $(shell find src strategies generated -name '*.ts' -not -name '*.test.ts' 2>/dev/null) src/worker/thread-boot.mjs
 
-.PHONY: help deps test-deps build sdk-build sdk run test test-soak typecheck lint gen bench clean
+.PHONY: help deps test-deps build sdk-build sdk-pack sdk run test test-soak typecheck lint gen bench clean
 
 help:
 	@echo "make run    - install what is missing, start nats-server, the API (127.0.0.1:8080) and workers"
@@ -25,7 +25,7 @@ help:
 	@echo "make bench  - solver benchmark on public instances (see BENCHMARKS.md)"
 	@echo "make lint   - OpenAPI lint + TypeScript typecheck"
 	@echo "make build  - compile the API, workers and solver to dist/ (make run and make test do it when needed)"
-	@echo "make sdk    - build and test the TypeScript SDK in clients/typescript"
+	@echo "make sdk    - build and test the TypeScript SDK in clients/typescript, pack it into dist/sdk/"
 
 # npm packages from the lock file, and Debian's nats-server; the tests also need Prometheus
 # (promtool and a real server for the metrics tests).
@@ -57,8 +57,20 @@ $(SDK_BUILD_STAMP): $(SDK_STAMP) openapi/solve-api.openapi.json clients/typescri
 
 sdk-build: $(SDK_BUILD_STAMP)
 
+# The SDK as a partner installs it: `npm pack` of clients/typescript (its compiled dist/src and
+# README), versioned by its package.json.
+SDK_VERSION := $(shell sed -n 's/^  "version": "\(.*\)",$$/\1/p' clients/typescript/package.json)
+SDK_TARBALL := dist/sdk/vrp-solve-client-$(SDK_VERSION).tgz
+$(SDK_TARBALL): $(SDK_BUILD_STAMP) clients/typescript/package.json clients/typescript/README.md
+	@mkdir -p dist/sdk
+	cd clients/typescript && npm pack --silent --pack-destination ../../dist/sdk >/dev/null
+	@echo "SDK package: $(SDK_TARBALL) (install it in a project with: npm install $(CURDIR)/$(SDK_TARBALL))"
+
+sdk-pack: $(SDK_TARBALL)
+
 sdk: sdk-build
 	cd clients/typescript && npm test
+	@$(MAKE) -s sdk-pack
 
 $(BUILD_STAMP): $(NPM_STAMP) tsconfig.json tsconfig.build.json $(BUILD_SOURCES)
 	tsc -p tsconfig.build.json
