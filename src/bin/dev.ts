@@ -6,7 +6,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { loadConfig } from "../config/load.js";
 import { createLogger } from "../log/logger.js";
 import { startNatsServer, type NatsServerProcess } from "../infra/nats-server.js";
@@ -96,7 +96,8 @@ for (let i = 0; i < workerCount; i++) {
 // Only now, with every service listening, is the demo account created and its key printed.
 await announceDemoAccount(config, varDir, nats.url, log, say).catch((err: Error) => fail(`could not set up the demo account: ${firstLine(err.message)}`));
 
-say(`Metrics: ${api.url}/metrics (API), ${services.slice(1).map((w) => w.url).join(", ")} (workers); logs in ${logDir}/`);
+const shownLogDir = relative(REPO_ROOT, logDir).startsWith("..") ? logDir : relative(REPO_ROOT, logDir);
+say(`Metrics: ${api.url}/metrics (API), ${services.slice(1).map((w) => w.url).join(", ")} (workers); logs in ${shownLogDir}/`);
 say(`Route playground: ${api.url}/playground`);
 say(`VRP solve service ready at ${api.url} (API reference: ${api.url}/docs; Ctrl-C to stop)`);
 
