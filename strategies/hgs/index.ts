@@ -11,6 +11,7 @@ import { textbookIteratedLocalSearch } from "./textbook-ils.js";
 import { buildModel, type HgsModel, type Penalties } from "./model.js";
 import { Population, POPULATION } from "./population.js";
 import { split } from "./split.js";
+import { windowsMethod } from "./windows-method.js";
 
 /** Share of local-search outcomes that should be feasible; penalties adapt towards it. */
 const TARGET_FEASIBLE = 0.2;
@@ -174,6 +175,10 @@ export const hgs: Strategy = {
     if (m.windows === null && m.customers.length > ITERATED_SEARCH_ABOVE) {
       return textbookIteratedLocalSearch(p, m, budget, complete(m, start), initialPenalties(m));
     }
+    // Binding windows: by size (windows-method.ts), measured in BENCHMARKS.md (issue 20).
+    const method = m.windows === null ? "genetic" : windowsMethod(m);
+    if (method === "general") return iteratedLocalSearch(p, budget, initial);
+    if (method === "iterated") return textbookIteratedLocalSearch(p, m, budget, complete(m, start), initialPenalties(m));
     const search = new Search(m, budget.rng, () => budget.exhausted());
     let iteration = 0;
     const step = (): boolean => {

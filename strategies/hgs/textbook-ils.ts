@@ -36,7 +36,7 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   const routes = m.vehicles;
   const saved = Array.from({ length: routes }, () => new Int32Array(m.customers.length));
   const savedLength = new Int32Array(routes);
-  let pen = { ...penalties };
+  let pen = { ...penalties, timeWarp: m.windows ? Math.max(penalties.timeWarp, (m.unitCost * m.maxDistance) / m.speed) : penalties.timeWarp };
   ls.penalties = pen;
   ls.loadRoutes(start);
   const missing = Array.from(m.customers).filter((c) => ls.routeOf[c]! < 0);
@@ -44,7 +44,8 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
 
   let best: Solution | null = null;
   let bestCost = Number.POSITIVE_INFINITY;
-  const durationLimit = m.durationLimit;
+  // Under binding windows the working-hours cap applies to the scheduled duration (textbook-times.ts).
+  const durationLimit = m.windows ? m.windows.maxDuration : m.durationLimit;
   const loadFeasible = (): boolean => {
     for (let r = 0; r < routes; r++) if (ls.loadOf(r) > m.capacity + 1e-9) return false;
     return true;
@@ -53,6 +54,13 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
     for (let r = 0; r < routes; r++) if (ls.durationOf(r) > durationLimit + 1e-7) return false;
     return true;
   };
+  /** No time warp (always true without binding windows). */
+  const warpFeasible = (): boolean => {
+    if (!m.windows) return true;
+    for (let r = 0; r < routes; r++) if (ls.timeWarpOf(r) > 1e-9) return false;
+    return true;
+  };
+  const feasible = (): boolean => loadFeasible() && durationFeasible() && warpFeasible();
   /** Hands a new best feasible solution (checked by the shared evaluator) to the budget. */
   const consider = (cost: number): boolean => {
     if (cost >= bestCost - EPS) return false;
@@ -80,26 +88,27 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
    */
   const repair = (): void => {
     for (const factor of [10, 100]) {
-      ls.penalties = { load: pen.load * factor, duration: pen.duration * factor, timeWarp: pen.timeWarp };
+      ls.penalties = { load: pen.load * factor, duration: pen.duration * factor, timeWarp: m.windows ? pen.timeWarp * factor : pen.timeWarp };
       ls.reprice();
-      for (let r = 0; r < routes; r++) if (ls.loadOf(r) > m.capacity + 1e-9 || ls.durationOf(r) > durationLimit + 1e-7) ls.markChanged(r);
+      for (let r = 0; r < routes; r++) if (ls.loadOf(r) > m.capacity + 1e-9 || ls.durationOf(r) > durationLimit + 1e-7 || (m.windows && ls.timeWarpOf(r) > 1e-9)) ls.markChanged(r);
       ls.runLocalised(rng, stop);
-      if (loadFeasible() && durationFeasible()) break;
+      if (feasible()) break;
     }
     ls.penalties = pen;
     ls.reprice();
   };
 
   // A feasible start counts as it is: the search on a penalised cost may trade it for a worse one.
-  if (loadFeasible() && durationFeasible()) consider(ls.totalCost());
+  if (feasible()) consider(ls.totalCost());
   ls.run(rng, stop);
-  if (!(loadFeasible() && durationFeasible())) repair();
+  if (!feasible()) repair();
   save(-1);
   let currentCost = ls.totalCost();
-  if (loadFeasible() && durationFeasible()) consider(currentCost);
+  if (feasible()) consider(currentCost);
   const history = new Float64Array(HISTORY).fill(currentCost);
   let loadOk = 0;
   let durationOk = 0;
+  let warpOk = 0;
   let outcomes = 0;
   let sinceBest = 0;
   let iteration = 0;
@@ -109,12 +118,14 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
     ls.runLocalised(rng, stop);
     const load = loadFeasible();
     const duration = durationFeasible();
+    const warp = warpFeasible();
     loadOk += load ? 1 : 0;
     durationOk += duration ? 1 : 0;
+    warpOk += warp ? 1 : 0;
     outcomes++;
-    if (!(load && duration) && (best === null || rng.next() < REPAIR_PROBABILITY)) repair();
+    if (!(load && duration && warp) && (best === null || rng.next() < REPAIR_PROBABILITY)) repair();
     const candidateCost = ls.totalCost();
-    sinceBest = loadFeasible() && durationFeasible() && consider(candidateCost) ? 0 : sinceBest + 1;
+    sinceBest = feasible() && consider(candidateCost) ? 0 : sinceBest + 1;
     const slot = iteration++ % HISTORY;
     if (candidateCost < currentCost - EPS || candidateCost < history[slot]! - EPS) {
       save(mark);
@@ -123,8 +134,8 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
     if (currentCost < history[slot]!) history[slot] = currentCost;
 
     if (outcomes === PENALTY_SEGMENT) {
-      pen = { load: adjust(pen.load, loadOk / outcomes), duration: adjust(pen.duration, durationOk / outcomes), timeWarp: pen.timeWarp };
-      loadOk = durationOk = outcomes = 0;
+      pen = { load: adjust(pen.load, loadOk / outcomes), duration: adjust(pen.duration, durationOk / outcomes), timeWarp: m.windows ? adjust(pen.timeWarp, warpOk / outcomes) : pen.timeWarp };
+      loadOk = durationOk = warpOk = outcomes = 0;
       ls.penalties = pen;
       ls.reprice();
       // The history keeps its old prices: they differ only on infeasible entries, and refilling
