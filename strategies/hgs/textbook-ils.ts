@@ -14,6 +14,12 @@ const HISTORY = 500;
 const RESTART_AFTER = 20_000;
 /** Outcomes between two penalty adjustments, and the share of them that should be load- and duration-feasible. */
 const PENALTY_SEGMENT = 100;
+/**
+ * Under binding windows the time-warp price starts high (a minute of warp as dear as the longest
+ * edge, so the first solutions stay feasible) and must find its level quickly in a search that
+ * makes far fewer iterations than without windows: prices adapt after this many outcomes.
+ */
+const WINDOWS_PENALTY_SEGMENT = 25;
 const TARGET_FEASIBLE = 0.5;
 /** Share of infeasible outcomes that get a repair attempt once a feasible solution is known (before: all), as in HGS. */
 const REPAIR_PROBABILITY = 0.5;
@@ -36,6 +42,7 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   const routes = m.vehicles;
   const saved = Array.from({ length: routes }, () => new Int32Array(m.customers.length));
   const savedLength = new Int32Array(routes);
+  const segment = m.windows ? WINDOWS_PENALTY_SEGMENT : PENALTY_SEGMENT;
   let pen = { ...penalties, timeWarp: m.windows ? Math.max(penalties.timeWarp, (m.unitCost * m.maxDistance) / m.speed) : penalties.timeWarp };
   ls.penalties = pen;
   ls.loadRoutes(start);
@@ -133,7 +140,8 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
     } else restore(mark);
     if (currentCost < history[slot]!) history[slot] = currentCost;
 
-    if (outcomes === PENALTY_SEGMENT) {
+    if (outcomes === segment) {
+      if (process.env.DEBUG_WARP) console.error("seg", iteration, (performance.now()/1000).toFixed(1), JSON.stringify(pen), loadOk, durationOk, warpOk, "cur", currentCost.toFixed(0), "best", bestCost.toFixed(0));
       pen = { load: adjust(pen.load, loadOk / outcomes), duration: adjust(pen.duration, durationOk / outcomes), timeWarp: m.windows ? adjust(pen.timeWarp, warpOk / outcomes) : pen.timeWarp };
       loadOk = durationOk = warpOk = outcomes = 0;
       ls.penalties = pen;
