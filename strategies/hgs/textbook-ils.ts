@@ -141,7 +141,6 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
     if (currentCost < history[slot]!) history[slot] = currentCost;
 
     if (outcomes === segment) {
-      if (process.env.DEBUG_WARP) console.error("seg", iteration, (performance.now()/1000).toFixed(1), JSON.stringify(pen), loadOk, durationOk, warpOk, "cur", currentCost.toFixed(0), "best", bestCost.toFixed(0));
       pen = { load: adjust(pen.load, loadOk / outcomes), duration: adjust(pen.duration, durationOk / outcomes), timeWarp: m.windows ? adjust(pen.timeWarp, warpOk / outcomes) : pen.timeWarp };
       loadOk = durationOk = warpOk = outcomes = 0;
       ls.penalties = pen;
