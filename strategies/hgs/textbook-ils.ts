@@ -10,6 +10,12 @@ import { TextbookRuin } from "./textbook-ruin.js";
  * solution or the current one of this many iterations ago.
  */
 const HISTORY = 500;
+/**
+ * Under binding windows an iteration costs several times more (longer routes, time-warp pricing),
+ * so a 30-second search makes a few thousand of them: a shorter memory keeps late acceptance
+ * from wandering for a large share of the run.
+ */
+const WINDOWS_HISTORY = 100;
 /** Iterations without a new best after which the search goes back to the best. */
 const RESTART_AFTER = 20_000;
 /** Outcomes between two penalty adjustments, and the share of them that should be load- and duration-feasible. */
@@ -112,7 +118,7 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   save(-1);
   let currentCost = ls.totalCost();
   if (feasible()) consider(currentCost);
-  const history = new Float64Array(HISTORY).fill(currentCost);
+  const history = new Float64Array(m.windows ? WINDOWS_HISTORY : HISTORY).fill(currentCost);
   let loadOk = 0;
   let durationOk = 0;
   let warpOk = 0;
@@ -133,7 +139,7 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
     if (!(load && duration && warp) && (best === null || rng.next() < REPAIR_PROBABILITY)) repair();
     const candidateCost = ls.totalCost();
     sinceBest = feasible() && consider(candidateCost) ? 0 : sinceBest + 1;
-    const slot = iteration++ % HISTORY;
+    const slot = iteration++ % history.length;
     if (candidateCost < currentCost - EPS || candidateCost < history[slot]! - EPS) {
       save(mark);
       currentCost = candidateCost;
