@@ -32,13 +32,15 @@ const REPAIR_PROBABILITY = 0.5;
 const EPS = 1e-7;
 
 /**
- * Iterated local search for textbook problems without binding windows (one depot, identical
- * vehicles, capacity and an additive duration cap), PyVRP 0.14's design with the textbook
- * local search's O(1) move pricing: each iteration ruins a few strings of nearby customers and
- * recreates them greedily (textbook-ruin.ts), re-runs the granular local search only around the
- * routes that changed, and accepts by late acceptance on a penalised cost whose prices adapt so
- * that about half the outcomes respect each constraint. The current solution lives in the local
- * search; a rejected candidate is undone by restoring only the routes it rewrote.
+ * Iterated local search for textbook problems (one depot, identical vehicles, capacity and an
+ * additive duration cap, or binding hard windows priced by time warp), PyVRP 0.14's design with
+ * the textbook local search's O(1) move pricing: each iteration ruins a few strings of nearby
+ * customers and recreates them greedily (textbook-ruin.ts; under windows each position priced
+ * with its exact time warp, window-insertion.ts), re-runs the granular local search only around
+ * the routes that changed, and accepts by late acceptance on a penalised cost whose prices adapt
+ * so that about half the outcomes respect each constraint (load, duration, and under windows
+ * time warp). The current solution lives in the local search; a rejected candidate is undone by
+ * restoring only the routes it rewrote.
  */
 export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, budget: Budget, start: readonly (readonly number[])[], penalties: Penalties): Solution {
   const rng = budget.rng;

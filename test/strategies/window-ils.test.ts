@@ -14,7 +14,8 @@ import { textbookIteratedLocalSearch } from "../../strategies/hgs/textbook-ils.j
 import { TextbookRuin } from "../../strategies/hgs/textbook-ruin.js";
 import { TimeSegment } from "../../strategies/hgs/time.js";
 import { WindowInsertion } from "../../strategies/hgs/window-insertion.js";
-import { WINDOWS_ITERATED_ABOVE } from "../../strategies/hgs/windows-method.js";
+import { WINDOWS_ITERATED_ABOVE, windowsMethod } from "../../strategies/hgs/windows-method.js";
+import { selectStrategy } from "../../strategies/select.js";
 
 /** A random single-depot VRPTW (Solomon-like) with windows that bind; with `hours`, also a working-hours cap. */
 function vrptw(o: { customers: number; seed: number; hours: boolean; spare: number }): SolveRequestInput {
@@ -180,5 +181,22 @@ describe("iterated local search under binding windows (hgs above 200 customers w
     expect(a.routes).to.deep.equal(run().routes);
     const savings = evaluateSolution(p, clarkeWrightSolution(p));
     if (savings.feasible) expect(evaluateSolution(p, a).cost).to.be.lessThan(savings.cost);
+  });
+
+  it("is selected for textbook problems with binding windows above 200 and up to 1,000 customers; ALNS above", () => {
+    const forced = process.env.HGS_WINDOWS_METHOD;
+    delete process.env.HGS_WINDOWS_METHOD;
+    try {
+      const small = compileRequest(vrptw({ customers: WINDOWS_ITERATED_ABOVE, seed: 3, hours: false, spare: 2 })).problem;
+      expect(selectStrategy(small).name).to.equal("hgs");
+      expect(windowsMethod(modelOf(small))).to.equal("genetic");
+      const medium = compileRequest(vrptw({ customers: 400, seed: 3, hours: false, spare: 2 })).problem;
+      expect(selectStrategy(medium).name).to.equal("hgs");
+      expect(windowsMethod(modelOf(medium))).to.equal("iterated");
+      const large = compileRequest(vrptw({ customers: 1001, seed: 3, hours: false, spare: 2 })).problem;
+      expect(selectStrategy(large).name).to.equal("alns");
+    } finally {
+      if (forced !== undefined) process.env.HGS_WINDOWS_METHOD = forced;
+    }
   });
 });
