@@ -29,9 +29,10 @@ export interface SelectionRule {
  * was measured (seed 1, 10 s, BENCHMARKS.md): Solomon 29/29 feasible, mean gap 0.14% and max
  * 0.81% (every instance within 1%) vs ALNS's 1.38% and 4.56%; Gehring-Homberger 200 (6
  * instances) 6/6 feasible, mean 1.79% and max 4.36% vs ALNS's 2.31% and 4.92% (ALNS still ahead
- * on R1_2_1 and R1_2_2). Above 200 customers with such windows hgs runs its textbook iterated
- * local search with time-warp pricing in ruin, recreate and re-search (hgs/windows-method.ts;
- * issue 20), chosen up to 1,000 customers by measurement (BENCHMARKS.md, GH-large: 12
+ * on R1_2_1 and R1_2_2). Above 100 customers with such windows hgs runs its textbook iterated
+ * local search with time-warp pricing in ruin, recreate and re-search instead of its genetic
+ * search (hgs/windows-method.ts; issue 20: GH200 0.86% vs the genetic search's 3.50% in the same
+ * conditions), chosen up to 1,000 customers by measurement (BENCHMARKS.md, GH-large: 12
  * Gehring-Homberger instances of 400-1,000 customers, 30 s, seed 1, one pinned core each, machine
  * heavily loaded, so gaps are far above a quiet machine's): mean gap 3.50%, 12/12 feasible,
  * vs ALNS 13.32%, hgs's general search 14.30% and the genetic search 4 of 12 infeasible; on six

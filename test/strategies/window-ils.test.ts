@@ -71,7 +71,7 @@ function scratchCost(p: CompiledProblem, m: HgsModel, pen: Penalties, route: num
   return m.fixedCost + m.unitCost * score.distance + pen.load * Math.max(0, score.load - m.capacity) + scratchTimePenalty(m, pen, route);
 }
 
-describe("iterated local search under binding windows (hgs above 200 customers with windows)", function () {
+describe("iterated local search under binding windows (hgs above 100 customers with windows)", function () {
   this.timeout(120_000);
 
   it("prices the time warp and excess duration of every insertion position exactly", () => {
@@ -183,16 +183,18 @@ describe("iterated local search under binding windows (hgs above 200 customers w
     if (savings.feasible) expect(evaluateSolution(p, a).cost).to.be.lessThan(savings.cost);
   });
 
-  it("is selected for textbook problems with binding windows above 200 and up to 1,000 customers; ALNS above", () => {
+  it("is selected for textbook problems with binding windows above 100 and up to 1,000 customers; ALNS above", () => {
     const forced = process.env.HGS_WINDOWS_METHOD;
     delete process.env.HGS_WINDOWS_METHOD;
     try {
       const small = compileRequest(vrptw({ customers: WINDOWS_ITERATED_ABOVE, seed: 3, hours: false, spare: 2 })).problem;
       expect(selectStrategy(small).name).to.equal("hgs");
       expect(windowsMethod(modelOf(small))).to.equal("genetic");
-      const medium = compileRequest(vrptw({ customers: 400, seed: 3, hours: false, spare: 2 })).problem;
+      const medium = compileRequest(vrptw({ customers: WINDOWS_ITERATED_ABOVE + 1, seed: 3, hours: false, spare: 2 })).problem;
       expect(selectStrategy(medium).name).to.equal("hgs");
       expect(windowsMethod(modelOf(medium))).to.equal("iterated");
+      const larger = compileRequest(vrptw({ customers: 400, seed: 3, hours: false, spare: 2 })).problem;
+      expect(selectStrategy(larger).name).to.equal("hgs");
       const large = compileRequest(vrptw({ customers: 1001, seed: 3, hours: false, spare: 2 })).problem;
       expect(selectStrategy(large).name).to.equal("alns");
     } finally {
