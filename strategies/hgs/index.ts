@@ -11,6 +11,7 @@ import { textbookIteratedLocalSearch } from "./textbook-ils.js";
 import { buildModel, type HgsModel, type Penalties } from "./model.js";
 import { Population, POPULATION } from "./population.js";
 import { split } from "./split.js";
+import { windowsMethod } from "./windows-method.js";
 
 /** Share of local-search outcomes that should be feasible; penalties adapt towards it. */
 const TARGET_FEASIBLE = 0.2;
@@ -148,9 +149,10 @@ function toSolution(p: CompiledProblem, routes: number[][]): Solution {
  * crossover on giant tours, optimal split, granular local search on penalised load and duration,
  * and a population ranked by cost and diversity; windows that cannot bind before the depot
  * closes are a duration cap, binding hard windows are priced by time warp (Vidal et al. 2013,
- * time.ts). Above ITERATED_SEARCH_ABOVE customers without binding windows, where a generation
- * costs too much to evolve a population in the time given, an iterated local search around the
- * same local search instead (textbook-ils.ts). Everything else (mixed fleets, several depots or different start and end nodes,
+ * time.ts). Above ITERATED_SEARCH_ABOVE customers without binding windows, and above
+ * WINDOWS_ITERATED_ABOVE with them (windows-method.ts), where a generation costs too much to
+ * evolve a population in the time given, an iterated local search around the same local search
+ * instead (textbook-ils.ts). Everything else (mixed fleets, several depots or different start and end nodes,
  * speeds, soft windows): giant-tour split no longer fits, so an iterated local search around a
  * general granular local search (ils.ts) that prices every route on its own vehicle.
  */
@@ -174,6 +176,10 @@ export const hgs: Strategy = {
     if (m.windows === null && m.customers.length > ITERATED_SEARCH_ABOVE) {
       return textbookIteratedLocalSearch(p, m, budget, complete(m, start), initialPenalties(m));
     }
+    // Binding windows: by size (windows-method.ts), measured in BENCHMARKS.md (issue 20).
+    const method = m.windows === null ? "genetic" : windowsMethod(m);
+    if (method === "general") return iteratedLocalSearch(p, budget, initial);
+    if (method === "iterated") return textbookIteratedLocalSearch(p, m, budget, complete(m, start), initialPenalties(m));
     const search = new Search(m, budget.rng, () => budget.exhausted());
     let iteration = 0;
     const step = (): boolean => {
