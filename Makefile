@@ -17,7 +17,7 @@ export PATH := $(CURDIR)/node_modules/.bin:$(NODE_DIR)/node_modules/.bin:$(PATH)
 BUILD_STAMP := dist/.built
 BUILD_SOURCES := $(shell find src strategies generated -name '*.ts' -not -name '*.test.ts' 2>/dev/null) src/worker/thread-boot.mjs
 
-.PHONY: help deps test-deps build sdk-build sdk run test test-soak typecheck lint gen bench clean
+.PHONY: help deps test-deps build sdk-build sdk-pack sdk run test test-soak typecheck lint gen bench clean
 
 help:
 	@echo "make run    - install what is missing, start nats-server, the API (127.0.0.1:8080) and workers"
@@ -25,13 +25,13 @@ help:
 	@echo "make bench  - solver benchmark on public instances (see BENCHMARKS.md)"
 	@echo "make lint   - OpenAPI lint + TypeScript typecheck"
 	@echo "make build  - compile the API, workers and solver to dist/ (make run and make test do it when needed)"
-	@echo "make sdk    - build and test the TypeScript SDK in clients/typescript"
+	@echo "make sdk    - build and test the TypeScript SDK in clients/typescript, pack it into dist/sdk/"
 
 # npm packages from the lock file, and Debian's nats-server; the tests also need Prometheus
 # (promtool and a real server for the metrics tests).
 deps: $(NPM_STAMP) /usr/bin/nats-server
 
-test-deps: deps /usr/bin/promtool /usr/bin/chromium
+test-deps: deps /usr/bin/promtool /usr/bin/chromium /usr/bin/jq
 
 $(NODE_STAMP): tools/node/package.json tools/node/package-lock.json
 	cd tools/node && npm ci --no-audit --no-fund
@@ -57,41 +57,68 @@ $(SDK_BUILD_STAMP): $(SDK_STAMP) openapi/solve-api.openapi.json clients/typescri
 
 sdk-build: $(SDK_BUILD_STAMP)
 
+# The SDK as a partner installs it: `npm pack` of clients/typescript (its compiled dist/src and
+# README), versioned by its package.json.
+SDK_VERSION := $(shell sed -n 's/^  "version": "\(.*\)",$$/\1/p' clients/typescript/package.json)
+SDK_TARBALL := dist/sdk/vrp-solve-client-$(SDK_VERSION).tgz
+$(SDK_TARBALL): $(SDK_BUILD_STAMP) clients/typescript/package.json clients/typescript/README.md
+	@mkdir -p dist/sdk
+	cd clients/typescript && npm pack --silent --pack-destination ../../dist/sdk >/dev/null
+	@echo "SDK package: $(SDK_TARBALL) (install it in a project with: npm install $(CURDIR)/$(SDK_TARBALL))"
+
+sdk-pack: $(SDK_TARBALL)
+
 sdk: sdk-build
 	cd clients/typescript && npm test
+	@$(MAKE) -s sdk-pack
 
 $(BUILD_STAMP): $(NPM_STAMP) tsconfig.json tsconfig.build.json $(BUILD_SOURCES)
 	tsc -p tsconfig.build.json
 	@touch $(BUILD_STAMP)
 
 /usr/bin/nats-server:
-	@command -v nats-server >/dev/null 2>&1 || $(call apt_install,nats-server)
+	@command -v nats-server >/dev/null 2>&1 || $(call apt_install,nats-server,the message broker that make run and the tests start)
 
 /usr/bin/promtool:
-	@command -v promtool >/dev/null 2>&1 || $(call apt_install,prometheus)
+	@command -v promtool >/dev/null 2>&1 || $(call apt_install,prometheus,promtool and a real Prometheus for the metrics tests)
+
+# The README's examples pipe answers through jq, and its test runs them.
+/usr/bin/jq:
+	@command -v jq >/dev/null 2>&1 || $(call apt_install,jq,the README's examples use it and the README test runs them)
 
 # The playground's end-to-end tests drive Debian's Chromium (never a browser download).
 /usr/bin/chromium:
-	@command -v chromium >/dev/null 2>&1 || $(call apt_install,chromium)
+	@command -v chromium >/dev/null 2>&1 || $(call apt_install,chromium,the headless browser of the playground and API reference tests)
 
 # The route playground (playground/), bundled by esbuild into dist/playground/ when missing or stale.
 PLAYGROUND := dist/playground/index.html
-$(PLAYGROUND): $(NPM_STAMP) scripts/build-playground.ts $(wildcard playground/*.html playground/*.css playground/src/*.ts examples/*.json)
+$(PLAYGROUND): $(NPM_STAMP) scripts/build-playground.ts $(wildcard playground/*.html playground/*.css playground/*.svg playground/src/*.ts examples/*.json)
 	node --import tsx scripts/build-playground.ts
 
+# The API reference page at /docs (reference/: Swagger UI from the npm package swagger-ui-dist).
+REFERENCE := dist/reference/index.html
+$(REFERENCE): $(NPM_STAMP) scripts/build-reference.ts playground/favicon.svg $(wildcard reference/*.html reference/*.css reference/src/*.ts)
+	node --import tsx scripts/build-reference.ts
+
+# $(call apt_install,PACKAGE,WHY): installs a Debian package, saying what and why. apt waits up to
+# APT_LOCK_TIMEOUT seconds for the package lock (held on a freshly booted machine by unattended
+# upgrades, or by any other install) instead of failing at once.
+APT_LOCK_TIMEOUT ?= 600
 define apt_install
-{ echo "installing $(1) (Debian package)"; \
+{ echo "installing the Debian package $(1): $(2) (apt waits up to $(APT_LOCK_TIMEOUT) s for the package lock)"; \
   SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
-  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(1) >/dev/null; }
+  $$SUDO apt-get -o DPkg::Lock::Timeout=$(APT_LOCK_TIMEOUT) update -qq && \
+  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get -o DPkg::Lock::Timeout=$(APT_LOCK_TIMEOUT) install -y -qq $(1) >/dev/null; }
 endef
 
-run: deps build $(PLAYGROUND)
+run: deps build $(PLAYGROUND) $(REFERENCE)
 	$(NODE) dist/src/bin/dev.js
 
-test: test-deps build sdk $(PLAYGROUND)
+test: test-deps build sdk $(PLAYGROUND) $(REFERENCE)
 	@echo "Node $$(node --version) from tools/node"
 	tsc -p tsconfig.json
 	tsc -p playground/tsconfig.json
+	tsc -p reference/tsconfig.json
 	mocha
 
 # The three-node NATS cluster and load run (several minutes): see README "Operating".

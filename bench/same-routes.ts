@@ -40,7 +40,7 @@ const CASES: Case[] = [
   shared("X-n101-k25", "X/X-n101-k25.json", "genetic", 400),
   shared("X-n294-k50", "X/X-n294-k50.json", "genetic", 150),
   shared("C101", "Solomon/C101.json", "genetic, windows", 300),
-  shared("RC1_2_1", "GH200/RC1_2_1.json", "genetic, windows", 150),
+  shared("RC1_2_1", "GH200/RC1_2_1.json", "textbook iterated local search, windows", 1500),
   shared("CMT13", "CMT/CMT13.json", "genetic, duration cap", 300),
   { name: "xl0-320", path: "textbook iterated local search", iterations: 4000, request: () => generateXLike(0, 2026, 320).request },
   shared("X110-HD", "HFVRP/X110-HD.json", "general iterated local search, limited mixed fleet", 1500),

@@ -25,6 +25,7 @@ export async function buildPlayground(): Promise<void> {
     logLevel: "warning",
   });
   copyFileSync(join(root, "playground", "style.css"), join(PLAYGROUND_OUT, "app.css"));
+  copyFileSync(join(root, "playground", "favicon.svg"), join(PLAYGROUND_OUT, "favicon.svg"));
   // The page last: its presence is what `make` checks, so a failed build is retried.
   copyFileSync(join(root, "playground", "index.html"), join(PLAYGROUND_OUT, "index.html"));
 }

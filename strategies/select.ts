@@ -29,7 +29,15 @@ export interface SelectionRule {
  * was measured (seed 1, 10 s, BENCHMARKS.md): Solomon 29/29 feasible, mean gap 0.14% and max
  * 0.81% (every instance within 1%) vs ALNS's 1.38% and 4.56%; Gehring-Homberger 200 (6
  * instances) 6/6 feasible, mean 1.79% and max 4.36% vs ALNS's 2.31% and 4.92% (ALNS still ahead
- * on R1_2_1 and R1_2_2). Above 200 customers with such windows ALNS keeps its place (not measured).
+ * on R1_2_1 and R1_2_2). Above 100 customers with such windows hgs runs its textbook iterated
+ * local search with time-warp pricing in ruin, recreate and re-search instead of its genetic
+ * search (hgs/windows-method.ts; issue 20: GH200 0.86% vs the genetic search's 3.50% in the same
+ * conditions), chosen up to 1,000 customers by measurement (BENCHMARKS.md, GH-large: 12
+ * Gehring-Homberger instances of 400-1,000 customers, 30 s, seed 1, one pinned core each, machine
+ * heavily loaded, so gaps are far above a quiet machine's): mean gap 3.50%, 12/12 feasible,
+ * vs ALNS 13.32%, hgs's general search 14.30% and the genetic search 4 of 12 infeasible; on six
+ * generated GH-like instances (bench/gh-like.ts) cheaper than ALNS on all six. PyVRP 0.14's
+ * 2.64% on GH-large was measured on a quieter machine (shared/benchmarks/README.md).
  * Without binding windows: in BENCHMARKS.md it beats ALNS on every set it supports (seed 1, 10 s up to
  * 200 customers, 30 s above; mean gap hgs vs alns: A 0.01% vs 0.37%, CMT 0.30% vs 1.06% with all
  * 14 feasible where ALNS missed CMT10, X 0.50% vs 1.41%). Its size limit is where it was
@@ -49,12 +57,13 @@ export interface SelectionRule {
  * SWAP* and string ruins, quieter machine) HFVRP 1.38% (PyVRP 0.14: 1.44%); soft windows
  * (Solomon R1/RC1 with late_penalty_per_min 1, 10 instances, 10 s) mean cost 2.16% below the
  * hard-window best known vs ALNS's 1.14%, cheaper on 8 of 10. Not measured above 1,000
- * customers: ALNS keeps its place there, and for large textbook problems with binding windows.
+ * customers: ALNS keeps its place there, and for textbook problems with binding windows above
+ * 1,000 customers.
  * On very large problems the savings construction alone, since one search iteration there costs
  * too much to iterate usefully.
  */
 export const DEFAULT_SELECTION: readonly SelectionRule[] = [
-  { maxCustomers: 200, bindingWindows: true, textbook: true, strategy: "hgs" },
+  { maxCustomers: 1000, bindingWindows: true, textbook: true, strategy: "hgs" },
   { maxCustomers: 2000, bindingWindows: false, textbook: true, strategy: "hgs" },
   { maxCustomers: 1000, textbook: false, strategy: "hgs" },
   { maxCustomers: 3000, strategy: "alns" },

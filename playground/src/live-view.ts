@@ -49,6 +49,20 @@ export class LiveView {
     this.bar.value = this.bar.max;
   }
 
+  /** Nothing to follow (a submit was refused): no facts, log or bar of an earlier task stay up. */
+  clear(): void {
+    this.stop();
+    this.state = null;
+    this.lastPhase = "";
+    this.log.replaceChildren();
+    this.facts.replaceChildren();
+    delete this.facts.dataset.requestId;
+    delete this.facts.dataset.phase;
+    delete this.facts.dataset.transport;
+    this.bar.removeAttribute("value");
+    this.bar.value = 0;
+  }
+
   stop(): void {
     if (this.timer !== undefined) window.clearInterval(this.timer);
     this.timer = undefined;

@@ -130,6 +130,8 @@ $("submit-button").addEventListener("click", async () => {
   renderFields($("fields"), request);
   const answer = await submitSolve(credentials, request);
   if (answer.status !== 200) {
+    // Refused: the previous task's progress would read as this request's.
+    live.clear();
     $("submit-error").textContent = `${answer.status}: ${answer.body.error ?? "refused"}${answer.body.retry_after_seconds ? ` (retry in ${answer.body.retry_after_seconds} s)` : ""}`;
     if (answer.body.detail) renderFields($("fields"), request, answer.body.detail);
     return;

@@ -13,7 +13,8 @@ import { deleteSolveResultHandler } from "./handlers/delete-solve-result.js";
 import { BROKER_RETRY_AFTER_SECONDS, errorEnvelopeMiddleware } from "./middleware/error-envelope.js";
 import { requestContextMiddleware } from "./middleware/request-context.js";
 import { createOpsRouter } from "./ops-routes.js";
-import { playgroundRoute } from "./playground-route.js";
+import { contractRoute } from "./contract-route.js";
+import { playgroundRoute, referenceRoute } from "./playground-route.js";
 import { createJsonBodyReader } from "./read-json-body.js";
 import { createSpecBackend } from "./spec-backend.js";
 
@@ -45,7 +46,7 @@ export async function createApiApp(services: ApiServices, readiness: () => Promi
     getReadiness: notRoutedHere,
     getMetrics: notRoutedHere,
     notFound: async () => {
-      throw new ApiError("not_found", "No such endpoint. See the OpenAPI document for the available paths");
+      throw new ApiError("not_found", "No such endpoint. The OpenAPI document at /openapi.json lists the available paths (a reference at /docs)");
     },
     methodNotAllowed: async (c: OpenApiContext) => {
       // RFC 9110: a 405 names the methods the path does support.
@@ -62,6 +63,8 @@ export async function createApiApp(services: ApiServices, readiness: () => Promi
   app.use(errorEnvelopeMiddleware);
   app.use(ops.routes());
   app.use(playgroundRoute());
+  app.use(referenceRoute());
+  app.use(contractRoute());
   app.use(async (ctx: Context, next: Next) => {
     // While NATS is down, answer at once with 503 instead of letting the client wait on a buffer.
     if (!services.natsConnected()) {

@@ -47,7 +47,12 @@ export async function runVrpSolve(argv: string[], print: (text: string) => void,
   try {
     opts = parseArgs(argv);
   } catch (err) {
-    process.stderr.write(`${(err as Error).message === "help" ? "" : `vrp-solve: ${(err as Error).message}\n`}${USAGE}\n`);
+    // Asked for help: the usage on stdout and success; a wrong command line: the error and usage on stderr, 2.
+    if ((err as Error).message === "help") {
+      print(USAGE);
+      return 0;
+    }
+    process.stderr.write(`vrp-solve: ${(err as Error).message}\n${USAGE}\n`);
     return 2;
   }
   const requestId = randomUUID();

@@ -10,7 +10,8 @@ import { HistoryStore } from "../store/history.js";
 const USAGE = `vrpctl: the account center of the VRP solve service (talks to NATS at $NATS_URL).
 
   vrpctl plans                                   list the plans and their limits
-  vrpctl account create <user> --plan <plan>     create an account
+  vrpctl account create <user> [--plan <plan>]   create an account (without --plan: the plans file's
+                                                 default_plan, starter in config/plans.json)
   vrpctl account plan <user> <plan>              change an account's plan
   vrpctl account disable|enable <user>           disable or re-enable an account (all its keys)
   vrpctl accounts                                list accounts
@@ -90,10 +91,11 @@ export async function runVrpctl(argv: string[], print: (line: string) => void): 
       return v;
     };
     if (command === "account" && sub === "create") {
-      const plan = option(args, "--plan") ?? config.plans.defaultPlan;
+      const chosen = option(args, "--plan");
+      const plan = chosen ?? config.plans.defaultPlan;
       if (!config.plans.plans.has(plan)) throw new UsageError(`unknown plan '${plan}' (see 'vrpctl plans')`);
       const account = await accounts.createAccount(need(2, "<user>"), plan);
-      print(`created account '${account.user}' on plan '${account.plan}'`);
+      print(`created account '${account.user}' on plan '${account.plan}'${chosen === undefined ? " (the default plan; choose one with --plan <plan>)" : ""}`);
     } else if (command === "account" && sub === "plan") {
       const plan = need(3, "<plan>");
       if (!config.plans.plans.has(plan)) throw new UsageError(`unknown plan '${plan}' (see 'vrpctl plans')`);

@@ -10,6 +10,8 @@ export interface NatsServerOptions {
   cluster?: { name: string; serverName: string; port: number; routes: string[] };
   /** Start it in its own process group, so a terminal's Ctrl-C reaches only the parent. */
   ownProcessGroup?: boolean;
+  /** Called with the process as soon as it is spawned (before it is ready), e.g. to stop it on a signal. */
+  onSpawn?: (child: ChildProcess) => void;
 }
 
 export interface NatsServerProcess {
@@ -42,6 +44,7 @@ export async function startNatsServer(options: NatsServerOptions): Promise<NatsS
   const configPath = join(options.storeDir, "nats-server.conf");
   writeFileSync(configPath, lines.join("\n") + "\n");
   const child = spawn("nats-server", ["-c", configPath], { stdio: ["ignore", "pipe", "pipe"], detached: options.ownProcessGroup ?? false });
+  options.onSpawn?.(child);
   let output = "";
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`nats-server did not start within 15 s:\n${output}`)), 15_000);

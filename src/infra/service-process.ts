@@ -43,7 +43,7 @@ export async function spawnService(
   entry: "api" | "worker",
   env: NodeJS.ProcessEnv,
   logFile?: string,
-  options: { ownProcessGroup?: boolean; nodeArgs?: string[] } = {},
+  options: { ownProcessGroup?: boolean; nodeArgs?: string[]; onSpawn?: (child: ChildProcess) => void } = {},
 ): Promise<ServiceProcess> {
   // In its own process group a child does not receive the terminal's Ctrl-C directly, so the
   // parent can stop the services in order (workers first, while NATS is still up).
@@ -53,6 +53,7 @@ export async function spawnService(
     stdio: ["ignore", "pipe", "pipe"],
     detached: options.ownProcessGroup ?? false,
   });
+  options.onSpawn?.(child);
   let output = "";
   const log = logFile ? createWriteStream(logFile, { flags: "a" }) : null;
   const collect = (chunk: Buffer) => {

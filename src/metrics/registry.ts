@@ -1,20 +1,24 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
 /**
- * prom-client's default process metrics, minus the three gauges it names `*_total`, which
- * Prometheus conventions (and `promtool check metrics`) reserve for counters.
+ * prom-client's default process metrics under their standard names (`process_cpu_seconds_total`,
+ * `process_resident_memory_bytes`, `nodejs_eventloop_lag_seconds`, ...), which standard dashboards
+ * and alerts expect; the API and the workers are told apart by their scrape job (`vrp-api`,
+ * `vrp-worker` in deploy/prometheus.yml), as for any other exporter. Minus the three gauges
+ * prom-client names `*_total`, which Prometheus conventions (and `promtool check metrics`)
+ * reserve for counters.
  */
-function collectProcessMetrics(registry: Registry, prefix: string): void {
-  collectDefaultMetrics({ register: registry, prefix });
+function collectProcessMetrics(registry: Registry): void {
+  collectDefaultMetrics({ register: registry });
   for (const name of ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"]) {
-    registry.removeSingleMetric(prefix + name);
+    registry.removeSingleMetric(name);
   }
 }
 
 /** Every metric of the API process, defined once. */
 export function createApiMetrics(sources: { queueDepth(): Promise<number>; inProgress(): Promise<number>; natsConnected(): boolean }) {
   const registry = new Registry();
-  collectProcessMetrics(registry, "vrp_api_");
+  collectProcessMetrics(registry);
   const httpDuration = new Histogram({
     name: "vrp_http_request_duration_seconds",
     help: "HTTP request duration by method, route template and status code.",
@@ -69,7 +73,7 @@ function natsConnectedGauge(registry: Registry, connected: () => boolean): void 
 /** Every metric of a worker process, defined once. */
 export function createWorkerMetrics(natsConnected: () => boolean) {
   const registry = new Registry();
-  collectProcessMetrics(registry, "vrp_worker_");
+  collectProcessMetrics(registry);
   natsConnectedGauge(registry, natsConnected);
   return {
     registry,

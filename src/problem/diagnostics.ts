@@ -8,13 +8,19 @@ export type InfeasibilityEvidence = Infeasibility["evidence"];
 
 const EPS = 1e-9;
 
+/** A number in a message: integers as they are, others to two decimals, huge ones as 1e300 (not 1e+300). */
 function fmt(x: number): string {
+  if (Math.abs(x) >= 1e21) return String(x).replace("e+", "e");
   return Number.isInteger(x) ? String(x) : x.toFixed(2);
 }
 
-/** Rounds away floating-point dust in the evidence (e.g. 70.00000000000001). */
+/**
+ * Rounds away floating-point dust in the evidence (e.g. 70.00000000000001). A number too large
+ * to scale (1e300 x 1e9 overflows to Infinity) has no dust worth removing and stays as it is.
+ */
 function clean(x: number): number {
-  return Math.round(x * 1e9) / 1e9;
+  const scaled = x * 1e9;
+  return Number.isFinite(scaled) ? Math.round(scaled) / 1e9 : x;
 }
 
 /**

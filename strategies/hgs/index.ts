@@ -7,6 +7,7 @@ import { iteratedLocalSearch } from "../ils/general-ils.js";
 import { textbookIteratedLocalSearch } from "../ils/textbook-ils.js";
 import { buildModel, initialPenalties } from "../search/textbook-model.js";
 import { completeRoutes as complete } from "../search/textbook/solutions.js";
+import { windowsMethod } from "./windows-method.js";
 
 /**
  * Above this many customers, textbook problems without binding windows go to the iterated local
@@ -19,9 +20,10 @@ export const ITERATED_SEARCH_ABOVE = 300;
  * identical vehicles and hard windows (the textbook case): the hybrid genetic search
  * (genetic/genetic-search.ts); windows that cannot bind before the depot closes are a duration
  * cap, binding hard windows are priced by time warp (Vidal et al. 2013, search/time-segment.ts).
- * Above ITERATED_SEARCH_ABOVE customers without binding windows, where a generation costs too
- * much to evolve a population in the time given, the iterated local search around the same
- * local search (ils/textbook-ils.ts). Everything else (mixed fleets, several depots or
+ * Above ITERATED_SEARCH_ABOVE customers without binding windows, and above
+ * WINDOWS_ITERATED_ABOVE with them (windows-method.ts), where a generation costs too much to
+ * evolve a population in the time given, the iterated local search around the same local search
+ * (ils/textbook-ils.ts). Everything else (mixed fleets, several depots or
  * different start and end nodes, speeds, soft windows): giant-tour split no longer fits, so the
  * iterated local search around the general granular local search (ils/general-ils.ts) that
  * prices every route on its own vehicle.
@@ -46,6 +48,10 @@ export const hgs: Strategy = {
     if (m.windows === null && m.customers.length > ITERATED_SEARCH_ABOVE) {
       return textbookIteratedLocalSearch(p, m, budget, complete(m, start), initialPenalties(m));
     }
+    // Binding windows: by size (windows-method.ts), measured in BENCHMARKS.md (issue 20).
+    const method = m.windows === null ? "genetic" : windowsMethod(m);
+    if (method === "general") return iteratedLocalSearch(p, budget, initial);
+    if (method === "iterated") return textbookIteratedLocalSearch(p, m, budget, complete(m, start), initialPenalties(m));
     return geneticSearch(p, m, budget, complete(m, start));
   },
 };

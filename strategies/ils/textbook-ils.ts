@@ -11,23 +11,37 @@ import { TextbookRuin } from "./textbook-ruin.js";
  * solution or the current one of this many iterations ago.
  */
 const HISTORY = 500;
+/**
+ * Under binding windows an iteration costs several times more (longer routes, time-warp pricing),
+ * so a 30-second search makes a few thousand of them: a shorter memory keeps late acceptance
+ * from wandering for a large share of the run.
+ */
+const WINDOWS_HISTORY = 100;
 /** Iterations without a new best after which the search goes back to the best. */
 const RESTART_AFTER = 20_000;
 /** Outcomes between two penalty adjustments, and the share of them that should be load- and duration-feasible. */
 const PENALTY_SEGMENT = 100;
+/**
+ * Under binding windows the time-warp price starts high (a minute of warp as dear as the longest
+ * edge, so the first solutions stay feasible) and must find its level quickly in a search that
+ * makes far fewer iterations than without windows: prices adapt after this many outcomes.
+ */
+const WINDOWS_PENALTY_SEGMENT = 25;
 const TARGET_FEASIBLE = 0.5;
 /** Share of infeasible outcomes that get a repair attempt once a feasible solution is known (before: all), as in HGS. */
 const REPAIR_PROBABILITY = 0.5;
 const EPS = 1e-7;
 
 /**
- * Iterated local search for textbook problems without binding windows (one depot, identical
- * vehicles, capacity and an additive duration cap), PyVRP 0.14's design with the textbook
- * local search's O(1) move pricing: each iteration ruins a few strings of nearby customers and
- * recreates them greedily (textbook-ruin.ts), re-runs the granular local search only around the
- * routes that changed, and accepts by late acceptance on a penalised cost whose prices adapt so
- * that about half the outcomes respect each constraint. The current solution lives in the local
- * search; a rejected candidate is undone by restoring only the routes it rewrote.
+ * Iterated local search for textbook problems (one depot, identical vehicles, capacity and an
+ * additive duration cap, or binding hard windows priced by time warp), PyVRP 0.14's design with
+ * the textbook local search's O(1) move pricing: each iteration ruins a few strings of nearby
+ * customers and recreates them greedily (textbook-ruin.ts; under windows each position priced
+ * with its exact time warp, window-insertion.ts), re-runs the granular local search only around
+ * the routes that changed, and accepts by late acceptance on a penalised cost whose prices adapt
+ * so that about half the outcomes respect each constraint (load, duration, and under windows
+ * time warp). The current solution lives in the local search; a rejected candidate is undone by
+ * restoring only the routes it rewrote.
  */
 export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, budget: Budget, start: readonly (readonly number[])[], penalties: Penalties): Solution {
   const rng = budget.rng;
@@ -37,7 +51,8 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   const routes = m.vehicles;
   const saved = Array.from({ length: routes }, () => new Int32Array(m.customers.length));
   const savedLength = new Int32Array(routes);
-  let pen = { ...penalties };
+  const segment = m.windows ? WINDOWS_PENALTY_SEGMENT : PENALTY_SEGMENT;
+  let pen = { ...penalties, timeWarp: m.windows ? Math.max(penalties.timeWarp, (m.unitCost * m.maxDistance) / m.speed) : penalties.timeWarp };
   ls.penalties = pen;
   ls.loadRoutes(start);
   const missing = Array.from(m.customers).filter((c) => ls.routeOf[c]! < 0);
@@ -45,7 +60,8 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
 
   let best: Solution | null = null;
   let bestCost = Number.POSITIVE_INFINITY;
-  const durationLimit = m.durationLimit;
+  // Under binding windows the working-hours cap applies to the scheduled duration (the route model's time segments).
+  const durationLimit = m.windows ? m.windows.maxDuration : m.durationLimit;
   const loadFeasible = (): boolean => {
     for (let r = 0; r < routes; r++) if (ls.loadOf(r) > m.capacity + 1e-9) return false;
     return true;
@@ -54,6 +70,13 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
     for (let r = 0; r < routes; r++) if (ls.durationOf(r) > durationLimit + 1e-7) return false;
     return true;
   };
+  /** No time warp (always true without binding windows). */
+  const warpFeasible = (): boolean => {
+    if (!m.windows) return true;
+    for (let r = 0; r < routes; r++) if (ls.timeWarpOf(r) > 1e-9) return false;
+    return true;
+  };
+  const feasible = (): boolean => loadFeasible() && durationFeasible() && warpFeasible();
   /** Hands a new best feasible solution (checked by the shared evaluator) to the budget. */
   const consider = (cost: number): boolean => {
     if (cost >= bestCost - EPS) return false;
@@ -81,26 +104,27 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
    */
   const repair = (): void => {
     for (const factor of [10, 100]) {
-      ls.penalties = { load: pen.load * factor, duration: pen.duration * factor, timeWarp: pen.timeWarp };
+      ls.penalties = { load: pen.load * factor, duration: pen.duration * factor, timeWarp: m.windows ? pen.timeWarp * factor : pen.timeWarp };
       ls.reprice();
-      for (let r = 0; r < routes; r++) if (ls.loadOf(r) > m.capacity + 1e-9 || ls.durationOf(r) > durationLimit + 1e-7) ls.markChanged(r);
+      for (let r = 0; r < routes; r++) if (ls.loadOf(r) > m.capacity + 1e-9 || ls.durationOf(r) > durationLimit + 1e-7 || (m.windows && ls.timeWarpOf(r) > 1e-9)) ls.markChanged(r);
       ls.runLocalised(rng, stop);
-      if (loadFeasible() && durationFeasible()) break;
+      if (feasible()) break;
     }
     ls.penalties = pen;
     ls.reprice();
   };
 
   // A feasible start counts as it is: the search on a penalised cost may trade it for a worse one.
-  if (loadFeasible() && durationFeasible()) consider(ls.totalCost());
+  if (feasible()) consider(ls.totalCost());
   ls.run(rng, stop);
-  if (!(loadFeasible() && durationFeasible())) repair();
+  if (!feasible()) repair();
   save(-1);
   let currentCost = ls.totalCost();
-  if (loadFeasible() && durationFeasible()) consider(currentCost);
-  const history = new Float64Array(HISTORY).fill(currentCost);
+  if (feasible()) consider(currentCost);
+  const history = new Float64Array(m.windows ? WINDOWS_HISTORY : HISTORY).fill(currentCost);
   let loadOk = 0;
   let durationOk = 0;
+  let warpOk = 0;
   let outcomes = 0;
   let sinceBest = 0;
   let iteration = 0;
@@ -110,22 +134,24 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
     ls.runLocalised(rng, stop);
     const load = loadFeasible();
     const duration = durationFeasible();
+    const warp = warpFeasible();
     loadOk += load ? 1 : 0;
     durationOk += duration ? 1 : 0;
+    warpOk += warp ? 1 : 0;
     outcomes++;
-    if (!(load && duration) && (best === null || rng.next() < REPAIR_PROBABILITY)) repair();
+    if (!(load && duration && warp) && (best === null || rng.next() < REPAIR_PROBABILITY)) repair();
     const candidateCost = ls.totalCost();
-    sinceBest = loadFeasible() && durationFeasible() && consider(candidateCost) ? 0 : sinceBest + 1;
-    const slot = iteration++ % HISTORY;
+    sinceBest = feasible() && consider(candidateCost) ? 0 : sinceBest + 1;
+    const slot = iteration++ % history.length;
     if (candidateCost < currentCost - EPS || candidateCost < history[slot]! - EPS) {
       save(mark);
       currentCost = candidateCost;
     } else restore(mark);
     if (currentCost < history[slot]!) history[slot] = currentCost;
 
-    if (outcomes === PENALTY_SEGMENT) {
-      pen = { load: adjust(pen.load, loadOk / outcomes), duration: adjust(pen.duration, durationOk / outcomes), timeWarp: pen.timeWarp };
-      loadOk = durationOk = outcomes = 0;
+    if (outcomes === segment) {
+      pen = { load: adjust(pen.load, loadOk / outcomes), duration: adjust(pen.duration, durationOk / outcomes), timeWarp: m.windows ? adjust(pen.timeWarp, warpOk / outcomes) : pen.timeWarp };
+      loadOk = durationOk = warpOk = outcomes = 0;
       ls.penalties = pen;
       ls.reprice();
       // The history keeps its old prices: they differ only on infeasible entries, and refilling

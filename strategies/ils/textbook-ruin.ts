@@ -1,6 +1,7 @@
 import type { Rng } from "../core/rng.js";
 import type { LocalSearch } from "../search/textbook/local-search.js";
 import { routeCost } from "../search/textbook-model.js";
+import { WindowInsertion } from "../search/textbook/window-insertion.js";
 
 /**
  * Ruin and recreate of the textbook iterated local search (textbook-ils.ts), after SISR
@@ -23,9 +24,12 @@ export class TextbookRuin {
   private readonly touched: Uint8Array;
   private readonly buffer: Int32Array;
   private readonly candidateRoutes: Int32Array;
+  /** Prices each position's time warp under binding windows (null without). */
+  private readonly windows: WindowInsertion | null;
 
   constructor(private readonly ls: LocalSearch) {
     const m = ls.m;
+    this.windows = ls.model.times ? new WindowInsertion(ls.model) : null;
     this.removed = new Int32Array(m.customers.length);
     this.touched = new Uint8Array(m.vehicles);
     this.buffer = new Int32Array(m.customers.length + 2);
@@ -146,7 +150,9 @@ export class TextbookRuin {
           const a = seq[j]!;
           const b = seq[j + 1]!;
           const detour = m.dist[a * n + c]! + m.dist[c * n + b]! - m.dist[a * n + b]!;
-          const delta = routeCost(m, ls.penalties, length + 1, distance + detour, load, service) - base;
+          let delta = routeCost(m, ls.penalties, length + 1, distance + detour, load, service) - base;
+          // Time warp only adds, so a position already no better skips its segment concatenation.
+          if (this.windows && delta < bestDelta) delta += this.windows.penalty(r, seq, end, j, c, ls.penalties);
           if (delta < bestDelta) {
             bestDelta = delta;
             bestRoute = r;

@@ -48,6 +48,28 @@ describe("command-line tools", function () {
     expect((await vrpctl(nats.server.url, "key", "revoke", "zoe", fingerprint)).stdout).to.include("is now revoked");
   });
 
+  it("vrpctl account create without --plan uses the plans file's default plan, says so, and its usage shows --plan optional", async () => {
+    const made = await vrpctl(nats.server.url, "account", "create", "ida");
+    expect(made.code).to.equal(0);
+    expect(made.stdout).to.include("created account 'ida' on plan 'starter' (the default plan; choose one with --plan <plan>)");
+    const usage = await vrpctl(nats.server.url, "--help");
+    expect(usage.stdout).to.include("vrpctl account create <user> [--plan <plan>]");
+  });
+
+  it("vrp-solve --help prints the usage on stdout and exits 0; a wrong command line exits 2 with the usage on stderr", async () => {
+    for (const flag of ["--help", "-h"]) {
+      const { stdout, stderr } = await run(process.execPath, ["bin/vrp-solve.mjs", flag], { cwd: REPO_ROOT });
+      expect(stdout).to.match(/^usage: vrp-solve /);
+      expect(stderr).to.equal("");
+    }
+    const wrong = await run(process.execPath, ["bin/vrp-solve.mjs", "--seed"], { cwd: REPO_ROOT }).then(
+      () => ({ code: 0, stderr: "" }),
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(wrong.code).to.equal(2);
+    expect(wrong.stderr).to.match(/^vrp-solve: --seed needs a value\nusage: vrp-solve /);
+  });
+
   it("vrpctl refuses unknown plans and commands with a usage error", async () => {
     const bad = await vrpctl(nats.server.url, "account", "create", "yan", "--plan", "platinum");
     expect(bad.code).to.equal(2);

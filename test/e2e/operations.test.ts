@@ -1,5 +1,8 @@
 import { expect } from "chai";
 import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { apiClient, isFinished, pollUntil } from "../helpers/client.js";
 import { sampleValue, scrape } from "../helpers/metrics.js";
 import { startPrometheus } from "../helpers/prometheus.js";
@@ -91,10 +94,50 @@ describe("operations: metrics, health, Prometheus", function () {
     }
   });
 
+  it("exposes the standard process and Node.js metrics unprefixed on the API and on a worker", async () => {
+    for (const url of [`${stack.baseUrl}/metrics`, stack.workers[0]!.url]) {
+      const text = await scrape(url);
+      for (const name of ["process_cpu_seconds_total", "process_resident_memory_bytes", "nodejs_eventloop_lag_seconds", "nodejs_eventloop_lag_p99_seconds"]) {
+        expect(text, `${name} on ${url}`).to.match(new RegExp(`^${name}(\\{[^}]*\\})? \\d`, "m"));
+      }
+      expect(text, url).to.not.match(/^vrp_(api|worker)_/m);
+    }
+  });
+
+  it("fires the event-loop lag alert on the standard metric, per scrape job (promtool test rules)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "vrp-rules-"));
+    try {
+      const rules = join(REPO_ROOT, "deploy/alert-rules.yml");
+      writeFileSync(join(dir, "test.yml"), [
+        `rule_files: ["${rules}"]`,
+        "evaluation_interval: 1m",
+        "tests:",
+        "  - interval: 1m",
+        "    input_series:",
+        "      - series: 'nodejs_eventloop_lag_p99_seconds{job=\"vrp-worker\",instance=\"w1\"}'",
+        "        values: '0.9x15'",
+        "      - series: 'nodejs_eventloop_lag_p99_seconds{job=\"vrp-api\",instance=\"a1\"}'",
+        "        values: '0.01x15'",
+        "    alert_rule_test:",
+        "      - eval_time: 10m",
+        "        alertname: VrpEventLoopLagHigh",
+        "        exp_alerts:",
+        "          - exp_labels: { severity: warning, job: vrp-worker, instance: w1 }",
+        "            exp_annotations:",
+        "              summary: \"Event loop lag p99 above 0.5 s on vrp-worker w1\"",
+        "              description: \"A blocked main thread delays every request (API) or heartbeats (worker, risking redelivery); check CPU (process_cpu_seconds_total) and memory (process_resident_memory_bytes).\"",
+      ].join("\n") + "\n");
+      const result = promtool(["test", "rules", join(dir, "test.yml")]);
+      expect(result.status, result.output).to.equal(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("ships alert rules that pass promtool check rules and a scrape config that passes check config", () => {
     const rules = promtool(["check", "rules", "deploy/alert-rules.yml"]);
     expect(rules.status, rules.output).to.equal(0);
-    expect(rules.output).to.match(/SUCCESS: 7 rules found/);
+    expect(rules.output).to.match(/SUCCESS: 9 rules found/);
     const config = promtool(["check", "config", "deploy/prometheus.yml"]);
     expect(config.status, config.output).to.equal(0);
   });
@@ -104,7 +147,7 @@ describe("operations: metrics, health, Prometheus", function () {
     const exposed = (await scrape(`${stack.baseUrl}/metrics`)) + (await scrape(stack.workers[0]!.url));
     for (const panel of dashboard.panels) {
       for (const target of panel.targets) {
-        for (const name of target.expr.match(/vrp_[a-z_]+/g) ?? []) {
+        for (const name of target.expr.match(/\b(vrp|process|nodejs)_[a-z0-9_]+/g) ?? []) {
           const base = name.replace(/_(bucket|count|sum)$/, "");
           expect(exposed.includes(`# TYPE ${base} `) || exposed.includes(`# TYPE ${name} `), `${name} in "${target.expr}"`).to.equal(true);
         }

@@ -22,9 +22,15 @@ async function definedMetrics(): Promise<Map<string, Set<string>>> {
   return defined;
 }
 
-/** `vrp_*` selectors in PromQL text: the metric name and the label names of its `{...}` matcher. */
+/** Labels Prometheus attaches to every scraped series from the scrape config, not the service. */
+const TARGET_LABELS = new Set(["job", "instance"]);
+
+/**
+ * Metric selectors in PromQL text, the service's own (`vrp_*`) and the standard process and
+ * Node.js ones (`process_*`, `nodejs_*`): the metric name and the label names of its `{...}` matcher.
+ */
 function selectors(promql: string): { name: string; labels: string[] }[] {
-  return [...promql.matchAll(/\b(vrp_[a-zA-Z0-9_]+)(\{([^}]*)\})?/g)].map((m) => ({
+  return [...promql.matchAll(/\b((?:vrp|process|nodejs)_[a-zA-Z0-9_]+)(\{([^}]*)\})?/g)].map((m) => ({
     name: m[1]!,
     labels: [...(m[3] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)\s*(=~|!~|!=|=)/g)].map((l) => l[1]!),
   }));
@@ -34,7 +40,7 @@ function expectKnown(defined: Map<string, Set<string>>, text: string, where: str
   let checked = 0;
   for (const { name, labels } of selectors(text)) {
     expect(defined.has(name), `${where}: ${name} is not a metric the service defines`).to.equal(true);
-    for (const label of labels) expect(defined.get(name)!.has(label), `${where}: ${name} has no label '${label}'`).to.equal(true);
+    for (const label of labels) expect(TARGET_LABELS.has(label) || defined.get(name)!.has(label), `${where}: ${name} has no label '${label}'`).to.equal(true);
     checked++;
   }
   return checked;
@@ -59,9 +65,25 @@ describe("deploy/ references only metrics the service defines", () => {
     expect(checked).to.be.greaterThan(10);
   });
 
+  it("process metrics have their standard names, the same in the API and a worker, and deploy/ uses them by scrape job", async () => {
+    const defined = await definedMetrics();
+    for (const name of ["process_cpu_seconds_total", "process_resident_memory_bytes", "process_start_time_seconds", "nodejs_eventloop_lag_seconds", "nodejs_eventloop_lag_p99_seconds", "nodejs_heap_size_used_bytes"]) {
+      expect(defined.has(name), name).to.equal(true);
+    }
+    expect([...defined.keys()].filter((n) => /^vrp_(api|worker)_/.test(n)), "prefixed process metrics").to.deep.equal([]);
+    const deploy = readFileSync(join(REPO_ROOT, "deploy/alert-rules.yml"), "utf8") + readFileSync(join(REPO_ROOT, "deploy/grafana/vrp-dashboard.json"), "utf8");
+    for (const query of ['process_resident_memory_bytes{job=\\"vrp-api\\"}', 'process_resident_memory_bytes{job=\\"vrp-worker\\"}', "nodejs_eventloop_lag_p99_seconds{job=~\"vrp-api|vrp-worker\"}"]) {
+      expect(deploy, query).to.include(query);
+    }
+    const scrape = readFileSync(join(REPO_ROOT, "deploy/prometheus.yml"), "utf8");
+    expect(scrape).to.match(/job_name: vrp-api\n/).and.match(/job_name: vrp-worker\n/);
+  });
+
   it("the checker itself catches an unknown metric and an unknown label", async () => {
     const defined = await definedMetrics();
     expect(() => expectKnown(defined, "rate(vrp_callback_total[5m])", "t")).to.throw(/not a metric/);
     expect(() => expectKnown(defined, 'rate(vrp_callbacks_total{result="x"}[5m])', "t")).to.throw(/no label 'result'/);
+    expect(() => expectKnown(defined, "vrp_api_process_resident_memory_bytes", "t")).to.throw(/not a metric/);
+    expect(() => expectKnown(defined, 'process_resident_memory_bytes{service="api"}', "t")).to.throw(/no label 'service'/);
   });
 });

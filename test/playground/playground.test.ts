@@ -39,6 +39,7 @@ describe("route playground in a real browser", function () {
   let timeWindowTaskId = "";
   const outsideRequests: string[] = [];
   const pageErrors: string[] = [];
+  const failedAssets: string[] = [];
   /** Clicks Solve and waits until the page shows the final state of that new task. */
   const submitAndWaitForEnd = async (timeout: number) => {
     const previous = await page.getAttribute("#live-facts", "data-request-id");
@@ -67,6 +68,10 @@ describe("route playground in a real browser", function () {
     context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1440, height: 1000 } });
     page = await context.newPage();
     page.on("pageerror", (e) => pageErrors.push(String(e)));
+    // The page's own files (not the API answers it shows, some of which are 4xx on purpose).
+    page.on("response", (r) => {
+      if (r.status() >= 400 && !new URL(r.url()).pathname.startsWith("/api/")) failedAssets.push(`${r.status()} ${r.url()}`);
+    });
     page.on("request", (r) => {
       if (!r.url().startsWith(stack.baseUrl) && !r.url().startsWith("blob:") && !r.url().startsWith("data:")) outsideRequests.push(r.url());
     });
@@ -82,6 +87,12 @@ describe("route playground in a real browser", function () {
     expect(response?.status()).to.equal(200);
     expect(response?.headers()["content-security-policy"]).to.include("default-src 'self'");
     expect(await page.title()).to.equal("VRP route playground");
+    // Its icon is declared and served (no 404 for /favicon.ico in the console on every load).
+    const icon = await page.getAttribute("link[rel='icon']", "href");
+    expect(icon).to.equal("/playground/favicon.svg");
+    const iconAnswer = await fetch(`${stack.baseUrl}${icon}`);
+    expect(iconAnswer.status).to.equal(200);
+    expect(iconAnswer.headers.get("content-type")).to.equal("image/svg+xml");
     const asset = await fetch(`${stack.baseUrl}/playground/app.js`);
     expect(asset.headers.get("content-type")).to.match(/^text\/javascript/);
     // Anything else under /playground is a 404 in the service's error envelope.
@@ -205,6 +216,11 @@ describe("route playground in a real browser", function () {
     await error.waitFor();
     expect(await error.textContent()).to.equal("time_limit_seconds must be a positive integer");
     expect(await page.textContent("#submit-error")).to.include("422: Validation failed");
+    // Nothing of the previous (solved) task is left in the progress panel.
+    expect(await page.locator("#live-log li").count()).to.equal(0);
+    expect(await page.textContent("#live-facts")).to.equal("");
+    expect(await page.getAttribute("#live-facts", "data-request-id")).to.equal(null);
+    expect(await page.getAttribute("#live-facts", "data-phase")).to.equal(null);
     await page.locator("li[data-field='time_limit_seconds']").scrollIntoViewIfNeeded();
     await shot("07-validation-422");
   });
@@ -294,8 +310,9 @@ describe("route playground in a real browser", function () {
     await shot("11-marketplace");
   });
 
-  it("fetched nothing from outside the service and raised no script error", () => {
+  it("fetched nothing from outside the service, none of its own files failed (favicon included), and raised no script error", () => {
     expect(outsideRequests).to.deep.equal([]);
+    expect(failedAssets).to.deep.equal([]);
     expect(pageErrors).to.deep.equal([]);
   });
 });

@@ -181,7 +181,7 @@ describe("soak: three-node NATS cluster under load", function () {
   }
 
   it(`load: ${LOAD_TASKS} tasks through two API instances, every rejection a 429, every accepted task solved, worker memory flat`, async () => {
-    const rssOf = () => Promise.all(workers.map(async (w) => sampleValue(await scrape(w.url), "vrp_worker_process_resident_memory_bytes")));
+    const rssOf = () => Promise.all(workers.map(async (w) => sampleValue(await scrape(w.url), "process_resident_memory_bytes")));
     const rssStart = await rssOf();
     const report = await submitLoad(apis, headers, LOAD_TASKS, { retryUnavailable: false });
     const unsolved = await awaitSolved(apis[0]!, headers, report.accepted);

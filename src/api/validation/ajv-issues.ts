@@ -38,7 +38,33 @@ function location(error: ErrorObject): string[] {
   return parts;
 }
 
-function message(error: ErrorObject, loc: string[]): string {
+/** "must be a number", "must be an integer", ...: Ajv's "must be number" as a sentence. */
+const TYPE_PHRASES: Record<string, string> = {
+  number: "a number",
+  integer: "an integer",
+  string: "a string",
+  boolean: "true or false",
+  array: "an array",
+  object: "an object",
+  null: "null",
+};
+
+/** What the document's patterns mean, in words (a regular expression helps nobody in a message). */
+const PATTERN_PHRASES: Record<string, string> = {
+  "^[Hh][Tt][Tt][Pp][Ss]?://": "must be a web address starting with http:// or https://",
+  "^[0-9]+$": "must be digits only",
+  "^[0-9]{1,19}$": "must be 1 to 19 digits",
+  "^[0-9]{2,}:[0-5][0-9]:[0-5][0-9]$": "must be a duration written hours:minutes:seconds, e.g. 08:30:00",
+  "^Vehicle (0|[1-9][0-9]*)$": 'must be a vehicle label "Vehicle <n>", e.g. "Vehicle 0"',
+};
+
+const FORMAT_PHRASES: Record<string, string> = {
+  uri: "must be an absolute URL, e.g. https://partner.example.com/vrp/callback",
+  "date-time": "must be an RFC 3339 date and time, e.g. 2026-01-31T08:00:00Z",
+  uuid: "must be a UUID",
+};
+
+function message(error: ErrorObject, loc: string[], value: unknown): string {
   if (loc[1] === "time_limit_seconds" && loc.length === 2) return MESSAGES.timeLimitNotPositiveInteger;
   if (error.keyword === "additionalProperties") return `unknown field '${loc[loc.length - 1]}'`;
   if (error.keyword === "required") return `field required`;
@@ -46,14 +72,41 @@ function message(error: ErrorObject, loc: string[]): string {
     const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues ?? [];
     return `must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}`;
   }
+  if (error.keyword === "type") {
+    // JSON.parse reads a number beyond the double range (1e400) as Infinity, which Ajv calls "not a number".
+    if (typeof value === "number" && !Number.isFinite(value)) {
+      return "must be a finite number; this one is too large to represent (the largest is about 1.8e308)";
+    }
+    const expected = String((error.params as { type?: string }).type ?? "").split(",");
+    return `must be ${expected.map((t) => TYPE_PHRASES[t] ?? t).join(" or ")}`;
+  }
+  if (error.keyword === "pattern") {
+    return PATTERN_PHRASES[String((error.params as { pattern?: string }).pattern)] ?? "does not have the form the OpenAPI document gives for this field";
+  }
+  if (error.keyword === "format") {
+    const format = String((error.params as { format?: string }).format);
+    return FORMAT_PHRASES[format] ?? `must be a valid ${format}`;
+  }
   return error.message ?? "invalid value";
+}
+
+/** The value an error is about, found by its instance path in the validated request. */
+function valueAt(root: unknown, instancePath: string): unknown {
+  let node = root;
+  for (const part of instancePath.split("/").slice(1)) {
+    if (node === null || typeof node !== "object") return undefined;
+    node = (node as Record<string, unknown>)[part.replace(/~1/g, "/").replace(/~0/g, "~")];
+  }
+  return node;
 }
 
 /**
  * Turns Ajv's errors into the spec's `detail` items, one per location (Ajv may report a location
- * several times, once per failed keyword of a oneOf branch, which helps nobody).
+ * several times, once per failed keyword of a oneOf branch, which helps nobody). `request` is what
+ * was validated (`{ requestBody, query, ... }` as openapi-backend hands it to Ajv), so a message
+ * can tell what was wrong with the value.
  */
-export function ajvIssues(errors: readonly ErrorObject[]): ValidationIssue[] {
+export function ajvIssues(errors: readonly ErrorObject[], request: unknown = undefined): ValidationIssue[] {
   const seen = new Set<string>();
   const issues: ValidationIssue[] = [];
   for (const error of errors) {
@@ -62,7 +115,7 @@ export function ajvIssues(errors: readonly ErrorObject[]): ValidationIssue[] {
     const key = loc.join("\u0000");
     if (seen.has(key)) continue;
     seen.add(key);
-    issues.push({ loc, msg: message(error, loc), type: typeName(error) });
+    issues.push({ loc, msg: message(error, loc, valueAt(request, error.instancePath)), type: typeName(error) });
     if (issues.length >= MAX_ISSUES) break;
   }
   return issues;

@@ -21,7 +21,7 @@ export function validateSolveRequest(
     "submitSolve",
   );
   if (!schemaCheck.valid) {
-    const issues = ajvIssues(schemaCheck.errors ?? []);
+    const issues = ajvIssues(schemaCheck.errors ?? [], { requestBody: body });
     const rulesCanRun = issues.every((i) => i.loc.length >= 2 && i.loc[0] === "body" && !READ_BY_CROSS_FIELD_RULES.has(i.loc[1]!));
     if (rulesCanRun && issues.length < MAX_ISSUES) issues.push(...crossFieldIssues(body as SolveRequestInput, checkCallbackUrl).slice(0, MAX_ISSUES - issues.length));
     return { ok: false, issues, schemaValid: false };
