@@ -49,11 +49,6 @@ export class GeneralMovePricing {
     return this.outB;
   }
 
-  /** Price of route r from its totals, on its own vehicle: fixed + unit x distance + load penalty (service is priced with time, by timePrice). */
-  routePrice(r: number, count: number, distance: number, load: number, _service: number): number {
-    return this.base(r, count, distance, load);
-  }
-
   setRoute(r: number, customers: Int32Array, count: number): void {
     this.rs.setRoute(r, customers, count);
   }

@@ -1,20 +1,20 @@
 import type { Rng } from "../../core/rng.js";
+import { routePriceFromTotals } from "../route-price.js";
 import type { Routes } from "../routes.js";
 import { CheapestInsertions } from "./insertion-cache.js";
 
 const EPS = 1e-7;
 
 /**
- * What SWAP* needs from a local search: the route model, two scratch buffers, the search's own
- * price of a route from its totals (distance, delivered load, service; time windows left out),
- * and how it rewrites a route (so that a search's bookkeeping, e.g. the localised search's
- * promising customers, follows).
+ * What SWAP* needs from a local search: the route model, two scratch buffers, and how it
+ * rewrites a route (so that a search's bookkeeping, e.g. the localised search's promising
+ * customers, follows). Routes are priced from their totals on their own vehicles
+ * (route-price.ts).
  */
 export interface SwapStarHost {
   readonly model: Routes;
   readonly scratch: Int32Array;
   readonly scratch2: Int32Array;
-  routePrice(r: number, count: number, distance: number, load: number, service: number): number;
   setRoute(r: number, customers: Int32Array, count: number): void;
   onCommit: ((predicted: number, ra: number, rb: number) => void) | null;
 }
@@ -170,7 +170,7 @@ export class SwapStar {
     const capacity1 = m.capacity[r1]!;
     const capacity2 = m.capacity[r2]!;
     const loadPrice = pen.load;
-    const host = this.host;
+
     let bestAfter = before - EPS;
     let kind = 0;
     let best1 = -1;
@@ -197,7 +197,7 @@ export class SwapStar {
         const extra1 = this.insertions.withRemoval(v, at2s[k2]!, r1, k1);
         const pos1 = this.insertions.position;
         const after =
-          host.routePrice(r1, len1, dist1 + rem1 + extra1, newLoad1, serv1 - su + sv) + host.routePrice(r2, len2, dist2 + rem2 + extra2, newLoad2, serv2 - sv + su);
+          routePriceFromTotals(m, pen, r1, len1, dist1 + rem1 + extra1, newLoad1, serv1 - su + sv) + routePriceFromTotals(m, pen, r2, len2, dist2 + rem2 + extra2, newLoad2, serv2 - sv + su);
         if (after < bestAfter) {
           bestAfter = after;
           kind = 1;
@@ -212,8 +212,8 @@ export class SwapStar {
     for (let k1 = 1; k1 <= len1; k1++) {
       const u = seq1[k1]!;
       const after =
-        host.routePrice(r1, len1 - 1, dist1 + this.removal1[k1]!, load1 - m.demand[u]!, serv1 - m.service[u]!) +
-        host.routePrice(r2, len2 + 1, dist2 + insCost[at1s[k1]!]!, load2 + m.demand[u]!, serv2 + m.service[u]!);
+        routePriceFromTotals(m, pen, r1, len1 - 1, dist1 + this.removal1[k1]!, load1 - m.demand[u]!, serv1 - m.service[u]!) +
+        routePriceFromTotals(m, pen, r2, len2 + 1, dist2 + insCost[at1s[k1]!]!, load2 + m.demand[u]!, serv2 + m.service[u]!);
       if (after < bestAfter) {
         bestAfter = after;
         kind = 2;
@@ -224,8 +224,8 @@ export class SwapStar {
     for (let k2 = 1; k2 <= len2; k2++) {
       const v = seq2[k2]!;
       const after =
-        host.routePrice(r2, len2 - 1, dist2 + this.removal2[k2]!, load2 - m.demand[v]!, serv2 - m.service[v]!) +
-        host.routePrice(r1, len1 + 1, dist1 + insCost[at2s[k2]!]!, load1 + m.demand[v]!, serv1 + m.service[v]!);
+        routePriceFromTotals(m, pen, r2, len2 - 1, dist2 + this.removal2[k2]!, load2 - m.demand[v]!, serv2 - m.service[v]!) +
+        routePriceFromTotals(m, pen, r1, len1 + 1, dist1 + insCost[at2s[k2]!]!, load1 + m.demand[v]!, serv1 + m.service[v]!);
       if (after < bestAfter) {
         bestAfter = after;
         kind = 3;

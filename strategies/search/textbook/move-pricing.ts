@@ -68,11 +68,6 @@ export class TextbookMovePricing extends TextbookRoutes {
     return true;
   }
 
-  /** Penalised cost of a route from its totals (windows aside): identical vehicles, so r does not matter. */
-  routePrice(_r: number, count: number, distance: number, load: number, service: number): number {
-    return routeCost(this.m, this.penalties, count, distance, load, service);
-  }
-
   /** Whether changing route r's distance by `delta` lowers its penalised cost. */
   improvesWithin(r: number, delta: number): boolean {
     // Under windows a longer route may still warp less: no shortcut on the distance alone.
