@@ -21,10 +21,12 @@ export async function sendCallbackOnce(task: TaskRecord, deps: SendOnceDeps): Pr
   if (!task.callbackUrl) return null;
   const { store, config, accounts, log } = deps;
   let claimedNow = false;
-  await store.update(task.id, (t) => {
+  const current = await store.update(task.id, (t) => {
     claimedNow = t.callback === undefined;
     return claimedNow ? { ...t, callback: { state: "sending", at: new Date().toISOString() } } : null;
   });
+  // Issue 24: no record, no callback; the caller hands the task back rather than treating it as sent.
+  if (!current) throw new Error(`task ${task.id}: record not found; callback not sent`);
   if (!claimedNow) return null;
   const account = task.channel === "direct" ? await accounts.getAccount(task.owner) : null;
   const body = JSON.stringify(taskEnvelope(task, null));

@@ -8,6 +8,12 @@ export interface Config {
   natsServers: string[];
   /** JetStream replicas for streams and buckets: 1 on a single server, 3 on a cluster. */
   natsReplicas: number;
+  /**
+   * How soon a client leaves a NATS node that hangs (issue 24): a ping every `pingIntervalMs`,
+   * and the connection is dropped and re-made to another node once `maxPingsOut` go unanswered.
+   * `requestTimeoutMs` bounds each JetStream request (a KV read or write, a publish).
+   */
+  nats: { pingIntervalMs: number; maxPingsOut: number; requestTimeoutMs: number };
   resultTtlSeconds: number;
   historyRetentionDays: number;
   busyQueueThreshold: number;
@@ -59,6 +65,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     port: intEnv(env, "PORT", 8080),
     natsServers: (env.NATS_URL ?? "nats://127.0.0.1:4222").split(",").map((s) => s.trim()).filter(Boolean),
     natsReplicas: intEnv(env, "NATS_REPLICAS", 1),
+    nats: {
+      pingIntervalMs: intEnv(env, "NATS_PING_INTERVAL_MS", 1000),
+      maxPingsOut: intEnv(env, "NATS_MAX_PINGS_OUT", 2),
+      requestTimeoutMs: intEnv(env, "NATS_REQUEST_TIMEOUT_MS", 4000),
+    },
     resultTtlSeconds: intEnv(env, "RESULT_TTL_SECONDS", 24 * 3600),
     historyRetentionDays: intEnv(env, "HISTORY_RETENTION_DAYS", 90),
     busyQueueThreshold: intEnv(env, "BUSY_QUEUE_THRESHOLD", 1000),

@@ -54,6 +54,12 @@ export async function connectNats(config: Readonly<Config>, clientName: string, 
     reconnectTimeWait: 500,
     waitOnFirstConnect: !options.failFast,
     timeout: 5000,
+    // Issue 24: a node that hangs (SIGSTOP, a cut link) keeps its TCP connection open, so only
+    // unanswered pings reveal it. The client's default (a ping every 2 minutes) left every request
+    // routed through such a node waiting for its full timeout; with these the client drops the
+    // connection after about pingInterval x (maxPingOut + 1) and re-connects to another node.
+    pingInterval: config.nats.pingIntervalMs,
+    maxPingOut: config.nats.maxPingsOut,
     // Without this every request (each KV read or write, each publish) builds an Error up front
     // just to have the caller's stack should it fail: a large share of the API's CPU under load.
     noAsyncTraces: true,
@@ -71,8 +77,8 @@ export async function connectNats(config: Readonly<Config>, clientName: string, 
     }
   })();
 
-  const jsm = await jetstreamManager(nc, { timeout: 10_000 });
-  const js = jetstream(nc, { timeout: 10_000 });
+  const jsm = await jetstreamManager(nc, { timeout: config.nats.requestTimeoutMs });
+  const js = jetstream(nc, { timeout: config.nats.requestTimeoutMs });
   const replicas = config.natsReplicas;
   await ensureStream(jsm, {
     name: NAMES.taskStream,
@@ -112,15 +118,21 @@ export async function connectNats(config: Readonly<Config>, clientName: string, 
 
   const kvm = new Kvm(js);
   const kvOptions = { replicas, storage: StorageType.File, history: 1 } as const;
+  // Issue 24: buckets whose reads decide a task's fate (its record, its request body, its history
+  // entry, an Idempotency-Key claim, the admission counters) are read from the stream leader, never
+  // from a replica that may lag behind (a direct get, the client's default, is answered by any
+  // replica: a node that was frozen answered "no such record" for records that existed). Accounts,
+  // keys and progress keep direct gets: a stale answer there is harmless and self-correcting.
+  const leaderReads = { ...kvOptions, allow_direct: false } as const;
   const resultTtlMs = config.resultTtlSeconds * 1000;
-  const tasks = await kvm.create(NAMES.taskBucket, { ...kvOptions, ttl: resultTtlMs });
+  const tasks = await kvm.create(NAMES.taskBucket, { ...leaderReads, ttl: resultTtlMs });
   const accounts = await kvm.create(NAMES.accountBucket, kvOptions);
   const apiKeys = await kvm.create(NAMES.keyBucket, kvOptions);
   // Counters only need to outlive the month they count.
-  const counters = await kvm.create(NAMES.counterBucket, { ...kvOptions, ttl: 40 * DAY_MS });
-  const history = await kvm.create(NAMES.historyBucket, { ...kvOptions, ttl: config.historyRetentionDays * DAY_MS });
-  const requestBodies = await kvm.create(NAMES.requestBodyBucket, { ...kvOptions, ttl: Math.max(resultTtlMs, config.historyRetentionDays * DAY_MS) });
-  const idempotency = await kvm.create(NAMES.idempotencyBucket, { ...kvOptions, ttl: DAY_MS });
+  const counters = await kvm.create(NAMES.counterBucket, { ...leaderReads, ttl: 40 * DAY_MS });
+  const history = await kvm.create(NAMES.historyBucket, { ...leaderReads, ttl: config.historyRetentionDays * DAY_MS });
+  const requestBodies = await kvm.create(NAMES.requestBodyBucket, { ...leaderReads, ttl: Math.max(resultTtlMs, config.historyRetentionDays * DAY_MS) });
+  const idempotency = await kvm.create(NAMES.idempotencyBucket, { ...leaderReads, ttl: DAY_MS });
   // The bucket may have been created by another process with another RESULT_TTL_SECONDS: what
   // counts for expires_at is the TTL the bucket really has.
   const taskTtlMs = (await tasks.status()).ttl || resultTtlMs;

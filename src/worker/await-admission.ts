@@ -1,0 +1,65 @@
+import type { JsMsg } from "@nats-io/jetstream";
+import type { Logger } from "../log/logger.js";
+import type { TaskMessage, TaskQueue } from "../queue/task-queue.js";
+import type { StoredTask } from "../queue/task-store.js";
+import type { HistoryStore } from "../store/history.js";
+
+/**
+ * How long after its publish a task message may wait for its record (issue 24). The submit
+ * publishes the message before it creates the record (the commit point, TaskQueue.enqueue), and
+ * an API instance bounds each NATS request by NATS_REQUEST_TIMEOUT_MS, so an admission still
+ * unfinished after this long has failed or its API instance died: the message is dropped.
+ */
+export const ADMISSION_DEADLINE_MS = 30_000;
+/** Until the deadline, a message without its record is handed back with this delay. */
+const ADMISSION_RETRY_MS = 1_000;
+/**
+ * Re-reads right after the message arrives: the record's `create` is usually on its way (the API
+ * sends it as soon as the publish is acknowledged, about when the worker receives the message).
+ */
+const QUICK_RETRIES_MS = [0, 1, 2, 4, 8, 16, 32];
+
+export type Admission = { kind: "live"; found: Extract<StoredTask, { kind: "live" }> } | { kind: "dropped" } | { kind: "later" };
+
+/**
+ * The task's record once its admission has completed. A missing record is never taken as "done":
+ * it is read again, the message handed back with a delay while the admission may still complete,
+ * and only after ADMISSION_DEADLINE_MS is the admission given up (a tombstone, written with
+ * `create` so it cannot overtake a late admission) and the message dropped.
+ */
+export async function awaitAdmission(
+  m: JsMsg,
+  message: TaskMessage,
+  deps: { queue: TaskQueue; history: HistoryStore; log: Logger },
+): Promise<Admission> {
+  const { queue, log } = deps;
+  for (const delay of QUICK_RETRIES_MS) {
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    const found = await queue.store.read(message.taskId);
+    if (found.kind === "live") return { kind: "live", found };
+    if (found.kind === "abandoned") return drop(m, message, deps, "admission given up");
+  }
+  const ageMs = Date.now() - m.time.getTime();
+  if (ageMs < ADMISSION_DEADLINE_MS) {
+    m.nak(ADMISSION_RETRY_MS);
+    return { kind: "later" };
+  }
+  if (await queue.store.abandon(message.taskId)) {
+    log.warn("admission never completed; message dropped", { age_ms: ageMs });
+    return drop(m, message, deps, "admission never completed");
+  }
+  const found = await queue.store.read(message.taskId);
+  if (found.kind === "live") return { kind: "live", found };
+  return drop(m, message, deps, "admission given up");
+}
+
+async function drop(m: JsMsg, message: TaskMessage, deps: { queue: TaskQueue; history: HistoryStore }, reason: string): Promise<Admission> {
+  // What the failed submit may have written before its record: best effort, all expire anyway.
+  const cleanup: Promise<unknown>[] = [deps.queue.removeRequest(message.taskId)];
+  if (message.owner && message.submittedAt && message.channel !== "marketplace") {
+    cleanup.push(deps.history.removeUnadmitted(message.owner, message.submittedAt, message.taskId));
+  }
+  await Promise.allSettled(cleanup);
+  m.term(reason);
+  return { kind: "dropped" };
+}
