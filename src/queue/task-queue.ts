@@ -3,16 +3,9 @@ import { NAMES } from "./names.js";
 import type { TaskRecord } from "./task-store.js";
 import { TaskStore } from "./task-store.js";
 
-/**
- * What travels in the work-queue message: ids only, never the (possibly 64 MiB) request body. The
- * owner and submission time let a worker take back the history entry of an admission that never
- * completed (the message is published before the record exists; see `enqueue`).
- */
+/** What travels in the work-queue message: ids only, never the (possibly 64 MiB) request body. */
 export interface TaskMessage {
   taskId: string;
-  owner?: string;
-  submittedAt?: string;
-  channel?: TaskRecord["channel"];
 }
 
 const DEPTH_CACHE_MS = 250;
@@ -39,8 +32,8 @@ export class TaskQueue {
 
   /**
    * Admits a task (issue 24). The request body, the task message (with the task id as message id,
-   * so a retried publish is a duplicate, not a second task) and `alongside` (the history entry and
-   * the `queued` event) are written at once; only when all of them are stored is the task's record
+   * so a retried publish is a duplicate, not a second task) and `alongside` (the `queued` event)
+   * are written at once; only when all of them are stored is the task's record
    * created, and that `create` is the commit point: a worker runs only a task whose record exists
    * and drops a message whose record never appears (TaskStore.abandon). So a submit that fails at
    * any step leaves nothing that can run or be polled. Resolves with the record's revision.
@@ -50,7 +43,7 @@ export class TaskQueue {
       requestBody.length <= INLINE_BODY_LIMIT
         ? this.nats.requestBodies.put(task.id, requestBody)
         : this.nats.requests.putBlob({ name: task.id }, requestBody);
-    const message: TaskMessage = { taskId: task.id, owner: task.owner, submittedAt: task.submittedAt, channel: task.channel };
+    const message: TaskMessage = { taskId: task.id };
     const publish = this.nats.js.publish(NAMES.taskSubject, encoder.encode(JSON.stringify(message)), { msgID: task.id });
     const written = await Promise.allSettled([storeBody, publish, alongside]);
     const failed = written.find((w) => w.status === "rejected");

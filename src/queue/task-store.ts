@@ -8,6 +8,8 @@ export type Channel = "direct" | "marketplace";
 export interface CallbackRecord {
   /** "sending" is written before the POST, so a redelivered task never sends a second callback. */
   state: "sending" | "done";
+  /** The sending attempt's token: a claim whose write answered an error is recognised as ours. */
+  by?: string;
   outcome?: string;
   httpStatus?: number;
   reason?: string;

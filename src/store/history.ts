@@ -54,27 +54,16 @@ export class HistoryStore {
     private readonly blobs: ObjectStore,
   ) {}
 
-  async record(task: TaskRecord): Promise<void> {
-    await this.kv.put(entryKey(task.owner, task.submittedAt, task.id), encoder.encode(JSON.stringify(entryOf(task))));
-  }
-
   /**
-   * Takes back the entry of an admission a worker gave up on (issue 24), unless it has moved on
-   * (a task whose result was deleted and whose message came back keeps its "deleted" entry).
+   * Writes a new task's entry, with `create`: the worker may have written the finished entry
+   * first (TaskRunner's bookkeeping repairs a missing one), and that must not be overwritten.
    */
-  async removeUnadmitted(owner: string, submittedAt: string, id: string): Promise<void> {
-    const key = entryKey(owner, submittedAt, id);
-    const current = await this.kv.get(key);
-    if (!current || current.operation !== "PUT" || current.length === 0) return;
-    if ((JSON.parse(decoder.decode(current.value)) as HistoryEntry).state !== "queued") return;
-    await this.kv.delete(key, { previousSeq: current.revision }).catch((err: unknown) => {
-      if (!isWrongLastSequence(err)) throw err;
-    });
-  }
-
-  /** Takes back the entry of a task that was not accepted after all. */
-  async remove(task: TaskRecord): Promise<void> {
-    await this.kv.delete(entryKey(task.owner, task.submittedAt, task.id));
+  async record(task: TaskRecord): Promise<void> {
+    try {
+      await this.kv.create(entryKey(task.owner, task.submittedAt, task.id), encoder.encode(JSON.stringify(entryOf(task))));
+    } catch (err) {
+      if (!isWrongLastSequence(err) && !/exists/i.test(String(err))) throw err;
+    }
   }
 
   /** Updates state and cost, and keeps the final poll body so the download outlives the result TTL. */

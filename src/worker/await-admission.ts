@@ -2,7 +2,6 @@ import type { JsMsg } from "@nats-io/jetstream";
 import type { Logger } from "../log/logger.js";
 import type { TaskMessage, TaskQueue } from "../queue/task-queue.js";
 import type { StoredTask } from "../queue/task-store.js";
-import type { HistoryStore } from "../store/history.js";
 
 /**
  * How long after its publish a task message may wait for its record (issue 24). The submit
@@ -30,7 +29,7 @@ export type Admission = { kind: "live"; found: Extract<StoredTask, { kind: "live
 export async function awaitAdmission(
   m: JsMsg,
   message: TaskMessage,
-  deps: { queue: TaskQueue; history: HistoryStore; log: Logger },
+  deps: { queue: TaskQueue; log: Logger },
 ): Promise<Admission> {
   const { queue, log } = deps;
   for (const delay of QUICK_RETRIES_MS) {
@@ -53,13 +52,9 @@ export async function awaitAdmission(
   return drop(m, message, deps, "admission given up");
 }
 
-async function drop(m: JsMsg, message: TaskMessage, deps: { queue: TaskQueue; history: HistoryStore }, reason: string): Promise<Admission> {
-  // What the failed submit may have written before its record: best effort, all expire anyway.
-  const cleanup: Promise<unknown>[] = [deps.queue.removeRequest(message.taskId)];
-  if (message.owner && message.submittedAt && message.channel !== "marketplace") {
-    cleanup.push(deps.history.removeUnadmitted(message.owner, message.submittedAt, message.taskId));
-  }
-  await Promise.allSettled(cleanup);
+async function drop(m: JsMsg, message: TaskMessage, deps: { queue: TaskQueue }, reason: string): Promise<Admission> {
+  // The request body the failed submit stored before its record: best effort, it expires anyway.
+  await deps.queue.removeRequest(message.taskId).catch(() => undefined);
   m.term(reason);
   return { kind: "dropped" };
 }

@@ -86,7 +86,7 @@ export class TaskRunner {
       return { end: "acked" };
     }
     const taskLog = log.child({ task_id: message.taskId });
-    const admission = await awaitAdmission(m, message, { queue, history: this.deps.history, log: taskLog });
+    const admission = await awaitAdmission(m, message, { queue, log: taskLog });
     if (admission.kind !== "live") return { end: admission.kind === "dropped" ? "acked" : "handed-back" };
     const found = admission.found;
     const task = found.record;

@@ -103,12 +103,12 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
           // Fixed here, not in the worker, so that a redelivered task searches exactly as before.
           seed: request.seed ?? randomInt(0, 2 ** 31),
         };
-        // Issue 24: the history entry and the `queued` event are part of the admission (a failure
-        // of either fails the submit), so an accepted task can never lack them.
-        const recorded = task.channel === "direct" ? history.record(task) : Promise.resolve();
+        // Issue 24: the `queued` event is part of the admission (its failure fails the submit), so
+        // an accepted task's log always starts with it; a refused submit's stray event is never
+        // served (events are read through the task's record, which such a submit never has).
         const queuedEvent = services.events.publishQueued(id, taskEnvelope(task, depth + 1));
         try {
-          await queue.enqueue(task, Buffer.from(body.raw, "utf8"), Promise.all([recorded, queuedEvent]));
+          await queue.enqueue(task, Buffer.from(body.raw, "utf8"), queuedEvent);
         } catch (err) {
           // Make sure the admission can never complete. A tombstone written (or found): nothing
           // runs, answer the error. The record found instead: our own create landed and only its
@@ -116,7 +116,6 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
           const abandoned = await queue.store.abandon(id).catch(() => null);
           if (abandoned !== false) {
             if (abandoned === null) admissionUncertain = true;
-            if (task.channel === "direct") void history.remove(task).catch(() => undefined);
             state.log.warn("task not admitted", { task_id: id, err, certain: abandoned === true });
             throw err instanceof AdmissionAbandoned ? unavailable() : err;
           }
@@ -126,7 +125,13 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
         state.log.info("task accepted", { task_id: id, owner: caller.owner, node_num: task.nodeNum, vehicle_num: task.vehicleNum });
         metrics.submissions.inc({ outcome: "accepted", code: "none" });
         const ack = acceptedAck(task);
-        if (claim) await claim.complete(ack).catch((err: unknown) => state.log.error("idempotency claim not completed", { task_id: id, err }));
+        // After the commit, so a refused submit never leaves a history entry behind. Neither write
+        // fails the accepted submit: the worker writes a missing history entry when the task
+        // ends, and a repeat settles a claim left pending (IdempotencyStore.claim).
+        await Promise.all([
+          task.channel === "direct" ? history.record(task).catch((err: unknown) => state.log.error("history record failed", { task_id: id, err })) : undefined,
+          claim ? claim.complete(ack).catch((err: unknown) => state.log.error("idempotency claim not completed", { task_id: id, err })) : undefined,
+        ]);
         ctx.status = 200;
         ctx.body = ack;
       } finally {
