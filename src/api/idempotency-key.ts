@@ -30,7 +30,7 @@ export function readIdempotencyKey(headers: KoaContext["headers"]): { key: strin
  * Settles another submit's pending admission (issue 24): a tombstone makes sure it can never
  * complete; if the task was admitted first, its acknowledgement is rebuilt from its record.
  */
-async function settleAdmission(tasks: TaskStore, id: string): Promise<{ admitted: true; ack: unknown } | { admitted: false }> {
+export async function settleAdmission(tasks: TaskStore, id: string): Promise<{ admitted: true; ack: unknown } | { admitted: false }> {
   if (await tasks.abandon(id)) return { admitted: false };
   const task = await tasks.get(id);
   if (!task) return { admitted: false };

@@ -34,6 +34,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function sendCallbackOnce(task: TaskRecord, deps: SendOnceDeps): Promise<CallbackOutcome | null> {
   if (!task.callbackUrl) return null;
   const { store, config, accounts, log } = deps;
+  // Looked up before the claim: the window between "sending" and "done" is the POST alone.
+  const account = task.channel === "direct" ? await accounts.getAccount(task.owner) : null;
   const token = randomUUID();
   const staleAfterMs = config.callbacks.timeoutMs + STALE_CLAIM_MARGIN_MS;
   const ours = (t: TaskRecord) => t.callback?.state === "sending" && t.callback.by === token;
@@ -52,7 +54,6 @@ export async function sendCallbackOnce(task: TaskRecord, deps: SendOnceDeps): Pr
     if (current.callback?.state === "done") return null;
     throw new Error(`task ${task.id}: its callback is being sent by another attempt`);
   }
-  const account = task.channel === "direct" ? await accounts.getAccount(task.owner) : null;
   const body = JSON.stringify(taskEnvelope(task, null));
   const outcome = await deliverCallback(task.callbackUrl, body, {
     allowLoopback: config.callbacks.allowLoopback,

@@ -32,6 +32,8 @@ export interface Config {
     metricsPort: number;
     /** V8 heap limit of the solver thread in MB: a solve above it fails cleanly, the worker lives on. */
     solverMaxHeapMb: number;
+    /** How long a task message waits for its record before its admission is given up (issue 24). */
+    admissionDeadlineMs: number;
   };
   /** Seconds between keep-alive comments on an idle event stream (issue 13). */
   eventsKeepAliveSeconds: number;
@@ -92,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       shutdownGraceMs: intEnv(env, "WORKER_SHUTDOWN_GRACE_MS", 10_000),
       metricsPort: intEnv(env, "WORKER_METRICS_PORT", 0),
       solverMaxHeapMb: intEnv(env, "SOLVER_MAX_HEAP_MB", 4096),
+      admissionDeadlineMs: intEnv(env, "WORKER_ADMISSION_DEADLINE_MS", 30_000),
     },
     eventsKeepAliveSeconds: intEnv(env, "EVENTS_KEEPALIVE_SECONDS", 15),
     logLevel: level,

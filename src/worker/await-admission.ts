@@ -3,13 +3,6 @@ import type { Logger } from "../log/logger.js";
 import type { TaskMessage, TaskQueue } from "../queue/task-queue.js";
 import type { StoredTask } from "../queue/task-store.js";
 
-/**
- * How long after its publish a task message may wait for its record (issue 24). The submit
- * publishes the message before it creates the record (the commit point, TaskQueue.enqueue), and
- * an API instance bounds each NATS request by NATS_REQUEST_TIMEOUT_MS, so an admission still
- * unfinished after this long has failed or its API instance died: the message is dropped.
- */
-export const ADMISSION_DEADLINE_MS = 30_000;
 /** Until the deadline, a message without its record is handed back with this delay. */
 const ADMISSION_RETRY_MS = 1_000;
 /**
@@ -23,13 +16,16 @@ export type Admission = { kind: "live"; found: Extract<StoredTask, { kind: "live
 /**
  * The task's record once its admission has completed. A missing record is never taken as "done":
  * it is read again, the message handed back with a delay while the admission may still complete,
- * and only after ADMISSION_DEADLINE_MS is the admission given up (a tombstone, written with
+ * and only after `deadlineMs` (WORKER_ADMISSION_DEADLINE_MS, 30 s: the submit publishes the message
+ * before it creates the record, and an API instance bounds each NATS request by
+ * NATS_REQUEST_TIMEOUT_MS, so an admission unfinished after this long has failed or its API
+ * instance died) is the admission given up (a tombstone, written with
  * `create` so it cannot overtake a late admission) and the message dropped.
  */
 export async function awaitAdmission(
   m: JsMsg,
   message: TaskMessage,
-  deps: { queue: TaskQueue; log: Logger },
+  deps: { queue: TaskQueue; log: Logger; deadlineMs: number },
 ): Promise<Admission> {
   const { queue, log } = deps;
   for (const delay of QUICK_RETRIES_MS) {
@@ -39,7 +35,7 @@ export async function awaitAdmission(
     if (found.kind === "abandoned") return drop(m, message, deps, "admission given up");
   }
   const ageMs = Date.now() - m.time.getTime();
-  if (ageMs < ADMISSION_DEADLINE_MS) {
+  if (ageMs < deps.deadlineMs) {
     m.nak(ADMISSION_RETRY_MS);
     return { kind: "later" };
   }
@@ -52,9 +48,13 @@ export async function awaitAdmission(
   return drop(m, message, deps, "admission given up");
 }
 
-async function drop(m: JsMsg, message: TaskMessage, deps: { queue: TaskQueue }, reason: string): Promise<Admission> {
+async function drop(m: JsMsg, message: TaskMessage, deps: { queue: TaskQueue; log: Logger }, reason: string): Promise<Admission> {
+  deps.log.info("task message dropped", { reason });
   // The request body the failed submit stored before its record: best effort, it expires anyway.
   await deps.queue.removeRequest(message.taskId).catch(() => undefined);
-  m.term(reason);
+  // Acknowledged, not `term`ed, and with the server's confirmation: in the fault suite a term sent
+  // around a leader change left the message in the work queue, unacknowledged and never redelivered.
+  // An ack that fails is retried by the redelivery after ack_wait.
+  await m.ackAck().catch(() => m.ack());
   return { kind: "dropped" };
 }

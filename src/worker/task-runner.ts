@@ -82,11 +82,11 @@ export class TaskRunner {
       message = JSON.parse(m.string()) as TaskMessage;
     } catch {
       log.error("malformed task message dropped", { seq: m.seq });
-      m.term("malformed task message");
+      await m.ackAck().catch(() => m.ack());
       return { end: "acked" };
     }
     const taskLog = log.child({ task_id: message.taskId });
-    const admission = await awaitAdmission(m, message, { queue, log: taskLog });
+    const admission = await awaitAdmission(m, message, { queue, log: taskLog, deadlineMs: config.worker.admissionDeadlineMs });
     if (admission.kind !== "live") return { end: admission.kind === "dropped" ? "acked" : "handed-back" };
     const found = admission.found;
     const task = found.record;

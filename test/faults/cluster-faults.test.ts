@@ -31,14 +31,14 @@ describe("faults: a three-node NATS cluster, two API instances, three workers un
   });
 
   /** Runs the load with `fault` started at a quarter of it, waits for both, then checks. */
-  async function scenario(label: string, fault: () => Promise<void>): Promise<void> {
+  async function scenario(label: string, fault: () => Promise<void>, repeatsAllowed = 0): Promise<void> {
     let faultDone: Promise<void> | null = null;
     const report: LoadReport = await submitLoad(() => cluster.apiUrls(), cluster.headers, TASKS, callbacks.url, (i) => {
       if (i === Math.floor(TASKS / 4)) faultDone = fault();
     });
     await faultDone;
     try {
-      console.log(`      ${label}: ${await checkNothingLost(cluster, report, accepted, callbacks)}`);
+      console.log(`      ${label}: ${await checkNothingLost(cluster, report, accepted, callbacks, repeatsAllowed)}`);
     } catch (err) {
       // Said at once: mocha reports failures only once the whole (long) suite is over.
       console.log(`      ${label} FAILED: ${err instanceof Error ? err.message : String(err)}`);
@@ -64,18 +64,27 @@ describe("faults: a three-node NATS cluster, two API instances, three workers un
     });
   });
 
+  /**
+   * A worker killed after its callback's POST and before it recorded the outcome cannot know
+   * whether the partner got it: the task's next worker sends it again once the claim is stale,
+   * with the same webhook-id (a lost callback would be worse). So here, and only here, a repeat
+   * per kill is allowed; every other scenario must give exactly one callback per task.
+   */
   it("workers SIGKILLed every 3 s", async () => {
-    let loadOver = false;
-    await scenario("worker kills", async () => {
-      for (let round = 0; round < 8 && !loadOver; round++) {
-        const i = round % 3;
-        cluster.killWorker(i);
-        await sleep(500);
-        await cluster.restartWorker(i);
-        await sleep(2500);
-      }
-    });
-    loadOver = true;
+    const KILLS = 8;
+    await scenario(
+      "worker kills",
+      async () => {
+        for (let round = 0; round < KILLS; round++) {
+          const i = round % 3;
+          cluster.killWorker(i);
+          await sleep(500);
+          await cluster.restartWorker(i);
+          await sleep(2500);
+        }
+      },
+      KILLS,
+    );
   });
 
   it("the leaders of the task, idempotency and history buckets killed (SIGKILL) and restarted", async () => {

@@ -5,6 +5,8 @@ import type { AddressInfo } from "node:net";
 /** Counts callbacks per request_id, as a partner's endpoint on 127.0.0.1 would receive them. */
 export class CallbackReceiver {
   readonly hits = new Map<string, number>();
+  /** The webhook-id headers each task's callbacks carried (a repeat must carry the same one). */
+  readonly webhookIds = new Map<string, Set<string>>();
   private server: Server | null = null;
   url = "";
 
@@ -15,6 +17,9 @@ export class CallbackReceiver {
       req.on("end", () => {
         const id = (JSON.parse(body) as { request_id: string }).request_id;
         this.hits.set(id, (this.hits.get(id) ?? 0) + 1);
+        const ids = this.webhookIds.get(id) ?? new Set<string>();
+        ids.add(String(req.headers["webhook-id"]));
+        this.webhookIds.set(id, ids);
         res.writeHead(200).end();
       });
     });
