@@ -104,6 +104,8 @@ describe("faults: a three-node NATS cluster, two API instances, three workers un
 
   it("an API instance killed (SIGKILL) mid-load and restarted", async () => {
     await scenario("API killed", async () => {
+      // A moment after a submission starts, so that submits are in flight on the instance.
+      await sleep(5);
       cluster.killApi(1);
       await sleep(5_000);
       await cluster.restartApi(1);
