@@ -17,11 +17,12 @@ export PATH := $(CURDIR)/node_modules/.bin:$(NODE_DIR)/node_modules/.bin:$(PATH)
 BUILD_STAMP := dist/.built
 BUILD_SOURCES := $(shell find src strategies generated -name '*.ts' -not -name '*.test.ts' 2>/dev/null) src/worker/thread-boot.mjs
 
-.PHONY: help deps test-deps build sdk-build sdk-pack sdk run test test-soak typecheck lint gen bench clean
+.PHONY: help deps test-deps build sdk-build sdk-pack sdk run test test-soak test-faults typecheck lint gen bench clean
 
 help:
 	@echo "make run    - install what is missing, start nats-server, the API (127.0.0.1:8080) and workers"
 	@echo "make test   - the whole test suite (starts its own nats-server on free ports)"
+	@echo "make test-faults - fault suite on a three-node NATS cluster (several minutes)"
 	@echo "make bench  - solver benchmark on public instances (see BENCHMARKS.md)"
 	@echo "make lint   - OpenAPI lint + TypeScript typecheck"
 	@echo "make build  - compile the API, workers and solver to dist/ (make run and make test do it when needed)"
@@ -124,6 +125,12 @@ test: test-deps build sdk $(PLAYGROUND) $(REFERENCE)
 # The three-node NATS cluster and load run (several minutes): see README "Operating".
 test-soak: test-deps build
 	mocha --config .mocharc.soak.json
+
+# Issue 24's fault suite on a three-node cluster (several minutes, not part of `make test`):
+# frozen and killed NATS leaders, a whole-cluster restart, killed workers and API instances.
+# FAULT_TASKS sets the submissions per scenario (default 300). See README "Operating".
+test-faults: test-deps build
+	mocha --config .mocharc.faults.json
 
 typecheck: deps sdk-build
 	npx tsc -p tsconfig.json

@@ -4,7 +4,7 @@
  * (re-scored by the evaluator), gap, time, and with --iterations the strategy's iterations per
  * second; per set: feasible count, mean and max gap. Protocol default: 10 s up to 200 customers,
  * 30 s above; XXL 60 s up to 10,000 customers, 120 s above. `--set X-large`: the hold-out X
- * instances of bench/instances/ (a check only).
+ * instances of bench/instances/ (a check only). `npm run bench -- pipeline`: see bench/pipeline.ts.
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -23,6 +23,12 @@ interface ManifestEntry {
   /** The raw instance file; local hold-out instances (bench/instances/, no `request`) are converted from it when run. */
   raw?: string;
   vehicles?: number;
+}
+
+// `npm run bench -- pipeline`: the service pipeline's speed for tiny tasks (bench/pipeline.ts).
+if (process.argv[2] === "pipeline") {
+  await import("./pipeline.js");
+  process.exit(process.exitCode ?? 0);
 }
 
 const { values } = parseArgs({

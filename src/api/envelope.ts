@@ -26,3 +26,17 @@ export function errorEnvelope(requestId: string, err: ApiError): Envelope {
   if (err.extra.detail !== undefined) body.detail = err.extra.detail;
   return body;
 }
+
+/**
+ * The acknowledgement of an accepted submit. A function of the task alone, so an Idempotency-Key
+ * repeat that finds the task admitted (its first answer lost in a fault) answers the same body.
+ */
+export function acceptedAck(task: { id: string; expiresAt?: string }): Envelope {
+  const ack = successEnvelope(task.id, {
+    status: "accepted",
+    phase: "queued",
+    message: `Task accepted. Poll GET /api/v1/solve/result/${task.id} (waits of 2 s, 3 s, then 5 s) or wait for the callback.`,
+  });
+  if (task.expiresAt) ack.expires_at = task.expiresAt;
+  return ack;
+}

@@ -1,7 +1,7 @@
 import type { Context as KoaContext } from "koa";
 import { ApiError, validationError, type ValidationIssue } from "../errors/api-error.js";
 import type { RequestState } from "./context.js";
-import type { Envelope } from "./envelope.js";
+import { acceptedAck, type Envelope } from "./envelope.js";
 import type { TaskStore } from "../queue/task-store.js";
 import type { Claim, IdempotencyStore } from "../store/idempotency.js";
 import { bodyFingerprint } from "../store/idempotency.js";
@@ -27,6 +27,17 @@ export function readIdempotencyKey(headers: KoaContext["headers"]): { key: strin
 }
 
 /**
+ * Settles another submit's pending admission (issue 24): a tombstone makes sure it can never
+ * complete; if the task was admitted first, its acknowledgement is rebuilt from its record.
+ */
+export async function settleAdmission(tasks: TaskStore, id: string): Promise<{ admitted: true; ack: unknown } | { admitted: false }> {
+  if (await tasks.abandon(id)) return { admitted: false };
+  const task = await tasks.get(id);
+  if (!task) return { admitted: false };
+  return { admitted: true, ack: acceptedAck(task) };
+}
+
+/**
  * Claims the key for this submit. Returns the claim to complete or release, or null when no key
  * was given; answers a repeat itself (`true`: the response is set) or throws its 409 / 422.
  */
@@ -38,7 +49,8 @@ export async function claimIdempotencyKey(
   body: unknown,
 ): Promise<Claim | null | true> {
   if (key === null) return null;
-  const outcome = await deps.idempotency.claim(owner, key, bodyFingerprint(body));
+  const requestId = (ctx.state as RequestState).httpRequestId;
+  const outcome = await deps.idempotency.claim(owner, key, bodyFingerprint(body), { requestId, settle: (id) => settleAdmission(deps.tasks, id) });
   switch (outcome.kind) {
     case "claimed":
       return outcome.claim;

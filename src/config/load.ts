@@ -8,6 +8,12 @@ export interface Config {
   natsServers: string[];
   /** JetStream replicas for streams and buckets: 1 on a single server, 3 on a cluster. */
   natsReplicas: number;
+  /**
+   * How soon a client leaves a NATS node that hangs (issue 24): a ping every `pingIntervalMs`,
+   * and the connection is dropped and re-made to another node once `maxPingsOut` go unanswered.
+   * `requestTimeoutMs` bounds each JetStream request (a KV read or write, a publish).
+   */
+  nats: { pingIntervalMs: number; maxPingsOut: number; requestTimeoutMs: number };
   resultTtlSeconds: number;
   historyRetentionDays: number;
   busyQueueThreshold: number;
@@ -26,6 +32,8 @@ export interface Config {
     metricsPort: number;
     /** V8 heap limit of the solver thread in MB: a solve above it fails cleanly, the worker lives on. */
     solverMaxHeapMb: number;
+    /** How long a task message waits for its record before its admission is given up (issue 24). */
+    admissionDeadlineMs: number;
   };
   /** Seconds between keep-alive comments on an idle event stream (issue 13). */
   eventsKeepAliveSeconds: number;
@@ -59,6 +67,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     port: intEnv(env, "PORT", 8080),
     natsServers: (env.NATS_URL ?? "nats://127.0.0.1:4222").split(",").map((s) => s.trim()).filter(Boolean),
     natsReplicas: intEnv(env, "NATS_REPLICAS", 1),
+    nats: {
+      pingIntervalMs: intEnv(env, "NATS_PING_INTERVAL_MS", 1000),
+      maxPingsOut: intEnv(env, "NATS_MAX_PINGS_OUT", 2),
+      requestTimeoutMs: intEnv(env, "NATS_REQUEST_TIMEOUT_MS", 4000),
+    },
     resultTtlSeconds: intEnv(env, "RESULT_TTL_SECONDS", 24 * 3600),
     historyRetentionDays: intEnv(env, "HISTORY_RETENTION_DAYS", 90),
     busyQueueThreshold: intEnv(env, "BUSY_QUEUE_THRESHOLD", 1000),
@@ -81,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       shutdownGraceMs: intEnv(env, "WORKER_SHUTDOWN_GRACE_MS", 10_000),
       metricsPort: intEnv(env, "WORKER_METRICS_PORT", 0),
       solverMaxHeapMb: intEnv(env, "SOLVER_MAX_HEAP_MB", 4096),
+      admissionDeadlineMs: intEnv(env, "WORKER_ADMISSION_DEADLINE_MS", 30_000),
     },
     eventsKeepAliveSeconds: intEnv(env, "EVENTS_KEEPALIVE_SECONDS", 15),
     logLevel: level,

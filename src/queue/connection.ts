@@ -39,6 +39,8 @@ export interface Nats {
 }
 
 const DAY_MS = 24 * 3600 * 1000;
+/** Set-up attempts (a second apart) while JetStream is failing over, before a process gives up. */
+const SETUP_ATTEMPTS = 60;
 
 /**
  * Connects (retrying for ever, so a worker started before nats-server simply waits) and makes sure
@@ -54,6 +56,12 @@ export async function connectNats(config: Readonly<Config>, clientName: string, 
     reconnectTimeWait: 500,
     waitOnFirstConnect: !options.failFast,
     timeout: 5000,
+    // Issue 24: a node that hangs (SIGSTOP, a cut link) keeps its TCP connection open, so only
+    // unanswered pings reveal it. The client's default (a ping every 2 minutes) left every request
+    // routed through such a node waiting for its full timeout; with these the client drops the
+    // connection after about pingInterval x (maxPingOut + 1) and re-connects to another node.
+    pingInterval: config.nats.pingIntervalMs,
+    maxPingOut: config.nats.maxPingsOut,
     // Without this every request (each KV read or write, each publish) builds an Error up front
     // just to have the caller's stack should it fail: a large share of the API's CPU under load.
     noAsyncTraces: true,
@@ -71,65 +79,91 @@ export async function connectNats(config: Readonly<Config>, clientName: string, 
     }
   })();
 
-  const jsm = await jetstreamManager(nc, { timeout: 10_000 });
-  const js = jetstream(nc, { timeout: 10_000 });
-  const replicas = config.natsReplicas;
-  await ensureStream(jsm, {
-    name: NAMES.taskStream,
-    subjects: [NAMES.taskSubject],
-    retention: RetentionPolicy.Workqueue,
-    storage: StorageType.File,
-    num_replicas: replicas,
-    duplicate_window: nanos(2 * 60 * 1000),
-  });
-  await ensureStream(jsm, {
-    name: NAMES.deadLetterStream,
-    subjects: [NAMES.deadLetterSubject],
-    retention: RetentionPolicy.Limits,
-    storage: StorageType.File,
-    num_replicas: replicas,
-    max_age: nanos(config.historyRetentionDays * DAY_MS),
-  });
-  await ensureStream(jsm, {
-    name: NAMES.eventStream,
-    subjects: [`${NAMES.eventSubjectPrefix}.>`],
-    retention: RetentionPolicy.Limits,
-    storage: StorageType.File,
-    num_replicas: replicas,
-    max_age: nanos(config.resultTtlSeconds * 1000),
-  });
-  await jsm.consumers.add(NAMES.taskStream, {
-    durable_name: NAMES.taskConsumer,
-    ack_policy: AckPolicy.Explicit,
-    deliver_policy: DeliverPolicy.All,
-    ack_wait: nanos(config.worker.ackWaitMs),
-    // Poison tasks are recognised by the worker from the delivery count and failed on purpose, so
-    // the server never stops redelivering on its own (on 2.9 such a message would stay stuck).
-    max_deliver: -1,
-    max_ack_pending: 10_000,
-    filter_subject: NAMES.taskSubject,
-  });
+  // Issue 24: a process started while the cluster fails over (a worker restarted right after a
+  // node died) waits for it rather than exiting on the first timed-out request.
+  const setUp = async () => {
+    const jsm = await jetstreamManager(nc, { timeout: config.nats.requestTimeoutMs });
+    const js = jetstream(nc, { timeout: config.nats.requestTimeoutMs });
+    const replicas = config.natsReplicas;
+    await ensureStream(jsm, {
+      name: NAMES.taskStream,
+      subjects: [NAMES.taskSubject],
+      retention: RetentionPolicy.Workqueue,
+      storage: StorageType.File,
+      num_replicas: replicas,
+      duplicate_window: nanos(2 * 60 * 1000),
+    });
+    await ensureStream(jsm, {
+      name: NAMES.deadLetterStream,
+      subjects: [NAMES.deadLetterSubject],
+      retention: RetentionPolicy.Limits,
+      storage: StorageType.File,
+      num_replicas: replicas,
+      max_age: nanos(config.historyRetentionDays * DAY_MS),
+    });
+    await ensureStream(jsm, {
+      name: NAMES.eventStream,
+      subjects: [`${NAMES.eventSubjectPrefix}.>`],
+      retention: RetentionPolicy.Limits,
+      storage: StorageType.File,
+      num_replicas: replicas,
+      max_age: nanos(config.resultTtlSeconds * 1000),
+    });
+    await jsm.consumers.add(NAMES.taskStream, {
+      durable_name: NAMES.taskConsumer,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(config.worker.ackWaitMs),
+      // Poison tasks are recognised by the worker from the delivery count and failed on purpose, so
+      // the server never stops redelivering on its own (on 2.9 such a message would stay stuck).
+      max_deliver: -1,
+      max_ack_pending: 10_000,
+      filter_subject: NAMES.taskSubject,
+    });
 
-  const kvm = new Kvm(js);
-  const kvOptions = { replicas, storage: StorageType.File, history: 1 } as const;
-  const resultTtlMs = config.resultTtlSeconds * 1000;
-  const tasks = await kvm.create(NAMES.taskBucket, { ...kvOptions, ttl: resultTtlMs });
-  const accounts = await kvm.create(NAMES.accountBucket, kvOptions);
-  const apiKeys = await kvm.create(NAMES.keyBucket, kvOptions);
-  // Counters only need to outlive the month they count.
-  const counters = await kvm.create(NAMES.counterBucket, { ...kvOptions, ttl: 40 * DAY_MS });
-  const history = await kvm.create(NAMES.historyBucket, { ...kvOptions, ttl: config.historyRetentionDays * DAY_MS });
-  const requestBodies = await kvm.create(NAMES.requestBodyBucket, { ...kvOptions, ttl: Math.max(resultTtlMs, config.historyRetentionDays * DAY_MS) });
-  const idempotency = await kvm.create(NAMES.idempotencyBucket, { ...kvOptions, ttl: DAY_MS });
-  // The bucket may have been created by another process with another RESULT_TTL_SECONDS: what
-  // counts for expires_at is the TTL the bucket really has.
-  const taskTtlMs = (await tasks.status()).ttl || resultTtlMs;
-  const progress = await kvm.create(NAMES.progressBucket, { ...kvOptions, ttl: resultTtlMs });
-  const requests = await new Objm(js).create(NAMES.requestStore, {
-    replicas,
-    storage: StorageType.File,
-    ttl: nanos(Math.max(resultTtlMs, config.historyRetentionDays * DAY_MS)),
-  });
+    const kvm = new Kvm(js);
+    const kvOptions = { replicas, storage: StorageType.File, history: 1 } as const;
+    // Issue 24: buckets whose reads decide a task's fate (its record, its request body, its history
+    // entry, an Idempotency-Key claim, the admission counters) are read from the stream leader, never
+    // from a replica that may lag behind (a direct get, the client's default, is answered by any
+    // replica: a node that was frozen answered "no such record" for records that existed). Accounts,
+    // keys and progress keep direct gets: a stale answer there is harmless and self-correcting.
+    const leaderReads = { ...kvOptions, allow_direct: false } as const;
+    const resultTtlMs = config.resultTtlSeconds * 1000;
+    const tasks = await kvm.create(NAMES.taskBucket, { ...leaderReads, ttl: resultTtlMs });
+    const accounts = await kvm.create(NAMES.accountBucket, kvOptions);
+    const apiKeys = await kvm.create(NAMES.keyBucket, kvOptions);
+    // Counters only need to outlive the month they count.
+    const counters = await kvm.create(NAMES.counterBucket, { ...leaderReads, ttl: 40 * DAY_MS });
+    const history = await kvm.create(NAMES.historyBucket, { ...leaderReads, ttl: config.historyRetentionDays * DAY_MS });
+    const requestBodies = await kvm.create(NAMES.requestBodyBucket, { ...leaderReads, ttl: Math.max(resultTtlMs, config.historyRetentionDays * DAY_MS) });
+    const idempotency = await kvm.create(NAMES.idempotencyBucket, { ...leaderReads, ttl: DAY_MS });
+    // The bucket may have been created by another process with another RESULT_TTL_SECONDS: what
+    // counts for expires_at is the TTL the bucket really has.
+    const taskTtlMs = (await tasks.status()).ttl || resultTtlMs;
+    const progress = await kvm.create(NAMES.progressBucket, { ...kvOptions, ttl: resultTtlMs });
+    const requests = await new Objm(js).create(NAMES.requestStore, {
+      replicas,
+      storage: StorageType.File,
+      ttl: nanos(Math.max(resultTtlMs, config.historyRetentionDays * DAY_MS)),
+    });
+    return { jsm, js, tasks, requests, requestBodies, accounts, apiKeys, counters, history, idempotency, taskTtlMs, progress };
+  };
+  let parts: Awaited<ReturnType<typeof setUp>>;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      parts = await setUp();
+      break;
+    } catch (err) {
+      if (options.failFast || attempt >= SETUP_ATTEMPTS || !isTransient(err)) {
+        await nc.close().catch(() => undefined);
+        throw err;
+      }
+      log.warn("JetStream not ready; set-up retried", { err, attempt });
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+  const { jsm, js, tasks, requests, requestBodies, accounts, apiKeys, counters, history, idempotency, taskTtlMs, progress } = parts;
 
   return {
     nc,
@@ -166,4 +200,10 @@ async function ensureStream(jsm: JetStreamManager, cfg: StreamConfigInput & { na
 
 function isNotFound(err: unknown): boolean {
   return err instanceof Error && /not found/i.test(err.message);
+}
+
+/** A failure that passes once the cluster has a leader again. */
+function isTransient(err: unknown): boolean {
+  const text = err instanceof Error ? `${err.name} ${err.message}` : String(err);
+  return /timeout|temporarily unavailable|no responders|not enabled|offline|no suitable peers|leader|disconnect|connection closed/i.test(text);
 }

@@ -41,6 +41,15 @@ export class TaskEvents {
   }
 
   /**
+   * The first event, written by the submit as part of the admission (issue 24: it must not be
+   * dropped). Its message id makes a repeated publish a duplicate rather than a second `queued`.
+   */
+  async publishQueued(taskId: string, data: unknown): Promise<void> {
+    const body: StoredTaskEvent = { event: "queued", data };
+    await this.js.publish(TaskEvents.subject(taskId), encoder.encode(JSON.stringify(body)), { msgID: `${taskId}.queued` });
+  }
+
+  /**
    * Follows the task's log from the event after `afterSeq` (0: from the start) with an ordered
    * consumer. `stop` deletes that consumer on the server at once, so a client that leaves leaves
    * nothing behind (the server would otherwise keep it until its inactivity threshold).

@@ -30,18 +30,28 @@ export class TaskQueue {
     this.store = new TaskStore(nats.tasks, nats.resultTtlMs);
   }
 
-  /** `alongside`: another write (the history entry) that must also be done before the publish. */
-  async enqueue(task: TaskRecord, requestBody: Uint8Array, alongside: Promise<unknown> = Promise.resolve()): Promise<void> {
-    // Body and state record are independent writes; the task message goes out only after both.
+  /**
+   * Admits a task (issue 24). The request body, the task message (with the task id as message id,
+   * so a retried publish is a duplicate, not a second task) and `alongside` (the `queued` event)
+   * are written at once; only when all of them are stored is the task's record
+   * created, and that `create` is the commit point: a worker runs only a task whose record exists
+   * and drops a message whose record never appears (TaskStore.abandon). So a submit that fails at
+   * any step leaves nothing that can run or be polled. Resolves with the record's revision.
+   */
+  async enqueue(task: TaskRecord, requestBody: Uint8Array, alongside: Promise<unknown> = Promise.resolve()): Promise<number> {
     const storeBody =
       requestBody.length <= INLINE_BODY_LIMIT
         ? this.nats.requestBodies.put(task.id, requestBody)
         : this.nats.requests.putBlob({ name: task.id }, requestBody);
-    await Promise.all([storeBody, this.store.create(task), alongside]);
     const message: TaskMessage = { taskId: task.id };
-    await this.nats.js.publish(NAMES.taskSubject, encoder.encode(JSON.stringify(message)), { msgID: task.id });
+    const publish = this.nats.js.publish(NAMES.taskSubject, encoder.encode(JSON.stringify(message)), { msgID: task.id });
+    const written = await Promise.allSettled([storeBody, publish, alongside]);
+    const failed = written.find((w) => w.status === "rejected");
+    if (failed) throw failed.reason;
+    const revision = await this.store.admit(task);
     // Count our own submission into the cached depth rather than asking the server again.
     if (this.depthCache) this.depthCache.value++;
+    return revision;
   }
 
   /** Removes a task's stored request body (data removal), wherever it was kept. */

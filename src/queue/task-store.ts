@@ -8,6 +8,8 @@ export type Channel = "direct" | "marketplace";
 export interface CallbackRecord {
   /** "sending" is written before the POST, so a redelivered task never sends a second callback. */
   state: "sending" | "done";
+  /** The sending attempt's token: a claim whose write answered an error is recognised as ours. */
+  by?: string;
   outcome?: string;
   httpStatus?: number;
   reason?: string;
@@ -52,6 +54,21 @@ export interface TaskRecord {
   callback?: CallbackRecord;
 }
 
+/** What a given-up admission leaves under the task's key, so that it can never be admitted later. */
+interface Tombstone {
+  abandoned: true;
+  at: string;
+}
+
+export type StoredTask = { kind: "live"; record: TaskRecord; revision: number } | { kind: "abandoned" } | { kind: "missing" };
+
+/** The admission lost against a tombstone: the submit must answer an error, and no task exists. */
+export class AdmissionAbandoned extends Error {
+  constructor(id: string) {
+    super(`task ${id}: its admission was given up before it completed`);
+  }
+}
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -73,19 +90,52 @@ export class TaskStore {
   }
 
   /**
-   * Writes a new task's first record. A plain put, not KV `create`: the id is a fresh UUIDv4
-   * (122 random bits), so the insert-if-absent check could never fail, and it costs the server a
-   * per-key sequence lookup on every submit.
+   * Admits a task: writes its first record with KV `create` (insert if absent). This write is the
+   * commit point of a submit (issue 24): a worker runs only a task whose record exists, and whoever
+   * gives up on an admission (the API on a failure, a worker after the admission deadline) writes
+   * a tombstone under the same key with `create` too, so exactly one of "admitted" and "abandoned"
+   * wins. Resolves with the record's revision; throws AdmissionAbandoned if the tombstone won.
    */
-  async create(task: TaskRecord): Promise<void> {
+  async admit(task: TaskRecord): Promise<number> {
     this.stamp(task);
-    await this.kv.put(task.id, encoder.encode(JSON.stringify(task)));
+    try {
+      return await this.kv.create(task.id, encoder.encode(JSON.stringify(task)));
+    } catch (err) {
+      // "exists": our own create landed before (its answer was lost) or a tombstone was first.
+      if (!isKeyExists(err)) throw err;
+      const found = await this.read(task.id);
+      if (found.kind === "live") return found.revision;
+      throw new AdmissionAbandoned(task.id);
+    }
   }
 
-  async get(id: string): Promise<TaskRecord | null> {
+  /**
+   * Marks an admission as given up so that it can never complete: true when the tombstone was
+   * written or was there already, false when the task was admitted first.
+   */
+  async abandon(id: string): Promise<boolean> {
+    try {
+      await this.kv.create(id, encoder.encode(JSON.stringify({ abandoned: true, at: new Date().toISOString() } satisfies Tombstone)));
+      return true;
+    } catch (err) {
+      if (!isKeyExists(err)) throw err;
+      return (await this.read(id)).kind !== "live";
+    }
+  }
+
+  /** The record with its revision, a tombstone (admission given up), or nothing (not yet, or no more). */
+  async read(id: string): Promise<StoredTask> {
     const entry = await this.kv.get(id);
-    if (!entry || entry.operation !== "PUT" || entry.length === 0) return null;
-    return JSON.parse(decoder.decode(entry.value)) as TaskRecord;
+    if (!entry || entry.operation !== "PUT" || entry.length === 0) return { kind: "missing" };
+    const value = JSON.parse(decoder.decode(entry.value)) as TaskRecord | Tombstone;
+    if ("abandoned" in value) return { kind: "abandoned" };
+    return { kind: "live", record: value, revision: entry.revision };
+  }
+
+  /** The task's record; null when there is none or its admission was given up (never a task). */
+  async get(id: string): Promise<TaskRecord | null> {
+    const found = await this.read(id);
+    return found.kind === "live" ? found.record : null;
   }
 
   /**
@@ -93,21 +143,39 @@ export class TaskStore {
    * leave it alone. Retries on a concurrent write, so two workers cannot both move the same task.
    */
   async update(id: string, change: (current: TaskRecord) => TaskRecord | null): Promise<TaskRecord | null> {
+    return (await this.updateKnown(id, null, change))?.record ?? null;
+  }
+
+  /**
+   * As `update`, starting from a record and revision the caller has just read or written, which
+   * saves the read when nobody wrote in between (the worker's path: one round trip per change).
+   * Resolves with the record now stored and its revision (unchanged when `change` said null), or
+   * null when there is no live record.
+   */
+  async updateKnown(
+    id: string,
+    known: { record: TaskRecord; revision: number } | null,
+    change: (current: TaskRecord) => TaskRecord | null,
+  ): Promise<{ record: TaskRecord; revision: number } | null> {
+    let current = known;
     for (let attempt = 0; attempt < 20; attempt++) {
-      const entry = await this.kv.get(id);
-      if (!entry || entry.operation !== "PUT" || entry.length === 0) return null;
-      const current = JSON.parse(decoder.decode(entry.value)) as TaskRecord;
-      const next = change(current);
+      if (!current) {
+        const found = await this.read(id);
+        if (found.kind !== "live") return null;
+        current = found;
+      }
+      const next = change(current.record);
       if (next === null) return current;
       next.updatedAt = new Date().toISOString();
       // Bookkeeping writes (the callback's record) keep the stamp, so the final poll body and the
       // callback agree; they only push the real expiry a little later than the one announced.
-      if (next.state !== current.state || next.expiresAt === undefined) this.stamp(next);
+      if (next.state !== current.record.state || next.expiresAt === undefined) this.stamp(next);
       try {
-        await this.kv.update(id, encoder.encode(JSON.stringify(next)), entry.revision);
-        return next;
+        const revision = await this.kv.update(id, encoder.encode(JSON.stringify(next)), current.revision);
+        return { record: next, revision };
       } catch (err) {
         if (!isWrongLastSequence(err)) throw err;
+        current = null;
       }
     }
     throw new Error(`task ${id}: too many concurrent updates`);
@@ -116,4 +184,9 @@ export class TaskStore {
 
 export function isWrongLastSequence(err: unknown): boolean {
   return err instanceof Error && /wrong last sequence/i.test(err.message);
+}
+
+/** A KV `create` on a key that exists (the server's wording varies by version). */
+export function isKeyExists(err: unknown): boolean {
+  return isWrongLastSequence(err) || /exists/i.test(err instanceof Error ? err.message : String(err));
 }

@@ -31,6 +31,19 @@ function entryKey(owner: string, submittedAt: string, id: string): string {
   return `h.${ownerHex(owner)}.${inverted}.${id}`;
 }
 
+function entryOf(task: TaskRecord): HistoryEntry {
+  return {
+    request_id: task.id,
+    name: task.name,
+    submitted_at: task.submittedAt,
+    state: task.state,
+    node_num: task.nodeNum,
+    vehicle_num: task.vehicleNum,
+    objective: task.objective,
+    total_cost: null,
+  };
+}
+
 function resultObjectName(id: string): string {
   return `${id}.result`;
 }
@@ -41,23 +54,16 @@ export class HistoryStore {
     private readonly blobs: ObjectStore,
   ) {}
 
+  /**
+   * Writes a new task's entry, with `create`: the worker may have written the finished entry
+   * first (TaskRunner's bookkeeping repairs a missing one), and that must not be overwritten.
+   */
   async record(task: TaskRecord): Promise<void> {
-    const entry: HistoryEntry = {
-      request_id: task.id,
-      name: task.name,
-      submitted_at: task.submittedAt,
-      state: task.state,
-      node_num: task.nodeNum,
-      vehicle_num: task.vehicleNum,
-      objective: task.objective,
-      total_cost: null,
-    };
-    await this.kv.put(entryKey(task.owner, task.submittedAt, task.id), encoder.encode(JSON.stringify(entry)));
-  }
-
-  /** Takes back the entry of a task that was not accepted after all. */
-  async remove(task: TaskRecord): Promise<void> {
-    await this.kv.delete(entryKey(task.owner, task.submittedAt, task.id));
+    try {
+      await this.kv.create(entryKey(task.owner, task.submittedAt, task.id), encoder.encode(JSON.stringify(entryOf(task))));
+    } catch (err) {
+      if (!isWrongLastSequence(err) && !/exists/i.test(String(err))) throw err;
+    }
   }
 
   /** Updates state and cost, and keeps the final poll body so the download outlives the result TTL. */
@@ -67,8 +73,19 @@ export class HistoryStore {
     const key = entryKey(task.owner, task.submittedAt, task.id);
     for (let attempt = 0; attempt < 10; attempt++) {
       const current = await this.kv.get(key);
-      if (!current || current.operation !== "PUT" || current.length === 0) return;
+      if (!current || current.operation !== "PUT" || current.length === 0) {
+        // Repair (issue 24): an entry lost in a failover is written again from the task, so the
+        // history lists every task. `create`, so a concurrent writer is not overwritten.
+        try {
+          await this.kv.create(key, encoder.encode(JSON.stringify({ ...entryOf(task), total_cost: task.result?.total_cost ?? null })));
+          return;
+        } catch (err) {
+          if (!isWrongLastSequence(err) && !/exists/i.test(String(err))) throw err;
+          continue;
+        }
+      }
       const entry = JSON.parse(decoder.decode(current.value)) as HistoryEntry;
+      if (entry.state === task.state && entry.total_cost === (task.result?.total_cost ?? null)) return;
       // Deleted meanwhile (markDeleted runs before removeFinalBody): take the copy back out.
       if (entry.state === "deleted") return this.removeFinalBody(task.id);
       const next: HistoryEntry = { ...entry, state: task.state, total_cost: task.result?.total_cost ?? null };
@@ -79,6 +96,7 @@ export class HistoryStore {
         if (!isWrongLastSequence(err)) throw err;
       }
     }
+    throw new Error(`history entry of ${task.id}: too many concurrent updates`);
   }
 
   async setState(task: TaskRecord): Promise<void> {

@@ -11,7 +11,15 @@ interface ClaimRecord {
   fingerprint: string;
   claimedAt: string;
   ack?: unknown;
+  /** The task id of the admission holding a pending claim, so a repeat can settle it (issue 24). */
+  requestId?: string;
 }
+
+/**
+ * Settles a pending claim's admission for good: either the task was admitted (and this is its
+ * acknowledgement), or it now never can be (TaskStore.abandon wrote its tombstone).
+ */
+export type SettleAdmission = (requestId: string) => Promise<{ admitted: true; ack: unknown } | { admitted: false }>;
 
 export type ClaimOutcome =
   | { kind: "claimed"; claim: Claim }
@@ -22,6 +30,7 @@ export type ClaimOutcome =
 /** A held claim: exactly one of `complete` (task accepted) or `release` (submit refused). */
 export interface Claim {
   complete(ack: unknown): Promise<void>;
+  /** Never rejects: a release that fails (NATS unreachable) is retried in the background. */
   release(): Promise<void>;
 }
 
@@ -30,6 +39,15 @@ export interface Claim {
  * takes milliseconds): a repeat may take it over rather than see 409 for the key's whole life.
  */
 const ABANDONED_AFTER_MS = 60_000;
+/**
+ * A pending claim older than this that names its task is settled by the repeat rather than
+ * answered 409: admission takes milliseconds, so such a claim is left over from a submit that
+ * answered an error and could not release it (NATS unreachable at that moment).
+ */
+const SETTLE_AFTER_MS = 2_000;
+/** How long a failed release keeps being retried in the background. */
+const RELEASE_RETRIES = 15;
+const RELEASE_RETRY_MS = 2_000;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -60,9 +78,14 @@ export class IdempotencyStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async claim(owner: string, idempotencyKey: string, fingerprint: string): Promise<ClaimOutcome> {
+  /**
+   * `admission`: the task id this submit will admit under the claim, and how to settle another
+   * submit's pending admission; without it a pending claim is only taken over after a minute.
+   */
+  async claim(owner: string, idempotencyKey: string, fingerprint: string, admission?: { requestId: string; settle: SettleAdmission }): Promise<ClaimOutcome> {
     const key = `i.${Buffer.from(owner, "utf8").toString("hex")}.${createHash("sha256").update(idempotencyKey).digest("hex")}`;
-    const pending = (): Uint8Array => encoder.encode(JSON.stringify({ state: "pending", fingerprint, claimedAt: new Date(this.now()).toISOString() } satisfies ClaimRecord));
+    const pending = (): Uint8Array =>
+      encoder.encode(JSON.stringify({ state: "pending", fingerprint, claimedAt: new Date(this.now()).toISOString(), ...(admission ? { requestId: admission.requestId } : {}) } satisfies ClaimRecord));
     for (let attempt = 0; attempt < 10; attempt++) {
       try {
         return { kind: "claimed", claim: this.held(key, fingerprint, await this.kv.create(key, pending())) };
@@ -75,7 +98,17 @@ export class IdempotencyStore {
       const record = JSON.parse(decoder.decode(entry.value)) as ClaimRecord;
       if (record.fingerprint !== fingerprint) return { kind: "mismatch" };
       if (record.state === "done") return { kind: "replay", ack: record.ack };
-      if (this.now() - Date.parse(record.claimedAt) < ABANDONED_AFTER_MS) return { kind: "in_use" };
+      const age = this.now() - Date.parse(record.claimedAt);
+      if (admission && record.requestId && age >= SETTLE_AFTER_MS) {
+        const settled = await admission.settle(record.requestId);
+        if (settled.admitted) {
+          // The first submit's task exists: answer its acknowledgement, and keep it for the next repeat.
+          await this.held(key, fingerprint, entry.revision).complete(settled.ack).catch(() => undefined);
+          return { kind: "replay", ack: settled.ack };
+        }
+      } else if (age < ABANDONED_AFTER_MS) {
+        return { kind: "in_use" };
+      }
       try {
         return { kind: "claimed", claim: this.held(key, fingerprint, await this.kv.update(key, pending(), entry.revision)) };
       } catch (err) {
@@ -93,9 +126,15 @@ export class IdempotencyStore {
       },
       // Only our own claim is removed: one taken over meanwhile has another revision.
       release: async () => {
-        await this.kv.delete(key, { previousSeq: revision }).catch((err: unknown) => {
-          if (!isWrongLastSequence(err)) throw err;
-        });
+        const attempt = async (left: number): Promise<void> => {
+          try {
+            await this.kv.delete(key, { previousSeq: revision });
+          } catch (err) {
+            if (isWrongLastSequence(err) || left <= 0) return;
+            setTimeout(() => void attempt(left - 1), RELEASE_RETRY_MS).unref();
+          }
+        };
+        await attempt(RELEASE_RETRIES);
       },
     };
   }

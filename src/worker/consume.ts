@@ -3,12 +3,21 @@ import type { Logger } from "../log/logger.js";
 import type { TaskRunner } from "./task-runner.js";
 
 /**
- * Pulls one task at a time (a solve uses a whole core) until stopped. Stopping ends the pull
- * loop; the task in hand is finished, or handed back when the grace period runs out.
+ * Bookkeeping tails (history, final event, callback, ack of solved tasks) allowed to run at once
+ * behind the current solve; the loop waits for one to end before taking another task.
+ */
+const MAX_TAILS = 16;
+
+/**
+ * Pulls one task at a time (a solve uses a whole core) until stopped. The bookkeeping after a
+ * stored result runs behind the next task's solve, so tiny tasks are not paced by its round trips.
+ * Stopping ends the pull loop; the task in hand is finished, or handed back when the grace
+ * period runs out; tails in flight are waited for.
  */
 export class ConsumeLoop {
   private stopped = false;
   private current: Promise<unknown> | null = null;
+  private readonly tails = new Set<Promise<void>>();
   private done: Promise<void> | null = null;
 
   constructor(
@@ -23,6 +32,7 @@ export class ConsumeLoop {
 
   private async loop(): Promise<void> {
     while (!this.stopped) {
+      if (this.tails.size >= MAX_TAILS) await Promise.race(this.tails);
       let m;
       try {
         m = await this.consumer.next({ expires: 2000 });
@@ -37,15 +47,22 @@ export class ConsumeLoop {
         m.nak();
         break;
       }
-      this.current = this.runner.process(m).catch((err: unknown) => {
-        // A transient fault (NATS hiccup mid-task): give the task back for another try.
-        this.log.error("task processing failed; handing back", { err, seq: m.seq });
-        try {
-          m.nak(1000);
-        } catch {
-          /* connection gone: ack_wait will redeliver it */
-        }
-      });
+      this.current = this.runner.process(m).then(
+        (outcome) => {
+          if (!outcome.tail) return;
+          const tail = outcome.tail.finally(() => this.tails.delete(tail));
+          this.tails.add(tail);
+        },
+        (err: unknown) => {
+          // A transient fault (NATS hiccup mid-task): give the task back for another try.
+          this.log.error("task processing failed; handing back", { err, seq: m.seq });
+          try {
+            m.nak(1000);
+          } catch {
+            /* connection gone: ack_wait will redeliver it */
+          }
+        },
+      );
       await this.current;
       this.current = null;
     }
@@ -65,5 +82,6 @@ export class ConsumeLoop {
       }
     }
     await this.done;
+    await Promise.all(this.tails);
   }
 }

@@ -158,7 +158,7 @@ describe("progress while solving and the event stream (issue 13)", function () {
     // The same finished record under a new id, with nothing in its event log.
     const copy = randomUUID();
     const record = (await stack.task(id))!;
-    await new TaskStore(nats.tasks).create({ ...record, id: copy, result: { ...record.result!, request_id: copy } });
+    await new TaskStore(nats.tasks).admit({ ...record, id: copy, result: { ...record.result!, request_id: copy } });
     const events = await (await openEvents(b, copy)).readAll(10_000);
     expect(events.map((e) => e.event)).to.deep.equal(["solved"]);
     const { data } = await poll(a, copy);

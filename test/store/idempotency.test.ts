@@ -1,4 +1,6 @@
 import { expect } from "chai";
+import { settleAdmission } from "../../src/api/idempotency-key.js";
+import { AdmissionAbandoned, TaskStore, type TaskRecord } from "../../src/queue/task-store.js";
 import { bodyFingerprint, IdempotencyStore, type ClaimOutcome } from "../../src/store/idempotency.js";
 import { withNats } from "../helpers/nats.js";
 
@@ -13,9 +15,12 @@ describe("Idempotency-Key claims in NATS KV", function () {
   let nats: Awaited<ReturnType<typeof withNats>>;
   let now = Date.parse("2026-11-23T10:00:00Z");
   let store: IdempotencyStore;
+  let tasks: TaskStore;
   before(async () => {
     nats = await withNats();
-    store = new IdempotencyStore((await nats.connect()).idempotency, () => now);
+    const conn = await nats.connect();
+    store = new IdempotencyStore(conn.idempotency, () => now);
+    tasks = new TaskStore(conn.tasks);
   });
   after(async () => {
     await nats?.stop();
@@ -55,5 +60,37 @@ describe("Idempotency-Key claims in NATS KV", function () {
     // The dead instance's late release does not remove the new owner's claim.
     await abandoned.release();
     expect((await store.claim("ann", "k3", "f1")).kind).to.equal("in_use");
+  });
+
+  describe("a claim left pending by a submit that answered an error (issue 24)", () => {
+    const task = (id: string): TaskRecord => {
+      const at = new Date().toISOString();
+      return { id, owner: "ann", channel: "direct", state: "queued", submittedAt: at, updatedAt: at, name: null, nodeNum: 4, vehicleNum: 1, objective: "min_total_distance", timeLimitSeconds: 1, strategy: null, callbackUrl: null, solveAttempts: 0 };
+    };
+    const admission = (requestId: string) => ({ requestId, settle: (id: string) => settleAdmission(tasks, id) });
+
+    it("is taken over 2 s later when its task was never admitted, which then never can be", async () => {
+      const first = "7b0c1f7e-0000-4000-8000-000000000001";
+      claimed(await store.claim("ann", "k4", "f1", admission(first)));
+      expect((await store.claim("ann", "k4", "f1", admission("7b0c1f7e-0000-4000-8000-000000000002"))).kind).to.equal("in_use");
+      now += 2_500;
+      expect((await store.claim("ann", "k4", "f1", admission("7b0c1f7e-0000-4000-8000-000000000003"))).kind).to.equal("claimed");
+      // The first submit's late record write loses against the tombstone.
+      let error: unknown = null;
+      await tasks.admit(task(first)).catch((err: unknown) => (error = err));
+      expect(error).to.be.instanceOf(AdmissionAbandoned);
+    });
+
+    it("answers the first submit's acknowledgement when its task was admitted after all", async () => {
+      const first = "7b0c1f7e-0000-4000-8000-000000000011";
+      claimed(await store.claim("ann", "k5", "f1", admission(first)));
+      await tasks.admit(task(first));
+      now += 2_500;
+      const repeat = await store.claim("ann", "k5", "f1", admission("7b0c1f7e-0000-4000-8000-000000000012"));
+      expect(repeat.kind).to.equal("replay");
+      expect((repeat as { ack: { request_id: string } }).ack.request_id).to.equal(first);
+      // Stored now: the next repeat is answered from the claim itself.
+      expect(await store.claim("ann", "k5", "f1", admission("7b0c1f7e-0000-4000-8000-000000000013"))).to.deep.equal(repeat);
+    });
   });
 });

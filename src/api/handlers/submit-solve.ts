@@ -7,11 +7,17 @@ import { planLimitMessage } from "../../errors/codes.js";
 import { rateLimitHeaders } from "../../limits/admission.js";
 import type { TaskRecord } from "../../queue/task-store.js";
 import { authenticateCaller } from "../auth.js";
-import { successEnvelope } from "../envelope.js";
+import { acceptedAck } from "../envelope.js";
+import { AdmissionAbandoned } from "../../queue/task-store.js";
+import { BROKER_RETRY_AFTER_SECONDS } from "../middleware/error-envelope.js";
 import { taskEnvelope } from "../task-view.js";
 import { validateSolveRequest } from "../validation/validate-solve-request.js";
 import { randomInt } from "node:crypto";
 import { claimIdempotencyKey, readIdempotencyKey } from "../idempotency-key.js";
+
+function unavailable(): ApiError {
+  return new ApiError("service_unavailable", "The task queue is temporarily unavailable. Please retry shortly", { retryAfterSeconds: BROKER_RETRY_AFTER_SECONDS });
+}
 
 /** Seconds a busy client should wait: the backlog divided by recent throughput, within sane bounds. */
 export function busyRetryAfter(depth: number, threshold: number): number {
@@ -54,7 +60,7 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
       }
       // A refused submit does not keep its key: a retry with it is a fresh attempt.
       const releaseClaim = async () => {
-        if (claim) await claim.release().catch(() => undefined);
+        if (claim) await claim.release();
       };
 
       // The depth is read alongside the quota (usually from its short cache); the quota refusal
@@ -66,6 +72,9 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
         throw err;
       });
       let accepted = false;
+      // Set when a failed admission could not be settled (NATS unreachable): the record may exist,
+      // so the Idempotency-Key stays claimed and a repeat settles it (IdempotencyStore.claim).
+      let admissionUncertain = false;
       try {
         const depth = await depthRead;
         if (depth >= config.busyQueueThreshold) {
@@ -94,45 +103,41 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
           // Fixed here, not in the worker, so that a redelivered task searches exactly as before.
           seed: request.seed ?? randomInt(0, 2 ** 31),
         };
-        // The history entry is written alongside the task's own records, before the publish, so a
-        // worker that finishes the task at once always finds it to update. Its failure is logged,
-        // not fatal; if the task is not accepted after all, the entry is taken back.
-        const recorded =
-          task.channel === "direct"
-            ? history.record(task).then(
-                () => true,
-                (err: unknown) => {
-                  state.log.error("history record failed", { task_id: id, err });
-                  return false;
-                },
-              )
-            : Promise.resolve(false);
-        // Issue 13: the task's event log starts with `queued`, logged before any worker can take it.
-        const queuedEvent = services.events
-          .publish(id, "queued", taskEnvelope(task, depth + 1))
-          .catch((err: unknown) => state.log.warn("queued event not logged", { task_id: id, err }));
+        // Issue 24: the `queued` event is part of the admission (its failure fails the submit), so
+        // an accepted task's log always starts with it; a refused submit's stray event is never
+        // served (events are read through the task's record, which such a submit never has).
+        const queuedEvent = services.events.publishQueued(id, taskEnvelope(task, depth + 1));
         try {
-          await queue.enqueue(task, Buffer.from(body.raw, "utf8"), Promise.all([recorded, queuedEvent]));
+          await queue.enqueue(task, Buffer.from(body.raw, "utf8"), queuedEvent);
         } catch (err) {
-          if (await recorded) await history.remove(task).catch(() => undefined);
-          throw err;
+          // Make sure the admission can never complete. A tombstone written (or found): nothing
+          // runs, answer the error. The record found instead: our own create landed and only its
+          // answer was lost, so the task is accepted after all.
+          const abandoned = await queue.store.abandon(id).catch(() => null);
+          if (abandoned !== false) {
+            if (abandoned === null) admissionUncertain = true;
+            state.log.warn("task not admitted", { task_id: id, err, certain: abandoned === true });
+            throw err instanceof AdmissionAbandoned ? unavailable() : err;
+          }
+          state.log.warn("task admitted although its record write answered an error", { task_id: id, err });
         }
         accepted = true;
         state.log.info("task accepted", { task_id: id, owner: caller.owner, node_num: task.nodeNum, vehicle_num: task.vehicleNum });
         metrics.submissions.inc({ outcome: "accepted", code: "none" });
-        const ack = successEnvelope(id, {
-          status: "accepted",
-          phase: "queued",
-          message: `Task accepted. Poll GET /api/v1/solve/result/${id} (waits of 2 s, 3 s, then 5 s) or wait for the callback.`,
-        });
-        if (task.expiresAt) ack.expires_at = task.expiresAt;
-        if (claim) await claim.complete(ack).catch((err: unknown) => state.log.error("idempotency claim not completed", { task_id: id, err }));
+        const ack = acceptedAck(task);
+        // After the commit, so a refused submit never leaves a history entry behind. Neither write
+        // fails the accepted submit: the worker writes a missing history entry when the task
+        // ends, and a repeat settles a claim left pending (IdempotencyStore.claim).
+        await Promise.all([
+          task.channel === "direct" ? history.record(task).catch((err: unknown) => state.log.error("history record failed", { task_id: id, err })) : undefined,
+          claim ? claim.complete(ack).catch((err: unknown) => state.log.error("idempotency claim not completed", { task_id: id, err })) : undefined,
+        ]);
         ctx.status = 200;
         ctx.body = ack;
       } finally {
         if (!accepted) {
           await admission.releaseQuota(caller.owner).catch(() => undefined);
-          await releaseClaim();
+          if (!admissionUncertain) await releaseClaim();
         }
       }
     } catch (err) {

@@ -1,0 +1,143 @@
+/**
+ * `npm run bench -- pipeline [--sequential N] [--burst N] [--workers W]`: how fast the service's
+ * pipeline (API -> JetStream -> worker -> KV -> poll) clears tiny tasks, with the solve itself
+ * taken out. A real nats-server, one API instance and W (default 2) workers from dist/ (`make build`).
+ *
+ * - sequential: N (default 200) 3-customer tasks one after another; per task the time from the
+ *   submit's start to the first poll that shows the result (polls back to back), minus the solve
+ *   time the result reports (`result.time`). p50 / p95 of that overhead, and of the whole.
+ * - burst: N (default 600) such tasks submitted at once (32 lanes), then polled until all are
+ *   solved: tasks per second from the first submit to the last result, and none may be missing.
+ *
+ * The account is on the test fixtures' `fuzz` plan (no practical rate limit), so what is measured
+ * is the pipeline, not admission control.
+ */
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { startStack } from "../test/helpers/stack.js";
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== "pipeline"),
+  options: {
+    sequential: { type: "string", default: "200" },
+    burst: { type: "string", default: "600" },
+    workers: { type: "string", default: "2" },
+  },
+});
+const SEQUENTIAL = Number(values.sequential);
+const BURST = Number(values.burst);
+const WORKERS = Number(values.workers);
+const PLANS_FILE = fileURLToPath(new URL("../test/fixtures/plans.json", import.meta.url));
+
+const TINY = JSON.stringify({
+  node_num: 4,
+  vehicle_num: 1,
+  distance_matrix: [
+    [0, 3, 4, 5],
+    [3, 0, 2, 4],
+    [4, 2, 0, 3],
+    [5, 4, 3, 0],
+  ],
+  start_nodes: [0],
+  end_nodes: [0],
+  node_demands: [0, 1, 2, 1],
+  vehicles_capacity: [10],
+  time_limit_seconds: 1,
+});
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+interface Poll {
+  success: boolean;
+  result: { status?: string; time?: number } | null;
+}
+
+const stack = await startStack({ workers: WORKERS, env: { LOG_LEVEL: "warn", PLANS_FILE, BUSY_QUEUE_THRESHOLD: "1000000", SELF_CHECK_RESPONSES: "false" } });
+try {
+  const { headers } = await stack.account("pipeline", "fuzz");
+  const h = { ...headers, "content-type": "application/json" };
+  const submit = async (): Promise<string> => {
+    const res = await fetch(`${stack.baseUrl}/api/v1/solve`, { method: "POST", headers: h, body: TINY });
+    const json = (await res.json()) as { request_id: string };
+    if (res.status !== 200) throw new Error(`submit answered ${res.status}: ${JSON.stringify(json)}`);
+    return json.request_id;
+  };
+  const poll = async (id: string): Promise<Poll> => {
+    const res = await fetch(`${stack.baseUrl}/api/v1/solve/result/${id}`, { headers: h });
+    return (await res.json()) as Poll;
+  };
+  const finished = (p: Poll) => !p.success || p.result?.status === "solved";
+
+  // Warm-up: JIT, connections, the solver threads.
+  for (let i = 0; i < 20; i++) {
+    const id = await submit();
+    while (!finished(await poll(id)));
+  }
+
+  const total: number[] = [];
+  const overhead: number[] = [];
+  const solve: number[] = [];
+  const submitMs: number[] = [];
+  const pollMs: number[] = [];
+  for (let i = 0; i < SEQUENTIAL; i++) {
+    const t0 = performance.now();
+    const id = await submit();
+    submitMs.push(performance.now() - t0);
+    let p: Poll;
+    do p = await poll(id);
+    while (!finished(p));
+    const ms = performance.now() - t0;
+    // One more poll of the finished task: what a single poll's round trip costs.
+    const t1 = performance.now();
+    await poll(id);
+    pollMs.push(performance.now() - t1);
+    const solveMs = (p.result?.time ?? 0) * 1000;
+    total.push(ms);
+    solve.push(solveMs);
+    overhead.push(ms - solveMs);
+  }
+  for (const xs of [total, overhead, solve, submitMs, pollMs]) xs.sort((a, b) => a - b);
+
+  const started = performance.now();
+  const ids: string[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next < BURST) {
+        next++;
+        ids.push(await submit());
+      }
+    }),
+  );
+  const submittedMs = performance.now() - started;
+  const pending = new Set(ids);
+  const deadline = Date.now() + 120_000;
+  while (pending.size > 0 && Date.now() < deadline) {
+    // One pass over the pending ids, 16 polls in flight.
+    const batch = [...pending];
+    let k = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (k < batch.length) {
+          const id = batch[k++]!;
+          if (finished(await poll(id))) pending.delete(id);
+        }
+      }),
+    );
+  }
+  const burstMs = performance.now() - started;
+
+  const f = (x: number) => x.toFixed(1);
+  console.log(`pipeline: ${WORKERS} workers, 3-customer tasks, one API instance, single nats-server`);
+  console.log(`| measure | p50 | p95 |`);
+  console.log(`|---|---:|---:|`);
+  console.log(`| submit -> result seen (ms), ${SEQUENTIAL} sequential | ${f(pct(total, 50))} | ${f(pct(total, 95))} |`);
+  console.log(`| solve time reported (ms) | ${f(pct(solve, 50))} | ${f(pct(solve, 95))} |`);
+  console.log(`| overhead beyond solve (ms) | ${f(pct(overhead, 50))} | ${f(pct(overhead, 95))} |`);
+  console.log(`| of which: the submit's answer (ms) | ${f(pct(submitMs, 50))} | ${f(pct(submitMs, 95))} |`);
+  console.log(`| one poll's round trip (ms) | ${f(pct(pollMs, 50))} | ${f(pct(pollMs, 95))} |`);
+  console.log(`burst: ${BURST} tasks submitted in ${f(submittedMs / 1000)} s, all results in ${f(burstMs / 1000)} s: ${(BURST / (burstMs / 1000)).toFixed(0)} tasks/s; missing ${pending.size}`);
+  if (pending.size > 0) process.exitCode = 1;
+} finally {
+  await stack.stop();
+}

@@ -1,0 +1,142 @@
+import { expect } from "chai";
+import { DeliverPolicy } from "@nats-io/jetstream";
+import { NAMES } from "../../src/queue/names.js";
+import { TaskStore } from "../../src/queue/task-store.js";
+import type { StoredTaskEvent } from "../../src/queue/task-events.js";
+import { HistoryStore } from "../../src/store/history.js";
+import type { FaultCluster } from "./cluster.js";
+import type { CallbackReceiver, LoadReport } from "./load.js";
+
+const decoder = new TextDecoder();
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** Polls every accepted task through the running API instances until it is solved; returns those that are not. */
+async function awaitSolved(cluster: FaultCluster, ids: readonly string[], timeoutMs: number): Promise<string[]> {
+  const pending = new Set(ids);
+  const deadline = Date.now() + timeoutMs;
+  while (pending.size > 0 && Date.now() < deadline) {
+    for (const id of [...pending]) {
+      const url = cluster.apiUrls()[0]!;
+      const res = await fetch(`${url}/api/v1/solve/result/${id}`, { headers: cluster.headers }).catch(() => null);
+      if (!res || res.status !== 200) continue;
+      const json = (await res.json()) as { success: boolean; result: { status?: string } | null };
+      expect(json.success, `task ${id} failed: ${JSON.stringify(json)}`).to.equal(true);
+      if (json.result?.status === "solved") pending.delete(id);
+    }
+    if (pending.size > 0) await new Promise((r) => setTimeout(r, 500));
+  }
+  return [...pending];
+}
+
+/**
+ * The suite's promise, checked after a scenario has recovered: every accepted task solved, one
+ * callback each and none for anything not accepted, every 5xx a 503 with Retry-After, the work
+ * queue empty, no task record that is not an accepted, solved task, the planning history listing
+ * exactly the accepted tasks as solved, and each task's event log starting with `queued` and
+ * holding exactly one final event.
+ */
+export async function checkNothingLost(
+  cluster: FaultCluster,
+  report: LoadReport,
+  acceptedSoFar: Set<string>,
+  callbacks: CallbackReceiver,
+  /** Callbacks allowed to arrive twice: only where workers were SIGKILLed (see the suite). */
+  repeatsAllowed = 0,
+): Promise<string> {
+  for (const e of report.serverErrors) {
+    expect(e.status, `a 5xx other than 503\n${cluster.unhandledErrors()}`).to.equal(503);
+    expect(Number(e.retryAfter), "a 503 without Retry-After").to.be.greaterThan(0);
+  }
+  expect(report.givenUp, "submissions still refused when the client gave up").to.equal(0);
+  expect(new Set(report.accepted).size, "one request_id per submission").to.equal(report.accepted.length);
+  for (const id of report.accepted) acceptedSoFar.add(id);
+
+  const unsolved = await awaitSolved(cluster, report.accepted, 240_000);
+  expect(unsolved, "accepted tasks never solved").to.deep.equal([]);
+  await until("a callback for every accepted task", async () => report.accepted.every((id) => (callbacks.hits.get(id) ?? 0) >= 1), 90_000);
+
+  const consumerDrained = async () => {
+    const info = await cluster.nats.jsm.consumers.info(NAMES.taskStream, NAMES.taskConsumer).catch(() => null);
+    return info !== null && info.num_pending === 0 && info.num_ack_pending === 0;
+  };
+  await until("the work queue to drain (admissions that never completed dropped)", consumerDrained, 90_000).catch(async (err: unknown) => {
+    throw new Error(`${err instanceof Error ? err.message : String(err)}: ${await queueDiagnosis(cluster)}`);
+  });
+  await new Promise((r) => setTimeout(r, 2000));
+  const twice = report.accepted.filter((id) => callbacks.hits.get(id) !== 1);
+  const newIds = report.accepted.filter((id) => callbacks.webhookIds.get(id)?.size !== 1);
+  expect(newIds, "a task's repeated callback with another webhook-id (a partner could not tell it is a repeat)").to.deep.equal([]);
+  expect(twice.length, `tasks with more than one callback: ${twice.join(", ")}`).to.be.at.most(repeatsAllowed);
+  const unexpected = [...callbacks.hits.keys()].filter((id) => !acceptedSoFar.has(id));
+  expect(unexpected, "callbacks for submits that were not accepted").to.deep.equal([]);
+
+  // No task record other than the accepted tasks, all solved: nothing stranded by a refused submit.
+  const store = new TaskStore(cluster.nats.tasks);
+  const stray: string[] = [];
+  for await (const key of await cluster.nats.tasks.keys()) {
+    const found = await store.read(key);
+    if (found.kind !== "live") continue;
+    if (!acceptedSoFar.has(key) || found.record.state !== "solved") stray.push(`${key}:${found.record.state}`);
+  }
+  expect(stray, "task records that are not accepted, solved tasks").to.deep.equal([]);
+
+  const history = await new HistoryStore(cluster.nats.history, cluster.nats.requests).list("faults", 100_000, null);
+  const listed = new Map(history.items.map((h) => [h.request_id, h.state]));
+  const missing = [...acceptedSoFar].filter((id) => listed.get(id) !== "solved");
+  expect(missing, "accepted tasks not listed as solved in the history").to.deep.equal([]);
+  expect([...listed.keys()].filter((id) => !acceptedSoFar.has(id)), "history entries of tasks never accepted").to.deep.equal([]);
+
+  const events = await eventCounts(cluster);
+  const badLogs = report.accepted.filter((id) => {
+    const log = events.get(id);
+    return !log || log.first !== "queued" || log.finals !== 1;
+  });
+  expect(badLogs.map((id) => `${id}:${JSON.stringify(events.get(id) ?? null)}`), "event logs without `queued` first or without exactly one final event").to.deep.equal([]);
+
+  const counts = Object.fromEntries([...report.answers].sort((a, b) => a[0] - b[0]));
+  return `${report.accepted.length} accepted in ${report.seconds.toFixed(1)} s, answers by status ${JSON.stringify(counts)} (0: connection broken), one callback each${twice.length ? ` except ${twice.length} sent twice (same webhook-id)` : ""}, ${callbacks.hits.size} tasks called back in all`;
+}
+
+/** What is left in the work queue, and the state of each task it names (for a failure message). */
+async function queueDiagnosis(cluster: FaultCluster): Promise<string> {
+  const info = await cluster.nats.jsm.consumers.info(NAMES.taskStream, NAMES.taskConsumer).catch((err: unknown) => String(err));
+  const stream = await cluster.nats.jsm.streams.info(NAMES.taskStream).catch(() => null);
+  const left: string[] = [];
+  const store = new TaskStore(cluster.nats.tasks);
+  for (let seq = stream?.state.first_seq ?? 1; stream && seq <= stream.state.last_seq && left.length < 10; seq++) {
+    const m = await cluster.nats.jsm.streams.getMessage(NAMES.taskStream, { seq }).catch(() => null);
+    if (!m) continue;
+    const id = (JSON.parse(decoder.decode(m.data)) as { taskId: string }).taskId;
+    const found = await store.read(id);
+    left.push(`${id}:${found.kind === "live" ? `${found.record.state},attempts=${found.record.solveAttempts},callback=${JSON.stringify(found.record.callback ?? null)}` : found.kind}`);
+  }
+  const summary = typeof info === "string" ? info : JSON.stringify({ pending: info.num_pending, ack_pending: info.num_ack_pending, redelivered: info.num_redelivered, waiting: info.num_waiting });
+  return `consumer ${summary}; stream messages ${stream?.state.messages}: ${left.join(" ")}`;
+}
+
+/** Per task: its first event and how many final events its log holds (one ordered read of the stream). */
+async function eventCounts(cluster: FaultCluster): Promise<Map<string, { first: string; finals: number }>> {
+  const out = new Map<string, { first: string; finals: number }>();
+  const info = await cluster.nats.jsm.streams.info(NAMES.eventStream);
+  const last = info.state.last_seq;
+  if (info.state.messages === 0) return out;
+  const consumer = await cluster.nats.js.consumers.get(NAMES.eventStream, { deliver_policy: DeliverPolicy.All });
+  const messages = await consumer.consume({ max_messages: 512 });
+  for await (const m of messages) {
+    const id = m.subject.slice(NAMES.eventSubjectPrefix.length + 1);
+    const event = (JSON.parse(decoder.decode(m.data)) as StoredTaskEvent).event;
+    const entry = out.get(id) ?? { first: event, finals: 0 };
+    if (event === "solved" || event === "failed") entry.finals++;
+    out.set(id, entry);
+    if (m.seq >= last) break;
+  }
+  await messages.close().catch(() => undefined);
+  return out;
+}
