@@ -1,5 +1,6 @@
 import { nearestNeighbours } from "../core/neighbours.js";
 import { windowsBindAgainst, type CompiledProblem } from "../core/problem.js";
+import type { LoadDimension } from "./load-segment.js";
 import { windowNeighbours } from "./window-neighbours.js";
 
 /**
@@ -31,6 +32,13 @@ export interface FleetModel {
   /** Route slots = vehicles. */
   routes: number;
   capacity: Float64Array;
+  /**
+   * Load dimensions: the first is `demand` / `capacity` delivered from the start; more
+   * dimensions or pickups (constraints.md: node_pickups, node_extra_demands) make `richLoads`
+   * true, and the route model then prices every dimension's peak on board (route-loads.ts).
+   */
+  loads: LoadDimension[];
+  richLoads: boolean;
   fixedCost: Float64Array;
   unitCost: Float64Array;
   speed: Float64Array;
@@ -108,6 +116,8 @@ export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetM
     latePenalty: timed && timed.latePenaltyPerMin > 0 ? timed.latePenaltyPerMin : 0,
     routes,
     capacity: p.capacity,
+    loads: [{ delivery: p.demand, pickup: null, capacity: p.capacity }],
+    richLoads: false,
     fixedCost: p.fixedCost,
     unitCost: p.unitCost,
     speed,

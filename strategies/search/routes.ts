@@ -2,6 +2,7 @@ import { evaluateRoute } from "../core/evaluator.js";
 import type { FleetModel } from "./fleet-model.js";
 import type { Penalties } from "./penalties.js";
 import type { Pieces } from "./pieces.js";
+import { RouteLoads } from "./route-loads.js";
 import { RouteTimes } from "./route-times.js";
 import type { TimeSegment } from "./time-segment.js";
 
@@ -15,8 +16,7 @@ import type { TimeSegment } from "./time-segment.js";
  * vehicle's, which is what makes moves between mixed vehicles and depots exact. Soft windows
  * (lateness delays the rest of the route) are priced by simulating the candidate with the shared
  * evaluator: exact, O(route length). The textbook local search (textbook/routes.ts) views the
- * same arrays through its identical-fleet scalars; the general one prices through basePrice and
- * timePrice.
+ * same arrays through its identical-fleet scalars; the general one prices with basePrice/timePrice.
  */
 export class Routes {
   readonly seq: Int32Array[];
@@ -27,8 +27,9 @@ export class Routes {
   readonly load: Float64Array[];
   /** Service minutes of positions 0..k. */
   readonly serv: Float64Array[];
-  /** Time segments (null unless hard windows are priced by time warp). */
+  /** Time segments (null unless hard windows are priced by time warp); every load dimension's peak (null for one delivered). */
   readonly times: RouteTimes | null;
+  readonly loads: RouteLoads | null;
   /** Penalised cost per route under `penalties`. */
   readonly cost: Float64Array;
   /** Objective per route: fixed + unit x distance, plus the soft-window lateness penalty. */
@@ -54,6 +55,7 @@ export class Routes {
     this.load = make(() => new Float64Array(slots));
     this.serv = make(() => new Float64Array(slots));
     this.times = m.twStart !== null && m.latePenalty === 0 ? new RouteTimes(m, slots) : null;
+    this.loads = m.richLoads ? new RouteLoads(m) : null;
     this.length = new Int32Array(m.routes);
     this.cost = new Float64Array(m.routes);
     this.objective = new Float64Array(m.routes);
@@ -101,7 +103,7 @@ export class Routes {
     return out;
   }
 
-  /** Rewrites route r as `customers[0..count)` and recomputes its prefix data and price. */
+  /** Rewrites route r as `customers[0..count)` and recomputes its prefix data and price (forgetOld: see below). */
   setRoute(r: number, customers: ArrayLike<number>, count: number, forgetOld = true): void {
     const m = this.m;
     const n = m.nodeCount;
@@ -129,7 +131,7 @@ export class Routes {
       }
     }
     this.length[r] = count;
-    this.loadExcess[r] = Math.max(0, load[count]! - m.capacity[r]!);
+    this.loadExcess[r] = this.loads ? this.loads.excessOfRange(r, seq, 1, count) : Math.max(0, load[count]! - m.capacity[r]!);
     this.timeWarp[r] = 0;
     this.durationExcess[r] = 0;
     this.duration[r] = 0;
@@ -205,7 +207,7 @@ export class Routes {
       }
     }
     distance += d[prev * n + m.end[v]!]!;
-    const excess = load - m.capacity[v]!;
+    const excess = this.loads ? this.loads.excessOfPieces(v, pieces, this.seq) : load - m.capacity[v]!;
     return m.fixedCost[v]! + m.unitCost[v]! * distance + (excess > 0 ? this.penalties.load * excess : 0);
   }
 

@@ -1,6 +1,9 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import { compileRequest } from "../../src/problem/compile-request.js";
+import { evaluateRoute } from "../../strategies/core/evaluator.js";
+import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
+import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { buildFleetModel } from "../../strategies/search/fleet-model.js";
@@ -162,6 +165,62 @@ describe("SWAP* (strategies/search/moves/swap-star.ts), one implementation for b
       { numRuns: 60 },
     );
     expect(commits).to.be.greaterThan(0);
+  });
+});
+
+describe("the route model with several load dimensions and pickups (route-loads.ts)", function () {
+  this.timeout(300_000);
+
+  it("prices every move of the general search at each dimension's peak on board, as a walk along the route does", () => {
+    let moves = 0;
+    fc.assert(
+      fc.property(fleetArb("none", 10), penaltyArb, fc.integer({ min: 1, max: 1e6 }), (o, pen, seed) => {
+        const { problem: p } = compileRequest(fleetInstance(o));
+        const rng = new Rng(seed);
+        const base = buildFleetModel(p);
+        const n = p.nodeCount;
+        const draw = (max: number) => Float64Array.from({ length: n }, (_, i) => (p.isDepot[i] ? 0 : rng.int(max + 1)));
+        const pickup = draw(5);
+        const volume = draw(8);
+        const volumeCapacity = Float64Array.from({ length: p.vehicleCount }, () => 5 + rng.int(30));
+        const m = { ...base, loads: [{ delivery: p.demand, pickup, capacity: p.capacity }, { delivery: volume, pickup: null, capacity: volumeCapacity }], richLoads: true };
+        // From scratch: everything delivered is on board at the start, pickups stay to the end.
+        const scratch = (v: number, route: number[]): number => {
+          if (route.length === 0) return 0;
+          let excess = 0;
+          for (const dim of m.loads) {
+            let onBoard = route.reduce((sum, c) => sum + dim.delivery[c]!, 0);
+            let peak = onBoard;
+            for (const c of route) {
+              onBoard += (dim.pickup ? dim.pickup[c]! : 0) - dim.delivery[c]!;
+              peak = Math.max(peak, onBoard);
+            }
+            excess += Math.max(0, peak - dim.capacity[v]!);
+          }
+          return p.fixedCost[v]! + p.unitCost[v]! * evaluateRoute(p, v, route).distance + pen.load * excess;
+        };
+        const rs = new Routes(m);
+        rs.penalties = pen;
+        const lists: number[][] = Array.from({ length: m.routes }, () => []);
+        for (const c of rng.shuffle(Array.from(m.customers))) lists[rng.int(m.routes)]!.push(c);
+        rs.loadRoutes(lists);
+        const total = () => rs.routes().reduce((sum, r, v) => sum + scratch(v, r), 0);
+        expect(rs.totalCost()).to.be.closeTo(total(), 1e-6 * Math.max(1, total()));
+        const ls = new GeneralLocalSearch(rs);
+        ls.onCommit = (predicted, ra, rb) => {
+          moves++;
+          const now = rs.routes();
+          const actual = scratch(ra, now[ra]!) + (rb >= 0 ? scratch(rb, now[rb]!) : 0);
+          expect(predicted, `move on routes ${ra}, ${rb}`).to.be.closeTo(actual, 1e-6 * Math.max(1, actual));
+        };
+        ls.run(rng);
+        ls.onCommit = null;
+        recreate(ls, rng, ruin(rs, rng, 1 + rng.int(m.customers.length)));
+        expect(rs.totalCost()).to.be.closeTo(total(), 1e-6 * Math.max(1, total()));
+      }),
+      { numRuns: 80 },
+    );
+    expect(moves).to.be.greaterThan(50);
   });
 });
 

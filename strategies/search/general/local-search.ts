@@ -30,7 +30,9 @@ export class GeneralLocalSearch extends GeneralMovePricing {
     this.testedAt = new Float64Array(rs.m.nodeCount);
     // Under time windows SWAP*'s distance-chosen places mostly fail the exact time check, and
     // its pair tables cost time the other moves use better (measured on MDVRPTW: see BENCHMARKS.md).
-    this.swapStar = rs.m.twStart === null ? new SwapStar(this) : null;
+    // SWAP* chooses on the first dimension's delivered load; with richer loads its exact check
+    // would have to learn them (route-loads.ts), so it stays off there for now.
+    this.swapStar = rs.m.twStart === null && !rs.m.richLoads ? new SwapStar(this) : null;
   }
 
   /**
