@@ -17,6 +17,10 @@ export class Budget {
   private iterations = 0;
   private improvements = 0;
   private listener: ImprovementListener | null = null;
+  /** performance.now() when the budget was made: the origin of `progress` for the checkpoint. */
+  private readonly startedMs = performance.now();
+  private checkpoint: number | null = null;
+  private checkpointHit = false;
   constructor(
     readonly deadlineMs: number,
     seed: number,
@@ -40,7 +44,27 @@ export class Budget {
     if (this.iterations >= this.maxIterations) return true;
     // With a fixed iteration budget the deadline is a safety net only, so results repeat.
     if (performance.now() >= this.deadlineMs) return true;
+    if (this.checkpoint !== null && this.improvements === 0 && this.progress(this.startedMs) >= this.checkpoint) {
+      this.checkpointHit = true;
+      return true;
+    }
     return this.shouldAbort();
+  }
+
+  /**
+   * With a fraction: the budget counts as exhausted once that share of it is used while no
+   * feasible solution has been reported, so that a search that finds none yields to the
+   * feasibility phase (core/feasibility.ts); null lifts it, and the rest of the budget is
+   * available again.
+   */
+  setFeasibilityCheckpoint(fraction: number | null): void {
+    this.checkpoint = fraction;
+    this.checkpointHit = false;
+  }
+
+  /** Whether the last search was stopped by the feasibility checkpoint. */
+  get checkpointReached(): boolean {
+    return this.checkpointHit;
   }
 
   /**
