@@ -123,7 +123,7 @@ export const alns: Strategy = {
     const penalised = p.time !== null && !ws.isFeasible();
     if (penalised) ws.violationWeight = initialViolationWeight(p);
     // The weight's former fixed bounds [1e-4, 1e7], now relative to its scale-free start.
-    const weightRange = priceRange(initialViolationWeight(p), 1e-4, 1e7);
+    const weightRange = priceRange(penalised ? initialViolationWeight(p) : 1, 1e-4, 1e7);
     let current = ws.solution();
     let currentCost = ws.cost();
     let best = current;
