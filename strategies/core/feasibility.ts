@@ -1,8 +1,10 @@
 import type { Budget } from "./budget.js";
 import { ejectionRepair, stripViolations } from "./ejection-repair.js";
 import { evaluateSolution } from "./evaluator.js";
+import { regretInsertion } from "./repair.js";
 import { packFleet } from "./fleet-packing.js";
 import { isSymmetric } from "./neighbours.js";
+import { normaliseScale } from "./normalise.js";
 import { cloneSolution, hasDenseMatrix, type CompiledProblem, type Solution } from "./problem.js";
 import type { Strategy } from "./strategy.js";
 import { twoOptRoute } from "./two-opt.js";
@@ -24,9 +26,12 @@ const MIN_PHASE_MS = 100;
  * when it has found none by FEASIBILITY_CHECKPOINT of the budget (or ends without one), the
  * feasibility phase (restoreFeasibility) runs, and the strategy continues for the remaining
  * budget from the phase's solution. The answer is the cheaper feasible of the two, if any.
- * Every strategy's infeasible end goes through here (solveRequest calls it).
+ * Every strategy's infeasible end goes through here (solveRequest calls it). The problem is
+ * first brought to the scale the searches are made for (normalise.ts).
  */
-export function solveFeasibly(strategy: Strategy, p: CompiledProblem, budget: Budget): Solution {
+export function solveFeasibly(strategy: Strategy, original: CompiledProblem, budget: Budget): Solution {
+  // In units where the searches' tolerances fit (normalise.ts); the routes answer the original.
+  const p = normaliseScale(original);
   budget.setFeasibilityCheckpoint(FEASIBILITY_CHECKPOINT);
   const first = strategy.solve(p, budget);
   const interrupted = budget.checkpointReached;
@@ -44,8 +49,9 @@ export function solveFeasibly(strategy: Strategy, p: CompiledProblem, budget: Bu
 /**
  * The feasibility phase: tries, in turn, (1) to salvage `from` (the search's infeasible answer):
  * customers are taken off violating routes and put back, largest demand first, with ejections
- * where nothing fits (ejection-repair.ts); (2) a fleet-aware construction from scratch, the same
- * way (the largest demands placed first, into the actual vehicles); (3) without a time dimension,
+ * where nothing fits (ejection-repair.ts); (2) a construction from scratch by regret insertion,
+ * completed the same way; (2b) a fleet-aware construction from scratch, the largest demands
+ * placed first into the actual vehicles, with ejections; (3) without a time dimension,
  * a bin packing of the demands into the vehicles by capacity (fleet-packing.ts), each vehicle's
  * customers then ordered by cheapest insertion and 2-opt. The first feasible solution (checked by
  * the evaluator) is returned; null when none is found.
@@ -63,9 +69,16 @@ export function restoreFeasibility(p: CompiledProblem, budget: Budget, from?: So
     if (ws.isFeasible() && feasible(ws.solution())) return ws.solution();
   }
   if (stop()) return null;
+  // From scratch: regret insertion (which places hard-to-place customers first), then ejections.
   const fresh = new Workspace(p);
+  regretInsertion(fresh, 2);
   ejectionRepair(fresh, budget.rng, stop, steps);
   if (fresh.isFeasible() && feasible(fresh.solution())) return fresh.solution();
+  if (stop()) return null;
+  // From scratch again, the largest demands first: a fleet-aware bin packing with routes.
+  const packing = new Workspace(p);
+  ejectionRepair(packing, budget.rng, stop, steps);
+  if (packing.isFeasible() && feasible(packing.solution())) return packing.solution();
 
   if (p.time || stop()) return null;
   const vehicleOf = packFleet(p, budget.rng, stop);

@@ -39,7 +39,7 @@ describe("the feasibility phase (core/feasibility.ts)", () => {
     const vehicleOf = packFleet(p, new Rng(1), () => false);
     expect(vehicleOf).to.not.equal(null);
     const loads = [0, 0, 0];
-    for (const c of p.customers) loads[vehicleOf![c]!] += p.demand[c]!;
+    for (const c of p.customers) loads[vehicleOf![c]!] = loads[vehicleOf![c]!]! + p.demand[c]!;
     expect(loads).to.deep.equal([10, 10, 10]);
   });
 
