@@ -15,13 +15,18 @@ function violationKey(ws: Workspace, s: RouteScore): [number, number] {
 /**
  * Makes every route feasible by removing customers (they become unassigned): each time the one
  * whose removal leaves the least excess load, then the fewest minutes late, then the smallest
- * demand, then saves the most cost.
+ * demand, then saves the most cost. Each choice re-scores the route once per customer; once
+ * `stop` says so, the last customer goes instead (linear, for very long routes).
  */
-export function stripViolations(ws: Workspace): void {
+export function stripViolations(ws: Workspace, stop: () => boolean = () => false): void {
   const p = ws.p;
   for (let v = 0; v < p.vehicleCount; v++) {
     while (!ws.scores[v]!.feasible && ws.routes[v]!.length > 0) {
       const route = ws.routes[v]!;
+      if (stop()) {
+        ws.remove(route[route.length - 1]!);
+        continue;
+      }
       let pick = -1;
       let pickKey: number[] = [];
       for (let i = 0; i < route.length; i++) {

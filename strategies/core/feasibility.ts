@@ -64,7 +64,7 @@ export function restoreFeasibility(p: CompiledProblem, budget: Budget, from?: So
 
   if (from) {
     const ws = new Workspace(p, sanitised(p, from));
-    stripViolations(ws);
+    stripViolations(ws, stop);
     ejectionRepair(ws, budget.rng, stop, steps);
     if (ws.isFeasible() && feasible(ws.solution())) return ws.solution();
   }
