@@ -10,7 +10,7 @@
  * the same in other units and its optimum scales exactly); reports each scale's gap to the best
  * known (times the scale), which should agree within noise.
  *
- * `node --import tsx bench/tight-fleets.ts [--mode tight|scaled] [--time S] [--seed N] [--strategy NAME] [--only NAME,...] [--count K] [--instance-seed N]`
+ * `node --import tsx bench/tight-fleets.ts [--mode tight|scaled] [--time S] [--seed N] [--strategy NAME] [--only NAME,...] [--count K] [--instance-seed N] [--scales 1,0.001,100000]`
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -31,6 +31,8 @@ const { values } = parseArgs({
     count: { type: "string", default: "20" },
     /** Another family of the same kind (the default 2026 is the one BENCHMARKS.md reports). */
     "instance-seed": { type: "string", default: "2026" },
+    /** Scaled mode: the scales to run (default 1,0.001,100000). */
+    scales: { type: "string", default: "1,0.001,100000" },
   },
 });
 const only = values.only ? new Set(values.only.split(",")) : null;
@@ -80,9 +82,9 @@ function tight(): void {
 
 /** A mix of the shared sets: capacity only, route-length limits (as windows), limited mixed fleets. */
 const SCALED_SET = ["A-n37-k6", "A-n53-k7", "A-n80-k10", "CMT6", "CMT7", "X-n101-k25", "X110-HD", "X139-HD", "X148-HVRP", "X157-HD"];
-const SCALES = [1, 0.001, 100_000];
 
 function scaled(): void {
+  const SCALES = values.scales.split(",").map(Number);
   const benchDir = process.env.BENCH_DIR ?? resolve(fileURLToPath(new URL("../", import.meta.url)), "../shared/benchmarks");
   const manifest = JSON.parse(readFileSync(join(benchDir, "manifest.json"), "utf8")) as { name: string; bks: number; n_customers: number; request: string }[];
   const seconds = values.time ? Number(values.time) : 10;
