@@ -21,6 +21,7 @@ export class Budget {
   private readonly startedMs = performance.now();
   private checkpoint: number | null = null;
   private checkpointHit = false;
+  private onCheckpoint: () => boolean = () => true;
   constructor(
     readonly deadlineMs: number,
     seed: number,
@@ -45,20 +46,25 @@ export class Budget {
     // With a fixed iteration budget the deadline is a safety net only, so results repeat.
     if (performance.now() >= this.deadlineMs) return true;
     if (this.checkpoint !== null && this.improvements === 0 && this.progress(this.startedMs) >= this.checkpoint) {
-      this.checkpointHit = true;
-      return true;
+      const reached = this.onCheckpoint;
+      this.checkpoint = null;
+      // The callback may set the next checkpoint.
+      if (reached()) this.checkpointHit = true;
     }
+    if (this.checkpointHit) return true;
     return this.shouldAbort();
   }
 
   /**
-   * With a fraction: the budget counts as exhausted once that share of it is used while no
-   * feasible solution has been reported, so that a search that finds none yields to the
-   * feasibility phase (core/feasibility.ts); null lifts it, and the rest of the budget is
-   * available again.
+   * With a fraction: once that share of the budget is used while no feasible solution has been
+   * reported, `reached` is called (once) and says whether the search should stop there (the
+   * budget then counts as exhausted until the checkpoint is lifted); the feasibility phase
+   * (core/feasibility.ts) runs from there. null lifts it, and the rest of the budget is available
+   * again.
    */
-  setFeasibilityCheckpoint(fraction: number | null): void {
+  setFeasibilityCheckpoint(fraction: number | null, reached: () => boolean = () => true): void {
     this.checkpoint = fraction;
+    this.onCheckpoint = reached;
     this.checkpointHit = false;
   }
 

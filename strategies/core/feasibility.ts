@@ -12,38 +12,66 @@ import { Workspace } from "./workspace.js";
 
 /**
  * Share of the budget after which a search that has not reported a feasible solution yet is
- * stopped, so that the feasibility phase runs and the search gets the rest of the time from
- * its answer (or, when that fails too, from its own last solution).
+ * paused for the feasibility phase (from scratch, at most PHASE_SHARE of the budget): when the
+ * phase finds a feasible solution, the search is stopped and restarted from it for the rest of
+ * the time; when it does not, the search goes on undisturbed (some searches find their first
+ * feasible solution late: ALNS on the 1,000-customer Gehring-Homberger C1_10_1 after 24 of 30 s).
  */
 export const FEASIBILITY_CHECKPOINT = 0.5;
+/**
+ * A search still without a feasible solution at this share of the budget stops, so that the
+ * phase can repair its answer with the time that is left.
+ */
+export const REPAIR_CHECKPOINT = 0.9;
+/** Most of the budget the phase may take at FEASIBILITY_CHECKPOINT. */
+const PHASE_SHARE = 0.15;
 /** Ejection steps per customer in each repair (a safety bound; the deadline is the other). */
 const STEPS_PER_CUSTOMER = 30;
 /** The phase may overrun an exhausted budget by this much (it then has at least this long). */
 const MIN_PHASE_MS = 100;
 
+/** The cheaper feasible of two solutions, or null when neither is feasible. */
+function cheaperFeasible(p: CompiledProblem, a: Solution | null, b: Solution | null): Solution | null {
+  const score = (s: Solution | null) => (s ? evaluateSolution(p, s) : null);
+  const sa = score(a);
+  const sb = score(b);
+  if (sa?.feasible && (!sb?.feasible || sa.cost <= sb.cost)) return a;
+  return sb?.feasible ? b : null;
+}
+
 /**
  * Runs `strategy` so that it never ends infeasible while a feasible solution is within reach:
- * when it has found none by FEASIBILITY_CHECKPOINT of the budget (or ends without one), the
- * feasibility phase (restoreFeasibility) runs, and the strategy continues for the remaining
- * budget from the phase's solution. The answer is the cheaper feasible of the two, if any.
- * Every strategy's infeasible end goes through here (solveRequest calls it). The problem is
- * first brought to the scale the searches are made for (normalise.ts).
+ * the feasibility phase (restoreFeasibility) runs at FEASIBILITY_CHECKPOINT from scratch, and at
+ * the end (or at REPAIR_CHECKPOINT) from the strategy's answer, and the strategy continues from
+ * what the phase found for the time that is left. The answer is the cheapest feasible solution
+ * seen, if any. Every strategy's infeasible end goes through here (solveRequest calls it). The
+ * problem is first brought to the scale the searches are made for (normalise.ts).
  */
 export function solveFeasibly(strategy: Strategy, original: CompiledProblem, budget: Budget): Solution {
   // In units where the searches' tolerances fit (normalise.ts); the routes answer the original.
   const p = normaliseScale(original);
-  budget.setFeasibilityCheckpoint(FEASIBILITY_CHECKPOINT);
+  const total = budget.deadlineMs - performance.now();
+  let found: Solution | null = null;
+  budget.setFeasibilityCheckpoint(FEASIBILITY_CHECKPOINT, () => {
+    found = restoreFeasibility(p, budget, undefined, Math.min(budget.deadlineMs, performance.now() + PHASE_SHARE * total));
+    if (found) {
+      budget.improved(cloneSolution(found));
+      return true;
+    }
+    budget.setFeasibilityCheckpoint(REPAIR_CHECKPOINT);
+    return false;
+  });
   const first = strategy.solve(p, budget);
   const interrupted = budget.checkpointReached;
   budget.setFeasibilityCheckpoint(null);
-  if (evaluateSolution(p, first).feasible) return first;
-  const repaired = restoreFeasibility(p, budget, first);
-  if (repaired) budget.improved(cloneSolution(repaired));
-  if (!interrupted || budget.exhausted()) return repaired ?? first;
-  const second = strategy.solve(p, budget, repaired ?? first);
-  const secondScore = evaluateSolution(p, second);
-  if (!repaired) return second;
-  return secondScore.feasible && secondScore.cost <= evaluateSolution(p, repaired).cost ? second : repaired;
+  let best = cheaperFeasible(p, first, found);
+  if (!best) {
+    best = restoreFeasibility(p, budget, first);
+    if (best) budget.improved(cloneSolution(best));
+  }
+  if (!interrupted || budget.exhausted()) return best ?? first;
+  const second = strategy.solve(p, budget, best ?? first);
+  return cheaperFeasible(p, second, best) ?? second;
 }
 
 /**
@@ -54,10 +82,11 @@ export function solveFeasibly(strategy: Strategy, original: CompiledProblem, bud
  * placed first into the actual vehicles, with ejections; (3) without a time dimension,
  * a bin packing of the demands into the vehicles by capacity (fleet-packing.ts), each vehicle's
  * customers then ordered by cheapest insertion and 2-opt. The first feasible solution (checked by
- * the evaluator) is returned; null when none is found.
+ * the evaluator) is returned; null when none is found by `untilMs` (performance.now() clock; it
+ * has at least MIN_PHASE_MS).
  */
-export function restoreFeasibility(p: CompiledProblem, budget: Budget, from?: Solution): Solution | null {
-  const hardStop = Math.max(budget.deadlineMs, performance.now() + MIN_PHASE_MS);
+export function restoreFeasibility(p: CompiledProblem, budget: Budget, from?: Solution, untilMs = budget.deadlineMs): Solution | null {
+  const hardStop = Math.max(untilMs, performance.now() + MIN_PHASE_MS);
   const stop = () => performance.now() >= hardStop;
   const steps = STEPS_PER_CUSTOMER * Math.max(1, p.customers.length);
   const feasible = (s: Solution) => evaluateSolution(p, s).feasible;

@@ -85,6 +85,34 @@ describe("the feasibility phase (core/feasibility.ts)", () => {
     expect(budget.iterationCount).to.equal(1000);
   });
 
+  it("lets a search that finds its first feasible solution late go on when the phase finds none at the checkpoint", () => {
+    // Three demands of 6 into two vehicles of 10: no packing exists, so the phase finds nothing.
+    const p = compileRequest({
+      node_num: 4,
+      vehicle_num: 2,
+      distance_matrix: [[0, 1, 1, 1], [1, 0, 1, 1], [1, 1, 0, 1], [1, 1, 1, 0]],
+      start_nodes: [0, 0],
+      end_nodes: [0, 0],
+      node_demands: [0, 6, 6, 6],
+      vehicles_capacity: [10, 10],
+    }).problem;
+    let calls = 0;
+    const late: Strategy = {
+      name: "late",
+      supports: () => ({ ok: true }),
+      solve(_problem, budget) {
+        calls++;
+        const s = { routes: [[1, 2], [3]] };
+        while (!budget.tick()) if (budget.iterationCount === 700) budget.improved(s);
+        return s;
+      },
+    };
+    const budget = new Budget(performance.now() + 60_000, 1, 1000);
+    solveFeasibly(late, p, budget);
+    expect(calls).to.equal(1);
+    expect(budget.iterationCount).to.equal(1000);
+  });
+
   it("does not interrupt a search that has reported a feasible solution", () => {
     const p = exactPacking();
     let calls = 0;
