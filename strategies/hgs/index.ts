@@ -12,6 +12,7 @@ import { buildModel, type HgsModel, type Penalties } from "./model.js";
 import { Population, POPULATION } from "./population.js";
 import { split } from "./split.js";
 import { windowsMethod } from "./windows-method.js";
+import { adaptPrice, loadReference, priceRange, timeReference, type PriceRange } from "../core/penalty-scale.js";
 
 /** Share of local-search outcomes that should be feasible; penalties adapt towards it. */
 const TARGET_FEASIBLE = 0.2;
@@ -27,13 +28,13 @@ const HGS_ITERATION_WEIGHT = 10;
  */
 export const ITERATED_SEARCH_ABOVE = 300;
 
-/** Starting prices of infeasibility: a unit of excess load about as dear as the longest edge per unit of the largest demand. */
+/**
+ * Starting prices of infeasibility, scale-free (core/penalty-scale.ts): a unit of excess load
+ * about as dear as the longest edge per unit of the largest demand, a minute as a minute's driving.
+ */
 export function initialPenalties(m: HgsModel): Penalties {
-  return {
-    load: Math.max(0.1, Math.min(1000, (m.unitCost * m.maxDistance) / Math.max(1e-9, m.maxDemand))),
-    duration: Math.max(0.1, m.unitCost * m.speed),
-    timeWarp: Math.max(0.1, m.unitCost * m.speed),
-  };
+  const time = timeReference(m.unitCost, m.speed);
+  return { load: loadReference(m.unitCost, m.maxDistance, m.maxDemand), duration: time, timeWarp: time };
 }
 
 /** Customers missing from a construction go to the end of the last route, so that LS repairs them. */
@@ -56,6 +57,8 @@ class Search {
   readonly ls: LocalSearch;
   readonly population: Population;
   penalties: Penalties;
+  /** Each price adapts within a range around its starting value (scale-free, no fixed cap). */
+  private readonly ranges: Record<keyof Penalties, PriceRange>;
   private loadFeasibleHistory: boolean[] = [];
   private durationFeasibleHistory: boolean[] = [];
   private warpFeasibleHistory: boolean[] = [];
@@ -68,6 +71,7 @@ class Search {
     this.ls = new LocalSearch(m);
     this.population = new Population(m);
     this.penalties = initialPenalties(m);
+    this.ranges = { load: priceRange(this.penalties.load), duration: priceRange(this.penalties.duration), timeWarp: priceRange(this.penalties.timeWarp) };
   }
 
   /** Educates (local search) a solution and adds it, with a repair attempt when infeasible. */
@@ -109,17 +113,12 @@ class Search {
 
   /** Moves each penalty so that about TARGET_FEASIBLE of the educated solutions are feasible. */
   adaptPenalties(): void {
-    const adjust = (price: number, history: boolean[]) => {
-      if (history.length === 0) return price;
-      const share = history.filter(Boolean).length / history.length;
-      if (share < TARGET_FEASIBLE - 0.05) return Math.min(100_000, price * 1.2);
-      if (share > TARGET_FEASIBLE + 0.05) return Math.max(0.1, price * 0.85);
-      return price;
-    };
+    const adjust = (key: keyof Penalties, history: boolean[]) =>
+      history.length === 0 ? this.penalties[key] : adaptPrice(this.penalties[key], history.filter(Boolean).length / history.length, TARGET_FEASIBLE, this.ranges[key]);
     this.penalties = {
-      load: adjust(this.penalties.load, this.loadFeasibleHistory),
-      duration: adjust(this.penalties.duration, this.durationFeasibleHistory),
-      timeWarp: adjust(this.penalties.timeWarp, this.warpFeasibleHistory),
+      load: adjust("load", this.loadFeasibleHistory),
+      duration: adjust("duration", this.durationFeasibleHistory),
+      timeWarp: adjust("timeWarp", this.warpFeasibleHistory),
     };
     this.loadFeasibleHistory = [];
     this.durationFeasibleHistory = [];

@@ -4,6 +4,7 @@ import type { CompiledProblem, Solution } from "../core/problem.js";
 import { LocalSearch } from "./local-search.js";
 import type { HgsModel, Penalties } from "./model.js";
 import { TextbookRuin } from "./textbook-ruin.js";
+import { adaptPrice, priceRange } from "../core/penalty-scale.js";
 
 /**
  * Late acceptance (Burke and Bykov 2017): a candidate is accepted when it beats the current
@@ -52,6 +53,9 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   const savedLength = new Int32Array(routes);
   const segment = m.windows ? WINDOWS_PENALTY_SEGMENT : PENALTY_SEGMENT;
   let pen = { ...penalties, timeWarp: m.windows ? Math.max(penalties.timeWarp, (m.unitCost * m.maxDistance) / m.speed) : penalties.timeWarp };
+  const loadRange = priceRange(penalties.load);
+  const durationRange = priceRange(penalties.duration);
+  const warpRange = priceRange(pen.timeWarp);
   ls.penalties = pen;
   ls.loadRoutes(start);
   const missing = Array.from(m.customers).filter((c) => ls.routeOf[c]! < 0);
@@ -149,7 +153,11 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
     if (currentCost < history[slot]!) history[slot] = currentCost;
 
     if (outcomes === segment) {
-      pen = { load: adjust(pen.load, loadOk / outcomes), duration: adjust(pen.duration, durationOk / outcomes), timeWarp: m.windows ? adjust(pen.timeWarp, warpOk / outcomes) : pen.timeWarp };
+      pen = {
+        load: adaptPrice(pen.load, loadOk / outcomes, TARGET_FEASIBLE, loadRange),
+        duration: adaptPrice(pen.duration, durationOk / outcomes, TARGET_FEASIBLE, durationRange),
+        timeWarp: m.windows ? adaptPrice(pen.timeWarp, warpOk / outcomes, TARGET_FEASIBLE, warpRange) : pen.timeWarp,
+      };
       loadOk = durationOk = warpOk = outcomes = 0;
       ls.penalties = pen;
       ls.reprice();
@@ -168,13 +176,6 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   }
   // Never feasible: the last current solution, for the caller to report as infeasible.
   return best ?? toSolution(p, ls.routes());
-}
-
-/** Raises a price when too few outcomes met its constraint, lowers it when too many did (Vidal 2022). */
-function adjust(price: number, share: number): number {
-  if (share < TARGET_FEASIBLE - 0.05) return Math.min(100_000, price * 1.2);
-  if (share > TARGET_FEASIBLE + 0.05) return Math.max(0.1, price * 0.85);
-  return price;
 }
 
 function toSolution(p: CompiledProblem, routes: number[][]): Solution {
