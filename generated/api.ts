@@ -230,31 +230,31 @@ export interface components {
             objective?: "min_total_distance" | "min_total_cost";
             /** @description Number of nodes (depots and customers). Plans limit it further (400 above the plan's limit). Above 3,000 nodes `node_positions` are required (422 otherwise): a full matrix that large exceeds the request body limit, and distances are then computed from the positions. */
             node_num: number;
-            /** @description Optional [x, y] per node. With `node_num` pairs, d(i,j) is the Euclidean distance between them (real-valued, not rounded) and `distance_matrix` is ignored (it may then be `[]`). An empty array is accepted and means: use the matrix. */
+            /** @description Optional [x, y] per node. With `node_num` pairs, d(i,j) is the Euclidean distance between them (real-valued, not rounded) and `distance_matrix` is ignored (it may then be `[]`). An empty array is accepted and means: use the matrix. Each coordinate between -1e12 and 1e12. */
             node_positions?: number[][];
             /** @description Number of vehicles. Plans limit it further (400 above the plan's limit). */
             vehicle_num: number;
-            /** @description `distance_matrix[i][j]` is the distance from node i to node j: finite, >= 0, may be asymmetric. `node_num` rows of `node_num` entries, or `[]` when `node_positions` gives every node's coordinates (large problems then need not send n x n numbers). */
+            /** @description `distance_matrix[i][j]` is the distance from node i to node j: finite, >= 0, may be asymmetric. `node_num` rows of `node_num` entries, or `[]` when `node_positions` gives every node's coordinates (large problems then need not send n x n numbers). Each entry at most 1e12 (422 above: larger numbers lose the precision that costs and schedules need, and their sums overflow). */
             distance_matrix: number[][];
             /** @description Start node index per vehicle; `vehicle_num` entries. */
             start_nodes: number[];
             /** @description End node index per vehicle; `vehicle_num` entries. May differ from the start node. */
             end_nodes: number[];
-            /** @description Demand per node; `node_num` entries; every depot (start or end node) must have demand 0. The demands on a route must not exceed the vehicle's capacity. */
+            /** @description Demand per node; `node_num` entries; every depot (start or end node) must have demand 0. The demands on a route must not exceed the vehicle's capacity. Each at most 1e12. */
             node_demands: number[];
-            /** @description Capacity per vehicle; `vehicle_num` entries. */
+            /** @description Capacity per vehicle; `vehicle_num` entries. Each at most 1e12. */
             vehicles_capacity: number[];
-            /** @description Fixed cost of using each vehicle. Active only when `objective` is `min_total_cost`: then `vehicle_num` entries, all >= 0. Ignored (not validated) under `min_total_distance`. */
+            /** @description Fixed cost of using each vehicle. Active only when `objective` is `min_total_cost`: then `vehicle_num` entries, all >= 0. Ignored (not validated) under `min_total_distance`. Each at most 1e12 (checked under either objective). */
             vehicle_fixed_costs?: number[];
-            /** @description Cost per unit distance for each vehicle. Same activation, length and non-negativity rules as `vehicle_fixed_costs`. */
+            /** @description Cost per unit distance for each vehicle. Same activation, length and non-negativity rules as `vehicle_fixed_costs`. Each at most 1e12 (checked under either objective). */
             vehicle_unit_distance_costs?: number[];
-            /** @description Per node, in minutes after `base_start_time`; `node_num` entries. The time dimension is on only when `node_time_windows`, `node_service_time` and `vehicle_speeds` are all given; if only some are given they are ignored and the result says so in `warnings`. Hard windows: service must begin no later than the window end (waiting when early), and a vehicle must reach its end node no later than that node's window end. A vehicle leaves its start node inside that node's window, as late as avoids waiting on the way. */
+            /** @description Per node, in minutes after `base_start_time`; `node_num` entries. The time dimension is on only when `node_time_windows`, `node_service_time` and `vehicle_speeds` are all given; if only some are given they are ignored and the result says so in `warnings`. Hard windows: service must begin no later than the window end (waiting when early), and a vehicle must reach its end node no later than that node's window end. A vehicle leaves its start node inside that node's window, as late as avoids waiting on the way. Each bound at most 1e12 minutes. */
             node_time_windows?: number[][];
-            /** @description Service minutes per node; `node_num` entries. */
+            /** @description Service minutes per node; `node_num` entries. Each at most 1e12 minutes. */
             node_service_time?: number[];
-            /** @description Distance units per minute per vehicle; `vehicle_num` entries. Travel minutes = d(i,j) / speed. */
+            /** @description Distance units per minute per vehicle; `vehicle_num` entries. Travel minutes = d(i,j) / speed. Each between 1e-6 and 1e12. */
             vehicle_speeds?: number[];
-            /** @description Positive, in hours, per vehicle: route duration (arrival at the end node - departure from the start node) must be <= `max_working_hours` x 60 minutes (hard, also under soft windows). Takes effect only when the time dimension is on. Omitted, null or empty (`""`) means no cap. */
+            /** @description Positive, in hours, per vehicle: route duration (arrival at the end node - departure from the start node) must be <= `max_working_hours` x 60 minutes (hard, also under soft windows). Takes effect only when the time dimension is on. Omitted, null or empty (`""`) means no cap. At most 1e10 hours. */
             max_working_hours?: number | null | "";
             /**
              * @description Clock time [hour, minute, second] that minute 0 of the time windows stands for; default [9, 0, 0].
@@ -271,7 +271,7 @@ export interface components {
             ];
             /** @description Maximum solve time in seconds; a positive integer (otherwise 422 "time_limit_seconds must be a positive integer"). Omitted: the plan's maximum solve time. Above the plan's maximum: silently replaced by it. */
             time_limit_seconds?: number;
-            /** @description Currency per minute of lateness. When > 0 and the time dimension is on: soft time windows; lateness = max(0, service start - window end) per node, end node included, priced in fractional minutes (90 s late = 1.5 minutes) and added to the objective; waiting is never penalised. 0, null or omitted: hard time windows. */
+            /** @description Currency per minute of lateness. When > 0 and the time dimension is on: soft time windows; lateness = max(0, service start - window end) per node, end node included, priced in fractional minutes (90 s late = 1.5 minutes) and added to the objective; waiting is never penalised. 0, null or omitted: hard time windows. At most 1e12. */
             late_penalty_per_min?: number | null;
             /**
              * Format: uri

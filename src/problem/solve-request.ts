@@ -1,9 +1,11 @@
 import { Budget } from "../../strategies/core/budget.js";
 import { evaluateSolution } from "../../strategies/core/evaluator.js";
+import { solveFeasibly } from "../../strategies/core/feasibility.js";
 import { findStrategy } from "../../strategies/registry.js";
 import { selectStrategy, type SelectionRule } from "../../strategies/select.js";
 import { compileRequest } from "./compile-request.js";
 import { infeasibilities, type Infeasibility } from "./diagnostics.js";
+import { violationReasons } from "./violations.js";
 import { formatResult, type SolvedResultObject } from "./format-result.js";
 import type { SolveRequestInput } from "./request-types.js";
 import { solverVersion } from "./solver-version.js";
@@ -77,13 +79,12 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
     const meta = { requestId: options.requestId, solveSeconds: (performance.now() - started) / 1000, strategy: strategy.name, warnings, baseStartSeconds, seed, iterations: budget.iterationCount, solverVersion: solverVersion() };
     return formatResult(problem, candidate, candidateScore, meta);
   });
-  const solution = strategy.solve(problem, budget);
+  // A search that finds no feasible solution goes through the feasibility phase before failing.
+  const solution = solveFeasibly(strategy, problem, budget);
   if (options.stats) options.stats.iterations = budget.iterationCount;
   const score = evaluateSolution(problem, solution);
   if (!score.feasible) {
-    const why: string[] = [];
-    if (score.missing.length > 0) why.push(`${score.missing.length} customer(s) could not be placed on any route under the hard constraints (e.g. node ${score.missing[0]})`);
-    if (score.routes.some((r) => !r.feasible)) why.push("a route violates capacity, a hard time window or the working-hours cap");
+    const why = violationReasons(problem, score);
     return fail(`No feasible solution found within the time limit: ${why.join("; ")}`, why, strategy.name);
   }
   return {

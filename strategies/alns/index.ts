@@ -9,6 +9,8 @@ import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { sweepSolution } from "../sweep/index.js";
 import { DESTROY_OPERATORS } from "./destroy.js";
 import { localSearch } from "../core/local-search.js";
+import { priceRange, timeReference } from "../core/penalty-scale.js";
+import { evaluateSolution } from "../core/evaluator.js";
 
 const REPAIRS: readonly { name: string; k: number; noise: number }[] = [
   { name: "greedy", k: 1, noise: 0 },
@@ -66,7 +68,7 @@ function initialViolationWeight(p: CompiledProblem): number {
     unit += p.unitCost[v]!;
     speed += p.time!.speed[v]!;
   }
-  return Math.max(1e-3, (unit / p.vehicleCount) * (speed / p.vehicleCount));
+  return timeReference(unit / p.vehicleCount, speed / p.vehicleCount);
 }
 
 /** Up to this many customers a full regret-3 construction is affordable as a third candidate. */
@@ -108,10 +110,11 @@ export const alns: Strategy = {
     const refusal = denseMatrixRefusal(p, "alns");
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },
-  solve(p: CompiledProblem, budget: Budget): Solution {
+  solve(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {
     const started = performance.now();
     const rng = budget.rng;
-    const ws = new Workspace(p, initialSolution(p));
+    // A feasible starting solution (e.g. the feasibility phase's) replaces the constructions.
+    const ws = new Workspace(p, initial && evaluateSolution(p, initial).feasible ? initial : initialSolution(p));
     regretInsertion(ws, 2);
     localSearch(ws);
     const symmetricNoTime = !p.time && isSymmetric(p);
@@ -119,6 +122,8 @@ export const alns: Strategy = {
     // violations; the weight adapts so that roughly a quarter of the solutions visited are infeasible.
     const penalised = p.time !== null && !ws.isFeasible();
     if (penalised) ws.violationWeight = initialViolationWeight(p);
+    // The weight's former fixed bounds [1e-4, 1e7], now relative to its scale-free start.
+    const weightRange = priceRange(penalised ? initialViolationWeight(p) : 1, 1e-4, 1e7);
     let current = ws.solution();
     let currentCost = ws.cost();
     let best = current;
@@ -204,8 +209,8 @@ export const alns: Strategy = {
       }
       if (penalised && iteration % WEIGHT_SEGMENT === 0) {
         const share = infeasibleVisits / WEIGHT_SEGMENT;
-        if (share > 0.35) ws.violationWeight = Math.min(1e7, ws.violationWeight * 1.5);
-        else if (share < 0.15) ws.violationWeight = Math.max(1e-4, ws.violationWeight / 1.5);
+        if (share > 0.35) ws.violationWeight = Math.min(weightRange.max, ws.violationWeight * 1.5);
+        else if (share < 0.15) ws.violationWeight = Math.max(weightRange.min, ws.violationWeight / 1.5);
         infeasibleVisits = 0;
         // Costs changed meaning: re-score the reference points under the new weight.
         const here = ws.solution();

@@ -17,6 +17,11 @@ export class Budget {
   private iterations = 0;
   private improvements = 0;
   private listener: ImprovementListener | null = null;
+  /** performance.now() when the budget was made: the origin of `progress` for the checkpoint. */
+  private readonly startedMs = performance.now();
+  private checkpoint: number | null = null;
+  private checkpointHit = false;
+  private onCheckpoint: () => boolean = () => true;
   constructor(
     readonly deadlineMs: number,
     seed: number,
@@ -40,7 +45,32 @@ export class Budget {
     if (this.iterations >= this.maxIterations) return true;
     // With a fixed iteration budget the deadline is a safety net only, so results repeat.
     if (performance.now() >= this.deadlineMs) return true;
+    if (this.checkpoint !== null && this.improvements === 0 && this.progress(this.startedMs) >= this.checkpoint) {
+      const reached = this.onCheckpoint;
+      this.checkpoint = null;
+      // The callback may set the next checkpoint.
+      if (reached()) this.checkpointHit = true;
+    }
+    if (this.checkpointHit) return true;
     return this.shouldAbort();
+  }
+
+  /**
+   * With a fraction: once that share of the budget is used while no feasible solution has been
+   * reported, `reached` is called (once) and says whether the search should stop there (the
+   * budget then counts as exhausted until the checkpoint is lifted); the feasibility phase
+   * (core/feasibility.ts) runs from there. null lifts it, and the rest of the budget is available
+   * again.
+   */
+  setFeasibilityCheckpoint(fraction: number | null, reached: () => boolean = () => true): void {
+    this.checkpoint = fraction;
+    this.onCheckpoint = reached;
+    this.checkpointHit = false;
+  }
+
+  /** Whether the last search was stopped by the feasibility checkpoint. */
+  get checkpointReached(): boolean {
+    return this.checkpointHit;
   }
 
   /**

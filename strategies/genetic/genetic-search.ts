@@ -2,6 +2,7 @@ import { tinyProblemPatience, type Budget } from "../core/budget.js";
 import type { CompiledProblem, Solution } from "../core/problem.js";
 import type { Rng } from "../core/rng.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
+import { adaptPrice, priceRange, type PriceRange } from "../core/penalty-scale.js";
 import { initialPenalties, type HgsModel, type Penalties } from "../search/textbook-model.js";
 import { LocalSearch } from "../search/textbook/local-search.js";
 import { completeRoutes as complete, toSolution } from "../search/textbook/solutions.js";
@@ -28,6 +29,8 @@ class Search {
   readonly ls: LocalSearch;
   readonly population: Population;
   penalties: Penalties;
+  /** Each price adapts within a range around its starting value (scale-free, no fixed cap). */
+  private readonly ranges: Record<keyof Penalties, PriceRange>;
   private loadFeasibleHistory: boolean[] = [];
   private durationFeasibleHistory: boolean[] = [];
   private warpFeasibleHistory: boolean[] = [];
@@ -40,6 +43,7 @@ class Search {
     this.ls = new LocalSearch(m);
     this.population = new Population(m);
     this.penalties = initialPenalties(m);
+    this.ranges = { load: priceRange(this.penalties.load), duration: priceRange(this.penalties.duration), timeWarp: priceRange(this.penalties.timeWarp) };
   }
 
   /** Educates (local search) a solution and adds it, with a repair attempt when infeasible. */
@@ -81,17 +85,12 @@ class Search {
 
   /** Moves each penalty so that about TARGET_FEASIBLE of the educated solutions are feasible. */
   adaptPenalties(): void {
-    const adjust = (price: number, history: boolean[]) => {
-      if (history.length === 0) return price;
-      const share = history.filter(Boolean).length / history.length;
-      if (share < TARGET_FEASIBLE - 0.05) return Math.min(100_000, price * 1.2);
-      if (share > TARGET_FEASIBLE + 0.05) return Math.max(0.1, price * 0.85);
-      return price;
-    };
+    const adjust = (key: keyof Penalties, history: boolean[]) =>
+      history.length === 0 ? this.penalties[key] : adaptPrice(this.penalties[key], history.filter(Boolean).length / history.length, TARGET_FEASIBLE, this.ranges[key]);
     this.penalties = {
-      load: adjust(this.penalties.load, this.loadFeasibleHistory),
-      duration: adjust(this.penalties.duration, this.durationFeasibleHistory),
-      timeWarp: adjust(this.penalties.timeWarp, this.warpFeasibleHistory),
+      load: adjust("load", this.loadFeasibleHistory),
+      duration: adjust("duration", this.durationFeasibleHistory),
+      timeWarp: adjust("timeWarp", this.warpFeasibleHistory),
     };
     this.loadFeasibleHistory = [];
     this.durationFeasibleHistory = [];

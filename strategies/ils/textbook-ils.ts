@@ -5,6 +5,7 @@ import { LocalSearch } from "../search/textbook/local-search.js";
 import type { HgsModel, Penalties } from "../search/textbook-model.js";
 import { toSolution } from "../search/textbook/solutions.js";
 import { TextbookRuin } from "./textbook-ruin.js";
+import { adaptPrice, priceRange } from "../core/penalty-scale.js";
 
 /**
  * Late acceptance (Burke and Bykov 2017): a candidate is accepted when it beats the current
@@ -53,6 +54,9 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   const savedLength = new Int32Array(routes);
   const segment = m.windows ? WINDOWS_PENALTY_SEGMENT : PENALTY_SEGMENT;
   let pen = { ...penalties, timeWarp: m.windows ? Math.max(penalties.timeWarp, (m.unitCost * m.maxDistance) / m.speed) : penalties.timeWarp };
+  const loadRange = priceRange(penalties.load);
+  const durationRange = priceRange(penalties.duration);
+  const warpRange = priceRange(pen.timeWarp);
   ls.penalties = pen;
   ls.loadRoutes(start);
   const missing = Array.from(m.customers).filter((c) => ls.routeOf[c]! < 0);
@@ -150,7 +154,11 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
     if (currentCost < history[slot]!) history[slot] = currentCost;
 
     if (outcomes === segment) {
-      pen = { load: adjust(pen.load, loadOk / outcomes), duration: adjust(pen.duration, durationOk / outcomes), timeWarp: m.windows ? adjust(pen.timeWarp, warpOk / outcomes) : pen.timeWarp };
+      pen = {
+        load: adaptPrice(pen.load, loadOk / outcomes, TARGET_FEASIBLE, loadRange),
+        duration: adaptPrice(pen.duration, durationOk / outcomes, TARGET_FEASIBLE, durationRange),
+        timeWarp: m.windows ? adaptPrice(pen.timeWarp, warpOk / outcomes, TARGET_FEASIBLE, warpRange) : pen.timeWarp,
+      };
       loadOk = durationOk = warpOk = outcomes = 0;
       ls.penalties = pen;
       ls.reprice();
@@ -169,13 +177,6 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   }
   // Never feasible: the last current solution, for the caller to report as infeasible.
   return best ?? toSolution(p, ls.routes());
-}
-
-/** Raises a price when too few outcomes met its constraint, lowers it when too many did (Vidal 2022). */
-function adjust(price: number, share: number): number {
-  if (share < TARGET_FEASIBLE - 0.05) return Math.min(100_000, price * 1.2);
-  if (share > TARGET_FEASIBLE + 0.05) return Math.max(0.1, price * 0.85);
-  return price;
 }
 
 function fromSolution(s: Solution, routes: number): number[][] {

@@ -1,5 +1,6 @@
 import type { FleetModel } from "./fleet-model.js";
 import type { Penalties } from "./penalties.js";
+import { adaptPrice, loadReference, priceRange, timeReference, type PriceRange } from "../core/penalty-scale.js";
 
 /** Share of educated solutions that should satisfy each constraint; its price adapts towards it. */
 const TARGET_FEASIBLE = 0.5;
@@ -12,21 +13,24 @@ const SEGMENT = 50;
  */
 export class PenaltyManager {
   current: Penalties;
+  /** Each price adapts within a range around its starting value (scale-free, no fixed cap). */
+  private readonly ranges: Record<keyof Penalties, PriceRange>;
   private readonly loadOk: boolean[] = [];
   private readonly warpOk: boolean[] = [];
   private readonly durationOk: boolean[] = [];
 
   constructor(m: FleetModel) {
-    const timePrice = Math.max(0.1, m.meanUnitCost * m.meanSpeed);
+    const timePrice = timeReference(m.meanUnitCost, m.meanSpeed);
     // A unit of load on a vehicle costs about its fixed cost per unit of capacity: overloading a
     // small vehicle must not look cheaper than the larger vehicle it stands for.
     let fixedPerUnit = 0;
     for (let v = 0; v < m.routes; v++) fixedPerUnit = Math.max(fixedPerUnit, m.fixedCost[v]! / Math.max(1e-9, m.capacity[v]!));
     this.current = {
-      load: Math.max(0.1, Math.min(100_000, (m.meanUnitCost * m.maxDistance) / Math.max(1e-9, m.maxDemand) + fixedPerUnit)),
+      load: loadReference(m.meanUnitCost, m.maxDistance, m.maxDemand, fixedPerUnit),
       duration: timePrice,
       timeWarp: timePrice,
     };
+    this.ranges = { load: priceRange(this.current.load), duration: priceRange(timePrice), timeWarp: priceRange(timePrice) };
   }
 
   scaled(factor: number): Penalties {
@@ -43,15 +47,12 @@ export class PenaltyManager {
   /** Adjusts the prices once a segment of outcomes is recorded; returns whether they changed. */
   adapt(): boolean {
     if (this.loadOk.length < SEGMENT) return false;
-    const adjust = (price: number, history: boolean[]) => {
+    const adjust = (key: keyof Penalties, history: boolean[]) => {
       const share = history.filter(Boolean).length / history.length;
       history.length = 0;
-      if (share < TARGET_FEASIBLE - 0.05) return Math.min(100_000, price * 1.2);
-      if (share > TARGET_FEASIBLE + 0.05) return Math.max(0.1, price * 0.85);
-      return price;
+      return adaptPrice(this.current[key], share, TARGET_FEASIBLE, this.ranges[key]);
     };
-    const c = this.current;
-    this.current = { load: adjust(c.load, this.loadOk), duration: adjust(c.duration, this.durationOk), timeWarp: adjust(c.timeWarp, this.warpOk) };
+    this.current = { load: adjust("load", this.loadOk), duration: adjust("duration", this.durationOk), timeWarp: adjust("timeWarp", this.warpOk) };
     return true;
   }
 }

@@ -1,4 +1,5 @@
 import { isSymmetric, nearestNeighbours } from "../core/neighbours.js";
+import { loadReference, timeReference } from "../core/penalty-scale.js";
 import { windowsBindAgainst, type CompiledProblem } from "../core/problem.js";
 import { buildFleetModel, type FleetModel } from "./fleet-model.js";
 import type { Penalties } from "./penalties.js";
@@ -133,13 +134,13 @@ export function buildModel(p: CompiledProblem): ModelOutcome {
   };
 }
 
-/** Starting prices of infeasibility: a unit of excess load about as dear as the longest edge per unit of the largest demand. */
+/**
+ * Starting prices of infeasibility, scale-free (core/penalty-scale.ts): a unit of excess load
+ * about as dear as the longest edge per unit of the largest demand, a minute as a minute's driving.
+ */
 export function initialPenalties(m: HgsModel): Penalties {
-  return {
-    load: Math.max(0.1, Math.min(1000, (m.unitCost * m.maxDistance) / Math.max(1e-9, m.maxDemand))),
-    duration: Math.max(0.1, m.unitCost * m.speed),
-    timeWarp: Math.max(0.1, m.unitCost * m.speed),
-  };
+  const time = timeReference(m.unitCost, m.speed);
+  return { load: loadReference(m.unitCost, m.maxDistance, m.maxDemand), duration: time, timeWarp: time };
 }
 
 /** Cost of one route from its totals: the fixed and distance cost plus priced excesses. */

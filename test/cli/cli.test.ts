@@ -169,6 +169,26 @@ describe("command-line tools", function () {
     expect(JSON.parse(failure!.stdout)).to.include({ success: false, code: "malformed_json" });
   });
 
+  // Two seeds here (each vrp-solve start costs seconds of tsx); seeds 1-6 go through the service
+  // in test/e2e/pipeline.test.ts and through solveRequest's strategy in test/strategies/feasibility.test.ts.
+  it("vrp-solve solves examples/small-cvrp.json with every distance x 100,000 (seeds 1 and 6; issue 20: scale-free prices)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vrp-cli-"));
+    try {
+      const example = JSON.parse(execFileSyncText("examples/small-cvrp.json")) as { distance_matrix: number[][] };
+      const file = join(dir, "scaled.json");
+      writeFileSync(file, JSON.stringify({ ...example, distance_matrix: example.distance_matrix.map((row) => row.map((d) => d * 100_000)) }));
+      const costs = await Promise.all(
+        [1, 6].map(async (seed) => {
+          const { stdout } = await run(process.execPath, ["bin/vrp-solve.mjs", file, "--time-limit", "2", "--seed", String(seed)], { cwd: REPO_ROOT });
+          return (JSON.parse(stdout) as { total_cost: number }).total_cost;
+        }),
+      );
+      expect(costs).to.deep.equal([7e6, 7e6]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("vrp-solve honours --strategy, validates like the service, and prints the failure envelope for an infeasible request", async () => {
     const dir = mkdtempSync(join(tmpdir(), "vrp-cli-"));
     try {

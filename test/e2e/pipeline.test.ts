@@ -1,4 +1,7 @@
 import { expect } from "chai";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { REPO_ROOT } from "../../src/infra/service-process.js";
 import { isApiError, type PollResult, type VrpClient } from "../../clients/typescript/src/index.js";
 import { checkDistanceResult } from "../helpers/check-result.js";
 import { cvrpRequest } from "../helpers/requests.js";
@@ -68,6 +71,21 @@ describe("solve pipeline (API + JetStream + workers)", function () {
     expect(solved.result.strategy).to.be.a("string");
     checkDistanceResult(request as Parameters<typeof checkDistanceResult>[0], solved.result as unknown as Parameters<typeof checkDistanceResult>[1]);
     await client.waitForResult(second.request_id, TEST_WAIT);
+  });
+
+  it("solves examples/small-cvrp.json with every distance x 100,000 and x 0.001 for seeds 1-6 (issue 20)", async () => {
+    await ensureWorker();
+    const example = JSON.parse(readFileSync(join(REPO_ROOT, "examples/small-cvrp.json"), "utf8")) as { distance_matrix: number[][] };
+    const runs = [100_000, 0.001].flatMap((factor) => [1, 2, 3, 4, 5, 6].map((seed) => ({ factor, seed })));
+    const outcomes = await Promise.all(
+      runs.map(({ factor, seed }) =>
+        client.solve(asSolveRequest({ ...example, distance_matrix: example.distance_matrix.map((row) => row.map((d) => d * factor)), seed, time_limit_seconds: 2 }), TEST_WAIT),
+      ),
+    );
+    outcomes.forEach((outcome, k) => {
+      if (!outcome.success) throw new Error(`x ${runs[k]!.factor}, seed ${runs[k]!.seed}: ${outcome.error}`);
+      expect(outcome.result.total_cost / runs[k]!.factor).to.be.closeTo(70, 1e-6);
+    });
   });
 
   it("reports an infeasible problem as failed: HTTP 200, success false, result null, English error", async () => {
