@@ -1,4 +1,5 @@
 import type { Budget } from "../core/budget.js";
+import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { evaluateRoute } from "../core/evaluator.js";
 import { denseMatrixRefusal, emptySolution, type CompiledProblem, type Solution } from "../core/problem.js";
 import type { Strategy } from "../core/strategy.js";
@@ -50,6 +51,9 @@ export const exact: Strategy = {
   solve(p: CompiledProblem, budget: Budget): Solution {
     const n = p.customers.length;
     const k = p.vehicleCount;
+    // Called beyond its size (a pinned strategy bypasses `supports`): the savings construction,
+    // so that the strategy still answers a solution rather than enumerating for ever.
+    if (!Number.isFinite(solutionCount(n, k))) return clarkeWrightSolution(p);
     const order = Int32Array.from(p.customers);
     // cuts[v] = index in `order` where vehicle v's piece ends; non-decreasing, cuts[k - 1] = n.
     const cuts = new Int32Array(k);
@@ -115,7 +119,8 @@ export const exact: Strategy = {
 
     if (k > 0) place(0);
     budget.tick();
-    const answer: Solution = best ?? emptySolution(p);
+    // Stopped (deadline or cancel) before any feasible solution: the savings construction.
+    const answer: Solution = best ?? (stopped ? clarkeWrightSolution(p) : emptySolution(p));
     if (best) budget.improved({ routes: answer.routes.map((r) => r.slice()) });
     return answer;
   },
