@@ -12,6 +12,12 @@ import type { Strategy } from "../core/strategy.js";
  * needs merely to build its first population (measured in BENCHMARKS.md, pipeline bench).
  */
 export const EXACT_MAX_SOLUTIONS = 20_000;
+/**
+ * Work cap: solutions times (customers + vehicles), as scoring one solution walks every vehicle.
+ * Keeps a request with one customer and thousands of vehicles (few solutions, each long to
+ * score, and a recursion as deep as the fleet) with the other strategies.
+ */
+const EXACT_MAX_WORK = 250_000;
 /** How many candidates between two looks at the deadline and the abort flag. */
 const CHECK_EVERY = 512;
 
@@ -32,6 +38,12 @@ export function solutionCount(customers: number, vehicles: number, cap = EXACT_M
   return count * binomial;
 }
 
+/** Whether the exhaustive search of this many customers and vehicles fits its caps. */
+export function fitsExhaustive(customers: number, vehicles: number): boolean {
+  const count = solutionCount(customers, vehicles);
+  return Number.isFinite(count) && count * (customers + vehicles) <= EXACT_MAX_WORK;
+}
+
 /**
  * Exhaustive search for tiny problems: every solution is scored by the shared evaluator
  * (route by route, so every constraint the evaluator knows is honoured) and the cheapest feasible
@@ -43,8 +55,8 @@ export const exact: Strategy = {
   supports(p) {
     const refusal = denseMatrixRefusal(p, "exact");
     if (refusal) return { ok: false, reason: refusal };
-    if (!Number.isFinite(solutionCount(p.customers.length, p.vehicleCount))) {
-      return { ok: false, reason: `exhaustive search covers at most ${EXACT_MAX_SOLUTIONS} solutions (n! * C(n+k-1, k-1) for n customers and k vehicles)` };
+    if (!fitsExhaustive(p.customers.length, p.vehicleCount)) {
+      return { ok: false, reason: `exhaustive search covers at most ${EXACT_MAX_SOLUTIONS} solutions (n! * C(n+k-1, k-1) for n customers and k vehicles) and ${EXACT_MAX_WORK} solutions times (n + k)` };
     }
     return { ok: true };
   },
@@ -53,7 +65,7 @@ export const exact: Strategy = {
     const k = p.vehicleCount;
     // Called beyond its size (a pinned strategy bypasses `supports`): the savings construction,
     // so that the strategy still answers a solution rather than enumerating for ever.
-    if (!Number.isFinite(solutionCount(n, k))) return clarkeWrightSolution(p);
+    if (!fitsExhaustive(n, k)) return clarkeWrightSolution(p);
     const order = Int32Array.from(p.customers);
     // cuts[v] = index in `order` where vehicle v's piece ends; non-decreasing, cuts[k - 1] = n.
     const cuts = new Int32Array(k);

@@ -5,7 +5,7 @@ import { Budget } from "../../strategies/core/budget.js";
 import { evaluateSolution } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
-import { exact, solutionCount } from "../../strategies/exact/index.js";
+import { exact, fitsExhaustive, solutionCount } from "../../strategies/exact/index.js";
 import { hgs } from "../../strategies/hgs/index.js";
 import { selectStrategy } from "../../strategies/select.js";
 import { arbitraryRequest } from "./random-problems.js";
@@ -28,6 +28,10 @@ describe("exact (exhaustive search for tiny problems)", () => {
     expect(solutionCount(6, 3, 1e6)).to.equal(720 * 28);
     expect(solutionCount(8, 1)).to.equal(Number.POSITIVE_INFINITY);
     expect(solutionCount(3, 10)).to.equal(6 * 220);
+    expect(fitsExhaustive(3, 1)).to.equal(true);
+    expect(fitsExhaustive(5, 5)).to.equal(true);
+    // One customer, 2,000 vehicles: only 2,000 solutions, but each walks the whole fleet.
+    expect(fitsExhaustive(1, 2000)).to.equal(false);
   });
 
   it("finds a feasible solution no dearer than any other the evaluator scores, with every feature on", () => {
