@@ -279,10 +279,10 @@ export interface components {
              */
             callback_url?: string;
             /**
-             * @description Extension: pin the solver strategy. Omitted: chosen automatically by problem size. `sweep` needs `node_positions`; `hgs` needs one depot, identical vehicles and no customer time window narrower than the depot's; `large` (decomposition for thousands of customers) needs one depot, identical vehicles and no time dimension; above 3,000 nodes given by `node_positions` only `clarke-wright` and `large` apply (no distance matrix is built); a pinned strategy that does not support the problem makes the task fail with the reason.
+             * @description Extension: pin the solver strategy. Omitted: chosen automatically by problem size. `exact` (exhaustive search, a proven optimum) takes problems with at most 20,000 possible solutions (n! * C(n+k-1, k-1) for n customers and k vehicles, e.g. up to 7 customers on one vehicle or 5 on five); `sweep` needs `node_positions`; `hgs` needs one depot, identical vehicles and no customer time window narrower than the depot's; `large` (decomposition for thousands of customers) needs one depot, identical vehicles and no time dimension; above 3,000 nodes given by `node_positions` only `clarke-wright` and `large` apply (no distance matrix is built); a pinned strategy that does not support the problem makes the task fail with the reason.
              * @enum {string}
              */
-            strategy?: "clarke-wright" | "sweep" | "alns" | "hgs" | "large";
+            strategy?: "clarke-wright" | "sweep" | "alns" | "hgs" | "large" | "exact";
             /** @description Extension: seed of the solver's random choices. Omitted: the service picks one at random and echoes it in the result. The same request with the same `seed` and `max_iterations` gives identical routes on any worker of the same `solver_version`, provided the iteration budget is used up before the time limit (the result's `iterations` then equals `max_iterations`). */
             seed?: number;
             /** @description Extension: iteration budget of the search. The solve stops after this many iterations or at the time limit, whichever comes first. Together with `seed` it makes a run reproducible, independent of the worker's speed. */

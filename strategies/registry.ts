@@ -1,12 +1,13 @@
 import { alns } from "./alns/index.js";
 import { clarkeWright } from "./clarke-wright/index.js";
+import { exact } from "./exact/index.js";
 import type { Strategy } from "./core/strategy.js";
 import { sweep } from "./sweep/index.js";
 import { hgs } from "./hgs/index.js";
 import { large } from "./large/index.js";
 
 /** THE list of strategies. Adding one: a folder exporting a Strategy, and one line here. */
-export const STRATEGIES: readonly Strategy[] = [clarkeWright, sweep, alns, hgs, large];
+export const STRATEGIES: readonly Strategy[] = [clarkeWright, sweep, alns, hgs, large, exact];
 
 /** Strategies loaded at run time from modules named in configuration (tests use this for faults). */
 const PLUGINS: Strategy[] = [];

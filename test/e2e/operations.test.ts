@@ -75,7 +75,8 @@ describe("operations: metrics, health, Prometheus", function () {
     for (const id of ids) await pollUntil(client, id, isFinished);
     const workerText = await scrape(worker.url);
     expect(sampleValue(workerText, "vrp_tasks_completed_total", { outcome: "solved" })).to.equal(3);
-    expect(sampleValue(workerText, "vrp_solve_duration_seconds_count", { strategy: "hgs", outcome: "solved" })).to.equal(3);
+    // Five customers on two vehicles: the default selection's exhaustive search (strategies/exact).
+    expect(sampleValue(workerText, "vrp_solve_duration_seconds_count", { strategy: "exact", outcome: "solved" })).to.equal(3);
     expect(sampleValue(workerText, "vrp_task_queued_seconds_count")).to.equal(3);
     expect(sampleValue(workerText, "vrp_tasks_in_progress")).to.equal(0);
     expect(sampleValue(workerText, "vrp_nats_connected")).to.equal(1);

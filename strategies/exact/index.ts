@@ -1,0 +1,139 @@
+import type { Budget } from "../core/budget.js";
+import { clarkeWrightSolution } from "../clarke-wright/index.js";
+import { evaluateRoute } from "../core/evaluator.js";
+import { denseMatrixRefusal, emptySolution, type CompiledProblem, type Solution } from "../core/problem.js";
+import type { Strategy } from "../core/strategy.js";
+
+/**
+ * Solutions enumerated at most. A solution is one ordering of the customers cut into one
+ * (possibly empty) piece per vehicle, so there are n! * C(n + k - 1, k - 1) of them for n
+ * customers and k vehicles: 6 for 3 customers on one vehicle, 15,120 for 5 customers on 5 vehicles.
+ * Chosen so that the whole enumeration stays well under the few milliseconds a genetic search
+ * needs merely to build its first population (measured in BENCHMARKS.md, pipeline bench).
+ */
+export const EXACT_MAX_SOLUTIONS = 20_000;
+/**
+ * Work cap: solutions times (customers + vehicles), as scoring one solution walks every vehicle.
+ * Keeps a request with one customer and thousands of vehicles (few solutions, each long to
+ * score, and a recursion as deep as the fleet) with the other strategies.
+ */
+const EXACT_MAX_WORK = 250_000;
+/** How many candidates between two looks at the deadline and the abort flag. */
+const CHECK_EVERY = 512;
+
+/** n! * C(n + k - 1, k - 1), or Infinity once it passes `cap`. */
+export function solutionCount(customers: number, vehicles: number, cap = EXACT_MAX_SOLUTIONS): number {
+  if (vehicles < 1) return customers === 0 ? 1 : 0;
+  let count = 1;
+  for (let i = 2; i <= customers; i++) {
+    count *= i;
+    if (count > cap) return Number.POSITIVE_INFINITY;
+  }
+  // C(n + k - 1, n) built up one factor at a time stays an integer at every step.
+  let binomial = 1;
+  for (let i = 1; i <= customers; i++) {
+    binomial = (binomial * (vehicles - 1 + i)) / i;
+    if (count * binomial > cap) return Number.POSITIVE_INFINITY;
+  }
+  return count * binomial;
+}
+
+/** Whether the exhaustive search of this many customers and vehicles fits its caps. */
+export function fitsExhaustive(customers: number, vehicles: number): boolean {
+  const count = solutionCount(customers, vehicles);
+  return Number.isFinite(count) && count * (customers + vehicles) <= EXACT_MAX_WORK;
+}
+
+/**
+ * Exhaustive search for tiny problems: every solution is scored by the shared evaluator
+ * (route by route, so every constraint the evaluator knows is honoured) and the cheapest feasible
+ * one is returned, which is a proven optimum. A tiny request then costs well under a millisecond
+ * of solver time instead of a metaheuristic's patience (issue 24, pipeline speed).
+ */
+export const exact: Strategy = {
+  name: "exact",
+  supports(p) {
+    const refusal = denseMatrixRefusal(p, "exact");
+    if (refusal) return { ok: false, reason: refusal };
+    if (!fitsExhaustive(p.customers.length, p.vehicleCount)) {
+      return { ok: false, reason: `exhaustive search covers at most ${EXACT_MAX_SOLUTIONS} solutions (n! * C(n+k-1, k-1) for n customers and k vehicles) and ${EXACT_MAX_WORK} solutions times (n + k)` };
+    }
+    return { ok: true };
+  },
+  solve(p: CompiledProblem, budget: Budget): Solution {
+    const n = p.customers.length;
+    const k = p.vehicleCount;
+    // Called beyond its size (a pinned strategy bypasses `supports`): the savings construction,
+    // so that the strategy still answers a solution rather than enumerating for ever.
+    if (!fitsExhaustive(n, k)) return clarkeWrightSolution(p);
+    const order = Int32Array.from(p.customers);
+    // cuts[v] = index in `order` where vehicle v's piece ends; non-decreasing, cuts[k - 1] = n.
+    const cuts = new Int32Array(k);
+    const used = new Uint8Array(n);
+    let best: Solution | null = null;
+    let bestCost = Number.POSITIVE_INFINITY;
+    let evaluated = 0;
+    let stopped = false;
+
+    const scoreCuts = (): void => {
+      let cost = 0;
+      let from = 0;
+      for (let v = 0; v < k; v++) {
+        const to = cuts[v]!;
+        if (to > from) {
+          const score = evaluateRoute(p, v, order.subarray(from, to));
+          if (!score.feasible) return;
+          cost += score.cost;
+          if (cost >= bestCost) return;
+        }
+        from = to;
+      }
+      bestCost = cost;
+      const routes: number[][] = [];
+      from = 0;
+      for (let v = 0; v < k; v++) {
+        routes.push(Array.from(order.subarray(from, cuts[v]!)));
+        from = cuts[v]!;
+      }
+      best = { routes };
+    };
+
+    // Every non-decreasing sequence of cut points: vehicle v takes order[cuts[v-1], cuts[v]).
+    const cutAt = (v: number, min: number): void => {
+      if (stopped) return;
+      if (v === k - 1) {
+        cuts[v] = n;
+        scoreCuts();
+        if (++evaluated % CHECK_EVERY === 0 && budget.exhausted()) stopped = true;
+        return;
+      }
+      for (let c = min; c <= n && !stopped; c++) {
+        cuts[v] = c;
+        cutAt(v + 1, c);
+      }
+    };
+
+    // Heap-free permutation by depth-first placement of unused customers.
+    const place = (depth: number): void => {
+      if (stopped) return;
+      if (depth === n) {
+        cutAt(0, 0);
+        return;
+      }
+      for (let i = 0; i < n && !stopped; i++) {
+        if (used[i]) continue;
+        used[i] = 1;
+        order[depth] = p.customers[i]!;
+        place(depth + 1);
+        used[i] = 0;
+      }
+    };
+
+    if (k > 0) place(0);
+    budget.tick();
+    // Stopped (deadline or cancel) before any feasible solution: the savings construction.
+    const answer: Solution = best ?? (stopped ? clarkeWrightSolution(p) : emptySolution(p));
+    if (best) budget.improved({ routes: answer.routes.map((r) => r.slice()) });
+    return answer;
+  },
+};
