@@ -1,4 +1,6 @@
 import { euclidean, type CompiledProblem, type TimeBlock } from "../../strategies/core/problem.js";
+import { compileLoadRules, compileServiceRules } from "./compile-constraints.js";
+import type { ConstraintFields } from "./constraint-fields.js";
 import type { SolveRequestInput } from "./request-types.js";
 
 /**
@@ -88,6 +90,10 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
     warnings.push("late_penalty_per_min was ignored because the time dimension is off");
   }
 
+  const constraintFields = req as SolveRequestInput & ConstraintFields;
+  const rules = compileServiceRules(constraintFields, n, m, isDepot, time, warnings);
+  const loads = compileLoadRules(constraintFields, n, m);
+
   const [h, min, s] = req.base_start_time ?? [9, 0, 0];
   return {
     problem: {
@@ -105,6 +111,8 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
       coords,
       objective,
       time,
+      ...(rules ? { rules } : {}),
+      ...(loads ? { loads } : {}),
     },
     warnings,
     baseStartSeconds: (h ?? 9) * 3600 + (min ?? 0) * 60 + (s ?? 0),

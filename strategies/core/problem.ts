@@ -38,6 +38,63 @@ export interface CompiledProblem {
   coords: Float64Array | null;
   objective: "distance" | "cost";
   time: TimeBlock | null;
+  /**
+   * Optional stops, skills, shifts and route limits (constraints.md, first table). Absent or null
+   * when the request uses none of them: then every customer is required and every vehicle may
+   * serve every customer, exactly as before these fields existed.
+   */
+  rules?: ServiceRules | null;
+  /**
+   * Pickups, backhauls, shipments and extra load dimensions (constraints.md, second table).
+   * Absent or null when the request uses none of them: loads then travel one way (delivered).
+   */
+  loads?: LoadRules | null;
+}
+
+/** Who may serve what, and when. Every array is full length; "none" is encoded, never null. */
+export interface ServiceRules {
+  /** Per node: the price of leaving the node unserved; Infinity = required (every depot). */
+  skipPenalty: Float64Array;
+  /** A required node that fits no feasible route is returned unassigned instead of failing. */
+  allowUnassigned: boolean;
+  /**
+   * allowed[v * nodeCount + i] === 1 when vehicle v has every skill node i needs; null when no
+   * node needs a skill (every vehicle may serve every node).
+   */
+  allowed: Uint8Array | null;
+  /** Per vehicle: earliest departure from its start node, minutes (-Infinity: no shift start). */
+  shiftStartMin: Float64Array;
+  /** Per vehicle: latest arrival at its end node, minutes (Infinity: no shift end). */
+  shiftEndMin: Float64Array;
+  /** Per vehicle: route distance cap (Infinity: none). */
+  maxDistance: Float64Array;
+  /**
+   * Per vehicle: route duration cap in minutes, same definition as TimeBlock.maxRouteMin, which it
+   * replaces for that vehicle (vehicle_max_working_hours, else max_working_hours; Infinity: none).
+   */
+  maxDurationMin: Float64Array;
+  /** Per vehicle: most customers on the route (0x7fffffff: none). */
+  maxStops: Int32Array;
+}
+
+/** Loads that go both ways, paired stops, and more than one load dimension. */
+export interface LoadRules {
+  /** Per node: amount picked up and carried to the vehicle's end node (0 at depots). */
+  pickup: Float64Array;
+  /** Backhauls: on every route every node with a pickup follows every node with a delivery. */
+  pickupsAfterDeliveries: boolean;
+  /** The request's shipments: same vehicle, pickup before delivery, `amount` on board between. */
+  shipments: { pickup: number; delivery: number; amount: number }[];
+  /** Per node: the other node of its shipment, -1 when the node is in none. */
+  partner: Int32Array;
+  /** Per node: +amount at a shipment's pickup, -amount at its delivery, 0 otherwise. */
+  shipmentLoad: Float64Array;
+  /** D, the number of extra load dimensions (0 when none). */
+  extraDims: number;
+  /** Row-major extraDemand[i * D + k]: node i's delivered amount in extra dimension k. */
+  extraDemand: Float64Array;
+  /** Row-major extraCapacity[v * D + k]: vehicle v's capacity in extra dimension k. */
+  extraCapacity: Float64Array;
 }
 
 /** A solution: the customers of each vehicle's route in visiting order (depots implicit). */
