@@ -134,7 +134,7 @@ export class Routes {
       }
     }
     this.length[r] = count;
-    this.loadExcess[r] = this.loads ? this.loads.excessOfRange(r, seq, 1, count) : Math.max(0, load[count]! - m.capacity[r]!);
+    this.loadExcess[r] = this.loads ? this.loads.setRoute(r, seq, count) : Math.max(0, load[count]! - m.capacity[r]!);
     this.broken[r] = this.loads !== null && this.loads.brokenRange(seq, 1, count) ? 1 : 0;
     this.timeWarp[r] = 0;
     this.durationExcess[r] = 0;
