@@ -20,7 +20,6 @@ export class RouteLoads {
   private readonly seen: Int32Array;
   private stamp = 0;
   private open = 0;
-  private pickedUp = false;
   /**
    * Per dimension and route: the load segment of positions 1..k (prefix) and k..length (suffix),
    * delivery, pickup and peak each, so a candidate made of a route's head, loose customers and
@@ -29,9 +28,13 @@ export class RouteLoads {
    */
   private readonly prefix: Float64Array[][] | null;
   private readonly suffix: Float64Array[][] | null;
-  /** Per route: linehauls and backhauls among positions 1..k (backhaul order checked in O(pieces)); null without backhauls. */
-  private readonly linehauls: Int32Array[] | null;
-  private readonly backhauls: Int32Array[] | null;
+  /**
+   * Backhauls: per route, the order segments of positions 1..k and k..length ([delivered,
+   * delivered after the piece's first pickup, 1 if it picks up]), so the backhaul order's
+   * breach is priced in O(pieces) like a load; null without backhauls.
+   */
+  private readonly orderPrefix: Float64Array[] | null;
+  private readonly orderSuffix: Float64Array[] | null;
   private readonly lengths: Int32Array;
 
   constructor(readonly m: FleetModel) {
@@ -42,21 +45,35 @@ export class RouteLoads {
     const tables = () => m.loads.map(() => Array.from({ length: m.routes }, () => new Float64Array(3 * slots)));
     this.prefix = keep ? tables() : null;
     this.suffix = keep ? tables() : null;
-    const counts = keep && m.order?.backhaul ? () => Array.from({ length: m.routes }, () => new Int32Array(slots)) : null;
-    this.linehauls = counts ? counts() : null;
-    this.backhauls = counts ? counts() : null;
+    const orderTables = m.order?.backhaul ? () => Array.from({ length: m.routes }, () => new Float64Array(3 * slots)) : null;
+    this.orderPrefix = orderTables ? orderTables() : null;
+    this.orderSuffix = orderTables ? orderTables() : null;
   }
 
   /** Route r now serves seq[1..count]: stores its segments; returns its load above capacity, summed over dimensions. */
   setRoute(r: number, seq: ArrayLike<number>, count: number): number {
     this.lengths[r] = count;
-    if (this.linehauls) {
+    if (this.orderPrefix) {
       const kind = this.m.order!.backhaul!;
-      const lin = this.linehauls[r]!;
-      const back = this.backhauls![r]!;
+      const demand = this.m.demand;
+      const pre = this.orderPrefix[r]!;
+      const suf = this.orderSuffix![r]!;
       for (let k = 1; k <= count; k++) {
-        lin[k] = lin[k - 1]! + (kind[seq[k]!] === 1 ? 1 : 0);
-        back[k] = back[k - 1]! + (kind[seq[k]!] === 2 ? 1 : 0);
+        const c = seq[k]!;
+        const q = kind[c] === 1 ? demand[c]! : 0;
+        pre[3 * k] = pre[3 * k - 3]! + q;
+        pre[3 * k + 1] = pre[3 * k - 2]! + (pre[3 * k - 1]! > 0 ? q : 0);
+        pre[3 * k + 2] = pre[3 * k - 1]! > 0 || kind[c] === 2 ? 1 : 0;
+      }
+      const e = 3 * (count + 1);
+      suf[e] = suf[e + 1] = suf[e + 2] = 0;
+      for (let k = count; k >= 1; k--) {
+        const c = seq[k]!;
+        const q = kind[c] === 1 ? demand[c]! : 0;
+        const picks = kind[c] === 2;
+        suf[3 * k] = q + suf[3 * k + 3]!;
+        suf[3 * k + 1] = picks ? suf[3 * k + 3]! : suf[3 * k + 4]!;
+        suf[3 * k + 2] = picks || suf[3 * k + 5]! > 0 ? 1 : 0;
       }
     }
     if (!this.prefix) return this.excessOfRange(r, seq, 1, count);
@@ -100,12 +117,12 @@ export class RouteLoads {
     const delivery = this.m.loads[0]!.delivery;
     let delivered = 0;
     for (let k = 0; k < count; k++) delivered += delivery[list[k]!]!;
-    return this.excessOfRange(v, list, 0, count - 1) - Math.max(0, delivered - this.m.capacity[v]!);
+    return this.excessOfRange(v, list, 0, count - 1) + this.orderExcessRange(list, 0, count - 1) - Math.max(0, delivered - this.m.capacity[v]!);
   }
 
   /** Whether the candidate seq[from..to] breaks the backhaul order or a shipment's pairing (false without order rules). */
   brokenRange(seq: ArrayLike<number>, from: number, to: number): boolean {
-    if (!this.m.order) return false;
+    if (!this.m.order?.partner) return false;
     this.startOrder();
     for (let k = from; k <= to; k++) if (this.breaks(seq[k]!)) return true;
     return this.open !== 0;
@@ -119,7 +136,7 @@ export class RouteLoads {
   brokenPieces(pieces: Pieces, seqs: readonly Int32Array[]): boolean {
     const order = this.m.order;
     if (!order) return false;
-    if (this.linehauls && !order.partner) return this.brokenBackhaulPieces(pieces);
+    if (!order.partner) return false;
     this.startOrder();
     for (let k = 0; k < pieces.count; k++) {
       const r = pieces.route[k]!;
@@ -135,43 +152,66 @@ export class RouteLoads {
     return this.open !== 0;
   }
 
-  private brokenBackhaulPieces(pieces: Pieces): boolean {
+  /**
+   * The backhaul order's breach of the candidate `pieces`, in load units: what is delivered after
+   * the first pickup (0 when the order holds; 0 without backhauls). Folded into the load excess,
+   * so the search may cross it at the load price (the evaluator still refuses it).
+   */
+  orderExcessPieces(pieces: Pieces, seqs: readonly Int32Array[]): number {
+    if (!this.orderPrefix) return 0;
     const kind = this.m.order!.backhaul!;
-    let pickedUp = false;
+    const demand = this.m.demand;
+    let late = 0;
+    let picked = false;
+    const visit = (c: number) => {
+      if (kind[c] === 1) {
+        if (picked) late += demand[c]!;
+      } else if (kind[c] === 2) picked = true;
+    };
     for (let k = 0; k < pieces.count; k++) {
       const r = pieces.route[k]!;
-      let lin: number;
-      let back: number;
       if (r < 0) {
-        const c = kind[pieces.from[k]!]!;
-        lin = c === 1 ? 1 : 0;
-        back = c === 2 ? 1 : 0;
-      } else {
-        const from = pieces.from[k]!;
-        const to = pieces.to[k]!;
-        lin = this.linehauls![r]![to]! - this.linehauls![r]![from - 1]!;
-        back = this.backhauls![r]![to]! - this.backhauls![r]![from - 1]!;
-        if (pieces.reversed[k] && lin > 0 && back > 0) return true;
+        visit(pieces.from[k]!);
+        continue;
       }
-      if (lin > 0 && pickedUp) return true;
-      if (back > 0) pickedUp = true;
+      const from = pieces.from[k]!;
+      const to = pieces.to[k]!;
+      if (!pieces.reversed[k] && (from === 1 || to === this.lengths[r])) {
+        const t = from === 1 ? this.orderPrefix[r]! : this.orderSuffix![r]!;
+        const at = 3 * (from === 1 ? to : from);
+        late += picked ? t[at]! : t[at + 1]!;
+        if (t[at + 2]! > 0) picked = true;
+        continue;
+      }
+      const seq = seqs[r]!;
+      if (pieces.reversed[k]) for (let t = to; t >= from; t--) visit(seq[t]!);
+      else for (let t = from; t <= to; t++) visit(seq[t]!);
     }
-    return false;
+    return late;
+  }
+
+  /** The same for list[from..to]. */
+  orderExcessRange(list: ArrayLike<number>, from: number, to: number): number {
+    if (!this.orderPrefix) return 0;
+    const kind = this.m.order!.backhaul!;
+    let late = 0;
+    let picked = false;
+    for (let k = from; k <= to; k++) {
+      const c = list[k]!;
+      if (kind[c] === 1) {
+        if (picked) late += this.m.demand[c]!;
+      } else if (kind[c] === 2) picked = true;
+    }
+    return late;
   }
 
   private startOrder(): void {
     this.stamp++;
     this.open = 0;
-    this.pickedUp = false;
   }
   /** One more visit of the candidate: true when it breaks a rule (open shipments are checked at the end). */
   private breaks(c: number): boolean {
     const order = this.m.order!;
-    if (order.backhaul) {
-      const kind = order.backhaul[c]!;
-      if (kind === 1 && this.pickedUp) return true;
-      if (kind === 2) this.pickedUp = true;
-    }
     const role = order.role[c]!;
     if (role > 0) {
       this.seen[c] = this.stamp;
