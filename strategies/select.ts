@@ -22,6 +22,8 @@ export interface SelectionRule {
   textbook?: boolean;
   /** Match only problems with (true) or without (false) rules (optional stops, skills, shifts, route limits); omitted: either. */
   rules?: boolean;
+  /** Match only problems with (true) or without (false) load rules (pickups, backhauls, shipments, extra dimensions). */
+  loadRules?: boolean;
   strategy: string;
 }
 
@@ -75,6 +77,9 @@ export const DEFAULT_SELECTION: readonly SelectionRule[] = [
   // prices them (search/route-rules.ts); the other strategies refuse them. Measured on PCVRPTW
   // and SDVRPTW (BENCHMARKS.md, issue 21).
   { maxCustomers: Number.POSITIVE_INFINITY, rules: true, strategy: "hgs" },
+  // Load rules (constraints.md, second table) at any size: only hgs's general search knows them
+  // (the others refuse them in `supports`); measured on VRPB and PDPTW in BENCHMARKS.md.
+  { maxCustomers: Number.POSITIVE_INFINITY, loadRules: true, strategy: "hgs" },
   { maxCustomers: 3000, strategy: "alns" },
   // Above 3,000 customers: decomposition (strategies/large) where it applies (capacity-only, one
   // depot, identical vehicles): on XXL (3,000-30,000 customers, 60/120 s, BENCHMARKS.md) it beats
@@ -105,6 +110,7 @@ export function selectStrategy(p: CompiledProblem, table: readonly SelectionRule
     if (rule.bindingWindows !== undefined && rule.bindingWindows !== hasBindingWindows(p)) continue;
     if (rule.textbook !== undefined && rule.textbook !== isTextbook(p)) continue;
     if (rule.rules !== undefined && rule.rules !== (p.rules != null)) continue;
+    if (rule.loadRules !== undefined && rule.loadRules !== (p.loads != null)) continue;
     const strategy = findStrategy(rule.strategy);
     if (strategy.supports(p).ok) return strategy;
   }

@@ -1,7 +1,7 @@
 import { rulesRefusal } from "../core/evaluate-rules.js";
 import { tinyProblemPatience, type Budget } from "../core/budget.js";
 import { isSymmetric } from "../core/neighbours.js";
-import { denseMatrixRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
+import { denseMatrixRefusal, loadRulesRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
 import { twoOptRoute } from "../core/two-opt.js";
@@ -108,7 +108,7 @@ function initialSolution(p: CompiledProblem): Solution {
 export const alns: Strategy = {
   name: "alns",
   supports: (p) => {
-    const refusal = denseMatrixRefusal(p, "alns") ?? rulesRefusal(p, "alns");
+    const refusal = denseMatrixRefusal(p, "alns") ?? rulesRefusal(p, "alns") ?? loadRulesRefusal(p, "alns");
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {

@@ -2,7 +2,7 @@ import { rulesRefusal } from "../core/evaluate-rules.js";
 import type { Budget } from "../core/budget.js";
 import { evaluateRoute } from "../core/evaluator.js";
 import { nearestNeighbours } from "../core/neighbours.js";
-import { distanceBetween, type CompiledProblem, type Solution } from "../core/problem.js";
+import { distanceBetween, loadRulesRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
 import { Workspace } from "../core/workspace.js";
@@ -86,7 +86,7 @@ export const clarkeWright: Strategy = {
   name: "clarke-wright",
   // Also the selection's last resort (select.ts), which calls it whatever supports says.
   supports: (p) => {
-    const refusal = rulesRefusal(p, "clarke-wright");
+    const refusal = rulesRefusal(p, "clarke-wright") ?? loadRulesRefusal(p, "clarke-wright");
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget): Solution {

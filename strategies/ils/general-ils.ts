@@ -81,7 +81,8 @@ function requiredPrice(m: FleetModel, missing: readonly number[]): number {
 
 /** A start for the search: the given solution (customers it lacks, repeats or misplaces are re-inserted) or savings. */
 function startRoutes(m: FleetModel, initial: Solution | undefined): { routes: number[][]; missing: number[] } {
-  const source = initial ?? clarkeWrightSolution(m.p);
+  // The savings know no backhaul order or shipment: with those rules the search builds its own start.
+  const source = initial ?? (m.order ? { routes: [] } : clarkeWrightSolution(m.p));
   const seen = new Uint8Array(m.nodeCount);
   // On problems with skills a customer the vehicle may not serve is re-inserted elsewhere.
   const allowed = m.rules?.allowed ?? null;
@@ -150,6 +151,12 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
   const start = startRoutes(m, initial);
   rs.penalties = penalties.current;
   rs.loadRoutes(start.routes);
+  // A given start that breaks the order rules loses those routes' customers to the recreate.
+  for (let r = 0; r < m.routes; r++) {
+    if (!rs.broken[r]) continue;
+    start.missing.push(...start.routes[r]!);
+    rs.setRoute(r, [], 0);
+  }
   recreate(ls, rng, start.missing);
   // A feasible start counts as it is: education on a penalised cost may trade it for a worse one.
   consider(snapshot(rs));

@@ -1,4 +1,5 @@
 import { nearestNeighbours } from "../core/neighbours.js";
+import { shipmentRoles } from "../core/evaluate-loads.js";
 import { windowsBindAgainst, type CompiledProblem } from "../core/problem.js";
 import { arrivalClose, departureOpen, durationCap } from "../core/evaluate-rules.js";
 import { buildFleetRules, rulesKey, type FleetRules } from "./fleet-rules.js";
@@ -51,6 +52,8 @@ export interface FleetModel {
    */
   loads: LoadDimension[];
   richLoads: boolean;
+  /** Backhaul order and shipment pairing to keep on every route (null when neither applies). */
+  order: LoadOrder | null;
   fixedCost: Float64Array;
   unitCost: Float64Array;
   speed: Float64Array;
@@ -67,6 +70,52 @@ export interface FleetModel {
 }
 
 const GRANULARITY = 20;
+const SAME_KIND = Number(process.env.SAME_KIND ?? 14);
+
+/**
+ * The order rules of constraints.md's second table, checked on the route model (route-loads.ts):
+ * under backhauls no delivery node may follow a pickup node; a shipment's two stops share a
+ * route, pickup first. Candidates that break them are refused (priced at Infinity), as PyVRP
+ * forbids a backhaul -> linehaul arc; pair moves (moves/pair-*.ts) move shipments whole.
+ */
+export interface LoadOrder {
+  /** Per node: 1 delivers (linehaul), 2 picks up (backhaul), 0 neither; null without backhauls. */
+  backhaul: Uint8Array | null;
+  /** Per node: the other stop of its shipment, -1 none; null without shipments. */
+  partner: Int32Array | null;
+  /** Per node: 1 a shipment's pickup, -1 its delivery, 0 none. */
+  role: Int8Array;
+}
+
+/**
+ * The load dimensions and order rules of a problem with load rules (p.loads): dimension 0
+ * delivers node_demands and picks up node_pickups plus each shipment as a signed pickup (+amount
+ * at its pickup, -amount at its delivery), which gives the exact load on board whenever the pair
+ * is on one route in order (the order check's job); one delivered dimension per extra dimension.
+ */
+function loadModel(p: CompiledProblem): { loads: LoadDimension[]; order: LoadOrder | null } {
+  const rules = p.loads;
+  if (!rules) return { loads: [{ delivery: p.demand, pickup: null, capacity: p.capacity }], order: null };
+  const pickup = new Float64Array(p.nodeCount);
+  for (let i = 0; i < p.nodeCount; i++) pickup[i] = rules.pickup[i]! + rules.shipmentLoad[i]!;
+  const loads: LoadDimension[] = [{ delivery: p.demand, pickup, capacity: p.capacity }];
+  const D = rules.extraDims;
+  for (let d = 0; d < D; d++) {
+    const delivery = new Float64Array(p.nodeCount);
+    for (let i = 0; i < p.nodeCount; i++) delivery[i] = rules.extraDemand[i * D + d]!;
+    const capacity = new Float64Array(p.vehicleCount);
+    for (let v = 0; v < p.vehicleCount; v++) capacity[v] = rules.extraCapacity[v * D + d]!;
+    loads.push({ delivery, pickup: null, capacity });
+  }
+  let backhaul: Uint8Array | null = null;
+  if (rules.pickupsAfterDeliveries) {
+    backhaul = new Uint8Array(p.nodeCount);
+    for (let i = 0; i < p.nodeCount; i++) backhaul[i] = p.demand[i]! > 0 ? 1 : rules.pickup[i]! > 0 ? 2 : 0;
+  }
+  const partner = rules.shipments.length > 0 ? rules.partner : null;
+  const order = backhaul || partner ? { backhaul, partner, role: shipmentRoles(rules) } : null;
+  return { loads, order };
+}
 
 /**
  * How the textbook search (textbook-model.ts) sees the same problem: fewer route slots (never
@@ -78,6 +127,12 @@ export interface TextbookView {
   neighbours: Int32Array[];
   windows: boolean;
   durationLimit: number;
+}
+
+/** Vehicles that differ in an extra load dimension's capacity are different types. */
+function extraCapacityKey(p: CompiledProblem, v: number): string {
+  const dims = p.loads?.extraDims ?? 0;
+  return dims > 0 ? `|${Array.from(p.loads!.extraCapacity.subarray(v * dims, (v + 1) * dims)).join(",")}` : "";
 }
 
 export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetModel {
@@ -95,7 +150,7 @@ export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetM
   // The textbook view never has rules (textbook-model.ts refuses problems with them).
   const rules = view ? null : buildFleetRules(p, maxDistance);
   for (let v = 0; v < routes; v++) {
-    const key = `${p.capacity[v]}|${p.fixedCost[v]}|${p.unitCost[v]}|${speed[v]}|${p.startNode[v]}|${p.endNode[v]}${rulesKey(rules, v)}`;
+    const key = `${p.capacity[v]}|${p.fixedCost[v]}|${p.unitCost[v]}|${speed[v]}|${p.startNode[v]}|${p.endNode[v]}${rulesKey(rules, v)}${extraCapacityKey(p, v)}`;
     let type = keys.get(key);
     if (type === undefined) {
       type = slots.length;
@@ -105,8 +160,12 @@ export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetM
     typeOf[v] = type;
     slots[type]!.push(v);
   }
+  const { loads, order } = loadModel(p);
   let maxDemand = 0;
   for (const c of p.customers) maxDemand = Math.max(maxDemand, p.demand[c]!);
+  // Pickups and shipment amounts count as demands for the scale of the load price.
+  const pickups = loads[0]!.pickup;
+  if (pickups) for (const c of p.customers) maxDemand = Math.max(maxDemand, Math.abs(pickups[c]!));
   let unit = 0;
   let speedSum = 0;
   for (let v = 0; v < routes; v++) {
@@ -114,7 +173,8 @@ export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetM
     speedSum += speed[v]!;
   }
   const binding = !view && t !== null && [...new Set(p.startNode)].some((d) => windowsBindAgainst(p, d));
-  const neighbours = view ? view.neighbours : binding ? windowNeighbours(p, GRANULARITY) : nearestNeighbours(p, GRANULARITY);
+  let neighbours = view ? view.neighbours : binding ? windowNeighbours(p, GRANULARITY) : nearestNeighbours(p, GRANULARITY);
+  if (!view && order?.backhaul) neighbours = sameKindFirst(p, order.backhaul, GRANULARITY, neighbours);
   const timed = t !== null && (!view || view.windows) ? t : null;
   const perVehicle = (f: (v: number) => number) => (timed ? Float64Array.from({ length: routes }, (_, v) => f(v)) : null);
   return {
@@ -135,8 +195,9 @@ export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetM
     latePenalty: timed && timed.latePenaltyPerMin > 0 ? timed.latePenaltyPerMin : 0,
     routes,
     capacity: p.capacity,
-    loads: [{ delivery: p.demand, pickup: null, capacity: p.capacity }],
-    richLoads: false,
+    loads,
+    richLoads: p.loads != null,
+    order,
     fixedCost: p.fixedCost,
     unitCost: p.unitCost,
     speed,
@@ -150,4 +211,25 @@ export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetM
     meanUnitCost: unit / Math.max(1, routes),
     meanSpeed: speedSum / Math.max(1, routes),
   };
+}
+
+/**
+ * Backhauls: a delivery and a pickup meet on a route only where its deliveries end, so most
+ * moves between the two kinds are refused; as PyVRP's proximity does once backhaul -> linehaul
+ * arcs are forbidden, each customer's granular neighbours are the nearest of its own kind
+ * (customers with neither kind are every kind's).
+ */
+function sameKindFirst(p: CompiledProblem, kind: Uint8Array, k: number, near: Int32Array[]): Int32Array[] {
+  const n = p.nodeCount;
+  const lists: Int32Array[] = new Array(n);
+  const customers = Array.from(p.customers);
+  for (const c of customers) {
+    const others = customers.filter((o) => o !== c && (kind[o] === 0 || kind[c] === 0 || kind[o] === kind[c]));
+    const key = (o: number) => p.dist[c * n + o]! + p.dist[o * n + c]!;
+    others.sort((a, b) => key(a) - key(b));
+    const mixed = new Set(others.slice(0, SAME_KIND));
+    for (const o of near[c]!) if (mixed.size < k) mixed.add(o);
+    lists[c] = Int32Array.from(mixed);
+  }
+  return lists;
 }

@@ -48,6 +48,8 @@ export class Routes {
   readonly routeOf: Int32Array;
   readonly pos: Int32Array;
   readonly modifiedAt: Float64Array;
+  /** 1 when the route breaks the backhaul order or a shipment's pairing (route-loads.ts): priced at Infinity. */
+  readonly broken: Uint8Array;
   clock = 0;
   penalties: Penalties = { load: 1, duration: 1, timeWarp: 1 };
   private readonly buffer: Int32Array;
@@ -76,6 +78,7 @@ export class Routes {
     this.routeOf = new Int32Array(m.nodeCount).fill(-1);
     this.pos = new Int32Array(m.nodeCount);
     this.modifiedAt = new Float64Array(m.routes);
+    this.broken = new Uint8Array(m.routes);
     this.buffer = new Int32Array(slots);
     for (let r = 0; r < m.routes; r++) this.setRoute(r, this.buffer, 0);
   }
@@ -141,7 +144,8 @@ export class Routes {
       }
     }
     this.length[r] = count;
-    this.loadExcess[r] = this.loads ? this.loads.excessOfRange(r, seq, 1, count) : Math.max(0, load[count]! - m.capacity[r]!);
+    this.loadExcess[r] = this.loads ? this.loads.setRoute(r, seq, count) + this.loads.orderExcessRange(seq, 1, count) : Math.max(0, load[count]! - m.capacity[r]!);
+    this.broken[r] = this.loads !== null && this.loads.brokenRange(seq, 1, count) ? 1 : 0;
     this.timeWarp[r] = 0;
     this.durationExcess[r] = 0;
     this.duration[r] = 0;
@@ -174,6 +178,7 @@ export class Routes {
 
   private penalised(r: number): number {
     const pen = this.penalties;
+    if (this.broken[r]) return Number.POSITIVE_INFINITY;
     const cost = this.objective[r]! + pen.load * this.loadExcess[r]! + pen.timeWarp * this.timeWarp[r]! + pen.duration * this.durationExcess[r]!;
     if (!this.rules) return cost;
     return this.forbidden[r]! > 0 ? Number.POSITIVE_INFINITY : cost + rulePenalty(pen, this.distanceExcess[r]!, this.stopsExcess[r]!);
@@ -224,7 +229,8 @@ export class Routes {
       }
     }
     distance += d[prev * n + m.end[v]!]!;
-    const excess = this.loads ? this.loads.excessOfPieces(v, pieces, this.seq) : load - m.capacity[v]!;
+    if (this.loads && this.loads.brokenPieces(pieces, this.seq)) return Number.POSITIVE_INFINITY;
+    const excess = this.loads ? this.loads.excessOfPieces(v, pieces, this.seq) + this.loads.orderExcessPieces(pieces, this.seq) : load - m.capacity[v]!;
     const price = m.fixedCost[v]! + m.unitCost[v]! * distance + (excess > 0 ? this.penalties.load * excess : 0);
     return this.rules ? price + this.rules.price(v, pieces, this.seq, distance, this.penalties) : price;
   }

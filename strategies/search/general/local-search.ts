@@ -7,6 +7,8 @@ import { generalSwap, generalSwapWithin } from "../moves/swap.js";
 import { generalTwoOpt } from "../moves/two-opt.js";
 import { generalTwoOptStar } from "../moves/two-opt-star.js";
 import { improveFleetUse } from "../moves/vehicle-change.js";
+import { pairExchange } from "../moves/pair-exchange.js";
+import { pairRelocate } from "../moves/pair-relocate.js";
 import { GeneralMovePricing } from "./move-pricing.js";
 /** Customers examined between two looks at the stop condition. */
 const STOP_CHECK = 16;
@@ -31,10 +33,10 @@ export class GeneralLocalSearch extends GeneralMovePricing {
     this.testedAt = new Float64Array(rs.m.nodeCount);
     // Under time windows SWAP*'s distance-chosen places mostly fail the exact time check, and
     // its pair tables cost time the other moves use better (measured on MDVRPTW: see BENCHMARKS.md).
-    // SWAP* chooses on the first dimension's delivered load; with richer loads its exact check
-    // would have to learn them (route-loads.ts), so it stays off there for now.
+    // SWAP* chooses on the first dimension's delivered load and prices its choice at every
+    // dimension's peak (route-loads.ts); with shipments it would only ever split pairs, so it is off.
     // Nor does it know skills and route caps (route-rules.ts): off for problems with rules.
-    this.swapStar = rs.m.twStart === null && !rs.m.richLoads && rs.m.rules === null ? new SwapStar(this) : null;
+    this.swapStar = rs.m.twStart === null && !rs.m.order?.partner && rs.m.rules === null ? new SwapStar(this) : null;
   }
 
   /**
@@ -68,6 +70,8 @@ export class GeneralLocalSearch extends GeneralMovePricing {
     let loop = 0;
     let checked = 0;
     const optional = m.rules !== null && m.rules.anyOptional;
+    const partner = m.order?.partner ?? null;
+    const backhaul = m.order?.backhaul ?? null;
     while (improved || loop === 1) {
       improved = false;
       for (const u of order) {
@@ -91,7 +95,13 @@ export class GeneralLocalSearch extends GeneralMovePricing {
           if (rv < 0) continue;
           // Both routes unchanged since u was last tested (in this run or an earlier one): nothing new.
           if (Math.max(rs.modifiedAt[ru]!, rs.modifiedAt[rv]!) <= lastTested) continue;
-          if (this.movesAfter(u, rv, rs.pos[v]!)) {
+          // Shipments move whole (moves/pair-*.ts); single-stop moves that split a pair are refused (priced Infinity).
+          if (partner && ru !== rv && partner[u]! >= 0 && this.pairMoves(u, v, rv)) {
+            improved = true;
+            continue;
+          }
+          // Backhauls: a delivery u goes before a pickup v (after v it is refused), at the boundary of v's route.
+          if (this.movesAfter(u, rv, backhaul && backhaul[u] === 1 && backhaul[v] === 2 ? rs.pos[v]! - 1 : rs.pos[v]!)) {
             improved = true;
             continue;
           }
@@ -102,6 +112,7 @@ export class GeneralLocalSearch extends GeneralMovePricing {
           for (let type = 0; type < m.typeSlots.length; type++) {
             const empty = this.emptyOfType(type, -1);
             if (empty >= 0 && this.movesAfter(u, empty, 0)) improved = true;
+            else if (empty >= 0 && partner && partner[u]! >= 0 && m.order!.role[u]! > 0 && pairRelocate(this, u, empty)) improved = true;
           }
         }
       }
@@ -123,6 +134,15 @@ export class GeneralLocalSearch extends GeneralMovePricing {
       if (r >= 0 && rs.modifiedAt[r]! > lastTested) return true;
     }
     return false;
+  }
+
+  /** Shipment moves between u's shipment and route rv (v's): relocate it there, or exchange it with v's. */
+  private pairMoves(u: number, v: number, rv: number): boolean {
+    const order = this.m.order!;
+    const pickup = order.role[u]! > 0 ? u : order.partner![u]!;
+    if (pairRelocate(this, pickup, rv)) return true;
+    if (order.partner![v]! < 0) return false;
+    return pairExchange(this, pickup, order.role[v]! > 0 ? v : order.partner![v]!);
   }
 
   /** Every move between customer u and position j of route rv (j = 0: before rv's first customer), in the search's order. */
