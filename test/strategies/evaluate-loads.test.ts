@@ -127,7 +127,7 @@ describe("the evaluator's load rules (core/evaluate-loads.ts, constraints.md sec
     expect(p.loads ?? null).to.equal(null);
     const schedule = {} as RouteSchedule;
     const score = evaluateRoute(p, 0, [1, 2, 3, 4], 4, schedule);
-    expect(score).to.deep.equal({ distance: 8, cost: 8, load: 12, capacityExcess: 2, lateMinutes: 0, latePenalty: 0, durationMin: 0, durationExcessMin: 0, departureMin: 0, feasible: false });
+    expect(score).to.deep.equal({ distance: 8, cost: 8, load: 12, capacityExcess: 2, lateMinutes: 0, latePenalty: 0, durationMin: 0, durationExcessMin: 0, departureMin: 0, distanceExcess: 0, stopsExcess: 0, forbidden: 0, feasible: false });
     expect(Object.keys(schedule).sort()).to.deep.equal(["arrive", "leave", "loads", "nodes"]);
   });
 });
