@@ -1,3 +1,4 @@
+import { arrivalClose, departureOpen, durationCap, routeRuleExcess, unservedFromSeen } from "./evaluate-rules.js";
 import { distanceBetween, type CompiledProblem, type Solution } from "./problem.js";
 
 /** Everything about one route, rebuilt from scratch. */
@@ -13,6 +14,11 @@ export interface RouteScore {
   durationMin: number;
   durationExcessMin: number;
   departureMin: number;
+  /** Route limits and skills (constraints.md; all 0 without rules): see evaluate-rules.ts. */
+  distanceExcess: number;
+  stopsExcess: number;
+  /** Customers whose skills the vehicle lacks. */
+  forbidden: number;
   feasible: boolean;
 }
 
@@ -30,9 +36,17 @@ export interface SolutionScore {
   lateMinutes: number;
   latePenalty: number;
   routes: RouteScore[];
-  /** Customers visited zero times, and customers visited more than once. */
+  /**
+   * Required customers visited zero times (every customer is required without rules), and
+   * customers visited more than once. Missing required customers make the solution infeasible
+   * unless the problem allows unassigned nodes (rules.allowUnassigned): then it is "feasible
+   * with unassigned" and the caller reports them.
+   */
   missing: number[];
   duplicated: number[];
+  /** Optional customers left unserved, and the sum of their skip penalties (included in `cost`). */
+  skipped: number[];
+  skipPenaltyTotal: number;
   feasible: boolean;
 }
 
@@ -63,7 +77,7 @@ function departureDelay(p: CompiledProblem, v: number, route: ArrayLike<number>,
     prev = c;
   }
   const arriveEnd = clock + distanceBetween(p, prev, end) / speed;
-  const lateEnd = arriveEnd - t.twEndMin[end]!;
+  const lateEnd = arriveEnd - arrivalClose(p, v);
   bound = Math.min(bound, lateEnd <= EPS ? waited - lateEnd : waited, waited);
   return Math.max(0, bound);
 }
@@ -82,7 +96,7 @@ export function evaluateRoute(p: CompiledProblem, v: number, route: ArrayLike<nu
       schedule.leave = [];
       schedule.loads = [];
     }
-    return { distance: 0, cost: 0, load: 0, capacityExcess: 0, lateMinutes: 0, latePenalty: 0, durationMin: 0, durationExcessMin: 0, departureMin: 0, feasible: true };
+    return { distance: 0, cost: 0, load: 0, capacityExcess: 0, lateMinutes: 0, latePenalty: 0, durationMin: 0, durationExcessMin: 0, departureMin: 0, distanceExcess: 0, stopsExcess: 0, forbidden: 0, feasible: true };
   }
   let distance = 0;
   let load = 0;
@@ -104,8 +118,11 @@ export function evaluateRoute(p: CompiledProblem, v: number, route: ArrayLike<nu
   const t = p.time;
   if (t) {
     const speed = t.speed[v]!;
-    departureMin = t.twStartMin[start]!;
+    // The start node's window opening, or the vehicle's shift start when later (evaluate-rules.ts).
+    departureMin = departureOpen(p, v);
     departureMin += departureDelay(p, v, route, len, departureMin);
+    // A shift that starts after the start node closes: lateness at the start.
+    if (p.rules && departureMin > t.twEndMin[start]!) lateMinutes += departureMin - t.twEndMin[start]!;
     let clock = departureMin;
     prev = start;
     let cumulativeLoad = 0;
@@ -131,7 +148,7 @@ export function evaluateRoute(p: CompiledProblem, v: number, route: ArrayLike<nu
       prev = c;
     }
     const arriveEnd = clock + distanceBetween(p, prev, end) / speed;
-    lateMinutes += Math.max(0, arriveEnd - t.twEndMin[end]!);
+    lateMinutes += Math.max(0, arriveEnd - arrivalClose(p, v));
     if (schedule) {
       schedule.nodes.push(end);
       schedule.arrive.push(arriveEnd);
@@ -139,7 +156,7 @@ export function evaluateRoute(p: CompiledProblem, v: number, route: ArrayLike<nu
       schedule.loads.push(cumulativeLoad);
     }
     durationMin = arriveEnd - departureMin;
-    durationExcessMin = Math.max(0, durationMin - t.maxRouteMin);
+    durationExcessMin = Math.max(0, durationMin - durationCap(p, v));
     if (lateMinutes < 1e-7) lateMinutes = 0;
     latePenalty = t.latePenaltyPerMin > 0 ? lateMinutes * t.latePenaltyPerMin : 0;
   } else if (schedule) {
@@ -162,8 +179,9 @@ export function evaluateRoute(p: CompiledProblem, v: number, route: ArrayLike<nu
   }
   const hardLate = t !== null && t.latePenaltyPerMin <= 0 && lateMinutes > 1e-7;
   const cost = p.fixedCost[v]! + p.unitCost[v]! * distance + latePenalty;
-  const feasible = capacityExcess <= 1e-9 && !hardLate && durationExcessMin <= 1e-7;
-  return { distance, cost, load, capacityExcess, lateMinutes, latePenalty, durationMin, durationExcessMin, departureMin, feasible };
+  const { distanceExcess, stopsExcess, forbidden } = routeRuleExcess(p, v, route, len, distance);
+  const feasible = capacityExcess <= 1e-9 && !hardLate && durationExcessMin <= 1e-7 && distanceExcess <= 1e-9 && stopsExcess === 0 && forbidden === 0;
+  return { distance, cost, load, capacityExcess, lateMinutes, latePenalty, durationMin, durationExcessMin, departureMin, distanceExcess, stopsExcess, forbidden, feasible };
 }
 
 /** Scores a whole solution: every route from scratch plus "every customer exactly once". */
@@ -194,8 +212,10 @@ export function evaluateSolution(p: CompiledProblem, s: Solution): SolutionScore
     latePenalty += score.latePenalty;
     if (!score.feasible) feasible = false;
   }
-  const missing: number[] = [];
-  for (const c of p.customers) if (seen[c] === 0) missing.push(c);
-  if (missing.length > 0 || duplicated.length > 0) feasible = false;
-  return { cost, distance, lateMinutes, latePenalty, routes, missing, duplicated, feasible };
+  // Optional customers left out cost their skip penalty; required ones left out are missing.
+  const unserved = unservedFromSeen(p, seen);
+  const missing = unserved.required;
+  if ((missing.length > 0 && !p.rules?.allowUnassigned) || duplicated.length > 0) feasible = false;
+  cost += unserved.skipPenaltyTotal;
+  return { cost, distance, lateMinutes, latePenalty, routes, missing, duplicated, skipped: unserved.skipped, skipPenaltyTotal: unserved.skipPenaltyTotal, feasible };
 }
