@@ -2,7 +2,7 @@ import type { components } from "../../generated/api.js";
 import { evaluateRoute, type RouteSchedule, type SolutionScore } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
 import { routeDetail, type RouteDetail } from "./route-details.js";
-import { skipPenaltyTotal } from "./route-rules.js";
+import { skipPenaltyTotal, unservedCustomers } from "./route-rules.js";
 import { anyMayBeUnassigned } from "./service-diagnostics.js";
 import { unassignedEntries } from "./unassigned.js";
 
@@ -78,7 +78,7 @@ export function formatResult(
   // Requests that let customers be left out: the unserved ones with their reasons, and their
   // penalties in total_cost beside the routes' costs (route_details add up to the rest).
   const leftOut = anyMayBeUnassigned(p);
-  const unserved = leftOut ? [...score.missing].sort((a, b) => a - b) : [];
+  const unserved = leftOut ? unservedCustomers(p, solution) : [];
   const skipped = leftOut ? skipPenaltyTotal(p, unserved) : 0;
   const extensions = leftOut
     ? { unassigned: unassignedEntries(p, solution, unserved, meta.proven ?? [], meta.pricingBudget), skip_penalty_total: clean(skipped) }

@@ -1,5 +1,6 @@
 import type { RouteScore, SolutionScore } from "../../strategies/core/evaluator.js";
-import { distanceBetween, type CompiledProblem, type Solution } from "../../strategies/core/problem.js";
+import { unservedNodes } from "../../strategies/core/evaluate-rules.js";
+import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
 import { capMinutes, isAllowed, mayBeUnassigned } from "./service-diagnostics.js";
 
 /**
@@ -28,7 +29,8 @@ export function routeBreaches(p: CompiledProblem, v: number, route: readonly num
   none.skillNodes = route.filter((c) => !isAllowed(p, v, c));
   if (p.time) {
     none.shiftEarlyMin = Math.max(0, rules.shiftStartMin[v]! - score.departureMin);
-    none.shiftLateMin = Math.max(0, score.departureMin + score.durationMin - rules.shiftEndMin[v]!);
+    // The shift end tightens the end node's window: hard only under hard windows (soft: priced lateness).
+    if (p.time.latePenaltyPerMin <= 0) none.shiftLateMin = Math.max(0, score.departureMin + score.durationMin - rules.shiftEndMin[v]!);
     none.durationOverMin = Math.max(0, score.durationMin - capMinutes(p, v));
   }
   none.distanceOver = Math.max(0, score.distance - rules.maxDistance[v]!);
@@ -61,7 +63,7 @@ export interface Judgement {
  * evaluator's verdict (every customer served).
  */
 export function judgeSolution(p: CompiledProblem, s: Solution, score: SolutionScore): Judgement {
-  const unserved = [...score.missing].sort((a, b) => a - b);
+  const unserved = unservedCustomers(p, s);
   if (!p.rules) return { feasible: score.feasible, unserved, unservedRequired: unserved };
   const unservedRequired = unserved.filter((c) => !mayBeUnassigned(p, c));
   let feasible = s.routes.length === p.vehicleCount && score.duplicated.length === 0 && unservedRequired.length === 0;
@@ -82,13 +84,8 @@ export function skipPenaltyTotal(p: CompiledProblem, unserved: readonly number[]
   return total;
 }
 
-/** The route's distance start -> customers -> end, for callers without a schedule. */
-export function routeDistance(p: CompiledProblem, v: number, route: readonly number[]): number {
-  let d = 0;
-  let prev = p.startNode[v]!;
-  for (const c of route) {
-    d += distanceBetween(p, prev, c);
-    prev = c;
-  }
-  return d + distanceBetween(p, prev, p.endNode[v]!);
+/** The customers on no route of `s`, optional and required, ascending. */
+export function unservedCustomers(p: CompiledProblem, s: Solution): number[] {
+  const { skipped, required } = unservedNodes(p, s);
+  return [...skipped, ...required].sort((a, b) => a - b);
 }

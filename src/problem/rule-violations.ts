@@ -1,7 +1,7 @@
 import type { components } from "../../generated/api.js";
 import type { SolutionScore } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
-import { routeBreaches } from "./route-rules.js";
+import { routeBreaches, unservedCustomers } from "./route-rules.js";
 import { capMinutes, mayBeUnassigned } from "./service-diagnostics.js";
 import { unassignedEntries } from "./unassigned.js";
 
@@ -27,7 +27,7 @@ function listed(items: string[]): string {
 export function ruleViolationReasons(p: CompiledProblem, score: SolutionScore, solution: Solution, proven: readonly Infeasibility[]): string[] {
   if (!p.rules) return [];
   const why: string[] = [];
-  const required = score.missing.filter((c) => !mayBeUnassigned(p, c)).sort((a, b) => a - b);
+  const required = unservedCustomers(p, solution).filter((c) => !mayBeUnassigned(p, c));
   if (required.length > 0) {
     const [first] = unassignedEntries(p, solution, required.slice(0, 1), proven);
     why.push(`${required.length} customer(s) that must be served could not be placed on any route under the hard constraints (${first!.message}; allow_unassigned would return the rest of the plan)`);

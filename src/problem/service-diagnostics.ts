@@ -109,8 +109,9 @@ function skillsReason(p: CompiledProblem, c: number, request: ConstraintFields):
 function shiftReason(p: CompiledProblem, c: number, allowed: number[], dist: Distance): Infeasibility | null {
   const t = p.time;
   const rules = p.rules!;
-  if (!t || !allowed.some((v) => Number.isFinite(rules.shiftStartMin[v]!) || Number.isFinite(rules.shiftEndMin[v]!))) return null;
-  const hard = t.latePenaltyPerMin <= 0;
+  // Under soft windows a shift, like the end node's window it tightens, only prices lateness.
+  const hard = t !== null && t.latePenaltyPerMin <= 0;
+  if (!t || !hard || !allowed.some((v) => Number.isFinite(rules.shiftStartMin[v]!) || Number.isFinite(rules.shiftEndMin[v]!))) return null;
   let best = Number.POSITIVE_INFINITY;
   let bestVehicle = -1;
   let bestReturn = 0;
@@ -122,9 +123,9 @@ function shiftReason(p: CompiledProblem, c: number, allowed: number[], dist: Dis
     const miss = (departure: number, returnBy: number): [number, number] => {
       const begin = Math.max(departure + dist(s, c) / speed, t.twStartMin[c]!);
       const back = begin + t.serviceMin[c]! + dist(c, e) / speed;
-      return [Math.max(hard ? begin - t.twEndMin[c]! : 0, back - returnBy), back];
+      return [Math.max(begin - t.twEndMin[c]!, back - returnBy), back];
     };
-    const endWindow = hard ? t.twEndMin[e]! : Number.POSITIVE_INFINITY;
+    const endWindow = t.twEndMin[e]!;
     if (miss(t.twStartMin[s]!, endWindow)[0] <= EPS) fitsWithoutShift = true;
     const [late, back] = miss(Math.max(t.twStartMin[s]!, rules.shiftStartMin[v]!), Math.min(endWindow, rules.shiftEndMin[v]!));
     if (late < best) {

@@ -8,6 +8,7 @@ import { infeasibilities, type Infeasibility } from "./diagnostics.js";
 import { violationReasons } from "./violations.js";
 import { formatResult, type SolvedResultObject } from "./format-result.js";
 import { judgeSolution } from "./route-rules.js";
+import { completePlan } from "./complete-plan.js";
 import type { SolveRequestInput } from "./request-types.js";
 import { solverVersion } from "./solver-version.js";
 import type { Solution } from "../../strategies/core/problem.js";
@@ -88,6 +89,9 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
   });
   // A search that finds no feasible solution goes through the feasibility phase before failing.
   const solution = solveFeasibly(strategy, problem, budget);
+  // Customers the search left out that fit somewhere (required ones anywhere, optional ones
+  // below their penalty) are placed before the plan is judged.
+  completePlan(problem, solution);
   if (options.stats) options.stats.iterations = budget.iterationCount;
   const score = evaluateSolution(problem, solution);
   if (!judgeSolution(problem, solution, score).feasible) {

@@ -61,8 +61,7 @@ export function unassignedEntries(p: CompiledProblem, s: Solution, unserved: rea
 
 function planReason(p: CompiledProblem, s: Solution, c: number, routeCosts: number[] | null): UnassignedNode {
   const rules = p.rules!;
-  const allowed: number[] = [];
-  for (let v = 0; v < p.vehicleCount; v++) if (isAllowed(p, v, c)) allowed.push(v);
+  const allowed = allowedVehicles(p, c);
   if (allowed.length > 0 && allowed.every((v) => s.routes[v]!.length >= rules.maxStops[v]!)) {
     const total = allowed.reduce((sum, v) => sum + rules.maxStops[v]!, 0);
     return {
@@ -72,7 +71,7 @@ function planReason(p: CompiledProblem, s: Solution, c: number, routeCosts: numb
       evidence: { allowed_vehicles: allowed.length, total_max_stops: total },
     };
   }
-  const insertion = routeCosts ? cheapestInsertion(p, s, c, allowed, routeCosts) : undefined;
+  const insertion = routeCosts ? (cheapestInsertion(p, s, c, allowed, routeCosts)?.delta ?? null) : undefined;
   if (insertion === null) {
     return { node: c, reason: "no_feasible_insertion", message: `node ${c} was left out: no route of this plan, a new one included, can take it without breaking a hard constraint`, evidence: {} };
   }
@@ -88,12 +87,31 @@ function planReason(p: CompiledProblem, s: Solution, c: number, routeCosts: numb
         : `node ${c} is optional and was left out at its skip penalty ${fmt(penalty)} (its cheapest feasible insertion into this plan would add ${fmt(cost)})`;
     return { node: c, reason: "skipped_cheaper", message, evidence: { skip_penalty: penalty, insertion_cost: cost } };
   }
+  // A required customer with a feasible insertion is placed before the result is built (complete-plan.ts);
+  // here only when the plan was too large to price.
   return { node: c, reason: "no_feasible_insertion", message: `node ${c} was left out: the solver found no feasible route that takes it`, evidence: {} };
 }
 
-/** The least a feasible insertion of c adds to the objective over every allowed vehicle and position; null: none is feasible. */
-function cheapestInsertion(p: CompiledProblem, s: Solution, c: number, allowed: number[], routeCosts: number[]): number | null {
-  let best: number | null = null;
+/** The vehicles with every skill customer c needs. */
+export function allowedVehicles(p: CompiledProblem, c: number): number[] {
+  const allowed: number[] = [];
+  for (let v = 0; v < p.vehicleCount; v++) if (isAllowed(p, v, c)) allowed.push(v);
+  return allowed;
+}
+
+export interface Insertion {
+  vehicle: number;
+  position: number;
+  /** What the insertion adds to the routes' cost. */
+  delta: number;
+}
+
+/**
+ * The cheapest feasible insertion of c over the given vehicles and every position (an empty
+ * route included: a new route); null when none is feasible. `routeCosts[v]` is route v's cost now.
+ */
+export function cheapestInsertion(p: CompiledProblem, s: Solution, c: number, allowed: readonly number[], routeCosts: readonly number[]): Insertion | null {
+  let best: Insertion | null = null;
   for (const v of allowed) {
     const route = s.routes[v]!;
     const candidate = [...route, c];
@@ -106,7 +124,7 @@ function cheapestInsertion(p: CompiledProblem, s: Solution, c: number, allowed: 
       const score = evaluateRoute(p, v, candidate);
       if (!routeAcceptable(p, v, candidate, score)) continue;
       const delta = score.cost - routeCosts[v]!;
-      if (best === null || delta < best) best = delta;
+      if (best === null || delta < best.delta) best = { vehicle: v, position: k, delta };
     }
   }
   return best;
