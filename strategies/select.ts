@@ -20,6 +20,8 @@ export interface SelectionRule {
    * only the others (false: mixed fleets, several depots or start/end nodes, speeds, soft windows).
    */
   textbook?: boolean;
+  /** Match only problems with (true) or without (false) rules (optional stops, skills, shifts, route limits); omitted: either. */
+  rules?: boolean;
   strategy: string;
 }
 
@@ -69,6 +71,10 @@ export const DEFAULT_SELECTION: readonly SelectionRule[] = [
   { maxCustomers: 1000, bindingWindows: true, textbook: true, strategy: "hgs" },
   { maxCustomers: 2000, bindingWindows: false, textbook: true, strategy: "hgs" },
   { maxCustomers: 1000, textbook: false, strategy: "hgs" },
+  // Optional stops, skills, shifts and route limits (constraints.md): only hgs's general search
+  // prices them (search/route-rules.ts); the other strategies refuse them. Measured on PCVRPTW
+  // and SDVRPTW (BENCHMARKS.md, issue 21).
+  { maxCustomers: Number.POSITIVE_INFINITY, rules: true, strategy: "hgs" },
   { maxCustomers: 3000, strategy: "alns" },
   // Above 3,000 customers: decomposition (strategies/large) where it applies (capacity-only, one
   // depot, identical vehicles): on XXL (3,000-30,000 customers, 60/120 s, BENCHMARKS.md) it beats
@@ -98,6 +104,7 @@ export function selectStrategy(p: CompiledProblem, table: readonly SelectionRule
     if (rule.needsCoordinates && !p.coords) continue;
     if (rule.bindingWindows !== undefined && rule.bindingWindows !== hasBindingWindows(p)) continue;
     if (rule.textbook !== undefined && rule.textbook !== isTextbook(p)) continue;
+    if (rule.rules !== undefined && rule.rules !== (p.rules != null)) continue;
     const strategy = findStrategy(rule.strategy);
     if (strategy.supports(p).ok) return strategy;
   }

@@ -1,3 +1,4 @@
+import { rulesRefusal } from "../core/evaluate-rules.js";
 import { tinyProblemPatience, type Budget } from "../core/budget.js";
 import { isSymmetric } from "../core/neighbours.js";
 import { denseMatrixRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
@@ -107,7 +108,7 @@ function initialSolution(p: CompiledProblem): Solution {
 export const alns: Strategy = {
   name: "alns",
   supports: (p) => {
-    const refusal = denseMatrixRefusal(p, "alns");
+    const refusal = denseMatrixRefusal(p, "alns") ?? rulesRefusal(p, "alns");
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {

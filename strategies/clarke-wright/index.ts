@@ -1,3 +1,4 @@
+import { rulesRefusal } from "../core/evaluate-rules.js";
 import type { Budget } from "../core/budget.js";
 import { evaluateRoute } from "../core/evaluator.js";
 import { nearestNeighbours } from "../core/neighbours.js";
@@ -83,7 +84,11 @@ function loadOf(p: CompiledProblem, route: number[]): number {
 
 export const clarkeWright: Strategy = {
   name: "clarke-wright",
-  supports: () => ({ ok: true }),
+  // Also the selection's last resort (select.ts), which calls it whatever supports says.
+  supports: (p) => {
+    const refusal = rulesRefusal(p, "clarke-wright");
+    return refusal ? { ok: false, reason: refusal } : { ok: true };
+  },
   solve(p: CompiledProblem, budget: Budget): Solution {
     // A few shape parameters (the classic lambda variants) while time allows; keep the best.
     let best: Solution | null = null;

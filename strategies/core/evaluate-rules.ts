@@ -95,3 +95,13 @@ export function unservedFromSeen(p: CompiledProblem, seen: ArrayLike<number>): U
   const ascending = (a: number, b: number) => a - b;
   return { skipped: skipped.sort(ascending), required: required.sort(ascending), skipPenaltyTotal };
 }
+
+/**
+ * The refusal of a strategy that does not know the rules (optional stops, skills, shifts, route
+ * limits), for problems that have them; null when the problem has none. Only hgs's general
+ * search knows them (search/route-rules.ts, moves/optional.ts).
+ */
+export function rulesRefusal(p: CompiledProblem, strategy: string): string | null {
+  if (!p.rules) return null;
+  return `the ${strategy} strategy does not handle optional stops, skills, shifts or route limits (node_skip_penalties, allow_unassigned, node_skills, vehicle_time_windows, vehicle_max_distance, vehicle_max_working_hours, vehicle_max_stops); use hgs`;
+}

@@ -1,3 +1,4 @@
+import { rulesRefusal } from "../core/evaluate-rules.js";
 import type { Budget } from "../core/budget.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { evaluateRoute } from "../core/evaluator.js";
@@ -53,7 +54,7 @@ export function fitsExhaustive(customers: number, vehicles: number): boolean {
 export const exact: Strategy = {
   name: "exact",
   supports(p) {
-    const refusal = denseMatrixRefusal(p, "exact");
+    const refusal = denseMatrixRefusal(p, "exact") ?? rulesRefusal(p, "exact");
     if (refusal) return { ok: false, reason: refusal };
     if (!fitsExhaustive(p.customers.length, p.vehicleCount)) {
       return { ok: false, reason: `exhaustive search covers at most ${EXACT_MAX_SOLUTIONS} solutions (n! * C(n+k-1, k-1) for n customers and k vehicles) and ${EXACT_MAX_WORK} solutions times (n + k)` };

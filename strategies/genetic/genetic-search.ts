@@ -30,7 +30,7 @@ class Search {
   readonly population: Population;
   penalties: Penalties;
   /** Each price adapts within a range around its starting value (scale-free, no fixed cap). */
-  private readonly ranges: Record<keyof Penalties, PriceRange>;
+  private readonly ranges: Record<"load" | "duration" | "timeWarp", PriceRange>;
   private loadFeasibleHistory: boolean[] = [];
   private durationFeasibleHistory: boolean[] = [];
   private warpFeasibleHistory: boolean[] = [];
@@ -85,7 +85,7 @@ class Search {
 
   /** Moves each penalty so that about TARGET_FEASIBLE of the educated solutions are feasible. */
   adaptPenalties(): void {
-    const adjust = (key: keyof Penalties, history: boolean[]) =>
+    const adjust = (key: "load" | "duration" | "timeWarp", history: boolean[]) =>
       history.length === 0 ? this.penalties[key] : adaptPrice(this.penalties[key], history.filter(Boolean).length / history.length, TARGET_FEASIBLE, this.ranges[key]);
     this.penalties = {
       load: adjust("load", this.loadFeasibleHistory),

@@ -7,6 +7,7 @@ import { GeneralLocalSearch } from "../search/general/local-search.js";
 import type { Penalties } from "../search/penalties.js";
 import { PenaltyManager } from "../search/penalty-manager.js";
 import { Routes } from "../search/routes.js";
+import { rulePenalty } from "../search/route-rules.js";
 import { recreate, ruin } from "./ruin-recreate.js";
 
 /** Late acceptance: a candidate is accepted when it beats the current one or the one this many iterations ago. */
@@ -28,6 +29,10 @@ interface Snapshot {
   loadExcess: number;
   timeWarp: number;
   durationExcess: number;
+  /** Problems with rules: excess over distance and stop caps, and the skip prices of unserved customers. */
+  distanceExcess: number;
+  stopsExcess: number;
+  unserved: number;
 }
 
 function snapshot(rs: Routes): Snapshot {
@@ -35,29 +40,54 @@ function snapshot(rs: Routes): Snapshot {
   let loadExcess = 0;
   let timeWarp = 0;
   let durationExcess = 0;
+  let distanceExcess = 0;
+  let stopsExcess = 0;
   for (let r = 0; r < rs.m.routes; r++) {
     objective += rs.objective[r]!;
     loadExcess += rs.loadExcess[r]!;
     timeWarp += rs.timeWarp[r]!;
     durationExcess += rs.durationExcess[r]!;
+    distanceExcess += rs.distanceExcess[r]!;
+    stopsExcess += rs.stopsExcess[r]!;
   }
-  return { routes: rs.routes(), objective, loadExcess, timeWarp, durationExcess };
+  const unserved = unservedPrice(rs);
+  return { routes: rs.routes(), objective, loadExcess, timeWarp, durationExcess, distanceExcess, stopsExcess, unserved };
+}
+
+/** The search's price of the customers on no route (0 without rules; see fleet-rules.ts skipPrice). */
+function unservedPrice(rs: Routes): number {
+  const rules = rs.m.rules;
+  if (!rules) return 0;
+  let total = 0;
+  for (const c of rs.m.customers) if (rs.routeOf[c]! < 0) total += rules.skipPrice[c]!;
+  return total;
 }
 
 function penalised(s: Snapshot, pen: Penalties): number {
-  return s.objective + pen.load * s.loadExcess + pen.timeWarp * s.timeWarp + pen.duration * s.durationExcess;
+  const cost = s.objective + pen.load * s.loadExcess + pen.timeWarp * s.timeWarp + pen.duration * s.durationExcess;
+  return s.unserved === 0 && s.distanceExcess === 0 && s.stopsExcess === 0 ? cost : cost + s.unserved + rulePenalty(pen, s.distanceExcess, s.stopsExcess);
 }
 
 function looksFeasible(s: Snapshot): boolean {
-  return s.loadExcess <= FEASIBLE_EPS && s.timeWarp <= FEASIBLE_EPS && s.durationExcess <= FEASIBLE_EPS;
+  return s.loadExcess <= FEASIBLE_EPS && s.timeWarp <= FEASIBLE_EPS && s.durationExcess <= FEASIBLE_EPS && s.distanceExcess <= FEASIBLE_EPS && s.stopsExcess === 0;
+}
+
+/** The search's price of required customers left unserved (allowed unassigned). */
+function requiredPrice(m: FleetModel, missing: readonly number[]): number {
+  let total = 0;
+  for (const c of missing) total += m.rules!.skipPrice[c]!;
+  return total;
 }
 
 /** A start for the search: the given solution (customers it lacks, repeats or misplaces are re-inserted) or savings. */
 function startRoutes(m: FleetModel, initial: Solution | undefined): { routes: number[][]; missing: number[] } {
   const source = initial ?? clarkeWrightSolution(m.p);
   const seen = new Uint8Array(m.nodeCount);
+  // On problems with skills a customer the vehicle may not serve is re-inserted elsewhere.
+  const allowed = m.rules?.allowed ?? null;
+  const may = (v: number, c: number) => allowed === null || allowed[v * m.nodeCount + c] === 1;
   const routes = Array.from({ length: m.routes }, (_, v) =>
-    (source.routes[v] ?? []).filter((c) => Number.isInteger(c) && c >= 0 && c < m.nodeCount && !m.p.isDepot[c] && !seen[c] && (seen[c] = 1)),
+    (source.routes[v] ?? []).filter((c) => Number.isInteger(c) && c >= 0 && c < m.nodeCount && !m.p.isDepot[c] && !seen[c] && may(v, c) && (seen[c] = 1)),
   );
   const missing = Array.from(m.customers).filter((c) => !seen[c]);
   return { routes, missing };
@@ -99,16 +129,20 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
       rs.reprice();
       ls.revisitViolating();
     }
-    penalties.record(result.loadExcess <= FEASIBLE_EPS, result.timeWarp <= FEASIBLE_EPS, result.durationExcess <= FEASIBLE_EPS);
+    penalties.record(result.loadExcess <= FEASIBLE_EPS, result.timeWarp <= FEASIBLE_EPS, result.durationExcess <= FEASIBLE_EPS, result.distanceExcess <= FEASIBLE_EPS, result.stopsExcess === 0);
     return result;
   };
   const consider = (s: Snapshot): boolean => {
-    if (!looksFeasible(s) || s.objective >= bestCost - 1e-9) return false;
+    // With rules the search's objective adds the skip prices of unserved customers (the
+    // evaluator's cost has the optional ones' penalties; required ones left out, when allowed, are
+    // priced as the search prices them, so that serving one always counts as better).
+    if (!looksFeasible(s) || s.objective + s.unserved >= bestCost - 1e-9) return false;
     const solution = { routes: s.routes.map((r) => r.slice()) };
     const score = evaluateSolution(p, solution);
-    if (!score.feasible || score.cost >= bestCost - 1e-9) return false;
+    const cost = m.rules && score.missing.length > 0 ? score.cost + requiredPrice(m, score.missing) : score.cost;
+    if (!score.feasible || cost >= bestCost - 1e-9) return false;
     best = solution;
-    bestCost = score.cost;
+    bestCost = cost;
     budget.improved({ routes: solution.routes.map((r) => r.slice()) });
     return true;
   };

@@ -114,7 +114,8 @@ function insertionDelta(rs: Routes, c: number, r: number, j: number): number {
 /**
  * Greedy reinsertion in random order or by decreasing demand, each customer at its cheapest penalised position next to
  * one of its granular neighbours, or alone on a free vehicle of some type; when none of these
- * exists, every position of every used route is tried.
+ * exists, every position of every used route is tried. On problems with rules a customer whose
+ * cheapest place costs more than its skip price (fleet-rules.ts) stays unserved.
  */
 export function recreate(ls: GeneralMovePricing, rng: Rng, removed: number[]): void {
   const rs = ls.rs;
@@ -148,6 +149,9 @@ export function recreate(ls: GeneralMovePricing, rng: Rng, removed: number[]): v
     if (bestRoute < 0) {
       for (let r = 0; r < m.routes; r++) for (let j = 0; j <= rs.length[r]!; j++) if (rs.length[r]! > 0) consider(r, j);
     }
+    // No vehicle may take it (skills), or (a customer that may stay unserved) its cheapest place
+    // costs more than leaving it out: it stays out, for the local search to try again.
+    if (bestRoute < 0 || (m.rules && bestDelta >= m.rules.skipPrice[c]!)) continue;
     pieces.reset().add(bestRoute, 1, bestAfter).node(c).add(bestRoute, bestAfter + 1, rs.length[bestRoute]!);
     const out = new Int32Array(pieces.size);
     const count = rs.write(pieces, out);

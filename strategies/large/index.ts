@@ -27,6 +27,7 @@ const WHOLE_PROBLEM_CUSTOMERS = 300;
 /** Why the large strategy cannot take a problem, or null: its sub-problems must suit hgs. */
 function refusal(p: CompiledProblem): string | null {
   if (p.customers.length < 2) return "it needs at least two customers";
+  if (p.rules) return "it does not handle optional stops, skills, shifts or route limits";
   if (p.time) return "it solves capacity-only problems (no time windows, service times or working hours)";
   const depot = p.startNode[0]!;
   for (let v = 0; v < p.vehicleCount; v++) {

@@ -1,5 +1,7 @@
 import { nearestNeighbours } from "../core/neighbours.js";
 import { windowsBindAgainst, type CompiledProblem } from "../core/problem.js";
+import { arrivalClose, departureOpen, durationCap } from "../core/evaluate-rules.js";
+import { buildFleetRules, rulesKey, type FleetRules } from "./fleet-rules.js";
 import type { LoadDimension } from "./load-segment.js";
 import { windowNeighbours } from "./window-neighbours.js";
 
@@ -22,6 +24,16 @@ export interface FleetModel {
   twEnd: Float64Array | null;
   /** Working-hours cap in minutes under time windows (Infinity when none). */
   maxDuration: number;
+  /**
+   * Per route slot under time windows (null without): earliest departure and latest arrival
+   * back (the start and end nodes' windows, narrowed by the vehicle's shift), and the vehicle's
+   * working-hours cap (maxDuration unless it has its own).
+   */
+  departOpen: Float64Array | null;
+  arriveClose: Float64Array | null;
+  maxDurationOf: Float64Array | null;
+  /** Optional stops, skills, route limits (null when the problem has no rules). */
+  rules: FleetRules | null;
   /**
    * Without time windows to price (twStart null): the longest allowed route in minutes, duration
    * being additive (driving + service); Infinity when unconstrained.
@@ -78,8 +90,12 @@ export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetM
   const typeOf = new Int32Array(routes);
   const keys = new Map<string, number>();
   const slots: number[][] = [];
+  let maxDistance = 0;
+  for (let i = 0; i < p.dist.length; i++) maxDistance = Math.max(maxDistance, p.dist[i]!);
+  // The textbook view never has rules (textbook-model.ts refuses problems with them).
+  const rules = view ? null : buildFleetRules(p, maxDistance);
   for (let v = 0; v < routes; v++) {
-    const key = `${p.capacity[v]}|${p.fixedCost[v]}|${p.unitCost[v]}|${speed[v]}|${p.startNode[v]}|${p.endNode[v]}`;
+    const key = `${p.capacity[v]}|${p.fixedCost[v]}|${p.unitCost[v]}|${speed[v]}|${p.startNode[v]}|${p.endNode[v]}${rulesKey(rules, v)}`;
     let type = keys.get(key);
     if (type === undefined) {
       type = slots.length;
@@ -89,8 +105,6 @@ export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetM
     typeOf[v] = type;
     slots[type]!.push(v);
   }
-  let maxDistance = 0;
-  for (let i = 0; i < p.dist.length; i++) maxDistance = Math.max(maxDistance, p.dist[i]!);
   let maxDemand = 0;
   for (const c of p.customers) maxDemand = Math.max(maxDemand, p.demand[c]!);
   let unit = 0;
@@ -102,6 +116,7 @@ export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetM
   const binding = !view && t !== null && [...new Set(p.startNode)].some((d) => windowsBindAgainst(p, d));
   const neighbours = view ? view.neighbours : binding ? windowNeighbours(p, GRANULARITY) : nearestNeighbours(p, GRANULARITY);
   const timed = t !== null && (!view || view.windows) ? t : null;
+  const perVehicle = (f: (v: number) => number) => (timed ? Float64Array.from({ length: routes }, (_, v) => f(v)) : null);
   return {
     p,
     nodeCount: p.nodeCount,
@@ -112,6 +127,10 @@ export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetM
     twStart: timed ? timed.twStartMin : null,
     twEnd: timed ? timed.twEndMin : null,
     maxDuration: timed ? timed.maxRouteMin : Number.POSITIVE_INFINITY,
+    departOpen: perVehicle((v) => departureOpen(p, v)),
+    arriveClose: perVehicle((v) => arrivalClose(p, v)),
+    maxDurationOf: perVehicle((v) => durationCap(p, v)),
+    rules,
     durationLimit: view ? view.durationLimit : Number.POSITIVE_INFINITY,
     latePenalty: timed && timed.latePenaltyPerMin > 0 ? timed.latePenaltyPerMin : 0,
     routes,

@@ -3,4 +3,7 @@ export interface Penalties {
   load: number;
   duration: number;
   timeWarp: number;
+  /** Per unit of distance above a vehicle's cap, per customer above its stop cap (problems with rules; 1 when unset). */
+  distance?: number;
+  stops?: number;
 }

@@ -6,18 +6,20 @@ import { adaptPrice, loadReference, priceRange, timeReference, type PriceRange }
 const TARGET_FEASIBLE = 0.5;
 const SEGMENT = 50;
 
+type Kind = "load" | "duration" | "timeWarp" | "distance" | "stops";
+
 /**
  * Prices of infeasibility for the general search (Vidal 2022's adaptive penalties): per unit of
- * excess load, per minute of time warp and per minute over the working hours, each raised when
- * too few recent solutions satisfied that constraint and lowered when too many did.
+ * excess load, per minute of time warp and per minute over the working hours, and on problems
+ * with rules per unit of distance over a vehicle's cap and per customer over its stop cap, each
+ * raised when too few recent solutions satisfied that constraint and lowered when too many did.
  */
 export class PenaltyManager {
   current: Penalties;
   /** Each price adapts within a range around its starting value (scale-free, no fixed cap). */
-  private readonly ranges: Record<keyof Penalties, PriceRange>;
-  private readonly loadOk: boolean[] = [];
-  private readonly warpOk: boolean[] = [];
-  private readonly durationOk: boolean[] = [];
+  private readonly ranges: Partial<Record<Kind, PriceRange>>;
+  private readonly history: Record<Kind, boolean[]> = { load: [], duration: [], timeWarp: [], distance: [], stops: [] };
+  private readonly kinds: Kind[];
 
   constructor(m: FleetModel) {
     const timePrice = timeReference(m.meanUnitCost, m.meanSpeed);
@@ -30,29 +32,44 @@ export class PenaltyManager {
       duration: timePrice,
       timeWarp: timePrice,
     };
-    this.ranges = { load: priceRange(this.current.load), duration: priceRange(timePrice), timeWarp: priceRange(timePrice) };
+    this.kinds = ["load", "duration", "timeWarp"];
+    if (m.rules) {
+      // A unit of distance over the cap as dear as driving it; a customer over the stop cap as
+      // the longest edge (both scale with the problem's own numbers).
+      this.current.distance = timeReference(m.meanUnitCost, 1);
+      this.current.stops = loadReference(m.meanUnitCost, m.maxDistance, 1);
+      this.kinds.push("distance", "stops");
+    }
+    this.ranges = {};
+    for (const kind of this.kinds) this.ranges[kind] = priceRange(this.current[kind]!);
   }
 
   scaled(factor: number): Penalties {
-    const c = this.current;
-    return { load: c.load * factor, duration: c.duration * factor, timeWarp: c.timeWarp * factor };
+    const out = { ...this.current };
+    for (const kind of this.kinds) out[kind] = this.current[kind]! * factor;
+    return out;
   }
 
-  record(load: boolean, warp: boolean, duration: boolean): void {
-    this.loadOk.push(load);
-    this.warpOk.push(warp);
-    this.durationOk.push(duration);
+  record(load: boolean, warp: boolean, duration: boolean, distance = true, stops = true): void {
+    const h = this.history;
+    h.load.push(load);
+    h.timeWarp.push(warp);
+    h.duration.push(duration);
+    h.distance.push(distance);
+    h.stops.push(stops);
   }
 
   /** Adjusts the prices once a segment of outcomes is recorded; returns whether they changed. */
   adapt(): boolean {
-    if (this.loadOk.length < SEGMENT) return false;
-    const adjust = (key: keyof Penalties, history: boolean[]) => {
+    if (this.history.load.length < SEGMENT) return false;
+    const next = { ...this.current };
+    for (const kind of this.kinds) {
+      const history = this.history[kind];
       const share = history.filter(Boolean).length / history.length;
-      history.length = 0;
-      return adaptPrice(this.current[key], share, TARGET_FEASIBLE, this.ranges[key]);
-    };
-    this.current = { load: adjust("load", this.loadOk), duration: adjust("duration", this.durationOk), timeWarp: adjust("timeWarp", this.warpOk) };
+      next[kind] = adaptPrice(this.current[kind]!, share, TARGET_FEASIBLE, this.ranges[kind]!);
+    }
+    for (const kind of Object.keys(this.history) as Kind[]) this.history[kind].length = 0;
+    this.current = next;
     return true;
   }
 }

@@ -74,6 +74,21 @@ export class RouteTimes {
     }
   }
 
+  /**
+   * Vehicle v at its start node: departure between its earliest (the node's window opening or
+   * the shift start, evaluate-rules.ts) and the node's closing; a shift that starts after the
+   * node closes departs at the shift start, the difference counted as time warp (the
+   * evaluator's lateness at the start).
+   */
+  private startAt(v: number): TimeSegment {
+    const m = this.m;
+    const start = m.start[v]!;
+    const open = m.departOpen![v]!;
+    const close = m.twEnd![start]!;
+    if (open <= close) return this.seg.setNode(start, open, close, 0);
+    return this.seg.set(0, open - close, open, open, start, start);
+  }
+
   /** Segment of route r as it is (customers 1..len), from its vehicle's start to its end node. */
   whole(r: number, seq: Int32Array, len: number): TimeSegment {
     const m = this.m;
@@ -81,9 +96,9 @@ export class RouteTimes {
     const speed = m.speed[r]!;
     const start = m.start[r]!;
     const end = m.end[r]!;
-    const seg = this.seg.setNode(start, m.twStart![start]!, m.twEnd![start]!, 0);
+    const seg = this.startAt(r);
     seg.append(m.dist[start * n + seq[1]!]! / speed, this.preDur[r]![len]!, this.preWarp[r]![len]!, this.preEarly[r]![len]!, this.preLate[r]![len]!, seq[len]!);
-    return seg.append(m.dist[seq[len]! * n + end]! / speed, 0, 0, Number.NEGATIVE_INFINITY, m.twEnd![end]!, end);
+    return seg.append(m.dist[seq[len]! * n + end]! / speed, 0, 0, Number.NEGATIVE_INFINITY, m.arriveClose![r]!, end);
   }
 
   /** Segment of vehicle v driving `pieces` (positions 1..length of current routes, or loose nodes) from its start to its end node. */
@@ -95,7 +110,7 @@ export class RouteTimes {
     const twE = m.twEnd!;
     const speed = m.speed[v]!;
     const start = m.start[v]!;
-    const seg = this.seg.setNode(start, twS[start]!, twE[start]!, 0);
+    const seg = this.startAt(v);
     for (let k = 0; k < pieces.count; k++) {
       const r = pieces.route[k]!;
       const from = pieces.from[k]!;
@@ -118,7 +133,7 @@ export class RouteTimes {
       }
     }
     const end = m.end[v]!;
-    return seg.append(d[seg.last * n + end]! / speed, 0, 0, Number.NEGATIVE_INFINITY, twE[end]!, end);
+    return seg.append(d[seg.last * n + end]! / speed, 0, 0, Number.NEGATIVE_INFINITY, m.arriveClose![v]!, end);
   }
 
   /** Segment of vehicle v driving customers[0..count) from its start to its end node, from scratch. */
@@ -129,12 +144,12 @@ export class RouteTimes {
     const twE = m.twEnd!;
     const speed = m.speed[v]!;
     const start = m.start[v]!;
-    const seg = this.seg.setNode(start, twS[start]!, twE[start]!, 0);
+    const seg = this.startAt(v);
     for (let k = 0; k < count; k++) {
       const c = customers[k]!;
       seg.append(m.dist[seg.last * n + c]! / speed, m.service[c]!, 0, twS[c]!, twE[c]!, c);
     }
     const end = m.end[v]!;
-    return seg.append(m.dist[seg.last * n + end]! / speed, 0, 0, Number.NEGATIVE_INFINITY, twE[end]!, end);
+    return seg.append(m.dist[seg.last * n + end]! / speed, 0, 0, Number.NEGATIVE_INFINITY, m.arriveClose![v]!, end);
   }
 }

@@ -3,6 +3,7 @@ import type { FleetModel } from "./fleet-model.js";
 import type { Penalties } from "./penalties.js";
 import type { Pieces } from "./pieces.js";
 import { RouteLoads } from "./route-loads.js";
+import { RouteRules, rulePenalty } from "./route-rules.js";
 import { RouteTimes } from "./route-times.js";
 import type { TimeSegment } from "./time-segment.js";
 
@@ -37,6 +38,11 @@ export class Routes {
   readonly loadExcess: Float64Array;
   readonly timeWarp: Float64Array;
   readonly durationExcess: Float64Array;
+  /** Problems with rules (route-rules.ts): skills, distance and stop caps per route (zeros without). */
+  readonly rules: RouteRules | null;
+  readonly distanceExcess: Float64Array;
+  readonly stopsExcess: Float64Array;
+  readonly forbidden: Float64Array;
   /** Route duration in minutes: additive (driving + service) or the time segment's (waiting included). */
   readonly duration: Float64Array;
   readonly routeOf: Int32Array;
@@ -62,6 +68,10 @@ export class Routes {
     this.loadExcess = new Float64Array(m.routes);
     this.timeWarp = new Float64Array(m.routes);
     this.durationExcess = new Float64Array(m.routes);
+    this.rules = m.rules ? new RouteRules(m) : null;
+    this.distanceExcess = new Float64Array(m.routes);
+    this.stopsExcess = new Float64Array(m.routes);
+    this.forbidden = new Float64Array(m.routes);
     this.duration = new Float64Array(m.routes);
     this.routeOf = new Int32Array(m.nodeCount).fill(-1);
     this.pos = new Int32Array(m.nodeCount);
@@ -141,7 +151,7 @@ export class Routes {
       const seg = this.times.whole(r, seq, count);
       this.timeWarp[r] = seg.timeWarp;
       this.duration[r] = seg.duration;
-      this.durationExcess[r] = Math.max(0, seg.duration - m.maxDuration);
+      this.durationExcess[r] = Math.max(0, seg.duration - m.maxDurationOf![r]!);
     } else if (count > 0 && m.twStart) {
       const score = evaluateRoute(m.p, r, customers, count);
       late = score.latePenalty;
@@ -152,6 +162,11 @@ export class Routes {
       const excess = fwd[count + 1]! / m.speed[r]! + serv[count + 1]! - m.durationLimit;
       if (excess > 0) this.durationExcess[r] = excess;
     }
+    if (this.rules) {
+      this.forbidden[r] = this.rules.set(r, seq, count);
+      this.distanceExcess[r] = count > 0 ? this.rules.distanceExcess(r, fwd[count + 1]!) : 0;
+      this.stopsExcess[r] = this.rules.stopsExcess(r, count);
+    }
     this.objective[r] = count > 0 ? m.fixedCost[r]! + m.unitCost[r]! * fwd[count + 1]! + late : 0;
     this.cost[r] = this.penalised(r);
     this.modifiedAt[r] = ++this.clock;
@@ -159,7 +174,9 @@ export class Routes {
 
   private penalised(r: number): number {
     const pen = this.penalties;
-    return this.objective[r]! + pen.load * this.loadExcess[r]! + pen.timeWarp * this.timeWarp[r]! + pen.duration * this.durationExcess[r]!;
+    const cost = this.objective[r]! + pen.load * this.loadExcess[r]! + pen.timeWarp * this.timeWarp[r]! + pen.duration * this.durationExcess[r]!;
+    if (!this.rules) return cost;
+    return this.forbidden[r]! > 0 ? Number.POSITIVE_INFINITY : cost + rulePenalty(pen, this.distanceExcess[r]!, this.stopsExcess[r]!);
   }
 
   /** Re-prices every route after the penalties changed. */
@@ -208,7 +225,8 @@ export class Routes {
     }
     distance += d[prev * n + m.end[v]!]!;
     const excess = this.loads ? this.loads.excessOfPieces(v, pieces, this.seq) : load - m.capacity[v]!;
-    return m.fixedCost[v]! + m.unitCost[v]! * distance + (excess > 0 ? this.penalties.load * excess : 0);
+    const price = m.fixedCost[v]! + m.unitCost[v]! * distance + (excess > 0 ? this.penalties.load * excess : 0);
+    return this.rules ? price + this.rules.price(v, pieces, this.seq, distance, this.penalties) : price;
   }
 
   /** The time part of the price: time warp and working-hours excess, or soft lateness (exact), or additive duration excess. */
@@ -218,7 +236,8 @@ export class Routes {
     const pen = this.penalties;
     if (this.times) {
       const seg = this.times.segmentOf(v, pieces, this.seq, this.length);
-      return pen.timeWarp * seg.timeWarp + (seg.duration > m.maxDuration ? pen.duration * (seg.duration - m.maxDuration) : 0);
+      const cap = m.maxDurationOf![v]!;
+      return pen.timeWarp * seg.timeWarp + (seg.duration > cap ? pen.duration * (seg.duration - cap) : 0);
     }
     if (m.twStart) {
       const count = this.write(pieces, this.buffer);
@@ -243,7 +262,8 @@ export class Routes {
   listTimePrice(v: number, customers: ArrayLike<number>, count: number): number {
     if (count === 0 || !this.times) return 0;
     const seg = this.times.listSegment(v, customers, count);
-    return this.penalties.timeWarp * seg.timeWarp + (seg.duration > this.m.maxDuration ? this.penalties.duration * (seg.duration - this.m.maxDuration) : 0);
+    const cap = this.m.maxDurationOf![v]!;
+    return this.penalties.timeWarp * seg.timeWarp + (seg.duration > cap ? this.penalties.duration * (seg.duration - cap) : 0);
   }
 
   /** Distance of vehicle v driving `pieces` from its start to its end node. */

@@ -77,6 +77,8 @@ function durationLimitOf(p: CompiledProblem, depot: number): number | "windows" 
  */
 export function textbookMismatch(p: CompiledProblem): string | null {
   if (p.vehicleCount === 0) return "there are no vehicles";
+  // Optional stops, skills, shifts and route limits are priced by the general search's route model only (route-rules.ts).
+  if (p.rules) return "optional stops, skills, shifts or route limits";
   const depot = p.startNode[0]!;
   for (let v = 0; v < p.vehicleCount; v++) {
     if (p.startNode[v] !== depot || p.endNode[v] !== depot) return "vehicles start or end at different depots";

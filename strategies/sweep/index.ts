@@ -1,3 +1,4 @@
+import { rulesRefusal } from "../core/evaluate-rules.js";
 import type { Budget } from "../core/budget.js";
 import { denseMatrixRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
@@ -48,7 +49,7 @@ export const sweep: Strategy = {
   name: "sweep",
   supports: (p) => {
     if (!p.coords) return { ok: false, reason: "the sweep strategy needs node_positions (coordinates)" };
-    const refusal = denseMatrixRefusal(p, "sweep");
+    const refusal = denseMatrixRefusal(p, "sweep") ?? rulesRefusal(p, "sweep");
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget): Solution {

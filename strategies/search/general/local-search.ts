@@ -1,6 +1,7 @@
 import type { Rng } from "../../core/rng.js";
 import type { Routes } from "../routes.js";
 import { SwapStar } from "../moves/swap-star.js";
+import { insertUnserved, removeOptional } from "../moves/optional.js";
 import { generalRelocate, generalRelocateWithin } from "../moves/relocate.js";
 import { generalSwap, generalSwapWithin } from "../moves/swap.js";
 import { generalTwoOpt } from "../moves/two-opt.js";
@@ -32,7 +33,8 @@ export class GeneralLocalSearch extends GeneralMovePricing {
     // its pair tables cost time the other moves use better (measured on MDVRPTW: see BENCHMARKS.md).
     // SWAP* chooses on the first dimension's delivered load; with richer loads its exact check
     // would have to learn them (route-loads.ts), so it stays off there for now.
-    this.swapStar = rs.m.twStart === null && !rs.m.richLoads ? new SwapStar(this) : null;
+    // Nor does it know skills and route caps (route-rules.ts): off for problems with rules.
+    this.swapStar = rs.m.twStart === null && !rs.m.richLoads && rs.m.rules === null ? new SwapStar(this) : null;
   }
 
   /**
@@ -52,7 +54,7 @@ export class GeneralLocalSearch extends GeneralMovePricing {
   revisitViolating(): void {
     const rs = this.rs;
     for (let r = 0; r < rs.m.routes; r++) {
-      if (rs.loadExcess[r]! > 0 || rs.timeWarp[r]! > 0 || rs.durationExcess[r]! > 0) rs.modifiedAt[r] = ++rs.clock;
+      if (rs.loadExcess[r]! > 0 || rs.timeWarp[r]! > 0 || rs.durationExcess[r]! > 0 || rs.distanceExcess[r]! > 0 || rs.stopsExcess[r]! > 0) rs.modifiedAt[r] = ++rs.clock;
     }
   }
 
@@ -65,6 +67,7 @@ export class GeneralLocalSearch extends GeneralMovePricing {
     let improved = true;
     let loop = 0;
     let checked = 0;
+    const optional = m.rules !== null && m.rules.anyOptional;
     while (improved || loop === 1) {
       improved = false;
       for (const u of order) {
@@ -72,10 +75,20 @@ export class GeneralLocalSearch extends GeneralMovePricing {
         const lastTested = this.testedAt[u]!;
         this.testedAt[u] = rs.clock;
         const near = m.neighbours[u]!;
+        // Customers that may stay unserved (moves/optional.ts): serve, drop or exchange them.
+        if (optional && rs.routeOf[u]! < 0) {
+          if (this.neighbourhoodChanged(u, lastTested) && insertUnserved(this, u)) improved = true;
+          continue;
+        }
+        if (optional && rs.modifiedAt[rs.routeOf[u]!]! > lastTested && removeOptional(this, u)) {
+          improved = true;
+          continue;
+        }
         for (let k = 0; k < near.length; k++) {
           const v = near[k]!;
           const ru = rs.routeOf[u]!;
           const rv = rs.routeOf[v]!;
+          if (rv < 0) continue;
           // Both routes unchanged since u was last tested (in this run or an earlier one): nothing new.
           if (Math.max(rs.modifiedAt[ru]!, rs.modifiedAt[rv]!) <= lastTested) continue;
           if (this.movesAfter(u, rv, rs.pos[v]!)) {
@@ -99,6 +112,17 @@ export class GeneralLocalSearch extends GeneralMovePricing {
       loop++;
     }
     return true;
+  }
+
+  /** Whether a route next to unserved customer u (or an empty one) changed since u was last tested. */
+  private neighbourhoodChanged(u: number, lastTested: number): boolean {
+    const rs = this.rs;
+    if (lastTested < 0) return true;
+    for (const w of this.m.neighbours[u]!) {
+      const r = rs.routeOf[w]!;
+      if (r >= 0 && rs.modifiedAt[r]! > lastTested) return true;
+    }
+    return false;
   }
 
   /** Every move between customer u and position j of route rv (j = 0: before rv's first customer), in the search's order. */
