@@ -217,7 +217,7 @@ export interface components {
     schemas: {
         /**
          * SolveRequest
-         * @description One vehicle-routing problem (spec 2.1). Every node that is some vehicle's start or end node is a depot; every other node is a customer and must be visited exactly once by one vehicle (nothing is dropped: a task that cannot serve every customer under the hard constraints fails). Cross-field rules that JSON Schema cannot express, checked by the service and reported as 422 `detail` items: `node_demands` and (when given) `node_time_windows` and `node_service_time` have `node_num` entries; `start_nodes`, `end_nodes`, `vehicles_capacity` and (when given) `vehicle_speeds` have `vehicle_num` entries; start and end node indices are < `node_num`; `distance_matrix` is `node_num` x `node_num` unless `node_positions` has `node_num` pairs, in which case it may be `[]`; `node_positions` is empty or has `node_num` pairs; every depot has demand 0 (message `Depot/start/end node <n> demand must be 0 (got <value>)`, `loc` ["body"]); each time window has start <= end; under `min_total_cost` the cost arrays, when given, have `vehicle_num` non-negative entries; `callback_url` must not point to a loopback, private, link-local or reserved address.
+         * @description One vehicle-routing problem (spec 2.1). Every node that is some vehicle's start or end node is a depot; every other node is a customer and must be visited exactly once by one vehicle (nothing is dropped: a task that cannot serve every customer under the hard constraints fails), unless the extensions `node_skip_penalties` or `allow_unassigned` let customers be left out (they are then listed in the result's `unassigned`). Cross-field rules that JSON Schema cannot express, checked by the service and reported as 422 `detail` items: `node_demands` and (when given) `node_time_windows` and `node_service_time` have `node_num` entries; `start_nodes`, `end_nodes`, `vehicles_capacity` and (when given) `vehicle_speeds` have `vehicle_num` entries; start and end node indices are < `node_num`; `distance_matrix` is `node_num` x `node_num` unless `node_positions` has `node_num` pairs, in which case it may be `[]`; `node_positions` is empty or has `node_num` pairs; every depot has demand 0 (message `Depot/start/end node <n> demand must be 0 (got <value>)`, `loc` ["body"]); each time window has start <= end; under `min_total_cost` the cost arrays, when given, have `vehicle_num` non-negative entries; `callback_url` must not point to a loopback, private, link-local or reserved address.
          */
         SolveRequest: {
             /** @description Label for the request, shown in the planning history. */
@@ -287,6 +287,25 @@ export interface components {
             seed?: number;
             /** @description Extension: iteration budget of the search. The solve stops after this many iterations or at the time limit, whichever comes first. Together with `seed` it makes a run reproducible, independent of the worker's speed. */
             max_iterations?: number;
+            /** @description Extension (optional stops): per node, `node_num` entries. A number >= 0 makes the node optional: leaving it unserved adds that number to the objective (distance units under `min_total_distance`, currency under `min_total_cost`), so the solver serves it only where that costs less than the penalty (0: serve it only if it costs nothing extra). null: the node must be served. Every depot (start or end node) must be null (422 otherwise). Omitted: every customer must be served. Each at most 1e12. With any number given, the result carries `unassigned` and `skip_penalty_total`, and `total_cost` includes the penalties of the skipped nodes. */
+            node_skip_penalties?: (number | null)[];
+            /**
+             * @description Extension: true: a required customer (no skip penalty) that the solver cannot place on any feasible route does not fail the task; the task is `solved` with the routes for every other customer and that customer in `unassigned` with its reason (nothing is added to `total_cost` for it). The solver still serves every customer it can: leaving a required customer out is never traded against cost. false or omitted: as in version 1, such a task fails (`no_feasible_solution`, with the violated rule in its message and `diagnostics`).
+             * @default false
+             */
+            allow_unassigned?: boolean;
+            /** @description Extension (skills): per node, `node_num` entries: the skills a vehicle needs to serve the node (e.g. `refrigerated`, `tail-lift`). A vehicle may serve the node only if its `vehicle_skills` include every one of them. null or [] = no skill needed. Skills are case-sensitive strings of 1 to 100 characters, at most 100 per node; a repeated skill counts once. A depot must have null or [] (422 otherwise). A node whose skills no vehicle has is reported by the validate pre-check and, if it may be unassigned, returned in `unassigned` with reason `no_vehicle_with_skills`; otherwise the task fails. */
+            node_skills?: (string[] | null)[];
+            /** @description Extension (skills): per vehicle, `vehicle_num` entries: the skills of each vehicle (null or [] = none). Same string rules as `node_skills`. Omitted: no vehicle has any skill, so only nodes without `node_skills` can be served. */
+            vehicle_skills?: (string[] | null)[];
+            /** @description Extension (shifts): per vehicle, `vehicle_num` entries: the driver's shift. The vehicle leaves its start node no earlier than the first number and reaches its end node no later than the second, on top of those nodes' own time windows: the later opening and the earlier close apply. The shift end thus tightens the end node's window and is as hard as it: hard under hard windows; under soft windows (`late_penalty_per_min` > 0) a return after it is lateness, priced like a late arrival at the end node. A shift that starts after the start node's window closes makes the departure late by the difference. Needs the time dimension (`node_time_windows`, `node_service_time` and `vehicle_speeds` all given); without it the field is ignored and the result and the validate report say so in `warnings` (not a 422, as for `max_working_hours`). Each bound at most 1e12 minutes. */
+            vehicle_time_windows?: (number[] | null)[];
+            /** @description Extension (route limits): per vehicle, `vehicle_num` entries: the most distance the vehicle's route may cover, start node to end node (hard, in the unit of the distances). null: no cap. Each > 0 (422 otherwise) and at most 1e15. */
+            vehicle_max_distance?: (number | null)[];
+            /** @description Extension (route limits): per vehicle, `vehicle_num` entries: that vehicle's `max_working_hours` in hours (route duration = arrival at the end node - departure from the start node, hard, also under soft windows). A number replaces the request-wide `max_working_hours` for that vehicle (it may be longer or shorter); null: the request-wide value applies. Needs the time dimension; without it the field is ignored with a warning, like `max_working_hours`. Each > 0 (422 otherwise) and at most 1e10 hours. */
+            vehicle_max_working_hours?: (number | null)[];
+            /** @description Extension (route limits): per vehicle, `vehicle_num` entries: the most customers the vehicle's route may visit (its start and end nodes not counted; hard). null: no cap. Each an integer >= 1 (422 otherwise) and at most 30,001. */
+            vehicle_max_stops?: (number | null)[];
         };
         /**
          * @description Machine-readable error code. Spec codes on 429: rate_limit_exceeded, service_busy, monthly_quota_exceeded; the others are extensions: malformed_json (400), plan_limit_exceeded (400), missing_credentials / invalid_credentials / invalid_proxy_secret (401), api_access_not_in_plan / forbidden (403), not_found (404), method_not_allowed (405), task_finished (409, cancelling a task that already ended), payload_too_large (413), unsupported_media_type (415), validation_failed (422), internal_error (500), service_unavailable (503), and on failed tasks no_feasible_solution / task_failed / cancelled. Extensions of issue 13: idempotency_key_in_use (409, a submit with the same Idempotency-Key is still being admitted), task_not_finished (409, deleting a result that is still queued or solving).
@@ -363,6 +382,10 @@ export interface components {
              * @enum {string}
              */
             stopped?: "cancelled";
+            /** @description Extension: the customers the plan leaves unserved, one entry each, ascending by node, each with its reason. Present (possibly empty) whenever a customer may be left out: the request gives a number in `node_skip_penalties` or sets `allow_unassigned`; absent otherwise, so a request without those fields gets exactly the version 1 result. */
+            unassigned?: components["schemas"]["UnassignedNode"][];
+            /** @description Extension: the sum of the skip penalties of the unserved optional customers, included in `total_cost` (so `total_cost` = the sum of `route_details[*].cost` + `skip_penalty_total`). Required customers left out under `allow_unassigned` add nothing. Present exactly when `unassigned` is. */
+            skip_penalty_total?: number;
         };
         AcceptedResult: {
             /** @constant */
@@ -751,44 +774,92 @@ export interface components {
             };
         };
         /**
+         * UnassignedNode
+         * @description Extension: one customer the plan leaves unserved, and why. Times are minutes after `base_start_time`.
+         */
+        UnassignedNode: {
+            /** @description The node index. */
+            node: number;
+            /**
+             * @description Proven reasons (the same proofs, evidence and messages as the validate endpoint's `infeasibilities` for that node; the first that applies, in this order): `no_vehicle_with_skills` (no vehicle has every skill the node needs: evidence `required_skills`, and the closest `vehicle` with its `missing_skills`), `demand_exceeds_capacity` (its demand is above the capacity of every vehicle allowed to serve it: `demand`, `largest_capacity`, `excess`), `window_unreachable` (hard windows: no allowed vehicle reaches it before its window closes, or can serve it and still reach its end node before that node's window closes, even driving there and back alone: `earliest_arrival` or `earliest_return`, `window_end` or `end_node`/`end_window_end`, `late_by`, `vehicle`), `shift_too_short` (the trip start node -> node -> end node, alone, does not fit in the shift of any allowed vehicle: `earliest_return`, `shift_start`, `shift_end`, `late_by`, `vehicle`), `working_hours_too_short` (that trip is longer than every allowed vehicle's working-hours cap: `round_trip_minutes`, `cap_minutes`, `vehicle`), `distance_limit` (that trip is longer than every allowed vehicle's `vehicle_max_distance`: `round_trip_distance`, `max_distance`, `vehicle`). Reasons about the returned plan: `stops_limit` (every vehicle allowed to serve it already visits its `vehicle_max_stops`: `allowed_vehicles`, `total_max_stops`), `skipped_cheaper` (an optional node whose cheapest feasible insertion into the returned plan costs more than its penalty: `skip_penalty`, `insertion_cost`), `no_feasible_insertion` (none of the above: the solver found no feasible route that takes it; evidence empty).
+             * @enum {string}
+             */
+            reason: "skipped_cheaper" | "demand_exceeds_capacity" | "no_vehicle_with_skills" | "window_unreachable" | "shift_too_short" | "distance_limit" | "working_hours_too_short" | "stops_limit" | "no_feasible_insertion";
+            /** @description The reason in English, with its numbers. */
+            message: string;
+            evidence: components["schemas"]["ReasonEvidence"];
+        };
+        /**
+         * ReasonEvidence
+         * @description Extension: the numbers that prove a reason (which ones depends on the reason). Times are minutes after `base_start_time`.
+         */
+        ReasonEvidence: {
+            demand?: number;
+            /** @description The largest capacity among the vehicles allowed to serve the node (all vehicles without skills). */
+            largest_capacity?: number;
+            total_demand?: number;
+            total_capacity?: number;
+            /** @description By how much the demand exceeds the capacity. */
+            excess?: number;
+            window_start?: number;
+            window_end?: number;
+            /** @description Earliest arrival of any vehicle, straight from its start node. */
+            earliest_arrival?: number;
+            /** @description Earliest arrival at the end node after serving the customer. */
+            earliest_return?: number;
+            end_node?: number;
+            end_window_end?: number;
+            /** @description Minutes past the window or shift end, at best. */
+            late_by?: number;
+            /** @description Shortest start node -> customer (with its service) -> end node trip of any vehicle. */
+            round_trip_minutes?: number;
+            /** @description The working-hours cap in minutes (`max_working_hours`, or that vehicle's `vehicle_max_working_hours`, x 60). */
+            cap_minutes?: number;
+            /** @description The vehicle that comes closest. */
+            vehicle?: string;
+            /** @description The skills the node needs (`node_skills`). */
+            required_skills?: string[];
+            /** @description The needed skills that `vehicle` (the vehicle missing the fewest) lacks. */
+            missing_skills?: string[];
+            /** @description The shift start of `vehicle` (`vehicle_time_windows`). */
+            shift_start?: number;
+            /** @description The shift end of `vehicle`. */
+            shift_end?: number;
+            /** @description Distance start node -> customer -> end node of `vehicle`, the shortest such trip among the vehicles allowed to serve it. */
+            round_trip_distance?: number;
+            /** @description The `vehicle_max_distance` of `vehicle`. */
+            max_distance?: number;
+            /** @description How many vehicles may serve the node (skills). */
+            allowed_vehicles?: number;
+            /** @description The sum of their `vehicle_max_stops`, all in use in the plan. */
+            total_max_stops?: number;
+            /** @description Customers that must be served. */
+            customers?: number;
+            /** @description The node's `node_skip_penalties` entry. */
+            skip_penalty?: number;
+            /** @description What the cheapest feasible insertion of the node into the returned plan (a new route included) would add to the objective; absent when the plan was too large to price every insertion. */
+            insertion_cost?: number;
+        };
+        /**
          * Infeasibility
          * @description Extension: one reason, proven before solving, why no feasible solution exists, with its evidence. Times are minutes after `base_start_time`.
          */
         Infeasibility: {
             /**
-             * @description `demand_exceeds_capacity`: a customer's demand is above every vehicle's capacity (evidence `demand`, `largest_capacity`, `excess`). `total_demand_exceeds_capacity`: all customers together need more than all vehicles carry (`total_demand`, `total_capacity`, `excess`). `window_inverted`: a time window closes before it opens (`window_start`, `window_end`). `window_unreachable` (hard windows): no vehicle reaches the customer before its window closes even straight from its start node, leaving at the start node's window start (`earliest_arrival`, `window_end`, `late_by`, `vehicle`). `return_too_late` (hard windows): vehicles reach the customer in time but none can serve it and still reach its end node before that node's window closes (`earliest_return`, `end_node`, `end_window_end`, `late_by`, `vehicle`). `working_hours_too_short`: even a trip start node -> customer -> end node alone is longer than `max_working_hours` for every vehicle (`round_trip_minutes`, `cap_minutes`, `vehicle`).
+             * @description `demand_exceeds_capacity`: a customer's demand is above every vehicle's capacity (evidence `demand`, `largest_capacity`, `excess`). `total_demand_exceeds_capacity`: all customers together need more than all vehicles carry (`total_demand`, `total_capacity`, `excess`). `window_inverted`: a time window closes before it opens (`window_start`, `window_end`). `window_unreachable` (hard windows): no vehicle reaches the customer before its window closes even straight from its start node, leaving at the start node's window start (`earliest_arrival`, `window_end`, `late_by`, `vehicle`). `return_too_late` (hard windows): vehicles reach the customer in time but none can serve it and still reach its end node before that node's window closes (`earliest_return`, `end_node`, `end_window_end`, `late_by`, `vehicle`). `working_hours_too_short`: even a trip start node -> customer -> end node alone is longer than `max_working_hours` for every vehicle (`round_trip_minutes`, `cap_minutes`, `vehicle`). Constraint extensions, where a request uses them: vehicles are restricted to those allowed by `node_skills` / `vehicle_skills` in every per-customer check, the working-hours cap is each vehicle's own (`vehicle_max_working_hours`), and capacities are those of the allowed vehicles; `no_vehicle_with_skills`: no vehicle has every skill the customer needs (`required_skills`, and the closest `vehicle` with its `missing_skills`); `shift_too_short`: the trip start node -> customer -> end node alone does not fit in the shift (`vehicle_time_windows`) of any allowed vehicle, although it fits the nodes' own windows (`earliest_return`, `shift_start`, `shift_end`, `late_by`, `vehicle`); `distance_limit`: that trip is longer than every allowed vehicle's `vehicle_max_distance` (`round_trip_distance`, `max_distance`, `vehicle`); `stops_limit` (no `node`): the customers that must be served outnumber the `vehicle_max_stops` of all vehicles together, every vehicle having a cap (`customers`, `total_max_stops`). `total_demand_exceeds_capacity` and `stops_limit` count only the customers that must be served.
              * @enum {string}
              */
-            kind: "demand_exceeds_capacity" | "total_demand_exceeds_capacity" | "window_inverted" | "window_unreachable" | "return_too_late" | "working_hours_too_short";
+            kind: "demand_exceeds_capacity" | "total_demand_exceeds_capacity" | "window_inverted" | "window_unreachable" | "return_too_late" | "working_hours_too_short" | "no_vehicle_with_skills" | "shift_too_short" | "distance_limit" | "stops_limit";
             /** @description The reason in English; the same text as in a failed task's `diagnostics`. */
             message: string;
             /** @description The node concerned, when there is one. */
             node?: number;
-            /** @description The numbers that prove it (which ones depends on `kind`). */
-            evidence: {
-                demand?: number;
-                largest_capacity?: number;
-                total_demand?: number;
-                total_capacity?: number;
-                /** @description By how much the demand exceeds the capacity. */
-                excess?: number;
-                window_start?: number;
-                window_end?: number;
-                /** @description Earliest arrival of any vehicle, straight from its start node. */
-                earliest_arrival?: number;
-                /** @description Earliest arrival at the end node after serving the customer. */
-                earliest_return?: number;
-                end_node?: number;
-                end_window_end?: number;
-                /** @description Minutes past the window end, at best. */
-                late_by?: number;
-                /** @description Shortest start node -> customer (with its service) -> end node trip of any vehicle. */
-                round_trip_minutes?: number;
-                /** @description max_working_hours x 60. */
-                cap_minutes?: number;
-                /** @description The vehicle that comes closest. */
-                vehicle?: string;
-            };
+            evidence: components["schemas"]["ReasonEvidence"];
+            /**
+             * @description Extension: present (true) when the customer may be left unserved (it has a skip penalty in `node_skip_penalties`, or `allow_unassigned` is set): then this reason does not fail the task, and the customer will be in the result's `unassigned` with this reason. Absent on every reason that fails the task.
+             * @constant
+             */
+            may_be_unassigned?: true;
         };
         /**
          * RouteDetail
@@ -817,10 +888,18 @@ export interface components {
             }[];
             /** @description Arrival at the end node minus departure from the start node. */
             duration_minutes: number | null;
-            /** @description The working-hours cap (max_working_hours x 60); null when there is none. */
+            /** @description The working-hours cap (max_working_hours x 60, or this vehicle's vehicle_max_working_hours x 60); null when there is none. */
             max_duration_minutes: number | null;
             /** @description Total demand delivered on the route. */
             load: number;
+            /** @description Extension: customers visited. Present, with `max_stops`, `max_distance` and `shift`, when the request uses any field of optional stops, skills, shifts or route limits. */
+            stops?: number;
+            /** @description Extension: this vehicle's `vehicle_max_stops`; null when it has none. */
+            max_stops?: number | null;
+            /** @description Extension: this vehicle's `vehicle_max_distance`; null when it has none. */
+            max_distance?: number | null;
+            /** @description Extension: this vehicle's shift [earliest departure, latest return] in minutes (`vehicle_time_windows`); null when it has none or the time dimension is off. */
+            shift?: number[] | null;
             capacity: number;
         };
         /**
@@ -848,7 +927,7 @@ export interface components {
             time_limit_seconds: number | null;
             /** @description The warnings a solve would report. */
             warnings: string[];
-            /** @description True when at least one infeasibility is proven: a solve would fail. */
+            /** @description True when at least one infeasibility is proven that would fail a solve (entries with `may_be_unassigned` do not: they only leave their customer unserved). */
             infeasible: boolean;
             /** @description Every infeasibility the pre-check can prove. An empty list does not prove that a feasible solution exists. */
             infeasibilities: components["schemas"]["Infeasibility"][];

@@ -1,5 +1,7 @@
 import type { components } from "../../generated/api.js";
 import { distanceBetween, type CompiledProblem } from "../../strategies/core/problem.js";
+import type { ConstraintFields } from "./constraint-fields.js";
+import { capMinutes, isAllowed, markMayBeUnassigned, mustServe, serviceReasons, type Distance } from "./service-diagnostics.js";
 
 /** One proven reason why no feasible solution exists: the OpenAPI document's `Infeasibility`. */
 export type Infeasibility = components["schemas"]["Infeasibility"];
@@ -28,12 +30,12 @@ function clean(x: number): number {
  * cheaply (O(customers x vehicles)) and for sure. An empty list does not prove feasibility; it
  * only means none of these applies. The API's validate endpoint and a failed task list the same.
  */
-export function infeasibilities(p: CompiledProblem, distance: Distance = (i, j) => distanceBetween(p, i, j)): Infeasibility[] {
-  return [...capacityReasons(p), ...timeReasons(p, distance)];
+export function infeasibilities(p: CompiledProblem, distance: Distance = (i, j) => distanceBetween(p, i, j), request: ConstraintFields = {}): Infeasibility[] {
+  const found = [...capacityReasons(p), ...timeReasons(p, distance), ...serviceReasons(p, distance, request)];
+  return markMayBeUnassigned(p, found);
 }
 
-/** d(i, j): the compiled matrix, or (in the API, which compiles without it) computed on demand. */
-export type Distance = (i: number, j: number) => number;
+export type { Distance } from "./service-diagnostics.js";
 
 /** The messages alone: a failed task's `diagnostics`. */
 export function infeasibilityReasons(p: CompiledProblem): string[] {
@@ -51,14 +53,17 @@ function capacityReasons(p: CompiledProblem): Infeasibility[] {
   let totalDemand = 0;
   for (const c of p.customers) {
     const demand = p.demand[c]!;
-    totalDemand += demand;
-    if (demand > maxCapacity + EPS) {
-      const excess = clean(demand - maxCapacity);
+    if (mustServe(p, c)) totalDemand += demand;
+    // With skills, only the vehicles allowed to serve c count (none allowed: the skills reason says so).
+    const largest = p.rules?.allowed ? largestAllowedCapacity(p, c) : maxCapacity;
+    if (largest >= 0 && demand > largest + EPS) {
+      const excess = clean(demand - largest);
+      const whose = largest === maxCapacity ? "the largest vehicle capacity" : "the largest capacity of the vehicles with its skills";
       found.push({
         kind: "demand_exceeds_capacity",
-        message: `node ${c} demand ${fmt(demand)} exceeds the largest vehicle capacity ${fmt(maxCapacity)} by ${fmt(excess)}`,
+        message: `node ${c} demand ${fmt(demand)} exceeds ${whose} ${fmt(largest)} by ${fmt(excess)}`,
         node: c,
-        evidence: { demand, largest_capacity: maxCapacity, excess },
+        evidence: { demand, largest_capacity: largest, excess },
       });
     }
   }
@@ -71,6 +76,13 @@ function capacityReasons(p: CompiledProblem): Infeasibility[] {
     });
   }
   return found;
+}
+
+/** The largest capacity of the vehicles allowed to serve c; -1 when none is. */
+function largestAllowedCapacity(p: CompiledProblem, c: number): number {
+  let largest = -1;
+  for (let v = 0; v < p.vehicleCount; v++) if (isAllowed(p, v, c)) largest = Math.max(largest, p.capacity[v]!);
+  return largest;
 }
 
 function timeReasons(p: CompiledProblem, dist: Distance): Infeasibility[] {
@@ -89,11 +101,12 @@ function timeReasons(p: CompiledProblem, dist: Distance): Infeasibility[] {
   }
   const hard = t.latePenaltyPerMin <= 0;
   // Vehicles with the same start, end and speed reach every customer alike: one of each is enough
-  // (the first, which is also the one a strict minimum over all of them would name).
+  // (the first, which is also the one a strict minimum over all of them would name). With skills or
+  // per-vehicle caps, vehicles alike in those too.
   const seen = new Set<string>();
   const representatives: number[] = [];
   for (let v = 0; v < p.vehicleCount; v++) {
-    const key = `${p.startNode[v]},${p.endNode[v]},${t.speed[v]}`;
+    const key = p.rules ? `${p.startNode[v]},${p.endNode[v]},${t.speed[v]},${capMinutes(p, v)},${v}` : `${p.startNode[v]},${p.endNode[v]},${t.speed[v]}`;
     if (!seen.has(key)) {
       seen.add(key);
       representatives.push(v);
@@ -108,7 +121,11 @@ function timeReasons(p: CompiledProblem, dist: Distance): Infeasibility[] {
     let returnVehicle = -1;
     let shortestTrip = Number.POSITIVE_INFINITY;
     let tripVehicle = 0;
+    let tripOverCap = Number.POSITIVE_INFINITY;
+    let allowedCount = 0;
     for (const v of representatives) {
+      if (!isAllowed(p, v, c)) continue;
+      allowedCount++;
       const s = p.startNode[v]!;
       const e = p.endNode[v]!;
       const speed = t.speed[v]!;
@@ -125,11 +142,14 @@ function timeReasons(p: CompiledProblem, dist: Distance): Infeasibility[] {
         returnVehicle = v;
       }
       const trip = dist(s, c) / speed + t.serviceMin[c]! + dist(c, e) / speed;
-      if (trip < shortestTrip) {
+      // The vehicle that comes closest to its own cap (all caps alike: the shortest trip).
+      if (trip - capMinutes(p, v) < tripOverCap) {
+        tripOverCap = trip - capMinutes(p, v);
         shortestTrip = trip;
         tripVehicle = v;
       }
     }
+    if (allowedCount === 0) continue;
     if (hard && earliestArrival > t.twEndMin[c]! + EPS) {
       const lateBy = clean(earliestArrival - t.twEndMin[c]!);
       found.push({
@@ -147,12 +167,16 @@ function timeReasons(p: CompiledProblem, dist: Distance): Infeasibility[] {
         evidence: { earliest_return: clean(earliestReturn), end_node: e, end_window_end: t.twEndMin[e]!, late_by: clean(earliestReturnSlack), vehicle: `Vehicle ${returnVehicle}` },
       });
     }
-    if (shortestTrip > t.maxRouteMin + EPS) {
+    if (tripOverCap > EPS) {
+      const cap = capMinutes(p, tripVehicle);
+      const message = p.rules
+        ? `node ${c}: the working-hours cap of every vehicle allowed to serve it is shorter than its round trip to it (vehicle ${tripVehicle}: at least ${fmt(clean(shortestTrip))} min against a cap of ${fmt(cap)} min)`
+        : `node ${c}: max_working_hours (${fmt(cap / 60)} h) is shorter than any vehicle's round trip to it (at least ${fmt(clean(shortestTrip))} min against a cap of ${fmt(cap)} min)`;
       found.push({
         kind: "working_hours_too_short",
-        message: `node ${c}: max_working_hours (${fmt(t.maxRouteMin / 60)} h) is shorter than any vehicle's round trip to it (at least ${fmt(clean(shortestTrip))} min against a cap of ${fmt(t.maxRouteMin)} min)`,
+        message,
         node: c,
-        evidence: { round_trip_minutes: clean(shortestTrip), cap_minutes: t.maxRouteMin, vehicle: `Vehicle ${tripVehicle}` },
+        evidence: { round_trip_minutes: clean(shortestTrip), cap_minutes: cap, vehicle: `Vehicle ${tripVehicle}` },
       });
     }
   }

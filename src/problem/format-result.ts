@@ -2,13 +2,20 @@ import type { components } from "../../generated/api.js";
 import { evaluateRoute, type RouteSchedule, type SolutionScore } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
 import { routeDetail, type RouteDetail } from "./route-details.js";
+import { skipPenaltyTotal, unservedCustomers } from "./route-rules.js";
+import { anyMayBeUnassigned } from "./service-diagnostics.js";
+import { unassignedEntries } from "./unassigned.js";
+
+type Infeasibility = components["schemas"]["Infeasibility"];
+type OnlyWhenUsed = "stopped" | "unassigned" | "skip_penalty_total";
 
 /**
  * The solved result object exactly as the OpenAPI document's generated `SolvedResult`, with every
  * extension field always present (the worker fills them all) except `stopped`, which only a
- * cancelled solve carries.
+ * cancelled solve carries, and `unassigned` / `skip_penalty_total`, which only a request that lets
+ * customers be left out carries.
  */
-export type SolvedResultObject = Required<Omit<components["schemas"]["SolvedResult"], "stopped">> & Pick<components["schemas"]["SolvedResult"], "stopped">;
+export type SolvedResultObject = Required<Omit<components["schemas"]["SolvedResult"], OnlyWhenUsed>> & Pick<components["schemas"]["SolvedResult"], OnlyWhenUsed>;
 
 /** HH:MM:SS from the base start time plus minutes; hours may pass 23 on long days. */
 export function clockTime(baseStartSeconds: number, minutes: number): string {
@@ -41,6 +48,10 @@ export function formatResult(
     seed: number;
     iterations: number;
     solverVersion: string;
+    /** The pre-check's proven reasons: the reasons of unserved customers that have one. */
+    proven?: readonly Infeasibility[];
+    /** Route evaluations allowed for pricing the insertion of unserved customers. */
+    pricingBudget?: number;
   },
 ): SolvedResultObject {
   const routes: Record<string, number[]> = {};
@@ -48,12 +59,14 @@ export function formatResult(
   const timeWindows: Record<string, [string, string][]> = {};
   const distances: number[] = [];
   const routeDetails: Record<string, RouteDetail> = {};
+  let routesCost = 0;
   for (let v = 0; v < p.vehicleCount; v++) {
     const route = solution.routes[v]!;
     if (route.length === 0) continue;
     const label = `Vehicle ${v}`;
     const schedule: RouteSchedule = { nodes: [], arrive: [], leave: [], loads: [] };
     const routeScore = evaluateRoute(p, v, route, route.length, schedule);
+    routesCost += routeScore.cost;
     routes[label] = schedule.nodes;
     loads[label] = schedule.loads.map(clean);
     distances.push(clean(routeScore.distance));
@@ -62,11 +75,19 @@ export function formatResult(
       timeWindows[label] = schedule.arrive.map((a, i) => [clockTime(meta.baseStartSeconds, a), clockTime(meta.baseStartSeconds, schedule.leave[i]!)]);
     }
   }
+  // Requests that let customers be left out: the unserved ones with their reasons, and their
+  // penalties in total_cost beside the routes' costs (route_details add up to the rest).
+  const leftOut = anyMayBeUnassigned(p);
+  const unserved = leftOut ? unservedCustomers(p, solution) : [];
+  const skipped = leftOut ? skipPenaltyTotal(p, unserved) : 0;
+  const extensions = leftOut
+    ? { unassigned: unassignedEntries(p, solution, unserved, meta.proven ?? [], meta.pricingBudget), skip_penalty_total: clean(skipped) }
+    : {};
   return {
     status: "solved",
     success: true,
     error: null,
-    total_cost: clean(score.cost),
+    total_cost: clean(p.rules ? routesCost + skipped : score.cost),
     routes,
     distances,
     loads,
@@ -82,5 +103,6 @@ export function formatResult(
     iterations: meta.iterations,
     solver_version: meta.solverVersion,
     route_details: routeDetails,
+    ...extensions,
   };
 }

@@ -1,6 +1,7 @@
 import type { components } from "../../generated/api.js";
 import type { RouteSchedule, RouteScore } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
+import { capMinutes } from "./service-diagnostics.js";
 
 export type RouteDetail = components["schemas"]["RouteDetail"];
 
@@ -37,6 +38,16 @@ export function routeDetail(p: CompiledProblem, v: number, score: RouteScore, sc
     load: clean(score.load),
     capacity: p.capacity[v]!,
   };
+  const rules = p.rules;
+  if (rules) {
+    // The route limits beside what the route uses, only for requests that set any of them.
+    detail.stops = schedule.nodes.length - 2;
+    detail.max_stops = rules.maxStops[v]! < 0x7fffffff ? rules.maxStops[v]! : null;
+    detail.max_distance = Number.isFinite(rules.maxDistance[v]!) ? rules.maxDistance[v]! : null;
+    const [from, to] = [rules.shiftStartMin[v]!, rules.shiftEndMin[v]!];
+    // A shift is compiled only with the time dimension, and always with both ends.
+    detail.shift = Number.isFinite(from) && Number.isFinite(to) ? [from, to] : null;
+  }
   const t = p.time;
   if (!t) return detail;
   const n = p.nodeCount;
@@ -65,6 +76,7 @@ export function routeDetail(p: CompiledProblem, v: number, score: RouteScore, sc
   detail.service_minutes = clean(service);
   detail.lateness_minutes = clean(score.lateMinutes);
   detail.duration_minutes = clean(score.durationMin);
-  detail.max_duration_minutes = Number.isFinite(t.maxRouteMin) ? t.maxRouteMin : null;
+  const cap = capMinutes(p, v);
+  detail.max_duration_minutes = Number.isFinite(cap) ? cap : null;
   return detail;
 }

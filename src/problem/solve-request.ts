@@ -7,6 +7,8 @@ import { compileRequest } from "./compile-request.js";
 import { infeasibilities, type Infeasibility } from "./diagnostics.js";
 import { violationReasons } from "./violations.js";
 import { formatResult, type SolvedResultObject } from "./format-result.js";
+import { judgeSolution } from "./route-rules.js";
+import { completePlan } from "./complete-plan.js";
 import type { SolveRequestInput } from "./request-types.js";
 import { solverVersion } from "./solver-version.js";
 import type { Solution } from "../../strategies/core/problem.js";
@@ -37,6 +39,9 @@ export type SolveOutcome =
   | { status: "solved"; result: SolvedResultObject }
   | { status: "failed"; error: string; diagnostics: string[]; infeasibilities: Infeasibility[]; strategy: string | null; warnings: string[] };
 
+/** Route evaluations a progress report may spend pricing the insertion of unserved customers. */
+const PROGRESS_PRICING_BUDGET = 200_000;
+
 /** Headroom kept for compiling, scoring and formatting within the caller's time limit. */
 const RESERVED_SECONDS = 0.15;
 
@@ -57,8 +62,10 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
     warnings,
   });
 
-  const proven = infeasibilities(problem);
-  const reasons = proven.map((i) => i.message);
+  // Proofs about customers that may be left unserved do not fail the task: they name those
+  // customers' reasons in `unassigned`.
+  const proven = infeasibilities(problem, undefined, request);
+  const reasons = proven.filter((i) => !i.may_be_unassigned).map((i) => i.message);
   if (reasons.length > 0) return fail(`No feasible solution exists: ${reasons.slice(0, 3).join("; ")}`, reasons, null, proven);
 
   const pinned = options.strategy ?? request.strategy;
@@ -75,16 +82,20 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
   const budget = Budget.forSeconds(seconds, seed, maxIterations, options.shouldAbort);
   options.observer?.searchStarted(budget, strategy.name, (candidate) => {
     const candidateScore = evaluateSolution(problem, candidate);
-    if (!candidateScore.feasible) return null;
-    const meta = { requestId: options.requestId, solveSeconds: (performance.now() - started) / 1000, strategy: strategy.name, warnings, baseStartSeconds, seed, iterations: budget.iterationCount, solverVersion: solverVersion() };
+    if (!judgeSolution(problem, candidate, candidateScore).feasible) return null;
+    // Progress reports price few insertions: the final result prices them all.
+    const meta = { requestId: options.requestId, solveSeconds: (performance.now() - started) / 1000, strategy: strategy.name, warnings, baseStartSeconds, seed, iterations: budget.iterationCount, solverVersion: solverVersion(), proven, pricingBudget: PROGRESS_PRICING_BUDGET };
     return formatResult(problem, candidate, candidateScore, meta);
   });
   // A search that finds no feasible solution goes through the feasibility phase before failing.
   const solution = solveFeasibly(strategy, problem, budget);
+  // Customers the search left out that fit somewhere (required ones anywhere, optional ones
+  // below their penalty) are placed before the plan is judged.
+  completePlan(problem, solution);
   if (options.stats) options.stats.iterations = budget.iterationCount;
   const score = evaluateSolution(problem, solution);
-  if (!score.feasible) {
-    const why = violationReasons(problem, score);
+  if (!judgeSolution(problem, solution, score).feasible) {
+    const why = violationReasons(problem, score, { solution, proven });
     return fail(`No feasible solution found within the time limit: ${why.join("; ")}`, why, strategy.name);
   }
   return {
@@ -98,6 +109,7 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
       seed,
       iterations: budget.iterationCount,
       solverVersion: solverVersion(),
+      proven,
     }),
   };
 }

@@ -1,5 +1,7 @@
 import type { SolutionScore } from "../../strategies/core/evaluator.js";
-import type { CompiledProblem } from "../../strategies/core/problem.js";
+import type { components } from "../../generated/api.js";
+import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
+import { ruleViolationReasons } from "./rule-violations.js";
 
 /** Routes named per rule before the rest are summed up as "and N more". */
 const NAMED_ROUTES = 3;
@@ -16,11 +18,12 @@ function listed(items: string[]): string {
 /**
  * What the best solution found still violates, rule by rule and with the amounts: only the
  * rules actually broken (a problem without windows never hears of windows). The failure message
- * of a search that ended infeasible.
+ * of a search that ended infeasible. With the constraint fields (`rules`), the solution and the
+ * pre-check's proofs name the reason of a required customer left out, and the route limits broken.
  */
-export function violationReasons(p: CompiledProblem, score: SolutionScore): string[] {
-  const why: string[] = [];
-  if (score.missing.length > 0) {
+export function violationReasons(p: CompiledProblem, score: SolutionScore, context?: { solution: Solution; proven: readonly components["schemas"]["Infeasibility"][] }): string[] {
+  const why: string[] = p.rules && context ? ruleViolationReasons(p, score, context.solution, context.proven) : [];
+  if (score.missing.length > 0 && !(p.rules && context)) {
     why.push(`${score.missing.length} customer(s) could not be placed on any route under the hard constraints (e.g. node ${score.missing[0]})`);
   }
   if (score.duplicated.length > 0) why.push(`${score.duplicated.length} customer(s) visited more than once (e.g. node ${score.duplicated[0]})`);
@@ -40,7 +43,8 @@ export function violationReasons(p: CompiledProblem, score: SolutionScore): stri
       late.push(`vehicle ${v} ${fmt(r.lateMinutes)} min late`);
       lateMinutes += r.lateMinutes;
     }
-    if (r.durationExcessMin > 1e-7) {
+    // With rules the caps are per vehicle, and ruleViolationReasons names them.
+    if (!p.rules && r.durationExcessMin > 1e-7) {
       overtime.push(`vehicle ${v} works ${fmt(r.durationMin)} min`);
       overtimeMinutes += r.durationExcessMin;
     }

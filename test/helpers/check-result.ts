@@ -1,20 +1,55 @@
 import { expect } from "chai";
 import type { PlainCvrpRequest } from "./requests.js";
 
+/**
+ * The constraint fields of constraints.md's first table, as the checker reads them (a plain
+ * request has none of them).
+ */
+export interface ConstraintRequestFields {
+  node_skip_penalties?: (number | null)[] | null;
+  allow_unassigned?: boolean | null;
+  node_skills?: (string[] | null)[] | null;
+  vehicle_skills?: (string[] | null)[] | null;
+  vehicle_time_windows?: (number[] | null)[] | null;
+  vehicle_max_distance?: (number | null)[] | null;
+  vehicle_max_working_hours?: (number | null)[] | null;
+  vehicle_max_stops?: (number | null)[] | null;
+  max_working_hours?: number | string | null;
+  base_start_time?: number[];
+}
 
 interface PlainResult {
   total_cost: number;
   routes: Record<string, number[]>;
   distances: number[];
   loads: Record<string, number[]>;
+  time_windows?: Record<string, string[][]>;
+  unassigned?: { node: number; reason: string; message: string; evidence: Record<string, unknown> }[];
+  skip_penalty_total?: number;
+  route_details?: Record<string, { cost: number }>;
+}
+
+const REASONS = new Set([
+  "skipped_cheaper", "demand_exceeds_capacity", "no_vehicle_with_skills", "window_unreachable", "shift_too_short",
+  "distance_limit", "working_hours_too_short", "stops_limit", "no_feasible_insertion",
+]);
+
+/** Minutes after base_start_time of an HH:MM:SS clock time. */
+function minutesOf(clock: string, base: number[]): number {
+  const [h, m, s] = clock.split(":").map(Number) as [number, number, number];
+  const [bh = 9, bm = 0, bs = 0] = base;
+  return (h * 3600 + m * 60 + s - (bh * 3600 + bm * 60 + bs)) / 60;
 }
 
 /**
- * An independent, deliberately naive check of a distance-objective result without a time
- * dimension: every customer exactly once, routes from start to end depot, capacity, loads,
- * distances and total cost recomputed from the request.
+ * An independent, deliberately naive check of a distance-objective result: every customer exactly
+ * once (or, where the request lets customers be left out, listed in `unassigned` instead), routes
+ * from start to end depot, capacity, loads, distances and total cost recomputed from the request;
+ * and the constraint fields when the request has them: skills, stop and distance caps, shifts and
+ * per-vehicle working hours (read off `time_windows`, to the second), skip penalties in
+ * `total_cost` and `skip_penalty_total`, `unassigned` ascending with known reasons.
  */
-export function checkDistanceResult(request: PlainCvrpRequest, result: PlainResult): void {
+export function checkDistanceResult(request: PlainCvrpRequest & ConstraintRequestFields, result: PlainResult): void {
   const n = request.node_num;
   const d = (i: number, j: number): number => {
     const pos = request.node_positions;
@@ -48,11 +83,62 @@ export function checkDistanceResult(request: PlainCvrpRequest, result: PlainResu
     expect(load, `${label} load within capacity`).to.be.at.most(request.vehicles_capacity[v]!);
     expect(result.loads[label]).to.deep.equal(loads);
     expect(result.distances[k]).to.be.closeTo(dist, 1e-6 * Math.max(1, dist));
+    checkRouteRules(request, result, label, v, route, dist);
     total += dist;
   });
+  const unassigned = result.unassigned;
+  const mayLeaveOut = request.allow_unassigned === true || (request.node_skip_penalties ?? []).some((x, i) => x !== null && x !== undefined && !depots.has(i));
+  expect(unassigned !== undefined, "unassigned present exactly when a customer may be left out").to.equal(mayLeaveOut);
+  expect(result.skip_penalty_total !== undefined, "skip_penalty_total present exactly with unassigned").to.equal(mayLeaveOut);
+  const left = new Set((unassigned ?? []).map((u) => u.node));
+  const nodes = (unassigned ?? []).map((u) => u.node);
+  expect(nodes, "unassigned ascending by node, each once").to.deep.equal([...new Set(nodes)].sort((a, b) => a - b));
+  let penalties = 0;
+  for (const u of unassigned ?? []) {
+    expect(REASONS.has(u.reason), `reason ${u.reason}`).to.equal(true);
+    expect(u.message, `node ${u.node} has a message`).to.match(new RegExp(`node ${u.node}\\b`));
+    const penalty = request.node_skip_penalties?.[u.node];
+    if (penalty === null || penalty === undefined) expect(request.allow_unassigned, `required node ${u.node} left out without allow_unassigned`).to.equal(true);
+    else penalties += penalty;
+    if (u.reason === "skipped_cheaper") expect(penalty, `skipped_cheaper node ${u.node} is optional`).to.be.a("number");
+  }
   for (let node = 0; node < n; node++) {
     if (depots.has(node)) continue;
-    expect(seen.get(node) ?? 0, `customer ${node} visited exactly once`).to.equal(1);
+    const expected = left.has(node) ? 0 : 1;
+    expect(seen.get(node) ?? 0, left.has(node) ? `unassigned customer ${node} on no route` : `customer ${node} visited exactly once`).to.equal(expected);
   }
-  expect(result.total_cost).to.be.closeTo(total, 1e-6 * Math.max(1, total));
+  if (mayLeaveOut) expect(result.skip_penalty_total).to.be.closeTo(penalties, 1e-6 * Math.max(1, penalties));
+  const expectedCost = total + penalties;
+  expect(result.total_cost).to.be.closeTo(expectedCost, 1e-6 * Math.max(1, expectedCost));
+  if (result.route_details && mayLeaveOut) {
+    const routeCosts = Object.values(result.route_details).reduce((s, r) => s + r.cost, 0);
+    expect(result.total_cost, "total_cost = route costs + skip penalties").to.be.closeTo(routeCosts + penalties, 1e-6 * Math.max(1, expectedCost));
+  }
+}
+
+/** Skills, stop and distance caps, shifts and per-vehicle working hours of one route. */
+function checkRouteRules(request: ConstraintRequestFields, result: PlainResult, label: string, v: number, route: number[], dist: number): void {
+  const customers = route.slice(1, -1);
+  const has = new Set(request.vehicle_skills?.[v] ?? []);
+  for (const c of customers) {
+    for (const skill of request.node_skills?.[c] ?? []) expect(has.has(skill), `${label} lacks skill ${skill} of node ${c}`).to.equal(true);
+  }
+  const maxStops = request.vehicle_max_stops?.[v];
+  if (maxStops != null) expect(customers.length, `${label} stops`).to.be.at.most(maxStops);
+  const maxDistance = request.vehicle_max_distance?.[v];
+  if (maxDistance != null) expect(dist, `${label} distance`).to.be.at.most(maxDistance + 1e-6);
+  const times = result.time_windows?.[label];
+  if (!times || times.length === 0) return;
+  const base = request.base_start_time ?? [9, 0, 0];
+  const departure = minutesOf(times[0]![1]!, base);
+  const arrival = minutesOf(times[times.length - 1]![0]!, base);
+  // Clock times are rounded to the second.
+  const slack = 1 / 60 + 1e-9;
+  const shift = request.vehicle_time_windows?.[v];
+  if (shift) {
+    expect(departure, `${label} leaves before its shift`).to.be.at.least(shift[0]! - slack);
+    expect(arrival, `${label} returns after its shift`).to.be.at.most(shift[1]! + slack);
+  }
+  const hours = request.vehicle_max_working_hours?.[v] ?? (typeof request.max_working_hours === "number" ? request.max_working_hours : null);
+  if (hours != null) expect(arrival - departure, `${label} working minutes`).to.be.at.most(hours * 60 + 2 * slack);
 }

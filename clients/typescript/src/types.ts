@@ -14,6 +14,12 @@ export type FinishedResult = PollSolved | PollFailed;
 export type SolvedResult = Schemas["SolvedResult"];
 export type CompletionCallbackBody = Schemas["CompletionCallbackBody"];
 export type ValidationIssue = Schemas["ValidationIssue"];
+/** One customer a plan leaves unserved (extension), with its reason and the numbers behind it. */
+export type UnassignedNode = Schemas["UnassignedNode"];
+/** Why a customer is unserved: `skipped_cheaper`, `no_vehicle_with_skills`, `shift_too_short`, ... */
+export type UnassignedReason = UnassignedNode["reason"];
+/** The evidence of an unassigned reason or of a proven infeasibility. */
+export type ReasonEvidence = Schemas["ReasonEvidence"];
 
 /** The partner-facing operations (not the unauthenticated health and metrics endpoints). */
 type ApiOperation = operations["submitSolve" | "getSolveResult" | "listHistory" | "downloadHistoryItem"];

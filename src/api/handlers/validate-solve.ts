@@ -80,7 +80,7 @@ async function buildReport(
     try {
       const compiled = compileRequest(request, { withDistances: false });
       warnings = compiled.warnings;
-      proven = infeasibilities(compiled.problem, requestDistance(request));
+      proven = infeasibilities(compiled.problem, requestDistance(request), request);
     } catch (err) {
       // A body the rules let through but the compiler cannot take: report no infeasibility rather than fail.
       services.log.warn("pre-check could not compile the request", { err });
@@ -92,7 +92,8 @@ async function buildReport(
     rejection: rejection ? rejectionOf(rejection) : null,
     time_limit_seconds: validation.ok ? Math.min(request.time_limit_seconds ?? maxSeconds, maxSeconds) : null,
     warnings,
-    infeasible: proven.length > 0,
+    // A proof about a customer that may be left unserved only leaves it out (it is flagged so).
+    infeasible: proven.some((i) => !i.may_be_unassigned),
     infeasibilities: proven,
   };
 }
