@@ -1,5 +1,6 @@
 import type { components } from "../../generated/api.js";
 import { distanceBetween, type CompiledProblem } from "../../strategies/core/problem.js";
+import { loadReasons } from "./load-diagnostics.js";
 
 /** One proven reason why no feasible solution exists: the OpenAPI document's `Infeasibility`. */
 export type Infeasibility = components["schemas"]["Infeasibility"];
@@ -29,7 +30,7 @@ function clean(x: number): number {
  * only means none of these applies. The API's validate endpoint and a failed task list the same.
  */
 export function infeasibilities(p: CompiledProblem, distance: Distance = (i, j) => distanceBetween(p, i, j)): Infeasibility[] {
-  return [...capacityReasons(p), ...timeReasons(p, distance)];
+  return [...capacityReasons(p), ...loadReasons(p, distance), ...timeReasons(p, distance)];
 }
 
 /** d(i, j): the compiled matrix, or (in the API, which compiles without it) computed on demand. */

@@ -1,14 +1,15 @@
 import type { components } from "../../generated/api.js";
 import { evaluateRoute, type RouteSchedule, type SolutionScore } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
+import { loadResultFields, type LoadResultField } from "./load-result.js";
 import { routeDetail, type RouteDetail } from "./route-details.js";
 
 /**
  * The solved result object exactly as the OpenAPI document's generated `SolvedResult`, with every
  * extension field always present (the worker fills them all) except `stopped`, which only a
- * cancelled solve carries.
+ * cancelled solve carries, and the loads on board, which only a request with load rules gets.
  */
-export type SolvedResultObject = Required<Omit<components["schemas"]["SolvedResult"], "stopped">> & Pick<components["schemas"]["SolvedResult"], "stopped">;
+export type SolvedResultObject = Required<Omit<components["schemas"]["SolvedResult"], "stopped" | LoadResultField>> & Pick<components["schemas"]["SolvedResult"], "stopped" | LoadResultField>;
 
 /** HH:MM:SS from the base start time plus minutes; hours may pass 23 on long days. */
 export function clockTime(baseStartSeconds: number, minutes: number): string {
@@ -82,5 +83,6 @@ export function formatResult(
     iterations: meta.iterations,
     solver_version: meta.solverVersion,
     route_details: routeDetails,
+    ...loadResultFields(p, solution),
   };
 }

@@ -1,5 +1,6 @@
 import type { SolutionScore } from "../../strategies/core/evaluator.js";
-import type { CompiledProblem } from "../../strategies/core/problem.js";
+import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
+import { loadViolationReasons } from "./load-violations.js";
 
 /** Routes named per rule before the rest are summed up as "and N more". */
 const NAMED_ROUTES = 3;
@@ -16,9 +17,10 @@ function listed(items: string[]): string {
 /**
  * What the best solution found still violates, rule by rule and with the amounts: only the
  * rules actually broken (a problem without windows never hears of windows). The failure message
- * of a search that ended infeasible.
+ * of a search that ended infeasible. With load rules (pickups, shipments, extra dimensions) the
+ * capacity rule is the one on board, told from `solution` by loadViolationReasons.
  */
-export function violationReasons(p: CompiledProblem, score: SolutionScore): string[] {
+export function violationReasons(p: CompiledProblem, score: SolutionScore, solution?: Solution): string[] {
   const why: string[] = [];
   if (score.missing.length > 0) {
     why.push(`${score.missing.length} customer(s) could not be placed on any route under the hard constraints (e.g. node ${score.missing[0]})`);
@@ -32,7 +34,7 @@ export function violationReasons(p: CompiledProblem, score: SolutionScore): stri
   let overtimeMinutes = 0;
   const hardWindows = p.time !== null && p.time.latePenaltyPerMin <= 0;
   score.routes.forEach((r, v) => {
-    if (r.capacityExcess > 1e-9) {
+    if (r.capacityExcess > 1e-9 && !(p.loads && solution)) {
       overloaded.push(`vehicle ${v} carries ${fmt(r.load)} against its capacity ${fmt(p.capacity[v]!)}`);
       excess += r.capacityExcess;
     }
@@ -50,6 +52,7 @@ export function violationReasons(p: CompiledProblem, score: SolutionScore): stri
   if (overtime.length > 0) {
     why.push(`working-hours cap of ${fmt(p.time!.maxRouteMin)} min exceeded on ${overtime.length} route(s) by ${fmt(overtimeMinutes)} min in total (${listed(overtime)})`);
   }
+  if (solution) why.push(...loadViolationReasons(p, solution));
   if (why.length === 0) why.push("the answer is not a valid solution (one route per vehicle, customers only)");
   return why;
 }

@@ -3,6 +3,7 @@ import type { ValidationIssue } from "../../errors/api-error.js";
 import type { SolveRequestInput } from "../../problem/request-types.js";
 import { DENSE_MATRIX_MAX_NODES } from "../../problem/compile-request.js";
 import { MAX_ISSUES } from "./ajv-issues.js";
+import { loadFieldIssues, READ_BY_LOAD_RULES } from "./load-fields.js";
 
 /** Checks an URL for the callback target; null means acceptable. */
 export type CallbackUrlCheck = (url: string) => string | null;
@@ -12,6 +13,7 @@ export const READ_BY_CROSS_FIELD_RULES: ReadonlySet<string> = new Set([
   "objective", "node_num", "vehicle_num", "node_positions", "distance_matrix", "start_nodes", "end_nodes",
   "node_demands", "vehicles_capacity", "vehicle_fixed_costs", "vehicle_unit_distance_costs",
   "node_time_windows", "node_service_time", "vehicle_speeds", "callback_url",
+  ...READ_BY_LOAD_RULES,
 ]);
 
 /**
@@ -89,6 +91,8 @@ export function crossFieldIssues(req: SolveRequestInput, checkCallbackUrl: Callb
       });
     }
   }
+
+  loadFieldIssues(req, add);
 
   if (req.callback_url !== undefined) {
     const reason = checkCallbackUrl(req.callback_url);
