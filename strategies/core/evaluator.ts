@@ -1,3 +1,4 @@
+import { checkRouteLoads } from "./evaluate-loads.js";
 import { distanceBetween, type CompiledProblem, type Solution } from "./problem.js";
 
 /** Everything about one route, rebuilt from scratch. */
@@ -13,6 +14,13 @@ export interface RouteScore {
   durationMin: number;
   durationExcessMin: number;
   departureMin: number;
+  /**
+   * With load rules only (p.loads): the most on board in the first dimension, and the broken
+   * backhaul-order and shipment-pairing rules (evaluate-loads.ts). capacityExcess then covers
+   * the peak on board and every extra dimension.
+   */
+  peakOnBoard?: number;
+  orderViolations?: number;
   feasible: boolean;
 }
 
@@ -22,6 +30,9 @@ export interface RouteSchedule {
   arrive: number[];
   leave: number[];
   loads: number[];
+  /** With load rules only: load on board after each node, first dimension and the D extra ones. */
+  onBoard?: number[];
+  extraOnBoard?: number[][];
 }
 
 export interface SolutionScore {
@@ -81,6 +92,10 @@ export function evaluateRoute(p: CompiledProblem, v: number, route: ArrayLike<nu
       schedule.arrive = [];
       schedule.leave = [];
       schedule.loads = [];
+      if (p.loads) {
+        schedule.onBoard = [];
+        schedule.extraOnBoard = [];
+      }
     }
     return { distance: 0, cost: 0, load: 0, capacityExcess: 0, lateMinutes: 0, latePenalty: 0, durationMin: 0, durationExcessMin: 0, departureMin: 0, feasible: true };
   }
@@ -94,7 +109,9 @@ export function evaluateRoute(p: CompiledProblem, v: number, route: ArrayLike<nu
     prev = c;
   }
   distance += distanceBetween(p, prev, end);
-  const capacityExcess = Math.max(0, load - p.capacity[v]!);
+  let capacityExcess = Math.max(0, load - p.capacity[v]!);
+  const loadCheck = p.loads ? checkRouteLoads(p, p.loads, v, route, len, schedule ? (schedule as Required<RouteSchedule>) : undefined) : null;
+  if (loadCheck) capacityExcess = loadCheck.excess;
 
   let lateMinutes = 0;
   let latePenalty = 0;
@@ -162,7 +179,8 @@ export function evaluateRoute(p: CompiledProblem, v: number, route: ArrayLike<nu
   }
   const hardLate = t !== null && t.latePenaltyPerMin <= 0 && lateMinutes > 1e-7;
   const cost = p.fixedCost[v]! + p.unitCost[v]! * distance + latePenalty;
-  const feasible = capacityExcess <= 1e-9 && !hardLate && durationExcessMin <= 1e-7;
+  const feasible = capacityExcess <= 1e-9 && !hardLate && durationExcessMin <= 1e-7 && (loadCheck === null || loadCheck.orderViolations === 0);
+  if (loadCheck) return { distance, cost, load, capacityExcess, lateMinutes, latePenalty, durationMin, durationExcessMin, departureMin, peakOnBoard: loadCheck.peakOnBoard, orderViolations: loadCheck.orderViolations, feasible };
   return { distance, cost, load, capacityExcess, lateMinutes, latePenalty, durationMin, durationExcessMin, departureMin, feasible };
 }
 

@@ -1,0 +1,66 @@
+import fc from "fast-check";
+import type { SolveRequestInput } from "../../src/problem/request-types.js";
+import type { ConstraintFields } from "../../src/problem/constraint-fields.js";
+import { fleetArb, fleetInstance, type FleetOptions } from "./fleet-problems.js";
+
+export type LoadKind = "pickups" | "backhauls" | "shipments" | "dimensions" | "all";
+
+export interface LoadOptions extends FleetOptions {
+  kind: LoadKind;
+  loadSeed: number;
+}
+
+/**
+ * A fleetInstance (fleet-problems.ts) with the load fields of constraints.md switched on:
+ * pickups on some customers, backhauls (each customer a delivery or a pickup, never both, and
+ * pickups_after_deliveries), shipments (customers paired up, their demands 0), one or two extra
+ * dimensions, or all of them at once (backhauls excepted: they forbid nodes with both).
+ */
+export function loadInstance(o: LoadOptions): SolveRequestInput & ConstraintFields {
+  const req = fleetInstance(o) as SolveRequestInput & ConstraintFields;
+  let s = o.loadSeed;
+  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const n = req.node_num;
+  const m = req.vehicle_num;
+  const depot = (i: number) => i < o.depots;
+  const demands = req.node_demands!.slice();
+  const pickups = new Array<number>(n).fill(0);
+  const kinds = o.kind === "all" ? ["pickups", "shipments", "dimensions"] : [o.kind];
+  if (kinds.includes("pickups")) for (let i = 0; i < n; i++) if (!depot(i) && rand() < 0.6) pickups[i] = Math.floor(rand() * 6);
+  if (kinds.includes("backhauls")) {
+    for (let i = 0; i < n; i++) {
+      if (depot(i) || rand() < 0.5) continue;
+      pickups[i] = demands[i]!;
+      demands[i] = 0;
+    }
+    req.pickups_after_deliveries = true;
+  }
+  if (kinds.includes("shipments")) {
+    const free = Array.from({ length: n - o.depots }, (_, k) => k + o.depots).filter(() => rand() < 0.8);
+    const shipments: { pickup: number; delivery: number; amount: number }[] = [];
+    for (let k = 0; k + 1 < free.length; k += 2) {
+      const a = free[k]!;
+      const b = free[k + 1]!;
+      const amount = demands[a]! + demands[b]!;
+      demands[a] = 0;
+      demands[b] = 0;
+      pickups[a] = 0;
+      pickups[b] = 0;
+      shipments.push(rand() < 0.5 ? { pickup: a, delivery: b, amount } : { pickup: b, delivery: a, amount });
+    }
+    req.shipments = shipments;
+  }
+  if (kinds.includes("dimensions")) {
+    const D = 1 + Math.floor(rand() * 2);
+    req.node_extra_demands = Array.from({ length: n }, (_, i) => Array.from({ length: D }, () => (depot(i) ? 0 : Math.floor(rand() * 8))));
+    req.vehicles_extra_capacity = Array.from({ length: m }, () => Array.from({ length: D }, () => 8 + Math.floor(rand() * 30)));
+  }
+  req.node_demands = demands;
+  if (pickups.some((q) => q > 0) || kinds.includes("pickups") || kinds.includes("backhauls")) req.node_pickups = pickups;
+  return req;
+}
+
+export const loadArb = (time: FleetOptions["time"], maxCustomers = 10, kind?: LoadKind): fc.Arbitrary<LoadOptions> =>
+  fc
+    .tuple(fleetArb(time, maxCustomers), kind ? fc.constant(kind) : fc.constantFrom<LoadKind>("pickups", "backhauls", "shipments", "dimensions", "all"), fc.integer({ min: 1, max: 1_000_000 }))
+    .map(([o, k, loadSeed]) => ({ ...o, kind: k, loadSeed }));
