@@ -49,6 +49,7 @@ export function formatResult(
   const timeWindows: Record<string, [string, string][]> = {};
   const distances: number[] = [];
   const routeDetails: Record<string, RouteDetail> = {};
+  const schedules = new Map<string, RouteSchedule>();
   for (let v = 0; v < p.vehicleCount; v++) {
     const route = solution.routes[v]!;
     if (route.length === 0) continue;
@@ -56,6 +57,7 @@ export function formatResult(
     const schedule: RouteSchedule = { nodes: [], arrive: [], leave: [], loads: [] };
     const routeScore = evaluateRoute(p, v, route, route.length, schedule);
     routes[label] = schedule.nodes;
+    schedules.set(label, schedule);
     loads[label] = schedule.loads.map(clean);
     distances.push(clean(routeScore.distance));
     routeDetails[label] = routeDetail(p, v, routeScore, schedule);
@@ -83,6 +85,6 @@ export function formatResult(
     iterations: meta.iterations,
     solver_version: meta.solverVersion,
     route_details: routeDetails,
-    ...loadResultFields(p, solution),
+    ...loadResultFields(p, schedules),
   };
 }

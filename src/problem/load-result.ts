@@ -1,6 +1,6 @@
 import type { components } from "../../generated/api.js";
-import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
-import { fullRoute, loadProfile } from "./load-profile.js";
+import type { RouteSchedule } from "../../strategies/core/evaluator.js";
+import type { CompiledProblem } from "../../strategies/core/problem.js";
 
 export type LoadResultField = "loads_on_board" | "extra_loads_on_board";
 type SolvedResult = components["schemas"]["SolvedResult"];
@@ -12,19 +12,16 @@ function clean(x: number): number {
 
 /**
  * The result's `loads_on_board` (and `extra_loads_on_board` when there are extra dimensions),
- * per used vehicle; nothing at all for a request without load rules, whose result stays exactly
- * what it was before these fields existed.
+ * read off the evaluator's schedule of each used vehicle (keyed by label, like `loads`); nothing
+ * at all for a request without load rules, whose result stays exactly what it was before.
  */
-export function loadResultFields(p: CompiledProblem, solution: Solution): Pick<SolvedResult, LoadResultField> {
-  const rules = p.loads;
-  if (!rules) return {};
+export function loadResultFields(p: CompiledProblem, schedules: ReadonlyMap<string, RouteSchedule>): Pick<SolvedResult, LoadResultField> {
+  if (!p.loads) return {};
   const onBoard: Record<string, number[]> = {};
   const extra: Record<string, number[][]> = {};
-  solution.routes.forEach((customers, v) => {
-    if (customers.length === 0) return;
-    const profile = loadProfile(p, rules, fullRoute(p, v, customers));
-    onBoard[`Vehicle ${v}`] = profile.onBoard.map(clean);
-    extra[`Vehicle ${v}`] = profile.extraOnBoard.map((row) => row.map(clean));
-  });
-  return rules.extraDims > 0 ? { loads_on_board: onBoard, extra_loads_on_board: extra } : { loads_on_board: onBoard };
+  for (const [label, schedule] of schedules) {
+    onBoard[label] = (schedule.onBoard ?? []).map(clean);
+    extra[label] = (schedule.extraOnBoard ?? []).map((row) => row.map(clean));
+  }
+  return p.loads.extraDims > 0 ? { loads_on_board: onBoard, extra_loads_on_board: extra } : { loads_on_board: onBoard };
 }
