@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { checkLoadRules, type LoadFieldsOfRequest } from "./check-loads.js";
 import type { PlainCvrpRequest } from "./requests.js";
 
 
@@ -7,14 +8,17 @@ interface PlainResult {
   routes: Record<string, number[]>;
   distances: number[];
   loads: Record<string, number[]>;
+  loads_on_board?: Record<string, number[]>;
+  extra_loads_on_board?: Record<string, number[][]>;
 }
 
 /**
  * An independent, deliberately naive check of a distance-objective result without a time
  * dimension: every customer exactly once, routes from start to end depot, capacity, loads,
- * distances and total cost recomputed from the request.
+ * distances and total cost recomputed from the request; and the load rules (pickups, backhauls,
+ * shipments, extra dimensions: check-loads.ts) when the request has them, their absence otherwise.
  */
-export function checkDistanceResult(request: PlainCvrpRequest, result: PlainResult): void {
+export function checkDistanceResult(request: PlainCvrpRequest & Partial<LoadFieldsOfRequest>, result: PlainResult): void {
   const n = request.node_num;
   const d = (i: number, j: number): number => {
     const pos = request.node_positions;
@@ -45,7 +49,7 @@ export function checkDistanceResult(request: PlainCvrpRequest, result: PlainResu
       }
       loads.push(load);
     });
-    expect(load, `${label} load within capacity`).to.be.at.most(request.vehicles_capacity[v]!);
+    expect(load, `${label} delivered load within capacity`).to.be.at.most(request.vehicles_capacity[v]!);
     expect(result.loads[label]).to.deep.equal(loads);
     expect(result.distances[k]).to.be.closeTo(dist, 1e-6 * Math.max(1, dist));
     total += dist;
@@ -55,4 +59,5 @@ export function checkDistanceResult(request: PlainCvrpRequest, result: PlainResu
     expect(seen.get(node) ?? 0, `customer ${node} visited exactly once`).to.equal(1);
   }
   expect(result.total_cost).to.be.closeTo(total, 1e-6 * Math.max(1, total));
+  checkLoadRules(request, result);
 }
