@@ -20,6 +20,8 @@ export interface SelectionRule {
    * only the others (false: mixed fleets, several depots or start/end nodes, speeds, soft windows).
    */
   textbook?: boolean;
+  /** Match only problems with (true) or without (false) load rules (pickups, backhauls, shipments, extra dimensions). */
+  loadRules?: boolean;
   strategy: string;
 }
 
@@ -69,6 +71,9 @@ export const DEFAULT_SELECTION: readonly SelectionRule[] = [
   { maxCustomers: 1000, bindingWindows: true, textbook: true, strategy: "hgs" },
   { maxCustomers: 2000, bindingWindows: false, textbook: true, strategy: "hgs" },
   { maxCustomers: 1000, textbook: false, strategy: "hgs" },
+  // Load rules (constraints.md, second table) at any size: only hgs's general search knows them
+  // (the others refuse them in `supports`); measured on VRPB and PDPTW in BENCHMARKS.md.
+  { maxCustomers: Number.POSITIVE_INFINITY, loadRules: true, strategy: "hgs" },
   { maxCustomers: 3000, strategy: "alns" },
   // Above 3,000 customers: decomposition (strategies/large) where it applies (capacity-only, one
   // depot, identical vehicles): on XXL (3,000-30,000 customers, 60/120 s, BENCHMARKS.md) it beats
@@ -98,6 +103,7 @@ export function selectStrategy(p: CompiledProblem, table: readonly SelectionRule
     if (rule.needsCoordinates && !p.coords) continue;
     if (rule.bindingWindows !== undefined && rule.bindingWindows !== hasBindingWindows(p)) continue;
     if (rule.textbook !== undefined && rule.textbook !== isTextbook(p)) continue;
+    if (rule.loadRules !== undefined && rule.loadRules !== (p.loads != null)) continue;
     const strategy = findStrategy(rule.strategy);
     if (strategy.supports(p).ok) return strategy;
   }

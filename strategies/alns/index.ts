@@ -1,6 +1,6 @@
 import { tinyProblemPatience, type Budget } from "../core/budget.js";
 import { isSymmetric } from "../core/neighbours.js";
-import { denseMatrixRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
+import { denseMatrixRefusal, loadRulesRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
 import { twoOptRoute } from "../core/two-opt.js";
@@ -107,7 +107,7 @@ function initialSolution(p: CompiledProblem): Solution {
 export const alns: Strategy = {
   name: "alns",
   supports: (p) => {
-    const refusal = denseMatrixRefusal(p, "alns");
+    const refusal = denseMatrixRefusal(p, "alns") ?? loadRulesRefusal(p, "alns");
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {

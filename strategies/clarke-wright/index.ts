@@ -1,7 +1,7 @@
 import type { Budget } from "../core/budget.js";
 import { evaluateRoute } from "../core/evaluator.js";
 import { nearestNeighbours } from "../core/neighbours.js";
-import { distanceBetween, type CompiledProblem, type Solution } from "../core/problem.js";
+import { distanceBetween, loadRulesRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
 import { Workspace } from "../core/workspace.js";
@@ -83,7 +83,10 @@ function loadOf(p: CompiledProblem, route: number[]): number {
 
 export const clarkeWright: Strategy = {
   name: "clarke-wright",
-  supports: () => ({ ok: true }),
+  supports: (p) => {
+    const refusal = loadRulesRefusal(p, "clarke-wright");
+    return refusal ? { ok: false, reason: refusal } : { ok: true };
+  },
   solve(p: CompiledProblem, budget: Budget): Solution {
     // A few shape parameters (the classic lambda variants) while time allows; keep the best.
     let best: Solution | null = null;

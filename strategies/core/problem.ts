@@ -150,3 +150,12 @@ export function denseMatrixRefusal(p: CompiledProblem, strategy: string): string
   if (hasDenseMatrix(p)) return null;
   return `the ${strategy} strategy needs the full distance matrix, which is not built for ${p.nodeCount} nodes (distances are computed from node_positions on demand); use the large strategy`;
 }
+
+/**
+ * The refusal of a strategy whose search knows only loads delivered from the start (no pickups,
+ * backhaul order, shipments or extra dimensions), for problems with load rules; null without them.
+ */
+export function loadRulesRefusal(p: CompiledProblem, strategy: string): string | null {
+  if (!p.loads) return null;
+  return `the ${strategy} strategy does not handle node_pickups, pickups_after_deliveries, shipments or extra load dimensions; use the hgs strategy`;
+}

@@ -54,7 +54,8 @@ function looksFeasible(s: Snapshot): boolean {
 
 /** A start for the search: the given solution (customers it lacks, repeats or misplaces are re-inserted) or savings. */
 function startRoutes(m: FleetModel, initial: Solution | undefined): { routes: number[][]; missing: number[] } {
-  const source = initial ?? clarkeWrightSolution(m.p);
+  // The savings know no backhaul order or shipment: with those rules the search builds its own start.
+  const source = initial ?? (m.order ? { routes: [] } : clarkeWrightSolution(m.p));
   const seen = new Uint8Array(m.nodeCount);
   const routes = Array.from({ length: m.routes }, (_, v) =>
     (source.routes[v] ?? []).filter((c) => Number.isInteger(c) && c >= 0 && c < m.nodeCount && !m.p.isDepot[c] && !seen[c] && (seen[c] = 1)),
@@ -116,6 +117,12 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
   const start = startRoutes(m, initial);
   rs.penalties = penalties.current;
   rs.loadRoutes(start.routes);
+  // A given start that breaks the order rules loses those routes' customers to the recreate.
+  for (let r = 0; r < m.routes; r++) {
+    if (!rs.broken[r]) continue;
+    start.missing.push(...start.routes[r]!);
+    rs.setRoute(r, [], 0);
+  }
   recreate(ls, rng, start.missing);
   // A feasible start counts as it is: education on a penalised cost may trade it for a worse one.
   consider(snapshot(rs));

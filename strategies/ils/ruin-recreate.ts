@@ -11,8 +11,19 @@ const SISR_MEAN_REMOVED = 10;
 const SISR_MAX_STRING = 10;
 const DEMAND_ORDER_PROBABILITY = 0.5;
 
-/** Rewrites every route that lost customers, without them. */
-function dropFrom(rs: Routes, removed: readonly number[]): void {
+/** Rewrites every route that lost customers, without them; a shipment's stop takes its partner along (added to `removed`). */
+function dropFrom(rs: Routes, removed: number[]): void {
+  const partner = rs.m.order?.partner;
+  if (partner) {
+    const listed = new Set(removed);
+    for (let k = 0, count = removed.length; k < count; k++) {
+      const q = partner[removed[k]!]!;
+      if (q >= 0 && !listed.has(q)) {
+        listed.add(q);
+        removed.push(q);
+      }
+    }
+  }
   const gone = new Set(removed);
   const touched = new Set<number>();
   for (const c of removed) if (rs.routeOf[c]! >= 0) touched.add(rs.routeOf[c]!);
@@ -123,7 +134,13 @@ export function recreate(ls: GeneralMovePricing, rng: Rng, removed: number[]): v
   // As SISR does, half the time the largest demands go first: they are the hard ones to pack
   // into the vehicles left, which matters with mixed capacities.
   if (rng.next() < DEMAND_ORDER_PROBABILITY) removed.sort((a, b) => m.demand[b]! - m.demand[a]!);
+  const partner = m.order?.partner ?? null;
   for (const c of removed) {
+    if (partner && partner[c]! >= 0) {
+      // Both stops of a shipment go in together, pickup first (pair-insertion.ts).
+      if (rs.routeOf[c]! < 0) recreatePair(ls, m.order!.role[c]! > 0 ? c : partner[c]!, m.order!.role[c]! > 0 ? partner[c]! : c);
+      continue;
+    }
     let bestDelta = Number.POSITIVE_INFINITY;
     let bestRoute = -1;
     let bestAfter = 0;
@@ -153,4 +170,35 @@ export function recreate(ls: GeneralMovePricing, rng: Rng, removed: number[]): v
     const count = rs.write(pieces, out);
     rs.setRoute(bestRoute, out, count);
   }
+}
+
+/** Inserts shipment (pickup, delivery) at the cheapest places next to its stops' neighbours or on a free vehicle; else anywhere. */
+function recreatePair(ls: GeneralMovePricing, pickup: number, delivery: number): void {
+  const rs = ls.rs;
+  const m = rs.m;
+  const pair = ls.pairInsertion;
+  let bestDelta = Number.POSITIVE_INFINITY;
+  let bestRoute = -1;
+  let bestI = 0;
+  let bestJ = 0;
+  const tried = new Set<number>();
+  const consider = (r: number) => {
+    if (r < 0 || tried.has(r)) return;
+    tried.add(r);
+    const price = pair.best(r, pickup, delivery, rs.cost[r]! + bestDelta);
+    if (price - rs.cost[r]! < bestDelta) {
+      bestDelta = price - rs.cost[r]!;
+      bestRoute = r;
+      bestI = pair.i;
+      bestJ = pair.j;
+    }
+  };
+  for (const w of m.neighbours[pickup]!) consider(rs.routeOf[w]!);
+  for (const w of m.neighbours[delivery]!) consider(rs.routeOf[w]!);
+  for (let type = 0; type < m.typeSlots.length; type++) consider(ls.emptyOfType(type, -1));
+  if (bestRoute < 0) for (let r = 0; r < m.routes; r++) consider(r);
+  if (bestRoute < 0) return;
+  const out = new Int32Array(rs.length[bestRoute]! + 2);
+  const count = rs.write(pair.place(bestRoute, pickup, delivery, bestI, bestJ), out);
+  rs.setRoute(bestRoute, out, count);
 }

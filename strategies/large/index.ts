@@ -1,7 +1,7 @@
 import { Budget } from "../core/budget.js";
 import { evaluateSolution } from "../core/evaluator.js";
 import { nearestNeighbours } from "../core/neighbours.js";
-import { cloneSolution, type CompiledProblem, type Solution } from "../core/problem.js";
+import { cloneSolution, loadRulesRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import type { Strategy } from "../core/strategy.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { hgs } from "../hgs/index.js";
@@ -49,7 +49,7 @@ function refusal(p: CompiledProblem): string | null {
 export const large: Strategy = {
   name: "large",
   supports(p) {
-    const reason = refusal(p);
+    const reason = refusal(p) ?? loadRulesRefusal(p, "large");
     return reason ? { ok: false, reason: `the large strategy cannot take this request: ${reason}` } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget): Solution {

@@ -1,4 +1,5 @@
 import { nearestNeighbours } from "../core/neighbours.js";
+import { shipmentRoles } from "../core/evaluate-loads.js";
 import { windowsBindAgainst, type CompiledProblem } from "../core/problem.js";
 import type { LoadDimension } from "./load-segment.js";
 import { windowNeighbours } from "./window-neighbours.js";
@@ -39,6 +40,8 @@ export interface FleetModel {
    */
   loads: LoadDimension[];
   richLoads: boolean;
+  /** Backhaul order and shipment pairing to keep on every route (null when neither applies). */
+  order: LoadOrder | null;
   fixedCost: Float64Array;
   unitCost: Float64Array;
   speed: Float64Array;
@@ -55,6 +58,51 @@ export interface FleetModel {
 }
 
 const GRANULARITY = 20;
+
+/**
+ * The order rules of constraints.md's second table, checked on the route model (route-loads.ts):
+ * under backhauls no delivery node may follow a pickup node; a shipment's two stops share a
+ * route, pickup first. Candidates that break them are refused (priced at Infinity), as PyVRP
+ * forbids a backhaul -> linehaul arc; pair moves (moves/pair-*.ts) move shipments whole.
+ */
+export interface LoadOrder {
+  /** Per node: 1 delivers (linehaul), 2 picks up (backhaul), 0 neither; null without backhauls. */
+  backhaul: Uint8Array | null;
+  /** Per node: the other stop of its shipment, -1 none; null without shipments. */
+  partner: Int32Array | null;
+  /** Per node: 1 a shipment's pickup, -1 its delivery, 0 none. */
+  role: Int8Array;
+}
+
+/**
+ * The load dimensions and order rules of a problem with load rules (p.loads): dimension 0
+ * delivers node_demands and picks up node_pickups plus each shipment as a signed pickup (+amount
+ * at its pickup, -amount at its delivery), which gives the exact load on board whenever the pair
+ * is on one route in order (the order check's job); one delivered dimension per extra dimension.
+ */
+function loadModel(p: CompiledProblem): { loads: LoadDimension[]; order: LoadOrder | null } {
+  const rules = p.loads;
+  if (!rules) return { loads: [{ delivery: p.demand, pickup: null, capacity: p.capacity }], order: null };
+  const pickup = new Float64Array(p.nodeCount);
+  for (let i = 0; i < p.nodeCount; i++) pickup[i] = rules.pickup[i]! + rules.shipmentLoad[i]!;
+  const loads: LoadDimension[] = [{ delivery: p.demand, pickup, capacity: p.capacity }];
+  const D = rules.extraDims;
+  for (let d = 0; d < D; d++) {
+    const delivery = new Float64Array(p.nodeCount);
+    for (let i = 0; i < p.nodeCount; i++) delivery[i] = rules.extraDemand[i * D + d]!;
+    const capacity = new Float64Array(p.vehicleCount);
+    for (let v = 0; v < p.vehicleCount; v++) capacity[v] = rules.extraCapacity[v * D + d]!;
+    loads.push({ delivery, pickup: null, capacity });
+  }
+  let backhaul: Uint8Array | null = null;
+  if (rules.pickupsAfterDeliveries) {
+    backhaul = new Uint8Array(p.nodeCount);
+    for (let i = 0; i < p.nodeCount; i++) backhaul[i] = p.demand[i]! > 0 ? 1 : rules.pickup[i]! > 0 ? 2 : 0;
+  }
+  const partner = rules.shipments.length > 0 ? rules.partner : null;
+  const order = backhaul || partner ? { backhaul, partner, role: shipmentRoles(rules) } : null;
+  return { loads, order };
+}
 
 /**
  * How the textbook search (textbook-model.ts) sees the same problem: fewer route slots (never
@@ -89,10 +137,14 @@ export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetM
     typeOf[v] = type;
     slots[type]!.push(v);
   }
+  const { loads, order } = loadModel(p);
   let maxDistance = 0;
   for (let i = 0; i < p.dist.length; i++) maxDistance = Math.max(maxDistance, p.dist[i]!);
   let maxDemand = 0;
   for (const c of p.customers) maxDemand = Math.max(maxDemand, p.demand[c]!);
+  // Pickups and shipment amounts count as demands for the scale of the load price.
+  const pickups = loads[0]!.pickup;
+  if (pickups) for (const c of p.customers) maxDemand = Math.max(maxDemand, Math.abs(pickups[c]!));
   let unit = 0;
   let speedSum = 0;
   for (let v = 0; v < routes; v++) {
@@ -116,8 +168,9 @@ export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetM
     latePenalty: timed && timed.latePenaltyPerMin > 0 ? timed.latePenaltyPerMin : 0,
     routes,
     capacity: p.capacity,
-    loads: [{ delivery: p.demand, pickup: null, capacity: p.capacity }],
-    richLoads: false,
+    loads,
+    richLoads: p.loads != null,
+    order,
     fixedCost: p.fixedCost,
     unitCost: p.unitCost,
     speed,

@@ -13,8 +13,67 @@ import type { Pieces } from "./pieces.js";
  */
 export class RouteLoads {
   private readonly seg = new LoadSegment();
+  /** Shipment pickups met on the candidate being checked (stamped, so never cleared). */
+  private readonly seen: Int32Array;
+  private stamp = 0;
 
-  constructor(readonly m: FleetModel) {}
+  constructor(readonly m: FleetModel) {
+    this.seen = new Int32Array(m.nodeCount);
+  }
+
+  /** Whether the candidate seq[from..to] breaks the backhaul order or a shipment's pairing (false without order rules). */
+  brokenRange(seq: ArrayLike<number>, from: number, to: number): boolean {
+    if (!this.m.order) return false;
+    this.startOrder();
+    for (let k = from; k <= to; k++) if (this.breaks(seq[k]!)) return true;
+    return this.open !== 0;
+  }
+
+  /** The same for the candidate `pieces` of the current routes. */
+  brokenPieces(pieces: Pieces, seqs: readonly Int32Array[]): boolean {
+    if (!this.m.order) return false;
+    this.startOrder();
+    for (let k = 0; k < pieces.count; k++) {
+      const r = pieces.route[k]!;
+      if (r < 0) {
+        if (this.breaks(pieces.from[k]!)) return true;
+        continue;
+      }
+      const seq = seqs[r]!;
+      if (pieces.reversed[k]) {
+        for (let t = pieces.to[k]!; t >= pieces.from[k]!; t--) if (this.breaks(seq[t]!)) return true;
+      } else for (let t = pieces.from[k]!; t <= pieces.to[k]!; t++) if (this.breaks(seq[t]!)) return true;
+    }
+    return this.open !== 0;
+  }
+
+  private open = 0;
+  private pickedUp = false;
+
+  private startOrder(): void {
+    this.stamp++;
+    this.open = 0;
+    this.pickedUp = false;
+  }
+
+  /** One more visit of the candidate: true when it breaks a rule (open shipments are checked at the end). */
+  private breaks(c: number): boolean {
+    const order = this.m.order!;
+    if (order.backhaul) {
+      const kind = order.backhaul[c]!;
+      if (kind === 1 && this.pickedUp) return true;
+      if (kind === 2) this.pickedUp = true;
+    }
+    const role = order.role[c]!;
+    if (role > 0) {
+      this.seen[c] = this.stamp;
+      this.open++;
+    } else if (role < 0) {
+      if (this.seen[order.partner![c]!] !== this.stamp) return true;
+      this.open--;
+    }
+    return false;
+  }
 
   /** Load above capacity, summed over dimensions, of vehicle v serving seq[from..to]. */
   excessOfRange(v: number, seq: ArrayLike<number>, from: number, to: number): number {

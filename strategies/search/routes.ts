@@ -42,6 +42,8 @@ export class Routes {
   readonly routeOf: Int32Array;
   readonly pos: Int32Array;
   readonly modifiedAt: Float64Array;
+  /** 1 when the route breaks the backhaul order or a shipment's pairing (route-loads.ts): priced at Infinity. */
+  readonly broken: Uint8Array;
   clock = 0;
   penalties: Penalties = { load: 1, duration: 1, timeWarp: 1 };
   private readonly buffer: Int32Array;
@@ -66,6 +68,7 @@ export class Routes {
     this.routeOf = new Int32Array(m.nodeCount).fill(-1);
     this.pos = new Int32Array(m.nodeCount);
     this.modifiedAt = new Float64Array(m.routes);
+    this.broken = new Uint8Array(m.routes);
     this.buffer = new Int32Array(slots);
     for (let r = 0; r < m.routes; r++) this.setRoute(r, this.buffer, 0);
   }
@@ -132,6 +135,7 @@ export class Routes {
     }
     this.length[r] = count;
     this.loadExcess[r] = this.loads ? this.loads.excessOfRange(r, seq, 1, count) : Math.max(0, load[count]! - m.capacity[r]!);
+    this.broken[r] = this.loads !== null && this.loads.brokenRange(seq, 1, count) ? 1 : 0;
     this.timeWarp[r] = 0;
     this.durationExcess[r] = 0;
     this.duration[r] = 0;
@@ -159,6 +163,7 @@ export class Routes {
 
   private penalised(r: number): number {
     const pen = this.penalties;
+    if (this.broken[r]) return Number.POSITIVE_INFINITY;
     return this.objective[r]! + pen.load * this.loadExcess[r]! + pen.timeWarp * this.timeWarp[r]! + pen.duration * this.durationExcess[r]!;
   }
 
@@ -207,6 +212,7 @@ export class Routes {
       }
     }
     distance += d[prev * n + m.end[v]!]!;
+    if (this.loads && this.loads.brokenPieces(pieces, this.seq)) return Number.POSITIVE_INFINITY;
     const excess = this.loads ? this.loads.excessOfPieces(v, pieces, this.seq) : load - m.capacity[v]!;
     return m.fixedCost[v]! + m.unitCost[v]! * distance + (excess > 0 ? this.penalties.load * excess : 0);
   }

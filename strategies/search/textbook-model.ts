@@ -84,6 +84,7 @@ export function textbookMismatch(p: CompiledProblem): string | null {
   if (!allEqual(p.capacity) || !allEqual(p.fixedCost) || !allEqual(p.unitCost)) return "the fleet is heterogeneous";
   if (p.time && !allEqual(p.time.speed)) return "vehicle speeds differ";
   if (p.time && p.time.latePenaltyPerMin > 0) return "soft time windows (late_penalty_per_min > 0) price lateness per customer";
+  if (p.loads) return "pickups, shipments or extra load dimensions (the textbook model carries one delivered load)";
   return null;
 }
 

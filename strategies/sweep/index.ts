@@ -1,5 +1,5 @@
 import type { Budget } from "../core/budget.js";
-import { denseMatrixRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
+import { denseMatrixRefusal, loadRulesRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
 import { twoOptRoute } from "../core/two-opt.js";
@@ -48,7 +48,7 @@ export const sweep: Strategy = {
   name: "sweep",
   supports: (p) => {
     if (!p.coords) return { ok: false, reason: "the sweep strategy needs node_positions (coordinates)" };
-    const refusal = denseMatrixRefusal(p, "sweep");
+    const refusal = denseMatrixRefusal(p, "sweep") ?? loadRulesRefusal(p, "sweep");
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget): Solution {

@@ -6,6 +6,8 @@ import { generalSwap, generalSwapWithin } from "../moves/swap.js";
 import { generalTwoOpt } from "../moves/two-opt.js";
 import { generalTwoOptStar } from "../moves/two-opt-star.js";
 import { improveFleetUse } from "../moves/vehicle-change.js";
+import { pairExchange } from "../moves/pair-exchange.js";
+import { pairRelocate } from "../moves/pair-relocate.js";
 import { GeneralMovePricing } from "./move-pricing.js";
 /** Customers examined between two looks at the stop condition. */
 const STOP_CHECK = 16;
@@ -65,6 +67,7 @@ export class GeneralLocalSearch extends GeneralMovePricing {
     let improved = true;
     let loop = 0;
     let checked = 0;
+    const partner = m.order?.partner ?? null;
     while (improved || loop === 1) {
       improved = false;
       for (const u of order) {
@@ -78,6 +81,11 @@ export class GeneralLocalSearch extends GeneralMovePricing {
           const rv = rs.routeOf[v]!;
           // Both routes unchanged since u was last tested (in this run or an earlier one): nothing new.
           if (Math.max(rs.modifiedAt[ru]!, rs.modifiedAt[rv]!) <= lastTested) continue;
+          // Shipments move whole (moves/pair-*.ts); single-stop moves that split a pair are refused (priced Infinity).
+          if (partner && ru !== rv && partner[u]! >= 0 && this.pairMoves(u, v, rv)) {
+            improved = true;
+            continue;
+          }
           if (this.movesAfter(u, rv, rs.pos[v]!)) {
             improved = true;
             continue;
@@ -89,6 +97,7 @@ export class GeneralLocalSearch extends GeneralMovePricing {
           for (let type = 0; type < m.typeSlots.length; type++) {
             const empty = this.emptyOfType(type, -1);
             if (empty >= 0 && this.movesAfter(u, empty, 0)) improved = true;
+            else if (empty >= 0 && partner && partner[u]! >= 0 && m.order!.role[u]! > 0 && pairRelocate(this, u, empty)) improved = true;
           }
         }
       }
@@ -99,6 +108,15 @@ export class GeneralLocalSearch extends GeneralMovePricing {
       loop++;
     }
     return true;
+  }
+
+  /** Shipment moves between u's shipment and route rv (v's): relocate it there, or exchange it with v's. */
+  private pairMoves(u: number, v: number, rv: number): boolean {
+    const order = this.m.order!;
+    const pickup = order.role[u]! > 0 ? u : order.partner![u]!;
+    if (pairRelocate(this, pickup, rv)) return true;
+    if (order.partner![v]! < 0) return false;
+    return pairExchange(this, pickup, order.role[v]! > 0 ? v : order.partner![v]!);
   }
 
   /** Every move between customer u and position j of route rv (j = 0: before rv's first customer), in the search's order. */

@@ -1,4 +1,5 @@
 import type { FleetModel } from "../fleet-model.js";
+import { PairInsertion } from "../pair-insertion.js";
 import { Pieces } from "../pieces.js";
 import type { Routes } from "../routes.js";
 import { TailPrices } from "./tail-prices.js";
@@ -18,6 +19,8 @@ export class GeneralMovePricing {
   readonly outA: Int32Array;
   readonly outB: Int32Array;
   readonly tails: TailPrices;
+  /** Cheapest places of a shipment's two stops in a route (pair-aware recreate and pair moves). */
+  readonly pairInsertion: PairInsertion;
   private readonly emptyHint: Int32Array;
   /** Penalised cost of the routes the move being priced rewrites, before it. */
   before = 0;
@@ -29,6 +32,7 @@ export class GeneralMovePricing {
     this.outA = new Int32Array(m.customers.length + 2);
     this.outB = new Int32Array(m.customers.length + 2);
     this.tails = new TailPrices(rs);
+    this.pairInsertion = new PairInsertion(rs);
     this.emptyHint = new Int32Array(m.typeSlots.length).fill(-1);
   }
 

@@ -1,0 +1,70 @@
+import { Pieces } from "./pieces.js";
+import type { Routes } from "./routes.js";
+
+/**
+ * The cheapest places for a shipment's two stops in one route (pickup first, both new to the
+ * route): every pickup position i and delivery position j >= i, first bounded from below by the
+ * vehicle's fixed and distance cost (load and time penalties only add), then priced exactly on
+ * the route model (routes.ts: every load dimension's peak, time warp, the order rules). O(len^2)
+ * bounds and exact prices only for the pairs of places that could win. Used by pair-aware
+ * recreate (ils/ruin-recreate.ts) and the pair moves (moves/pair-relocate.ts).
+ */
+export class PairInsertion {
+  readonly pieces = new Pieces();
+  /** Where the best found puts the pickup (after position i) and the delivery (after position j of the old route). */
+  i = -1;
+  j = -1;
+
+  constructor(readonly rs: Routes) {}
+
+  /** Price of route r with the pair inserted at its cheapest places if below `limit`, else Infinity (i, j then -1). */
+  best(r: number, pickup: number, delivery: number, limit: number): number {
+    const rs = this.rs;
+    const m = rs.m;
+    const n = m.nodeCount;
+    const d = m.dist;
+    const seq = rs.seq[r]!;
+    const len = rs.length[r]!;
+    const fixed = m.fixedCost[r]!;
+    const unit = m.unitCost[r]!;
+    const distance = rs.fwd[r]![len + 1]!;
+    let best = Number.POSITIVE_INFINITY;
+    this.i = -1;
+    this.j = -1;
+    const pd = d[pickup * n + delivery]!;
+    for (let i = 0; i <= len; i++) {
+      const a = seq[i]!;
+      const b = seq[i + 1]!;
+      const ab = d[a * n + b]!;
+      const intoPickup = d[a * n + pickup]!;
+      const dP = intoPickup + d[pickup * n + b]! - ab;
+      for (let j = i; j <= len; j++) {
+        let delta: number;
+        if (j === i) delta = intoPickup + pd + d[delivery * n + b]! - ab;
+        else {
+          const x = seq[j]!;
+          const y = seq[j + 1]!;
+          delta = dP + d[x * n + delivery]! + d[delivery * n + y]! - d[x * n + y]!;
+        }
+        if (fixed + unit * (distance + delta) >= limit) continue;
+        const p = this.place(r, pickup, delivery, i, j);
+        const price = rs.price(r, p);
+        if (price < limit) {
+          limit = price;
+          best = price;
+          this.i = i;
+          this.j = j;
+        }
+      }
+    }
+    return best;
+  }
+
+  /** The candidate route r with the pickup after position i and the delivery after position j (>= i). */
+  place(r: number, pickup: number, delivery: number, i: number, j: number): Pieces {
+    const len = this.rs.length[r]!;
+    const p = this.pieces.reset().add(r, 1, i).node(pickup);
+    if (j === i) return p.node(delivery).add(r, i + 1, len);
+    return p.add(r, i + 1, j).node(delivery).add(r, j + 1, len);
+  }
+}

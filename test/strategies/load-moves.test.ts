@@ -1,0 +1,153 @@
+import { expect } from "chai";
+import fc from "fast-check";
+import { compileRequest } from "../../src/problem/compile-request.js";
+import { evaluateRoute } from "../../strategies/core/evaluator.js";
+import type { CompiledProblem } from "../../strategies/core/problem.js";
+import { Rng } from "../../strategies/core/rng.js";
+import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
+import { buildFleetModel } from "../../strategies/search/fleet-model.js";
+import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
+import { GeneralMovePricing } from "../../strategies/search/general/move-pricing.js";
+import { pairExchange } from "../../strategies/search/moves/pair-exchange.js";
+import { pairRelocate } from "../../strategies/search/moves/pair-relocate.js";
+import { generalRelocate, generalRelocateWithin } from "../../strategies/search/moves/relocate.js";
+import { generalSwap, generalSwapWithin } from "../../strategies/search/moves/swap.js";
+import { generalTwoOpt } from "../../strategies/search/moves/two-opt.js";
+import { generalTwoOptStar } from "../../strategies/search/moves/two-opt-star.js";
+import type { Penalties } from "../../strategies/search/penalties.js";
+import { Routes } from "../../strategies/search/routes.js";
+import { scratchRouteCost } from "./fleet-problems.js";
+import { loadArb, loadInstance } from "./load-problems.js";
+
+const penaltyArb = fc.record({
+  load: fc.double({ min: 0.1, max: 50, noNaN: true }),
+  duration: fc.double({ min: 0.1, max: 50, noNaN: true }),
+  timeWarp: fc.double({ min: 0.1, max: 50, noNaN: true }),
+});
+
+const anyTime = () => fc.oneof(loadArb("none", 10), loadArb("hard", 10), loadArb("soft", 10));
+
+/** Random routes that keep the order rules: each shipment on one route, pickup first; deliveries before pickups under backhauls. */
+function validLists(p: CompiledProblem, rng: Rng): number[][] {
+  const loads = p.loads!;
+  const lists: number[][] = Array.from({ length: p.vehicleCount }, () => []);
+  const routeOf = new Int32Array(p.nodeCount).fill(-1);
+  for (const c of rng.shuffle(Array.from(p.customers))) {
+    const partner = loads.partner[c]!;
+    const r = partner >= 0 && routeOf[partner]! >= 0 ? routeOf[partner]! : rng.int(p.vehicleCount);
+    routeOf[c] = r;
+    lists[r]!.push(c);
+  }
+  for (const list of lists) {
+    for (const s of loads.shipments) {
+      const i = list.indexOf(s.pickup);
+      const j = list.indexOf(s.delivery);
+      if (i > j) [list[i], list[j]] = [list[j]!, list[i]!];
+    }
+    if (loads.pickupsAfterDeliveries) {
+      const key = (c: number) => (loads.pickup[c]! > 0 ? 1 : 0);
+      list.sort((a, b) => key(a) - key(b));
+    }
+  }
+  return lists;
+}
+
+/** The evaluator's penalised price of route v, and that it keeps every order rule. */
+function priceOf(p: CompiledProblem, v: number, pen: Penalties, route: number[]): number {
+  expect(evaluateRoute(p, v, route).orderViolations ?? 0, `route ${v} keeps the order rules`).to.equal(0);
+  return scratchRouteCost(p, v, pen, route);
+}
+
+type Move = (ls: GeneralMovePricing, u: number, ru: number, i: number, rv: number, j: number) => boolean;
+
+const MOVES: { name: string; move: Move }[] = [
+  { name: "relocate between routes", move: (ls, _u, ru, i, rv, j) => ru !== rv && generalRelocate(ls, ru, i, rv, j) },
+  { name: "relocate within a route", move: (ls, _u, ru, i, rv, j) => ru === rv && j !== i && j !== i - 1 && generalRelocateWithin(ls, ru, i, j) },
+  { name: "swap between routes", move: (ls, _u, ru, i, rv, j) => ru !== rv && j > 0 && generalSwap(ls, ru, i, rv, j) },
+  { name: "swap within a route", move: (ls, _u, ru, i, rv, j) => ru === rv && j > 0 && j !== i && j !== i - 1 && generalSwapWithin(ls, ru, i, j) },
+  { name: "2-opt*", move: (ls, _u, ru, i, rv, j) => ru !== rv && generalTwoOptStar(ls, ru, i, rv, j) },
+  { name: "2-opt", move: (ls, _u, ru, i, rv, j) => ru === rv && i < j && generalTwoOpt(ls, ru, i, j) },
+  { name: "pair relocate", move: (ls, u, ru, _i, rv) => ru !== rv && ls.m.order?.role[u] === 1 && pairRelocate(ls, u, rv) },
+  {
+    name: "pair exchange",
+    move: (ls, u, ru, _i, rv, j) => {
+      const v = ls.rs.seq[rv]![j]!;
+      return ru !== rv && j > 0 && ls.m.order?.role[u] === 1 && ls.m.order.role[v] === 1 && pairExchange(ls, u, v);
+    },
+  },
+];
+
+describe("moves with load rules (pickups, backhauls, shipments, extra dimensions), priced against the evaluator", function () {
+  this.timeout(300_000);
+
+  for (const { name, move } of MOVES) {
+    it(`${name}: every applied move priced as the evaluator prices the routes, order rules kept`, () => {
+      let commits = 0;
+      const kind = name.startsWith("pair") ? ("shipments" as const) : undefined;
+      const arb = kind ? fc.oneof(loadArb("none", 10, kind), loadArb("hard", 10, kind), loadArb("soft", 10, "all")) : anyTime();
+      fc.assert(
+        fc.property(arb, penaltyArb, (o, pen) => {
+          const { problem: p } = compileRequest(loadInstance(o));
+          if (!p.loads) return;
+          const rng = new Rng(o.seed);
+          const rs = new Routes(buildFleetModel(p));
+          const ls = new GeneralMovePricing(rs);
+          rs.penalties = pen;
+          rs.loadRoutes(validLists(p, rng));
+          let total = rs.totalCost();
+          expect(total).to.be.closeTo(rs.routes().reduce((sum, r, v) => sum + priceOf(p, v, pen, r), 0), 1e-6 * Math.max(1, total));
+          ls.onCommit = (predicted, ra, rb) => {
+            commits++;
+            const now = rs.routes();
+            const actual = priceOf(p, ra, pen, now[ra]!) + (rb >= 0 ? priceOf(p, rb, pen, now[rb]!) : 0);
+            expect(predicted, `${name} on routes ${ra}, ${rb}`).to.be.closeTo(actual, 1e-6 * Math.max(1, Math.abs(actual)));
+            expect(rs.totalCost()).to.be.lessThan(total);
+            total = rs.totalCost();
+          };
+          for (const u of rng.shuffle(Array.from(p.customers))) {
+            for (let rv = 0; rv < rs.m.routes; rv++) {
+              for (let j = 0; j <= rs.length[rv]!; j++) {
+                const ru = rs.routeOf[u]!;
+                ls.before = rs.cost[ru]! + rs.cost[rv]!;
+                move(ls, u, ru, rs.pos[u]!, rv, j);
+              }
+            }
+          }
+          expect(rs.routes().flat().sort((a, b) => a - b)).to.deep.equal(Array.from(p.customers).sort((a, b) => a - b));
+        }),
+        { numRuns: 60 },
+      );
+      expect(commits, "some candidates improved and were applied").to.be.greaterThan(0);
+    });
+  }
+
+  it("the whole local search, ruin and pair-aware recreate keep every route priced exactly and the order rules kept", () => {
+    let commits = 0;
+    fc.assert(
+      fc.property(anyTime(), penaltyArb, (o, pen) => {
+        const { problem: p } = compileRequest(loadInstance(o));
+        if (!p.loads) return;
+        const rng = new Rng(o.seed);
+        const rs = new Routes(buildFleetModel(p));
+        rs.penalties = pen;
+        rs.loadRoutes(validLists(p, rng));
+        const ls = new GeneralLocalSearch(rs);
+        ls.onCommit = (predicted, ra, rb) => {
+          commits++;
+          const now = rs.routes();
+          const actual = priceOf(p, ra, pen, now[ra]!) + (rb >= 0 ? priceOf(p, rb, pen, now[rb]!) : 0);
+          expect(predicted).to.be.closeTo(actual, 1e-6 * Math.max(1, Math.abs(actual)));
+        };
+        for (let round = 0; round < 3; round++) {
+          ls.run(rng);
+          recreate(ls, rng, ruin(rs, rng, 1 + rng.int(p.customers.length)));
+          const total = rs.routes().reduce((sum, r, v) => sum + priceOf(p, v, pen, r), 0);
+          expect(rs.totalCost()).to.be.closeTo(total, 1e-6 * Math.max(1, total));
+          expect(rs.routes().flat().sort((a, b) => a - b)).to.deep.equal(Array.from(p.customers).sort((a, b) => a - b));
+        }
+      }),
+      { numRuns: 60 },
+    );
+    expect(commits).to.be.greaterThan(50);
+  });
+});
