@@ -58,6 +58,7 @@ export interface FleetModel {
 }
 
 const GRANULARITY = 20;
+const SAME_KIND = Number(process.env.SAME_KIND ?? 14);
 
 /**
  * The order rules of constraints.md's second table, checked on the route model (route-loads.ts):
@@ -152,7 +153,8 @@ export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetM
     speedSum += speed[v]!;
   }
   const binding = !view && t !== null && [...new Set(p.startNode)].some((d) => windowsBindAgainst(p, d));
-  const neighbours = view ? view.neighbours : binding ? windowNeighbours(p, GRANULARITY) : nearestNeighbours(p, GRANULARITY);
+  let neighbours = view ? view.neighbours : binding ? windowNeighbours(p, GRANULARITY) : nearestNeighbours(p, GRANULARITY);
+  if (!view && order?.backhaul) neighbours = sameKindFirst(p, order.backhaul, GRANULARITY, neighbours);
   const timed = t !== null && (!view || view.windows) ? t : null;
   return {
     p,
@@ -184,4 +186,25 @@ export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetM
     meanUnitCost: unit / Math.max(1, routes),
     meanSpeed: speedSum / Math.max(1, routes),
   };
+}
+
+/**
+ * Backhauls: a delivery and a pickup meet on a route only where its deliveries end, so most
+ * moves between the two kinds are refused; as PyVRP's proximity does once backhaul -> linehaul
+ * arcs are forbidden, each customer's granular neighbours are the nearest of its own kind
+ * (customers with neither kind are every kind's).
+ */
+function sameKindFirst(p: CompiledProblem, kind: Uint8Array, k: number, near: Int32Array[]): Int32Array[] {
+  const n = p.nodeCount;
+  const lists: Int32Array[] = new Array(n);
+  const customers = Array.from(p.customers);
+  for (const c of customers) {
+    const others = customers.filter((o) => o !== c && (kind[o] === 0 || kind[c] === 0 || kind[o] === kind[c]));
+    const key = (o: number) => p.dist[c * n + o]! + p.dist[o * n + c]!;
+    others.sort((a, b) => key(a) - key(b));
+    const mixed = new Set(others.slice(0, SAME_KIND));
+    for (const o of near[c]!) if (mixed.size < k) mixed.add(o);
+    lists[c] = Int32Array.from(mixed);
+  }
+  return lists;
 }

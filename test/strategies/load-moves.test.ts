@@ -52,10 +52,21 @@ function validLists(p: CompiledProblem, rng: Rng): number[][] {
   return lists;
 }
 
-/** The evaluator's penalised price of route v, and that it keeps every order rule. */
+/**
+ * The evaluator's penalised price of route v, plus the search's price of a breached backhaul
+ * order (what is delivered after the first pickup, at the load price); shipments must stay whole.
+ */
 function priceOf(p: CompiledProblem, v: number, pen: Penalties, route: number[]): number {
-  expect(evaluateRoute(p, v, route).orderViolations ?? 0, `route ${v} keeps the order rules`).to.equal(0);
-  return scratchRouteCost(p, v, pen, route);
+  const loads = p.loads!;
+  let late = 0;
+  let picked = false;
+  for (const c of route) {
+    if (loads.pickupsAfterDeliveries && p.demand[c]! > 0 && picked) late += p.demand[c]!;
+    if (loads.pickup[c]! > 0) picked = true;
+  }
+  const backhaulBreaches = route.filter((c, k) => loads.pickupsAfterDeliveries && p.demand[c]! > 0 && route.slice(0, k).some((b) => loads.pickup[b]! > 0)).length;
+  expect(evaluateRoute(p, v, route).orderViolations ?? 0, `route ${v} keeps its shipments whole and in order`).to.equal(backhaulBreaches);
+  return scratchRouteCost(p, v, pen, route) + (route.length > 0 ? pen.load * late : 0);
 }
 
 type Move = (ls: GeneralMovePricing, u: number, ru: number, i: number, rv: number, j: number) => boolean;
@@ -81,7 +92,7 @@ describe("moves with load rules (pickups, backhauls, shipments, extra dimensions
   this.timeout(300_000);
 
   for (const { name, move } of MOVES) {
-    it(`${name}: every applied move priced as the evaluator prices the routes, order rules kept`, () => {
+    it(`${name}: every applied move priced as the evaluator prices the routes, shipments kept whole`, () => {
       let commits = 0;
       const kind = name.startsWith("pair") ? ("shipments" as const) : undefined;
       const arb = kind ? fc.oneof(loadArb("none", 10, kind), loadArb("hard", 10, kind), loadArb("soft", 10, "all")) : anyTime();
@@ -121,7 +132,7 @@ describe("moves with load rules (pickups, backhauls, shipments, extra dimensions
     });
   }
 
-  it("the whole local search, ruin and pair-aware recreate keep every route priced exactly and the order rules kept", () => {
+  it("the whole local search, ruin and pair-aware recreate keep every route priced exactly and shipments kept whole", () => {
     let commits = 0;
     fc.assert(
       fc.property(anyTime(), penaltyArb, (o, pen) => {

@@ -32,9 +32,9 @@ export class GeneralLocalSearch extends GeneralMovePricing {
     this.testedAt = new Float64Array(rs.m.nodeCount);
     // Under time windows SWAP*'s distance-chosen places mostly fail the exact time check, and
     // its pair tables cost time the other moves use better (measured on MDVRPTW: see BENCHMARKS.md).
-    // SWAP* chooses on the first dimension's delivered load; with richer loads its exact check
-    // would have to learn them (route-loads.ts), so it stays off there for now.
-    this.swapStar = rs.m.twStart === null && !rs.m.richLoads ? new SwapStar(this) : null;
+    // SWAP* chooses on the first dimension's delivered load and prices its choice at every
+    // dimension's peak (route-loads.ts); with shipments it would only ever split pairs, so it is off.
+    this.swapStar = rs.m.twStart === null && !rs.m.order?.partner ? new SwapStar(this) : null;
   }
 
   /**
@@ -68,6 +68,7 @@ export class GeneralLocalSearch extends GeneralMovePricing {
     let loop = 0;
     let checked = 0;
     const partner = m.order?.partner ?? null;
+    const backhaul = m.order?.backhaul ?? null;
     while (improved || loop === 1) {
       improved = false;
       for (const u of order) {
@@ -86,7 +87,8 @@ export class GeneralLocalSearch extends GeneralMovePricing {
             improved = true;
             continue;
           }
-          if (this.movesAfter(u, rv, rs.pos[v]!)) {
+          // Backhauls: a delivery u goes before a pickup v (after v it is refused), at the boundary of v's route.
+          if (this.movesAfter(u, rv, backhaul && backhaul[u] === 1 && backhaul[v] === 2 ? rs.pos[v]! - 1 : rs.pos[v]!)) {
             improved = true;
             continue;
           }

@@ -246,6 +246,13 @@ export class SwapStar {
       count1 = this.rebuild(r1, -1, seq2[best2]!, at1, this.host.scratch);
       count2 = this.rebuild(r2, best2, -1, -2, this.host.scratch2);
     }
+    if (this.ls.loads) {
+      // Chosen on the delivered load (a lower bound of the peak on board): priced at every
+      // dimension's peak, and refused when it breaks the backhaul order (route-loads.ts).
+      const exact = this.ls.loads.listPriceCorrection(r1, this.host.scratch, count1) + this.ls.loads.listPriceCorrection(r2, this.host.scratch2, count2);
+      bestAfter += pen.load * exact;
+      if (bestAfter >= before - EPS) return false;
+    }
     if (this.ls.times) {
       // Chosen on distance and load; priced exactly (time warp, duration) before it is applied.
       bestAfter += this.ls.listTimePrice(r1, this.host.scratch, count1) + this.ls.listTimePrice(r2, this.host.scratch2, count2);
