@@ -244,6 +244,26 @@ export interface components {
             node_demands: number[];
             /** @description Capacity per vehicle; `vehicle_num` entries. Each at most 1e12. */
             vehicles_capacity: number[];
+            /** @description Extension (pickups and deliveries): amount picked up at each node and carried to the vehicle's end node; `node_num` entries, each at most 1e12. `node_demands` stays the amount delivered (loaded at the start node). On every route, at every point, the deliveries still on board plus the pickups made so far (plus the `shipments` amounts on board) must not exceed the vehicle's capacity (`vehicles_capacity`). Every depot (start or end node) has pickup 0, and a node of a shipment has pickup 0 (422 otherwise). A node may have both a demand and a pickup (it is served in one visit: the delivery is unloaded, then the pickup loaded), unless `pickups_after_deliveries` is true. Omitted: no pickups. A request that gives this field (or any other load extension field) gets `loads_on_board` in its result. */
+            node_pickups?: number[];
+            /**
+             * @description Extension (backhauls): when true, on every route every node with a pickup (`node_pickups` > 0) comes after every node with a delivery (`node_demands` > 0). A node with both a demand and a pickup is then refused with 422. The stops of `shipments` are neither: they are exempt from this order (only their own pickup-before-delivery rule applies). Nodes with neither a demand nor a pickup may be anywhere on the route. Default false.
+             * @default false
+             */
+            pickups_after_deliveries?: boolean;
+            /** @description Extension (paired shipments): each shipment's two nodes are served by the same vehicle, the pickup before the delivery (not necessarily next to each other), and its `amount` is on board in between and counts against the vehicle's capacity together with the deliveries and pickups on board. Rules (422 otherwise, `loc` naming the shipment and its field): both nodes are customers (not a start or end node of any vehicle) and in range; the two nodes differ; a node is in at most one shipment; shipment nodes have `node_demands` 0, `node_pickups` 0 and (when given) `node_extra_demands` all 0, because the shipment's `amount` is their load; when `node_skip_penalties` is given, the pickup's and the delivery's penalties are equal (the pair is served or skipped together). At most 15,000 shipments. Omitted or []: no shipments. */
+            shipments?: {
+                /** @description The node where `amount` is loaded; a customer (not a depot), < `node_num`. */
+                pickup: number;
+                /** @description The node where `amount` is unloaded; a customer (not a depot), < `node_num`, other than `pickup`. */
+                delivery: number;
+                /** @description Load on board between the two stops, in the unit of `node_demands` and `vehicles_capacity` (first dimension only); at most 1e12. */
+                amount: number;
+            }[];
+            /** @description Extension (more load dimensions, e.g. volume or pallets besides weight): per node an array of D numbers (1 <= D <= 16, each at most 1e12), the amounts delivered in each further dimension; `node_num` entries, each with the same D. Like `node_demands` they are loaded at the start node: in each dimension k the sum over a route's nodes must not exceed `vehicles_extra_capacity[v][k]`. Depots have 0 in every dimension. Must be given together with `vehicles_extra_capacity`, with the same D (422 otherwise). Pickups and shipment amounts are in the first dimension only. The result then carries `extra_loads_on_board`. */
+            node_extra_demands?: number[][];
+            /** @description Extension (more load dimensions): per vehicle an array of D numbers (each at most 1e12), its capacity in each dimension of `node_extra_demands`; `vehicle_num` entries, each with the same D as `node_extra_demands` (422 otherwise). Must be given together with `node_extra_demands`. */
+            vehicles_extra_capacity?: number[][];
             /** @description Fixed cost of using each vehicle. Active only when `objective` is `min_total_cost`: then `vehicle_num` entries, all >= 0. Ignored (not validated) under `min_total_distance`. Each at most 1e12 (checked under either objective). */
             vehicle_fixed_costs?: number[];
             /** @description Cost per unit distance for each vehicle. Same activation, length and non-negativity rules as `vehicle_fixed_costs`. Each at most 1e12 (checked under either objective). */
@@ -348,6 +368,14 @@ export interface components {
             /** @description Key = vehicle label; cumulative delivered load after each node of the route (0 at the start node). */
             loads: {
                 [key: string]: number[];
+            };
+            /** @description Extension (pickups and deliveries): key = vehicle label, as in `loads`; the load on board after each node of the route (first dimension): the deliveries (`node_demands`) still to be made, plus the pickups (`node_pickups`) made so far, plus the amounts of the `shipments` picked up and not yet delivered. At the start node it is the route's total delivery; never above the vehicle's capacity. Present exactly when the request uses a load extension field (`node_pickups`, `pickups_after_deliveries` true, a non-empty `shipments`, or `node_extra_demands`); absent otherwise, so that a request without them gives the same result as before. */
+            loads_on_board?: {
+                [key: string]: number[];
+            };
+            /** @description Extension (more load dimensions): key = vehicle label; per node of the route the D loads on board after it in the dimensions of `node_extra_demands` (deliveries still to be made: at the start node the route's total per dimension, 0 at the end node). Present exactly when the request gives `node_extra_demands`. */
+            extra_loads_on_board?: {
+                [key: string]: number[][];
             };
             /** @description Key = vehicle label; per node of the route [arrive, leave] as HH:MM:SS. For the start node arrive = leave = departure; for the end node arrive = leave = arrival. `{}` when the time dimension is off. */
             time_windows: {
@@ -839,6 +867,24 @@ export interface components {
             skip_penalty?: number;
             /** @description What the cheapest feasible insertion of the node into the returned plan (a new route included) would add to the objective; absent when the plan was too large to price every insertion. */
             insertion_cost?: number;
+            /** @description Amount picked up at the node (`node_pickups`). */
+            pickup?: number;
+            /** @description Sum of all customers' `node_pickups`. */
+            total_pickup?: number;
+            /** @description Index of the shipment in `shipments`. */
+            shipment?: number;
+            pickup_node?: number;
+            delivery_node?: number;
+            /** @description The shipment's amount. */
+            amount?: number;
+            /** @description Extra load dimension, 1-based (the first entry of `node_extra_demands`' arrays is dimension 1). */
+            dimension?: number;
+            /** @description Earliest end of service at the shipment's pickup, minutes. */
+            pickup_finish?: number;
+            /** @description Driving time from the shipment's pickup to its delivery for that vehicle. */
+            travel_minutes?: number;
+            /** @description pickup_finish + travel_minutes, at best. */
+            earliest_delivery_arrival?: number;
         };
         /**
          * Infeasibility
@@ -846,10 +892,10 @@ export interface components {
          */
         Infeasibility: {
             /**
-             * @description `demand_exceeds_capacity`: a customer's demand is above every vehicle's capacity (evidence `demand`, `largest_capacity`, `excess`). `total_demand_exceeds_capacity`: all customers together need more than all vehicles carry (`total_demand`, `total_capacity`, `excess`). `window_inverted`: a time window closes before it opens (`window_start`, `window_end`). `window_unreachable` (hard windows): no vehicle reaches the customer before its window closes even straight from its start node, leaving at the start node's window start (`earliest_arrival`, `window_end`, `late_by`, `vehicle`). `return_too_late` (hard windows): vehicles reach the customer in time but none can serve it and still reach its end node before that node's window closes (`earliest_return`, `end_node`, `end_window_end`, `late_by`, `vehicle`). `working_hours_too_short`: even a trip start node -> customer -> end node alone is longer than `max_working_hours` for every vehicle (`round_trip_minutes`, `cap_minutes`, `vehicle`). Constraint extensions, where a request uses them: vehicles are restricted to those allowed by `node_skills` / `vehicle_skills` in every per-customer check, the working-hours cap is each vehicle's own (`vehicle_max_working_hours`), and capacities are those of the allowed vehicles; `no_vehicle_with_skills`: no vehicle has every skill the customer needs (`required_skills`, and the closest `vehicle` with its `missing_skills`); `shift_too_short`: the trip start node -> customer -> end node alone does not fit in the shift (`vehicle_time_windows`) of any allowed vehicle, although it fits the nodes' own windows (`earliest_return`, `shift_start`, `shift_end`, `late_by`, `vehicle`); `distance_limit`: that trip is longer than every allowed vehicle's `vehicle_max_distance` (`round_trip_distance`, `max_distance`, `vehicle`); `stops_limit` (no `node`): the customers that must be served outnumber the `vehicle_max_stops` of all vehicles together, every vehicle having a cap (`customers`, `total_max_stops`). `total_demand_exceeds_capacity` and `stops_limit` count only the customers that must be served.
+             * @description `demand_exceeds_capacity`: a customer's demand is above every vehicle's capacity (evidence `demand`, `largest_capacity`, `excess`). `total_demand_exceeds_capacity`: all customers together need more than all vehicles carry (`total_demand`, `total_capacity`, `excess`). `window_inverted`: a time window closes before it opens (`window_start`, `window_end`). `window_unreachable` (hard windows): no vehicle reaches the customer before its window closes even straight from its start node, leaving at the start node's window start (`earliest_arrival`, `window_end`, `late_by`, `vehicle`). `return_too_late` (hard windows): vehicles reach the customer in time but none can serve it and still reach its end node before that node's window closes (`earliest_return`, `end_node`, `end_window_end`, `late_by`, `vehicle`). `working_hours_too_short`: even a trip start node -> customer -> end node alone is longer than `max_working_hours` for every vehicle (`round_trip_minutes`, `cap_minutes`, `vehicle`). Constraint extensions, where a request uses them: vehicles are restricted to those allowed by `node_skills` / `vehicle_skills` in every per-customer check, the working-hours cap is each vehicle's own (`vehicle_max_working_hours`), and capacities are those of the allowed vehicles; `no_vehicle_with_skills`: no vehicle has every skill the customer needs (`required_skills`, and the closest `vehicle` with its `missing_skills`); `shift_too_short`: the trip start node -> customer -> end node alone does not fit in the shift (`vehicle_time_windows`) of any allowed vehicle, although it fits the nodes' own windows (`earliest_return`, `shift_start`, `shift_end`, `late_by`, `vehicle`); `distance_limit`: that trip is longer than every allowed vehicle's `vehicle_max_distance` (`round_trip_distance`, `max_distance`, `vehicle`); `stops_limit` (no `node`): the customers that must be served outnumber the `vehicle_max_stops` of all vehicles together, every vehicle having a cap (`customers`, `total_max_stops`). `total_demand_exceeds_capacity` and `stops_limit` count only the customers that must be served. Loads that go both ways (issue 22): `pickup_exceeds_capacity`: a customer's `node_pickups` amount is above every vehicle's capacity (`pickup`, `largest_capacity`, `excess`). `total_pickup_exceeds_capacity`: all pickups together are more than all vehicles carry back to their end nodes (`total_pickup`, `total_capacity`, `excess`). `shipment_exceeds_capacity`: a shipment's `amount` is above every vehicle's capacity (`shipment` index, `pickup_node`, `delivery_node`, `amount`, `largest_capacity`, `excess`; `node` is the pickup). `extra_demand_exceeds_capacity`: a customer's demand in an extra dimension is above every vehicle's capacity in that dimension (`dimension`, 1-based like `node_extra_demands`' position + 1, `demand`, `largest_capacity`, `excess`). `total_extra_demand_exceeds_capacity`: the same for all customers together (`dimension`, `total_demand`, `total_capacity`, `excess`). `shipment_windows_incompatible` (hard windows): no vehicle can serve a shipment's pickup and then reach its delivery before the delivery's window closes, even going straight from its start node to the pickup, leaving when the start node's window opens (`shipment`, `pickup_node`, `delivery_node`, `pickup_finish` = earliest end of service at the pickup, `travel_minutes` pickup -> delivery, `earliest_delivery_arrival`, `window_end`, `late_by`, `vehicle`; `node` is the delivery).
              * @enum {string}
              */
-            kind: "demand_exceeds_capacity" | "total_demand_exceeds_capacity" | "window_inverted" | "window_unreachable" | "return_too_late" | "working_hours_too_short" | "no_vehicle_with_skills" | "shift_too_short" | "distance_limit" | "stops_limit";
+            kind: "demand_exceeds_capacity" | "total_demand_exceeds_capacity" | "window_inverted" | "window_unreachable" | "return_too_late" | "working_hours_too_short" | "no_vehicle_with_skills" | "shift_too_short" | "distance_limit" | "stops_limit" | "pickup_exceeds_capacity" | "total_pickup_exceeds_capacity" | "shipment_exceeds_capacity" | "extra_demand_exceeds_capacity" | "total_extra_demand_exceeds_capacity" | "shipment_windows_incompatible";
             /** @description The reason in English; the same text as in a failed task's `diagnostics`. */
             message: string;
             /** @description The node concerned, when there is one. */

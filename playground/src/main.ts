@@ -1,4 +1,5 @@
 import multiDepotCost from "../../examples/multi-depot-cost.json";
+import pickupsAndDeliveries from "../../examples/pickups-and-deliveries.json";
 import smallCvrp from "../../examples/small-cvrp.json";
 import timeWindows from "../../examples/time-windows.json";
 import { downloadHistoryItem, listHistory, pollResult, submitSolve } from "./api.js";
@@ -18,6 +19,7 @@ const EXAMPLES: Record<string, unknown> = {
   "time-windows.json": timeWindows,
   "small-cvrp.json": smallCvrp,
   "multi-depot-cost.json": multiDepotCost,
+  "pickups-and-deliveries.json": pickupsAndDeliveries,
 };
 
 const results = new ResultView();
@@ -113,6 +115,9 @@ $("gen-button").addEventListener("click", () =>
     depots: Number(input("gen-depots").value),
     capacities: input("gen-capacities").checked,
     windows: input("gen-windows").checked,
+    pickups: input("gen-pickups").checked,
+    shipments: input("gen-shipments").checked,
+    volume: input("gen-volume").checked,
     timeLimitSeconds: Number(input("gen-time").value),
     seed: Number(input("gen-seed").value),
   })),
@@ -218,5 +223,6 @@ Object.assign(window, {
       return results.map.lastRenderMs;
     },
     routeCount: () => results.map.routeCount,
+    shipmentLinks: () => results.map.shipmentLinks,
   },
 });

@@ -1,3 +1,4 @@
+import { describeLoads, drawShipmentLinks, shipmentsOf } from "./map-pairs.js";
 import type { PlanView } from "./plan-view.js";
 import { baseMinutes, minutesToClock } from "./plan-view.js";
 import type { SolveRequest } from "./types.js";
@@ -25,6 +26,8 @@ export class RouteMap {
   private focused: number | null = null;
   /** Milliseconds the last full scene render took (shown for the 2,000-node measurement). */
   lastRenderMs = 0;
+  /** Shipments linked on the map by the last render (read by the tests). */
+  shipmentLinks = 0;
 
   constructor(
     private canvas: HTMLCanvasElement,
@@ -103,6 +106,8 @@ export class RouteMap {
       for (let i = 1; i < vehicle.route.length; i++) arrowPath(ctx, sx[vehicle.route[i - 1]!]!, sy[vehicle.route[i - 1]!]!, sx[vehicle.route[i]!]!, sy[vehicle.route[i]!]!, dense ? 4 : 7);
       ctx.fill();
     }
+    const served = (node: number) => this.plan?.visits.get(node)?.plan.color ?? null;
+    this.shipmentLinks = drawShipmentLinks(ctx, shipmentsOf(this.request!), sx, sy, served, dense);
     ctx.fillStyle = "#000000";
     ctx.strokeStyle = "#ffffff";
     ctx.lineWidth = 1.5;
@@ -191,9 +196,11 @@ export class RouteMap {
     const window = request.node_time_windows?.[node];
     const base = baseMinutes(request);
     if (window) lines.push(`window ${minutesToClock(window[0], base)}–${minutesToClock(window[1], base)}`);
+    lines.push(...describeLoads(request, node));
     const visit = this.plan?.visits.get(node);
     if (visit) {
       lines.push(`served by ${visit.plan.label}`);
+      if (visit.stop.onBoard !== null) lines.push(`on board after it ${visit.stop.onBoard}`);
       if (visit.stop.arrive !== null) lines.push(`arrival ${minutesToClock(visit.stop.arrive, base)}`, `waiting ${visit.stop.waiting.toFixed(1)} min`);
       if (visit.stop.lateness > 0) lines.push(`late ${visit.stop.lateness.toFixed(1)} min`);
     }

@@ -1,3 +1,4 @@
+import { onBoardOf } from "./onboard-view.js";
 import type { SolveRequest, SolvedResult } from "./types.js";
 
 /** One node of a route with its schedule in minutes after `base_start_time`. */
@@ -11,6 +12,8 @@ export interface Stop {
   lateness: number;
   window: [number, number] | null;
   load: number;
+  /** Load on board after the stop (`loads_on_board`), null when the result has none. */
+  onBoard: number | null;
 }
 
 export interface VehiclePlan {
@@ -23,6 +26,9 @@ export interface VehiclePlan {
   load: number;
   capacity: number;
   stops: Stop[];
+  /** `loads_on_board` / `extra_loads_on_board` of this vehicle (null for requests without load fields). */
+  onBoard: number[] | null;
+  extraOnBoard: number[][] | null;
   /** Departure from the start node and arrival at the end node (null without the time dimension). */
   depart: number | null;
   finish: number | null;
@@ -90,6 +96,7 @@ export function buildPlanView(request: SolveRequest, result: SolvedResult): Plan
     const route = result.routes[label] ?? [];
     const loads = result.loads[label] ?? [];
     const times = result.time_windows[label] ?? [];
+    const { onBoard, extraOnBoard } = onBoardOf(result, label);
     const stops = route.map((node, i): Stop => {
       const window = timed ? (request.node_time_windows?.[node] ?? null) : null;
       // The document types each pair as a string array of exactly two items.
@@ -101,7 +108,7 @@ export function buildPlanView(request: SolveRequest, result: SolvedResult): Plan
       const serviceStart = leave === null ? null : i === route.length - 1 ? arrive : leave - service;
       const waiting = arrive !== null && serviceStart !== null ? Math.max(0, serviceStart - arrive) : 0;
       const lateness = serviceStart !== null && window && i > 0 ? Math.max(0, serviceStart - window[1]) : 0;
-      return { node, arrive, serviceStart, leave, waiting, service, lateness, window, load: loads[i] ?? 0 };
+      return { node, arrive, serviceStart, leave, waiting, service, lateness, window, load: loads[i] ?? 0, onBoard: onBoard?.[i] ?? null };
     });
     const distance = result.distances[k] ?? 0;
     const fixed = costObjective ? (request.vehicle_fixed_costs?.[vehicle] ?? 0) : 0;
@@ -117,6 +124,8 @@ export function buildPlanView(request: SolveRequest, result: SolvedResult): Plan
       load: loads[loads.length - 1] ?? 0,
       capacity: request.vehicles_capacity[vehicle] ?? 0,
       stops,
+      onBoard,
+      extraOnBoard,
       depart: stops[0]?.leave ?? null,
       finish: stops[stops.length - 1]?.arrive ?? null,
       lateness,

@@ -1,3 +1,4 @@
+import { describeOnBoard, drawOnBoard } from "./onboard-view.js";
 import type { PlanView, VehiclePlan } from "./plan-view.js";
 import { minutesToClock } from "./plan-view.js";
 
@@ -16,7 +17,8 @@ const ROW_HEIGHT = 26;
  * Each used vehicle's day as one row: driving, waiting, service and lateness in their colours, the
  * stops' windows behind them, the working-hours cap as a dashed line, and the load against the
  * vehicle's capacity. All rows share one time axis. Without the time dimension a row shows the
- * route's distance instead. Each row also says its day in words (aria-label) for screen readers.
+ * route's distance instead. With pickups or shipments (`loads_on_board`) a step line shows the
+ * load on board along the row, and the load column shows its peak against the capacity. Each row also says its day in words (aria-label) for screen readers.
  */
 export function renderTimelines(container: HTMLElement, plan: PlanView, base: number): void {
   container.replaceChildren();
@@ -64,20 +66,23 @@ function vehicleRow(vehicle: VehiclePlan, plan: PlanView, axis: { from: number; 
   const load = document.createElement("span");
   load.className = "tl-load";
   const fill = document.createElement("span");
-  fill.className = vehicle.load > vehicle.capacity ? "tl-load-fill over" : "tl-load-fill";
-  fill.style.width = `${Math.min(100, (vehicle.load / (vehicle.capacity || 1)) * 100)}%`;
+  const shown = vehicle.onBoard ? Math.max(...vehicle.onBoard) : vehicle.load;
+  fill.className = shown > vehicle.capacity ? "tl-load-fill over" : "tl-load-fill";
+  fill.style.width = `${Math.min(100, (shown / (vehicle.capacity || 1)) * 100)}%`;
   const text = document.createElement("span");
   text.className = "tl-load-text";
-  text.textContent = `${vehicle.load} / ${vehicle.capacity}`;
+  text.textContent = vehicle.onBoard ? `peak ${shown} / ${vehicle.capacity}` : `${vehicle.load} / ${vehicle.capacity}`;
   load.append(fill, text);
   row.append(label, canvas, load);
   const totals = dayTotals(vehicle);
   row.dataset.depart = vehicle.depart === null ? "" : minutesToClock(vehicle.depart, base);
   row.dataset.finish = vehicle.finish === null ? "" : minutesToClock(vehicle.finish, base);
   row.dataset.load = String(vehicle.load);
-  row.setAttribute("aria-label", plan.timed
+  if (vehicle.onBoard) row.dataset.onBoard = vehicle.onBoard.join(",");
+  const onBoardText = vehicle.onBoard ? `; ${describeOnBoard(vehicle)}` : "";
+  row.setAttribute("aria-label", (plan.timed
     ? `${vehicle.label}: departs ${row.dataset.depart}, back ${row.dataset.finish}; driving ${totals.driving.toFixed(0)} min, waiting ${totals.waiting.toFixed(0)} min, service ${totals.service.toFixed(0)} min, late ${vehicle.lateness.toFixed(1)} min; load ${vehicle.load} of ${vehicle.capacity}`
-    : `${vehicle.label}: distance ${vehicle.distance.toFixed(1)}; load ${vehicle.load} of ${vehicle.capacity}`);
+    : `${vehicle.label}: distance ${vehicle.distance.toFixed(1)}; load ${vehicle.load} of ${vehicle.capacity}`) + onBoardText);
   row.title = row.getAttribute("aria-label")!;
   requestAnimationFrame(() => drawRow(canvas, vehicle, plan, axis));
   return row;
@@ -109,6 +114,7 @@ function drawRow(canvas: HTMLCanvasElement, vehicle: VehiclePlan, plan: PlanView
   };
   if (!plan.timed) {
     bar(0, vehicle.distance, TIMELINE_COLORS.driving);
+    drawOnBoard(ctx, vehicle, x, false, h);
     return;
   }
   for (const stop of vehicle.stops.slice(1, -1)) if (stop.window) bar(stop.window[0], stop.window[1], TIMELINE_COLORS.window, 2, 22);
@@ -129,4 +135,5 @@ function drawRow(canvas: HTMLCanvasElement, vehicle: VehiclePlan, plan: PlanView
     ctx.lineTo(cx, h);
     ctx.stroke();
   }
+  drawOnBoard(ctx, vehicle, x, true, h);
 }

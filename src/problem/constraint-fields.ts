@@ -15,17 +15,8 @@ export type ServiceFields = Pick<
   | "vehicle_max_stops"
 >;
 
-/**
- * Pickups, shipments and extra dimensions (constraints.md, second table), typed by hand until the
- * OpenAPI document carries them (issue 22); then a Pick like ServiceFields.
- */
-export interface LoadFields {
-  node_pickups?: number[] | null;
-  pickups_after_deliveries?: boolean | null;
-  shipments?: { pickup: number; delivery: number; amount: number }[] | null;
-  node_extra_demands?: number[][] | null;
-  vehicles_extra_capacity?: number[][] | null;
-}
+/** Pickups, backhauls, shipments and extra load dimensions (constraints.md, second table): the document's own types. */
+export type LoadFields = Pick<SolveRequest, "node_pickups" | "pickups_after_deliveries" | "shipments" | "node_extra_demands" | "vehicles_extra_capacity">;
 
 /** The request fields of constraints.md. */
 export type ConstraintFields = ServiceFields & LoadFields;

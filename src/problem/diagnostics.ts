@@ -2,6 +2,7 @@ import type { components } from "../../generated/api.js";
 import { distanceBetween, type CompiledProblem } from "../../strategies/core/problem.js";
 import type { ConstraintFields } from "./constraint-fields.js";
 import { capMinutes, isAllowed, markMayBeUnassigned, mustServe, serviceReasons, type Distance } from "./service-diagnostics.js";
+import { loadReasons } from "./load-diagnostics.js";
 
 /** One proven reason why no feasible solution exists: the OpenAPI document's `Infeasibility`. */
 export type Infeasibility = components["schemas"]["Infeasibility"];
@@ -31,7 +32,7 @@ function clean(x: number): number {
  * only means none of these applies. The API's validate endpoint and a failed task list the same.
  */
 export function infeasibilities(p: CompiledProblem, distance: Distance = (i, j) => distanceBetween(p, i, j), request: ConstraintFields = {}): Infeasibility[] {
-  const found = [...capacityReasons(p), ...timeReasons(p, distance), ...serviceReasons(p, distance, request)];
+  const found = [...capacityReasons(p), ...loadReasons(p, distance), ...timeReasons(p, distance), ...serviceReasons(p, distance, request)];
   return markMayBeUnassigned(p, found);
 }
 

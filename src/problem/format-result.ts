@@ -1,6 +1,7 @@
 import type { components } from "../../generated/api.js";
 import { evaluateRoute, type RouteSchedule, type SolutionScore } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
+import { loadResultFields, type LoadResultField } from "./load-result.js";
 import { routeDetail, type RouteDetail } from "./route-details.js";
 import { skipPenaltyTotal, unservedCustomers } from "./route-rules.js";
 import { anyMayBeUnassigned } from "./service-diagnostics.js";
@@ -12,10 +13,11 @@ type OnlyWhenUsed = "stopped" | "unassigned" | "skip_penalty_total";
 /**
  * The solved result object exactly as the OpenAPI document's generated `SolvedResult`, with every
  * extension field always present (the worker fills them all) except `stopped`, which only a
- * cancelled solve carries, and `unassigned` / `skip_penalty_total`, which only a request that lets
- * customers be left out carries.
+ * cancelled solve carries, `unassigned` / `skip_penalty_total`, which only a request that lets
+ * customers be left out carries, and the loads on board, which only a request with load rules gets.
  */
-export type SolvedResultObject = Required<Omit<components["schemas"]["SolvedResult"], OnlyWhenUsed>> & Pick<components["schemas"]["SolvedResult"], OnlyWhenUsed>;
+export type SolvedResultObject = Required<Omit<components["schemas"]["SolvedResult"], OnlyWhenUsed | LoadResultField>> &
+  Pick<components["schemas"]["SolvedResult"], OnlyWhenUsed | LoadResultField>;
 
 /** HH:MM:SS from the base start time plus minutes; hours may pass 23 on long days. */
 export function clockTime(baseStartSeconds: number, minutes: number): string {
@@ -60,6 +62,7 @@ export function formatResult(
   const distances: number[] = [];
   const routeDetails: Record<string, RouteDetail> = {};
   let routesCost = 0;
+  const schedules = new Map<string, RouteSchedule>();
   for (let v = 0; v < p.vehicleCount; v++) {
     const route = solution.routes[v]!;
     if (route.length === 0) continue;
@@ -68,6 +71,7 @@ export function formatResult(
     const routeScore = evaluateRoute(p, v, route, route.length, schedule);
     routesCost += routeScore.cost;
     routes[label] = schedule.nodes;
+    schedules.set(label, schedule);
     loads[label] = schedule.loads.map(clean);
     distances.push(clean(routeScore.distance));
     routeDetails[label] = routeDetail(p, v, routeScore, schedule);
@@ -104,5 +108,6 @@ export function formatResult(
     solver_version: meta.solverVersion,
     route_details: routeDetails,
     ...extensions,
+    ...loadResultFields(p, schedules),
   };
 }

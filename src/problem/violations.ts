@@ -1,6 +1,7 @@
 import type { SolutionScore } from "../../strategies/core/evaluator.js";
 import type { components } from "../../generated/api.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
+import { loadViolationReasons } from "./load-violations.js";
 import { ruleViolationReasons } from "./rule-violations.js";
 
 /** Routes named per rule before the rest are summed up as "and N more". */
@@ -20,8 +21,11 @@ function listed(items: string[]): string {
  * rules actually broken (a problem without windows never hears of windows). The failure message
  * of a search that ended infeasible. With the constraint fields (`rules`), the solution and the
  * pre-check's proofs name the reason of a required customer left out, and the route limits broken.
+ * With load rules (pickups, shipments, extra dimensions) the capacity rule is the one on board,
+ * told from the solution by loadViolationReasons.
  */
 export function violationReasons(p: CompiledProblem, score: SolutionScore, context?: { solution: Solution; proven: readonly components["schemas"]["Infeasibility"][] }): string[] {
+  const solution = context?.solution;
   const why: string[] = p.rules && context ? ruleViolationReasons(p, score, context.solution, context.proven) : [];
   if (score.missing.length > 0 && !(p.rules && context)) {
     why.push(`${score.missing.length} customer(s) could not be placed on any route under the hard constraints (e.g. node ${score.missing[0]})`);
@@ -35,7 +39,7 @@ export function violationReasons(p: CompiledProblem, score: SolutionScore, conte
   let overtimeMinutes = 0;
   const hardWindows = p.time !== null && p.time.latePenaltyPerMin <= 0;
   score.routes.forEach((r, v) => {
-    if (r.capacityExcess > 1e-9) {
+    if (r.capacityExcess > 1e-9 && !(p.loads && solution)) {
       overloaded.push(`vehicle ${v} carries ${fmt(r.load)} against its capacity ${fmt(p.capacity[v]!)}`);
       excess += r.capacityExcess;
     }
@@ -54,6 +58,7 @@ export function violationReasons(p: CompiledProblem, score: SolutionScore, conte
   if (overtime.length > 0) {
     why.push(`working-hours cap of ${fmt(p.time!.maxRouteMin)} min exceeded on ${overtime.length} route(s) by ${fmt(overtimeMinutes)} min in total (${listed(overtime)})`);
   }
+  if (solution) why.push(...loadViolationReasons(p, solution));
   if (why.length === 0) why.push("the answer is not a valid solution (one route per vehicle, customers only)");
   return why;
 }

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { checkLoadRules, type LoadFieldsOfRequest } from "./check-loads.js";
 import type { PlainCvrpRequest } from "./requests.js";
 
 /**
@@ -27,6 +28,8 @@ interface PlainResult {
   unassigned?: { node: number; reason: string; message: string; evidence: Record<string, unknown> }[];
   skip_penalty_total?: number;
   route_details?: Record<string, { cost: number }>;
+  loads_on_board?: Record<string, number[]>;
+  extra_loads_on_board?: Record<string, number[][]>;
 }
 
 const REASONS = new Set([
@@ -47,9 +50,11 @@ function minutesOf(clock: string, base: number[]): number {
  * from start to end depot, capacity, loads, distances and total cost recomputed from the request;
  * and the constraint fields when the request has them: skills, stop and distance caps, shifts and
  * per-vehicle working hours (read off `time_windows`, to the second), skip penalties in
- * `total_cost` and `skip_penalty_total`, `unassigned` ascending with known reasons.
+ * `total_cost` and `skip_penalty_total`, `unassigned` ascending with known reasons; and the load
+ * rules (pickups, backhauls, shipments, extra dimensions: check-loads.ts) when the request has
+ * them, their absence otherwise.
  */
-export function checkDistanceResult(request: PlainCvrpRequest & ConstraintRequestFields, result: PlainResult): void {
+export function checkDistanceResult(request: PlainCvrpRequest & ConstraintRequestFields & Partial<LoadFieldsOfRequest>, result: PlainResult): void {
   const n = request.node_num;
   const d = (i: number, j: number): number => {
     const pos = request.node_positions;
@@ -80,7 +85,7 @@ export function checkDistanceResult(request: PlainCvrpRequest & ConstraintReques
       }
       loads.push(load);
     });
-    expect(load, `${label} load within capacity`).to.be.at.most(request.vehicles_capacity[v]!);
+    expect(load, `${label} delivered load within capacity`).to.be.at.most(request.vehicles_capacity[v]!);
     expect(result.loads[label]).to.deep.equal(loads);
     expect(result.distances[k]).to.be.closeTo(dist, 1e-6 * Math.max(1, dist));
     checkRouteRules(request, result, label, v, route, dist);
@@ -114,31 +119,8 @@ export function checkDistanceResult(request: PlainCvrpRequest & ConstraintReques
     const routeCosts = Object.values(result.route_details).reduce((s, r) => s + r.cost, 0);
     expect(result.total_cost, "total_cost = route costs + skip penalties").to.be.closeTo(routeCosts + penalties, 1e-6 * Math.max(1, expectedCost));
   }
+  checkLoadRules(request, result);
 }
 
 /** Skills, stop and distance caps, shifts and per-vehicle working hours of one route. */
-function checkRouteRules(request: ConstraintRequestFields, result: PlainResult, label: string, v: number, route: number[], dist: number): void {
-  const customers = route.slice(1, -1);
-  const has = new Set(request.vehicle_skills?.[v] ?? []);
-  for (const c of customers) {
-    for (const skill of request.node_skills?.[c] ?? []) expect(has.has(skill), `${label} lacks skill ${skill} of node ${c}`).to.equal(true);
-  }
-  const maxStops = request.vehicle_max_stops?.[v];
-  if (maxStops != null) expect(customers.length, `${label} stops`).to.be.at.most(maxStops);
-  const maxDistance = request.vehicle_max_distance?.[v];
-  if (maxDistance != null) expect(dist, `${label} distance`).to.be.at.most(maxDistance + 1e-6);
-  const times = result.time_windows?.[label];
-  if (!times || times.length === 0) return;
-  const base = request.base_start_time ?? [9, 0, 0];
-  const departure = minutesOf(times[0]![1]!, base);
-  const arrival = minutesOf(times[times.length - 1]![0]!, base);
-  // Clock times are rounded to the second.
-  const slack = 1 / 60 + 1e-9;
-  const shift = request.vehicle_time_windows?.[v];
-  if (shift) {
-    expect(departure, `${label} leaves before its shift`).to.be.at.least(shift[0]! - slack);
-    expect(arrival, `${label} returns after its shift`).to.be.at.most(shift[1]! + slack);
-  }
-  const hours = request.vehicle_max_working_hours?.[v] ?? (typeof request.max_working_hours === "number" ? request.max_working_hours : null);
-  if (hours != null) expect(arrival - departure, `${label} working minutes`).to.be.at.most(hours * 60 + 2 * slack);
 }

@@ -4,6 +4,7 @@ import type { SolveRequestInput } from "../../problem/request-types.js";
 import { DENSE_MATRIX_MAX_NODES } from "../../problem/compile-request.js";
 import { MAX_ISSUES } from "./ajv-issues.js";
 import { SERVICE_FIELDS, serviceFieldIssues } from "./service-fields.js";
+import { loadFieldIssues, READ_BY_LOAD_RULES } from "./load-fields.js";
 
 /** Checks an URL for the callback target; null means acceptable. */
 export type CallbackUrlCheck = (url: string) => string | null;
@@ -14,6 +15,7 @@ export const READ_BY_CROSS_FIELD_RULES: ReadonlySet<string> = new Set([
   "node_demands", "vehicles_capacity", "vehicle_fixed_costs", "vehicle_unit_distance_costs",
   "node_time_windows", "node_service_time", "vehicle_speeds", "callback_url",
   ...SERVICE_FIELDS,
+  ...READ_BY_LOAD_RULES,
 ]);
 
 /**
@@ -93,6 +95,7 @@ export function crossFieldIssues(req: SolveRequestInput, checkCallbackUrl: Callb
   }
 
   serviceFieldIssues(req, depots, add);
+  loadFieldIssues(req, add);
 
   if (req.callback_url !== undefined) {
     const reason = checkCallbackUrl(req.callback_url);

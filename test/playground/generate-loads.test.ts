@@ -1,0 +1,37 @@
+import { expect } from "chai";
+import { generateProblem, type GeneratorOptions } from "../../playground/src/generate.js";
+import { createSpecBackend } from "../../src/api/spec-backend.js";
+import { validateSolveRequest } from "../../src/api/validation/validate-solve-request.js";
+import { solveRequest } from "../../src/problem/solve-request.js";
+import { checkLoadRules } from "../helpers/check-loads.js";
+
+const base = { nodes: 40, depots: 1, capacities: true, windows: false, timeLimitSeconds: 2, seed: 5 };
+
+/** The playground generator's pickups, shipments and volume (issue 22), without a browser. */
+describe("route playground generator: pickups, shipments, a second dimension", function () {
+  this.timeout(60_000);
+  it("leaves the problem as it was when none is asked for", () => {
+    expect(generateProblem({ ...base, pickups: false, shipments: false, volume: false })).to.deep.equal(generateProblem(base));
+  });
+
+  it("generates requests the service accepts and solves, every load rule kept", async () => {
+    const api = await createSpecBackend({});
+    const cases: GeneratorOptions[] = [
+      { ...base, pickups: true },
+      { ...base, shipments: true },
+      { ...base, volume: true },
+      { ...base, pickups: true, shipments: true, volume: true, windows: true, depots: 2, seed: 9 },
+    ];
+    for (const options of cases) {
+      const request = generateProblem(options);
+      const checked = validateSolveRequest(api, request, () => null);
+      expect(checked.ok, JSON.stringify(checked)).to.equal(true);
+      expect("node_pickups" in request).to.equal(options.pickups === true);
+      expect("shipments" in request).to.equal(options.shipments === true);
+      expect("node_extra_demands" in request).to.equal(options.volume === true);
+      const outcome = solveRequest(checked.ok ? checked.request : (request as never), { requestId: "gen", timeLimitSeconds: 1 });
+      if (outcome.status !== "solved") throw new Error(`${request.name}: ${outcome.error}`);
+      checkLoadRules(request as never, outcome.result);
+    }
+  });
+});
