@@ -123,4 +123,28 @@ export function checkDistanceResult(request: PlainCvrpRequest & ConstraintReques
 }
 
 /** Skills, stop and distance caps, shifts and per-vehicle working hours of one route. */
+function checkRouteRules(request: ConstraintRequestFields, result: PlainResult, label: string, v: number, route: number[], dist: number): void {
+  const customers = route.slice(1, -1);
+  const has = new Set(request.vehicle_skills?.[v] ?? []);
+  for (const c of customers) {
+    for (const skill of request.node_skills?.[c] ?? []) expect(has.has(skill), `${label} lacks skill ${skill} of node ${c}`).to.equal(true);
+  }
+  const maxStops = request.vehicle_max_stops?.[v];
+  if (maxStops != null) expect(customers.length, `${label} stops`).to.be.at.most(maxStops);
+  const maxDistance = request.vehicle_max_distance?.[v];
+  if (maxDistance != null) expect(dist, `${label} distance`).to.be.at.most(maxDistance + 1e-6);
+  const times = result.time_windows?.[label];
+  if (!times || times.length === 0) return;
+  const base = request.base_start_time ?? [9, 0, 0];
+  const departure = minutesOf(times[0]![1]!, base);
+  const arrival = minutesOf(times[times.length - 1]![0]!, base);
+  // Clock times are rounded to the second.
+  const slack = 1 / 60 + 1e-9;
+  const shift = request.vehicle_time_windows?.[v];
+  if (shift) {
+    expect(departure, `${label} leaves before its shift`).to.be.at.least(shift[0]! - slack);
+    expect(arrival, `${label} returns after its shift`).to.be.at.most(shift[1]! + slack);
+  }
+  const hours = request.vehicle_max_working_hours?.[v] ?? (typeof request.max_working_hours === "number" ? request.max_working_hours : null);
+  if (hours != null) expect(arrival - departure, `${label} working minutes`).to.be.at.most(hours * 60 + 2 * slack);
 }
