@@ -17,6 +17,11 @@ export class NetworkLab {
   private readonly subnet: string;
   private created = false;
   private readonly onExit = () => this.destroy();
+  /** Interrupted (Ctrl-C, a timeout's SIGTERM): mocha's after hooks will not run, so clean up here. */
+  private readonly onSignal = (signal: NodeJS.Signals) => {
+    this.destroy();
+    process.kill(process.pid, signal);
+  };
 
   constructor(private readonly nodes: number) {
     // One /24 per test process, in a private range unlikely to be routed on this machine.
@@ -59,6 +64,8 @@ export class NetworkLab {
     this.destroy();
     this.created = true;
     process.once("exit", this.onExit);
+    process.once("SIGINT", this.onSignal);
+    process.once("SIGTERM", this.onSignal);
     ip("link", "add", this.bridge(), "type", "bridge");
     ip("addr", "add", `${this.hostAddress}/24`, "dev", this.bridge());
     ip("link", "set", this.bridge(), "up");
@@ -93,12 +100,22 @@ export class NetworkLab {
       return;
     }
     for (let i = 0; i < this.nodes; i++) {
+      // The servers we started in it, should they still run (an interrupted run).
+      for (const pid of tryIpOutput("netns", "pids", this.namespace(i)).split("\n").filter(Boolean)) {
+        try {
+          process.kill(Number(pid), "SIGKILL");
+        } catch {
+          /* gone */
+        }
+      }
       tryIp("link", "del", this.hostEnd(i));
       tryIp("netns", "del", this.namespace(i));
     }
     tryIp("link", "del", this.bridge());
     this.created = false;
     process.removeListener("exit", this.onExit);
+    process.removeListener("SIGINT", this.onSignal);
+    process.removeListener("SIGTERM", this.onSignal);
   }
 
   /** Namespaces and links of this lab still present (for the test of the clean-up). */
@@ -112,6 +129,14 @@ export class NetworkLab {
 
 function ip(...args: string[]): void {
   execFileSync("ip", args, { stdio: "pipe" });
+}
+
+function tryIpOutput(...args: string[]): string {
+  try {
+    return execFileSync("ip", args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  } catch {
+    return "";
+  }
 }
 
 function tryIp(...args: string[]): void {
