@@ -6,6 +6,13 @@ import { freePort } from "./free-port.js";
 export interface NatsServerOptions {
   storeDir: string;
   port?: number;
+  /** The address it listens on (clients and cluster routes); 127.0.0.1 unless set. */
+  host?: string;
+  /**
+   * Runs it inside this network namespace (`ip netns exec`, root only): the fault suite cuts a
+   * node off the network this way. `ip netns exec` execs the server, so the PID is the server's.
+   */
+  netns?: string;
   /** For a cluster: this node's name, its cluster port and the other nodes' cluster URLs. */
   cluster?: { name: string; serverName: string; port: number; routes: string[] };
   /** Start it in its own process group, so a terminal's Ctrl-C reaches only the parent. */
@@ -31,19 +38,21 @@ export interface NatsServerProcess {
  */
 export async function startNatsServer(options: NatsServerOptions): Promise<NatsServerProcess> {
   const port = options.port ?? (await freePort());
+  const host = options.host ?? "127.0.0.1";
   mkdirSync(options.storeDir, { recursive: true });
   const lines = [
-    `listen: "127.0.0.1:${port}"`,
+    `listen: "${host}:${port}"`,
     `max_payload: 8MB`,
     `jetstream { store_dir: "${options.storeDir.replace(/\\/g, "/")}" }`,
   ];
   if (options.cluster) {
     lines.push(`server_name: "${options.cluster.serverName}"`);
-    lines.push(`cluster { name: "${options.cluster.name}", listen: "127.0.0.1:${options.cluster.port}", routes: [${options.cluster.routes.map((r) => `"${r}"`).join(", ")}] }`);
+    lines.push(`cluster { name: "${options.cluster.name}", listen: "${host}:${options.cluster.port}", routes: [${options.cluster.routes.map((r) => `"${r}"`).join(", ")}] }`);
   }
   const configPath = join(options.storeDir, "nats-server.conf");
   writeFileSync(configPath, lines.join("\n") + "\n");
-  const child = spawn("nats-server", ["-c", configPath], { stdio: ["ignore", "pipe", "pipe"], detached: options.ownProcessGroup ?? false });
+  const [command, ...args] = options.netns ? ["ip", "netns", "exec", options.netns, "nats-server", "-c", configPath] : ["nats-server", "-c", configPath];
+  const child = spawn(command!, args, { stdio: ["ignore", "pipe", "pipe"], detached: options.ownProcessGroup ?? false });
   options.onSpawn?.(child);
   let output = "";
   await new Promise<void>((resolve, reject) => {
@@ -71,7 +80,7 @@ export async function startNatsServer(options: NatsServerOptions): Promise<NatsS
   child.stderr!.resume();
   const waitExit = () => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
   return {
-    url: `nats://127.0.0.1:${port}`,
+    url: `nats://${host}:${port}`,
     port,
     process: child,
     stop: async () => {

@@ -17,6 +17,29 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs: num
   }
 }
 
+/**
+ * The checker is a NATS client too: right after a fault heals, JetStream can answer "temporarily
+ * unavailable" for a few seconds (a node that was cut off comes back with a higher Raft term and
+ * the groups elect again). Its reads are retried for up to a minute, as the services' own are.
+ */
+async function inspect<T>(what: string, read: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      // An attempt that hangs (a consumer created on a leader that has just stepped down) is
+      // given up and made again.
+      const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("no answer within 20 s")), 20_000)));
+      return await Promise.race([read(), timeout]);
+    } catch (err) {
+      if (Date.now() > deadline) throw new Error(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+      await new Promise((r) => setTimeout(r, 1000));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
 /** Polls every accepted task through the running API instances until it is solved; returns those that are not. */
 async function awaitSolved(cluster: FaultCluster, ids: readonly string[], timeoutMs: number): Promise<string[]> {
   const pending = new Set(ids);
@@ -24,7 +47,7 @@ async function awaitSolved(cluster: FaultCluster, ids: readonly string[], timeou
   while (pending.size > 0 && Date.now() < deadline) {
     for (const id of [...pending]) {
       const url = cluster.apiUrls()[0]!;
-      const res = await fetch(`${url}/api/v1/solve/result/${id}`, { headers: cluster.headers }).catch(() => null);
+      const res = await fetch(`${url}/api/v1/solve/result/${id}`, { headers: cluster.headers, signal: AbortSignal.timeout(10_000) }).catch(() => null);
       if (!res || res.status !== 200) continue;
       const json = (await res.json()) as { success: boolean; result: { status?: string } | null };
       expect(json.success, `task ${id} failed: ${JSON.stringify(json)}`).to.equal(true);
@@ -79,21 +102,24 @@ export async function checkNothingLost(
 
   // No task record other than the accepted tasks, all solved: nothing stranded by a refused submit.
   const store = new TaskStore(cluster.nats.tasks);
-  const stray: string[] = [];
-  for await (const key of await cluster.nats.tasks.keys()) {
-    const found = await store.read(key);
-    if (found.kind !== "live") continue;
-    if (!acceptedSoFar.has(key) || found.record.state !== "solved") stray.push(`${key}:${found.record.state}`);
-  }
+  const stray = await inspect("reading the task records", async () => {
+    const found: string[] = [];
+    for await (const key of await cluster.nats.tasks.keys()) {
+      const task = await store.read(key);
+      if (task.kind !== "live") continue;
+      if (!acceptedSoFar.has(key) || task.record.state !== "solved") found.push(`${key}:${task.record.state}`);
+    }
+    return found;
+  });
   expect(stray, "task records that are not accepted, solved tasks").to.deep.equal([]);
 
-  const history = await new HistoryStore(cluster.nats.history, cluster.nats.requests).list("faults", 100_000, null);
+  const history = await inspect("reading the history", () => new HistoryStore(cluster.nats.history, cluster.nats.requests).list("faults", 100_000, null));
   const listed = new Map(history.items.map((h) => [h.request_id, h.state]));
   const missing = [...acceptedSoFar].filter((id) => listed.get(id) !== "solved");
   expect(missing, "accepted tasks not listed as solved in the history").to.deep.equal([]);
   expect([...listed.keys()].filter((id) => !acceptedSoFar.has(id)), "history entries of tasks never accepted").to.deep.equal([]);
 
-  const events = await eventCounts(cluster);
+  const events = await inspect("reading the event logs", () => eventCounts(cluster));
   const badLogs = report.accepted.filter((id) => {
     const log = events.get(id);
     return !log || log.first !== "queued" || log.finals !== 1;

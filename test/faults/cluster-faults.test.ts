@@ -1,11 +1,9 @@
 import { after, before, describe, it } from "mocha";
 import { NAMES } from "../../src/queue/names.js";
-import { checkNothingLost } from "./checks.js";
 import { FaultCluster } from "./cluster.js";
-import { CallbackReceiver, submitLoad, type LoadReport } from "./load.js";
+import { CallbackReceiver } from "./load.js";
+import { scenarioRunner } from "./scenario.js";
 
-/** Submissions per scenario (`FAULT_TASKS`): bounded, the machine is shared. */
-const TASKS = Number(process.env.FAULT_TASKS ?? 300);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -30,24 +28,7 @@ describe("faults: a three-node NATS cluster, two API instances, three workers un
     callbacks.close();
   });
 
-  /** Runs the load with `fault` started at a quarter of it, waits for both, then checks. */
-  async function scenario(label: string, fault: () => Promise<void>, repeatsAllowed = 0): Promise<void> {
-    let faultDone: Promise<void> | null = null;
-    const report: LoadReport = await submitLoad(() => cluster.apiUrls(), cluster.headers, TASKS, callbacks.url, (i) => {
-      if (i === Math.floor(TASKS / 4)) faultDone = fault();
-    });
-    // Counted before anything else can fail, so a later scenario does not take this one's
-    // callbacks for callbacks of submits that were never accepted.
-    for (const id of report.accepted) accepted.add(id);
-    await faultDone;
-    try {
-      console.log(`      ${label}: ${await checkNothingLost(cluster, report, accepted, callbacks, repeatsAllowed)}`);
-    } catch (err) {
-      // Said at once: mocha reports failures only once the whole (long) suite is over.
-      console.log(`      ${label} FAILED: ${err instanceof Error ? err.message : String(err)}`);
-      throw err;
-    }
-  }
+  const scenario = scenarioRunner(cluster, callbacks, accepted);
 
   it("the task stream's leader frozen (SIGSTOP) for 15 s", async () => {
     await scenario("frozen leader", async () => {

@@ -11,11 +11,14 @@ import { spawnService, type ServiceProcess } from "../../src/infra/service-proce
 import { connectNats, type Nats } from "../../src/queue/connection.js";
 import { AccountStore } from "../../src/store/accounts.js";
 import { quietLog } from "../helpers/nats.js";
+import type { NetworkLab } from "./netns.js";
 
 const PLANS_FILE = fileURLToPath(new URL("../fixtures/plans.json", import.meta.url));
 
 interface NodeSpec {
   name: string;
+  /** Its address: 127.0.0.1, or its own namespace's address when the cluster has a network. */
+  host: string;
   port: number;
   clusterPort: number;
 }
@@ -39,13 +42,20 @@ export class FaultCluster {
   private inspector: Nats | null = null;
   private probe: NatsConnection | null = null;
 
+  /**
+   * `network`: run each node in its own network namespace (NetworkLab, created here), so that a
+   * node can be cut off the network (`cutNode`); without it every node listens on 127.0.0.1.
+   */
+  constructor(private readonly network: NetworkLab | null = null) {}
+
   async start(extraEnv: NodeJS.ProcessEnv = {}): Promise<void> {
-    for (let i = 0; i < 3; i++) this.specs.push({ name: `n${i}`, port: await freePort(), clusterPort: await freePort() });
+    this.network?.create();
+    for (let i = 0; i < 3; i++) this.specs.push({ name: `n${i}`, host: this.network?.address(i) ?? "127.0.0.1", port: await freePort(), clusterPort: await freePort() });
     this.nodes = await Promise.all(this.specs.map((_, i) => this.startNode(i)));
     await this.awaitJetStream();
     this.env = {
       ...process.env,
-      NATS_URL: this.specs.map((s) => `nats://127.0.0.1:${s.port}`).join(","),
+      NATS_URL: this.specs.map((s) => `nats://${s.host}:${s.port}`).join(","),
       NATS_REPLICAS: "3",
       PLANS_FILE,
       LOG_LEVEL: "warn",
@@ -69,8 +79,14 @@ export class FaultCluster {
 
   private startNode(i: number): Promise<NatsServerProcess> {
     const spec = this.specs[i]!;
-    const routes = this.specs.map((s) => `nats://127.0.0.1:${s.clusterPort}`);
-    return startNatsServer({ storeDir: join(this.dir, spec.name), port: spec.port, cluster: { name: "vrp", serverName: spec.name, port: spec.clusterPort, routes } });
+    const routes = this.specs.map((s) => `nats://${s.host}:${s.clusterPort}`);
+    return startNatsServer({
+      storeDir: join(this.dir, spec.name),
+      host: spec.host,
+      port: spec.port,
+      ...(this.network ? { netns: this.network.namespace(i) } : {}),
+      cluster: { name: "vrp", serverName: spec.name, port: spec.clusterPort, routes },
+    });
   }
 
   private async spawnApi(): Promise<ServiceProcess> {
@@ -83,7 +99,7 @@ export class FaultCluster {
 
   /** Waits until the cluster's JetStream answers with all three peers (a meta leader is elected). */
   async awaitJetStream(timeoutMs = 60_000): Promise<void> {
-    this.probe ??= await connect({ servers: this.specs.map((s) => `nats://127.0.0.1:${s.port}`), maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    this.probe ??= await connect({ servers: this.specs.map((s) => `nats://${s.host}:${s.port}`), maxReconnectAttempts: -1, reconnectTimeWait: 250 });
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       // A replicated stream can be placed only once all three peers are known to the meta leader.
@@ -117,6 +133,15 @@ export class FaultCluster {
 
   signalNode(i: number, signal: NodeJS.Signals): void {
     this.nodes[i]!.process.kill(signal);
+  }
+
+  /** Cuts node i off the network (its process keeps running); needs the cluster's network. */
+  cutNode(i: number): void {
+    this.network!.cut(i);
+  }
+
+  healNode(i: number): void {
+    this.network!.heal(i);
   }
 
   async killNode(i: number): Promise<void> {
@@ -174,6 +199,7 @@ export class FaultCluster {
       this.nodes[i]?.process.kill("SIGCONT");
       await this.nodes[i]?.kill().catch(() => undefined);
     }
+    this.network?.destroy();
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
