@@ -5,22 +5,11 @@ import { cloneSolution, type CompiledProblem, type Solution } from "../core/prob
 import type { Strategy } from "../core/strategy.js";
 import { hgs } from "../hgs/index.js";
 import { pickRouteGroup } from "../decomposition/group.js";
+import { RouteRotation } from "../decomposition/rotation.js";
 import { decompositionRefusal, extractSubProblem, liftRoutes } from "../decomposition/subproblem.js";
+import { decompositionSettings } from "./settings.js";
 import { largeStart } from "./start.js";
 
-/**
- * Customers per sub-problem, and the hgs time for each: measured on XXL Leuven1 and Ghent1
- * (40 s, side by side on the two cores; BENCHMARKS.md): many small groups, each given to hgs for
- * 10 ms (it educates the group's current routes and a few random ones, and breeds from them),
- * beat fewer larger groups with seconds of genetic search each: gap 1.13% / 1.58% with 50
- * customers and 10 ms, 1.48% / 1.73% with 100, 2.28% / 2.72% with 200 customers and about a
- * second each, 2.9% / 3.4% with 200 and four seconds; 25 customers was worse (1.83% / 2.02%), and
- * so was 50 with 0.1 s each (1.32% / 2.20%). One hgs iteration instead of 10 ms (only the local
- * search of the current routes) improved far less often (Leuven1 at 15 s: 91 improvements in
- * 14,771 groups, 2.42%, against 224 in 1,099 groups, 1.41%).
- */
-export const SUB_PROBLEM_CUSTOMERS = 50;
-const SUB_SECONDS = 0.01;
 /** Up to this size the whole problem goes to hgs at once (it has the matrix there). */
 const WHOLE_PROBLEM_CUSTOMERS = 300;
 
@@ -73,12 +62,14 @@ function spareVehicles(p: CompiledProblem, routes: readonly number[][], group: r
  * Large problems (thousands of customers): a first solution from the savings (largeStart; a
  * feasible solution within seconds even at 30,000 customers), then improvement by
  * decomposition: a group of neighbouring routes with about SUB_PROBLEM_CUSTOMERS customers (and
- * at least three routes) becomes a small problem of its own with a dense matrix, in which every
- * route keeps its vehicle (depots, capacity, costs, speed) and every stop its window and service
- * time (decomposition/subproblem.ts); hgs searches it for SUB_SECONDS from the group's current
- * routes, and the result replaces the group when it is cheaper (or, while the start breaks hard
- * rules, when fewer of its routes do). Windows, several depots and mixed fleets are the
- * sub-problem's own; the large problem needs no full matrix (distances from coordinates).
+ * at least three routes; settings.ts), seeded by a route that goes round the solution
+ * (decomposition/rotation.ts), becomes a small problem of its own with a dense matrix, in which
+ * every route keeps its vehicle (depots, capacity, costs, speed) and every stop its window and
+ * service time (decomposition/subproblem.ts); hgs searches it for SUB_SECONDS (more for a larger
+ * group) from the group's current routes, and the result replaces the group when it is cheaper
+ * (or, while the start breaks hard rules, when fewer of its routes do). Windows, several depots
+ * and mixed fleets are the sub-problem's own; the large problem needs no full matrix (distances
+ * from coordinates).
  */
 export const large: Strategy = {
   name: "large",
@@ -104,17 +95,22 @@ export const large: Strategy = {
     const near = nearestNeighbours(p, 20);
     const routeOf = new Int32Array(p.nodeCount).fill(-1);
     current.routes.forEach((r, v) => r.forEach((c) => (routeOf[c] = v)));
-    const target = Math.min(SUB_PROBLEM_CUSTOMERS, p.customers.length);
+    const settings = decompositionSettings();
+    const target = Math.min(settings.customers, p.customers.length);
     let broken = score.routes.filter((r) => !r.feasible).length;
     const complete = score.missing.length === 0 && score.duplicated.length === 0;
 
+    const rotation = settings.rotation ? new RouteRotation(p.vehicleCount) : null;
     while (!budget.tick()) {
-      const group = pickRouteGroup(current.routes, routeOf, near, target, budget.rng);
+      const seed = rotation ? rotation.next(current.routes, budget.rng) : -1;
+      const group = pickRouteGroup(current.routes, routeOf, near, target, budget.rng, seed);
+      rotation?.cover(group);
       const vehicles = [...group, ...spareVehicles(p, current.routes, group)];
       const sub = extractSubProblem(p, vehicles, vehicles.map((v) => current.routes[v]!));
       if (sub.problem.customers.length < 2) continue;
       const before = standing(sub.problem, sub.start);
-      const subBudget = new Budget(Math.min(budget.deadlineMs, performance.now() + SUB_SECONDS * 1000), budget.rng.int(2 ** 31), Number.POSITIVE_INFINITY, () => budget.exhausted());
+      const seconds = (settings.seconds * Math.max(target, sub.problem.customers.length)) / target;
+      const subBudget = new Budget(Math.min(budget.deadlineMs, performance.now() + seconds * 1000), budget.rng.int(2 ** 31), Number.POSITIVE_INFINITY, () => budget.exhausted());
       const found = subSolver.solve(sub.problem, subBudget, sub.start);
       const after = standing(sub.problem, found);
       if (!better(after, before)) continue;
