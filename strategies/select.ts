@@ -80,6 +80,11 @@ export const DEFAULT_SELECTION: readonly SelectionRule[] = [
   // Load rules (constraints.md, second table) at any size: only hgs's general search knows them
   // (the others refuse them in `supports`); measured on VRPB and PDPTW in BENCHMARKS.md.
   { maxCustomers: Number.POSITIVE_INFINITY, loadRules: true, strategy: "hgs" },
+  // Rich problems above those sizes (binding windows, or several depots, mixed fleets, speeds,
+  // soft windows): decomposition into sub-problems of whole routes searched by hgs
+  // (strategies/large); see the comment above the table.
+  { maxCustomers: Number.POSITIVE_INFINITY, bindingWindows: true, strategy: "large" },
+  { maxCustomers: Number.POSITIVE_INFINITY, textbook: false, strategy: "large" },
   { maxCustomers: 3000, strategy: "alns" },
   // Above 3,000 customers: decomposition (strategies/large) where it applies (capacity-only, one
   // depot, identical vehicles): on XXL (3,000-30,000 customers, 60/120 s, BENCHMARKS.md) it beats

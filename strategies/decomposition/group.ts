@@ -14,7 +14,7 @@ export const MIN_GROUP_ROUTES = 3;
  * Santini, Schneider, Vidal and Vigo (Decomposition strategies for vehicle routing heuristics,
  * INFORMS Journal on Computing 35(3), 2023) found superior to path-based decomposition inside HGS
  * and ALNS (their best variant clusters route barycentres; this one needs no coordinates):
- * from a random seed route, repeatedly add the route that most of the group's customers have
+ * from a seed route (`seed`, else a random one), repeatedly add the route that most of the group's customers have
  * among their nearest neighbours, until the group holds `target` customers and at least
  * MIN_GROUP_ROUTES routes. It needs only the
  * granular neighbour lists, so it works with or without coordinates and a matrix.
@@ -25,6 +25,7 @@ export function pickRouteGroup(
   near: readonly Int32Array[],
   target: number,
   rng: Rng,
+  seed = -1,
 ): number[] {
   const used: number[] = [];
   for (let v = 0; v < routes.length; v++) if (routes[v]!.length > 0) used.push(v);
@@ -46,7 +47,7 @@ export function pickRouteGroup(
       }
     }
   };
-  add(used[rng.int(used.length)]!);
+  add(seed >= 0 && routes[seed]!.length > 0 ? seed : used[rng.int(used.length)]!);
   while ((size < target || group.length < MIN_GROUP_ROUTES) && group.length < used.length) {
     let best = -1;
     let bestScore = 0;

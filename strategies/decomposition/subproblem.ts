@@ -1,10 +1,17 @@
-import { distanceBetween, type CompiledProblem, type Solution } from "../core/problem.js";
+import { distanceBetween, type CompiledProblem, type Solution, type TimeBlock } from "../core/problem.js";
 
 /**
- * A few neighbouring routes of a large problem, re-expressed as a small problem of its own with a
- * dense matrix (node 0 = the depot, then the routes' customers), so that any strategy, including
- * those that need the matrix, can improve them; `lift` maps its solution back to the large
- * problem's nodes and vehicles.
+ * A few routes of a large problem, re-expressed as a small problem of its own with a dense matrix
+ * (nodes 0..d-1 = the depots the group's vehicles start or end at, then the routes' customers), so
+ * that any strategy, including those that need the matrix, can improve them; `liftRoutes` maps its
+ * solution back to the large problem's nodes and vehicles.
+ *
+ * Whole routes keep their vehicle: sub-problem vehicle k is the large problem's `vehicles[k]`,
+ * with its own start and end depot, capacity, costs and speed, and every node keeps its demand,
+ * window and service time. Since a route's schedule depends only on its own vehicle and stops,
+ * every route scores exactly the same in the sub-problem as in the large problem (windows, time
+ * warp, working hours, several depots, mixed fleets), so a cheaper feasible sub-solution is a
+ * cheaper feasible large solution.
  */
 export interface SubProblem {
   problem: CompiledProblem;
@@ -16,15 +23,46 @@ export interface SubProblem {
   nodes: Int32Array;
 }
 
+/** Why a problem cannot be decomposed into sub-problems of whole routes, or null. */
+export function decompositionRefusal(p: CompiledProblem): string | null {
+  // Optional stops, skills, shifts, pickups, shipments and extra load dimensions (issues 21/22)
+  // are not carried into sub-problems yet.
+  if (p.rules) return "it does not take optional stops, skills, shifts or route limits yet";
+  if (p.loads) return "it does not take pickups, shipments or extra load dimensions yet";
+  return null;
+}
+
+function pickTime(t: TimeBlock, nodes: Int32Array, vehicles: number[]): TimeBlock {
+  return {
+    twStartMin: Float64Array.from(nodes, (node) => t.twStartMin[node]!),
+    twEndMin: Float64Array.from(nodes, (node) => t.twEndMin[node]!),
+    serviceMin: Float64Array.from(nodes, (node) => t.serviceMin[node]!),
+    speed: Float64Array.from(vehicles, (v) => t.speed[v]!),
+    maxRouteMin: t.maxRouteMin,
+    latePenaltyPerMin: t.latePenaltyPerMin,
+  };
+}
+
+/**
+ * Above this many nodes a sub-problem given by coordinates gets no dense matrix (as the compiler
+ * does for requests, src/problem/compile-request.ts): only the large strategy's per-depot start
+ * builds sub-problems that big.
+ */
+export const SUB_DENSE_MAX_NODES = 3000;
+
 export function extractSubProblem(p: CompiledProblem, vehicles: number[], routes: number[][]): SubProblem {
-  const depot = p.startNode[vehicles[0]!]!;
+  const depots: number[] = [];
+  for (const v of vehicles) {
+    for (const node of [p.startNode[v]!, p.endNode[v]!]) if (!depots.includes(node)) depots.push(node);
+  }
   const customers = routes.flat();
-  const nodes = Int32Array.from([depot, ...customers]);
+  const nodes = Int32Array.from([...depots, ...customers]);
   const n = nodes.length;
   const local = new Map<number, number>();
   nodes.forEach((node, i) => local.set(node, i));
-  const dist = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (i !== j) dist[i * n + j] = distanceBetween(p, nodes[i]!, nodes[j]!);
+  const dense = n <= SUB_DENSE_MAX_NODES || !p.coords;
+  const dist = new Float64Array(dense ? n * n : 0);
+  if (dense) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (i !== j) dist[i * n + j] = distanceBetween(p, nodes[i]!, nodes[j]!);
   let coords: Float64Array | null = null;
   if (p.coords) {
     coords = new Float64Array(2 * n);
@@ -33,27 +71,26 @@ export function extractSubProblem(p: CompiledProblem, vehicles: number[], routes
       coords![2 * i + 1] = p.coords![2 * node + 1]!;
     });
   }
-  const m = vehicles.length;
   const pick = (values: Float64Array) => Float64Array.from(vehicles, (v) => values[v]!);
   const isDepot = new Uint8Array(n);
-  isDepot[0] = 1;
+  isDepot.fill(1, 0, depots.length);
   const problem: CompiledProblem = {
     nodeCount: n,
-    vehicleCount: m,
-    customers: Int32Array.from({ length: n - 1 }, (_, i) => i + 1),
+    vehicleCount: vehicles.length,
+    customers: Int32Array.from({ length: customers.length }, (_, i) => depots.length + i),
     isDepot,
     dist,
     demand: Float64Array.from(nodes, (node) => p.demand[node]!),
     capacity: pick(p.capacity),
     fixedCost: pick(p.fixedCost),
     unitCost: pick(p.unitCost),
-    startNode: new Int32Array(m),
-    endNode: new Int32Array(m),
+    startNode: Int32Array.from(vehicles, (v) => local.get(p.startNode[v]!)!),
+    endNode: Int32Array.from(vehicles, (v) => local.get(p.endNode[v]!)!),
     coords,
     objective: p.objective,
-    time: null,
+    time: p.time ? pickTime(p.time, nodes, vehicles) : null,
   };
-  const start: Solution = { routes: Array.from({ length: m }, (_, k) => (routes[k] ?? []).map((c) => local.get(c)!)) };
+  const start: Solution = { routes: vehicles.map((_, k) => (routes[k] ?? []).map((c) => local.get(c)!)) };
   return { problem, start, vehicles, nodes };
 }
 

@@ -105,10 +105,17 @@ describe("large problems: distances without a matrix, grid neighbours, the large
     expect(reported[reported.length - 1]).to.be.closeTo(score.cost, 1e-6);
   });
 
-  it("refuses problems its hgs sub-problems cannot take, in English", () => {
-    const p = compileRequest({ ...positionsRequest(50, 5, 40, 5), vehicles_capacity: [40, 40, 40, 40, 30] }).problem;
-    const support = large.supports(p);
-    expect(support.ok).to.equal(false);
-    if (!support.ok) expect(support.reason).to.equal("the large strategy cannot take this request: it needs identical vehicles (same capacity and costs)");
+  it("refuses problems its sub-problems do not carry yet (route limits, pickups), in English", () => {
+    const base = positionsRequest(50, 5, 40, 5);
+    const limited = compileRequest({ ...base, vehicle_max_stops: [20, 20, 20, 20, 20] } as SolveRequestInput).problem;
+    const limits = large.supports(limited);
+    expect(limits.ok).to.equal(false);
+    if (!limits.ok) expect(limits.reason).to.equal("the large strategy cannot take this request: it does not take optional stops, skills, shifts or route limits yet");
+    const pickups = compileRequest({ ...base, node_pickups: base.node_demands.map(() => 0) } as SolveRequestInput).problem;
+    const loads = large.supports(pickups);
+    expect(loads.ok).to.equal(false);
+    if (!loads.ok) expect(loads.reason).to.equal("the large strategy cannot take this request: it does not take pickups, shipments or extra load dimensions yet");
+    // Mixed fleets are its own now (issue 20, step 4: rich-decomposition.test.ts).
+    expect(large.supports(compileRequest({ ...base, vehicles_capacity: [40, 40, 40, 40, 30] }).problem).ok).to.equal(true);
   });
 });

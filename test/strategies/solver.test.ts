@@ -287,13 +287,14 @@ describe("solver strategies", function () {
     expect(selectStrategy(timed.problem).name).to.equal("hgs");
     const soft = compileRequest({ ...timedRequest, late_penalty_per_min: 1 });
     expect(selectStrategy(soft.problem).name).to.equal("hgs");
-    // A mixed fleet, several depots: hgs too (its general search); above its measured size, ALNS.
+    // A mixed fleet, several depots: hgs too (its general search); above its measured size, the
+    // decomposition (large, issue 20 step 4).
     const mixed = compileRequest({ ...cvrp(10, 2, 50, 1), vehicles_capacity: [50, 60] });
     expect(selectStrategy(mixed.problem).name).to.equal("hgs");
     const depots = compileRequest({ ...cvrp(10, 2, 50, 1), start_nodes: [0, 1], end_nodes: [0, 1] });
     expect(selectStrategy(depots.problem).name).to.equal("hgs");
     const largeMixed = compileRequest({ ...cvrp(1200, 2, 5000, 1), vehicles_capacity: [5000, 6000] });
-    expect(selectStrategy(largeMixed.problem).name).to.equal("alns");
+    expect(selectStrategy(largeMixed.problem).name).to.equal("large");
     const outcome = solveRequest(cvrp(10, 2, 50, 1), { requestId: "s", timeLimitSeconds: 1, strategy: "sweep" });
     expect(outcome.status).to.equal("failed");
     if (outcome.status === "failed") expect(outcome.error).to.match(/needs node_positions/);

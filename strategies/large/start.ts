@@ -1,0 +1,47 @@
+import { clarkeWrightSolution } from "../clarke-wright/index.js";
+import { distanceBetween, type CompiledProblem, type Solution } from "../core/problem.js";
+import { regretInsertion } from "../core/repair.js";
+import { Workspace } from "../core/workspace.js";
+import { extractSubProblem, liftRoutes } from "../decomposition/subproblem.js";
+
+/**
+ * The large strategy's first solution. One start depot: the savings construction on the whole
+ * problem. Several: the savings builds every route against one reference depot (its merges are
+ * checked on the largest vehicle), which on a multi-depot problem sends most routes from the
+ * wrong depot; so each customer goes to the depot nearest to it (out and back), each depot's
+ * customers and vehicles become one sub-problem (without a dense matrix when it is large) built
+ * by the savings, and whatever a depot's fleet could not take is inserted where it fits best on
+ * the whole problem.
+ */
+export function largeStart(p: CompiledProblem): Solution {
+  const depots = [...new Set(p.startNode)];
+  if (depots.length <= 1) return clarkeWrightSolution(p);
+  const vehiclesOf = new Map<number, number[]>(depots.map((d) => [d, []]));
+  for (let v = 0; v < p.vehicleCount; v++) vehiclesOf.get(p.startNode[v]!)!.push(v);
+  const customersOf = new Map<number, number[]>(depots.map((d) => [d, []]));
+  for (const c of p.customers) {
+    let best = depots[0]!;
+    let bestDistance = Number.POSITIVE_INFINITY;
+    for (const d of depots) {
+      const distance = distanceBetween(p, d, c) + distanceBetween(p, c, d);
+      if (distance < bestDistance) {
+        bestDistance = distance;
+        best = d;
+      }
+    }
+    customersOf.get(best)!.push(c);
+  }
+  const routes: number[][] = Array.from({ length: p.vehicleCount }, () => []);
+  for (const d of depots) {
+    const customers = customersOf.get(d)!;
+    if (customers.length === 0) continue;
+    const vehicles = vehiclesOf.get(d)!;
+    // The depot's customers ride in as its first vehicle's "route": only the node set matters here.
+    const sub = extractSubProblem(p, vehicles, [customers]);
+    const built = clarkeWrightSolution(sub.problem);
+    liftRoutes(sub, built).forEach((route, k) => (routes[vehicles[k]!] = route));
+  }
+  const ws = new Workspace(p, { routes });
+  regretInsertion(ws, 2);
+  return ws.solution();
+}

@@ -1,0 +1,80 @@
+import { expect } from "chai";
+import fc from "fast-check";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { generateRichXxl } from "../../bench/rich-xxl-instance.js";
+import { compileRequest } from "../../src/problem/compile-request.js";
+import { Budget } from "../../strategies/core/budget.js";
+import { evaluateRoute, evaluateSolution } from "../../strategies/core/evaluator.js";
+import { Rng } from "../../strategies/core/rng.js";
+import { extractSubProblem, liftRoutes } from "../../strategies/decomposition/subproblem.js";
+import { large } from "../../strategies/large/index.js";
+import { largeStart } from "../../strategies/large/start.js";
+import { selectStrategy } from "../../strategies/select.js";
+import { arbitraryRequest } from "./random-problems.js";
+
+const xxl = (name: string) => join(resolve(fileURLToPath(new URL("../../", import.meta.url)), "../shared/benchmarks/requests/XXL"), `${name}.json`);
+
+describe("decomposition of rich problems: windows, several depots, mixed fleets (issue 20, step 4)", function () {
+  this.timeout(120_000);
+
+  it("scores every route of a sub-problem exactly as in the whole problem, and lifts the routes back unchanged", () => {
+    fc.assert(
+      fc.property(arbitraryRequest(12), fc.integer({ min: 1, max: 1e6 }), (request, seed) => {
+        const p = compileRequest(request).problem;
+        const rng = new Rng(seed);
+        const routes: number[][] = Array.from({ length: p.vehicleCount }, () => []);
+        for (const c of rng.shuffle(Array.from(p.customers))) routes[rng.int(p.vehicleCount)]!.push(c);
+        const vehicles = rng.shuffle(Array.from({ length: p.vehicleCount }, (_, v) => v)).slice(0, 1 + rng.int(p.vehicleCount));
+        const sub = extractSubProblem(p, vehicles, vehicles.map((v) => routes[v]!));
+        expect(liftRoutes(sub, sub.start)).to.deep.equal(vehicles.map((v) => routes[v]));
+        vehicles.forEach((v, k) => {
+          const whole = evaluateRoute(p, v, routes[v]!);
+          const part = evaluateRoute(sub.problem, k, sub.start.routes[k]!);
+          expect(part.cost).to.be.closeTo(whole.cost, 1e-9);
+          expect(part.feasible).to.equal(whole.feasible);
+          expect(part.lateMinutes).to.be.closeTo(whole.lateMinutes, 1e-9);
+          expect(part.durationMin).to.be.closeTo(whole.durationMin, 1e-9);
+          expect(part.capacityExcess).to.be.closeTo(whole.capacityExcess, 1e-9);
+        });
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("starts a multi-depot problem from per-depot savings: feasible, every customer once", () => {
+    const { request } = generateRichXxl(xxl("Leuven1"), 700, 3, 7);
+    const p = compileRequest(request).problem;
+    const score = evaluateSolution(p, largeStart(p));
+    expect(score.missing).to.deep.equal([]);
+    expect(score.duplicated).to.deep.equal([]);
+    expect(score.feasible).to.equal(true);
+  });
+
+  it("improves a 900-customer problem with windows, three depots and a mixed fleet: feasible, cheaper than its start, every improvement reported", () => {
+    const { request } = generateRichXxl(xxl("Leuven1"), 900, 3, 3);
+    const p = compileRequest(request).problem;
+    expect(large.supports(p).ok).to.equal(true);
+    const start = evaluateSolution(p, largeStart(p));
+    const budget = Budget.forSeconds(5, 1);
+    const reported: number[] = [];
+    budget.onImprovement((s) => reported.push(evaluateSolution(p, s).cost));
+    const score = evaluateSolution(p, large.solve(p, budget));
+    expect(score.feasible).to.equal(true);
+    expect(score.missing).to.deep.equal([]);
+    expect(score.cost).to.be.lessThan(start.cost);
+    expect(reported.length).to.be.greaterThan(1);
+    for (let i = 1; i < reported.length; i++) expect(reported[i]!).to.be.lessThan(reported[i - 1]!);
+    expect(reported[reported.length - 1]).to.be.closeTo(score.cost, 1e-6);
+  });
+
+  it("sends rich problems above 1,000 customers to the decomposition, not to ALNS or the savings alone", () => {
+    for (const [depots, mixed] of [[3, true], [1, false]] as const) {
+      const p = compileRequest(generateRichXxl(xxl("Leuven1"), 1200, depots, 1, mixed).request).problem;
+      expect(selectStrategy(p).name, `${depots} depots, mixed ${mixed}`).to.equal("large");
+    }
+    const matrixLess = compileRequest(generateRichXxl(xxl("Leuven2"), 3500, 3, 1).request).problem;
+    expect(matrixLess.dist.length).to.equal(0);
+    expect(selectStrategy(matrixLess).name).to.equal("large");
+  });
+});
