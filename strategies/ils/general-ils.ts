@@ -150,6 +150,10 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
 
   const start = startRoutes(m, initial);
   rs.penalties = penalties.current;
+  // Prize-collecting: serving nobody (the route model starts empty) is already feasible; counting
+  // it at once keeps the solve's feasibility phase (core/feasibility.ts) from replacing the
+  // search when the first descent is slow.
+  if (m.rules?.anyOptional) consider(snapshot(rs));
   rs.loadRoutes(start.routes);
   // A given start that breaks the order rules loses those routes' customers to the recreate.
   for (let r = 0; r < m.routes; r++) {

@@ -2,7 +2,7 @@ import { nearestNeighbours } from "../core/neighbours.js";
 import { shipmentRoles } from "../core/evaluate-loads.js";
 import { windowsBindAgainst, type CompiledProblem } from "../core/problem.js";
 import { arrivalClose, departureOpen, durationCap } from "../core/evaluate-rules.js";
-import { buildFleetRules, rulesKey, type FleetRules } from "./fleet-rules.js";
+import { buildFleetRules, compatibleNeighbours, rulesKey, type FleetRules } from "./fleet-rules.js";
 import type { LoadDimension } from "./load-segment.js";
 import { windowNeighbours } from "./window-neighbours.js";
 
@@ -174,6 +174,8 @@ export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetM
   }
   const binding = !view && t !== null && [...new Set(p.startNode)].some((d) => windowsBindAgainst(p, d));
   let neighbours = view ? view.neighbours : binding ? windowNeighbours(p, GRANULARITY) : nearestNeighbours(p, GRANULARITY);
+  // Skills: neighbours that may share a route (fleet-rules.ts), from a list twice as long.
+  if (rules?.allowed) neighbours = compatibleNeighbours(rules, p.nodeCount, binding ? windowNeighbours(p, 2 * GRANULARITY) : nearestNeighbours(p, 2 * GRANULARITY), GRANULARITY);
   if (!view && order?.backhaul) neighbours = sameKindFirst(p, order.backhaul, GRANULARITY, neighbours);
   const timed = t !== null && (!view || view.windows) ? t : null;
   const perVehicle = (f: (v: number) => number) => (timed ? Float64Array.from({ length: routes }, (_, v) => f(v)) : null);
