@@ -6,6 +6,7 @@ import { generalSwap, generalSwapWithin } from "../moves/swap.js";
 import { generalTwoOpt } from "../moves/two-opt.js";
 import { generalTwoOptStar } from "../moves/two-opt-star.js";
 import { improveFleetUse } from "../moves/vehicle-change.js";
+import { repairBackhaulPairing } from "../moves/backhaul-pairing.js";
 import { pairExchange } from "../moves/pair-exchange.js";
 import { pairRelocate } from "../moves/pair-relocate.js";
 import { GeneralMovePricing } from "./move-pricing.js";
@@ -107,6 +108,7 @@ export class GeneralLocalSearch extends GeneralMovePricing {
       // Across runs (an iterated search): only pairs of routes that changed since they were last tested.
       if (this.swapStar && this.swapStar.passLocalised(rng)) improved = true;
       if (improveFleetUse(this)) improved = true;
+      if (repairBackhaulPairing(this)) improved = true;
       loop++;
     }
     return true;
@@ -116,7 +118,7 @@ export class GeneralLocalSearch extends GeneralMovePricing {
   private pairMoves(u: number, v: number, rv: number): boolean {
     const order = this.m.order!;
     const pickup = order.role[u]! > 0 ? u : order.partner![u]!;
-    if (pairRelocate(this, pickup, rv)) return true;
+    if (pairRelocate(this, pickup, rv, v)) return true;
     if (order.partner![v]! < 0) return false;
     return pairExchange(this, pickup, order.role[v]! > 0 ? v : order.partner![v]!);
   }
@@ -128,6 +130,10 @@ export class GeneralLocalSearch extends GeneralMovePricing {
     const i = rs.pos[u]!;
     if (ru !== rv) {
       this.before = rs.cost[ru]! + rs.cost[rv]!;
+      // A shipment's stop moved alone to another route always splits its pair: only 2-opt* (tails
+      // that carry whole pairs) can pass; the pair moves do the rest.
+      const partner = this.m.order?.partner;
+      if (partner && partner[u]! >= 0) return generalTwoOptStar(this, ru, i, rv, j);
       if (generalRelocate(this, ru, i, rv, j)) return true;
       if (j > 0 && generalSwap(this, ru, i, rv, j)) return true;
       return generalTwoOptStar(this, ru, i, rv, j);
