@@ -36,6 +36,8 @@ export class RouteLoads {
   private readonly orderPrefix: Float64Array[] | null;
   private readonly orderSuffix: Float64Array[] | null;
   private readonly lengths: Int32Array;
+  /** Backhauls: per route, the position before its first pickup (its deliveries end there). */
+  readonly deliveriesEnd: Int32Array;
   /** Shipments: per route, how many pickups among positions 1..k have their delivery after k. */
   private readonly openAfter: Int32Array[] | null;
 
@@ -43,6 +45,7 @@ export class RouteLoads {
     this.seen = new Int32Array(m.nodeCount);
     const slots = m.customers.length + 2;
     this.lengths = new Int32Array(m.routes);
+    this.deliveriesEnd = new Int32Array(m.routes);
     const keep = m.routes * slots * m.loads.length * 6 <= MAX_STORED;
     const tables = () => m.loads.map(() => Array.from({ length: m.routes }, () => new Float64Array(3 * slots)));
     this.prefix = keep ? tables() : null;
@@ -73,6 +76,9 @@ export class RouteLoads {
         pre[3 * k + 1] = pre[3 * k - 2]! + (pre[3 * k - 1]! > 0 ? q : 0);
         pre[3 * k + 2] = pre[3 * k - 1]! > 0 || kind[c] === 2 ? 1 : 0;
       }
+      let end = 0;
+      while (end < count && kind[seq[end + 1]!] !== 2) end++;
+      this.deliveriesEnd[r] = end;
       const e = 3 * (count + 1);
       suf[e] = suf[e + 1] = suf[e + 2] = 0;
       for (let k = count; k >= 1; k--) {
@@ -196,15 +202,13 @@ export class RouteLoads {
     const demand = this.m.demand;
     let late = 0;
     let picked = false;
-    const visit = (c: number) => {
-      if (kind[c] === 1) {
-        if (picked) late += demand[c]!;
-      } else if (kind[c] === 2) picked = true;
-    };
     for (let k = 0; k < pieces.count; k++) {
       const r = pieces.route[k]!;
       if (r < 0) {
-        visit(pieces.from[k]!);
+        const c = pieces.from[k]!;
+        if (kind[c] === 1) {
+          if (picked) late += demand[c]!;
+        } else if (kind[c] === 2) picked = true;
         continue;
       }
       const from = pieces.from[k]!;
@@ -217,8 +221,13 @@ export class RouteLoads {
         continue;
       }
       const seq = seqs[r]!;
-      if (pieces.reversed[k]) for (let t = to; t >= from; t--) visit(seq[t]!);
-      else for (let t = from; t <= to; t++) visit(seq[t]!);
+      const step = pieces.reversed[k] ? -1 : 1;
+      for (let t = pieces.reversed[k] ? to : from, n = to - from + 1; n > 0; n--, t += step) {
+        const c = seq[t]!;
+        if (kind[c] === 1) {
+          if (picked) late += demand[c]!;
+        } else if (kind[c] === 2) picked = true;
+      }
     }
     return late;
   }

@@ -8,6 +8,7 @@ import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
 import { buildFleetModel } from "../../strategies/search/fleet-model.js";
 import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
 import { GeneralMovePricing } from "../../strategies/search/general/move-pricing.js";
+import { backhaulHeadExchange, linehaulTwoOptStar } from "../../strategies/search/moves/linehaul-two-opt-star.js";
 import { minimumAssignment } from "../../strategies/search/moves/assignment.js";
 import { repairBackhaulPairing } from "../../strategies/search/moves/backhaul-pairing.js";
 import { pairExchange } from "../../strategies/search/moves/pair-exchange.js";
@@ -80,6 +81,8 @@ const MOVES: { name: string; move: Move }[] = [
   { name: "swap within a route", move: (ls, _u, ru, i, rv, j) => ru === rv && j > 0 && j !== i && j !== i - 1 && generalSwapWithin(ls, ru, i, j) },
   { name: "2-opt*", move: (ls, _u, ru, i, rv, j) => ru !== rv && generalTwoOptStar(ls, ru, i, rv, j) },
   { name: "2-opt", move: (ls, _u, ru, i, rv, j) => ru === rv && i < j && generalTwoOpt(ls, ru, i, j) },
+  { name: "2-opt* of delivery parts (backhauls)", move: (ls, _u, ru, i, rv, j) => ru !== rv && ls.m.order?.backhaul != null && linehaulTwoOptStar(ls, ru, i, rv, j) },
+  { name: "exchange of pickup-part heads (backhauls)", move: (ls, _u, ru, i, rv, j) => ru !== rv && ls.m.order?.backhaul != null && backhaulHeadExchange(ls, ru, i, rv, j) },
   { name: "pair relocate", move: (ls, u, ru, _i, rv) => ru !== rv && ls.m.order?.role[u] === 1 && pairRelocate(ls, u, rv) },
   {
     name: "pair exchange",
@@ -96,8 +99,8 @@ describe("moves with load rules (pickups, backhauls, shipments, extra dimensions
   for (const { name, move } of MOVES) {
     it(`${name}: every applied move priced as the evaluator prices the routes, shipments kept whole`, () => {
       let commits = 0;
-      const kind = name.startsWith("pair") ? ("shipments" as const) : undefined;
-      const arb = kind ? fc.oneof(loadArb("none", 10, kind), loadArb("hard", 10, kind), loadArb("soft", 10, "all")) : anyTime();
+      const kind = name.startsWith("pair") ? ("shipments" as const) : name.includes("backhauls") ? ("backhauls" as const) : undefined;
+      const arb = kind ? fc.oneof(loadArb("none", 10, kind), loadArb("hard", 10, kind), loadArb("soft", 10, kind)) : anyTime();
       fc.assert(
         fc.property(arb, penaltyArb, (o, pen) => {
           const { problem: p } = compileRequest(loadInstance(o));
