@@ -7,6 +7,8 @@ import { generalSwap, generalSwapWithin } from "../moves/swap.js";
 import { generalTwoOpt } from "../moves/two-opt.js";
 import { generalTwoOptStar } from "../moves/two-opt-star.js";
 import { improveFleetUse } from "../moves/vehicle-change.js";
+import { repairBackhaulPairing } from "../moves/backhaul-pairing.js";
+import { backhaulHeadExchange, linehaulTwoOptStar } from "../moves/linehaul-two-opt-star.js";
 import { pairExchange } from "../moves/pair-exchange.js";
 import { pairRelocate } from "../moves/pair-relocate.js";
 import { GeneralMovePricing } from "./move-pricing.js";
@@ -120,6 +122,8 @@ export class GeneralLocalSearch extends GeneralMovePricing {
       // Across runs (an iterated search): only pairs of routes that changed since they were last tested.
       if (this.swapStar && this.swapStar.passLocalised(rng)) improved = true;
       if (improveFleetUse(this)) improved = true;
+      // Backhauls: the joins of all routes re-paired at once, when the moves above found nothing.
+      if (!improved && repairBackhaulPairing(this)) improved = true;
       loop++;
     }
     return true;
@@ -140,7 +144,7 @@ export class GeneralLocalSearch extends GeneralMovePricing {
   private pairMoves(u: number, v: number, rv: number): boolean {
     const order = this.m.order!;
     const pickup = order.role[u]! > 0 ? u : order.partner![u]!;
-    if (pairRelocate(this, pickup, rv)) return true;
+    if (pairRelocate(this, pickup, rv, v)) return true;
     if (order.partner![v]! < 0) return false;
     return pairExchange(this, pickup, order.role[v]! > 0 ? v : order.partner![v]!);
   }
@@ -152,6 +156,13 @@ export class GeneralLocalSearch extends GeneralMovePricing {
     const i = rs.pos[u]!;
     if (ru !== rv) {
       this.before = rs.cost[ru]! + rs.cost[rv]!;
+      // A shipment's stop moved alone to another route always splits its pair: only 2-opt* (tails
+      // that carry whole pairs) can pass; the pair moves do the rest.
+      const partner = this.m.order?.partner;
+      if (partner && partner[u]! >= 0) return generalTwoOptStar(this, ru, i, rv, j);
+      const backhaul = this.m.order?.backhaul;
+      if (backhaul && backhaul[u] === 1 && linehaulTwoOptStar(this, ru, i, rv, j)) return true;
+      if (backhaul && backhaul[u] === 2 && backhaulHeadExchange(this, ru, i, rv, j)) return true;
       if (generalRelocate(this, ru, i, rv, j)) return true;
       if (j > 0 && generalSwap(this, ru, i, rv, j)) return true;
       return generalTwoOptStar(this, ru, i, rv, j);
