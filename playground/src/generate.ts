@@ -1,6 +1,7 @@
+import { addServiceConstraints, type ServiceConstraintOptions } from "./generate-constraints.js";
 import type { SolveRequest } from "./types.js";
 
-export interface GeneratorOptions {
+export interface GeneratorOptions extends ServiceConstraintOptions {
   nodes: number;
   depots: number;
   capacities: boolean;
@@ -69,6 +70,7 @@ export function generateProblem(options: GeneratorOptions): SolveRequest {
     request.vehicle_speeds = new Array<number>(vehicles).fill(1);
     request.max_working_hours = 11;
   }
+  if (options.optional || options.skills || options.shifts) addServiceConstraints(request, options, rand, depots);
   return request;
 }
 

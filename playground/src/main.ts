@@ -1,4 +1,5 @@
 import multiDepotCost from "../../examples/multi-depot-cost.json";
+import serviceConstraints from "../../examples/service-constraints.json";
 import smallCvrp from "../../examples/small-cvrp.json";
 import timeWindows from "../../examples/time-windows.json";
 import { downloadHistoryItem, listHistory, pollResult, submitSolve } from "./api.js";
@@ -18,6 +19,7 @@ const EXAMPLES: Record<string, unknown> = {
   "time-windows.json": timeWindows,
   "small-cvrp.json": smallCvrp,
   "multi-depot-cost.json": multiDepotCost,
+  "service-constraints.json": serviceConstraints,
 };
 
 const results = new ResultView();
@@ -113,6 +115,9 @@ $("gen-button").addEventListener("click", () =>
     depots: Number(input("gen-depots").value),
     capacities: input("gen-capacities").checked,
     windows: input("gen-windows").checked,
+    optional: input("gen-optional").checked,
+    skills: input("gen-skills").checked,
+    shifts: input("gen-shifts").checked,
     timeLimitSeconds: Number(input("gen-time").value),
     seed: Number(input("gen-seed").value),
   })),
