@@ -74,5 +74,18 @@ export function normaliseScale(p: CompiledProblem): CompiledProblem {
     demand: times(p.demand, q),
     capacity: times(p.capacity, q),
     time,
+    // Skip penalties are costs and caps distances (x s); shifts and working hours minutes (x t).
+    ...(p.rules
+      ? {
+          rules: {
+            ...p.rules,
+            skipPenalty: times(p.rules.skipPenalty, s),
+            maxDistance: times(p.rules.maxDistance, s),
+            shiftStartMin: times(p.rules.shiftStartMin, t),
+            shiftEndMin: times(p.rules.shiftEndMin, t),
+            maxDurationMin: times(p.rules.maxDurationMin, t),
+          },
+        }
+      : {}),
   };
 }

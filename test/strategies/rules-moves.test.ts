@@ -1,0 +1,193 @@
+import { expect } from "chai";
+import fc from "fast-check";
+import { compileRequest } from "../../src/problem/compile-request.js";
+import type { ConstraintFields } from "../../src/problem/constraint-fields.js";
+import type { SolveRequestInput } from "../../src/problem/request-types.js";
+import { arrivalClose, departureOpen, durationCap } from "../../strategies/core/evaluate-rules.js";
+import { evaluateRoute, evaluateSolution } from "../../strategies/core/evaluator.js";
+import type { CompiledProblem } from "../../strategies/core/problem.js";
+import { Rng } from "../../strategies/core/rng.js";
+import { iteratedLocalSearch } from "../../strategies/ils/general-ils.js";
+import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
+import { Budget } from "../../strategies/core/budget.js";
+import { buildFleetModel } from "../../strategies/search/fleet-model.js";
+import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
+import type { Penalties } from "../../strategies/search/penalties.js";
+import { Routes } from "../../strategies/search/routes.js";
+import { fleetArb, fleetInstance } from "./fleet-problems.js";
+
+/** Random rules on top of a fleet instance: skip penalties, two skills, shifts, distance, hours and stops caps. */
+function withRules(req: SolveRequestInput, seed: number, allowUnassigned: boolean): SolveRequestInput {
+  const rng = new Rng(seed);
+  const n = req.node_num;
+  const m = req.vehicle_num;
+  const depots = new Set([...(req.start_nodes ?? []), ...(req.end_nodes ?? [])]);
+  const timed = req.node_time_windows != null;
+  const horizon = timed ? Math.max(...req.node_time_windows!.map((w) => w[1]!)) : 0;
+  const fields: ConstraintFields = {
+    node_skip_penalties: Array.from({ length: n }, (_, i) => (depots.has(i) || rng.next() < 0.4 ? null : rng.int(120))),
+    allow_unassigned: allowUnassigned,
+    node_skills: Array.from({ length: n }, (_, i) => (depots.has(i) || rng.next() < 0.5 ? null : rng.next() < 0.5 ? ["a"] : ["b"])),
+    vehicle_skills: Array.from({ length: m }, () => (rng.next() < 0.5 ? ["a", "b"] : rng.next() < 0.5 ? ["a"] : ["b"])),
+    vehicle_max_distance: Array.from({ length: m }, () => (rng.next() < 0.5 ? null : 60 + rng.int(250))),
+    vehicle_max_stops: Array.from({ length: m }, () => (rng.next() < 0.5 ? null : 1 + rng.int(4))),
+  };
+  if (timed) {
+    fields.vehicle_time_windows = Array.from({ length: m }, () => {
+      if (rng.next() < 0.4) return null;
+      const start = rng.int(Math.round(horizon / 2));
+      return [start, start + 30 + rng.int(horizon)];
+    });
+    fields.vehicle_max_working_hours = Array.from({ length: m }, () => (rng.next() < 0.5 ? null : 1 + rng.int(30) / 10));
+  }
+  return { ...req, ...fields } as SolveRequestInput;
+}
+
+/**
+ * Time warp and duration of vehicle v driving `route` under its shift, from decisions.md's clock
+ * (independent of the segment algebra): depart between the earliest departure (window opening or
+ * shift start) and the start node's closing, wait when early, take lateness back as time warp;
+ * the least warp, and the duration of the latest departure with it (bisection).
+ */
+function shiftWarp(p: CompiledProblem, v: number, route: number[]): { warp: number; duration: number } {
+  const t = p.time!;
+  const n = p.nodeCount;
+  const start = p.startNode[v]!;
+  const end = p.endNode[v]!;
+  const speed = t.speed[v]!;
+  const open = departureOpen(p, v);
+  const close = t.twEndMin[start]!;
+  const startWarp = Math.max(0, open - close);
+  const simulate = (departure: number) => {
+    let clock = departure;
+    let prev = start;
+    let warp = startWarp;
+    for (const c of route) {
+      const arrive = clock + p.dist[prev * n + c]! / speed;
+      let begin = Math.max(arrive, t.twStartMin[c]!);
+      if (begin > t.twEndMin[c]!) {
+        warp += begin - t.twEndMin[c]!;
+        begin = t.twEndMin[c]!;
+      }
+      clock = begin + t.serviceMin[c]!;
+      prev = c;
+    }
+    let arrive = clock + p.dist[prev * n + end]! / speed;
+    const last = arrivalClose(p, v);
+    if (arrive > last) {
+      warp += arrive - last;
+      arrive = last;
+    }
+    return { warp, duration: arrive - departure + warp - startWarp };
+  };
+  const least = simulate(open).warp;
+  let lo = open;
+  let hi = Math.max(open, close);
+  if (simulate(hi).warp <= least + 1e-12) lo = hi;
+  for (let k = 0; k < 200 && hi - lo > 1e-12; k++) {
+    const mid = (lo + hi) / 2;
+    if (simulate(mid).warp <= least + 1e-12) lo = mid;
+    else hi = mid;
+  }
+  return { warp: least, duration: simulate(lo).duration };
+}
+
+/** Penalised cost of vehicle v driving `route` from scratch, rules included (Infinity when a skill is missing). */
+function scratchCost(p: CompiledProblem, v: number, pen: Penalties, route: number[]): number {
+  if (route.length === 0) return 0;
+  const score = evaluateRoute(p, v, route);
+  if (score.forbidden > 0) return Number.POSITIVE_INFINITY;
+  let cost = p.fixedCost[v]! + p.unitCost[v]! * score.distance + pen.load * score.capacityExcess;
+  cost += pen.distance! * score.distanceExcess + pen.stops! * score.stopsExcess;
+  const t = p.time;
+  if (!t) return cost;
+  if (t.latePenaltyPerMin > 0) return cost + score.latePenalty + pen.duration * score.durationExcessMin;
+  const { warp, duration } = shiftWarp(p, v, route);
+  if (warp <= 1e-9) {
+    expect(score.lateMinutes, "no warp: not late").to.equal(0);
+    expect(score.durationMin, "no warp: the evaluator's duration").to.be.closeTo(duration, 1e-6);
+  } else expect(score.lateMinutes, "warp: late").to.be.greaterThan(0);
+  return cost + pen.timeWarp * warp + pen.duration * Math.max(0, duration - durationCap(p, v));
+}
+
+const penaltyArb = fc.record({
+  load: fc.double({ min: 0.1, max: 50, noNaN: true }),
+  duration: fc.double({ min: 0.1, max: 50, noNaN: true }),
+  timeWarp: fc.double({ min: 0.1, max: 50, noNaN: true }),
+  distance: fc.double({ min: 0.1, max: 50, noNaN: true }),
+  stops: fc.double({ min: 0.1, max: 200, noNaN: true }),
+});
+
+describe("the search under optional stops, skills, shifts and route limits (route-rules.ts, moves/optional.ts)", function () {
+  this.timeout(300_000);
+
+  it("prices every applied move (relocate, swap, 2-opt, 2-opt*, vehicle change, insert, remove, exchange) as the evaluator does", () => {
+    let commits = 0;
+    let optionalCommits = 0;
+    fc.assert(
+      fc.property(fc.oneof(fleetArb("none", 10), fleetArb("hard", 10), fleetArb("soft", 10)), penaltyArb, fc.boolean(), (o, pen, allowUnassigned) => {
+        const { problem: p } = compileRequest(withRules(fleetInstance(o), o.seed, allowUnassigned));
+        const rules = p.rules!;
+        const rs = new Routes(buildFleetModel(p));
+        rs.penalties = pen;
+        const rng = new Rng(o.seed);
+        // Random routes that respect skills, some optional customers left out.
+        const lists: number[][] = Array.from({ length: p.vehicleCount }, () => []);
+        for (const c of rng.shuffle(Array.from(p.customers))) {
+          if (rules.skipPenalty[c]! !== Number.POSITIVE_INFINITY && rng.next() < 0.3) continue;
+          const allowed = Array.from({ length: p.vehicleCount }, (_, v) => v).filter((v) => !rules.allowed || rules.allowed[v * p.nodeCount + c] === 1);
+          if (allowed.length > 0) lists[allowed[rng.int(allowed.length)]!]!.push(c);
+        }
+        rs.loadRoutes(lists);
+        const total = () => rs.routes().reduce((sum, r, v) => sum + scratchCost(p, v, pen, r), 0);
+        expect(rs.totalCost()).to.be.closeTo(total(), 1e-6 * Math.max(1, total()));
+        const ls = new GeneralLocalSearch(rs);
+        let served = rs.routes().flat().length;
+        ls.onCommit = (predicted, ra, rb) => {
+          commits++;
+          const now = rs.routes();
+          const actual = scratchCost(p, ra, pen, now[ra]!) + (rb >= 0 ? scratchCost(p, rb, pen, now[rb]!) : 0);
+          expect(predicted, `move on routes ${ra}, ${rb}`).to.be.closeTo(actual, 1e-6 * Math.max(1, actual));
+          const count = now.flat().length;
+          if (count !== served) optionalCommits++;
+          served = count;
+        };
+        ls.run(rng);
+        ls.onCommit = null;
+        // Nothing on a vehicle without its skills; every customer left out may be.
+        for (const [v, route] of rs.routes().entries()) for (const c of route) expect(!rules.allowed || rules.allowed[v * p.nodeCount + c] === 1).to.equal(true);
+        recreate(ls, rng, ruin(rs, rng, 1 + rng.int(p.customers.length)));
+        expect(rs.totalCost()).to.be.closeTo(total(), 1e-6 * Math.max(1, total()));
+        const routed = new Set(rs.routes().flat());
+        for (const c of p.customers) {
+          if (routed.has(c)) continue;
+          const noVehicle = rules.allowed !== null && Array.from({ length: p.vehicleCount }, (_, v) => rules.allowed![v * p.nodeCount + c]).every((a) => a === 0);
+          expect(rules.skipPenalty[c]! !== Number.POSITIVE_INFINITY || allowUnassigned || noVehicle, `customer ${c} left out`).to.equal(true);
+        }
+      }),
+      { numRuns: 120 },
+    );
+    expect(commits).to.be.greaterThan(100);
+    expect(optionalCommits, "insertions and removals of optional customers were applied").to.be.greaterThan(5);
+  });
+
+  it("the general search's answers are feasible by the evaluator, and skipped customers are priced in its cost", () => {
+    let feasible = 0;
+    let skipped = 0;
+    fc.assert(
+      fc.property(fc.oneof(fleetArb("none", 12), fleetArb("hard", 12)), (o) => {
+        const { problem: p } = compileRequest(withRules(fleetInstance(o), o.seed, true));
+        const solution = iteratedLocalSearch(p, Budget.forSeconds(60, o.seed, 150));
+        const score = evaluateSolution(p, solution);
+        if (!score.feasible) return;
+        feasible++;
+        skipped += score.skipped.length;
+        const routesCost = score.routes.reduce((sum, r) => sum + r.cost, 0);
+        expect(score.cost).to.be.closeTo(routesCost + score.skipPenaltyTotal, 1e-6);
+      }),
+      { numRuns: 25 },
+    );
+    expect(feasible).to.be.greaterThan(15);
+    expect(skipped).to.be.greaterThan(0);
+  });
+});
