@@ -1,7 +1,7 @@
 import { nearestNeighbours } from "../core/neighbours.js";
 import { windowsBindAgainst, type CompiledProblem } from "../core/problem.js";
 import { arrivalClose, departureOpen, durationCap } from "../core/evaluate-rules.js";
-import { buildFleetRules, rulesKey, type FleetRules } from "./fleet-rules.js";
+import { buildFleetRules, compatibleNeighbours, rulesKey, type FleetRules } from "./fleet-rules.js";
 import type { LoadDimension } from "./load-segment.js";
 import { windowNeighbours } from "./window-neighbours.js";
 
@@ -114,7 +114,9 @@ export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetM
     speedSum += speed[v]!;
   }
   const binding = !view && t !== null && [...new Set(p.startNode)].some((d) => windowsBindAgainst(p, d));
-  const neighbours = view ? view.neighbours : binding ? windowNeighbours(p, GRANULARITY) : nearestNeighbours(p, GRANULARITY);
+  let neighbours = view ? view.neighbours : binding ? windowNeighbours(p, GRANULARITY) : nearestNeighbours(p, GRANULARITY);
+  // Skills: neighbours that may share a route (fleet-rules.ts), from a list twice as long.
+  if (rules?.allowed) neighbours = compatibleNeighbours(rules, p.nodeCount, binding ? windowNeighbours(p, 2 * GRANULARITY) : nearestNeighbours(p, 2 * GRANULARITY), GRANULARITY);
   const timed = t !== null && (!view || view.windows) ? t : null;
   const perVehicle = (f: (v: number) => number) => (timed ? Float64Array.from({ length: routes }, (_, v) => f(v)) : null);
   return {

@@ -80,3 +80,24 @@ export function rulesKey(fr: FleetRules | null, v: number): string {
   const r = fr.rules;
   return `|${fr.profileOf[v]}|${r.shiftStartMin[v]}|${r.shiftEndMin[v]}|${r.maxDistance[v]}|${r.maxDurationMin[v]}|${r.maxStops[v]}`;
 }
+
+/**
+ * Granular neighbours without the customers that no vehicle may serve together with each one
+ * (skills: no skill profile allows both), which no move could ever put on one route: from a list
+ * twice as long (`wide`, nearest first), the first `k` compatible ones. The lists as they are
+ * when no node needs a skill or there are too many profiles for a bit mask.
+ */
+export function compatibleNeighbours(fr: FleetRules | null, nodeCount: number, wide: Int32Array[], k: number): Int32Array[] {
+  const allowed = fr?.allowed;
+  if (!fr || !allowed || fr.profileVehicle.length > 30) return wide.map((list) => list.subarray(0, k));
+  const mask = new Int32Array(nodeCount);
+  for (let p = 0; p < fr.profileVehicle.length; p++) {
+    const row = fr.profileVehicle[p]! * nodeCount;
+    for (let i = 0; i < nodeCount; i++) if (allowed[row + i] === 1) mask[i]! |= 1 << p;
+  }
+  return wide.map((list, u) => {
+    const out: number[] = [];
+    for (let t = 0; t < list.length && out.length < k; t++) if ((mask[u]! & mask[list[t]!]!) !== 0) out.push(list[t]!);
+    return Int32Array.from(out);
+  });
+}
