@@ -357,7 +357,7 @@ export interface components {
             success: true;
             /** @description Solver-level error; null on success. */
             error: null;
-            /** @description The objective value: total distance or total cost depending on `objective`, lateness penalty included. */
+            /** @description The objective value: total distance or total cost depending on `objective`, lateness penalty included, and (extension) the skip penalties of the optional customers left out (`skip_penalty_total`). */
             total_cost: number;
             /** @description Key = vehicle label; value = node indices from start node to end node. */
             routes: {
@@ -909,7 +909,7 @@ export interface components {
         };
         /**
          * RouteDetail
-         * @description Extension: the cost and schedule of one used vehicle's route, from the same evaluator that computes `total_cost`. `cost` = `fixed_cost` + `distance_cost` + `lateness_penalty`, and the `cost` of all routes adds up to `total_cost`. Under `min_total_distance` the fixed cost is 0 and the distance cost is the distance. Minutes are null when the time dimension is off.
+         * @description Extension: the cost and schedule of one used vehicle's route, from the same evaluator that computes `total_cost`. `cost` = `fixed_cost` + `distance_cost` + `lateness_penalty`, and the `cost` of all routes adds up to `total_cost` (less `skip_penalty_total` when the result has one). Under `min_total_distance` the fixed cost is 0 and the distance cost is the distance. Minutes are null when the time dimension is off.
          */
         RouteDetail: {
             /** @description Route distance (as in `distances`). */

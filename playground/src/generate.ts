@@ -1,7 +1,8 @@
+import { addServiceConstraints, type ServiceConstraintOptions } from "./generate-constraints.js";
 import { addLoadFields, type LoadOptions } from "./generate-loads.js";
 import type { SolveRequest } from "./types.js";
 
-export interface GeneratorOptions extends LoadOptions {
+export interface GeneratorOptions extends LoadOptions, ServiceConstraintOptions {
   nodes: number;
   depots: number;
   capacities: boolean;
@@ -70,6 +71,7 @@ export function generateProblem(options: GeneratorOptions): SolveRequest {
     request.vehicle_speeds = new Array<number>(vehicles).fill(1);
     request.max_working_hours = 11;
   }
+  if (options.optional || options.skills || options.shifts) addServiceConstraints(request, options, rand, depots);
   addLoadFields(request, options, options.seed);
   return request;
 }

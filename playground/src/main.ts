@@ -1,5 +1,6 @@
 import multiDepotCost from "../../examples/multi-depot-cost.json";
 import pickupsAndDeliveries from "../../examples/pickups-and-deliveries.json";
+import serviceConstraints from "../../examples/service-constraints.json";
 import smallCvrp from "../../examples/small-cvrp.json";
 import timeWindows from "../../examples/time-windows.json";
 import { downloadHistoryItem, listHistory, pollResult, submitSolve } from "./api.js";
@@ -20,6 +21,7 @@ const EXAMPLES: Record<string, unknown> = {
   "small-cvrp.json": smallCvrp,
   "multi-depot-cost.json": multiDepotCost,
   "pickups-and-deliveries.json": pickupsAndDeliveries,
+  "service-constraints.json": serviceConstraints,
 };
 
 const results = new ResultView();
@@ -118,6 +120,9 @@ $("gen-button").addEventListener("click", () =>
     pickups: input("gen-pickups").checked,
     shipments: input("gen-shipments").checked,
     volume: input("gen-volume").checked,
+    optional: input("gen-optional").checked,
+    skills: input("gen-skills").checked,
+    shifts: input("gen-shifts").checked,
     timeLimitSeconds: Number(input("gen-time").value),
     seed: Number(input("gen-seed").value),
   })),

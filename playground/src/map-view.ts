@@ -5,6 +5,8 @@ import type { SolveRequest } from "./types.js";
 
 const PAD = 24;
 const HIT_RADIUS_PX = 9;
+/** Customers the plan leaves unserved (the result's `unassigned`): a ring with a cross, apart from the served dots. */
+export const UNASSIGNED_COLOR = "#d81b60";
 
 /**
  * The route map on a canvas: nodes, depots (squares), one polyline per vehicle in its colour with
@@ -95,6 +97,7 @@ export class RouteMap {
       ctx.arc(sx[i]!, sy[i]!, nodeRadius, 0, 2 * Math.PI);
     }
     ctx.fill();
+    this.drawUnassigned(ctx, sx, sy, dense ? 4 : 7);
     for (const vehicle of this.plan?.vehicles ?? []) {
       ctx.strokeStyle = vehicle.color;
       ctx.fillStyle = vehicle.color;
@@ -119,6 +122,26 @@ export class RouteMap {
     this.buildGrid(sx, sy);
     this.lastRenderMs = performance.now() - started;
     this.present();
+  }
+
+  /** Unserved customers: a thick ring and a cross in UNASSIGNED_COLOR over their dot. */
+  private drawUnassigned(ctx: CanvasRenderingContext2D, sx: number[], sy: number[], r: number): void {
+    const unassigned = this.plan?.unassigned;
+    if (!unassigned || unassigned.size === 0) return;
+    ctx.strokeStyle = UNASSIGNED_COLOR;
+    ctx.lineWidth = 2.5;
+    ctx.beginPath();
+    for (const node of unassigned.keys()) {
+      const x = sx[node], y = sy[node];
+      if (x === undefined || y === undefined) continue;
+      ctx.moveTo(x + r, y);
+      ctx.arc(x, y, r, 0, 2 * Math.PI);
+      ctx.moveTo(x - r * 0.6, y - r * 0.6);
+      ctx.lineTo(x + r * 0.6, y + r * 0.6);
+      ctx.moveTo(x + r * 0.6, y - r * 0.6);
+      ctx.lineTo(x - r * 0.6, y + r * 0.6);
+    }
+    ctx.stroke();
   }
 
   private buildGrid(sx: number[], sy: number[]): void {
@@ -204,6 +227,8 @@ export class RouteMap {
       if (visit.stop.arrive !== null) lines.push(`arrival ${minutesToClock(visit.stop.arrive, base)}`, `waiting ${visit.stop.waiting.toFixed(1)} min`);
       if (visit.stop.lateness > 0) lines.push(`late ${visit.stop.lateness.toFixed(1)} min`);
     }
+    const left = this.plan?.unassigned.get(node);
+    if (left) lines.push(`unassigned: ${left.reason}`, left.message);
     return lines.join("\n");
   }
 

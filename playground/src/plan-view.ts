@@ -33,6 +33,16 @@ export interface VehiclePlan {
   depart: number | null;
   finish: number | null;
   lateness: number;
+  /** The vehicle's shift [earliest departure, latest return] (vehicle_time_windows; null: none or untimed). */
+  shift: [number, number] | null;
+  /** Its working-hours cap in minutes (vehicle_max_working_hours, else max_working_hours; null: none). */
+  capMinutes: number | null;
+}
+
+/** A customer the plan leaves unserved, and why (the result's `unassigned`). */
+export interface Unassigned {
+  reason: string;
+  message: string;
 }
 
 export interface PlanView {
@@ -42,6 +52,10 @@ export interface PlanView {
   totals: { distance: number; cost: number; load: number; lateness: number; customers: number };
   /** Which vehicle visits a node, and at which position of its route. */
   visits: Map<number, { plan: VehiclePlan; stop: Stop }>;
+  /** Customers left unserved, by node (empty when the request lets none be left out). */
+  unassigned: Map<number, Unassigned>;
+  /** The skip penalties of those customers, in total_cost (null when the result has none). */
+  skipPenaltyTotal: number | null;
 }
 
 /** One clearly distinct colour per vehicle (golden-angle hues), as #rrggbb so tests can find it. */
@@ -114,6 +128,10 @@ export function buildPlanView(request: SolveRequest, result: SolvedResult): Plan
     const fixed = costObjective ? (request.vehicle_fixed_costs?.[vehicle] ?? 0) : 0;
     const unit = costObjective ? (request.vehicle_unit_distance_costs?.[vehicle] ?? 1) : 1;
     const lateness = stops.reduce((s, stop) => s + stop.lateness, 0);
+    const shiftPair = request.vehicle_time_windows;
+    const shift = timed && Array.isArray(shiftPair) && Array.isArray(shiftPair[vehicle]) ? (shiftPair[vehicle] as [number, number]) : null;
+    const ownHours = (request.vehicle_max_working_hours as (number | null)[] | undefined)?.[vehicle];
+    const hours = typeof ownHours === "number" ? ownHours : request.max_working_hours;
     const plan: VehiclePlan = {
       label,
       vehicle,
@@ -129,6 +147,8 @@ export function buildPlanView(request: SolveRequest, result: SolvedResult): Plan
       depart: stops[0]?.leave ?? null,
       finish: stops[stops.length - 1]?.arrive ?? null,
       lateness,
+      shift,
+      capMinutes: timed && typeof hours === "number" && hours > 0 ? hours * 60 : null,
     };
     stops.forEach((stop, i) => {
       if (i > 0 && i < stops.length - 1) visits.set(stop.node, { plan, stop });
@@ -143,6 +163,8 @@ export function buildPlanView(request: SolveRequest, result: SolvedResult): Plan
     workingCapMinutes: cap,
     totals: { distance: sum((v) => v.distance), cost: sum((v) => v.cost), load: sum((v) => v.load), lateness: sum((v) => v.lateness), customers: visits.size },
     visits,
+    unassigned: new Map((result.unassigned ?? []).map((u) => [u.node, { reason: u.reason, message: u.message }])),
+    skipPenaltyTotal: result.skip_penalty_total ?? null,
   };
 }
 

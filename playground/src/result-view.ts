@@ -5,6 +5,7 @@ import { baseMinutes, buildPlanView } from "./plan-view.js";
 import { renderRoutesTable } from "./routes-table.js";
 import { renderTimelines } from "./timeline-view.js";
 import { isSolved, type Envelope, type SolveRequest, type SolvedResult } from "./types.js";
+import { renderUnassigned } from "./unassigned-view.js";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -55,6 +56,7 @@ export class ResultView {
     $("routes-table").replaceChildren();
     $("summary").replaceChildren();
     $("legend").replaceChildren();
+    this.showUnassigned(null);
     if (this.request) this.map.show(this.request, this.positions, null);
   }
 
@@ -87,10 +89,19 @@ export class ResultView {
       return span;
     }));
     renderTimelines($("timelines"), plan, base);
+    this.showUnassigned(plan);
     renderRoutesTable($<HTMLTableElement>("routes-table"), $("summary"), plan, result, base);
     this.setDownloads(true);
     const unused = this.request.vehicle_num - plan.vehicles.length;
-    return `solved: cost ${result.total_cost.toFixed(2)}, ${plan.vehicles.length} vehicle${plan.vehicles.length === 1 ? "" : "s"} used${unused > 0 ? ` (${unused} unused)` : ""}, ${result.time.toFixed(2)} s`;
+    const left = plan.unassigned.size > 0 ? `, ${plan.unassigned.size} unassigned` : "";
+    return `solved: cost ${result.total_cost.toFixed(2)}, ${plan.vehicles.length} vehicle${plan.vehicles.length === 1 ? "" : "s"} used${unused > 0 ? ` (${unused} unused)` : ""}${left}, ${result.time.toFixed(2)} s`;
+  }
+
+  private showUnassigned(plan: Parameters<typeof renderUnassigned>[2]): void {
+    renderUnassigned($("unassigned"), $("unassigned-list"), plan, (node) => {
+      $<HTMLInputElement>("inspect-node").value = String(node);
+      this.map.inspect(node);
+    });
   }
 
   private setDownloads(enabled: boolean): void {

@@ -9,21 +9,23 @@ export const TIMELINE_COLORS = {
   lateness: "#c62828",
   window: "rgba(74, 111, 165, 0.16)",
   cap: "#7b1fa2",
+  shift: "#00897b",
 };
 
 const ROW_HEIGHT = 26;
 
 /**
  * Each used vehicle's day as one row: driving, waiting, service and lateness in their colours, the
- * stops' windows behind them, the working-hours cap as a dashed line, and the load against the
+ * stops' windows behind them, the vehicle's shift as a teal bracket (vehicle_time_windows), its
+ * working-hours cap (its own, else the request's) as a dashed line, and the load against the
  * vehicle's capacity. All rows share one time axis. Without the time dimension a row shows the
  * route's distance instead. With pickups or shipments (`loads_on_board`) a step line shows the
  * load on board along the row, and the load column shows its peak against the capacity. Each row also says its day in words (aria-label) for screen readers.
  */
 export function renderTimelines(container: HTMLElement, plan: PlanView, base: number): void {
   container.replaceChildren();
-  const starts = plan.vehicles.map((v) => Math.min(v.depart ?? 0, ...v.stops.map((s) => s.window?.[0] ?? Infinity)));
-  const ends = plan.vehicles.map((v) => Math.max(v.finish ?? 0, ...v.stops.map((s) => s.window?.[1] ?? -Infinity), plan.workingCapMinutes !== null && v.depart !== null ? v.depart + plan.workingCapMinutes : -Infinity));
+  const starts = plan.vehicles.map((v) => Math.min(v.depart ?? 0, ...v.stops.map((s) => s.window?.[0] ?? Infinity), v.shift?.[0] ?? Infinity));
+  const ends = plan.vehicles.map((v) => Math.max(v.finish ?? 0, ...v.stops.map((s) => s.window?.[1] ?? -Infinity), v.capMinutes !== null && v.depart !== null ? v.depart + v.capMinutes : -Infinity, v.shift?.[1] ?? -Infinity));
   const axis = plan.timed
     ? { from: Math.min(...starts), to: Math.max(...ends) }
     : { from: 0, to: Math.max(1, ...plan.vehicles.map((v) => v.distance)) };
@@ -78,10 +80,11 @@ function vehicleRow(vehicle: VehiclePlan, plan: PlanView, axis: { from: number; 
   row.dataset.depart = vehicle.depart === null ? "" : minutesToClock(vehicle.depart, base);
   row.dataset.finish = vehicle.finish === null ? "" : minutesToClock(vehicle.finish, base);
   row.dataset.load = String(vehicle.load);
+  if (vehicle.shift) row.dataset.shift = `${minutesToClock(vehicle.shift[0], base)}–${minutesToClock(vehicle.shift[1], base)}`;
   if (vehicle.onBoard) row.dataset.onBoard = vehicle.onBoard.join(",");
   const onBoardText = vehicle.onBoard ? `; ${describeOnBoard(vehicle)}` : "";
   row.setAttribute("aria-label", (plan.timed
-    ? `${vehicle.label}: departs ${row.dataset.depart}, back ${row.dataset.finish}; driving ${totals.driving.toFixed(0)} min, waiting ${totals.waiting.toFixed(0)} min, service ${totals.service.toFixed(0)} min, late ${vehicle.lateness.toFixed(1)} min; load ${vehicle.load} of ${vehicle.capacity}`
+    ? `${vehicle.label}: ${vehicle.shift ? `shift ${row.dataset.shift}; ` : ""}departs ${row.dataset.depart}, back ${row.dataset.finish}; driving ${totals.driving.toFixed(0)} min, waiting ${totals.waiting.toFixed(0)} min, service ${totals.service.toFixed(0)} min, late ${vehicle.lateness.toFixed(1)} min; load ${vehicle.load} of ${vehicle.capacity}`
     : `${vehicle.label}: distance ${vehicle.distance.toFixed(1)}; load ${vehicle.load} of ${vehicle.capacity}`) + onBoardText);
   row.title = row.getAttribute("aria-label")!;
   requestAnimationFrame(() => drawRow(canvas, vehicle, plan, axis));
@@ -125,8 +128,16 @@ function drawRow(canvas: HTMLCanvasElement, vehicle: VehiclePlan, plan: PlanView
     if (stop.serviceStart !== null) bar(stop.serviceStart, stop.serviceStart + stop.service, TIMELINE_COLORS.service);
     if (stop.lateness > 0 && stop.window && stop.serviceStart !== null) bar(stop.window[1], stop.serviceStart, TIMELINE_COLORS.lateness, 19, 5);
   });
-  if (plan.workingCapMinutes !== null && vehicle.depart !== null) {
-    const cx = x(vehicle.depart + plan.workingCapMinutes);
+  if (vehicle.shift) {
+    // The shift as a bracket: a thin bar along the top with a tick at each end.
+    const [from, to] = vehicle.shift;
+    ctx.fillStyle = TIMELINE_COLORS.shift;
+    ctx.fillRect(x(from), 0, Math.max(1, x(to) - x(from)), 3);
+    ctx.fillRect(x(from), 0, 3, h);
+    ctx.fillRect(x(to) - 3, 0, 3, h);
+  }
+  if (vehicle.capMinutes !== null && vehicle.depart !== null) {
+    const cx = x(vehicle.depart + vehicle.capMinutes);
     ctx.strokeStyle = TIMELINE_COLORS.cap;
     ctx.setLineDash([3, 3]);
     ctx.lineWidth = 2;

@@ -1,8 +1,8 @@
 import type { components } from "../../generated/api.js";
 import { distanceBetween, type CompiledProblem } from "../../strategies/core/problem.js";
 import type { ConstraintFields } from "./constraint-fields.js";
-import { capMinutes, isAllowed, markMayBeUnassigned, mustServe, serviceReasons, type Distance } from "./service-diagnostics.js";
 import { loadReasons } from "./load-diagnostics.js";
+import { capMinutes, isAllowed, markMayBeUnassigned, mustServe, serviceReasons, vehicleClasses, type Distance } from "./service-diagnostics.js";
 
 /** One proven reason why no feasible solution exists: the OpenAPI document's `Infeasibility`. */
 export type Infeasibility = components["schemas"]["Infeasibility"];
@@ -32,7 +32,7 @@ function clean(x: number): number {
  * only means none of these applies. The API's validate endpoint and a failed task list the same.
  */
 export function infeasibilities(p: CompiledProblem, distance: Distance = (i, j) => distanceBetween(p, i, j), request: ConstraintFields = {}): Infeasibility[] {
-  const found = [...capacityReasons(p), ...loadReasons(p, distance), ...timeReasons(p, distance), ...serviceReasons(p, distance, request)];
+  const found = [...capacityReasons(p), ...loadReasons(p, distance), ...timeReasons(p, distance, request), ...serviceReasons(p, distance, request)];
   return markMayBeUnassigned(p, found);
 }
 
@@ -86,7 +86,7 @@ function largestAllowedCapacity(p: CompiledProblem, c: number): number {
   return largest;
 }
 
-function timeReasons(p: CompiledProblem, dist: Distance): Infeasibility[] {
+function timeReasons(p: CompiledProblem, dist: Distance, request: ConstraintFields): Infeasibility[] {
   const t = p.time;
   if (!t) return [];
   const found: Infeasibility[] = [];
@@ -101,18 +101,9 @@ function timeReasons(p: CompiledProblem, dist: Distance): Infeasibility[] {
     }
   }
   const hard = t.latePenaltyPerMin <= 0;
-  // Vehicles with the same start, end and speed reach every customer alike: one of each is enough
-  // (the first, which is also the one a strict minimum over all of them would name). With skills or
-  // per-vehicle caps, vehicles alike in those too.
-  const seen = new Set<string>();
-  const representatives: number[] = [];
-  for (let v = 0; v < p.vehicleCount; v++) {
-    const key = p.rules ? `${p.startNode[v]},${p.endNode[v]},${t.speed[v]},${capMinutes(p, v)},${v}` : `${p.startNode[v]},${p.endNode[v]},${t.speed[v]}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      representatives.push(v);
-    }
-  }
+  // Vehicles with the same start, end and speed (and skills and caps) reach every customer alike:
+  // one of each is enough (the first, which is also the one a strict minimum over all would name).
+  const representatives = vehicleClasses(p, request);
   for (const c of p.customers) {
     // Best case per vehicle: leave the start node when its window opens, drive straight to c.
     let earliestArrival = Number.POSITIVE_INFINITY;

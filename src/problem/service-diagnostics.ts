@@ -59,14 +59,39 @@ export function markMayBeUnassigned(p: CompiledProblem, found: Infeasibility[]):
   return found.map((i) => ((i.node === undefined ? p.rules!.allowUnassigned : mayBeUnassigned(p, i.node)) ? { ...i, may_be_unassigned: true as const } : i));
 }
 
+/**
+ * One vehicle per class of vehicles that every per-customer proof treats alike (the first of each):
+ * same start and end node and speed, and with the constraint fields the same skills, shift,
+ * working-hours, distance and stop caps. Keeps the pre-check O(customers x classes).
+ */
+export function vehicleClasses(p: CompiledProblem, request: ConstraintFields): number[] {
+  const seen = new Set<string>();
+  const representatives: number[] = [];
+  const rules = p.rules;
+  for (let v = 0; v < p.vehicleCount; v++) {
+    let key = `${p.startNode[v]},${p.endNode[v]},${p.time?.speed[v] ?? 1}`;
+    if (rules) {
+      // Skills from the request; a caller that passed none leaves each vehicle its own class.
+      const skillsKnown = rules.allowed === null || request.node_skills !== undefined;
+      const skills = skillsKnown ? [...new Set(request.vehicle_skills?.[v] ?? [])].sort().join("\u0000") : `#${v}`;
+      key += `,${capMinutes(p, v)},${rules.shiftStartMin[v]},${rules.shiftEndMin[v]},${rules.maxDistance[v]},${rules.maxStops[v]},${JSON.stringify(skills)}`;
+    }
+    if (!seen.has(key)) {
+      seen.add(key);
+      representatives.push(v);
+    }
+  }
+  return representatives;
+}
+
 /** The reasons of the constraint extensions, node by node, then the global stops count. */
 export function serviceReasons(p: CompiledProblem, dist: Distance, request: ConstraintFields): Infeasibility[] {
   const rules = p.rules;
   if (!rules) return [];
   const found: Infeasibility[] = [];
+  const classes = vehicleClasses(p, request);
   for (const c of p.customers) {
-    const allowed: number[] = [];
-    for (let v = 0; v < p.vehicleCount; v++) if (isAllowed(p, v, c)) allowed.push(v);
+    const allowed = classes.filter((v) => isAllowed(p, v, c));
     if (allowed.length === 0) {
       found.push(skillsReason(p, c, request));
       continue;

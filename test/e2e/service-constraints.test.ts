@@ -192,6 +192,36 @@ describe("optional stops, unassigned with reasons, skills, shifts and route limi
     await expectMatchesSchema("#/components/schemas/CompletionCallbackBody", JSON.parse(hit!.body));
   });
 
+  it("proves a shift too short, per-vehicle working hours too short and a distance cap too short before solving, and returns the same reasons in unassigned", async () => {
+    // Node 2 needs "a" (only vehicle 0, shift [0, 90], a 100-minute trip); node 3 needs "b" (only
+    // vehicle 1, 1.25 working hours, a 90-minute trip); node 4 is 140 there and back against caps of 100 and 120.
+    const request = timed(onLine([10, 50, 45, 70], 2, {
+      node_skills: [null, null, ["a"], ["b"], null],
+      vehicle_skills: [["a"], ["b"]],
+      vehicle_time_windows: [[0, 90], null],
+      vehicle_max_working_hours: [null, 1.25],
+      vehicle_max_distance: [100, 120],
+      allow_unassigned: true,
+    }));
+    const { data } = await client.POST("/api/v1/solve/validate", { body: request as never });
+    const report = data!.result as { infeasible: boolean; infeasibilities: { kind: string; node: number; message: string; evidence: object; may_be_unassigned?: boolean }[] };
+    expect(report.infeasible).to.equal(false);
+    const proofs = [...report.infeasibilities].sort((x, y) => x.node - y.node);
+    expect(proofs.map((i) => [i.kind, i.node, i.evidence, i.may_be_unassigned])).to.deep.equal([
+      ["shift_too_short", 2, { earliest_return: 100, shift_start: 0, shift_end: 90, late_by: 10, vehicle: "Vehicle 0" }, true],
+      ["working_hours_too_short", 3, { round_trip_minutes: 90, cap_minutes: 75, vehicle: "Vehicle 1" }, true],
+      ["distance_limit", 4, { round_trip_distance: 140, max_distance: 120, vehicle: "Vehicle 1" }, true],
+    ]);
+    const result = solvedOf((await solve(client, request)).polled);
+    expect(vehicleOf(result, 1), "node 1 is served").to.not.equal(null);
+    expect(result.unassigned).to.deep.equal(proofs.map((i) => ({ node: i.node, reason: i.kind, message: i.message, evidence: i.evidence })));
+    // Without allow_unassigned the same request fails before solving, with these reasons.
+    const { allow_unassigned: _allow, ...strict } = request;
+    const failed = (await solve(client, strict as Request)).polled;
+    expect(failed).to.deep.include({ success: false, code: "no_feasible_solution" });
+    expect([...failed.diagnostics!].sort()).to.deep.equal(proofs.map((i) => i.message).sort());
+  });
+
   it("answers depot skills, a depot skip penalty, a backwards shift and a zero cap with 422s naming field and index", async () => {
     const request = onLine([10, 20], 2, {
       node_skip_penalties: [3, null, null],

@@ -43,6 +43,31 @@ describe("route playground page logic", () => {
     }
   });
 
+  it("generates optional stops, skills and shifts the service accepts and can serve: every needed skill on a vehicle of every depot", async () => {
+    const api = await createSpecBackend({});
+    for (const options of [
+      { nodes: 60, depots: 1, capacities: true, windows: true, optional: true, skills: true, shifts: true, timeLimitSeconds: 5, seed: 2 },
+      { nodes: 200, depots: 3, capacities: true, windows: false, optional: true, skills: true, shifts: true, timeLimitSeconds: 5, seed: 9 },
+      { nodes: 8, depots: 2, capacities: false, windows: true, skills: true, timeLimitSeconds: 5, seed: 4 },
+    ]) {
+      const request = generateProblem(options) as Record<string, unknown> & ReturnType<typeof generateProblem>;
+      expect(validateSolveRequest(api, request, () => null).ok, JSON.stringify(options)).to.equal(true);
+      const needs = request.node_skills as (string[] | null)[];
+      const has = request.vehicle_skills as string[][];
+      for (let i = 0; i < request.node_num; i++) {
+        for (const skill of needs[i] ?? []) {
+          const depots = new Set(has.flatMap((s, v) => (s.includes(skill) ? [request.start_nodes[v]!] : [])));
+          expect(depots.size, `skill ${skill} of node ${i} on a vehicle of every depot`).to.equal(options.depots);
+        }
+      }
+      // Shifts only with the time dimension; penalties only on customers.
+      expect(Array.isArray(request.vehicle_time_windows)).to.equal(options.windows && options.shifts === true);
+      const penalties = request.node_skip_penalties as (number | null)[] | undefined;
+      expect(penalties === undefined).to.equal(!("optional" in options));
+      penalties?.forEach((p, i) => expect(i < options.depots ? p : 0, `depot ${i}`).to.satisfy((x: unknown) => x === null || x === 0));
+    }
+  });
+
   it("reads result clocks past midnight as minutes after the base start time, and back", () => {
     const base = 8 * 60 + 30;
     expect(clockToMinutes("25:10:30", base)).to.equal(25 * 60 + 10.5 - base);
