@@ -257,8 +257,8 @@ export class TaskRunner {
     profileStage(task.id, "w.stored");
     // A quick task's log still reads queued, solving, solved: its `solving` event goes out now,
     // ahead of the final event, which waits for `before` (not if a cancel ended it meanwhile).
-    const solvingEvent = wrote.ours ? progress.solvingStarted(attempt).catch((err: unknown) => log.warn("solving event not logged", { err })) : Promise.resolve();
-    const before = moved ? this.before : solvingEvent;
+    let before = this.before;
+    if (!moved && wrote.ours) before = progress.solvingStarted(attempt).catch((err: unknown) => log.warn("solving event not logged", { err }));
     log.info("task finished", { state: stored.record.state, total_cost: stored.record.result?.total_cost, error: stored.record.error });
     return { stored, before: before.then(() => progress.finish()) };
   }

@@ -91,4 +91,24 @@ describe("pipeline shortcuts keep their guarantees", function () {
       expect(names).to.deep.equal(["queued", "solving", "solved"]);
     }
   });
+
+  it("moves a task that outlasts the quick window to solving while it runs: counted once, one `solving` event", async () => {
+    const { headers } = await stack.account("slow", "fuzz");
+    const res = await submit(headers, { ...cvrpRequest({ customers: 40, vehicles: 8, capacity: 50, seed: 3 }), time_limit_seconds: 1, strategy: "alns" });
+    const { request_id: id } = (await res.json()) as { request_id: string };
+    const client = apiClient(stack.baseUrl, headers);
+    await pollUntil(client, id, (b) => (b.result as { phase?: string } | null)?.phase === "solving", 30_000);
+    const done = await pollUntil(client, id, isFinished, 30_000);
+    expect(done.success).to.equal(true);
+    expect((await stack.task(id))!.solveAttempts).to.equal(1);
+    const consumer = await nats.js.consumers.get(NAMES.eventStream, { filter_subjects: `${NAMES.eventSubjectPrefix}.${id}`, deliver_policy: DeliverPolicy.All });
+    const names: string[] = [];
+    for (const deadline = Date.now() + 10_000; names.at(-1) !== "solved" && Date.now() < deadline; ) {
+      const m = await consumer.next({ expires: 1000 });
+      if (m) names.push((JSON.parse(decoder.decode(m.data)) as StoredTaskEvent).event);
+    }
+    expect(names.slice(0, 2)).to.deep.equal(["queued", "solving"]);
+    expect(names.at(-1)).to.equal("solved");
+    expect(names.slice(2, -1).every((n) => n === "progress"), JSON.stringify(names)).to.equal(true);
+  });
 });
