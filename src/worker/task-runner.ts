@@ -90,14 +90,17 @@ export class TaskRunner {
     }
     const taskLog = log.child({ task_id: message.taskId });
     profileStage(message.taskId, "w.delivered");
-    // The body is stored before the message is published, so it is read alongside the record
-    // rather than after it (one round trip less before a quick task can start solving).
-    const requestRead = queue.loadRequest(message.taskId);
-    requestRead.catch(() => undefined);
+    // The body is read alongside the record (one round trip less before a quick task can start
+    // solving). The submit writes it alongside the task message, so this early read can miss it;
+    // a miss is read again once the record exists, which the submit creates only after the body.
+    const earlyRead = queue.loadRequest(message.taskId);
+    earlyRead.catch(() => undefined);
     const admission = await awaitAdmission(m, message, { queue, log: taskLog, deadlineMs: config.worker.admissionDeadlineMs });
     if (admission.kind !== "live") return { end: admission.kind === "dropped" ? "acked" : "handed-back" };
     const found = admission.found;
     const task = found.record;
+    const requestRead = earlyRead.then((bytes) => bytes ?? queue.loadRequest(task.id));
+    requestRead.catch(() => undefined);
     profileStage(task.id, "w.admitted");
     const delivery = m.info.deliveryCount;
     if (delivery > 1) metrics.redeliveries.inc();
