@@ -9,12 +9,19 @@
  * - burst: N (default 600) such tasks submitted at once (32 lanes), then polled until all are
  *   solved: tasks per second from the first submit to the last result, and none may be missing.
  *
+ * With --profile, every process appends stage timestamps (src/infra/stage-profile.ts) and the
+ * sequential run's median stage times are printed: where a task's time goes.
+ *
  * The account is on the test fixtures' `fuzz` plan (no practical rate limit), so what is measured
  * is the pipeline, not admission control.
  */
+import { appendFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { startStack } from "../test/helpers/stack.js";
+import { profileTable } from "./pipeline-profile.js";
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== "pipeline"),
@@ -22,11 +29,16 @@ const { values } = parseArgs({
     sequential: { type: "string", default: "200" },
     burst: { type: "string", default: "600" },
     workers: { type: "string", default: "2" },
+    profile: { type: "boolean", default: false },
   },
 });
 const SEQUENTIAL = Number(values.sequential);
 const BURST = Number(values.burst);
 const WORKERS = Number(values.workers);
+const PROFILE_FILE = values.profile ? join(mkdtempSync(join(tmpdir(), "pipeline-profile-")), "stages.jsonl") : null;
+const stage = (task: string, name: string, at: number) => {
+  if (PROFILE_FILE) appendFileSync(PROFILE_FILE, `${JSON.stringify({ task, stage: name, at: performance.timeOrigin + at })}\n`);
+};
 const PLANS_FILE = fileURLToPath(new URL("../test/fixtures/plans.json", import.meta.url));
 
 const TINY = JSON.stringify({
@@ -52,7 +64,7 @@ interface Poll {
   result: { status?: string; time?: number } | null;
 }
 
-const stack = await startStack({ workers: WORKERS, env: { LOG_LEVEL: "warn", PLANS_FILE, BUSY_QUEUE_THRESHOLD: "1000000", SELF_CHECK_RESPONSES: "false" } });
+const stack = await startStack({ workers: WORKERS, env: { LOG_LEVEL: "warn", PLANS_FILE, BUSY_QUEUE_THRESHOLD: "1000000", SELF_CHECK_RESPONSES: "false", ...(PROFILE_FILE ? { PIPELINE_PROFILE_FILE: PROFILE_FILE } : {}) } });
 try {
   const { headers } = await stack.account("pipeline", "fuzz");
   const h = { ...headers, "content-type": "application/json" };
@@ -79,14 +91,21 @@ try {
   const solve: number[] = [];
   const submitMs: number[] = [];
   const pollMs: number[] = [];
+  const sequentialIds: string[] = [];
   for (let i = 0; i < SEQUENTIAL; i++) {
     const t0 = performance.now();
     const id = await submit();
-    submitMs.push(performance.now() - t0);
+    const answered = performance.now();
+    submitMs.push(answered - t0);
     let p: Poll;
     do p = await poll(id);
     while (!finished(p));
-    const ms = performance.now() - t0;
+    const seen = performance.now();
+    const ms = seen - t0;
+    stage(id, "c.submit", t0);
+    stage(id, "c.answer", answered);
+    stage(id, "c.seen", seen);
+    sequentialIds.push(id);
     // One more poll of the finished task: what a single poll's round trip costs.
     const t1 = performance.now();
     await poll(id);
@@ -137,6 +156,11 @@ try {
   console.log(`| of which: the submit's answer (ms) | ${f(pct(submitMs, 50))} | ${f(pct(submitMs, 95))} |`);
   console.log(`| one poll's round trip (ms) | ${f(pct(pollMs, 50))} | ${f(pct(pollMs, 95))} |`);
   console.log(`burst: ${BURST} tasks submitted in ${f(submittedMs / 1000)} s, all results in ${f(burstMs / 1000)} s: ${(BURST / (burstMs / 1000)).toFixed(0)} tasks/s; missing ${pending.size}`);
+  if (PROFILE_FILE) {
+    // The tails of the last tasks may still be running: give them a moment to log.
+    await new Promise((r) => setTimeout(r, 500));
+    console.log(`\nprofile of the ${SEQUENTIAL} sequential tasks (${PROFILE_FILE}):\n${profileTable(PROFILE_FILE, sequentialIds)}`);
+  }
   if (pending.size > 0) process.exitCode = 1;
 } finally {
   await stack.stop();

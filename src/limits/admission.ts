@@ -29,6 +29,12 @@ function monthWindow(now: Date): { id: string; resetSeconds: number } {
 }
 
 /**
+ * Reservations that may be in flight at once from all API instances before their submits'
+ * earlier checks settle: below this much room the quota is reserved only after those checks.
+ */
+const SPECULATION_HEADROOM = 10_000;
+
+/**
  * Per-minute rate and monthly quota, both fixed windows in UTC, both counted with CAS counters in
  * NATS KV so that any number of API instances agree on them.
  */
@@ -58,6 +64,17 @@ export class Admission {
     const window = monthWindow(this.clock.now());
     const result = await this.counter.add(`quota.${ownerKey(owner)}.${window.id}`, 1, plan.monthlyQuota);
     if (!result.ok) throw quotaExceeded(plan, window.resetSeconds);
+  }
+
+  /**
+   * Whether the quota is, as far as this process last saw, so far from used up that reserving
+   * one more before the earlier checks are done (and giving it back if they refuse) cannot make
+   * another submit's reservation fail: the submit then reserves alongside the rate counter, one
+   * round trip instead of two. False when this process has not seen the counter yet.
+   */
+  quotaHasRoom(owner: string, plan: Plan): boolean {
+    const known = this.counter.lastKnown(`quota.${ownerKey(owner)}.${monthWindow(this.clock.now()).id}`);
+    return known !== null && known + SPECULATION_HEADROOM <= plan.monthlyQuota;
   }
 
   /** The refusal reserveQuota would give now, without reserving anything (validate-only requests). */

@@ -40,6 +40,11 @@ export class KvCounter {
 
   constructor(private readonly kv: KV) {}
 
+  /** The value this process last wrote or read for `key`, if it remembers one (no round trip). */
+  lastKnown(key: string): number | null {
+    return this.known.get(key)?.value ?? null;
+  }
+
   async read(key: string): Promise<number> {
     return (await this.fetch(key)).value;
   }

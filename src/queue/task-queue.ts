@@ -2,6 +2,7 @@ import type { Nats } from "./connection.js";
 import { NAMES } from "./names.js";
 import type { TaskRecord } from "./task-store.js";
 import { TaskStore } from "./task-store.js";
+import { profileStage } from "../infra/stage-profile.js";
 
 /** What travels in the work-queue message: ids only, never the (possibly 64 MiB) request body. */
 export interface TaskMessage {
@@ -45,9 +46,13 @@ export class TaskQueue {
         : this.nats.requests.putBlob({ name: task.id }, requestBody);
     const message: TaskMessage = { taskId: task.id };
     const publish = this.nats.js.publish(NAMES.taskSubject, encoder.encode(JSON.stringify(message)), { msgID: task.id });
+    void storeBody.then(() => profileStage(task.id, "api.body"), () => undefined);
+    void publish.then(() => profileStage(task.id, "api.publish"), () => undefined);
+    void alongside.then(() => profileStage(task.id, "api.queuedEvent"), () => undefined);
     const written = await Promise.allSettled([storeBody, publish, alongside]);
     const failed = written.find((w) => w.status === "rejected");
     if (failed) throw failed.reason;
+    profileStage(task.id, "api.written");
     const revision = await this.store.admit(task);
     // Count our own submission into the cached depth rather than asking the server again.
     if (this.depthCache) this.depthCache.value++;

@@ -1,4 +1,4 @@
-import type { Consumer } from "@nats-io/jetstream";
+import type { Consumer, JsMsg } from "@nats-io/jetstream";
 import type { Logger } from "../log/logger.js";
 import type { TaskRunner } from "./task-runner.js";
 
@@ -7,9 +7,14 @@ import type { TaskRunner } from "./task-runner.js";
  * behind the current solve; the loop waits for one to end before taking another task.
  */
 const MAX_TAILS = 16;
+/** How long a pull waits for a message before it is made again. */
+const PULL_EXPIRES_MS = 2000;
+/** How long a message taken ahead may wait for the task in hand before it is handed back. */
+const HOLD_MS = 50;
 
 /**
- * Pulls one task at a time (a solve uses a whole core) until stopped. The bookkeeping after a
+ * Solves one task at a time (a solve uses a whole core) until stopped, with the next pull already
+ * out while it runs (see prefetch). The bookkeeping after a
  * stored result runs behind the next task's solve, so tiny tasks are not paced by its round trips.
  * Stopping ends the pull loop; the task in hand is finished, or handed back when the grace
  * period runs out; tails in flight are waited for.
@@ -31,23 +36,27 @@ export class ConsumeLoop {
   }
 
   private async loop(): Promise<void> {
+    let prefetched: Promise<JsMsg | null> | null = null;
     while (!this.stopped) {
       if (this.tails.size >= MAX_TAILS) await Promise.race(this.tails);
-      let m;
+      let m: JsMsg | null;
       try {
-        m = await this.consumer.next({ expires: 2000 });
+        m = await (prefetched ?? this.consumer.next({ expires: PULL_EXPIRES_MS }));
       } catch (err) {
         // NATS unreachable: the client reconnects by itself; try again shortly.
         this.log.warn("pull failed", { err });
+        prefetched = null;
         await new Promise((r) => setTimeout(r, 1000));
         continue;
       }
+      prefetched = null;
       if (!m) continue;
       if (this.stopped) {
         m.nak();
         break;
       }
-      this.current = this.runner.process(m).then(
+      const started = Date.now();
+      const current = this.runner.process(m).then(
         (outcome) => {
           if (!outcome.tail) return;
           const tail = outcome.tail.finally(() => this.tails.delete(tail));
@@ -63,9 +72,34 @@ export class ConsumeLoop {
           }
         },
       );
-      await this.current;
+      this.current = current;
+      if (this.tails.size < MAX_TAILS) prefetched = this.prefetch(current, started);
+      await current;
       this.current = null;
     }
+    // A message taken ahead and not started: another worker's.
+    const left = await prefetched?.catch(() => null);
+    left?.nak();
+  }
+
+  /**
+   * Issue 24 (pipeline speed): the next pull goes out while the current task runs, so a queue of
+   * tiny tasks is not paced by one pull round trip each. A message that arrives while the current
+   * task is still running after HOLD_MS is handed back at once, for a free worker to take, rather
+   * than kept waiting behind a long solve.
+   */
+  private async prefetch(current: Promise<void>, started: number): Promise<JsMsg | null> {
+    const next = await this.consumer.next({ expires: PULL_EXPIRES_MS });
+    if (!next) return null;
+    let timer: NodeJS.Timeout | undefined;
+    const quick = await Promise.race([
+      current.then(() => true),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(false), Math.max(0, started + HOLD_MS - Date.now())))),
+    ]);
+    clearTimeout(timer);
+    if (quick && !this.stopped) return next;
+    next.nak();
+    return null;
   }
 
   /** Stops pulling and waits for the task in hand, handing it back if it outlasts `graceMs`. */

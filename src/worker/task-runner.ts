@@ -1,7 +1,6 @@
 import type { JsMsg } from "@nats-io/jetstream";
 import { taskEnvelope } from "../api/task-view.js";
 import { sendCallbackOnce } from "../callbacks/send-once.js";
-import { MESSAGES } from "../errors/codes.js";
 import type { Config } from "../config/load.js";
 import type { Logger } from "../log/logger.js";
 import type { WorkerMetrics } from "../metrics/registry.js";
@@ -14,9 +13,10 @@ import type { TaskRecord } from "../queue/task-store.js";
 import { awaitAdmission } from "./await-admission.js";
 import type { AccountStore } from "../store/accounts.js";
 import type { HistoryStore } from "../store/history.js";
-import type { SolveReply } from "./solve-thread.js";
 import type { SolverThreadRunner } from "./solver-thread-runner.js";
+import { finalRecord } from "./final-record.js";
 import { TaskProgress } from "./task-progress.js";
+import { profileStage } from "../infra/stage-profile.js";
 
 export interface TaskRunnerDeps {
   config: Readonly<Config>;
@@ -33,6 +33,9 @@ export interface TaskRunnerDeps {
 
 /** Extra time past the task's own limit before a solve is considered hung and its thread killed. */
 const HARD_LIMIT_GRACE_MS = 30_000;
+
+/** A first delivery's solve that ends within this is stored without a separate move to solving. */
+const QUICK_SOLVE_MS = 100;
 
 /** At most one progress report a second (issue 13). */
 const PROGRESS_INTERVAL_MS = 1000;
@@ -86,10 +89,19 @@ export class TaskRunner {
       return { end: "acked" };
     }
     const taskLog = log.child({ task_id: message.taskId });
+    profileStage(message.taskId, "w.delivered");
+    // The body is read alongside the record (one round trip less before a quick task can start
+    // solving). The submit writes it alongside the task message, so this early read can miss it;
+    // a miss is read again once the record exists, which the submit creates only after the body.
+    const earlyRead = queue.loadRequest(message.taskId);
+    earlyRead.catch(() => undefined);
     const admission = await awaitAdmission(m, message, { queue, log: taskLog, deadlineMs: config.worker.admissionDeadlineMs });
     if (admission.kind !== "live") return { end: admission.kind === "dropped" ? "acked" : "handed-back" };
     const found = admission.found;
     const task = found.record;
+    const requestRead = earlyRead.then((bytes) => bytes ?? queue.loadRequest(task.id));
+    requestRead.catch(() => undefined);
+    profileStage(task.id, "w.admitted");
     const delivery = m.info.deliveryCount;
     if (delivery > 1) metrics.redeliveries.inc();
 
@@ -100,7 +112,7 @@ export class TaskRunner {
         finished = { stored: await this.deadLetter(found, taskLog), before: Promise.resolve() };
       }
       if (!finished) {
-        finished = await this.solve(found, delivery, taskLog);
+        finished = await this.solve(found, delivery, taskLog, requestRead);
         if (finished === null) {
           clearInterval(heartbeat);
           m.nak();
@@ -126,11 +138,15 @@ export class TaskRunner {
     const task = finished.stored.record;
     try {
       await finished.before;
+      profileStage(task.id, "w.tail.before");
       const body = taskEnvelope(task, null);
       await Promise.all([this.deps.history.finish(task, body), this.deps.events.publishFinalOnce(task.id, task.state === "solved" ? "solved" : "failed", body)]);
+      profileStage(task.id, "w.tail.historyAndFinalEvent");
       const sent = await sendCallbackOnce(task, { store: queue.store, accounts: this.deps.accounts, config, log });
       if (sent) metrics.callbacks.inc({ outcome: sent.outcome });
+      profileStage(task.id, "w.tail.callback");
       await m.ackAck().catch(() => m.ack());
+      profileStage(task.id, "w.tail.acked");
     } catch (err) {
       log.warn("bookkeeping after the result failed; handing the message back", { err });
       try {
@@ -141,7 +157,7 @@ export class TaskRunner {
     }
   }
 
-  private async solve(found: Stored, delivery: number, log: Logger): Promise<Finished | null> {
+  private async solve(found: Stored, delivery: number, log: Logger, requestRead: Promise<Uint8Array | null>): Promise<Finished | null> {
     const task = found.record;
     const progress = new TaskProgress(task, this.deps.progress, this.deps.events, log);
     // Subscribed before the task moves to solving: a cancel recorded before that move is read from
@@ -149,45 +165,49 @@ export class TaskRunner {
     const cancel = new AbortController();
     const cancelSubscription = this.deps.nats.nc.subscribe(`${NAMES.cancelSubjectPrefix}.${task.id}`, { callback: () => cancel.abort() });
     try {
-      return await this.solveWith(found, delivery, log, progress, cancel);
+      return await this.solveWith(found, delivery, log, progress, cancel, requestRead);
     } finally {
       cancelSubscription.unsubscribe();
     }
   }
 
-  private async solveWith(found: Stored, delivery: number, log: Logger, progress: TaskProgress, cancel: AbortController): Promise<Finished | null> {
-    const { queue, metrics, solver, history } = this.deps;
+  private async solveWith(
+    found: Stored,
+    delivery: number,
+    log: Logger,
+    progress: TaskProgress,
+    cancel: AbortController,
+    requestRead: Promise<Uint8Array | null>,
+  ): Promise<Finished | null> {
+    const { queue, metrics, solver } = this.deps;
     const task = found.record;
-    // The request body is read alongside the move to solving: one round trip, not two.
-    const requestRead = queue.loadRequest(task.id);
-    requestRead.catch(() => undefined);
-    const moved = await queue.store.updateKnown(task.id, found, (t) =>
-      t.state === "queued" || t.state === "solving" ? { ...t, state: "solving", solveAttempts: t.solveAttempts + 1 } : null,
-    );
-    if (!moved) return null;
-    const solving = moved.record;
-    if (solving.state !== "solving") return { stored: moved, before: Promise.resolve() };
-    if (solving.cancelRequested) cancel.abort();
-    // The progress entry, the `solving` event and the history's state are written while the solver
-    // runs (the final event waits for them, so the log keeps its order); none decides anything.
-    let before: Promise<void> = (async () => {
-      // A redelivered task may have a progress entry from the crashed attempt.
-      if (task.solveAttempts > 0) await progress.reset().catch((err: unknown) => log.warn("progress entry not reset", { err }));
-      await progress.solvingStarted(solving).catch((err: unknown) => log.warn("solving event not logged", { err }));
-      await history.setState(solving).catch(() => undefined);
-    })();
+    this.before = Promise.resolve();
+    // Issue 24 (pipeline speed): a task's first delivery starts solving at once and is moved to
+    // solving only if it is still running after QUICK_SOLVE_MS; a quick one is stored as solved
+    // straight from `queued`, one compare-and-set instead of two. The attempt is counted (for the
+    // poison-task rule) in that same write, so only a crash within the first QUICK_SOLVE_MS of a
+    // first delivery goes uncounted, and every redelivery takes the counted path.
+    const quick = delivery === 1 && task.state === "queued" && task.solveAttempts === 0 && !task.cancelRequested;
+    let moved: Stored | null = null;
+    if (!quick) {
+      const early = await this.moveToSolving(found, log, progress, cancel);
+      if (!early || "finished" in early) return early ? early.finished : null;
+      moved = early.moved;
+    }
     if (delivery === 1) metrics.queuedDuration.observe((Date.now() - Date.parse(task.submittedAt)) / 1000);
     log.info("solving", { delivery, time_limit_seconds: task.timeLimitSeconds });
 
     const requestBytes = await requestRead;
+    profileStage(task.id, "w.bodyRead");
     metrics.inProgress.inc();
     const started = performance.now();
+    const attempt: TaskRecord = moved?.record ?? { ...task, state: "solving", solveAttempts: task.solveAttempts + 1 };
     let next: TaskRecord;
     try {
       if (!requestBytes) {
-        next = { ...solving, state: "failed", code: "task_failed", error: "The task's request body is no longer available", diagnostics: [] };
+        next = { ...attempt, state: "failed", code: "task_failed", error: "The task's request body is no longer available", diagnostics: [] };
       } else {
-        const reply = await solver.run(
+        const running = solver.run(
           {
             requestJson: Buffer.from(requestBytes).toString("utf8"),
             options: {
@@ -201,16 +221,32 @@ export class TaskRunner {
           task.timeLimitSeconds * 1000 + HARD_LIMIT_GRACE_MS,
           { onProgress: (report) => progress.report(report), stop: cancel.signal },
         );
+        if (!moved) {
+          let timer: NodeJS.Timeout | undefined;
+          const done = await Promise.race([running.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), QUICK_SOLVE_MS)))]);
+          clearTimeout(timer);
+          if (!done) {
+            const late = await this.moveToSolving(found, log, progress, cancel);
+            if (!late || "finished" in late) {
+              // Gone, or finished by another delivery meanwhile: this solve is not needed.
+              cancel.abort();
+              await running;
+              return late ? late.finished : null;
+            }
+            moved = late.moved;
+          }
+        }
+        const reply = await running;
         if (this.handBack) {
           // Handed back on purpose, not a crash: the attempt does not count towards dead-lettering.
-          await before;
+          await this.before;
           await progress.finish();
           const queued = await queue.store.update(task.id, (t) => (t.state === "solving" ? { ...t, state: "queued", solveAttempts: Math.max(0, t.solveAttempts - 1) } : null));
           if (queued?.state === "queued") await this.deps.events.publish(task.id, "queued", taskEnvelope(queued, null)).catch(() => undefined);
           log.info("handed back on shutdown");
           return null;
         }
-        next = finalRecord(solving, reply, cancel.signal.aborted);
+        next = finalRecord(moved?.record ?? attempt, reply, cancel.signal.aborted);
       }
     } finally {
       metrics.inProgress.dec();
@@ -218,20 +254,56 @@ export class TaskRunner {
     const strategy = next.result?.strategy ?? "none";
     metrics.solveDuration.observe({ strategy, outcome: next.state }, (performance.now() - started) / 1000);
     metrics.completed.inc({ outcome: next.state });
-    const stored = await this.storeFinal(next, moved);
-    before = before.then(() => progress.finish());
+    profileStage(task.id, "w.solved");
+    const wrote = { ours: false };
+    const stored = await this.storeFinal(next, moved ?? found, wrote);
+    profileStage(task.id, "w.stored");
+    // A quick task's log still reads queued, solving, solved: its `solving` event goes out now,
+    // ahead of the final event, which waits for `before` (not if a cancel ended it meanwhile).
+    let before = this.before;
+    if (!moved && wrote.ours) before = progress.solvingStarted(attempt).catch((err: unknown) => log.warn("solving event not logged", { err }));
     log.info("task finished", { state: stored.record.state, total_cost: stored.record.result?.total_cost, error: stored.record.error });
-    return { stored, before };
+    return { stored, before: before.then(() => progress.finish()) };
+  }
+
+  /** Writes of the current solving attempt (progress entry, `solving` event, history state) that must precede its final event. */
+  private before: Promise<void> = Promise.resolve();
+
+  /**
+   * Moves the task to solving and counts the attempt; then, while the solver runs, resets a
+   * crashed attempt's progress entry and logs the `solving` event and the history's state (the
+   * final event waits for them, so the log keeps its order; none decides anything). Resolves with
+   * the moved record, with the stored record when another delivery finished the task, or null
+   * when there is no record.
+   */
+  private async moveToSolving(found: Stored, log: Logger, progress: TaskProgress, cancel: AbortController): Promise<{ moved: Stored } | { finished: Finished } | null> {
+    const task = found.record;
+    const moved = await this.deps.queue.store.updateKnown(task.id, found, (t) =>
+      t.state === "queued" || t.state === "solving" ? { ...t, state: "solving", solveAttempts: t.solveAttempts + 1 } : null,
+    );
+    if (!moved) return null;
+    profileStage(task.id, "w.movedToSolving");
+    const solving = moved.record;
+    if (solving.state !== "solving") return { finished: { stored: moved, before: Promise.resolve() } };
+    if (solving.cancelRequested) cancel.abort();
+    this.before = (async () => {
+      // A redelivered task may have a progress entry from the crashed attempt.
+      if (task.solveAttempts > 0) await progress.reset().catch((err: unknown) => log.warn("progress entry not reset", { err }));
+      await progress.solvingStarted(solving).catch((err: unknown) => log.warn("solving event not logged", { err }));
+      await this.deps.history.setState(solving).catch(() => undefined);
+    })();
+    return { moved };
   }
 
   /**
    * Writes the final state unless another delivery got there first; resolves with what is stored.
    * A record that is gone is an error (the message is handed back), never "someone finished it".
    */
-  private async storeFinal(next: TaskRecord, known: Stored): Promise<Stored> {
-    const stored = await this.deps.queue.store.updateKnown(next.id, known, (t) =>
-      t.state === "solved" || t.state === "failed" ? null : { ...next, callback: t.callback, cancelRequested: t.cancelRequested },
-    );
+  private async storeFinal(next: TaskRecord, known: Stored, wrote: { ours: boolean } = { ours: false }): Promise<Stored> {
+    const stored = await this.deps.queue.store.updateKnown(next.id, known, (t) => {
+      wrote.ours = !(t.state === "solved" || t.state === "failed");
+      return wrote.ours ? { ...next, callback: t.callback, cancelRequested: t.cancelRequested } : null;
+    });
     if (!stored) throw new Error(`task ${next.id}: its record is gone; the result was not stored`);
     return stored;
   }
@@ -254,28 +326,4 @@ export class TaskRunner {
     log.warn("task dead-lettered", { attempts });
     return this.storeFinal(failed, found);
   }
-}
-
-/**
- * The task's final record from the solver's reply. A cancelled solve keeps its best feasible
- * solution, marked as stopped by the caller, or fails with the cancel as its reason.
- */
-function finalRecord(solving: TaskRecord, reply: SolveReply, cancelled: boolean): TaskRecord {
-  if (reply.ok && reply.outcome.status === "solved") {
-    return { ...solving, state: "solved", result: cancelled ? { ...reply.outcome.result, stopped: "cancelled" } : reply.outcome.result };
-  }
-  if (cancelled) {
-    const diagnostics = reply.ok && reply.outcome.status === "failed" ? reply.outcome.diagnostics : [];
-    return { ...solving, state: "failed", code: "cancelled", error: MESSAGES.cancelledByCaller, diagnostics };
-  }
-  if (!reply.ok) return { ...solving, state: "failed", code: "task_failed", error: `The solver failed: ${reply.error}`, diagnostics: [] };
-  const failure = reply.outcome as Extract<typeof reply.outcome, { status: "failed" }>;
-  return {
-    ...solving,
-    state: "failed",
-    code: "no_feasible_solution",
-    error: failure.error,
-    diagnostics: failure.diagnostics,
-    ...(failure.infeasibilities.length > 0 ? { infeasibilities: failure.infeasibilities } : {}),
-  };
 }

@@ -1,0 +1,14 @@
+import { appendFileSync } from "node:fs";
+
+/**
+ * Opt-in stage timestamps for the pipeline bench's profile (`npm run bench -- pipeline --profile`):
+ * with PIPELINE_PROFILE_FILE set, each call appends one line `{task, stage, at}` (epoch ms with
+ * sub-millisecond precision, comparable across the API, worker and bench processes on one
+ * machine). Without it a call costs one property check.
+ */
+const FILE = process.env.PIPELINE_PROFILE_FILE;
+
+export function profileStage(taskId: string, stage: string): void {
+  if (!FILE) return;
+  appendFileSync(FILE, `${JSON.stringify({ task: taskId, stage, at: performance.timeOrigin + performance.now() })}\n`);
+}

@@ -1,0 +1,114 @@
+import { expect } from "chai";
+import { DeliverPolicy } from "@nats-io/jetstream";
+import { loadConfig } from "../../src/config/load.js";
+import { Admission, SYSTEM_CLOCK } from "../../src/limits/admission.js";
+import { KvCounter } from "../../src/limits/kv-counter.js";
+import { connectNats, type Nats } from "../../src/queue/connection.js";
+import { NAMES } from "../../src/queue/names.js";
+import type { StoredTaskEvent } from "../../src/queue/task-events.js";
+import { apiClient, isFinished, pollUntil } from "../helpers/client.js";
+import { quietLog } from "../helpers/nats.js";
+import { cvrpRequest } from "../helpers/requests.js";
+import { startStack, type Stack } from "../helpers/stack.js";
+import { fileURLToPath } from "node:url";
+
+const PLANS_FILE = fileURLToPath(new URL("../fixtures/plans.json", import.meta.url));
+
+const TINY = { ...cvrpRequest({ customers: 3, vehicles: 1, capacity: 50 }), time_limit_seconds: 1 };
+const decoder = new TextDecoder();
+
+/**
+ * Issue 24's pipeline shortcuts, each of which must keep what the longer way guaranteed: the
+ * quota reserved alongside the rate counter is given back by a submit refused after all, and a
+ * quick task stored as solved straight from `queued` still counts its attempt and logs
+ * queued, solving, solved.
+ */
+describe("pipeline shortcuts keep their guarantees", function () {
+  this.timeout(120_000);
+  let stack: Stack;
+  let nats: Nats;
+  before(async () => {
+    stack = await startStack({ workers: 1, env: { PLANS_FILE } });
+    nats = await connectNats(loadConfig(stack.env), "shortcuts-test", quietLog);
+  });
+  after(async () => {
+    await nats?.close();
+    await stack?.stop();
+  });
+
+  const submit = (headers: Record<string, string>, body: unknown) =>
+    fetch(`${stack.baseUrl}/api/v1/solve`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body) });
+
+  it("gives back the quota reserved early when the submit is refused by a later check (422, plan limit)", async () => {
+    const { user, headers } = await stack.account("early-quota", "fuzz");
+    const usage = async () => (await new Admission(new KvCounter(nats.counters), SYSTEM_CLOCK).usage(user)).month;
+    // The first submit lets the API instance learn how much quota is left; from then on it
+    // reserves early (the fuzz plan's quota is far from used up).
+    expect((await submit(headers, TINY)).status).to.equal(200);
+    expect(await usage()).to.equal(1);
+    for (let i = 0; i < 3; i++) {
+      expect((await submit(headers, { ...TINY, node_num: 9 })).status, "an invalid body").to.equal(422);
+      expect((await submit(headers, cvrpRequest({ customers: 70, vehicles: 1, capacity: 500 }))).status, "over the plan's node limit").to.equal(400);
+    }
+    expect(await usage(), "no quota kept by refused submits").to.equal(1);
+    expect((await submit(headers, TINY)).status).to.equal(200);
+    expect(await usage()).to.equal(2);
+  });
+
+  it("stores a quick task as solved straight from queued, with its attempt counted and its log queued, solving, solved", async () => {
+    const { headers } = await stack.account("quick", "fuzz");
+    const states = new Map<string, string[]>();
+    const watch = await nats.tasks.watch({ include: "updates" as never });
+    void (async () => {
+      for await (const e of watch) {
+        if (e.operation !== "PUT" || e.length === 0) continue;
+        const state = (JSON.parse(decoder.decode(e.value)) as { state?: string }).state ?? "?";
+        states.set(e.key, [...(states.get(e.key) ?? []), state]);
+      }
+    })();
+    // A few in a row: on a loaded machine one solve may outlast the quick window and take the
+    // counted path; at least one must take the shortcut, and every one must keep the guarantees.
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await submit(headers, TINY);
+      const { request_id: id } = (await res.json()) as { request_id: string };
+      const done = await pollUntil(apiClient(stack.baseUrl, headers), id, isFinished, 30_000);
+      expect(done.success).to.equal(true);
+      ids.push(id);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    watch.stop();
+    const shortcut = ids.filter((id) => JSON.stringify(states.get(id)) === JSON.stringify(["queued", "solved"]));
+    expect(shortcut.length, `tasks stored as solved straight from queued: ${JSON.stringify(ids.map((id) => states.get(id)))}`).to.be.at.least(1);
+    for (const id of ids) {
+      expect((await stack.task(id))!.solveAttempts, "the attempt is counted").to.equal(1);
+      const consumer = await nats.js.consumers.get(NAMES.eventStream, { filter_subjects: `${NAMES.eventSubjectPrefix}.${id}`, deliver_policy: DeliverPolicy.All });
+      const names: string[] = [];
+      for (const deadline = Date.now() + 10_000; names.at(-1) !== "solved" && Date.now() < deadline; ) {
+        const m = await consumer.next({ expires: 1000 });
+        if (m) names.push((JSON.parse(decoder.decode(m.data)) as StoredTaskEvent).event);
+      }
+      expect(names).to.deep.equal(["queued", "solving", "solved"]);
+    }
+  });
+
+  it("moves a task that outlasts the quick window to solving while it runs: counted once, one `solving` event", async () => {
+    const { headers } = await stack.account("slow", "fuzz");
+    const res = await submit(headers, { ...cvrpRequest({ customers: 40, vehicles: 8, capacity: 50, seed: 3 }), time_limit_seconds: 1, strategy: "alns" });
+    const { request_id: id } = (await res.json()) as { request_id: string };
+    const client = apiClient(stack.baseUrl, headers);
+    await pollUntil(client, id, (b) => (b.result as { phase?: string } | null)?.phase === "solving", 30_000);
+    const done = await pollUntil(client, id, isFinished, 30_000);
+    expect(done.success).to.equal(true);
+    expect((await stack.task(id))!.solveAttempts).to.equal(1);
+    const consumer = await nats.js.consumers.get(NAMES.eventStream, { filter_subjects: `${NAMES.eventSubjectPrefix}.${id}`, deliver_policy: DeliverPolicy.All });
+    const names: string[] = [];
+    for (const deadline = Date.now() + 10_000; names.at(-1) !== "solved" && Date.now() < deadline; ) {
+      const m = await consumer.next({ expires: 1000 });
+      if (m) names.push((JSON.parse(decoder.decode(m.data)) as StoredTaskEvent).event);
+    }
+    expect(names.slice(0, 2)).to.deep.equal(["queued", "solving"]);
+    expect(names.at(-1)).to.equal("solved");
+    expect(names.slice(2, -1).every((n) => n === "progress"), JSON.stringify(names)).to.equal(true);
+  });
+});
