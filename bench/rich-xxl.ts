@@ -8,7 +8,7 @@
  * `--also C:S` runs `large` a second time with other decomposition settings (LARGE_SUB_CUSTOMERS=C,
  * LARGE_SUB_SECONDS=S: group size and seconds per group, strategies/large/settings.ts) to compare them.
  *
- * `node --import tsx bench/rich-xxl.ts [--time S] [--seed N] [--only NAME,...] [--after STRATEGY] [--also C:S]`
+ * `npm run bench:rich -- [--time S] [--seed N] [--only NAME,...] [--after STRATEGY] [--also C:S]`
  */
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";

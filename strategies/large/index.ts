@@ -6,7 +6,7 @@ import type { Strategy } from "../core/strategy.js";
 import { hgs } from "../hgs/index.js";
 import { pickRouteGroup } from "../decomposition/group.js";
 import { RouteRotation } from "../decomposition/rotation.js";
-import { decompositionRefusal, extractSubProblem, liftRoutes } from "../decomposition/subproblem.js";
+import { decompositionRefusal, extractSubProblem, liftRoutes, MatrixPool } from "../decomposition/subproblem.js";
 import { decompositionSettings } from "./settings.js";
 import { largeStart } from "./start.js";
 
@@ -101,13 +101,14 @@ export const large: Strategy = {
     let broken = score.routes.filter((r) => !r.feasible).length;
     const complete = score.missing.length === 0 && score.duplicated.length === 0;
 
+    const pool = new MatrixPool();
     const rotation = settings.rotation ? new RouteRotation(p.vehicleCount) : null;
     while (!budget.tick()) {
       const seed = rotation ? rotation.next(current.routes, budget.rng) : -1;
       const group = pickRouteGroup(current.routes, routeOf, near, target, budget.rng, seed);
       rotation?.cover(group);
       const vehicles = [...group, ...spareVehicles(p, current.routes, group)];
-      const sub = extractSubProblem(p, vehicles, vehicles.map((v) => current.routes[v]!));
+      const sub = extractSubProblem(p, vehicles, vehicles.map((v) => current.routes[v]!), pool);
       if (sub.problem.customers.length < 2) continue;
       const before = standing(sub.problem, sub.start);
       const seconds = (settings.seconds * Math.max(target, sub.problem.customers.length)) / target;

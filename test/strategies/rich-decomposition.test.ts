@@ -7,6 +7,7 @@ import { compileRequest } from "../../src/problem/compile-request.js";
 import { Budget } from "../../strategies/core/budget.js";
 import { evaluateRoute, evaluateSolution } from "../../strategies/core/evaluator.js";
 import { Rng } from "../../strategies/core/rng.js";
+import { RouteRotation } from "../../strategies/decomposition/rotation.js";
 import { extractSubProblem, liftRoutes } from "../../strategies/decomposition/subproblem.js";
 import { large } from "../../strategies/large/index.js";
 import { largeStart } from "../../strategies/large/start.js";
@@ -39,6 +40,31 @@ describe("decomposition of rich problems: windows, several depots, mixed fleets 
         });
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it("goes round the used routes: within a round no seed was covered before, and every used route is covered by the round's end", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 1, max: 40 }), (seed, vehicles) => {
+        const rng = new Rng(seed);
+        const routes: number[][] = Array.from({ length: vehicles }, (_, v) => (rng.next() < 0.7 ? [v + 1] : []));
+        const used = routes.flatMap((r, v) => (r.length > 0 ? [v] : []));
+        const rotation = new RouteRotation(vehicles);
+        for (let round = 0; round < 3; round++) {
+          const covered = new Set<number>();
+          // Groups of the seed and up to two random other routes, as a group picker would make.
+          while (covered.size < used.length) {
+            const next = rotation.next(routes, rng);
+            expect(used).to.include(next);
+            expect(covered.has(next), `round ${round}: ${next} seeded twice`).to.equal(false);
+            const group = [next, ...rng.shuffle(used.slice()).slice(0, rng.int(3))];
+            rotation.cover(group);
+            group.forEach((v) => covered.add(v));
+          }
+        }
+        if (used.length === 0) expect(rotation.next(routes, rng)).to.equal(-1);
+      }),
+      { numRuns: 300 },
     );
   });
 
