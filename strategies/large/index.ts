@@ -17,7 +17,6 @@ const WHOLE_PROBLEM_CUSTOMERS = 300;
 function refusal(p: CompiledProblem): string | null {
   if (p.customers.length < 2) return "it needs at least two customers";
   if (p.vehicleCount === 0) return "there are no vehicles";
-  if (p.rules) return "it does not handle optional stops, skills, shifts or route limits";
   return decompositionRefusal(p);
 }
 
