@@ -101,8 +101,9 @@ for (const entry of entries) {
     feasible++;
     const gap = (100 * (outcome.result.total_cost - entry.bks)) / entry.bks;
     gaps.push(gap);
-    const unassigned = (outcome.result as { unassigned?: unknown[] }).unassigned?.length ?? 0;
-    const servedCell = prizes ? ` ${pad(entry.n_customers - unassigned, 5)} |` : "";
+    // Each used route lists its start node, its customers and its end node.
+    const served = Object.values(outcome.result.routes).reduce((sum, nodes) => sum + Math.max(0, nodes.length - 2), 0);
+    const servedCell = prizes ? ` ${pad(served, 5)} |` : "";
     console.log(`| ${entry.name} | ${pad(entry.n_customers, 4)} | ${pad(entry.bks, 9)} | ${pad(outcome.result.total_cost.toFixed(2), 10)} | ${pad(gap.toFixed(2), 6)} | ${pad(took.toFixed(1), 5)} | ${outcome.result.strategy} |${iterCell}${servedCell}`);
   } else {
     console.log(`| ${entry.name} | ${pad(entry.n_customers, 4)} | ${pad(entry.bks, 9)} | infeasible | - | ${pad(took.toFixed(1), 5)} | ${outcome.strategy ?? "-"} |${iterCell}${prizes ? " - |" : ""}`);
