@@ -149,6 +149,10 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
 
   const start = startRoutes(m, initial);
   rs.penalties = penalties.current;
+  // Prize-collecting: serving nobody (the route model starts empty) is already feasible; counting
+  // it at once keeps the solve's feasibility phase (core/feasibility.ts) from replacing the
+  // search when the first descent is slow.
+  if (m.rules?.anyOptional) consider(snapshot(rs));
   rs.loadRoutes(start.routes);
   recreate(ls, rng, start.missing);
   // A feasible start counts as it is: education on a penalised cost may trade it for a worse one.
