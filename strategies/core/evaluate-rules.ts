@@ -39,9 +39,12 @@ export interface RouteRuleExcess {
   forbidden: number;
 }
 
-export function routeRuleExcess(p: CompiledProblem, v: number, route: ArrayLike<number>, len: number, distance: number): RouteRuleExcess {
+/** Nothing broken: shared, so problems without rules allocate nothing per evaluated route. */
+const NO_EXCESS: Readonly<RouteRuleExcess> = Object.freeze({ distanceExcess: 0, stopsExcess: 0, forbidden: 0 });
+
+export function routeRuleExcess(p: CompiledProblem, v: number, route: ArrayLike<number>, len: number, distance: number): Readonly<RouteRuleExcess> {
   const rules = p.rules;
-  if (!rules || len === 0) return { distanceExcess: 0, stopsExcess: 0, forbidden: 0 };
+  if (!rules || len === 0) return NO_EXCESS;
   const cap = rules.maxDistance[v]!;
   const distanceExcess = distance > cap ? distance - cap : 0;
   const stopsExcess = Math.max(0, len - rules.maxStops[v]!);
