@@ -131,7 +131,8 @@ export class RouteLoads {
     const delivery = this.m.loads[0]!.delivery;
     let delivered = 0;
     for (let k = 0; k < count; k++) delivered += delivery[list[k]!]!;
-    return this.excessOfRange(v, list, 0, count - 1) + this.orderExcessRange(list, 0, count - 1) - Math.max(0, delivered - this.m.capacity[v]!);
+    if (this.orderExcessRange(list, 0, count - 1) > 0) return Number.POSITIVE_INFINITY;
+    return this.excessOfRange(v, list, 0, count - 1) - Math.max(0, delivered - this.m.capacity[v]!);
   }
 
   /** Whether the candidate seq[from..to] breaks the backhaul order or a shipment's pairing (false without order rules). */
@@ -193,8 +194,10 @@ export class RouteLoads {
 
   /**
    * The backhaul order's breach of the candidate `pieces`, in load units: what is delivered after
-   * the first pickup (0 when the order holds; 0 without backhauls). Folded into the load excess,
-   * so the search may cross it at the load price (the evaluator still refuses it).
+   * the first pickup (0 when the order holds; 0 without backhauls). The route model refuses
+   * candidates where it is above 0 (routes.ts), as the evaluator does; it was tried as a load
+   * excess priced like an overload, which let the search break the order where its moves
+   * (neighbour positions only) could not mend it.
    */
   orderExcessPieces(pieces: Pieces, seqs: readonly Int32Array[]): number {
     if (!this.orderPrefix) return 0;
