@@ -9,7 +9,7 @@ import type { GeneralMovePricing } from "../general/move-pricing.js";
  */
 export function linehaulTwoOptStar(ls: GeneralMovePricing, ru: number, i: number, rv: number, j: number): boolean {
   const rs = ls.rs;
-  const ends = rs.loads!.deliveriesEnd;
+  const ends = rs.loads!.order!.deliveriesEnd;
   const endU = ends[ru]!;
   const endV = ends[rv]!;
   if (i > endU || j > endV) return false;
@@ -41,7 +41,7 @@ function mayPay(ls: GeneralMovePricing, ru: number, rv: number): boolean {
  */
 export function backhaulHeadExchange(ls: GeneralMovePricing, ru: number, i: number, rv: number, j: number): boolean {
   const rs = ls.rs;
-  const ends = rs.loads!.deliveriesEnd;
+  const ends = rs.loads!.order!.deliveriesEnd;
   const endU = ends[ru]!;
   const endV = ends[rv]!;
   if (i <= endU || j < endV) return false;
