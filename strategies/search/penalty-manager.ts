@@ -21,7 +21,8 @@ export class PenaltyManager {
   private readonly history: Record<Kind, boolean[]> = { load: [], duration: [], timeWarp: [], distance: [], stops: [] };
   private readonly kinds: Kind[];
 
-  constructor(m: FleetModel) {
+  /** segment: outcomes between two adjustments (fewer where iterations are few and dear). */
+  constructor(m: FleetModel, private readonly segment = SEGMENT) {
     const timePrice = timeReference(m.meanUnitCost, m.meanSpeed);
     // A unit of load on a vehicle costs about its fixed cost per unit of capacity: overloading a
     // small vehicle must not look cheaper than the larger vehicle it stands for.
@@ -50,6 +51,16 @@ export class PenaltyManager {
     return out;
   }
 
+  /** Multiplies every price by `factor` (within its range). */
+  raise(factor: number): void {
+    const next = { ...this.current };
+    for (const kind of this.kinds) {
+      const range = this.ranges[kind]!;
+      next[kind] = Math.min(range.max, Math.max(range.min, this.current[kind]! * factor));
+    }
+    this.current = next;
+  }
+
   record(load: boolean, warp: boolean, duration: boolean, distance = true, stops = true): void {
     const h = this.history;
     h.load.push(load);
@@ -61,7 +72,7 @@ export class PenaltyManager {
 
   /** Adjusts the prices once a segment of outcomes is recorded; returns whether they changed. */
   adapt(): boolean {
-    if (this.history.load.length < SEGMENT) return false;
+    if (this.history.load.length < this.segment) return false;
     const next = { ...this.current };
     for (const kind of this.kinds) {
       const history = this.history[kind];
