@@ -84,7 +84,7 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
   if (options.stats) options.stats.iterations = budget.iterationCount;
   const score = evaluateSolution(problem, solution);
   if (!score.feasible) {
-    const why = violationReasons(problem, score, solution);
+    const why = violationReasons(problem, score, { solution, proven });
     return fail(`No feasible solution found within the time limit: ${why.join("; ")}`, why, strategy.name);
   }
   return {

@@ -1,4 +1,5 @@
 import type { SolutionScore } from "../../strategies/core/evaluator.js";
+import type { components } from "../../generated/api.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
 import { loadViolationReasons } from "./load-violations.js";
 
@@ -18,9 +19,11 @@ function listed(items: string[]): string {
  * What the best solution found still violates, rule by rule and with the amounts: only the
  * rules actually broken (a problem without windows never hears of windows). The failure message
  * of a search that ended infeasible. With load rules (pickups, shipments, extra dimensions) the
- * capacity rule is the one on board, told from `solution` by loadViolationReasons.
+ * capacity rule is the one on board, told from the solution by loadViolationReasons. (`context`
+ * has the shape issue 21's rules use too: the solution and the pre-check's proofs.)
  */
-export function violationReasons(p: CompiledProblem, score: SolutionScore, solution?: Solution): string[] {
+export function violationReasons(p: CompiledProblem, score: SolutionScore, context?: { solution: Solution; proven: readonly components["schemas"]["Infeasibility"][] }): string[] {
+  const solution = context?.solution;
   const why: string[] = [];
   if (score.missing.length > 0) {
     why.push(`${score.missing.length} customer(s) could not be placed on any route under the hard constraints (e.g. node ${score.missing[0]})`);

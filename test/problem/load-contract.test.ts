@@ -73,7 +73,7 @@ describe("the result's loads on board (src/problem/load-result.ts)", () => {
 describe("the failure message names the broken load rule with amounts (src/problem/load-violations.ts)", () => {
   const why = (req: Request, routes: number[][]) => {
     const { problem } = compileRequest(req);
-    return violationReasons(problem, evaluateSolution(problem, { routes }), { routes });
+    return violationReasons(problem, evaluateSolution(problem, { routes }), { solution: { routes }, proven: [] });
   };
 
   it("capacity on board, at the node where it peaks", () => {
