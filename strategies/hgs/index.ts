@@ -24,7 +24,8 @@ export const ITERATED_SEARCH_ABOVE = 300;
  * WINDOWS_ITERATED_ABOVE with them (windows-method.ts), where a generation costs too much to
  * evolve a population in the time given, the iterated local search around the same local search
  * (ils/textbook-ils.ts). Everything else (mixed fleets, several depots or
- * different start and end nodes, speeds, soft windows): giant-tour split no longer fits, so the
+ * different start and end nodes, speeds, soft windows, and the load rules of constraints.md:
+ * pickups, backhauls, shipments, extra dimensions): giant-tour split no longer fits, so the
  * iterated local search around the general granular local search (ils/general-ils.ts) that
  * prices every route on its own vehicle.
  */

@@ -123,7 +123,17 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
     start.missing.push(...start.routes[r]!);
     rs.setRoute(r, [], 0);
   }
+  // With order rules the start is built here from nothing: at raised prices of infeasibility, so
+  // that the first local search starts near feasible routes instead of repairing time warp.
+  if (m.order) {
+    rs.penalties = penalties.scaled(100);
+    rs.reprice();
+  }
   recreate(ls, rng, start.missing);
+  if (m.order) {
+    rs.penalties = penalties.current;
+    rs.reprice();
+  }
   // A feasible start counts as it is: education on a penalised cost may trade it for a worse one.
   consider(snapshot(rs));
   let current = educate();

@@ -58,7 +58,8 @@ export interface FleetModel {
 }
 
 const GRANULARITY = 20;
-const SAME_KIND = Number(process.env.SAME_KIND ?? 14);
+/** Of the GRANULARITY neighbours under backhauls, this many of the customer's own kind (the rest the nearest of any). */
+const SAME_KIND = 14;
 
 /**
  * The order rules of constraints.md's second table, checked on the route model (route-loads.ts):

@@ -17,8 +17,11 @@ export class PairInsertion {
 
   constructor(readonly rs: Routes) {}
 
-  /** Price of route r with the pair inserted at its cheapest places if below `limit`, else Infinity (i, j then -1). */
-  best(r: number, pickup: number, delivery: number, limit: number): number {
+  /**
+   * Price of route r with the pair inserted at its cheapest places if below `limit`, else Infinity
+   * (i, j then -1); the pickup goes after a position in iFrom..iTo (default: anywhere).
+   */
+  best(r: number, pickup: number, delivery: number, limit: number, iFrom = 0, iTo = Number.MAX_SAFE_INTEGER): number {
     const rs = this.rs;
     const m = rs.m;
     const n = m.nodeCount;
@@ -32,7 +35,7 @@ export class PairInsertion {
     this.i = -1;
     this.j = -1;
     const pd = d[pickup * n + delivery]!;
-    for (let i = 0; i <= len; i++) {
+    for (let i = Math.max(0, iFrom); i <= Math.min(len, iTo); i++) {
       const a = seq[i]!;
       const b = seq[i + 1]!;
       const ab = d[a * n + b]!;
@@ -48,7 +51,8 @@ export class PairInsertion {
         }
         if (fixed + unit * (distance + delta) >= limit) continue;
         const p = this.place(r, pickup, delivery, i, j);
-        const price = rs.price(r, p);
+        // A pair placed in order into a route that keeps its pairs keeps them: no check needed.
+        const price = rs.price(r, p, true);
         if (price < limit) {
           limit = price;
           best = price;

@@ -36,23 +36,34 @@ export class RouteLoads {
   private readonly orderPrefix: Float64Array[] | null;
   private readonly orderSuffix: Float64Array[] | null;
   private readonly lengths: Int32Array;
+  /** Backhauls: per route, the position before its first pickup (its deliveries end there). */
+  readonly deliveriesEnd: Int32Array;
+  /** Shipments: per route, how many pickups among positions 1..k have their delivery after k. */
+  private readonly openAfter: Int32Array[] | null;
 
   constructor(readonly m: FleetModel) {
     this.seen = new Int32Array(m.nodeCount);
     const slots = m.customers.length + 2;
     this.lengths = new Int32Array(m.routes);
+    this.deliveriesEnd = new Int32Array(m.routes);
     const keep = m.routes * slots * m.loads.length * 6 <= MAX_STORED;
     const tables = () => m.loads.map(() => Array.from({ length: m.routes }, () => new Float64Array(3 * slots)));
     this.prefix = keep ? tables() : null;
     this.suffix = keep ? tables() : null;
     const orderTables = m.order?.backhaul ? () => Array.from({ length: m.routes }, () => new Float64Array(3 * slots)) : null;
     this.orderPrefix = orderTables ? orderTables() : null;
+    this.openAfter = m.order?.partner ? Array.from({ length: m.routes }, () => new Int32Array(slots)) : null;
     this.orderSuffix = orderTables ? orderTables() : null;
   }
 
   /** Route r now serves seq[1..count]: stores its segments; returns its load above capacity, summed over dimensions. */
   setRoute(r: number, seq: ArrayLike<number>, count: number): number {
     this.lengths[r] = count;
+    if (this.openAfter) {
+      const role = this.m.order!.role;
+      const open = this.openAfter[r]!;
+      for (let k = 1; k <= count; k++) open[k] = open[k - 1]! + role[seq[k]!]!;
+    }
     if (this.orderPrefix) {
       const kind = this.m.order!.backhaul!;
       const demand = this.m.demand;
@@ -65,6 +76,9 @@ export class RouteLoads {
         pre[3 * k + 1] = pre[3 * k - 2]! + (pre[3 * k - 1]! > 0 ? q : 0);
         pre[3 * k + 2] = pre[3 * k - 1]! > 0 || kind[c] === 2 ? 1 : 0;
       }
+      let end = 0;
+      while (end < count && kind[seq[end + 1]!] !== 2) end++;
+      this.deliveriesEnd[r] = end;
       const e = 3 * (count + 1);
       suf[e] = suf[e + 1] = suf[e + 2] = 0;
       for (let k = count; k >= 1; k--) {
@@ -133,10 +147,35 @@ export class RouteLoads {
    * alone: O(pieces) from the routes' counts (a forward piece of a valid route is valid inside; a
    * reversed one only if it holds one kind). Shipments: a walk along the candidate.
    */
-  brokenPieces(pieces: Pieces, seqs: readonly Int32Array[]): boolean {
+  brokenPieces(pieces: Pieces, seqs: readonly Int32Array[], routeOf: Int32Array, pos: Int32Array): boolean {
     const order = this.m.order;
-    if (!order) return false;
-    if (!order.partner) return false;
+    if (!order?.partner) return false;
+    // Fast answers in O(pieces) before any walk: a loose stop whose partner is nowhere in the
+    // candidate breaks it; pieces that are a route's head or tail that no shipment crosses
+    // (open counts), with no loose shipment stop, keep it.
+    const partner = order.partner;
+    let closed = true;
+    for (let k = 0; k < pieces.count; k++) {
+      const r = pieces.route[k]!;
+      if (r < 0) {
+        const q = partner[pieces.from[k]!]!;
+        if (q < 0) continue;
+        closed = false;
+        if (!this.holds(pieces, q, routeOf, pos)) return true;
+        continue;
+      }
+      if (pieces.reversed[k]) {
+        closed = false;
+        continue;
+      }
+      const open = this.openAfter![r]!;
+      if (pieces.from[k] === 1) {
+        if (open[pieces.to[k]!] !== 0) closed = false;
+      } else if (pieces.to[k] === this.lengths[r]) {
+        if (open[pieces.from[k]! - 1] !== 0) closed = false;
+      } else closed = false;
+    }
+    if (closed) return false;
     this.startOrder();
     for (let k = 0; k < pieces.count; k++) {
       const r = pieces.route[k]!;
@@ -163,15 +202,13 @@ export class RouteLoads {
     const demand = this.m.demand;
     let late = 0;
     let picked = false;
-    const visit = (c: number) => {
-      if (kind[c] === 1) {
-        if (picked) late += demand[c]!;
-      } else if (kind[c] === 2) picked = true;
-    };
     for (let k = 0; k < pieces.count; k++) {
       const r = pieces.route[k]!;
       if (r < 0) {
-        visit(pieces.from[k]!);
+        const c = pieces.from[k]!;
+        if (kind[c] === 1) {
+          if (picked) late += demand[c]!;
+        } else if (kind[c] === 2) picked = true;
         continue;
       }
       const from = pieces.from[k]!;
@@ -184,8 +221,13 @@ export class RouteLoads {
         continue;
       }
       const seq = seqs[r]!;
-      if (pieces.reversed[k]) for (let t = to; t >= from; t--) visit(seq[t]!);
-      else for (let t = from; t <= to; t++) visit(seq[t]!);
+      const step = pieces.reversed[k] ? -1 : 1;
+      for (let t = pieces.reversed[k] ? to : from, n = to - from + 1; n > 0; n--, t += step) {
+        const c = seq[t]!;
+        if (kind[c] === 1) {
+          if (picked) late += demand[c]!;
+        } else if (kind[c] === 2) picked = true;
+      }
     }
     return late;
   }
@@ -203,6 +245,16 @@ export class RouteLoads {
       } else if (kind[c] === 2) picked = true;
     }
     return late;
+  }
+
+  /** Whether node q is among the candidate's stops (loose, or inside a piece of its route). */
+  private holds(pieces: Pieces, q: number, routeOf: Int32Array, pos: Int32Array): boolean {
+    const rq = routeOf[q]!;
+    for (let k = 0; k < pieces.count; k++) {
+      const r = pieces.route[k]!;
+      if (r < 0 ? pieces.from[k] === q : r === rq && pieces.from[k]! <= pos[q]! && pos[q]! <= pieces.to[k]!) return true;
+    }
+    return false;
   }
 
   private startOrder(): void {

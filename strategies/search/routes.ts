@@ -182,7 +182,7 @@ export class Routes {
    * Fixed + unit x distance + load penalty of vehicle v driving `pieces` (0 when empty): a lower
    * bound of the full price, checked first so that most candidates never reach the time part.
    */
-  basePrice(v: number, pieces: Pieces): number {
+  basePrice(v: number, pieces: Pieces, orderKept = false): number {
     if (pieces.size === 0) return 0;
     const m = this.m;
     const n = m.nodeCount;
@@ -212,7 +212,7 @@ export class Routes {
       }
     }
     distance += d[prev * n + m.end[v]!]!;
-    if (this.loads && this.loads.brokenPieces(pieces, this.seq)) return Number.POSITIVE_INFINITY;
+    if (this.loads && !orderKept && this.loads.brokenPieces(pieces, this.seq, this.routeOf, this.pos)) return Number.POSITIVE_INFINITY;
     const excess = this.loads ? this.loads.excessOfPieces(v, pieces, this.seq) + this.loads.orderExcessPieces(pieces, this.seq) : load - m.capacity[v]!;
     return m.fixedCost[v]! + m.unitCost[v]! * distance + (excess > 0 ? this.penalties.load * excess : 0);
   }
@@ -236,8 +236,9 @@ export class Routes {
     return excess > 0 ? pen.duration * excess : 0;
   }
 
-  price(v: number, pieces: Pieces): number {
-    return this.basePrice(v, pieces) + this.timePrice(v, pieces);
+  /** orderKept: the caller knows the candidate keeps every shipment whole (pair-insertion.ts), so it is not checked. */
+  price(v: number, pieces: Pieces, orderKept = false): number {
+    return this.basePrice(v, pieces, orderKept) + this.timePrice(v, pieces);
   }
 
   /** Time segment of vehicle v driving `pieces` from its start node to its end node (hard windows). */

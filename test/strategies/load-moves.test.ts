@@ -8,6 +8,9 @@ import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
 import { buildFleetModel } from "../../strategies/search/fleet-model.js";
 import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
 import { GeneralMovePricing } from "../../strategies/search/general/move-pricing.js";
+import { backhaulHeadExchange, linehaulTwoOptStar } from "../../strategies/search/moves/linehaul-two-opt-star.js";
+import { minimumAssignment } from "../../strategies/search/moves/assignment.js";
+import { repairBackhaulPairing } from "../../strategies/search/moves/backhaul-pairing.js";
 import { pairExchange } from "../../strategies/search/moves/pair-exchange.js";
 import { pairRelocate } from "../../strategies/search/moves/pair-relocate.js";
 import { generalRelocate, generalRelocateWithin } from "../../strategies/search/moves/relocate.js";
@@ -78,6 +81,8 @@ const MOVES: { name: string; move: Move }[] = [
   { name: "swap within a route", move: (ls, _u, ru, i, rv, j) => ru === rv && j > 0 && j !== i && j !== i - 1 && generalSwapWithin(ls, ru, i, j) },
   { name: "2-opt*", move: (ls, _u, ru, i, rv, j) => ru !== rv && generalTwoOptStar(ls, ru, i, rv, j) },
   { name: "2-opt", move: (ls, _u, ru, i, rv, j) => ru === rv && i < j && generalTwoOpt(ls, ru, i, j) },
+  { name: "2-opt* of delivery parts (backhauls)", move: (ls, _u, ru, i, rv, j) => ru !== rv && ls.m.order?.backhaul != null && linehaulTwoOptStar(ls, ru, i, rv, j) },
+  { name: "exchange of pickup-part heads (backhauls)", move: (ls, _u, ru, i, rv, j) => ru !== rv && ls.m.order?.backhaul != null && backhaulHeadExchange(ls, ru, i, rv, j) },
   { name: "pair relocate", move: (ls, u, ru, _i, rv) => ru !== rv && ls.m.order?.role[u] === 1 && pairRelocate(ls, u, rv) },
   {
     name: "pair exchange",
@@ -94,8 +99,8 @@ describe("moves with load rules (pickups, backhauls, shipments, extra dimensions
   for (const { name, move } of MOVES) {
     it(`${name}: every applied move priced as the evaluator prices the routes, shipments kept whole`, () => {
       let commits = 0;
-      const kind = name.startsWith("pair") ? ("shipments" as const) : undefined;
-      const arb = kind ? fc.oneof(loadArb("none", 10, kind), loadArb("hard", 10, kind), loadArb("soft", 10, "all")) : anyTime();
+      const kind = name.startsWith("pair") ? ("shipments" as const) : name.includes("backhauls") ? ("backhauls" as const) : undefined;
+      const arb = kind ? fc.oneof(loadArb("none", 10, kind), loadArb("hard", 10, kind), loadArb("soft", 10, kind)) : anyTime();
       fc.assert(
         fc.property(arb, penaltyArb, (o, pen) => {
           const { problem: p } = compileRequest(loadInstance(o));
@@ -131,6 +136,50 @@ describe("moves with load rules (pickups, backhauls, shipments, extra dimensions
       expect(commits, "some candidates improved and were applied").to.be.greaterThan(0);
     });
   }
+
+  it("backhaul re-pairing: the cheapest assignment of delivery parts to pickup parts, priced as the evaluator prices the routes", () => {
+    let commits = 0;
+    fc.assert(
+      fc.property(fc.oneof(loadArb("none", 12, "backhauls"), loadArb("hard", 12, "backhauls")), penaltyArb, (o, pen) => {
+        const { problem: p } = compileRequest(loadInstance(o));
+        if (!p.loads) return;
+        const rng = new Rng(o.seed);
+        const rs = new Routes(buildFleetModel(p));
+        const ls = new GeneralMovePricing(rs);
+        rs.penalties = pen;
+        rs.loadRoutes(validLists(p, rng));
+        const before = rs.totalCost();
+        ls.onCommitMany = (predicted, routes) => {
+          commits++;
+          const now = rs.routes();
+          const actual = routes.reduce((sum, r) => sum + priceOf(p, r, pen, now[r]!), 0);
+          expect(predicted).to.be.closeTo(actual, 1e-6 * Math.max(1, actual));
+          expect(rs.totalCost()).to.be.lessThan(before);
+        };
+        repairBackhaulPairing(ls);
+        expect(rs.routes().flat().sort((a, b) => a - b)).to.deep.equal(Array.from(p.customers).sort((a, b) => a - b));
+      }),
+      { numRuns: 100 },
+    );
+    expect(commits).to.be.greaterThan(5);
+  });
+
+  it("the assignment is the cheapest of all permutations (brute force up to 6 x 6)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6 }).chain((n) => fc.tuple(fc.constant(n), fc.array(fc.integer({ min: 0, max: 100 }), { minLength: n * n, maxLength: n * n }))), ([n, values]) => {
+        const cost = Float64Array.from(values);
+        const match = minimumAssignment(cost, n);
+        expect(new Set(match).size).to.equal(n);
+        let best = Number.POSITIVE_INFINITY;
+        const permute = (row: number, used: number, sum: number) => {
+          if (row === n) best = Math.min(best, sum);
+          else for (let c = 0; c < n; c++) if (!(used & (1 << c))) permute(row + 1, used | (1 << c), sum + cost[row * n + c]!);
+        };
+        permute(0, 0, 0);
+        expect(Array.from(match).reduce((sum, c, r) => sum + cost[r * n + c]!, 0)).to.equal(best);
+      }),
+    );
+  });
 
   it("the whole local search, ruin and pair-aware recreate keep every route priced exactly and shipments kept whole", () => {
     let commits = 0;

@@ -6,6 +6,8 @@ import { generalSwap, generalSwapWithin } from "../moves/swap.js";
 import { generalTwoOpt } from "../moves/two-opt.js";
 import { generalTwoOptStar } from "../moves/two-opt-star.js";
 import { improveFleetUse } from "../moves/vehicle-change.js";
+import { repairBackhaulPairing } from "../moves/backhaul-pairing.js";
+import { backhaulHeadExchange, linehaulTwoOptStar } from "../moves/linehaul-two-opt-star.js";
 import { pairExchange } from "../moves/pair-exchange.js";
 import { pairRelocate } from "../moves/pair-relocate.js";
 import { GeneralMovePricing } from "./move-pricing.js";
@@ -18,7 +20,10 @@ const STOP_CHECK = 16;
  * variants between routes, over each customer's nearest neighbours, first improvement; moves
  * into an empty vehicle of each type; SWAP* between routes without a time dimension
  * (moves/swap-star.ts, shared with the textbook search); and after each pass a route may change vehicle
- * (vehicle-moves.ts). Each candidate route is priced on its own vehicle from pieces of the
+ * (vehicle-moves.ts). With shipments, whole pairs are relocated (moves/pair-relocate.ts) and
+ * exchanged (moves/pair-exchange.ts) and a stop never moves alone to another route; with
+ * backhauls, delivery parts exchange tails and pickup parts heads (moves/linehaul-two-opt-star.ts)
+ * and the parts are re-paired by assignment (moves/backhaul-pairing.ts). Each candidate route is priced on its own vehicle from pieces of the
  * current routes (the route model, routes.ts), so routes of different types, depots and speeds mix exactly.
  * `onCommit` lets the property test compare each predicted price with a from-scratch one.
  */
@@ -107,6 +112,8 @@ export class GeneralLocalSearch extends GeneralMovePricing {
       // Across runs (an iterated search): only pairs of routes that changed since they were last tested.
       if (this.swapStar && this.swapStar.passLocalised(rng)) improved = true;
       if (improveFleetUse(this)) improved = true;
+      // Backhauls: the joins of all routes re-paired at once, when the moves above found nothing.
+      if (!improved && repairBackhaulPairing(this)) improved = true;
       loop++;
     }
     return true;
@@ -116,7 +123,7 @@ export class GeneralLocalSearch extends GeneralMovePricing {
   private pairMoves(u: number, v: number, rv: number): boolean {
     const order = this.m.order!;
     const pickup = order.role[u]! > 0 ? u : order.partner![u]!;
-    if (pairRelocate(this, pickup, rv)) return true;
+    if (pairRelocate(this, pickup, rv, v)) return true;
     if (order.partner![v]! < 0) return false;
     return pairExchange(this, pickup, order.role[v]! > 0 ? v : order.partner![v]!);
   }
@@ -128,6 +135,13 @@ export class GeneralLocalSearch extends GeneralMovePricing {
     const i = rs.pos[u]!;
     if (ru !== rv) {
       this.before = rs.cost[ru]! + rs.cost[rv]!;
+      // A shipment's stop moved alone to another route always splits its pair: only 2-opt* (tails
+      // that carry whole pairs) can pass; the pair moves do the rest.
+      const partner = this.m.order?.partner;
+      if (partner && partner[u]! >= 0) return generalTwoOptStar(this, ru, i, rv, j);
+      const backhaul = this.m.order?.backhaul;
+      if (backhaul && backhaul[u] === 1 && linehaulTwoOptStar(this, ru, i, rv, j)) return true;
+      if (backhaul && backhaul[u] === 2 && backhaulHeadExchange(this, ru, i, rv, j)) return true;
       if (generalRelocate(this, ru, i, rv, j)) return true;
       if (j > 0 && generalSwap(this, ru, i, rv, j)) return true;
       return generalTwoOptStar(this, ru, i, rv, j);

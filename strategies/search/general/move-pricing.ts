@@ -26,6 +26,8 @@ export class GeneralMovePricing {
   before = 0;
   predicted = 0;
   onCommit: ((predicted: number, ra: number, rb: number) => void) | null = null;
+  /** The same for a move that rewrites several routes at once (moves/backhaul-pairing.ts). */
+  onCommitMany: ((predicted: number, routes: readonly number[]) => void) | null = null;
 
   constructor(readonly rs: Routes) {
     const m = rs.m;
