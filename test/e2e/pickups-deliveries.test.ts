@@ -71,6 +71,22 @@ describe("pickups, backhauls, shipments and extra dimensions end to end", functi
     ]);
   });
 
+  it("validate's pre-check names a pickup larger than every vehicle and an extra-dimension demand above every vehicle's", async () => {
+    const account = await stack.account("loads-validate-2", "pro");
+    const request = loadRequest("all");
+    const pickups = request.node_pickups!.slice();
+    pickups[8] = 31;
+    const extra = request.node_extra_demands!.map((row) => row.slice());
+    extra[9] = [26, 1];
+    const { data, response } = await apiClient(stack.baseUrl, account.headers).POST("/api/v1/solve/validate", { body: { ...request, node_pickups: pickups, node_extra_demands: extra } });
+    expect(response.status).to.equal(200);
+    expect(data!.result.would_be_accepted).to.equal(true);
+    expect(data!.result.infeasibilities.map(({ kind, node, evidence }) => ({ kind, node, evidence }))).to.deep.equal([
+      { kind: "pickup_exceeds_capacity", node: 8, evidence: { pickup: 31, largest_capacity: 30, excess: 1 } },
+      { kind: "extra_demand_exceeds_capacity", node: 9, evidence: { dimension: 1, demand: 26, largest_capacity: 25, excess: 1 } },
+    ]);
+  });
+
   it("validate's pre-check names a shipment heavier than every vehicle and a pair whose windows cannot be met in order", async () => {
     const account = await stack.account("loads-validate", "pro");
     const request = loadRequest("shipments");

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { routesCsv } from "../../playground/src/downloads.js";
 import { generateProblem, type GeneratorOptions } from "../../playground/src/generate.js";
 import { createSpecBackend } from "../../src/api/spec-backend.js";
 import { validateSolveRequest } from "../../src/api/validation/validate-solve-request.js";
@@ -32,6 +33,11 @@ describe("route playground generator: pickups, shipments, a second dimension", f
       const outcome = solveRequest(checked.ok ? checked.request : (request as never), { requestId: "gen", timeLimitSeconds: 1 });
       if (outcome.status !== "solved") throw new Error(`${request.name}: ${outcome.error}`);
       checkLoadRules(request as never, outcome.result);
+      // The routes CSV gains the load on board as its last column.
+      const csv = routesCsv(outcome.result).trimEnd().split("\n");
+      expect(csv[0]).to.equal("vehicle,sequence,node,cumulative_load,arrive,leave,route_distance,load_on_board");
+      const [label] = Object.keys(outcome.result.routes);
+      expect(csv[1]!.split(",").at(-1)).to.equal(String(outcome.result.loads_on_board![label!]![0]));
     }
   });
 });

@@ -146,6 +146,14 @@ describe("the validate pre-check learns the load rules (src/problem/load-diagnos
     expect(kinds(line({ ...windows, node_time_windows: [[0, 1000], [0, 1000], [50, 60], [0, 1000], [0, 70]] }))).to.deep.equal([]);
   });
 
+  it("fails a task at once with the same reasons and evidence, before any search", () => {
+    const out = solveRequest(line({ shipments: [{ pickup: 2, delivery: 4, amount: 6 }] }), { requestId: "t", timeLimitSeconds: 2 });
+    if (out.status !== "failed") throw new Error("expected a failed task");
+    expect(out.error).to.equal("No feasible solution exists: shipment 0 (node 2 to node 4) amount 6 exceeds the largest vehicle capacity 5 by 1");
+    expect(out.infeasibilities.map((i) => i.kind)).to.deep.equal(["shipment_exceeds_capacity"]);
+    expect(out.strategy).to.equal(null);
+  });
+
   it("says nothing for a request without the fields", () => {
     expect(kinds(line())).to.deep.equal([]);
   });
