@@ -13,20 +13,10 @@ export interface SendOnceDeps {
   log: Logger;
 }
 
-/**
- * Beyond the callback's own timeout: a "sending" claim this old belongs to a worker that died (or
- * cannot reach NATS), and another attempt may send again. Issue 24: the sender keeps trying to
- * record the outcome until shortly before this (RECORD_UNTIL_STALE_MS), so an outage shorter than
- * about a minute (a frozen leader, a 30 s partition and the elections after it, on a loaded
- * machine) never leads to a repeat; at 15 s the fault suite saw repeats after such outages.
- */
-const STALE_CLAIM_MARGIN_MS = 60_000;
-/** The sender gives up recording its outcome this long before its claim turns stale. */
-const RECORD_UNTIL_STALE_MS = 10_000;
-/** Pause between attempts to record the outcome, and to read the record back. */
-const RECORD_RETRY_MS = 500;
-/** How long a claim whose write answered an error is read back before the delivery is handed back. */
-const READ_BACK_ATTEMPTS = 48;
+/** Beyond the callback's own timeout: a "sending" claim this old belongs to a worker that died. */
+const STALE_CLAIM_MARGIN_MS = 15_000;
+/** How long the outcome's write is retried (NATS failing over) before the delivery is handed back. */
+const RECORD_RETRIES_MS = [250, 500, 1000, 2000, 4000, 8000, 8000];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -83,24 +73,22 @@ export async function sendCallbackOnce(task: TaskRecord, deps: SendOnceDeps): Pr
       at: new Date().toISOString(),
     },
   });
-  // Sent: the outcome must be recorded before the claim turns stale, or a later attempt would
-  // send again.
-  const recordBy = Date.parse(current.callback!.at) + staleAfterMs - RECORD_UNTIL_STALE_MS;
-  for (;;) {
+  // Sent: the outcome must be recorded, or a later attempt would take the claim for stale.
+  for (let attempt = 0; ; attempt++) {
     try {
       await store.update(task.id, done);
       return outcome;
     } catch (err) {
-      if (Date.now() + RECORD_RETRY_MS > recordBy) throw err;
-      await sleep(RECORD_RETRY_MS);
+      if (attempt >= RECORD_RETRIES_MS.length) throw err;
+      await sleep(RECORD_RETRIES_MS[attempt]!);
     }
   }
 }
 
 /** The record after a claim write whose answer was lost: read until NATS answers again. */
 async function readBack(store: TaskStore, id: string, cause: unknown): Promise<TaskRecord | null> {
-  for (let attempt = 0; attempt < READ_BACK_ATTEMPTS; attempt++) {
-    await sleep(RECORD_RETRY_MS);
+  for (const wait of RECORD_RETRIES_MS) {
+    await sleep(wait);
     try {
       return await store.get(id);
     } catch {
