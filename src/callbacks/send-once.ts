@@ -15,14 +15,8 @@ export interface SendOnceDeps {
 
 /** Beyond the callback's own timeout: a "sending" claim this old belongs to a worker that died. */
 const STALE_CLAIM_MARGIN_MS = 15_000;
-/**
- * How long the outcome's write is retried (NATS failing over) before the delivery is handed back:
- * about a minute, well past the claim's staleness (CALLBACK_TIMEOUT_MS + 15 s), because a sent
- * callback whose outcome is not recorded is sent again once its claim is stale. In the fault
- * suite (a leader frozen for 15 s on a loaded machine) a budget of 24 s gave up seconds before
- * writes went through again, and three callbacks went out twice.
- */
-const RECORD_RETRIES_MS = [250, 500, 1000, 2000, 2000, 2000, 2000, 3000, 3000, 3000, 3000, 3000, 3000, 3000, 3000, 3000, 3000, 3000, 3000, 3000, 3000, 3000];
+/** How long the outcome's write is retried (NATS failing over) before the delivery is handed back. */
+const RECORD_RETRIES_MS = [250, 500, 1000, 2000, 4000, 8000, 8000];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -43,7 +43,13 @@ export async function spawnService(
   entry: "api" | "worker",
   env: NodeJS.ProcessEnv,
   logFile?: string,
-  options: { ownProcessGroup?: boolean; nodeArgs?: string[]; onSpawn?: (child: ChildProcess) => void } = {},
+  options: {
+    ownProcessGroup?: boolean;
+    nodeArgs?: string[];
+    onSpawn?: (child: ChildProcess) => void;
+    /** How long to wait for the ready line (30 s); a process not ready by then is killed. */
+    readyTimeoutMs?: number;
+  } = {},
 ): Promise<ServiceProcess> {
   // In its own process group a child does not receive the terminal's Ctrl-C directly, so the
   // parent can stop the services in order (workers first, while NATS is still up).
@@ -66,7 +72,12 @@ export async function spawnService(
   child.stderr!.on("data", collect);
   const exitPromise = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${entry} did not become ready within 30 s:\n${output}`)), 30_000);
+    const readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
+    const timer = setTimeout(() => {
+      // Not left running untracked: the caller gets no handle to stop it.
+      child.kill("SIGKILL");
+      reject(new Error(`${entry} did not become ready within ${readyTimeoutMs / 1000} s:\n${output}`));
+    }, readyTimeoutMs);
     const onData = () => {
       const url = readyUrl(output);
       if (url !== null) {

@@ -1,6 +1,5 @@
 import type { JsMsg } from "@nats-io/jetstream";
 import { taskEnvelope } from "../api/task-view.js";
-import { sendCallbackOnce } from "../callbacks/send-once.js";
 import type { Config } from "../config/load.js";
 import type { Logger } from "../log/logger.js";
 import type { WorkerMetrics } from "../metrics/registry.js";
@@ -11,6 +10,7 @@ import type { TaskEvents } from "../queue/task-events.js";
 import type { TaskMessage, TaskQueue } from "../queue/task-queue.js";
 import type { TaskRecord } from "../queue/task-store.js";
 import { awaitAdmission } from "./await-admission.js";
+import { bookkeeping } from "./bookkeeping.js";
 import type { AccountStore } from "../store/accounts.js";
 import type { HistoryStore } from "../store/history.js";
 import type { SolverThreadRunner } from "./solver-thread-runner.js";
@@ -119,41 +119,11 @@ export class TaskRunner {
           return { end: "handed-back" };
         }
       }
-      const tail = this.bookkeeping(m, finished, taskLog).finally(() => clearInterval(heartbeat));
+      const tail = bookkeeping(m, finished.stored.record, finished.before, this.deps, taskLog).finally(() => clearInterval(heartbeat));
       return { end: "acked", tail };
     } catch (err) {
       clearInterval(heartbeat);
       throw err;
-    }
-  }
-
-  /**
-   * Everything after the stored result, each step idempotent so a redelivery can repeat it: the
-   * history entry (repaired if a failover lost it), the final event (exactly one), the callback
-   * (at most one, and only for a stored result), then the acknowledgement. A failing step hands
-   * the message back for another try rather than leaving the history or the events short.
-   */
-  private async bookkeeping(m: JsMsg, finished: Finished, log: Logger): Promise<void> {
-    const { queue, config, metrics } = this.deps;
-    const task = finished.stored.record;
-    try {
-      await finished.before;
-      profileStage(task.id, "w.tail.before");
-      const body = taskEnvelope(task, null);
-      await Promise.all([this.deps.history.finish(task, body), this.deps.events.publishFinalOnce(task.id, task.state === "solved" ? "solved" : "failed", body)]);
-      profileStage(task.id, "w.tail.historyAndFinalEvent");
-      const sent = await sendCallbackOnce(task, { store: queue.store, accounts: this.deps.accounts, config, log });
-      if (sent) metrics.callbacks.inc({ outcome: sent.outcome });
-      profileStage(task.id, "w.tail.callback");
-      await m.ackAck().catch(() => m.ack());
-      profileStage(task.id, "w.tail.acked");
-    } catch (err) {
-      log.warn("bookkeeping after the result failed; handing the message back", { err });
-      try {
-        m.nak(1000);
-      } catch {
-        /* connection gone: ack_wait will redeliver it */
-      }
     }
   }
 
@@ -194,7 +164,9 @@ export class TaskRunner {
       if (!early || "finished" in early) return early ? early.finished : null;
       moved = early.moved;
     }
-    if (delivery === 1) metrics.queuedDuration.observe((Date.now() - Date.parse(task.submittedAt)) / 1000);
+    // On its first solve, not its first delivery: a message handed back by a worker that took it
+    // ahead (ConsumeLoop.prefetch) or before its record existed comes again as a later delivery.
+    if (task.solveAttempts === 0) metrics.queuedDuration.observe((Date.now() - Date.parse(task.submittedAt)) / 1000);
     log.info("solving", { delivery, time_limit_seconds: task.timeLimitSeconds });
 
     const requestBytes = await requestRead;

@@ -13,6 +13,12 @@ import { AccountStore } from "../../src/store/accounts.js";
 import { quietLog } from "../helpers/nats.js";
 import type { NetworkLab } from "./netns.js";
 
+/**
+ * A process restarted while the cluster still settles after a fault waits for JetStream (its
+ * set-up is retried for a minute, see connectNats) before it says it is ready; on the shared
+ * machine that took over 30 s once, so the suite waits up to two minutes.
+ */
+const READY_TIMEOUT_MS = 120_000;
 const PLANS_FILE = fileURLToPath(new URL("../fixtures/plans.json", import.meta.url));
 
 interface NodeSpec {
@@ -90,11 +96,11 @@ export class FaultCluster {
   }
 
   private async spawnApi(): Promise<ServiceProcess> {
-    return spawnService("api", { ...this.env, PORT: String(await freePort()) }, join(this.logDir, `api-${this.spawned++}.log`));
+    return spawnService("api", { ...this.env, PORT: String(await freePort()) }, join(this.logDir, `api-${this.spawned++}.log`), { readyTimeoutMs: READY_TIMEOUT_MS });
   }
 
   private spawnWorker(): Promise<ServiceProcess> {
-    return spawnService("worker", this.env, join(this.logDir, `worker-${this.spawned++}.log`));
+    return spawnService("worker", this.env, join(this.logDir, `worker-${this.spawned++}.log`), { readyTimeoutMs: READY_TIMEOUT_MS });
   }
 
   /** Waits until the cluster's JetStream answers with all three peers (a meta leader is elected). */

@@ -1,0 +1,51 @@
+import type { JsMsg } from "@nats-io/jetstream";
+import { taskEnvelope } from "../api/task-view.js";
+import { sendCallbackOnce } from "../callbacks/send-once.js";
+import type { Config } from "../config/load.js";
+import { profileStage } from "../infra/stage-profile.js";
+import type { Logger } from "../log/logger.js";
+import type { WorkerMetrics } from "../metrics/registry.js";
+import type { TaskEvents } from "../queue/task-events.js";
+import type { TaskQueue } from "../queue/task-queue.js";
+import type { TaskRecord } from "../queue/task-store.js";
+import type { AccountStore } from "../store/accounts.js";
+import type { HistoryStore } from "../store/history.js";
+
+export interface BookkeepingDeps {
+  config: Readonly<Config>;
+  queue: TaskQueue;
+  accounts: AccountStore;
+  history: HistoryStore;
+  events: TaskEvents;
+  metrics: WorkerMetrics;
+}
+
+/**
+ * Everything after a task's stored result, each step idempotent so a redelivery can repeat it:
+ * the history entry (repaired if a failover lost it), the final event (exactly one), the callback
+ * (at most one, and only for a stored result), then the acknowledgement. `before`: the writes
+ * (progress, `solving` event) the final event must follow. A failing step hands the message back
+ * for another try rather than leaving the history or the events short.
+ */
+export async function bookkeeping(m: JsMsg, task: TaskRecord, before: Promise<void>, deps: BookkeepingDeps, log: Logger): Promise<void> {
+  const { queue, config, metrics } = deps;
+  try {
+    await before;
+    profileStage(task.id, "w.tail.before");
+    const body = taskEnvelope(task, null);
+    await Promise.all([deps.history.finish(task, body), deps.events.publishFinalOnce(task.id, task.state === "solved" ? "solved" : "failed", body)]);
+    profileStage(task.id, "w.tail.historyAndFinalEvent");
+    const sent = await sendCallbackOnce(task, { store: queue.store, accounts: deps.accounts, config, log });
+    if (sent) metrics.callbacks.inc({ outcome: sent.outcome });
+    profileStage(task.id, "w.tail.callback");
+    await m.ackAck().catch(() => m.ack());
+    profileStage(task.id, "w.tail.acked");
+  } catch (err) {
+    log.warn("bookkeeping after the result failed; handing the message back", { err });
+    try {
+      m.nak(1000);
+    } catch {
+      /* connection gone: ack_wait will redeliver it */
+    }
+  }
+}
