@@ -69,10 +69,8 @@ export const DEFAULT_SELECTION: readonly SelectionRule[] = [
   { maxCustomers: 1000, bindingWindows: true, textbook: true, strategy: "hgs" },
   { maxCustomers: 2000, bindingWindows: false, textbook: true, strategy: "hgs" },
   { maxCustomers: 1000, textbook: false, strategy: "hgs" },
-  // Rich problems above those sizes (binding windows, or several depots, mixed fleets, speeds,
-  // soft windows): decomposition into sub-problems of whole routes searched by hgs
-  // (strategies/large); see the comment above the table.
-  { maxCustomers: Number.POSITIVE_INFINITY, bindingWindows: true, strategy: "large" },
+  // Several depots, mixed fleets, speeds or soft windows above 1,000 customers: decomposition
+  // into sub-problems of whole routes searched by hgs (strategies/large); see the comment above.
   { maxCustomers: Number.POSITIVE_INFINITY, textbook: false, strategy: "large" },
   { maxCustomers: 3000, strategy: "alns" },
   // Above 3,000 customers: decomposition (strategies/large) where it applies (capacity-only, one
