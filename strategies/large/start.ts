@@ -50,6 +50,11 @@ export function largeStart(p: CompiledProblem, lambda = 1): Solution {
 const LAMBDAS = [1, 0.8, 1.2, 1.5, 0.6];
 /** Share of the budget the first solution may take beyond its first variant. */
 const START_SHARE = 0.1;
+/** START_SHARE, or LARGE_START_SHARE (0: lambda 1 only), a switch for measurement like settings.ts's. */
+function startShare(): number {
+  const value = Number(process.env.LARGE_START_SHARE);
+  return process.env.LARGE_START_SHARE !== undefined && Number.isFinite(value) && value >= 0 ? value : START_SHARE;
+}
 
 /**
  * The cheapest of largeStart's variants over LAMBDAS (fewest unassigned customers first, as the
@@ -68,7 +73,7 @@ export function bestLargeStart(p: CompiledProblem, startedMs: number, deadlineMs
       bestCost = cost;
       best = candidate;
     }
-    if (stop() || performance.now() - startedMs > START_SHARE * (deadlineMs - startedMs)) break;
+    if (stop() || performance.now() - startedMs > startShare() * (deadlineMs - startedMs)) break;
   }
   return best!;
 }
