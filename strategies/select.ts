@@ -60,11 +60,17 @@ export interface SelectionRule {
  * customers) 14/14 feasible, mean 5.98% vs ALNS's 8 of 14 feasible at 8.83%. Since then (issue 12,
  * SWAP* and string ruins, quieter machine) HFVRP 1.38% (PyVRP 0.14: 1.44%); soft windows
  * (Solomon R1/RC1 with late_penalty_per_min 1, 10 instances, 10 s) mean cost 2.16% below the
- * hard-window best known vs ALNS's 1.14%, cheaper on 8 of 10. Not measured above 1,000
- * customers: ALNS keeps its place there, and for textbook problems with binding windows above
- * 1,000 customers.
- * On very large problems the savings construction alone, since one search iteration there costs
- * too much to iterate usefully.
+ * hard-window best known vs ALNS's 1.14%, cheaper on 8 of 10. Above 1,000 customers (issue 20,
+ * step 4): the decomposition (strategies/large: sub-problems of whole routes that keep their
+ * vehicles, depots and windows, searched by hgs), instead of ALNS up to 3,000 customers and the
+ * savings alone above. Measured on generated instances on XXL coordinates with windows, 3-4
+ * depots and three vehicle types (bench/rich-xxl.ts, 30 s, seed 1, one pinned core, machine
+ * heavily loaded, load 12-27; BENCHMARKS.md): cheaper than the previous selection on all six
+ * instances of 1,200-5,000 customers in both runs (3-38% cheaper in the final one). Textbook
+ * problems with binding windows keep the previous selection (ALNS up to 3,000 customers, the
+ * savings above): on the two identical-vehicle instances of that bench, large was 14% cheaper
+ * than ALNS at 2,000 customers in one run and 1-5% dearer in the other, and 2.6% and 4-9%
+ * dearer than the savings' best variant at 3,999 customers in both.
  */
 export const DEFAULT_SELECTION: readonly SelectionRule[] = [
   // Tiny problems (a handful of stops): exhaustive search, a proven optimum in well under a
@@ -80,17 +86,20 @@ export const DEFAULT_SELECTION: readonly SelectionRule[] = [
   // Load rules (constraints.md, second table) at any size: only hgs's general search knows them
   // (the others refuse them in `supports`); measured on VRPB and PDPTW in BENCHMARKS.md.
   { maxCustomers: Number.POSITIVE_INFINITY, loadRules: true, strategy: "hgs" },
-  // Rich problems above those sizes (binding windows, or several depots, mixed fleets, speeds,
-  // soft windows): decomposition into sub-problems of whole routes searched by hgs
-  // (strategies/large); see the comment above the table.
-  { maxCustomers: Number.POSITIVE_INFINITY, bindingWindows: true, strategy: "large" },
+  // Several depots, mixed fleets, speeds or soft windows above 1,000 customers: decomposition
+  // into sub-problems of whole routes searched by hgs (strategies/large); see the comment above.
   { maxCustomers: Number.POSITIVE_INFINITY, textbook: false, strategy: "large" },
   { maxCustomers: 3000, strategy: "alns" },
   // Above 3,000 customers: decomposition (strategies/large) where it applies (capacity-only, one
   // depot, identical vehicles): on XXL (3,000-30,000 customers, 60/120 s, BENCHMARKS.md) it beats
   // the savings construction on all 7 instances (mean gap 3.03% vs 6.01%). Not below: on five
   // hold-out X instances of 366-818 customers (30 s) it was no better than hgs (2.37% vs 2.25%).
-  // Savings for the rest (time windows, several depots, mixed fleets above 3,000 customers).
+  // Since issue 20 (step 4) it also takes windows, several depots and mixed fleets; the savings
+  // alone remain for what its sub-problems do not carry yet (optional stops, skills, shifts,
+  // route limits, pickups, shipments, extra load dimensions: issues 21/22).
+  // Textbook problems with binding windows above 3,000 customers: the savings' best variant, as
+  // before; large was not better there (see the comment above the table).
+  { maxCustomers: Number.POSITIVE_INFINITY, bindingWindows: true, textbook: true, strategy: "clarke-wright" },
   { maxCustomers: Number.POSITIVE_INFINITY, strategy: "large" },
   { maxCustomers: Number.POSITIVE_INFINITY, strategy: "clarke-wright" },
 ];

@@ -53,9 +53,8 @@ export const SUB_DENSE_MAX_NODES = 3000;
 /**
  * One growing buffer that the dense matrices of successive sub-problems share (each sub-problem
  * gets a view of its first n x n entries), for a caller that searches one sub-problem at a time
- * and keeps none: a fresh matrix of a few megabytes per group, thousands of times, left the
- * process's peak RSS about 100 MB higher on XXL (freed blocks of that size stay with the
- * allocator).
+ * and keeps none, instead of a fresh matrix of a few megabytes per group, thousands of times
+ * per solve (peak RSS on XXL: BENCHMARKS.md, issue 20 step 5).
  */
 export class MatrixPool {
   private buffer = new Float64Array(0);

@@ -8,7 +8,7 @@ import { pickRouteGroup } from "../decomposition/group.js";
 import { RouteRotation } from "../decomposition/rotation.js";
 import { decompositionRefusal, extractSubProblem, liftRoutes, MatrixPool } from "../decomposition/subproblem.js";
 import { decompositionSettings } from "./settings.js";
-import { largeStart } from "./start.js";
+import { bestLargeStart } from "./start.js";
 
 /** Up to this size the whole problem goes to hgs at once (it has the matrix there). */
 const WHOLE_PROBLEM_CUSTOMERS = 300;
@@ -78,9 +78,10 @@ export const large: Strategy = {
     return reason ? { ok: false, reason: `the large strategy cannot take this request: ${reason}` } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget): Solution {
+    const startedMs = performance.now();
     // A problem that one sub-problem would cover is hgs's own (it also stops early on tiny ones).
     if (p.customers.length <= WHOLE_PROBLEM_CUSTOMERS && hgs.supports(p).ok) return hgs.solve(p, budget);
-    const current = largeStart(p);
+    const current = bestLargeStart(p, startedMs, budget.deadlineMs, () => budget.exhausted());
     const score = evaluateSolution(p, current);
     if (score.feasible) budget.improved(cloneSolution(current));
     if (score.missing.length > 0 && hgs.supports(p).ok) {
@@ -95,7 +96,7 @@ export const large: Strategy = {
     const near = nearestNeighbours(p, 20);
     const routeOf = new Int32Array(p.nodeCount).fill(-1);
     current.routes.forEach((r, v) => r.forEach((c) => (routeOf[c] = v)));
-    const settings = decompositionSettings();
+    const settings = decompositionSettings(p);
     const target = Math.min(settings.customers, p.customers.length);
     let broken = score.routes.filter((r) => !r.feasible).length;
     const complete = score.missing.length === 0 && score.duplicated.length === 0;

@@ -1,7 +1,11 @@
+import type { CompiledProblem } from "../core/problem.js";
+import { textbookMismatch } from "../search/textbook-model.js";
+
 /**
- * The decomposition's two settings: customers per sub-problem (a group of whole routes grows
- * until it holds this many, and at least three routes), and the hgs time a group of that size
- * gets (a group of long routes that overshoots the target gets proportionally more).
+ * The decomposition's two settings, by the method hgs uses on the sub-problems: customers per
+ * sub-problem (a group of whole routes grows until it holds this many, and at least three
+ * routes), and the hgs time a group of that size gets (a group of long routes that overshoots
+ * the target gets proportionally more).
  *
  * Issue 16 measured small groups with the genetic search: 50 customers and 10 ms each beat 100
  * or 200 customers with up to seconds of genetic search (Leuven1 / Ghent1 at 40 s: 1.13% / 1.58%
@@ -17,6 +21,17 @@
  */
 export const SUB_PROBLEM_CUSTOMERS = 500;
 export const SUB_SECONDS = 0.65;
+/**
+ * Problems that hgs searches with its general iterated local search (several depots, mixed
+ * fleets, speeds, soft windows; ils/general-ils.ts, slower per iteration than the textbook one):
+ * issue 16's small groups stay ahead there (bench/rich-xxl.ts, 30 s, seed 1, one pinned core,
+ * load 12-22, BENCHMARKS.md): cost relative to the previous selection (ALNS up to 3,000
+ * customers, the savings alone above) 0.8925 / 0.8786 / 0.8425 / 0.8401 / 0.6900 / 0.8296 with
+ * 50 customers and 10 ms against 0.9148 / 0.9654 / 0.8391 / 0.8561 / 0.7430 / 0.8783 with 500 and
+ * 0.65 s, on the rich instances of 1,200 / 2,000 / 2,500 / 2,900 / 3,500 / 5,000 customers.
+ */
+export const GENERAL_SUB_PROBLEM_CUSTOMERS = 50;
+export const GENERAL_SUB_SECONDS = 0.01;
 
 export interface DecompositionSettings {
   customers: number;
@@ -31,14 +46,15 @@ export interface DecompositionSettings {
  * environment variables LARGE_SUB_CUSTOMERS, LARGE_SUB_SECONDS and LARGE_ROTATION (0: random
  * seeds): internal switches for measurement, not part of the API.
  */
-export function decompositionSettings(): DecompositionSettings {
+export function decompositionSettings(p: CompiledProblem): DecompositionSettings {
+  const textbook = textbookMismatch(p) === null;
   const number = (name: string, fallback: number) => {
     const value = Number(process.env[name]);
     return process.env[name] !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
   };
   return {
-    customers: Math.round(number("LARGE_SUB_CUSTOMERS", SUB_PROBLEM_CUSTOMERS)),
-    seconds: number("LARGE_SUB_SECONDS", SUB_SECONDS),
+    customers: Math.round(number("LARGE_SUB_CUSTOMERS", textbook ? SUB_PROBLEM_CUSTOMERS : GENERAL_SUB_PROBLEM_CUSTOMERS)),
+    seconds: number("LARGE_SUB_SECONDS", textbook ? SUB_SECONDS : GENERAL_SUB_SECONDS),
     rotation: process.env.LARGE_ROTATION !== "0",
   };
 }
