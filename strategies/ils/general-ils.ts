@@ -21,6 +21,8 @@ const REPAIR_PROBABILITY = 0.5;
 /** One iteration (ruin, recreate, local search) against one ALNS step, for early stopping. */
 const ITERATION_WEIGHT = 5;
 const FEASIBLE_EPS = 1e-9;
+const LOAD_RULES_SEGMENT = 10;
+const START_PRICE_FACTOR = 100;
 
 interface Snapshot {
   routes: number[][];
@@ -76,7 +78,9 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
   const rng = budget.rng;
   const rs = new Routes(m);
   const ls = new GeneralLocalSearch(rs);
-  const penalties = new PenaltyManager(m);
+  // With load rules an iteration costs more (pair moves, O(route) checks) and the start is built
+  // from nothing: the prices adapt after fewer outcomes, or they would barely move in the time given.
+  const penalties = new PenaltyManager(m, m.order ? LOAD_RULES_SEGMENT : undefined);
   const stop = () => budget.exhausted();
   let best: Solution | null = null;
   let bestCost = Number.POSITIVE_INFINITY;
@@ -123,17 +127,15 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
     start.missing.push(...start.routes[r]!);
     rs.setRoute(r, [], 0);
   }
-  // With order rules the start is built here from nothing: at raised prices of infeasibility, so
-  // that the first local search starts near feasible routes instead of repairing time warp.
+  // With order rules the start is built here from nothing, and the search starts at raised prices
+  // of infeasibility (lowered as feasible outcomes come): near feasible routes, instead of packing
+  // (a fleet with little slack) or repairing time warp from cheap overloaded ones in few iterations.
   if (m.order) {
-    rs.penalties = penalties.scaled(100);
-    rs.reprice();
-  }
-  recreate(ls, rng, start.missing);
-  if (m.order) {
+    penalties.raise(START_PRICE_FACTOR);
     rs.penalties = penalties.current;
     rs.reprice();
   }
+  recreate(ls, rng, start.missing, m.order !== null);
   // A feasible start counts as it is: education on a penalised cost may trade it for a worse one.
   consider(snapshot(rs));
   let current = educate();

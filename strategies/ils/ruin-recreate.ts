@@ -127,13 +127,18 @@ function insertionDelta(rs: Routes, c: number, r: number, j: number): number {
  * one of its granular neighbours, or alone on a free vehicle of some type; when none of these
  * exists, every position of every used route is tried.
  */
-export function recreate(ls: GeneralMovePricing, rng: Rng, removed: number[]): void {
+export function recreate(ls: GeneralMovePricing, rng: Rng, removed: number[], largestFirst = false): void {
   const rs = ls.rs;
   const m = rs.m;
   rng.shuffle(removed);
   // As SISR does, half the time the largest demands go first: they are the hard ones to pack
-  // into the vehicles left, which matters with mixed capacities.
-  if (rng.next() < DEMAND_ORDER_PROBABILITY) removed.sort((a, b) => m.demand[b]! - m.demand[a]!);
+  // into the vehicles left, which matters with mixed capacities (always, when asked: a start
+  // built from nothing, where packing decides whether the fleet suffices).
+  if (largestFirst || rng.next() < DEMAND_ORDER_PROBABILITY) {
+    const size = m.loads[0]!.pickup;
+    const key = (c: number) => Math.max(m.demand[c]!, size ? Math.abs(size[c]!) : 0);
+    removed.sort((a, b) => key(b) - key(a));
+  }
   const partner = m.order?.partner ?? null;
   for (const c of removed) {
     if (partner && partner[c]! >= 0) {

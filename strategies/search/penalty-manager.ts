@@ -19,7 +19,8 @@ export class PenaltyManager {
   private readonly warpOk: boolean[] = [];
   private readonly durationOk: boolean[] = [];
 
-  constructor(m: FleetModel) {
+  /** segment: outcomes between two adjustments (fewer where iterations are few and dear). */
+  constructor(m: FleetModel, private readonly segment = SEGMENT) {
     const timePrice = timeReference(m.meanUnitCost, m.meanSpeed);
     // A unit of load on a vehicle costs about its fixed cost per unit of capacity: overloading a
     // small vehicle must not look cheaper than the larger vehicle it stands for.
@@ -38,6 +39,13 @@ export class PenaltyManager {
     return { load: c.load * factor, duration: c.duration * factor, timeWarp: c.timeWarp * factor };
   }
 
+  /** Multiplies every price by `factor` (within its range). */
+  raise(factor: number): void {
+    const c = this.current;
+    const clamp = (key: keyof Penalties, value: number) => Math.min(this.ranges[key].max, Math.max(this.ranges[key].min, value));
+    this.current = { load: clamp("load", c.load * factor), duration: clamp("duration", c.duration * factor), timeWarp: clamp("timeWarp", c.timeWarp * factor) };
+  }
+
   record(load: boolean, warp: boolean, duration: boolean): void {
     this.loadOk.push(load);
     this.warpOk.push(warp);
@@ -46,7 +54,7 @@ export class PenaltyManager {
 
   /** Adjusts the prices once a segment of outcomes is recorded; returns whether they changed. */
   adapt(): boolean {
-    if (this.loadOk.length < SEGMENT) return false;
+    if (this.loadOk.length < this.segment) return false;
     const adjust = (key: keyof Penalties, history: boolean[]) => {
       const share = history.filter(Boolean).length / history.length;
       history.length = 0;

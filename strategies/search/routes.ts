@@ -134,8 +134,9 @@ export class Routes {
       }
     }
     this.length[r] = count;
-    this.loadExcess[r] = this.loads ? this.loads.setRoute(r, seq, count) + this.loads.orderExcessRange(seq, 1, count) : Math.max(0, load[count]! - m.capacity[r]!);
-    this.broken[r] = this.loads !== null && this.loads.brokenRange(seq, 1, count) ? 1 : 0;
+    this.loadExcess[r] = this.loads ? this.loads.setRoute(r, seq, count) : Math.max(0, load[count]! - m.capacity[r]!);
+    const order = this.loads?.order;
+    this.broken[r] = order && (order.brokenRange(seq, 1, count) || order.orderExcessRange(seq, 1, count) > 0) ? 1 : 0;
     this.timeWarp[r] = 0;
     this.durationExcess[r] = 0;
     this.duration[r] = 0;
@@ -212,8 +213,11 @@ export class Routes {
       }
     }
     distance += d[prev * n + m.end[v]!]!;
-    if (this.loads && !orderKept && this.loads.brokenPieces(pieces, this.seq, this.routeOf, this.pos)) return Number.POSITIVE_INFINITY;
-    const excess = this.loads ? this.loads.excessOfPieces(v, pieces, this.seq) + this.loads.orderExcessPieces(pieces, this.seq) : load - m.capacity[v]!;
+    const order = this.loads?.order;
+    if (order && !orderKept && order.brokenPieces(pieces, this.seq, this.routeOf, this.pos)) return Number.POSITIVE_INFINITY;
+    // Backhauls: a delivery after a pickup is refused, as PyVRP refuses a backhaul -> linehaul arc.
+    if (order && order.orderExcessPieces(pieces, this.seq) > 0) return Number.POSITIVE_INFINITY;
+    const excess = this.loads ? this.loads.excessOfPieces(v, pieces, this.seq) : load - m.capacity[v]!;
     return m.fixedCost[v]! + m.unitCost[v]! * distance + (excess > 0 ? this.penalties.load * excess : 0);
   }
 

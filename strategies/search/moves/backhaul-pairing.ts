@@ -3,6 +3,11 @@ import { Pieces } from "../pieces.js";
 import { minimumAssignment } from "./assignment.js";
 
 const EPS = 1e-7;
+/**
+ * Above this many routes the assignment (O(routes^3), and routes^2 prices) costs more than the
+ * moves it would save; many short routes also leave little to re-pair.
+ */
+const MAX_ROUTES = 64;
 const candidate = new Pieces();
 
 /**
@@ -27,7 +32,7 @@ export function repairBackhaulPairing(ls: GeneralMovePricing): boolean {
   }
   if (empty >= 0) routes.push(empty);
   const n = routes.length;
-  if (n < 2) return false;
+  if (n < 2 || n > MAX_ROUTES) return false;
   // Split: positions 1..cut[k] deliver (or neither), cut[k]+1..length pick up.
   const cut = new Int32Array(n);
   for (let k = 0; k < n; k++) {

@@ -9,7 +9,7 @@ import type { GeneralMovePricing } from "../general/move-pricing.js";
  */
 export function linehaulTwoOptStar(ls: GeneralMovePricing, ru: number, i: number, rv: number, j: number): boolean {
   const rs = ls.rs;
-  const ends = rs.loads!.deliveriesEnd;
+  const ends = rs.loads!.order!.deliveriesEnd;
   const endU = ends[ru]!;
   const endV = ends[rv]!;
   if (i > endU || j > endV) return false;
@@ -19,10 +19,19 @@ export function linehaulTwoOptStar(ls: GeneralMovePricing, ru: number, i: number
   const b = ls.b;
   a.reset().add(ru, 1, i).add(rv, j + 1, endV).add(ru, endU + 1, lenU);
   b.reset().add(rv, 1, j).add(ru, i + 1, endU).add(rv, endV + 1, lenV);
-  if (ls.tryPair(ru, rv)) return true;
+  if (mayPay(ls, ru, rv) && ls.tryPair(ru, rv)) return true;
   a.reset().add(ru, 1, i).add(rv, 1, j, true).add(ru, endU + 1, lenU);
   b.reset().add(ru, i + 1, endU, true).add(rv, j + 1, lenV);
-  return ls.tryPair(ru, rv);
+  return mayPay(ls, ru, rv) && ls.tryPair(ru, rv);
+}
+
+/** Fixed and distance cost of candidates `a` (on ru) and `b` (on rv), a lower bound of their price, below the routes' cost now. */
+function mayPay(ls: GeneralMovePricing, ru: number, rv: number): boolean {
+  const rs = ls.rs;
+  const m = rs.m;
+  const costA = ls.a.size > 0 ? m.fixedCost[ru]! + m.unitCost[ru]! * rs.distanceOf(ru, ls.a) : 0;
+  const costB = ls.b.size > 0 ? m.fixedCost[rv]! + m.unitCost[rv]! * rs.distanceOf(rv, ls.b) : 0;
+  return costA + costB < ls.before - 1e-7;
 }
 
 /**
@@ -32,11 +41,11 @@ export function linehaulTwoOptStar(ls: GeneralMovePricing, ru: number, i: number
  */
 export function backhaulHeadExchange(ls: GeneralMovePricing, ru: number, i: number, rv: number, j: number): boolean {
   const rs = ls.rs;
-  const ends = rs.loads!.deliveriesEnd;
+  const ends = rs.loads!.order!.deliveriesEnd;
   const endU = ends[ru]!;
   const endV = ends[rv]!;
   if (i <= endU || j < endV) return false;
   ls.a.reset().add(ru, 1, endU).add(rv, endV + 1, j).add(ru, i + 1, rs.length[ru]!);
   ls.b.reset().add(rv, 1, endV).add(ru, endU + 1, i).add(rv, j + 1, rs.length[rv]!);
-  return ls.tryPair(ru, rv);
+  return mayPay(ls, ru, rv) && ls.tryPair(ru, rv);
 }
