@@ -1,4 +1,3 @@
-import { rulesRefusal } from "../core/evaluate-rules.js";
 import type { Budget } from "../core/budget.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { evaluateRoute } from "../core/evaluator.js";
@@ -39,10 +38,27 @@ export function solutionCount(customers: number, vehicles: number, cap = EXACT_M
   return count * binomial;
 }
 
-/** Whether the exhaustive search of this many customers and vehicles fits its caps. */
-export function fitsExhaustive(customers: number, vehicles: number): boolean {
-  const count = solutionCount(customers, vehicles);
-  return Number.isFinite(count) && count * (customers + vehicles) <= EXACT_MAX_WORK;
+/**
+ * Whether the exhaustive search of this many customers and vehicles fits its caps; `droppable`
+ * of the customers may also be left unserved (optional stops, allow_unassigned), which multiplies
+ * the solutions by every choice of the served ones.
+ */
+export function fitsExhaustive(customers: number, vehicles: number, droppable = 0): boolean {
+  let count = 0;
+  let binomial = 1;
+  // Leaving out `out` of the droppable customers: C(droppable, out) choices of n - out served.
+  for (let out = 0; out <= droppable; out++) {
+    count += binomial * solutionCount(customers - out, vehicles);
+    binomial = (binomial * (droppable - out)) / (out + 1);
+  }
+  return Number.isFinite(count) && count <= EXACT_MAX_SOLUTIONS && count * (customers + vehicles) <= EXACT_MAX_WORK;
+}
+
+/** Customers that may be left unserved: optional ones, or every one under allow_unassigned. */
+function droppableCustomers(p: CompiledProblem): number[] {
+  const rules = p.rules;
+  if (!rules) return [];
+  return Array.from(p.customers).filter((c) => rules.allowUnassigned || Number.isFinite(rules.skipPenalty[c]!));
 }
 
 /**
@@ -54,30 +70,73 @@ export function fitsExhaustive(customers: number, vehicles: number): boolean {
 export const exact: Strategy = {
   name: "exact",
   supports(p) {
-    const refusal = denseMatrixRefusal(p, "exact") ?? rulesRefusal(p, "exact");
+    const refusal = denseMatrixRefusal(p, "exact");
     if (refusal) return { ok: false, reason: refusal };
-    if (!fitsExhaustive(p.customers.length, p.vehicleCount)) {
-      return { ok: false, reason: `exhaustive search covers at most ${EXACT_MAX_SOLUTIONS} solutions (n! * C(n+k-1, k-1) for n customers and k vehicles) and ${EXACT_MAX_WORK} solutions times (n + k)` };
+    if (!fitsExhaustive(p.customers.length, p.vehicleCount, droppableCustomers(p).length)) {
+      return { ok: false, reason: `exhaustive search covers at most ${EXACT_MAX_SOLUTIONS} solutions (n! * C(n+k-1, k-1) for n customers and k vehicles, summed over the choices of optional customers served) and ${EXACT_MAX_WORK} solutions times (n + k)` };
     }
     return { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget): Solution {
-    const n = p.customers.length;
-    const k = p.vehicleCount;
+    const droppable = droppableCustomers(p);
     // Called beyond its size (a pinned strategy bypasses `supports`): the savings construction,
     // so that the strategy still answers a solution rather than enumerating for ever.
-    if (!fitsExhaustive(n, k)) return clarkeWrightSolution(p);
-    const order = Int32Array.from(p.customers);
+    if (!fitsExhaustive(p.customers.length, p.vehicleCount, droppable.length)) return clarkeWrightSolution(p);
+    const search = new Enumeration(p, budget);
+    // Every choice of the droppable customers to leave out (none without rules): an optional one
+    // costs its skip penalty, a required one (allow_unassigned) counts first, so that a solution
+    // serving more required customers always wins.
+    for (let mask = 0; mask < 1 << droppable.length && !search.stopped; mask++) {
+      const out = new Set<number>();
+      let penalty = 0;
+      let requiredOut = 0;
+      droppable.forEach((c, bit) => {
+        if ((mask & (1 << bit)) === 0) return;
+        out.add(c);
+        const price = p.rules!.skipPenalty[c]!;
+        if (Number.isFinite(price)) penalty += price;
+        else requiredOut++;
+      });
+      search.run(Int32Array.from(Array.from(p.customers).filter((c) => !out.has(c))), requiredOut, penalty);
+    }
+    budget.tick();
+    // Stopped (deadline or cancel) before any feasible solution: the savings construction.
+    const answer: Solution = search.best ?? (search.stopped ? clarkeWrightSolution(p) : emptySolution(p));
+    if (search.best) budget.improved({ routes: answer.routes.map((r) => r.slice()) });
+    return answer;
+  },
+};
+
+/**
+ * Every ordering of the served customers cut into one (possibly empty) piece per vehicle, scored
+ * route by route by the shared evaluator; keeps the cheapest feasible one, fewest required
+ * customers left out first.
+ */
+class Enumeration {
+  best: Solution | null = null;
+  stopped = false;
+  private bestRequiredOut = Number.POSITIVE_INFINITY;
+  private bestCost = Number.POSITIVE_INFINITY;
+  private evaluated = 0;
+
+  constructor(
+    private readonly p: CompiledProblem,
+    private readonly budget: Budget,
+  ) {}
+
+  run(served: Int32Array, requiredOut: number, penalty: number): void {
+    const p = this.p;
+    const n = served.length;
+    const k = p.vehicleCount;
+    if (k === 0 || requiredOut > this.bestRequiredOut) return;
+    const order = new Int32Array(n);
     // cuts[v] = index in `order` where vehicle v's piece ends; non-decreasing, cuts[k - 1] = n.
     const cuts = new Int32Array(k);
     const used = new Uint8Array(n);
-    let best: Solution | null = null;
-    let bestCost = Number.POSITIVE_INFINITY;
-    let evaluated = 0;
-    let stopped = false;
 
     const scoreCuts = (): void => {
-      let cost = 0;
+      let cost = penalty;
+      const bound = requiredOut < this.bestRequiredOut ? Number.POSITIVE_INFINITY : this.bestCost;
       let from = 0;
       for (let v = 0; v < k; v++) {
         const to = cuts[v]!;
@@ -85,30 +144,33 @@ export const exact: Strategy = {
           const score = evaluateRoute(p, v, order.subarray(from, to));
           if (!score.feasible) return;
           cost += score.cost;
-          if (cost >= bestCost) return;
+          if (cost >= bound) return;
         }
         from = to;
       }
-      bestCost = cost;
+      // Every route empty (every served customer left out): the penalties alone must still beat the best.
+      if (cost >= bound) return;
+      this.bestCost = cost;
+      this.bestRequiredOut = requiredOut;
       const routes: number[][] = [];
       from = 0;
       for (let v = 0; v < k; v++) {
         routes.push(Array.from(order.subarray(from, cuts[v]!)));
         from = cuts[v]!;
       }
-      best = { routes };
+      this.best = { routes };
     };
 
     // Every non-decreasing sequence of cut points: vehicle v takes order[cuts[v-1], cuts[v]).
     const cutAt = (v: number, min: number): void => {
-      if (stopped) return;
+      if (this.stopped) return;
       if (v === k - 1) {
         cuts[v] = n;
         scoreCuts();
-        if (++evaluated % CHECK_EVERY === 0 && budget.exhausted()) stopped = true;
+        if (++this.evaluated % CHECK_EVERY === 0 && this.budget.exhausted()) this.stopped = true;
         return;
       }
-      for (let c = min; c <= n && !stopped; c++) {
+      for (let c = min; c <= n && !this.stopped; c++) {
         cuts[v] = c;
         cutAt(v + 1, c);
       }
@@ -116,25 +178,20 @@ export const exact: Strategy = {
 
     // Heap-free permutation by depth-first placement of unused customers.
     const place = (depth: number): void => {
-      if (stopped) return;
+      if (this.stopped) return;
       if (depth === n) {
         cutAt(0, 0);
         return;
       }
-      for (let i = 0; i < n && !stopped; i++) {
+      for (let i = 0; i < n && !this.stopped; i++) {
         if (used[i]) continue;
         used[i] = 1;
-        order[depth] = p.customers[i]!;
+        order[depth] = served[i]!;
         place(depth + 1);
         used[i] = 0;
       }
     };
 
-    if (k > 0) place(0);
-    budget.tick();
-    // Stopped (deadline or cancel) before any feasible solution: the savings construction.
-    const answer: Solution = best ?? (stopped ? clarkeWrightSolution(p) : emptySolution(p));
-    if (best) budget.improved({ routes: answer.routes.map((r) => r.slice()) });
-    return answer;
-  },
-};
+    place(0);
+  }
+}
