@@ -3,6 +3,7 @@ import { distanceBetween, type CompiledProblem } from "../../strategies/core/pro
 import type { ConstraintFields } from "./constraint-fields.js";
 import { loadReasons } from "./load-diagnostics.js";
 import { capMinutes, isAllowed, markMayBeUnassigned, mustServe, serviceReasons, vehicleClasses, type Distance } from "./service-diagnostics.js";
+import { evidenceNumber, withoutDust } from "./message-numbers.js";
 
 /** One proven reason why no feasible solution exists: the OpenAPI document's `Infeasibility`. */
 export type Infeasibility = components["schemas"]["Infeasibility"];
@@ -10,21 +11,6 @@ export type InfeasibilityKind = Infeasibility["kind"];
 export type InfeasibilityEvidence = Infeasibility["evidence"];
 
 const EPS = 1e-9;
-
-/** A number in a message: integers as they are, others to two decimals, huge ones as 1e300 (not 1e+300). */
-function fmt(x: number): string {
-  if (Math.abs(x) >= 1e21) return String(x).replace("e+", "e");
-  return Number.isInteger(x) ? String(x) : x.toFixed(2);
-}
-
-/**
- * Rounds away floating-point dust in the evidence (e.g. 70.00000000000001). A number too large
- * to scale (1e300 x 1e9 overflows to Infinity) has no dust worth removing and stays as it is.
- */
-function clean(x: number): number {
-  const scaled = x * 1e9;
-  return Number.isFinite(scaled) ? Math.round(scaled) / 1e9 : x;
-}
 
 /**
  * Reasons, with their evidence, why no feasible solution can exist, where they can be told
@@ -58,22 +44,22 @@ function capacityReasons(p: CompiledProblem): Infeasibility[] {
     // With skills, only the vehicles allowed to serve c count (none allowed: the skills reason says so).
     const largest = p.rules?.allowed ? largestAllowedCapacity(p, c) : maxCapacity;
     if (largest >= 0 && demand > largest + EPS) {
-      const excess = clean(demand - largest);
+      const excess = withoutDust(demand - largest);
       const whose = largest === maxCapacity ? "the largest vehicle capacity" : "the largest capacity of the vehicles with its skills";
       found.push({
         kind: "demand_exceeds_capacity",
-        message: `node ${c} demand ${fmt(demand)} exceeds ${whose} ${fmt(largest)} by ${fmt(excess)}`,
+        message: `node ${c} demand ${evidenceNumber(demand)} exceeds ${whose} ${evidenceNumber(largest)} by ${evidenceNumber(excess)}`,
         node: c,
         evidence: { demand, largest_capacity: largest, excess },
       });
     }
   }
   if (totalDemand > totalCapacity + EPS) {
-    const excess = clean(totalDemand - totalCapacity);
+    const excess = withoutDust(totalDemand - totalCapacity);
     found.push({
       kind: "total_demand_exceeds_capacity",
-      message: `total demand ${fmt(totalDemand)} exceeds the total capacity of all vehicles ${fmt(totalCapacity)} by ${fmt(excess)}`,
-      evidence: { total_demand: clean(totalDemand), total_capacity: clean(totalCapacity), excess },
+      message: `total demand ${evidenceNumber(totalDemand)} exceeds the total capacity of all vehicles ${evidenceNumber(totalCapacity)} by ${evidenceNumber(excess)}`,
+      evidence: { total_demand: withoutDust(totalDemand), total_capacity: withoutDust(totalCapacity), excess },
     });
   }
   return found;
@@ -94,7 +80,7 @@ function timeReasons(p: CompiledProblem, dist: Distance, request: ConstraintFiel
     if (t.twStartMin[i]! > t.twEndMin[i]! + EPS) {
       found.push({
         kind: "window_inverted",
-        message: `node ${i} time window [${fmt(t.twStartMin[i]!)}, ${fmt(t.twEndMin[i]!)}] closes before it opens`,
+        message: `node ${i} time window [${evidenceNumber(t.twStartMin[i]!)}, ${evidenceNumber(t.twEndMin[i]!)}] closes before it opens`,
         node: i,
         evidence: { window_start: t.twStartMin[i]!, window_end: t.twEndMin[i]! },
       });
@@ -143,32 +129,32 @@ function timeReasons(p: CompiledProblem, dist: Distance, request: ConstraintFiel
     }
     if (allowedCount === 0) continue;
     if (hard && earliestArrival > t.twEndMin[c]! + EPS) {
-      const lateBy = clean(earliestArrival - t.twEndMin[c]!);
+      const lateBy = withoutDust(earliestArrival - t.twEndMin[c]!);
       found.push({
         kind: "window_unreachable",
-        message: `node ${c} cannot be served within its time window [${fmt(t.twStartMin[c]!)}, ${fmt(t.twEndMin[c]!)}] by any vehicle: the earliest arrival, straight from a start node, is ${fmt(clean(earliestArrival))}, ${fmt(lateBy)} min after the window closes`,
+        message: `node ${c} cannot be served within its time window [${evidenceNumber(t.twStartMin[c]!)}, ${evidenceNumber(t.twEndMin[c]!)}] by any vehicle: the earliest arrival, straight from a start node, is ${evidenceNumber(withoutDust(earliestArrival))}, ${evidenceNumber(lateBy)} min after the window closes`,
         node: c,
-        evidence: { window_end: t.twEndMin[c]!, earliest_arrival: clean(earliestArrival), late_by: lateBy, vehicle: `Vehicle ${arrivalVehicle}` },
+        evidence: { window_end: t.twEndMin[c]!, earliest_arrival: withoutDust(earliestArrival), late_by: lateBy, vehicle: `Vehicle ${arrivalVehicle}` },
       });
     } else if (hard && returnVehicle >= 0 && earliestReturnSlack > EPS) {
       const e = p.endNode[returnVehicle]!;
       found.push({
         kind: "return_too_late",
-        message: `node ${c} cannot be served within its time window by any vehicle with a return to its end node in time: the earliest return is ${fmt(clean(earliestReturn))}, after node ${e}'s window closes at ${fmt(t.twEndMin[e]!)}`,
+        message: `node ${c} cannot be served within its time window by any vehicle with a return to its end node in time: the earliest return is ${evidenceNumber(withoutDust(earliestReturn))}, after node ${e}'s window closes at ${evidenceNumber(t.twEndMin[e]!)}`,
         node: c,
-        evidence: { earliest_return: clean(earliestReturn), end_node: e, end_window_end: t.twEndMin[e]!, late_by: clean(earliestReturnSlack), vehicle: `Vehicle ${returnVehicle}` },
+        evidence: { earliest_return: withoutDust(earliestReturn), end_node: e, end_window_end: t.twEndMin[e]!, late_by: withoutDust(earliestReturnSlack), vehicle: `Vehicle ${returnVehicle}` },
       });
     }
     if (tripOverCap > EPS) {
       const cap = capMinutes(p, tripVehicle);
       const message = p.rules
-        ? `node ${c}: the working-hours cap of every vehicle allowed to serve it is shorter than its round trip to it (vehicle ${tripVehicle}: at least ${fmt(clean(shortestTrip))} min against a cap of ${fmt(cap)} min)`
-        : `node ${c}: max_working_hours (${fmt(cap / 60)} h) is shorter than any vehicle's round trip to it (at least ${fmt(clean(shortestTrip))} min against a cap of ${fmt(cap)} min)`;
+        ? `node ${c}: the working-hours cap of every vehicle allowed to serve it is shorter than its round trip to it (vehicle ${tripVehicle}: at least ${evidenceNumber(withoutDust(shortestTrip))} min against a cap of ${evidenceNumber(cap)} min)`
+        : `node ${c}: max_working_hours (${evidenceNumber(cap / 60)} h) is shorter than any vehicle's round trip to it (at least ${evidenceNumber(withoutDust(shortestTrip))} min against a cap of ${evidenceNumber(cap)} min)`;
       found.push({
         kind: "working_hours_too_short",
         message,
         node: c,
-        evidence: { round_trip_minutes: clean(shortestTrip), cap_minutes: cap, vehicle: `Vehicle ${tripVehicle}` },
+        evidence: { round_trip_minutes: withoutDust(shortestTrip), cap_minutes: cap, vehicle: `Vehicle ${tripVehicle}` },
       });
     }
   }

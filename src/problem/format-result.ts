@@ -6,6 +6,7 @@ import { routeDetail, type RouteDetail } from "./route-details.js";
 import { skipPenaltyTotal, unservedCustomers } from "./route-rules.js";
 import { anyMayBeUnassigned } from "./service-diagnostics.js";
 import { unassignedEntries } from "./unassigned.js";
+import { withoutDust } from "./message-numbers.js";
 
 type Infeasibility = components["schemas"]["Infeasibility"];
 type OnlyWhenUsed = "stopped" | "unassigned" | "skip_penalty_total";
@@ -26,11 +27,6 @@ export function clockTime(baseStartSeconds: number, minutes: number): string {
   const m = Math.floor((total % 3600) / 60);
   const s = total % 60;
   return `${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}`;
-}
-
-/** Rounds away floating-point dust (e.g. 70.00000000000001) without changing real values. */
-function clean(x: number): number {
-  return Math.round(x * 1e9) / 1e9;
 }
 
 /**
@@ -72,8 +68,8 @@ export function formatResult(
     routesCost += routeScore.cost;
     routes[label] = schedule.nodes;
     schedules.set(label, schedule);
-    loads[label] = schedule.loads.map(clean);
-    distances.push(clean(routeScore.distance));
+    loads[label] = schedule.loads.map(withoutDust);
+    distances.push(withoutDust(routeScore.distance));
     routeDetails[label] = routeDetail(p, v, routeScore, schedule);
     if (p.time) {
       timeWindows[label] = schedule.arrive.map((a, i) => [clockTime(meta.baseStartSeconds, a), clockTime(meta.baseStartSeconds, schedule.leave[i]!)]);
@@ -85,13 +81,13 @@ export function formatResult(
   const unserved = leftOut ? unservedCustomers(p, solution) : [];
   const skipped = leftOut ? skipPenaltyTotal(p, unserved) : 0;
   const extensions = leftOut
-    ? { unassigned: unassignedEntries(p, solution, unserved, meta.proven ?? [], meta.pricingBudget), skip_penalty_total: clean(skipped) }
+    ? { unassigned: unassignedEntries(p, solution, unserved, meta.proven ?? [], meta.pricingBudget), skip_penalty_total: withoutDust(skipped) }
     : {};
   return {
     status: "solved",
     success: true,
     error: null,
-    total_cost: clean(p.rules ? routesCost + skipped : score.cost),
+    total_cost: withoutDust(p.rules ? routesCost + skipped : score.cost),
     routes,
     distances,
     loads,
@@ -99,9 +95,9 @@ export function formatResult(
     time: Math.round(meta.solveSeconds * 1000) / 1000,
     request_id: meta.requestId,
     strategy: meta.strategy,
-    total_distance: clean(score.distance),
-    lateness_minutes: clean(score.lateMinutes),
-    lateness_penalty: clean(score.latePenalty),
+    total_distance: withoutDust(score.distance),
+    lateness_minutes: withoutDust(score.lateMinutes),
+    lateness_penalty: withoutDust(score.latePenalty),
     warnings: meta.warnings,
     seed: meta.seed,
     iterations: meta.iterations,

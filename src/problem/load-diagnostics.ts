@@ -1,20 +1,11 @@
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import type { components } from "../../generated/api.js";
+import { evidenceNumber, withoutDust } from "./message-numbers.js";
 
 type Infeasibility = components["schemas"]["Infeasibility"];
 type Distance = (i: number, j: number) => number;
 
 const EPS = 1e-9;
-
-function fmt(x: number): string {
-  if (Math.abs(x) >= 1e21) return String(x).replace("e+", "e");
-  return Number.isInteger(x) ? String(x) : x.toFixed(2);
-}
-
-function clean(x: number): number {
-  const scaled = x * 1e9;
-  return Number.isFinite(scaled) ? Math.round(scaled) / 1e9 : x;
-}
 
 /**
  * What the load rules (issue 22) prove impossible before solving: a pickup or a shipment larger
@@ -37,29 +28,29 @@ export function loadReasons(p: CompiledProblem, dist: Distance): Infeasibility[]
     const pickup = rules.pickup[c]!;
     totalPickup += pickup;
     if (pickup > largest + EPS) {
-      const excess = clean(pickup - largest);
+      const excess = withoutDust(pickup - largest);
       found.push({
         kind: "pickup_exceeds_capacity",
-        message: `node ${c} pickup ${fmt(pickup)} exceeds the largest vehicle capacity ${fmt(largest)} by ${fmt(excess)}`,
+        message: `node ${c} pickup ${evidenceNumber(pickup)} exceeds the largest vehicle capacity ${evidenceNumber(largest)} by ${evidenceNumber(excess)}`,
         node: c,
         evidence: { pickup, largest_capacity: largest, excess },
       });
     }
   }
   if (totalPickup > fleet + EPS) {
-    const excess = clean(totalPickup - fleet);
+    const excess = withoutDust(totalPickup - fleet);
     found.push({
       kind: "total_pickup_exceeds_capacity",
-      message: `total pickup ${fmt(clean(totalPickup))} exceeds the total capacity of all vehicles ${fmt(fleet)} by ${fmt(excess)}`,
-      evidence: { total_pickup: clean(totalPickup), total_capacity: clean(fleet), excess },
+      message: `total pickup ${evidenceNumber(withoutDust(totalPickup))} exceeds the total capacity of all vehicles ${evidenceNumber(fleet)} by ${evidenceNumber(excess)}`,
+      evidence: { total_pickup: withoutDust(totalPickup), total_capacity: withoutDust(fleet), excess },
     });
   }
   rules.shipments.forEach((s, k) => {
     if (s.amount > largest + EPS) {
-      const excess = clean(s.amount - largest);
+      const excess = withoutDust(s.amount - largest);
       found.push({
         kind: "shipment_exceeds_capacity",
-        message: `shipment ${k} (node ${s.pickup} to node ${s.delivery}) amount ${fmt(s.amount)} exceeds the largest vehicle capacity ${fmt(largest)} by ${fmt(excess)}`,
+        message: `shipment ${k} (node ${s.pickup} to node ${s.delivery}) amount ${evidenceNumber(s.amount)} exceeds the largest vehicle capacity ${evidenceNumber(largest)} by ${evidenceNumber(excess)}`,
         node: s.pickup,
         evidence: { shipment: k, pickup_node: s.pickup, delivery_node: s.delivery, amount: s.amount, largest_capacity: largest, excess },
       });
@@ -85,21 +76,21 @@ function extraDimensionReasons(p: CompiledProblem): Infeasibility[] {
       const demand = rules.extraDemand[c * d + k]!;
       total += demand;
       if (demand > largest + EPS) {
-        const excess = clean(demand - largest);
+        const excess = withoutDust(demand - largest);
         found.push({
           kind: "extra_demand_exceeds_capacity",
-          message: `node ${c} demand ${fmt(demand)} in extra dimension ${k + 1} exceeds the largest vehicle capacity ${fmt(largest)} in that dimension by ${fmt(excess)}`,
+          message: `node ${c} demand ${evidenceNumber(demand)} in extra dimension ${k + 1} exceeds the largest vehicle capacity ${evidenceNumber(largest)} in that dimension by ${evidenceNumber(excess)}`,
           node: c,
           evidence: { dimension: k + 1, demand, largest_capacity: largest, excess },
         });
       }
     }
     if (total > fleet + EPS) {
-      const excess = clean(total - fleet);
+      const excess = withoutDust(total - fleet);
       found.push({
         kind: "total_extra_demand_exceeds_capacity",
-        message: `total demand ${fmt(clean(total))} in extra dimension ${k + 1} exceeds the total capacity of all vehicles ${fmt(clean(fleet))} in that dimension by ${fmt(excess)}`,
-        evidence: { dimension: k + 1, total_demand: clean(total), total_capacity: clean(fleet), excess },
+        message: `total demand ${evidenceNumber(withoutDust(total))} in extra dimension ${k + 1} exceeds the total capacity of all vehicles ${evidenceNumber(withoutDust(fleet))} in that dimension by ${evidenceNumber(excess)}`,
+        evidence: { dimension: k + 1, total_demand: withoutDust(total), total_capacity: withoutDust(fleet), excess },
       });
     }
   }
@@ -126,18 +117,18 @@ function shipmentWindowReasons(p: CompiledProblem, dist: Distance): Infeasibilit
     }
     const windowEnd = t.twEndMin[s.delivery]!;
     if (best.arrival > windowEnd + EPS) {
-      const lateBy = clean(best.arrival - windowEnd);
+      const lateBy = withoutDust(best.arrival - windowEnd);
       found.push({
         kind: "shipment_windows_incompatible",
-        message: `shipment ${k} cannot be delivered in time: its pickup (node ${s.pickup}) is served by ${fmt(clean(best.finish))} at the earliest, then the delivery (node ${s.delivery}) is reached at ${fmt(clean(best.arrival))} at best, ${fmt(lateBy)} min after its window closes at ${fmt(windowEnd)}`,
+        message: `shipment ${k} cannot be delivered in time: its pickup (node ${s.pickup}) is served by ${evidenceNumber(withoutDust(best.finish))} at the earliest, then the delivery (node ${s.delivery}) is reached at ${evidenceNumber(withoutDust(best.arrival))} at best, ${evidenceNumber(lateBy)} min after its window closes at ${evidenceNumber(windowEnd)}`,
         node: s.delivery,
         evidence: {
           shipment: k,
           pickup_node: s.pickup,
           delivery_node: s.delivery,
-          pickup_finish: clean(best.finish),
-          travel_minutes: clean(best.travel),
-          earliest_delivery_arrival: clean(best.arrival),
+          pickup_finish: withoutDust(best.finish),
+          travel_minutes: withoutDust(best.travel),
+          earliest_delivery_arrival: withoutDust(best.arrival),
           window_end: windowEnd,
           late_by: lateBy,
           vehicle: `Vehicle ${best.vehicle}`,

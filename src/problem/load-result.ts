@@ -1,14 +1,10 @@
 import type { components } from "../../generated/api.js";
 import type { RouteSchedule } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
+import { withoutDust } from "./message-numbers.js";
 
 export type LoadResultField = "loads_on_board" | "extra_loads_on_board";
 type SolvedResult = components["schemas"]["SolvedResult"];
-
-/** Rounds away floating-point dust (e.g. 70.00000000000001) without changing real values. */
-function clean(x: number): number {
-  return Math.round(x * 1e9) / 1e9;
-}
 
 /**
  * The result's `loads_on_board` (and `extra_loads_on_board` when there are extra dimensions),
@@ -20,8 +16,8 @@ export function loadResultFields(p: CompiledProblem, schedules: ReadonlyMap<stri
   const onBoard: Record<string, number[]> = {};
   const extra: Record<string, number[][]> = {};
   for (const [label, schedule] of schedules) {
-    onBoard[label] = (schedule.onBoard ?? []).map(clean);
-    extra[label] = (schedule.extraOnBoard ?? []).map((row) => row.map(clean));
+    onBoard[label] = (schedule.onBoard ?? []).map(withoutDust);
+    extra[label] = (schedule.extraOnBoard ?? []).map((row) => row.map(withoutDust));
   }
   return p.loads.extraDims > 0 ? { loads_on_board: onBoard, extra_loads_on_board: extra } : { loads_on_board: onBoard };
 }

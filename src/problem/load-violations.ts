@@ -1,18 +1,8 @@
 import type { CompiledProblem, LoadRules, Solution } from "../../strategies/core/problem.js";
 import { fullRoute, loadProfile, shipmentPlaces } from "./load-profile.js";
+import { amountNumber, listedItems } from "./message-numbers.js";
 
-/** Routes or shipments named per rule before the rest are summed up as "and N more". */
-const NAMED = 3;
 const EPS = 1e-9;
-
-function fmt(x: number): string {
-  return Number.isInteger(x) ? String(x) : Math.abs(x) >= 1e6 || Math.abs(x) < 0.01 ? x.toPrecision(4) : x.toFixed(2);
-}
-
-function listed(items: string[]): string {
-  const named = items.slice(0, NAMED).join(", ");
-  return items.length > NAMED ? `${named} and ${items.length - NAMED} more` : named;
-}
 
 /**
  * The load rules (issue 22) a solution breaks, with the amounts: capacity on board, backhaul
@@ -37,7 +27,7 @@ export function loadViolationReasons(p: CompiledProblem, solution: Solution): st
       if (load > peak) [peak, peakAt] = [load, i];
     });
     if (peak > p.capacity[v]! + EPS) {
-      overloaded.push(`vehicle ${v} has ${fmt(peak)} on board ${peakAt === 0 ? "leaving its start node" : `after node ${nodes[peakAt]}`} against its capacity ${fmt(p.capacity[v]!)}`);
+      overloaded.push(`vehicle ${v} has ${amountNumber(peak)} on board ${peakAt === 0 ? "leaving its start node" : `after node ${nodes[peakAt]}`} against its capacity ${amountNumber(p.capacity[v]!)}`);
       excess += peak - p.capacity[v]!;
     }
     if (rules.pickupsAfterDeliveries) {
@@ -48,17 +38,17 @@ export function loadViolationReasons(p: CompiledProblem, solution: Solution): st
       const total = profile.extraOnBoard[0]![k]!;
       const cap = rules.extraCapacity[v * rules.extraDims + k]!;
       if (total > cap + EPS) {
-        extraOver[k]!.routes.push(`vehicle ${v} carries ${fmt(total)} against its capacity ${fmt(cap)}`);
+        extraOver[k]!.routes.push(`vehicle ${v} carries ${amountNumber(total)} against its capacity ${amountNumber(cap)}`);
         extraOver[k]!.excess += total - cap;
       }
     }
   });
-  if (overloaded.length > 0) why.push(`capacity exceeded on board on ${overloaded.length} route(s) by ${fmt(excess)} in total (${listed(overloaded)})`);
-  if (backhaul.length > 0) why.push(`pickups_after_deliveries broken on ${backhaul.length} route(s) (${listed(backhaul)})`);
+  if (overloaded.length > 0) why.push(`capacity exceeded on board on ${overloaded.length} route(s) by ${amountNumber(excess)} in total (${listedItems(overloaded)})`);
+  if (backhaul.length > 0) why.push(`pickups_after_deliveries broken on ${backhaul.length} route(s) (${listedItems(backhaul)})`);
   const broken = brokenShipments(rules, solution, p.nodeCount);
-  if (broken.length > 0) why.push(`${broken.length} shipment(s) not served by one vehicle with the pickup first (${listed(broken)})`);
+  if (broken.length > 0) why.push(`${broken.length} shipment(s) not served by one vehicle with the pickup first (${listedItems(broken)})`);
   extraOver.forEach((over, k) => {
-    if (over.routes.length > 0) why.push(`capacity of extra dimension ${k + 1} exceeded on ${over.routes.length} route(s) by ${fmt(over.excess)} in total (${listed(over.routes)})`);
+    if (over.routes.length > 0) why.push(`capacity of extra dimension ${k + 1} exceeded on ${over.routes.length} route(s) by ${amountNumber(over.excess)} in total (${listedItems(over.routes)})`);
   });
   return why;
 }

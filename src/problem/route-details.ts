@@ -2,13 +2,9 @@ import type { components } from "../../generated/api.js";
 import type { RouteSchedule, RouteScore } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { capMinutes } from "./service-diagnostics.js";
+import { withoutDust } from "./message-numbers.js";
 
 export type RouteDetail = components["schemas"]["RouteDetail"];
-
-/** Rounds away floating-point dust (e.g. 70.00000000000001) without changing real values. */
-function clean(x: number): number {
-  return Math.round(x * 1e9) / 1e9;
-}
 
 /** Lateness below this is the evaluator's floating-point dust, not a late stop. */
 const LATE_EPS = 1e-7;
@@ -23,11 +19,11 @@ export function routeDetail(p: CompiledProblem, v: number, score: RouteScore, sc
   const fixed = p.fixedCost[v]!;
   const distanceCost = p.unitCost[v]! * score.distance;
   const detail: RouteDetail = {
-    distance: clean(score.distance),
-    fixed_cost: clean(fixed),
-    distance_cost: clean(distanceCost),
-    lateness_penalty: clean(score.latePenalty),
-    cost: clean(score.cost),
+    distance: withoutDust(score.distance),
+    fixed_cost: withoutDust(fixed),
+    distance_cost: withoutDust(distanceCost),
+    lateness_penalty: withoutDust(score.latePenalty),
+    cost: withoutDust(score.cost),
     driving_minutes: null,
     waiting_minutes: null,
     service_minutes: null,
@@ -35,7 +31,7 @@ export function routeDetail(p: CompiledProblem, v: number, score: RouteScore, sc
     late_stops: [],
     duration_minutes: null,
     max_duration_minutes: null,
-    load: clean(score.load),
+    load: withoutDust(score.load),
     capacity: p.capacity[v]!,
   };
   const rules = p.rules;
@@ -68,14 +64,14 @@ export function routeDetail(p: CompiledProblem, v: number, score: RouteScore, sc
     }
     const late = begin - t.twEndMin[node]!;
     if (late > LATE_EPS) {
-      detail.late_stops.push({ node, lateness_minutes: clean(late), penalty: clean(late * t.latePenaltyPerMin) });
+      detail.late_stops.push({ node, lateness_minutes: withoutDust(late), penalty: withoutDust(late * t.latePenaltyPerMin) });
     }
   }
-  detail.driving_minutes = clean(driving);
-  detail.waiting_minutes = clean(waiting);
-  detail.service_minutes = clean(service);
-  detail.lateness_minutes = clean(score.lateMinutes);
-  detail.duration_minutes = clean(score.durationMin);
+  detail.driving_minutes = withoutDust(driving);
+  detail.waiting_minutes = withoutDust(waiting);
+  detail.service_minutes = withoutDust(service);
+  detail.lateness_minutes = withoutDust(score.lateMinutes);
+  detail.duration_minutes = withoutDust(score.durationMin);
   const cap = capMinutes(p, v);
   detail.max_duration_minutes = Number.isFinite(cap) ? cap : null;
   return detail;

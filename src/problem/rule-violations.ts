@@ -4,20 +4,9 @@ import type { CompiledProblem, Solution } from "../../strategies/core/problem.js
 import { routeBreaches, unservedCustomers } from "./route-rules.js";
 import { capMinutes, mayBeUnassigned } from "./service-diagnostics.js";
 import { unassignedEntries } from "./unassigned.js";
+import { amountNumber, listedItems } from "./message-numbers.js";
 
 type Infeasibility = components["schemas"]["Infeasibility"];
-
-/** Routes named per rule before the rest are summed up as "and N more". */
-const NAMED_ROUTES = 3;
-
-function fmt(x: number): string {
-  return Number.isInteger(x) ? String(x) : Math.abs(x) >= 1e6 || Math.abs(x) < 0.01 ? x.toPrecision(4) : x.toFixed(2);
-}
-
-function listed(items: string[]): string {
-  const named = items.slice(0, NAMED_ROUTES).join(", ");
-  return items.length > NAMED_ROUTES ? `${named} and ${items.length - NAMED_ROUTES} more` : named;
-}
 
 /**
  * What the best solution found breaks of optional stops, skills, shifts and route limits, rule by
@@ -43,16 +32,16 @@ export function ruleViolationReasons(p: CompiledProblem, score: SolutionScore, s
     if (!r) return;
     const b = routeBreaches(p, v, route, r);
     if (b.skillNodes.length > 0) skills.push(`vehicle ${v} serves node ${b.skillNodes[0]} without its skills`);
-    if (b.shiftEarlyMin > 1e-7) early.push(`vehicle ${v} leaves ${fmt(b.shiftEarlyMin)} min before its shift starts`);
-    if (b.shiftLateMin > 1e-7) late.push(`vehicle ${v} returns ${fmt(b.shiftLateMin)} min after its shift ends`);
-    if (b.durationOverMin > 1e-7) overtime.push(`vehicle ${v} works ${fmt(r.durationMin)} min against its cap of ${fmt(capMinutes(p, v))} min`);
-    if (b.distanceOver > 1e-9) far.push(`vehicle ${v} drives ${fmt(r.distance)} against its vehicle_max_distance ${fmt(p.rules!.maxDistance[v]!)}`);
+    if (b.shiftEarlyMin > 1e-7) early.push(`vehicle ${v} leaves ${amountNumber(b.shiftEarlyMin)} min before its shift starts`);
+    if (b.shiftLateMin > 1e-7) late.push(`vehicle ${v} returns ${amountNumber(b.shiftLateMin)} min after its shift ends`);
+    if (b.durationOverMin > 1e-7) overtime.push(`vehicle ${v} works ${amountNumber(r.durationMin)} min against its cap of ${amountNumber(capMinutes(p, v))} min`);
+    if (b.distanceOver > 1e-9) far.push(`vehicle ${v} drives ${amountNumber(r.distance)} against its vehicle_max_distance ${amountNumber(p.rules!.maxDistance[v]!)}`);
     if (b.stopsOver > 0) stops.push(`vehicle ${v} visits ${route.length} customers against its vehicle_max_stops ${p.rules!.maxStops[v]}`);
   });
-  if (skills.length > 0) why.push(`skills missing on ${skills.length} route(s) (${listed(skills)})`);
-  if (early.length + late.length > 0) why.push(`shifts (vehicle_time_windows) broken on ${early.length + late.length} route(s) (${listed([...early, ...late])})`);
-  if (overtime.length > 0) why.push(`working-hours caps exceeded on ${overtime.length} route(s) (${listed(overtime)})`);
-  if (far.length > 0) why.push(`distance caps exceeded on ${far.length} route(s) (${listed(far)})`);
-  if (stops.length > 0) why.push(`stop caps exceeded on ${stops.length} route(s) (${listed(stops)})`);
+  if (skills.length > 0) why.push(`skills missing on ${skills.length} route(s) (${listedItems(skills)})`);
+  if (early.length + late.length > 0) why.push(`shifts (vehicle_time_windows) broken on ${early.length + late.length} route(s) (${listedItems([...early, ...late])})`);
+  if (overtime.length > 0) why.push(`working-hours caps exceeded on ${overtime.length} route(s) (${listedItems(overtime)})`);
+  if (far.length > 0) why.push(`distance caps exceeded on ${far.length} route(s) (${listedItems(far)})`);
+  if (stops.length > 0) why.push(`stop caps exceeded on ${stops.length} route(s) (${listedItems(stops)})`);
   return why;
 }

@@ -1,6 +1,7 @@
 import type { components } from "../../generated/api.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import type { ConstraintFields } from "./constraint-fields.js";
+import { evidenceNumber, withoutDust } from "./message-numbers.js";
 
 type Infeasibility = components["schemas"]["Infeasibility"];
 
@@ -14,15 +15,6 @@ export type Distance = (i: number, j: number) => number;
  */
 
 const EPS = 1e-9;
-
-function fmt(x: number): string {
-  return Number.isInteger(x) ? String(x) : x.toFixed(2);
-}
-
-function clean(x: number): number {
-  const scaled = x * 1e9;
-  return Number.isFinite(scaled) ? Math.round(scaled) / 1e9 : x;
-}
 
 /** Whether vehicle v has every skill customer c needs. */
 export function isAllowed(p: CompiledProblem, v: number, c: number): boolean {
@@ -162,13 +154,13 @@ function shiftReason(p: CompiledProblem, c: number, allowed: number[], dist: Dis
   if (!fitsWithoutShift || best <= EPS) return null;
   const shiftStart = rules.shiftStartMin[bestVehicle]!;
   const shiftEnd = rules.shiftEndMin[bestVehicle]!;
-  const lateBy = clean(best);
+  const lateBy = withoutDust(best);
   return {
     kind: "shift_too_short",
-    message: `node ${c} cannot be served within the shift of any vehicle allowed to serve it, even driving there and back alone: vehicle ${bestVehicle} (shift [${fmt(shiftStart)}, ${fmt(shiftEnd)}]) misses by ${fmt(lateBy)} min at best, back at ${fmt(clean(bestReturn))} at the earliest`,
+    message: `node ${c} cannot be served within the shift of any vehicle allowed to serve it, even driving there and back alone: vehicle ${bestVehicle} (shift [${evidenceNumber(shiftStart)}, ${evidenceNumber(shiftEnd)}]) misses by ${evidenceNumber(lateBy)} min at best, back at ${evidenceNumber(withoutDust(bestReturn))} at the earliest`,
     node: c,
     evidence: {
-      earliest_return: clean(bestReturn),
+      earliest_return: withoutDust(bestReturn),
       ...(Number.isFinite(shiftStart) ? { shift_start: shiftStart } : {}),
       ...(Number.isFinite(shiftEnd) ? { shift_end: shiftEnd } : {}),
       late_by: lateBy,
@@ -195,9 +187,9 @@ function distanceReason(p: CompiledProblem, c: number, allowed: number[], dist: 
   const cap = caps[vehicle]!;
   return {
     kind: "distance_limit",
-    message: `node ${c} is farther than the distance cap of every vehicle allowed to serve it: the shortest trip there and back, by vehicle ${vehicle}, is ${fmt(clean(trip))} against its vehicle_max_distance ${fmt(cap)}`,
+    message: `node ${c} is farther than the distance cap of every vehicle allowed to serve it: the shortest trip there and back, by vehicle ${vehicle}, is ${evidenceNumber(withoutDust(trip))} against its vehicle_max_distance ${evidenceNumber(cap)}`,
     node: c,
-    evidence: { round_trip_distance: clean(trip), max_distance: cap, vehicle: `Vehicle ${vehicle}` },
+    evidence: { round_trip_distance: withoutDust(trip), max_distance: cap, vehicle: `Vehicle ${vehicle}` },
   };
 }
 

@@ -3,6 +3,7 @@ import { evaluateRoute } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
 import { routeAcceptable } from "./route-rules.js";
 import { isAllowed, mustServe } from "./service-diagnostics.js";
+import { evidenceNumber, withoutDust } from "./message-numbers.js";
 
 export type UnassignedNode = components["schemas"]["UnassignedNode"];
 type Infeasibility = components["schemas"]["Infeasibility"];
@@ -25,14 +26,6 @@ const PROVEN: [Infeasibility["kind"], Reason][] = [
  * few hundred unserved customers against a plan of a thousand, small beside a solve.
  */
 export const DEFAULT_PRICING_BUDGET = 4_000_000;
-
-function fmt(x: number): string {
-  return Number.isInteger(x) ? String(x) : x.toFixed(2);
-}
-
-function clean(x: number): number {
-  return Math.round(x * 1e9) / 1e9;
-}
 
 /**
  * One entry per unserved customer, ascending by node: the proven reason when the pre-check has
@@ -78,13 +71,13 @@ function planReason(p: CompiledProblem, s: Solution, c: number, routeCosts: numb
   if (!mustServe(p, c)) {
     const penalty = rules.skipPenalty[c]!;
     if (insertion === undefined) {
-      return { node: c, reason: "skipped_cheaper", message: `node ${c} is optional and was left out at its skip penalty ${fmt(penalty)}`, evidence: { skip_penalty: penalty } };
+      return { node: c, reason: "skipped_cheaper", message: `node ${c} is optional and was left out at its skip penalty ${evidenceNumber(penalty)}`, evidence: { skip_penalty: penalty } };
     }
-    const cost = clean(insertion);
+    const cost = withoutDust(insertion);
     const message =
       cost >= penalty
-        ? `node ${c} is optional and was left out: its skip penalty ${fmt(penalty)} is less than the ${fmt(cost)} its cheapest feasible insertion into this plan would add`
-        : `node ${c} is optional and was left out at its skip penalty ${fmt(penalty)} (its cheapest feasible insertion into this plan would add ${fmt(cost)})`;
+        ? `node ${c} is optional and was left out: its skip penalty ${evidenceNumber(penalty)} is less than the ${evidenceNumber(cost)} its cheapest feasible insertion into this plan would add`
+        : `node ${c} is optional and was left out at its skip penalty ${evidenceNumber(penalty)} (its cheapest feasible insertion into this plan would add ${evidenceNumber(cost)})`;
     return { node: c, reason: "skipped_cheaper", message, evidence: { skip_penalty: penalty, insertion_cost: cost } };
   }
   // A required customer with a feasible insertion is placed before the result is built (complete-plan.ts);

@@ -3,18 +3,7 @@ import type { components } from "../../generated/api.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
 import { loadViolationReasons } from "./load-violations.js";
 import { ruleViolationReasons } from "./rule-violations.js";
-
-/** Routes named per rule before the rest are summed up as "and N more". */
-const NAMED_ROUTES = 3;
-
-function fmt(x: number): string {
-  return Number.isInteger(x) ? String(x) : Math.abs(x) >= 1e6 || Math.abs(x) < 0.01 ? x.toPrecision(4) : x.toFixed(2);
-}
-
-function listed(items: string[]): string {
-  const named = items.slice(0, NAMED_ROUTES).join(", ");
-  return items.length > NAMED_ROUTES ? `${named} and ${items.length - NAMED_ROUTES} more` : named;
-}
+import { amountNumber, listedItems } from "./message-numbers.js";
 
 /**
  * What the best solution found still violates, rule by rule and with the amounts: only the
@@ -40,23 +29,23 @@ export function violationReasons(p: CompiledProblem, score: SolutionScore, conte
   const hardWindows = p.time !== null && p.time.latePenaltyPerMin <= 0;
   score.routes.forEach((r, v) => {
     if (r.capacityExcess > 1e-9 && !(p.loads && solution)) {
-      overloaded.push(`vehicle ${v} carries ${fmt(r.load)} against its capacity ${fmt(p.capacity[v]!)}`);
+      overloaded.push(`vehicle ${v} carries ${amountNumber(r.load)} against its capacity ${amountNumber(p.capacity[v]!)}`);
       excess += r.capacityExcess;
     }
     if (hardWindows && r.lateMinutes > 1e-7) {
-      late.push(`vehicle ${v} ${fmt(r.lateMinutes)} min late`);
+      late.push(`vehicle ${v} ${amountNumber(r.lateMinutes)} min late`);
       lateMinutes += r.lateMinutes;
     }
     // With rules the caps are per vehicle, and ruleViolationReasons names them.
     if (!p.rules && r.durationExcessMin > 1e-7) {
-      overtime.push(`vehicle ${v} works ${fmt(r.durationMin)} min`);
+      overtime.push(`vehicle ${v} works ${amountNumber(r.durationMin)} min`);
       overtimeMinutes += r.durationExcessMin;
     }
   });
-  if (overloaded.length > 0) why.push(`capacity exceeded on ${overloaded.length} route(s) by ${fmt(excess)} in total (${listed(overloaded)})`);
-  if (late.length > 0) why.push(`hard time windows missed on ${late.length} route(s) by ${fmt(lateMinutes)} min in total (${listed(late)})`);
+  if (overloaded.length > 0) why.push(`capacity exceeded on ${overloaded.length} route(s) by ${amountNumber(excess)} in total (${listedItems(overloaded)})`);
+  if (late.length > 0) why.push(`hard time windows missed on ${late.length} route(s) by ${amountNumber(lateMinutes)} min in total (${listedItems(late)})`);
   if (overtime.length > 0) {
-    why.push(`working-hours cap of ${fmt(p.time!.maxRouteMin)} min exceeded on ${overtime.length} route(s) by ${fmt(overtimeMinutes)} min in total (${listed(overtime)})`);
+    why.push(`working-hours cap of ${amountNumber(p.time!.maxRouteMin)} min exceeded on ${overtime.length} route(s) by ${amountNumber(overtimeMinutes)} min in total (${listedItems(overtime)})`);
   }
   if (solution) why.push(...loadViolationReasons(p, solution));
   if (why.length === 0) why.push("the answer is not a valid solution (one route per vehicle, customers only)");
