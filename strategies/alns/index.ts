@@ -12,6 +12,7 @@ import { DESTROY_OPERATORS } from "./destroy.js";
 import { localSearch } from "../core/local-search.js";
 import { priceRange, timeReference } from "../core/penalty-scale.js";
 import { evaluateSolution } from "../core/evaluator.js";
+import { solverNow } from "../core/clock.js";
 
 const REPAIRS: readonly { name: string; k: number; noise: number }[] = [
   { name: "greedy", k: 1, noise: 0 },
@@ -112,7 +113,7 @@ export const alns: Strategy = {
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {
-    const started = performance.now();
+    const started = solverNow();
     const rng = budget.rng;
     // A feasible starting solution (e.g. the feasibility phase's) replaces the constructions.
     const ws = new Workspace(p, initial && evaluateSolution(p, initial).feasible ? initial : initialSolution(p));
@@ -159,7 +160,7 @@ export const alns: Strategy = {
         ws.load(best);
         current = best;
         currentCost = bestCost;
-        reheatedAt = performance.now();
+        reheatedAt = solverNow();
         sinceBest = 0;
       }
       const d = destroys.pick(rng.next());

@@ -1,5 +1,6 @@
 import type { Solution } from "./problem.js";
 import { Rng } from "./rng.js";
+import { solverNow } from "./clock.js";
 
 /**
  * Told of each new best feasible solution a strategy finds, while it searches: the worker turns
@@ -9,7 +10,7 @@ import { Rng } from "./rng.js";
 export type ImprovementListener = (best: Solution) => void;
 
 /**
- * When to stop: a deadline (performance.now() clock), an external abort flag, and an optional
+ * When to stop: a deadline (solverNow() clock), an external abort flag, and an optional
  * iteration cap that makes a seeded run repeatable whatever the machine's speed.
  */
 export class Budget {
@@ -17,8 +18,8 @@ export class Budget {
   private iterations = 0;
   private improvements = 0;
   private listener: ImprovementListener | null = null;
-  /** performance.now() when the budget was made: the origin of `progress` for the checkpoint. */
-  private readonly startedMs = performance.now();
+  /** solverNow() when the budget was made: the origin of `progress` for the checkpoint. */
+  private readonly startedMs = solverNow();
   private checkpoint: number | null = null;
   private checkpointHit = false;
   private onCheckpoint: () => boolean = () => true;
@@ -32,7 +33,7 @@ export class Budget {
   }
 
   static forSeconds(seconds: number, seed = 1, maxIterations?: number, shouldAbort?: () => boolean): Budget {
-    return new Budget(performance.now() + seconds * 1000, seed, maxIterations, shouldAbort);
+    return new Budget(solverNow() + seconds * 1000, seed, maxIterations, shouldAbort);
   }
 
   /** Counts one iteration and says whether to stop. */
@@ -44,7 +45,7 @@ export class Budget {
   exhausted(): boolean {
     if (this.iterations >= this.maxIterations) return true;
     // With a fixed iteration budget the deadline is a safety net only, so results repeat.
-    if (performance.now() >= this.deadlineMs) return true;
+    if (solverNow() >= this.deadlineMs) return true;
     if (this.checkpoint !== null && this.improvements === 0 && this.progress(this.startedMs) >= this.checkpoint) {
       const reached = this.onCheckpoint;
       this.checkpoint = null;
@@ -79,7 +80,7 @@ export class Budget {
    */
   progress(startedMs: number): number {
     if (Number.isFinite(this.maxIterations)) return Math.min(1, this.iterations / this.maxIterations);
-    const byTime = (performance.now() - startedMs) / Math.max(1, this.deadlineMs - startedMs);
+    const byTime = (solverNow() - startedMs) / Math.max(1, this.deadlineMs - startedMs);
     return Math.min(1, byTime);
   }
 

@@ -9,6 +9,7 @@ import { cloneSolution, hasDenseMatrix, type CompiledProblem, type Solution } fr
 import type { Strategy } from "./strategy.js";
 import { twoOptRoute } from "./two-opt.js";
 import { Workspace } from "./workspace.js";
+import { solverNow } from "./clock.js";
 
 /**
  * Share of the budget after which a search that has not reported a feasible solution yet is
@@ -50,10 +51,10 @@ function cheaperFeasible(p: CompiledProblem, a: Solution | null, b: Solution | n
 export function solveFeasibly(strategy: Strategy, original: CompiledProblem, budget: Budget): Solution {
   // In units where the searches' tolerances fit (normalise.ts); the routes answer the original.
   const p = normaliseScale(original);
-  const total = budget.deadlineMs - performance.now();
+  const total = budget.deadlineMs - solverNow();
   let found: Solution | null = null;
   budget.setFeasibilityCheckpoint(FEASIBILITY_CHECKPOINT, () => {
-    found = restoreFeasibility(p, budget, undefined, Math.min(budget.deadlineMs, performance.now() + PHASE_SHARE * total));
+    found = restoreFeasibility(p, budget, undefined, Math.min(budget.deadlineMs, solverNow() + PHASE_SHARE * total));
     if (found) {
       budget.improved(cloneSolution(found));
       return true;
@@ -82,12 +83,12 @@ export function solveFeasibly(strategy: Strategy, original: CompiledProblem, bud
  * placed first into the actual vehicles, with ejections; (3) without a time dimension,
  * a bin packing of the demands into the vehicles by capacity (fleet-packing.ts), each vehicle's
  * customers then ordered by cheapest insertion and 2-opt. The first feasible solution (checked by
- * the evaluator) is returned; null when none is found by `untilMs` (performance.now() clock; it
+ * the evaluator) is returned; null when none is found by `untilMs` (solverNow() clock; it
  * has at least MIN_PHASE_MS).
  */
 export function restoreFeasibility(p: CompiledProblem, budget: Budget, from?: Solution, untilMs = budget.deadlineMs): Solution | null {
-  const hardStop = Math.max(untilMs, performance.now() + MIN_PHASE_MS);
-  const stop = () => performance.now() >= hardStop;
+  const hardStop = Math.max(untilMs, solverNow() + MIN_PHASE_MS);
+  const stop = () => solverNow() >= hardStop;
   const steps = STEPS_PER_CUSTOMER * Math.max(1, p.customers.length);
   const feasible = (s: Solution) => evaluateSolution(p, s).feasible;
 

@@ -9,6 +9,7 @@ import { RouteRotation } from "../decomposition/rotation.js";
 import { decompositionRefusal, extractSubProblem, liftRoutes, MatrixPool } from "../decomposition/subproblem.js";
 import { decompositionSettings } from "./settings.js";
 import { bestLargeStart } from "./start.js";
+import { solverNow } from "../core/clock.js";
 
 /** Up to this size the whole problem goes to hgs at once (it has the matrix there). */
 const WHOLE_PROBLEM_CUSTOMERS = 300;
@@ -78,7 +79,7 @@ export const large: Strategy = {
     return reason ? { ok: false, reason: `the large strategy cannot take this request: ${reason}` } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget): Solution {
-    const startedMs = performance.now();
+    const startedMs = solverNow();
     // A problem that one sub-problem would cover is hgs's own (it also stops early on tiny ones).
     if (p.customers.length <= WHOLE_PROBLEM_CUSTOMERS && hgs.supports(p).ok) return hgs.solve(p, budget);
     const current = bestLargeStart(p, startedMs, budget.deadlineMs, () => budget.exhausted());
@@ -112,7 +113,7 @@ export const large: Strategy = {
       if (sub.problem.customers.length < 2) continue;
       const before = standing(sub.problem, sub.start);
       const seconds = (settings.seconds * Math.max(target, sub.problem.customers.length)) / target;
-      const subBudget = new Budget(Math.min(budget.deadlineMs, performance.now() + seconds * 1000), budget.rng.int(2 ** 31), Number.POSITIVE_INFINITY, () => budget.exhausted());
+      const subBudget = new Budget(Math.min(budget.deadlineMs, solverNow() + seconds * 1000), budget.rng.int(2 ** 31), Number.POSITIVE_INFINITY, () => budget.exhausted());
       const found = subSolver.solve(sub.problem, subBudget, sub.start);
       const after = standing(sub.problem, found);
       if (!better(after, before)) continue;

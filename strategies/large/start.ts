@@ -3,6 +3,7 @@ import { distanceBetween, type CompiledProblem, type Solution } from "../core/pr
 import { regretInsertion } from "../core/repair.js";
 import { Workspace } from "../core/workspace.js";
 import { extractSubProblem, liftRoutes } from "../decomposition/subproblem.js";
+import { solverNow } from "../core/clock.js";
 
 /**
  * The large strategy's first solution. One start depot: the savings construction on the whole
@@ -73,7 +74,7 @@ export function bestLargeStart(p: CompiledProblem, startedMs: number, deadlineMs
       bestCost = cost;
       best = candidate;
     }
-    if (stop() || performance.now() - startedMs > startShare() * (deadlineMs - startedMs)) break;
+    if (stop() || solverNow() - startedMs > startShare() * (deadlineMs - startedMs)) break;
   }
   return best!;
 }
