@@ -93,12 +93,12 @@ $(BUILD_STAMP): $(NPM_STAMP) tsconfig.json tsconfig.build.json $(BUILD_SOURCES)
 
 # The route playground (playground/), bundled by esbuild into dist/playground/ when missing or stale.
 PLAYGROUND := dist/playground/index.html
-$(PLAYGROUND): $(NPM_STAMP) scripts/build-playground.ts $(wildcard playground/*.html playground/*.css playground/*.svg playground/src/*.ts examples/*.json)
+$(PLAYGROUND): $(NPM_STAMP) scripts/build-playground.ts scripts/browser-bundle.ts $(wildcard playground/*.html playground/*.css playground/*.svg playground/src/*.ts examples/*.json)
 	node --import tsx scripts/build-playground.ts
 
 # The API reference page at /docs (reference/: Swagger UI from the npm package swagger-ui-dist).
 REFERENCE := dist/reference/index.html
-$(REFERENCE): $(NPM_STAMP) scripts/build-reference.ts playground/favicon.svg $(wildcard reference/*.html reference/*.css reference/src/*.ts)
+$(REFERENCE): $(NPM_STAMP) scripts/build-reference.ts scripts/browser-bundle.ts playground/favicon.svg $(wildcard reference/*.html reference/*.css reference/src/*.ts)
 	node --import tsx scripts/build-reference.ts
 
 # $(call apt_install,PACKAGE,WHY): installs a Debian package, saying what and why. apt waits up to

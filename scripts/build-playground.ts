@@ -6,24 +6,14 @@
 import { copyFileSync, mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { bundleForBrowser } from "./browser-bundle.js";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 export const PLAYGROUND_OUT = join(root, "dist", "playground");
 
 export async function buildPlayground(): Promise<void> {
   mkdirSync(PLAYGROUND_OUT, { recursive: true });
-  await build({
-    entryPoints: { app: join(root, "playground", "src", "main.ts") },
-    outdir: PLAYGROUND_OUT,
-    bundle: true,
-    minify: true,
-    format: "esm",
-    target: "es2022",
-    platform: "browser",
-    legalComments: "none",
-    logLevel: "warning",
-  });
+  await bundleForBrowser("app", join(root, "playground", "src", "main.ts"), PLAYGROUND_OUT, "esm");
   copyFileSync(join(root, "playground", "style.css"), join(PLAYGROUND_OUT, "app.css"));
   copyFileSync(join(root, "playground", "favicon.svg"), join(PLAYGROUND_OUT, "favicon.svg"));
   // The page last: its presence is what `make` checks, so a failed build is retried.

@@ -8,7 +8,7 @@ import { copyFileSync, mkdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { bundleForBrowser } from "./browser-bundle.js";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 export const REFERENCE_OUT = join(root, "dist", "reference");
@@ -17,17 +17,7 @@ const swaggerUiDir = dirname(createRequire(import.meta.url).resolve("swagger-ui-
 export async function buildReference(): Promise<void> {
   mkdirSync(REFERENCE_OUT, { recursive: true });
   for (const file of ["swagger-ui-bundle.js", "swagger-ui.css"]) copyFileSync(join(swaggerUiDir, file), join(REFERENCE_OUT, file));
-  await build({
-    entryPoints: { reference: join(root, "reference", "src", "main.ts") },
-    outdir: REFERENCE_OUT,
-    bundle: true,
-    minify: true,
-    format: "iife",
-    target: "es2022",
-    platform: "browser",
-    legalComments: "none",
-    logLevel: "warning",
-  });
+  await bundleForBrowser("reference", join(root, "reference", "src", "main.ts"), REFERENCE_OUT, "iife");
   copyFileSync(join(root, "reference", "reference.css"), join(REFERENCE_OUT, "reference.css"));
   copyFileSync(join(root, "playground", "favicon.svg"), join(REFERENCE_OUT, "favicon.svg"));
   // The page last: its presence is what `make` checks, so a failed build is retried.

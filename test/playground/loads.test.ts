@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { buildPlayground } from "../../scripts/build-playground.js";
 import { ON_BOARD_COLOR } from "../../playground/src/onboard-view.js";
-import { artifactsDir, launchChromium } from "../helpers/browser.js";
+import { artifactsDir, launchChromium, openPlaygroundLoggedIn } from "../helpers/browser.js";
 import { apiClient, isFinished, pollUntil } from "../helpers/client.js";
 import { startStack, type Stack } from "../helpers/stack.js";
 import { canvasColorCounts } from "./page-probes.js";
@@ -65,13 +65,7 @@ describe("route playground: pickups, shipments and load on board", function () {
     stack = await startStack({ workers: 1 });
     ({ headers } = await stack.account("lou", "pro"));
     browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
-    await page.goto(`${stack.baseUrl}/playground`);
-    await page.fill("#user", headers["X-User-Name"]!);
-    await page.fill("#key", headers["X-Api-Key"]!);
-    await page.click("#login-button");
-    await page.waitForSelector("#who:has-text('Logged in as lou')");
+    page = await openPlaygroundLoggedIn(browser, stack.baseUrl, headers, pageErrors);
   });
   after(async () => {
     await browser?.close().catch(() => undefined);

@@ -9,7 +9,7 @@ import { UNASSIGNED_COLOR } from "../../playground/src/map-view.js";
 import { TIMELINE_COLORS } from "../../playground/src/timeline-view.js";
 import { buildPlayground } from "../../scripts/build-playground.js";
 import { REPO_ROOT } from "../../src/infra/service-process.js";
-import { artifactsDir, launchChromium } from "../helpers/browser.js";
+import { artifactsDir, launchChromium, openPlaygroundLoggedIn } from "../helpers/browser.js";
 import { apiClient, isFinished, pollUntil } from "../helpers/client.js";
 import { startStack, type Stack } from "../helpers/stack.js";
 import { canvasColorCounts } from "./page-probes.js";
@@ -50,13 +50,7 @@ describe("route playground: optional stops, skills and shifts in a real browser"
     const key = (await vrpctl("key", "create", "fleet")).stdout.trimEnd().split("\n").pop()!;
     headers = { "X-User-Name": "fleet", "X-Api-Key": key };
     browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
-    await page.goto(`${stack.baseUrl}/playground`);
-    await page.fill("#user", headers["X-User-Name"]!);
-    await page.fill("#key", headers["X-Api-Key"]!);
-    await page.click("#login-button");
-    await page.waitForSelector("#who:has-text('Logged in as fleet')");
+    page = await openPlaygroundLoggedIn(browser, stack.baseUrl, headers, pageErrors);
   });
   after(async () => {
     await browser?.close().catch(() => undefined);
