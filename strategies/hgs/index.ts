@@ -46,7 +46,8 @@ export const hgs: Strategy = {
     // A caller's starting solution (e.g. the current routes of a decomposed large problem; it may
     // be partial or infeasible) takes the savings' place.
     const start = initial ? initial.routes.map((r) => r.filter((c) => c >= 0 && c < m.nodeCount && !p.isDepot[c])) : clarkeWrightSolution(p).routes;
-    if (m.windows === null && m.customers.length > ITERATED_SEARCH_ABOVE) {
+    // Optional stops (HgsModel.skipPrice): only the iterated local search's moves and recreate leave customers out.
+    if (m.skipPrice || (m.windows === null && m.customers.length > ITERATED_SEARCH_ABOVE)) {
       return textbookIteratedLocalSearch(p, m, budget, complete(m, start), initialPenalties(m));
     }
     // Binding windows: by size (windows-method.ts), measured in BENCHMARKS.md (issue 20).
