@@ -20,16 +20,6 @@ import { parseArgs } from "node:util";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { solveRequest } from "../src/problem/solve-request.js";
 
-const { values } = parseArgs({
-  options: {
-    time: { type: "string", default: "30" },
-    seed: { type: "string", default: "1" },
-    count: { type: "string", default: "6" },
-    strategy: { type: "string" },
-    "instance-seed": { type: "string", default: "2026" },
-  },
-});
-
 const SIZES = [400, 600, 800, 1000];
 const CLASSES = ["C", "R", "RC"] as const;
 
@@ -91,6 +81,16 @@ export function ghLike(index: number, seedBase: number): { name: string; request
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  // Parsed only when run, so that other benches (pc-like.ts) can import the generator.
+  const { values } = parseArgs({
+    options: {
+      time: { type: "string", default: "30" },
+      seed: { type: "string", default: "1" },
+      count: { type: "string", default: "6" },
+      strategy: { type: "string" },
+      "instance-seed": { type: "string", default: "2026" },
+    },
+  });
   const count = Number(values.count);
   console.log(`gh-like: ${count} instances (instance seed ${values["instance-seed"]}), strategy ${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time} s`);
   console.log("| instance | cost | routes | strategy | iter/s |");

@@ -45,7 +45,19 @@ export const hgs: Strategy = {
     const m = outcome.model;
     // A caller's starting solution (e.g. the current routes of a decomposed large problem; it may
     // be partial or infeasible) takes the savings' place.
-    const start = initial ? initial.routes.map((r) => r.filter((c) => c >= 0 && c < m.nodeCount && !p.isDepot[c])) : clarkeWrightSolution(p).routes;
+    const given = initial ? initial.routes.map((r) => r.filter((c) => c >= 0 && c < m.nodeCount && !p.isDepot[c])) : null;
+    // Optional stops (HgsModel.skipPrice): of the textbook methods only the iterated local search
+    // (its moves and recreate) leaves customers out; measured against the general search in
+    // BENCHMARKS.md (issue 21, PCVRPTW and bench/pc-like.ts), which HGS_WINDOWS_METHOD=general still forces.
+    if (m.skipPrice) {
+      if (process.env.HGS_WINDOWS_METHOD === "general") return iteratedLocalSearch(p, budget, initial);
+      // No savings start: serving every customer first leaves routes whose customers each pay
+      // their detour but not together their way out and back, which single removals cannot
+      // undo. The search grows from nothing instead (recreate serves a customer where that costs
+      // less than its skip price; unserved ruin seeds force more in).
+      return textbookIteratedLocalSearch(p, m, budget, given ?? [], initialPenalties(m));
+    }
+    const start = given ?? clarkeWrightSolution(p).routes;
     if (m.windows === null && m.customers.length > ITERATED_SEARCH_ABOVE) {
       return textbookIteratedLocalSearch(p, m, budget, complete(m, start), initialPenalties(m));
     }

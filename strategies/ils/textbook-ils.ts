@@ -99,6 +99,14 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
     }
   };
   const restore = (since: number): void => {
+    // Optional customers: one the candidate served may be on no saved route, so forget the candidate's places first.
+    if (m.skipPrice) {
+      for (let r = 0; r < routes; r++) {
+        if (ls.modifiedAt[r]! <= since) continue;
+        const seq = ls.seq[r]!;
+        for (let k = 1; k <= ls.length[r]!; k++) if (ls.routeOf[seq[k]!] === r) ls.routeOf[seq[k]!] = -1;
+      }
+    }
     for (let r = 0; r < routes; r++) if (ls.modifiedAt[r]! > since) ls.setRoute(r, saved[r]!, savedLength[r]!);
   };
 

@@ -21,6 +21,8 @@ const BLINK = 0.01;
 export class TextbookRuin {
   private readonly removed: Int32Array;
   private removedCount = 0;
+  /** The removed customers are unserved optional ones to serve at any price (an insert perturbation). */
+  private forced = false;
   private readonly touched: Uint8Array;
   private readonly buffer: Int32Array;
   private readonly candidateRoutes: Int32Array;
@@ -46,6 +48,7 @@ export class TextbookRuin {
   /** Inserts customers that are on no route (a partial start) as recreate does. */
   reinsert(rng: Rng, customers: readonly number[]): void {
     this.removedCount = 0;
+    this.forced = false;
     for (const c of customers) this.removed[this.removedCount++] = c;
     this.recreate(rng);
   }
@@ -59,16 +62,35 @@ export class TextbookRuin {
     const ls = this.ls;
     const m = ls.m;
     let used = 0;
-    for (let r = 0; r < m.vehicles; r++) if (ls.length[r]! > 0) used++;
-    const meanLength = m.customers.length / Math.max(1, used);
+    let served = 0;
+    for (let r = 0; r < m.vehicles; r++) {
+      if (ls.length[r]! > 0) used++;
+      served += ls.length[r]!;
+    }
+    // Every customer is served unless some are optional: then the routes' own length counts.
+    const meanLength = (m.skipPrice ? served : m.customers.length) / Math.max(1, used);
     const maxString = Math.min(MAX_STRING, meanLength);
     const maxStrings = Math.max(1, (4 * AVERAGE_REMOVED) / (1 + maxString) - 1);
     const strings = 1 + Math.floor(rng.next() * maxStrings);
     this.touched.fill(0);
     this.removedCount = 0;
+    this.forced = false;
     const seed = m.customers[rng.int(m.customers.length)]!;
     const near = m.neighbours[seed]!;
     let done = 0;
+    if (m.skipPrice) {
+      // An unserved seed: the perturbation serves it and unserved neighbours, whatever they cost
+      // (PyVRP's insert perturbation), so that the search can grow; the local search then removes
+      // those that do not pay. Up to twice SISR's mean count, nearest first.
+      if (ls.routeOf[seed]! < 0) {
+        const count = 1 + rng.int(2 * AVERAGE_REMOVED);
+        for (let k = -1; k < near.length && this.removedCount < count; k++) if (ls.routeOf[k < 0 ? seed : near[k]!]! < 0) this.removed[this.removedCount++] = k < 0 ? seed : near[k]!;
+        this.forced = true;
+        return;
+      }
+      // A served seed: strings leave as below, and the unserved near it get another chance in recreate.
+      for (let k = 0; k < near.length; k++) if (ls.routeOf[near[k]!]! < 0) this.removed[this.removedCount++] = near[k]!;
+    }
     for (let k = -1; k < near.length && done < strings; k++) {
       const c = k < 0 ? seed : near[k]!;
       const r = ls.routeOf[c]!;
@@ -119,6 +141,7 @@ export class TextbookRuin {
     else if (order < 6) removed.sort((a, b) => m.dist[depotRow + b]! - m.dist[depotRow + a]!);
     else if (order < 7) removed.sort((a, b) => m.dist[depotRow + a]! - m.dist[depotRow + b]!);
     const mark = this.touched;
+    const skip = m.skipPrice;
     for (const c of removed) {
       mark.fill(0);
       let routes = 0;
@@ -160,6 +183,8 @@ export class TextbookRuin {
           }
         }
       }
+      // An optional customer stays out when even its cheapest place costs more than its skip price.
+      if (skip && !this.forced && bestDelta >= skip[c]!) continue;
       this.insert(c, bestRoute, bestAfter);
     }
   }

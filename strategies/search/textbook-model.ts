@@ -2,6 +2,7 @@ import { isSymmetric, nearestNeighbours } from "../core/neighbours.js";
 import { loadReference, timeReference } from "../core/penalty-scale.js";
 import { windowsBindAgainst, type CompiledProblem } from "../core/problem.js";
 import { buildFleetModel, type FleetModel } from "./fleet-model.js";
+import { buildFleetRules } from "./fleet-rules.js";
 import type { Penalties } from "./penalties.js";
 import { TimeSegment } from "./time-segment.js";
 import { windowNeighbours } from "./window-neighbours.js";
@@ -47,6 +48,12 @@ export interface HgsModel {
   maxDemand: number;
   /** The same problem as the route model (routes.ts) sees it: per route slot, this model's values. */
   fleet: FleetModel;
+  /**
+   * Customers that may stay unserved (optional stops, or required ones under allow_unassigned):
+   * per node the price of leaving it out (fleet-rules.ts skipPrice; Infinity: must be served).
+   * null when every customer must be served, as in every problem without rules.
+   */
+  skipPrice: Float64Array | null;
 }
 
 export type ModelOutcome = { ok: true; model: HgsModel } | { ok: false; reason: string };
@@ -73,12 +80,36 @@ function durationLimitOf(p: CompiledProblem, depot: number): number | "windows" 
 
 /**
  * Why the genetic search's textbook model does not fit (null when it does: one depot, identical
- * vehicles, hard windows if any); cheap, for the selection table.
+ * vehicles, hard windows if any, no rules); cheap, for the selection table.
  */
 export function textbookMismatch(p: CompiledProblem): string | null {
-  if (p.vehicleCount === 0) return "there are no vehicles";
-  // Optional stops, skills, shifts and route limits are priced by the general search's route model only (route-rules.ts).
+  // Optional stops, skills, shifts and route limits: the selection table sends every problem with rules to hgs.
   if (p.rules) return "optional stops, skills, shifts or route limits";
+  return modelMismatch(p);
+}
+
+/**
+ * Whether the only rules are optional stops (node_skip_penalties) and allow_unassigned: no
+ * skills, shifts, distance or stop caps, and every vehicle under the request-wide working hours.
+ * Those the textbook model carries (HgsModel.skipPrice): a customer's absence is priced on the
+ * solution, not on a route.
+ */
+export function onlyOptionalRules(p: CompiledProblem): boolean {
+  const r = p.rules;
+  if (!r) return true;
+  if (r.allowed) return false;
+  const cap = p.time ? p.time.maxRouteMin : Number.POSITIVE_INFINITY;
+  for (let v = 0; v < p.vehicleCount; v++) {
+    if (r.shiftStartMin[v] !== Number.NEGATIVE_INFINITY || r.shiftEndMin[v] !== Number.POSITIVE_INFINITY) return false;
+    if (r.maxDistance[v] !== Number.POSITIVE_INFINITY || r.maxStops[v] !== 0x7fffffff || r.maxDurationMin[v] !== cap) return false;
+  }
+  return true;
+}
+
+/** As textbookMismatch, but problems whose only rules are optional stops fit (the textbook iterated local search prices them). */
+function modelMismatch(p: CompiledProblem): string | null {
+  if (p.vehicleCount === 0) return "there are no vehicles";
+  if (!onlyOptionalRules(p)) return "skills, shifts or route limits (priced by the general search's route model only, route-rules.ts)";
   const depot = p.startNode[0]!;
   for (let v = 0; v < p.vehicleCount; v++) {
     if (p.startNode[v] !== depot || p.endNode[v] !== depot) return "vehicles start or end at different depots";
@@ -93,7 +124,7 @@ export function textbookMismatch(p: CompiledProblem): string | null {
 export type { Penalties };
 
 export function buildModel(p: CompiledProblem): ModelOutcome {
-  const mismatch = textbookMismatch(p);
+  const mismatch = modelMismatch(p);
   if (mismatch !== null) return { ok: false, reason: mismatch };
   const depot = p.startNode[0]!;
   const limit = durationLimitOf(p, depot);
@@ -111,6 +142,8 @@ export function buildModel(p: CompiledProblem): ModelOutcome {
   const neighbours = windows ? windowNeighbours(p, GRANULARITY) : nearestNeighbours(p, GRANULARITY);
   const durationLimit = typeof limit === "number" ? limit : Number.POSITIVE_INFINITY;
   const fleet = buildFleetModel(p, { routes: vehicles, neighbours, windows: windows !== null, durationLimit });
+  const fleetRules = buildFleetRules(p, maxDistance);
+  const skipPrice = fleetRules && fleetRules.anyOptional ? fleetRules.skipPrice : null;
   return {
     ok: true,
     model: {
@@ -133,6 +166,7 @@ export function buildModel(p: CompiledProblem): ModelOutcome {
       maxDistance,
       maxDemand,
       fleet,
+      skipPrice,
     },
   };
 }

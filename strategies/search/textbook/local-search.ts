@@ -5,6 +5,7 @@ import { SwapStar } from "../moves/swap-star.js";
 import { textbookSwap, textbookSwapWithin } from "../moves/swap.js";
 import { textbookTwoOpt } from "../moves/two-opt.js";
 import { textbookTwoOptStar } from "../moves/two-opt-star.js";
+import { textbookInsertUnserved, textbookRemoveOptional } from "../moves/textbook-optional.js";
 import { TextbookMovePricing } from "./move-pricing.js";
 
 /** Customers examined between two looks at the stop condition. */
@@ -109,12 +110,19 @@ export class LocalSearch extends TextbookMovePricing {
   private examine(u: number, skipUnchanged: boolean, empty: number): boolean {
     const lastTested = this.testedAt[u]!;
     this.testedAt[u] = this.clock;
+    // Optional customers (textbook-optional.ts): an unserved one can only enter a route; a served one may leave first.
+    if (this.m.skipPrice) {
+      if (this.routeOf[u]! < 0) return textbookInsertUnserved(this, u);
+      if (textbookRemoveOptional(this, u)) return true;
+    }
     const near = this.m.neighbours[u]!;
     let improved = false;
     for (let k = 0; k < near.length; k++) {
       const v = near[k]!;
       const ru = this.routeOf[u]!;
       const rv = this.routeOf[v]!;
+      // Only with optional customers: v is unserved (examined on its own turn).
+      if (rv < 0) continue;
       if (skipUnchanged && Math.max(this.modifiedAt[ru]!, this.modifiedAt[rv]!) <= lastTested) continue;
       if (this.movesAfter(u, rv, this.pos[v]!)) {
         improved = true;

@@ -67,8 +67,10 @@ export class TextbookRoutes {
     this.model.penalties = pen;
   }
 
-  /** Loads routes (customers only, one list per vehicle, missing lists empty). */
+  /** Loads routes (customers only, one list per vehicle, missing lists empty); customers on none are unrouted. */
   loadRoutes(routes: readonly (readonly number[])[]): void {
+    // Optional customers may be on no route: forget every place first (setRoute keeps old ones).
+    if (this.m.skipPrice) this.routeOf.fill(-1);
     for (let r = 0; r < this.m.vehicles; r++) {
       const route = routes[r] ?? [];
       const buf = this.scratch;
@@ -83,9 +85,19 @@ export class TextbookRoutes {
     return out;
   }
 
+  /** Penalised cost of the routes plus the skip price of every customer on none (optional customers). */
   totalCost(): number {
     let total = 0;
     for (let r = 0; r < this.m.vehicles; r++) total += this.cost[r]!;
+    return this.m.skipPrice ? total + this.skippedCost() : total;
+  }
+
+  /** Sum of the skip prices of the customers on no route (0 when every customer must be served). */
+  skippedCost(): number {
+    const skip = this.m.skipPrice;
+    if (!skip) return 0;
+    let total = 0;
+    for (const c of this.m.customers) if (this.routeOf[c]! < 0) total += skip[c]!;
     return total;
   }
 

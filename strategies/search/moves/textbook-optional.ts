@@ -1,0 +1,81 @@
+import type { TextbookMovePricing } from "../textbook/move-pricing.js";
+
+const EPS = 1e-7;
+
+/**
+ * Optional customers in the textbook local search (HgsModel.skipPrice), as PyVRP's local search
+ * treats clients with prizes: a served customer leaves its route when the route saves more than
+ * its skip price; an unserved one enters next to one of its granular neighbours (before or after
+ * it), or takes an optional neighbour's place, or opens an empty route, where that costs less
+ * than its skip price (less the neighbour's, for an exchange). Each candidate route is priced
+ * exactly by the route model (Routes.price: distance, load and, under binding windows, the time
+ * warp and working-hours excess of its concatenated segments), the price its `cost` would have.
+ * `onCommit` reports the rewritten route's predicted price as the other moves do.
+ */
+
+/** Removes served customer u (at position i of route r) when that saves more than its skip price. */
+export function textbookRemoveOptional(ls: TextbookMovePricing, u: number): boolean {
+  const skip = ls.m.skipPrice![u]!;
+  if (skip === Number.POSITIVE_INFINITY) return false;
+  const r = ls.routeOf[u]!;
+  const i = ls.pos[u]!;
+  const a = ls.a.reset().add(r, 1, i - 1).add(r, i + 1, ls.length[r]!);
+  const after = ls.model.price(r, a);
+  if (after + skip >= ls.cost[r]! - EPS) return false;
+  commit(ls, r, after, u);
+  return true;
+}
+
+/** Serves unserved customer u where that gains most over its skip price (granular positions, exchanges, an empty route); whether it did. */
+export function textbookInsertUnserved(ls: TextbookMovePricing, u: number): boolean {
+  const m = ls.m;
+  const skipPrice = m.skipPrice!;
+  const skip = skipPrice[u]!;
+  let bestGain = EPS;
+  let bestRoute = -1;
+  let bestFrom = 0;
+  let bestTo = 0;
+  const a = ls.a;
+  // Positions from..to of route r are replaced by u: (from, from - 1) inserts after from - 1.
+  const consider = (r: number, from: number, to: number, freed: number): void => {
+    a.reset().add(r, 1, from - 1).node(u).add(r, to + 1, ls.length[r]!);
+    const gain = skip + freed - (ls.model.price(r, a) - ls.cost[r]!);
+    if (gain > bestGain) {
+      bestGain = gain;
+      bestRoute = r;
+      bestFrom = from;
+      bestTo = to;
+    }
+  };
+  const near = m.neighbours[u]!;
+  for (let k = 0; k < near.length; k++) {
+    const w = near[k]!;
+    const r = ls.routeOf[w]!;
+    if (r < 0) continue;
+    const j = ls.pos[w]!;
+    consider(r, j, j - 1, 0);
+    consider(r, j + 1, j, 0);
+    const freed = skipPrice[w]!;
+    if (freed !== Number.POSITIVE_INFINITY) consider(r, j, j, -freed);
+  }
+  for (let r = 0; r < m.vehicles; r++) {
+    if (ls.length[r] !== 0) continue;
+    consider(r, 1, 0, 0);
+    break;
+  }
+  if (bestRoute < 0) return false;
+  // An exchange leaves the neighbour it replaces unserved.
+  const replaced = bestTo >= bestFrom ? ls.seq[bestRoute]![bestFrom]! : -1;
+  a.reset().add(bestRoute, 1, bestFrom - 1).node(u).add(bestRoute, bestTo + 1, ls.length[bestRoute]!);
+  commit(ls, bestRoute, ls.model.price(bestRoute, a), replaced);
+  return true;
+}
+
+/** Rewrites route r as pieces `a`; `leaving` (-1: none) is the customer the move leaves unserved. */
+function commit(ls: TextbookMovePricing, r: number, predicted: number, leaving: number): void {
+  ls.predicted = predicted;
+  const count = ls.write(ls.a, ls.scratch);
+  ls.setRoute(r, ls.scratch, count);
+  if (leaving >= 0) ls.routeOf[leaving] = -1;
+  ls.onCommit?.(predicted, r, -1);
+}

@@ -1,0 +1,233 @@
+import { expect } from "chai";
+import fc from "fast-check";
+import { compileRequest } from "../../src/problem/compile-request.js";
+import type { SolveRequestInput } from "../../src/problem/request-types.js";
+import { Budget } from "../../strategies/core/budget.js";
+import { evaluateSolution } from "../../strategies/core/evaluator.js";
+import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
+import { Rng } from "../../strategies/core/rng.js";
+import { hgs } from "../../strategies/hgs/index.js";
+import { textbookIteratedLocalSearch } from "../../strategies/ils/textbook-ils.js";
+import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
+import type { Penalties } from "../../strategies/search/penalties.js";
+import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
+import { buildModel, initialPenalties, textbookMismatch, type HgsModel } from "../../strategies/search/textbook-model.js";
+import { scratchRouteCost } from "./fleet-problems.js";
+
+/**
+ * A random single-depot problem with optional customers (prizes as in PCVRPTW: about 0.75 to
+ * 2.25 x demand, at least 1, scaled by `prize`), identical vehicles, binding windows with service
+ * times or no time dimension, optionally a working-hours cap; some customers required and
+ * allow_unassigned on request.
+ */
+function prizeProblem(o: { customers: number; seed: number; windows: boolean; hours: boolean; prize: number; required: boolean; allowUnassigned: boolean }): SolveRequestInput {
+  let s = o.seed;
+  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const n = o.customers + 1;
+  const pos = Array.from({ length: n }, (): [number, number] => [Math.round(rand() * 100), Math.round(rand() * 100)]);
+  const demands = pos.map((_, i) => (i === 0 ? 0 : 1 + Math.floor(rand() * 20)));
+  const total = demands.reduce((a, b) => a + b, 0);
+  const capacity = Math.max(25, Math.round(total / (2 + Math.floor(rand() * 5))));
+  const vehicles = Math.ceil(total / capacity) + 2;
+  const matrix = pos.map((a) => pos.map((b) => Math.floor(10 * Math.hypot(a[0] - b[0], a[1] - b[1])) / 10));
+  const req: SolveRequestInput = {
+    objective: "min_total_distance",
+    node_num: n,
+    vehicle_num: vehicles,
+    distance_matrix: matrix,
+    start_nodes: Array(vehicles).fill(0),
+    end_nodes: Array(vehicles).fill(0),
+    node_demands: demands,
+    vehicles_capacity: Array(vehicles).fill(capacity),
+    node_skip_penalties: demands.map((q, i) => (i === 0 || (o.required && rand() < 0.3) ? null : Math.max(1, Math.round(o.prize * q * (0.75 + 1.5 * rand()))))),
+    allow_unassigned: o.allowUnassigned,
+  };
+  if (o.windows) {
+    const horizon = 300 + Math.round(rand() * 500);
+    req.node_time_windows = pos.map((_, i): [number, number] => {
+      if (i === 0) return [0, horizon];
+      const open = Math.floor(matrix[0]![i]! + rand() * Math.max(0, horizon - 2 * matrix[0]![i]! - 20));
+      return [open, Math.min(horizon, open + 5 + Math.round(rand() * (rand() < 0.5 ? 30 : 200)))];
+    });
+    req.node_service_time = pos.map((_, i) => (i === 0 ? 0 : 10));
+    req.vehicle_speeds = Array(vehicles).fill(1);
+    if (o.hours) req.max_working_hours = (horizon * (0.3 + rand() * 0.5)) / 60;
+  }
+  return req;
+}
+
+const arb = fc.record({
+  customers: fc.integer({ min: 4, max: 40 }),
+  seed: fc.integer({ min: 1, max: 1e6 }),
+  windows: fc.boolean(),
+  hours: fc.boolean(),
+  prize: fc.constantFrom(0.3, 1, 3, 10),
+  required: fc.boolean(),
+  allowUnassigned: fc.boolean(),
+});
+
+const penaltyArb = fc.record({
+  load: fc.double({ min: 0.1, max: 50, noNaN: true }),
+  duration: fc.double({ min: 0.1, max: 50, noNaN: true }),
+  timeWarp: fc.double({ min: 0.1, max: 50, noNaN: true }),
+});
+
+function modelOf(p: CompiledProblem): HgsModel {
+  const outcome = buildModel(p);
+  if (!outcome.ok) throw new Error(outcome.reason);
+  return outcome.model;
+}
+
+/** Penalised cost of the routes from scratch (evaluator-based) plus the model's skip price of every customer on none. */
+function scratchTotal(p: CompiledProblem, m: HgsModel, pen: Penalties, routes: number[][]): number {
+  const served = new Set(routes.flat());
+  let total = routes.reduce((sum, r) => sum + scratchRouteCost(p, 0, pen, r), 0);
+  for (const c of m.customers) if (!served.has(c)) total += m.skipPrice![c]!;
+  return total;
+}
+
+/** Customers the model may leave out (a finite skip price). */
+function mayLeaveOut(m: HgsModel, c: number): boolean {
+  return m.skipPrice![c]! !== Number.POSITIVE_INFINITY;
+}
+
+describe("optional customers in the textbook iterated local search (moves/textbook-optional.ts)", function () {
+  this.timeout(300_000);
+
+  it("takes problems whose only rules are skip penalties / allow_unassigned into the textbook model, not the others", () => {
+    const { problem: p } = compileRequest(prizeProblem({ customers: 20, seed: 5, windows: true, hours: false, prize: 1, required: false, allowUnassigned: false }));
+    const m = modelOf(p);
+    expect(m.skipPrice).to.not.equal(null);
+    expect(m.windows).to.not.equal(null);
+    // The selection table still sees a problem with rules (select.ts' rules row sends it to hgs).
+    expect(textbookMismatch(p)).to.not.equal(null);
+    const withSkills = { ...prizeProblem({ customers: 20, seed: 5, windows: true, hours: false, prize: 1, required: false, allowUnassigned: false }), node_skills: [null, ["a"]], vehicle_skills: [["a"]] } as SolveRequestInput;
+    expect(buildModel(compileRequest(withSkills).problem).ok).to.equal(false);
+    const withStops = { ...prizeProblem({ customers: 20, seed: 5, windows: false, hours: false, prize: 1, required: false, allowUnassigned: false }), vehicle_max_stops: [3] } as SolveRequestInput;
+    expect(buildModel(compileRequest(withStops).problem).ok).to.equal(false);
+    const plain = compileRequest({ ...prizeProblem({ customers: 20, seed: 5, windows: false, hours: false, prize: 1, required: false, allowUnassigned: false }), node_skip_penalties: undefined, allow_unassigned: undefined } as SolveRequestInput).problem;
+    expect(modelOf(plain).skipPrice).to.equal(null);
+  });
+
+  it("prices every applied move, removals, insertions and exchanges included, as the evaluator does; the total counts skip prices", () => {
+    let commits = 0;
+    let optionalCommits = 0;
+    fc.assert(
+      fc.property(arb, penaltyArb, (o, pen) => {
+        const { problem: p } = compileRequest(prizeProblem(o));
+        const m = modelOf(p);
+        // Windows that cannot bind become an additive duration cap: hgs.test.ts checks that case.
+        if (p.time !== null && m.windows === null) return;
+        const rng = new Rng(o.seed);
+        const ls = new LocalSearch(m);
+        ls.penalties = pen;
+        const lists: number[][] = Array.from({ length: m.vehicles }, () => []);
+        for (const c of rng.shuffle(Array.from(m.customers))) if (!mayLeaveOut(m, c) || rng.next() < 0.6) lists[rng.int(m.vehicles)]!.push(c);
+        ls.loadRoutes(lists);
+        expect(ls.totalCost()).to.be.closeTo(scratchTotal(p, m, pen, ls.routes()), 1e-6 * Math.max(1, ls.totalCost()));
+        let served = ls.routes().flat().length;
+        let total = ls.totalCost();
+        ls.onCommit = (predicted, ra, rb) => {
+          commits++;
+          const now = ls.routes();
+          const actual = scratchRouteCost(p, ra, pen, now[ra]!) + (rb >= 0 ? scratchRouteCost(p, rb, pen, now[rb]!) : 0);
+          expect(predicted, `move on routes ${ra}, ${rb}`).to.be.closeTo(actual, 1e-6 * Math.max(1, actual));
+          const after = ls.totalCost();
+          expect(after, "every applied move lowers the total with skip prices").to.be.lessThan(total);
+          total = after;
+          if (now.flat().length !== served) optionalCommits++;
+          served = now.flat().length;
+        };
+        ls.run(rng);
+        ls.onCommit = null;
+        const routes = ls.routes();
+        expect(ls.totalCost()).to.be.closeTo(scratchTotal(p, m, pen, routes), 1e-6 * Math.max(1, ls.totalCost()));
+        // Every customer at most once, every one on no route optional, and routeOf agrees.
+        const flat = routes.flat();
+        expect(new Set(flat).size).to.equal(flat.length);
+        for (const c of m.customers) {
+          if (ls.routeOf[c]! >= 0) expect(routes[ls.routeOf[c]!]![ls.pos[c]! - 1]).to.equal(c);
+          else expect(mayLeaveOut(m, c), `customer ${c} left out`).to.equal(true);
+        }
+      }),
+      { numRuns: 150, seed: 211 },
+    );
+    expect(commits).to.be.greaterThan(300);
+    expect(optionalCommits, "insertions, removals and exchanges were applied").to.be.greaterThan(50);
+  });
+
+  it("ruin and recreate keep the total exact, leave out only optional customers, and re-try those left out", () => {
+    let rounds = 0;
+    let reentered = 0;
+    fc.assert(
+      fc.property(arb, penaltyArb, (o, pen) => {
+        const { problem: p } = compileRequest(prizeProblem({ ...o, customers: o.customers + 10 }));
+        const m = modelOf(p);
+        if (p.time !== null && m.windows === null) return;
+        const rng = new Rng(o.seed);
+        const ls = new LocalSearch(m);
+        ls.penalties = pen;
+        ls.loadRoutes([]);
+        const ruin = new TextbookRuin(ls);
+        ruin.reinsert(rng, Array.from(m.customers));
+        for (let round = 0; round < 6; round++) {
+          const before = new Set(ls.routes().flat());
+          ruin.perturb(rng);
+          ls.runLocalised(rng);
+          const routes = ls.routes();
+          const flat = routes.flat();
+          expect(new Set(flat).size).to.equal(flat.length);
+          for (const c of m.customers) if (!flat.includes(c)) expect(mayLeaveOut(m, c)).to.equal(true);
+          for (const c of flat) if (!before.has(c)) reentered++;
+          expect(ls.totalCost()).to.be.closeTo(scratchTotal(p, m, pen, routes), 1e-6 * Math.max(1, ls.totalCost()));
+          rounds++;
+        }
+      }),
+      { numRuns: 60, seed: 212 },
+    );
+    expect(rounds).to.be.greaterThan(200);
+    expect(reentered).to.be.greaterThan(20);
+  });
+
+  it("reports only improving feasible solutions whose evaluator cost (skip penalties included) is the search's", () => {
+    let searched = 0;
+    let skipped = 0;
+    fc.assert(
+      fc.property(arb, (o) => {
+        const { problem: p } = compileRequest(prizeProblem({ ...o, customers: o.customers + 15 }));
+        const m = modelOf(p);
+        const budget = new Budget(performance.now() + 60_000, o.seed, 150);
+        const reported: Solution[] = [];
+        budget.onImprovement((s) => reported.push(s));
+        const start = Array.from({ length: m.vehicles }, () => [] as number[]);
+        const found = textbookIteratedLocalSearch(p, m, budget, start, initialPenalties(m));
+        if (reported.length === 0) return;
+        searched++;
+        const costs = reported.map((s) => {
+          const score = evaluateSolution(p, s);
+          expect(score.feasible).to.equal(true);
+          expect(score.missing.filter((c) => !o.allowUnassigned || m.skipPrice![c] === Number.POSITIVE_INFINITY)).to.deep.equal([]);
+          return score.cost;
+        });
+        for (let k = 1; k < costs.length; k++) expect(costs[k]).to.be.lessThan(costs[k - 1]!);
+        expect(found.routes).to.deep.equal(reported[reported.length - 1]!.routes);
+        skipped += evaluateSolution(p, found).skipped.length;
+      }),
+      { numRuns: 20, seed: 213 },
+    );
+    expect(searched).to.be.greaterThan(12);
+    expect(skipped, "some optional customers are left out").to.be.greaterThan(0);
+  });
+
+  it("hgs solves prize problems of every size with the iterated local search: feasible, the same routes for the same seed", () => {
+    for (const customers of [30, 150]) {
+      const { problem: p } = compileRequest(prizeProblem({ customers, seed: 9, windows: true, hours: false, prize: 1, required: false, allowUnassigned: false }));
+      const run = () => hgs.solve(p, new Budget(performance.now() + 60_000, 3, 200));
+      const a = run();
+      const score = evaluateSolution(p, a);
+      expect(score.feasible).to.equal(true);
+      expect(score.skipped.length).to.be.greaterThan(0);
+      expect(a.routes).to.deep.equal(run().routes);
+    }
+  });
+});
