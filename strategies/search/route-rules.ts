@@ -34,6 +34,11 @@ export class RouteRules {
     return !allowed || allowed[v * this.m.nodeCount + node] === 1;
   }
 
+  /** Whether vehicle v may serve customer c: one look-up, for moves to skip a candidate before pricing it. */
+  serves(v: number, c: number): boolean {
+    return this.allowedFor(v, c);
+  }
+
   /** Recomputes route r's prefix counts (customers seq[1..count]); returns how many its own vehicle may not serve. */
   set(r: number, seq: Int32Array, count: number): number {
     const fr = this.fr;
@@ -91,9 +96,11 @@ export class RouteRules {
     return count > cap ? count - cap : 0;
   }
 
-  /** The rules' share of the price of vehicle v driving `pieces` of `distance` (Infinity when a skill is missing). */
-  price(v: number, pieces: Pieces, seqs: readonly Int32Array[], distance: number, pen: Penalties): number {
-    if (!this.allows(v, pieces, seqs)) return Number.POSITIVE_INFINITY;
+  /**
+   * The caps' share of the price of vehicle v driving `pieces` of `distance`; skills are checked
+   * apart (allows), before the distance is summed, since most refused candidates fail on them.
+   */
+  capPrice(v: number, pieces: Pieces, distance: number, pen: Penalties): number {
     return rulePenalty(pen, this.distanceExcess(v, distance), this.stopsExcess(v, pieces.size));
   }
 }
