@@ -59,6 +59,19 @@ export class RouteRules {
     return bad;
   }
 
+  /** Whether vehicle v may serve the customers at positions from..to of route r (O(1) from the prefix counts). */
+  servesRange(v: number, r: number, from: number, to: number, seq: Int32Array): boolean {
+    const fr = this.fr;
+    if (!fr.allowed || from > to || fr.profileOf[v] === fr.profileOf[r]) return true;
+    const forbid = this.forbid?.[r];
+    if (forbid) {
+      const base = fr.profileOf[v]! * this.slots;
+      return forbid[base + to]! - forbid[base + from - 1]! === 0;
+    }
+    for (let t = from; t <= to; t++) if (!this.allowedFor(v, seq[t]!)) return false;
+    return true;
+  }
+
   /** Whether vehicle v may serve every customer of `pieces`. */
   allows(v: number, pieces: Pieces, seqs: readonly Int32Array[]): boolean {
     const fr = this.fr;
