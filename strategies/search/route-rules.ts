@@ -34,6 +34,11 @@ export class RouteRules {
     return !allowed || allowed[v * this.m.nodeCount + node] === 1;
   }
 
+  /** Whether vehicle v may serve customer c: one look-up, for moves to skip a candidate before pricing it. */
+  serves(v: number, c: number): boolean {
+    return this.allowedFor(v, c);
+  }
+
   /** Recomputes route r's prefix counts (customers seq[1..count]); returns how many its own vehicle may not serve. */
   set(r: number, seq: Int32Array, count: number): number {
     const fr = this.fr;
@@ -52,6 +57,19 @@ export class RouteRules {
     let bad = 0;
     for (let k = 1; k <= count; k++) if (!this.allowedFor(r, seq[k]!)) bad++;
     return bad;
+  }
+
+  /** Whether vehicle v may serve the customers at positions from..to of route r (O(1) from the prefix counts). */
+  servesRange(v: number, r: number, from: number, to: number, seq: Int32Array): boolean {
+    const fr = this.fr;
+    if (!fr.allowed || from > to || fr.profileOf[v] === fr.profileOf[r]) return true;
+    const forbid = this.forbid?.[r];
+    if (forbid) {
+      const base = fr.profileOf[v]! * this.slots;
+      return forbid[base + to]! - forbid[base + from - 1]! === 0;
+    }
+    for (let t = from; t <= to; t++) if (!this.allowedFor(v, seq[t]!)) return false;
+    return true;
   }
 
   /** Whether vehicle v may serve every customer of `pieces`. */
@@ -91,9 +109,11 @@ export class RouteRules {
     return count > cap ? count - cap : 0;
   }
 
-  /** The rules' share of the price of vehicle v driving `pieces` of `distance` (Infinity when a skill is missing). */
-  price(v: number, pieces: Pieces, seqs: readonly Int32Array[], distance: number, pen: Penalties): number {
-    if (!this.allows(v, pieces, seqs)) return Number.POSITIVE_INFINITY;
+  /**
+   * The caps' share of the price of vehicle v driving `pieces` of `distance`; skills are checked
+   * apart (allows), before the distance is summed, since most refused candidates fail on them.
+   */
+  capPrice(v: number, pieces: Pieces, distance: number, pen: Penalties): number {
     return rulePenalty(pen, this.distanceExcess(v, distance), this.stopsExcess(v, pieces.size));
   }
 }

@@ -202,6 +202,8 @@ export class Routes {
    */
   basePrice(v: number, pieces: Pieces, orderKept = false): number {
     if (pieces.size === 0) return 0;
+    // Skills first: on problems with them most refused candidates are refused here, in O(pieces).
+    if (this.rules && !this.rules.allows(v, pieces, this.seq)) return Number.POSITIVE_INFINITY;
     const m = this.m;
     const n = m.nodeCount;
     const d = m.dist;
@@ -236,7 +238,7 @@ export class Routes {
     if (order && order.orderExcessPieces(pieces, this.seq) > 0) return Number.POSITIVE_INFINITY;
     const excess = this.loads ? this.loads.excessOfPieces(v, pieces, this.seq) : load - m.capacity[v]!;
     const price = m.fixedCost[v]! + m.unitCost[v]! * distance + (excess > 0 ? this.penalties.load * excess : 0);
-    return this.rules ? price + this.rules.price(v, pieces, this.seq, distance, this.penalties) : price;
+    return this.rules ? price + this.rules.capPrice(v, pieces, distance, this.penalties) : price;
   }
 
   /** The time part of the price: time warp and working-hours excess, or soft lateness (exact), or additive duration excess. */

@@ -166,8 +166,13 @@ export class GeneralLocalSearch extends GeneralMovePricing {
       const backhaul = this.m.order?.backhaul;
       if (backhaul && backhaul[u] === 1 && linehaulTwoOptStar(this, ru, i, rv, j)) return true;
       if (backhaul && backhaul[u] === 2 && backhaulHeadExchange(this, ru, i, rv, j)) return true;
-      if (generalRelocate(this, ru, i, rv, j)) return true;
-      if (j > 0 && generalSwap(this, ru, i, rv, j)) return true;
+      // Skills: relocate and swap put u on rv (and swap v on ru); when rv's vehicle may not serve
+      // u they can only be refused, so they are not priced (route-rules.ts).
+      const rules = this.rs.rules;
+      if (rules === null || rules.serves(rv, u)) {
+        if (generalRelocate(this, ru, i, rv, j)) return true;
+        if (j > 0 && (rules === null || rules.serves(ru, this.rs.seq[rv]![j]!)) && generalSwap(this, ru, i, rv, j)) return true;
+      }
       return generalTwoOptStar(this, ru, i, rv, j);
     }
     if (j === i || j === i - 1) return false;

@@ -63,12 +63,16 @@ export function generalTwoOptStar(ls: GeneralMovePricing, ru: number, i: number,
   const before = ls.before - EPS;
   const a = ls.a;
   const b = ls.b;
+  // Skills: rv's vehicle takes u's tail either way; a refused tail is not priced (route-rules.ts).
+  const rules = ls.rs.rules;
+  if (rules && !rules.servesRange(rv, ru, i + 1, lenU, ls.rs.seq[ru]!)) return false;
   let t = ls.tails.straight(ru, i, rv, j);
-  if (ls.base(ru, t[2]!, t[0]!, t[1]!) + ls.base(rv, t[5]!, t[3]!, t[4]!) < before) {
+  if ((rules === null || rules.servesRange(ru, rv, j + 1, lenV, ls.rs.seq[rv]!)) && ls.base(ru, t[2]!, t[0]!, t[1]!) + ls.base(rv, t[5]!, t[3]!, t[4]!) < before) {
     a.reset().add(ru, 1, i).add(rv, j + 1, lenV);
     b.reset().add(rv, 1, j).add(ru, i + 1, lenU);
     if (ls.tryPair(ru, rv)) return true;
   }
+  if (rules && !rules.servesRange(ru, rv, 1, j, ls.rs.seq[rv]!)) return false;
   t = ls.tails.reversed(ru, i, rv, j);
   if (ls.base(ru, t[2]!, t[0]!, t[1]!) + ls.base(rv, t[5]!, t[3]!, t[4]!) >= before) return false;
   a.reset().add(ru, 1, i).add(rv, 1, j, true);

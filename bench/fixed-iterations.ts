@@ -1,0 +1,27 @@
+/**
+ * Search speed without the clock: solves one request for a fixed number of iterations and prints
+ * the CPU seconds it took, the cost and a digest of the routes (the same iterations give the same
+ * routes, so two builds whose digests agree did the same work, and their CPU seconds compare
+ * the code): `node --import tsx bench/fixed-iterations.ts REQUEST.json ITERATIONS [STRATEGY]`.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { Budget } from "../strategies/core/budget.js";
+import { evaluateSolution } from "../strategies/core/evaluator.js";
+import { findStrategy } from "../strategies/registry.js";
+import { selectStrategy } from "../strategies/select.js";
+import { compileRequest } from "../src/problem/compile-request.js";
+import type { SolveRequestInput } from "../src/problem/request-types.js";
+
+const [file, iterationsArg, pinned] = process.argv.slice(2);
+const request = JSON.parse(readFileSync(file!, "utf8")) as SolveRequestInput;
+const { problem } = compileRequest(request);
+const strategy = pinned ? findStrategy(pinned) : selectStrategy(problem);
+const cpuBefore = process.cpuUsage();
+// A deadline far away: the iteration cap alone stops the search.
+const budget = Budget.forSeconds(3600, 1, Number(iterationsArg));
+const solution = strategy.solve(problem, budget);
+const cpu = process.cpuUsage(cpuBefore);
+const score = evaluateSolution(problem, solution);
+const digest = createHash("sha256").update(JSON.stringify(solution.routes)).digest("hex").slice(0, 12);
+console.log(JSON.stringify({ strategy: strategy.name, iterations: budget.iterationCount, cpuSeconds: (cpu.user + cpu.system) / 1e6, cost: score.cost, feasible: score.feasible, digest }));
