@@ -5,7 +5,8 @@ import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { geneticSearch } from "../genetic/genetic-search.js";
 import { iteratedLocalSearch } from "../ils/general-ils.js";
 import { textbookIteratedLocalSearch } from "../ils/textbook-ils.js";
-import { buildModel, initialPenalties } from "../search/textbook-model.js";
+import { buildModel, initialPenalties, type HgsModel } from "../search/textbook-model.js";
+import { buildBackhaulModel } from "../search/backhaul-model.js";
 import { completeRoutes as complete } from "../search/textbook/solutions.js";
 import { windowsMethod } from "./windows-method.js";
 
@@ -40,12 +41,15 @@ export const hgs: Strategy = {
   },
   solve(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {
     const outcome = buildModel(p);
-    // Mixed fleets, several depots, speeds and soft windows: the general iterated local search.
-    if (!outcome.ok) return iteratedLocalSearch(p, budget, initial);
+    if (!outcome.ok) {
+      // Backhauls on a textbook fleet: the textbook iterated search on PyVRP's transformation
+      // (search/backhaul-model.ts), at any size.
+      const backhauls = buildBackhaulModel(p);
+      if (backhauls.ok) return textbookIteratedLocalSearch(p, backhauls.model, budget, complete(backhauls.model, startRoutes(p, backhauls.model, initial)), initialPenalties(backhauls.model));
+      // Mixed fleets, several depots, speeds and soft windows: the general iterated local search.
+      return iteratedLocalSearch(p, budget, initial);
+    }
     const m = outcome.model;
-    // A caller's starting solution (e.g. the current routes of a decomposed large problem; it may
-    // be partial or infeasible) takes the savings' place.
-    const given = initial ? initial.routes.map((r) => r.filter((c) => c >= 0 && c < m.nodeCount && !p.isDepot[c])) : null;
     // Optional stops (HgsModel.skipPrice): of the textbook methods only the iterated local search
     // (its moves and recreate) leaves customers out; measured against the general search in
     // BENCHMARKS.md (issue 21, PCVRPTW and bench/pc-like.ts), which HGS_WINDOWS_METHOD=general still forces.
@@ -55,9 +59,9 @@ export const hgs: Strategy = {
       // their detour but not together their way out and back, which single removals cannot
       // undo. The search grows from nothing instead (recreate serves a customer where that costs
       // less than its skip price; unserved ruin seeds force more in).
-      return textbookIteratedLocalSearch(p, m, budget, given ?? [], initialPenalties(m));
+      return textbookIteratedLocalSearch(p, m, budget, initial ? startRoutes(p, m, initial) : [], initialPenalties(m));
     }
-    const start = given ?? clarkeWrightSolution(p).routes;
+    const start = startRoutes(p, m, initial);
     if (m.windows === null && m.customers.length > ITERATED_SEARCH_ABOVE) {
       return textbookIteratedLocalSearch(p, m, budget, complete(m, start), initialPenalties(m));
     }
@@ -68,3 +72,11 @@ export const hgs: Strategy = {
     return geneticSearch(p, m, budget, complete(m, start));
   },
 };
+
+/**
+ * A caller's starting solution (e.g. the current routes of a decomposed large problem; it may be
+ * partial or infeasible) takes the savings' place.
+ */
+function startRoutes(p: CompiledProblem, m: HgsModel, initial?: Solution): number[][] {
+  return initial ? initial.routes.map((r) => r.filter((c) => c >= 0 && c < m.nodeCount && !p.isDepot[c])) : clarkeWrightSolution(p).routes;
+}

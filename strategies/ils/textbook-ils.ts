@@ -67,7 +67,7 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   // Under binding windows the working-hours cap applies to the scheduled duration (the route model's time segments).
   const durationLimit = m.windows ? m.windows.maxDuration : m.durationLimit;
   const loadFeasible = (): boolean => {
-    for (let r = 0; r < routes; r++) if (ls.loadOf(r) > m.capacity + 1e-9) return false;
+    for (let r = 0; r < routes; r++) if (ls.overloaded(r)) return false;
     return true;
   };
   const durationFeasible = (): boolean => {
@@ -118,7 +118,7 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
     for (const factor of [10, 100]) {
       ls.penalties = { load: pen.load * factor, duration: pen.duration * factor, timeWarp: m.windows ? pen.timeWarp * factor : pen.timeWarp };
       ls.reprice();
-      for (let r = 0; r < routes; r++) if (ls.loadOf(r) > m.capacity + 1e-9 || ls.durationOf(r) > durationLimit + 1e-7 || (m.windows && ls.timeWarpOf(r) > 1e-9)) ls.markChanged(r);
+      for (let r = 0; r < routes; r++) if (ls.overloaded(r) || ls.durationOf(r) > durationLimit + 1e-7 || (m.windows && ls.timeWarpOf(r) > 1e-9)) ls.markChanged(r);
       ls.runLocalised(rng, stop);
       if (feasible()) break;
     }

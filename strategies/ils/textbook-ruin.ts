@@ -2,6 +2,7 @@ import type { Rng } from "../core/rng.js";
 import type { LocalSearch } from "../search/textbook/local-search.js";
 import { routeCost } from "../search/textbook-model.js";
 import { WindowInsertion } from "../search/textbook/window-insertion.js";
+import { Pieces } from "../search/pieces.js";
 
 /**
  * Ruin and recreate of the textbook iterated local search (textbook-ils.ts), after SISR
@@ -28,6 +29,7 @@ export class TextbookRuin {
   private readonly candidateRoutes: Int32Array;
   /** Prices each position's time warp under binding windows (null without). */
   private readonly windows: WindowInsertion | null;
+  private readonly pieces = new Pieces();
 
   constructor(private readonly ls: LocalSearch) {
     const m = ls.m;
@@ -167,7 +169,7 @@ export class TextbookRuin {
         const distance = ls.fwd[r]![end]!;
         const load = ls.load[r]![end]! + m.demand[c]!;
         const service = ls.serv[r]![end]! + m.service[c]!;
-        const base = ls.cost[r]!;
+        const base = ls.cost[r]! - this.pickupCorrection(r, c, load);
         for (let j = 0; j <= length; j++) {
           if (bestRoute >= 0 && rng.next() < BLINK) continue;
           const a = seq[j]!;
@@ -187,6 +189,22 @@ export class TextbookRuin {
       if (skip && !this.forced && bestDelta >= skip[c]!) continue;
       this.insert(c, bestRoute, bestAfter);
     }
+  }
+
+  /**
+   * With pickups on board (backhaul-model.ts): the load penalty of route r with c added beyond
+   * that of its delivered total `delivered` (what routeCost prices), c put where its kind goes
+   * (a delivery first, a pickup last), which the order-keeping positions all share; 0 without.
+   */
+  private pickupCorrection(r: number, c: number, delivered: number): number {
+    const ls = this.ls;
+    const loads = ls.model.loads;
+    if (!loads) return 0;
+    const length = ls.length[r]!;
+    const pieces = this.pieces.reset();
+    if (ls.m.demand[c]! > 0) pieces.node(c).add(r, 1, length);
+    else pieces.add(r, 1, length).node(c);
+    return ls.penalties.load * (loads.excessOfPieces(r, pieces, ls.seq) - Math.max(0, delivered - ls.m.capacity));
   }
 
   /** Puts c into route r after position `after` (0: first). */

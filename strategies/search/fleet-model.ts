@@ -222,7 +222,7 @@ export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetM
  * arcs are forbidden, each customer's granular neighbours are the nearest of its own kind
  * (customers with neither kind are every kind's).
  */
-function sameKindFirst(p: CompiledProblem, kind: Uint8Array, k: number, near: Int32Array[]): Int32Array[] {
+export function sameKindFirst(p: CompiledProblem, kind: Uint8Array, k: number, near: Int32Array[]): Int32Array[] {
   const n = p.nodeCount;
   const lists: Int32Array[] = new Array(n);
   const customers = Array.from(p.customers);

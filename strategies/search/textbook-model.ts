@@ -80,12 +80,13 @@ function durationLimitOf(p: CompiledProblem, depot: number): number | "windows" 
 
 /**
  * Why the genetic search's textbook model does not fit (null when it does: one depot, identical
- * vehicles, hard windows if any, no rules); cheap, for the selection table.
+ * vehicles, hard windows if any, no rules); cheap, for the selection table. `loadsAllowed`: the
+ * load rules are the caller's business (backhaul-model.ts).
  */
-export function textbookMismatch(p: CompiledProblem): string | null {
+export function textbookMismatch(p: CompiledProblem, loadsAllowed = false): string | null {
   // Optional stops, skills, shifts and route limits: the selection table sends every problem with rules to hgs.
   if (p.rules) return "optional stops, skills, shifts or route limits";
-  return modelMismatch(p);
+  return modelMismatch(p, loadsAllowed);
 }
 
 /**
@@ -107,7 +108,7 @@ export function onlyOptionalRules(p: CompiledProblem): boolean {
 }
 
 /** As textbookMismatch, but problems whose only rules are optional stops fit (the textbook iterated local search prices them). */
-function modelMismatch(p: CompiledProblem): string | null {
+function modelMismatch(p: CompiledProblem, loadsAllowed = false): string | null {
   if (p.vehicleCount === 0) return "there are no vehicles";
   if (!onlyOptionalRules(p)) return "skills, shifts or route limits (priced by the general search's route model only, route-rules.ts)";
   const depot = p.startNode[0]!;
@@ -117,7 +118,7 @@ function modelMismatch(p: CompiledProblem): string | null {
   if (!allEqual(p.capacity) || !allEqual(p.fixedCost) || !allEqual(p.unitCost)) return "the fleet is heterogeneous";
   if (p.time && !allEqual(p.time.speed)) return "vehicle speeds differ";
   if (p.time && p.time.latePenaltyPerMin > 0) return "soft time windows (late_penalty_per_min > 0) price lateness per customer";
-  if (p.loads) return "pickups, shipments or extra load dimensions (the textbook model carries one delivered load)";
+  if (p.loads && !loadsAllowed) return "pickups, shipments or extra load dimensions (the textbook model carries one delivered load)";
   return null;
 }
 
@@ -126,6 +127,15 @@ export type { Penalties };
 export function buildModel(p: CompiledProblem): ModelOutcome {
   const mismatch = modelMismatch(p);
   if (mismatch !== null) return { ok: false, reason: mismatch };
+  return assembleModel(p);
+}
+
+/**
+ * What a problem whose fleet fits (one depot, identical vehicles, no rules) becomes in this
+ * model; `arcs` replaces the distances the search prices and its neighbour lists (the backhaul
+ * transformation, backhaul-model.ts), the request's own being used everywhere else.
+ */
+export function assembleModel(p: CompiledProblem, arcs?: { dist: Float64Array; neighbours: Int32Array[]; maxDemand: number }): ModelOutcome {
   const depot = p.startNode[0]!;
   const limit = durationLimitOf(p, depot);
   if (typeof limit === "string" && limit !== "windows") return { ok: false, reason: limit };
@@ -136,12 +146,14 @@ export function buildModel(p: CompiledProblem): ModelOutcome {
   service[depot] = 0;
   let maxDistance = 0;
   for (let i = 0; i < p.dist.length; i++) maxDistance = Math.max(maxDistance, p.dist[i]!);
-  let maxDemand = 0;
+  let maxDemand = arcs ? arcs.maxDemand : 0;
   for (const c of p.customers) maxDemand = Math.max(maxDemand, p.demand[c]!);
   const vehicles = Math.min(p.vehicleCount, Math.max(1, p.customers.length));
-  const neighbours = windows ? windowNeighbours(p, GRANULARITY) : nearestNeighbours(p, GRANULARITY);
+  const neighbours = arcs ? arcs.neighbours : windows ? windowNeighbours(p, GRANULARITY) : nearestNeighbours(p, GRANULARITY);
   const durationLimit = typeof limit === "number" ? limit : Number.POSITIVE_INFINITY;
-  const fleet = buildFleetModel(p, { routes: vehicles, neighbours, windows: windows !== null, durationLimit });
+  const built = buildFleetModel(p, { routes: vehicles, neighbours, windows: windows !== null, durationLimit });
+  // The order rule is priced by the arcs: the route model must not refuse it as well.
+  const fleet = arcs ? { ...built, dist: arcs.dist, order: null } : built;
   const fleetRules = buildFleetRules(p, maxDistance);
   const skipPrice = fleetRules && fleetRules.anyOptional ? fleetRules.skipPrice : null;
   return {
@@ -150,7 +162,7 @@ export function buildModel(p: CompiledProblem): ModelOutcome {
       nodeCount: p.nodeCount,
       depot,
       customers: p.customers,
-      dist: p.dist,
+      dist: arcs ? arcs.dist : p.dist,
       demand: p.demand,
       service,
       capacity: p.capacity[0]!,
@@ -161,7 +173,7 @@ export function buildModel(p: CompiledProblem): ModelOutcome {
       unitCost: p.unitCost[0]!,
       // More routes than customers is never useful, and each route costs memory in the search.
       vehicles,
-      symmetric: isSymmetric(p),
+      symmetric: !arcs && isSymmetric(p),
       neighbours,
       maxDistance,
       maxDemand,

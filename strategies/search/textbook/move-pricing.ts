@@ -27,6 +27,9 @@ export class TextbookMovePricing extends TextbookRoutes {
   loadV = 0;
   servU = 0;
   servV = 0;
+  /** Delivered totals of the two candidate routes last priced by `improves` (for the exact load in `confirm`). */
+  private loadA = 0;
+  private loadB = 0;
 
   /** Prepares the pricing of moves between routes ru and rv. */
   setPair(ru: number, rv: number): void {
@@ -49,11 +52,21 @@ export class TextbookMovePricing extends TextbookRoutes {
     if (boundA + boundB >= this.before - EPS) return false;
     const after = routeCost(m, this.penalties, countA, distA, loadA, servA) + routeCost(m, this.penalties, countB, distB, loadB, servB);
     this.predicted = after;
+    this.loadA = loadA;
+    this.loadB = loadB;
     return after < this.before - EPS;
   }
 
-  /** Adds the time penalties of both candidate routes (pieces `a` and `b`) to an improving price; whether it still improves. */
+  /**
+   * Adds what `improves` left out to an improving price: the load above the delivered total
+   * (pickups on board: the peak of the route model's load segments, backhaul-model.ts) and the
+   * time penalties of both candidate routes (pieces `a` and `b`); whether it still improves.
+   */
   confirm(ra: number, rb: number): boolean {
+    if (this.model.loads) {
+      this.predicted += this.loadCorrection(ra, this.a, this.loadA) + this.loadCorrection(rb, this.b, this.loadB);
+      if (this.predicted >= this.before - EPS) return false;
+    }
     if (!this.m.windows) return true;
     this.predicted += this.model.timePrice(ra, this.a) + this.model.timePrice(rb, this.b);
     return this.predicted < this.before - EPS;
@@ -78,11 +91,26 @@ export class TextbookMovePricing extends TextbookRoutes {
     return after < this.cost[r]! - EPS;
   }
 
-  /** Adds the time penalty of the candidate (pieces `a`) to an improving distance price; whether it still improves. */
+  /** Adds the load above the delivered total and the time penalty of the candidate (pieces `a`) to an improving distance price; whether it still improves. */
   confirmWithin(r: number): boolean {
+    if (this.model.loads) {
+      this.predicted += this.loadCorrection(r, this.a, this.load[r]![this.length[r]! + 1]!);
+      if (this.predicted >= this.cost[r]! - EPS) return false;
+    }
     if (!this.m.windows) return true;
     this.predicted += this.model.timePrice(r, this.a);
     return this.predicted < this.cost[r]! - EPS;
+  }
+
+  /**
+   * Penalty of vehicle r's load excess serving `pieces` (every dimension's peak on board), minus
+   * that of its delivered total `delivered`, which routeCost priced: never negative, since the
+   * peak is at least what leaves the depot.
+   */
+  private loadCorrection(r: number, pieces: Pieces, delivered: number): number {
+    if (pieces.size === 0) return 0;
+    const exact = this.model.loads!.excessOfPieces(r, pieces, this.seq);
+    return this.penalties.load * (exact - Math.max(0, delivered - this.m.capacity));
   }
 
   commitWithin(r: number): boolean {

@@ -105,6 +105,12 @@ export class TextbookRoutes {
     return this.load[r]![this.length[r]! + 1]!;
   }
 
+  /** Whether route r carries more than its capacity: its delivered total, or with pickups (backhaul-model.ts) its peak on board. */
+  overloaded(r: number): boolean {
+    if (this.model.loads) return this.model.loadExcess[r]! > 1e-9;
+    return this.load[r]![this.length[r]! + 1]! > this.m.capacity + 1e-9;
+  }
+
   distanceOf(r: number): number {
     return this.fwd[r]![this.length[r]! + 1]!;
   }
