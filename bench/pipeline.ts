@@ -12,6 +12,11 @@
  * With --profile, every process appends stage timestamps (src/infra/stage-profile.ts) and the
  * sequential run's median stage times are printed: where a task's time goes.
  *
+ * Every run also prints what each phase cost per task, whatever the machine's load: CPU ms of the
+ * API, the workers and nats-server, and the NATS messages the API and the workers sent
+ * (bench/pipeline-cost.ts); a third phase polls finished tasks only, to tell a poll's cost from a
+ * submit's. With --cpu-prof DIR, the API and workers write V8 CPU profiles (.cpuprofile) to DIR.
+ *
  * The account is on the test fixtures' `fuzz` plan (no practical rate limit), so what is measured
  * is the pipeline, not admission control.
  */
@@ -22,6 +27,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { startStack } from "../test/helpers/stack.js";
 import { profileTable } from "./pipeline-profile.js";
+import { COST_HEADER, costRow, costSnapshot, type CostProcesses } from "./pipeline-cost.js";
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== "pipeline"),
@@ -30,6 +36,7 @@ const { values } = parseArgs({
     burst: { type: "string", default: "600" },
     workers: { type: "string", default: "2" },
     profile: { type: "boolean", default: false },
+    "cpu-prof": { type: "string" },
   },
 });
 const SEQUENTIAL = Number(values.sequential);
@@ -64,7 +71,22 @@ interface Poll {
   result: { status?: string; time?: number } | null;
 }
 
-const stack = await startStack({ workers: WORKERS, env: { LOG_LEVEL: "warn", PLANS_FILE, BUSY_QUEUE_THRESHOLD: "1000000", SELF_CHECK_RESPONSES: "false", ...(PROFILE_FILE ? { PIPELINE_PROFILE_FILE: PROFILE_FILE } : {}) } });
+const CPU_PROF_DIR = values["cpu-prof"];
+const stack = await startStack({
+  workers: WORKERS,
+  natsMonitor: true,
+  env: {
+    LOG_LEVEL: "warn",
+    PLANS_FILE,
+    BUSY_QUEUE_THRESHOLD: "1000000",
+    SELF_CHECK_RESPONSES: "false",
+    ...(PROFILE_FILE ? { PIPELINE_PROFILE_FILE: PROFILE_FILE } : {}),
+    ...(CPU_PROF_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROF_DIR}` } : {}),
+  },
+});
+const processes: CostProcesses = { api: stack.api.child.pid!, workers: stack.workers.map((w) => w.child.pid!), nats: stack.nats.process.pid! };
+const snapshot = () => costSnapshot(processes, stack.nats.monitorUrl!);
+let polls = 0;
 try {
   const { headers } = await stack.account("pipeline", "fuzz");
   const h = { ...headers, "content-type": "application/json" };
@@ -75,6 +97,7 @@ try {
     return json.request_id;
   };
   const poll = async (id: string): Promise<Poll> => {
+    polls++;
     const res = await fetch(`${stack.baseUrl}/api/v1/solve/result/${id}`, { headers: h });
     return (await res.json()) as Poll;
   };
@@ -86,6 +109,14 @@ try {
     while (!finished(await poll(id)));
   }
 
+  // Two idle seconds: what the stack burns with no task (pings, pulls waiting, timers), which a
+  // phase's per-task figures include in proportion to its wall time.
+  const IDLE_MS = 2000;
+  const idleCost = await snapshot();
+  await new Promise((r) => setTimeout(r, IDLE_MS));
+  const seqCost = await snapshot();
+  const seqPolls = polls;
+  const seqStarted = performance.now();
   const total: number[] = [];
   const overhead: number[] = [];
   const solve: number[] = [];
@@ -116,6 +147,11 @@ try {
     overhead.push(ms - solveMs);
   }
   for (const xs of [total, overhead, solve, submitMs, pollMs]) xs.sort((a, b) => a - b);
+  // Let the last tails (history, final event, ack) finish so they are counted in this phase.
+  await new Promise((r) => setTimeout(r, 300));
+  const seqWallMs = performance.now() - seqStarted;
+  const burstCost = await snapshot();
+  const burstPolls = polls;
 
   const started = performance.now();
   const ids: string[] = [];
@@ -145,6 +181,18 @@ try {
     );
   }
   const burstMs = performance.now() - started;
+  await new Promise((r) => setTimeout(r, 300));
+  const pollCost = await snapshot();
+  const pollPolls = polls;
+  // Polls of finished tasks only, 8 in flight: a poll's own cost, to take out of the phases above.
+  const POLL_ONLY = 800;
+  let p0 = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (p0 < POLL_ONLY) await poll(ids[p0++ % ids.length]!);
+    }),
+  );
+  const endCost = await snapshot();
 
   const f = (x: number) => x.toFixed(1);
   console.log(`pipeline: ${WORKERS} workers, 3-customer tasks, one API instance, single nats-server`);
@@ -156,6 +204,12 @@ try {
   console.log(`| of which: the submit's answer (ms) | ${f(pct(submitMs, 50))} | ${f(pct(submitMs, 95))} |`);
   console.log(`| one poll's round trip (ms) | ${f(pct(pollMs, 50))} | ${f(pct(pollMs, 95))} |`);
   console.log(`burst: ${BURST} tasks submitted in ${f(submittedMs / 1000)} s, all results in ${f(burstMs / 1000)} s: ${(BURST / (burstMs / 1000)).toFixed(0)} tasks/s; missing ${pending.size}`);
+  console.log(`\nper-task cost (CPU ms from /proc, NATS messages sent from nats-server's /connz):`);
+  console.log(COST_HEADER);
+  console.log(costRow("idle (per second)", IDLE_MS / 1000, idleCost, seqCost, "no task"));
+  console.log(costRow("sequential", SEQUENTIAL, seqCost, burstCost, `${((burstPolls - seqPolls) / SEQUENTIAL).toFixed(2)} polls/task, ${(seqWallMs / 1000).toFixed(1)} s`));
+  console.log(costRow("burst", BURST, burstCost, pollCost, `${((pollPolls - burstPolls) / BURST).toFixed(2)} polls/task, ${(burstMs / 1000).toFixed(1)} s`));
+  console.log(costRow("polls only (per poll)", POLL_ONLY, pollCost, endCost, "finished tasks"));
   if (PROFILE_FILE) {
     // The tails of the last tasks may still be running: give them a moment to log.
     await new Promise((r) => setTimeout(r, 500));
@@ -163,5 +217,11 @@ try {
   }
   if (pending.size > 0) process.exitCode = 1;
 } finally {
+  if (CPU_PROF_DIR) {
+    // A profile is written at a clean exit only: stop the services gracefully first.
+    for (const p of [...stack.workers, stack.api]) p.signal("SIGTERM");
+    await Promise.all([...stack.workers, stack.api].map((p) => p.exited()));
+    console.log(`CPU profiles in ${CPU_PROF_DIR}`);
+  }
   await stack.stop();
 }

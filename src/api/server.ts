@@ -36,7 +36,7 @@ export async function startApi(config: Readonly<Config>, log: Logger, options: {
     queue,
     accounts: accounts.store,
     admission: new Admission(new KvCounter(nats.counters), options.clock ?? SYSTEM_CLOCK),
-    history: new HistoryStore(nats.history, nats.requests),
+    history: new HistoryStore(nats.history, nats.requests, nats.requestBodies),
     idempotency: new IdempotencyStore(nats.idempotency),
     metrics: createApiMetrics({ queueDepth: () => queue.queueDepth(), inProgress: () => queue.inProgress(), natsConnected: nats.isConnected }),
     natsConnected: nats.isConnected,

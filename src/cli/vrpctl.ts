@@ -127,7 +127,7 @@ export async function runVrpctl(argv: string[], print: (line: string) => void): 
       print(`this month:  ${usage.month} of ${plan.monthlyQuota} tasks`);
     } else if (command === "history") {
       const limit = Number(option(args, "--limit") ?? "20");
-      const page = await new HistoryStore(nats.history, nats.requests).list(need(1, "<user>"), limit, null);
+      const page = await new HistoryStore(nats.history, nats.requests, nats.requestBodies).list(need(1, "<user>"), limit, null);
       print(table(page.items.map((h) => ({ request_id: h.request_id, name: h.name ?? "", submitted_at: h.submitted_at, state: h.state, nodes: h.node_num, vehicles: h.vehicle_num, objective: h.objective, total_cost: h.total_cost ?? "" }))));
     } else if (command === "webhook-secret") {
       const secret = generateWebhookSecret();

@@ -19,11 +19,15 @@ export interface NatsServerOptions {
   ownProcessGroup?: boolean;
   /** Called with the process as soon as it is spawned (before it is ready), e.g. to stop it on a signal. */
   onSpawn?: (child: ChildProcess) => void;
+  /** Also serve the HTTP monitoring endpoints (/varz, /connz) on this port (benchmarks count messages). */
+  monitorPort?: number;
 }
 
 export interface NatsServerProcess {
   url: string;
   port: number;
+  /** The monitoring base URL (http://host:port) when started with `monitorPort`. */
+  monitorUrl: string | null;
   process: ChildProcess;
   /** SIGTERM and wait for exit. */
   stop(): Promise<void>;
@@ -45,6 +49,7 @@ export async function startNatsServer(options: NatsServerOptions): Promise<NatsS
     `max_payload: 8MB`,
     `jetstream { store_dir: "${options.storeDir.replace(/\\/g, "/")}" }`,
   ];
+  if (options.monitorPort) lines.push(`http: "${host}:${options.monitorPort}"`);
   if (options.cluster) {
     lines.push(`server_name: "${options.cluster.serverName}"`);
     lines.push(`cluster { name: "${options.cluster.name}", listen: "${host}:${options.cluster.port}", routes: [${options.cluster.routes.map((r) => `"${r}"`).join(", ")}] }`);
@@ -82,6 +87,7 @@ export async function startNatsServer(options: NatsServerOptions): Promise<NatsS
   return {
     url: `nats://${host}:${port}`,
     port,
+    monitorUrl: options.monitorPort ? `http://${host}:${options.monitorPort}` : null,
     process: child,
     stop: async () => {
       child.kill("SIGTERM");

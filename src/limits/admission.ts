@@ -77,6 +77,18 @@ export class Admission {
     return known !== null && known + SPECULATION_HEADROOM <= plan.monthlyQuota;
   }
 
+  /**
+   * Whether the per-minute rate counter is, as far as this process last saw, far enough below
+   * the plan's limit (by a tenth of it, at least 10) that this submit is very likely to pass it:
+   * the submit may then send its admission's writes before the counter's answer (issue 24; a
+   * refusal undoes them). False when this process has not seen this minute's counter yet, so a
+   * client over its rate keeps being refused before anything is written.
+   */
+  rateHasRoom(owner: string, plan: Plan): boolean {
+    const known = this.counter.lastKnown(`rate.${ownerKey(owner)}.${minuteWindow(this.clock.now()).id}`);
+    return known !== null && known + Math.max(10, plan.submitsPerMinute / 10) <= plan.submitsPerMinute;
+  }
+
   /** The refusal reserveQuota would give now, without reserving anything (validate-only requests). */
   async quotaRefusal(owner: string, plan: Plan): Promise<ApiError | null> {
     const window = monthWindow(this.clock.now());

@@ -40,6 +40,15 @@ export class TaskQueue {
    * any step leaves nothing that can run or be polled. Resolves with the record's revision.
    */
   async enqueue(task: TaskRecord, requestBody: Uint8Array, alongside: Promise<unknown> = Promise.resolve()): Promise<number> {
+    await this.writeAdmission(task, requestBody, alongside);
+    return this.commit(task);
+  }
+
+  /**
+   * The first half of `enqueue`: the request body, the task message and `alongside`, all at once;
+   * rejects with the first failure once all have settled. Nothing can run until `commit`.
+   */
+  async writeAdmission(task: TaskRecord, requestBody: Uint8Array, alongside: Promise<unknown> = Promise.resolve()): Promise<void> {
     const storeBody =
       requestBody.length <= INLINE_BODY_LIMIT
         ? this.nats.requestBodies.put(task.id, requestBody)
@@ -53,10 +62,22 @@ export class TaskQueue {
     const failed = written.find((w) => w.status === "rejected");
     if (failed) throw failed.reason;
     profileStage(task.id, "api.written");
+  }
+
+  /** The second half of `enqueue`: the record's `create`, the commit point (TaskStore.admit). */
+  async commit(task: TaskRecord): Promise<number> {
     const revision = await this.store.admit(task);
     // Count our own submission into the cached depth rather than asking the server again.
     if (this.depthCache) this.depthCache.value++;
     return revision;
+  }
+
+  /**
+   * The depth as last read, if that read is fresh enough to be used without asking the server
+   * (the same freshness `queueDepth` uses); null otherwise.
+   */
+  cachedDepth(): number | null {
+    return this.depthCache && Date.now() - this.depthCache.at < DEPTH_CACHE_MS ? this.depthCache.value : null;
   }
 
   /** Removes a task's stored request body (data removal), wherever it was kept. */

@@ -48,10 +48,22 @@ function resultObjectName(id: string): string {
   return `${id}.result`;
 }
 
+/**
+ * Final bodies up to this size are kept as one KV value (one write, one read); larger ones in the
+ * object store, which chunks them (an existence read, then chunk and metadata writes).
+ */
+const INLINE_FINAL_BODY_LIMIT = 768 * 1024;
+
 export class HistoryStore {
   constructor(
     private readonly kv: KV,
     private readonly blobs: ObjectStore,
+    /**
+     * Where small final bodies are kept (the request-body bucket, whose retention is the
+     * history's): issue 24, two NATS messages and two dependent round trips less per task than
+     * the object store. Bodies kept in the object store before (or too large) are still found there.
+     */
+    private readonly smallBlobs: KV,
   ) {}
 
   /**
@@ -69,7 +81,9 @@ export class HistoryStore {
   /** Updates state and cost, and keeps the final poll body so the download outlives the result TTL. */
   async finish(task: TaskRecord, finalBody: unknown): Promise<void> {
     if (task.channel !== "direct") return;
-    await this.blobs.putBlob({ name: resultObjectName(task.id) }, encoder.encode(JSON.stringify(finalBody)));
+    const bytes = encoder.encode(JSON.stringify(finalBody));
+    if (bytes.length <= INLINE_FINAL_BODY_LIMIT) await this.smallBlobs.put(resultObjectName(task.id), bytes);
+    else await this.blobs.putBlob({ name: resultObjectName(task.id) }, bytes);
     const key = entryKey(task.owner, task.submittedAt, task.id);
     for (let attempt = 0; attempt < 10; attempt++) {
       const current = await this.kv.get(key);
@@ -136,11 +150,14 @@ export class HistoryStore {
     throw new Error(`history entry of ${task.id}: too many concurrent updates`);
   }
 
-  /** Removes the copy of the final poll body kept for the download. */
+  /** Removes the copy of the final poll body kept for the download, wherever it was kept. */
   async removeFinalBody(id: string): Promise<void> {
-    await this.blobs.delete(resultObjectName(id)).catch((err: unknown) => {
-      if (!/not found/i.test(err instanceof Error ? err.message : String(err))) throw err;
-    });
+    await Promise.all([
+      this.smallBlobs.purge(resultObjectName(id)),
+      this.blobs.delete(resultObjectName(id)).catch((err: unknown) => {
+        if (!/not found/i.test(err instanceof Error ? err.message : String(err))) throw err;
+      }),
+    ]);
   }
 
   /** Newest first; the cursor is opaque to callers (the last key of the previous page). */
@@ -171,6 +188,8 @@ export class HistoryStore {
   }
 
   async finalBody(id: string): Promise<unknown | null> {
+    const small = await this.smallBlobs.get(resultObjectName(id));
+    if (small && small.operation === "PUT" && small.length > 0) return JSON.parse(decoder.decode(small.value)) as unknown;
     const blob = await this.blobs.getBlob(resultObjectName(id));
     return blob ? (JSON.parse(decoder.decode(blob)) as unknown) : null;
   }

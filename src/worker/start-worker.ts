@@ -35,7 +35,7 @@ export async function startWorker(config: Readonly<Config>, log: Logger): Promis
     nats,
     queue,
     accounts: new AccountStore(nats.accounts, nats.apiKeys),
-    history: new HistoryStore(nats.history, nats.requests),
+    history: new HistoryStore(nats.history, nats.requests, nats.requestBodies),
     metrics,
     solver,
     events: new TaskEvents(nats.js, nats.jsm),

@@ -15,16 +15,27 @@ import type { ProgressReport } from "./progress-reporter.js";
 export class TaskProgress {
   private chain: Promise<void> = Promise.resolve();
   private best: SolvedResultBody | null = null;
+  /**
+   * Whether an entry may exist: this attempt reset one or stored a report, or an earlier delivery
+   * may have left one. A task's first delivery that ends before its first report has none, and
+   * its `finish` sends nothing (issue 24: one NATS message less per tiny task).
+   */
+  private entryWritten: boolean;
 
   constructor(
     private readonly task: TaskRecord,
     private readonly store: ProgressStore,
     private readonly events: TaskEvents,
     private readonly log: Logger,
-  ) {}
+    /** The task's first delivery: no earlier attempt can have left an entry. */
+    firstDelivery = false,
+  ) {
+    this.entryWritten = !firstDelivery;
+  }
 
   /** Resets the entry (a redelivered task may have one from the crashed attempt) before solving starts. */
   async reset(): Promise<void> {
+    this.entryWritten = true;
     await this.store.put(this.task.id, { progress: initialProgress(this.task.timeLimitSeconds, this.task.strategy), best: null });
   }
 
@@ -46,6 +57,7 @@ export class TaskProgress {
     };
     const solving: TaskRecord = { ...this.task, state: "solving" };
     const best = this.best;
+    this.entryWritten = true;
     this.chain = this.chain
       .then(async () => {
         await this.store.put(this.task.id, { progress, best });
@@ -57,6 +69,7 @@ export class TaskProgress {
   /** Waits for the reports in flight, then drops the entry: the task has ended. */
   async finish(): Promise<void> {
     await this.chain;
+    if (!this.entryWritten) return;
     await this.store.remove(this.task.id).catch((err: unknown) => this.log.warn("progress entry not removed", { err }));
   }
 }

@@ -59,6 +59,8 @@ type Stored = { record: TaskRecord; revision: number };
 interface Finished {
   stored: Stored;
   before: Promise<void>;
+  /** This delivery's write moved the record to its final state (see bookkeeping's `ours`). */
+  ours?: boolean;
 }
 
 /**
@@ -119,7 +121,7 @@ export class TaskRunner {
           return { end: "handed-back" };
         }
       }
-      const tail = bookkeeping(m, finished.stored.record, finished.before, this.deps, taskLog).finally(() => clearInterval(heartbeat));
+      const tail = bookkeeping(m, finished.stored.record, finished.before, this.deps, taskLog, finished.ours ?? false).finally(() => clearInterval(heartbeat));
       return { end: "acked", tail };
     } catch (err) {
       clearInterval(heartbeat);
@@ -129,7 +131,7 @@ export class TaskRunner {
 
   private async solve(found: Stored, delivery: number, log: Logger, requestRead: Promise<Uint8Array | null>): Promise<Finished | null> {
     const task = found.record;
-    const progress = new TaskProgress(task, this.deps.progress, this.deps.events, log);
+    const progress = new TaskProgress(task, this.deps.progress, this.deps.events, log, delivery === 1);
     // Subscribed before the task moves to solving: a cancel recorded before that move is read from
     // the record below, and one recorded after it finds this subscription in place.
     const cancel = new AbortController();
@@ -235,7 +237,7 @@ export class TaskRunner {
     let before = this.before;
     if (!moved && wrote.ours) before = progress.solvingStarted(attempt).catch((err: unknown) => log.warn("solving event not logged", { err }));
     log.info("task finished", { state: stored.record.state, total_cost: stored.record.result?.total_cost, error: stored.record.error });
-    return { stored, before: before.then(() => progress.finish()) };
+    return { stored, before: before.then(() => progress.finish()), ours: wrote.ours };
   }
 
   /** Writes of the current solving attempt (progress entry, `solving` event, history state) that must precede its final event. */

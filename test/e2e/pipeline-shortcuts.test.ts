@@ -6,6 +6,7 @@ import { KvCounter } from "../../src/limits/kv-counter.js";
 import { connectNats, type Nats } from "../../src/queue/connection.js";
 import { NAMES } from "../../src/queue/names.js";
 import type { StoredTaskEvent } from "../../src/queue/task-events.js";
+import { TaskStore } from "../../src/queue/task-store.js";
 import { apiClient, isFinished, pollUntil } from "../helpers/client.js";
 import { quietLog } from "../helpers/nats.js";
 import { cvrpRequest } from "../helpers/requests.js";
@@ -110,5 +111,54 @@ describe("pipeline shortcuts keep their guarantees", function () {
     expect(names.slice(0, 2)).to.deep.equal(["queued", "solving"]);
     expect(names.at(-1)).to.equal("solved");
     expect(names.slice(2, -1).every((n) => n === "progress"), JSON.stringify(names)).to.equal(true);
+  });
+
+  it("undoes the writes sent ahead of the rate counter's answer when it refuses: nothing to poll or run, the quota given back", async () => {
+    const { user, headers } = await stack.account("ahead-refused", "fuzz");
+    const admission = new Admission(new KvCounter(nats.counters), SYSTEM_CLOCK);
+    const rateKey = () => `rate.${Buffer.from(user, "utf8").toString("hex")}.${Math.floor(Date.now() / 60_000)}`;
+    const counter = new KvCounter(nats.counters);
+    const kinds: string[] = [];
+    const refused: string[] = [];
+    let accepted = 0;
+    // The API instance last saw this minute's rate counter far below the limit; another instance
+    // (here: the test) then fills it up, so the next submit sends its writes ahead and is refused.
+    // Repeated, as a submit takes the ahead path only while the queue depth is in its short cache.
+    for (let i = 0; i < 12 && !kinds.includes("abandoned"); i++) {
+      const ok = await submit(headers, TINY);
+      expect(ok.status).to.equal(200);
+      accepted++;
+      const used = await counter.read(rateKey());
+      await counter.add(rateKey(), 100_000 - used, 100_000);
+      const res = await submit(headers, TINY);
+      expect(res.status).to.equal(429);
+      expect(((await res.json()) as { code: string }).code).to.equal("rate_limit_exceeded");
+      const id = res.headers.get("x-request-id")!;
+      refused.push(id);
+      // The tombstone is written behind the answer (nothing can run without the record anyway).
+      let kind = (await new TaskStore(nats.tasks).read(id)).kind;
+      for (const until = Date.now() + 1000; kind === "missing" && Date.now() < until; kind = (await new TaskStore(nats.tasks).read(id)).kind) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      kinds.push(kind);
+      await counter.add(rateKey(), -(100_000 - used), 100_000);
+    }
+    expect(kinds, "refused submits: tombstone (writes went ahead) or nothing (ordinary path)").to.not.include("live");
+    expect(kinds, "at least one submit took the ahead path").to.include("abandoned");
+    const client = apiClient(stack.baseUrl, headers);
+    for (const id of refused) {
+      const poll = await client.GET("/api/v1/solve/result/{request_id}", { params: { path: { request_id: id } } });
+      expect(poll.response.status, "a refused submit leaves nothing to poll").to.equal(404);
+    }
+    // The worker drops the messages sent ahead (it finds the tombstone) and their bodies.
+    const deadline = Date.now() + 20_000;
+    let info = await nats.jsm.consumers.info(NAMES.taskStream, NAMES.taskConsumer);
+    while ((info.num_pending > 0 || info.num_ack_pending > 0) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      info = await nats.jsm.consumers.info(NAMES.taskStream, NAMES.taskConsumer);
+    }
+    expect(info.num_pending + info.num_ack_pending, "messages left in the work queue").to.equal(0);
+    for (const id of refused) expect(await nats.requestBodies.get(id).then((e) => (e && e.operation === "PUT" && e.length > 0 ? "body" : null))).to.equal(null);
+    expect((await admission.usage(user)).month, "only accepted submits keep their quota unit").to.equal(accepted);
   });
 });

@@ -113,7 +113,7 @@ export async function checkNothingLost(
   });
   expect(stray, "task records that are not accepted, solved tasks").to.deep.equal([]);
 
-  const history = await inspect("reading the history", () => new HistoryStore(cluster.nats.history, cluster.nats.requests).list("faults", 100_000, null));
+  const history = await inspect("reading the history", () => new HistoryStore(cluster.nats.history, cluster.nats.requests, cluster.nats.requestBodies).list("faults", 100_000, null));
   const listed = new Map(history.items.map((h) => [h.request_id, h.state]));
   const missing = [...acceptedSoFar].filter((id) => listed.get(id) !== "solved");
   expect(missing, "accepted tasks not listed as solved in the history").to.deep.equal([]);

@@ -5,16 +5,14 @@ import type { JsonBody } from "../read-json-body.js";
 import { ApiError, validationError } from "../../errors/api-error.js";
 import { planLimitMessage } from "../../errors/codes.js";
 import { rateLimitHeaders } from "../../limits/admission.js";
-import type { TaskRecord } from "../../queue/task-store.js";
 import { authenticateCaller } from "../auth.js";
 import { acceptedAck } from "../envelope.js";
-import { AdmissionAbandoned } from "../../queue/task-store.js";
-import { BROKER_RETRY_AFTER_SECONDS } from "../middleware/error-envelope.js";
 import { taskEnvelope } from "../task-view.js";
 import { validateSolveRequest } from "../validation/validate-solve-request.js";
-import { randomInt } from "node:crypto";
 import { claimIdempotencyKey, readIdempotencyKey } from "../idempotency-key.js";
 import { profileStage } from "../../infra/stage-profile.js";
+import { busyRetryAfter, commitAdmission, newTaskRecord, type ValidRequest } from "../admit-task.js";
+import { submitAhead } from "./submit-ahead.js";
 
 /** A quota reservation's outcome: null once reserved, else its refusal or failure. */
 function reservation(reserve: Promise<void>): Promise<unknown> {
@@ -24,14 +22,7 @@ function reservation(reserve: Promise<void>): Promise<unknown> {
   );
 }
 
-function unavailable(): ApiError {
-  return new ApiError("service_unavailable", "The task queue is temporarily unavailable. Please retry shortly", { retryAfterSeconds: BROKER_RETRY_AFTER_SECONDS });
-}
-
-/** Seconds a busy client should wait: the backlog divided by recent throughput, within sane bounds. */
-export function busyRetryAfter(depth: number, threshold: number): number {
-  return Math.min(300, Math.max(5, Math.ceil((depth - threshold + 1) * 2)));
-}
+export { busyRetryAfter };
 
 /**
  * POST /api/v1/solve, in the order of checks of decisions.md: authentication, API access,
@@ -50,11 +41,18 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
       // rate counter (one round trip instead of two); a submit refused before the quota check
       // gives it back, so the order of checks and what a refusal costs stay as they were.
       const early = admission.quotaHasRoom(caller.owner, caller.plan) ? reservation(admission.reserveQuota(caller.owner, caller.plan)) : null;
+      // Issue 24: far from every limit, without an Idempotency-Key, the admission's writes go
+      // out alongside the rate counter too (submit-ahead.ts): one dependent round trip less.
+      if (early && ctx.headers["idempotency-key"] === undefined && admission.rateHasRoom(caller.owner, caller.plan) && queue.cachedDepth() !== null) {
+        const ahead = await submitAhead(services, c, ctx, caller, early, readJsonBody);
+        await accept(ahead.task, ahead.writes, null);
+        return;
+      }
       let quotaChecked = false;
       let claim: Awaited<ReturnType<typeof claimIdempotencyKey>>;
       let body: JsonBody;
       let depthRead: Promise<number>;
-      let request: Extract<ReturnType<typeof validateSolveRequest>, { ok: true }>["request"];
+      let request: ValidRequest;
       try {
         const rate = await admission.consumeRate(caller.owner, caller.plan);
         stage("api.rate");
@@ -96,13 +94,7 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
       } finally {
         if (early && !quotaChecked && (await early) === null) await admission.releaseQuota(caller.owner).catch(() => undefined);
       }
-      const releaseClaim = async () => {
-        if (claim) await claim.release();
-      };
-      let accepted = false;
-      // Set when a failed admission could not be settled (NATS unreachable): the record may exist,
-      // so the Idempotency-Key stays claimed and a repeat settles it (IdempotencyStore.claim).
-      let admissionUncertain = false;
+      let busyChecked = false;
       try {
         stage("api.quota");
         const depth = await depthRead;
@@ -111,70 +103,55 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
           const retry = busyRetryAfter(depth, config.busyQueueThreshold);
           throw new ApiError("service_busy", `Service busy: ${depth} tasks are waiting in the queue. Retry in ${retry} s`, { retryAfterSeconds: retry });
         }
-        // The HTTP request's id becomes the task's id: one identifier in the body, header and logs.
-        const id = state.httpRequestId;
-        const now = new Date().toISOString();
-        const task: TaskRecord = {
-          id,
-          owner: caller.owner,
-          channel: caller.channel,
-          state: "queued",
-          submittedAt: now,
-          updatedAt: now,
-          name: request.name ?? null,
-          nodeNum: request.node_num,
-          vehicleNum: request.vehicle_num,
-          objective: request.objective ?? "min_total_distance",
-          // Omitted means the plan's maximum; above it is silently replaced by it (spec 2.1).
-          timeLimitSeconds: Math.min(request.time_limit_seconds ?? caller.plan.maxSolveSeconds, caller.plan.maxSolveSeconds),
-          strategy: request.strategy ?? null,
-          callbackUrl: request.callback_url ?? null,
-          solveAttempts: 0,
-          // Fixed here, not in the worker, so that a redelivered task searches exactly as before.
-          seed: request.seed ?? randomInt(0, 2 ** 31),
-        };
+        busyChecked = true;
+        const task = newTaskRecord(state.httpRequestId, caller, request);
         // Issue 24: the `queued` event is part of the admission (its failure fails the submit), so
         // an accepted task's log always starts with it; a refused submit's stray event is never
         // served (events are read through the task's record, which such a submit never has).
-        const queuedEvent = services.events.publishQueued(id, taskEnvelope(task, depth + 1));
-        try {
-          await queue.enqueue(task, Buffer.from(body.raw, "utf8"), queuedEvent);
-        } catch (err) {
-          // Make sure the admission can never complete. A tombstone written (or found): nothing
-          // runs, answer the error. The record found instead: our own create landed and only its
-          // answer was lost, so the task is accepted after all.
-          const abandoned = await queue.store.abandon(id).catch(() => null);
-          if (abandoned !== false) {
-            if (abandoned === null) admissionUncertain = true;
-            state.log.warn("task not admitted", { task_id: id, err, certain: abandoned === true });
-            throw err instanceof AdmissionAbandoned ? unavailable() : err;
-          }
-          state.log.warn("task admitted although its record write answered an error", { task_id: id, err });
-        }
-        accepted = true;
-        stage("api.committed");
-        state.log.info("task accepted", { task_id: id, owner: caller.owner, node_num: task.nodeNum, vehicle_num: task.vehicleNum });
-        metrics.submissions.inc({ outcome: "accepted", code: "none" });
-        const ack = acceptedAck(task);
-        // After the commit, so a refused submit never leaves a history entry behind, and not
-        // waited for (issue 24, pipeline speed): the entry is not part of the task's fate, and
-        // the worker writes it when the task ends if it is missing (an API instance that died
-        // right after answering, a failover that lost it). Neither write fails the accepted
-        // submit; a repeat settles a claim left pending (IdempotencyStore.claim).
-        if (task.channel === "direct") void history.record(task).catch((err: unknown) => state.log.error("history record failed", { task_id: id, err }));
-        if (claim) await claim.complete(ack).catch((err: unknown) => state.log.error("idempotency claim not completed", { task_id: id, err }));
-        stage("api.done");
-        ctx.status = 200;
-        ctx.body = ack;
+        const queuedEvent = services.events.publishQueued(task.id, taskEnvelope(task, depth + 1));
+        await accept(task, queue.writeAdmission(task, Buffer.from(body.raw, "utf8"), queuedEvent), claim);
       } finally {
-        if (!accepted) {
+        if (!busyChecked) {
           await admission.releaseQuota(caller.owner).catch(() => undefined);
-          if (!admissionUncertain) await releaseClaim();
+          if (claim) await claim.release();
         }
       }
     } catch (err) {
       metrics.submissions.inc({ outcome: "rejected", code: err instanceof ApiError ? err.code : "internal_error" });
       throw err;
+    }
+
+    /**
+     * Commits the admission whose writes are under way and answers the acknowledgement; on a
+     * failure gives the quota back and frees the Idempotency-Key (unless the admission could
+     * not be settled: the record may exist, so a repeat settles the claim, IdempotencyStore.claim).
+     */
+    async function accept(task: ReturnType<typeof newTaskRecord>, writes: Promise<void>, claim: Exclude<Awaited<ReturnType<typeof claimIdempotencyKey>>, true>): Promise<void> {
+      const outcome = { uncertain: false };
+      let accepted = false;
+      try {
+        await commitAdmission(queue, task, writes, state.log, outcome);
+        accepted = true;
+      } finally {
+        if (!accepted) {
+          await admission.releaseQuota(task.owner).catch(() => undefined);
+          if (claim && !outcome.uncertain) await claim.release();
+        }
+      }
+      stage("api.committed");
+      state.log.info("task accepted", { task_id: task.id, owner: task.owner, node_num: task.nodeNum, vehicle_num: task.vehicleNum });
+      metrics.submissions.inc({ outcome: "accepted", code: "none" });
+      const ack = acceptedAck(task);
+      // After the commit, so a refused submit never leaves a history entry behind, and not
+      // waited for (issue 24, pipeline speed): the entry is not part of the task's fate, and
+      // the worker writes it when the task ends if it is missing (an API instance that died
+      // right after answering, a failover that lost it). Neither write fails the accepted
+      // submit; a repeat settles a claim left pending (IdempotencyStore.claim).
+      if (task.channel === "direct") void history.record(task).catch((err: unknown) => state.log.error("history record failed", { task_id: task.id, err }));
+      if (claim) await claim.complete(ack).catch((err: unknown) => state.log.error("idempotency claim not completed", { task_id: task.id, err }));
+      stage("api.done");
+      ctx.status = 200;
+      ctx.body = ack;
     }
   };
 }

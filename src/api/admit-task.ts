@@ -1,0 +1,79 @@
+import { randomInt } from "node:crypto";
+import type { Logger } from "../log/logger.js";
+import type { TaskQueue } from "../queue/task-queue.js";
+import { AdmissionAbandoned, type TaskRecord } from "../queue/task-store.js";
+import type { Caller } from "./auth.js";
+import { ApiError } from "../errors/api-error.js";
+import { BROKER_RETRY_AFTER_SECONDS } from "./middleware/error-envelope.js";
+import type { validateSolveRequest } from "./validation/validate-solve-request.js";
+
+export type ValidRequest = Extract<ReturnType<typeof validateSolveRequest>, { ok: true }>["request"];
+
+function unavailable(): ApiError {
+  return new ApiError("service_unavailable", "The task queue is temporarily unavailable. Please retry shortly", { retryAfterSeconds: BROKER_RETRY_AFTER_SECONDS });
+}
+
+/** Seconds a busy client should wait: the backlog divided by recent throughput, within sane bounds. */
+export function busyRetryAfter(depth: number, threshold: number): number {
+  return Math.min(300, Math.max(5, Math.ceil((depth - threshold + 1) * 2)));
+}
+
+/** A new task's first record. The HTTP request's id becomes the task's id: one identifier in the body, header and logs. */
+export function newTaskRecord(id: string, caller: Caller, request: ValidRequest): TaskRecord {
+  const now = new Date().toISOString();
+  return {
+    id,
+    owner: caller.owner,
+    channel: caller.channel,
+    state: "queued",
+    submittedAt: now,
+    updatedAt: now,
+    name: request.name ?? null,
+    nodeNum: request.node_num,
+    vehicleNum: request.vehicle_num,
+    objective: request.objective ?? "min_total_distance",
+    // Omitted means the plan's maximum; above it is silently replaced by it (spec 2.1).
+    timeLimitSeconds: Math.min(request.time_limit_seconds ?? caller.plan.maxSolveSeconds, caller.plan.maxSolveSeconds),
+    strategy: request.strategy ?? null,
+    callbackUrl: request.callback_url ?? null,
+    solveAttempts: 0,
+    // Fixed here, not in the worker, so that a redelivered task searches exactly as before.
+    seed: request.seed ?? randomInt(0, 2 ** 31),
+  };
+}
+
+/**
+ * Completes an admission whose writes (body, message, `queued` event: TaskQueue.writeAdmission)
+ * are under way: once they are stored, the record's `create` commits it. On any failure the
+ * admission is made impossible to complete (a tombstone), and the error is thrown; when even that
+ * cannot be settled (NATS unreachable) `uncertain` is set, as the record may exist. The record
+ * found instead of a tombstone means our own create landed and only its answer was lost: the task
+ * is accepted after all.
+ */
+export async function commitAdmission(queue: TaskQueue, task: TaskRecord, writes: Promise<void>, log: Logger, outcome: { uncertain: boolean }): Promise<void> {
+  try {
+    await writes;
+    await queue.commit(task);
+  } catch (err) {
+    const abandoned = await queue.store.abandon(task.id).catch(() => null);
+    if (abandoned !== false) {
+      if (abandoned === null) outcome.uncertain = true;
+      log.warn("task not admitted", { task_id: task.id, err, certain: abandoned === true });
+      throw err instanceof AdmissionAbandoned ? unavailable() : err;
+    }
+    log.warn("task admitted although its record write answered an error", { task_id: task.id, err });
+  }
+}
+
+/**
+ * Undoes writes made ahead of a check that then refused the submit (the speculative path of
+ * issue 24): a tombstone, so the message is dropped by the worker that takes it and the task can
+ * never be admitted, and the body removed. Best effort, and never throws: if NATS cannot be
+ * reached, the worker's admission deadline (WORKER_ADMISSION_DEADLINE_MS) writes the tombstone
+ * and drops the message.
+ */
+export async function undoWrites(queue: TaskQueue, id: string, writes: Promise<void>): Promise<void> {
+  await writes.catch(() => undefined);
+  await queue.store.abandon(id).catch(() => undefined);
+  void queue.removeRequest(id).catch(() => undefined);
+}
