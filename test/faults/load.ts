@@ -55,6 +55,13 @@ export interface LoadReport {
   serverErrors: { status: number; retryAfter: string | null; requestId: string | null }[];
   /** Submissions given up (still refused when the client's patience ran out). */
   givenUp: number;
+  /**
+   * Attempts without an Idempotency-Key whose answer was lost (connection broken or timed out):
+   * the API may or may not have accepted them, and the client cannot know their request_id.
+   */
+  ambiguous: number;
+  /** Submissions sent without an Idempotency-Key (every other one). */
+  keyless: number;
   /** Answers by status, retries included; network errors as status 0. */
   answers: Map<number, number>;
   seconds: number;
@@ -65,13 +72,16 @@ const PATIENCE_MS = 180_000;
 
 /**
  * Submits `tasks` tiny solves with a callback from LANES concurrent clients, spread over the API
- * instances `urls()` returns at each attempt. Every submission has its own Idempotency-Key and is
- * retried with it, as a careful partner would: after a 503 (its Retry-After, capped at 1 s), a 409
- * (another attempt still being admitted) or a broken connection (an API instance killed).
+ * instances `urls()` returns at each attempt, retried as a careful partner would: after a 503 (its
+ * Retry-After, capped at 1 s), a 409 (another attempt still being admitted) or a broken connection
+ * (an API instance killed). Even submissions carry their own Idempotency-Key and retry with it;
+ * odd ones carry none, so they take the submit's path without a key (the writes sent ahead of the
+ * rate check, src/api/handlers/submit-ahead.ts), and a retry is a new submission: a 503 must have
+ * left nothing behind, and a lost answer is counted as `ambiguous`.
  * `onProgress(i)` runs before the i-th submission, so a scenario can inject its fault mid-load.
  */
 export async function submitLoad(urls: () => string[], headers: Record<string, string>, tasks: number, callbackUrl: string, onProgress: (i: number) => void = () => undefined): Promise<LoadReport> {
-  const report: LoadReport = { accepted: [], serverErrors: [], givenUp: 0, answers: new Map(), seconds: 0 };
+  const report: LoadReport = { accepted: [], serverErrors: [], givenUp: 0, ambiguous: 0, keyless: 0, answers: new Map(), seconds: 0 };
   const count = (status: number) => report.answers.set(status, (report.answers.get(status) ?? 0) + 1);
   const body = JSON.stringify({ ...TINY_REQUEST, callback_url: callbackUrl });
   let next = 0;
@@ -81,7 +91,8 @@ export async function submitLoad(urls: () => string[], headers: Record<string, s
       while (next < tasks) {
         const i = next++;
         onProgress(i);
-        const key = randomUUID();
+        const key = i % 2 === 0 ? randomUUID() : null;
+        if (key === null) report.keyless++;
         const giveUpAt = Date.now() + PATIENCE_MS;
         for (let attempt = 0; ; attempt++) {
           const live = urls();
@@ -90,7 +101,7 @@ export async function submitLoad(urls: () => string[], headers: Record<string, s
           let wait = 200;
           if (url) {
             try {
-              const res = await fetch(`${url}/api/v1/solve`, { method: "POST", headers: { ...headers, "idempotency-key": key }, body, signal: AbortSignal.timeout(30_000) });
+              const res = await fetch(`${url}/api/v1/solve`, { method: "POST", headers: key === null ? headers : { ...headers, "idempotency-key": key }, body, signal: AbortSignal.timeout(30_000) });
               status = res.status;
               const json = (await res.json()) as { request_id?: string };
               if (status === 200) {
@@ -103,6 +114,7 @@ export async function submitLoad(urls: () => string[], headers: Record<string, s
               else if (status !== 409) throw new Error(`submit answered ${status}: ${JSON.stringify(json)}`);
             } catch (err) {
               if (status !== 0 && status !== 409 && status < 500) throw err;
+              if (status === 0 && key === null) report.ambiguous++;
             }
           }
           count(status);
