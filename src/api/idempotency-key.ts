@@ -32,9 +32,10 @@ export function readIdempotencyKey(headers: KoaContext["headers"]): { key: strin
  */
 export async function settleAdmission(tasks: TaskStore, id: string): Promise<{ admitted: true; ack: unknown } | { admitted: false }> {
   if (await tasks.abandon(id)) return { admitted: false };
-  const task = await tasks.get(id);
-  if (!task) return { admitted: false };
-  return { admitted: true, ack: acceptedAck(task) };
+  // The tombstone lost, so the record is there: read it back (a stale "missing" is asked again).
+  const found = await tasks.readTaken(id);
+  if (found.kind !== "live") return { admitted: false };
+  return { admitted: true, ack: acceptedAck(found.record) };
 }
 
 /**

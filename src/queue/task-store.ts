@@ -72,6 +72,23 @@ export class AdmissionAbandoned extends Error {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/**
+ * After a `create` answered "exists", the entry is read back to see whose it is. Right after a
+ * leader change that read can still answer "missing" for the entry the create just ran into
+ * (seen in the fault suite with the task bucket's leader killed: a submit took the missing
+ * answer for its own tombstone, answered 503, and its record was left `queued` with its message
+ * dropped). So a missing answer is asked again, for up to about 5 s, and never taken as a verdict.
+ */
+const TAKEN_READ_ATTEMPTS = 20;
+const TAKEN_READ_PAUSE_MS = 250;
+
+/** The key's entry could not be read back although a `create` found it taken: nothing is known. */
+export class EntryUnsettled extends Error {
+  constructor(id: string) {
+    super(`task ${id}: its key is taken but no read finds the entry`);
+  }
+}
+
 export class TaskStore {
   /** `ttlMs`: the bucket's TTL, to stamp each record with its expiry (0: leave it unstamped). */
   constructor(
@@ -103,7 +120,7 @@ export class TaskStore {
     } catch (err) {
       // "exists": our own create landed before (its answer was lost) or a tombstone was first.
       if (!isKeyExists(err)) throw err;
-      const found = await this.read(task.id);
+      const found = await this.readTaken(task.id);
       if (found.kind === "live") return found.revision;
       throw new AdmissionAbandoned(task.id);
     }
@@ -119,8 +136,18 @@ export class TaskStore {
       return true;
     } catch (err) {
       if (!isKeyExists(err)) throw err;
-      return (await this.read(id)).kind !== "live";
+      return (await this.readTaken(id)).kind !== "live";
     }
+  }
+
+  /** The entry a `create` found under `id`: a record or a tombstone, never "missing" (see TAKEN_READ_ATTEMPTS). */
+  async readTaken(id: string): Promise<StoredTask> {
+    for (let attempt = 0; attempt < TAKEN_READ_ATTEMPTS; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, TAKEN_READ_PAUSE_MS));
+      const found = await this.read(id);
+      if (found.kind !== "missing") return found;
+    }
+    throw new EntryUnsettled(id);
   }
 
   /** The record with its revision, a tombstone (admission given up), or nothing (not yet, or no more). */

@@ -46,7 +46,8 @@ export async function awaitAdmission(
     log.warn("admission never completed; message dropped", { age_ms: ageMs });
     return drop(m, message, deps, "admission never completed");
   }
-  const found = await queue.store.read(message.taskId);
+  // The tombstone lost: the entry is there, so a "missing" read is a stale one, not a verdict.
+  const found = await queue.store.readTaken(message.taskId);
   if (found.kind === "live") return { kind: "live", found };
   return drop(m, message, deps, "admission given up");
 }

@@ -59,8 +59,6 @@ type Stored = { record: TaskRecord; revision: number };
 interface Finished {
   stored: Stored;
   before: Promise<void>;
-  /** This delivery's write moved the record to its final state (see bookkeeping's `ours`). */
-  ours?: boolean;
 }
 
 /**
@@ -121,7 +119,7 @@ export class TaskRunner {
           return { end: "handed-back" };
         }
       }
-      const tail = bookkeeping(m, finished.stored.record, finished.before, this.deps, taskLog, finished.ours ?? false).finally(() => clearInterval(heartbeat));
+      const tail = bookkeeping(m, finished.stored.record, finished.before, this.deps, taskLog).finally(() => clearInterval(heartbeat));
       return { end: "acked", tail };
     } catch (err) {
       clearInterval(heartbeat);
@@ -237,7 +235,7 @@ export class TaskRunner {
     let before = this.before;
     if (!moved && wrote.ours) before = progress.solvingStarted(attempt).catch((err: unknown) => log.warn("solving event not logged", { err }));
     log.info("task finished", { state: stored.record.state, total_cost: stored.record.result?.total_cost, error: stored.record.error });
-    return { stored, before: before.then(() => progress.finish()), ours: wrote.ours };
+    return { stored, before: before.then(() => progress.finish()) };
   }
 
   /** Writes of the current solving attempt (progress entry, `solving` event, history state) that must precede its final event. */
