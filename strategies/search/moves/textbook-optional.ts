@@ -47,14 +47,24 @@ export function textbookInsertUnserved(ls: TextbookMovePricing, u: number): bool
       bestTo = to;
     }
   };
+  const n = m.nodeCount;
+  const d = m.dist;
+  // Inserting between a and b: the detour's cost bounds the price rise from below (load, time
+  // warp and duration only grow), so a position that cannot beat the best gain is not priced.
+  const insertBetween = (r: number, j: number): void => {
+    const seq = ls.seq[r]!;
+    const a0 = seq[j]!;
+    const b0 = seq[j + 1]!;
+    if (skip - m.unitCost * (d[a0 * n + u]! + d[u * n + b0]! - d[a0 * n + b0]!) > bestGain) consider(r, j + 1, j, 0);
+  };
   const near = m.neighbours[u]!;
   for (let k = 0; k < near.length; k++) {
     const w = near[k]!;
     const r = ls.routeOf[w]!;
     if (r < 0) continue;
     const j = ls.pos[w]!;
-    consider(r, j, j - 1, 0);
-    consider(r, j + 1, j, 0);
+    insertBetween(r, j - 1);
+    insertBetween(r, j);
     const freed = skipPrice[w]!;
     if (freed !== Number.POSITIVE_INFINITY) consider(r, j, j, -freed);
   }
