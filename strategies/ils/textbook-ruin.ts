@@ -81,9 +81,10 @@ export class TextbookRuin {
     if (m.skipPrice) {
       // An unserved seed: the perturbation serves it and unserved neighbours, whatever they cost
       // (PyVRP's insert perturbation), so that the search can grow; the local search then removes
-      // those that do not pay. Up to twice SISR's mean count, nearest first.
+      // those that do not pay. 1 to AVERAGE_REMOVED customers (about half the ruin's mean), nearest
+      // first: twice as many left R2_10_2 and RC2_10_2 at 4.86% and 5.19% instead of 4.05% and 3.06%.
       if (ls.routeOf[seed]! < 0) {
-        const count = 1 + rng.int(2 * AVERAGE_REMOVED);
+        const count = 1 + rng.int(AVERAGE_REMOVED);
         for (let k = -1; k < near.length && this.removedCount < count; k++) if (ls.routeOf[k < 0 ? seed : near[k]!]! < 0) this.removed[this.removedCount++] = k < 0 ? seed : near[k]!;
         this.forced = true;
         return;
