@@ -79,9 +79,9 @@ export const DEFAULT_SELECTION: readonly SelectionRule[] = [
   { maxCustomers: 1000, bindingWindows: true, textbook: true, strategy: "hgs" },
   { maxCustomers: 2000, bindingWindows: false, textbook: true, strategy: "hgs" },
   { maxCustomers: 1000, textbook: false, strategy: "hgs" },
-  // Optional stops, skills, shifts and route limits (constraints.md): only hgs's general search
-  // prices them (search/route-rules.ts); the other strategies refuse them. Measured on PCVRPTW
-  // and SDVRPTW (BENCHMARKS.md, issue 21).
+  // Optional stops, skills, shifts and route limits (constraints.md): only hgs prices them (its
+  // general search, search/route-rules.ts; optional stops alone, its textbook iterated search,
+  // hgs/index.ts); the other strategies refuse them. Measured on PCVRPTW and SDVRPTW (BENCHMARKS.md, issue 21).
   { maxCustomers: Number.POSITIVE_INFINITY, rules: true, strategy: "hgs" },
   // Load rules (constraints.md, second table) at any size: only hgs's general search knows them
   // (the others refuse them in `supports`); measured on VRPB and PDPTW in BENCHMARKS.md.

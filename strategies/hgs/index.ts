@@ -4,7 +4,8 @@ import type { Strategy } from "../core/strategy.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { geneticSearch } from "../genetic/genetic-search.js";
 import { iteratedLocalSearch } from "../ils/general-ils.js";
-import { textbookIteratedLocalSearch } from "../ils/textbook-ils.js";
+import { startingPrices, textbookIteratedLocalSearch } from "../ils/textbook-ils.js";
+import { optionalStart } from "../ils/optional-start.js";
 import { buildModel, initialPenalties, type HgsModel } from "../search/textbook-model.js";
 import { buildBackhaulModel } from "../search/backhaul-model.js";
 import { completeRoutes as complete } from "../search/textbook/solutions.js";
@@ -24,9 +25,11 @@ export const ITERATED_SEARCH_ABOVE = 300;
  * Above ITERATED_SEARCH_ABOVE customers without binding windows, and above
  * WINDOWS_ITERATED_ABOVE with them (windows-method.ts), where a generation costs too much to
  * evolve a population in the time given, the iterated local search around the same local search
- * (ils/textbook-ils.ts). Everything else (mixed fleets, several depots or
+ * (ils/textbook-ils.ts). Optional stops (node_skip_penalties, allow_unassigned) when they are the
+ * only rules: that same iterated local search at every size, with moves that serve and leave out
+ * customers (moves/textbook-optional.ts). Everything else (mixed fleets, several depots or
  * different start and end nodes, speeds, soft windows, and the load rules of constraints.md:
- * pickups, backhauls, shipments, extra dimensions): giant-tour split no longer fits, so the
+ * pickups, backhauls, shipments, extra dimensions; skills, shifts and route limits): giant-tour split no longer fits, so the
  * iterated local search around the general granular local search (ils/general-ils.ts) that
  * prices every route on its own vehicle.
  */
@@ -55,11 +58,9 @@ export const hgs: Strategy = {
     // BENCHMARKS.md (issue 21, PCVRPTW and bench/pc-like.ts), which HGS_WINDOWS_METHOD=general still forces.
     if (m.skipPrice) {
       if (process.env.HGS_WINDOWS_METHOD === "general") return iteratedLocalSearch(p, budget, initial);
-      // No savings start: serving every customer first leaves routes whose customers each pay
-      // their detour but not together their way out and back, which single removals cannot
-      // undo. The search grows from nothing instead (recreate serves a customer where that costs
-      // less than its skip price; unserved ruin seeds force more in).
-      return textbookIteratedLocalSearch(p, m, budget, initial ? startRoutes(p, m, initial) : [], initialPenalties(m));
+      // Not the savings of every customer alone: see ils/optional-start.ts.
+      const prices = initialPenalties(m);
+      return textbookIteratedLocalSearch(p, m, budget, initial ? startRoutes(p, m, initial) : optionalStart(p, m, startingPrices(m, prices), budget.rng), prices);
     }
     const start = startRoutes(p, m, initial);
     if (m.windows === null && m.customers.length > ITERATED_SEARCH_ABOVE) {

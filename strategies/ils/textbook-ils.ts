@@ -53,7 +53,7 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   const saved = Array.from({ length: routes }, () => new Int32Array(m.customers.length));
   const savedLength = new Int32Array(routes);
   const segment = m.windows ? WINDOWS_PENALTY_SEGMENT : PENALTY_SEGMENT;
-  let pen = { ...penalties, timeWarp: m.windows ? Math.max(penalties.timeWarp, (m.unitCost * m.maxDistance) / m.speed) : penalties.timeWarp };
+  let pen = startingPrices(m, penalties);
   const loadRange = priceRange(penalties.load);
   const durationRange = priceRange(penalties.duration);
   const warpRange = priceRange(pen.timeWarp);
@@ -185,6 +185,11 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   }
   // Never feasible: the last current solution, for the caller to report as infeasible.
   return best ?? toSolution(p, ls.routes());
+}
+
+/** The search's first prices: under binding windows a minute of time warp at least as dear as the longest edge, so the first solutions stay feasible. */
+export function startingPrices(m: HgsModel, penalties: Penalties): Penalties {
+  return { ...penalties, timeWarp: m.windows ? Math.max(penalties.timeWarp, (m.unitCost * m.maxDistance) / m.speed) : penalties.timeWarp };
 }
 
 function fromSolution(s: Solution, routes: number): number[][] {

@@ -26,48 +26,67 @@ export function textbookRemoveOptional(ls: TextbookMovePricing, u: number): bool
   return true;
 }
 
+/** The best candidate of the current insertion (module state: no closure is built per call in this hot path). */
+let bestGain = 0;
+let bestRoute = -1;
+let bestFrom = 0;
+let bestTo = 0;
+
+/** Positions from..to of route r replaced by u ((from, from - 1): inserted after from - 1), priced exactly; kept when it gains most. */
+function consider(ls: TextbookMovePricing, u: number, skip: number, r: number, from: number, to: number, freed: number): void {
+  const a = ls.a.reset().add(r, 1, from - 1).node(u).add(r, to + 1, ls.length[r]!);
+  const gain = skip + freed - (ls.model.price(r, a) - ls.cost[r]!);
+  if (gain > bestGain) {
+    bestGain = gain;
+    bestRoute = r;
+    bestFrom = from;
+    bestTo = to;
+  }
+}
+
+/**
+ * u between positions j and j + 1 of route r. The detour's cost bounds the price rise from below
+ * (load, time warp and duration only grow), so a position that cannot beat the best gain is not priced.
+ */
+function considerAfter(ls: TextbookMovePricing, u: number, skip: number, r: number, j: number): void {
+  const m = ls.m;
+  const n = m.nodeCount;
+  const d = m.dist;
+  const seq = ls.seq[r]!;
+  const a = seq[j]!;
+  const b = seq[j + 1]!;
+  if (skip - m.unitCost * (d[a * n + u]! + d[u * n + b]! - d[a * n + b]!) > bestGain) consider(ls, u, skip, r, j + 1, j, 0);
+}
+
 /** Serves unserved customer u where that gains most over its skip price (granular positions, exchanges, an empty route); whether it did. */
 export function textbookInsertUnserved(ls: TextbookMovePricing, u: number): boolean {
   const m = ls.m;
   const skipPrice = m.skipPrice!;
   const skip = skipPrice[u]!;
-  let bestGain = EPS;
-  let bestRoute = -1;
-  let bestFrom = 0;
-  let bestTo = 0;
-  const a = ls.a;
-  // Positions from..to of route r are replaced by u: (from, from - 1) inserts after from - 1.
-  const consider = (r: number, from: number, to: number, freed: number): void => {
-    a.reset().add(r, 1, from - 1).node(u).add(r, to + 1, ls.length[r]!);
-    const gain = skip + freed - (ls.model.price(r, a) - ls.cost[r]!);
-    if (gain > bestGain) {
-      bestGain = gain;
-      bestRoute = r;
-      bestFrom = from;
-      bestTo = to;
-    }
-  };
+  bestGain = EPS;
+  bestRoute = -1;
   const near = m.neighbours[u]!;
   for (let k = 0; k < near.length; k++) {
     const w = near[k]!;
     const r = ls.routeOf[w]!;
     if (r < 0) continue;
     const j = ls.pos[w]!;
-    consider(r, j, j - 1, 0);
-    consider(r, j + 1, j, 0);
+    considerAfter(ls, u, skip, r, j - 1);
+    considerAfter(ls, u, skip, r, j);
     const freed = skipPrice[w]!;
-    if (freed !== Number.POSITIVE_INFINITY) consider(r, j, j, -freed);
+    if (freed !== Number.POSITIVE_INFINITY) consider(ls, u, skip, r, j, j, -freed);
   }
   for (let r = 0; r < m.vehicles; r++) {
     if (ls.length[r] !== 0) continue;
-    consider(r, 1, 0, 0);
+    consider(ls, u, skip, r, 1, 0, 0);
     break;
   }
   if (bestRoute < 0) return false;
+  const r = bestRoute;
   // An exchange leaves the neighbour it replaces unserved.
-  const replaced = bestTo >= bestFrom ? ls.seq[bestRoute]![bestFrom]! : -1;
-  a.reset().add(bestRoute, 1, bestFrom - 1).node(u).add(bestRoute, bestTo + 1, ls.length[bestRoute]!);
-  commit(ls, bestRoute, ls.model.price(bestRoute, a), replaced);
+  const replaced = bestTo >= bestFrom ? ls.seq[r]![bestFrom]! : -1;
+  const a = ls.a.reset().add(r, 1, bestFrom - 1).node(u).add(r, bestTo + 1, ls.length[r]!);
+  commit(ls, r, ls.model.price(r, a), replaced);
   return true;
 }
 
