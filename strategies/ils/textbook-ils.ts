@@ -15,7 +15,9 @@ const HISTORY = 500;
 /**
  * Under binding windows an iteration costs several times more (longer routes, time-warp pricing),
  * so a 30-second search makes a few thousand of them: a shorter memory keeps late acceptance
- * from wandering for a large share of the run.
+ * from wandering for a large share of the run. The same holds for backhauls
+ * (search/backhaul-model.ts: about 300 iterations per CPU second at 550 customers, capacity tight
+ * in both directions), measured in BENCHMARKS.md (VRPB, issue 22).
  */
 const WINDOWS_HISTORY = 100;
 /** Iterations without a new best after which the search goes back to the best. */
@@ -125,7 +127,8 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   save(-1);
   let currentCost = ls.totalCost();
   if (feasible()) consider(currentCost);
-  const history = new Float64Array(m.windows ? WINDOWS_HISTORY : HISTORY).fill(currentCost);
+  // Pickups on board (the backhaul model, the only textbook one with load segments): as windows.
+  const history = new Float64Array(m.windows || m.fleet.richLoads ? WINDOWS_HISTORY : HISTORY).fill(currentCost);
   let loadOk = 0;
   let durationOk = 0;
   let warpOk = 0;
