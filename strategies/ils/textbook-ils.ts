@@ -31,6 +31,14 @@ const PENALTY_SEGMENT = 100;
  */
 const WINDOWS_PENALTY_SEGMENT = 25;
 const TARGET_FEASIBLE = 0.5;
+/**
+ * Backhauls (search/backhaul-model.ts): the load price starts this many times above its
+ * reference, as the general search's does under order rules (general-ils.ts), and comes down as
+ * feasible outcomes come. From the reference the first hundreds of outcomes were all overloaded
+ * on VRPB (capacity tight in both directions), each paying for a repair, and at a few hundred
+ * iterations per second the price barely rose in 30 s (BENCHMARKS.md, issue 22).
+ */
+const BACKHAUL_START_PRICE_FACTOR = 100;
 /** Share of infeasible outcomes that get a repair attempt once a feasible solution is known (before: all), as in HGS. */
 const REPAIR_PROBABILITY = 0.5;
 const EPS = 1e-7;
@@ -55,7 +63,12 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   const saved = Array.from({ length: routes }, () => new Int32Array(m.customers.length));
   const savedLength = new Int32Array(routes);
   const segment = m.windows ? WINDOWS_PENALTY_SEGMENT : PENALTY_SEGMENT;
-  let pen = { ...penalties, timeWarp: m.windows ? Math.max(penalties.timeWarp, (m.unitCost * m.maxDistance) / m.speed) : penalties.timeWarp };
+  const backhauls = m.fleet.richLoads;
+  let pen = {
+    ...penalties,
+    load: backhauls ? penalties.load * BACKHAUL_START_PRICE_FACTOR : penalties.load,
+    timeWarp: m.windows ? Math.max(penalties.timeWarp, (m.unitCost * m.maxDistance) / m.speed) : penalties.timeWarp,
+  };
   const loadRange = priceRange(penalties.load);
   const durationRange = priceRange(penalties.duration);
   const warpRange = priceRange(pen.timeWarp);
@@ -128,7 +141,7 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   let currentCost = ls.totalCost();
   if (feasible()) consider(currentCost);
   // Pickups on board (the backhaul model, the only textbook one with load segments): as windows.
-  const history = new Float64Array(m.windows || m.fleet.richLoads ? WINDOWS_HISTORY : HISTORY).fill(currentCost);
+  const history = new Float64Array(m.windows || backhauls ? WINDOWS_HISTORY : HISTORY).fill(currentCost);
   let loadOk = 0;
   let durationOk = 0;
   let warpOk = 0;
