@@ -83,8 +83,10 @@ export const DEFAULT_SELECTION: readonly SelectionRule[] = [
   // general search, search/route-rules.ts; optional stops alone, its textbook iterated search,
   // hgs/index.ts); the other strategies refuse them. Measured on PCVRPTW and SDVRPTW (BENCHMARKS.md, issue 21).
   { maxCustomers: Number.POSITIVE_INFINITY, rules: true, strategy: "hgs" },
-  // Load rules (constraints.md, second table) at any size: only hgs's general search knows them
-  // (the others refuse them in `supports`); measured on VRPB and PDPTW in BENCHMARKS.md.
+  // Load rules (constraints.md, second table) at any size: only hgs knows them (the others refuse
+  // them in `supports`): backhauls on one depot and identical vehicles through its textbook
+  // iterated search (search/backhaul-model.ts), the rest through its general search; measured on
+  // VRPB and PDPTW in BENCHMARKS.md.
   { maxCustomers: Number.POSITIVE_INFINITY, loadRules: true, strategy: "hgs" },
   // Several depots, mixed fleets, speeds or soft windows above 1,000 customers: decomposition
   // into sub-problems of whole routes searched by hgs (strategies/large); see the comment above.

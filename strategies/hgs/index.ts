@@ -31,7 +31,8 @@ export const ITERATED_SEARCH_ABOVE = 300;
  * different start and end nodes, speeds, soft windows, and the load rules of constraints.md:
  * pickups, backhauls, shipments, extra dimensions; skills, shifts and route limits): giant-tour split no longer fits, so the
  * iterated local search around the general granular local search (ils/general-ils.ts) that
- * prices every route on its own vehicle.
+ * prices every route on its own vehicle; except backhauls on a textbook fleet, which PyVRP's
+ * transformation (search/backhaul-model.ts) hands to the textbook iterated local search.
  */
 export const hgs: Strategy = {
   name: "hgs",

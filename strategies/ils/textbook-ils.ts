@@ -15,7 +15,9 @@ const HISTORY = 500;
 /**
  * Under binding windows an iteration costs several times more (longer routes, time-warp pricing),
  * so a 30-second search makes a few thousand of them: a shorter memory keeps late acceptance
- * from wandering for a large share of the run.
+ * from wandering for a large share of the run. The same holds for backhauls
+ * (search/backhaul-model.ts: about 300 iterations per CPU second at 550 customers, capacity tight
+ * in both directions), measured in BENCHMARKS.md (VRPB, issue 22).
  */
 const WINDOWS_HISTORY = 100;
 /** Iterations without a new best after which the search goes back to the best. */
@@ -29,6 +31,14 @@ const PENALTY_SEGMENT = 100;
  */
 const WINDOWS_PENALTY_SEGMENT = 25;
 const TARGET_FEASIBLE = 0.5;
+/**
+ * Backhauls (search/backhaul-model.ts): the load price starts this many times above its
+ * reference, as the general search's does under order rules (general-ils.ts), and comes down as
+ * feasible outcomes come. From the reference the first hundreds of outcomes were all overloaded
+ * on VRPB (capacity tight in both directions), each paying for a repair, and at a few hundred
+ * iterations per second the price barely rose in 30 s (BENCHMARKS.md, issue 22).
+ */
+const BACKHAUL_START_PRICE_FACTOR = 100;
 /** Share of infeasible outcomes that get a repair attempt once a feasible solution is known (before: all), as in HGS. */
 const REPAIR_PROBABILITY = 0.5;
 const EPS = 1e-7;
@@ -53,7 +63,9 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   const saved = Array.from({ length: routes }, () => new Int32Array(m.customers.length));
   const savedLength = new Int32Array(routes);
   const segment = m.windows ? WINDOWS_PENALTY_SEGMENT : PENALTY_SEGMENT;
+  const backhauls = m.fleet.richLoads;
   let pen = startingPrices(m, penalties);
+  if (backhauls) pen = { ...pen, load: pen.load * BACKHAUL_START_PRICE_FACTOR };
   const loadRange = priceRange(penalties.load);
   const durationRange = priceRange(penalties.duration);
   const warpRange = priceRange(pen.timeWarp);
@@ -133,7 +145,8 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   save(-1);
   let currentCost = ls.totalCost();
   if (feasible()) consider(currentCost);
-  const history = new Float64Array(m.windows ? WINDOWS_HISTORY : HISTORY).fill(currentCost);
+  // Pickups on board (the backhaul model, the only textbook one with load segments): as windows.
+  const history = new Float64Array(m.windows || backhauls ? WINDOWS_HISTORY : HISTORY).fill(currentCost);
   let loadOk = 0;
   let durationOk = 0;
   let warpOk = 0;
