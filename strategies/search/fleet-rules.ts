@@ -18,8 +18,6 @@ export interface FleetRules {
   allowed: Uint8Array | null;
   profileOf: Int32Array;
   profileVehicle: Int32Array;
-  /** Per node: how many vehicles may serve it (the fleet size when there are no skills). */
-  servedBy: Int32Array;
   /**
    * Per node: the search's price of leaving it unserved. An optional node's skip penalty; a
    * required one's REQUIRED_FACTOR x (dearest route of one customer) when unassigned nodes are
@@ -54,11 +52,6 @@ export function buildFleetRules(p: CompiledProblem, maxEdge: number): FleetRules
       profileOf[v] = profile;
     }
   } else vehicles.push(0);
-  const servedBy = new Int32Array(n).fill(m);
-  if (rules.allowed) {
-    servedBy.fill(0);
-    for (let v = 0; v < m; v++) for (let i = 0; i < n; i++) servedBy[i]! += rules.allowed[v * n + i]!;
-  }
   let dearest = 0;
   for (let v = 0; v < m; v++) dearest = Math.max(dearest, p.fixedCost[v]! + 2 * p.unitCost[v]! * maxEdge);
   const required = rules.allowUnassigned ? REQUIRED_FACTOR * Math.max(1, dearest) : Number.POSITIVE_INFINITY;
@@ -76,7 +69,6 @@ export function buildFleetRules(p: CompiledProblem, maxEdge: number): FleetRules
     allowed: rules.allowed,
     profileOf,
     profileVehicle: Int32Array.from(vehicles),
-    servedBy,
     skipPrice,
     anyOptional,
   };
