@@ -59,7 +59,11 @@ export class RouteRules {
     return bad;
   }
 
-  /** Whether vehicle v may serve the customers at positions from..to of route r (O(1) from the prefix counts). */
+  /**
+   * Whether vehicle v may serve the customers at positions from..to of route r (O(1) from the
+   * prefix counts). Vehicles of r's own profile always may: a route only ever holds customers its
+   * vehicle may serve (any other candidate costs Infinity and is never applied).
+   */
   servesRange(v: number, r: number, from: number, to: number, seq: Int32Array): boolean {
     const fr = this.fr;
     if (!fr.allowed || from > to || fr.profileOf[v] === fr.profileOf[r]) return true;

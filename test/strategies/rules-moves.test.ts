@@ -12,6 +12,7 @@ import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
 import { Budget } from "../../strategies/core/budget.js";
 import { buildFleetModel } from "../../strategies/search/fleet-model.js";
 import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
+import { SwapStar } from "../../strategies/search/moves/swap-star.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { fleetArb, fleetInstance } from "./fleet-problems.js";
@@ -169,6 +170,41 @@ describe("the search under optional stops, skills, shifts and route limits (rout
     );
     expect(commits).to.be.greaterThan(100);
     expect(optionalCommits, "insertions and removals of optional customers were applied").to.be.greaterThan(5);
+  });
+
+  it("prices every SWAP* move under skills, shifts and working hours (no caps, no optional stops) as the evaluator does", () => {
+    let commits = 0;
+    fc.assert(
+      fc.property(fc.oneof(fleetArb("none", 12), fleetArb("hard", 12)), penaltyArb, (o, pen) => {
+        // Only skills, shifts and working hours: the rules SWAP* prices (general/local-search.ts).
+        const full = withRules(fleetInstance(o), o.seed, false);
+        const req = { ...full, node_skip_penalties: undefined, vehicle_max_distance: undefined, vehicle_max_stops: undefined };
+        const { problem: p } = compileRequest(req as SolveRequestInput);
+        const rules = p.rules!;
+        const rs = new Routes(buildFleetModel(p));
+        rs.penalties = pen;
+        const rng = new Rng(o.seed);
+        const lists: number[][] = Array.from({ length: p.vehicleCount }, () => []);
+        for (const c of rng.shuffle(Array.from(p.customers))) {
+          const allowed = Array.from({ length: p.vehicleCount }, (_, v) => v).filter((v) => !rules.allowed || rules.allowed[v * p.nodeCount + c] === 1);
+          if (allowed.length > 0) lists[allowed[rng.int(allowed.length)]!]!.push(c);
+        }
+        rs.loadRoutes(lists);
+        const ls = new GeneralLocalSearch(rs);
+        ls.onCommit = (predicted, ra, rb) => {
+          commits++;
+          const now = rs.routes();
+          const actual = scratchCost(p, ra, pen, now[ra]!) + (rb >= 0 ? scratchCost(p, rb, pen, now[rb]!) : 0);
+          expect(predicted, `SWAP* on routes ${ra}, ${rb}`).to.be.closeTo(actual, 1e-6 * Math.max(1, actual));
+        };
+        const swapStar = new SwapStar(ls);
+        for (let pass = 0; pass < 20 && swapStar.pass(rng, pass); pass++);
+        for (const [v, route] of rs.routes().entries()) for (const c of route) expect(!rules.allowed || rules.allowed[v * p.nodeCount + c] === 1, `customer ${c} on vehicle ${v}`).to.equal(true);
+        ls.run(rng);
+      }),
+      { numRuns: 120 },
+    );
+    expect(commits).to.be.greaterThan(50);
   });
 
   it("the general search's answers are feasible by the evaluator, and skipped customers are priced in its cost", () => {

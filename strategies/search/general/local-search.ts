@@ -40,7 +40,9 @@ export class GeneralLocalSearch extends GeneralMovePricing {
     // its pair tables cost time the other moves use better (measured on MDVRPTW: see BENCHMARKS.md).
     // SWAP* chooses on the first dimension's delivered load and prices its choice at every
     // dimension's peak (route-loads.ts); with shipments it would only ever split pairs, so it is off.
-    // Nor does it know skills and route caps (route-rules.ts): off for problems with rules.
+    // It knows skills (a customer goes only to a vehicle that may serve it) but not route caps
+    // (route-rules.ts); on SDVRPTW (skills under hard windows) it was no better and much worse on
+    // a generated instance (BENCHMARKS.md, issue 21 SDVRPTW): off for problems with rules.
     this.swapStar = rs.m.twStart === null && !rs.m.order?.partner && rs.m.rules === null ? new SwapStar(this) : null;
   }
 

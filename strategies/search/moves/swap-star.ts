@@ -177,13 +177,18 @@ export class SwapStar {
     let best2 = -1;
     let at1 = -1;
     let at2 = -1;
+    // Skills (route-rules.ts): a customer moves only to a route whose vehicle may serve it.
+    const rules = this.ls.rules;
+    const sameProfile = rules === null || rules.fr.profileOf[r1] === rules.fr.profileOf[r2];
     for (let k1 = 1; k1 <= len1; k1++) {
       const u = seq1[k1]!;
+      if (!sameProfile && !rules!.serves(r2, u)) continue;
       const qu = m.demand[u]!;
       const su = m.service[u]!;
       const rem1 = this.removal1[k1]!;
       for (let k2 = 1; k2 <= len2; k2++) {
         const v = seq2[k2]!;
+        if (!sameProfile && !rules!.serves(r1, v)) continue;
         const qv = m.demand[v]!;
         const rem2 = this.removal2[k2]!;
         const newLoad1 = load1 - qu + qv;
@@ -211,6 +216,7 @@ export class SwapStar {
     // Plain relocations to the best insertion point come for free.
     for (let k1 = 1; k1 <= len1; k1++) {
       const u = seq1[k1]!;
+      if (!sameProfile && !rules!.serves(r2, u)) continue;
       const after =
         routePriceFromTotals(m, pen, r1, len1 - 1, dist1 + this.removal1[k1]!, load1 - m.demand[u]!, serv1 - m.service[u]!) +
         routePriceFromTotals(m, pen, r2, len2 + 1, dist2 + insCost[at1s[k1]!]!, load2 + m.demand[u]!, serv2 + m.service[u]!);
@@ -223,6 +229,7 @@ export class SwapStar {
     }
     for (let k2 = 1; k2 <= len2; k2++) {
       const v = seq2[k2]!;
+      if (!sameProfile && !rules!.serves(r1, v)) continue;
       const after =
         routePriceFromTotals(m, pen, r2, len2 - 1, dist2 + this.removal2[k2]!, load2 - m.demand[v]!, serv2 - m.service[v]!) +
         routePriceFromTotals(m, pen, r1, len1 + 1, dist1 + insCost[at2s[k2]!]!, load1 + m.demand[v]!, serv1 + m.service[v]!);
