@@ -11,6 +11,8 @@ export class RouteRotation {
   private order: number[] = [];
   private at = 0;
   private covered: Uint8Array;
+  /** Rounds begun so far (1 during the first round). */
+  rounds = 0;
 
   constructor(vehicles: number) {
     this.covered = new Uint8Array(vehicles);
@@ -26,6 +28,7 @@ export class RouteRotation {
       this.order = [];
       for (let v = 0; v < routes.length; v++) if (routes[v]!.length > 0) this.order.push(v);
       rng.shuffle(this.order);
+      this.rounds++;
       this.at = 0;
       this.covered.fill(0);
     }

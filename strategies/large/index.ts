@@ -7,7 +7,7 @@ import { hgs } from "../hgs/index.js";
 import { pickRouteGroup } from "../decomposition/group.js";
 import { RouteRotation } from "../decomposition/rotation.js";
 import { decompositionRefusal, extractSubProblem, liftRoutes, MatrixPool } from "../decomposition/subproblem.js";
-import { decompositionSettings } from "./settings.js";
+import { decompositionSettings, firstRoundShare } from "./settings.js";
 import { bestLargeStart } from "./start.js";
 import { solverNow } from "../core/clock.js";
 
@@ -102,6 +102,9 @@ export const large: Strategy = {
     let broken = score.routes.filter((r) => !r.feasible).length;
     const complete = score.missing.length === 0 && score.duplicated.length === 0;
 
+    // Full rounds the rest of the budget allows (a round: every route in one group of `target` customers).
+    const roundSeconds = (settings.seconds * p.customers.length) / Math.max(1, target);
+    const firstShare = firstRoundShare(settings, (budget.deadlineMs - solverNow()) / 1000 / roundSeconds);
     const pool = new MatrixPool();
     const rotation = settings.rotation ? new RouteRotation(p.vehicleCount) : null;
     while (!budget.tick()) {
@@ -112,7 +115,8 @@ export const large: Strategy = {
       const sub = extractSubProblem(p, vehicles, vehicles.map((v) => current.routes[v]!), pool);
       if (sub.problem.customers.length < 2) continue;
       const before = standing(sub.problem, sub.start);
-      const seconds = (settings.seconds * Math.max(target, sub.problem.customers.length)) / target;
+      const share = rotation && rotation.rounds <= 1 ? firstShare : 1;
+      const seconds = (share * settings.seconds * Math.max(target, sub.problem.customers.length)) / target;
       const subBudget = new Budget(Math.min(budget.deadlineMs, solverNow() + seconds * 1000), budget.rng.int(2 ** 31), Number.POSITIVE_INFINITY, () => budget.exhausted());
       const found = subSolver.solve(sub.problem, subBudget, sub.start);
       const after = standing(sub.problem, found);

@@ -33,18 +33,43 @@ export const SUB_SECONDS = 0.65;
 export const GENERAL_SUB_PROBLEM_CUSTOMERS = 50;
 export const GENERAL_SUB_SECONDS = 0.01;
 
+/**
+ * The first round of groups (every route once, decomposition/rotation.ts) mostly harvests the
+ * local search's easy gains on the savings routes, which a short sub-search already finds; the
+ * later rounds need the full SUB_SECONDS. When the budget allows only a few rounds (tens of
+ * thousands of customers), a full-length first round spends a third of the run on it: Flanders2
+ * (30,000 customers, 120 s, about 2.8 rounds) was at 4.98% after 54 CPU seconds with first-round
+ * groups at 0.3 of SUB_SECONDS against 5.62% with full ones (and 4.93% only at 76 s), while on
+ * Leuven2 (4,000 customers, about 10 rounds in 60 s) the short first round was behind at 39 s
+ * (4.34% against 4.00%; issue 20 step 5, BENCHMARKS.md). So a group's first-round share is the
+ * expected number of rounds over FULL_FIRST_ROUND_AT, between MIN_FIRST_ROUND_SHARE and 1.
+ */
+export const FULL_FIRST_ROUND_AT = 10;
+export const MIN_FIRST_ROUND_SHARE = 0.3;
+
+/** The first round's share of a group's seconds, when the rest of the budget makes `rounds` full rounds. */
+export function firstRoundShare(settings: DecompositionSettings, rounds: number): number {
+  if (settings.firstRoundShare > 0) return settings.firstRoundShare;
+  return Math.min(1, Math.max(MIN_FIRST_ROUND_SHARE, rounds / FULL_FIRST_ROUND_AT));
+}
+
 export interface DecompositionSettings {
   customers: number;
   /** hgs seconds for a group of `customers` customers. */
   seconds: number;
   /** Whether group seeds go round the solution (decomposition/rotation.ts) or are drawn at random. */
   rotation: boolean;
+  /**
+   * Share of `seconds` a group gets during the first round of the rotation; 0: by the expected
+   * number of rounds (firstRoundShare).
+   */
+  firstRoundShare: number;
 }
 
 /**
  * The settings, which benchmarks may override to compare them on the same problems with the
- * environment variables LARGE_SUB_CUSTOMERS, LARGE_SUB_SECONDS and LARGE_ROTATION (0: random
- * seeds): internal switches for measurement, not part of the API.
+ * environment variables LARGE_SUB_CUSTOMERS, LARGE_SUB_SECONDS, LARGE_ROTATION (0: random
+ * seeds) and LARGE_FIRST_ROUND (a fixed first-round share): internal switches for measurement, not part of the API.
  */
 export function decompositionSettings(p: CompiledProblem): DecompositionSettings {
   const textbook = textbookMismatch(p) === null;
@@ -56,5 +81,6 @@ export function decompositionSettings(p: CompiledProblem): DecompositionSettings
     customers: Math.round(number("LARGE_SUB_CUSTOMERS", textbook ? SUB_PROBLEM_CUSTOMERS : GENERAL_SUB_PROBLEM_CUSTOMERS)),
     seconds: number("LARGE_SUB_SECONDS", textbook ? SUB_SECONDS : GENERAL_SUB_SECONDS),
     rotation: process.env.LARGE_ROTATION !== "0",
+    firstRoundShare: number("LARGE_FIRST_ROUND", textbook ? 0 : 1),
   };
 }

@@ -57,6 +57,7 @@ describe("decomposition of rich problems: windows, several depots, mixed fleets 
             const next = rotation.next(routes, rng);
             expect(used).to.include(next);
             expect(covered.has(next), `round ${round}: ${next} seeded twice`).to.equal(false);
+            expect(rotation.rounds, "rounds begun").to.equal(round + 1);
             const group = [next, ...rng.shuffle(used.slice()).slice(0, rng.int(3))];
             rotation.cover(group);
             group.forEach((v) => covered.add(v));
