@@ -99,21 +99,27 @@ export const fleetArb = (time: FleetOptions["time"], maxCustomers = 12): fc.Arbi
 
 /**
  * Time warp and duration of vehicle v driving `route`, straight from decisions.md's clock and
- * independent of the segment algebra: leave the start node, drive at the vehicle's speed, wait if
- * early, take lateness back when late (time warp); no wait at the end node. The least warp is that
- * of leaving at the start node's opening; the duration is that of the latest departure with that
- * least warp (bisection).
+ * independent of the segment algebra: leave the start node between `open` (default: its window's
+ * opening; a shift may move it) and its closing, drive at the vehicle's speed, wait if early, take
+ * lateness back when late (time warp; a departure forced after the start node closes counts too);
+ * arrive at the end node by `arriveClose` (default: its window's closing), no wait there. The least
+ * warp is that of leaving at `open`; the duration is that of the latest departure with that least
+ * warp (bisection).
  */
-export function plainWarp(p: CompiledProblem, v: number, route: number[]): { warp: number; duration: number } {
+export function plainWarp(p: CompiledProblem, v: number, route: number[], bounds: { open?: number; arriveClose?: number } = {}): { warp: number; duration: number } {
   const t = p.time!;
   const n = p.nodeCount;
   const start = p.startNode[v]!;
   const end = p.endNode[v]!;
   const speed = t.speed[v]!;
+  const open = bounds.open ?? t.twStartMin[start]!;
+  const close = t.twEndMin[start]!;
+  const last = bounds.arriveClose ?? t.twEndMin[end]!;
+  const startWarp = Math.max(0, open - close);
   const simulate = (departure: number) => {
     let clock = departure;
     let prev = start;
-    let warp = 0;
+    let warp = startWarp;
     for (const c of route) {
       const arrive = clock + p.dist[prev * n + c]! / speed;
       let begin = Math.max(arrive, t.twStartMin[c]!);
@@ -125,15 +131,15 @@ export function plainWarp(p: CompiledProblem, v: number, route: number[]): { war
       prev = c;
     }
     let arrive = clock + p.dist[prev * n + end]! / speed;
-    if (arrive > t.twEndMin[end]!) {
-      warp += arrive - t.twEndMin[end]!;
-      arrive = t.twEndMin[end]!;
+    if (arrive > last) {
+      warp += arrive - last;
+      arrive = last;
     }
-    return { warp, duration: arrive - departure + warp };
+    return { warp, duration: arrive - departure + warp - startWarp };
   };
-  const least = simulate(t.twStartMin[start]!).warp;
-  let lo = t.twStartMin[start]!;
-  let hi = t.twEndMin[start]!;
+  const least = simulate(open).warp;
+  let lo = open;
+  let hi = Math.max(open, close);
   if (simulate(hi).warp <= least + 1e-12) lo = hi;
   for (let k = 0; k < 200 && hi - lo > 1e-12; k++) {
     const mid = (lo + hi) / 2;

@@ -15,7 +15,7 @@ import { GeneralLocalSearch } from "../../strategies/search/general/local-search
 import { SwapStar } from "../../strategies/search/moves/swap-star.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { Routes } from "../../strategies/search/routes.js";
-import { fleetArb, fleetInstance } from "./fleet-problems.js";
+import { fleetArb, fleetInstance, plainWarp } from "./fleet-problems.js";
 
 /** Random rules on top of a fleet instance: skip penalties, two skills, shifts, distance, hours and stops caps. */
 function withRules(req: SolveRequestInput, seed: number, allowUnassigned: boolean): SolveRequestInput {
@@ -44,53 +44,9 @@ function withRules(req: SolveRequestInput, seed: number, allowUnassigned: boolea
   return { ...req, ...fields } as SolveRequestInput;
 }
 
-/**
- * Time warp and duration of vehicle v driving `route` under its shift, from decisions.md's clock
- * (independent of the segment algebra): depart between the earliest departure (window opening or
- * shift start) and the start node's closing, wait when early, take lateness back as time warp;
- * the least warp, and the duration of the latest departure with it (bisection).
- */
+/** Time warp and duration of vehicle v driving `route` under its shift (plainWarp with the shift's departure and arrival bounds). */
 function shiftWarp(p: CompiledProblem, v: number, route: number[]): { warp: number; duration: number } {
-  const t = p.time!;
-  const n = p.nodeCount;
-  const start = p.startNode[v]!;
-  const end = p.endNode[v]!;
-  const speed = t.speed[v]!;
-  const open = departureOpen(p, v);
-  const close = t.twEndMin[start]!;
-  const startWarp = Math.max(0, open - close);
-  const simulate = (departure: number) => {
-    let clock = departure;
-    let prev = start;
-    let warp = startWarp;
-    for (const c of route) {
-      const arrive = clock + p.dist[prev * n + c]! / speed;
-      let begin = Math.max(arrive, t.twStartMin[c]!);
-      if (begin > t.twEndMin[c]!) {
-        warp += begin - t.twEndMin[c]!;
-        begin = t.twEndMin[c]!;
-      }
-      clock = begin + t.serviceMin[c]!;
-      prev = c;
-    }
-    let arrive = clock + p.dist[prev * n + end]! / speed;
-    const last = arrivalClose(p, v);
-    if (arrive > last) {
-      warp += arrive - last;
-      arrive = last;
-    }
-    return { warp, duration: arrive - departure + warp - startWarp };
-  };
-  const least = simulate(open).warp;
-  let lo = open;
-  let hi = Math.max(open, close);
-  if (simulate(hi).warp <= least + 1e-12) lo = hi;
-  for (let k = 0; k < 200 && hi - lo > 1e-12; k++) {
-    const mid = (lo + hi) / 2;
-    if (simulate(mid).warp <= least + 1e-12) lo = mid;
-    else hi = mid;
-  }
-  return { warp: least, duration: simulate(lo).duration };
+  return plainWarp(p, v, route, { open: departureOpen(p, v), arriveClose: arrivalClose(p, v) });
 }
 
 /** Penalised cost of vehicle v driving `route` from scratch, rules included (Infinity when a skill is missing). */
