@@ -84,6 +84,14 @@ const MOVES: { name: string; move: Move }[] = [
   { name: "exchange of pickup-part heads (backhauls)", move: (ls, _u, ru, i, rv, j) => ru !== rv && ls.m.order?.backhaul != null && backhaulHeadExchange(ls, ru, i, rv, j) },
   { name: "pair relocate", move: (ls, u, ru, _i, rv) => ru !== rv && ls.m.order?.role[u] === 1 && pairRelocate(ls, u, rv) },
   {
+    name: "pair relocate, the pickup next to a customer (granular)",
+    move: (ls, u, ru, _i, rv, j) => ru !== rv && j > 0 && ls.m.order?.role[u] === 1 && pairRelocate(ls, u, rv, ls.rs.seq[rv]![j]!),
+  },
+  {
+    name: "pair relocate, the delivery next to a customer (granular)",
+    move: (ls, u, ru, _i, rv, j) => ru !== rv && j > 0 && ls.m.order?.role[u] === -1 && pairRelocate(ls, ls.m.order.partner![u]!, rv, ls.rs.seq[rv]![j]!, true),
+  },
+  {
     name: "pair exchange",
     move: (ls, u, ru, _i, rv, j) => {
       const v = ls.rs.seq[rv]![j]!;

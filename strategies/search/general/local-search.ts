@@ -149,7 +149,8 @@ export class GeneralLocalSearch extends GeneralMovePricing {
   private pairMoves(u: number, v: number, rv: number): boolean {
     const order = this.m.order!;
     const pickup = order.role[u]! > 0 ? u : order.partner![u]!;
-    if (pairRelocate(this, pickup, rv, v)) return true;
+    // The stop u goes next to its neighbour v: a delivery's neighbours place the delivery, not the pickup.
+    if (pairRelocate(this, pickup, rv, v, pickup !== u)) return true;
     if (order.partner![v]! < 0) return false;
     return pairExchange(this, pickup, order.role[v]! > 0 ? v : order.partner![v]!);
   }
