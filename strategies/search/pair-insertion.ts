@@ -1,3 +1,4 @@
+import { PairScan } from "./pair-scan.js";
 import { Pieces } from "./pieces.js";
 import type { Routes } from "./routes.js";
 
@@ -15,13 +16,31 @@ export class PairInsertion {
   i = -1;
   j = -1;
 
-  constructor(readonly rs: Routes) {}
+  /** O(1) per pair of places under hard windows (pair-scan.ts); null where it does not apply. */
+  private readonly scan: PairScan | null;
+
+  constructor(readonly rs: Routes) {
+    const scan = new PairScan(rs);
+    this.scan = scan.applies() ? scan : null;
+  }
 
   /**
    * Price of route r with the pair inserted at its cheapest places if below `limit`, else Infinity
-   * (i, j then -1); the pickup goes after a position in iFrom..iTo (default: anywhere).
+   * (i, j then -1); the pickup goes after a position in iFrom..iTo and the delivery after one in
+   * jFrom..jTo of the old route (default: anywhere).
    */
-  best(r: number, pickup: number, delivery: number, limit: number, iFrom = 0, iTo = Number.MAX_SAFE_INTEGER): number {
+  best(r: number, pickup: number, delivery: number, limit: number, iFrom = 0, iTo = Number.MAX_SAFE_INTEGER, jFrom = 0, jTo = Number.MAX_SAFE_INTEGER): number {
+    if (this.scan) {
+      const price = this.scan.best(r, pickup, delivery, limit, iFrom, iTo, jFrom, jTo);
+      this.i = this.scan.i;
+      this.j = this.scan.j;
+      return price;
+    }
+    return this.bestByPieces(r, pickup, delivery, limit, iFrom, iTo, jFrom, jTo);
+  }
+
+  /** The same, each candidate that passes the distance bound priced by pieces (routes.ts `price`): any route model. */
+  bestByPieces(r: number, pickup: number, delivery: number, limit: number, iFrom = 0, iTo = Number.MAX_SAFE_INTEGER, jFrom = 0, jTo = Number.MAX_SAFE_INTEGER): number {
     const rs = this.rs;
     const m = rs.m;
     const n = m.nodeCount;
@@ -35,13 +54,13 @@ export class PairInsertion {
     this.i = -1;
     this.j = -1;
     const pd = d[pickup * n + delivery]!;
-    for (let i = Math.max(0, iFrom); i <= Math.min(len, iTo); i++) {
+    for (let i = Math.max(0, iFrom); i <= Math.min(len, iTo, jTo); i++) {
       const a = seq[i]!;
       const b = seq[i + 1]!;
       const ab = d[a * n + b]!;
       const intoPickup = d[a * n + pickup]!;
       const dP = intoPickup + d[pickup * n + b]! - ab;
-      for (let j = i; j <= len; j++) {
+      for (let j = Math.max(i, jFrom); j <= Math.min(len, jTo); j++) {
         let delta: number;
         if (j === i) delta = intoPickup + pd + d[delivery * n + b]! - ab;
         else {

@@ -133,6 +133,32 @@ export class RouteLoads {
     return excess;
   }
 
+  /** Whether the per-route prefix and suffix segments are kept (appendHead / appendTail need them). */
+  get stored(): boolean {
+    return this.prefix !== null;
+  }
+
+  /** Appends dimension d's segment of customers 1..k of route r (nothing for k = 0); needs `stored`. */
+  appendHead(seg: LoadSegment, d: number, r: number, k: number): LoadSegment {
+    if (k <= 0) return seg;
+    const pre = this.prefix![d]![r]!;
+    return seg.append(pre[3 * k]!, pre[3 * k + 1]!, pre[3 * k + 2]!);
+  }
+
+  /** Appends dimension d's segment of customers k..length of route r (nothing past the end); needs `stored`. */
+  appendTail(seg: LoadSegment, d: number, r: number, k: number): LoadSegment {
+    if (k > this.lengths[r]!) return seg;
+    const suf = this.suffix![d]![r]!;
+    return seg.append(suf[3 * k]!, suf[3 * k + 1]!, suf[3 * k + 2]!);
+  }
+
+  /** Appends dimension d's visit of customer c. */
+  appendNode(seg: LoadSegment, d: number, c: number): LoadSegment {
+    const dim = this.m.loads[d]!;
+    this.visit(seg, dim.delivery, dim.pickup, c);
+    return seg;
+  }
+
   private visit(seg: LoadSegment, delivery: Float64Array, pickup: Float64Array | null, c: number): void {
     const q = delivery[c]!;
     const p = pickup ? pickup[c]! : 0;

@@ -89,6 +89,39 @@ export class RouteTimes {
     return this.seg.set(0, open - close, open, open, start, start);
   }
 
+  /** `into` set to vehicle v at its start node (as startAt), for callers that build candidates step by step. */
+  startInto(into: TimeSegment, v: number): TimeSegment {
+    const s = this.startAt(v);
+    return into.set(s.duration, s.timeWarp, s.earliest, s.latest, s.first, s.last);
+  }
+
+  /** Appends customers 1..k of route r (nothing for k = 0) to `seg`, at route r's speed. */
+  appendHead(seg: TimeSegment, r: number, seq: Int32Array, k: number): TimeSegment {
+    if (k <= 0) return seg;
+    const travel = this.m.dist[seg.last * this.m.nodeCount + seq[1]!]! / this.m.speed[r]!;
+    return seg.append(travel, this.preDur[r]![k]!, this.preWarp[r]![k]!, this.preEarly[r]![k]!, this.preLate[r]![k]!, seq[k]!);
+  }
+
+  /** Appends customers k..len of route r (nothing for k > len) to `seg`, at route r's speed. */
+  appendTail(seg: TimeSegment, r: number, seq: Int32Array, k: number, len: number): TimeSegment {
+    if (k > len) return seg;
+    const travel = this.m.dist[seg.last * this.m.nodeCount + seq[k]!]! / this.m.speed[r]!;
+    return seg.append(travel, this.sufDur[r]![k]!, this.sufWarp[r]![k]!, this.sufEarly[r]![k]!, this.sufLate[r]![k]!, seq[len]!);
+  }
+
+  /** Appends the visit of customer c, driven at vehicle v's speed. */
+  appendNode(seg: TimeSegment, v: number, c: number): TimeSegment {
+    const m = this.m;
+    return seg.append(m.dist[seg.last * m.nodeCount + c]! / m.speed[v]!, m.service[c]!, 0, m.twStart![c]!, m.twEnd![c]!, c);
+  }
+
+  /** Appends vehicle v's drive to its end node and the end node's closing. */
+  finish(seg: TimeSegment, v: number): TimeSegment {
+    const m = this.m;
+    const end = m.end[v]!;
+    return seg.append(m.dist[seg.last * m.nodeCount + end]! / m.speed[v]!, 0, 0, Number.NEGATIVE_INFINITY, m.arriveClose![v]!, end);
+  }
+
   /** Segment of route r as it is (customers 1..len), from its vehicle's start to its end node. */
   whole(r: number, seq: Int32Array, len: number): TimeSegment {
     const m = this.m;

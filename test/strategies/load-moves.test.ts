@@ -13,6 +13,7 @@ import { minimumAssignment } from "../../strategies/search/moves/assignment.js";
 import { repairBackhaulPairing } from "../../strategies/search/moves/backhaul-pairing.js";
 import { pairExchange } from "../../strategies/search/moves/pair-exchange.js";
 import { pairRelocate } from "../../strategies/search/moves/pair-relocate.js";
+import { PairSwap } from "../../strategies/search/moves/pair-swap.js";
 import { generalRelocate, generalRelocateWithin } from "../../strategies/search/moves/relocate.js";
 import { generalSwap, generalSwapWithin } from "../../strategies/search/moves/swap.js";
 import { generalTwoOpt } from "../../strategies/search/moves/two-opt.js";
@@ -84,13 +85,32 @@ const MOVES: { name: string; move: Move }[] = [
   { name: "exchange of pickup-part heads (backhauls)", move: (ls, _u, ru, i, rv, j) => ru !== rv && ls.m.order?.backhaul != null && backhaulHeadExchange(ls, ru, i, rv, j) },
   { name: "pair relocate", move: (ls, u, ru, _i, rv) => ru !== rv && ls.m.order?.role[u] === 1 && pairRelocate(ls, u, rv) },
   {
+    name: "pair relocate, the pickup next to a customer (granular)",
+    move: (ls, u, ru, _i, rv, j) => ru !== rv && j > 0 && ls.m.order?.role[u] === 1 && pairRelocate(ls, u, rv, ls.rs.seq[rv]![j]!),
+  },
+  {
+    name: "pair relocate, the delivery next to a customer (granular)",
+    move: (ls, u, ru, _i, rv, j) => ru !== rv && j > 0 && ls.m.order?.role[u] === -1 && pairRelocate(ls, ls.m.order.partner![u]!, rv, ls.rs.seq[rv]![j]!, true),
+  },
+  {
     name: "pair exchange",
     move: (ls, u, ru, _i, rv, j) => {
       const v = ls.rs.seq[rv]![j]!;
       return ru !== rv && j > 0 && ls.m.order?.role[u] === 1 && ls.m.order.role[v] === 1 && pairExchange(ls, u, v);
     },
   },
+  {
+    name: "pair swap (each shipment at its cheapest places in the other's route; hard windows only)",
+    move: (ls, u, ru, _i, rv, j) => {
+      const v = ls.rs.seq[rv]![j]!;
+      if (ru === rv || j === 0 || ls.m.order?.role[u] !== 1 || ls.m.order.role[v] !== 1 || !PairSwap.applies(ls)) return false;
+      let swap = swaps.get(ls);
+      if (!swap) swaps.set(ls, (swap = new PairSwap(ls)));
+      return swap.exchange(u, v);
+    },
+  },
 ];
+const swaps = new WeakMap<GeneralMovePricing, PairSwap>();
 
 describe("moves with load rules (pickups, backhauls, shipments, extra dimensions), priced against the evaluator", function () {
   this.timeout(300_000);

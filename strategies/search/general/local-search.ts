@@ -11,6 +11,7 @@ import { repairBackhaulPairing } from "../moves/backhaul-pairing.js";
 import { backhaulHeadExchange, linehaulTwoOptStar } from "../moves/linehaul-two-opt-star.js";
 import { pairExchange } from "../moves/pair-exchange.js";
 import { pairRelocate } from "../moves/pair-relocate.js";
+import { PairSwap } from "../moves/pair-swap.js";
 import { GeneralMovePricing } from "./move-pricing.js";
 /** Customers examined between two looks at the stop condition. */
 const STOP_CHECK = 16;
@@ -32,6 +33,8 @@ export class GeneralLocalSearch extends GeneralMovePricing {
   private readonly testedAt: Float64Array;
   /** SWAP* between routes; only without a time dimension (see run). */
   private readonly swapStar: SwapStar | null;
+  /** Shipments exchanged into each other's routes at their cheapest places (hard windows); else in place. */
+  private readonly pairSwap: PairSwap | null;
 
   constructor(rs: Routes) {
     super(rs);
@@ -43,6 +46,7 @@ export class GeneralLocalSearch extends GeneralMovePricing {
     // It knows skills (a customer goes only to a vehicle that may serve it) but not route caps
     // (route-rules.ts); on SDVRPTW (skills under hard windows) it was no better and much worse on
     // a generated instance (BENCHMARKS.md, issue 21 SDVRPTW): off for problems with rules.
+    this.pairSwap = PairSwap.applies(this) ? new PairSwap(this) : null;
     this.swapStar = rs.m.twStart === null && !rs.m.order?.partner && rs.m.rules === null ? new SwapStar(this) : null;
   }
 
@@ -149,9 +153,11 @@ export class GeneralLocalSearch extends GeneralMovePricing {
   private pairMoves(u: number, v: number, rv: number): boolean {
     const order = this.m.order!;
     const pickup = order.role[u]! > 0 ? u : order.partner![u]!;
-    if (pairRelocate(this, pickup, rv, v)) return true;
+    // The stop u goes next to its neighbour v: a delivery's neighbours place the delivery, not the pickup.
+    if (pairRelocate(this, pickup, rv, v, pickup !== u)) return true;
     if (order.partner![v]! < 0) return false;
-    return pairExchange(this, pickup, order.role[v]! > 0 ? v : order.partner![v]!);
+    const other = order.role[v]! > 0 ? v : order.partner![v]!;
+    return this.pairSwap ? this.pairSwap.exchange(pickup, other) : pairExchange(this, pickup, other);
   }
 
   /** Every move between customer u and position j of route rv (j = 0: before rv's first customer), in the search's order. */

@@ -105,13 +105,16 @@ export class GeneralMovePricing {
     return m.fixedCost[r]! + m.unitCost[r]! * distance + (excess > 0 ? this.rs.penalties.load * excess : 0);
   }
 
-  /** Prices pieces `a` on ru's vehicle and `b` on rv's; applies the move when it improves. */
-  tryPair(ru: number, rv: number): boolean {
+  /**
+   * Prices pieces `a` on ru's vehicle and `b` on rv's; applies the move when it improves.
+   * orderKept: the caller knows both candidates keep every shipment whole (routes.ts `price`).
+   */
+  tryPair(ru: number, rv: number, orderKept = false): boolean {
     const rs = this.rs;
-    const baseA = rs.basePrice(ru, this.a);
+    const baseA = rs.basePrice(ru, this.a, orderKept);
     // Prices are never negative: a first route already as dear as both was is enough to stop.
     if (baseA >= this.before - EPS) return false;
-    const baseB = rs.basePrice(rv, this.b);
+    const baseB = rs.basePrice(rv, this.b, orderKept);
     if (baseA + baseB >= this.before - EPS) return false;
     const after = baseA + baseB + rs.timePrice(ru, this.a) + rs.timePrice(rv, this.b);
     if (after >= this.before - EPS) return false;

@@ -21,5 +21,6 @@ export function pairExchange(ls: GeneralMovePricing, p1: number, p2: number): bo
   ls.a.reset().add(ru, 1, i1 - 1).node(p2).add(ru, i1 + 1, j1 - 1).node(d2).add(ru, j1 + 1, rs.length[ru]!);
   ls.b.reset().add(rv, 1, i2 - 1).node(p1).add(rv, i2 + 1, j2 - 1).node(d1).add(rv, j2 + 1, rs.length[rv]!);
   ls.before = rs.cost[ru]! + rs.cost[rv]!;
-  return ls.tryPair(ru, rv);
+  // Each shipment takes the other's two places, pickup's for pickup: every pair stays whole and in order.
+  return ls.tryPair(ru, rv, true);
 }

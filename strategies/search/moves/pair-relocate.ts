@@ -3,7 +3,9 @@ import type { GeneralMovePricing } from "../general/move-pricing.js";
 const EPS = 1e-7;
 /** The price of the last route left behind, kept while that route is unchanged (one pickup is tried against many routes). */
 let cachedRoutes: object | null = null;
-let cachedPrices = "";
+let cachedLoadPrice = Number.NaN;
+let cachedWarpPrice = Number.NaN;
+let cachedDurationPrice = Number.NaN;
 let cachedPickup = -1;
 let cachedClock = -1;
 let cachedLeft = 0;
@@ -13,10 +15,13 @@ let cachedLeft = 0;
  * route together and enter route rv at their cheapest places, pickup first (pair-insertion.ts).
  * The route left behind is priced as three pieces, the receiving one exactly on its vehicle, so
  * the move is priced as the evaluator prices the two routes. `pickup` must be a shipment's
- * pickup; rv must differ from its route. With `near` (a customer on rv) the pickup goes next to
- * it (the granular neighbourhood), the delivery anywhere after. Returns whether it applied the move.
+ * pickup; rv must differ from its route. With `near` (a customer on rv, a granular neighbour of
+ * one of the two stops) that stop goes next to it, just before or after, and the other anywhere
+ * on its side: the pickup next to a neighbour of the pickup and the delivery anywhere after, or
+ * (`nearDelivery`) the delivery next to a neighbour of the delivery and the pickup anywhere
+ * before. Returns whether it applied the move.
  */
-export function pairRelocate(ls: GeneralMovePricing, pickup: number, rv: number, near = -1): boolean {
+export function pairRelocate(ls: GeneralMovePricing, pickup: number, rv: number, near = -1, nearDelivery = false): boolean {
   const rs = ls.rs;
   const delivery = rs.m.order!.partner![pickup]!;
   const ru = rs.routeOf[pickup]!;
@@ -27,10 +32,13 @@ export function pairRelocate(ls: GeneralMovePricing, pickup: number, rv: number,
   const j = rs.pos[delivery]!;
   const a = ls.a.reset().add(ru, 1, i - 1).add(ru, i + 1, j - 1).add(ru, j + 1, lenU);
   const pen = rs.penalties;
-  const prices = `${pen.load}|${pen.timeWarp}|${pen.duration}`;
-  if (cachedPickup !== pickup || cachedClock !== rs.modifiedAt[ru] || cachedRoutes !== rs || cachedPrices !== prices) {
+  // Compared as numbers: formatting them into a key cost more than the rest of a rejected move.
+  const samePrices = cachedLoadPrice === pen.load && cachedWarpPrice === pen.timeWarp && cachedDurationPrice === pen.duration;
+  if (cachedPickup !== pickup || cachedClock !== rs.modifiedAt[ru] || cachedRoutes !== rs || !samePrices) {
     cachedRoutes = rs;
-    cachedPrices = prices;
+    cachedLoadPrice = pen.load;
+    cachedWarpPrice = pen.timeWarp;
+    cachedDurationPrice = pen.duration;
     cachedPickup = pickup;
     cachedClock = rs.modifiedAt[ru]!;
     cachedLeft = rs.price(ru, a, true);
@@ -38,9 +46,13 @@ export function pairRelocate(ls: GeneralMovePricing, pickup: number, rv: number,
   const left = cachedLeft;
   if (left >= before - EPS) return false;
   const pair = ls.pairInsertion;
-  // Granular: next to `near` (a neighbour on rv), the pickup just before or after it; else anywhere.
+  // Granular: next to `near` (a neighbour on rv), the stop it neighbours just before or after it; else anywhere.
   const at = near >= 0 ? rs.pos[near]! : -1;
-  const after = near >= 0 ? pair.best(rv, pickup, delivery, before - left - EPS, at - 1, at) : pair.best(rv, pickup, delivery, before - left - EPS);
+  const limit = before - left - EPS;
+  let after: number;
+  if (near < 0) after = pair.best(rv, pickup, delivery, limit);
+  else if (nearDelivery) after = pair.best(rv, pickup, delivery, limit, 0, Number.MAX_SAFE_INTEGER, at - 1, at);
+  else after = pair.best(rv, pickup, delivery, limit, at - 1, at);
   if (after === Number.POSITIVE_INFINITY) return false;
   const countB = rs.write(pair.place(rv, pickup, delivery, pair.i, pair.j), ls.outB);
   const countA = rs.write(a, ls.outA);

@@ -1,0 +1,152 @@
+/**
+ * Pickup-and-delivery instances with time windows not in ../shared, to check PDPTW results on
+ * problems nobody tuned for, built the way Li and Lim (2001) built theirs from Solomon's: a
+ * known feasible routing first, then customers of the same route paired up (the earlier one the
+ * pickup). Here the routing is drawn, not solved: n customers (200 or 400) on a square of side
+ * n / 2, depot in the centre, classes C (clusters of about ten), R (uniform) and RC (half each);
+ * each route leaves the depot at 0 and goes to one of the 4 nearest unvisited customers at random
+ * until the horizon (3 x side, 12 x side for C) would be passed. 75% of the customers get a window around the
+ * route's arrival time there (half-widths 5 to side / 10 minutes on each side), the others are
+ * open until they can still be served; service 10 minutes (90 for C). Pair amounts 10-40; the
+ * capacity is 200 or the drawn routing's peak load if larger, so that routing is feasible.
+ * A customer left over on a route with an odd count is a plain visit (no load). Euclidean
+ * distances from node_positions (the Li and Lim convention), vehicles = drawn routes + 10.
+ * No best known: the table gives the cost and vehicles, to compare versions on the same seed.
+ *
+ * `node --import tsx bench/pdptw-like.ts [--time S] [--seed N] [--count K] [--instance-seed N] [--strategy NAME]`
+ */
+import { parseArgs } from "node:util";
+import type { SolveRequestInput } from "../src/problem/request-types.js";
+import { solveRequest } from "../src/problem/solve-request.js";
+import { solverClockIsCpu } from "../strategies/core/clock.js";
+
+const SIZES = [200, 400];
+const CLASSES = ["C", "R", "RC"] as const;
+const NEAREST = 4;
+const WINDOW_SHARE = 0.75;
+
+/** The instance, and the drawn routing it was built around (feasible by construction: a check). */
+export function pdptwLike(index: number, seedBase: number): { name: string; request: SolveRequestInput; drawn: number[][] } {
+  let s = (seedBase * 7919 + index * 104_729) >>> 0 || 1;
+  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
+  const customers = SIZES[Math.floor(index / 3) % SIZES.length]!;
+  const kind = CLASSES[index % 3]!;
+  const side = customers / 2;
+  const positions: [number, number][] = [[side / 2, side / 2]];
+  const clustered = kind === "C" ? customers : kind === "RC" ? Math.floor(customers / 2) : 0;
+  const centres = Array.from({ length: Math.max(1, Math.round(clustered / 10)) }, (): [number, number] => [int(0, side), int(0, side)]);
+  for (let c = 0; c < customers; c++) {
+    if (c < clustered) {
+      const [x, y] = centres[c % centres.length]!;
+      const radius = (side / 40) * Math.sqrt(-2 * Math.log(1 - rand()));
+      const angle = 2 * Math.PI * rand();
+      positions.push([Math.min(side, Math.max(0, Math.round(x + radius * Math.cos(angle)))), Math.min(side, Math.max(0, Math.round(y + radius * Math.sin(angle))))]);
+    } else positions.push([int(0, side), int(0, side)]);
+  }
+  const n = positions.length;
+  const dist = (a: number, b: number) => Math.hypot(positions[a]![0] - positions[b]![0], positions[a]![1] - positions[b]![1]);
+  // About ten customers a route, as in Li and Lim's type 1 instances (long service under C).
+  const horizon = Math.round((kind === "C" ? 12 : 3) * side);
+  const service = kind === "C" ? 90 : 10;
+  // The drawn routing: arrival times at each customer, routes in visiting order.
+  const arrival = new Float64Array(n);
+  const routes: number[][] = [];
+  const unvisited = new Set(Array.from({ length: customers }, (_, k) => k + 1));
+  while (unvisited.size > 0) {
+    const route: number[] = [];
+    let at = 0;
+    let t = 0;
+    for (;;) {
+      const near = [...unvisited].sort((a, b) => dist(at, a) - dist(at, b) || a - b).slice(0, NEAREST);
+      const fits = near.filter((c) => t + dist(at, c) + service + dist(c, 0) <= horizon);
+      if (fits.length === 0) break;
+      const c = fits[int(0, fits.length - 1)]!;
+      arrival[c] = t + dist(at, c);
+      t = arrival[c]! + service;
+      at = c;
+      route.push(c);
+      unvisited.delete(c);
+    }
+    // A customer no route can reach in time (never with this horizon): served alone.
+    if (route.length === 0) {
+      const c = unvisited.values().next().value!;
+      arrival[c] = dist(0, c);
+      route.push(c);
+      unvisited.delete(c);
+    }
+    routes.push(route);
+  }
+  const windows: [number, number][] = [[0, horizon]];
+  for (let c = 1; c < n; c++) {
+    const latest = Math.max(arrival[c]!, horizon - dist(c, 0) - service);
+    if (rand() >= WINDOW_SHARE) windows.push([0, Math.max(Math.ceil(arrival[c]!), Math.floor(latest))]);
+    else windows.push([Math.max(0, Math.floor(arrival[c]! - (5 + rand() * (side / 10 - 5)))), Math.ceil(arrival[c]! + 5 + rand() * (side / 10 - 5))]);
+  }
+  // Pairs within each drawn route, the earlier stop the pickup; the capacity covers their peak.
+  const shipments: { pickup: number; delivery: number; amount: number }[] = [];
+  let peak = 0;
+  for (const route of routes) {
+    const order = route.map((c, k) => [rand(), k] as const).sort((a, b) => a[0] - b[0]).map(([, k]) => k);
+    const change = new Float64Array(route.length);
+    for (let k = 0; k + 1 < order.length; k += 2) {
+      const [i, j] = [Math.min(order[k]!, order[k + 1]!), Math.max(order[k]!, order[k + 1]!)];
+      const amount = int(10, 40);
+      shipments.push({ pickup: route[i]!, delivery: route[j]!, amount });
+      change[i] = amount;
+      change[j] = -amount;
+    }
+    let onBoard = 0;
+    for (const q of change) peak = Math.max(peak, (onBoard += q));
+  }
+  const vehicles = routes.length + 10;
+  const capacity = Math.max(200, peak);
+  return {
+    name: `pl${index}-${kind}-n${customers}`,
+    drawn: routes,
+    request: {
+      objective: "min_total_distance",
+      node_num: n,
+      vehicle_num: vehicles,
+      node_positions: positions,
+      distance_matrix: [],
+      start_nodes: Array(vehicles).fill(0),
+      end_nodes: Array(vehicles).fill(0),
+      node_demands: Array(n).fill(0),
+      vehicles_capacity: Array(vehicles).fill(capacity),
+      node_time_windows: windows,
+      node_service_time: positions.map((_, i) => (i === 0 ? 0 : service)),
+      vehicle_speeds: Array(vehicles).fill(1),
+      shipments,
+    } as SolveRequestInput,
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({
+    options: {
+      time: { type: "string" },
+      seed: { type: "string", default: "1" },
+      count: { type: "string", default: "6" },
+      strategy: { type: "string" },
+      "instance-seed": { type: "string", default: "2027" },
+    },
+  });
+  const count = Number(values.count);
+  console.log(`pdptw-like: ${count} instances (instance seed ${values["instance-seed"]}), strategy ${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time ?? "protocol (10 s up to 200 customers, 30 s above)"} s${solverClockIsCpu ? " (CPU seconds)" : ""}`);
+  console.log("| instance | customers | drawn routes | cost | vehicles | feasible | iter/s |");
+  console.log("|---|---:|---:|---:|---:|---|---:|");
+  for (let i = 0; i < count; i++) {
+    const { name, request } = pdptwLike(i, Number(values["instance-seed"]));
+    const tasks = request.node_num - 1;
+    const seconds = values.time ? Number(values.time) : tasks <= 200 ? 10 : 30;
+    const stats = { iterations: 0 };
+    const started = performance.now();
+    const outcome = solveRequest(request, { requestId: name, timeLimitSeconds: seconds, seed: Number(values.seed), stats, ...(values.strategy ? { strategy: values.strategy } : {}) });
+    const took = (performance.now() - started) / 1000;
+    const solved = outcome.status === "solved";
+    const cost = solved ? outcome.result.total_cost.toFixed(2) : "-";
+    const used = solved ? Object.keys(outcome.result.routes).length : "-";
+    console.log(`| ${name} | ${tasks} | ${request.vehicle_num - 10} | ${cost} | ${used} | ${solved ? "yes" : "no"} | ${Math.round(stats.iterations / took)} |`);
+  }
+}
