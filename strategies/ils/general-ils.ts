@@ -7,11 +7,22 @@ import { GeneralLocalSearch } from "../search/general/local-search.js";
 import type { Penalties } from "../search/penalties.js";
 import { PenaltyManager } from "../search/penalty-manager.js";
 import { Routes } from "../search/routes.js";
+import { solverNow } from "../core/clock.js";
 import { rulePenalty } from "../search/route-rules.js";
 import { recreate, ruin } from "./ruin-recreate.js";
+import { LateAcceptance, ThresholdAcceptance, type Acceptance } from "./acceptance.js";
 
 /** Late acceptance: a candidate is accepted when it beats the current one or the one this many iterations ago. */
 const HISTORY = 100;
+/**
+ * Problems with rules (skills, shifts, route caps): the annealed threshold of acceptance.ts over
+ * this many recent candidates, starting at this share of the way from their best to their mean.
+ * On SDVRPTW late acceptance stalled early (PR02's last improvement at iteration ~2,900 of
+ * ~10,000): once the current solution is a deep local optimum, no candidate beats it or the
+ * solution of 100 iterations ago, which is the same one (BENCHMARKS.md, issue 21).
+ */
+const THRESHOLD_HISTORY = 100;
+const THRESHOLD_WEIGHT = 0.2;
 /** Iterations without a new best after which the search goes back to the best. */
 const RESTART_AFTER = 1500;
 /** Customers removed per ruin: up to ceil(n / 40), at least 5 and at most 15 (never more than n). */
@@ -100,7 +111,9 @@ function startRoutes(m: FleetModel, initial: Solution | undefined): { routes: nu
  * Iterated local search for any fleet (PyVRP 0.14's design, written anew): ruin a few nearby
  * customers or a route, greedily reinsert them, educate with the general granular local search
  * on a penalised cost (load, time warp, working hours), try to repair an infeasible result with
- * raised penalties, accept by late acceptance, and go back to the best after a long stagnation.
+ * raised penalties, accept by late acceptance (on problems with rules: by a threshold that anneals
+ * to the remaining budget, and the route ruin prefers short routes), and go back to the best after
+ * a long stagnation.
  * Every new best is checked by the shared evaluator before it counts.
  */
 export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {
@@ -178,28 +191,29 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
   consider(snapshot(rs));
   let current = educate();
   consider(current);
-  const history = new Float64Array(HISTORY).fill(penalised(current, penalties.current));
+  const startedMs = solverNow();
+  // Problems without rules keep late acceptance and the uniform route ruin (the same routes as
+  // before; the diversified search is measured on SDVRPTW only so far).
+  const diversified = m.rules !== null;
+  const acceptance: Acceptance = diversified ? new ThresholdAcceptance(THRESHOLD_HISTORY, THRESHOLD_WEIGHT) : new LateAcceptance(HISTORY, penalised(current, penalties.current));
   const stopAfter = tinyProblemPatience(m.customers.length, ITERATION_WEIGHT);
   const maxRuin = Math.min(m.customers.length, Math.max(MIN_RUIN, Math.min(MAX_RUIN, Math.ceil(m.customers.length / 40))));
   let sinceBest = 0;
-  let iteration = 0;
   while (!budget.tick()) {
     if (penalties.adapt()) {
-      history.fill(penalised(current, penalties.current));
+      acceptance.reset(penalised(current, penalties.current));
       rs.penalties = penalties.current;
       rs.reprice();
       ls.forget();
     }
     rs.loadRoutes(current.routes);
-    const removed = ruin(rs, rng, 1 + rng.int(maxRuin));
+    const removed = ruin(rs, rng, 1 + rng.int(maxRuin), diversified);
     recreate(ls, rng, removed);
     const candidate = educate();
     sinceBest = consider(candidate) ? 0 : sinceBest + 1;
-    const slot = iteration++ % HISTORY;
     const candidateCost = penalised(candidate, penalties.current);
     const currentCost = penalised(current, penalties.current);
-    if (candidateCost < currentCost || candidateCost < history[slot]!) current = candidate;
-    history[slot] = Math.min(history[slot]!, penalised(current, penalties.current));
+    if (acceptance.accept(currentCost, candidateCost, budget.progress(startedMs))) current = candidate;
     if (stopAfter !== null && sinceBest >= stopAfter) break;
     if (sinceBest > 0 && sinceBest % RESTART_AFTER === 0 && best) {
       rs.loadRoutes((best as Solution).routes);

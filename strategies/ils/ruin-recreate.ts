@@ -37,16 +37,23 @@ function dropFrom(rs: Routes, removed: number[]): void {
  * The perturbation of the iterated local search: removes about `size` customers that lie close
  * together (a random customer and, breadth first, its nearest neighbours), or strings cut from
  * a few neighbouring routes (SISR), or now and then one whole route (so that a vehicle, and its
- * fixed cost, can go). Returns the removed customers.
+ * fixed cost, can go; with `shortRoutes` the shorter of two random routes). Returns the removed
+ * customers.
  */
-export function ruin(rs: Routes, rng: Rng, size: number): number[] {
+export function ruin(rs: Routes, rng: Rng, size: number, shortRoutes = false): number[] {
   const m = rs.m;
   const customers = m.customers;
   if (rng.next() < ROUTE_RUIN_PROBABILITY) {
     const used: number[] = [];
     for (let r = 0; r < m.routes; r++) if (rs.length[r]! > 0) used.push(r);
     if (used.length > 1) {
-      const r = used[rng.int(used.length)]!;
+      let r = used[rng.int(used.length)]!;
+      if (shortRoutes) {
+        // The shorter of two random routes: its customers fit elsewhere more often, so the
+        // vehicle can go (tight windows and fleets often leave one or two routes too many).
+        const other = used[rng.int(used.length)]!;
+        if (rs.length[other]! < rs.length[r]!) r = other;
+      }
       const removed = Array.from(rs.seq[r]!.subarray(1, rs.length[r]! + 1));
       dropFrom(rs, removed);
       return removed;
