@@ -58,8 +58,15 @@ function considerAfter(ls: TextbookMovePricing, u: number, skip: number, r: numb
   if (skip - m.unitCost * (d[a * n + u]! + d[u * n + b]! - d[a * n + b]!) > bestGain) consider(ls, u, skip, r, j + 1, j, 0);
 }
 
-/** Serves unserved customer u where that gains most over its skip price (granular positions, exchanges, an empty route); whether it did. */
-export function textbookInsertUnserved(ls: TextbookMovePricing, u: number): boolean {
+/**
+ * Serves unserved customer u where that gains most over its skip price (granular positions,
+ * exchanges, an empty route); whether it did. With `since` >= 0 (the localised search: u was
+ * unserved when last examined at that clock, nothing was improving then, and prices have not
+ * changed since), a route not rewritten since is skipped: what inserting u there gains depends
+ * only on that route, its prices and the skip prices, so it still gains nothing. On long routes
+ * most of u's neighbours sit in routes the last ruin did not touch, so this saves most pricings.
+ */
+export function textbookInsertUnserved(ls: TextbookMovePricing, u: number, since = -1): boolean {
   const m = ls.m;
   const skipPrice = m.skipPrice!;
   const skip = skipPrice[u]!;
@@ -69,7 +76,7 @@ export function textbookInsertUnserved(ls: TextbookMovePricing, u: number): bool
   for (let k = 0; k < near.length; k++) {
     const w = near[k]!;
     const r = ls.routeOf[w]!;
-    if (r < 0) continue;
+    if (r < 0 || ls.modifiedAt[r]! <= since) continue;
     const j = ls.pos[w]!;
     considerAfter(ls, u, skip, r, j - 1);
     considerAfter(ls, u, skip, r, j);
@@ -78,7 +85,7 @@ export function textbookInsertUnserved(ls: TextbookMovePricing, u: number): bool
   }
   for (let r = 0; r < m.vehicles; r++) {
     if (ls.length[r] !== 0) continue;
-    consider(ls, u, skip, r, 1, 0, 0);
+    if (ls.modifiedAt[r]! > since) consider(ls, u, skip, r, 1, 0, 0);
     break;
   }
   if (bestRoute < 0) return false;
