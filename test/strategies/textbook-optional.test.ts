@@ -11,7 +11,7 @@ import { textbookIteratedLocalSearch } from "../../strategies/ils/textbook-ils.j
 import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
-import { textbookInsertUnserved } from "../../strategies/search/moves/textbook-optional.js";
+import { setOptionalPruning, textbookInsertUnserved } from "../../strategies/search/moves/textbook-optional.js";
 import { buildModel, initialPenalties, textbookMismatch, type HgsModel } from "../../strategies/search/textbook-model.js";
 import { scratchRouteCost } from "./fleet-problems.js";
 
@@ -214,6 +214,42 @@ describe("optional customers in the textbook iterated local search (moves/textbo
     );
     expect(compared).to.be.greaterThan(60);
     expect(moved, "some insertions became improving after the edits").to.be.greaterThan(5);
+  });
+
+  it("the distance bounds of insertions and exchanges prune only candidates that cannot win: the same moves as pricing every one", () => {
+    let moves = 0;
+    try {
+      fc.assert(
+        fc.property(arb, penaltyArb, (o, pen) => {
+          const { problem: p } = compileRequest(prizeProblem({ ...o, customers: o.customers + 10 }));
+          const m = modelOf(p);
+          if (p.time !== null && m.windows === null) return;
+          const rng = new Rng(o.seed);
+          const lists: number[][] = Array.from({ length: m.vehicles }, () => []);
+          for (const c of rng.shuffle(Array.from(m.customers))) if (!mayLeaveOut(m, c) || rng.next() < 0.5) lists[rng.int(m.vehicles)]!.push(c);
+          const bounded = new LocalSearch(m);
+          const full = new LocalSearch(m);
+          for (const ls of [bounded, full]) {
+            ls.penalties = pen;
+            ls.loadRoutes(lists);
+          }
+          for (const c of m.customers) {
+            if (bounded.routeOf[c]! >= 0) continue;
+            setOptionalPruning(true);
+            const a = textbookInsertUnserved(bounded, c);
+            setOptionalPruning(false);
+            const b = textbookInsertUnserved(full, c);
+            expect(a).to.equal(b);
+            expect(bounded.routes()).to.deep.equal(full.routes());
+            if (a) moves++;
+          }
+        }),
+        { numRuns: 200, seed: 215 },
+      );
+    } finally {
+      setOptionalPruning(true);
+    }
+    expect(moves).to.be.greaterThan(100);
   });
 
   it("ruin and recreate keep the total exact, leave out only optional customers, and re-try those left out", () => {
