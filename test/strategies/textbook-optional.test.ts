@@ -11,6 +11,7 @@ import { textbookIteratedLocalSearch } from "../../strategies/ils/textbook-ils.j
 import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
+import { setOptionalPruning, textbookInsertUnserved } from "../../strategies/search/moves/textbook-optional.js";
 import { buildModel, initialPenalties, textbookMismatch, type HgsModel } from "../../strategies/search/textbook-model.js";
 import { scratchRouteCost } from "./fleet-problems.js";
 
@@ -154,6 +155,101 @@ describe("optional customers in the textbook iterated local search (moves/textbo
     );
     expect(commits).to.be.greaterThan(300);
     expect(optionalCommits, "insertions, removals and exchanges were applied").to.be.greaterThan(50);
+  });
+
+  it("the localised insertion of an unserved customer skips only routes unchanged since it found nothing: the same outcome as looking at all", () => {
+    let compared = 0;
+    let moved = 0;
+    fc.assert(
+      fc.property(arb, penaltyArb, (o, pen) => {
+        const { problem: p } = compileRequest(prizeProblem({ ...o, customers: o.customers + 10 }));
+        const m = modelOf(p);
+        if (p.time !== null && m.windows === null) return;
+        const rng = new Rng(o.seed);
+        const lists: number[][] = Array.from({ length: m.vehicles }, () => []);
+        for (const c of rng.shuffle(Array.from(m.customers))) if (!mayLeaveOut(m, c) || rng.next() < 0.7) lists[rng.int(m.vehicles)]!.push(c);
+        // Two searches in the same state, edited alike: one looks at every route, the other skips those unchanged since `since`.
+        const all = new LocalSearch(m);
+        const localised = new LocalSearch(m);
+        for (const ls of [all, localised]) {
+          ls.penalties = pen;
+          ls.loadRoutes(lists);
+        }
+        // Insert until no unserved customer gains anywhere: then every one was idle at clock `since`.
+        for (let again = true; again; ) {
+          again = false;
+          for (const c of m.customers) {
+            if (all.routeOf[c]! >= 0) continue;
+            const done = textbookInsertUnserved(all, c);
+            expect(textbookInsertUnserved(localised, c)).to.equal(done);
+            if (done) again = true;
+          }
+        }
+        const idle = Array.from(m.customers).filter((c) => all.routeOf[c]! < 0);
+        if (idle.length === 0) return;
+        const since = all.clock;
+        // Rewrite a few routes alike: drop an optional customer, or serve an unserved one that is not being tested.
+        const testing = idle[rng.int(idle.length)]!;
+        for (let edit = 0; edit < 1 + rng.int(3); edit++) {
+          const r = rng.int(m.vehicles);
+          const route = all.routes()[r]!;
+          const drop = route.findIndex((c) => mayLeaveOut(m, c));
+          const unserved = Array.from(m.customers).filter((c) => all.routeOf[c]! < 0 && c !== testing);
+          let left = -1;
+          if (drop >= 0 && (rng.next() < 0.5 || unserved.length === 0)) left = route.splice(drop, 1)[0]!;
+          else if (unserved.length > 0) route.splice(rng.int(route.length + 1), 0, unserved[rng.int(unserved.length)]!);
+          for (const ls of [all, localised]) {
+            ls.setRoute(r, Int32Array.from(route), route.length);
+            if (left >= 0) ls.routeOf[left] = -1;
+          }
+        }
+        const a = textbookInsertUnserved(all, testing);
+        const b = textbookInsertUnserved(localised, testing, since);
+        expect(b).to.equal(a);
+        expect(localised.routes()).to.deep.equal(all.routes());
+        compared++;
+        if (a) moved++;
+      }),
+      { numRuns: 200, seed: 214 },
+    );
+    expect(compared).to.be.greaterThan(60);
+    expect(moved, "some insertions became improving after the edits").to.be.greaterThan(5);
+  });
+
+  it("the distance bounds of insertions and exchanges prune only candidates that cannot win: the same moves as pricing every one", () => {
+    let moves = 0;
+    try {
+      fc.assert(
+        fc.property(arb, penaltyArb, (o, pen) => {
+          const { problem: p } = compileRequest(prizeProblem({ ...o, customers: o.customers + 10 }));
+          const m = modelOf(p);
+          if (p.time !== null && m.windows === null) return;
+          const rng = new Rng(o.seed);
+          const lists: number[][] = Array.from({ length: m.vehicles }, () => []);
+          for (const c of rng.shuffle(Array.from(m.customers))) if (!mayLeaveOut(m, c) || rng.next() < 0.5) lists[rng.int(m.vehicles)]!.push(c);
+          const bounded = new LocalSearch(m);
+          const full = new LocalSearch(m);
+          for (const ls of [bounded, full]) {
+            ls.penalties = pen;
+            ls.loadRoutes(lists);
+          }
+          for (const c of m.customers) {
+            if (bounded.routeOf[c]! >= 0) continue;
+            setOptionalPruning(true);
+            const a = textbookInsertUnserved(bounded, c);
+            setOptionalPruning(false);
+            const b = textbookInsertUnserved(full, c);
+            expect(a).to.equal(b);
+            expect(bounded.routes()).to.deep.equal(full.routes());
+            if (a) moves++;
+          }
+        }),
+        { numRuns: 200, seed: 215 },
+      );
+    } finally {
+      setOptionalPruning(true);
+    }
+    expect(moves).to.be.greaterThan(100);
   });
 
   it("ruin and recreate keep the total exact, leave out only optional customers, and re-try those left out", () => {

@@ -26,6 +26,12 @@ export function textbookRemoveOptional(ls: TextbookMovePricing, u: number): bool
   return true;
 }
 
+/** Test hook: false prices every candidate position, so that a test can check the bounds prune only losers. */
+let pruning = true;
+export function setOptionalPruning(on: boolean): void {
+  pruning = on;
+}
+
 /** The best candidate of the current insertion (module state: no closure is built per call in this hot path). */
 let bestGain = 0;
 let bestRoute = -1;
@@ -55,11 +61,40 @@ function considerAfter(ls: TextbookMovePricing, u: number, skip: number, r: numb
   const seq = ls.seq[r]!;
   const a = seq[j]!;
   const b = seq[j + 1]!;
-  if (skip - m.unitCost * (d[a * n + u]! + d[u * n + b]! - d[a * n + b]!) > bestGain) consider(ls, u, skip, r, j + 1, j, 0);
+  // EPS of slack, as for exchanges: the priced gain may round above the bound (a tie then goes as without the bound).
+  if (!pruning || skip - m.unitCost * (d[a * n + u]! + d[u * n + b]! - d[a * n + b]!) > bestGain - EPS) consider(ls, u, skip, r, j + 1, j, 0);
 }
 
-/** Serves unserved customer u where that gains most over its skip price (granular positions, exchanges, an empty route); whether it did. */
-export function textbookInsertUnserved(ls: TextbookMovePricing, u: number): boolean {
+/**
+ * u in place of the optional customer at position j of route r (skip price `freed`). Leaving that
+ * customer out may lower the route's penalties, so the bound is looser than an insertion's: the
+ * new price is at least fixed + unit x its distance, so the rise is at least the distance change
+ * less the penalties the route pays now; a candidate that cannot beat the best gain is not priced.
+ */
+function considerExchange(ls: TextbookMovePricing, u: number, skip: number, r: number, j: number, freed: number): void {
+  const m = ls.m;
+  const n = m.nodeCount;
+  const d = m.dist;
+  const seq = ls.seq[r]!;
+  const a = seq[j - 1]!;
+  const w = seq[j]!;
+  const b = seq[j + 1]!;
+  const distance = ls.fwd[r]![ls.length[r]! + 1]!;
+  const paid = ls.cost[r]! - (m.fixedCost + m.unitCost * distance);
+  const change = d[a * n + u]! + d[u * n + b]! - d[a * n + w]! - d[w * n + b]!;
+  // EPS of slack: the bound's rounding never prunes a candidate that could win.
+  if (!pruning || skip - freed - m.unitCost * change + paid > bestGain - EPS) consider(ls, u, skip, r, j, j, -freed);
+}
+
+/**
+ * Serves unserved customer u where that gains most over its skip price (granular positions,
+ * exchanges, an empty route); whether it did. With `since` >= 0 (the localised search: u was
+ * unserved when last examined at that clock, nothing was improving then, and prices have not
+ * changed since), a route not rewritten since is skipped: what inserting u there gains depends
+ * only on that route, its prices and the skip prices, so it still gains nothing. On long routes
+ * most of u's neighbours sit in routes the last ruin did not touch, so this saves most pricings.
+ */
+export function textbookInsertUnserved(ls: TextbookMovePricing, u: number, since = -1): boolean {
   const m = ls.m;
   const skipPrice = m.skipPrice!;
   const skip = skipPrice[u]!;
@@ -69,16 +104,16 @@ export function textbookInsertUnserved(ls: TextbookMovePricing, u: number): bool
   for (let k = 0; k < near.length; k++) {
     const w = near[k]!;
     const r = ls.routeOf[w]!;
-    if (r < 0) continue;
+    if (r < 0 || ls.modifiedAt[r]! <= since) continue;
     const j = ls.pos[w]!;
     considerAfter(ls, u, skip, r, j - 1);
     considerAfter(ls, u, skip, r, j);
     const freed = skipPrice[w]!;
-    if (freed !== Number.POSITIVE_INFINITY) consider(ls, u, skip, r, j, j, -freed);
+    if (freed !== Number.POSITIVE_INFINITY) considerExchange(ls, u, skip, r, j, freed);
   }
   for (let r = 0; r < m.vehicles; r++) {
     if (ls.length[r] !== 0) continue;
-    consider(ls, u, skip, r, 1, 0, 0);
+    if (ls.modifiedAt[r]! > since) consider(ls, u, skip, r, 1, 0, 0);
     break;
   }
   if (bestRoute < 0) return false;

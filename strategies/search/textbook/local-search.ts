@@ -28,9 +28,12 @@ export class LocalSearch extends TextbookMovePricing {
   private readonly testedAt: Float64Array;
   private readonly swapStar: SwapStar;
   private readonly promisingOrder: Int32Array;
+  /** Optional customers: 1 when u was unserved at its last examination and no insertion of it was improving then. */
+  private readonly unservedIdle: Uint8Array;
 
   constructor(m: HgsModel) {
     super(m);
+    this.unservedIdle = new Uint8Array(m.nodeCount);
     this.testedAt = new Float64Array(m.nodeCount);
     this.swapStar = new SwapStar(this);
     this.promisingOrder = new Int32Array(m.nodeCount);
@@ -40,6 +43,7 @@ export class LocalSearch extends TextbookMovePricing {
   override loadRoutes(routes: readonly (readonly number[])[]): void {
     super.loadRoutes(routes);
     this.testedAt.fill(-1);
+    this.unservedIdle.fill(0);
   }
 
   /**
@@ -112,7 +116,13 @@ export class LocalSearch extends TextbookMovePricing {
     this.testedAt[u] = this.clock;
     // Optional customers (textbook-optional.ts): an unserved one can only enter a route; a served one may leave first.
     if (this.m.skipPrice) {
-      if (this.routeOf[u]! < 0) return textbookInsertUnserved(this, u);
+      if (this.routeOf[u]! < 0) {
+        const idle = skipUnchanged && this.unservedIdle[u] === 1 && lastTested > this.repricedAt;
+        const moved = textbookInsertUnserved(this, u, idle ? lastTested : -1);
+        this.unservedIdle[u] = moved ? 0 : 1;
+        return moved;
+      }
+      this.unservedIdle[u] = 0;
       if (textbookRemoveOptional(this, u)) return true;
     }
     const near = this.m.neighbours[u]!;

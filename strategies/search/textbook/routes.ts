@@ -125,9 +125,17 @@ export class TextbookRoutes {
     return this.model.timeWarp[r]!;
   }
 
+  /**
+   * Clock of the last re-pricing (optional customers only): what was examined at or before it
+   * was examined at other prices. Without optional customers it stays -1 and the clock is not
+   * moved, so those searches run exactly as before.
+   */
+  repricedAt = -1;
+
   /** Re-prices every route after the penalties changed. */
   reprice(): void {
     this.model.reprice();
+    if (this.m.skipPrice) this.repricedAt = ++this.model.clock;
   }
 
   /** Time penalty of route r's vehicle driving a customer list (depots added), from scratch. */
