@@ -16,7 +16,7 @@ export const MIN_GROUP_ROUTES = 3;
  * and ALNS (their best variant clusters route barycentres; this one needs no coordinates):
  * from a seed route (`seed`, else a random one), repeatedly add the route that most of the group's customers have
  * among their nearest neighbours, until the group holds `target` customers and at least
- * MIN_GROUP_ROUTES routes. It needs only the
+ * MIN_GROUP_ROUTES routes (or until `enough` says so). It needs only the
  * granular neighbour lists, so it works with or without coordinates and a matrix.
  */
 export function pickRouteGroup(
@@ -26,6 +26,7 @@ export function pickRouteGroup(
   target: number,
   rng: Rng,
   seed = -1,
+  enough: (group: readonly number[], size: number) => boolean = (group, size) => size >= target && group.length >= MIN_GROUP_ROUTES,
 ): number[] {
   const used: number[] = [];
   for (let v = 0; v < routes.length; v++) if (routes[v]!.length > 0) used.push(v);
@@ -48,7 +49,7 @@ export function pickRouteGroup(
     }
   };
   add(seed >= 0 && routes[seed]!.length > 0 ? seed : used[rng.int(used.length)]!);
-  while ((size < target || group.length < MIN_GROUP_ROUTES) && group.length < used.length) {
+  while (!enough(group, size) && group.length < used.length) {
     let best = -1;
     let bestScore = 0;
     for (const [r, score] of affinity) {

@@ -9,6 +9,7 @@ import { RouteRotation } from "../decomposition/rotation.js";
 import { decompositionRefusal, extractSubProblem, liftRoutes, MatrixPool } from "../decomposition/subproblem.js";
 import { decompositionSettings, firstRoundShare } from "./settings.js";
 import { bestLargeStart } from "./start.js";
+import { FleetSqueeze, fleetFloor } from "./squeeze.js";
 import { solverNow } from "../core/clock.js";
 
 /** Up to this size the whole problem goes to hgs at once (it has the matrix there). */
@@ -107,7 +108,15 @@ export const large: Strategy = {
     const firstShare = firstRoundShare(settings, (budget.deadlineMs - solverNow()) / 1000 / roundSeconds);
     const pool = new MatrixPool();
     const rotation = settings.rotation ? new RouteRotation(p.vehicleCount) : null;
+    const floor = settings.squeeze ? fleetFloor(p) : null;
+    const squeeze = floor === null ? null : new FleetSqueeze(floor, p.vehicleCount);
     while (!budget.tick()) {
+      // Route elimination (squeeze.ts) once the first round has harvested the easy gains.
+      if (squeeze && broken === 0 && (rotation?.rounds ?? 2) >= 2 && squeeze.due(current.routes)) {
+        const context = { p, current, routeOf, near, target, seconds: settings.seconds, solver: subSolver, pool, budget };
+        if (squeeze.attempt(context) && complete) budget.improved(cloneSolution(current));
+        continue;
+      }
       const seed = rotation ? rotation.next(current.routes, budget.rng) : -1;
       const group = pickRouteGroup(current.routes, routeOf, near, target, budget.rng, seed);
       rotation?.cover(group);
@@ -121,6 +130,7 @@ export const large: Strategy = {
       const found = subSolver.solve(sub.problem, subBudget, sub.start);
       const after = standing(sub.problem, found);
       if (!better(after, before)) continue;
+      squeeze?.changed(vehicles);
       liftRoutes(sub, found).forEach((route, k) => {
         const v = vehicles[k]!;
         current.routes[v] = route;
@@ -130,6 +140,7 @@ export const large: Strategy = {
       // No other route changed: the whole is feasible when no route breaks a rule any more.
       if (broken === 0 && complete) budget.improved(cloneSolution(current));
     }
+    if (squeeze && process.env.LARGE_SQUEEZE_LOG) console.error(`squeeze: ${squeeze.successes} of ${squeeze.attempts} attempts eliminated a route`);
     return current;
   },
 };

@@ -64,6 +64,8 @@ export interface DecompositionSettings {
    * number of rounds (firstRoundShare).
    */
   firstRoundShare: number;
+  /** Whether the loop tries to eliminate routes (squeeze.ts; LARGE_SQUEEZE=0 turns it off). */
+  squeeze: boolean;
 }
 
 /**
@@ -82,5 +84,6 @@ export function decompositionSettings(p: CompiledProblem): DecompositionSettings
     seconds: number("LARGE_SUB_SECONDS", textbook ? SUB_SECONDS : GENERAL_SUB_SECONDS),
     rotation: process.env.LARGE_ROTATION !== "0",
     firstRoundShare: number("LARGE_FIRST_ROUND", textbook ? 0 : 1),
+    squeeze: process.env.LARGE_SQUEEZE !== "0",
   };
 }
