@@ -13,7 +13,6 @@ import { minimumAssignment } from "../../strategies/search/moves/assignment.js";
 import { repairBackhaulPairing } from "../../strategies/search/moves/backhaul-pairing.js";
 import { pairExchange } from "../../strategies/search/moves/pair-exchange.js";
 import { pairRelocate } from "../../strategies/search/moves/pair-relocate.js";
-import { PairSwap } from "../../strategies/search/moves/pair-swap.js";
 import { generalRelocate, generalRelocateWithin } from "../../strategies/search/moves/relocate.js";
 import { generalSwap, generalSwapWithin } from "../../strategies/search/moves/swap.js";
 import { generalTwoOpt } from "../../strategies/search/moves/two-opt.js";
@@ -99,18 +98,7 @@ const MOVES: { name: string; move: Move }[] = [
       return ru !== rv && j > 0 && ls.m.order?.role[u] === 1 && ls.m.order.role[v] === 1 && pairExchange(ls, u, v);
     },
   },
-  {
-    name: "pair swap (each shipment at its cheapest places in the other's route; hard windows only)",
-    move: (ls, u, ru, _i, rv, j) => {
-      const v = ls.rs.seq[rv]![j]!;
-      if (ru === rv || j === 0 || ls.m.order?.role[u] !== 1 || ls.m.order.role[v] !== 1 || !PairSwap.applies(ls)) return false;
-      let swap = swaps.get(ls);
-      if (!swap) swaps.set(ls, (swap = new PairSwap(ls)));
-      return swap.exchange(u, v);
-    },
-  },
 ];
-const swaps = new WeakMap<GeneralMovePricing, PairSwap>();
 
 describe("moves with load rules (pickups, backhauls, shipments, extra dimensions), priced against the evaluator", function () {
   this.timeout(300_000);

@@ -11,7 +11,6 @@ import { repairBackhaulPairing } from "../moves/backhaul-pairing.js";
 import { backhaulHeadExchange, linehaulTwoOptStar } from "../moves/linehaul-two-opt-star.js";
 import { pairExchange } from "../moves/pair-exchange.js";
 import { pairRelocate } from "../moves/pair-relocate.js";
-import { PairSwap } from "../moves/pair-swap.js";
 import { GeneralMovePricing } from "./move-pricing.js";
 /** Customers examined between two looks at the stop condition. */
 const STOP_CHECK = 16;
@@ -33,8 +32,6 @@ export class GeneralLocalSearch extends GeneralMovePricing {
   private readonly testedAt: Float64Array;
   /** SWAP* between routes; only without a time dimension (see run). */
   private readonly swapStar: SwapStar | null;
-  /** Shipments exchanged into each other's routes at their cheapest places (hard windows); else in place. */
-  private readonly pairSwap: PairSwap | null;
 
   constructor(rs: Routes) {
     super(rs);
@@ -46,7 +43,6 @@ export class GeneralLocalSearch extends GeneralMovePricing {
     // It knows skills (a customer goes only to a vehicle that may serve it) but not route caps
     // (route-rules.ts); on SDVRPTW (skills under hard windows) it was no better and much worse on
     // a generated instance (BENCHMARKS.md, issue 21 SDVRPTW): off for problems with rules.
-    this.pairSwap = PairSwap.applies(this) ? new PairSwap(this) : null;
     this.swapStar = rs.m.twStart === null && !rs.m.order?.partner && rs.m.rules === null ? new SwapStar(this) : null;
   }
 
@@ -156,8 +152,7 @@ export class GeneralLocalSearch extends GeneralMovePricing {
     // The stop u goes next to its neighbour v: a delivery's neighbours place the delivery, not the pickup.
     if (pairRelocate(this, pickup, rv, v, pickup !== u)) return true;
     if (order.partner![v]! < 0) return false;
-    const other = order.role[v]! > 0 ? v : order.partner![v]!;
-    return this.pairSwap ? this.pairSwap.exchange(pickup, other) : pairExchange(this, pickup, other);
+    return pairExchange(this, pickup, order.role[v]! > 0 ? v : order.partner![v]!);
   }
 
   /** Every move between customer u and position j of route rv (j = 0: before rv's first customer), in the search's order. */
