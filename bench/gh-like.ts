@@ -23,11 +23,12 @@ import { solveRequest } from "../src/problem/solve-request.js";
 const SIZES = [400, 600, 800, 1000];
 const CLASSES = ["C", "R", "RC"] as const;
 
-export function ghLike(index: number, seedBase: number): { name: string; request: SolveRequestInput } {
+/** `sizes`: the customer counts to draw from (issue 20's large-VRPTW bench passes one of 1,500-2,500). */
+export function ghLike(index: number, seedBase: number, sizes: readonly number[] = SIZES): { name: string; request: SolveRequestInput } {
   let s = (seedBase * 7919 + index * 104_729) >>> 0 || 1;
   const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
-  const customers = SIZES[int(0, SIZES.length - 1)]!;
+  const customers = sizes[int(0, sizes.length - 1)]!;
   // Every class and type in turn, so that a handful of instances covers them all.
   const kind = CLASSES[index % 3]!;
   const type = 1 + (Math.floor(index / 3) % 2);

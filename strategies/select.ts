@@ -67,10 +67,16 @@ export interface SelectionRule {
  * depots and three vehicle types (bench/rich-xxl.ts, 30 s, seed 1, one pinned core, machine
  * heavily loaded, load 12-27; BENCHMARKS.md): cheaper than the previous selection on all six
  * instances of 1,200-5,000 customers in both runs (3-38% cheaper in the final one). Textbook
- * problems with binding windows keep the previous selection (ALNS up to 3,000 customers, the
- * savings above): on the two identical-vehicle instances of that bench, large was 14% cheaper
- * than ALNS at 2,000 customers in one run and 1-5% dearer in the other, and 2.6% and 4-9%
- * dearer than the savings' best variant at 3,999 customers in both.
+ * problems with binding windows above 1,000 customers go there too (issue 20; before: ALNS up to
+ * 3,000 customers, the savings alone above), its sub-problems searched by hgs's textbook windows
+ * search, measured with the CPU clock (SOLVER_CLOCK=cpu, 30 CPU s, seed 1, one pinned core, load
+ * 6-9; bench/tw-large.ts, BENCHMARKS.md): on five identical-vehicle instances on XXL coordinates
+ * of 1,200-5,000 customers 8.5-16% cheaper than the previous selection (0.915, 0.860, 0.840,
+ * 0.892, 0.872), and ahead of hgs's textbook iterated local search on the whole problem (which
+ * builds its own matrix up to 5,001 nodes, hgs/whole-matrix.ts) on all four compared (1.5% at
+ * 1,200, 0.7% at 2,000, 3.2% at 2,900, 2.8% at 3,999 customers, whose matrix costs 424 MB of
+ * peak RSS against the decomposition's 243-286); GH-like instances (bench/gh-like.ts, R/C/RC,
+ * short and long routes, 1,500-2,500 customers) in BENCHMARKS.md.
  */
 export const DEFAULT_SELECTION: readonly SelectionRule[] = [
   // Tiny problems (a handful of stops): exhaustive search, a proven optimum in well under a
@@ -91,6 +97,9 @@ export const DEFAULT_SELECTION: readonly SelectionRule[] = [
   // Several depots, mixed fleets, speeds or soft windows above 1,000 customers: decomposition
   // into sub-problems of whole routes searched by hgs (strategies/large); see the comment above.
   { maxCustomers: Number.POSITIVE_INFINITY, textbook: false, strategy: "large" },
+  // Textbook problems with binding windows above 1,000 customers: the decomposition, whose
+  // sub-problems hgs searches with its textbook windows search; see the comment above the table.
+  { maxCustomers: Number.POSITIVE_INFINITY, bindingWindows: true, textbook: true, strategy: "large" },
   { maxCustomers: 3000, strategy: "alns" },
   // Above 3,000 customers: decomposition (strategies/large) where it applies (capacity-only, one
   // depot, identical vehicles): on XXL (3,000-30,000 customers, 60/120 s, BENCHMARKS.md) it beats
@@ -99,9 +108,6 @@ export const DEFAULT_SELECTION: readonly SelectionRule[] = [
   // Since issue 20 (step 4) it also takes windows, several depots and mixed fleets; the savings
   // alone remain for what its sub-problems do not carry yet (optional stops, skills, shifts,
   // route limits, pickups, shipments, extra load dimensions: issues 21/22).
-  // Textbook problems with binding windows above 3,000 customers: the savings' best variant, as
-  // before; large was not better there (see the comment above the table).
-  { maxCustomers: Number.POSITIVE_INFINITY, bindingWindows: true, textbook: true, strategy: "clarke-wright" },
   { maxCustomers: Number.POSITIVE_INFINITY, strategy: "large" },
   { maxCustomers: Number.POSITIVE_INFINITY, strategy: "clarke-wright" },
 ];

@@ -10,6 +10,7 @@ import { buildModel, initialPenalties, type HgsModel } from "../search/textbook-
 import { buildBackhaulModel } from "../search/backhaul-model.js";
 import { completeRoutes as complete } from "../search/textbook/solutions.js";
 import { windowsMethod } from "./windows-method.js";
+import { buildsOwnMatrix, withDenseMatrix } from "./whole-matrix.js";
 
 /**
  * Above this many customers, textbook problems without binding windows go to the iterated local
@@ -37,13 +38,15 @@ export const ITERATED_SEARCH_ABOVE = 300;
 export const hgs: Strategy = {
   name: "hgs",
   supports(p) {
-    const refusal = denseMatrixRefusal(p, "hgs");
+    const refusal = buildsOwnMatrix(p) ? null : denseMatrixRefusal(p, "hgs");
     if (refusal) return { ok: false, reason: refusal };
     if (p.customers.length < 2) return { ok: false, reason: "hgs needs at least two customers" };
     if (p.vehicleCount === 0) return { ok: false, reason: "there are no vehicles" };
     return { ok: true };
   },
-  solve(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {
+  solve(given: CompiledProblem, budget: Budget, initial?: Solution): Solution {
+    // Textbook windows above 3,000 nodes given by coordinates: the matrix, built here (whole-matrix.ts).
+    const p = buildsOwnMatrix(given) ? withDenseMatrix(given) : given;
     const outcome = buildModel(p);
     if (!outcome.ok) {
       // Backhauls on a textbook fleet: the textbook iterated search on PyVRP's transformation

@@ -11,6 +11,8 @@ import { decompositionSettings, firstRoundShare } from "./settings.js";
 import { bestLargeStart } from "./start.js";
 import { FleetSqueeze, fleetFloor } from "./squeeze.js";
 import { solverNow } from "../core/clock.js";
+import { windowAwareGroups } from "./window-groups.js";
+import { windowAwareNeighbours } from "../decomposition/window-near.js";
 
 /** Up to this size the whole problem goes to hgs at once (it has the matrix there). */
 const WHOLE_PROBLEM_CUSTOMERS = 300;
@@ -95,7 +97,7 @@ export const large: Strategy = {
 
     // hgs through its Strategy interface only: a black box on each small dense sub-problem.
     const subSolver: Strategy = hgs;
-    const near = nearestNeighbours(p, 20);
+    const near = windowAwareGroups(p) ? windowAwareNeighbours(p) : nearestNeighbours(p, 20);
     const routeOf = new Int32Array(p.nodeCount).fill(-1);
     current.routes.forEach((r, v) => r.forEach((c) => (routeOf[c] = v)));
     const settings = decompositionSettings(p);
