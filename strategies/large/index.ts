@@ -73,7 +73,8 @@ function spareVehicles(p: CompiledProblem, routes: readonly number[][], group: r
  * group) from the group's current routes, and the result replaces the group when it is cheaper
  * (or, while the start breaks hard rules, when fewer of its routes do). Windows, several depots
  * and mixed fleets are the sub-problem's own; the large problem needs no full matrix (distances
- * from coordinates).
+ * from coordinates). On identical vehicles without windows, some groups instead try to eliminate
+ * the least-loaded route while the solution uses more routes than the demand needs (squeeze.ts).
  */
 export const large: Strategy = {
   name: "large",
