@@ -62,7 +62,7 @@ export function ghLike(index: number, seedBase: number, sizes: readonly number[]
     const half = type === 1 ? 5 + rand() * (side / 10 - 5) : side / 4 + rand() * ((3 * side) / 4);
     windows.push([Math.max(0, Math.floor(centre - half)), Math.max(Math.ceil(earliest), Math.min(Math.floor(latest), Math.ceil(centre + half)))]);
   }
-  const vehicles = customers / 4;
+  const vehicles = Math.ceil(customers / 4);
   return {
     name: `gl${index}-${kind}${type}-n${customers}-d${Math.round(density * 100)}`,
     request: {
