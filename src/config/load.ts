@@ -2,6 +2,9 @@ import { join } from "node:path";
 import { REPO_ROOT } from "../infra/repo-root.js";
 import { loadPlans, type PlanCatalogue } from "./plans.js";
 
+/** SOLVER_MAX_HEAP_MB's default: the most heap one solve may take, for the largest requests a plan admits. */
+export const DEFAULT_SOLVER_MAX_HEAP_MB = 4096;
+
 export interface Config {
   host: string;
   port: number;
@@ -30,7 +33,10 @@ export interface Config {
     maxDeliveries: number;
     shutdownGraceMs: number;
     metricsPort: number;
-    /** V8 heap limit of the solver thread in MB: a solve above it fails cleanly, the worker lives on. */
+    /**
+     * The largest V8 heap limit of the solver thread in MB: each job gets a limit scaled to its
+     * size up to this (src/worker/solver-heap.ts); a solve above it fails cleanly, the worker lives on.
+     */
     solverMaxHeapMb: number;
     /** How long a task message waits for its record before its admission is given up (issue 24). */
     admissionDeadlineMs: number;
@@ -93,7 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       maxDeliveries: intEnv(env, "WORKER_MAX_DELIVERIES", 3),
       shutdownGraceMs: intEnv(env, "WORKER_SHUTDOWN_GRACE_MS", 10_000),
       metricsPort: intEnv(env, "WORKER_METRICS_PORT", 0),
-      solverMaxHeapMb: intEnv(env, "SOLVER_MAX_HEAP_MB", 4096),
+      solverMaxHeapMb: intEnv(env, "SOLVER_MAX_HEAP_MB", DEFAULT_SOLVER_MAX_HEAP_MB),
       admissionDeadlineMs: intEnv(env, "WORKER_ADMISSION_DEADLINE_MS", 30_000),
     },
     eventsKeepAliveSeconds: intEnv(env, "EVENTS_KEEPALIVE_SECONDS", 15),

@@ -31,7 +31,8 @@ export interface SolveJob {
   abortFlag: SharedArrayBuffer;
 }
 
-export type SolveReply = { ok: true; outcome: SolveOutcome; solveSeconds: number } | { ok: false; error: string };
+/** `outOfMemory`: the thread reached its heap limit (set by the runner, never by the thread). */
+export type SolveReply = { ok: true; outcome: SolveOutcome; solveSeconds: number } | { ok: false; error: string; outOfMemory?: boolean };
 
 /**
  * Runs inside a worker_threads thread, so a long CPU-bound solve never blocks the main thread's

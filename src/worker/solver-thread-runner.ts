@@ -1,6 +1,7 @@
 import { Worker } from "node:worker_threads";
 import type { SolveJob, SolveReply } from "./solve-thread.js";
 import { isProgressMessage, type ProgressReport } from "./progress-reporter.js";
+import { solverHeapLimitMb, type JobSize } from "./solver-heap.js";
 
 /** Optional companions of one job: progress reports, and a signal that stops the search early. */
 export interface RunHooks {
@@ -17,6 +18,8 @@ const FROM_SOURCE = import.meta.url.endsWith(".ts");
 const THREAD_SCRIPT = FROM_SOURCE ? new URL("./thread-boot.mjs", import.meta.url) : new URL("./solve-thread.js", import.meta.url);
 const THREAD_ENTRY = new URL("./solve-thread.ts", import.meta.url).href;
 
+const OUT_OF_MEMORY = "ERR_WORKER_OUT_OF_MEMORY";
+
 function outOfMemoryMessage(maxHeapMb: number | null): string {
   const limit = maxHeapMb ? ` of ${maxHeapMb} MB (SOLVER_MAX_HEAP_MB)` : "";
   return `the request needed more memory than the solver's limit${limit} and was stopped; send node_positions instead of a distance_matrix for large problems, or fewer nodes`;
@@ -26,22 +29,49 @@ function outOfMemoryMessage(maxHeapMb: number | null): string {
  * Owns one solver thread and runs one job at a time on it. A job that overruns its hard limit
  * gets the thread terminated (a strategy stuck in a loop cannot be interrupted any other way)
  * and a fresh thread is started for the next job.
+ *
+ * The thread's heap limit follows the job's size (solver-heap.ts), so that V8 collects close to
+ * the live data instead of letting a large solve's RSS grow to several times it. A thread is
+ * replaced only when a job needs more than its limit, or less than half of it: jobs of similar
+ * sizes share one thread and its compiled code.
  */
 export class SolverThreadRunner {
   private thread: Worker | null = null;
+  /** The running thread's heap limit in MB; null: Node's default. */
+  private threadLimitMb: number | null = null;
   private abortFlag: Int32Array | null = null;
 
   constructor(
     private readonly threadConfig: { extraStrategyModules: string[]; strategySelection: unknown[] | null },
-    /** The solver thread's V8 heap limit (worker_threads resourceLimits); null: Node's default. */
+    /** The solver thread's largest V8 heap limit (SOLVER_MAX_HEAP_MB); null: Node's default for every job. */
     private readonly maxHeapMb: number | null = null,
+    /** A job's heap limit from its size, at most maxHeapMb (replaceable in tests). */
+    private readonly scaledLimitMb: (size: JobSize, maxMb: number) => number = solverHeapLimitMb,
   ) {}
 
-  private ensureThread(): Worker {
+  /** The current thread's heap limit in MB (null: no thread, or Node's default). */
+  get currentLimitMb(): number | null {
+    return this.thread ? this.threadLimitMb : null;
+  }
+
+  /** The heap limit for a job of this size; without a size (or without SOLVER_MAX_HEAP_MB): the maximum. */
+  limitFor(size?: JobSize): number | null {
+    return this.maxHeapMb && size ? Math.min(this.maxHeapMb, this.scaledLimitMb(size, this.maxHeapMb)) : this.maxHeapMb;
+  }
+
+  private fits(limitMb: number | null): boolean {
+    const current = this.threadLimitMb;
+    if (current === null || limitMb === null) return current === limitMb;
+    return limitMb <= current && current < 2 * limitMb;
+  }
+
+  private async ensureThread(limitMb: number | null): Promise<Worker> {
+    if (this.thread && !this.fits(limitMb)) await this.kill();
     if (!this.thread) {
-      const resourceLimits = this.maxHeapMb ? { maxOldGenerationSizeMb: this.maxHeapMb } : undefined;
+      const resourceLimits = limitMb ? { maxOldGenerationSizeMb: limitMb } : undefined;
       this.thread = new Worker(THREAD_SCRIPT, { workerData: { entry: THREAD_ENTRY, config: this.threadConfig }, ...(resourceLimits ? { resourceLimits } : {}) });
       this.thread.unref();
+      this.threadLimitMb = limitMb;
     }
     return this.thread;
   }
@@ -52,7 +82,7 @@ export class SolverThreadRunner {
    * start-up already includes it rather than counting it as growth later.
    */
   warmUp(): void {
-    this.ensureThread();
+    void this.ensureThread(this.limitFor({ nodes: 0, requestBytes: 0 }));
   }
 
   /** Asks the running solve to stop and return its best solution so far. */
@@ -60,8 +90,20 @@ export class SolverThreadRunner {
     if (this.abortFlag) Atomics.store(this.abortFlag, 0, 1);
   }
 
-  async run(job: Omit<SolveJob, "abortFlag">, hardLimitMs: number, hooks: RunHooks = {}): Promise<SolveReply> {
-    const thread = this.ensureThread();
+  /**
+   * Solves one job on a thread whose heap limit suits `size`. Should the job still run out of
+   * memory under a limit below SOLVER_MAX_HEAP_MB, it is solved again under that maximum: a
+   * scaled limit may cost time, never a solution.
+   */
+  async run(job: Omit<SolveJob, "abortFlag">, hardLimitMs: number, hooks: RunHooks = {}, size?: JobSize): Promise<SolveReply> {
+    const limitMb = this.limitFor(size);
+    const reply = await this.runOnThread(job, hardLimitMs, hooks, limitMb);
+    const retry = !reply.ok && reply.outOfMemory && limitMb !== null && this.maxHeapMb !== null && limitMb < this.maxHeapMb && !hooks.stop?.aborted;
+    return retry ? this.runOnThread(job, hardLimitMs, hooks, this.maxHeapMb) : reply;
+  }
+
+  private async runOnThread(job: Omit<SolveJob, "abortFlag">, hardLimitMs: number, hooks: RunHooks, limitMb: number | null): Promise<SolveReply> {
+    const thread = await this.ensureThread(limitMb);
     const buffer = new SharedArrayBuffer(4);
     const abortFlag = new Int32Array(buffer);
     this.abortFlag = abortFlag;
@@ -87,8 +129,8 @@ export class SolverThreadRunner {
           cleanup();
           this.thread = null;
           // V8 stops a thread that reaches its heap limit; the process and the next task are unaffected.
-          const outOfMemory = (err as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY";
-          resolve({ ok: false, error: outOfMemory ? outOfMemoryMessage(this.maxHeapMb) : `the solver thread crashed: ${err.message}` });
+          const outOfMemory = (err as NodeJS.ErrnoException).code === OUT_OF_MEMORY;
+          resolve(outOfMemory ? { ok: false, error: outOfMemoryMessage(limitMb), outOfMemory } : { ok: false, error: `the solver thread crashed: ${err.message}` });
         };
         const onExit = (code: number) => {
           cleanup();

@@ -192,6 +192,7 @@ export class TaskRunner {
           },
           task.timeLimitSeconds * 1000 + HARD_LIMIT_GRACE_MS,
           { onProgress: (report) => progress.report(report), stop: cancel.signal },
+          { nodes: task.nodeNum, requestBytes: requestBytes.byteLength },
         );
         if (!moved) {
           let timer: NodeJS.Timeout | undefined;
