@@ -40,6 +40,8 @@ export class PairScan {
 
   /** As PairInsertion.best (same order of trial, same ties): the cheapest price below `limit`, else Infinity. */
   best(r: number, pickup: number, delivery: number, limit: number, iFrom: number, iTo: number, jFrom = 0, jTo = Number.MAX_SAFE_INTEGER): number {
+    // The delivery near a given place (a few j): each j's scan of pickup places runs backwards.
+    if (jTo < Number.MAX_SAFE_INTEGER) return this.bestBackward(r, pickup, delivery, limit, iFrom, iTo, jFrom, jTo);
     const rs = this.rs;
     const m = rs.m;
     const times = rs.times!;
@@ -55,8 +57,6 @@ export class PairScan {
     const dims = this.growLoad.length;
     const distance = rs.fwd[r]![len + 1]!;
     const pd = d[pickup * n + delivery]!;
-    // The delivery near a given place (a few j): each j's scan of pickup places runs backwards.
-    if (jTo < Number.MAX_SAFE_INTEGER) return this.bestBackward(r, pickup, delivery, limit, iFrom, iTo, jFrom, jTo);
     // The least distance the delivery adds after any position it may take: bounds every later j's distance.
     let leastDetour = Number.POSITIVE_INFINITY;
     for (let j = Math.max(jFrom, iFrom); j <= Math.min(len, jTo); j++) {
