@@ -2,6 +2,8 @@ import type { HistoryItem } from "./types.js";
 
 /** The account's planning history; each entry is a button that reopens that task. */
 export function renderHistory(list: HTMLElement, items: HistoryItem[], onOpen: (id: string) => void, append = false): void {
+  // A keyboard user keeps their place when the list is redrawn under them.
+  const focused = list.contains(document.activeElement) ? (document.activeElement as HTMLElement).dataset.requestId : undefined;
   if (!append) list.replaceChildren();
   if (items.length === 0 && !append) {
     const empty = document.createElement("li");
@@ -20,5 +22,6 @@ export function renderHistory(list: HTMLElement, items: HistoryItem[], onOpen: (
     button.addEventListener("click", () => onOpen(item.request_id));
     li.append(button);
     list.append(li);
+    if (item.request_id === focused) button.focus();
   }
 }

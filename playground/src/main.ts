@@ -181,12 +181,17 @@ function showFinal(status: number, body: Envelope): void {
 
 // ---- history -----------------------------------------------------------------------------
 let historyCursor: string | null = null;
+// A refresh after each solve can overlap one the user asked for: only the latest request's
+// answer is drawn, so a slow older answer never replaces a newer list.
+let historyGeneration = 0;
 
 /** The first page of the history, or with `more` the next one appended. */
 async function refreshHistory(more = false): Promise<void> {
   const credentials = loadCredentials();
   if (!credentials || credentials.mode !== "direct") return;
+  const generation = ++historyGeneration;
   const answer = await listHistory(credentials, 50, more ? historyCursor : null);
+  if (generation !== historyGeneration) return;
   if (answer.status !== 200 || !answer.body.result) {
     $("history-note").textContent = `Could not load the history: ${answer.body.error ?? answer.status}`;
     return;

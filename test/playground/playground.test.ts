@@ -254,6 +254,35 @@ describe("route playground in a real browser", function () {
     await shot("09-history-reopened");
   });
 
+  it("keeps the focused history entry when the list is redrawn, and never draws an older refresh over a newer one", async () => {
+    // The first refresh answers late and with an empty list; the second, asked for after it,
+    // answers at once. Only the second may be drawn, even though the first arrives last.
+    let calls = 0;
+    await page.route("**/api/v1/history?*", async (route) => {
+      calls += 1;
+      if (calls !== 1) return route.continue();
+      const response = await route.fetch();
+      const body = (await response.json()) as { result: { items: unknown[] } };
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.fulfill({ response, json: { ...body, result: { ...body.result, items: [], next_cursor: null } } });
+    });
+    try {
+      const entry = page.locator(`.history-entry[data-request-id='${timeWindowTaskId}']`);
+      await entry.focus();
+      const refreshes = page.waitForResponse((r) => r.url().includes("/api/v1/history?")).then(() =>
+        page.waitForResponse((r) => r.url().includes("/api/v1/history?")));
+      // Clicked by script, so the keyboard focus stays on the entry as a redraw under the user would find it.
+      await page.evaluate(() => { document.getElementById("history-refresh")!.click(); document.getElementById("history-refresh")!.click(); });
+      await refreshes;
+      await page.waitForTimeout(300);
+      expect(calls).to.equal(2);
+      expect(await page.locator(".history-entry").count()).to.equal(3);
+      expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.requestId)).to.equal(timeWindowTaskId);
+    } finally {
+      await page.unroute("**/api/v1/history?*");
+    }
+  });
+
   it("pans and zooms the map from the keyboard, and 0 brings the first view back", async () => {
     const picture = () => page.evaluate(() => {
       const canvas = document.getElementById("map") as HTMLCanvasElement;
