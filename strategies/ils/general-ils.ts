@@ -117,7 +117,8 @@ function startRoutes(m: FleetModel, initial: Solution | undefined): { routes: nu
  * customers or a route, greedily reinsert them, educate with the general granular local search
  * on a penalised cost (load, time warp, working hours), try to repair an infeasible result with
  * raised penalties, accept by late acceptance (on problems with rules: by a threshold that anneals
- * to the remaining budget, and the route ruin prefers short routes), and go back to the best after
+ * to the remaining budget, and the route ruin prefers short routes; with shipments: by that
+ * threshold, kept across price adjustments), and go back to the best after
  * a long stagnation.
  * Every new best is checked by the shared evaluator before it counts.
  */
@@ -200,13 +201,21 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
   // Problems without rules keep late acceptance and the uniform route ruin (the same routes as
   // before; the diversified search is measured on SDVRPTW only so far).
   const diversified = m.rules !== null;
-  const acceptance: Acceptance = diversified ? new ThresholdAcceptance(THRESHOLD_HISTORY, THRESHOLD_WEIGHT) : new LateAcceptance(HISTORY, penalised(current, penalties.current));
+  // Shipments: the annealed threshold too, never reset. Their prices adapt every LOAD_RULES_SEGMENT
+  // iterations and change at about 80% of those adjustments, so resetting at each left late
+  // acceptance a window of 10 iterations that all start from the current cost: nearly a plain
+  // descent, which took about one candidate in ten (BENCHMARKS.md, issue 22, "PDPTW: acceptance
+  // kept across price adjustments"). Kept across adjustments, the history stays exact for feasible candidates (their
+  // cost is their distance whatever the prices) and is close for infeasible ones.
+  const shipments = m.order?.partner != null;
+  const acceptance: Acceptance = diversified || shipments ? new ThresholdAcceptance(THRESHOLD_HISTORY, THRESHOLD_WEIGHT) : new LateAcceptance(HISTORY, penalised(current, penalties.current));
+  const resetOnNewPrices = diversified || !shipments;
   const stopAfter = tinyProblemPatience(m.customers.length, ITERATION_WEIGHT);
   const maxRuin = Math.min(m.customers.length, Math.max(MIN_RUIN, Math.min(MAX_RUIN, Math.ceil(m.customers.length / 40))));
   let sinceBest = 0;
   while (!budget.tick()) {
     if (penalties.adapt()) {
-      acceptance.reset(penalised(current, penalties.current));
+      if (resetOnNewPrices) acceptance.reset(penalised(current, penalties.current));
       rs.penalties = penalties.current;
       rs.reprice();
       ls.forget();

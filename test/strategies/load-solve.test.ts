@@ -5,6 +5,7 @@ import { Budget } from "../../strategies/core/budget.js";
 import { evaluateSolution } from "../../strategies/core/evaluator.js";
 import { findStrategy } from "../../strategies/registry.js";
 import { selectStrategy } from "../../strategies/select.js";
+import { iteratedLocalSearch } from "../../strategies/ils/general-ils.js";
 import { loadArb, loadInstance } from "./load-problems.js";
 
 describe("solving with load rules (pickups, backhauls, shipments, extra dimensions)", function () {
@@ -43,5 +44,35 @@ describe("solving with load rules (pickups, backhauls, shipments, extra dimensio
       { numRuns: 25 },
     );
     expect(solved).to.be.greaterThan(15);
+  });
+
+  it("the general search on shipments with soft windows (threshold acceptance kept across price adjustments): every new best is feasible for the evaluator and cheaper than the one before, and the answer is the last", () => {
+    let solved = 0;
+    fc.assert(
+      fc.property(loadArb("soft", 14, "shipments"), (o) => {
+        const req = loadInstance({ ...o, customers: Math.max(o.customers, 10) });
+        const total = (req.shipments ?? []).reduce((a, s) => a + s.amount, 0) + req.node_demands!.reduce((a, b) => a + b, 0);
+        req.vehicles_capacity = req.vehicles_capacity.map(() => total + 1);
+        const { problem: p } = compileRequest(req);
+        if (!p.loads || p.loads.shipments.length === 0) return;
+        const budget = Budget.forSeconds(3600, 3, 300);
+        const costs: number[] = [];
+        budget.onImprovement((best) => {
+          const score = evaluateSolution(p, best);
+          expect(score.feasible, JSON.stringify(best.routes)).to.equal(true);
+          if (costs.length > 0) expect(score.cost).to.be.below(costs[costs.length - 1]!);
+          costs.push(score.cost);
+        });
+        const answer = iteratedLocalSearch(p, budget);
+        // A drawn instance may have no feasible routing (e.g. working hours too short for a shipment).
+        if (costs.length === 0) return;
+        const score = evaluateSolution(p, answer);
+        expect(score.feasible).to.equal(true);
+        expect(score.cost).to.be.closeTo(costs[costs.length - 1]!, 1e-6);
+        solved++;
+      }),
+      { numRuns: 15 },
+    );
+    expect(solved).to.be.greaterThan(5);
   });
 });
