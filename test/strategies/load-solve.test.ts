@@ -55,7 +55,9 @@ describe("solving with load rules (pickups, backhauls, shipments, extra dimensio
         req.vehicles_capacity = req.vehicles_capacity.map(() => total + 1);
         const { problem: p } = compileRequest(req);
         if (!p.loads || p.loads.shipments.length === 0) return;
-        const budget = Budget.forSeconds(3600, 3, 300);
+        // A time limit as well: on some drawn problems (no feasible routing) an iteration can take
+        // seconds; the properties hold however many iterations run.
+        const budget = Budget.forSeconds(3, 3, 300);
         const costs: number[] = [];
         budget.onImprovement((best) => {
           const score = evaluateSolution(p, best);
@@ -71,8 +73,8 @@ describe("solving with load rules (pickups, backhauls, shipments, extra dimensio
         expect(score.cost).to.be.closeTo(costs[costs.length - 1]!, 1e-6);
         solved++;
       }),
-      { numRuns: 15 },
+      { numRuns: 12 },
     );
-    expect(solved).to.be.greaterThan(5);
+    expect(solved).to.be.greaterThan(4);
   });
 });
