@@ -5,6 +5,19 @@ import type { Routes } from "../routes.js";
 import { TailPrices } from "./tail-prices.js";
 
 const EPS = 1e-7;
+/**
+ * Improvements below this share of the price are rounding noise. With the prices raised for a
+ * repair (x100) route prices reach 1e8 and more, where a move that changes nothing could price
+ * 1e-7 below the route computed another way, and its reverse too: on an infeasible shipment
+ * problem with hard windows the search moved one customer back and forth until its time ran out
+ * (BENCHMARKS.md, issue 22, "PDPTW: acceptance kept across price adjustments").
+ */
+const RELATIVE_EPS = 1e-12;
+
+/** Whether `after` is a real improvement on `before`, not rounding noise. */
+function below(after: number, before: number): boolean {
+  return after < before - EPS - RELATIVE_EPS * Math.abs(before);
+}
 
 /**
  * What the general search's moves (moves/*.ts) price with: candidate routes as pieces `a` and
@@ -79,7 +92,7 @@ export class GeneralMovePricing {
   mayImprove(r: number, delta: number): boolean {
     const rs = this.rs;
     const len = rs.length[r]!;
-    return this.base(r, len, rs.fwd[r]![len + 1]! + delta, rs.load[r]![len]!) < rs.cost[r]! - EPS;
+    return below(this.base(r, len, rs.fwd[r]![len + 1]! + delta, rs.load[r]![len]!), rs.cost[r]!);
   }
 
   /** Prices pieces `a` on route r's vehicle (a move within r); applies it when it improves. */
@@ -87,9 +100,9 @@ export class GeneralMovePricing {
     const rs = this.rs;
     const before = rs.cost[r]!;
     const base = rs.basePrice(r, this.a);
-    if (base >= before - EPS) return false;
+    if (!below(base, before)) return false;
     const after = base + rs.timePrice(r, this.a);
-    if (after >= before - EPS) return false;
+    if (!below(after, before)) return false;
     this.predicted = after;
     const count = rs.write(this.a, this.outA);
     rs.setRoute(r, this.outA, count);
@@ -113,11 +126,11 @@ export class GeneralMovePricing {
     const rs = this.rs;
     const baseA = rs.basePrice(ru, this.a, orderKept);
     // Prices are never negative: a first route already as dear as both was is enough to stop.
-    if (baseA >= this.before - EPS) return false;
+    if (!below(baseA, this.before)) return false;
     const baseB = rs.basePrice(rv, this.b, orderKept);
-    if (baseA + baseB >= this.before - EPS) return false;
+    if (!below(baseA + baseB, this.before)) return false;
     const after = baseA + baseB + rs.timePrice(ru, this.a) + rs.timePrice(rv, this.b);
-    if (after >= this.before - EPS) return false;
+    if (!below(after, this.before)) return false;
     this.predicted = after;
     const countA = rs.write(this.a, this.outA);
     const countB = rs.write(this.b, this.outB);
