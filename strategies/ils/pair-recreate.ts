@@ -23,6 +23,7 @@ export function recreatePairsByRegret(ls: GeneralMovePricing, pickups: number[])
     let chosen = -1;
     let chosenRegret = Number.NEGATIVE_INFINITY;
     let chosenRoute = -1;
+    let chosenDelta = Number.POSITIVE_INFINITY;
     for (let k = 0; k < pending.length; k++) {
       const pickup = pending[k]!;
       const delivery = partner[pickup]!;
@@ -53,10 +54,12 @@ export function recreatePairsByRegret(ls: GeneralMovePricing, pickups: number[])
       if (firstRoute < 0) continue;
       // A single candidate route: waiting may lose it, so such a shipment goes first.
       const regret = second === Number.POSITIVE_INFINITY ? Number.MAX_VALUE : second - first;
-      if (regret > chosenRegret || (regret === chosenRegret && first < (deltas[chosen]!.get(chosenRoute) ?? Number.POSITIVE_INFINITY))) {
+      // Ties (several with a single candidate route): the cheaper insertion first.
+      if (regret > chosenRegret || (regret === chosenRegret && first < chosenDelta)) {
         chosen = k;
         chosenRegret = regret;
         chosenRoute = firstRoute;
+        chosenDelta = first;
       }
     }
     if (chosen < 0) return;
