@@ -2,6 +2,8 @@ import type { Rng } from "../core/rng.js";
 import type { GeneralMovePricing } from "../search/general/move-pricing.js";
 import { Pieces } from "../search/pieces.js";
 import type { Routes } from "../search/routes.js";
+import { recreatePairsByRegret } from "./pair-recreate.js";
+import { cutAroundPartners, removeRelatedPairs } from "./pair-ruin.js";
 
 const pieces = new Pieces();
 const ROUTE_RUIN_PROBABILITY = 0.1;
@@ -10,6 +12,8 @@ const STRING_RUIN_PROBABILITY = 0.5;
 const SISR_MEAN_REMOVED = 10;
 const SISR_MAX_STRING = 10;
 const DEMAND_ORDER_PROBABILITY = 0.5;
+/** Shipments: share of recreates that insert the pairs by regret instead of one by one in the order drawn. */
+const REGRET_PROBABILITY = 0.5;
 
 /** Rewrites every route that lost customers, without them; a shipment's stop takes its partner along (added to `removed`). */
 function dropFrom(rs: Routes, removed: number[]): void {
@@ -37,8 +41,9 @@ function dropFrom(rs: Routes, removed: number[]): void {
  * The perturbation of the iterated local search: removes about `size` customers that lie close
  * together (a random customer and, breadth first, its nearest neighbours), or strings cut from
  * a few neighbouring routes (SISR), or now and then one whole route (so that a vehicle, and its
- * fixed cost, can go; with `shortRoutes` the shorter of two random routes). Returns the removed
- * customers.
+ * fixed cost, can go; with `shortRoutes` the shorter of two random routes). With shipments the
+ * strings also cut around the partners of their stops, and related shipments (both ends, Shaw
+ * removal) replace nearby customers (pair-ruin.ts). Returns the removed customers.
  */
 export function ruin(rs: Routes, rng: Rng, size: number, shortRoutes = false): number[] {
   const m = rs.m;
@@ -61,6 +66,16 @@ export function ruin(rs: Routes, rng: Rng, size: number, shortRoutes = false): n
   }
   if (rng.next() < STRING_RUIN_PROBABILITY) {
     const removed = removeStrings(rs, rng);
+    // Shipments: the partners' neighbourhoods go too (pair-ruin.ts).
+    if (m.order?.partner) cutAroundPartners(rs, rng, removed);
+    if (removed.length > 0) {
+      dropFrom(rs, removed);
+      return removed;
+    }
+  }
+  if (m.order?.partner) {
+    // Shipments: related pairs, both ends of each (pair-ruin.ts).
+    const removed = removeRelatedPairs(rs, rng, size);
     if (removed.length > 0) {
       dropFrom(rs, removed);
       return removed;
@@ -148,6 +163,11 @@ export function recreate(ls: GeneralMovePricing, rng: Rng, removed: number[], la
     removed.sort((a, b) => key(b) - key(a));
   }
   const partner = m.order?.partner ?? null;
+  if (partner && !largestFirst && rng.next() < REGRET_PROBABILITY) {
+    // Shipments by regret (pair-recreate.ts); plain customers follow in the loop below.
+    const pickups = removed.filter((c) => m.order!.role[c]! > 0 && rs.routeOf[c]! < 0 && rs.routeOf[partner[c]!]! < 0);
+    recreatePairsByRegret(ls, pickups);
+  }
   for (const c of removed) {
     if (partner && partner[c]! >= 0) {
       // Both stops of a shipment go in together, pickup first (pair-insertion.ts).

@@ -1,0 +1,75 @@
+import type { GeneralMovePricing } from "../search/general/move-pricing.js";
+
+/**
+ * Regret insertion of shipments (Ropke and Pisinger 2006, regret-2): each round, every shipment
+ * still out is priced at its cheapest places in each candidate route (the routes of its two
+ * stops' granular neighbours and one free vehicle of each type), and the one that would lose the
+ * most by not getting its best route (second cheapest minus cheapest) goes in first. Greedy
+ * insertion in a fixed order fills the easy places first and leaves the hard shipments (tight
+ * windows at both ends) the leftovers; regret serves them while they still have a choice.
+ * Prices are kept per (shipment, route) and only the route that changed is priced again.
+ * `pickups` lists the shipments by their pickup; each goes in whole, pickup first.
+ */
+export function recreatePairsByRegret(ls: GeneralMovePricing, pickups: number[]): void {
+  const rs = ls.rs;
+  const m = rs.m;
+  const partner = m.order!.partner!;
+  const pair = ls.pairInsertion;
+  const pending = pickups.slice();
+  /** Per pending shipment: route -> price change of inserting it there (Infinity: no place). */
+  const deltas = pending.map(() => new Map<number, number>());
+  const candidates = new Set<number>();
+  while (pending.length > 0) {
+    let chosen = -1;
+    let chosenRegret = Number.NEGATIVE_INFINITY;
+    let chosenRoute = -1;
+    let chosenDelta = Number.POSITIVE_INFINITY;
+    for (let k = 0; k < pending.length; k++) {
+      const pickup = pending[k]!;
+      const delivery = partner[pickup]!;
+      const known = deltas[k]!;
+      candidates.clear();
+      for (const w of m.neighbours[pickup]!) if (rs.routeOf[w]! >= 0) candidates.add(rs.routeOf[w]!);
+      for (const w of m.neighbours[delivery]!) if (rs.routeOf[w]! >= 0) candidates.add(rs.routeOf[w]!);
+      for (let type = 0; type < m.typeSlots.length; type++) {
+        const free = ls.emptyOfType(type, -1);
+        if (free >= 0) candidates.add(free);
+      }
+      if (candidates.size === 0) for (let r = 0; r < m.routes; r++) candidates.add(r);
+      let first = Number.POSITIVE_INFINITY;
+      let second = Number.POSITIVE_INFINITY;
+      let firstRoute = -1;
+      for (const r of candidates) {
+        let delta = known.get(r);
+        if (delta === undefined) {
+          delta = pair.best(r, pickup, delivery, Number.POSITIVE_INFINITY) - rs.cost[r]!;
+          known.set(r, delta);
+        }
+        if (delta < first) {
+          second = first;
+          first = delta;
+          firstRoute = r;
+        } else if (delta < second) second = delta;
+      }
+      if (firstRoute < 0) continue;
+      // A single candidate route: waiting may lose it, so such a shipment goes first.
+      const regret = second === Number.POSITIVE_INFINITY ? Number.MAX_VALUE : second - first;
+      // Ties (several with a single candidate route): the cheaper insertion first.
+      if (regret > chosenRegret || (regret === chosenRegret && first < chosenDelta)) {
+        chosen = k;
+        chosenRegret = regret;
+        chosenRoute = firstRoute;
+        chosenDelta = first;
+      }
+    }
+    if (chosen < 0) return;
+    const pickup = pending[chosen]!;
+    pair.best(chosenRoute, pickup, partner[pickup]!, Number.POSITIVE_INFINITY);
+    const out = new Int32Array(rs.length[chosenRoute]! + 2);
+    const count = rs.write(pair.place(chosenRoute, pickup, partner[pickup]!, pair.i, pair.j), out);
+    rs.setRoute(chosenRoute, out, count);
+    pending.splice(chosen, 1);
+    deltas.splice(chosen, 1);
+    for (const known of deltas) known.delete(chosenRoute);
+  }
+}
