@@ -225,7 +225,8 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
     }
     rs.loadRoutes(current.routes);
     const removed = ruin(rs, rng, 1 + rng.int(maxRuin), diversified);
-    recreate(ls, rng, removed);
+    if (elimination !== null) elimination.recreate(rng, removed);
+    else recreate(ls, rng, removed);
     const candidate = educate();
     sinceBest = consider(candidate) ? 0 : sinceBest + 1;
     const candidateCost = penalised(candidate, penalties.current);

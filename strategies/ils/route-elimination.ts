@@ -61,6 +61,21 @@ export class RouteElimination {
     this.ls.closedFleet = false;
   }
 
+  /**
+   * Recreates `removed` (as ruin-recreate.ts does); with the fleet closed, a customer no used
+   * route may take (skills, or no route left) is then recreated with the fleet open: the reduced
+   * fleet cannot serve it, and the local search needs every required customer on a route.
+   */
+  recreate(rng: Rng, removed: number[]): void {
+    recreate(this.ls, rng, removed);
+    if (!this.ls.closedFleet) return;
+    const stranded = removed.filter((c) => this.ls.rs.routeOf[c]! < 0);
+    if (stranded.length === 0) return;
+    this.ls.closedFleet = false;
+    recreate(this.ls, rng, stranded);
+    this.ls.closedFleet = true;
+  }
+
   due(sinceBest: number): boolean {
     return !this.holding && sinceBest >= OFFSET && (sinceBest - OFFSET) % INTERVAL === 0;
   }
@@ -93,12 +108,12 @@ export class RouteElimination {
     rs.setRoute(victim, removed, 0);
     ls.closedFleet = true;
     try {
-      recreate(ls, rng, removed);
+      this.recreate(rng, removed);
       let current = hooks.educate();
       let currentCost = hooks.cost(current);
       for (let step = 0; step < STEPS && !hooks.complete(current) && !stop(); step++) {
         rs.loadRoutes(hooks.routes(current));
-        recreate(ls, rng, ruinNearViolation(ls, rng, RUIN_SIZE));
+        this.recreate(rng, ruinNearViolation(ls, rng, RUIN_SIZE));
         const candidate = hooks.educate();
         const candidateCost = hooks.cost(candidate);
         if (candidateCost < currentCost) {
