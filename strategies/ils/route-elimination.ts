@@ -22,6 +22,13 @@ const INTERVAL = 500;
 const OFFSET = 250;
 /** Ruin-recreate-educate steps an attempt may take to make the reduced fleet feasible. */
 const STEPS = 60;
+/**
+ * A feasible reduced solution is kept (and the fleet held) only within this share of the best's
+ * cost. Fewer routes are not always shorter: held whatever their cost, reduced solutions 1.4-3%
+ * dearer than the best took most of the search's time on PR06, PR14 and PR16 and left it 1-2
+ * points worse there (set mean 2.03% against 1.67%), while PR11A gained (BENCHMARKS.md, issue 21).
+ */
+const MARGIN = Number(process.env.SD2_MARGIN ?? 0.01);
 /** Customers removed around a violation per step. */
 const RUIN_SIZE = 8;
 
@@ -122,7 +129,7 @@ export class RouteElimination {
         }
       }
       if (process.env.SD2_LOG) console.error(`attempt: victim ${removed.length} customers of ${used} routes, ${hooks.complete(current) ? "feasible" : "infeasible"}, cost ${hooks.cost(current).toFixed(1)} against ${bestCost.toFixed(1)}`);
-      if (!hooks.complete(current)) return null;
+      if (!hooks.complete(current) || hooks.cost(current) > (1 + MARGIN) * bestCost) return null;
       this.successes++;
       this.holding = true;
       return current;
