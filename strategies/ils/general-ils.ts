@@ -11,7 +11,6 @@ import { solverNow } from "../core/clock.js";
 import { rulePenalty } from "../search/route-rules.js";
 import { recreate, ruin } from "./ruin-recreate.js";
 import { LateAcceptance, ThresholdAcceptance, type Acceptance } from "./acceptance.js";
-import { RouteElimination, type EliminationHooks } from "./route-elimination.js";
 
 /** Late acceptance: a candidate is accepted when it beats the current one or the one this many iterations ago. */
 const HISTORY = 100;
@@ -134,11 +133,10 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
   let best: Solution | null = null;
   let bestCost = Number.POSITIVE_INFINITY;
 
-  // record: false for the outcomes of route elimination (a reduced fleet), which say nothing of the prices' fit to the ordinary search.
-  const educate = (record = true): Snapshot => {
+  const educate = (): Snapshot => {
     ls.run(rng, stop);
     let result = snapshot(rs);
-    if (!looksFeasible(result) && (best === null || !record || rng.next() < REPAIR_PROBABILITY)) {
+    if (!looksFeasible(result) && (best === null || rng.next() < REPAIR_PROBABILITY)) {
       for (const factor of [10, 100]) {
         rs.penalties = penalties.scaled(factor);
         rs.reprice();
@@ -154,7 +152,7 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
       rs.reprice();
       ls.revisitViolating();
     }
-    if (record) penalties.record(result.loadExcess <= FEASIBLE_EPS, result.timeWarp <= FEASIBLE_EPS, result.durationExcess <= FEASIBLE_EPS, result.distanceExcess <= FEASIBLE_EPS, result.stopsExcess === 0);
+    penalties.record(result.loadExcess <= FEASIBLE_EPS, result.timeWarp <= FEASIBLE_EPS, result.durationExcess <= FEASIBLE_EPS, result.distanceExcess <= FEASIBLE_EPS, result.stopsExcess === 0);
     return result;
   };
   const consider = (s: Snapshot): boolean => {
@@ -169,7 +167,6 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
     best = solution;
     bestCost = cost;
     budget.improved({ routes: solution.routes.map((r) => r.slice()) });
-    if (process.env.SD2_LOG) console.error(`best ${cost.toFixed(1)} at ${solverNow().toFixed(0)} ms, routes ${solution.routes.filter((r) => r.length > 0).length}`);
     return true;
   };
 
@@ -206,15 +203,6 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
   const acceptance: Acceptance = diversified ? new ThresholdAcceptance(THRESHOLD_HISTORY, THRESHOLD_WEIGHT) : new LateAcceptance(HISTORY, penalised(current, penalties.current));
   const stopAfter = tinyProblemPatience(m.customers.length, ITERATION_WEIGHT);
   const maxRuin = Math.min(m.customers.length, Math.max(MIN_RUIN, Math.min(MAX_RUIN, Math.ceil(m.customers.length / 40))));
-  // Route elimination (route-elimination.ts) with rules, but not when customers may stay
-  // unserved (prize-collecting: dropping a route's customers is already a move of the search).
-  const elimination = diversified && !m.rules!.anyOptional && process.env.SD2_ELIM !== "0" ? new RouteElimination(ls) : null;
-  const eliminationHooks: EliminationHooks<Snapshot> = {
-    educate: () => educate(false),
-    complete: (s) => looksFeasible(s) && s.unserved === 0,
-    cost: (s) => penalised(s, penalties.current),
-    routes: (s) => s.routes,
-  };
   let sinceBest = 0;
   while (!budget.tick()) {
     if (penalties.adapt()) {
@@ -225,8 +213,7 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
     }
     rs.loadRoutes(current.routes);
     const removed = ruin(rs, rng, 1 + rng.int(maxRuin), diversified);
-    if (elimination !== null) elimination.recreate(rng, removed);
-    else recreate(ls, rng, removed);
+    recreate(ls, rng, removed);
     const candidate = educate();
     sinceBest = consider(candidate) ? 0 : sinceBest + 1;
     const candidateCost = penalised(candidate, penalties.current);
@@ -236,20 +223,11 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
     const accepted = diversified && !looksFeasible(candidate) ? candidateCost < currentCost : acceptance.accept(currentCost, candidateCost, budget.progress(startedMs));
     if (accepted) current = candidate;
     if (stopAfter !== null && sinceBest >= stopAfter) break;
-    if (elimination !== null && best !== null && elimination.due(sinceBest)) {
-      const reduced = elimination.attempt(rng, (best as Solution).routes, bestCost, eliminationHooks, stop);
-      if (reduced !== null) {
-        if (consider(reduced)) sinceBest = 0;
-        current = reduced;
-      }
-    }
     if (sinceBest > 0 && sinceBest % RESTART_AFTER === 0 && best) {
-      elimination?.release();
       rs.loadRoutes((best as Solution).routes);
       current = snapshot(rs);
     }
   }
-  if (process.env.SD2_LOG && elimination) console.error(`elimination: ${elimination.successes}/${elimination.attempts}`);
   if (best) return best;
   return { routes: current.routes };
 }

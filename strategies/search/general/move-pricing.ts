@@ -28,12 +28,6 @@ export class GeneralMovePricing {
   onCommit: ((predicted: number, ra: number, rb: number) => void) | null = null;
   /** The same for a move that rewrites several routes at once (moves/backhaul-pairing.ts). */
   onCommitMany: ((predicted: number, routes: readonly number[]) => void) | null = null;
-  /**
-   * No vehicle may be opened (route elimination, ils/route-elimination.ts): `emptyOfType` offers
-   * no free vehicle to a customer. A whole route may still change vehicle (`except` >= 0, moves/
-   * vehicle-change.ts): that keeps the number of routes.
-   */
-  closedFleet = false;
 
   constructor(readonly rs: Routes) {
     const m = rs.m;
@@ -67,7 +61,6 @@ export class GeneralMovePricing {
 
   /** First empty route of type `type` other than `except` (-1: none left). */
   emptyOfType(type: number, except: number): number {
-    if (this.closedFleet && except < 0) return -1;
     const slots = this.m.typeSlots[type]!;
     // The last answer is usually still right: it spares a scan over the type's used vehicles.
     const hinted = this.emptyHint[type]!;
