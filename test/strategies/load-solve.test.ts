@@ -55,8 +55,8 @@ describe("solving with load rules (pickups, backhauls, shipments, extra dimensio
         req.vehicles_capacity = req.vehicles_capacity.map(() => total + 1);
         const { problem: p } = compileRequest(req);
         if (!p.loads || p.loads.shipments.length === 0) return;
-        // A time limit as well: on some drawn problems (no feasible routing) an iteration can take
-        // seconds; the properties hold however many iterations run.
+        // A time limit as well, so that a slow draw cannot hold the suite; the properties hold
+        // however many iterations run.
         const budget = Budget.forSeconds(3, 3, 300);
         const costs: number[] = [];
         budget.onImprovement((best) => {
@@ -76,5 +76,18 @@ describe("solving with load rules (pickups, backhauls, shipments, extra dimensio
       { numRuns: 12 },
     );
     expect(solved).to.be.greaterThan(4);
+  });
+
+  it("the general local search ends at every raised price: drawn shipment problems with hard windows run their 300 iterations (a move and its reverse priced as improvements by rounding noise cycled until the time ran out)", () => {
+    // Fixed draws (fast-check seed 42): the first of them cycled before the relative tolerance of move-pricing.ts.
+    for (const o of fc.sample(loadArb("hard", 14, "shipments"), { numRuns: 6, seed: 42 })) {
+      const { problem: p } = compileRequest(loadInstance({ ...o, customers: Math.max(o.customers, 10) }));
+      // About 3,000 stop checks in a normal run; the cycle asked millions.
+      let checks = 0;
+      const budget = Budget.forSeconds(3600, 3, 300, () => ++checks > 200_000);
+      const solution = iteratedLocalSearch(p, budget);
+      expect(budget.iterationCount, `${checks} stop checks`).to.equal(300);
+      expect(evaluateSolution(p, solution).missing).to.have.length(0);
+    }
   });
 });
