@@ -20,11 +20,10 @@ const MAX_STRING = 10;
 /** SISR's blink rate: each insertion position is skipped with this probability. */
 const BLINK = 0.01;
 /**
- * Optional customers: the share of unserved ruin seeds that try to open an empty route for the
- * cluster of unserved customers around them (textbook-cluster-route.ts) before the insert
- * perturbation below, and how many customers that cluster may gather, in mean route lengths.
+ * Optional customers: every other unserved ruin seed tries to open an empty route for the cluster
+ * of unserved customers around it (textbook-cluster-route.ts) before the insert perturbation
+ * below; the cluster gathers at most this many mean route lengths of customers.
  */
-const CLUSTER_SHARE = 0.5;
 const CLUSTER_ROUTES = 2;
 
 export class TextbookRuin {
@@ -40,6 +39,7 @@ export class TextbookRuin {
   private readonly pieces = new Pieces();
   /** Opens routes for clusters of unserved optional customers (null when every customer is required). */
   private readonly cluster: ClusterRoute | null;
+  private clusterTurn = false;
 
   constructor(private readonly ls: LocalSearch) {
     const m = ls.m;
@@ -97,7 +97,7 @@ export class TextbookRuin {
       // those that do not pay. 1 to AVERAGE_REMOVED customers (about half the ruin's mean), nearest
       // first: twice as many left R2_10_2 and RC2_10_2 at 4.86% and 5.19% instead of 4.05% and 3.06%.
       if (ls.routeOf[seed]! < 0) {
-        if (this.openCluster(rng, seed, meanLength)) return;
+        if (this.openCluster(seed, meanLength)) return;
         const count = 1 + rng.int(AVERAGE_REMOVED);
         for (let k = -1; k < near.length && this.removedCount < count; k++) if (ls.routeOf[k < 0 ? seed : near[k]!]! < 0) this.removed[this.removedCount++] = k < 0 ? seed : near[k]!;
         this.forced = true;
@@ -127,9 +127,12 @@ export class TextbookRuin {
    * Half the time, when the fleet has an empty route: that route for the cluster of unserved
    * customers around the unserved seed, kept when their skip prices pay for it; whether it was.
    */
-  private openCluster(rng: Rng, seed: number, meanLength: number): boolean {
+  private openCluster(seed: number, meanLength: number): boolean {
     const ls = this.ls;
-    if (rng.next() >= CLUSTER_SHARE) return false;
+    // Every other unserved seed, by turns rather than by a draw: the random stream, hence the
+    // search's path, changes only when a cluster route is opened.
+    this.clusterTurn = !this.clusterTurn;
+    if (!this.clusterTurn) return false;
     let empty = -1;
     for (let r = 0; r < ls.m.vehicles && empty < 0; r++) if (ls.length[r] === 0) empty = r;
     if (empty < 0) return false;

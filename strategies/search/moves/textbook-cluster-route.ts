@@ -41,6 +41,9 @@ export class ClusterRoute {
     const m = ls.m;
     const skip = m.skipPrice!;
     if (ls.length[r] !== 0 || ls.routeOf[seed]! >= 0) return 0;
+    // A refused route leaves r empty as it was, and as unmodified (what the localised search and
+    // the iterated search's save and restore go by).
+    const unmodifiedSince = ls.modifiedAt[r]!;
     const count = this.gather(seed, limit);
     const route = this.route;
     let length = 0;
@@ -63,6 +66,7 @@ export class ClusterRoute {
     if (length > 0) {
       for (let k = 0; k < length; k++) ls.routeOf[route[k]!] = -1;
       ls.setRoute(r, route, 0);
+      ls.modifiedAt[r] = unmodifiedSince;
     }
     return 0;
   }
