@@ -124,7 +124,7 @@ export class TextbookRuin {
   }
 
   /**
-   * Half the time, when the fleet has an empty route: that route for the cluster of unserved
+   * On every other unserved seed, when the fleet has an empty route: that route for the cluster of unserved
    * customers around the unserved seed, kept when their skip prices pay for it; whether it was.
    */
   private openCluster(seed: number, meanLength: number): boolean {
