@@ -3,6 +3,7 @@ import type { LocalSearch } from "../search/textbook/local-search.js";
 import { routeCost } from "../search/textbook-model.js";
 import { WindowInsertion } from "../search/textbook/window-insertion.js";
 import { Pieces } from "../search/pieces.js";
+import { ClusterRoute } from "../search/moves/textbook-cluster-route.js";
 
 /**
  * Ruin and recreate of the textbook iterated local search (textbook-ils.ts), after SISR
@@ -18,6 +19,12 @@ const AVERAGE_REMOVED = 10;
 const MAX_STRING = 10;
 /** SISR's blink rate: each insertion position is skipped with this probability. */
 const BLINK = 0.01;
+/**
+ * Optional customers: every other unserved ruin seed tries to open an empty route for the cluster
+ * of unserved customers around it (textbook-cluster-route.ts) before the insert perturbation
+ * below; the cluster gathers at most this many mean route lengths of customers.
+ */
+const CLUSTER_ROUTES = 2;
 
 export class TextbookRuin {
   private readonly removed: Int32Array;
@@ -30,9 +37,13 @@ export class TextbookRuin {
   /** Prices each position's time warp under binding windows (null without). */
   private readonly windows: WindowInsertion | null;
   private readonly pieces = new Pieces();
+  /** Opens routes for clusters of unserved optional customers (null when every customer is required). */
+  private readonly cluster: ClusterRoute | null;
+  private clusterTurn = false;
 
   constructor(private readonly ls: LocalSearch) {
     const m = ls.m;
+    this.cluster = m.skipPrice ? new ClusterRoute(ls) : null;
     this.windows = ls.model.times ? new WindowInsertion(ls.model) : null;
     this.removed = new Int32Array(m.customers.length);
     this.touched = new Uint8Array(m.vehicles);
@@ -86,6 +97,7 @@ export class TextbookRuin {
       // those that do not pay. 1 to AVERAGE_REMOVED customers (about half the ruin's mean), nearest
       // first: twice as many left R2_10_2 and RC2_10_2 at 4.86% and 5.19% instead of 4.05% and 3.06%.
       if (ls.routeOf[seed]! < 0) {
+        if (this.openCluster(seed, meanLength)) return;
         const count = 1 + rng.int(AVERAGE_REMOVED);
         for (let k = -1; k < near.length && this.removedCount < count; k++) if (ls.routeOf[k < 0 ? seed : near[k]!]! < 0) this.removed[this.removedCount++] = k < 0 ? seed : near[k]!;
         this.forced = true;
@@ -109,6 +121,23 @@ export class TextbookRuin {
       this.removeString(r, start, stringLength);
       done++;
     }
+  }
+
+  /**
+   * On every other unserved seed, when the fleet has an empty route: that route for the cluster of unserved
+   * customers around the unserved seed, kept when their skip prices pay for it; whether it was.
+   */
+  private openCluster(seed: number, meanLength: number): boolean {
+    const ls = this.ls;
+    // Every other unserved seed, by turns rather than by a draw: the random stream, hence the
+    // search's path, changes only when a cluster route is opened.
+    this.clusterTurn = !this.clusterTurn;
+    if (!this.clusterTurn) return false;
+    let empty = -1;
+    for (let r = 0; r < ls.m.vehicles && empty < 0; r++) if (ls.length[r] === 0) empty = r;
+    if (empty < 0) return false;
+    const limit = Math.max(AVERAGE_REMOVED, Math.ceil(CLUSTER_ROUTES * meanLength));
+    return this.cluster!.open(seed, empty, limit) > 0;
   }
 
   private removeString(r: number, start: number, count: number): void {
