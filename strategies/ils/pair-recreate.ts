@@ -1,6 +1,54 @@
 import type { GeneralMovePricing } from "../search/general/move-pricing.js";
 
 /**
+ * The routes a shipment is first tried in, into `into` (cleared first), in this order: those of
+ * its pickup's granular neighbours, of its delivery's, then one free vehicle of each type.
+ */
+function nearRoutes(ls: GeneralMovePricing, pickup: number, delivery: number, into: Set<number>): Set<number> {
+  const rs = ls.rs;
+  const m = rs.m;
+  into.clear();
+  for (const w of m.neighbours[pickup]!) if (rs.routeOf[w]! >= 0) into.add(rs.routeOf[w]!);
+  for (const w of m.neighbours[delivery]!) if (rs.routeOf[w]! >= 0) into.add(rs.routeOf[w]!);
+  for (let type = 0; type < m.typeSlots.length; type++) {
+    const free = ls.emptyOfType(type, -1);
+    if (free >= 0) into.add(free);
+  }
+  return into;
+}
+
+/** Writes route r with the pickup after its position i and the delivery after position j (pair-insertion.ts `place`). */
+function insertPair(ls: GeneralMovePricing, r: number, pickup: number, delivery: number, i: number, j: number): void {
+  const rs = ls.rs;
+  const out = new Int32Array(rs.length[r]! + 2);
+  const count = rs.write(ls.pairInsertion.place(r, pickup, delivery, i, j), out);
+  rs.setRoute(r, out, count);
+}
+
+/** Inserts shipment (pickup, delivery) at the cheapest places in its near routes (nearRoutes); where none takes it, anywhere. */
+export function recreatePair(ls: GeneralMovePricing, pickup: number, delivery: number): void {
+  const rs = ls.rs;
+  const pair = ls.pairInsertion;
+  let bestDelta = Number.POSITIVE_INFINITY;
+  let bestRoute = -1;
+  let bestI = 0;
+  let bestJ = 0;
+  const consider = (r: number) => {
+    const price = pair.best(r, pickup, delivery, rs.cost[r]! + bestDelta);
+    if (price - rs.cost[r]! < bestDelta) {
+      bestDelta = price - rs.cost[r]!;
+      bestRoute = r;
+      bestI = pair.i;
+      bestJ = pair.j;
+    }
+  };
+  const near = nearRoutes(ls, pickup, delivery, new Set<number>());
+  for (const r of near) consider(r);
+  if (bestRoute < 0) for (let r = 0; r < rs.m.routes; r++) if (!near.has(r)) consider(r);
+  if (bestRoute >= 0) insertPair(ls, bestRoute, pickup, delivery, bestI, bestJ);
+}
+
+/**
  * Regret insertion of shipments (Ropke and Pisinger 2006, regret-2): each round, every shipment
  * still out is priced at its cheapest places in each candidate route (the routes of its two
  * stops' granular neighbours and one free vehicle of each type), and the one that would lose the
@@ -28,13 +76,7 @@ export function recreatePairsByRegret(ls: GeneralMovePricing, pickups: number[])
       const pickup = pending[k]!;
       const delivery = partner[pickup]!;
       const known = deltas[k]!;
-      candidates.clear();
-      for (const w of m.neighbours[pickup]!) if (rs.routeOf[w]! >= 0) candidates.add(rs.routeOf[w]!);
-      for (const w of m.neighbours[delivery]!) if (rs.routeOf[w]! >= 0) candidates.add(rs.routeOf[w]!);
-      for (let type = 0; type < m.typeSlots.length; type++) {
-        const free = ls.emptyOfType(type, -1);
-        if (free >= 0) candidates.add(free);
-      }
+      nearRoutes(ls, pickup, delivery, candidates);
       if (candidates.size === 0) for (let r = 0; r < m.routes; r++) candidates.add(r);
       let first = Number.POSITIVE_INFINITY;
       let second = Number.POSITIVE_INFINITY;
@@ -65,9 +107,7 @@ export function recreatePairsByRegret(ls: GeneralMovePricing, pickups: number[])
     if (chosen < 0) return;
     const pickup = pending[chosen]!;
     pair.best(chosenRoute, pickup, partner[pickup]!, Number.POSITIVE_INFINITY);
-    const out = new Int32Array(rs.length[chosenRoute]! + 2);
-    const count = rs.write(pair.place(chosenRoute, pickup, partner[pickup]!, pair.i, pair.j), out);
-    rs.setRoute(chosenRoute, out, count);
+    insertPair(ls, chosenRoute, pickup, partner[pickup]!, pair.i, pair.j);
     pending.splice(chosen, 1);
     deltas.splice(chosen, 1);
     for (const known of deltas) known.delete(chosenRoute);

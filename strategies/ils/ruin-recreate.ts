@@ -2,7 +2,7 @@ import type { Rng } from "../core/rng.js";
 import type { GeneralMovePricing } from "../search/general/move-pricing.js";
 import { Pieces } from "../search/pieces.js";
 import type { Routes } from "../search/routes.js";
-import { recreatePairsByRegret } from "./pair-recreate.js";
+import { recreatePair, recreatePairsByRegret } from "./pair-recreate.js";
 import { cutAroundPartners, removeRelatedPairs } from "./pair-ruin.js";
 
 const pieces = new Pieces();
@@ -206,35 +206,4 @@ export function recreate(ls: GeneralMovePricing, rng: Rng, removed: number[], la
     const count = rs.write(pieces, out);
     rs.setRoute(bestRoute, out, count);
   }
-}
-
-/** Inserts shipment (pickup, delivery) at the cheapest places next to its stops' neighbours or on a free vehicle; else anywhere. */
-function recreatePair(ls: GeneralMovePricing, pickup: number, delivery: number): void {
-  const rs = ls.rs;
-  const m = rs.m;
-  const pair = ls.pairInsertion;
-  let bestDelta = Number.POSITIVE_INFINITY;
-  let bestRoute = -1;
-  let bestI = 0;
-  let bestJ = 0;
-  const tried = new Set<number>();
-  const consider = (r: number) => {
-    if (r < 0 || tried.has(r)) return;
-    tried.add(r);
-    const price = pair.best(r, pickup, delivery, rs.cost[r]! + bestDelta);
-    if (price - rs.cost[r]! < bestDelta) {
-      bestDelta = price - rs.cost[r]!;
-      bestRoute = r;
-      bestI = pair.i;
-      bestJ = pair.j;
-    }
-  };
-  for (const w of m.neighbours[pickup]!) consider(rs.routeOf[w]!);
-  for (const w of m.neighbours[delivery]!) consider(rs.routeOf[w]!);
-  for (let type = 0; type < m.typeSlots.length; type++) consider(ls.emptyOfType(type, -1));
-  if (bestRoute < 0) for (let r = 0; r < m.routes; r++) consider(r);
-  if (bestRoute < 0) return;
-  const out = new Int32Array(rs.length[bestRoute]! + 2);
-  const count = rs.write(pair.place(bestRoute, pickup, delivery, bestI, bestJ), out);
-  rs.setRoute(bestRoute, out, count);
 }

@@ -8,7 +8,7 @@ import type { Routes } from "./routes.js";
  * vehicle's fixed and distance cost (load and time penalties only add), then priced exactly on
  * the route model (routes.ts: every load dimension's peak, time warp, the order rules). O(len^2)
  * bounds and exact prices only for the pairs of places that could win. Used by pair-aware
- * recreate (ils/ruin-recreate.ts) and the pair moves (moves/pair-relocate.ts).
+ * recreate (ils/pair-recreate.ts) and the pair moves (moves/pair-relocate.ts).
  */
 export class PairInsertion {
   readonly pieces = new Pieces();

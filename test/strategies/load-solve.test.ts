@@ -73,7 +73,9 @@ describe("solving with load rules (pickups, backhauls, shipments, extra dimensio
         expect(score.cost).to.be.closeTo(costs[costs.length - 1]!, 1e-6);
         solved++;
       }),
-      { numRuns: 12 },
+      // Many draws have no shipment or no feasible routing and check nothing: enough draws that
+      // at least five solved ones are all but certain (12 left four now and then).
+      { numRuns: 30 },
     );
     expect(solved).to.be.greaterThan(4);
   });

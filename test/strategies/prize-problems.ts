@@ -1,4 +1,9 @@
+import fc from "fast-check";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
+import type { CompiledProblem } from "../../strategies/core/problem.js";
+import type { Penalties } from "../../strategies/search/penalties.js";
+import { buildModel, type HgsModel } from "../../strategies/search/textbook-model.js";
+import { scratchRouteCost } from "./fleet-problems.js";
 
 /**
  * A random single-depot problem with optional customers (prizes as in PCVRPTW: about 0.75 to
@@ -40,4 +45,26 @@ export function prizeProblem(o: { customers: number; seed: number; windows: bool
     if (o.hours) req.max_working_hours = (horizon * (0.3 + rand() * 0.5)) / 60;
   }
   return req;
+}
+
+/** The textbook model of a problem that has one (a test failure otherwise). */
+export function modelOf(p: CompiledProblem): HgsModel {
+  const outcome = buildModel(p);
+  if (!outcome.ok) throw new Error(outcome.reason);
+  return outcome.model;
+}
+
+/** Penalty prices of load, excess duration and time warp, for pricing tests. */
+export const penaltyArb = fc.record({
+  load: fc.double({ min: 0.1, max: 50, noNaN: true }),
+  duration: fc.double({ min: 0.1, max: 50, noNaN: true }),
+  timeWarp: fc.double({ min: 0.1, max: 50, noNaN: true }),
+});
+
+/** Penalised cost of the routes from scratch (the evaluator's routes, route k on vehicle k) plus the model's skip price of every customer on none. */
+export function scratchTotal(p: CompiledProblem, m: HgsModel, pen: Penalties, routes: number[][]): number {
+  const served = new Set(routes.flat());
+  let total = routes.reduce((sum, r, v) => sum + scratchRouteCost(p, v, pen, r), 0);
+  for (const c of m.customers) if (!served.has(c)) total += m.skipPrice![c]!;
+  return total;
 }

@@ -4,29 +4,12 @@ import { compileRequest } from "../../src/problem/compile-request.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import { Budget } from "../../strategies/core/budget.js";
 import { evaluateRoute, evaluateSolution } from "../../strategies/core/evaluator.js";
-import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { hgs } from "../../strategies/hgs/index.js";
 import { ClusterRoute } from "../../strategies/search/moves/textbook-cluster-route.js";
-import type { Penalties } from "../../strategies/search/penalties.js";
 import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
-import { buildModel, type HgsModel } from "../../strategies/search/textbook-model.js";
 import { scratchRouteCost } from "./fleet-problems.js";
-import { prizeProblem } from "./prize-problems.js";
-
-function modelOf(p: CompiledProblem): HgsModel {
-  const outcome = buildModel(p);
-  if (!outcome.ok) throw new Error(outcome.reason);
-  return outcome.model;
-}
-
-/** Penalised cost of the routes from scratch (the evaluator's routes) plus the skip price of every customer on none. */
-function scratchTotal(p: CompiledProblem, m: HgsModel, pen: Penalties, routes: number[][]): number {
-  const served = new Set(routes.flat());
-  let total = routes.reduce((sum, r, v) => sum + scratchRouteCost(p, v, pen, r), 0);
-  for (const c of m.customers) if (!served.has(c)) total += m.skipPrice![c]!;
-  return total;
-}
+import { modelOf, penaltyArb, prizeProblem, scratchTotal } from "./prize-problems.js";
 
 /**
  * Customers 1..near around the depot (on a line through it), then `far` customers in a tight
@@ -63,12 +46,6 @@ const arb = fc.record({
   prize: fc.constantFrom(0.3, 1, 3, 10, 30, 100),
   required: fc.boolean(),
   allowUnassigned: fc.constant(false),
-});
-
-const penaltyArb = fc.record({
-  load: fc.double({ min: 0.1, max: 50, noNaN: true }),
-  duration: fc.double({ min: 0.1, max: 50, noNaN: true }),
-  timeWarp: fc.double({ min: 0.1, max: 50, noNaN: true }),
 });
 
 describe("a route for a cluster of unserved optional customers (moves/textbook-cluster-route.ts)", function () {

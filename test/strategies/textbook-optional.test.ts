@@ -4,17 +4,16 @@ import { compileRequest } from "../../src/problem/compile-request.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import { Budget } from "../../strategies/core/budget.js";
 import { evaluateSolution } from "../../strategies/core/evaluator.js";
-import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
+import type { Solution } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { hgs } from "../../strategies/hgs/index.js";
 import { textbookIteratedLocalSearch } from "../../strategies/ils/textbook-ils.js";
 import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
-import type { Penalties } from "../../strategies/search/penalties.js";
 import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
 import { setOptionalPruning, textbookInsertUnserved } from "../../strategies/search/moves/textbook-optional.js";
 import { buildModel, initialPenalties, textbookMismatch, type HgsModel } from "../../strategies/search/textbook-model.js";
 import { scratchRouteCost } from "./fleet-problems.js";
-import { prizeProblem } from "./prize-problems.js";
+import { modelOf, penaltyArb, prizeProblem, scratchTotal } from "./prize-problems.js";
 
 const arb = fc.record({
   customers: fc.integer({ min: 4, max: 40 }),
@@ -25,26 +24,6 @@ const arb = fc.record({
   required: fc.boolean(),
   allowUnassigned: fc.boolean(),
 });
-
-const penaltyArb = fc.record({
-  load: fc.double({ min: 0.1, max: 50, noNaN: true }),
-  duration: fc.double({ min: 0.1, max: 50, noNaN: true }),
-  timeWarp: fc.double({ min: 0.1, max: 50, noNaN: true }),
-});
-
-function modelOf(p: CompiledProblem): HgsModel {
-  const outcome = buildModel(p);
-  if (!outcome.ok) throw new Error(outcome.reason);
-  return outcome.model;
-}
-
-/** Penalised cost of the routes from scratch (evaluator-based) plus the model's skip price of every customer on none. */
-function scratchTotal(p: CompiledProblem, m: HgsModel, pen: Penalties, routes: number[][]): number {
-  const served = new Set(routes.flat());
-  let total = routes.reduce((sum, r) => sum + scratchRouteCost(p, 0, pen, r), 0);
-  for (const c of m.customers) if (!served.has(c)) total += m.skipPrice![c]!;
-  return total;
-}
 
 /** Customers the model may leave out (a finite skip price). */
 function mayLeaveOut(m: HgsModel, c: number): boolean {
