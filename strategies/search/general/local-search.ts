@@ -15,7 +15,6 @@ import { pairRelocateWithin } from "../moves/pair-relocate-within.js";
 import { GeneralMovePricing } from "./move-pricing.js";
 /** Customers examined between two looks at the stop condition. */
 const STOP_CHECK = 16;
-const WITHIN = process.env.PDLS_WITHIN !== "0";
 
 /**
  * Granular local search for any fleet (the general search's education): relocate one or two
@@ -118,7 +117,7 @@ export class GeneralLocalSearch extends GeneralMovePricing {
           if (rs.pos[v] === 1 && rs.routeOf[u] !== rv && this.movesAfter(u, rv, 0)) improved = true;
         }
         // A shipment moved whole within its route (at its pickup, once per shipment): depends on that route only.
-        if (WITHIN && partner && partner[u]! >= 0 && m.order!.role[u]! > 0 && rs.routeOf[u]! >= 0 && rs.modifiedAt[rs.routeOf[u]!]! > lastTested && pairRelocateWithin(this, u)) improved = true;
+        if (partner && partner[u]! >= 0 && m.order!.role[u]! > 0 && rs.routeOf[u]! >= 0 && rs.modifiedAt[rs.routeOf[u]!]! > lastTested && pairRelocateWithin(this, u)) improved = true;
         // Into an empty vehicle of each type: depends on u's route only (empty routes of a type are alike).
         if (rs.modifiedAt[rs.routeOf[u]!]! > lastTested) {
           for (let type = 0; type < m.typeSlots.length; type++) {

@@ -51,6 +51,9 @@ export function pairRelocateWithin(ls: GeneralMovePricing, pickup: number): bool
     const detour = d[a * n + delivery]! + d[delivery * n + b]! - d[a * n + b]!;
     if (detour < leastDetour) leastDetour = detour;
   }
+  // Hard windows: a lower bound of the time warp from each new arc alone (arcWarp), checked before the exact price.
+  const warpPrice = rs.times !== null ? rs.penalties.timeWarp : 0;
+  const bound = new ArcWarp(ls, r, len);
   for (let x = 0; x <= len; x++) {
     if (x === i || x === j) continue;
     const a = seq[x]!;
@@ -59,22 +62,50 @@ export function pairRelocateWithin(ls: GeneralMovePricing, pickup: number): bool
     const ab = d[a * n + b]!;
     const dP = d[a * n + pickup]! + d[pickup * n + b]! - ab;
     const direct = d[a * n + pickup]! + pd + d[delivery * n + b]! - ab;
-    if (fixed + unit * (rest + Math.min(direct, dP + leastDetour)) >= limit) continue;
+    const intoPickup = warpPrice > 0 ? bound.warp(x, a, pickup) : 0;
+    if (fixed + unit * (rest + Math.min(direct, dP + leastDetour)) + warpPrice * intoPickup >= limit) continue;
     // The delivery right after the pickup, then after each later kept position.
     for (let y = x; y <= len; y = next(y, i, j)) {
       let delta: number;
-      if (y === x) delta = direct;
-      else {
+      let warp = intoPickup;
+      if (y === x) {
+        delta = direct;
+        if (warpPrice > 0) warp = Math.max(warp, bound.warp(1, pickup, delivery), bound.warp(1, delivery, b, xNext));
+      } else {
         const c = seq[y]!;
-        const e = seq[next(y, i, j)]!;
+        const yNext = next(y, i, j);
+        const e = seq[yNext]!;
         delta = dP + d[c * n + delivery]! + d[delivery * n + e]! - d[c * n + e]!;
+        if (warpPrice > 0) warp = Math.max(warp, bound.warp(1, pickup, b, xNext), bound.warp(y, c, delivery), bound.warp(1, delivery, e, yNext));
       }
-      if (fixed + unit * (rest + delta) >= limit) continue;
+      if (fixed + unit * (rest + delta) + warpPrice * warp >= limit) continue;
       place(ls.a.reset(), r, len, i, j, x, y, pickup, delivery);
       if (ls.tryWithin(r, true)) return true;
     }
   }
   return false;
+}
+
+/**
+ * Time warp of the visit of `to` right after `from` when both are customers, at the earliest
+ * `from` may start (its window's opening): the candidate route, which holds that visit pair,
+ * warps at least that much (time-segment.ts: concatenation only adds warp). 0 at the route's ends.
+ */
+class ArcWarp {
+  private readonly m: GeneralMovePricing["m"];
+  private readonly speed: number;
+
+  constructor(ls: GeneralMovePricing, r: number, private readonly len: number) {
+    this.m = ls.m;
+    this.speed = ls.m.speed[r]!;
+  }
+
+  /** fromPos / toPos: positions in the route (0 and length + 1 are its ends; a moving stop passes 1). */
+  warp(fromPos: number, from: number, to: number, toPos = 1): number {
+    if (fromPos === 0 || toPos > this.len) return 0;
+    const m = this.m;
+    return Math.max(0, m.twStart![from]! + m.service[from]! + m.dist[from * m.nodeCount + to]! / this.speed - m.twEnd![to]!);
+  }
 }
 
 /** The next position of the route after x once positions i and j are gone (length + 1: the end). */
