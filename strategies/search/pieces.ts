@@ -1,15 +1,15 @@
 /**
- * A candidate route described without building it: at most six pieces, each the positions
+ * A candidate route described without building it: at most eight pieces, each the positions
  * from..to (inclusive) of a current route, possibly reversed, or one loose customer (route = -1,
  * from = the node). Positions are the customers' (1..length of the route model, routes.ts) and
  * the vehicle's start and end nodes are added by whoever prices it, so a piece can move between
  * routes of different depots or vehicle types.
  */
 export class Pieces {
-  readonly route = new Int32Array(6);
-  readonly from = new Int32Array(6);
-  readonly to = new Int32Array(6);
-  readonly reversed = new Uint8Array(6);
+  readonly route = new Int32Array(8);
+  readonly from = new Int32Array(8);
+  readonly to = new Int32Array(8);
+  readonly reversed = new Uint8Array(8);
   count = 0;
   /** Customers in all pieces. */
   size = 0;

@@ -13,6 +13,7 @@ import { minimumAssignment } from "../../strategies/search/moves/assignment.js";
 import { repairBackhaulPairing } from "../../strategies/search/moves/backhaul-pairing.js";
 import { pairExchange } from "../../strategies/search/moves/pair-exchange.js";
 import { pairRelocate } from "../../strategies/search/moves/pair-relocate.js";
+import { pairRelocateWithin } from "../../strategies/search/moves/pair-relocate-within.js";
 import { generalRelocate, generalRelocateWithin } from "../../strategies/search/moves/relocate.js";
 import { generalSwap, generalSwapWithin } from "../../strategies/search/moves/swap.js";
 import { generalTwoOpt } from "../../strategies/search/moves/two-opt.js";
@@ -91,6 +92,7 @@ const MOVES: { name: string; move: Move }[] = [
     name: "pair relocate, the delivery next to a customer (granular)",
     move: (ls, u, ru, _i, rv, j) => ru !== rv && j > 0 && ls.m.order?.role[u] === -1 && pairRelocate(ls, ls.m.order.partner![u]!, rv, ls.rs.seq[rv]![j]!, true),
   },
+  { name: "pair relocate within a route", move: (ls, u, ru, _i, rv) => ru === rv && ls.m.order?.role[u] === 1 && pairRelocateWithin(ls, u) },
   {
     name: "pair exchange",
     move: (ls, u, ru, _i, rv, j) => {
@@ -216,5 +218,52 @@ describe("moves with load rules (pickups, backhauls, shipments, extra dimensions
       { numRuns: 60 },
     );
     expect(commits).to.be.greaterThan(50);
+  });
+
+  it("pair relocate within a route and pair exchange miss no improvement: when they refuse, no placement the evaluator prices improves", () => {
+    let refused = 0;
+    fc.assert(
+      fc.property(fc.oneof(loadArb("none", 10, "shipments"), loadArb("hard", 10, "shipments"), loadArb("soft", 10, "shipments")), penaltyArb, (o, pen) => {
+        const { problem: p } = compileRequest(loadInstance(o));
+        if (!p.loads) return;
+        const rng = new Rng(o.seed);
+        const rs = new Routes(buildFleetModel(p));
+        const ls = new GeneralMovePricing(rs);
+        rs.penalties = pen;
+        rs.loadRoutes(validLists(p, rng));
+        const price = (v: number, route: number[]) => priceOf(p, v, pen, route);
+        const margin = (x: number) => 1e-6 * Math.max(1, Math.abs(x));
+        for (const s of p.loads.shipments) {
+          const r = rs.routeOf[s.pickup]!;
+          const route = rs.routes()[r]!;
+          const before = price(r, route);
+          if (pairRelocateWithin(ls, s.pickup)) continue;
+          refused++;
+          // Every other placement of the pair in its route, priced from scratch.
+          const rest = route.filter((c) => c !== s.pickup && c !== s.delivery);
+          for (let x = 0; x <= rest.length; x++) {
+            for (let y = x; y <= rest.length; y++) {
+              const cand = [...rest.slice(0, x), s.pickup, ...rest.slice(x, y), s.delivery, ...rest.slice(y)];
+              expect(price(r, cand), `shipment ${s.pickup}-${s.delivery} at ${x}, ${y}`).to.be.at.least(before - margin(before));
+            }
+          }
+        }
+        for (const s of p.loads.shipments) {
+          for (const t of p.loads.shipments) {
+            const ru = rs.routeOf[s.pickup]!;
+            const rv = rs.routeOf[t.pickup]!;
+            if (ru === rv) continue;
+            const now = rs.routes();
+            const before = price(ru, now[ru]!) + price(rv, now[rv]!);
+            if (pairExchange(ls, s.pickup, t.pickup)) continue;
+            const swap = (c: number) => (c === s.pickup ? t.pickup : c === s.delivery ? t.delivery : c === t.pickup ? s.pickup : c === t.delivery ? s.delivery : c);
+            const after = price(ru, now[ru]!.map(swap)) + price(rv, now[rv]!.map(swap));
+            expect(after, `exchange of ${s.pickup} and ${t.pickup}`).to.be.at.least(before - margin(before));
+          }
+        }
+      }),
+      { numRuns: 60 },
+    );
+    expect(refused).to.be.greaterThan(0);
   });
 });

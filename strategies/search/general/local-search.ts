@@ -11,6 +11,7 @@ import { repairBackhaulPairing } from "../moves/backhaul-pairing.js";
 import { backhaulHeadExchange, linehaulTwoOptStar } from "../moves/linehaul-two-opt-star.js";
 import { pairExchange } from "../moves/pair-exchange.js";
 import { pairRelocate } from "../moves/pair-relocate.js";
+import { pairRelocateWithin } from "../moves/pair-relocate-within.js";
 import { GeneralMovePricing } from "./move-pricing.js";
 /** Customers examined between two looks at the stop condition. */
 const STOP_CHECK = 16;
@@ -21,7 +22,8 @@ const STOP_CHECK = 16;
  * variants between routes, over each customer's nearest neighbours, first improvement; moves
  * into an empty vehicle of each type; SWAP* between routes without a time dimension
  * (moves/swap-star.ts, shared with the textbook search); and after each pass a route may change vehicle
- * (vehicle-moves.ts). With shipments, whole pairs are relocated (moves/pair-relocate.ts) and
+ * (vehicle-moves.ts). With shipments, whole pairs are relocated (moves/pair-relocate.ts, also within their route:
+ * pair-relocate-within.ts) and
  * exchanged (moves/pair-exchange.ts) and a stop never moves alone to another route; with
  * backhauls, delivery parts exchange tails and pickup parts heads (moves/linehaul-two-opt-star.ts)
  * and the parts are re-paired by assignment (moves/backhaul-pairing.ts). Each candidate route is priced on its own vehicle from pieces of the
@@ -114,6 +116,8 @@ export class GeneralLocalSearch extends GeneralMovePricing {
           }
           if (rs.pos[v] === 1 && rs.routeOf[u] !== rv && this.movesAfter(u, rv, 0)) improved = true;
         }
+        // A shipment moved whole within its route (at its pickup, once per shipment): depends on that route only.
+        if (partner && partner[u]! >= 0 && m.order!.role[u]! > 0 && rs.routeOf[u]! >= 0 && rs.modifiedAt[rs.routeOf[u]!]! > lastTested && pairRelocateWithin(this, u)) improved = true;
         // Into an empty vehicle of each type: depends on u's route only (empty routes of a type are alike).
         if (rs.modifiedAt[rs.routeOf[u]!]! > lastTested) {
           for (let type = 0; type < m.typeSlots.length; type++) {

@@ -95,11 +95,11 @@ export class GeneralMovePricing {
     return below(this.base(r, len, rs.fwd[r]![len + 1]! + delta, rs.load[r]![len]!), rs.cost[r]!);
   }
 
-  /** Prices pieces `a` on route r's vehicle (a move within r); applies it when it improves. */
-  tryWithin(r: number): boolean {
+  /** Prices pieces `a` on route r's vehicle (a move within r); applies it when it improves. orderKept: as tryPair. */
+  tryWithin(r: number, orderKept = false): boolean {
     const rs = this.rs;
     const before = rs.cost[r]!;
-    const base = rs.basePrice(r, this.a);
+    const base = rs.basePrice(r, this.a, orderKept, before);
     if (!below(base, before)) return false;
     const after = base + rs.timePrice(r, this.a);
     if (!below(after, before)) return false;
@@ -124,10 +124,10 @@ export class GeneralMovePricing {
    */
   tryPair(ru: number, rv: number, orderKept = false): boolean {
     const rs = this.rs;
-    const baseA = rs.basePrice(ru, this.a, orderKept);
+    const baseA = rs.basePrice(ru, this.a, orderKept, this.before);
     // Prices are never negative: a first route already as dear as both was is enough to stop.
     if (!below(baseA, this.before)) return false;
-    const baseB = rs.basePrice(rv, this.b, orderKept);
+    const baseB = rs.basePrice(rv, this.b, orderKept, this.before - baseA);
     if (!below(baseA + baseB, this.before)) return false;
     const after = baseA + baseB + rs.timePrice(ru, this.a) + rs.timePrice(rv, this.b);
     if (!below(after, this.before)) return false;

@@ -18,9 +18,29 @@ export function pairExchange(ls: GeneralMovePricing, p1: number, p2: number): bo
   const j1 = rs.pos[d1]!;
   const i2 = rs.pos[p2]!;
   const j2 = rs.pos[d2]!;
-  ls.a.reset().add(ru, 1, i1 - 1).node(p2).add(ru, i1 + 1, j1 - 1).node(d2).add(ru, j1 + 1, rs.length[ru]!);
-  ls.b.reset().add(rv, 1, i2 - 1).node(p1).add(rv, i2 + 1, j2 - 1).node(d1).add(rv, j2 + 1, rs.length[rv]!);
-  ls.before = rs.cost[ru]! + rs.cost[rv]!;
+  const before = rs.cost[ru]! + rs.cost[rv]!;
+  // Distance alone first, in O(1): most exchanges fail it, and the pieces' walks cost more.
+  const m = rs.m;
+  const lenU = rs.length[ru]!;
+  const lenV = rs.length[rv]!;
+  const travelU = m.fixedCost[ru]! + m.unitCost[ru]! * (rs.fwd[ru]![lenU + 1]! + swapDelta(rs.seq[ru]!, i1, j1, p2, d2, m.dist, m.nodeCount));
+  const travelV = m.fixedCost[rv]! + m.unitCost[rv]! * (rs.fwd[rv]![lenV + 1]! + swapDelta(rs.seq[rv]!, i2, j2, p1, d1, m.dist, m.nodeCount));
+  if (travelU + travelV >= before) return false;
+  ls.a.reset().add(ru, 1, i1 - 1).node(p2).add(ru, i1 + 1, j1 - 1).node(d2).add(ru, j1 + 1, lenU);
+  ls.b.reset().add(rv, 1, i2 - 1).node(p1).add(rv, i2 + 1, j2 - 1).node(d1).add(rv, j2 + 1, lenV);
+  ls.before = before;
   // Each shipment takes the other's two places, pickup's for pickup: every pair stays whole and in order.
   return ls.tryPair(ru, rv, true);
+}
+
+/** Distance change of a route whose stops at positions i < j are replaced by p and q (positions 0 and length + 1: its ends). */
+function swapDelta(seq: Int32Array, i: number, j: number, p: number, q: number, d: Float64Array, n: number): number {
+  const a = seq[i - 1]!;
+  const x = seq[i]!;
+  const b = seq[i + 1]!;
+  const y = seq[j]!;
+  const e = seq[j + 1]!;
+  if (j === i + 1) return d[a * n + p]! + d[p * n + q]! + d[q * n + e]! - d[a * n + x]! - d[x * n + y]! - d[y * n + e]!;
+  const c = seq[j - 1]!;
+  return d[a * n + p]! + d[p * n + b]! - d[a * n + x]! - d[x * n + b]! + d[c * n + q]! + d[q * n + e]! - d[c * n + y]! - d[y * n + e]!;
 }
