@@ -199,8 +199,12 @@ export class Routes {
   /**
    * Fixed + unit x distance + load penalty of vehicle v driving `pieces` (0 when empty): a lower
    * bound of the full price, checked first so that most candidates never reach the time part.
+   * When fixed + unit x distance alone reaches `limit`, that (still a lower bound) is returned
+   * without the order and load walks, which cost O(route) for a piece that is neither a route's
+   * head nor its tail (a pair exchange's middle, a move within a route): on routes of 40-80
+   * shipment stops those walks were a fifth of the search (BENCHMARKS.md, issue 22, type 2).
    */
-  basePrice(v: number, pieces: Pieces, orderKept = false): number {
+  basePrice(v: number, pieces: Pieces, orderKept = false, limit = Number.POSITIVE_INFINITY): number {
     if (pieces.size === 0) return 0;
     // Skills first: on problems with them most refused candidates are refused here, in O(pieces).
     if (this.rules && !this.rules.allows(v, pieces, this.seq)) return Number.POSITIVE_INFINITY;
@@ -232,12 +236,14 @@ export class Routes {
       }
     }
     distance += d[prev * n + m.end[v]!]!;
+    const floor = m.fixedCost[v]! + m.unitCost[v]! * distance;
+    if (floor >= limit) return floor;
     const order = this.loads?.order;
     if (order && !orderKept && order.brokenPieces(pieces, this.seq, this.routeOf, this.pos)) return Number.POSITIVE_INFINITY;
     // Backhauls: a delivery after a pickup is refused, as PyVRP refuses a backhaul -> linehaul arc.
     if (order && order.orderExcessPieces(pieces, this.seq) > 0) return Number.POSITIVE_INFINITY;
     const excess = this.loads ? this.loads.excessOfPieces(v, pieces, this.seq) : load - m.capacity[v]!;
-    const price = m.fixedCost[v]! + m.unitCost[v]! * distance + (excess > 0 ? this.penalties.load * excess : 0);
+    const price = floor + (excess > 0 ? this.penalties.load * excess : 0);
     return this.rules ? price + this.rules.capPrice(v, pieces, distance, this.penalties) : price;
   }
 

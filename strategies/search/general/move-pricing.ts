@@ -99,7 +99,7 @@ export class GeneralMovePricing {
   tryWithin(r: number): boolean {
     const rs = this.rs;
     const before = rs.cost[r]!;
-    const base = rs.basePrice(r, this.a);
+    const base = rs.basePrice(r, this.a, false, before);
     if (!below(base, before)) return false;
     const after = base + rs.timePrice(r, this.a);
     if (!below(after, before)) return false;
@@ -124,10 +124,11 @@ export class GeneralMovePricing {
    */
   tryPair(ru: number, rv: number, orderKept = false): boolean {
     const rs = this.rs;
-    const baseA = rs.basePrice(ru, this.a, orderKept);
+    // A bound at or above the limit is enough to refuse (basePrice then skips its load and order walks).
+    const baseA = rs.basePrice(ru, this.a, orderKept, this.before);
     // Prices are never negative: a first route already as dear as both was is enough to stop.
     if (!below(baseA, this.before)) return false;
-    const baseB = rs.basePrice(rv, this.b, orderKept);
+    const baseB = rs.basePrice(rv, this.b, orderKept, this.before - baseA);
     if (!below(baseA + baseB, this.before)) return false;
     const after = baseA + baseB + rs.timePrice(ru, this.a) + rs.timePrice(rv, this.b);
     if (!below(after, this.before)) return false;
