@@ -36,11 +36,11 @@ const WINDOW_SHARE = 0.75;
  * about 30-60 customers and few vehicles, windows up to half the side wide on each side (200
  * customers), capacity 700 (C) or 1000 (R, RC) as in Li and Lim's type 2 files. Horizons are
  * multiples of the side; with `sizeFree` the horizon and the widest window shrink as 200 / n, so
- * that routes keep about the same number of customers at 400 (Li and Lim's lr2_4_1: 52 a route).
+ * that routes keep about the same number of customers at 400 (drawn routings: 40-50 on average).
  */
 const SHAPES = {
-  1: { horizonC: 12, horizonR: 3, sizeFree: false, halfWidth: 1 / 10, capacityC: 200, capacityR: 200 },
-  2: { horizonC: 48, horizonR: 12, sizeFree: true, halfWidth: 1 / 2, capacityC: 700, capacityR: 1000 },
+  1: { horizonC: 12, horizonR: 3, sizeFree: false, halfWidthDivisor: 10, capacityC: 200, capacityR: 200 },
+  2: { horizonC: 48, horizonR: 12, sizeFree: true, halfWidthDivisor: 2, capacityC: 700, capacityR: 1000 },
 } as const;
 const TYPE2_SEED_OFFSET = 15_485_863;
 
@@ -103,7 +103,8 @@ export function pdptwLike(index: number, seedBase: number, type: 1 | 2 = 1): { n
     const latest = Math.max(arrival[c]!, horizon - dist(c, 0) - service);
     if (rand() >= WINDOW_SHARE) windows.push([0, Math.max(Math.ceil(arrival[c]!), Math.floor(latest))]);
     else {
-      const widest = shape.halfWidth * side * scale;
+      // side / 10 for type 1 exactly as before (0.1 x side may differ in the last bit).
+      const widest = (side * scale) / shape.halfWidthDivisor;
       windows.push([Math.max(0, Math.floor(arrival[c]! - (5 + rand() * (widest - 5)))), Math.ceil(arrival[c]! + 5 + rand() * (widest - 5))]);
     }
   }
