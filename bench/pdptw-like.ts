@@ -14,7 +14,10 @@
  * No best known: the table gives the drawn routing's cost (an upper bound), the solve's cost and
  * vehicles and its iterations per CPU second, to compare versions on the same seed.
  *
- * `node --import tsx bench/pdptw-like.ts [--time S] [--seed N] [--count K] [--instance-seed N] [--strategy NAME]`
+ * `--type 2` draws Li and Lim's type 2 instead (long horizon, 30-60 customers a route, wide
+ * windows, capacity 700-1000; names pt0...), from other seeds: type 1's instances stay the same.
+ *
+ * `node --import tsx bench/pdptw-like.ts [--time S] [--seed N] [--count K] [--instance-seed N] [--strategy NAME] [--type 1|2] [--only I,J]`
  */
 import { parseArgs } from "node:util";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
@@ -27,10 +30,25 @@ const SIZES = [200, 400];
 const CLASSES = ["C", "R", "RC"] as const;
 const NEAREST = 4;
 const WINDOW_SHARE = 0.75;
+/**
+ * Type 1 (Li and Lim's lc1/lr1/lrc1): about ten customers a route (long service under C), windows
+ * of half-width 5 to side / 10, capacity 200. Type 2 (lc2/lr2/lrc2): a long horizon, so routes of
+ * about 30-60 customers and few vehicles, windows up to half the side wide on each side (200
+ * customers), capacity 700 (C) or 1000 (R, RC) as in Li and Lim's type 2 files. Horizons are
+ * multiples of the side; with `sizeFree` the horizon and the widest window shrink as 200 / n, so
+ * that routes keep about the same number of customers at 400 (drawn routings: 40-50 on average).
+ */
+const SHAPES = {
+  1: { horizonC: 12, horizonR: 3, sizeFree: false, halfWidthDivisor: 10, capacityC: 200, capacityR: 200 },
+  2: { horizonC: 48, horizonR: 12, sizeFree: true, halfWidthDivisor: 2, capacityC: 700, capacityR: 1000 },
+} as const;
+const TYPE2_SEED_OFFSET = 15_485_863;
 
 /** The instance, and the drawn routing it was built around (feasible by construction: a check). */
-export function pdptwLike(index: number, seedBase: number): { name: string; request: SolveRequestInput; drawn: number[][] } {
-  let s = (seedBase * 7919 + index * 104_729) >>> 0 || 1;
+export function pdptwLike(index: number, seedBase: number, type: 1 | 2 = 1): { name: string; request: SolveRequestInput; drawn: number[][] } {
+  const shape = SHAPES[type];
+  // Type 2 draws from its own seeds (type 1's instances stay the ones compared before).
+  let s = (seedBase * 7919 + index * 104_729 + (type === 2 ? TYPE2_SEED_OFFSET : 0)) >>> 0 || 1;
   const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
   const customers = SIZES[Math.floor(index / 3) % SIZES.length]!;
@@ -49,8 +67,8 @@ export function pdptwLike(index: number, seedBase: number): { name: string; requ
   }
   const n = positions.length;
   const dist = (a: number, b: number) => Math.hypot(positions[a]![0] - positions[b]![0], positions[a]![1] - positions[b]![1]);
-  // About ten customers a route, as in Li and Lim's type 1 instances (long service under C).
-  const horizon = Math.round((kind === "C" ? 12 : 3) * side);
+  const scale = shape.sizeFree ? 200 / customers : 1;
+  const horizon = Math.round((kind === "C" ? shape.horizonC : shape.horizonR) * side * scale);
   const service = kind === "C" ? 90 : 10;
   // The drawn routing: arrival times at each customer, routes in visiting order.
   const arrival = new Float64Array(n);
@@ -84,7 +102,11 @@ export function pdptwLike(index: number, seedBase: number): { name: string; requ
   for (let c = 1; c < n; c++) {
     const latest = Math.max(arrival[c]!, horizon - dist(c, 0) - service);
     if (rand() >= WINDOW_SHARE) windows.push([0, Math.max(Math.ceil(arrival[c]!), Math.floor(latest))]);
-    else windows.push([Math.max(0, Math.floor(arrival[c]! - (5 + rand() * (side / 10 - 5)))), Math.ceil(arrival[c]! + 5 + rand() * (side / 10 - 5))]);
+    else {
+      // side / 10 for type 1 exactly as before (0.1 x side may differ in the last bit).
+      const widest = (side * scale) / shape.halfWidthDivisor;
+      windows.push([Math.max(0, Math.floor(arrival[c]! - (5 + rand() * (widest - 5)))), Math.ceil(arrival[c]! + 5 + rand() * (widest - 5))]);
+    }
   }
   // Pairs within each drawn route, the earlier stop the pickup; the capacity covers their peak.
   const shipments: { pickup: number; delivery: number; amount: number }[] = [];
@@ -103,9 +125,9 @@ export function pdptwLike(index: number, seedBase: number): { name: string; requ
     for (const q of change) peak = Math.max(peak, (onBoard += q));
   }
   const vehicles = routes.length + 10;
-  const capacity = Math.max(200, peak);
+  const capacity = Math.max(kind === "C" ? shape.capacityC : shape.capacityR, peak);
   return {
-    name: `pl${index}-${kind}-n${customers}`,
+    name: `${type === 2 ? "pt" : "pl"}${index}-${kind}-n${customers}`,
     drawn: routes,
     request: {
       objective: "min_total_distance",
@@ -133,14 +155,19 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       count: { type: "string", default: "6" },
       strategy: { type: "string" },
       "instance-seed": { type: "string", default: "2027" },
+      type: { type: "string", default: "1" },
+      only: { type: "string" },
     },
   });
   const count = Number(values.count);
   console.log(`pdptw-like: ${count} instances (instance seed ${values["instance-seed"]}), strategy ${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time ?? "protocol (10 s up to 200 customers, 30 s above)"} s${solverClockIsCpu ? " (CPU seconds)" : ""}`);
   console.log("| instance | customers | drawn routing (vehicles) | cost | vehicles | feasible | iter / CPU s |");
   console.log("|---|---:|---:|---:|---:|---|---:|");
+  const type = values.type === "2" ? 2 : 1;
+  const only = values.only ? new Set(values.only.split(",").map(Number)) : null;
   for (let i = 0; i < count; i++) {
-    const { name, request, drawn } = pdptwLike(i, Number(values["instance-seed"]));
+    if (only && !only.has(i)) continue;
+    const { name, request, drawn } = pdptwLike(i, Number(values["instance-seed"]), type);
     const { problem } = compileRequest(request);
     const drawnCost = evaluateSolution(problem, { routes: Array.from({ length: problem.vehicleCount }, (_, v) => drawn[v] ?? []) }).cost;
     const tasks = request.node_num - 1;
