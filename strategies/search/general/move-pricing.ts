@@ -14,8 +14,8 @@ const EPS = 1e-7;
  */
 const RELATIVE_EPS = 1e-12;
 
-/** Whether `after` is a real improvement on `before`, not rounding noise. */
-function below(after: number, before: number): boolean {
+/** Whether `after` is a real improvement on `before`, not rounding noise (also the moves' lower-bound cut-offs). */
+export function below(after: number, before: number): boolean {
   return after < before - EPS - RELATIVE_EPS * Math.abs(before);
 }
 

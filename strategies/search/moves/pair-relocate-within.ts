@@ -1,4 +1,4 @@
-import type { GeneralMovePricing } from "../general/move-pricing.js";
+import { below, type GeneralMovePricing } from "../general/move-pricing.js";
 import type { Pieces } from "../pieces.js";
 
 /**
@@ -39,8 +39,7 @@ export function pairRelocateWithin(ls: GeneralMovePricing, pickup: number): bool
   }
   const fixed = m.fixedCost[r]!;
   const unit = m.unitCost[r]!;
-  // Strictly below the route's price by more than the search's rounding margin (move-pricing.ts).
-  const limit = rs.cost[r]! - 1e-7;
+  const price = rs.cost[r]!;
   const pd = d[pickup * n + delivery]!;
   // The least distance the delivery adds at any place: bounds every place of the pickup.
   let leastDetour = Number.POSITIVE_INFINITY;
@@ -51,9 +50,9 @@ export function pairRelocateWithin(ls: GeneralMovePricing, pickup: number): bool
     const detour = d[a * n + delivery]! + d[delivery * n + b]! - d[a * n + b]!;
     if (detour < leastDetour) leastDetour = detour;
   }
-  // Hard windows: a lower bound of the time warp from each new arc alone (arcWarp), checked before the exact price.
+  // Hard windows: a lower bound of the time warp from each new arc alone (warpOfArc), checked before the exact price.
   const warpPrice = rs.times !== null ? rs.penalties.timeWarp : 0;
-  const bound = new ArcWarp(ls, r, len);
+  const speed = m.speed[r]!;
   for (let x = 0; x <= len; x++) {
     if (x === i || x === j) continue;
     const a = seq[x]!;
@@ -62,23 +61,23 @@ export function pairRelocateWithin(ls: GeneralMovePricing, pickup: number): bool
     const ab = d[a * n + b]!;
     const dP = d[a * n + pickup]! + d[pickup * n + b]! - ab;
     const direct = d[a * n + pickup]! + pd + d[delivery * n + b]! - ab;
-    const intoPickup = warpPrice > 0 ? bound.warp(x, a, pickup) : 0;
-    if (fixed + unit * (rest + Math.min(direct, dP + leastDetour)) + warpPrice * intoPickup >= limit) continue;
+    const intoPickup = warpPrice > 0 ? warpOfArc(m, speed, len, x, a, pickup, 1) : 0;
+    if (!below(fixed + unit * (rest + Math.min(direct, dP + leastDetour)) + warpPrice * intoPickup, price)) continue;
     // The delivery right after the pickup, then after each later kept position.
     for (let y = x; y <= len; y = next(y, i, j)) {
       let delta: number;
       let warp = intoPickup;
       if (y === x) {
         delta = direct;
-        if (warpPrice > 0) warp = Math.max(warp, bound.warp(1, pickup, delivery), bound.warp(1, delivery, b, xNext));
+        if (warpPrice > 0) warp = Math.max(warp, warpOfArc(m, speed, len, 1, pickup, delivery, 1), warpOfArc(m, speed, len, 1, delivery, b, xNext));
       } else {
         const c = seq[y]!;
         const yNext = next(y, i, j);
         const e = seq[yNext]!;
         delta = dP + d[c * n + delivery]! + d[delivery * n + e]! - d[c * n + e]!;
-        if (warpPrice > 0) warp = Math.max(warp, bound.warp(1, pickup, b, xNext), bound.warp(y, c, delivery), bound.warp(1, delivery, e, yNext));
+        if (warpPrice > 0) warp = Math.max(warp, warpOfArc(m, speed, len, 1, pickup, b, xNext), warpOfArc(m, speed, len, y, c, delivery, 1), warpOfArc(m, speed, len, 1, delivery, e, yNext));
       }
-      if (fixed + unit * (rest + delta) + warpPrice * warp >= limit) continue;
+      if (!below(fixed + unit * (rest + delta) + warpPrice * warp, price)) continue;
       place(ls.a.reset(), r, len, i, j, x, y, pickup, delivery);
       if (ls.tryWithin(r, true)) return true;
     }
@@ -90,22 +89,11 @@ export function pairRelocateWithin(ls: GeneralMovePricing, pickup: number): bool
  * Time warp of the visit of `to` right after `from` when both are customers, at the earliest
  * `from` may start (its window's opening): the candidate route, which holds that visit pair,
  * warps at least that much (time-segment.ts: concatenation only adds warp). 0 at the route's ends.
+ * fromPos / toPos: positions in the route of length `len` (0 and len + 1 are its ends; a moving stop passes 1).
  */
-class ArcWarp {
-  private readonly m: GeneralMovePricing["m"];
-  private readonly speed: number;
-
-  constructor(ls: GeneralMovePricing, r: number, private readonly len: number) {
-    this.m = ls.m;
-    this.speed = ls.m.speed[r]!;
-  }
-
-  /** fromPos / toPos: positions in the route (0 and length + 1 are its ends; a moving stop passes 1). */
-  warp(fromPos: number, from: number, to: number, toPos = 1): number {
-    if (fromPos === 0 || toPos > this.len) return 0;
-    const m = this.m;
-    return Math.max(0, m.twStart![from]! + m.service[from]! + m.dist[from * m.nodeCount + to]! / this.speed - m.twEnd![to]!);
-  }
+function warpOfArc(m: GeneralMovePricing["m"], speed: number, len: number, fromPos: number, from: number, to: number, toPos: number): number {
+  if (fromPos === 0 || toPos > len) return 0;
+  return Math.max(0, m.twStart![from]! + m.service[from]! + m.dist[from * m.nodeCount + to]! / speed - m.twEnd![to]!);
 }
 
 /** The next position of the route after x once positions i and j are gone (length + 1: the end). */
