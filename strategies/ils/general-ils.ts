@@ -11,6 +11,7 @@ import { solverNow } from "../core/clock.js";
 import { rulePenalty } from "../search/route-rules.js";
 import { recreate, ruin } from "./ruin-recreate.js";
 import { LateAcceptance, ThresholdAcceptance, type Acceptance } from "./acceptance.js";
+import { PoolRecombination } from "./pool-recombination.js";
 
 /** Late acceptance: a candidate is accepted when it beats the current one or the one this many iterations ago. */
 const HISTORY = 100;
@@ -133,9 +134,11 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
   const stop = () => budget.exhausted();
   let best: Solution | null = null;
   let bestCost = Number.POSITIVE_INFINITY;
+  const pool = PoolRecombination.applies(m) ? new PoolRecombination(rs, budget, solverNow()) : null;
 
   const educate = (): Snapshot => {
     ls.run(rng, stop);
+    pool?.harvest();
     let result = snapshot(rs);
     if (!looksFeasible(result) && (best === null || rng.next() < REPAIR_PROBABILITY)) {
       for (const factor of [10, 100]) {
@@ -144,6 +147,7 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
         ls.revisitViolating();
         ls.run(rng, stop);
         const repaired = snapshot(rs);
+        pool?.harvest();
         if (looksFeasible(repaired)) {
           result = repaired;
           break;
@@ -232,6 +236,19 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
     const accepted = diversified && !looksFeasible(candidate) ? candidateCost < currentCost : acceptance.accept(currentCost, candidateCost, budget.progress(startedMs));
     if (accepted) current = candidate;
     if (stopAfter !== null && sinceBest >= stopAfter) break;
+    // Set partitioning over the pooled routes: a new best becomes the current solution too.
+    if (pool && best && pool.due()) {
+      const plan = pool.recombine((best as Solution).routes, bestCost);
+      if (plan) {
+        rs.loadRoutes(plan);
+        const recombined = snapshot(rs);
+        if (consider(recombined)) {
+          sinceBest = 0;
+          current = educate();
+          if (consider(current)) sinceBest = 0;
+        }
+      }
+    }
     if (sinceBest > 0 && sinceBest % RESTART_AFTER === 0 && best) {
       rs.loadRoutes((best as Solution).routes);
       current = snapshot(rs);

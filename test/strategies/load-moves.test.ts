@@ -21,7 +21,7 @@ import { generalTwoOptStar } from "../../strategies/search/moves/two-opt-star.js
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { scratchRouteCost } from "./fleet-problems.js";
-import { loadArb, loadInstance } from "./load-problems.js";
+import { loadArb, loadInstance, validLists } from "./load-problems.js";
 
 const penaltyArb = fc.record({
   load: fc.double({ min: 0.1, max: 50, noNaN: true }),
@@ -30,31 +30,6 @@ const penaltyArb = fc.record({
 });
 
 const anyTime = () => fc.oneof(loadArb("none", 10), loadArb("hard", 10), loadArb("soft", 10));
-
-/** Random routes that keep the order rules: each shipment on one route, pickup first; deliveries before pickups under backhauls. */
-function validLists(p: CompiledProblem, rng: Rng): number[][] {
-  const loads = p.loads!;
-  const lists: number[][] = Array.from({ length: p.vehicleCount }, () => []);
-  const routeOf = new Int32Array(p.nodeCount).fill(-1);
-  for (const c of rng.shuffle(Array.from(p.customers))) {
-    const partner = loads.partner[c]!;
-    const r = partner >= 0 && routeOf[partner]! >= 0 ? routeOf[partner]! : rng.int(p.vehicleCount);
-    routeOf[c] = r;
-    lists[r]!.push(c);
-  }
-  for (const list of lists) {
-    for (const s of loads.shipments) {
-      const i = list.indexOf(s.pickup);
-      const j = list.indexOf(s.delivery);
-      if (i > j) [list[i], list[j]] = [list[j]!, list[i]!];
-    }
-    if (loads.pickupsAfterDeliveries) {
-      const key = (c: number) => (loads.pickup[c]! > 0 ? 1 : 0);
-      list.sort((a, b) => key(a) - key(b));
-    }
-  }
-  return lists;
-}
 
 /** The evaluator's penalised price of route v, which must keep the backhaul order and its shipments whole. */
 function priceOf(p: CompiledProblem, v: number, pen: Penalties, route: number[]): number {

@@ -1,4 +1,6 @@
 import fc from "fast-check";
+import type { CompiledProblem } from "../../strategies/core/problem.js";
+import type { Rng } from "../../strategies/core/rng.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import type { ConstraintFields } from "../../src/problem/constraint-fields.js";
 import { fleetArb, fleetInstance, type FleetOptions } from "./fleet-problems.js";
@@ -64,3 +66,28 @@ export const loadArb = (time: FleetOptions["time"], maxCustomers = 10, kind?: Lo
   fc
     .tuple(fleetArb(time, maxCustomers), kind ? fc.constant(kind) : fc.constantFrom<LoadKind>("pickups", "backhauls", "shipments", "dimensions", "all"), fc.integer({ min: 1, max: 1_000_000 }))
     .map(([o, k, loadSeed]) => ({ ...o, kind: k, loadSeed }));
+
+/** Random routes that keep the order rules: each shipment on one route, pickup first; deliveries before pickups under backhauls. */
+export function validLists(p: CompiledProblem, rng: Rng): number[][] {
+  const loads = p.loads!;
+  const lists: number[][] = Array.from({ length: p.vehicleCount }, () => []);
+  const routeOf = new Int32Array(p.nodeCount).fill(-1);
+  for (const c of rng.shuffle(Array.from(p.customers))) {
+    const partner = loads.partner[c]!;
+    const r = partner >= 0 && routeOf[partner]! >= 0 ? routeOf[partner]! : rng.int(p.vehicleCount);
+    routeOf[c] = r;
+    lists[r]!.push(c);
+  }
+  for (const list of lists) {
+    for (const s of loads.shipments) {
+      const i = list.indexOf(s.pickup);
+      const j = list.indexOf(s.delivery);
+      if (i > j) [list[i], list[j]] = [list[j]!, list[i]!];
+    }
+    if (loads.pickupsAfterDeliveries) {
+      const key = (c: number) => (loads.pickup[c]! > 0 ? 1 : 0);
+      list.sort((a, b) => key(a) - key(b));
+    }
+  }
+  return lists;
+}

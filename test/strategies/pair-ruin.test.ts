@@ -12,7 +12,7 @@ import { GeneralMovePricing } from "../../strategies/search/general/move-pricing
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { scratchRouteCost } from "./fleet-problems.js";
-import { loadArb, loadInstance } from "./load-problems.js";
+import { loadArb, loadInstance, validLists } from "./load-problems.js";
 
 const penaltyArb = fc.record({
   load: fc.double({ min: 0.1, max: 50, noNaN: true }),
@@ -23,27 +23,6 @@ const penaltyArb = fc.record({
 /** Shipment instances (alone, or with pickups and extra dimensions), with hard, soft or no windows. */
 const shipmentArb = () =>
   fc.oneof(loadArb("none", 16, "shipments"), loadArb("hard", 16, "shipments"), loadArb("soft", 16, "shipments"), loadArb("hard", 16, "all"));
-
-/** Random routes that keep every shipment on one route, pickup first. */
-function validLists(p: CompiledProblem, rng: Rng): number[][] {
-  const partner = p.loads!.partner;
-  const lists: number[][] = Array.from({ length: p.vehicleCount }, () => []);
-  const routeOf = new Int32Array(p.nodeCount).fill(-1);
-  for (const c of rng.shuffle(Array.from(p.customers))) {
-    const q = partner[c]!;
-    const r = q >= 0 && routeOf[q]! >= 0 ? routeOf[q]! : rng.int(p.vehicleCount);
-    routeOf[c] = r;
-    lists[r]!.push(c);
-  }
-  for (const list of lists) {
-    for (const s of p.loads!.shipments) {
-      const i = list.indexOf(s.pickup);
-      const j = list.indexOf(s.delivery);
-      if (i > j) [list[i], list[j]] = [list[j]!, list[i]!];
-    }
-  }
-  return lists;
-}
 
 /** The evaluator's penalised price of route v, which must keep its shipments whole and in order. */
 function priceOf(p: CompiledProblem, v: number, pen: Penalties, route: number[]): number {

@@ -1,0 +1,107 @@
+import { PairInsertion } from "../pair-insertion.js";
+import type { Routes } from "../routes.js";
+import { isFeasible, type RoutePool } from "./route-pool.js";
+
+/** Per route, this many of the cheapest shipment insertions are tried for feasibility and pooled. */
+const PER_ROUTE = 8;
+/** Violations are priced this high while looking for a feasible place (prices only rank places here). */
+const STRICT = { load: 1e6, timeWarp: 1e6, duration: 1e6 };
+
+/**
+ * Adds to the pool, for each route of `routes`, the route with one more shipment inserted at its
+ * cheapest feasible places, for the PER_ROUTE shipments that cost it least. Set partitioning then
+ * can move a pair from one route of the best solution into another while the other routes are
+ * rebuilt from other local optima: on Li and Lim's lrc1_4_1 the best known distance needs exactly
+ * such a route (a 14-stop route with one more pair at its head, +0.47 in distance), which the
+ * search never produced (BENCHMARKS.md, issue 22). Every shipment is priced against every route,
+ * not only the granular neighbours: that pair is in none of the route's neighbour lists, as its
+ * windows are far from the route's.
+ *
+ * `scratch` is a route model of the same fleet that this function may overwrite.
+ */
+export function addPairInsertions(pool: RoutePool, scratch: Routes, routes: readonly (readonly number[])[]): void {
+  const m = scratch.m;
+  const partner = m.order?.partner;
+  if (!partner) return;
+  const role = m.order!.role;
+  scratch.penalties = STRICT;
+  scratch.loadRoutes(routes);
+  const insertion = new PairInsertion(scratch);
+  const pickups = m.customers.filter((c) => role[c]! > 0);
+  const buffer = new Int32Array(m.nodeCount);
+  // Which route holds each customer, from the lists themselves: the scratch model's own record
+  // is overwritten below (and by other users of the scratchpad).
+  const owner = new Int32Array(m.nodeCount).fill(-1);
+  routes.forEach((route, r) => route.forEach((c) => (owner[c] = r)));
+  const cheapest = new Cheapest(PER_ROUTE);
+  for (let r = 0; r < m.routes; r++) {
+    const len = scratch.length[r]!;
+    if (len === 0) continue;
+    const old = Int32Array.from(scratch.seq[r]!.subarray(1, len + 1));
+    cheapest.clear();
+    for (const pickup of pickups) {
+      if (owner[pickup] === r) continue;
+      const price = insertion.best(r, pickup, partner[pickup]!, cheapest.limit());
+      if (insertion.i >= 0 && price < cheapest.limit()) cheapest.offer(price, pickup);
+    }
+    for (let k = 0; k < cheapest.count; k++) {
+      const pickup = cheapest.items[k]!;
+      const delivery = partner[pickup]!;
+      insertion.best(r, pickup, delivery, Number.POSITIVE_INFINITY);
+      const count = spliceInPair(old, insertion.i, insertion.j, pickup, delivery, buffer);
+      scratch.setRoute(r, buffer, count, false);
+      if (isFeasible(scratch, r)) pool.add(buffer.subarray(0, count), scratch.objective[r]!);
+      scratch.setRoute(r, old, len, false);
+    }
+  }
+}
+
+/** The k cheapest offers seen (unordered), and the price a new offer must beat. */
+class Cheapest {
+  readonly items: Int32Array;
+  private readonly prices: Float64Array;
+  count = 0;
+
+  constructor(readonly k: number) {
+    this.items = new Int32Array(k);
+    this.prices = new Float64Array(k);
+  }
+
+  clear(): void {
+    this.count = 0;
+  }
+
+  limit(): number {
+    if (this.count < this.k) return Number.POSITIVE_INFINITY;
+    let worst = 0;
+    for (let i = 0; i < this.k; i++) worst = Math.max(worst, this.prices[i]!);
+    return worst;
+  }
+
+  offer(price: number, item: number): void {
+    if (this.count < this.k) {
+      this.prices[this.count] = price;
+      this.items[this.count++] = item;
+      return;
+    }
+    let worst = 0;
+    for (let i = 1; i < this.k; i++) if (this.prices[i]! > this.prices[worst]!) worst = i;
+    if (price >= this.prices[worst]!) return;
+    this.prices[worst] = price;
+    this.items[worst] = item;
+  }
+}
+
+/**
+ * `customers` with the pickup after position i and the delivery after position j of the route
+ * (position 0 is the start depot, k the k-th customer; i <= j), written to `out`; returns the count.
+ */
+export function spliceInPair(customers: Int32Array, i: number, j: number, pickup: number, delivery: number, out: Int32Array): number {
+  let n = 0;
+  for (let k = 0; k < i; k++) out[n++] = customers[k]!;
+  out[n++] = pickup;
+  for (let k = i; k < j; k++) out[n++] = customers[k]!;
+  out[n++] = delivery;
+  for (let k = j; k < customers.length; k++) out[n++] = customers[k]!;
+  return n;
+}

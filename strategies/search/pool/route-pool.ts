@@ -1,0 +1,79 @@
+import type { Routes } from "../routes.js";
+
+const FEASIBLE_EPS = 1e-9;
+
+/** A feasible route seen by the search: its customers in order and its price (fixed + distance cost). */
+export interface PooledRoute {
+  customers: Int32Array;
+  cost: number;
+}
+
+/**
+ * Every distinct feasible route the search has seen, for set partitioning (set-partition.ts) to
+ * recombine: routes of different local optima fit together in ways that no single move finds. The
+ * routes are read from the route model after each education, only those changed since the last
+ * look. Keyed by the exact sequence; when the pool is full the oldest half goes (the routes of the
+ * best solution are put back in before each recombination).
+ */
+export class RoutePool {
+  private readonly pool = new Map<string, PooledRoute>();
+  private seenAt = -1;
+
+  constructor(
+    private readonly rs: Routes,
+    private readonly capacity: number,
+  ) {}
+
+  get size(): number {
+    return this.pool.size;
+  }
+
+  /** Adds the feasible routes of the route model changed since the last call. */
+  harvest(): void {
+    const rs = this.rs;
+    const from = this.seenAt;
+    this.seenAt = rs.clock;
+    for (let r = 0; r < rs.m.routes; r++) {
+      if (rs.modifiedAt[r]! <= from || !isFeasible(rs, r)) continue;
+      this.add(rs.seq[r]!.subarray(1, rs.length[r]! + 1), rs.objective[r]!);
+    }
+  }
+
+  /** Adds one route (copied); a route already pooled becomes the newest. */
+  add(customers: ArrayLike<number>, cost: number): void {
+    const key = Array.prototype.join.call(customers, ",");
+    this.pool.delete(key);
+    if (this.pool.size >= this.capacity) this.dropOldest(Math.ceil(this.capacity / 2));
+    this.pool.set(key, { customers: Int32Array.from(customers), cost });
+  }
+
+  has(key: string): boolean {
+    return this.pool.has(key);
+  }
+
+  routes(): PooledRoute[] {
+    return [...this.pool.values()];
+  }
+
+  private dropOldest(count: number): void {
+    let left = count;
+    for (const key of this.pool.keys()) {
+      if (left-- <= 0) break;
+      this.pool.delete(key);
+    }
+  }
+}
+
+/** Route r is served without load, time or order violations (and is not empty). */
+export function isFeasible(rs: Routes, r: number): boolean {
+  return (
+    rs.length[r]! > 0 &&
+    !rs.broken[r] &&
+    rs.loadExcess[r]! <= FEASIBLE_EPS &&
+    rs.timeWarp[r]! <= FEASIBLE_EPS &&
+    rs.durationExcess[r]! <= FEASIBLE_EPS &&
+    rs.distanceExcess[r]! <= FEASIBLE_EPS &&
+    rs.stopsExcess[r]! === 0 &&
+    !(rs.forbidden[r]! > 0)
+  );
+}

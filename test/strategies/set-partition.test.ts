@@ -1,0 +1,82 @@
+import { expect } from "chai";
+import fc from "fast-check";
+import { highsRuntime } from "../../strategies/search/pool/highs-runtime.js";
+import { solveSetPartition, type PartitionColumn } from "../../strategies/search/pool/set-partition.js";
+
+/** The cheapest exact cover of rows 0..rowCount-1 with at most maxChosen columns, by trying every subset. */
+function bruteForce(rowCount: number, columns: PartitionColumn[], maxChosen: number): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let mask = 1; mask < 1 << columns.length; mask++) {
+    const covered = new Int32Array(rowCount);
+    let cost = 0;
+    let chosen = 0;
+    for (let j = 0; j < columns.length; j++) {
+      if (!(mask & (1 << j))) continue;
+      chosen++;
+      cost += columns[j]!.cost;
+      for (const r of columns[j]!.rows) covered[r]!++;
+    }
+    if (chosen <= maxChosen && covered.every((c) => c === 1)) best = Math.min(best, cost);
+  }
+  return best;
+}
+
+const columnArb = (rowCount: number) =>
+  fc.record({
+    cost: fc.integer({ min: 1, max: 100 }),
+    rows: fc.uniqueArray(fc.integer({ min: 0, max: rowCount - 1 }), { minLength: 1, maxLength: rowCount }).map((rows) => Int32Array.from(rows)),
+  });
+
+describe("set partitioning (HiGHS)", function () {
+  this.timeout(60_000);
+
+  it("loads the HiGHS runtime", () => {
+    expect(highsRuntime(), "npm highs instantiated").to.not.equal(null);
+  });
+
+  it("finds the cheapest exact cover within the fleet, as trying every subset does", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }).chain((rowCount) =>
+          fc.tuple(fc.constant(rowCount), fc.array(columnArb(rowCount), { minLength: 1, maxLength: 11 }), fc.integer({ min: 1, max: 4 })),
+        ),
+        ([rowCount, drawn, maxChosen]) => {
+          // Singletons make a cover always exist (when the fleet allows it).
+          const columns = [...drawn, ...Array.from({ length: rowCount }, (_, r) => ({ cost: 1000, rows: Int32Array.of(r) }))];
+          if (columns.length > 16) return;
+          const optimum = bruteForce(rowCount, columns, maxChosen);
+          const chosen = solveSetPartition({ rowCount, columns, maxChosen, start: [], timeLimitSeconds: 10 });
+          if (!Number.isFinite(optimum)) {
+            expect(chosen, "no cover within the fleet").to.equal(null);
+            return;
+          }
+          expect(chosen, "a cover exists").to.not.equal(null);
+          const covered = new Int32Array(rowCount);
+          for (const j of chosen!) for (const r of columns[j]!.rows) covered[r]!++;
+          expect(Array.from(covered), "every row once").to.deep.equal(new Array(rowCount).fill(1));
+          expect(chosen!.length, "within the fleet").to.be.at.most(maxChosen);
+          expect(chosen!.reduce((sum, j) => sum + columns[j]!.cost, 0)).to.be.closeTo(optimum, 1e-6);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("answers at least as well as the start it is given, even with almost no time", () => {
+    const rowCount = 40;
+    const columns: PartitionColumn[] = [];
+    // Singletons (the start) and many random pairs and triples of rows.
+    for (let r = 0; r < rowCount; r++) columns.push({ cost: 10, rows: Int32Array.of(r) });
+    let s = 7;
+    const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    for (let k = 0; k < 400; k++) {
+      const rows = new Set([Math.floor(rand() * rowCount), Math.floor(rand() * rowCount), Math.floor(rand() * rowCount)]);
+      columns.push({ cost: 5 + 20 * rand(), rows: Int32Array.from(rows) });
+    }
+    const start = Array.from({ length: rowCount }, (_, r) => r);
+    const chosen = solveSetPartition({ rowCount, columns, maxChosen: rowCount, start, timeLimitSeconds: 0.05 });
+    expect(chosen).to.not.equal(null);
+    const cost = chosen!.reduce((sum, j) => sum + columns[j]!.cost, 0);
+    expect(cost).to.be.at.most(10 * rowCount + 1e-9);
+  });
+});
