@@ -79,4 +79,23 @@ describe("set partitioning (HiGHS)", function () {
     const cost = chosen!.reduce((sum, j) => sum + columns[j]!.cost, 0);
     expect(cost).to.be.at.most(10 * rowCount + 1e-9);
   });
+
+  it("stops when asked to (a cancelled task) and answers nothing", () => {
+    const rowCount = 120;
+    const columns: PartitionColumn[] = Array.from({ length: rowCount }, (_, r) => ({ cost: 100, rows: Int32Array.of(r) }));
+    let s = 11;
+    const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    // Random columns make a hard model: without the stop it runs to its 30 s limit.
+    for (let k = 0; k < 3000; k++) {
+      const rows = new Set<number>();
+      const size = 3 + Math.floor(rand() * 5);
+      while (rows.size < size) rows.add(Math.floor(rand() * rowCount));
+      columns.push({ cost: 20 * rows.size + 30 * rand(), rows: Int32Array.from(rows) });
+    }
+    let asked = 0;
+    const start = Array.from({ length: rowCount }, (_, r) => r);
+    const chosen = solveSetPartition({ rowCount, columns, maxChosen: rowCount, start, timeLimitSeconds: 30, shouldStop: () => ++asked > 0 });
+    expect(asked, "HiGHS polled the stop").to.be.greaterThan(0);
+    expect(chosen, "an interrupted solve answers nothing").to.equal(null);
+  });
 });

@@ -15,6 +15,8 @@ export interface PartitionRequest {
   /** Indices of a known feasible choice, given to HiGHS as its starting incumbent. */
   start: readonly number[];
   timeLimitSeconds: number;
+  /** Polled at HiGHS's checkpoints: true stops the solve (a cancelled task), and nothing is returned. */
+  shouldStop?: () => boolean;
 }
 
 /**
@@ -71,7 +73,12 @@ export function solveSetPartition(request: PartitionRequest): number[] | null {
         for (const j of request.start) colValue[j] = 1;
         model.setSolution({ colValue });
       }
-      model.run();
+      const stop = request.shouldStop;
+      const poll = (event: { interrupt(): void }) => {
+        if (stop?.()) event.interrupt();
+        return undefined;
+      };
+      model.run(stop ? { [highs.constants.callbackType.simplexInterrupt]: poll, [highs.constants.callbackType.mipInterrupt]: poll } : undefined);
       const status = model.getModelStatus();
       const s = highs.constants.modelStatus;
       if (status !== s.optimal && status !== s.timeLimit) return null;
