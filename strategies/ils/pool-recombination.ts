@@ -72,7 +72,7 @@ export class PoolRecombination {
     });
     const total = (this.budget.deadlineMs - this.startedMs) / 1000;
     const left = (this.budget.deadlineMs - solverNow()) / 1000;
-    const chosen = solveSetPartition({ rowCount: m.customers.length, columns, maxChosen: m.routes, start, timeLimitSeconds: Math.min(total * SOLVE_SHARE, left / 2), shouldStop: () => this.budget.exhausted() });
+    const chosen = solveSetPartition({ rowCount: m.customers.length, columns, groupLimits: [m.routes], start, timeLimitSeconds: Math.min(total * SOLVE_SHARE, left / 2), shouldStop: () => this.budget.exhausted() });
     if (chosen === null || !servesEachOnce(chosen.map((j) => routes[j]!.customers), m.customers.length, this.rowOf)) return null;
     let cost = 0;
     for (const j of chosen) cost += routes[j]!.cost;

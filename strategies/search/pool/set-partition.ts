@@ -1,17 +1,20 @@
 import { disableHighs, highsRuntime } from "./highs-runtime.js";
 
-/** One candidate route for set partitioning: its price and the rows (customers) it serves. */
+/** One candidate route for set partitioning: its price, the rows (customers) it serves, its group (vehicle type, default 0). */
 export interface PartitionColumn {
   cost: number;
   rows: Int32Array;
+  group?: number;
 }
 
 export interface PartitionRequest {
   /** Rows to cover exactly once (the customers, numbered 0..rowCount-1). */
   rowCount: number;
+  /** Per row, 1 when it may also stay uncovered (an optional customer; its skip price belongs in the costs). */
+  optionalRows?: Uint8Array;
   columns: readonly PartitionColumn[];
-  /** At most this many columns may be chosen (the fleet). */
-  maxChosen: number;
+  /** Per group, at most this many of its columns may be chosen (the vehicles of that type). */
+  groupLimits: readonly number[];
   /** Indices of a known feasible choice, given to HiGHS as its starting incumbent. */
   start: readonly number[];
   timeLimitSeconds: number;
@@ -20,8 +23,8 @@ export interface PartitionRequest {
 }
 
 /**
- * Chooses columns so that every row is served exactly once, at most `maxChosen` of them, at the
- * least total cost: the set-partitioning recombination of route-pool methods (Subramanian, Uchoa
+ * Chooses columns so that every row is served exactly once (optional rows at most once), at most
+ * `groupLimits[g]` of group g, at the least total cost: the set-partitioning recombination of route-pool methods (Subramanian, Uchoa
  * and Ochi's ILS-SP; Kool et al.'s HGS with SP). Solved by HiGHS within the time limit, starting
  * from `start`, so the answer is never worse than it. Returns the chosen column indices, or null
  * when HiGHS is unavailable, fails, or finds nothing better than nothing.
@@ -31,7 +34,8 @@ export function solveSetPartition(request: PartitionRequest): number[] | null {
   if (highs === null || request.columns.length === 0) return null;
   const { rowCount, columns } = request;
   const numCols = columns.length;
-  const numRows = rowCount + 1; // the last row counts the chosen columns (fleet size)
+  // After the customers, one row per group counts its chosen columns (that type's fleet).
+  const numRows = rowCount + request.groupLimits.length;
   const starts = new Int32Array(numCols + 1);
   let entries = 0;
   for (let j = 0; j < numCols; j++) {
@@ -48,12 +52,15 @@ export function solveSetPartition(request: PartitionRequest): number[] | null {
     // HiGHS wants each column's row indices without repeats; sorted keeps presolve's work small.
     const rows = Int32Array.from(column.rows).sort();
     indices.set(rows, starts[j]!);
-    indices[starts[j]! + rows.length] = rowCount;
+    indices[starts[j]! + rows.length] = rowCount + (column.group ?? 0);
   }
   const rowLower = new Float64Array(numRows).fill(1);
   const rowUpper = new Float64Array(numRows).fill(1);
-  rowLower[rowCount] = 0;
-  rowUpper[rowCount] = request.maxChosen;
+  if (request.optionalRows) for (let r = 0; r < rowCount; r++) if (request.optionalRows[r]) rowLower[r] = 0;
+  request.groupLimits.forEach((limit, g) => {
+    rowLower[rowCount + g] = 0;
+    rowUpper[rowCount + g] = limit;
+  });
   try {
     const model = highs.createModel({
       numCols,
