@@ -17,7 +17,10 @@
  * `--type 2` draws Li and Lim's type 2 instead (long horizon, 30-60 customers a route, wide
  * windows, capacity 700-1000; names pt0...), from other seeds: type 1's instances stay the same.
  *
- * `node --import tsx bench/pdptw-like.ts [--time S] [--seed N] [--count K] [--instance-seed N] [--strategy NAME] [--type 1|2] [--only I,J]`
+ * `--sizes 200,400,1000` draws other sizes (instance i has sizes[floor(i / 3) % count] customers;
+ * the default 200,400 keeps the instances compared before).
+ *
+ * `node --import tsx bench/pdptw-like.ts [--time S] [--seed N] [--count K] [--instance-seed N] [--strategy NAME] [--type 1|2] [--only I,J] [--sizes A,B]`
  */
 import { parseArgs } from "node:util";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
@@ -45,13 +48,13 @@ const SHAPES = {
 const TYPE2_SEED_OFFSET = 15_485_863;
 
 /** The instance, and the drawn routing it was built around (feasible by construction: a check). */
-export function pdptwLike(index: number, seedBase: number, type: 1 | 2 = 1): { name: string; request: SolveRequestInput; drawn: number[][] } {
+export function pdptwLike(index: number, seedBase: number, type: 1 | 2 = 1, sizes: readonly number[] = SIZES): { name: string; request: SolveRequestInput; drawn: number[][] } {
   const shape = SHAPES[type];
   // Type 2 draws from its own seeds (type 1's instances stay the ones compared before).
   let s = (seedBase * 7919 + index * 104_729 + (type === 2 ? TYPE2_SEED_OFFSET : 0)) >>> 0 || 1;
   const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
-  const customers = SIZES[Math.floor(index / 3) % SIZES.length]!;
+  const customers = sizes[Math.floor(index / 3) % sizes.length]!;
   const kind = CLASSES[index % 3]!;
   const side = customers / 2;
   const positions: [number, number][] = [[side / 2, side / 2]];
@@ -157,6 +160,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       "instance-seed": { type: "string", default: "2027" },
       type: { type: "string", default: "1" },
       only: { type: "string" },
+      sizes: { type: "string" },
     },
   });
   const count = Number(values.count);
@@ -167,7 +171,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const only = values.only ? new Set(values.only.split(",").map(Number)) : null;
   for (let i = 0; i < count; i++) {
     if (only && !only.has(i)) continue;
-    const { name, request, drawn } = pdptwLike(i, Number(values["instance-seed"]), type);
+    const { name, request, drawn } = pdptwLike(i, Number(values["instance-seed"]), type, values.sizes ? values.sizes.split(",").map(Number) : SIZES);
     const { problem } = compileRequest(request);
     const drawnCost = evaluateSolution(problem, { routes: Array.from({ length: problem.vehicleCount }, (_, v) => drawn[v] ?? []) }).cost;
     const tasks = request.node_num - 1;
