@@ -2,14 +2,16 @@ import type { GeneralMovePricing } from "../search/general/move-pricing.js";
 
 /**
  * The routes a shipment is first tried in, into `into` (cleared first), in this order: those of
- * its pickup's granular neighbours, of its delivery's, then one free vehicle of each type.
+ * its pickup's granular neighbours, of its delivery's, then one free vehicle of each type (unless
+ * `openVehicles` is false: a route elimination, where the used routes must take everything).
  */
-function nearRoutes(ls: GeneralMovePricing, pickup: number, delivery: number, into: Set<number>): Set<number> {
+function nearRoutes(ls: GeneralMovePricing, pickup: number, delivery: number, into: Set<number>, openVehicles: boolean): Set<number> {
   const rs = ls.rs;
   const m = rs.m;
   into.clear();
   for (const w of m.neighbours[pickup]!) if (rs.routeOf[w]! >= 0) into.add(rs.routeOf[w]!);
   for (const w of m.neighbours[delivery]!) if (rs.routeOf[w]! >= 0) into.add(rs.routeOf[w]!);
+  if (!openVehicles) return into;
   for (let type = 0; type < m.typeSlots.length; type++) {
     const free = ls.emptyOfType(type, -1);
     if (free >= 0) into.add(free);
@@ -26,7 +28,7 @@ function insertPair(ls: GeneralMovePricing, r: number, pickup: number, delivery:
 }
 
 /** Inserts shipment (pickup, delivery) at the cheapest places in its near routes (nearRoutes); where none takes it, anywhere. */
-export function recreatePair(ls: GeneralMovePricing, pickup: number, delivery: number): void {
+export function recreatePair(ls: GeneralMovePricing, pickup: number, delivery: number, openVehicles = true): void {
   const rs = ls.rs;
   const pair = ls.pairInsertion;
   let bestDelta = Number.POSITIVE_INFINITY;
@@ -42,9 +44,9 @@ export function recreatePair(ls: GeneralMovePricing, pickup: number, delivery: n
       bestJ = pair.j;
     }
   };
-  const near = nearRoutes(ls, pickup, delivery, new Set<number>());
+  const near = nearRoutes(ls, pickup, delivery, new Set<number>(), openVehicles);
   for (const r of near) consider(r);
-  if (bestRoute < 0) for (let r = 0; r < rs.m.routes; r++) if (!near.has(r)) consider(r);
+  if (bestRoute < 0) for (let r = 0; r < rs.m.routes; r++) if (!near.has(r) && (openVehicles || rs.length[r]! > 0)) consider(r);
   if (bestRoute >= 0) insertPair(ls, bestRoute, pickup, delivery, bestI, bestJ);
 }
 
@@ -58,7 +60,7 @@ export function recreatePair(ls: GeneralMovePricing, pickup: number, delivery: n
  * Prices are kept per (shipment, route) and only the route that changed is priced again.
  * `pickups` lists the shipments by their pickup; each goes in whole, pickup first.
  */
-export function recreatePairsByRegret(ls: GeneralMovePricing, pickups: number[]): void {
+export function recreatePairsByRegret(ls: GeneralMovePricing, pickups: number[], openVehicles = true): void {
   const rs = ls.rs;
   const m = rs.m;
   const partner = m.order!.partner!;
@@ -76,8 +78,8 @@ export function recreatePairsByRegret(ls: GeneralMovePricing, pickups: number[])
       const pickup = pending[k]!;
       const delivery = partner[pickup]!;
       const known = deltas[k]!;
-      nearRoutes(ls, pickup, delivery, candidates);
-      if (candidates.size === 0) for (let r = 0; r < m.routes; r++) candidates.add(r);
+      nearRoutes(ls, pickup, delivery, candidates, openVehicles);
+      if (candidates.size === 0) for (let r = 0; r < m.routes; r++) if (openVehicles || rs.length[r]! > 0) candidates.add(r);
       let first = Number.POSITIVE_INFINITY;
       let second = Number.POSITIVE_INFINITY;
       let firstRoute = -1;

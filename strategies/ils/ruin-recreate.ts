@@ -100,6 +100,24 @@ export function ruin(rs: Routes, rng: Rng, size: number, shortRoutes = false): n
 }
 
 /**
+ * Route elimination: removes every customer of the route with the fewest stops (ties: the first
+ * in a random rotation), for a recreate that may not open a vehicle. Returns the removed customers.
+ */
+export function ruinShortestRoute(rs: Routes, rng: Rng): number[] {
+  const m = rs.m;
+  let shortest = -1;
+  const offset = rng.int(m.routes);
+  for (let k = 0; k < m.routes; k++) {
+    const r = (k + offset) % m.routes;
+    if (rs.length[r]! > 0 && (shortest < 0 || rs.length[r]! < rs.length[shortest]!)) shortest = r;
+  }
+  if (shortest < 0) return [];
+  const removed = Array.from(rs.seq[shortest]!.subarray(1, rs.length[shortest]! + 1));
+  dropFrom(rs, removed);
+  return removed;
+}
+
+/**
  * SISR's string removal (Christiaens and Vanden Berghe 2020, with the paper's average of 10
  * removed customers and strings of at most 10): from a random customer outwards through its
  * granular neighbours, cut one string of consecutive customers from each of a few routes met.
@@ -150,7 +168,7 @@ function insertionDelta(rs: Routes, c: number, r: number, j: number): number {
  * exists, every position of every used route is tried. On problems with rules a customer whose
  * cheapest place costs more than its skip price (fleet-rules.ts) stays unserved.
  */
-export function recreate(ls: GeneralMovePricing, rng: Rng, removed: number[], largestFirst = false): void {
+export function recreate(ls: GeneralMovePricing, rng: Rng, removed: number[], largestFirst = false, openVehicles = true): void {
   const rs = ls.rs;
   const m = rs.m;
   rng.shuffle(removed);
@@ -166,12 +184,12 @@ export function recreate(ls: GeneralMovePricing, rng: Rng, removed: number[], la
   if (partner && !largestFirst && rng.next() < REGRET_PROBABILITY) {
     // Shipments by regret (pair-recreate.ts); plain customers follow in the loop below.
     const pickups = removed.filter((c) => m.order!.role[c]! > 0 && rs.routeOf[c]! < 0 && rs.routeOf[partner[c]!]! < 0);
-    recreatePairsByRegret(ls, pickups);
+    recreatePairsByRegret(ls, pickups, openVehicles);
   }
   for (const c of removed) {
     if (partner && partner[c]! >= 0) {
       // Both stops of a shipment go in together, pickup first (pair-insertion.ts).
-      if (rs.routeOf[c]! < 0) recreatePair(ls, m.order!.role[c]! > 0 ? c : partner[c]!, m.order!.role[c]! > 0 ? partner[c]! : c);
+      if (rs.routeOf[c]! < 0) recreatePair(ls, m.order!.role[c]! > 0 ? c : partner[c]!, m.order!.role[c]! > 0 ? partner[c]! : c, openVehicles);
       continue;
     }
     let bestDelta = Number.POSITIVE_INFINITY;
@@ -191,7 +209,7 @@ export function recreate(ls: GeneralMovePricing, rng: Rng, removed: number[], la
       consider(r, rs.pos[w]! - 1);
       consider(r, rs.pos[w]!);
     }
-    for (let type = 0; type < m.typeSlots.length; type++) {
+    for (let type = 0; openVehicles && type < m.typeSlots.length; type++) {
       const free = ls.emptyOfType(type, -1);
       if (free >= 0) consider(free, 0);
     }

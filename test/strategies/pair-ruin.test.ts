@@ -6,7 +6,7 @@ import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { recreatePairsByRegret } from "../../strategies/ils/pair-recreate.js";
 import { cutAroundPartners, removeRelatedPairs } from "../../strategies/ils/pair-ruin.js";
-import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
+import { recreate, ruin, ruinShortestRoute } from "../../strategies/ils/ruin-recreate.js";
 import { buildFleetModel } from "../../strategies/search/fleet-model.js";
 import { GeneralMovePricing } from "../../strategies/search/general/move-pricing.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
@@ -114,5 +114,34 @@ describe("pair-aware ruin and recreate (ils/pair-ruin.ts, ils/pair-recreate.ts)"
       { numRuns: 60 },
     );
     expect(regrets).to.be.greaterThan(20);
+  });
+
+  it("route elimination empties the shortest route and puts its customers back on the routes still used, priced as the evaluator prices them", () => {
+    let eliminated = 0;
+    fc.assert(
+      fc.property(shipmentArb(), penaltyArb, (o, pen) => {
+        const { problem: p } = compileRequest(loadInstance(o));
+        if (!p.loads || p.loads.shipments.length === 0) return;
+        const rng = new Rng(o.seed);
+        const rs = new Routes(buildFleetModel(p));
+        rs.penalties = pen;
+        rs.loadRoutes(validLists(p, rng));
+        const ls = new GeneralMovePricing(rs);
+        const lengths = rs.routes().map((r) => r.length).filter((n) => n > 0);
+        if (lengths.length < 2) return;
+        const removed = ruinShortestRoute(rs, rng);
+        expect(removed.length, "the shortest route").to.equal(Math.min(...lengths));
+        expectWholePairs(p, rs, removed);
+        const used = new Set(rs.routes().flatMap((r, v) => (r.length > 0 ? [v] : [])));
+        recreate(ls, rng, removed, false, false);
+        for (const c of removed) expect(used.has(rs.routeOf[c]!), `${c} went to a route still in use`).to.equal(true);
+        const total = rs.routes().reduce((sum, r, v) => sum + priceOf(p, v, pen, r), 0);
+        expect(rs.totalCost()).to.be.closeTo(total, 1e-6 * Math.max(1, total));
+        expect(rs.routes().flat().sort((a, b) => a - b)).to.deep.equal(Array.from(p.customers).sort((a, b) => a - b));
+        eliminated++;
+      }),
+      { numRuns: 80 },
+    );
+    expect(eliminated).to.be.greaterThan(20);
   });
 });
