@@ -2,10 +2,32 @@ import type { Budget } from "../core/budget.js";
 import { solverNow } from "../core/clock.js";
 import type { FleetModel } from "../search/fleet-model.js";
 import { highsRuntime } from "../search/pool/highs-runtime.js";
+import { addCustomerInsertions } from "../search/pool/customer-enrichment.js";
 import { addPairInsertions } from "../search/pool/pair-enrichment.js";
-import { RoutePool } from "../search/pool/route-pool.js";
+import { PartitionRows } from "../search/pool/partition-rows.js";
+import { isFeasible, routeKey, RoutePool, type PooledRoute } from "../search/pool/route-pool.js";
 import { solveSetPartition, type PartitionColumn } from "../search/pool/set-partition.js";
 import { Routes } from "../search/routes.js";
+
+/**
+ * Families where set partitioning is off unless named in SOLVER_POOL_FAMILIES (comma-separated),
+ * for measuring: on the protocol budgets HiGHS found a plan cheaper than the best solution in 3
+ * of 60 solves, by less than 0.04% (SDVRPTW's pools hold none; HFVRP's MIPs end at the time limit;
+ * BENCHMARKS.md, "set partitioning beyond shipments"), for 12-23% of the budget.
+ */
+type PoolFamily = "skills" | "types" | "depots";
+
+function poolFamily(m: FleetModel): PoolFamily | null {
+  if (m.order !== null) return null;
+  if (m.rules?.allowed != null) return "skills";
+  if (m.rules !== null) return null;
+  if (new Set(m.start).size > 1 || new Set(m.end).size > 1) return "depots";
+  return m.typeSlots.length > 1 ? "types" : null;
+}
+
+function optedIn(): Set<string> {
+  return new Set((process.env.SOLVER_POOL_FAMILIES ?? "").split(",").map((name) => name.trim()));
+}
 
 /**
  * Shares of the budget at which the pool is recombined (the last leaves time to polish the
@@ -21,20 +43,24 @@ const POOL_CAPACITY = 4000;
 
 /**
  * Set-partitioning recombination for the general ILS: a pool of the feasible routes the search
- * has seen, enriched around the best solution (pair-enrichment.ts), from which HiGHS picks the
- * cheapest set serving every customer once, a few times per solve. It applies when every vehicle
- * is alike (a route's price does not depend on which vehicle drives it), nothing is optional or
- * restricted (every customer must be served, by any vehicle), and there are shipments, the case
- * measured (BENCHMARKS.md, issue 22).
+ * has seen, each on its vehicle type, enriched around the best solution (one more shipment or
+ * customer in one of its routes: pair-enrichment.ts, customer-enrichment.ts), from which HiGHS
+ * picks the cheapest set serving every required customer once (optional ones at most once) with at
+ * most as many routes of each type as it has vehicles, a few times per solve. Applied where it was
+ * measured to help: shipments on a fleet of identical vehicles without rules (BENCHMARKS.md,
+ * issue 22, PDPTW); skills, mixed fleets and several depots only when opted in (above).
  */
 export class PoolRecombination {
   private readonly pool: RoutePool;
   private readonly scratch: Routes;
-  private readonly rowOf: Int32Array;
+  private readonly rows: PartitionRows;
   private next = 0;
 
   static applies(m: FleetModel): boolean {
-    return highsRuntime() !== null && m.typeSlots.length === 1 && m.rules === null && m.order?.partner != null;
+    if (highsRuntime() === null) return false;
+    if (m.order?.partner != null) return m.typeSlots.length === 1 && m.rules === null;
+    const family = poolFamily(m);
+    return family !== null && optedIn().has(family);
   }
 
   constructor(
@@ -44,8 +70,7 @@ export class PoolRecombination {
   ) {
     this.pool = new RoutePool(rs, POOL_CAPACITY);
     this.scratch = new Routes(rs.m);
-    this.rowOf = new Int32Array(rs.m.nodeCount).fill(-1);
-    rs.m.customers.forEach((c, row) => (this.rowOf[c] = row));
+    this.rows = new PartitionRows(rs.m);
   }
 
   /** Pools the feasible routes changed since the last call (after each education). */
@@ -62,47 +87,77 @@ export class PoolRecombination {
 
   /**
    * The cheapest plan found from the pool and the best solution's routes (one list per vehicle),
-   * or null when none is cheaper than `bestCost` by more than rounding.
+   * or null when none is cheaper than `bestCost` by more than rounding. The plan is priced as the
+   * search's objective prices a solution (general-ils.ts `consider`): its routes' prices on their
+   * vehicles plus the skip prices of the customers it leaves out.
    */
   recombine(best: readonly (readonly number[])[], bestCost: number): number[][] | null {
     const m = this.rs.m;
-    for (const route of best) if (route.length > 0) this.pool.add(route, this.priceOf(route));
+    best.forEach((route, v) => {
+      const cost = route.length > 0 ? priceOn(this.scratch, m.typeOf[v]!, route) : null;
+      if (cost !== null) this.pool.add(m.typeOf[v]!, route, cost);
+    });
     addPairInsertions(this.pool, this.scratch, best);
-    const routes = this.pool.routes();
-    const bestKeys = new Set(best.filter((r) => r.length > 0).map((r) => r.join(",")));
+    addCustomerInsertions(this.pool, this.scratch, best);
+    const pooled = this.pool.routes();
+    const routes = pooled.concat(otherTypes(this.scratch, pooled));
+    const bestKeys = new Set(best.flatMap((route, v) => (route.length > 0 ? [routeKey(m.typeOf[v]!, route)] : [])));
     const start: number[] = [];
     const columns: PartitionColumn[] = routes.map((route, j) => {
-      if (bestKeys.has(route.customers.join(","))) start.push(j);
-      return { cost: route.cost, rows: route.customers.map((c) => this.rowOf[c]!) };
+      if (bestKeys.has(routeKey(route.type, route.customers))) start.push(j);
+      return { cost: this.rows.columnCost(route), rows: this.rows.rows(route.customers), group: route.type };
     });
     const total = (this.budget.deadlineMs - this.startedMs) / 1000;
     const left = (this.budget.deadlineMs - solverNow()) / 1000;
-    const chosen = solveSetPartition({ rowCount: m.customers.length, columns, groupLimits: [m.routes], start, timeLimitSeconds: Math.min(total * SOLVE_SHARE, left / 2), shouldStop: () => this.budget.exhausted() });
-    if (chosen === null || !servesEachOnce(chosen.map((j) => routes[j]!.customers), m.customers.length, this.rowOf)) return null;
-    let cost = 0;
-    for (const j of chosen) cost += routes[j]!.cost;
-    if (cost >= bestCost - 1e-6 * Math.max(1, Math.abs(bestCost))) return null;
+    const chosen = solveSetPartition({
+      rowCount: this.rows.count,
+      optionalRows: this.rows.optionalRows,
+      columns,
+      groupLimits: m.typeSlots.map((slots) => slots.length),
+      start,
+      timeLimitSeconds: Math.min(total * SOLVE_SHARE, left / 2),
+      shouldStop: () => this.budget.exhausted(),
+    });
+    if (chosen === null) return null;
     const plan: number[][] = Array.from({ length: m.routes }, () => []);
-    chosen.forEach((j, slot) => (plan[m.typeSlots[0]![slot]!] = Array.from(routes[j]!.customers)));
+    const used = new Int32Array(m.typeSlots.length);
+    for (const j of chosen) {
+      const route = routes[j]!;
+      const slots = m.typeSlots[route.type]!;
+      if (used[route.type]! >= slots.length) return null;
+      plan[slots[used[route.type]!++]!] = Array.from(route.customers);
+    }
+    const cost = this.rows.planCost(chosen.map((j) => routes[j]!));
+    if (cost === null || cost >= bestCost - 1e-6 * Math.max(1, Math.abs(bestCost))) return null;
     return plan;
-  }
-
-  private priceOf(route: readonly number[]): number {
-    this.scratch.setRoute(0, route, route.length, false);
-    return this.scratch.objective[0]!;
   }
 }
 
-/** Whether the routes serve every customer exactly once (a guard on the solver's answer). */
-function servesEachOnce(routes: readonly Int32Array[], customers: number, rowOf: Int32Array): boolean {
-  const served = new Uint8Array(customers);
-  let count = 0;
-  for (const route of routes) {
-    for (const c of route) {
-      if (served[rowOf[c]!]) return false;
-      served[rowOf[c]!] = 1;
-      count++;
+/** The price of `customers` on a vehicle of type `type`, or null when they are not feasible on it. */
+function priceOn(scratch: Routes, type: number, customers: ArrayLike<number>): number | null {
+  const slot = scratch.m.typeSlots[type]![0]!;
+  scratch.setRoute(slot, customers, customers.length, false);
+  return isFeasible(scratch, slot) ? scratch.objective[slot]! : null;
+}
+
+/**
+ * The pooled sequences on the other vehicle types they are feasible on, at those types' prices (a
+ * route found on one type may fit another whose vehicles are free): more columns, never a pooled
+ * one again. Nothing on a fleet of one type.
+ */
+function otherTypes(scratch: Routes, pooled: readonly PooledRoute[]): PooledRoute[] {
+  const types = scratch.m.typeSlots.length;
+  if (types === 1) return [];
+  const known = new Set(pooled.map((route) => routeKey(route.type, route.customers)));
+  const out: PooledRoute[] = [];
+  for (const route of pooled) {
+    for (let t = 0; t < types; t++) {
+      const key = routeKey(t, route.customers);
+      if (known.has(key)) continue;
+      known.add(key);
+      const cost = priceOn(scratch, t, route.customers);
+      if (cost !== null) out.push({ type: t, customers: route.customers, cost });
     }
   }
-  return count === customers;
+  return out;
 }

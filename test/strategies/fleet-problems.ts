@@ -1,8 +1,10 @@
 import { expect } from "chai";
 import fc from "fast-check";
+import type { ConstraintFields } from "../../src/problem/constraint-fields.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import { evaluateRoute } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
+import { Rng } from "../../strategies/core/rng.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 
 export interface FleetOptions {
@@ -168,4 +170,31 @@ export function scratchRouteCost(p: CompiledProblem, v: number, pen: Penalties, 
   } else expect(score.lateMinutes, "warp: late").to.be.greaterThan(0);
   cost += pen.timeWarp * warp + pen.duration * Math.max(0, duration - t.maxRouteMin);
   return cost;
+}
+
+/** Random rules on top of a fleet instance: skip penalties, two skills, shifts, distance, hours and stops caps. */
+export function withRules(req: SolveRequestInput, seed: number, allowUnassigned: boolean): SolveRequestInput {
+  const rng = new Rng(seed);
+  const n = req.node_num;
+  const m = req.vehicle_num;
+  const depots = new Set([...(req.start_nodes ?? []), ...(req.end_nodes ?? [])]);
+  const timed = req.node_time_windows != null;
+  const horizon = timed ? Math.max(...req.node_time_windows!.map((w) => w[1]!)) : 0;
+  const fields: ConstraintFields = {
+    node_skip_penalties: Array.from({ length: n }, (_, i) => (depots.has(i) || rng.next() < 0.4 ? null : rng.int(120))),
+    allow_unassigned: allowUnassigned,
+    node_skills: Array.from({ length: n }, (_, i) => (depots.has(i) || rng.next() < 0.5 ? null : rng.next() < 0.5 ? ["a"] : ["b"])),
+    vehicle_skills: Array.from({ length: m }, () => (rng.next() < 0.5 ? ["a", "b"] : rng.next() < 0.5 ? ["a"] : ["b"])),
+    vehicle_max_distance: Array.from({ length: m }, () => (rng.next() < 0.5 ? null : 60 + rng.int(250))),
+    vehicle_max_stops: Array.from({ length: m }, () => (rng.next() < 0.5 ? null : 1 + rng.int(4))),
+  };
+  if (timed) {
+    fields.vehicle_time_windows = Array.from({ length: m }, () => {
+      if (rng.next() < 0.4) return null;
+      const start = rng.int(Math.round(horizon / 2));
+      return [start, start + 30 + rng.int(horizon)];
+    });
+    fields.vehicle_max_working_hours = Array.from({ length: m }, () => (rng.next() < 0.5 ? null : 1 + rng.int(30) / 10));
+  }
+  return { ...req, ...fields } as SolveRequestInput;
 }

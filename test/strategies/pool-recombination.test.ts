@@ -51,10 +51,10 @@ describe("route pool and set-partitioning recombination", function () {
   it("keeps at most its capacity, newest first", () => {
     const p = compileRequest(loadInstance({ customers: 8, types: 1, depots: 1, mixedEnds: false, asymmetric: false, cost: false, time: "none", hours: false, speeds: false, seed: 3, kind: "shipments", loadSeed: 5 })).problem;
     const pool = new RoutePool(new Routes(buildFleetModel(p)), 4);
-    for (let k = 0; k < 10; k++) pool.add([k + 1], k);
+    for (let k = 0; k < 10; k++) pool.add(0, [k + 1], k);
     expect(pool.size).to.be.at.most(4);
-    expect(pool.has("10"), "the newest is kept").to.equal(true);
-    expect(pool.has("1"), "the oldest went").to.equal(false);
+    expect(pool.has("0:10"), "the newest is kept").to.equal(true);
+    expect(pool.has("0:1"), "the oldest went").to.equal(false);
   });
 
   it("enriches each route with one more shipment: feasible, priced as the evaluator prices it", () => {

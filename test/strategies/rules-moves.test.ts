@@ -1,7 +1,6 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import { compileRequest } from "../../src/problem/compile-request.js";
-import type { ConstraintFields } from "../../src/problem/constraint-fields.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import { arrivalClose, departureOpen, durationCap } from "../../strategies/core/evaluate-rules.js";
 import { evaluateRoute, evaluateSolution } from "../../strategies/core/evaluator.js";
@@ -15,34 +14,7 @@ import { GeneralLocalSearch } from "../../strategies/search/general/local-search
 import { SwapStar } from "../../strategies/search/moves/swap-star.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { Routes } from "../../strategies/search/routes.js";
-import { fleetArb, fleetInstance, plainWarp } from "./fleet-problems.js";
-
-/** Random rules on top of a fleet instance: skip penalties, two skills, shifts, distance, hours and stops caps. */
-function withRules(req: SolveRequestInput, seed: number, allowUnassigned: boolean): SolveRequestInput {
-  const rng = new Rng(seed);
-  const n = req.node_num;
-  const m = req.vehicle_num;
-  const depots = new Set([...(req.start_nodes ?? []), ...(req.end_nodes ?? [])]);
-  const timed = req.node_time_windows != null;
-  const horizon = timed ? Math.max(...req.node_time_windows!.map((w) => w[1]!)) : 0;
-  const fields: ConstraintFields = {
-    node_skip_penalties: Array.from({ length: n }, (_, i) => (depots.has(i) || rng.next() < 0.4 ? null : rng.int(120))),
-    allow_unassigned: allowUnassigned,
-    node_skills: Array.from({ length: n }, (_, i) => (depots.has(i) || rng.next() < 0.5 ? null : rng.next() < 0.5 ? ["a"] : ["b"])),
-    vehicle_skills: Array.from({ length: m }, () => (rng.next() < 0.5 ? ["a", "b"] : rng.next() < 0.5 ? ["a"] : ["b"])),
-    vehicle_max_distance: Array.from({ length: m }, () => (rng.next() < 0.5 ? null : 60 + rng.int(250))),
-    vehicle_max_stops: Array.from({ length: m }, () => (rng.next() < 0.5 ? null : 1 + rng.int(4))),
-  };
-  if (timed) {
-    fields.vehicle_time_windows = Array.from({ length: m }, () => {
-      if (rng.next() < 0.4) return null;
-      const start = rng.int(Math.round(horizon / 2));
-      return [start, start + 30 + rng.int(horizon)];
-    });
-    fields.vehicle_max_working_hours = Array.from({ length: m }, () => (rng.next() < 0.5 ? null : 1 + rng.int(30) / 10));
-  }
-  return { ...req, ...fields } as SolveRequestInput;
-}
+import { fleetArb, fleetInstance, plainWarp, withRules } from "./fleet-problems.js";
 
 /** Time warp and duration of vehicle v driving `route` under its shift (plainWarp with the shift's departure and arrival bounds). */
 function shiftWarp(p: CompiledProblem, v: number, route: number[]): { warp: number; duration: number } {

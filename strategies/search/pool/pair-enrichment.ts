@@ -1,11 +1,10 @@
 import { PairInsertion } from "../pair-insertion.js";
 import type { Routes } from "../routes.js";
+import { Cheapest, STRICT } from "./cheapest.js";
 import { isFeasible, type RoutePool } from "./route-pool.js";
 
 /** Per route, this many of the cheapest shipment insertions are tried for feasibility and pooled. */
 const PER_ROUTE = 8;
-/** Violations are priced this high while looking for a feasible place (prices only rank places here). */
-const STRICT = { load: 1e6, timeWarp: 1e6, duration: 1e6 };
 
 /**
  * Adds to the pool, for each route of `routes`, the route with one more shipment inserted at its
@@ -50,45 +49,9 @@ export function addPairInsertions(pool: RoutePool, scratch: Routes, routes: read
       insertion.best(r, pickup, delivery, Number.POSITIVE_INFINITY);
       const count = spliceInPair(old, insertion.i, insertion.j, pickup, delivery, buffer);
       scratch.setRoute(r, buffer, count, false);
-      if (isFeasible(scratch, r)) pool.add(buffer.subarray(0, count), scratch.objective[r]!);
+      if (isFeasible(scratch, r)) pool.add(m.typeOf[r]!, buffer.subarray(0, count), scratch.objective[r]!);
       scratch.setRoute(r, old, len, false);
     }
-  }
-}
-
-/** The k cheapest offers seen (unordered), and the price a new offer must beat. */
-class Cheapest {
-  readonly items: Int32Array;
-  private readonly prices: Float64Array;
-  count = 0;
-
-  constructor(readonly k: number) {
-    this.items = new Int32Array(k);
-    this.prices = new Float64Array(k);
-  }
-
-  clear(): void {
-    this.count = 0;
-  }
-
-  limit(): number {
-    if (this.count < this.k) return Number.POSITIVE_INFINITY;
-    let worst = 0;
-    for (let i = 0; i < this.k; i++) worst = Math.max(worst, this.prices[i]!);
-    return worst;
-  }
-
-  offer(price: number, item: number): void {
-    if (this.count < this.k) {
-      this.prices[this.count] = price;
-      this.items[this.count++] = item;
-      return;
-    }
-    let worst = 0;
-    for (let i = 1; i < this.k; i++) if (this.prices[i]! > this.prices[worst]!) worst = i;
-    if (price >= this.prices[worst]!) return;
-    this.prices[worst] = price;
-    this.items[worst] = item;
   }
 }
 

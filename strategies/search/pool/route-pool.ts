@@ -2,8 +2,13 @@ import type { Routes } from "../routes.js";
 
 const FEASIBLE_EPS = 1e-9;
 
-/** A feasible route seen by the search: its customers in order and its price (fixed + distance cost). */
+/**
+ * A feasible route seen by the search: the vehicle type it is feasible and priced on (fleet-model.ts
+ * typeOf: skills, capacity, costs, depot and shift all depend on it), its customers in order and
+ * its price on that type (fixed + distance cost, soft lateness).
+ */
 export interface PooledRoute {
+  type: number;
   customers: Int32Array;
   cost: number;
 }
@@ -12,7 +17,8 @@ export interface PooledRoute {
  * Every distinct feasible route the search has seen, for set partitioning (set-partition.ts) to
  * recombine: routes of different local optima fit together in ways that no single move finds. The
  * routes are read from the route model after each education, only those changed since the last
- * look. Keyed by the exact sequence; when the pool is full the oldest half goes (the routes of the
+ * look. Keyed by the vehicle type and the exact sequence (one sequence on two types is two
+ * routes: their prices and feasibility differ); when the pool is full the oldest half goes (the routes of the
  * best solution are put back in before each recombination).
  */
 export class RoutePool {
@@ -35,16 +41,16 @@ export class RoutePool {
     this.seenAt = rs.clock;
     for (let r = 0; r < rs.m.routes; r++) {
       if (rs.modifiedAt[r]! <= from || !isFeasible(rs, r)) continue;
-      this.add(rs.seq[r]!.subarray(1, rs.length[r]! + 1), rs.objective[r]!);
+      this.add(rs.m.typeOf[r]!, rs.seq[r]!.subarray(1, rs.length[r]! + 1), rs.objective[r]!);
     }
   }
 
-  /** Adds one route (copied); a route already pooled becomes the newest. */
-  add(customers: ArrayLike<number>, cost: number): void {
-    const key = Array.prototype.join.call(customers, ",");
+  /** Adds one route of vehicle type `type` (copied); a route already pooled becomes the newest. */
+  add(type: number, customers: ArrayLike<number>, cost: number): void {
+    const key = routeKey(type, customers);
     this.pool.delete(key);
     if (this.pool.size >= this.capacity) this.dropOldest(Math.ceil(this.capacity / 2));
-    this.pool.set(key, { customers: Int32Array.from(customers), cost });
+    this.pool.set(key, { type, customers: Int32Array.from(customers), cost });
   }
 
   has(key: string): boolean {
@@ -62,6 +68,11 @@ export class RoutePool {
       this.pool.delete(key);
     }
   }
+}
+
+/** The pool's key of a route of vehicle type `type`. */
+export function routeKey(type: number, customers: ArrayLike<number>): string {
+  return `${type}:${Array.prototype.join.call(customers, ",")}`;
 }
 
 /** Route r is served without load, time or order violations (and is not empty). */
