@@ -12,7 +12,7 @@ import { GeneralMovePricing } from "../../strategies/search/general/move-pricing
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { scratchRouteCost } from "./fleet-problems.js";
-import { loadArb, loadInstance, validLists } from "./load-problems.js";
+import { loadArb, loadInstance, validLists, type LoadOptions } from "./load-problems.js";
 
 const penaltyArb = fc.record({
   load: fc.double({ min: 0.1, max: 50, noNaN: true }),
@@ -39,6 +39,17 @@ function expectWholePairs(p: CompiledProblem, rs: Routes, removed: number[]): vo
     expect(rs.routeOf[c], `removed ${c} is on no route`).to.equal(-1);
     if (partner[c]! >= 0) expect(listed.has(partner[c]!), `the partner of ${c} is removed with it`).to.equal(true);
   }
+}
+
+/** A shipment instance with random rule-keeping routes on the route model at the given prices (null without shipments). */
+function pricedRandomRoutes(o: LoadOptions, pen: Penalties): { p: CompiledProblem; rng: Rng; rs: Routes; ls: GeneralMovePricing } | null {
+  const { problem: p } = compileRequest(loadInstance(o));
+  if (!p.loads || p.loads.shipments.length === 0) return null;
+  const rng = new Rng(o.seed);
+  const rs = new Routes(buildFleetModel(p));
+  rs.penalties = pen;
+  rs.loadRoutes(validLists(p, rng));
+  return { p, rng, rs, ls: new GeneralMovePricing(rs) };
 }
 
 describe("pair-aware ruin and recreate (ils/pair-ruin.ts, ils/pair-recreate.ts)", () => {
@@ -89,13 +100,9 @@ describe("pair-aware ruin and recreate (ils/pair-ruin.ts, ils/pair-recreate.ts)"
     let regrets = 0;
     fc.assert(
       fc.property(shipmentArb(), penaltyArb, (o, pen) => {
-        const { problem: p } = compileRequest(loadInstance(o));
-        if (!p.loads || p.loads.shipments.length === 0) return;
-        const rng = new Rng(o.seed);
-        const rs = new Routes(buildFleetModel(p));
-        rs.penalties = pen;
-        rs.loadRoutes(validLists(p, rng));
-        const ls = new GeneralMovePricing(rs);
+        const setup = pricedRandomRoutes(o, pen);
+        if (!setup) return;
+        const { p, rng, rs, ls } = setup;
         for (let round = 0; round < 4; round++) {
           const removed = ruin(rs, rng, 1 + rng.int(p.customers.length));
           expectWholePairs(p, rs, removed);
@@ -103,7 +110,7 @@ describe("pair-aware ruin and recreate (ils/pair-ruin.ts, ils/pair-recreate.ts)"
             const pickups = removed.filter((c) => p.loads!.shipments.some((s) => s.pickup === c));
             recreatePairsByRegret(ls, pickups);
             regrets++;
-            for (const c of removed) if (p.loads.partner[c]! >= 0) expect(rs.routeOf[c], `shipment stop ${c} is back`).to.be.at.least(0);
+            for (const c of removed) if (p.loads!.partner[c]! >= 0) expect(rs.routeOf[c], `shipment stop ${c} is back`).to.be.at.least(0);
           }
           recreate(ls, rng, removed);
           const total = rs.routes().reduce((sum, r, v) => sum + priceOf(p, v, pen, r), 0);
@@ -120,13 +127,9 @@ describe("pair-aware ruin and recreate (ils/pair-ruin.ts, ils/pair-recreate.ts)"
     let eliminated = 0;
     fc.assert(
       fc.property(shipmentArb(), penaltyArb, (o, pen) => {
-        const { problem: p } = compileRequest(loadInstance(o));
-        if (!p.loads || p.loads.shipments.length === 0) return;
-        const rng = new Rng(o.seed);
-        const rs = new Routes(buildFleetModel(p));
-        rs.penalties = pen;
-        rs.loadRoutes(validLists(p, rng));
-        const ls = new GeneralMovePricing(rs);
+        const setup = pricedRandomRoutes(o, pen);
+        if (!setup) return;
+        const { p, rng, rs, ls } = setup;
         const lengths = rs.routes().map((r) => r.length).filter((n) => n > 0);
         if (lengths.length < 2) return;
         const removed = ruinShortestRoute(rs, rng);

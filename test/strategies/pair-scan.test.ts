@@ -8,7 +8,7 @@ import { PairInsertion } from "../../strategies/search/pair-insertion.js";
 import { PairScan } from "../../strategies/search/pair-scan.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { scratchRouteCost } from "./fleet-problems.js";
-import { loadArb, loadInstance } from "./load-problems.js";
+import { loadArb, loadInstance, validLists } from "./load-problems.js";
 
 const penaltyArb = fc.record({
   load: fc.double({ min: 0.1, max: 50, noNaN: true }),
@@ -21,22 +21,7 @@ function routesWithout(p: CompiledProblem, rng: Rng): { lists: number[][]; picku
   const loads = p.loads!;
   if (loads.shipments.length === 0) return null;
   const out = loads.shipments[rng.int(loads.shipments.length)]!;
-  const lists: number[][] = Array.from({ length: p.vehicleCount }, () => []);
-  const routeOf = new Int32Array(p.nodeCount).fill(-1);
-  for (const c of rng.shuffle(Array.from(p.customers))) {
-    if (c === out.pickup || c === out.delivery) continue;
-    const partner = loads.partner[c]!;
-    const r = partner >= 0 && routeOf[partner]! >= 0 ? routeOf[partner]! : rng.int(p.vehicleCount);
-    routeOf[c] = r;
-    lists[r]!.push(c);
-  }
-  for (const list of lists) {
-    for (const s of loads.shipments) {
-      const i = list.indexOf(s.pickup);
-      const j = list.indexOf(s.delivery);
-      if (i >= 0 && i > j) [list[i], list[j]] = [list[j]!, list[i]!];
-    }
-  }
+  const lists = validLists(p, rng).map((list) => list.filter((c) => c !== out.pickup && c !== out.delivery));
   return { lists, pickup: out.pickup, delivery: out.delivery };
 }
 
