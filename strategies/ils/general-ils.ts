@@ -43,13 +43,14 @@ const LOAD_RULES_SEGMENT = 10;
 const START_PRICE_FACTOR = 100;
 /**
  * Shipments: share of iterations whose perturbation is a route elimination (the route with the
- * fewest stops goes, and the used routes must take its customers: no vehicle may open). Long
- * routes (Li and Lim's type 2) often end a route too many, 1-2% longer, as a recreate that may
- * open a vehicle puts a dissolved route's pairs back on one; on generated type-2 instances of 200
- * and 400 tasks (bench/pdptw-like.ts --type 2, seeds 1 and 2) 0.05 gave -0.22% on average, type 1
- * was level (BENCHMARKS.md, issue 22, "set partitioning").
+ * fewest stops goes when it is short, and the used routes must take its customers: no vehicle may
+ * open). Long routes (Li and Lim's type 2) often end a route too many, 1-2% longer, as a recreate
+ * that may open a vehicle puts a dissolved route's pairs back on one. On generated type-2
+ * instances of 200 and 400 tasks (bench/pdptw-like.ts --type 2, seeds 1 and 2), 0.05 gave -0.22% on
+ * average against none and 0.02 as much (at less cost per iteration: an elimination's repair costs
+ * ~18 ordinary iterations); type 1 was level (BENCHMARKS.md, issue 22, "set partitioning").
  */
-const ELIMINATION_PROBABILITY = 0.05;
+const ELIMINATION_PROBABILITY = 0.02;
 
 interface Snapshot {
   routes: number[][];
@@ -234,8 +235,9 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
       ls.forget();
     }
     rs.loadRoutes(current.routes);
-    const eliminate = shipments && rng.next() < ELIMINATION_PROBABILITY;
-    const removed = eliminate ? ruinShortestRoute(rs, rng) : ruin(rs, rng, 1 + rng.int(maxRuin), diversified);
+    const eliminated = shipments && rng.next() < ELIMINATION_PROBABILITY ? ruinShortestRoute(rs, rng) : [];
+    const eliminate = eliminated.length > 0;
+    const removed = eliminate ? eliminated : ruin(rs, rng, 1 + rng.int(maxRuin), diversified);
     recreate(ls, rng, removed, false, !eliminate);
     // Whatever the used routes could not take (a route elimination) goes anywhere after all.
     if (eliminate) recreate(ls, rng, removed.filter((c) => rs.routeOf[c]! < 0));

@@ -14,6 +14,8 @@ const SISR_MAX_STRING = 10;
 const DEMAND_ORDER_PROBABILITY = 0.5;
 /** Shipments: share of recreates that insert the pairs by regret instead of one by one in the order drawn. */
 const REGRET_PROBABILITY = 0.5;
+/** Route elimination takes the shortest route only when it has at most this share of the average stops. */
+const SHORT_ROUTE_SHARE = 0.5;
 
 /** Rewrites every route that lost customers, without them; a shipment's stop takes its partner along (added to `removed`). */
 function dropFrom(rs: Routes, removed: number[]): void {
@@ -101,17 +103,25 @@ export function ruin(rs: Routes, rng: Rng, size: number, shortRoutes = false): n
 
 /**
  * Route elimination: removes every customer of the route with the fewest stops (ties: the first
- * in a random rotation), for a recreate that may not open a vehicle. Returns the removed customers.
+ * in a random rotation), for a recreate that may not open a vehicle, when that route has at most
+ * SHORT_ROUTE_SHARE of the average stops (else nothing: []). A route too many is usually a short
+ * one; dissolving a full-length route into the others only makes a costly repair (on three routes
+ * of 35 stops each, iterations took 2.4 times as long). Returns the removed customers.
  */
 export function ruinShortestRoute(rs: Routes, rng: Rng): number[] {
   const m = rs.m;
   let shortest = -1;
+  let used = 0;
+  let stops = 0;
   const offset = rng.int(m.routes);
   for (let k = 0; k < m.routes; k++) {
     const r = (k + offset) % m.routes;
-    if (rs.length[r]! > 0 && (shortest < 0 || rs.length[r]! < rs.length[shortest]!)) shortest = r;
+    if (rs.length[r]! === 0) continue;
+    used++;
+    stops += rs.length[r]!;
+    if (shortest < 0 || rs.length[r]! < rs.length[shortest]!) shortest = r;
   }
-  if (shortest < 0) return [];
+  if (shortest < 0 || used < 2 || rs.length[shortest]! > SHORT_ROUTE_SHARE * (stops / used)) return [];
   const removed = Array.from(rs.seq[shortest]!.subarray(1, rs.length[shortest]! + 1));
   dropFrom(rs, removed);
   return removed;

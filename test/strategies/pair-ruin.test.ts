@@ -123,7 +123,7 @@ describe("pair-aware ruin and recreate (ils/pair-ruin.ts, ils/pair-recreate.ts)"
     expect(regrets).to.be.greaterThan(20);
   });
 
-  it("route elimination empties the shortest route and puts its customers back on the routes still used, priced as the evaluator prices them", () => {
+  it("route elimination empties the shortest route (when short) and puts its customers back on the routes still used, priced as the evaluator prices them", () => {
     let eliminated = 0;
     fc.assert(
       fc.property(shipmentArb(), penaltyArb, (o, pen) => {
@@ -133,6 +133,11 @@ describe("pair-aware ruin and recreate (ils/pair-ruin.ts, ils/pair-recreate.ts)"
         const lengths = rs.routes().map((r) => r.length).filter((n) => n > 0);
         if (lengths.length < 2) return;
         const removed = ruinShortestRoute(rs, rng);
+        const average = lengths.reduce((a, b) => a + b, 0) / lengths.length;
+        if (Math.min(...lengths) > 0.5 * average) {
+          expect(removed, "no route is short: nothing is eliminated").to.deep.equal([]);
+          return;
+        }
         expect(removed.length, "the shortest route").to.equal(Math.min(...lengths));
         expectWholePairs(p, rs, removed);
         const used = new Set(rs.routes().flatMap((r, v) => (r.length > 0 ? [v] : [])));
@@ -145,6 +150,6 @@ describe("pair-aware ruin and recreate (ils/pair-ruin.ts, ils/pair-recreate.ts)"
       }),
       { numRuns: 80 },
     );
-    expect(eliminated).to.be.greaterThan(20);
+    expect(eliminated).to.be.greaterThan(10);
   });
 });
