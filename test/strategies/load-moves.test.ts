@@ -21,7 +21,7 @@ import { generalTwoOptStar } from "../../strategies/search/moves/two-opt-star.js
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { scratchRouteCost } from "./fleet-problems.js";
-import { loadArb, loadInstance, validLists } from "./load-problems.js";
+import { loadArb, loadInstance, pricedRandomRoutes, validLists } from "./load-problems.js";
 
 const penaltyArb = fc.record({
   load: fc.double({ min: 0.1, max: 50, noNaN: true }),
@@ -87,13 +87,9 @@ describe("moves with load rules (pickups, backhauls, shipments, extra dimensions
       const arb = kind ? fc.oneof(loadArb("none", 10, kind), loadArb("hard", 10, kind), loadArb("soft", 10, kind)) : anyTime();
       fc.assert(
         fc.property(arb, penaltyArb, (o, pen) => {
-          const { problem: p } = compileRequest(loadInstance(o));
-          if (!p.loads) return;
-          const rng = new Rng(o.seed);
-          const rs = new Routes(buildFleetModel(p));
-          const ls = new GeneralMovePricing(rs);
-          rs.penalties = pen;
-          rs.loadRoutes(validLists(p, rng));
+          const setup = pricedRandomRoutes(o, pen);
+          if (!setup) return;
+          const { p, rng, rs, ls } = setup;
           let total = rs.totalCost();
           expect(total).to.be.closeTo(rs.routes().reduce((sum, r, v) => sum + priceOf(p, v, pen, r), 0), 1e-6 * Math.max(1, total));
           ls.onCommit = (predicted, ra, rb) => {
@@ -125,13 +121,9 @@ describe("moves with load rules (pickups, backhauls, shipments, extra dimensions
     let commits = 0;
     fc.assert(
       fc.property(fc.oneof(loadArb("none", 12, "backhauls"), loadArb("hard", 12, "backhauls")), penaltyArb, (o, pen) => {
-        const { problem: p } = compileRequest(loadInstance(o));
-        if (!p.loads) return;
-        const rng = new Rng(o.seed);
-        const rs = new Routes(buildFleetModel(p));
-        const ls = new GeneralMovePricing(rs);
-        rs.penalties = pen;
-        rs.loadRoutes(validLists(p, rng));
+        const setup = pricedRandomRoutes(o, pen);
+        if (!setup) return;
+        const { p, rng, rs, ls } = setup;
         const before = rs.totalCost();
         ls.onCommitMany = (predicted, routes) => {
           commits++;
@@ -199,16 +191,12 @@ describe("moves with load rules (pickups, backhauls, shipments, extra dimensions
     let refused = 0;
     fc.assert(
       fc.property(fc.oneof(loadArb("none", 10, "shipments"), loadArb("hard", 10, "shipments"), loadArb("soft", 10, "shipments")), penaltyArb, (o, pen) => {
-        const { problem: p } = compileRequest(loadInstance(o));
-        if (!p.loads) return;
-        const rng = new Rng(o.seed);
-        const rs = new Routes(buildFleetModel(p));
-        const ls = new GeneralMovePricing(rs);
-        rs.penalties = pen;
-        rs.loadRoutes(validLists(p, rng));
+        const setup = pricedRandomRoutes(o, pen);
+        if (!setup) return;
+        const { p, rng, rs, ls } = setup;
         const price = (v: number, route: number[]) => priceOf(p, v, pen, route);
         const margin = (x: number) => 1e-6 * Math.max(1, Math.abs(x));
-        for (const s of p.loads.shipments) {
+        for (const s of p.loads!.shipments) {
           const r = rs.routeOf[s.pickup]!;
           const route = rs.routes()[r]!;
           const before = price(r, route);
@@ -223,8 +211,8 @@ describe("moves with load rules (pickups, backhauls, shipments, extra dimensions
             }
           }
         }
-        for (const s of p.loads.shipments) {
-          for (const t of p.loads.shipments) {
+        for (const s of p.loads!.shipments) {
+          for (const t of p.loads!.shipments) {
             const ru = rs.routeOf[s.pickup]!;
             const rv = rs.routeOf[t.pickup]!;
             if (ru === rv) continue;

@@ -1,6 +1,11 @@
 import fc from "fast-check";
+import { compileRequest } from "../../src/problem/compile-request.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
-import type { Rng } from "../../strategies/core/rng.js";
+import { Rng } from "../../strategies/core/rng.js";
+import { buildFleetModel } from "../../strategies/search/fleet-model.js";
+import { GeneralMovePricing } from "../../strategies/search/general/move-pricing.js";
+import type { Penalties } from "../../strategies/search/penalties.js";
+import { Routes } from "../../strategies/search/routes.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import type { ConstraintFields } from "../../src/problem/constraint-fields.js";
 import { fleetArb, fleetInstance, type FleetOptions } from "./fleet-problems.js";
@@ -90,4 +95,15 @@ export function validLists(p: CompiledProblem, rng: Rng): number[][] {
     }
   }
   return lists;
+}
+
+/** A load instance with random rule-keeping routes (validLists) on the route model at the given prices; null without load rules. */
+export function pricedRandomRoutes(o: LoadOptions, pen: Penalties): { p: CompiledProblem; rng: Rng; rs: Routes; ls: GeneralMovePricing } | null {
+  const { problem: p } = compileRequest(loadInstance(o));
+  if (!p.loads) return null;
+  const rng = new Rng(o.seed);
+  const rs = new Routes(buildFleetModel(p));
+  rs.penalties = pen;
+  rs.loadRoutes(validLists(p, rng));
+  return { p, rng, rs, ls: new GeneralMovePricing(rs) };
 }

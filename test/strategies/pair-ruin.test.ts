@@ -8,11 +8,10 @@ import { recreatePairsByRegret } from "../../strategies/ils/pair-recreate.js";
 import { cutAroundPartners, removeRelatedPairs } from "../../strategies/ils/pair-ruin.js";
 import { recreate, ruin, ruinShortestRoute } from "../../strategies/ils/ruin-recreate.js";
 import { buildFleetModel } from "../../strategies/search/fleet-model.js";
-import { GeneralMovePricing } from "../../strategies/search/general/move-pricing.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { scratchRouteCost } from "./fleet-problems.js";
-import { loadArb, loadInstance, validLists, type LoadOptions } from "./load-problems.js";
+import { loadArb, loadInstance, pricedRandomRoutes, validLists } from "./load-problems.js";
 
 const penaltyArb = fc.record({
   load: fc.double({ min: 0.1, max: 50, noNaN: true }),
@@ -39,17 +38,6 @@ function expectWholePairs(p: CompiledProblem, rs: Routes, removed: number[]): vo
     expect(rs.routeOf[c], `removed ${c} is on no route`).to.equal(-1);
     if (partner[c]! >= 0) expect(listed.has(partner[c]!), `the partner of ${c} is removed with it`).to.equal(true);
   }
-}
-
-/** A shipment instance with random rule-keeping routes on the route model at the given prices (null without shipments). */
-function pricedRandomRoutes(o: LoadOptions, pen: Penalties): { p: CompiledProblem; rng: Rng; rs: Routes; ls: GeneralMovePricing } | null {
-  const { problem: p } = compileRequest(loadInstance(o));
-  if (!p.loads || p.loads.shipments.length === 0) return null;
-  const rng = new Rng(o.seed);
-  const rs = new Routes(buildFleetModel(p));
-  rs.penalties = pen;
-  rs.loadRoutes(validLists(p, rng));
-  return { p, rng, rs, ls: new GeneralMovePricing(rs) };
 }
 
 describe("pair-aware ruin and recreate (ils/pair-ruin.ts, ils/pair-recreate.ts)", () => {
@@ -101,7 +89,7 @@ describe("pair-aware ruin and recreate (ils/pair-ruin.ts, ils/pair-recreate.ts)"
     fc.assert(
       fc.property(shipmentArb(), penaltyArb, (o, pen) => {
         const setup = pricedRandomRoutes(o, pen);
-        if (!setup) return;
+        if (!setup || setup.p.loads!.shipments.length === 0) return;
         const { p, rng, rs, ls } = setup;
         for (let round = 0; round < 4; round++) {
           const removed = ruin(rs, rng, 1 + rng.int(p.customers.length));
@@ -128,7 +116,7 @@ describe("pair-aware ruin and recreate (ils/pair-ruin.ts, ils/pair-recreate.ts)"
     fc.assert(
       fc.property(shipmentArb(), penaltyArb, (o, pen) => {
         const setup = pricedRandomRoutes(o, pen);
-        if (!setup) return;
+        if (!setup || setup.p.loads!.shipments.length === 0) return;
         const { p, rng, rs, ls } = setup;
         const lengths = rs.routes().map((r) => r.length).filter((n) => n > 0);
         if (lengths.length < 2) return;

@@ -12,7 +12,6 @@ function loaderOf(module: unknown): Loader {
   return (first as { default: Loader }).default;
 }
 
-
 /**
  * The HiGHS mixed-integer solver (npm `highs`: the University of Edinburgh's C++ solver compiled
  * to WebAssembly, MIT), loaded once per process when this module is first imported. Its loader is

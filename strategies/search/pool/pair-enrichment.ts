@@ -33,6 +33,9 @@ export function addPairInsertions(pool: RoutePool, scratch: Routes, routes: read
   const owner = new Int32Array(m.nodeCount).fill(-1);
   routes.forEach((route, r) => route.forEach((c) => (owner[c] = r)));
   const cheapest = new Cheapest(PER_ROUTE);
+  // Where the pricing put each offered shipment (pair-insertion.ts `i`, `j`), to build it from.
+  const placeI = new Int32Array(m.nodeCount);
+  const placeJ = new Int32Array(m.nodeCount);
   for (let r = 0; r < m.routes; r++) {
     const len = scratch.length[r]!;
     if (len === 0) continue;
@@ -41,30 +44,17 @@ export function addPairInsertions(pool: RoutePool, scratch: Routes, routes: read
     for (const pickup of pickups) {
       if (owner[pickup] === r) continue;
       const price = insertion.best(r, pickup, partner[pickup]!, cheapest.limit());
-      if (insertion.i >= 0 && price < cheapest.limit()) cheapest.offer(price, pickup);
+      if (insertion.i < 0 || price >= cheapest.limit()) continue;
+      cheapest.offer(price, pickup);
+      placeI[pickup] = insertion.i;
+      placeJ[pickup] = insertion.j;
     }
     for (let k = 0; k < cheapest.count; k++) {
       const pickup = cheapest.items[k]!;
-      const delivery = partner[pickup]!;
-      insertion.best(r, pickup, delivery, Number.POSITIVE_INFINITY);
-      const count = spliceInPair(old, insertion.i, insertion.j, pickup, delivery, buffer);
+      const count = scratch.write(insertion.place(r, pickup, partner[pickup]!, placeI[pickup]!, placeJ[pickup]!), buffer);
       scratch.setRoute(r, buffer, count, false);
       if (isFeasible(scratch, r)) pool.add(m.typeOf[r]!, buffer.subarray(0, count), scratch.objective[r]!);
       scratch.setRoute(r, old, len, false);
     }
   }
-}
-
-/**
- * `customers` with the pickup after position i and the delivery after position j of the route
- * (position 0 is the start depot, k the k-th customer; i <= j), written to `out`; returns the count.
- */
-export function spliceInPair(customers: Int32Array, i: number, j: number, pickup: number, delivery: number, out: Int32Array): number {
-  let n = 0;
-  for (let k = 0; k < i; k++) out[n++] = customers[k]!;
-  out[n++] = pickup;
-  for (let k = i; k < j; k++) out[n++] = customers[k]!;
-  out[n++] = delivery;
-  for (let k = j; k < customers.length; k++) out[n++] = customers[k]!;
-  return n;
 }
