@@ -4,7 +4,12 @@
  */
 import type { SolveRequestInput } from "../src/problem/request-types.js";
 
-export function generateXLike(index: number, seedBase: number, fixedCustomers?: number): { name: string; request: SolveRequestInput } {
+/**
+ * `routeSizes` [lo, hi]: draw the route-size class (customers a route would hold at the average
+ * demand) from lo..hi instead of X's 3..25, from the same random draw, so that everything else
+ * (positions, demands) stays the instance it would have been.
+ */
+export function generateXLike(index: number, seedBase: number, fixedCustomers?: number, routeSizes?: readonly [number, number]): { name: string; request: SolveRequestInput } {
   let s = (seedBase * 7919 + index * 104_729) >>> 0 || 1;
   const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
@@ -13,7 +18,7 @@ export function generateXLike(index: number, seedBase: number, fixedCustomers?: 
   const depotKind = ["C", "E", "R"][int(0, 2)]!;
   const placement = ["R", "C", "RC"][int(0, 2)]!;
   const demandKind = ["U", "S", "L", "M"][int(0, 3)]!;
-  const routeSize = int(3, 25);
+  const routeSize = routeSizes ? int(routeSizes[0], routeSizes[1]) : int(3, 25);
   const depot: [number, number] = depotKind === "C" ? [500, 500] : depotKind === "E" ? [0, 0] : [int(0, 1000), int(0, 1000)];
   const positions: [number, number][] = [depot];
   const seeds: [number, number][] = Array.from({ length: int(3, 8) }, () => [int(0, 1000), int(0, 1000)]);
