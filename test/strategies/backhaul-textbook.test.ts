@@ -14,8 +14,6 @@ import { SwapStar } from "../../strategies/search/moves/swap-star.js";
 import { textbookSwap, textbookSwapWithin } from "../../strategies/search/moves/swap.js";
 import { textbookTwoOpt } from "../../strategies/search/moves/two-opt.js";
 import { textbookTwoOptStar } from "../../strategies/search/moves/two-opt-star.js";
-import { textbookCutTwoOptStar } from "../../strategies/search/moves/textbook-cut-two-opt-star.js";
-import { RouteCuts } from "../../strategies/search/textbook/route-cuts.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import type { HgsModel } from "../../strategies/search/textbook-model.js";
 import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
@@ -88,24 +86,12 @@ function exercise(p: CompiledProblem, ls: LocalSearch, pen: Penalties, seed: num
   return commits;
 }
 
-/** One cut cache per local search under test (the move reads each route's cut from it). */
-const cutCaches = new WeakMap<TextbookMovePricing, RouteCuts>();
-function cutsOf(ls: TextbookMovePricing): RouteCuts {
-  let cuts = cutCaches.get(ls);
-  if (!cuts) cutCaches.set(ls, (cuts = new RouteCuts(ls)));
-  return cuts;
-}
-
 const MOVES: { name: string; move: (ls: TextbookMovePricing, ru: number, i: number, rv: number, j: number) => boolean }[] = [
   { name: "relocate between routes", move: (ls, ru, i, rv, j) => ru !== rv && textbookRelocate(ls, ls.seq[ru]![i]!, ru, i, rv, j) },
   { name: "relocate within a route", move: (ls, ru, i, rv, j) => ru === rv && j !== i && j !== i - 1 && textbookRelocateWithin(ls, ls.seq[ru]![i]!, ru, i, j) },
   { name: "swap between routes", move: (ls, ru, i, rv, j) => ru !== rv && j > 0 && textbookSwap(ls, ls.seq[ru]![i]!, ru, i, rv, j) },
   { name: "swap within a route", move: (ls, ru, i, rv, j) => ru === rv && j > 0 && j !== i && j !== i - 1 && textbookSwapWithin(ls, ru, i, j) },
   { name: "2-opt*", move: (ls, ru, i, rv, j) => ru !== rv && textbookTwoOptStar(ls, ls.seq[ru]![i]!, ru, i, rv, j) },
-  {
-    name: "2-opt* within the delivery or the pickup part (the other part stays)",
-    move: (ls, ru, i, rv, j) => ru !== rv && textbookCutTwoOptStar(ls, ls.seq[ru]![i]!, ru, i, rv, j, cutsOf(ls).of(ru), cutsOf(ls).of(rv)),
-  },
   { name: "2-opt", move: (ls, ru, i, rv, j) => ru === rv && i < j && textbookTwoOpt(ls, ru, i, j) },
 ];
 

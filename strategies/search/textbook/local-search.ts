@@ -7,8 +7,6 @@ import { textbookTwoOpt } from "../moves/two-opt.js";
 import { textbookTwoOptStar } from "../moves/two-opt-star.js";
 import { textbookInsertUnserved, textbookRemoveOptional } from "../moves/textbook-optional.js";
 import { TextbookMovePricing } from "./move-pricing.js";
-import { textbookCutTwoOptStar } from "../moves/textbook-cut-two-opt-star.js";
-import { RouteCuts } from "./route-cuts.js";
 
 /** Customers examined between two looks at the stop condition. */
 const STOP_CHECK = 16;
@@ -32,12 +30,9 @@ export class LocalSearch extends TextbookMovePricing {
   private readonly promisingOrder: Int32Array;
   /** Optional customers: 1 when u was unserved at its last examination and no insertion of it was improving then. */
   private readonly unservedIdle: Uint8Array;
-  /** Backhauls (backhaul-model.ts): each route's cut between deliveries and pickups, for the cut-keeping 2-opt*; null otherwise. */
-  private readonly cuts: RouteCuts | null;
 
   constructor(m: HgsModel) {
     super(m);
-    this.cuts = m.fleet.richLoads ? new RouteCuts(this) : null;
     this.unservedIdle = new Uint8Array(m.nodeCount);
     this.testedAt = new Float64Array(m.nodeCount);
     this.swapStar = new SwapStar(this);
@@ -167,8 +162,7 @@ export class LocalSearch extends TextbookMovePricing {
       this.setPair(ru, rv);
       if (textbookRelocate(this, u, ru, i, rv, j)) return true;
       if (j > 0 && textbookSwap(this, u, ru, i, rv, j)) return true;
-      if (textbookTwoOptStar(this, u, ru, i, rv, j)) return true;
-      return this.cuts !== null && textbookCutTwoOptStar(this, u, ru, i, rv, j, this.cuts.of(ru), this.cuts.of(rv));
+      return textbookTwoOptStar(this, u, ru, i, rv, j);
     }
     if (j === i || j === i - 1) return false;
     if (textbookRelocateWithin(this, u, ru, i, j)) return true;
