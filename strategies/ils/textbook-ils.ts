@@ -6,6 +6,7 @@ import type { HgsModel, Penalties } from "../search/textbook-model.js";
 import { toSolution } from "../search/textbook/solutions.js";
 import { TextbookRuin } from "./textbook-ruin.js";
 import { adaptPrice, priceRange } from "../core/penalty-scale.js";
+import { solverNow } from "../core/clock.js";
 
 /**
  * Late acceptance (Burke and Bykov 2017): a candidate is accepted when it beats the current
@@ -22,6 +23,17 @@ const HISTORY = 500;
 const WINDOWS_HISTORY = 100;
 /** Iterations without a new best after which the search goes back to the best. */
 const RESTART_AFTER = 20_000;
+/**
+ * Backhauls (search/backhaul-model.ts): also back to the best after this share of the budget
+ * without a new best. At 150-450 iterations per CPU second on 520-600 customers, 20,000
+ * iterations are 45-130 s, more than the whole 30 s budget, so the search never went back: on
+ * X-n548-50-k25 its best of 30 s came at 14.6 s and the next one only at 59.6 s, right after the
+ * first restart (BENCHMARKS.md, "VRPB: long routes"). A share of the budget is the same patience
+ * whatever an iteration costs.
+ */
+const BACKHAUL_RESTART_SHARE = 0.2;
+/** Iterations between two looks at the clock for that restart. */
+const RESTART_CHECK = 20;
 /** Outcomes between two penalty adjustments, and the share of them that should be load- and duration-feasible. */
 const PENALTY_SEGMENT = 100;
 /**
@@ -153,6 +165,9 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   let outcomes = 0;
   let sinceBest = 0;
   let iteration = 0;
+  const startedMs = solverNow();
+  /** Share of the budget used when the current best was found (backhauls; -1: not read yet). */
+  let progressAtBest = -1;
   while (!budget.tick()) {
     const mark = ls.clock;
     ruin.perturb(rng);
@@ -187,7 +202,15 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
       // it every segment would undo late acceptance's memory.
       currentCost = ls.totalCost();
     }
-    if (sinceBest >= RESTART_AFTER && best) {
+    if (sinceBest === 0) progressAtBest = -1;
+    let stale = false;
+    if (backhauls && best && iteration % RESTART_CHECK === 0) {
+      const progress = budget.progress(startedMs);
+      if (progressAtBest < 0) progressAtBest = progress;
+      stale = progress - progressAtBest >= BACKHAUL_RESTART_SHARE;
+    }
+    if ((sinceBest >= RESTART_AFTER || stale) && best) {
+      progressAtBest = -1;
       ls.loadRoutes(fromSolution(best, routes));
       ls.run(rng, stop);
       save(-1);
