@@ -261,6 +261,21 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
           current = educate();
           if (consider(current)) sinceBest = 0;
         }
+      } else if (shipments) {
+        // Nothing cheaper: the pool's cheapest plan with a route fewer, if it holds one, becomes
+        // the current solution whatever its distance (a route-minimisation step by set
+        // partitioning). Protocol runs that ended 0.3-1.4% above what longer runs find, often with
+        // a vehicle too many, had their last new best at the first or second recombination and
+        // never left that basin; a start with a route fewer moves the search elsewhere, and the
+        // best is kept (BENCHMARKS.md, issue 22, "PDPTW: protocol time against longer runs").
+        const bestRoutes = (best as Solution).routes;
+        const used = bestRoutes.filter((route) => route.length > 0).length;
+        const fewer = used > 1 ? pool.fewerRoutes(bestRoutes, used - 1) : null;
+        if (fewer) {
+          rs.loadRoutes(fewer);
+          current = educate();
+          if (consider(current)) sinceBest = 0;
+        }
       }
     }
     if (sinceBest > 0 && sinceBest % RESTART_AFTER === 0 && best) {
