@@ -12,7 +12,8 @@
  * A customer left over on a route with an odd count is a plain visit (no load). Euclidean
  * distances from node_positions (the Li and Lim convention), vehicles = drawn routes + 10.
  * No best known: the table gives the drawn routing's cost (an upper bound), the solve's cost and
- * vehicles and its iterations per CPU second, to compare versions on the same seed.
+ * vehicles, its iterations per CPU second and when (CPU s) it found its last new best, to compare
+ * versions on the same seed.
  *
  * `--type 2` draws Li and Lim's type 2 instead (long horizon, 30-60 customers a route, wide
  * windows, capacity 700-1000; names pt0...), from other seeds: type 1's instances stay the same.
@@ -28,6 +29,7 @@ import { solveRequest } from "../src/problem/solve-request.js";
 import { solverClockIsCpu } from "../strategies/core/clock.js";
 import { evaluateSolution } from "../strategies/core/evaluator.js";
 import { compileRequest } from "../src/problem/compile-request.js";
+import type { Budget } from "../strategies/core/budget.js";
 
 const SIZES = [200, 400];
 const CLASSES = ["C", "R", "RC"] as const;
@@ -165,8 +167,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   });
   const count = Number(values.count);
   console.log(`pdptw-like: ${count} instances (instance seed ${values["instance-seed"]}), strategy ${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time ?? "protocol (10 s up to 200 customers, 30 s above)"} s${solverClockIsCpu ? " (CPU seconds)" : ""}`);
-  console.log("| instance | customers | drawn routing (vehicles) | cost | vehicles | feasible | iter / CPU s |");
-  console.log("|---|---:|---:|---:|---:|---|---:|");
+  console.log("| instance | customers | drawn routing (vehicles) | cost | vehicles | feasible | iter / CPU s | last new best (CPU s) |");
+  console.log("|---|---:|---:|---:|---:|---|---:|---:|");
   const type = values.type === "2" ? 2 : 1;
   const only = values.only ? new Set(values.only.split(",").map(Number)) : null;
   for (let i = 0; i < count; i++) {
@@ -178,12 +180,19 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const seconds = values.time ? Number(values.time) : tasks <= 200 ? 10 : 30;
     const stats = { iterations: 0 };
     const cpuBefore = process.cpuUsage();
-    const outcome = solveRequest(request, { requestId: name, timeLimitSeconds: seconds, seed: Number(values.seed), stats, ...(values.strategy ? { strategy: values.strategy } : {}) });
+    const cpuSince = () => {
+      const u = process.cpuUsage(cpuBefore);
+      return (u.user + u.system) / 1e6;
+    };
+    // When the search last found a new best: late improvements mean the budget is short.
+    let lastBest = 0;
+    const observer = { searchStarted: (budget: Budget) => budget.onImprovement(() => (lastBest = cpuSince())) };
+    const outcome = solveRequest(request, { requestId: name, timeLimitSeconds: seconds, seed: Number(values.seed), stats, observer, ...(values.strategy ? { strategy: values.strategy } : {}) });
     const used = process.cpuUsage(cpuBefore);
     const cpu = (used.user + used.system) / 1e6;
     const solved = outcome.status === "solved";
     const cost = solved ? outcome.result.total_cost.toFixed(2) : "-";
     const vehicles = solved ? Object.keys(outcome.result.routes).length : "-";
-    console.log(`| ${name} | ${tasks} | ${drawnCost.toFixed(2)} (${drawn.length}) | ${cost} | ${vehicles} | ${solved ? "yes" : "no"} | ${Math.round(stats.iterations / cpu)} |`);
+    console.log(`| ${name} | ${tasks} | ${drawnCost.toFixed(2)} (${drawn.length}) | ${cost} | ${vehicles} | ${solved ? "yes" : "no"} | ${Math.round(stats.iterations / cpu)} | ${lastBest.toFixed(1)} |`);
   }
 }

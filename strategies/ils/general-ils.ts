@@ -52,6 +52,15 @@ const START_PRICE_FACTOR = 100;
  */
 const ELIMINATION_PROBABILITY = 0.02;
 
+/**
+ * Shipments: the route-fewer step (below) only when the best uses at least this many routes. On
+ * three or four routes one fewer is a quarter to a third of the fleet: the pool's plans with it are
+ * far from the good ones, and the search spent the rest of the budget leaving them (generated type 2
+ * at 100 tasks, 3 routes of ~33 stops: one run of nine 0.25% worse; BENCHMARKS.md, issue 22, "PDPTW:
+ * protocol time against longer runs").
+ */
+const MIN_ROUTES_TO_SQUEEZE = 5;
+
 interface Snapshot {
   routes: number[][];
   objective: number;
@@ -258,6 +267,21 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
         const recombined = snapshot(rs);
         if (consider(recombined)) {
           sinceBest = 0;
+          current = educate();
+          if (consider(current)) sinceBest = 0;
+        }
+      } else if (shipments) {
+        // Nothing cheaper: the pool's cheapest plan with a route fewer, if it holds one, becomes
+        // the current solution whatever its distance (a route-minimisation step by set
+        // partitioning). Protocol runs that ended 0.3-1.4% above what longer runs find, often with
+        // a vehicle too many, had their last new best at the first or second recombination and
+        // never left that basin; a start with a route fewer moves the search elsewhere, and the
+        // best is kept (BENCHMARKS.md, issue 22, "PDPTW: protocol time against longer runs").
+        const bestRoutes = (best as Solution).routes;
+        const used = bestRoutes.filter((route) => route.length > 0).length;
+        const fewer = used >= MIN_ROUTES_TO_SQUEEZE ? pool.fewerRoutes(bestRoutes, used - 1) : null;
+        if (fewer) {
+          rs.loadRoutes(fewer);
           current = educate();
           if (consider(current)) sinceBest = 0;
         }

@@ -38,6 +38,11 @@ function optedIn(): Set<string> {
 const CHECKPOINTS = [0.25, 0.4, 0.55, 0.7, 0.85, 0.95];
 /** Each recombination may take this share of the whole budget, and at most half of what is left. */
 const SOLVE_SHARE = 0.08;
+/**
+ * A search for a plan with a route fewer (fewerRoutes) may take this share of the whole budget:
+ * it has no start, and proving that the pool holds none can take HiGHS long.
+ */
+const SQUEEZE_SHARE = SOLVE_SHARE / 3;
 /** Routes kept in the pool: set partitioning over ~2,000 of them took 0.4-2.3 s on lrc1_4_1. */
 const POOL_CAPACITY = 4000;
 
@@ -46,7 +51,8 @@ const POOL_CAPACITY = 4000;
  * has seen, each on its vehicle type, enriched around the best solution (one more shipment or
  * customer in one of its routes: pair-enrichment.ts, customer-enrichment.ts), from which HiGHS
  * picks the cheapest set serving every required customer once (optional ones at most once) with at
- * most as many routes of each type as it has vehicles, a few times per solve. Applied where it was
+ * most as many routes of each type as it has vehicles, a few times per solve (and, for a start with
+ * a vehicle fewer, the cheapest set with a route fewer than the best: fewerRoutes). Applied where it was
  * measured to help: shipments on a fleet of identical vehicles without rules (BENCHMARKS.md,
  * issue 22, PDPTW); skills, mixed fleets and several depots only when opted in (above).
  */
@@ -92,6 +98,28 @@ export class PoolRecombination {
    * vehicles plus the skip prices of the customers it leaves out.
    */
   recombine(best: readonly (readonly number[])[], bestCost: number): number[][] | null {
+    const found = this.partition(best, Number.POSITIVE_INFINITY, SOLVE_SHARE);
+    if (found === null || found.cost >= bestCost - 1e-6 * Math.max(1, Math.abs(bestCost))) return null;
+    return found.plan;
+  }
+
+  /**
+   * The cheapest plan from the pool with at most `routeLimit` routes, whatever its cost against
+   * the best (a start for the search with a vehicle fewer, general-ils.ts), or null when the pool
+   * has none, HiGHS finds none within SQUEEZE_SHARE of the budget, or the fleet has several vehicle
+   * types (the limit is on the one type's routes).
+   */
+  fewerRoutes(best: readonly (readonly number[])[], routeLimit: number): number[][] | null {
+    if (this.rs.m.typeSlots.length !== 1) return null;
+    return this.partition(best, routeLimit, SQUEEZE_SHARE)?.plan ?? null;
+  }
+
+  /**
+   * Set partitioning over the pool, the best solution's routes and their enrichment, with at most
+   * `routeLimit` routes of each vehicle type (and never more than its vehicles), started from the
+   * best solution when that fits the limit; the plan (one list per vehicle) and its price, or null.
+   */
+  private partition(best: readonly (readonly number[])[], routeLimit: number, share: number): { plan: number[][]; cost: number } | null {
     const m = this.rs.m;
     best.forEach((route, v) => {
       const cost = route.length > 0 ? priceOn(this.scratch, m.typeOf[v]!, route) : null;
@@ -107,15 +135,17 @@ export class PoolRecombination {
       if (bestKeys.has(routeKey(route.type, route.customers))) start.push(j);
       return { cost: this.rows.columnCost(route), rows: this.rows.rows(route.customers), group: route.type };
     });
+    const groupLimits = m.typeSlots.map((slots) => Math.min(slots.length, routeLimit));
+    const startFits = m.typeSlots.every((_, t) => best.filter((route, v) => route.length > 0 && m.typeOf[v] === t).length <= groupLimits[t]!);
     const total = (this.budget.deadlineMs - this.startedMs) / 1000;
     const left = (this.budget.deadlineMs - solverNow()) / 1000;
     const chosen = solveSetPartition({
       rowCount: this.rows.count,
       optionalRows: this.rows.optionalRows,
       columns,
-      groupLimits: m.typeSlots.map((slots) => slots.length),
-      start,
-      timeLimitSeconds: Math.min(total * SOLVE_SHARE, left / 2),
+      groupLimits,
+      start: startFits ? start : [],
+      timeLimitSeconds: Math.min(total * share, left / 2),
       shouldStop: () => this.budget.exhausted(),
     });
     if (chosen === null) return null;
@@ -124,12 +154,11 @@ export class PoolRecombination {
     for (const j of chosen) {
       const route = routes[j]!;
       const slots = m.typeSlots[route.type]!;
-      if (used[route.type]! >= slots.length) return null;
+      if (used[route.type]! >= groupLimits[route.type]!) return null;
       plan[slots[used[route.type]!++]!] = Array.from(route.customers);
     }
     const cost = this.rows.planCost(chosen.map((j) => routes[j]!));
-    if (cost === null || cost >= bestCost - 1e-6 * Math.max(1, Math.abs(bestCost))) return null;
-    return plan;
+    return cost === null ? null : { plan, cost };
   }
 }
 

@@ -129,4 +129,54 @@ describe("route pool and set-partitioning recombination", function () {
     );
     expect(plans, "some recombinations found a cheaper plan").to.be.greaterThan(10);
   });
+
+  it("finds a plan with a route fewer when the pool holds one: feasible, everyone served once, within the limit, whatever its cost; null when none can exist", () => {
+    let plans = 0;
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: 1_000_000 }), fc.constantFrom<LoadOptions["time"]>("none", "hard"), (seed, loadSeed, time) => {
+        const request = loadInstance({ customers: 14, types: 1, depots: 1, mixedEnds: false, asymmetric: false, cost: false, time, hours: false, speeds: false, seed, kind: "shipments", loadSeed });
+        // Six identical vehicles of ample capacity: plans on one to six of them.
+        request.vehicle_num = 6;
+        for (const key of ["start_nodes", "end_nodes", "vehicle_speeds"] as const) {
+          const values = request[key] as number[] | undefined;
+          if (values) request[key] = new Array(6).fill(values[0]);
+        }
+        request.vehicles_capacity = new Array(6).fill(1000);
+        const p = compileRequest(request).problem;
+        if (!p.loads) return;
+        const m = buildFleetModel(p);
+        if (!PoolRecombination.applies(m)) return;
+        const rs = new Routes(m);
+        const recombination = new PoolRecombination(rs, Budget.forSeconds(60, 1), 0);
+        // The pool: routes of a few random plans on 1 to all vehicles (the routes of a random plan
+        // joined end to end); the plan with the most routes among the feasible ones is the best.
+        const rng = new Rng(seed);
+        let best: number[][] | null = null;
+        let fewest = Number.POSITIVE_INFINITY;
+        let most = 0;
+        for (let k = 0; k < 8; k++) {
+          const vehicles = 1 + rng.int(m.routes);
+          const lists: number[][] = Array.from({ length: m.routes }, () => []);
+          validLists(p, rng).forEach((route, v) => lists[v % vehicles]!.push(...route));
+          rs.loadRoutes(lists);
+          recombination.harvest();
+          if (!evaluateSolution(p, { routes: lists }).feasible) continue;
+          const used = lists.filter((route) => route.length > 0).length;
+          fewest = Math.min(fewest, used);
+          if (used >= most) [best, most] = [lists, used];
+        }
+        if (best === null || fewest >= most) return;
+        expect(recombination.fewerRoutes(best, 0), "no plan has no route").to.equal(null);
+        const plan = recombination.fewerRoutes(best, most - 1);
+        expect(plan, "the pool holds a plan of at most the limit").to.not.equal(null);
+        plans++;
+        const score = evaluateSolution(p, { routes: plan! });
+        expect(score.feasible, "the plan is feasible").to.equal(true);
+        expect(plan!.filter((route) => route.length > 0).length).to.be.at.most(most - 1);
+        expect(plan!.flat().sort((a, b) => a - b)).to.deep.equal(Array.from(p.customers).sort((a, b) => a - b));
+      }),
+      { numRuns: 40 },
+    );
+    expect(plans, "some pools held a plan with a route fewer").to.be.greaterThan(10);
+  });
 });
