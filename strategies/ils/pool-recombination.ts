@@ -61,6 +61,11 @@ export class PoolRecombination {
   private readonly scratch: Routes;
   private readonly rows: PartitionRows;
   private next = 0;
+  /**
+   * The best solution whose routes and enrichment are pooled since the last harvest: fewerRoutes
+   * follows a recombine on the same best, and enriching it again would only re-add the same routes.
+   */
+  private enrichedFor: readonly (readonly number[])[] | null = null;
 
   static applies(m: FleetModel): boolean {
     if (highsRuntime() === null) return false;
@@ -82,6 +87,7 @@ export class PoolRecombination {
   /** Pools the feasible routes changed since the last call (after each education). */
   harvest(): void {
     this.pool.harvest();
+    this.enrichedFor = null;
   }
 
   /** Whether the next checkpoint has been reached (each one answers true once). */
@@ -121,12 +127,15 @@ export class PoolRecombination {
    */
   private partition(best: readonly (readonly number[])[], routeLimit: number, share: number): { plan: number[][]; cost: number } | null {
     const m = this.rs.m;
-    best.forEach((route, v) => {
-      const cost = route.length > 0 ? priceOn(this.scratch, m.typeOf[v]!, route) : null;
-      if (cost !== null) this.pool.add(m.typeOf[v]!, route, cost);
-    });
-    addPairInsertions(this.pool, this.scratch, best);
-    addCustomerInsertions(this.pool, this.scratch, best);
+    if (best !== this.enrichedFor) {
+      best.forEach((route, v) => {
+        const cost = route.length > 0 ? priceOn(this.scratch, m.typeOf[v]!, route) : null;
+        if (cost !== null) this.pool.add(m.typeOf[v]!, route, cost);
+      });
+      addPairInsertions(this.pool, this.scratch, best);
+      addCustomerInsertions(this.pool, this.scratch, best);
+      this.enrichedFor = best;
+    }
     const pooled = this.pool.routes();
     const routes = pooled.concat(otherTypes(this.scratch, pooled));
     const bestKeys = new Set(best.flatMap((route, v) => (route.length > 0 ? [routeKey(m.typeOf[v]!, route)] : [])));
