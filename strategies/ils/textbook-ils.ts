@@ -70,14 +70,12 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   const rng = budget.rng;
   const stop = () => budget.exhausted();
   const ls = new LocalSearch(m);
-  const backhauls = m.fleet.richLoads;
-  if (backhauls && process.env.VRPBS_RS === "1") ls.useForgetfulRoutes();
-  else if (backhauls && process.env.VRPBS_ROUTE !== "1") ls.usePromisingByCustomer();
   const ruin = new TextbookRuin(ls);
   const routes = m.vehicles;
   const saved = Array.from({ length: routes }, () => new Int32Array(m.customers.length));
   const savedLength = new Int32Array(routes);
   const segment = m.windows ? WINDOWS_PENALTY_SEGMENT : PENALTY_SEGMENT;
+  const backhauls = m.fleet.richLoads;
   let pen = startingPrices(m, penalties);
   if (backhauls) pen = { ...pen, load: pen.load * BACKHAUL_START_PRICE_FACTOR };
   const loadRange = priceRange(penalties.load);
@@ -188,11 +186,7 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
     if (candidateCost < currentCost - EPS || candidateCost < history[slot]! - EPS) {
       save(mark);
       currentCost = candidateCost;
-    } else {
-      restore(mark);
-      // By customer (backhauls): the routes are back at a local optimum, nothing is promising.
-      ls.forgetPromising();
-    }
+    } else restore(mark);
     if (currentCost < history[slot]!) history[slot] = currentCost;
 
     if (outcomes === segment) {

@@ -61,7 +61,7 @@ export function buildBackhaulModel(p: CompiledProblem): ModelOutcome {
   let maxDemand = 0;
   for (const c of p.customers) maxDemand = Math.max(maxDemand, pickup[c]!);
   const neighbours = sameKindFirst(p, kind, GRANULARITY, nearestNeighbours(p, GRANULARITY));
-  const outcome = assembleModel(p, { dist, neighbours, maxDemand, kind });
+  const outcome = assembleModel(p, { dist, neighbours, maxDemand });
   // Binding windows would turn each forbidden arc into hours of travel: not measured, so the general search keeps them.
   if (outcome.ok && outcome.model.windows !== null) return { ok: false, reason: "binding time windows" };
   return outcome;

@@ -54,11 +54,6 @@ export interface HgsModel {
    * null when every customer must be served, as in every problem without rules.
    */
   skipPrice: Float64Array | null;
-  /**
-   * The backhaul transformation (backhaul-model.ts): per node 1 delivers, 2 picks up, 0 neither
-   * (depots); each pickup -> delivery arc of `dist` carries the forbidden-arc price. Absent otherwise.
-   */
-  backhaulKind?: Uint8Array;
 }
 
 export type ModelOutcome = { ok: true; model: HgsModel } | { ok: false; reason: string };
@@ -140,7 +135,7 @@ export function buildModel(p: CompiledProblem): ModelOutcome {
  * model; `arcs` replaces the distances the search prices and its neighbour lists (the backhaul
  * transformation, backhaul-model.ts), the request's own being used everywhere else.
  */
-export function assembleModel(p: CompiledProblem, arcs?: { dist: Float64Array; neighbours: Int32Array[]; maxDemand: number; kind?: Uint8Array }): ModelOutcome {
+export function assembleModel(p: CompiledProblem, arcs?: { dist: Float64Array; neighbours: Int32Array[]; maxDemand: number }): ModelOutcome {
   const depot = p.startNode[0]!;
   const limit = durationLimitOf(p, depot);
   if (typeof limit === "string" && limit !== "windows") return { ok: false, reason: limit };
@@ -184,7 +179,6 @@ export function assembleModel(p: CompiledProblem, arcs?: { dist: Float64Array; n
       maxDemand,
       fleet,
       skipPrice,
-      ...(arcs?.kind ? { backhaulKind: arcs.kind } : {}),
     },
   };
 }

@@ -17,18 +17,7 @@ export class CheapestInsertions {
   /** Where withRemoval() inserts (-1: in the removed customer's place). */
   position = -1;
 
-  /**
-   * @param kinds the backhaul transformation's kinds (backhaul-model.ts: 1 delivers, 2 picks up),
-   * null otherwise. On a route that keeps the order (deliveries, then pickups) a delivery can go
-   * only where no pickup precedes it and a pickup only where no delivery follows it: every other
-   * place adds a pickup -> delivery arc, priced above any route's whole distance. So only the
-   * allowed places are scanned (about half the route), which changes no choice SWAP* makes on
-   * distance (BENCHMARKS.md, "VRPB: search by customer").
-   */
-  constructor(
-    private readonly ls: Routes,
-    private readonly kinds: Uint8Array | null = null,
-  ) {
+  constructor(private readonly ls: Routes) {
     const m = ls.m;
     this.cached = m.routes * m.nodeCount <= INSERTION_CACHE_LIMIT;
     const entries = this.cached ? m.routes * m.nodeCount : m.nodeCount;
@@ -53,9 +42,6 @@ export class CheapestInsertions {
     const pos = this.pos;
     const stamp = this.stamp;
     const changed = this.ls.modifiedAt[into]!;
-    const kinds = this.kinds;
-    // Backhauls: the leading deliveries of `into` (-1: it breaks the order, every place is scanned).
-    let split = -2;
     for (let k = 1; k <= lenF; k++) {
       const u = seqF[k]!;
       const prev = seqF[k - 1]!;
@@ -71,16 +57,7 @@ export class CheapestInsertions {
       let p0 = -1;
       let p1 = -1;
       let p2 = -1;
-      let first = 0;
-      let last = lenI;
-      if (kinds !== null) {
-        if (split === -2) split = orderSplit(seqI, lenI, kinds);
-        if (split >= 0) {
-          if (kinds[u] === 1) last = split;
-          else first = split;
-        }
-      }
-      for (let p = first; p <= last; p++) {
+      for (let p = 0; p <= lenI; p++) {
         const a = seqI[p]!;
         const b = seqI[p + 1]!;
         const c = d[a * n + u]! + d[u * n + b]! - d[a * n + b]!;
@@ -140,12 +117,4 @@ export class CheapestInsertions {
     }
     return best;
   }
-}
-
-/** Backhauls: the number of leading deliveries of a route that keeps the order (all its other customers pick up), -1 when it does not. */
-function orderSplit(seq: Int32Array, length: number, kinds: Uint8Array): number {
-  let split = 0;
-  while (split < length && kinds[seq[split + 1]!] === 1) split++;
-  for (let k = split + 1; k <= length; k++) if (kinds[seq[k]!] !== 2) return -1;
-  return split;
 }

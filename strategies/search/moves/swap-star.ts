@@ -16,8 +16,6 @@ export interface SwapStarHost {
   readonly scratch: Int32Array;
   readonly scratch2: Int32Array;
   setRoute(r: number, customers: Int32Array, count: number): void;
-  /** Under the backhaul transformation, per node 1 delivers, 2 picks up (insertion-cache.ts); optional. */
-  readonly backhaulKind?: Uint8Array | null;
   onCommit: ((predicted: number, ra: number, rb: number) => void) | null;
 }
 
@@ -47,7 +45,7 @@ export class SwapStar {
     const m = ls.m;
     const slots = m.customers.length + 2;
     const routes = m.routes;
-    this.insertions = new CheapestInsertions(ls, process.env.VRPBS_NOPRUNE === "1" ? null : (host.backhaulKind ?? null));
+    this.insertions = new CheapestInsertions(ls);
     this.insAt1 = new Int32Array(slots);
     this.insAt2 = new Int32Array(slots);
     this.removal1 = new Float64Array(slots);
@@ -60,15 +58,6 @@ export class SwapStar {
   /** Starts a local-search run: every pair of routes is tested again. */
   forget(): void {
     this.swapTestedAt.fill(-1);
-  }
-
-  /**
-   * Every route counts as tested now: for routes put back as they were at a local optimum (an
-   * iterated search's rejected candidate undone), where every pair was tested after both last
-   * changed and nothing improved, so testing them again would only repeat that.
-   */
-  settle(): void {
-    this.swapTestedAt.fill(this.ls.clock);
   }
 
   /**

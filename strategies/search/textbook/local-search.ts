@@ -72,15 +72,7 @@ export class LocalSearch extends TextbookMovePricing {
       if (this.swapStar.pass(rng, loop)) improved = true;
       loop++;
     }
-    // A local optimum: by customer, nothing its moves changed is promising any more.
-    this.forgetPromising();
     return true;
-  }
-
-  /** As TextbookRoutes' (by customer); also, SWAP* counts every route as tested (the routes are at a local optimum). */
-  override forgetPromising(): void {
-    super.forgetPromising();
-    if ((this.promisingByCustomer || this.forgetfulRoutes) && process.env.VRPBS_SETTLE !== "0") this.swapStar.settle();
   }
 
   /**
@@ -90,12 +82,6 @@ export class LocalSearch extends TextbookMovePricing {
    * examined (HGS's whenLastModified); SWAP* likewise (passLocalised).
    */
   runLocalised(rng: Rng, stop: () => boolean = () => false): boolean {
-    const done = this.searchLocalised(rng, stop);
-    this.forgetPromising();
-    return done;
-  }
-
-  private searchLocalised(rng: Rng, stop: () => boolean): boolean {
     const order = this.promisingOrder;
     let improved = true;
     let loop = 0;

@@ -29,8 +29,6 @@ export class TextbookRoutes {
   readonly modifiedAt: Float64Array;
   readonly scratch: Int32Array;
   readonly scratch2: Int32Array;
-  /** The backhaul transformation's kinds (HgsModel.backhaulKind; null otherwise): SWAP* prunes its insertion scans with them. */
-  readonly backhaulKind: Uint8Array | null;
   /** Told of every rewritten route, for the localised search. */
   protected readonly promising: PromisingCustomers;
   /**
@@ -55,7 +53,6 @@ export class TextbookRoutes {
     this.scratch = new Int32Array(slots);
     this.scratch2 = new Int32Array(slots);
     this.promising = new PromisingCustomers(m);
-    this.backhaulKind = m.backhaulKind ?? null;
   }
 
   get clock(): number {
@@ -147,76 +144,16 @@ export class TextbookRoutes {
   }
 
   setRoute(r: number, customers: Int32Array, count: number): void {
-    if (this.promising.byCustomer) this.markChangedArcs(r, customers, count);
     // The textbook methods re-place every customer they take out (moves, SWAP*) or mark it
     // unrouted themselves (the ruin), so the model need not forget the route's old customers.
     this.model.setRoute(r, customers, count, false);
     this.promising.touch(r);
   }
 
-  /**
-   * Promising by customer: marks each customer of route r's new list whose route neighbours (the
-   * customers or depots before and after it, in either direction, so that a reversed stretch
-   * keeps its inside) differ from those it has now, or that comes from elsewhere. Customers who
-   * leave r are marked where they arrive; the ruin's are unrouted, so marked on reinsertion.
-   */
-  private markChangedArcs(r: number, customers: Int32Array, count: number): void {
-    const promising = this.promising;
-    const old = this.seq[r]!;
-    const oldLength = this.length[r]!;
-    const start = old[0]!;
-    const end = old[oldLength + 1]!;
-    for (let k = 0; k < count; k++) {
-      const c = customers[k]!;
-      const at = this.pos[c]!;
-      if (this.routeOf[c] !== r || at < 1 || at > oldLength || old[at] !== c) {
-        promising.mark(c);
-        continue;
-      }
-      const before = k > 0 ? customers[k - 1]! : start;
-      const after = k + 1 < count ? customers[k + 1]! : end;
-      const oldBefore = old[at - 1]!;
-      const oldAfter = old[at + 1]!;
-      if (!((oldBefore === before && oldAfter === after) || (oldBefore === after && oldAfter === before))) promising.mark(c);
-    }
-  }
-
-
   /** Marks route r as rewritten (unchanged), so that a localised search examines it again (e.g. after its prices rose). */
   markChanged(r: number): void {
     this.modifiedAt[r] = ++this.model.clock;
-    this.promising.touch(r, true);
-  }
-
-  /** Whether the localised search goes by customer (promising.ts). */
-  get promisingByCustomer(): boolean {
-    return this.promising.byCustomer;
-  }
-
-  /** Localised search by customer (promising.ts), PyVRP 0.14's: set before the search starts. */
-  usePromisingByCustomer(): void {
-    this.promising.byCustomer = true;
-  }
-
-  useForgetfulRoutes(): void {
-    this.promising.forgetful = true;
-  }
-
-  get forgetfulRoutes(): boolean {
-    return this.promising.forgetful;
-  }
-
-  /** By customer: whether c is promising now (what the next localised pass examines, wholly touched routes aside). */
-  isPromising(c: number): boolean {
-    return this.promising.isMarked(c);
-  }
-
-  /**
-   * By customer: nothing is promising (after a rejected candidate's routes were restored to a
-   * local optimum, or at the end of a local search); a no-op by route.
-   */
-  forgetPromising(): void {
-    this.promising.reset();
+    this.promising.touch(r);
   }
 
   /** Writes the customers of `pieces` (positions 1..length of current routes) into `out`; returns their count. */
