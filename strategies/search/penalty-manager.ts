@@ -21,8 +21,16 @@ export class PenaltyManager {
   private readonly history: Record<Kind, boolean[]> = { load: [], duration: [], timeWarp: [], distance: [], stops: [] };
   private readonly kinds: Kind[];
 
-  /** segment: outcomes between two adjustments (fewer where iterations are few and dear). */
-  constructor(m: FleetModel, private readonly segment = SEGMENT) {
+  /**
+   * segment: outcomes between two adjustments (fewer where iterations are few and dear).
+   * fixedCostFloor: with fixed costs, the load price never falls below its starting value (which
+   * includes the dearest fixed cost per unit of capacity, loadReference). Below it, a vehicle's
+   * fixed cost and depot legs outweigh the price of carrying its load as excess on the others, so
+   * an education at a lower price emptied whole vehicles into the rest (X308-FSMF: 1,400-2,800
+   * units over at 9-13 per unit) and the price then hovered at that collapse point, half of the
+   * outcomes collapsed and repaired into plans 5-40% dearer (BENCHMARKS.md, "HFVRP above 200 customers").
+   */
+  constructor(m: FleetModel, private readonly segment = SEGMENT, fixedCostFloor = false) {
     const timePrice = timeReference(m.meanUnitCost, m.meanSpeed);
     // A unit of load on a vehicle costs about its fixed cost per unit of capacity: overloading a
     // small vehicle must not look cheaper than the larger vehicle it stands for.
@@ -43,6 +51,7 @@ export class PenaltyManager {
     }
     this.ranges = {};
     for (const kind of this.kinds) this.ranges[kind] = priceRange(this.current[kind]!);
+    if (fixedCostFloor && fixedPerUnit > 0) this.ranges.load!.min = this.current.load;
   }
 
   scaled(factor: number): Penalties {

@@ -1,4 +1,5 @@
 import { evaluateRoute } from "../core/evaluator.js";
+import { ChangedCustomers } from "./changed-customers.js";
 import type { FleetModel } from "./fleet-model.js";
 import type { Penalties } from "./penalties.js";
 import type { Pieces } from "./pieces.js";
@@ -51,6 +52,8 @@ export class Routes {
   /** 1 when the route breaks the backhaul order or a shipment's pairing (route-loads.ts): priced at Infinity. */
   readonly broken: Uint8Array;
   clock = 0;
+  /** Customers whose route neighbours changed, when a localised search asked for it (trackChanges). */
+  changes: ChangedCustomers | null = null;
   penalties: Penalties = { load: 1, duration: 1, timeWarp: 1 };
   private readonly buffer: Int32Array;
 
@@ -175,6 +178,13 @@ export class Routes {
     this.objective[r] = count > 0 ? m.fixedCost[r]! + m.unitCost[r]! * fwd[count + 1]! + late : 0;
     this.cost[r] = this.penalised(r);
     this.modifiedAt[r] = ++this.clock;
+    this.changes?.record(seq, count, this.clock);
+  }
+
+  /** Starts recording which customers change route neighbours (for a localised search). */
+  trackChanges(): ChangedCustomers {
+    this.changes ??= new ChangedCustomers(this.m.nodeCount);
+    return this.changes;
   }
 
   private penalised(r: number): number {

@@ -34,6 +34,11 @@ export class GeneralLocalSearch extends GeneralMovePricing {
   private readonly testedAt: Float64Array;
   /** SWAP* between routes; only without a time dimension (see run). */
   private readonly swapStar: SwapStar | null;
+  /**
+   * Localised search (focus): customers whose route neighbours did not change since this clock
+   * value are not examined (-1: every customer is).
+   */
+  private focusSince = -1;
 
   constructor(rs: Routes) {
     super(rs);
@@ -59,13 +64,28 @@ export class GeneralLocalSearch extends GeneralMovePricing {
   }
 
   /**
+   * From now on a run examines only the customers whose route neighbours change after this call
+   * (the next ruin and recreate's, then its own moves'), as PyVRP's promising clients: the routes
+   * held now are taken as a local optimum. Needs the route model's change record (Routes.trackChanges);
+   * without it every run examines every customer of every changed route, as before.
+   */
+  focus(): void {
+    if (this.rs.changes) this.focusSince = this.rs.clock;
+  }
+
+  /**
    * After a penalty change: only routes that violate a constraint changed price, so only they
    * (and moves touching them) are searched again; cheaper than forget() on large problems.
    */
   revisitViolating(): void {
     const rs = this.rs;
     for (let r = 0; r < rs.m.routes; r++) {
-      if (rs.loadExcess[r]! > 0 || rs.timeWarp[r]! > 0 || rs.durationExcess[r]! > 0 || rs.distanceExcess[r]! > 0 || rs.stopsExcess[r]! > 0) rs.modifiedAt[r] = ++rs.clock;
+      if (rs.loadExcess[r]! > 0 || rs.timeWarp[r]! > 0 || rs.durationExcess[r]! > 0 || rs.distanceExcess[r]! > 0 || rs.stopsExcess[r]! > 0) {
+        rs.modifiedAt[r] = ++rs.clock;
+        // A localised run examines the violating routes' customers again too.
+        const seq = rs.seq[r]!;
+        if (rs.changes) for (let k = 1; k <= rs.length[r]!; k++) rs.changes.touch(seq[k]!, rs.clock);
+      }
     }
   }
 
@@ -81,9 +101,13 @@ export class GeneralLocalSearch extends GeneralMovePricing {
     const optional = m.rules !== null && m.rules.anyOptional;
     const partner = m.order?.partner ?? null;
     const backhaul = m.order?.backhaul ?? null;
+    const changedAt = rs.changes && this.focusSince >= 0 ? rs.changes.changedAt : null;
+    const since = this.focusSince;
     while (improved || loop === 1) {
       improved = false;
       for (const u of order) {
+        // Localised (focus): a customer whose route neighbours are as at the focus is not promising.
+        if (changedAt !== null && changedAt[u]! <= since) continue;
         if (++checked % STOP_CHECK === 0 && stop()) return false;
         const lastTested = this.testedAt[u]!;
         this.testedAt[u] = rs.clock;

@@ -1,0 +1,115 @@
+import { expect } from "chai";
+import fc from "fast-check";
+import { compileRequest } from "../../src/problem/compile-request.js";
+import { Rng } from "../../strategies/core/rng.js";
+import { ChangedCustomers } from "../../strategies/search/changed-customers.js";
+import { buildFleetModel } from "../../strategies/search/fleet-model.js";
+import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
+import { PenaltyManager } from "../../strategies/search/penalty-manager.js";
+import { Routes } from "../../strategies/search/routes.js";
+import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
+import { fleetArb, fleetInstance, scratchRouteCost } from "./fleet-problems.js";
+
+/** The unordered pair of route neighbours of every customer of `routes` (depot 0 at both ends). */
+function neighbourPairs(routes: number[][]): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const route of routes) {
+    const seq = [0, ...route, 0];
+    for (let k = 1; k < seq.length - 1; k++) out.set(seq[k]!, [seq[k - 1]!, seq[k + 1]!].sort((a, b) => a - b).join(","));
+  }
+  return out;
+}
+
+describe("localised general search (mixed fleets: promising customers)", function () {
+  this.timeout(120_000);
+
+  it("marks exactly the customers whose pair of route neighbours changed (a reversed stretch only at its ends)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 3, max: 30 }), fc.integer({ min: 1, max: 1e6 }), (n, seed) => {
+        const rng = new Rng(seed);
+        const changes = new ChangedCustomers(n + 1);
+        const customers = Array.from({ length: n }, (_, i) => i + 1);
+        const write = (routes: number[][], clock: number) => {
+          for (const route of routes) changes.record(Int32Array.from([0, ...route, 0]), route.length, clock);
+        };
+        let routes = [rng.shuffle(customers.slice())];
+        write(routes, 1);
+        for (let step = 2; step < 8; step++) {
+          const before = neighbourPairs(routes);
+          const flat = routes.flat();
+          const i = rng.int(flat.length);
+          const j = i + rng.int(flat.length - i);
+          // Either a reversal of [i, j] or a relocation of one customer, then a random split into routes.
+          const next = rng.next() < 0.5 ? [...flat.slice(0, i), ...flat.slice(i, j + 1).reverse(), ...flat.slice(j + 1)] : (() => {
+            const c = flat.splice(i, 1)[0]!;
+            flat.splice(rng.int(flat.length + 1), 0, c);
+            return flat;
+          })();
+          const cut = rng.int(next.length + 1);
+          routes = [next.slice(0, cut), next.slice(cut)].filter((r) => r.length > 0);
+          write(routes, step);
+          const after = neighbourPairs(routes);
+          for (const c of customers) expect(changes.changedAt[c] === step, `customer ${c} at step ${step}`).to.equal(before.get(c) !== after.get(c));
+        }
+      }),
+      { numRuns: 200, seed: 5 },
+    );
+  });
+
+  it("prices every move of a localised run exactly, after a ruin and recreate from a local optimum", () => {
+    let moves = 0;
+    fc.assert(
+      fc.property(fleetArb("none"), fc.integer({ min: 1, max: 1e6 }), (o, seed) => {
+        const p = compileRequest(fleetInstance(o)).problem;
+        const m = buildFleetModel(p);
+        const rng = new Rng(seed);
+        const rs = new Routes(m);
+        rs.trackChanges();
+        const pen = { load: 1 + rng.next() * 20, duration: 1, timeWarp: 1 };
+        rs.penalties = pen;
+        const routes: number[][] = Array.from({ length: m.routes }, () => []);
+        for (const c of rng.shuffle(Array.from(m.customers))) routes[rng.int(m.routes)]!.push(c);
+        rs.loadRoutes(routes);
+        const ls = new GeneralLocalSearch(rs);
+        ls.run(rng);
+        const optimum = rs.totalCost();
+        // Nothing changed since the focus: a localised run finds nothing to do at a local optimum.
+        ls.focus();
+        ls.run(rng);
+        expect(rs.totalCost()).to.equal(optimum);
+        let total = optimum;
+        recreate(ls, rng, ruin(rs, rng, 1 + rng.int(m.customers.length)));
+        total = rs.totalCost();
+        ls.onCommit = (predicted, ra, rb) => {
+          moves++;
+          const now = rs.routes();
+          const actual = scratchRouteCost(p, ra, pen, now[ra]!) + (rb >= 0 ? scratchRouteCost(p, rb, pen, now[rb]!) : 0);
+          expect(predicted).to.be.closeTo(actual, 1e-6 * Math.max(1, Math.abs(actual)));
+          expect(rs.totalCost()).to.be.lessThan(total);
+          total = rs.totalCost();
+        };
+        ls.run(rng);
+        const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
+        expect(sorted(rs.routes().flat())).to.deep.equal(sorted(Array.from(m.customers)));
+      }),
+      { numRuns: 200, seed: 41 },
+    );
+    expect(moves, "localised runs applied moves").to.be.greaterThan(50);
+  });
+
+  it("with fixed costs and the floor, never lowers the load price below its starting value", () => {
+    const req = fleetInstance({ customers: 20, types: 3, depots: 1, mixedEnds: false, asymmetric: false, cost: true, time: "none", hours: false, speeds: false, seed: 9 });
+    const m = buildFleetModel(compileRequest(req).problem);
+    const floored = new PenaltyManager(m, 10, true);
+    const free = new PenaltyManager(m, 10, false);
+    const start = floored.current.load;
+    for (let k = 0; k < 200; k++) {
+      floored.record(true, true, true);
+      free.record(true, true, true);
+      floored.adapt();
+      free.adapt();
+    }
+    expect(floored.current.load).to.equal(start);
+    expect(free.current.load).to.be.lessThan(start);
+  });
+});
