@@ -37,7 +37,7 @@ export function generateHfvrpLike(index: number, seedBase: number): { name: stri
   const unit: number[] = [];
   for (let t = 0; t < types; t++) {
     // Log-spaced from x 0.4 to x 3 of the base capacity, jittered, never below the largest demand.
-    const share = types === 1 ? 1 : t / (types - 1);
+    const share = t / (types - 1);
     const cap = Math.max(maxDemand, Math.round(baseCapacity * 0.4 * Math.pow(7.5, share) * (0.9 + 0.2 * rand())));
     const count = Math.ceil(total / cap) + 2;
     const fixedCost = kind === "FSMD" ? 0 : Math.round(8 * Math.pow(cap, 1.05));

@@ -4,14 +4,13 @@ import type { CompiledProblem, Solution } from "../core/problem.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { buildFleetModel, type FleetModel } from "../search/fleet-model.js";
 import { GeneralLocalSearch } from "../search/general/local-search.js";
-import type { Penalties } from "../search/penalties.js";
 import { PenaltyManager } from "../search/penalty-manager.js";
 import { Routes } from "../search/routes.js";
 import { solverNow } from "../core/clock.js";
-import { rulePenalty } from "../search/route-rules.js";
 import { recreate, ruin, ruinShortestRoute } from "./ruin-recreate.js";
 import { LateAcceptance, ThresholdAcceptance, type Acceptance } from "./acceptance.js";
 import { PoolRecombination } from "./pool-recombination.js";
+import { looksFeasible, penalised, recordOutcome, snapshot, type Snapshot } from "./snapshot.js";
 
 /** Late acceptance: a candidate is accepted when it beats the current one or the one this many iterations ago. */
 const HISTORY = 100;
@@ -46,7 +45,6 @@ const MAX_RUIN = 15;
 const REPAIR_PROBABILITY = 0.5;
 /** One iteration (ruin, recreate, local search) against one ALNS step, for early stopping. */
 const ITERATION_WEIGHT = 5;
-const FEASIBLE_EPS = 1e-9;
 const LOAD_RULES_SEGMENT = 10;
 const START_PRICE_FACTOR = 100;
 /**
@@ -68,55 +66,6 @@ const ELIMINATION_PROBABILITY = 0.02;
  * protocol time against longer runs").
  */
 const MIN_ROUTES_TO_SQUEEZE = 5;
-
-interface Snapshot {
-  routes: number[][];
-  objective: number;
-  loadExcess: number;
-  timeWarp: number;
-  durationExcess: number;
-  /** Problems with rules: excess over distance and stop caps, and the skip prices of unserved customers. */
-  distanceExcess: number;
-  stopsExcess: number;
-  unserved: number;
-}
-
-function snapshot(rs: Routes): Snapshot {
-  let objective = 0;
-  let loadExcess = 0;
-  let timeWarp = 0;
-  let durationExcess = 0;
-  let distanceExcess = 0;
-  let stopsExcess = 0;
-  for (let r = 0; r < rs.m.routes; r++) {
-    objective += rs.objective[r]!;
-    loadExcess += rs.loadExcess[r]!;
-    timeWarp += rs.timeWarp[r]!;
-    durationExcess += rs.durationExcess[r]!;
-    distanceExcess += rs.distanceExcess[r]!;
-    stopsExcess += rs.stopsExcess[r]!;
-  }
-  const unserved = unservedPrice(rs);
-  return { routes: rs.routes(), objective, loadExcess, timeWarp, durationExcess, distanceExcess, stopsExcess, unserved };
-}
-
-/** The search's price of the customers on no route (0 without rules; see fleet-rules.ts skipPrice). */
-function unservedPrice(rs: Routes): number {
-  const rules = rs.m.rules;
-  if (!rules) return 0;
-  let total = 0;
-  for (const c of rs.m.customers) if (rs.routeOf[c]! < 0) total += rules.skipPrice[c]!;
-  return total;
-}
-
-function penalised(s: Snapshot, pen: Penalties): number {
-  const cost = s.objective + pen.load * s.loadExcess + pen.timeWarp * s.timeWarp + pen.duration * s.durationExcess;
-  return s.unserved === 0 && s.distanceExcess === 0 && s.stopsExcess === 0 ? cost : cost + s.unserved + rulePenalty(pen, s.distanceExcess, s.stopsExcess);
-}
-
-function looksFeasible(s: Snapshot): boolean {
-  return s.loadExcess <= FEASIBLE_EPS && s.timeWarp <= FEASIBLE_EPS && s.durationExcess <= FEASIBLE_EPS && s.distanceExcess <= FEASIBLE_EPS && s.stopsExcess === 0;
-}
 
 /** The search's price of required customers left unserved (allowed unassigned). */
 function requiredPrice(m: FleetModel, missing: readonly number[]): number {
@@ -181,8 +130,6 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
   const stop = () => budget.exhausted();
   let best: Solution | null = null;
   let bestCost = Number.POSITIVE_INFINITY;
-  // Infeasible candidates are never kept there (see the acceptance below): repair each one.
-  const repairAlways = localised;
   const pool = PoolRecombination.applies(m) ? new PoolRecombination(rs, budget, solverNow()) : null;
 
   const educate = (): Snapshot => {
@@ -193,8 +140,9 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
     // Counting repaired outcomes (nearly all feasible) kept lowering the load price while the
     // educations came out ever more overloaded (X308-FSMF: 21 down to 3 per unit, every repair a
     // plan 30% dearer than the best).
-    const educated = localised ? result : null;
-    if (!looksFeasible(result) && (best === null || repairAlways || rng.next() < REPAIR_PROBABILITY)) {
+    const beforeRepair = result;
+    // Localised: infeasible candidates never become current (see the acceptance below), so each is repaired.
+    if (!looksFeasible(result) && (best === null || localised || rng.next() < REPAIR_PROBABILITY)) {
       for (const factor of [10, 100]) {
         rs.penalties = penalties.scaled(factor);
         rs.reprice();
@@ -211,8 +159,7 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
       rs.reprice();
       ls.revisitViolating();
     }
-    const outcome = educated ?? result;
-    penalties.record(outcome.loadExcess <= FEASIBLE_EPS, outcome.timeWarp <= FEASIBLE_EPS, outcome.durationExcess <= FEASIBLE_EPS, outcome.distanceExcess <= FEASIBLE_EPS, outcome.stopsExcess === 0);
+    recordOutcome(penalties, localised ? beforeRepair : result);
     return result;
   };
   const consider = (s: Snapshot): boolean => {
@@ -299,7 +246,11 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
     // drift into ever more overloaded plans on fewer vehicles (X308-FSMF: from 51,496 feasible to
     // 16,078 with 2,802 units over at a load price of 10.5), from which no candidate came back:
     // the last new best came at about iteration 200 of 1,200 (BENCHMARKS.md, "HFVRP above 200 customers").
-    const accepted = localised && best !== null && !looksFeasible(candidate) ? false : diversified && !looksFeasible(candidate) ? candidateCost < currentCost : acceptance.accept(currentCost, candidateCost, budget.progress(startedMs));
+    const infeasible = !looksFeasible(candidate);
+    let accepted: boolean;
+    if (localised && best !== null && infeasible) accepted = false;
+    else if (diversified && infeasible) accepted = candidateCost < currentCost;
+    else accepted = acceptance.accept(currentCost, candidateCost, budget.progress(startedMs));
     if (accepted) current = candidate;
     if (stopAfter !== null && sinceBest >= stopAfter) break;
     // Set partitioning over the pooled routes: a new best becomes the current solution too.
