@@ -11,6 +11,7 @@ import { recreate, ruin, ruinShortestRoute } from "./ruin-recreate.js";
 import { LateAcceptance, ThresholdAcceptance, type Acceptance } from "./acceptance.js";
 import { PoolRecombination } from "./pool-recombination.js";
 import { looksFeasible, penalised, recordOutcome, snapshot, type Snapshot } from "./snapshot.js";
+import { generalSearchMode } from "./general-mode.js";
 
 /** Late acceptance: a candidate is accepted when it beats the current one or the one this many iterations ago. */
 const HISTORY = 100;
@@ -28,14 +29,6 @@ const THRESHOLD_HISTORY = 100;
  * shared set gained with both (BENCHMARKS.md, issue 21).
  */
 const THRESHOLD_WEIGHT = 0.05;
-/**
- * Localised mixed fleets: the annealed threshold with this starting weight instead of late
- * acceptance. With late acceptance runs ended at exactly the cost they had after a third of the
- * budget (X214-HVRP, X317-HVRP: the same plan at 10 and 30 CPU s); at 10 CPU s on six instances
- * 0.2 gave 1.35% on average, 0.05 1.47%, late acceptance 2.12% on the four of them that stalled
- * (BENCHMARKS.md, "HFVRP above 200 customers").
- */
-const FLEET_THRESHOLD_WEIGHT = 0.2;
 /** Iterations without a new best after which the search goes back to the best. */
 const RESTART_AFTER = 1500;
 /** Customers removed per ruin: up to ceil(n / 40), at least 5 and at most 15 (never more than n). */
@@ -74,24 +67,6 @@ function requiredPrice(m: FleetModel, missing: readonly number[]): number {
   return total;
 }
 
-/**
- * Mixed fleets without windows, rules or load order (HFVRP) search as PyVRP's ILS does:
- * - each education examines only the customers whose route neighbours changed (PyVRP's promising
- *   clients, search/changed-customers.ts) instead of every customer of every changed route: with
- *   a few long routes (X308-FSMF: 7 routes of ~44 stops) nearly every ruin touches most routes;
- * - an infeasible candidate is always repaired and never becomes current once a feasible solution
- *   is known, and the load price adapts to the educations' outcomes before repair and never falls
- *   below its starting value (penalty-manager.ts): the search had drifted into overloaded plans
- *   on few vehicles and stalled (X308-FSMF's last new best at about iteration 200 of 1,200).
- * - acceptance by the annealed threshold (FLEET_THRESHOLD_WEIGHT), not late acceptance.
- * Measured in BENCHMARKS.md, "HFVRP above 200 customers". `SOLVER_GENERAL_FOCUS=0` turns it off
- * (main's search, for comparisons).
- */
-function localisedEducation(m: FleetModel): boolean {
-  if (process.env.SOLVER_GENERAL_FOCUS === "0") return false;
-  return m.typeSlots.length > 1 && m.twStart === null && m.rules === null && m.order === null;
-}
-
 /** A start for the search: the given solution (customers it lacks, repeats or misplaces are re-inserted) or savings. */
 function startRoutes(m: FleetModel, initial: Solution | undefined): { routes: number[][]; missing: number[] } {
   // The savings know no backhaul order or shipment: with those rules the search builds its own start.
@@ -119,14 +94,15 @@ function startRoutes(m: FleetModel, initial: Solution | undefined): { routes: nu
  */
 export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {
   const m = buildFleetModel(p);
-  const localised = localisedEducation(m);
+  // The parts of PyVRP's ILS this problem's family uses (general-mode.ts).
+  const mode = generalSearchMode(m);
   const rng = budget.rng;
   const rs = new Routes(m);
   const ls = new GeneralLocalSearch(rs);
-  if (localised) rs.trackChanges();
+  if (mode.focus) rs.trackChanges();
   // With load rules an iteration costs more (pair moves, O(route) checks) and the start is built
   // from nothing: the prices adapt after fewer outcomes, or they would barely move in the time given.
-  const penalties = new PenaltyManager(m, m.order ? LOAD_RULES_SEGMENT : undefined, localised);
+  const penalties = new PenaltyManager(m, m.order ? LOAD_RULES_SEGMENT : undefined, mode.feasibleCurrent);
   const stop = () => budget.exhausted();
   let best: Solution | null = null;
   let bestCost = Number.POSITIVE_INFINITY;
@@ -136,13 +112,13 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
     ls.run(rng, stop);
     pool?.harvest();
     let result = snapshot(rs);
-    // Localised mixed fleets: the prices adapt to the education's own outcome, before any repair.
+    // With a feasible current (general-mode.ts): the prices adapt to the education's own outcome, before any repair.
     // Counting repaired outcomes (nearly all feasible) kept lowering the load price while the
     // educations came out ever more overloaded (X308-FSMF: 21 down to 3 per unit, every repair a
     // plan 30% dearer than the best).
     const beforeRepair = result;
-    // Localised: infeasible candidates never become current (see the acceptance below), so each is repaired.
-    if (!looksFeasible(result) && (best === null || localised || rng.next() < REPAIR_PROBABILITY)) {
+    // Feasible current: infeasible candidates never become current (see the acceptance below), so each is repaired.
+    if (!looksFeasible(result) && (best === null || mode.feasibleCurrent || rng.next() < REPAIR_PROBABILITY)) {
       for (const factor of [10, 100]) {
         rs.penalties = penalties.scaled(factor);
         rs.reprice();
@@ -159,7 +135,7 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
       rs.reprice();
       ls.revisitViolating();
     }
-    recordOutcome(penalties, localised ? beforeRepair : result);
+    recordOutcome(penalties, mode.feasibleCurrent ? beforeRepair : result);
     return result;
   };
   const consider = (s: Snapshot): boolean => {
@@ -214,7 +190,7 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
   // kept across price adjustments"). Kept across adjustments, the history stays exact for feasible candidates (their
   // cost is their distance whatever the prices) and is close for infeasible ones.
   const shipments = m.order?.partner != null;
-  const acceptance: Acceptance = localised ? new ThresholdAcceptance(THRESHOLD_HISTORY, FLEET_THRESHOLD_WEIGHT) : diversified || shipments ? new ThresholdAcceptance(THRESHOLD_HISTORY, THRESHOLD_WEIGHT) : new LateAcceptance(HISTORY, penalised(current, penalties.current));
+  const acceptance: Acceptance = mode.thresholdWeight !== null ? new ThresholdAcceptance(THRESHOLD_HISTORY, mode.thresholdWeight) : diversified || shipments ? new ThresholdAcceptance(THRESHOLD_HISTORY, THRESHOLD_WEIGHT) : new LateAcceptance(HISTORY, penalised(current, penalties.current));
   const resetOnNewPrices = diversified || !shipments;
   const stopAfter = tinyProblemPatience(m.customers.length, ITERATION_WEIGHT);
   const maxRuin = Math.min(m.customers.length, Math.max(MIN_RUIN, Math.min(MAX_RUIN, Math.ceil(m.customers.length / 40))));
@@ -241,14 +217,14 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
     const currentCost = penalised(current, penalties.current);
     // With rules the threshold's leeway is for feasible candidates only: an infeasible one becomes
     // current only when it beats it (accepted infeasible outcomes drifted on a fully used fleet).
-    // Localised mixed fleets: an infeasible candidate never becomes current once a feasible
+    // Feasible current (mixed fleets, general-mode.ts): an infeasible candidate never becomes current once a feasible
     // solution is known (as in PyVRP's ILS). Taking the penalised-cheaper one let the current
     // drift into ever more overloaded plans on fewer vehicles (X308-FSMF: from 51,496 feasible to
     // 16,078 with 2,802 units over at a load price of 10.5), from which no candidate came back:
     // the last new best came at about iteration 200 of 1,200 (BENCHMARKS.md, "HFVRP above 200 customers").
     const infeasible = !looksFeasible(candidate);
     let accepted: boolean;
-    if (localised && best !== null && infeasible) accepted = false;
+    if (mode.feasibleCurrent && best !== null && infeasible) accepted = false;
     else if (diversified && infeasible) accepted = candidateCost < currentCost;
     else accepted = acceptance.accept(currentCost, candidateCost, budget.progress(startedMs));
     if (accepted) current = candidate;

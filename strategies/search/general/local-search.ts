@@ -107,7 +107,9 @@ export class GeneralLocalSearch extends GeneralMovePricing {
       improved = false;
       for (const u of order) {
         // Localised (focus): a customer whose route neighbours are as at the focus is not promising.
-        if (changedAt !== null && changedAt[u]! <= since) continue;
+        // An unserved one (optional stops) has no neighbours to change: it is examined whenever a
+        // route next to it changed (neighbourhoodChanged below).
+        if (changedAt !== null && changedAt[u]! <= since && rs.routeOf[u]! >= 0) continue;
         if (++checked % STOP_CHECK === 0 && stop()) return false;
         const lastTested = this.testedAt[u]!;
         this.testedAt[u] = rs.clock;

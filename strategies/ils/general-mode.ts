@@ -1,0 +1,42 @@
+import type { FleetModel } from "../search/fleet-model.js";
+
+/**
+ * Which parts of PyVRP's ILS design the general iterated local search (general-ils.ts) uses on a
+ * problem. Each was measured on the families it is on for (BENCHMARKS.md, "HFVRP above 200
+ * customers" and "Localised education under time windows and rules").
+ */
+export interface GeneralSearchMode {
+  /**
+   * Localised education: each education examines only the customers whose route neighbours
+   * changed (PyVRP's promising clients, search/changed-customers.ts) instead of every customer of
+   * every changed route: with long routes nearly every ruin touches most routes.
+   */
+  focus: boolean;
+  /**
+   * An infeasible candidate is always repaired and never becomes current once a feasible solution
+   * is known, the prices adapt to the education's own outcome before repair, and with fixed costs
+   * the load price never falls below its starting value.
+   */
+  feasibleCurrent: boolean;
+  /** Acceptance by the annealed threshold with this starting weight (null: the family's own, see general-ils.ts). */
+  thresholdWeight: number | null;
+}
+
+const OFF: GeneralSearchMode = { focus: false, feasibleCurrent: false, thresholdWeight: null };
+
+/**
+ * Mixed fleets without windows, rules or load order (HFVRP): all three, threshold 0.2. With windows
+ * or rules (MDVRPTW, SDVRPTW, rich requests) and no load order: the localised education. With load
+ * order (shipments, backhauls): none (their pair moves and route eliminations were tuned on the
+ * route-wide search). `SOLVER_GENERAL_FOCUS=0` turns all off (the earlier search, for comparisons).
+ */
+export function generalSearchMode(m: FleetModel): GeneralSearchMode {
+  if (process.env.SOLVER_GENERAL_FOCUS === "0" || m.order !== null) return OFF;
+  if (m.twStart === null && m.rules === null) {
+    return m.typeSlots.length > 1 ? { focus: true, feasibleCurrent: true, thresholdWeight: 0.2 } : OFF;
+  }
+  // Temporary switches for the measurements (removed before merging).
+  const strict = process.env.GF_STRICT === "1";
+  const weight = process.env.GF_W ? Number(process.env.GF_W) : null;
+  return { focus: true, feasibleCurrent: strict, thresholdWeight: weight };
+}
