@@ -36,7 +36,7 @@ export function generalSearchMode(m: FleetModel): GeneralSearchMode {
     return m.typeSlots.length > 1 ? { focus: true, feasibleCurrent: true, thresholdWeight: 0.2 } : OFF;
   }
   // Temporary switches for the measurements (removed before merging).
-  const strict = process.env.GF_STRICT === "1";
+  const strict = process.env.GF_STRICT === "1" || (m.rules === null && process.env.GF_STRICT !== "0");
   const weight = process.env.GF_W ? Number(process.env.GF_W) : null;
   return { focus: true, feasibleCurrent: strict, thresholdWeight: weight };
 }

@@ -2,6 +2,7 @@ import { expect } from "chai";
 import fc from "fast-check";
 import type { ConstraintFields } from "../../src/problem/constraint-fields.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
+import { arrivalClose, departureOpen, durationCap } from "../../strategies/core/evaluate-rules.js";
 import { evaluateRoute } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
@@ -197,4 +198,27 @@ export function withRules(req: SolveRequestInput, seed: number, allowUnassigned:
     fields.vehicle_max_working_hours = Array.from({ length: m }, () => (rng.next() < 0.5 ? null : 1 + rng.int(30) / 10));
   }
   return { ...req, ...fields } as SolveRequestInput;
+}
+
+/** Time warp and duration of vehicle v driving `route` under its shift (plainWarp with the shift's departure and arrival bounds). */
+export function shiftWarp(p: CompiledProblem, v: number, route: number[]): { warp: number; duration: number } {
+  return plainWarp(p, v, route, { open: departureOpen(p, v), arriveClose: arrivalClose(p, v) });
+}
+
+/** Penalised cost of vehicle v driving `route` from scratch, rules included (Infinity when a skill is missing). */
+export function scratchCost(p: CompiledProblem, v: number, pen: Penalties, route: number[]): number {
+  if (route.length === 0) return 0;
+  const score = evaluateRoute(p, v, route);
+  if (score.forbidden > 0) return Number.POSITIVE_INFINITY;
+  let cost = p.fixedCost[v]! + p.unitCost[v]! * score.distance + pen.load * score.capacityExcess;
+  cost += pen.distance! * score.distanceExcess + pen.stops! * score.stopsExcess;
+  const t = p.time;
+  if (!t) return cost;
+  if (t.latePenaltyPerMin > 0) return cost + score.latePenalty + pen.duration * score.durationExcessMin;
+  const { warp, duration } = shiftWarp(p, v, route);
+  if (warp <= 1e-9) {
+    expect(score.lateMinutes, "no warp: not late").to.equal(0);
+    expect(score.durationMin, "no warp: the evaluator's duration").to.be.closeTo(duration, 1e-6);
+  } else expect(score.lateMinutes, "warp: late").to.be.greaterThan(0);
+  return cost + pen.timeWarp * warp + pen.duration * Math.max(0, duration - durationCap(p, v));
 }

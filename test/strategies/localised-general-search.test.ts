@@ -8,7 +8,8 @@ import { GeneralLocalSearch } from "../../strategies/search/general/local-search
 import { PenaltyManager } from "../../strategies/search/penalty-manager.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
-import { fleetArb, fleetInstance, scratchRouteCost } from "./fleet-problems.js";
+import { generalSearchMode } from "../../strategies/ils/general-mode.js";
+import { fleetArb, fleetInstance, scratchCost, scratchRouteCost, withRules } from "./fleet-problems.js";
 
 /** The unordered pair of route neighbours of every customer of `routes` (depot 0 at both ends). */
 function neighbourPairs(routes: number[][]): Map<number, string> {
@@ -20,7 +21,7 @@ function neighbourPairs(routes: number[][]): Map<number, string> {
   return out;
 }
 
-describe("localised general search (mixed fleets: promising customers)", function () {
+describe("localised general search (promising customers: mixed fleets, windows, rules)", function () {
   this.timeout(120_000);
 
   it("marks exactly the customers whose pair of route neighbours changed (a reversed stretch only at its ends)", () => {
@@ -95,6 +96,88 @@ describe("localised general search (mixed fleets: promising customers)", functio
       { numRuns: 200, seed: 41 },
     );
     expect(moves, "localised runs applied moves").to.be.greaterThan(50);
+  });
+
+  it("under windows and rules: prices every move of a localised run exactly, repairs included, and serves every customer it may not skip", () => {
+    let moves = 0;
+    let repairMoves = 0;
+    const penaltyArb = fc.record({
+      load: fc.double({ min: 0.1, max: 50, noNaN: true }),
+      duration: fc.double({ min: 0.1, max: 50, noNaN: true }),
+      timeWarp: fc.double({ min: 0.1, max: 50, noNaN: true }),
+      distance: fc.double({ min: 0.1, max: 50, noNaN: true }),
+      stops: fc.double({ min: 0.1, max: 200, noNaN: true }),
+    });
+    fc.assert(
+      fc.property(fc.oneof(fleetArb("hard", 14), fleetArb("soft", 14), fleetArb("none", 14)), fc.boolean(), penaltyArb, fc.integer({ min: 1, max: 1e6 }), (o, rules, pen, seed) => {
+        const base = fleetInstance(o);
+        const p = compileRequest(rules ? withRules(base, o.seed, seed % 2 === 0) : base).problem;
+        const m = buildFleetModel(p);
+        const rng = new Rng(seed);
+        const rs = new Routes(m);
+        rs.trackChanges();
+        rs.penalties = pen;
+        const routes: number[][] = Array.from({ length: m.routes }, () => []);
+        const allowed = m.rules?.allowed ?? null;
+        for (const c of rng.shuffle(Array.from(m.customers))) {
+          const may = Array.from({ length: m.routes }, (_, v) => v).filter((v) => allowed === null || allowed[v * m.nodeCount + c] === 1);
+          if (may.length > 0) routes[may[rng.int(may.length)]!]!.push(c);
+        }
+        rs.loadRoutes(routes);
+        const ls = new GeneralLocalSearch(rs);
+        ls.run(rng);
+        const optimum = rs.totalCost();
+        ls.focus();
+        ls.run(rng);
+        expect(rs.totalCost(), "a localised run at a local optimum changes nothing").to.equal(optimum);
+        let repairing = false;
+        ls.onCommit = (predicted, ra, rb) => {
+          moves++;
+          if (repairing) repairMoves++;
+          const now = rs.routes();
+          const actual = scratchCost(p, ra, rs.penalties, now[ra]!) + (rb >= 0 ? scratchCost(p, rb, rs.penalties, now[rb]!) : 0);
+          expect(predicted, `move on routes ${ra}, ${rb}`).to.be.closeTo(actual, 1e-6 * Math.max(1, Math.abs(actual)));
+        };
+        for (let round = 0; round < 3; round++) {
+          ls.focus();
+          recreate(ls, rng, ruin(rs, rng, 1 + rng.int(m.customers.length), rules));
+          ls.run(rng);
+          // A repair as the iterated search makes it: raised prices, the violating routes examined again.
+          repairing = true;
+          rs.penalties = { ...pen, load: pen.load * 10, timeWarp: pen.timeWarp * 10, duration: pen.duration * 10, distance: pen.distance * 10, stops: pen.stops * 10 };
+          rs.reprice();
+          ls.revisitViolating();
+          ls.run(rng);
+          rs.penalties = pen;
+          rs.reprice();
+          ls.revisitViolating();
+          repairing = false;
+        }
+        const served = rs.routes().flat();
+        expect(new Set(served).size, "no customer twice").to.equal(served.length);
+        for (const [v, route] of rs.routes().entries()) for (const c of route) expect(allowed === null || allowed[v * m.nodeCount + c] === 1, `customer ${c} on vehicle ${v}`).to.equal(true);
+        if (!rules) expect(served.length, "every customer served").to.equal(m.customers.length);
+      }),
+      { numRuns: 150, seed: 43 },
+    );
+    expect(moves, "localised runs applied moves").to.be.greaterThan(200);
+    expect(repairMoves, "repairs applied moves").to.be.greaterThan(10);
+  });
+
+  it("is on under windows and rules without load order, off with SOLVER_GENERAL_FOCUS=0", () => {
+    const timed = buildFleetModel(compileRequest(fleetInstance({ customers: 10, types: 1, depots: 2, mixedEnds: false, asymmetric: false, cost: false, time: "hard", hours: true, speeds: false, seed: 3 })).problem);
+    const ruled = buildFleetModel(compileRequest(withRules(fleetInstance({ customers: 10, types: 2, depots: 1, mixedEnds: false, asymmetric: false, cost: true, time: "hard", hours: false, speeds: false, seed: 4 }), 4, false)).problem);
+    expect(generalSearchMode(timed).focus).to.equal(true);
+    expect(generalSearchMode(ruled).focus).to.equal(true);
+    const saved = process.env.SOLVER_GENERAL_FOCUS;
+    process.env.SOLVER_GENERAL_FOCUS = "0";
+    try {
+      expect(generalSearchMode(timed).focus).to.equal(false);
+      expect(generalSearchMode(ruled).focus).to.equal(false);
+    } finally {
+      if (saved === undefined) delete process.env.SOLVER_GENERAL_FOCUS;
+      else process.env.SOLVER_GENERAL_FOCUS = saved;
+    }
   });
 
   it("with fixed costs and the floor, never lowers the load price below its starting value", () => {

@@ -2,9 +2,7 @@ import { expect } from "chai";
 import fc from "fast-check";
 import { compileRequest } from "../../src/problem/compile-request.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
-import { arrivalClose, departureOpen, durationCap } from "../../strategies/core/evaluate-rules.js";
-import { evaluateRoute, evaluateSolution } from "../../strategies/core/evaluator.js";
-import type { CompiledProblem } from "../../strategies/core/problem.js";
+import { evaluateSolution } from "../../strategies/core/evaluator.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { iteratedLocalSearch } from "../../strategies/ils/general-ils.js";
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
@@ -12,32 +10,8 @@ import { Budget } from "../../strategies/core/budget.js";
 import { buildFleetModel } from "../../strategies/search/fleet-model.js";
 import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
 import { SwapStar } from "../../strategies/search/moves/swap-star.js";
-import type { Penalties } from "../../strategies/search/penalties.js";
 import { Routes } from "../../strategies/search/routes.js";
-import { fleetArb, fleetInstance, plainWarp, withRules } from "./fleet-problems.js";
-
-/** Time warp and duration of vehicle v driving `route` under its shift (plainWarp with the shift's departure and arrival bounds). */
-function shiftWarp(p: CompiledProblem, v: number, route: number[]): { warp: number; duration: number } {
-  return plainWarp(p, v, route, { open: departureOpen(p, v), arriveClose: arrivalClose(p, v) });
-}
-
-/** Penalised cost of vehicle v driving `route` from scratch, rules included (Infinity when a skill is missing). */
-function scratchCost(p: CompiledProblem, v: number, pen: Penalties, route: number[]): number {
-  if (route.length === 0) return 0;
-  const score = evaluateRoute(p, v, route);
-  if (score.forbidden > 0) return Number.POSITIVE_INFINITY;
-  let cost = p.fixedCost[v]! + p.unitCost[v]! * score.distance + pen.load * score.capacityExcess;
-  cost += pen.distance! * score.distanceExcess + pen.stops! * score.stopsExcess;
-  const t = p.time;
-  if (!t) return cost;
-  if (t.latePenaltyPerMin > 0) return cost + score.latePenalty + pen.duration * score.durationExcessMin;
-  const { warp, duration } = shiftWarp(p, v, route);
-  if (warp <= 1e-9) {
-    expect(score.lateMinutes, "no warp: not late").to.equal(0);
-    expect(score.durationMin, "no warp: the evaluator's duration").to.be.closeTo(duration, 1e-6);
-  } else expect(score.lateMinutes, "warp: late").to.be.greaterThan(0);
-  return cost + pen.timeWarp * warp + pen.duration * Math.max(0, duration - durationCap(p, v));
-}
+import { fleetArb, fleetInstance, scratchCost, withRules } from "./fleet-problems.js";
 
 const penaltyArb = fc.record({
   load: fc.double({ min: 0.1, max: 50, noNaN: true }),
