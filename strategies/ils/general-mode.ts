@@ -25,18 +25,17 @@ export interface GeneralSearchMode {
 const OFF: GeneralSearchMode = { focus: false, feasibleCurrent: false, thresholdWeight: null };
 
 /**
- * Mixed fleets without windows, rules or load order (HFVRP): all three, threshold 0.2. With windows
- * or rules (MDVRPTW, SDVRPTW, rich requests) and no load order: the localised education. With load
- * order (shipments, backhauls): none (their pair moves and route eliminations were tuned on the
- * route-wide search). `SOLVER_GENERAL_FOCUS=0` turns all off (the earlier search, for comparisons).
+ * Mixed fleets without windows, rules or load order (HFVRP): all three, threshold 0.2. Windows
+ * without rules (several depots, MDVRPTW): the localised education and the feasible current, with
+ * the family's late acceptance (MDVRPTW seed 1: 3.25% -> 2.21%; threshold 0.05 was worse). Rules
+ * (skills, shifts, caps: SDVRPTW) and load order (shipments, backhauls): none. On SDVRPTW the
+ * localised education ran 2-4x the iterations but was no better over two seeds (1.61% / 1.82%
+ * against 1.64% / 1.63%), with the feasible current 1.61% / 1.91%, focusing on whole changed
+ * routes no better either (BENCHMARKS.md, "Localised education under time windows and rules").
+ * `SOLVER_GENERAL_FOCUS=0` turns all off (the earlier search, for comparisons).
  */
 export function generalSearchMode(m: FleetModel): GeneralSearchMode {
-  if (process.env.SOLVER_GENERAL_FOCUS === "0" || m.order !== null) return OFF;
-  if (m.twStart === null && m.rules === null) {
-    return m.typeSlots.length > 1 ? { focus: true, feasibleCurrent: true, thresholdWeight: 0.2 } : OFF;
-  }
-  // Temporary switches for the measurements (removed before merging).
-  const strict = process.env.GF_STRICT === "1" || (m.rules === null && process.env.GF_STRICT !== "0");
-  const weight = process.env.GF_W ? Number(process.env.GF_W) : null;
-  return { focus: true, feasibleCurrent: strict, thresholdWeight: weight };
+  if (process.env.SOLVER_GENERAL_FOCUS === "0" || m.order !== null || m.rules !== null) return OFF;
+  if (m.twStart !== null) return { focus: true, feasibleCurrent: true, thresholdWeight: null };
+  return m.typeSlots.length > 1 ? { focus: true, feasibleCurrent: true, thresholdWeight: 0.2 } : OFF;
 }

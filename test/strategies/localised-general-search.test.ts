@@ -164,11 +164,11 @@ describe("localised general search (promising customers: mixed fleets, windows, 
     expect(repairMoves, "repairs applied moves").to.be.greaterThan(10);
   });
 
-  it("is on under windows and rules without load order, off with SOLVER_GENERAL_FOCUS=0", () => {
+  it("is on under windows without rules or load order (with a feasible current), off under rules and with SOLVER_GENERAL_FOCUS=0", () => {
     const timed = buildFleetModel(compileRequest(fleetInstance({ customers: 10, types: 1, depots: 2, mixedEnds: false, asymmetric: false, cost: false, time: "hard", hours: true, speeds: false, seed: 3 })).problem);
     const ruled = buildFleetModel(compileRequest(withRules(fleetInstance({ customers: 10, types: 2, depots: 1, mixedEnds: false, asymmetric: false, cost: true, time: "hard", hours: false, speeds: false, seed: 4 }), 4, false)).problem);
-    expect(generalSearchMode(timed).focus).to.equal(true);
-    expect(generalSearchMode(ruled).focus).to.equal(true);
+    expect(generalSearchMode(timed)).to.deep.equal({ focus: true, feasibleCurrent: true, thresholdWeight: null });
+    expect(generalSearchMode(ruled).focus).to.equal(false);
     const saved = process.env.SOLVER_GENERAL_FOCUS;
     process.env.SOLVER_GENERAL_FOCUS = "0";
     try {
