@@ -217,7 +217,7 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
     const currentCost = penalised(current, penalties.current);
     // With rules the threshold's leeway is for feasible candidates only: an infeasible one becomes
     // current only when it beats it (accepted infeasible outcomes drifted on a fully used fleet).
-    // Feasible current (mixed fleets, general-mode.ts): an infeasible candidate never becomes current once a feasible
+    // Feasible current (general-mode.ts: mixed fleets, windows without rules): an infeasible candidate never becomes current once a feasible
     // solution is known (as in PyVRP's ILS). Taking the penalised-cheaper one let the current
     // drift into ever more overloaded plans on fewer vehicles (X308-FSMF: from 51,496 feasible to
     // 16,078 with 2,802 units over at a load price of 10.5), from which no candidate came back:

@@ -18,7 +18,13 @@ export interface GeneralSearchMode {
    * the load price never falls below its starting value.
    */
   feasibleCurrent: boolean;
-  /** Acceptance by the annealed threshold with this starting weight (null: the family's own, see general-ils.ts). */
+  /**
+   * Acceptance by the annealed threshold with this starting weight (null: the family's own, see
+   * general-ils.ts). Mixed fleets: 0.2; with late acceptance runs ended at the cost they had after
+   * a third of the budget (X214-HVRP, X317-HVRP); at 10 CPU s on six instances 0.2 gave 1.35%,
+   * 0.05 1.47% (BENCHMARKS.md, "HFVRP above 200 customers"). Several depots with windows: late
+   * acceptance, 0.05 was worse (MDVRPTW subset 3.37% against 2.91%).
+   */
   thresholdWeight: number | null;
 }
 
