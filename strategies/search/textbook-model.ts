@@ -59,6 +59,15 @@ export interface HgsModel {
 export type ModelOutcome = { ok: true; model: HgsModel } | { ok: false; reason: string };
 
 const GRANULARITY = 20;
+/**
+ * Granular neighbours under binding windows (by distance, waiting and time warp: window-neighbours.ts),
+ * PyVRP's neighbourhood size (60) being larger still. On long routes (type-2 windows, 20-90
+ * customers a route) most of a customer's 20 nearest are in its own route, which left its moves
+ * to other routes to a handful of pairs; 40 brought GH-large's RC2 instances down by 1-2 points
+ * (BENCHMARKS.md, "Long routes with wide windows"), with SWAP* restricted to the customers near
+ * the other route (swap-star.ts) so that an iteration costs as before.
+ */
+const WINDOWS_GRANULARITY = 40;
 
 function allEqual(values: ArrayLike<number>): boolean {
   for (let i = 1; i < values.length; i++) if (values[i] !== values[0]) return false;
@@ -149,7 +158,7 @@ export function assembleModel(p: CompiledProblem, arcs?: { dist: Float64Array; n
   let maxDemand = arcs ? arcs.maxDemand : 0;
   for (const c of p.customers) maxDemand = Math.max(maxDemand, p.demand[c]!);
   const vehicles = Math.min(p.vehicleCount, Math.max(1, p.customers.length));
-  const neighbours = arcs ? arcs.neighbours : windows ? windowNeighbours(p, GRANULARITY) : nearestNeighbours(p, GRANULARITY);
+  const neighbours = arcs ? arcs.neighbours : windows ? windowNeighbours(p, WINDOWS_GRANULARITY) : nearestNeighbours(p, GRANULARITY);
   const durationLimit = typeof limit === "number" ? limit : Number.POSITIVE_INFINITY;
   const built = buildFleetModel(p, { routes: vehicles, neighbours, windows: windows !== null, durationLimit });
   // The order rule is priced by the arcs: the route model must not refuse it as well.
