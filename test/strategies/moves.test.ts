@@ -199,6 +199,8 @@ describe("SWAP* (strategies/search/moves/swap-star.ts), one implementation for b
           }
           before = Int32Array.from(ls.routeOf);
         };
+        // Long routes' setting (textbook-model.ts sets it above 200 customers), on these smaller problems.
+        ls.model.m.nearSwapStar = true;
         const swapStar = new SwapStar(ls);
         // The customers SWAP* may move from one route to another: exactly those with a granular neighbour there.
         const out = new Int32Array(m.customers.length + 2);

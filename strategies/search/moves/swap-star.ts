@@ -40,7 +40,7 @@ export class SwapStar {
   /** Positions of each route's customers that SWAP* moves (all, or those near the other route: see near()). */
   private readonly list1: Int32Array;
   private readonly list2: Int32Array;
-  /** Only customers with a granular neighbour in the other route are moved (binding windows). */
+  /** Only customers with a granular neighbour in the other route are moved (long routes under binding windows). */
   private readonly nearOnly: boolean;
 
   private readonly ls: Routes;
@@ -60,12 +60,13 @@ export class SwapStar {
     this.routeOrder = Int32Array.from({ length: routes }, (_, r) => r);
     this.list1 = new Int32Array(slots);
     this.list2 = new Int32Array(slots);
-    this.nearOnly = ls.times !== null;
+    this.nearOnly = ls.times !== null && m.nearSwapStar;
   }
 
   /**
    * Writes into `out` the positions of route r's customers SWAP* may move to route `other`;
-   * returns their count. Under binding windows only those with a granular neighbour in `other`:
+   * returns their count. On long routes under binding windows (FleetModel.nearSwapStar) only
+   * those with a granular neighbour in `other`:
    * a customer none of whose nearest (by distance and windows) is there has no cheap place
    * there, and on long routes the pairs of all customers made SWAP* a third of the search's
    * time for moves the exact time price nearly always refused (BENCHMARKS.md, "Long routes").
