@@ -67,6 +67,8 @@ export interface FleetModel {
   maxDemand: number;
   meanUnitCost: number;
   meanSpeed: number;
+  /** SWAP* moves only customers with a granular neighbour in the other route (textbook long routes under windows: swap-star.ts). */
+  nearSwapStar: boolean;
 }
 
 const GRANULARITY = 20;
@@ -128,6 +130,8 @@ export interface TextbookView {
   neighbours: Int32Array[];
   windows: boolean;
   durationLimit: number;
+  /** Long routes under binding windows (textbook-model.ts, longWindowRoutes). */
+  nearSwapStar?: boolean;
 }
 
 /** Vehicles that differ in an extra load dimension's capacity are different types. */
@@ -195,6 +199,7 @@ export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetM
     maxDurationOf: perVehicle((v) => durationCap(p, v)),
     rules,
     durationLimit: view ? view.durationLimit : Number.POSITIVE_INFINITY,
+    nearSwapStar: view?.nearSwapStar === true,
     latePenalty: timed && timed.latePenaltyPerMin > 0 ? timed.latePenaltyPerMin : 0,
     routes,
     capacity: p.capacity,

@@ -166,6 +166,62 @@ describe("SWAP* (strategies/search/moves/swap-star.ts), one implementation for b
     );
     expect(commits).to.be.greaterThan(0);
   });
+
+  it("textbook search under binding windows: only customers with a granular neighbour in the other route move there, priced as the evaluator prices it", () => {
+    let commits = 0;
+    let excluded = 0;
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 90, max: 140 }), penaltyArb, (seed, customers, pen) => {
+        const o = { customers, types: 1, depots: 1, mixedEnds: false, asymmetric: false, cost: false, time: "hard" as const, hours: false, speeds: false, seed };
+        const { problem: p } = compileRequest(fleetInstance(o));
+        const outcome = buildModel(p);
+        if (!outcome.ok || outcome.model.windows === null || outcome.model.vehicles < 2) return;
+        const ls = new TextbookMovePricing(outcome.model);
+        const m = ls.m;
+        // Routes that are compact in space (customers by distance from one of them), so that
+        // many customers have no granular neighbour in the other routes.
+        const from = m.customers[0]!;
+        const order = Array.from(m.customers).sort((a, b) => m.dist[from * m.nodeCount + a]! - m.dist[from * m.nodeCount + b]!);
+        const size = Math.ceil(order.length / m.vehicles);
+        ls.penalties = pen;
+        ls.loadRoutes(Array.from({ length: m.vehicles }, (_, r) => order.slice(r * size, (r + 1) * size)));
+        for (const c of m.customers) if (!Array.from(m.neighbours[c]!).some((w) => ls.routeOf[w] !== ls.routeOf[c])) excluded++;
+        let before = Int32Array.from(ls.routeOf);
+        ls.onCommit = (predicted, ra, rb) => {
+          commits++;
+          const now = ls.routes();
+          const actual = scratchRouteCost(p, ra, pen, now[ra]!) + (rb >= 0 ? scratchRouteCost(p, rb, pen, now[rb]!) : 0);
+          expect(predicted).to.be.closeTo(actual, 1e-6 * Math.max(1, Math.abs(actual)));
+          for (const c of m.customers) {
+            const joined = ls.routeOf[c]!;
+            if (joined === before[c]) continue;
+            expect(Array.from(m.neighbours[c]!).some((w) => before[w] === joined), `customer ${c} joined route ${joined} with no granular neighbour there`).to.equal(true);
+          }
+          before = Int32Array.from(ls.routeOf);
+        };
+        // Long routes' setting (textbook-model.ts sets it above 200 customers), on these smaller problems.
+        ls.model.m.nearSwapStar = true;
+        const swapStar = new SwapStar(ls);
+        // The customers SWAP* may move from one route to another: exactly those with a granular neighbour there.
+        const out = new Int32Array(m.customers.length + 2);
+        for (let r = 0; r < m.vehicles; r++) {
+          for (let o = 0; o < m.vehicles; o++) {
+            if (o === r) continue;
+            const listed = new Set(Array.from(out.subarray(0, swapStar.near(r, o, out))));
+            for (let k = 1; k <= ls.length[r]!; k++) {
+              const c = ls.seq[r]![k]!;
+              expect(listed.has(k), `customer ${c} of route ${r} towards ${o}`).to.equal(Array.from(m.neighbours[c]!).some((w) => ls.routeOf[w] === o));
+            }
+          }
+        }
+        const rng = new Rng(seed);
+        for (let k = 0; k < 20 && swapStar.pass(rng, 0); k++);
+      }),
+      { numRuns: 40 },
+    );
+    expect(commits).to.be.greaterThan(0);
+    expect(excluded).to.be.greaterThan(0);
+  });
 });
 
 describe("the route model with several load dimensions and pickups (route-loads.ts)", function () {

@@ -27,22 +27,23 @@ export class CheapestInsertions {
   }
 
   /**
-   * For each customer of route `from`: its removal gain, and (cached while `into` is unchanged)
-   * its three cheapest insertion points in route `into`; `at[k]` is where those are stored.
+   * For each customer of route `from` at the positions `positions[0..count)`: its removal gain,
+   * and (cached while `into` is unchanged) its three cheapest insertion points in route `into`;
+   * `at[k]` is where those are stored.
    */
-  preprocess(from: number, into: number, at: Int32Array, removal: Float64Array): void {
+  preprocess(from: number, into: number, at: Int32Array, removal: Float64Array, positions: Int32Array, count: number): void {
     const m = this.ls.m;
     const n = m.nodeCount;
     const d = m.dist;
     const seqF = this.ls.seq[from]!;
     const seqI = this.ls.seq[into]!;
-    const lenF = this.ls.length[from]!;
     const lenI = this.ls.length[into]!;
     const cost = this.cost;
     const pos = this.pos;
     const stamp = this.stamp;
     const changed = this.ls.modifiedAt[into]!;
-    for (let k = 1; k <= lenF; k++) {
+    for (let i = 0; i < count; i++) {
+      const k = positions[i]!;
       const u = seqF[k]!;
       const prev = seqF[k - 1]!;
       const next = seqF[k + 1]!;

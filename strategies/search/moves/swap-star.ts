@@ -37,6 +37,11 @@ export class SwapStar {
   private readonly pairMark: Uint8Array;
   private readonly swapTestedAt: Float64Array;
   private readonly routeOrder: Int32Array;
+  /** Positions of each route's customers that SWAP* moves (all, or those near the other route: see near()). */
+  private readonly list1: Int32Array;
+  private readonly list2: Int32Array;
+  /** Only customers with a granular neighbour in the other route are moved (long routes under binding windows). */
+  private readonly nearOnly: boolean;
 
   private readonly ls: Routes;
 
@@ -53,6 +58,39 @@ export class SwapStar {
     this.pairMark = new Uint8Array(routes * routes);
     this.swapTestedAt = new Float64Array(routes);
     this.routeOrder = Int32Array.from({ length: routes }, (_, r) => r);
+    this.list1 = new Int32Array(slots);
+    this.list2 = new Int32Array(slots);
+    this.nearOnly = ls.times !== null && m.nearSwapStar;
+  }
+
+  /**
+   * Writes into `out` the positions of route r's customers SWAP* may move to route `other`;
+   * returns their count. On long routes under binding windows (FleetModel.nearSwapStar) only
+   * those with a granular neighbour in `other`:
+   * a customer none of whose nearest (by distance and windows) is there has no cheap place
+   * there, and on long routes the pairs of all customers made SWAP* a third of the search's
+   * time for moves the exact time price nearly always refused (BENCHMARKS.md, "Long routes").
+   */
+  near(r: number, other: number, out: Int32Array): number {
+    const ls = this.ls;
+    const seq = ls.seq[r]!;
+    const len = ls.length[r]!;
+    let count = 0;
+    if (!this.nearOnly) {
+      for (let k = 1; k <= len; k++) out[count++] = k;
+      return count;
+    }
+    const routeOf = ls.routeOf;
+    for (let k = 1; k <= len; k++) {
+      const list = ls.m.neighbours[seq[k]!]!;
+      for (let t = 0; t < list.length; t++) {
+        if (routeOf[list[t]!] === other) {
+          out[count++] = k;
+          break;
+        }
+      }
+    }
+    return count;
   }
 
   /** Starts a local-search run: every pair of routes is tested again. */
@@ -147,8 +185,13 @@ export class SwapStar {
     const pen = this.ls.penalties;
     const at1s = this.insAt1;
     const at2s = this.insAt2;
-    this.insertions.preprocess(r1, r2, at1s, this.removal1);
-    this.insertions.preprocess(r2, r1, at2s, this.removal2);
+    const list1 = this.list1;
+    const list2 = this.list2;
+    const count1 = this.near(r1, r2, list1);
+    const count2 = this.near(r2, r1, list2);
+    if (count1 === 0 && count2 === 0) return false;
+    this.insertions.preprocess(r1, r2, at1s, this.removal1, list1, count1);
+    this.insertions.preprocess(r2, r1, at2s, this.removal2, list2, count2);
     const insCost = this.insertions.cost;
     const insPos = this.insertions.pos;
     const seq1 = this.ls.seq[r1]!;
@@ -180,13 +223,15 @@ export class SwapStar {
     // Skills (route-rules.ts): a customer moves only to a route whose vehicle may serve it.
     const rules = this.ls.rules;
     const sameProfile = rules === null || rules.fr.profileOf[r1] === rules.fr.profileOf[r2];
-    for (let k1 = 1; k1 <= len1; k1++) {
+    for (let i1 = 0; i1 < count1; i1++) {
+      const k1 = list1[i1]!;
       const u = seq1[k1]!;
       if (!sameProfile && !rules!.serves(r2, u)) continue;
       const qu = m.demand[u]!;
       const su = m.service[u]!;
       const rem1 = this.removal1[k1]!;
-      for (let k2 = 1; k2 <= len2; k2++) {
+      for (let i2 = 0; i2 < count2; i2++) {
+        const k2 = list2[i2]!;
         const v = seq2[k2]!;
         if (!sameProfile && !rules!.serves(r1, v)) continue;
         const qv = m.demand[v]!;
@@ -214,7 +259,8 @@ export class SwapStar {
       }
     }
     // Plain relocations to the best insertion point come for free.
-    for (let k1 = 1; k1 <= len1; k1++) {
+    for (let i1 = 0; i1 < count1; i1++) {
+      const k1 = list1[i1]!;
       const u = seq1[k1]!;
       if (!sameProfile && !rules!.serves(r2, u)) continue;
       const after =
@@ -227,7 +273,8 @@ export class SwapStar {
         at2 = insPos[at1s[k1]!]!;
       }
     }
-    for (let k2 = 1; k2 <= len2; k2++) {
+    for (let i2 = 0; i2 < count2; i2++) {
+      const k2 = list2[i2]!;
       const v = seq2[k2]!;
       if (!sameProfile && !rules!.serves(r1, v)) continue;
       const after =
@@ -241,32 +288,32 @@ export class SwapStar {
       }
     }
     if (kind === 0) return false;
-    let count1: number;
-    let count2: number;
+    let new1: number;
+    let new2: number;
     if (kind === 1) {
-      count1 = this.rebuild(r1, best1, seq2[best2]!, at1, this.host.scratch);
-      count2 = this.rebuild(r2, best2, seq1[best1]!, at2, this.host.scratch2);
+      new1 = this.rebuild(r1, best1, seq2[best2]!, at1, this.host.scratch);
+      new2 = this.rebuild(r2, best2, seq1[best1]!, at2, this.host.scratch2);
     } else if (kind === 2) {
-      count1 = this.rebuild(r1, best1, -1, -2, this.host.scratch);
-      count2 = this.rebuild(r2, -1, seq1[best1]!, at2, this.host.scratch2);
+      new1 = this.rebuild(r1, best1, -1, -2, this.host.scratch);
+      new2 = this.rebuild(r2, -1, seq1[best1]!, at2, this.host.scratch2);
     } else {
-      count1 = this.rebuild(r1, -1, seq2[best2]!, at1, this.host.scratch);
-      count2 = this.rebuild(r2, best2, -1, -2, this.host.scratch2);
+      new1 = this.rebuild(r1, -1, seq2[best2]!, at1, this.host.scratch);
+      new2 = this.rebuild(r2, best2, -1, -2, this.host.scratch2);
     }
     if (this.ls.loads) {
       // Chosen on the delivered load (a lower bound of the peak on board): priced at every
       // dimension's peak, and refused when it breaks the backhaul order (route-loads.ts).
-      const exact = this.ls.loads.listPriceCorrection(r1, this.host.scratch, count1) + this.ls.loads.listPriceCorrection(r2, this.host.scratch2, count2);
+      const exact = this.ls.loads.listPriceCorrection(r1, this.host.scratch, new1) + this.ls.loads.listPriceCorrection(r2, this.host.scratch2, new2);
       bestAfter += pen.load * exact;
       if (bestAfter >= before - EPS) return false;
     }
     if (this.ls.times) {
       // Chosen on distance and load; priced exactly (time warp, duration) before it is applied.
-      bestAfter += this.ls.listTimePrice(r1, this.host.scratch, count1) + this.ls.listTimePrice(r2, this.host.scratch2, count2);
+      bestAfter += this.ls.listTimePrice(r1, this.host.scratch, new1) + this.ls.listTimePrice(r2, this.host.scratch2, new2);
       if (bestAfter >= before - EPS) return false;
     }
-    this.host.setRoute(r1, this.host.scratch, count1);
-    this.host.setRoute(r2, this.host.scratch2, count2);
+    this.host.setRoute(r1, this.host.scratch, new1);
+    this.host.setRoute(r2, this.host.scratch2, new2);
     if (this.host.onCommit) this.host.onCommit(bestAfter, r1, r2);
     return true;
   }
