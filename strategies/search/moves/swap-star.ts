@@ -2,6 +2,7 @@ import type { Rng } from "../../core/rng.js";
 import { routePriceFromTotals } from "../route-price.js";
 import type { Routes } from "../routes.js";
 import { CheapestInsertions } from "./insertion-cache.js";
+import { rewrite, swapStarCandidates } from "./swap-star-lists.js";
 
 const EPS = 1e-7;
 
@@ -63,34 +64,9 @@ export class SwapStar {
     this.nearOnly = ls.times !== null && m.nearSwapStar;
   }
 
-  /**
-   * Writes into `out` the positions of route r's customers SWAP* may move to route `other`;
-   * returns their count. On long routes under binding windows (FleetModel.nearSwapStar) only
-   * those with a granular neighbour in `other`:
-   * a customer none of whose nearest (by distance and windows) is there has no cheap place
-   * there, and on long routes the pairs of all customers made SWAP* a third of the search's
-   * time for moves the exact time price nearly always refused (BENCHMARKS.md, "Long routes").
-   */
+  /** Positions of route r's customers SWAP* may move to route `other`, into `out` (swap-star-lists.ts); returns their count. */
   near(r: number, other: number, out: Int32Array): number {
-    const ls = this.ls;
-    const seq = ls.seq[r]!;
-    const len = ls.length[r]!;
-    let count = 0;
-    if (!this.nearOnly) {
-      for (let k = 1; k <= len; k++) out[count++] = k;
-      return count;
-    }
-    const routeOf = ls.routeOf;
-    for (let k = 1; k <= len; k++) {
-      const list = ls.m.neighbours[seq[k]!]!;
-      for (let t = 0; t < list.length; t++) {
-        if (routeOf[list[t]!] === other) {
-          out[count++] = k;
-          break;
-        }
-      }
-    }
-    return count;
+    return swapStarCandidates(this.ls, r, other, this.nearOnly, out);
   }
 
   /** Starts a local-search run: every pair of routes is tested again. */
@@ -291,14 +267,14 @@ export class SwapStar {
     let new1: number;
     let new2: number;
     if (kind === 1) {
-      new1 = this.rebuild(r1, best1, seq2[best2]!, at1, this.host.scratch);
-      new2 = this.rebuild(r2, best2, seq1[best1]!, at2, this.host.scratch2);
+      new1 = rewrite(this.ls, r1, best1, seq2[best2]!, at1, this.host.scratch);
+      new2 = rewrite(this.ls, r2, best2, seq1[best1]!, at2, this.host.scratch2);
     } else if (kind === 2) {
-      new1 = this.rebuild(r1, best1, -1, -2, this.host.scratch);
-      new2 = this.rebuild(r2, -1, seq1[best1]!, at2, this.host.scratch2);
+      new1 = rewrite(this.ls, r1, best1, -1, -2, this.host.scratch);
+      new2 = rewrite(this.ls, r2, -1, seq1[best1]!, at2, this.host.scratch2);
     } else {
-      new1 = this.rebuild(r1, -1, seq2[best2]!, at1, this.host.scratch);
-      new2 = this.rebuild(r2, best2, -1, -2, this.host.scratch2);
+      new1 = rewrite(this.ls, r1, -1, seq2[best2]!, at1, this.host.scratch);
+      new2 = rewrite(this.ls, r2, best2, -1, -2, this.host.scratch2);
     }
     if (this.ls.loads) {
       // Chosen on the delivered load (a lower bound of the peak on board): priced at every
@@ -316,25 +292,5 @@ export class SwapStar {
     this.host.setRoute(r2, this.host.scratch2, new2);
     if (this.host.onCommit) this.host.onCommit(bestAfter, r1, r2);
     return true;
-  }
-
-  /**
-   * Customers of route r without the one at position `remove` (-1: none), with `insert` placed
-   * after position `after` (-1: in the removed one's place; -2: nowhere).
-   */
-  private rebuild(r: number, remove: number, insert: number, after: number, out: Int32Array): number {
-    const seq = this.ls.seq[r]!;
-    const len = this.ls.length[r]!;
-    let count = 0;
-    if (after === 0) out[count++] = insert;
-    for (let t = 1; t <= len; t++) {
-      if (t === remove) {
-        if (after === -1) out[count++] = insert;
-        continue;
-      }
-      out[count++] = seq[t]!;
-      if (t === after) out[count++] = insert;
-    }
-    return count;
   }
 }
