@@ -3,6 +3,7 @@ import { ChangedCustomers } from "./changed-customers.js";
 import type { FleetModel } from "./fleet-model.js";
 import type { Penalties } from "./penalties.js";
 import type { Pieces } from "./pieces.js";
+import { piecesDistance, piecesLoad, piecesService, writePieces } from "./piece-walks.js";
 import { RouteLoads } from "./route-loads.js";
 import { RouteRules, rulePenalty } from "./route-rules.js";
 import { RouteTimes } from "./route-times.js";
@@ -218,40 +219,14 @@ export class Routes {
     // Skills first: on problems with them most refused candidates are refused here, in O(pieces).
     if (this.rules && !this.rules.allows(v, pieces, this.seq)) return Number.POSITIVE_INFINITY;
     const m = this.m;
-    const n = m.nodeCount;
-    const d = m.dist;
-    let distance = 0;
-    let load = 0;
-    let prev = m.start[v]!;
-    for (let k = 0; k < pieces.count; k++) {
-      const r = pieces.route[k]!;
-      if (r < 0) {
-        const node = pieces.from[k]!;
-        distance += d[prev * n + node]!;
-        load += m.demand[node]!;
-        prev = node;
-        continue;
-      }
-      const from = pieces.from[k]!;
-      const to = pieces.to[k]!;
-      const seq = this.seq[r]!;
-      load += this.load[r]![to]! - this.load[r]![from - 1]!;
-      if (pieces.reversed[k]) {
-        distance += d[prev * n + seq[to]!]! + this.bwd[r]![to]! - this.bwd[r]![from]!;
-        prev = seq[from]!;
-      } else {
-        distance += d[prev * n + seq[from]!]! + this.fwd[r]![to]! - this.fwd[r]![from]!;
-        prev = seq[to]!;
-      }
-    }
-    distance += d[prev * n + m.end[v]!]!;
+    const distance = piecesDistance(this, v, pieces);
     const travel = m.fixedCost[v]! + m.unitCost[v]! * distance;
     if (travel >= limit) return travel;
     const order = this.loads?.order;
     if (order && !orderKept && order.brokenPieces(pieces, this.seq, this.routeOf, this.pos)) return Number.POSITIVE_INFINITY;
     // Backhauls: a delivery after a pickup is refused, as PyVRP refuses a backhaul -> linehaul arc.
     if (order && order.orderExcessPieces(pieces, this.seq) > 0) return Number.POSITIVE_INFINITY;
-    const excess = this.loads ? this.loads.excessOfPieces(v, pieces, this.seq) : load - m.capacity[v]!;
+    const excess = this.loads ? this.loads.excessOfPieces(v, pieces, this.seq) : piecesLoad(this, pieces) - m.capacity[v]!;
     const price = travel + (excess > 0 ? this.penalties.load * excess : 0);
     return this.rules ? price + this.rules.capPrice(v, pieces, distance, this.penalties) : price;
   }
@@ -296,53 +271,16 @@ export class Routes {
 
   /** Distance of vehicle v driving `pieces` from its start to its end node. */
   distanceOf(v: number, pieces: Pieces): number {
-    const m = this.m;
-    const n = m.nodeCount;
-    const d = m.dist;
-    let distance = 0;
-    let prev = m.start[v]!;
-    for (let k = 0; k < pieces.count; k++) {
-      const r = pieces.route[k]!;
-      const from = pieces.from[k]!;
-      const to = pieces.to[k]!;
-      if (r < 0) {
-        distance += d[prev * n + from]!;
-        prev = from;
-      } else if (pieces.reversed[k]) {
-        distance += d[prev * n + this.seq[r]![to]!]! + this.bwd[r]![to]! - this.bwd[r]![from]!;
-        prev = this.seq[r]![from]!;
-      } else {
-        distance += d[prev * n + this.seq[r]![from]!]! + this.fwd[r]![to]! - this.fwd[r]![from]!;
-        prev = this.seq[r]![to]!;
-      }
-    }
-    return distance + d[prev * n + m.end[v]!]!;
+    return piecesDistance(this, v, pieces);
   }
 
   /** Service minutes of the customers in `pieces`. */
   serviceOf(pieces: Pieces): number {
-    let service = 0;
-    for (let k = 0; k < pieces.count; k++) {
-      const r = pieces.route[k]!;
-      if (r < 0) service += this.m.service[pieces.from[k]!]!;
-      else service += this.serv[r]![pieces.to[k]!]! - this.serv[r]![pieces.from[k]! - 1]!;
-    }
-    return service;
+    return piecesService(this, pieces);
   }
 
   /** Writes the customers of `pieces` in order into `out`; returns their count. */
   write(pieces: Pieces, out: Int32Array): number {
-    let count = 0;
-    for (let k = 0; k < pieces.count; k++) {
-      const r = pieces.route[k]!;
-      if (r < 0) {
-        out[count++] = pieces.from[k]!;
-        continue;
-      }
-      const seq = this.seq[r]!;
-      if (pieces.reversed[k]) for (let t = pieces.to[k]!; t >= pieces.from[k]!; t--) out[count++] = seq[t]!;
-      else for (let t = pieces.from[k]!; t <= pieces.to[k]!; t++) out[count++] = seq[t]!;
-    }
-    return count;
+    return writePieces(this, pieces, out);
   }
 }

@@ -1,0 +1,81 @@
+import type { FleetModel } from "./fleet-model.js";
+import type { Pieces } from "./pieces.js";
+
+/** The parts of the route model (routes.ts) a walk over a candidate's pieces reads. */
+export interface PieceSource {
+  readonly m: FleetModel;
+  readonly seq: Int32Array[];
+  readonly fwd: Float64Array[];
+  readonly bwd: Float64Array[];
+  readonly serv: Float64Array[];
+  readonly load: Float64Array[];
+}
+
+/**
+ * Walks over a candidate route given as pieces (pieces.ts) of the model's routes: its distance,
+ * its delivered load, its service minutes and its customer list, each in O(pieces) from the routes' prefix sums
+ * (O(customers) for the list).
+ */
+
+/** Distance of vehicle v driving `pieces` from its start to its end node. */
+export function piecesDistance(rs: PieceSource, v: number, pieces: Pieces): number {
+  const m = rs.m;
+  const n = m.nodeCount;
+  const d = m.dist;
+  let distance = 0;
+  let prev = m.start[v]!;
+  for (let k = 0; k < pieces.count; k++) {
+    const r = pieces.route[k]!;
+    const from = pieces.from[k]!;
+    const to = pieces.to[k]!;
+    if (r < 0) {
+      distance += d[prev * n + from]!;
+      prev = from;
+    } else if (pieces.reversed[k]) {
+      distance += d[prev * n + rs.seq[r]![to]!]! + rs.bwd[r]![to]! - rs.bwd[r]![from]!;
+      prev = rs.seq[r]![from]!;
+    } else {
+      distance += d[prev * n + rs.seq[r]![from]!]! + rs.fwd[r]![to]! - rs.fwd[r]![from]!;
+      prev = rs.seq[r]![to]!;
+    }
+  }
+  return distance + d[prev * n + m.end[v]!]!;
+}
+
+/** Delivered load (dimension 0) of the customers in `pieces`. */
+export function piecesLoad(rs: PieceSource, pieces: Pieces): number {
+  let load = 0;
+  for (let k = 0; k < pieces.count; k++) {
+    const r = pieces.route[k]!;
+    if (r < 0) load += rs.m.demand[pieces.from[k]!]!;
+    else load += rs.load[r]![pieces.to[k]!]! - rs.load[r]![pieces.from[k]! - 1]!;
+  }
+  return load;
+}
+
+/** Service minutes of the customers in `pieces`. */
+export function piecesService(rs: PieceSource, pieces: Pieces): number {
+  let service = 0;
+  for (let k = 0; k < pieces.count; k++) {
+    const r = pieces.route[k]!;
+    if (r < 0) service += rs.m.service[pieces.from[k]!]!;
+    else service += rs.serv[r]![pieces.to[k]!]! - rs.serv[r]![pieces.from[k]! - 1]!;
+  }
+  return service;
+}
+
+/** Writes the customers of `pieces` in order into `out`; returns their count. */
+export function writePieces(rs: PieceSource, pieces: Pieces, out: Int32Array): number {
+  let count = 0;
+  for (let k = 0; k < pieces.count; k++) {
+    const r = pieces.route[k]!;
+    if (r < 0) {
+      out[count++] = pieces.from[k]!;
+      continue;
+    }
+    const seq = rs.seq[r]!;
+    if (pieces.reversed[k]) for (let t = pieces.to[k]!; t >= pieces.from[k]!; t--) out[count++] = seq[t]!;
+    else for (let t = pieces.from[k]!; t <= pieces.to[k]!; t++) out[count++] = seq[t]!;
+  }
+  return count;
+}
