@@ -1,6 +1,12 @@
 import type { FleetModel } from "./fleet-model.js";
 import type { Pieces } from "./pieces.js";
 
+/*
+ * Walks over a candidate route given as pieces (pieces.ts) of the model's routes: its distance,
+ * its delivered load, its service minutes and its customer list, each in O(pieces) from the
+ * routes' prefix sums (O(customers) for the list).
+ */
+
 /** The parts of the route model (routes.ts) a walk over a candidate's pieces reads. */
 export interface PieceSource {
   readonly m: FleetModel;
@@ -10,12 +16,6 @@ export interface PieceSource {
   readonly serv: Float64Array[];
   readonly load: Float64Array[];
 }
-
-/**
- * Walks over a candidate route given as pieces (pieces.ts) of the model's routes: its distance,
- * its delivered load, its service minutes and its customer list, each in O(pieces) from the routes' prefix sums
- * (O(customers) for the list).
- */
 
 /** Distance of vehicle v driving `pieces` from its start to its end node. */
 export function piecesDistance(rs: PieceSource, v: number, pieces: Pieces): number {
@@ -44,24 +44,23 @@ export function piecesDistance(rs: PieceSource, v: number, pieces: Pieces): numb
 
 /** Delivered load (dimension 0) of the customers in `pieces`. */
 export function piecesLoad(rs: PieceSource, pieces: Pieces): number {
-  let load = 0;
-  for (let k = 0; k < pieces.count; k++) {
-    const r = pieces.route[k]!;
-    if (r < 0) load += rs.m.demand[pieces.from[k]!]!;
-    else load += rs.load[r]![pieces.to[k]!]! - rs.load[r]![pieces.from[k]! - 1]!;
-  }
-  return load;
+  return piecesSum(pieces, rs.load, rs.m.demand);
 }
 
 /** Service minutes of the customers in `pieces`. */
 export function piecesService(rs: PieceSource, pieces: Pieces): number {
-  let service = 0;
+  return piecesSum(pieces, rs.serv, rs.m.service);
+}
+
+/** Sum of a per-customer quantity over `pieces`: `prefix[r][k]` sums it over route r's positions up to k, `perNode` is a single node's. */
+function piecesSum(pieces: Pieces, prefix: Float64Array[], perNode: ArrayLike<number>): number {
+  let sum = 0;
   for (let k = 0; k < pieces.count; k++) {
     const r = pieces.route[k]!;
-    if (r < 0) service += rs.m.service[pieces.from[k]!]!;
-    else service += rs.serv[r]![pieces.to[k]!]! - rs.serv[r]![pieces.from[k]! - 1]!;
+    if (r < 0) sum += perNode[pieces.from[k]!]!;
+    else sum += prefix[r]![pieces.to[k]!]! - prefix[r]![pieces.from[k]! - 1]!;
   }
-  return service;
+  return sum;
 }
 
 /** Writes the customers of `pieces` in order into `out`; returns their count. */

@@ -173,6 +173,15 @@ export function scratchRouteCost(p: CompiledProblem, v: number, pen: Penalties, 
   return cost;
 }
 
+/** Random prices of infeasibility for the searches under rules (distance and stop caps included). */
+export const rulesPenaltyArb = fc.record({
+  load: fc.double({ min: 0.1, max: 50, noNaN: true }),
+  duration: fc.double({ min: 0.1, max: 50, noNaN: true }),
+  timeWarp: fc.double({ min: 0.1, max: 50, noNaN: true }),
+  distance: fc.double({ min: 0.1, max: 50, noNaN: true }),
+  stops: fc.double({ min: 0.1, max: 200, noNaN: true }),
+});
+
 /** Random rules on top of a fleet instance: skip penalties, two skills, shifts, distance, hours and stops caps. */
 export function withRules(req: SolveRequestInput, seed: number, allowUnassigned: boolean): SolveRequestInput {
   const rng = new Rng(seed);

@@ -9,7 +9,7 @@ import { PenaltyManager } from "../../strategies/search/penalty-manager.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
 import { generalSearchMode } from "../../strategies/ils/general-mode.js";
-import { fleetArb, fleetInstance, scratchCost, scratchRouteCost, withRules } from "./fleet-problems.js";
+import { fleetArb, fleetInstance, rulesPenaltyArb, scratchCost, scratchRouteCost, withRules } from "./fleet-problems.js";
 
 /** The unordered pair of route neighbours of every customer of `routes` (depot 0 at both ends). */
 function neighbourPairs(routes: number[][]): Map<number, string> {
@@ -101,15 +101,8 @@ describe("localised general search (promising customers: mixed fleets, windows, 
   it("under windows and rules: prices every move of a localised run exactly, repairs included, and serves every customer it may not skip", () => {
     let moves = 0;
     let repairMoves = 0;
-    const penaltyArb = fc.record({
-      load: fc.double({ min: 0.1, max: 50, noNaN: true }),
-      duration: fc.double({ min: 0.1, max: 50, noNaN: true }),
-      timeWarp: fc.double({ min: 0.1, max: 50, noNaN: true }),
-      distance: fc.double({ min: 0.1, max: 50, noNaN: true }),
-      stops: fc.double({ min: 0.1, max: 200, noNaN: true }),
-    });
     fc.assert(
-      fc.property(fc.oneof(fleetArb("hard", 14), fleetArb("soft", 14), fleetArb("none", 14)), fc.boolean(), penaltyArb, fc.integer({ min: 1, max: 1e6 }), (o, rules, pen, seed) => {
+      fc.property(fc.oneof(fleetArb("hard", 14), fleetArb("soft", 14), fleetArb("none", 14)), fc.boolean(), rulesPenaltyArb, fc.integer({ min: 1, max: 1e6 }), (o, rules, pen, seed) => {
         const base = fleetInstance(o);
         const p = compileRequest(rules ? withRules(base, o.seed, seed % 2 === 0) : base).problem;
         const m = buildFleetModel(p);

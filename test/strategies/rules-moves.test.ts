@@ -11,15 +11,7 @@ import { buildFleetModel } from "../../strategies/search/fleet-model.js";
 import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
 import { SwapStar } from "../../strategies/search/moves/swap-star.js";
 import { Routes } from "../../strategies/search/routes.js";
-import { fleetArb, fleetInstance, scratchCost, withRules } from "./fleet-problems.js";
-
-const penaltyArb = fc.record({
-  load: fc.double({ min: 0.1, max: 50, noNaN: true }),
-  duration: fc.double({ min: 0.1, max: 50, noNaN: true }),
-  timeWarp: fc.double({ min: 0.1, max: 50, noNaN: true }),
-  distance: fc.double({ min: 0.1, max: 50, noNaN: true }),
-  stops: fc.double({ min: 0.1, max: 200, noNaN: true }),
-});
+import { fleetArb, fleetInstance, rulesPenaltyArb as penaltyArb, scratchCost, withRules } from "./fleet-problems.js";
 
 describe("the search under optional stops, skills, shifts and route limits (route-rules.ts, moves/optional.ts)", function () {
   this.timeout(300_000);
