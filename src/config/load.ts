@@ -41,6 +41,12 @@ export interface Config {
     /** How long a task message waits for its record before its admission is given up (issue 24). */
     admissionDeadlineMs: number;
   };
+  /**
+   * The API's graceful stop: readiness answers 503 for `delayMs` while requests are still served
+   * (a balancer takes the instance out first), then new connections are refused and open requests
+   * get up to `timeoutMs` to finish before their connections are closed.
+   */
+  apiDrain: { delayMs: number; timeoutMs: number };
   /** Seconds between keep-alive comments on an idle event stream (issue 13). */
   eventsKeepAliveSeconds: number;
   logLevel: "debug" | "info" | "warn" | "error";
@@ -101,6 +107,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       metricsPort: intEnv(env, "WORKER_METRICS_PORT", 0),
       solverMaxHeapMb: intEnv(env, "SOLVER_MAX_HEAP_MB", DEFAULT_SOLVER_MAX_HEAP_MB),
       admissionDeadlineMs: intEnv(env, "WORKER_ADMISSION_DEADLINE_MS", 30_000),
+    },
+    apiDrain: {
+      delayMs: intEnv(env, "API_DRAIN_DELAY_MS", 0),
+      timeoutMs: intEnv(env, "API_DRAIN_TIMEOUT_MS", 30_000),
     },
     eventsKeepAliveSeconds: intEnv(env, "EVENTS_KEEPALIVE_SECONDS", 15),
     logLevel: level,
