@@ -148,3 +148,40 @@ bench: deps
 
 clean:
 	rm -rf var dist clients/typescript/dist
+
+# Containers (docs/operating-containers.md): images built here from Debian packages with Debian's
+# docker.io (no image registry), the compose stack of deploy/compose.yaml, and its rolling-upgrade test.
+COMPOSE := docker-compose -p vrp -f deploy/compose.yaml
+IMAGE_TAG ?= latest
+export IMAGE_TAG
+
+.PHONY: image docker-engine deploy-up deploy-down test-deploy
+
+/usr/sbin/dockerd:
+	@command -v dockerd >/dev/null 2>&1 || $(call apt_install,docker.io,the Docker engine that builds and runs the images)
+
+/usr/bin/mmdebstrap:
+	@command -v mmdebstrap >/dev/null 2>&1 || $(call apt_install,mmdebstrap,builds the images' Debian root filesystems)
+
+/usr/bin/docker-compose:
+	@command -v docker-compose >/dev/null 2>&1 || $(call apt_install,docker-compose,runs deploy/compose.yaml)
+
+docker-engine: /usr/sbin/dockerd
+	@scripts/deploy/docker-engine.sh
+
+image: build $(PLAYGROUND) $(REFERENCE) /usr/bin/mmdebstrap docker-engine
+	scripts/deploy/build-images.sh
+
+# WORKERS sets the number of worker replicas (default 2).
+WORKERS ?= 2
+deploy-up: image /usr/bin/docker-compose
+	$(COMPOSE) up -d --scale worker=$(WORKERS)
+	scripts/deploy/wait-healthy.sh vrp
+
+deploy-down: /usr/bin/docker-compose
+	$(COMPOSE) down --volumes --remove-orphans --timeout 30
+
+# The rolling upgrade under load (several minutes, not part of `make test`): DEPLOY_TASKS sets
+# the submissions (default 1000).
+test-deploy: test-deps image /usr/bin/docker-compose
+	mocha --config .mocharc.deploy.json
