@@ -136,7 +136,7 @@ describe("deploy/k8s manifests (schema-checked, not applied: no cluster here)", 
     expect(set.serviceName).to.equal("vrp-nats-headless");
     const conf = find("ConfigMap", "vrp-nats-config").data!["nats.conf"]!;
     for (let i = 0; i < 3; i++) expect(conf).to.include(`nats-route://vrp-nats-${i}.vrp-nats-headless:6222`);
-    expect(find("ConfigMap", "vrp-config").data!.NATS_URL.split(",")).to.have.length(3);
+    expect(find("ConfigMap", "vrp-config").data!.NATS_URL!.split(",")).to.have.length(3);
   });
 
   it("the PrometheusRule holds exactly the groups of deploy/alert-rules.yml", () => {
