@@ -27,6 +27,9 @@ help:
 	@echo "make lint   - OpenAPI lint + TypeScript typecheck"
 	@echo "make build  - compile the API, workers and solver to dist/ (make run and make test do it when needed)"
 	@echo "make sdk    - build and test the TypeScript SDK in clients/typescript, pack it into dist/sdk/"
+	@echo "make image  - build the container images (Debian packages, Debian's docker.io); see docs/operating-containers.md"
+	@echo "make deploy-up / deploy-down - the compose stack of deploy/compose.yaml (3 NATS nodes, 2 APIs, workers, Prometheus)"
+	@echo "make test-deploy - rolling upgrade of the compose stack under load (several minutes, needs a Docker engine)"
 
 # npm packages from the lock file, and Debian's nats-server; the tests also need Prometheus
 # (promtool and a real server for the metrics tests).
@@ -183,5 +186,5 @@ deploy-down: /usr/bin/docker-compose
 
 # The rolling upgrade under load (several minutes, not part of `make test`): DEPLOY_TASKS sets
 # the submissions (default 1000).
-test-deploy: test-deps image /usr/bin/docker-compose
+test-deploy: deps image /usr/bin/docker-compose
 	mocha --config .mocharc.deploy.json
