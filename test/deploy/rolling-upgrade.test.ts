@@ -28,6 +28,37 @@ const IMAGES = ["vrp-solve", "vrp-nats", "vrp-prometheus"].map((i) => `${i}:${pr
  * started again. Nothing accepted may be lost, called back twice with another webhook-id, or
  * answered with a 5xx other than a 503 with Retry-After.
  */
+/**
+ * What a load balancer in front of the APIs does: it sends only to instances whose /readyz
+ * answers 200 (polled every 250 ms), and to all of them when none does.
+ */
+class ReadinessBalancer {
+  private ready: string[];
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly urls: string[]) {
+    this.ready = [...urls];
+  }
+
+  start(): void {
+    const poll = async () => {
+      const states = await Promise.all(this.urls.map((u) => fetch(`${u}/readyz`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false)));
+      this.ready = this.urls.filter((_, i) => states[i]);
+      this.timer = setTimeout(() => void poll(), 250);
+    };
+    void poll();
+  }
+
+  live(): string[] {
+    return this.ready.length > 0 ? this.ready : this.urls;
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}
+
 describe("rolling upgrade of the compose stack under load (make test-deploy)", function () {
   this.timeout(1_800_000);
   const stack = new ComposeStack();
@@ -111,8 +142,10 @@ describe("rolling upgrade of the compose stack under load (make test-deploy)", f
     choreography.catch(() => undefined);
 
     const holdBack = Math.floor(TASKS * 0.9);
+    const balancer = new ReadinessBalancer(stack.apiUrls());
+    balancer.start();
     const loadStart = Date.now();
-    const report = await submitLoad(() => stack.apiUrls(), headers, TASKS, callbacks.url, async (i) => {
+    const report = await submitLoad(() => balancer.live(), headers, TASKS, callbacks.url, async (i) => {
       if (i === Math.floor(TASKS * 0.05)) started();
       await new Promise((r) => setTimeout(r, Math.max(0, loadStart + i * PACE_MS - Date.now())));
       // The last tenth goes in once every replacement is over, so the load spans all of them.
@@ -120,10 +153,14 @@ describe("rolling upgrade of the compose stack under load (make test-deploy)", f
     });
     started();
     await choreography;
+    balancer.stop();
     const fakeCluster = { apiUrls: () => stack.apiUrls(), headers, nats: inspector!, unhandledErrors: () => "" } as unknown as FaultCluster;
     const summary = await checkNothingLost(fakeCluster, report, new Set(), callbacks);
     console.log(`      ${summary}\n      ${steps.join("\n      ")}`);
     expect(steps).to.have.length(WORKERS + 4);
+    // The APIs' drain: readiness went false before the listener closed, so a client that follows
+    // readiness never had a connection refused or broken.
+    expect(report.answers.get(0) ?? 0, "connections refused or broken").to.equal(0);
   });
 
   it("Prometheus scrapes every process (all targets up) and has every shipped rule loaded", async () => {
