@@ -3,13 +3,12 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileRequest } from "../../src/problem/compile-request.js";
-import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import { Budget } from "../../strategies/core/budget.js";
 import { evaluateSolution } from "../../strategies/core/evaluator.js";
 import { findStrategy } from "../../strategies/registry.js";
+import { benchmarkRequest } from "../helpers/benchmark-fixtures.js";
 
 const root = join(import.meta.dirname, "..", "..");
-const benchDir = process.env.BENCH_DIR ?? join(root, "..", "shared", "benchmarks");
 /** Digests of hgs's routes on main before the constraint fields existed (bench/same-routes.ts --write). */
 const stored = JSON.parse(readFileSync(join(root, "bench", "same-routes-main.json"), "utf8")) as Record<string, { digest: string; cost: number }>;
 
@@ -23,13 +22,14 @@ describe("requests without the constraint fields solve exactly as before (bench/
   this.timeout(300_000);
 
   const cases = [
-    { name: "C101", file: "Solomon/C101.json", iterations: 300 },
-    { name: "X110-HD", file: "HFVRP/X110-HD.json", iterations: 1500 },
-    { name: "PR11A", file: "MDVRPTW/PR11A.json", iterations: 800 },
+    { name: "C101", file: "Solomon/C101", iterations: 300 },
+    { name: "X110-HD", file: "HFVRP/X110-HD", iterations: 1500 },
+    { name: "PR11A", file: "MDVRPTW/PR11A", iterations: 800 },
   ];
   for (const c of cases) {
     it(`${c.name}: hgs, seed 1, ${c.iterations} iterations: the stored routes and cost`, () => {
-      const request = JSON.parse(readFileSync(join(benchDir, "requests", c.file), "utf8")) as SolveRequestInput;
+      // The benchmark's request, carried in test/fixtures/benchmarks/ (benchmark-fixtures.test.ts checks it is the same).
+      const request = benchmarkRequest(c.file);
       const { problem } = compileRequest(request);
       expect(problem.rules ?? null).to.equal(null);
       const solution = findStrategy("hgs").solve(problem, Budget.forSeconds(3600, 1, c.iterations));
