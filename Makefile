@@ -17,11 +17,12 @@ export PATH := $(CURDIR)/node_modules/.bin:$(NODE_DIR)/node_modules/.bin:$(PATH)
 BUILD_STAMP := dist/.built
 BUILD_SOURCES := $(shell find src strategies generated -name '*.ts' -not -name '*.test.ts' 2>/dev/null) src/worker/thread-boot.mjs
 
-.PHONY: help deps test-deps build sdk-build sdk-pack sdk run test test-soak test-faults typecheck lint gen bench clean
+.PHONY: help deps test-deps build sdk-build sdk-pack sdk run test test-strategies test-soak test-faults typecheck lint gen bench clean
 
 help:
 	@echo "make run    - install what is missing, start nats-server, the API (127.0.0.1:8080) and workers"
 	@echo "make test   - the whole test suite (starts its own nats-server on free ports)"
+	@echo "make test-strategies - the solver strategies' tests alone (no services, no build)"
 	@echo "make test-faults - fault suite on a three-node NATS cluster (several minutes)"
 	@echo "make bench  - solver benchmark on public instances (see BENCHMARKS.md)"
 	@echo "make lint   - OpenAPI lint + TypeScript typecheck"
@@ -121,6 +122,11 @@ test: test-deps build sdk $(PLAYGROUND) $(REFERENCE)
 	tsc -p playground/tsconfig.json
 	tsc -p reference/tsconfig.json
 	mocha
+
+# The solver strategies' tests alone (test/strategies/ and strategies/**/*.test.ts), for work on a
+# strategy: they start no services, so nothing is built first.
+test-strategies: $(NPM_STAMP)
+	mocha --config .mocharc.strategies.json
 
 # The three-node NATS cluster and load run (several minutes): see README "Operating".
 test-soak: test-deps build

@@ -13,8 +13,10 @@ import { REPO_ROOT } from "../../src/infra/repo-root.js";
 
 const FIXTURES = join(REPO_ROOT, "test", "fixtures", "benchmarks");
 
-/** The matrix conventions of the benchmark folder's README that the fixtures use. */
+/** The matrix conventions of the benchmark folder's README that the fixtures use, from the Euclidean distance. */
 const CONVENTIONS = {
+  /** Full double precision (CMT, whose requests also carry the coordinates). */
+  real: (d: number) => d,
   /** Euclidean distance truncated to one decimal (Solomon). */
   trunc1: (d: number) => Math.floor(10 * d) / 10,
   /** Euclidean distance rounded to three decimals (PyVRP's exact scale: MDVRPTW, SDVRPTW). */
@@ -23,7 +25,8 @@ const CONVENTIONS = {
 
 interface DistanceFrom {
   convention: keyof typeof CONVENTIONS;
-  positions: [number, number][];
+  /** Absent: the request's node_positions. */
+  positions?: [number, number][];
 }
 
 /** A benchmark request by its path under requests/ without `.json`, e.g. `Solomon/C101`. */
@@ -33,8 +36,9 @@ export function benchmarkRequest(name: string): SolveRequestInput {
   };
   if (!from) return request;
   const round = CONVENTIONS[from.convention];
-  const p = from.positions;
-  request.distance_matrix = p.map(([xi, yi]) => p.map(([xj, yj]) => round(Math.hypot(xi - xj, yi - yj))));
+  const p = from.positions ?? (request.node_positions as [number, number][]);
+  // sqrt of the sum of squares, as the folder's converter computed them (Math.hypot differs in the last bit).
+  request.distance_matrix = p.map(([xi, yi]) => p.map(([xj, yj]) => round(Math.sqrt((xi - xj) ** 2 + (yi - yj) ** 2))));
   return request;
 }
 
@@ -44,7 +48,16 @@ export function xxlFixture(name: string): string {
 }
 
 /** Every fixture, by its path under requests/. */
-export const BENCHMARK_FIXTURES = ["Solomon/C101", "HFVRP/X110-HD", "MDVRPTW/PR11A", "XXL/Leuven1", "XXL/Leuven2", "XXL/Antwerp1"];
+export const BENCHMARK_FIXTURES = [
+  "Solomon/C101",
+  "CMT/CMT13",
+  "HFVRP/X110-HD",
+  "HFVRP/X101-FSMFD",
+  "MDVRPTW/PR11A",
+  "XXL/Leuven1",
+  "XXL/Leuven2",
+  "XXL/Antwerp1",
+];
 
 /**
  * The benchmark folder (BENCH_DIR, else ../shared/benchmarks beside the repository) when it
