@@ -62,7 +62,9 @@ async function main(): Promise<void> {
   });
   if (values.strategy !== undefined && values.strategies !== undefined) throw new BenchSetupError("bench: give --strategy or --strategies, not both");
   const benchmarks = loadBenchmarks(values["bench-dir"]);
-  if (!benchmarks.entries.some((e) => e.set === values.set)) throw new BenchSetupError(`${unknownSetMessage(values.set, benchmarks)}\n${USAGE}`);
+  if (!benchmarks.entries.some((e) => e.set === values.set)) {
+    throw new BenchSetupError(benchmarks.folder === null ? unknownSetMessage(values.set, benchmarks) : `${unknownSetMessage(values.set, benchmarks)}\n${USAGE}`);
+  }
   const only = values.only ? new Set(values.only.split(",")) : null;
   const entries = benchmarks.entries
     .filter((e) => e.set === values.set && (!only || only.has(e.name)))
