@@ -47,14 +47,19 @@ export class BenchSetupError extends Error {}
  * The manifests: the benchmark folder's (when found) and the local hold-out one. A folder named
  * explicitly must hold a manifest.json; the sibling default may be absent.
  */
-export function loadBenchmarks(benchDirOption: string | undefined, env: NodeJS.ProcessEnv = process.env, sibling = SIBLING_DIR): Benchmarks {
+export function loadBenchmarks(
+  benchDirOption: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  sibling = SIBLING_DIR,
+): Benchmarks {
   const named = benchDirOption ?? env.BENCH_DIR;
   const local = JSON.parse(readFileSync(join(LOCAL_DIR, "manifest.json"), "utf8")) as ManifestEntry[];
   if (named !== undefined) {
     const folder = resolve(named);
     const how = benchDirOption !== undefined ? "--bench-dir" : "BENCH_DIR";
     if (!existsSync(join(folder, "manifest.json"))) {
-      throw new BenchSetupError(`bench: ${how} ${folder} has no manifest.json (expected the layout of a benchmark folder: manifest.json and requests/)`);
+      const layout = "expected the layout of a benchmark folder: manifest.json and requests/";
+      throw new BenchSetupError(`bench: ${how} ${folder} has no manifest.json (${layout})`);
     }
     return { folder, entries: [...readManifest(folder), ...local], lookedFor: `${how} ${folder}` };
   }

@@ -4,12 +4,11 @@
  * run.ts pins to one core. The order rotates from one instance to the next, so no strategy always
  * runs first (on a cold process) or last.
  */
-import { benchmarkSeconds, type RunSettings } from "./single.js";
-import { entryRequest, type Benchmarks, type ManifestEntry } from "./benchmark-folder.js";
+import { entryRequest } from "./benchmark-folder.js";
 import { compareHeader, compareLine, compareMean, type CompareCell, type CompareRow } from "./compare-table.js";
-import type { CompiledSolver } from "./compiled-solver.js";
+import { benchmarkSeconds, type BenchRun } from "./single.js";
 
-export function runCompared(strategies: readonly string[], entries: readonly ManifestEntry[], benchmarks: Benchmarks, settings: RunSettings, solver: CompiledSolver): void {
+export function runCompared(strategies: readonly string[], { entries, benchmarks, settings, solver }: BenchRun): void {
   for (const line of compareHeader(strategies)) console.log(line);
   const rows: CompareRow[] = [];
   entries.forEach((entry, index) => {

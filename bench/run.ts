@@ -60,10 +60,14 @@ async function main(): Promise<void> {
       core: { type: "string" },
     },
   });
-  if (values.strategy !== undefined && values.strategies !== undefined) throw new BenchSetupError("bench: give --strategy or --strategies, not both");
+  if (values.strategy !== undefined && values.strategies !== undefined) {
+    throw new BenchSetupError("bench: give --strategy or --strategies, not both");
+  }
   const benchmarks = loadBenchmarks(values["bench-dir"]);
   if (!benchmarks.entries.some((e) => e.set === values.set)) {
-    throw new BenchSetupError(benchmarks.folder === null ? unknownSetMessage(values.set, benchmarks) : `${unknownSetMessage(values.set, benchmarks)}\n${USAGE}`);
+    // Without a folder the message alone, on one line: where the bench looked and how to name one.
+    const message = unknownSetMessage(values.set, benchmarks);
+    throw new BenchSetupError(benchmarks.folder === null ? message : `${message}\n${USAGE}`);
   }
   const only = values.only ? new Set(values.only.split(",")) : null;
   const entries = benchmarks.entries
@@ -91,16 +95,20 @@ async function main(): Promise<void> {
   const time = values.time ? `${values.time} s` : "protocol (10 s <= 200 customers, 30 s above; XXL 60 s <= 10,000, 120 s above)";
   const clock = solver.solverClockIsCpu ? ", counted in CPU seconds (SOLVER_CLOCK=cpu)" : "";
   const who = strategies ? `strategies ${strategies.join(", ")}` : `strategy ${values.strategy ?? "auto"}`;
-  console.log(`set ${values.set}: ${entries.length} instances, ${who}, seed ${settings.seed}, time ${time}${clock}; Node ${process.version}, compiled build (dist/)${where}`);
-  if (strategies) runCompared(strategies, entries, benchmarks, settings, solver);
-  else runSingle(values.strategy, entries, benchmarks, settings, solver);
+  const runtime = `Node ${process.version}, compiled build (dist/)${where}`;
+  console.log(`set ${values.set}: ${entries.length} instances, ${who}, seed ${settings.seed}, time ${time}${clock}; ${runtime}`);
+  const run = { entries, benchmarks, settings, solver };
+  if (strategies) runCompared(strategies, run);
+  else runSingle(values.strategy, run);
 }
 
 try {
   await main();
 } catch (e) {
   if (e instanceof BenchSetupError) process.stderr.write(`${e.message}\n`);
-  else if (e instanceof TypeError && "code" in e && String(e.code).startsWith("ERR_PARSE_ARGS")) process.stderr.write(`bench: ${e.message}\n${USAGE}\n`);
+  else if (e instanceof TypeError && String((e as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS")) {
+    process.stderr.write(`bench: ${e.message}\n${USAGE}\n`);
+  }
   else throw e;
   process.exit(2);
 }

@@ -6,6 +6,14 @@
 import { entryRequest, type Benchmarks, type ManifestEntry } from "./benchmark-folder.js";
 import type { CompiledSolver } from "./compiled-solver.js";
 
+/** What a run solves and with what: the set's entries, where they come from, the settings and the solver. */
+export interface BenchRun {
+  entries: readonly ManifestEntry[];
+  benchmarks: Benchmarks;
+  settings: RunSettings;
+  solver: CompiledSolver;
+}
+
 export interface RunSettings {
   /** Seconds per instance; undefined: the protocol's (benchmarkSeconds). */
   seconds: number | undefined;
@@ -27,7 +35,7 @@ export function benchmarkSeconds(entry: ManifestEntry, settings: RunSettings): n
 
 const pad = (s: string | number, w: number) => String(s).padStart(w);
 
-export function runSingle(strategy: string | undefined, entries: readonly ManifestEntry[], benchmarks: Benchmarks, settings: RunSettings, solver: CompiledSolver): void {
+export function runSingle(strategy: string | undefined, { entries, benchmarks, settings, solver }: BenchRun): void {
   const iterHead = (settings.iterations ? " iter/s |" : "") + (settings.cpu ? " cpu s |" : "");
   // Vehicles used by our solution (the best known solution's in brackets): PDPTW's best known
   // solutions minimise vehicles first, the requests distance only, so the two go together.
@@ -35,8 +43,10 @@ export function runSingle(strategy: string | undefined, entries: readonly Manife
   // the served count is shown beside it.
   const prizes = entries.some((e) => e.bks_objective === "distance_plus_penalties");
   if (prizes) console.log("objective distance_plus_penalties: total_cost = distance + skip_penalty_total; served = clients on a route");
-  console.log(`| instance | customers | best known | ours | gap % | time s | strategy |${iterHead}${prizes ? " served |" : ""} vehicles (bks) |`);
-  console.log(`|---|---:|---:|---:|---:|---:|---|${settings.iterations ? "---:|" : ""}${settings.cpu ? "---:|" : ""}${prizes ? "---:|" : ""}---:|`);
+  const served = prizes ? " served |" : "";
+  console.log(`| instance | customers | best known | ours | gap % | time s | strategy |${iterHead}${served} vehicles (bks) |`);
+  const extra = (settings.iterations ? "---:|" : "") + (settings.cpu ? "---:|" : "") + (prizes ? "---:|" : "");
+  console.log(`|---|---:|---:|---:|---:|---:|---|${extra}---:|`);
   const gaps: number[] = [];
   let feasible = 0;
   for (const entry of entries) {
@@ -67,9 +77,11 @@ export function runSingle(strategy: string | undefined, entries: readonly Manife
       const served = Object.values(outcome.result.routes).reduce((sum, nodes) => sum + Math.max(0, nodes.length - 2), 0);
       const servedCell = prizes ? ` ${pad(served, 5)} |` : "";
       const cost = pad(outcome.result.total_cost.toFixed(2), 10);
-      console.log(`${head} ${cost} | ${pad(gap.toFixed(2), 6)} | ${pad(took.toFixed(1), 5)} | ${outcome.result.strategy} |${iterCell}${servedCell} ${used} (${entry.bks_routes ?? "-"}) |`);
+      const gapTime = `${pad(gap.toFixed(2), 6)} | ${pad(took.toFixed(1), 5)}`;
+      console.log(`${head} ${cost} | ${gapTime} | ${outcome.result.strategy} |${iterCell}${servedCell} ${used} (${entry.bks_routes ?? "-"}) |`);
     } else {
-      console.log(`${head} infeasible | - | ${pad(took.toFixed(1), 5)} | ${outcome.strategy ?? "-"} |${iterCell}${prizes ? " - |" : ""} - (${entry.bks_routes ?? "-"}) |`);
+      const servedCell = prizes ? " - |" : "";
+      console.log(`${head} infeasible | - | ${pad(took.toFixed(1), 5)} | ${outcome.strategy ?? "-"} |${iterCell}${servedCell} - (${entry.bks_routes ?? "-"}) |`);
     }
   }
   const mean = gaps.reduce((a, b) => a + b, 0) / Math.max(1, gaps.length);
@@ -77,5 +89,6 @@ export function runSingle(strategy: string | undefined, entries: readonly Manife
   const median = sorted.length ? sorted[Math.floor(sorted.length / 2)]! : 0;
   const max = (sorted[sorted.length - 1] ?? 0).toFixed(2);
   const set = entries[0]?.set ?? "-";
-  console.log(`\nset ${set}: feasible ${feasible}/${entries.length}, mean gap ${mean.toFixed(2)}%, median gap ${median.toFixed(2)}%, max gap ${max}%`);
+  const summary = `mean gap ${mean.toFixed(2)}%, median gap ${median.toFixed(2)}%, max gap ${max}%`;
+  console.log(`\nset ${set}: feasible ${feasible}/${entries.length}, ${summary}`);
 }

@@ -40,7 +40,8 @@ export function allStrategies(): readonly Strategy[] {
 
 function isStrategy(value: unknown): value is Strategy {
   const s = value as Partial<Strategy> | null;
-  return typeof s === "object" && s !== null && typeof s.name === "string" && typeof s.supports === "function" && typeof s.solve === "function";
+  if (typeof s !== "object" || s === null) return false;
+  return typeof s.name === "string" && typeof s.supports === "function" && typeof s.solve === "function";
 }
 
 /**
@@ -49,8 +50,8 @@ function isStrategy(value: unknown): value is Strategy {
  */
 function moduleUrl(spec: string): string {
   const path = resolve(spec);
-  if (isAbsolute(spec) || spec.startsWith(".") || existsSync(path)) return pathToFileURL(createRequire(pathToFileURL(path + "/")).resolve(path)).href;
-  return spec;
+  if (!isAbsolute(spec) && !spec.startsWith(".") && !existsSync(path)) return spec;
+  return pathToFileURL(createRequire(pathToFileURL(path + "/")).resolve(path)).href;
 }
 
 /**
