@@ -38,6 +38,11 @@ export async function compiledSolver(env: NodeJS.ProcessEnv = process.env): Prom
     load<StrategyModulesConfig>("src/config/strategy-modules.js"),
     load<ClockModule>("strategies/core/clock.js"),
   ]);
-  await loadStrategyModules(strategyModulesFromEnv(env));
+  const modules = strategyModulesFromEnv(env);
+  try {
+    await loadStrategyModules(modules);
+  } catch (e) {
+    throw new BenchSetupError(`bench: STRATEGY_MODULES (${modules.join(", ")}): ${(e as Error).message.split("\n")[0]}`);
+  }
   return { solveRequest, findStrategy, solverClockIsCpu };
 }

@@ -18,13 +18,14 @@ function allowedCores(): string | null {
 }
 
 /**
- * Pins to `core` (default: the machine's last core) and says where the process runs, for the
- * table's header; a machine without taskset runs unpinned and the header says so.
+ * Pins to `core` (default: the last core this process may use) and says where the process runs,
+ * for the table's header; a machine without taskset runs unpinned and the header says so.
  */
 export function pinToOneCore(core: number | undefined): string {
   const allowed = allowedCores();
   if (allowed !== null && /^\d+$/.test(allowed) && core === undefined) return `pinned to core ${allowed} (already)`;
-  const target = core ?? availableParallelism() - 1;
+  const last = allowed?.split(/[,-]/).at(-1);
+  const target = core ?? (last !== undefined ? Number(last) : availableParallelism() - 1);
   try {
     execFileSync("taskset", ["-a", "-cp", String(target), String(process.pid)], { stdio: "ignore" });
   } catch {

@@ -51,6 +51,7 @@ function isStrategy(value: unknown): value is Strategy {
 function moduleUrl(spec: string): string {
   const path = resolve(spec);
   if (!isAbsolute(spec) && !spec.startsWith(".") && !existsSync(path)) return spec;
+  if (!existsSync(path)) throw new Error(`strategy module folder ${path} does not exist`);
   return pathToFileURL(createRequire(pathToFileURL(path + "/")).resolve(path)).href;
 }
 
