@@ -1,16 +1,17 @@
 import { windowsBindAgainst, type CompiledProblem } from "./core/problem.js";
 import type { FleetModel } from "./search/fleet-model.js";
-import { textbookMismatch } from "./search/textbook-model.js";
 
 /**
  * Every search setting that differs by problem family, and why, in one place. Each method reads
- * its own section, chosen from the features of the model it builds: hgs from its textbook model
- * (hgsSettings), the general iterated local search from its fleet model (generalSettings), the
- * decomposition from the compiled problem (decompositionSettings). The service never overrides
+ * its own section, chosen from the features of the model it builds: the textbook model from the
+ * compiled problem (textbookSettings), hgs from its textbook model (hgsSettings), the general
+ * iterated local search from its fleet model (generalSettings), the decomposition from the
+ * compiled problem (decompositionSettings). The service never overrides
  * them; benchmarks may, through a SettingsOverride on the Budget, to compare settings on the
  * same problems. The figures behind each choice are in BENCHMARKS.md.
  */
 export interface SearchSettings {
+  textbook: TextbookSettings;
   hgs: HgsSettings;
   general: GeneralSettings;
   decomposition: DecompositionSettings;
@@ -24,6 +25,46 @@ export interface SettingsOverride {
   decomposition?: Partial<SearchSettings["decomposition"]>;
   /** Told what the decomposition's route elimination tried, one line each (for studying it). */
   trace?: (line: string) => void;
+}
+
+// ---- the textbook model (search/textbook-model.ts) ----
+
+/** Granular neighbours per customer in the textbook search. */
+export const GRANULARITY = 20;
+/**
+ * Long routes under binding windows: more neighbours, since most of a customer's nearest are then
+ * in its own route, which leaves its moves to other routes to a handful of pairs.
+ */
+export const WINDOWS_GRANULARITY = 40;
+/** Customers per route, at the fewest routes the demand needs, from which routes count as long. */
+const LONG_ROUTE = 25;
+/** Customers above which the long-route settings apply (short routes and small problems do better without). */
+const LONG_ROUTES_ABOVE = 200;
+
+export interface TextbookSettings {
+  /** Each customer's granular neighbours: this many nearest (by time-aware proximity under windows). */
+  granularity: number;
+  /**
+   * SWAP* only for customers near the other route (search/moves/swap-star.ts): with long routes
+   * and more neighbours, so that an iteration costs about as before.
+   */
+  nearSwapStar: boolean;
+}
+
+/** The textbook model's neighbourhood for `p`; `windows`: binding windows priced by time warp on the request's own distances. */
+export function textbookSettings(p: CompiledProblem, windows: boolean): TextbookSettings {
+  const long = windows && longWindowRoutes(p);
+  return { granularity: long ? WINDOWS_GRANULARITY : GRANULARITY, nearSwapStar: long };
+}
+
+/** Whether routes are long (longer than LONG_ROUTE customers at the capacity's fewest routes) on a problem of more than LONG_ROUTES_ABOVE customers. */
+function longWindowRoutes(p: CompiledProblem): boolean {
+  const n = p.customers.length;
+  if (n <= LONG_ROUTES_ABOVE) return false;
+  let demand = 0;
+  for (const c of p.customers) demand += p.demand[c]!;
+  const fewest = Math.max(1, Math.ceil(demand / p.capacity[0]! - 1e-9));
+  return n / fewest >= LONG_ROUTE;
 }
 
 // ---- hgs: which method searches a textbook problem ----
@@ -165,9 +206,11 @@ export interface DecompositionSettings {
   startShare: number;
 }
 
-/** The decomposition's settings for `p`, by the method hgs uses on its sub-problems. */
-export function decompositionSettings(p: CompiledProblem, override: SettingsOverride = {}): DecompositionSettings {
-  const textbook = textbookMismatch(p) === null;
+/**
+ * The decomposition's settings for `p`, by the method hgs uses on its sub-problems: `textbook`
+ * when the textbook model fits it (search/textbook-model.ts textbookMismatch is null).
+ */
+export function decompositionSettings(p: CompiledProblem, textbook: boolean, override: SettingsOverride = {}): DecompositionSettings {
   const { windowGroups, ...chosen } = override.decomposition ?? {};
   return {
     customers: textbook ? SUB_PROBLEM_CUSTOMERS : GENERAL_SUB_PROBLEM_CUSTOMERS,
@@ -177,12 +220,12 @@ export function decompositionSettings(p: CompiledProblem, override: SettingsOver
     squeeze: true,
     startShare: START_SHARE,
     ...chosen,
-    windowGroups: windowGroups === true && windowGroupsFit(p),
+    windowGroups: windowGroups === true && textbook && windowGroupsFit(p),
   };
 }
 
-/** Textbook problems (one depot, identical vehicles) with binding hard windows only. */
+/** Binding hard windows and no load rules (on a textbook problem: one depot, identical vehicles). */
 function windowGroupsFit(p: CompiledProblem): boolean {
-  if (!p.time || textbookMismatch(p) !== null || p.loads) return false;
+  if (!p.time || p.loads) return false;
   return windowsBindAgainst(p, p.startNode[0]!);
 }

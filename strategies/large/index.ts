@@ -9,6 +9,7 @@ import { RouteRotation } from "../decomposition/rotation.js";
 import { decompositionRefusal, extractSubProblem, liftRoutes, MatrixPool } from "../decomposition/subproblem.js";
 import { firstRoundShare } from "./settings.js";
 import { decompositionSettings } from "../settings.js";
+import { textbookMismatch } from "../search/textbook-model.js";
 import { bestLargeStart } from "./start.js";
 import { FleetSqueeze, fleetFloor } from "./squeeze.js";
 import { solverNow } from "../core/clock.js";
@@ -86,7 +87,7 @@ export const large: Strategy = {
     const startedMs = solverNow();
     // A problem that one sub-problem would cover is hgs's own (it also stops early on tiny ones).
     if (p.customers.length <= WHOLE_PROBLEM_CUSTOMERS && hgs.supports(p).ok) return hgs.solve(p, budget);
-    const settings = decompositionSettings(p, budget.overrides);
+    const settings = decompositionSettings(p, textbookMismatch(p) === null, budget.overrides);
     const current = bestLargeStart(p, startedMs, budget.deadlineMs, () => budget.exhausted(), settings.startShare);
     const score = evaluateSolution(p, current);
     if (score.feasible) budget.improved(cloneSolution(current));
