@@ -130,10 +130,10 @@ export interface GeneralSettings {
 }
 
 /**
- * Mixed fleets without windows, rules or load order: all three parts, with a low threshold, since
- * late acceptance there stalls at the cost it reaches early. Windows without rules (several
- * depots): the localised education and the feasible current, with the family's late acceptance,
- * which a threshold did not beat. Rules (skills, shifts, caps) and load order (shipments,
+ * Mixed fleets without windows, rules or load order: all three parts, with the annealed threshold
+ * at 0.2, since late acceptance there ends a run at the cost it reached early. Windows without
+ * rules or load order (several depots with windows): the localised education and the feasible
+ * current, with the family's late acceptance, which a threshold did not beat. Rules (skills, shifts, caps) and load order (shipments,
  * backhauls): none, as the localised education found no better solutions there. Set partitioning:
  * shipments on identical vehicles without rules, where the pool holds the better combinations;
  * off for skills, mixed fleets and several depots (unless opted in), where its solves rarely
