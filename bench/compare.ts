@@ -20,6 +20,7 @@ export function runCompared(strategies: readonly string[], { entries, benchmarks
       if (settings.latePenalty !== undefined) request.late_penalty_per_min = settings.latePenalty;
       const stats = { iterations: 0 };
       const outcome = solver.solveRequest(request, {
+        settings: settings.override,
         requestId: entry.name,
         timeLimitSeconds: benchmarkSeconds(entry, settings),
         seed: settings.seed,

@@ -2,7 +2,8 @@
  * The solver the bench measures: the compiled build in dist/ (`make build`), the code the workers
  * run, not the TypeScript sources, so the bench's figures are the service's. The types come from
  * the sources the build is made from. Strategy modules (STRATEGY_MODULES) are registered with
- * this build's registry, the one its solveRequest looks names up in.
+ * this build's registry, the one its solveRequest looks names up in, and SOLVER_CLOCK=cpu
+ * switches this build's clock.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -18,7 +19,8 @@ type ClockModule = typeof import("../strategies/core/clock.js");
 export interface CompiledSolver {
   solveRequest: SolveModule["solveRequest"];
   findStrategy: RegistryModule["findStrategy"];
-  solverClockIsCpu: ClockModule["solverClockIsCpu"];
+  /** Whether time limits are counted in CPU seconds (SOLVER_CLOCK=cpu). */
+  cpuClock: boolean;
 }
 
 const DIST = join(REPO_ROOT, "dist");
@@ -32,7 +34,7 @@ export async function compiledSolver(env: NodeJS.ProcessEnv = process.env): Prom
   if (!existsSync(join(DIST, "src", "problem", "solve-request.js"))) {
     throw new BenchSetupError(`bench: the compiled solver ${join(DIST, "src", "problem", "solve-request.js")} is missing: run make build`);
   }
-  const [{ solveRequest }, { findStrategy, loadStrategyModules }, { strategyModulesFromEnv }, { solverClockIsCpu }] = await Promise.all([
+  const [{ solveRequest }, { findStrategy, loadStrategyModules }, { strategyModulesFromEnv }, clock] = await Promise.all([
     load<SolveModule>("src/problem/solve-request.js"),
     load<RegistryModule>("strategies/registry.js"),
     load<StrategyModulesConfig>("src/config/strategy-modules.js"),
@@ -44,5 +46,6 @@ export async function compiledSolver(env: NodeJS.ProcessEnv = process.env): Prom
   } catch (e) {
     throw new BenchSetupError(`bench: STRATEGY_MODULES (${modules.join(", ")}): ${(e as Error).message.split("\n")[0]}`);
   }
-  return { solveRequest, findStrategy, solverClockIsCpu };
+  if (env.SOLVER_CLOCK === "cpu") clock.useCpuClock();
+  return { solveRequest, findStrategy, cpuClock: clock.solverClockIsCpu() };
 }

@@ -12,13 +12,15 @@
  * beside the repository) and the local hold-out set `X-large` (bench/instances/, needs no folder).
  * Protocol default time: 10 s up to 200 customers, 30 s above; XXL 60 s up to 10,000 customers,
  * 120 s above. `SOLVER_CLOCK=cpu` counts each limit in this process's CPU seconds (the header
- * says so). `npm run bench -- pipeline`: the service pipeline's speed (bench/pipeline.ts).
+ * says so); the search-setting variables of bench/settings-env.ts apply to every solve.
+ * `npm run bench -- pipeline`: the service pipeline's speed (bench/pipeline.ts).
  */
 import { parseArgs } from "node:util";
 import { BenchSetupError, loadBenchmarks, unknownSetMessage } from "./benchmark-folder.js";
 import { runCompared } from "./compare.js";
 import { compiledSolver } from "./compiled-solver.js";
 import { pinToOneCore } from "./pin.js";
+import { settingsFromEnv } from "./settings-env.js";
 import { runSingle, type RunSettings } from "./single.js";
 
 const USAGE =
@@ -79,6 +81,7 @@ async function main(): Promise<void> {
     latePenalty: numberOption("late-penalty", values["late-penalty"]),
     iterations: values.iterations,
     cpu: values.cpu,
+    override: settingsFromEnv(process.env),
   };
   const strategies = values.strategies?.split(",").map((s) => s.trim()).filter(Boolean);
   const solver = await compiledSolver();
@@ -93,7 +96,7 @@ async function main(): Promise<void> {
   const core = numberOption("core", values.core);
   const where = strategies ? `, ${pinToOneCore(core)}` : "";
   const time = values.time ? `${values.time} s` : "protocol (10 s <= 200 customers, 30 s above; XXL 60 s <= 10,000, 120 s above)";
-  const clock = solver.solverClockIsCpu ? ", counted in CPU seconds (SOLVER_CLOCK=cpu)" : "";
+  const clock = solver.cpuClock ? ", counted in CPU seconds (SOLVER_CLOCK=cpu)" : "";
   const who = strategies ? `strategies ${strategies.join(", ")}` : `strategy ${values.strategy ?? "auto"}`;
   const runtime = `Node ${process.version}, compiled build (dist/)${where}`;
   console.log(`set ${values.set}: ${entries.length} instances, ${who}, seed ${settings.seed}, time ${time}${clock}; ${runtime}`);

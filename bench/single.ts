@@ -5,6 +5,7 @@
  */
 import { entryRequest, type Benchmarks, type ManifestEntry } from "./benchmark-folder.js";
 import type { CompiledSolver } from "./compiled-solver.js";
+import type { SettingsOverride } from "../strategies/settings.js";
 
 /** What a run solves and with what: the set's entries, where they come from, the settings and the solver. */
 export interface BenchRun {
@@ -24,6 +25,8 @@ export interface RunSettings {
   iterations: boolean;
   /** Adds the CPU seconds this process spent on each instance. */
   cpu: boolean;
+  /** Search settings replacing the families' own (bench/settings-env.ts), passed to every solve. */
+  override: SettingsOverride;
 }
 
 /** The protocol's time per instance: 10 s up to 200 customers, 30 s above; XXL 60 s up to 10,000 customers, 120 s above. */
@@ -56,6 +59,7 @@ export function runSingle(strategy: string | undefined, { entries, benchmarks, s
     const cpuBefore = process.cpuUsage();
     const stats = { iterations: 0 };
     const outcome = solver.solveRequest(request, {
+      settings: settings.override,
       requestId: entry.name,
       timeLimitSeconds: benchmarkSeconds(entry, settings),
       seed: settings.seed,
