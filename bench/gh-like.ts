@@ -23,7 +23,7 @@ import { solveRequest } from "../src/problem/solve-request.js";
 const SIZES = [400, 600, 800, 1000];
 const CLASSES = ["C", "R", "RC"] as const;
 
-/** `sizes`: the customer counts to draw from (issue 20's large-VRPTW bench passes one of 1,500-2,500). */
+/** `sizes`: the customer counts to draw from (the large-VRPTW bench, tw-large.ts, passes one of 1,500-2,500). */
 export function ghLike(index: number, seedBase: number, sizes: readonly number[] = SIZES): { name: string; request: SolveRequestInput } {
   let s = (seedBase * 7919 + index * 104_729) >>> 0 || 1;
   const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);

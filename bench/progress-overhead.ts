@@ -1,5 +1,5 @@
 /**
- * `node --import tsx bench/progress-overhead.ts`: what issue 13's progress reporting costs the
+ * `node --import tsx bench/progress-overhead.ts`: what progress reporting costs the
  * search. Iteration counts of two variants are too noisy on a shared machine to show a cost this
  * small, so the probe itself is timed: examples/city-200.json is solved for BENCH_SECONDS
  * (default 3) with the solver thread's progress probe (a clock read per iteration; once a second

@@ -1,5 +1,5 @@
 /**
- * Rich problems at scale (issue 20, step 4): 2,000-5,000 customers on XXL coordinates with time
+ * Rich problems at scale: 2,000-5,000 customers on XXL coordinates with time
  * windows, several depots and a mixed fleet (bench/rich-xxl-instance.ts), each solved by the
  * previous default selection (ALNS up to 3,000 customers, the savings construction alone above)
  * and by `large` (decomposition), one after the other in the same process and run. `known` is the

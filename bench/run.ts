@@ -75,7 +75,7 @@ const entries = manifest
   .filter((e) => e.set === values.set && (!only || only.has(e.name)))
   .slice(0, values.limit ? Number(values.limit) : undefined);
 
-/** Default time per instance: issue 3's protocol, and XXL's (60 s up to 10,000 customers, 120 s above). */
+/** Default time per instance: the benchmark protocol's, and XXL's (60 s up to 10,000 customers, 120 s above). */
 function protocolSeconds(entry: ManifestEntry): number {
   if (entry.set === "XXL") return entry.n_customers <= 10_000 ? 60 : 120;
   return entry.n_customers <= 200 ? 10 : 30;

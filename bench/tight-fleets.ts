@@ -1,5 +1,5 @@
 /**
- * Issue 20's feasibility targets.
+ * Feasibility on tight fleets and scale-free prices.
  *
  * `--mode tight` (default): the 20 generated tight limited fleets of tight-fleet-generator.ts
  * (50-300 customers, mixed types with limited counts, 80-95% of the fleet's capacity used, each

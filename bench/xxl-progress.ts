@@ -1,7 +1,7 @@
 /**
  * One large-strategy solve with its progress: the best solution's gap to `BKS` and its route count
  * every 5 (solver-clock) seconds, then the final gap and the peak RSS. Used to compare settings
- * of strategies/large/settings.ts mid-run as well as at the end (issue 20 step 5, BENCHMARKS.md):
+ * of strategies/large/settings.ts mid-run as well as at the end (BENCHMARKS.md):
  * `SOLVER_CLOCK=cpu [LARGE_FIRST_ROUND=0.3] node --import tsx bench/xxl-progress.ts REQUEST.json SECONDS BKS`.
  */
 import { readFileSync } from "node:fs";

@@ -12,7 +12,7 @@ export interface Config {
   /** JetStream replicas for streams and buckets: 1 on a single server, 3 on a cluster. */
   natsReplicas: number;
   /**
-   * How soon a client leaves a NATS node that hangs (issue 24): a ping every `pingIntervalMs`,
+   * How soon a client leaves a NATS node that hangs: a ping every `pingIntervalMs`,
    * and the connection is dropped and re-made to another node once `maxPingsOut` go unanswered.
    * `requestTimeoutMs` bounds each JetStream request (a KV read or write, a publish).
    */
@@ -38,10 +38,10 @@ export interface Config {
      * size up to this (src/worker/solver-heap.ts); a solve above it fails cleanly, the worker lives on.
      */
     solverMaxHeapMb: number;
-    /** How long a task message waits for its record before its admission is given up (issue 24). */
+    /** How long a task message waits for its record before its admission is given up. */
     admissionDeadlineMs: number;
   };
-  /** Seconds between keep-alive comments on an idle event stream (issue 13). */
+  /** Seconds between keep-alive comments on an idle event stream. */
   eventsKeepAliveSeconds: number;
   logLevel: "debug" | "info" | "warn" | "error";
   /** Validate every response against the OpenAPI document and log mismatches (tests, staging). */

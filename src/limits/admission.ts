@@ -80,7 +80,7 @@ export class Admission {
   /**
    * Whether the per-minute rate counter is, as far as this process last saw, far enough below
    * the plan's limit (by a tenth of it, at least 10) that this submit is very likely to pass it:
-   * the submit may then send its admission's writes before the counter's answer (issue 24; a
+   * the submit may then send its admission's writes before the counter's answer (a
    * refusal undoes them). False when this process has not seen this minute's counter yet, so a
    * client over its rate keeps being refused before anything is written.
    */

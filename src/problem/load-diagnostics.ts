@@ -8,7 +8,7 @@ type Distance = (i: number, j: number) => number;
 const EPS = 1e-9;
 
 /**
- * What the load rules (issue 22) prove impossible before solving: a pickup or a shipment larger
+ * What the load rules prove impossible before solving: a pickup or a shipment larger
  * than every vehicle, all pickups together more than the fleet carries back, an extra-dimension
  * demand (one node's or all together) above the fleet's, and a shipment whose delivery window
  * closes before any vehicle can get there from its pickup. Sound, never complete.

@@ -5,7 +5,7 @@ import { amountNumber, listedItems } from "./message-numbers.js";
 const EPS = 1e-9;
 
 /**
- * The load rules (issue 22) a solution breaks, with the amounts: capacity on board, backhaul
+ * The load rules a solution breaks, with the amounts: capacity on board, backhaul
  * order, shipments split or reversed, extra dimensions. Empty when it breaks none of them (or the
  * problem has no load rules). Part of a failed task's message.
  */

@@ -48,7 +48,7 @@ describe("numeric bounds of a solve request (the OpenAPI document's minimum / ma
         if (outcome.ok) continue;
         const issue = outcome.issues.find((i) => i.loc.slice(1).join(".") === path);
         expect(issue, `${path} = ${x}: ${JSON.stringify(outcome.issues)}`).to.not.equal(undefined);
-        // A finite number names the bound; Infinity is not a number at all (issue 23 words that message).
+        // A finite number names the bound; Infinity is not a number at all and gets a message of its own.
         if (Number.isFinite(x)) expect(issue!.msg).to.equal(`must be <= ${bound}`);
       }
       const atBound = structuredClone(example);

@@ -19,7 +19,7 @@ function record(id: string, owner: string): TaskRecord {
 }
 
 /**
- * Issue 24: a task runs only once its record exists (the submit's commit point), a missing record
+ * A task runs only once its record exists (the submit's commit point), a missing record
  * is never taken as "finished", and a submit that answers an error leaves nothing behind.
  */
 describe("admission: the task record as the submit's commit point", function () {

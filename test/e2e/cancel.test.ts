@@ -32,10 +32,10 @@ function jointlyInfeasibleRequest(): Record<string, unknown> {
 }
 
 /**
- * Issue 13 item 3 through real processes: two API instances, one worker, one nats-server, and a
+ * Cancelling through real processes: two API instances, one worker, one nats-server, and a
  * callback receiver. Cancels are sent to the instance that did not take the submit.
  */
-describe("cancelling a task (issue 13)", function () {
+describe("cancelling a task", function () {
   this.timeout(120_000);
   let stack: Stack;
   let a: ApiClient;

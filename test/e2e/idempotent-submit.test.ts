@@ -23,7 +23,7 @@ async function historyIds(client: ApiClient): Promise<string[]> {
   return data!.result.items.map((i) => i.request_id);
 }
 
-/** Issue 13 item 4: Idempotency-Key on submit, across two API instances. */
+/** Idempotency-Key on submit, across two API instances. */
 describe("idempotent submits (Idempotency-Key) over two API instances", function () {
   this.timeout(120_000);
   let stack: Stack;

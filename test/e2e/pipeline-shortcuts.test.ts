@@ -19,7 +19,7 @@ const TINY = { ...cvrpRequest({ customers: 3, vehicles: 1, capacity: 50 }), time
 const decoder = new TextDecoder();
 
 /**
- * Issue 24's pipeline shortcuts, each of which must keep what the longer way guaranteed: the
+ * The pipeline's shortcuts, each of which must keep what the longer way guaranteed: the
  * quota reserved alongside the rate counter is given back by a submit refused after all, and a
  * quick task stored as solved straight from `queued` still counts its attempt and logs
  * queued, solving, solved.

@@ -15,10 +15,10 @@ import { startStack, type Stack } from "../helpers/stack.js";
 type Poll = { success: boolean; result: any; error: string | null };
 
 /**
- * Issue 13 items 1 and 2 through real processes: two API instances (A accepts, B streams), one
+ * Progress and the event stream through real processes: two API instances (A accepts, B streams), one
  * worker, one nats-server. Progress comes from the worker's solver thread through NATS.
  */
-describe("progress while solving and the event stream (issue 13)", function () {
+describe("progress while solving and the event stream", function () {
   this.timeout(120_000);
   let stack: Stack;
   let headers: Record<string, string>;

@@ -58,10 +58,10 @@ function vehicleOf(result: Solved, node: number): string | null {
 }
 
 /**
- * Issue 21 end to end on the real stack: optional stops, skills, shifts and route limits through
+ * End to end on the real stack: optional stops, skills, shifts and route limits through
  * submit, poll, callback, validate and the SDK, each result checked by the independent checker.
  */
-describe("optional stops, unassigned with reasons, skills, shifts and route limits (issue 21, end to end)", function () {
+describe("optional stops, unassigned with reasons, skills, shifts and route limits (end to end)", function () {
   this.timeout(180_000);
   let stack: Stack;
   let client: ApiClient;

@@ -123,7 +123,7 @@ describe("route playground in a real browser", function () {
     await page.waitForSelector("#live-log li:has-text('solved:')", { timeout: 60_000 });
     const log = await page.locator("#live-log li").allTextContents();
     expect(log[0]).to.include(`accepted as ${timeWindowTaskId}, phase queued`);
-    // The event stream where the service has it (issue 13), else polling after its 404.
+    // The event stream where the service has it, else polling after its 404.
     const stream = await fetch(`${stack.baseUrl}/api/v1/solve/events/${timeWindowTaskId}`, { headers: { ...headers, Accept: "text/event-stream" } });
     await stream.body?.cancel();
     expect(await page.getAttribute("#live-facts", "data-transport")).to.equal(stream.status === 200 ? "events" : "polling");
@@ -185,7 +185,7 @@ describe("route playground in a real browser", function () {
     expect(facts).to.match(/(Since submit|Solving for) \/ limit\d+\.\d s \/ 8 s/);
     await shot("05-live-solving");
     if ((await page.getAttribute("#live-facts", "data-transport")) === "events") {
-      // With issue 13's stream: the best cost so far and the best routes, drawn while solving.
+      // With the event stream: the best cost so far and the best routes, drawn while solving.
       await page.waitForFunction(() => {
         const facts = document.getElementById("live-facts")!;
         const drawn = (window as unknown as { vrpPlayground: { routeCount(): number } }).vrpPlayground.routeCount();

@@ -1,5 +1,5 @@
 /**
- * The document's shape where common tools need it (issue 14, item 10): Prism reads the schema
+ * The document's shape where common tools need it: Prism reads the schema
  * dialect, Postman's validator misreads `items: false`, typed clients switch on `result.status`
  * and narrow error types by HTTP status, and generators name the callback body's type.
  */

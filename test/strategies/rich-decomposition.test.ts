@@ -16,7 +16,7 @@ import { arbitraryRequest } from "./random-problems.js";
 
 const xxl = (name: string) => join(resolve(fileURLToPath(new URL("../../", import.meta.url)), "../shared/benchmarks/requests/XXL"), `${name}.json`);
 
-describe("decomposition of rich problems: windows, several depots, mixed fleets (issue 20, step 4)", function () {
+describe("decomposition of rich problems: windows, several depots, mixed fleets", function () {
   this.timeout(120_000);
 
   it("scores every route of a sub-problem exactly as in the whole problem, and lifts the routes back unchanged", () => {
@@ -101,7 +101,7 @@ describe("decomposition of rich problems: windows, several depots, mixed fleets 
     const matrixLess = compileRequest(generateRichXxl(xxl("Leuven2"), 3500, 3, 1).request).problem;
     expect(matrixLess.dist.length).to.equal(0);
     expect(selectStrategy(matrixLess).name).to.equal("large");
-    // Identical vehicles with windows: the decomposition too since issue 20's measurement (select.ts).
+    // Identical vehicles with windows: the decomposition too (select.ts).
     const textbook = compileRequest(generateRichXxl(xxl("Leuven1"), 1200, 1, 1, false).request).problem;
     expect(selectStrategy(textbook).name).to.equal("large");
     const textbookLarge = compileRequest(generateRichXxl(xxl("Leuven2"), 3500, 1, 1, false).request).problem;

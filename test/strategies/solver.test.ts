@@ -288,7 +288,7 @@ describe("solver strategies", function () {
     const soft = compileRequest({ ...timedRequest, late_penalty_per_min: 1 });
     expect(selectStrategy(soft.problem).name).to.equal("hgs");
     // A mixed fleet, several depots: hgs too (its general search); above its measured size, the
-    // decomposition (large, issue 20 step 4).
+    // decomposition (large).
     const mixed = compileRequest({ ...cvrp(10, 2, 50, 1), vehicles_capacity: [50, 60] });
     expect(selectStrategy(mixed.problem).name).to.equal("hgs");
     const depots = compileRequest({ ...cvrp(10, 2, 50, 1), start_nodes: [0, 1], end_nodes: [0, 1] });
