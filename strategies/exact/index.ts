@@ -65,7 +65,7 @@ function droppableCustomers(p: CompiledProblem): number[] {
  * Exhaustive search for tiny problems: every solution is scored by the shared evaluator
  * (route by route, so every constraint the evaluator knows is honoured) and the cheapest feasible
  * one is returned, which is a proven optimum. A tiny request then costs well under a millisecond
- * of solver time instead of a metaheuristic's patience (issue 24, pipeline speed).
+ * of solver time instead of a metaheuristic's patience (pipeline speed).
  */
 export const exact: Strategy = {
   name: "exact",

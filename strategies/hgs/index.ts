@@ -14,7 +14,8 @@ import { buildsOwnMatrix, withDenseMatrix } from "./whole-matrix.js";
 
 /**
  * Above this many customers, textbook problems without binding windows go to the iterated local
- * search (ils/textbook-ils.ts) instead of the genetic search: see BENCHMARKS.md, issue 16.
+ * search (ils/textbook-ils.ts) instead of the genetic search, whose generations cost too much at
+ * that size (BENCHMARKS.md, X instances).
  */
 export const ITERATED_SEARCH_ABOVE = 300;
 
@@ -58,8 +59,8 @@ export const hgs: Strategy = {
     }
     const m = outcome.model;
     // Optional stops (HgsModel.skipPrice): of the textbook methods only the iterated local search
-    // (its moves and recreate) leaves customers out; measured against the general search in
-    // BENCHMARKS.md (issue 21, PCVRPTW and bench/pc-like.ts), which HGS_WINDOWS_METHOD=general still forces.
+    // (its moves and recreate) leaves customers out, and it is ahead of the general search there
+    // (BENCHMARKS.md, PCVRPTW), which HGS_WINDOWS_METHOD=general still forces.
     if (m.skipPrice) {
       if (process.env.HGS_WINDOWS_METHOD === "general") return iteratedLocalSearch(p, budget, initial);
       // Not the savings of every customer alone: see ils/optional-start.ts.
@@ -70,7 +71,7 @@ export const hgs: Strategy = {
     if (m.windows === null && m.customers.length > ITERATED_SEARCH_ABOVE) {
       return textbookIteratedLocalSearch(p, m, budget, complete(m, start), initialPenalties(m));
     }
-    // Binding windows: by size (windows-method.ts), measured in BENCHMARKS.md (issue 20).
+    // Binding windows: by size (windows-method.ts).
     const method = m.windows === null ? "genetic" : windowsMethod(m);
     if (method === "general") return iteratedLocalSearch(p, budget, initial);
     if (method === "iterated") return textbookIteratedLocalSearch(p, m, budget, complete(m, start), initialPenalties(m));

@@ -20,10 +20,9 @@ export interface GeneralSearchMode {
   feasibleCurrent: boolean;
   /**
    * Acceptance by the annealed threshold with this starting weight (null: the family's own, see
-   * general-ils.ts). Mixed fleets: 0.2; with late acceptance runs ended at the cost they had after
-   * a third of the budget (X214-HVRP, X317-HVRP); at 10 CPU s on six instances 0.2 gave 1.35%,
-   * 0.05 1.47% (BENCHMARKS.md, "HFVRP above 200 customers"). Several depots with windows: late
-   * acceptance, 0.05 was worse (MDVRPTW subset 3.37% against 2.91%).
+   * general-ils.ts). Mixed fleets: 0.2, because with late acceptance runs ended at the cost they
+   * had after a third of the budget. Several depots with windows: late acceptance, which a
+   * threshold did not beat there (BENCHMARKS.md).
    */
   thresholdWeight: number | null;
 }
@@ -33,12 +32,10 @@ const OFF: GeneralSearchMode = { focus: false, feasibleCurrent: false, threshold
 /**
  * Mixed fleets without windows, rules or load order (HFVRP): all three, threshold 0.2. Windows
  * without rules (several depots, MDVRPTW): the localised education and the feasible current, with
- * the family's late acceptance (MDVRPTW seed 1: 3.25% -> 2.21%; threshold 0.05 was worse). Rules
- * (skills, shifts, caps: SDVRPTW) and load order (shipments, backhauls): none. On SDVRPTW the
- * localised education ran 2-4x the iterations but was no better over two seeds (1.61% / 1.82%
- * against 1.64% / 1.63%), with the feasible current 1.61% / 1.91%, focusing on whole changed
- * routes no better either (BENCHMARKS.md, "Localised education under time windows and rules").
+ * the family's late acceptance. Rules (skills, shifts, caps: SDVRPTW) and load order (shipments,
+ * backhauls): none, as none of them made those searches better (BENCHMARKS.md).
  * `SOLVER_GENERAL_FOCUS=0` turns all off (the earlier search, for comparisons).
+ */
  */
 export function generalSearchMode(m: FleetModel): GeneralSearchMode {
   if (process.env.SOLVER_GENERAL_FOCUS === "0" || m.order !== null || m.rules !== null) return OFF;

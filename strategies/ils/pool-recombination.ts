@@ -11,9 +11,9 @@ import { Routes } from "../search/routes.js";
 
 /**
  * Families where set partitioning is off unless named in SOLVER_POOL_FAMILIES (comma-separated),
- * for measuring: on the protocol budgets HiGHS found a plan cheaper than the best solution in 3
- * of 60 solves, by less than 0.04% (SDVRPTW's pools hold none; HFVRP's MIPs end at the time limit;
- * BENCHMARKS.md, "set partitioning beyond shipments"), for 12-23% of the budget.
+ * for measuring: on the protocol budgets HiGHS rarely found a plan cheaper than the best solution,
+ * and then by very little (SDVRPTW's pools hold none; HFVRP's MIPs end at the time limit), for a
+ * noticeable share of the budget (BENCHMARKS.md).
  */
 type PoolFamily = "skills" | "types" | "depots";
 
@@ -31,9 +31,8 @@ function optedIn(): Set<string> {
 
 /**
  * Shares of the budget at which the pool is recombined (the last leaves time to polish the
- * result). Six rather than three: on generated 400-task instances (bench/pdptw-like.ts, seeds 1
- * and 2) one seed ended a route too many and 1.8% worse with three, and nine gained nothing more
- * (BENCHMARKS.md, issue 22, "set partitioning").
+ * result). Six rather than three: with three, long-route runs could end with a route too many;
+ * more than six gained nothing (BENCHMARKS.md, PDPTW).
  */
 const CHECKPOINTS = [0.25, 0.4, 0.55, 0.7, 0.85, 0.95];
 /** Each recombination may take this share of the whole budget, and at most half of what is left. */
@@ -41,7 +40,7 @@ const SOLVE_SHARE = 0.08;
 /**
  * A search for a plan with a route fewer (fewerRoutes) may take this share of the whole budget:
  * it has no start, and proving that the pool holds none can take HiGHS long.
- */
+/** Routes kept in the pool: set partitioning over a few thousand of them takes HiGHS seconds on large instances. */
 const SQUEEZE_SHARE = SOLVE_SHARE / 3;
 /** Routes kept in the pool: set partitioning over ~2,000 of them took 0.4-2.3 s on lrc1_4_1. */
 const POOL_CAPACITY = 4000;
@@ -54,7 +53,7 @@ const POOL_CAPACITY = 4000;
  * most as many routes of each type as it has vehicles, a few times per solve (and, for a start with
  * a vehicle fewer, the cheapest set with a route fewer than the best: fewerRoutes). Applied where it was
  * measured to help: shipments on a fleet of identical vehicles without rules (BENCHMARKS.md,
- * issue 22, PDPTW); skills, mixed fleets and several depots only when opted in (above).
+ * PDPTW); skills, mixed fleets and several depots only when opted in (above).
  */
 export class PoolRecombination {
   private readonly pool: RoutePool;

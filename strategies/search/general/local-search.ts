@@ -48,8 +48,8 @@ export class GeneralLocalSearch extends GeneralMovePricing {
     // SWAP* chooses on the first dimension's delivered load and prices its choice at every
     // dimension's peak (route-loads.ts); with shipments it would only ever split pairs, so it is off.
     // It knows skills (a customer goes only to a vehicle that may serve it) but not route caps
-    // (route-rules.ts); on SDVRPTW (skills under hard windows) it was no better and much worse on
-    // a generated instance (BENCHMARKS.md, issue 21 SDVRPTW): off for problems with rules.
+    // (route-rules.ts); on SDVRPTW (skills under hard windows) it was no better, and much worse on
+    // a generated instance: off for problems with rules.
     this.swapStar = rs.m.twStart === null && !rs.m.order?.partner && rs.m.rules === null ? new SwapStar(this) : null;
   }
 
