@@ -124,7 +124,7 @@ export const alns: Strategy = {
     // violations; the weight adapts so that roughly a quarter of the solutions visited are infeasible.
     const penalised = p.time !== null && !ws.isFeasible();
     if (penalised) ws.violationWeight = initialViolationWeight(p);
-    // The weight's former fixed bounds [1e-4, 1e7], now relative to its scale-free start.
+    // The weight's bounds [1e-4, 1e7], relative to its scale-free start.
     const weightRange = priceRange(penalised ? initialViolationWeight(p) : 1, 1e-4, 1e7);
     let current = ws.solution();
     let currentCost = ws.cost();

@@ -21,10 +21,10 @@ const HISTORY = 100;
  * Late acceptance stalls there: once the current solution is a deep local optimum, no candidate
  * beats it or the solution of 100 iterations ago, which is the same one.
  */
+const THRESHOLD_HISTORY = 100;
 /**
  * Small: on a fully used fleet a wider threshold left the search worse than late acceptance,
  * while a small one keeps the threshold's gains on the other instances (BENCHMARKS.md, SDVRPTW).
- */
  */
 const THRESHOLD_WEIGHT = 0.05;
 /** Iterations without a new best after which the search goes back to the best. */
@@ -32,7 +32,7 @@ const RESTART_AFTER = 1500;
 /** Customers removed per ruin: up to ceil(n / 40), at least 5 and at most 15 (never more than n). */
 const MIN_RUIN = 5;
 const MAX_RUIN = 15;
-/** Share of infeasible outcomes that get a repair attempt once a feasible solution is known (before: all). */
+/** Share of infeasible outcomes that get a repair attempt once a feasible solution is known. */
 const REPAIR_PROBABILITY = 0.5;
 /** One iteration (ruin, recreate, local search) against one ALNS step, for early stopping. */
 const ITERATION_WEIGHT = 5;

@@ -2,8 +2,8 @@ import type { FleetModel } from "../search/fleet-model.js";
 
 /**
  * Which parts of PyVRP's ILS design the general iterated local search (general-ils.ts) uses on a
- * problem. Each was measured on the families it is on for (BENCHMARKS.md, "HFVRP above 200
- * customers" and "Localised education under time windows and rules").
+ * problem: each is on for the families where it made the search better (BENCHMARKS.md, HFVRP and
+ * MDVRPTW).
  */
 export interface GeneralSearchMode {
   /**
@@ -35,7 +35,6 @@ const OFF: GeneralSearchMode = { focus: false, feasibleCurrent: false, threshold
  * the family's late acceptance. Rules (skills, shifts, caps: SDVRPTW) and load order (shipments,
  * backhauls): none, as none of them made those searches better (BENCHMARKS.md).
  * `SOLVER_GENERAL_FOCUS=0` turns all off (the earlier search, for comparisons).
- */
  */
 export function generalSearchMode(m: FleetModel): GeneralSearchMode {
   if (process.env.SOLVER_GENERAL_FOCUS === "0" || m.order !== null || m.rules !== null) return OFF;

@@ -40,9 +40,9 @@ const SOLVE_SHARE = 0.08;
 /**
  * A search for a plan with a route fewer (fewerRoutes) may take this share of the whole budget:
  * it has no start, and proving that the pool holds none can take HiGHS long.
-/** Routes kept in the pool: set partitioning over a few thousand of them takes HiGHS seconds on large instances. */
+ */
 const SQUEEZE_SHARE = SOLVE_SHARE / 3;
-/** Routes kept in the pool: set partitioning over ~2,000 of them took 0.4-2.3 s on lrc1_4_1. */
+/** Routes kept in the pool: set partitioning over a few thousand of them takes HiGHS seconds on large instances. */
 const POOL_CAPACITY = 4000;
 
 /**

@@ -49,7 +49,7 @@ const TARGET_FEASIBLE = 0.5;
  * iterations per second the price barely rose within the budget.
  */
 const BACKHAUL_START_PRICE_FACTOR = 100;
-/** Share of infeasible outcomes that get a repair attempt once a feasible solution is known (before: all), as in HGS. */
+/** Share of infeasible outcomes that get a repair attempt once a feasible solution is known, as in HGS. */
 const REPAIR_PROBABILITY = 0.5;
 const EPS = 1e-7;
 

@@ -9,7 +9,7 @@ import { extractSubProblem, liftRoutes, type MatrixPool } from "../decomposition
 /**
  * Route elimination for the decomposition (fleet squeeze). On long-route instances a route
  * costs its two depot legs, which is why the best known solutions there use the fewest routes
- * the demand allows (Leuven2: 46 routes of about 85 customers, 1.5% of the cost each), while
+ * the demand allows (each route a noticeable share of the cost), while
  * the group search seldom empties a route by itself: a group of a few full routes has no room
  * for another route's load, and its search is rewarded only for distance. So now and then the
  * least-loaded route (the victim) is taken out: its nearest routes join a group until they have

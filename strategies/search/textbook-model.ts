@@ -63,10 +63,9 @@ const GRANULARITY = 20;
  * Long routes under binding windows (type-2 windows: 20-90 customers a route): 40 granular
  * neighbours (PyVRP's default is 60), since most of a customer's 20 nearest are then in its own
  * route, which left its moves to other routes to a handful of pairs; and SWAP* only for customers
- * near the other route (swap-star.ts), so that an iteration costs about as before. GH-large's
- * type-2 instances gained 0.4 point on average over 3 seeds; short routes (type 1) lost with it
- * (more neighbours, fewer iterations), and at 200 customers and below it was not measured
- * (BENCHMARKS.md, "Long routes with wide windows").
+ * near the other route (swap-star.ts), so that an iteration costs about as before. Long routes
+ * gain with it, short ones (type 1) lose (more neighbours, fewer iterations), and at 200
+ * customers and below it has not been tried (BENCHMARKS.md, GH-large).
  */
 const WINDOWS_GRANULARITY = 40;
 /** Customers per route, at the fewest routes the demand needs, from which routes count as long. */
