@@ -7,7 +7,7 @@ import type { LoadDimension } from "./load-segment.js";
 import { windowNeighbours } from "./window-neighbours.js";
 
 /**
- * The view of a problem that the general search (ils.ts) works on: every vehicle of the request
+ * The view of a problem that the general search (ils/general-ils.ts) works on: every vehicle of the request
  * is one route slot with its own capacity, fixed and unit cost, speed and start and end node;
  * vehicles that agree on all of these form a type. Nothing is assumed identical, so mixed fleets,
  * several depots, asymmetric matrices, speeds, windows (hard or soft) and working hours all fit.

@@ -22,8 +22,8 @@ const STOP_CHECK = 16;
  * variants between routes, over each customer's nearest neighbours, first improvement; moves
  * into an empty vehicle of each type; SWAP* between routes without a time dimension
  * (moves/swap-star.ts, shared with the textbook search); and after each pass a route may change vehicle
- * (vehicle-moves.ts). With shipments, whole pairs are relocated (moves/pair-relocate.ts, also within their route:
- * pair-relocate-within.ts) and
+ * (moves/vehicle-change.ts). With shipments, whole pairs are relocated (moves/pair-relocate.ts, also within their
+ * route: moves/pair-relocate-within.ts) and
  * exchanged (moves/pair-exchange.ts) and a stop never moves alone to another route; with
  * backhauls, delivery parts exchange tails and pickup parts heads (moves/linehaul-two-opt-star.ts)
  * and the parts are re-paired by assignment (moves/backhaul-pairing.ts). Each candidate route is priced on its own vehicle from pieces of the
