@@ -45,7 +45,8 @@ try {
       ms.push(performance.now() - asked);
       await reader.cancel();
     }
-    console.log(`${strategy.padEnd(5)} median ${median(ms).toFixed(0)} ms  max ${Math.max(...ms).toFixed(0)} ms  (${ms.map((x) => x.toFixed(0)).join(", ")})`);
+    console.log(`${strategy.padEnd(5)} median ${median(ms).toFixed(0)} ms  max ` +
+      `${Math.max(...ms).toFixed(0)} ms  (${ms.map((x) => x.toFixed(0)).join(", ")})`);
   }
 } finally {
   await stack.stop();

@@ -93,7 +93,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     },
   });
   const count = Number(values.count);
-  console.log(`gh-like: ${count} instances (instance seed ${values["instance-seed"]}), strategy ${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time} s`);
+  console.log(`gh-like: ${count} instances (instance seed ${values["instance-seed"]}), ` +
+    `strategy ${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time} s`);
   console.log("| instance | cost | routes | strategy | iter/s |");
   console.log("|---|---:|---:|---|---:|");
   for (let i = 0; i < count; i++) {

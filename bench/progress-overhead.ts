@@ -47,6 +47,8 @@ for (const strategy of ["alns", "hgs"]) {
   const probe = median(runs.map((r) => r.probeMs));
   const share = median(runs.map((r) => (r.probeMs / r.totalMs) * 100));
   console.log(
-    `${strategy.padEnd(8)}  ${String(median(runs.map((r) => r.calls))).padStart(11)}  ${String(median(runs.map((r) => r.reports))).padStart(7)}  ${probe.toFixed(2).padStart(10)} ms  ${share.toFixed(3).padStart(17)} %`,
+    `${strategy.padEnd(8)}  ${String(median(runs.map((r) => r.calls))).padStart(11)} ` +
+      ` ${String(median(runs.map((r) => r.reports))).padStart(7)}  ` +
+      `${probe.toFixed(2).padStart(10)} ms  ${share.toFixed(3).padStart(17)} %`,
   );
 }

@@ -51,7 +51,9 @@ function run(request: Parameters<typeof solveRequest>[0], name: string, strategy
 
 console.log(`rich-xxl: seed ${values.seed}, ${values.time} s per run, after = ${values.after}`);
 const also = values.also ? `large ${values.also}` : null;
-console.log(`| instance | customers | depots | vehicles | construction | default now | before | before cost | after cost | after / before | after / construction |${also ? ` ${also} | ${also} / before |` : ""}`);
+console.log(`| instance | customers | depots | vehicles | construction | default now | ` +
+  `before | before cost | after cost | after / before | after / construction ` +
+  `|${also ? ` ${also} | ${also} / before |` : ""}`);
 console.log(`|---|---:|---:|---:|---:|---|---|---:|---:|---:|---:|${also ? "---:|---:|" : ""}`);
 const ratios: number[] = [];
 for (const [file, customers, depots, mixed] of PLAN) {
@@ -73,13 +75,17 @@ for (const [file, customers, depots, mixed] of PLAN) {
     else process.env.LARGE_SUB_CUSTOMERS = saved[0];
     if (saved[1] === undefined) delete process.env.LARGE_SUB_SECONDS;
     else process.env.LARGE_SUB_SECONDS = saved[1];
-    extra = ` ${other.cost === null ? "infeasible" : other.cost.toFixed(0)} | ${other.cost !== null && before.cost !== null ? (other.cost / before.cost).toFixed(4) : "-"} |`;
+    extra = ` ${other.cost === null ? "infeasible" : other.cost.toFixed(0)} | ` +
+      `${other.cost !== null && before.cost !== null ? (other.cost / before.cost).toFixed(4) : "-"} |`;
   }
   const fmt = (c: number | null) => (c === null ? "infeasible" : c.toFixed(0));
   const ratio = before.cost !== null && after.cost !== null ? after.cost / before.cost : null;
   if (ratio !== null) ratios.push(ratio);
   console.log(
-    `| ${instance.name} | ${customers} | ${depots} | ${request.vehicle_num} | ${instance.known.toFixed(0)} | ${selected} | ${beforeName} | ${fmt(before.cost)} | ${fmt(after.cost)} | ${ratio?.toFixed(4) ?? "-"} | ${after.cost !== null ? (after.cost / instance.known).toFixed(4) : "-"} |${extra}`,
+    `| ${instance.name} | ${customers} | ${depots} | ${request.vehicle_num} | ` +
+      `${instance.known.toFixed(0)} | ${selected} | ${beforeName} | ` +
+      `${fmt(before.cost)} | ${fmt(after.cost)} | ${ratio?.toFixed(4) ?? "-"} | ` +
+      `${after.cost !== null ? (after.cost / instance.known).toFixed(4) : "-"} |${extra}`,
   );
 }
 const mean = ratios.reduce((a, b) => a + b, 0) / Math.max(1, ratios.length);

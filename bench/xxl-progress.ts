@@ -25,5 +25,8 @@ budget.onImprovement((s) => {
 const sol = findStrategy("large").solve(problem, budget);
 const sc = evaluateSolution(problem, sol);
 const loads = sol.routes.filter((r) => r.length > 0).map((r) => r.reduce((a, c) => a + problem.demand[c]!, 0)).sort((a, b) => a - b);
-console.log(`route loads (capacity ${problem.capacity[0]}): smallest ${loads.slice(0, 5).join(", ")}; spare in all ${loads.reduce((a, l) => a + problem.capacity[0]! - l, 0)}`);
-console.log(`final t=${((solverNow()-t0)/1000).toFixed(1)} feasible=${sc.feasible} gap=${(100*(sc.cost-bks)/bks).toFixed(3)} routes=${sol.routes.filter(r=>r.length>0).length} rss=${Math.round(process.resourceUsage().maxRSS/1024)}`);
+console.log(`route loads (capacity ${problem.capacity[0]}): smallest ` +
+  `${loads.slice(0, 5).join(", ")}; spare in all ` +
+  `${loads.reduce((a, l) => a + problem.capacity[0]! - l, 0)}`);
+console.log(`final t=${((solverNow()-t0)/1000).toFixed(1)} feasible=${sc.feasible} gap=${(100*(sc.cost-bks)/bks).toFixed(3)} ` +
+  `routes=${sol.routes.filter(r=>r.length>0).length} rss=${Math.round(process.resourceUsage().maxRSS/1024)}`);

@@ -52,7 +52,8 @@ export class Admission {
     if (!result.ok) {
       throw new ApiError(
         "rate_limit_exceeded",
-        `Rate limit exceeded: at most ${plan.submitsPerMinute} submissions per minute on plan '${plan.name}'. Retry in ${window.resetSeconds} s`,
+        `Rate limit exceeded: at most ${plan.submitsPerMinute} submissions per minute on ` +
+          `plan '${plan.name}'. Retry in ${window.resetSeconds} s`,
         { retryAfterSeconds: window.resetSeconds, headers: rateLimitHeaders(state) },
       );
     }

@@ -22,7 +22,8 @@ const OUT_OF_MEMORY = "ERR_WORKER_OUT_OF_MEMORY";
 
 function outOfMemoryMessage(maxHeapMb: number | null): string {
   const limit = maxHeapMb ? ` of ${maxHeapMb} MB (SOLVER_MAX_HEAP_MB)` : "";
-  return `the request needed more memory than the solver's limit${limit} and was stopped; send node_positions instead of a distance_matrix for large problems, or fewer nodes`;
+  return `the request needed more memory than the solver's limit${limit} and was stopped; ` +
+    `send node_positions instead of a distance_matrix for large problems, or fewer nodes`;
 }
 
 /**

@@ -221,7 +221,10 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   return best ?? toSolution(p, ls.routes());
 }
 
-/** The search's first prices: under binding windows a minute of time warp at least as dear as the longest edge, so the first solutions stay feasible. */
+/**
+ * The search's first prices: under binding windows a minute of time warp at least as dear as the longest
+ * edge, so the first solutions stay feasible.
+ */
 export function startingPrices(m: HgsModel, penalties: Penalties): Penalties {
   return { ...penalties, timeWarp: m.windows ? Math.max(penalties.timeWarp, (m.unitCost * m.maxDistance) / m.speed) : penalties.timeWarp };
 }

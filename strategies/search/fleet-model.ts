@@ -155,7 +155,8 @@ export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetM
   // The textbook view never has rules (textbook-model.ts refuses problems with them).
   const rules = view ? null : buildFleetRules(p, maxDistance);
   for (let v = 0; v < routes; v++) {
-    const key = `${p.capacity[v]}|${p.fixedCost[v]}|${p.unitCost[v]}|${speed[v]}|${p.startNode[v]}|${p.endNode[v]}${rulesKey(rules, v)}${extraCapacityKey(p, v)}`;
+    const key = `${p.capacity[v]}|${p.fixedCost[v]}|${p.unitCost[v]}|${speed[v]}|` +
+      `${p.startNode[v]}|${p.endNode[v]}${rulesKey(rules, v)}${extraCapacityKey(p, v)}`;
     let type = keys.get(key);
     if (type === undefined) {
       type = slots.length;

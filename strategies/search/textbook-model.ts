@@ -73,7 +73,10 @@ const LONG_ROUTE = 25;
 /** Customers above which the long-route settings apply. */
 const LONG_ROUTES_ABOVE = 200;
 
-/** Whether routes are long (longer than LONG_ROUTE customers at the capacity's fewest routes) on a problem of more than LONG_ROUTES_ABOVE customers. */
+/**
+ * Whether routes are long (longer than LONG_ROUTE customers at the capacity's fewest routes) on a problem of
+ * more than LONG_ROUTES_ABOVE customers.
+ */
 function longWindowRoutes(p: CompiledProblem): boolean {
   const n = p.customers.length;
   if (n <= LONG_ROUTES_ABOVE) return false;

@@ -38,7 +38,8 @@ describe("numeric bounds of a solve request (the OpenAPI document's minimum / ma
   });
 
   for (const [path, set, bound] of CASES) {
-    it(`answers ${path} above ${bound} (also 1e308, and 1e400, which JSON reads as Infinity) with a 422 naming the field (and the bound)`, () => {
+    it(`answers ${path} above ${bound} (also 1e308, and 1e400, which JSON reads as ` +
+      `Infinity) with a 422 naming the field (and the bound)`, () => {
       for (const x of [bound * 10, 1e308, Number.POSITIVE_INFINITY]) {
         const body = structuredClone(example);
         set(body, x);

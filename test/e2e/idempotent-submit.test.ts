@@ -102,7 +102,8 @@ describe("idempotent submits (Idempotency-Key) over two API instances", function
     expect(fromB.body.request_id).to.not.equal(fromA.body.request_id);
   });
 
-  it("admits exactly one task for 16 concurrent repeats spread over both instances (the others: 409 or the same acknowledgement)", async () => {
+  it("admits exactly one task for 16 concurrent repeats spread over both instances " +
+    "(the others: 409 or the same acknowledgement)", async () => {
     const { headers } = await stack.account("idem-race", "tight");
     const clients = stack.apis.map((a) => apiClient(a.url, headers));
     const request = cvrpRequest({ customers: 8, vehicles: 2, capacity: 40, seed: 5 });

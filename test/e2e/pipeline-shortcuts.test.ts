@@ -113,7 +113,8 @@ describe("pipeline shortcuts keep their guarantees", function () {
     expect(names.slice(2, -1).every((n) => n === "progress"), JSON.stringify(names)).to.equal(true);
   });
 
-  it("undoes the writes sent ahead of the rate counter's answer when it refuses: nothing to poll or run, the quota given back", async () => {
+  it("undoes the writes sent ahead of the rate counter's answer when it refuses: " +
+    "nothing to poll or run, the quota given back", async () => {
     const { user, headers } = await stack.account("ahead-refused", "fuzz");
     const admission = new Admission(new KvCounter(nats.counters), SYSTEM_CLOCK);
     const rateKey = () => `rate.${Buffer.from(user, "utf8").toString("hex")}.${Math.floor(Date.now() / 60_000)}`;

@@ -113,7 +113,8 @@ describe("route playground in a real browser", function () {
     await shot("01-logged-in");
   });
 
-  it("submits the time-window example, follows it, and draws one route and one timeline row per used vehicle matching the API's result", async () => {
+  it("submits the time-window example, follows it, and draws one route and one " +
+    "timeline row per used vehicle matching the API's result", async () => {
     await page.selectOption("#example-select", "time-windows.json");
     await page.click("#example-load");
     await page.click("#submit-button");
@@ -313,8 +314,12 @@ describe("route playground in a real browser", function () {
     expect(await page.evaluate(() => (window as unknown as { vrpPlayground: { routeCount(): number } }).vrpPlayground.routeCount())).to.equal(used);
     const m = await measureMap(page, "#map");
     // A measurement, not a timed assertion: the figures go to BENCHMARKS.md.
-    console.log(`      2,000 nodes, ${used} routes: full map render (zoom/pan/resize) median ${m.renderMedianMs.toFixed(1)} ms, p95 ${m.renderP95Ms.toFixed(1)} ms; ` +
-      `hover handler median ${m.hoverHandlerMedianMs.toFixed(2)} ms, p95 ${m.hoverHandlerP95Ms.toFixed(2)} ms; hover to next frame median ${m.hoverFrameMedianMs.toFixed(1)} ms, p95 ${m.hoverFrameP95Ms.toFixed(1)} ms (${m.samples} moves, ${m.hits} on a node)`);
+    console.log(`      2,000 nodes, ${used} routes: full map render (zoom/pan/resize) median ` +
+      `${m.renderMedianMs.toFixed(1)} ms, p95 ${m.renderP95Ms.toFixed(1)} ms; ` +
+      `hover handler median ${m.hoverHandlerMedianMs.toFixed(2)} ms, p95 ` +
+        `${m.hoverHandlerP95Ms.toFixed(2)} ms; hover to next frame median ` +
+        `${m.hoverFrameMedianMs.toFixed(1)} ms, p95 ${m.hoverFrameP95Ms.toFixed(1)} ms ` +
+        `(${m.samples} moves, ${m.hits} on a node)`);
     expect(m.hits).to.be.greaterThan(0);
     await shot("10-2000-nodes");
   });

@@ -88,7 +88,8 @@ describe("large problems: distances without a matrix, grid neighbours, the large
     expect(selectStrategy(big).name).to.equal("large");
   });
 
-  it("solves 3,500 customers without a matrix: feasible by the evaluator, cheaper than its savings start, every improvement reported", () => {
+  it("solves 3,500 customers without a matrix: feasible by the evaluator, cheaper " +
+    "than its savings start, every improvement reported", () => {
     const p = compileRequest(positionsRequest(3500, 800, 40, 4)).problem;
     const savings = evaluateSolution(p, clarkeWrightSolution(p));
     expect(savings.feasible).to.equal(true);

@@ -78,7 +78,8 @@ describe("decomposition of rich problems: windows, several depots, mixed fleets"
     expect(score.feasible).to.equal(true);
   });
 
-  it("improves a 900-customer problem with windows, three depots and a mixed fleet: feasible, cheaper than its start, every improvement reported", () => {
+  it("improves a 900-customer problem with windows, three depots and a mixed fleet: " +
+    "feasible, cheaper than its start, every improvement reported", () => {
     const { request } = generateRichXxl(xxl("Leuven1"), 900, 3, 3);
     const p = compileRequest(request).problem;
     expect(large.supports(p).ok).to.equal(true);

@@ -105,7 +105,10 @@ export class ClusterRoute {
     return best;
   }
 
-  /** Unserved customers reachable from seed through unserved granular neighbours, breadth first, at most `limit`, into `queue`; their count. */
+  /**
+   * Unserved customers reachable from seed through unserved granular neighbours, breadth first, at most
+   * `limit`, into `queue`; their count.
+   */
   private gather(seed: number, limit: number): number {
     const ls = this.ls;
     const neighbours = ls.m.neighbours;
