@@ -33,7 +33,7 @@ export interface SelectionRule {
  * - Textbook problems (one depot, identical vehicles, hard windows if any): hgs, up to 1,000
  *   customers with binding windows and 2,000 without, where it beat ALNS. Inside hgs the size
  *   decides between its genetic search and its textbook iterated local search (hgs/index.ts,
- *   hgs/windows-method.ts).
+ *   strategies/settings.ts).
  * - Everything else (mixed fleets, several depots or different start and end nodes, speeds, soft
  *   windows) up to 1,000 customers: hgs's general search (ils/general-ils.ts), ahead of ALNS.
  * - Above 1,000 customers, rich problems and textbook ones with binding windows: the decomposition
