@@ -168,7 +168,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     },
   });
   const count = Number(values.count);
-  console.log(`pdptw-like: ${count} instances (instance seed ${values["instance-seed"]}), strategy ${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time ?? "protocol (10 s up to 200 customers, 30 s above)"} s${solverClockIsCpu() ? " (CPU seconds)" : ""}`);
+  console.log(`pdptw-like: ${count} instances (instance seed ${values["instance-seed"]}), ` +
+    `strategy ${values.strategy ?? "auto"}, seed ${values.seed}, ` +
+    `${values.time ?? "protocol (10 s up to 200 customers, 30 s above)"} s` +
+    `${solverClockIsCpu() ? " (CPU seconds)" : ""}`);
   console.log("| instance | customers | drawn routing (vehicles) | cost | vehicles | feasible | iter / CPU s | last new best (CPU s) |");
   console.log("|---|---:|---:|---:|---:|---|---:|---:|");
   const type = values.type === "2" ? 2 : 1;

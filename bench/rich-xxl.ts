@@ -71,7 +71,8 @@ for (const [file, customers, depots, mixed] of PLAN) {
     const [customersPerGroup, seconds] = values.also.split(":");
     const decomposition = { ...benchSettings.decomposition, customers: Math.round(Number(customersPerGroup)), seconds: Number(seconds) };
     const other = run(request, instance.name, "large", { ...benchSettings, decomposition });
-    extra = ` ${other.cost === null ? "infeasible" : other.cost.toFixed(0)} | ${other.cost !== null && before.cost !== null ? (other.cost / before.cost).toFixed(4) : "-"} |`;
+    extra = ` ${other.cost === null ? "infeasible" : other.cost.toFixed(0)} | ` +
+      `${other.cost !== null && before.cost !== null ? (other.cost / before.cost).toFixed(4) : "-"} |`;
   }
   const fmt = (c: number | null) => (c === null ? "infeasible" : c.toFixed(0));
   const ratio = before.cost !== null && after.cost !== null ? after.cost / before.cost : null;

@@ -114,7 +114,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       "instance-seed": { type: "string", default: "2126" },
     },
   });
-  console.log(`SD-like: ${values.count} instances (instance seed ${values["instance-seed"]}), seed ${values.seed}${solverClockIsCpu() ? ", CPU seconds (SOLVER_CLOCK=cpu)" : ""}`);
+  console.log(`SD-like: ${values.count} instances (instance seed ${values["instance-seed"]}), ` +
+    `seed ${values.seed}${solverClockIsCpu() ? ", CPU seconds (SOLVER_CLOCK=cpu)" : ""}`);
   console.log("| instance | customers | vehicles | cost | feasible | routes | time s |");
   console.log("|---|---:|---:|---:|---|---:|---:|");
   for (let i = 0; i < Number(values.count); i++) {

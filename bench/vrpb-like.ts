@@ -66,7 +66,10 @@ function backhaulRequest(index: number, seedBase: number, fixedCustomers?: numbe
 const count = Number(values.count);
 const indices = values.indices ? values.indices.split(",").map(Number) : Array.from({ length: count }, (_, i) => i);
 const routeSizes = values["route-size"] ? (values["route-size"].split("-").map(Number) as [number, number]) : undefined;
-console.log(`vrpb-like: ${indices.length} instances (instance seed ${values["instance-seed"]}${routeSizes ? `, route sizes ${routeSizes.join("-")}` : ""}), strategy ${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time} s${solverClockIsCpu() ? " (CPU seconds)" : ""}`);
+console.log(`vrpb-like: ${indices.length} instances (instance seed ${values["instance-seed"]}` +
+  `${routeSizes ? `, route sizes ${routeSizes.join("-")}` : ""}), strategy ` +
+  `${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time} s` +
+  `${solverClockIsCpu() ? " (CPU seconds)" : ""}`);
 console.log("| instance | customers | customers a route | cost | feasible | iter/s |");
 console.log("|---|---:|---:|---:|---|---:|");
 for (const i of indices) {
