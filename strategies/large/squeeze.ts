@@ -175,7 +175,9 @@ function squeezeRoute(ctx: SqueezeContext, victim: number, victimLoad: number): 
   const found = ctx.solver.solve(sub.problem, subBudget, sub.start);
   const score = evaluateSolution(sub.problem, found);
   if (budget.overrides.trace) {
-    budget.overrides.trace(`squeeze: victim load ${victimLoad}, ${group.length} routes, ${size} customers, room ${roomOf(group)}, ${seconds.toFixed(2)} s: ${score.feasible ? `cost ${score.cost.toFixed(0)} against ${before.toFixed(0)}` : "infeasible"}`);
+    budget.overrides.trace(`squeeze: victim load ${victimLoad}, ${group.length} routes, ${size} customers, ` +
+      `room ${roomOf(group)}, ${seconds.toFixed(2)} s: ` +
+      `${score.feasible ? `cost ${score.cost.toFixed(0)} against ${before.toFixed(0)}` : "infeasible"}`);
   }
   if (!score.feasible || score.missing.length > 0 || score.duplicated.length > 0 || score.cost >= before - 1e-7) return false;
   liftRoutes(sub, found).forEach((route, k) => {
