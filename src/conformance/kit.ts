@@ -112,8 +112,10 @@ export function runConformance(strategy: Strategy, options: KitOptions = {}): Ch
     if (reports.length === 0) {
       return strategy.kind === "search" ? fail("a search strategy must call budget.improved(solution) with each new best feasible solution; it reported none") : skip(`no report (optional for a ${strategy.kind} strategy)`);
     }
-    const bad = reports.findIndex((s) => !judge(base, s).ok);
-    if (bad >= 0) return fail(`report ${bad + 1} of ${reports.length} is not feasible: ${judge(base, reports[bad]!).why}`);
+    for (const [i, report] of reports.entries()) {
+      const verdict = judge(base, report);
+      if (!verdict.ok) return fail(`report ${i + 1} of ${reports.length} is not feasible: ${verdict.why}`);
+    }
     return pass(`${reports.length} improvement(s) reported, each feasible (${size})`);
   });
   return results;
