@@ -17,6 +17,9 @@ export PATH := $(CURDIR)/node_modules/.bin:$(NODE_DIR)/node_modules/.bin:$(PATH)
 BUILD_STAMP := dist/.built
 BUILD_SOURCES := $(shell find src strategies generated -name '*.ts' -not -name '*.test.ts' 2>/dev/null) src/worker/thread-boot.mjs
 
+# The whole suite; `npx mocha FILE` (the same configuration, .mocharc.json) runs one file alone.
+TEST_SPECS := 'test/**/*.test.ts' 'strategies/**/*.test.ts'
+
 .PHONY: help deps test-deps build sdk-build sdk-pack sdk run test test-soak test-faults typecheck lint gen bench clean
 
 help:
@@ -120,7 +123,7 @@ test: test-deps build sdk $(PLAYGROUND) $(REFERENCE)
 	tsc -p tsconfig.json
 	tsc -p playground/tsconfig.json
 	tsc -p reference/tsconfig.json
-	mocha
+	mocha $(TEST_SPECS)
 
 # The three-node NATS cluster and load run (several minutes): see README "Operating".
 test-soak: test-deps build
