@@ -24,7 +24,9 @@ export function resolveStrategyModule(spec: string, cwd: string, serviceDir: str
       if (dirname(dir) === dir) break;
     }
   }
-  throw new Error(`strategy module '${spec}': not a file or folder, and no installed package of that name (npm install it, or give a path)`);
+  throw new Error(
+    `strategy module '${spec}': not a file or folder, and no installed package of that name (npm install it, or give a path)`,
+  );
 }
 
 function packageEntry(folder: string, spec: string): string {
@@ -100,7 +102,8 @@ function checkStrategy(value: unknown, what: string, spec: string): Strategy {
   }
   const unknown = Array.isArray(s.features) ? s.features.filter((f) => !(STRATEGY_FEATURES as readonly string[]).includes(f)) : null;
   if (!Array.isArray(s.features) || !s.features.includes("capacities") || unknown!.length > 0) {
-    throw bad(`'${s.name}' must declare features: an array with "capacities" and any of ${STRATEGY_FEATURES.join(", ")}${unknown?.length ? ` (unknown: ${unknown.join(", ")})` : ""}`);
+    const unknownNote = unknown?.length ? ` (unknown: ${unknown.join(", ")})` : "";
+    throw bad(`'${s.name}' must declare features: an array with "capacities" and any of ${STRATEGY_FEATURES.join(", ")}${unknownNote}`);
   }
   return s as Strategy;
 }

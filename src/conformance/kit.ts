@@ -77,9 +77,13 @@ export function runConformance(strategy: Strategy, options: KitOptions = {}): Ch
   for (const feature of STRATEGY_FEATURES) record(`feature ${feature}`, solveChecked(familyRequest(feature), false));
 
   // The checks below run on the largest base instance the strategy takes.
-  const base = [40, 12, 5].map((c) => compileRequest(baseRequest(c, Math.max(2, Math.ceil(c / 8)), 11)).problem).find((p) => strategy.supports(p).ok);
+  const base = [40, 12, 5]
+    .map((c) => compileRequest(baseRequest(c, Math.max(2, Math.ceil(c / 8)), 11)).problem)
+    .find((p) => strategy.supports(p).ok);
   if (!base) {
-    for (const check of ["determinism", "time limit", "cancel", "progress"]) results.push({ check, outcome: "fail", detail: "declined every base instance (5, 12 and 40 customers)" });
+    for (const check of ["determinism", "time limit", "cancel", "progress"]) {
+      results.push({ check, outcome: "fail", detail: "declined every base instance (5, 12 and 40 customers)" });
+    }
     return results;
   }
   const size = `${base.customers.length} customers`;
@@ -113,7 +117,8 @@ export function runConformance(strategy: Strategy, options: KitOptions = {}): Ch
     budget.onImprovement((best) => reports.push(best));
     strategy.solve(base, budget);
     if (reports.length === 0) {
-      return strategy.kind === "search" ? fail("a search strategy must call budget.improved(solution) with each new best feasible solution; it reported none") : skip(`no report (optional for a ${strategy.kind} strategy)`);
+      if (strategy.kind !== "search") return skip(`no report (optional for a ${strategy.kind} strategy)`);
+      return fail("a search strategy must call budget.improved(solution) with each new best feasible solution; it reported none");
     }
     for (const [i, report] of reports.entries()) {
       const verdict = judge(base, report);
@@ -127,7 +132,8 @@ export function runConformance(strategy: Strategy, options: KitOptions = {}): Ch
 /** The service's own verdict on a solution, plus a structural check a strategy could get wrong. */
 function judge(p: CompiledProblem, s: Solution): { ok: true; cost: number } | { ok: false; why: string } {
   if (!s || !Array.isArray(s.routes) || s.routes.length !== p.vehicleCount) {
-    return { ok: false, why: `the solution must have one route per vehicle (${p.vehicleCount}), got ${Array.isArray(s?.routes) ? s.routes.length : "none"}` };
+    const got = Array.isArray(s?.routes) ? s.routes.length : "none";
+    return { ok: false, why: `the solution must have one route per vehicle (${p.vehicleCount}), got ${got}` };
   }
   const stray = s.routes.flat().find((c) => !Number.isInteger(c) || c < 0 || c >= p.nodeCount || p.isDepot[c] === 1);
   if (stray !== undefined) return { ok: false, why: `routes may hold customers only; found ${stray}` };
@@ -139,7 +145,8 @@ function judge(p: CompiledProblem, s: Solution): { ok: true; cost: number } | { 
     score.duplicated.length ? `customers visited twice: ${score.duplicated.join(", ")}` : "",
     verdict.unservedRequired.length ? `required customers unserved: ${verdict.unservedRequired.join(", ")}` : "",
   ].filter(Boolean);
-  return { ok: false, why: `not feasible by the evaluator${parts.length ? `: ${parts.join("; ")}` : " (a capacity, window, rule or load is violated)"}` };
+  const what = parts.length ? `: ${parts.join("; ")}` : " (a capacity, window, rule or load is violated)";
+  return { ok: false, why: `not feasible by the evaluator${what}` };
 }
 
 const pass = (detail: string) => ({ outcome: "pass" as const, detail });

@@ -23,7 +23,10 @@ export function validateSolveRequest(
   );
   if (!schemaCheck.valid) {
     const issues = ajvIssues(schemaCheck.errors ?? [], { requestBody: body });
-    if (issues.length < MAX_ISSUES && !issues.some((i) => i.loc[1] === "strategy")) issues.push(...strategyNameIssues(body as Record<string, unknown>));
+    // A name the schema accepted may still be one this process did not load.
+    if (issues.length < MAX_ISSUES && !issues.some((i) => i.loc[1] === "strategy")) {
+      issues.push(...strategyNameIssues(body as Record<string, unknown>));
+    }
     const rulesCanRun = issues.every((i) => i.loc.length >= 2 && i.loc[0] === "body" && !READ_BY_CROSS_FIELD_RULES.has(i.loc[1]!));
     if (rulesCanRun && issues.length < MAX_ISSUES) issues.push(...crossFieldIssues(body as SolveRequestInput, checkCallbackUrl).slice(0, MAX_ISSUES - issues.length));
     return { ok: false, issues, schemaValid: false };
