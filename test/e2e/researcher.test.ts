@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { execFile } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -78,10 +78,20 @@ describe("a researcher plugs in a strategy from a copy of the template", functio
   });
 
   it("runs side by side with hgs in the bench (npm run bench -- --set A --strategies hgs,NAME --time 1)", async function () {
+    this.timeout(240_000);
     // The bench's --strategies option comes with the bench's own work; until it is there this
     // step is reported as pending, never passed.
     if (!readFileSync(join(REPO_ROOT, "bench/run.ts"), "utf8").includes("--strategies")) this.skip();
-    const { stdout } = await run("npm", ["run", "-s", "bench", "--", "--set", "A", "--strategies", `hgs,${NAME}`, "--time", "1"], { cwd: REPO_ROOT, env: env(), maxBuffer: 16 << 20 });
+    // Set A lives in the benchmark folder, which a fresh clone does not have: then this optional
+    // step is pending, and says why.
+    const benchDir = process.env.BENCH_DIR ?? join(REPO_ROOT, "../shared/benchmarks");
+    if (!existsSync(join(benchDir, "manifest.json"))) {
+      console.log(`      (skipped: no benchmark folder at ${benchDir}; set BENCH_DIR to run the bench step)`);
+      this.skip();
+    }
+    // The researcher's command, on the set's first three instances to keep the suite short.
+    const args = ["run", "-s", "bench", "--", "--set", "A", "--strategies", `hgs,${NAME}`, "--time", "1", "--limit", "3"];
+    const { stdout } = await run("npm", args, { cwd: REPO_ROOT, env: { ...env(), BENCH_DIR: benchDir }, maxBuffer: 16 << 20 });
     expect(stdout).to.include("hgs").and.include(NAME);
   });
 });
