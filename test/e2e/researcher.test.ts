@@ -92,6 +92,7 @@ describe("a researcher plugs in a strategy from a copy of the template", functio
     // The researcher's command, on the set's first three instances to keep the suite short.
     const args = ["run", "-s", "bench", "--", "--set", "A", "--strategies", `hgs,${NAME}`, "--time", "1", "--limit", "3"];
     const { stdout } = await run("npm", args, { cwd: REPO_ROOT, env: { ...env(), BENCH_DIR: benchDir }, maxBuffer: 16 << 20 });
-    expect(stdout).to.include("hgs").and.include(NAME);
+    // One table, a gap column per strategy.
+    expect(stdout).to.include("hgs gap %").and.include(`${NAME} gap %`);
   });
 });
