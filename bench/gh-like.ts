@@ -19,6 +19,7 @@
 import { parseArgs } from "node:util";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { solveRequest } from "../src/problem/solve-request.js";
+import { benchSettings } from "./settings-env.js";
 
 const SIZES = [400, 600, 800, 1000];
 const CLASSES = ["C", "R", "RC"] as const;
@@ -100,7 +101,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const { name, request } = ghLike(i, Number(values["instance-seed"]));
     const stats = { iterations: 0 };
     const started = performance.now();
-    const outcome = solveRequest(request, { requestId: name, timeLimitSeconds: Number(values.time), seed: Number(values.seed), stats, ...(values.strategy ? { strategy: values.strategy } : {}) });
+    const outcome = solveRequest(request, { settings: benchSettings, requestId: name, timeLimitSeconds: Number(values.time), seed: Number(values.seed), stats, ...(values.strategy ? { strategy: values.strategy } : {}) });
     const took = (performance.now() - started) / 1000;
     const cost = outcome.status === "solved" ? outcome.result.total_cost.toFixed(1) : "infeasible";
     const routes = outcome.status === "solved" ? Object.keys(outcome.result.routes).length : "-";

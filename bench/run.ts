@@ -16,6 +16,7 @@ import { solveRequest } from "../src/problem/solve-request.js";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { vrplibRequest } from "./vrplib.js";
 import { solverClockIsCpu } from "../strategies/core/clock.js";
+import { benchSettings } from "./settings-env.js";
 
 interface ManifestEntry {
   name: string;
@@ -82,7 +83,7 @@ function protocolSeconds(entry: ManifestEntry): number {
 }
 
 const pad = (s: string | number, w: number) => String(s).padStart(w);
-console.log(`set ${values.set}: ${entries.length} instances, strategy ${values.strategy ?? "auto"}, seed ${values.seed}, time ${values.time ?? "protocol (10 s <= 200 customers, 30 s above; XXL 60 s <= 10,000, 120 s above)"}${solverClockIsCpu ? ", counted in CPU seconds (SOLVER_CLOCK=cpu)" : ""}`);
+console.log(`set ${values.set}: ${entries.length} instances, strategy ${values.strategy ?? "auto"}, seed ${values.seed}, time ${values.time ?? "protocol (10 s <= 200 customers, 30 s above; XXL 60 s <= 10,000, 120 s above)"}${solverClockIsCpu() ? ", counted in CPU seconds (SOLVER_CLOCK=cpu)" : ""}`);
 // --iterations adds the strategy's iterations per second (search speed, for profiling).
 const iterHead = (values.iterations ? " iter/s |" : "") + (values.cpu ? " cpu s |" : "");
 // Vehicles used by our solution (the best known solution's in brackets): PDPTW's best known
@@ -105,7 +106,7 @@ for (const entry of entries) {
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
   const stats = { iterations: 0 };
-  const outcome = solveRequest(request, { requestId: entry.name, timeLimitSeconds: seconds, seed: Number(values.seed), stats, ...(values.strategy ? { strategy: values.strategy } : {}) });
+  const outcome = solveRequest(request, { settings: benchSettings, requestId: entry.name, timeLimitSeconds: seconds, seed: Number(values.seed), stats, ...(values.strategy ? { strategy: values.strategy } : {}) });
   const took = (performance.now() - started) / 1000;
   const cpuUsed = process.cpuUsage(cpuBefore);
   const iterCell = (values.iterations ? ` ${pad(Math.round(stats.iterations / took), 6)} |` : "") + (values.cpu ? ` ${pad(((cpuUsed.user + cpuUsed.system) / 1e6).toFixed(1), 5)} |` : "");

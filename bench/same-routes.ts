@@ -18,6 +18,7 @@ import { findStrategy } from "../strategies/registry.js";
 import { compileRequest } from "../src/problem/compile-request.js";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { generateXLike } from "./x-like-instance.js";
+import { benchSettings } from "./settings-env.js";
 
 const { values } = parseArgs({ options: { write: { type: "string" }, check: { type: "string" }, only: { type: "string" } } });
 const benchDir = process.env.BENCH_DIR ?? join(import.meta.dirname, "..", "..", "shared", "benchmarks");
@@ -58,7 +59,7 @@ for (const c of CASES) {
   // CPU time as well as wall time: on a shared machine the process's own CPU seconds for the same
   // iterations compare two versions far better than the wall clock does.
   const cpuBefore = process.cpuUsage();
-  const solution = hgs.solve(problem, Budget.forSeconds(3600, 1, c.iterations));
+  const solution = hgs.solve(problem, Budget.forSeconds(3600, 1, c.iterations, undefined, benchSettings));
   const cpu = process.cpuUsage(cpuBefore);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   const seconds = (performance.now() - started) / 1000;

@@ -20,6 +20,7 @@ import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { solveRequest } from "../src/problem/solve-request.js";
 import { tightFleetInstance } from "./tight-fleet-generator.js";
 import { scaledRequest } from "./scale-request.js";
+import { benchSettings } from "./settings-env.js";
 
 const { values } = parseArgs({
   options: {
@@ -45,7 +46,7 @@ const median = (xs: number[]) => {
 
 function solve(request: SolveRequestInput, name: string, seconds: number) {
   const started = performance.now();
-  const outcome = solveRequest(request, { requestId: name, timeLimitSeconds: seconds, seed, ...(values.strategy ? { strategy: values.strategy } : {}) });
+  const outcome = solveRequest(request, { settings: benchSettings, requestId: name, timeLimitSeconds: seconds, seed, ...(values.strategy ? { strategy: values.strategy } : {}) });
   return { outcome, took: (performance.now() - started) / 1000 };
 }
 

@@ -10,10 +10,11 @@ import { evaluateSolution } from "../strategies/core/evaluator.js";
 import { findStrategy } from "../strategies/registry.js";
 import { compileRequest } from "../src/problem/compile-request.js";
 import { solverNow } from "../strategies/core/clock.js";
+import { benchSettings } from "./settings-env.js";
 const [file, secondsArg, bksArg] = process.argv.slice(2);
 const t0 = solverNow();
 const { problem } = compileRequest(JSON.parse(readFileSync(file!, "utf8")));
-const budget = Budget.forSeconds(Number(secondsArg) - (solverNow() - t0) / 1000, 1);
+const budget = Budget.forSeconds(Number(secondsArg) - (solverNow() - t0) / 1000, 1, undefined, undefined, benchSettings);
 const bks = Number(bksArg);
 let last = 0;
 budget.onImprovement((s) => {

@@ -35,7 +35,7 @@ export interface SelectionRule {
  * instances) 6/6 feasible, mean 1.79% and max 4.36% vs ALNS's 2.31% and 4.92% (ALNS still ahead
  * on R1_2_1 and R1_2_2). Above 100 customers with such windows hgs runs its textbook iterated
  * local search with time-warp pricing in ruin, recreate and re-search instead of its genetic
- * search (hgs/windows-method.ts; issue 20: GH200 0.86% vs the genetic search's 3.50% in the same
+ * search (strategies/settings.ts; issue 20: GH200 0.86% vs the genetic search's 3.50% in the same
  * conditions), chosen up to 1,000 customers by measurement (BENCHMARKS.md, GH-large: 12
  * Gehring-Homberger instances of 400-1,000 customers, 30 s, seed 1, one pinned core each, machine
  * heavily loaded, so gaps are far above a quiet machine's): mean gap 3.50%, 12/12 feasible,

@@ -12,6 +12,7 @@ import { completePlan } from "./complete-plan.js";
 import type { SolveRequestInput } from "./request-types.js";
 import { solverVersion } from "./solver-version.js";
 import type { Solution } from "../../strategies/core/problem.js";
+import type { SettingsOverride } from "../../strategies/settings.js";
 
 export type { SolvedResultObject } from "./format-result.js";
 
@@ -27,6 +28,8 @@ export interface SolveOptions {
   observer?: SolveObserver;
   /** Filled in after solving: the strategy's iteration count (benchmarks report iterations/s). */
   stats?: { iterations: number };
+  /** Search settings that replace the family's own (strategies/settings.ts): benchmarks only, never the service. */
+  settings?: SettingsOverride;
 }
 
 /** Follows a running search: the worker's progress reports come from here. */
@@ -99,7 +102,7 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
   // offline callers (CLI, benchmarks, tests) that give neither keep the fixed default 1.
   const seed = options.seed ?? request.seed ?? 1;
   const maxIterations = options.maxIterations ?? request.max_iterations;
-  const budget = Budget.forSeconds(seconds, seed, maxIterations, options.shouldAbort);
+  const budget = Budget.forSeconds(seconds, seed, maxIterations, options.shouldAbort, options.settings);
   options.observer?.searchStarted(budget, strategy.name, (candidate) => {
     const candidateScore = evaluateSolution(problem, candidate);
     if (!judgeSolution(problem, candidate, candidateScore).feasible) return null;

@@ -11,7 +11,7 @@ import { recreate, ruin, ruinShortestRoute } from "./ruin-recreate.js";
 import { LateAcceptance, ThresholdAcceptance, type Acceptance } from "./acceptance.js";
 import { PoolRecombination } from "./pool-recombination.js";
 import { looksFeasible, penalised, recordOutcome, snapshot, type Snapshot } from "./snapshot.js";
-import { generalSearchMode } from "./general-mode.js";
+import { generalSettings } from "../settings.js";
 
 /** Late acceptance: a candidate is accepted when it beats the current one or the one this many iterations ago. */
 const HISTORY = 100;
@@ -94,8 +94,8 @@ function startRoutes(m: FleetModel, initial: Solution | undefined): { routes: nu
  */
 export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {
   const m = buildFleetModel(p);
-  // The parts of PyVRP's ILS this problem's family uses (general-mode.ts).
-  const mode = generalSearchMode(m);
+  // The parts of PyVRP's ILS this problem's family uses (strategies/settings.ts).
+  const mode = generalSettings(m, budget.overrides);
   const rng = budget.rng;
   const rs = new Routes(m);
   const ls = new GeneralLocalSearch(rs);
@@ -106,13 +106,13 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
   const stop = () => budget.exhausted();
   let best: Solution | null = null;
   let bestCost = Number.POSITIVE_INFINITY;
-  const pool = PoolRecombination.applies(m) ? new PoolRecombination(rs, budget, solverNow()) : null;
+  const pool = PoolRecombination.applies(mode) ? new PoolRecombination(rs, budget, solverNow()) : null;
 
   const educate = (): Snapshot => {
     ls.run(rng, stop);
     pool?.harvest();
     let result = snapshot(rs);
-    // With a feasible current (general-mode.ts): the prices adapt to the education's own outcome, before any repair.
+    // With a feasible current (strategies/settings.ts): the prices adapt to the education's own outcome, before any repair.
     // Counting repaired outcomes (nearly all feasible) kept lowering the load price while the
     // educations came out ever more overloaded (X308-FSMF: 21 down to 3 per unit, every repair a
     // plan 30% dearer than the best).
@@ -217,7 +217,7 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
     const currentCost = penalised(current, penalties.current);
     // With rules the threshold's leeway is for feasible candidates only: an infeasible one becomes
     // current only when it beats it (accepted infeasible outcomes drifted on a fully used fleet).
-    // Feasible current (general-mode.ts: mixed fleets, windows without rules): an infeasible candidate never becomes current once a feasible
+    // Feasible current (strategies/settings.ts: mixed fleets, windows without rules): an infeasible candidate never becomes current once a feasible
     // solution is known (as in PyVRP's ILS). Taking the penalised-cheaper one let the current
     // drift into ever more overloaded plans on fewer vehicles (X308-FSMF: from 51,496 feasible to
     // 16,078 with 2,802 units over at a load price of 10.5), from which no candidate came back:

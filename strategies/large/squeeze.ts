@@ -171,11 +171,11 @@ function squeezeRoute(ctx: SqueezeContext, victim: number, victimLoad: number): 
   const sub = extractSubProblem(p, others, start, ctx.pool);
   const size = sub.problem.customers.length;
   const seconds = (TIME_FACTOR * ctx.seconds * Math.max(ctx.target, size)) / ctx.target;
-  const subBudget = new Budget(Math.min(budget.deadlineMs, solverNow() + seconds * 1000), budget.rng.int(2 ** 31), Number.POSITIVE_INFINITY, () => budget.exhausted());
+  const subBudget = new Budget(Math.min(budget.deadlineMs, solverNow() + seconds * 1000), budget.rng.int(2 ** 31), Number.POSITIVE_INFINITY, () => budget.exhausted(), budget.overrides);
   const found = ctx.solver.solve(sub.problem, subBudget, sub.start);
   const score = evaluateSolution(sub.problem, found);
-  if (process.env.LARGE_SQUEEZE_LOG) {
-    console.error(`squeeze: victim load ${victimLoad}, ${group.length} routes, ${size} customers, room ${roomOf(group)}, ${seconds.toFixed(2)} s: ${score.feasible ? `cost ${score.cost.toFixed(0)} against ${before.toFixed(0)}` : "infeasible"}`);
+  if (budget.overrides.trace) {
+    budget.overrides.trace(`squeeze: victim load ${victimLoad}, ${group.length} routes, ${size} customers, room ${roomOf(group)}, ${seconds.toFixed(2)} s: ${score.feasible ? `cost ${score.cost.toFixed(0)} against ${before.toFixed(0)}` : "infeasible"}`);
   }
   if (!score.feasible || score.missing.length > 0 || score.duplicated.length > 0 || score.cost >= before - 1e-7) return false;
   liftRoutes(sub, found).forEach((route, k) => {

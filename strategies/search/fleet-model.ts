@@ -130,7 +130,7 @@ export interface TextbookView {
   neighbours: Int32Array[];
   windows: boolean;
   durationLimit: number;
-  /** Long routes under binding windows (textbook-model.ts, longWindowRoutes). */
+  /** Long routes under binding windows (strategies/settings.ts, textbookSettings). */
   nearSwapStar?: boolean;
 }
 

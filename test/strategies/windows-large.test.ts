@@ -12,7 +12,8 @@ import { clarkeWrightSolution } from "../../strategies/clarke-wright/index.js";
 import { windowAwareNeighbours } from "../../strategies/decomposition/window-near.js";
 import { hgs } from "../../strategies/hgs/index.js";
 import { buildsOwnMatrix, withDenseMatrix, WINDOWS_WHOLE_MAX_NODES } from "../../strategies/hgs/whole-matrix.js";
-import { windowAwareGroups } from "../../strategies/large/window-groups.js";
+import { decompositionSettings } from "../../strategies/settings.js";
+import { textbookMismatch } from "../../strategies/search/textbook-model.js";
 import { windowNeighbours, windowProximity } from "../../strategies/search/window-neighbours.js";
 import { findStrategy } from "../../strategies/registry.js";
 import { selectStrategy } from "../../strategies/select.js";
@@ -61,7 +62,7 @@ describe("textbook VRPTW above 1,000 customers (issue 20)", function () {
     const rich = compileRequest(generateRichXxl(xxl("Leuven2"), 3100, 3, 1, true).request).problem;
     expect(buildsOwnMatrix(rich)).to.equal(false);
     expect(hgs.supports(rich).ok).to.equal(false);
-    expect(windowAwareGroups(rich)).to.equal(false);
+    expect(decompositionSettings(rich, textbookMismatch(rich) === null, { decomposition: { windowGroups: true } }).windowGroups).to.equal(false);
   });
 
   it("grows groups on time-aware links: each customer's list is its nearest candidates re-ranked by window proximity", () => {
