@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { REPO_ROOT } from "../infra/repo-root.js";
 import { loadPlans, type PlanCatalogue } from "./plans.js";
+import { strategyModulesFromEnv } from "./strategy-modules.js";
 
 /** SOLVER_MAX_HEAP_MB's default: the most heap one solve may take, for the largest requests a plan admits. */
 export const DEFAULT_SOLVER_MAX_HEAP_MB = 4096;
@@ -24,11 +25,11 @@ export interface Config {
   plans: PlanCatalogue;
   marketplace: { secretHeader: string; userHeader: string; secret: string | null };
   callbacks: { allowLoopback: boolean; timeoutMs: number };
+  /** Strategy modules loaded beside the built-in strategies (STRATEGY_MODULES; see docs/strategies.md). */
+  strategyModules: string[];
   worker: {
     /** Replaces the default size-based strategy table (JSON array of selection rules). */
     strategySelection: unknown[] | null;
-    /** Modules that register extra strategies in the solver thread (comma-separated paths). */
-    extraStrategyModules: string[];
     ackWaitMs: number;
     maxDeliveries: number;
     shutdownGraceMs: number;
@@ -92,9 +93,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       allowLoopback: boolEnv(env, "CALLBACK_ALLOW_LOOPBACK", false),
       timeoutMs: intEnv(env, "CALLBACK_TIMEOUT_MS", 10_000),
     },
+    strategyModules: strategyModulesFromEnv(env),
     worker: {
       strategySelection: env.STRATEGY_SELECTION ? (JSON.parse(env.STRATEGY_SELECTION) as unknown[]) : null,
-      extraStrategyModules: (env.EXTRA_STRATEGY_MODULES ?? "").split(",").map((s) => s.trim()).filter(Boolean),
       ackWaitMs: intEnv(env, "WORKER_ACK_WAIT_MS", 30_000),
       maxDeliveries: intEnv(env, "WORKER_MAX_DELIVERIES", 3),
       shutdownGraceMs: intEnv(env, "WORKER_SHUTDOWN_GRACE_MS", 10_000),

@@ -46,7 +46,7 @@ export interface TaskRecord {
   expiresAt?: string;
   result?: SolvedResultObject;
   error?: string;
-  code?: "no_feasible_solution" | "task_failed" | "cancelled";
+  code?: "no_feasible_solution" | "strategy_declined" | "task_failed" | "cancelled";
   /** Set once the caller asked to cancel; a worker that takes the task stops at once. */
   cancelRequested?: boolean;
   diagnostics?: string[];

@@ -43,7 +43,7 @@ export class SolverThreadRunner {
   private abortFlag: Int32Array | null = null;
 
   constructor(
-    private readonly threadConfig: { extraStrategyModules: string[]; strategySelection: unknown[] | null },
+    private readonly threadConfig: { strategyModules: string[]; strategySelection: unknown[] | null },
     /** The solver thread's largest V8 heap limit (SOLVER_MAX_HEAP_MB); null: Node's default for every job. */
     private readonly maxHeapMb: number | null = null,
     /** A job's heap limit from its size, at most maxHeapMb (replaceable in tests). */

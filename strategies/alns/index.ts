@@ -108,6 +108,8 @@ function initialSolution(p: CompiledProblem): Solution {
  */
 export const alns: Strategy = {
   name: "alns",
+  kind: "search",
+  features: ["capacities", "distance_matrix", "time_windows", "multiple_depots", "mixed_fleet"],
   supports: (p) => {
     const refusal = denseMatrixRefusal(p, "alns") ?? rulesRefusal(p, "alns") ?? loadRulesRefusal(p, "alns");
     return refusal ? { ok: false, reason: refusal } : { ok: true };

@@ -2,7 +2,7 @@ import type { Budget } from "../core/budget.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { evaluateRoute } from "../core/evaluator.js";
 import { denseMatrixRefusal, emptySolution, type CompiledProblem, type Solution } from "../core/problem.js";
-import type { Strategy } from "../core/strategy.js";
+import { STRATEGY_FEATURES, type Strategy } from "../core/strategy.js";
 
 /**
  * Solutions enumerated at most. A solution is one ordering of the customers cut into one
@@ -69,6 +69,8 @@ function droppableCustomers(p: CompiledProblem): number[] {
  */
 export const exact: Strategy = {
   name: "exact",
+  kind: "exact",
+  features: [...STRATEGY_FEATURES],
   supports(p) {
     const refusal = denseMatrixRefusal(p, "exact");
     if (refusal) return { ok: false, reason: refusal };

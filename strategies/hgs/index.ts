@@ -1,6 +1,6 @@
 import type { Budget } from "../core/budget.js";
 import { denseMatrixRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
-import type { Strategy } from "../core/strategy.js";
+import { STRATEGY_FEATURES, type Strategy } from "../core/strategy.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { geneticSearch } from "../genetic/genetic-search.js";
 import { iteratedLocalSearch } from "../ils/general-ils.js";
@@ -31,6 +31,8 @@ import { buildsOwnMatrix, withDenseMatrix } from "./whole-matrix.js";
  */
 export const hgs: Strategy = {
   name: "hgs",
+  kind: "search",
+  features: [...STRATEGY_FEATURES],
   supports(p) {
     const refusal = buildsOwnMatrix(p) ? null : denseMatrixRefusal(p, "hgs");
     if (refusal) return { ok: false, reason: refusal };
