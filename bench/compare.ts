@@ -30,7 +30,7 @@ export function runCompared(strategies: readonly string[], { entries, benchmarks
       cells[k] =
         outcome.status === "solved"
           ? { solved: true, gap: (100 * (outcome.result.total_cost - entry.bks)) / entry.bks, iterations: stats.iterations }
-          : { solved: false, why: /cannot solve this request/.test(outcome.error) ? "declined" : "no solution", error: outcome.error };
+          : { solved: false, why: outcome.code === "strategy_declined" ? "declined" : "no solution", error: outcome.error };
     }
     const row = { instance: entry.name, customers: entry.n_customers, bks: entry.bks, cells };
     rows.push(row);

@@ -13,7 +13,7 @@ import { selectStrategy } from "../../strategies/select.js";
 import { arbitraryRequest } from "./random-problems.js";
 import { xxlFixture } from "../helpers/benchmark-fixtures.js";
 
-describe("decomposition of rich problems: windows, several depots, mixed fleets (issue 20, step 4)", function () {
+describe("decomposition of rich problems: windows, several depots, mixed fleets", function () {
   this.timeout(120_000);
 
   it("scores every route of a sub-problem exactly as in the whole problem, and lifts the routes back unchanged", () => {
@@ -75,7 +75,8 @@ describe("decomposition of rich problems: windows, several depots, mixed fleets 
     expect(score.feasible).to.equal(true);
   });
 
-  it("improves a 900-customer problem with windows, three depots and a mixed fleet: feasible, cheaper than its start, every improvement reported", () => {
+  it("improves a 900-customer problem with windows, three depots and a mixed fleet: " +
+    "feasible, cheaper than its start, every improvement reported", () => {
     const { request } = generateRichXxl(xxlFixture("Leuven1"), 900, 3, 3);
     const p = compileRequest(request).problem;
     expect(large.supports(p).ok).to.equal(true);
@@ -98,7 +99,7 @@ describe("decomposition of rich problems: windows, several depots, mixed fleets 
     const matrixLess = compileRequest(generateRichXxl(xxlFixture("Leuven2"), 3500, 3, 1).request).problem;
     expect(matrixLess.dist.length).to.equal(0);
     expect(selectStrategy(matrixLess).name).to.equal("large");
-    // Identical vehicles with windows: the decomposition too since issue 20's measurement (select.ts).
+    // Identical vehicles with windows: the decomposition too (select.ts).
     const textbook = compileRequest(generateRichXxl(xxlFixture("Leuven1"), 1200, 1, 1, false).request).problem;
     expect(selectStrategy(textbook).name).to.equal("large");
     const textbookLarge = compileRequest(generateRichXxl(xxlFixture("Leuven2"), 3500, 1, 1, false).request).problem;

@@ -30,7 +30,7 @@ function sortedWindowNeighbours(p: CompiledProblem, k: number): Int32Array[] {
   return lists;
 }
 
-describe("textbook VRPTW above 1,000 customers (issue 20)", function () {
+describe("textbook VRPTW above 1,000 customers", function () {
   this.timeout(180_000);
 
   it("keeps the time-window neighbourhood of a full sort (top-k selection, ties by index)", () => {
