@@ -72,6 +72,7 @@ export function runSingle(strategy: string | undefined, { entries, benchmarks, s
       (settings.iterations ? ` ${pad(Math.round(stats.iterations / took), 6)} |` : "") +
       (settings.cpu ? ` ${pad(((cpuUsed.user + cpuUsed.system) / 1e6).toFixed(1), 5)} |` : "");
     const head = `| ${entry.name} | ${pad(entry.n_customers, 4)} | ${pad(entry.bks, 9)} |`;
+    const vehicles = (used: number | string) => `${used} (${entry.bks_routes ?? "-"}) |`;
     if (outcome.status === "solved") {
       feasible++;
       const gap = (100 * (outcome.result.total_cost - entry.bks)) / entry.bks;
@@ -82,10 +83,11 @@ export function runSingle(strategy: string | undefined, { entries, benchmarks, s
       const servedCell = prizes ? ` ${pad(served, 5)} |` : "";
       const cost = pad(outcome.result.total_cost.toFixed(2), 10);
       const gapTime = `${pad(gap.toFixed(2), 6)} | ${pad(took.toFixed(1), 5)}`;
-      console.log(`${head} ${cost} | ${gapTime} | ${outcome.result.strategy} |${iterCell}${servedCell} ${used} (${entry.bks_routes ?? "-"}) |`);
+      console.log(`${head} ${cost} | ${gapTime} | ${outcome.result.strategy} |${iterCell}${servedCell} ${vehicles(used)}`);
     } else {
       const servedCell = prizes ? " - |" : "";
-      console.log(`${head} infeasible | - | ${pad(took.toFixed(1), 5)} | ${outcome.strategy ?? "-"} |${iterCell}${servedCell} - (${entry.bks_routes ?? "-"}) |`);
+      const strategyCell = outcome.strategy ?? "-";
+      console.log(`${head} infeasible | - | ${pad(took.toFixed(1), 5)} | ${strategyCell} |${iterCell}${servedCell} ${vehicles("-")}`);
     }
   }
   const mean = gaps.reduce((a, b) => a + b, 0) / Math.max(1, gaps.length);

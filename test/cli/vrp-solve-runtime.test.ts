@@ -53,12 +53,14 @@ describe("vrp-solve runs the compiled build on the project's Node", function () 
     const root = made(true, true);
     const { stdout, code } = await launch(PROJECT_NODE, root, "request.json", "--seed", "3");
     expect(code).to.equal(0);
-    expect(JSON.parse(stdout)).to.deep.equal({ version: execFileSync(PROJECT_NODE, ["--version"], { encoding: "utf8" }).trim(), args: ["request.json", "--seed", "3"] });
+    const version = execFileSync(PROJECT_NODE, ["--version"], { encoding: "utf8" }).trim();
+    expect(JSON.parse(stdout)).to.deep.equal({ version, args: ["request.json", "--seed", "3"] });
   });
 
   it("started by another Node, runs itself again on the project's", async function () {
     const projectVersion = execFileSync(PROJECT_NODE, ["--version"], { encoding: "utf8" }).trim();
-    const other = ["/usr/bin/node", "/usr/local/bin/node"].find((n) => existsSync(n) && execFileSync(n, ["--version"], { encoding: "utf8" }).trim() !== projectVersion);
+    const versionOf = (node: string) => execFileSync(node, ["--version"], { encoding: "utf8" }).trim();
+    const other = ["/usr/bin/node", "/usr/local/bin/node"].find((n) => existsSync(n) && versionOf(n) !== projectVersion);
     if (!other) {
       console.log(`      (skipped: no Node other than the project's ${projectVersion} on this machine to start vrp-solve with)`);
       this.skip();
@@ -74,6 +76,7 @@ describe("vrp-solve runs the compiled build on the project's Node", function () 
     expect(noCli.stderr).to.match(/^vrp-solve: the compiled CLI \(.*dist\/src\/cli\/vrp-solve\.js\) is missing: run make build/);
     const noNode = await launch(process.execPath, made(false, true), "x.json");
     expect(noNode.code).to.equal(2);
-    expect(noNode.stderr).to.match(/^vrp-solve: the project's Node \(.*tools\/node\/node_modules\/\.bin\/node\) is missing: run make build/);
+    const nodeMissing = /^vrp-solve: the project's Node \(.*tools\/node\/node_modules\/\.bin\/node\) is missing: run make build/;
+    expect(noNode.stderr).to.match(nodeMissing);
   });
 });

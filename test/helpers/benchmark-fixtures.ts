@@ -71,11 +71,9 @@ export function benchmarkFolder(): string | null {
 /** Fields of the benchmark folder's request that the fixture differs in, as `name.field` (empty: the same). */
 export function fixtureDifferences(dir: string, name: string): string[] {
   const original = JSON.parse(readFileSync(join(dir, "requests", `${name}.json`), "utf8")) as Record<string, unknown>;
-  const fixture = (name.startsWith("XXL/") ? JSON.parse(readFileSync(xxlFixture(name.slice(4)), "utf8")) : benchmarkRequest(name)) as Record<
-    string,
-    unknown
-  >;
+  const xxl = name.startsWith("XXL/");
+  const fixture = (xxl ? JSON.parse(readFileSync(xxlFixture(name.slice(4)), "utf8")) : benchmarkRequest(name)) as Record<string, unknown>;
   // The XXL fixtures carry a subset of the fields; the others the whole request.
-  const fields = name.startsWith("XXL/") ? Object.keys(fixture) : [...new Set([...Object.keys(original), ...Object.keys(fixture)])];
+  const fields = xxl ? Object.keys(fixture) : [...new Set([...Object.keys(original), ...Object.keys(fixture)])];
   return fields.filter((f) => JSON.stringify(original[f]) !== JSON.stringify(fixture[f])).map((f) => `${name}.${f}`);
 }

@@ -19,7 +19,8 @@ describe("the benchmark instances carried in test/fixtures/benchmarks/", functio
   it("are the benchmark folder's requests, field for field (when the folder is present)", function () {
     const dir = benchmarkFolder();
     if (!dir) {
-      console.log("      (skipped: no benchmark folder; set BENCH_DIR or place ../shared/benchmarks beside the repository to check the fixtures)");
+      const how = "set BENCH_DIR or place ../shared/benchmarks beside the repository to check the fixtures";
+      console.log(`      (skipped: no benchmark folder; ${how})`);
       this.skip();
     }
     expect(BENCHMARK_FIXTURES.flatMap((name) => fixtureDifferences(dir, name))).to.deep.equal([]);

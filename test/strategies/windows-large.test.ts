@@ -56,7 +56,8 @@ describe("textbook VRPTW above 1,000 customers", function () {
       for (let j = 0; j < big.nodeCount; j += 89) expect(dense.dist[i * big.nodeCount + j]).to.equal(distanceBetween(big, i, j));
     }
     // Several depots and a mixed fleet: not the textbook model; hgs keeps refusing without the matrix.
-    const rich = compileRequest(generateRichXxl(xxlFixture("Leuven2"), 3100, 3, 1, true).request).problem;
+    const richRequest = generateRichXxl(xxlFixture("Leuven2"), 3100, 3, 1, true).request;
+    const rich = compileRequest(richRequest).problem;
     expect(buildsOwnMatrix(rich)).to.equal(false);
     expect(hgs.supports(rich).ok).to.equal(false);
     expect(decompositionSettings(rich, textbookMismatch(rich) === null, { decomposition: { windowGroups: true } }).windowGroups).to.equal(false);
