@@ -80,8 +80,9 @@ function problem(words: string[]): string | null {
     const at = words.findIndex((w, i) => i > 0 && !w.startsWith("-") && words[i - 1] !== "--import");
     if (at < 0) return null;
     file = words[at]!;
-    // A path outside the repository, or a bare file name (a partner's own project), is not ours to check.
-    if (file.startsWith("../") || !file.includes("/") || !/\.(ts|js|mjs)$/.test(file)) return null;
+    // A path outside the repository, a bare file name (a partner's own project) or a build output
+    // (dist/, written by make) is not ours to check.
+    if (file.startsWith("../") || !file.includes("/") || file.split("/").includes("dist") || !/\.(ts|js|mjs)$/.test(file)) return null;
     if (!existsSync(join(REPO_ROOT, file))) return `no file ${file}`;
     args = words.slice(at + 1);
   } else {
