@@ -10,7 +10,13 @@ import { REPO_ROOT } from "../../src/infra/service-process.js";
  * themselves are not run here (benchmarks take minutes); the README's curl examples are run by
  * the test/e2e/readme*.test.ts files. The benchmarks log is history and keeps the commands of its day.
  */
-const DOCUMENTS = ["README.md", "BENCHMARKS.md", ...readdirSync(join(REPO_ROOT, "docs")).filter((f) => f.endsWith(".md") && f !== "benchmarks-log.md").map((f) => `docs/${f}`)];
+const DOCUMENTS = [
+  "README.md",
+  "BENCHMARKS.md",
+  ...readdirSync(join(REPO_ROOT, "docs"))
+    .filter((f) => f.endsWith(".md") && f !== "benchmarks-log.md")
+    .map((f) => `docs/${f}`),
+];
 
 const read = (path: string): string => readFileSync(join(REPO_ROOT, path), "utf8");
 const scripts = (JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts;
@@ -108,9 +114,11 @@ describe("the documents' commands", () => {
   }
 
   it("finds the commands it checks, and an unknown flag, script or target", () => {
-    const lines = commandLines("text `npm run bench -- --set A --nope 1` and\n```sh\nSOLVER_CLOCK=cpu taskset -c 1 make nothing-here\n```\n");
+    const markdown = "text `npm run bench -- --set A --nope 1` and\n```sh\nSOLVER_CLOCK=cpu taskset -c 1 make nothing-here\n```\n";
+    const lines = commandLines(markdown);
     expect(lines).to.have.length(2);
-    expect(lines.flatMap((l) => simpleCommands(l)).map(problem)).to.deep.equal(["no make target 'nothing-here'", "bench/run.ts declares no --nope"]);
+    const found = lines.flatMap((l) => simpleCommands(l)).map(problem);
+    expect(found).to.deep.equal(["no make target 'nothing-here'", "bench/run.ts declares no --nope"]);
     expect(problem(["npm", "run", "no-such-script"])).to.equal("no npm script 'no-such-script' in package.json");
     expect(problem(["node", "--import", "tsx", "bench/no-such-file.ts"])).to.equal("no file bench/no-such-file.ts");
   });
