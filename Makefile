@@ -135,14 +135,14 @@ test: test-deps build sdk $(PLAYGROUND) $(REFERENCE)
 test-strategies: $(NPM_STAMP)
 	mocha --config .mocharc.strategies.json
 
-# The three-node NATS cluster and load run (several minutes): see README "Operating".
+# The three-node NATS cluster and load run (several minutes): see docs/operating.md.
 test-soak: test-deps build
 	mocha --config .mocharc.soak.json
 
 # The fault suite on a three-node cluster (several minutes, not part of `make test`):
 # frozen and killed NATS leaders, a whole-cluster restart, killed workers and API instances, and
 # a real 30 s network partition (network namespaces: needs root, else reported as pending with
-# the reason). FAULT_TASKS sets the submissions per scenario (default 300). See README "Operating".
+# the reason). FAULT_TASKS sets the submissions per scenario (default 300). See docs/operating.md.
 test-faults: test-deps build
 	mocha --config .mocharc.faults.json
 
