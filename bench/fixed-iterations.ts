@@ -12,6 +12,7 @@ import { findStrategy } from "../strategies/registry.js";
 import { selectStrategy } from "../strategies/select.js";
 import { compileRequest } from "../src/problem/compile-request.js";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
+import { benchSettings } from "./settings-env.js";
 
 const [file, iterationsArg, pinned] = process.argv.slice(2);
 const request = JSON.parse(readFileSync(file!, "utf8")) as SolveRequestInput;
@@ -19,7 +20,7 @@ const { problem } = compileRequest(request);
 const strategy = pinned ? findStrategy(pinned) : selectStrategy(problem);
 const cpuBefore = process.cpuUsage();
 // A deadline far away: the iteration cap alone stops the search.
-const budget = Budget.forSeconds(3600, 1, Number(iterationsArg));
+const budget = Budget.forSeconds(3600, 1, Number(iterationsArg), undefined, benchSettings);
 const solution = strategy.solve(problem, budget);
 const cpu = process.cpuUsage(cpuBefore);
 const score = evaluateSolution(problem, solution);

@@ -19,11 +19,12 @@
 import { parseArgs } from "node:util";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { solveRequest } from "../src/problem/solve-request.js";
+import { benchSettings } from "./settings-env.js";
 
 const SIZES = [400, 600, 800, 1000];
 const CLASSES = ["C", "R", "RC"] as const;
 
-/** `sizes`: the customer counts to draw from (issue 20's large-VRPTW bench passes one of 1,500-2,500). */
+/** `sizes`: the customer counts to draw from (the large-VRPTW bench, tw-large.ts, passes one of 1,500-2,500). */
 export function ghLike(index: number, seedBase: number, sizes: readonly number[] = SIZES): { name: string; request: SolveRequestInput } {
   let s = (seedBase * 7919 + index * 104_729) >>> 0 || 1;
   const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
@@ -93,14 +94,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     },
   });
   const count = Number(values.count);
-  console.log(`gh-like: ${count} instances (instance seed ${values["instance-seed"]}), strategy ${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time} s`);
+  console.log(`gh-like: ${count} instances (instance seed ${values["instance-seed"]}), ` +
+    `strategy ${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time} s`);
   console.log("| instance | cost | routes | strategy | iter/s |");
   console.log("|---|---:|---:|---|---:|");
   for (let i = 0; i < count; i++) {
     const { name, request } = ghLike(i, Number(values["instance-seed"]));
     const stats = { iterations: 0 };
     const started = performance.now();
-    const outcome = solveRequest(request, { requestId: name, timeLimitSeconds: Number(values.time), seed: Number(values.seed), stats, ...(values.strategy ? { strategy: values.strategy } : {}) });
+    const outcome = solveRequest(request, { settings: benchSettings, requestId: name, timeLimitSeconds: Number(values.time), seed: Number(values.seed), stats, ...(values.strategy ? { strategy: values.strategy } : {}) });
     const took = (performance.now() - started) / 1000;
     const cost = outcome.status === "solved" ? outcome.result.total_cost.toFixed(1) : "infeasible";
     const routes = outcome.status === "solved" ? Object.keys(outcome.result.routes).length : "-";

@@ -15,6 +15,7 @@ import { parseArgs } from "node:util";
 import { solveRequest } from "../src/problem/solve-request.js";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { generateXLike } from "./x-like-instance.js";
+import { benchSettings } from "./settings-env.js";
 
 const KINDS = ["FSMF", "FSMD", "FSMFD"] as const;
 
@@ -82,7 +83,7 @@ if (isMain) {
     const { name, request } = generateHfvrpLike(i, Number(values["instance-seed"]));
     const stats = { iterations: 0 };
     const started = process.cpuUsage();
-    const outcome = solveRequest(request, { requestId: name, timeLimitSeconds: Number(values.time), seed: Number(values.seed), stats });
+    const outcome = solveRequest(request, { settings: benchSettings, requestId: name, timeLimitSeconds: Number(values.time), seed: Number(values.seed), stats });
     const used = process.cpuUsage(started);
     const cpu = (used.user + used.system) / 1e6;
     const cost = outcome.status === "solved" ? outcome.result.total_cost.toFixed(0) : "infeasible";

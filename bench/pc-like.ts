@@ -16,6 +16,7 @@ import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { solveRequest } from "../src/problem/solve-request.js";
 import { solverClockIsCpu } from "../strategies/core/clock.js";
 import { ghLike } from "./gh-like.js";
+import { benchSettings } from "./settings-env.js";
 
 const { values } = parseArgs({
   options: {
@@ -63,12 +64,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const from = Number(values.from);
   const customers = values.customers ? Number(values.customers) : undefined;
   const method = process.env.HGS_WINDOWS_METHOD ?? "default";
-  console.log(`pc-like: ${count} instances from ${from} (instance seed ${values["instance-seed"]}), strategy ${values.strategy ?? "auto"}, HGS_WINDOWS_METHOD ${method}, seed ${values.seed}, ${values.time} s${solverClockIsCpu ? " CPU (SOLVER_CLOCK=cpu)" : ""}`);
+  console.log(`pc-like: ${count} instances from ${from} (instance seed ` +
+    `${values["instance-seed"]}), strategy ${values.strategy ?? "auto"}, ` +
+    `HGS_WINDOWS_METHOD ${method}, seed ${values.seed}, ${values.time} s` +
+    `${solverClockIsCpu() ? " CPU (SOLVER_CLOCK=cpu)" : ""}`);
   console.log("| instance | cost | served | routes | strategy |");
   console.log("|---|---:|---:|---:|---|");
   for (let i = from; i < from + count; i++) {
     const { name, request } = pcLike(i, Number(values["instance-seed"]), customers, !values["no-windows"]);
-    const outcome = solveRequest(request, { requestId: name, timeLimitSeconds: Number(values.time), seed: Number(values.seed), ...(values.strategy ? { strategy: values.strategy } : {}) });
+    const outcome = solveRequest(request, { settings: benchSettings, requestId: name, timeLimitSeconds: Number(values.time), seed: Number(values.seed), ...(values.strategy ? { strategy: values.strategy } : {}) });
     if (outcome.status !== "solved") {
       console.log(`| ${name} | infeasible | - | - | ${outcome.strategy ?? "-"} |`);
       continue;

@@ -21,7 +21,8 @@
  * `--sizes 200,400,1000` draws other sizes (instance i has sizes[floor(i / 3) % count] customers;
  * the default 200,400 keeps the instances compared before).
  *
- * `node --import tsx bench/pdptw-like.ts [--time S] [--seed N] [--count K] [--instance-seed N] [--strategy NAME] [--type 1|2] [--only I,J] [--sizes A,B]`
+ * `node --import tsx bench/pdptw-like.ts [--time S] [--seed N] [--count K] [--instance-seed N] [--strategy
+ * NAME] [--type 1|2] [--only I,J] [--sizes A,B]`
  */
 import { parseArgs } from "node:util";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
@@ -30,6 +31,7 @@ import { solverClockIsCpu } from "../strategies/core/clock.js";
 import { evaluateSolution } from "../strategies/core/evaluator.js";
 import { compileRequest } from "../src/problem/compile-request.js";
 import type { Budget } from "../strategies/core/budget.js";
+import { benchSettings } from "./settings-env.js";
 
 const SIZES = [200, 400];
 const CLASSES = ["C", "R", "RC"] as const;
@@ -166,7 +168,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     },
   });
   const count = Number(values.count);
-  console.log(`pdptw-like: ${count} instances (instance seed ${values["instance-seed"]}), strategy ${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time ?? "protocol (10 s up to 200 customers, 30 s above)"} s${solverClockIsCpu ? " (CPU seconds)" : ""}`);
+  console.log(`pdptw-like: ${count} instances (instance seed ${values["instance-seed"]}), ` +
+    `strategy ${values.strategy ?? "auto"}, seed ${values.seed}, ` +
+    `${values.time ?? "protocol (10 s up to 200 customers, 30 s above)"} s` +
+    `${solverClockIsCpu() ? " (CPU seconds)" : ""}`);
   console.log("| instance | customers | drawn routing (vehicles) | cost | vehicles | feasible | iter / CPU s | last new best (CPU s) |");
   console.log("|---|---:|---:|---:|---:|---|---:|---:|");
   const type = values.type === "2" ? 2 : 1;
@@ -187,12 +192,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     // When the search last found a new best: late improvements mean the budget is short.
     let lastBest = 0;
     const observer = { searchStarted: (budget: Budget) => budget.onImprovement(() => (lastBest = cpuSince())) };
-    const outcome = solveRequest(request, { requestId: name, timeLimitSeconds: seconds, seed: Number(values.seed), stats, observer, ...(values.strategy ? { strategy: values.strategy } : {}) });
+    const outcome = solveRequest(request, { settings: benchSettings, requestId: name, timeLimitSeconds: seconds, seed: Number(values.seed), stats, observer, ...(values.strategy ? { strategy: values.strategy } : {}) });
     const used = process.cpuUsage(cpuBefore);
     const cpu = (used.user + used.system) / 1e6;
     const solved = outcome.status === "solved";
     const cost = solved ? outcome.result.total_cost.toFixed(2) : "-";
     const vehicles = solved ? Object.keys(outcome.result.routes).length : "-";
-    console.log(`| ${name} | ${tasks} | ${drawnCost.toFixed(2)} (${drawn.length}) | ${cost} | ${vehicles} | ${solved ? "yes" : "no"} | ${Math.round(stats.iterations / cpu)} | ${lastBest.toFixed(1)} |`);
+    console.log(`| ${name} | ${tasks} | ${drawnCost.toFixed(2)} (${drawn.length}) | ${cost} | ` +
+      `${vehicles} | ${solved ? "yes" : "no"} | ${Math.round(stats.iterations / cpu)} ` +
+      `| ${lastBest.toFixed(1)} |`);
   }
 }

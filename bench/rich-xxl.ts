@@ -1,12 +1,12 @@
 /**
- * Rich problems at scale (issue 20, step 4): 2,000-5,000 customers on XXL coordinates with time
+ * Rich problems at scale: 2,000-5,000 customers on XXL coordinates with time
  * windows, several depots and a mixed fleet (bench/rich-xxl-instance.ts), each solved by the
  * previous default selection (ALNS up to 3,000 customers, the savings construction alone above)
  * and by `large` (decomposition), one after the other in the same process and run. `known` is the
  * feasible construction each instance was built around.
  *
- * `--also C:S` runs `large` a second time with other decomposition settings (LARGE_SUB_CUSTOMERS=C,
- * LARGE_SUB_SECONDS=S: group size and seconds per group, strategies/large/settings.ts) to compare them.
+ * `--also C:S` runs `large` a second time with other decomposition settings (C customers and S
+ * seconds per group, strategies/settings.ts) to compare them.
  *
  * `npm run bench:rich -- [--time S] [--seed N] [--only NAME,...] [--after STRATEGY] [--also C:S]`
  */
@@ -17,6 +17,8 @@ import { compileRequest } from "../src/problem/compile-request.js";
 import { solveRequest } from "../src/problem/solve-request.js";
 import { selectStrategy } from "../strategies/select.js";
 import { generateRichXxl } from "./rich-xxl-instance.js";
+import { benchSettings } from "./settings-env.js";
+import type { SettingsOverride } from "../strategies/settings.js";
 
 const { values } = parseArgs({
   options: {
@@ -41,9 +43,9 @@ const PLAN: [string, number, number, boolean][] = [
 ];
 const only = values.only ? new Set(values.only.split(",")) : null;
 
-function run(request: Parameters<typeof solveRequest>[0], name: string, strategy: string): { cost: number | null; routes: number; seconds: number } {
+function run(request: Parameters<typeof solveRequest>[0], name: string, strategy: string, settings: SettingsOverride = benchSettings): { cost: number | null; routes: number; seconds: number } {
   const started = performance.now();
-  const outcome = solveRequest(request, { requestId: name, timeLimitSeconds: Number(values.time), seed: Number(values.seed), strategy });
+  const outcome = solveRequest(request, { settings, requestId: name, timeLimitSeconds: Number(values.time), seed: Number(values.seed), strategy });
   const seconds = (performance.now() - started) / 1000;
   if (outcome.status !== "solved") return { cost: null, routes: 0, seconds };
   return { cost: outcome.result.total_cost, routes: Object.keys(outcome.result.routes).length, seconds };
@@ -51,7 +53,9 @@ function run(request: Parameters<typeof solveRequest>[0], name: string, strategy
 
 console.log(`rich-xxl: seed ${values.seed}, ${values.time} s per run, after = ${values.after}`);
 const also = values.also ? `large ${values.also}` : null;
-console.log(`| instance | customers | depots | vehicles | construction | default now | before | before cost | after cost | after / before | after / construction |${also ? ` ${also} | ${also} / before |` : ""}`);
+console.log(`| instance | customers | depots | vehicles | construction | default now | ` +
+  `before | before cost | after cost | after / before | after / construction ` +
+  `|${also ? ` ${also} | ${also} / before |` : ""}`);
 console.log(`|---|---:|---:|---:|---:|---|---|---:|---:|---:|---:|${also ? "---:|---:|" : ""}`);
 const ratios: number[] = [];
 for (const [file, customers, depots, mixed] of PLAN) {
@@ -65,21 +69,19 @@ for (const [file, customers, depots, mixed] of PLAN) {
   let extra = "";
   if (values.also) {
     const [customersPerGroup, seconds] = values.also.split(":");
-    const saved = [process.env.LARGE_SUB_CUSTOMERS, process.env.LARGE_SUB_SECONDS];
-    process.env.LARGE_SUB_CUSTOMERS = customersPerGroup;
-    process.env.LARGE_SUB_SECONDS = seconds;
-    const other = run(request, instance.name, "large");
-    if (saved[0] === undefined) delete process.env.LARGE_SUB_CUSTOMERS;
-    else process.env.LARGE_SUB_CUSTOMERS = saved[0];
-    if (saved[1] === undefined) delete process.env.LARGE_SUB_SECONDS;
-    else process.env.LARGE_SUB_SECONDS = saved[1];
-    extra = ` ${other.cost === null ? "infeasible" : other.cost.toFixed(0)} | ${other.cost !== null && before.cost !== null ? (other.cost / before.cost).toFixed(4) : "-"} |`;
+    const decomposition = { ...benchSettings.decomposition, customers: Math.round(Number(customersPerGroup)), seconds: Number(seconds) };
+    const other = run(request, instance.name, "large", { ...benchSettings, decomposition });
+    extra = ` ${other.cost === null ? "infeasible" : other.cost.toFixed(0)} | ` +
+      `${other.cost !== null && before.cost !== null ? (other.cost / before.cost).toFixed(4) : "-"} |`;
   }
   const fmt = (c: number | null) => (c === null ? "infeasible" : c.toFixed(0));
   const ratio = before.cost !== null && after.cost !== null ? after.cost / before.cost : null;
   if (ratio !== null) ratios.push(ratio);
   console.log(
-    `| ${instance.name} | ${customers} | ${depots} | ${request.vehicle_num} | ${instance.known.toFixed(0)} | ${selected} | ${beforeName} | ${fmt(before.cost)} | ${fmt(after.cost)} | ${ratio?.toFixed(4) ?? "-"} | ${after.cost !== null ? (after.cost / instance.known).toFixed(4) : "-"} |${extra}`,
+    `| ${instance.name} | ${customers} | ${depots} | ${request.vehicle_num} | ` +
+      `${instance.known.toFixed(0)} | ${selected} | ${beforeName} | ` +
+      `${fmt(before.cost)} | ${fmt(after.cost)} | ${ratio?.toFixed(4) ?? "-"} | ` +
+      `${after.cost !== null ? (after.cost / instance.known).toFixed(4) : "-"} |${extra}`,
   );
 }
 const mean = ratios.reduce((a, b) => a + b, 0) / Math.max(1, ratios.length);

@@ -18,6 +18,7 @@ import { findStrategy } from "../strategies/registry.js";
 import { compileRequest } from "../src/problem/compile-request.js";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { generateXLike } from "./x-like-instance.js";
+import { benchSettings } from "./settings-env.js";
 
 const { values } = parseArgs({ options: { write: { type: "string" }, check: { type: "string" }, only: { type: "string" } } });
 const benchDir = process.env.BENCH_DIR ?? join(import.meta.dirname, "..", "..", "shared", "benchmarks");
@@ -58,20 +59,23 @@ for (const c of CASES) {
   // CPU time as well as wall time: on a shared machine the process's own CPU seconds for the same
   // iterations compare two versions far better than the wall clock does.
   const cpuBefore = process.cpuUsage();
-  const solution = hgs.solve(problem, Budget.forSeconds(3600, 1, c.iterations));
+  const solution = hgs.solve(problem, Budget.forSeconds(3600, 1, c.iterations, undefined, benchSettings));
   const cpu = process.cpuUsage(cpuBefore);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   const seconds = (performance.now() - started) / 1000;
   const score = evaluateSolution(problem, solution);
   const digest = createHash("sha256").update(JSON.stringify(solution.routes)).digest("hex").slice(0, 16);
   digests[c.name] = { digest, cost: Number(score.cost.toFixed(6)), feasible: score.feasible };
-  console.log(`${c.name.padEnd(12)} ${c.path.padEnd(52)} ${String(c.iterations).padStart(5)} it  ${digest}  cost ${score.cost.toFixed(2)}${score.feasible ? "" : " (infeasible)"}  ${seconds.toFixed(1)} s, cpu ${cpuSeconds.toFixed(2)} s`);
+  console.log(`${c.name.padEnd(12)} ${c.path.padEnd(52)} ${String(c.iterations).padStart(5)} ` +
+    `it  ${digest}  cost ${score.cost.toFixed(2)}${score.feasible ? "" : " (infeasible)"} ` +
+    ` ${seconds.toFixed(1)} s, cpu ${cpuSeconds.toFixed(2)} s`);
 }
 if (values.write) writeFileSync(values.write, JSON.stringify(digests, null, 2) + "\n");
 if (values.check) {
   const stored = JSON.parse(readFileSync(values.check, "utf8")) as typeof digests;
   const differ = Object.keys(digests).filter((name) => stored[name]?.digest !== digests[name]!.digest);
-  for (const name of differ) console.log(`DIFFERENT ${name}: stored ${stored[name]?.digest} cost ${stored[name]?.cost}, now ${digests[name]!.digest} cost ${digests[name]!.cost}`);
+  for (const name of differ) console.log(`DIFFERENT ${name}: stored ${stored[name]?.digest} cost ${stored[name]?.cost}, ` +
+    `now ${digests[name]!.digest} cost ${digests[name]!.cost}`);
   console.log(differ.length === 0 ? "same routes on every instance" : `${differ.length} instance(s) differ`);
   if (differ.length > 0) process.exitCode = 1;
 }

@@ -21,6 +21,7 @@ import { parseArgs } from "node:util";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { solveRequest } from "../src/problem/solve-request.js";
 import { solverClockIsCpu } from "../strategies/core/clock.js";
+import { benchSettings } from "./settings-env.js";
 
 const SIZES = [100, 200, 300];
 const HORIZON = 1000;
@@ -113,7 +114,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       "instance-seed": { type: "string", default: "2126" },
     },
   });
-  console.log(`SD-like: ${values.count} instances (instance seed ${values["instance-seed"]}), seed ${values.seed}${solverClockIsCpu ? ", CPU seconds (SOLVER_CLOCK=cpu)" : ""}`);
+  console.log(`SD-like: ${values.count} instances (instance seed ${values["instance-seed"]}), ` +
+    `seed ${values.seed}${solverClockIsCpu() ? ", CPU seconds (SOLVER_CLOCK=cpu)" : ""}`);
   console.log("| instance | customers | vehicles | cost | feasible | routes | time s |");
   console.log("|---|---:|---:|---:|---|---:|---:|");
   for (let i = 0; i < Number(values.count); i++) {
@@ -121,10 +123,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const customers = request.node_num - 1;
     const seconds = values.time ? Number(values.time) : customers <= 200 ? 10 : 30;
     const started = performance.now();
-    const outcome = solveRequest(request, { requestId: name, timeLimitSeconds: seconds, seed: Number(values.seed) });
+    const outcome = solveRequest(request, { settings: benchSettings, requestId: name, timeLimitSeconds: seconds, seed: Number(values.seed) });
     const took = ((performance.now() - started) / 1000).toFixed(1);
     if (outcome.status === "solved") {
-      console.log(`| ${name} | ${customers} | ${request.vehicle_num} | ${outcome.result.total_cost.toFixed(2)} | yes | ${Object.keys(outcome.result.routes).length} | ${took} |`);
+      console.log(`| ${name} | ${customers} | ${request.vehicle_num} | ` +
+        `${outcome.result.total_cost.toFixed(2)} | yes | ` +
+        `${Object.keys(outcome.result.routes).length} | ${took} |`);
     } else console.log(`| ${name} | ${customers} | ${request.vehicle_num} | - | no (${outcome.status}) | - | ${took} |`);
   }
 }

@@ -11,6 +11,7 @@ import { findStrategy } from "../strategies/registry.js";
 import { selectStrategy } from "../strategies/select.js";
 import { compileRequest } from "../src/problem/compile-request.js";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
+import { benchSettings } from "./settings-env.js";
 
 const [file, secondsArg, pinned] = process.argv.slice(2);
 const started = performance.now();
@@ -19,7 +20,7 @@ const { problem } = compileRequest(request);
 const strategy = pinned ? findStrategy(pinned) : selectStrategy(problem);
 const support = strategy.supports(problem);
 if (!support.ok) throw new Error(support.reason);
-const budget = Budget.forSeconds(Number(secondsArg) - (performance.now() - started) / 1000, 1);
+const budget = Budget.forSeconds(Number(secondsArg) - (performance.now() - started) / 1000, 1, undefined, undefined, benchSettings);
 let firstFeasibleSeconds: number | null = null;
 budget.onImprovement(() => {
   firstFeasibleSeconds ??= (performance.now() - started) / 1000;

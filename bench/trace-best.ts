@@ -9,13 +9,14 @@ import { evaluateSolution } from "../strategies/core/evaluator.js";
 import { selectStrategy } from "../strategies/select.js";
 import { compileRequest } from "../src/problem/compile-request.js";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
+import { benchSettings } from "./settings-env.js";
 
 const [file, secondsArg, seedArg, dump] = process.argv.slice(2);
 const request = JSON.parse(readFileSync(file!, "utf8")) as SolveRequestInput;
 const { problem } = compileRequest(request);
 const strategy = selectStrategy(problem);
 const cpuBefore = process.cpuUsage();
-const budget = Budget.forSeconds(Number(secondsArg), Number(seedArg ?? 1));
+const budget = Budget.forSeconds(Number(secondsArg), Number(seedArg ?? 1), undefined, undefined, benchSettings);
 let last = 0;
 budget.onImprovement((s) => {
   const cpu = process.cpuUsage(cpuBefore);

@@ -12,6 +12,7 @@ import { completePlan } from "./complete-plan.js";
 import type { SolveRequestInput } from "./request-types.js";
 import { solverVersion } from "./solver-version.js";
 import type { Solution } from "../../strategies/core/problem.js";
+import type { SettingsOverride } from "../../strategies/settings.js";
 
 export type { SolvedResultObject } from "./format-result.js";
 
@@ -27,6 +28,8 @@ export interface SolveOptions {
   observer?: SolveObserver;
   /** Filled in after solving: the strategy's iteration count (benchmarks report iterations/s). */
   stats?: { iterations: number };
+  /** Search settings that replace the family's own (strategies/settings.ts): benchmarks only, never the service. */
+  settings?: SettingsOverride;
 }
 
 /** Follows a running search: the worker's progress reports come from here. */
@@ -37,7 +40,18 @@ export interface SolveObserver {
 
 export type SolveOutcome =
   | { status: "solved"; result: SolvedResultObject }
-  | { status: "failed"; error: string; diagnostics: string[]; infeasibilities: Infeasibility[]; strategy: string | null; warnings: string[] };
+  | {
+      status: "failed";
+      code: FailureCode;
+      error: string;
+      diagnostics: string[];
+      infeasibilities: Infeasibility[];
+      strategy: string | null;
+      warnings: string[];
+    };
+
+/** Why a solve failed: no feasible plan (proven or not found), or the pinned strategy declined the problem. */
+export type FailureCode = "no_feasible_solution" | "strategy_declined";
 
 /** Route evaluations a progress report may spend pricing the insertion of unserved customers. */
 const PROGRESS_PRICING_BUDGET = 200_000;
@@ -53,8 +67,15 @@ const RESERVED_SECONDS = 0.15;
 export function solveRequest(request: SolveRequestInput, options: SolveOptions): SolveOutcome {
   const started = performance.now();
   const { problem, warnings, baseStartSeconds } = compileRequest(request);
-  const fail = (error: string, diagnostics: string[], strategy: string | null, proven: Infeasibility[] = []): SolveOutcome => ({
+  const fail = (
+    error: string,
+    diagnostics: string[],
+    strategy: string | null,
+    proven: Infeasibility[] = [],
+    code: FailureCode = "no_feasible_solution",
+  ): SolveOutcome => ({
     status: "failed",
+    code,
     error,
     diagnostics,
     infeasibilities: proven,
@@ -71,7 +92,9 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
   const pinned = options.strategy ?? request.strategy;
   const strategy = pinned ? findStrategy(pinned) : selectStrategy(problem, options.selection);
   const support = strategy.supports(problem);
-  if (!support.ok) return fail(`Strategy '${strategy.name}' cannot solve this request: ${support.reason}`, [support.reason], strategy.name);
+  if (!support.ok) {
+    return fail(`Strategy '${strategy.name}' declined this request: ${support.reason}`, [support.reason], strategy.name, [], "strategy_declined");
+  }
 
   const elapsed = (performance.now() - started) / 1000;
   const seconds = Math.max(0.05, options.timeLimitSeconds - elapsed - RESERVED_SECONDS);
@@ -79,7 +102,7 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
   // offline callers (CLI, benchmarks, tests) that give neither keep the fixed default 1.
   const seed = options.seed ?? request.seed ?? 1;
   const maxIterations = options.maxIterations ?? request.max_iterations;
-  const budget = Budget.forSeconds(seconds, seed, maxIterations, options.shouldAbort);
+  const budget = Budget.forSeconds(seconds, seed, maxIterations, options.shouldAbort, options.settings);
   options.observer?.searchStarted(budget, strategy.name, (candidate) => {
     const candidateScore = evaluateSolution(problem, candidate);
     if (!judgeSolution(problem, candidate, candidateScore).feasible) return null;

@@ -1,6 +1,7 @@
 import type { Solution } from "./problem.js";
 import { Rng } from "./rng.js";
 import { solverNow } from "./clock.js";
+import type { SettingsOverride } from "../settings.js";
 
 /**
  * Told of each new best feasible solution a strategy finds, while it searches: the worker turns
@@ -11,7 +12,9 @@ export type ImprovementListener = (best: Solution) => void;
 
 /**
  * When to stop: a deadline (solverNow() clock), an external abort flag, and an optional
- * iteration cap that makes a seeded run repeatable whatever the machine's speed.
+ * iteration cap that makes a seeded run repeatable whatever the machine's speed. It also carries
+ * the run's settings override (strategies/settings.ts), empty but in benchmarks that compare
+ * settings, to every search the run starts.
  */
 export class Budget {
   readonly rng: Rng;
@@ -28,12 +31,13 @@ export class Budget {
     seed: number,
     private readonly maxIterations = Number.POSITIVE_INFINITY,
     private readonly shouldAbort: () => boolean = () => false,
+    readonly overrides: SettingsOverride = {},
   ) {
     this.rng = new Rng(seed);
   }
 
-  static forSeconds(seconds: number, seed = 1, maxIterations?: number, shouldAbort?: () => boolean): Budget {
-    return new Budget(solverNow() + seconds * 1000, seed, maxIterations, shouldAbort);
+  static forSeconds(seconds: number, seed = 1, maxIterations?: number, shouldAbort?: () => boolean, overrides?: SettingsOverride): Budget {
+    return new Budget(solverNow() + seconds * 1000, seed, maxIterations, shouldAbort, overrides);
   }
 
   /** Counts one iteration and says whether to stop. */

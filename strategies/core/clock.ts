@@ -1,12 +1,13 @@
 /**
  * The solver's clock in milliseconds: every deadline and time share in `strategies/` is read from
- * it. Wall time (performance.now()) everywhere, except when the environment sets
- * SOLVER_CLOCK=cpu: then it is this process's CPU time. Benchmarks use that on a busy machine
- * (`SOLVER_CLOCK=cpu npm run bench -- ...`), so that each solve gets the same computing time it
- * would get alone and figures from a loaded run stay comparable. Never set it in the service: the
- * worker's process also runs its NATS client and other solves, whose CPU time would count.
+ * it. Wall time (performance.now()) everywhere, except in a process that called useCpuClock():
+ * then it is this process's CPU time. Benchmarks do that on a busy machine
+ * (`SOLVER_CLOCK=cpu npm run bench -- ...`, bench/settings-env.ts), so that each solve gets the
+ * same computing time it would get alone and figures from a loaded run stay comparable. The
+ * service never does: the worker's process also runs its NATS client and other solves, whose CPU
+ * time would count.
  */
-const cpuClock = typeof process !== "undefined" && process.env?.SOLVER_CLOCK === "cpu";
+let cpuClock = false;
 
 /** Wall milliseconds between two real readings of the CPU clock. */
 const CPU_READ_EVERY_MS = 1;
@@ -14,8 +15,8 @@ let lastWall = Number.NEGATIVE_INFINITY;
 let lastCpu = 0;
 
 /**
- * process.cpuUsage() is a system call: read on every stop check it took about 8% of a search's
- * time (profile of hgs on SDVRPTW PR11A), which the wall clock does not cost. So it is read at
+ * process.cpuUsage() is a system call: read on every stop check it took a noticeable share of a
+ * search's time in a profile, which the wall clock does not cost. So it is read at
  * most once per CPU_READ_EVERY_MS of wall time and the last reading is returned in between: the
  * clock never runs ahead of the CPU time nor goes back, and a deadline is noticed at most that
  * much wall time late.
@@ -29,7 +30,16 @@ function cpuMs(): number {
   return lastCpu;
 }
 
-export const solverNow: () => number = cpuClock ? cpuMs : () => performance.now();
+export function solverNow(): number {
+  return cpuClock ? cpuMs() : performance.now();
+}
+
+/** From now on this process's solver clock is its CPU time (benchmarks only, see above). */
+export function useCpuClock(): void {
+  cpuClock = true;
+}
 
 /** Whether the clock is CPU time (benchmarks say so in their output). */
-export const solverClockIsCpu = cpuClock;
+export function solverClockIsCpu(): boolean {
+  return cpuClock;
+}

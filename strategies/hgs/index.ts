@@ -1,6 +1,6 @@
 import type { Budget } from "../core/budget.js";
 import { denseMatrixRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
-import type { Strategy } from "../core/strategy.js";
+import { STRATEGY_FEATURES, type Strategy } from "../core/strategy.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { geneticSearch } from "../genetic/genetic-search.js";
 import { iteratedLocalSearch } from "../ils/general-ils.js";
@@ -9,14 +9,8 @@ import { optionalStart } from "../ils/optional-start.js";
 import { buildModel, initialPenalties, type HgsModel } from "../search/textbook-model.js";
 import { buildBackhaulModel } from "../search/backhaul-model.js";
 import { completeRoutes as complete } from "../search/textbook/solutions.js";
-import { windowsMethod } from "./windows-method.js";
+import { hgsSettings } from "../settings.js";
 import { buildsOwnMatrix, withDenseMatrix } from "./whole-matrix.js";
-
-/**
- * Above this many customers, textbook problems without binding windows go to the iterated local
- * search (ils/textbook-ils.ts) instead of the genetic search: see BENCHMARKS.md, issue 16.
- */
-export const ITERATED_SEARCH_ABOVE = 300;
 
 /**
  * The strong search, for every problem: this plugin only chooses the method. One depot,
@@ -24,7 +18,7 @@ export const ITERATED_SEARCH_ABOVE = 300;
  * (genetic/genetic-search.ts); windows that cannot bind before the depot closes are a duration
  * cap, binding hard windows are priced by time warp (Vidal et al. 2013, search/time-segment.ts).
  * Above ITERATED_SEARCH_ABOVE customers without binding windows, and above
- * WINDOWS_ITERATED_ABOVE with them (windows-method.ts), where a generation costs too much to
+ * WINDOWS_ITERATED_ABOVE with them (strategies/settings.ts), where a generation costs too much to
  * evolve a population in the time given, the iterated local search around the same local search
  * (ils/textbook-ils.ts). Optional stops (node_skip_penalties, allow_unassigned) when they are the
  * only rules: that same iterated local search at every size, with moves that serve and leave out
@@ -37,6 +31,8 @@ export const ITERATED_SEARCH_ABOVE = 300;
  */
 export const hgs: Strategy = {
   name: "hgs",
+  kind: "search",
+  features: [...STRATEGY_FEATURES],
   supports(p) {
     const refusal = buildsOwnMatrix(p) ? null : denseMatrixRefusal(p, "hgs");
     if (refusal) return { ok: false, reason: refusal };
@@ -57,21 +53,22 @@ export const hgs: Strategy = {
       return iteratedLocalSearch(p, budget, initial);
     }
     const m = outcome.model;
+    const settings = hgsSettings(m.customers.length, budget.overrides);
     // Optional stops (HgsModel.skipPrice): of the textbook methods only the iterated local search
-    // (its moves and recreate) leaves customers out; measured against the general search in
-    // BENCHMARKS.md (issue 21, PCVRPTW and bench/pc-like.ts), which HGS_WINDOWS_METHOD=general still forces.
+    // (its moves and recreate) leaves customers out, and it is ahead of the general search there
+    // (BENCHMARKS.md, PCVRPTW); a benchmark's override may still force it.
     if (m.skipPrice) {
-      if (process.env.HGS_WINDOWS_METHOD === "general") return iteratedLocalSearch(p, budget, initial);
+      if (settings.optionalStopsMethod === "general") return iteratedLocalSearch(p, budget, initial);
       // Not the savings of every customer alone: see ils/optional-start.ts.
       const prices = initialPenalties(m);
       return textbookIteratedLocalSearch(p, m, budget, initial ? startRoutes(p, m, initial) : optionalStart(p, m, startingPrices(m, prices), budget.rng), prices);
     }
     const start = startRoutes(p, m, initial);
-    if (m.windows === null && m.customers.length > ITERATED_SEARCH_ABOVE) {
+    if (m.windows === null && settings.capacityMethod === "iterated") {
       return textbookIteratedLocalSearch(p, m, budget, complete(m, start), initialPenalties(m));
     }
-    // Binding windows: by size (windows-method.ts), measured in BENCHMARKS.md (issue 20).
-    const method = m.windows === null ? "genetic" : windowsMethod(m);
+    // Binding windows: by size (strategies/settings.ts).
+    const method = m.windows === null ? "genetic" : settings.windowsMethod;
     if (method === "general") return iteratedLocalSearch(p, budget, initial);
     if (method === "iterated") return textbookIteratedLocalSearch(p, m, budget, complete(m, start), initialPenalties(m));
     return geneticSearch(p, m, budget, complete(m, start));

@@ -1,6 +1,5 @@
 import type { Budget } from "../core/budget.js";
 import { solverNow } from "../core/clock.js";
-import type { FleetModel } from "../search/fleet-model.js";
 import { highsRuntime } from "../search/pool/highs-runtime.js";
 import { addCustomerInsertions } from "../search/pool/customer-enrichment.js";
 import { addPairInsertions } from "../search/pool/pair-enrichment.js";
@@ -8,32 +7,12 @@ import { PartitionRows } from "../search/pool/partition-rows.js";
 import { isFeasible, routeKey, RoutePool, type PooledRoute } from "../search/pool/route-pool.js";
 import { solveSetPartition, type PartitionColumn } from "../search/pool/set-partition.js";
 import { Routes } from "../search/routes.js";
-
-/**
- * Families where set partitioning is off unless named in SOLVER_POOL_FAMILIES (comma-separated),
- * for measuring: on the protocol budgets HiGHS found a plan cheaper than the best solution in 3
- * of 60 solves, by less than 0.04% (SDVRPTW's pools hold none; HFVRP's MIPs end at the time limit;
- * BENCHMARKS.md, "set partitioning beyond shipments"), for 12-23% of the budget.
- */
-type PoolFamily = "skills" | "types" | "depots";
-
-function poolFamily(m: FleetModel): PoolFamily | null {
-  if (m.order !== null) return null;
-  if (m.rules?.allowed != null) return "skills";
-  if (m.rules !== null) return null;
-  if (new Set(m.start).size > 1 || new Set(m.end).size > 1) return "depots";
-  return m.typeSlots.length > 1 ? "types" : null;
-}
-
-function optedIn(): Set<string> {
-  return new Set((process.env.SOLVER_POOL_FAMILIES ?? "").split(",").map((name) => name.trim()));
-}
+import type { GeneralSettings } from "../settings.js";
 
 /**
  * Shares of the budget at which the pool is recombined (the last leaves time to polish the
- * result). Six rather than three: on generated 400-task instances (bench/pdptw-like.ts, seeds 1
- * and 2) one seed ended a route too many and 1.8% worse with three, and nine gained nothing more
- * (BENCHMARKS.md, issue 22, "set partitioning").
+ * result). Six rather than three: with three, long-route runs could end with a route too many;
+ * more than six gained nothing (BENCHMARKS.md, PDPTW).
  */
 const CHECKPOINTS = [0.25, 0.4, 0.55, 0.7, 0.85, 0.95];
 /** Each recombination may take this share of the whole budget, and at most half of what is left. */
@@ -43,7 +22,7 @@ const SOLVE_SHARE = 0.08;
  * it has no start, and proving that the pool holds none can take HiGHS long.
  */
 const SQUEEZE_SHARE = SOLVE_SHARE / 3;
-/** Routes kept in the pool: set partitioning over ~2,000 of them took 0.4-2.3 s on lrc1_4_1. */
+/** Routes kept in the pool: set partitioning over a few thousand of them takes HiGHS seconds on large instances. */
 const POOL_CAPACITY = 4000;
 
 /**
@@ -53,8 +32,8 @@ const POOL_CAPACITY = 4000;
  * picks the cheapest set serving every required customer once (optional ones at most once) with at
  * most as many routes of each type as it has vehicles, a few times per solve (and, for a start with
  * a vehicle fewer, the cheapest set with a route fewer than the best: fewerRoutes). Applied where it was
- * measured to help: shipments on a fleet of identical vehicles without rules (BENCHMARKS.md,
- * issue 22, PDPTW); skills, mixed fleets and several depots only when opted in (above).
+ * measured to help (strategies/settings.ts): shipments on a fleet of identical vehicles without
+ * rules (BENCHMARKS.md, PDPTW).
  */
 export class PoolRecombination {
   private readonly pool: RoutePool;
@@ -67,11 +46,9 @@ export class PoolRecombination {
    */
   private enrichedFor: readonly (readonly number[])[] | null = null;
 
-  static applies(m: FleetModel): boolean {
-    if (highsRuntime() === null) return false;
-    if (m.order?.partner != null) return m.typeSlots.length === 1 && m.rules === null;
-    const family = poolFamily(m);
-    return family !== null && optedIn().has(family);
+  /** Whether set partitioning runs: where the family's settings have it and HiGHS is there. */
+  static applies(settings: Pick<GeneralSettings, "setPartitioning">): boolean {
+    return highsRuntime() !== null && settings.setPartitioning;
   }
 
   constructor(

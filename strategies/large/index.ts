@@ -7,11 +7,12 @@ import { hgs } from "../hgs/index.js";
 import { pickRouteGroup } from "../decomposition/group.js";
 import { RouteRotation } from "../decomposition/rotation.js";
 import { decompositionRefusal, extractSubProblem, liftRoutes, MatrixPool } from "../decomposition/subproblem.js";
-import { decompositionSettings, firstRoundShare } from "./settings.js";
+import { firstRoundShare } from "./settings.js";
+import { decompositionSettings } from "../settings.js";
+import { textbookMismatch } from "../search/textbook-model.js";
 import { bestLargeStart } from "./start.js";
 import { FleetSqueeze, fleetFloor } from "./squeeze.js";
 import { solverNow } from "../core/clock.js";
-import { windowAwareGroups } from "./window-groups.js";
 import { windowAwareNeighbours } from "../decomposition/window-near.js";
 
 /** Up to this size the whole problem goes to hgs at once (it has the matrix there). */
@@ -78,6 +79,8 @@ function spareVehicles(p: CompiledProblem, routes: readonly number[][], group: r
  */
 export const large: Strategy = {
   name: "large",
+  kind: "search",
+  features: ["capacities", "distance_matrix", "time_windows", "multiple_depots", "mixed_fleet"],
   supports(p) {
     const reason = refusal(p) ?? loadRulesRefusal(p, "large");
     return reason ? { ok: false, reason: `the large strategy cannot take this request: ${reason}` } : { ok: true };
@@ -86,7 +89,8 @@ export const large: Strategy = {
     const startedMs = solverNow();
     // A problem that one sub-problem would cover is hgs's own (it also stops early on tiny ones).
     if (p.customers.length <= WHOLE_PROBLEM_CUSTOMERS && hgs.supports(p).ok) return hgs.solve(p, budget);
-    const current = bestLargeStart(p, startedMs, budget.deadlineMs, () => budget.exhausted());
+    const settings = decompositionSettings(p, textbookMismatch(p) === null, budget.overrides);
+    const current = bestLargeStart(p, startedMs, budget.deadlineMs, () => budget.exhausted(), settings.startShare);
     const score = evaluateSolution(p, current);
     if (score.feasible) budget.improved(cloneSolution(current));
     if (score.missing.length > 0 && hgs.supports(p).ok) {
@@ -98,10 +102,9 @@ export const large: Strategy = {
 
     // hgs through its Strategy interface only: a black box on each small dense sub-problem.
     const subSolver: Strategy = hgs;
-    const near = windowAwareGroups(p) ? windowAwareNeighbours(p) : nearestNeighbours(p, 20);
+    const near = settings.windowGroups ? windowAwareNeighbours(p) : nearestNeighbours(p, 20);
     const routeOf = new Int32Array(p.nodeCount).fill(-1);
     current.routes.forEach((r, v) => r.forEach((c) => (routeOf[c] = v)));
-    const settings = decompositionSettings(p);
     const target = Math.min(settings.customers, p.customers.length);
     let broken = score.routes.filter((r) => !r.feasible).length;
     const complete = score.missing.length === 0 && score.duplicated.length === 0;
@@ -129,7 +132,7 @@ export const large: Strategy = {
       const before = standing(sub.problem, sub.start);
       const share = rotation && rotation.rounds <= 1 ? firstShare : 1;
       const seconds = (share * settings.seconds * Math.max(target, sub.problem.customers.length)) / target;
-      const subBudget = new Budget(Math.min(budget.deadlineMs, solverNow() + seconds * 1000), budget.rng.int(2 ** 31), Number.POSITIVE_INFINITY, () => budget.exhausted());
+      const subBudget = new Budget(Math.min(budget.deadlineMs, solverNow() + seconds * 1000), budget.rng.int(2 ** 31), Number.POSITIVE_INFINITY, () => budget.exhausted(), budget.overrides);
       const found = subSolver.solve(sub.problem, subBudget, sub.start);
       const after = standing(sub.problem, found);
       if (!better(after, before)) continue;
@@ -143,7 +146,7 @@ export const large: Strategy = {
       // No other route changed: the whole is feasible when no route breaks a rule any more.
       if (broken === 0 && complete) budget.improved(cloneSolution(current));
     }
-    if (squeeze && process.env.LARGE_SQUEEZE_LOG) console.error(`squeeze: ${squeeze.successes} of ${squeeze.attempts} attempts eliminated a route`);
+    if (squeeze) budget.overrides.trace?.(`squeeze: ${squeeze.successes} of ${squeeze.attempts} attempts eliminated a route`);
     return current;
   },
 };

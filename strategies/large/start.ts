@@ -49,22 +49,14 @@ export function largeStart(p: CompiledProblem, lambda = 1): Solution {
 
 /** The savings' shape parameters, in the order the clarke-wright strategy tries them. */
 const LAMBDAS = [1, 0.8, 1.2, 1.5, 0.6];
-/** Share of the budget the first solution may take beyond its first variant. */
-const START_SHARE = 0.1;
-/** START_SHARE, or LARGE_START_SHARE (0: lambda 1 only), a switch for measurement like settings.ts's. */
-function startShare(): number {
-  const value = Number(process.env.LARGE_START_SHARE);
-  return process.env.LARGE_START_SHARE !== undefined && Number.isFinite(value) && value >= 0 ? value : START_SHARE;
-}
 
 /**
  * The cheapest of largeStart's variants over LAMBDAS (fewest unassigned customers first, as the
  * savings strategy ranks them) while they take at most START_SHARE of the budget: with vehicle
- * fixed costs or windows the variants differ by several percent (a 4,000-customer VRPTW with
- * fixed costs, bench/rich-xxl.ts: the savings strategy's best variant was 8% cheaper than what
- * the decomposition made of lambda 1's solution in 30 s).
+ * fixed costs or windows the variants differ by several percent, more than the decomposition
+ * makes up for in a short run from a worse start.
  */
-export function bestLargeStart(p: CompiledProblem, startedMs: number, deadlineMs: number, stop: () => boolean): Solution {
+export function bestLargeStart(p: CompiledProblem, startedMs: number, deadlineMs: number, stop: () => boolean, share: number): Solution {
   let best: Solution | null = null;
   let bestCost = Number.POSITIVE_INFINITY;
   for (const lambda of LAMBDAS) {
@@ -74,7 +66,7 @@ export function bestLargeStart(p: CompiledProblem, startedMs: number, deadlineMs
       bestCost = cost;
       best = candidate;
     }
-    if (stop() || solverNow() - startedMs > startShare() * (deadlineMs - startedMs)) break;
+    if (stop() || solverNow() - startedMs > share * (deadlineMs - startedMs)) break;
   }
   return best!;
 }

@@ -212,7 +212,7 @@ export class Routes {
    * bound of the full price, checked first so that most candidates never reach the time part.
    * With `limit`: once fixed + unit x distance alone reaches it, that part is returned without
    * the order and load walks (the full price can only be higher, so a caller that refuses a
-   * price >= limit decides the same; those walks were 15% of the time on shipments).
+   * price >= limit decides the same; those walks are a large share of the time on shipments).
    */
   basePrice(v: number, pieces: Pieces, orderKept = false, limit = Number.POSITIVE_INFINITY): number {
     if (pieces.size === 0) return 0;

@@ -6,6 +6,7 @@ import { buildFleetRules } from "./fleet-rules.js";
 import type { Penalties } from "./penalties.js";
 import { TimeSegment } from "./time-segment.js";
 import { windowNeighbours } from "./window-neighbours.js";
+import { textbookSettings } from "../settings.js";
 
 /** Hard time windows that bind: priced by time warp (and the working-hours cap on segment durations). */
 export interface HgsWindows {
@@ -57,32 +58,6 @@ export interface HgsModel {
 }
 
 export type ModelOutcome = { ok: true; model: HgsModel } | { ok: false; reason: string };
-
-const GRANULARITY = 20;
-/**
- * Long routes under binding windows (type-2 windows: 20-90 customers a route): 40 granular
- * neighbours (PyVRP's default is 60), since most of a customer's 20 nearest are then in its own
- * route, which left its moves to other routes to a handful of pairs; and SWAP* only for customers
- * near the other route (swap-star.ts), so that an iteration costs about as before. GH-large's
- * type-2 instances gained 0.4 point on average over 3 seeds; short routes (type 1) lost with it
- * (more neighbours, fewer iterations), and at 200 customers and below it was not measured
- * (BENCHMARKS.md, "Long routes with wide windows").
- */
-const WINDOWS_GRANULARITY = 40;
-/** Customers per route, at the fewest routes the demand needs, from which routes count as long. */
-const LONG_ROUTE = 25;
-/** Customers above which the long-route settings apply. */
-const LONG_ROUTES_ABOVE = 200;
-
-/** Whether routes are long (longer than LONG_ROUTE customers at the capacity's fewest routes) on a problem of more than LONG_ROUTES_ABOVE customers. */
-function longWindowRoutes(p: CompiledProblem): boolean {
-  const n = p.customers.length;
-  if (n <= LONG_ROUTES_ABOVE) return false;
-  let demand = 0;
-  for (const c of p.customers) demand += p.demand[c]!;
-  const fewest = Math.max(1, Math.ceil(demand / p.capacity[0]! - 1e-9));
-  return n / fewest >= LONG_ROUTE;
-}
 
 function allEqual(values: ArrayLike<number>): boolean {
   for (let i = 1; i < values.length; i++) if (values[i] !== values[0]) return false;
@@ -173,10 +148,11 @@ export function assembleModel(p: CompiledProblem, arcs?: { dist: Float64Array; n
   let maxDemand = arcs ? arcs.maxDemand : 0;
   for (const c of p.customers) maxDemand = Math.max(maxDemand, p.demand[c]!);
   const vehicles = Math.min(p.vehicleCount, Math.max(1, p.customers.length));
-  const longRoutes = !arcs && windows !== null && longWindowRoutes(p);
-  const neighbours = arcs ? arcs.neighbours : windows ? windowNeighbours(p, longRoutes ? WINDOWS_GRANULARITY : GRANULARITY) : nearestNeighbours(p, GRANULARITY);
+  // Its neighbourhood, by the length of routes under windows (strategies/settings.ts).
+  const view = textbookSettings(p, !arcs && windows !== null);
+  const neighbours = arcs ? arcs.neighbours : windows ? windowNeighbours(p, view.granularity) : nearestNeighbours(p, view.granularity);
   const durationLimit = typeof limit === "number" ? limit : Number.POSITIVE_INFINITY;
-  const built = buildFleetModel(p, { routes: vehicles, neighbours, windows: windows !== null, durationLimit, nearSwapStar: longRoutes });
+  const built = buildFleetModel(p, { routes: vehicles, neighbours, windows: windows !== null, durationLimit, nearSwapStar: view.nearSwapStar });
   // The order rule is priced by the arcs: the route model must not refuse it as well.
   const fleet = arcs ? { ...built, dist: arcs.dist, order: null } : built;
   const fleetRules = buildFleetRules(p, maxDistance);

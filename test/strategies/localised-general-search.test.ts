@@ -8,7 +8,7 @@ import { GeneralLocalSearch } from "../../strategies/search/general/local-search
 import { PenaltyManager } from "../../strategies/search/penalty-manager.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
-import { generalSearchMode } from "../../strategies/ils/general-mode.js";
+import { generalSettings } from "../../strategies/settings.js";
 import { fleetArb, fleetInstance, rulesPenaltyArb, scratchCost, scratchRouteCost, withRules } from "./fleet-problems.js";
 
 /** The unordered pair of route neighbours of every customer of `routes` (depot 0 at both ends). */
@@ -98,7 +98,8 @@ describe("localised general search (promising customers: mixed fleets, windows, 
     expect(moves, "localised runs applied moves").to.be.greaterThan(50);
   });
 
-  it("under windows and rules: prices every move of a localised run exactly, repairs included, and serves every customer it may not skip", () => {
+  it("under windows and rules: prices every move of a localised run exactly, repairs " +
+    "included, and serves every customer it may not skip", () => {
     let moves = 0;
     let repairMoves = 0;
     fc.assert(
@@ -157,20 +158,14 @@ describe("localised general search (promising customers: mixed fleets, windows, 
     expect(repairMoves, "repairs applied moves").to.be.greaterThan(10);
   });
 
-  it("is on under windows without rules or load order (with a feasible current), off under rules and with SOLVER_GENERAL_FOCUS=0", () => {
+  it("is on under windows without rules or load order (with a feasible current), off under rules and when a benchmark turns it off", () => {
     const timed = buildFleetModel(compileRequest(fleetInstance({ customers: 10, types: 1, depots: 2, mixedEnds: false, asymmetric: false, cost: false, time: "hard", hours: true, speeds: false, seed: 3 })).problem);
     const ruled = buildFleetModel(compileRequest(withRules(fleetInstance({ customers: 10, types: 2, depots: 1, mixedEnds: false, asymmetric: false, cost: true, time: "hard", hours: false, speeds: false, seed: 4 }), 4, false)).problem);
-    expect(generalSearchMode(timed)).to.deep.equal({ focus: true, feasibleCurrent: true, thresholdWeight: null });
-    expect(generalSearchMode(ruled).focus).to.equal(false);
-    const saved = process.env.SOLVER_GENERAL_FOCUS;
-    process.env.SOLVER_GENERAL_FOCUS = "0";
-    try {
-      expect(generalSearchMode(timed).focus).to.equal(false);
-      expect(generalSearchMode(ruled).focus).to.equal(false);
-    } finally {
-      if (saved === undefined) delete process.env.SOLVER_GENERAL_FOCUS;
-      else process.env.SOLVER_GENERAL_FOCUS = saved;
-    }
+    expect(generalSettings(timed)).to.deep.equal({ focus: true, feasibleCurrent: true, thresholdWeight: null, setPartitioning: false });
+    expect(generalSettings(ruled).focus).to.equal(false);
+    const off = { general: { focus: false, feasibleCurrent: false } };
+    expect(generalSettings(timed, off)).to.deep.equal({ focus: false, feasibleCurrent: false, thresholdWeight: null, setPartitioning: false });
+    expect(generalSettings(ruled, off).focus).to.equal(false);
   });
 
   it("with fixed costs and the floor, never lowers the load price below its starting value", () => {

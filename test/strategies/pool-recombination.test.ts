@@ -11,6 +11,7 @@ import { addPairInsertions } from "../../strategies/search/pool/pair-enrichment.
 import { isFeasible, RoutePool } from "../../strategies/search/pool/route-pool.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { loadArb, loadInstance, validLists, type LoadOptions } from "./load-problems.js";
+import { generalSettings } from "../../strategies/settings.js";
 
 /** Shipment instances with hard, soft or no windows (mixed fleets: enrichment assumes nothing of the fleet). */
 const shipmentArb = () => fc.oneof(loadArb("none", 14, "shipments"), loadArb("hard", 14, "shipments"), loadArb("soft", 14, "shipments"));
@@ -100,7 +101,7 @@ describe("route pool and set-partitioning recombination", function () {
         const p = compileRequest(request).problem;
         if (!p.loads) return;
         const m = buildFleetModel(p);
-        if (!PoolRecombination.applies(m)) return;
+        if (!PoolRecombination.applies(generalSettings(m))) return;
         const rs = new Routes(m);
         const budget = Budget.forSeconds(60, 1);
         const recombination = new PoolRecombination(rs, budget, 0);
@@ -130,7 +131,8 @@ describe("route pool and set-partitioning recombination", function () {
     expect(plans, "some recombinations found a cheaper plan").to.be.greaterThan(10);
   });
 
-  it("finds a plan with a route fewer when the pool holds one: feasible, everyone served once, within the limit, whatever its cost; null when none can exist", () => {
+  it("finds a plan with a route fewer when the pool holds one: feasible, everyone " +
+    "served once, within the limit, whatever its cost; null when none can exist", () => {
     let plans = 0;
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: 1_000_000 }), fc.constantFrom<LoadOptions["time"]>("none", "hard"), (seed, loadSeed, time) => {
@@ -145,7 +147,7 @@ describe("route pool and set-partitioning recombination", function () {
         const p = compileRequest(request).problem;
         if (!p.loads) return;
         const m = buildFleetModel(p);
-        if (!PoolRecombination.applies(m)) return;
+        if (!PoolRecombination.applies(generalSettings(m))) return;
         const rs = new Routes(m);
         const recombination = new PoolRecombination(rs, Budget.forSeconds(60, 1), 0);
         // The pool: routes of a few random plans on 1 to all vehicles (the routes of a random plan

@@ -13,6 +13,7 @@ import { RoutePool, type PooledRoute } from "../../strategies/search/pool/route-
 import { PartitionRows } from "../../strategies/search/pool/partition-rows.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { fleetArb, fleetInstance, withRules, type FleetOptions } from "./fleet-problems.js";
+import { generalSettings, type SettingsOverride } from "../../strategies/settings.js";
 
 /** Mixed fleets (types, depots, shifts) with skills, optional stops and route caps. */
 const rulesArb = () => fc.tuple(fc.oneof(fleetArb("none", 12), fleetArb("hard", 12), fleetArb("soft", 12)), fc.boolean());
@@ -37,7 +38,10 @@ function vehiclesPricing(p: CompiledProblem, m: FleetModel, route: PooledRoute):
   });
 }
 
-/** The search's objective of a solution (general-ils.ts `consider`): the evaluator's cost plus the search's price of required customers left out. */
+/**
+ * The search's objective of a solution (general-ils.ts `consider`): the evaluator's cost plus the search's
+ * price of required customers left out.
+ */
 function objective(p: CompiledProblem, m: FleetModel, solution: Solution): { feasible: boolean; cost: number } {
   const score = evaluateSolution(p, solution);
   let cost = score.cost;
@@ -160,24 +164,20 @@ describe("route pool and set partitioning on vehicle types, skills and optional 
   });
 
   it("runs inside the general search when opted in (skills): answers feasible by the evaluator", () => {
-    const before = process.env.SOLVER_POOL_FAMILIES;
-    process.env.SOLVER_POOL_FAMILIES = "skills";
-    try {
-      let applied = 0;
-      for (let seed = 1; applied < 3 && seed < 40; seed++) {
-        const o: FleetOptions = { customers: 12, types: 3, depots: 1, mixedEnds: false, asymmetric: false, cost: false, time: "hard", hours: false, speeds: false, seed };
-        // Unassigned customers allowed: random caps and shifts cannot make the problem infeasible.
-        const p = problemOf(o, true);
-        if (!PoolRecombination.applies(buildFleetModel(p))) continue;
-        applied++;
-        const solution = iteratedLocalSearch(p, Budget.forSeconds(0.6, seed));
-        const score = evaluateSolution(p, solution);
-        expect(score.feasible, `seed ${seed}: feasible`).to.equal(true);
-      }
-      expect(applied, "problems with skills opted in").to.equal(3);
-    } finally {
-      if (before === undefined) delete process.env.SOLVER_POOL_FAMILIES;
-      else process.env.SOLVER_POOL_FAMILIES = before;
+    const optedIn: SettingsOverride = { general: { poolFamilies: ["skills"] } };
+    let applied = 0;
+    for (let seed = 1; applied < 3 && seed < 40; seed++) {
+      const o: FleetOptions = { customers: 12, types: 3, depots: 1, mixedEnds: false, asymmetric: false, cost: false, time: "hard", hours: false, speeds: false, seed };
+      // Unassigned customers allowed: random caps and shifts cannot make the problem infeasible.
+      const p = problemOf(o, true);
+      const m = buildFleetModel(p);
+      expect(PoolRecombination.applies(generalSettings(m)), "off unless opted in").to.equal(false);
+      if (!PoolRecombination.applies(generalSettings(m, optedIn))) continue;
+      applied++;
+      const solution = iteratedLocalSearch(p, Budget.forSeconds(0.6, seed, undefined, undefined, optedIn));
+      const score = evaluateSolution(p, solution);
+      expect(score.feasible, `seed ${seed}: feasible`).to.equal(true);
     }
+    expect(applied, "problems with skills opted in").to.equal(3);
   });
 });

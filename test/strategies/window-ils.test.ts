@@ -14,7 +14,7 @@ import { textbookIteratedLocalSearch } from "../../strategies/ils/textbook-ils.j
 import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
 import { TimeSegment } from "../../strategies/search/time-segment.js";
 import { WindowInsertion } from "../../strategies/search/textbook/window-insertion.js";
-import { WINDOWS_ITERATED_ABOVE, windowsMethod } from "../../strategies/hgs/windows-method.js";
+import { WINDOWS_ITERATED_ABOVE, hgsSettings } from "../../strategies/settings.js";
 import { selectStrategy } from "../../strategies/select.js";
 
 /** A random single-depot VRPTW (Solomon-like) with windows that bind; with `hours`, also a working-hours cap. */
@@ -184,21 +184,16 @@ describe("iterated local search under binding windows (hgs above 100 customers w
   });
 
   it("is selected for textbook problems with binding windows above 100 and up to 1,000 customers; the decomposition above", () => {
-    const forced = process.env.HGS_WINDOWS_METHOD;
-    delete process.env.HGS_WINDOWS_METHOD;
-    try {
-      const small = compileRequest(vrptw({ customers: WINDOWS_ITERATED_ABOVE, seed: 3, hours: false, spare: 2 })).problem;
-      expect(selectStrategy(small).name).to.equal("hgs");
-      expect(windowsMethod(modelOf(small))).to.equal("genetic");
-      const medium = compileRequest(vrptw({ customers: WINDOWS_ITERATED_ABOVE + 1, seed: 3, hours: false, spare: 2 })).problem;
-      expect(selectStrategy(medium).name).to.equal("hgs");
-      expect(windowsMethod(modelOf(medium))).to.equal("iterated");
-      const larger = compileRequest(vrptw({ customers: 400, seed: 3, hours: false, spare: 2 })).problem;
-      expect(selectStrategy(larger).name).to.equal("hgs");
-      const large = compileRequest(vrptw({ customers: 1001, seed: 3, hours: false, spare: 2 })).problem;
-      expect(selectStrategy(large).name).to.equal("large");
-    } finally {
-      if (forced !== undefined) process.env.HGS_WINDOWS_METHOD = forced;
-    }
+    const small = compileRequest(vrptw({ customers: WINDOWS_ITERATED_ABOVE, seed: 3, hours: false, spare: 2 })).problem;
+    expect(selectStrategy(small).name).to.equal("hgs");
+    expect(hgsSettings(modelOf(small).customers.length).windowsMethod).to.equal("genetic");
+    const medium = compileRequest(vrptw({ customers: WINDOWS_ITERATED_ABOVE + 1, seed: 3, hours: false, spare: 2 })).problem;
+    expect(selectStrategy(medium).name).to.equal("hgs");
+    expect(hgsSettings(modelOf(medium).customers.length).windowsMethod).to.equal("iterated");
+    expect(hgsSettings(modelOf(medium).customers.length, { hgs: { windowsMethod: "general" } }).windowsMethod, "a benchmark's override").to.equal("general");
+    const larger = compileRequest(vrptw({ customers: 400, seed: 3, hours: false, spare: 2 })).problem;
+    expect(selectStrategy(larger).name).to.equal("hgs");
+    const large = compileRequest(vrptw({ customers: 1001, seed: 3, hours: false, spare: 2 })).problem;
+    expect(selectStrategy(large).name).to.equal("large");
   });
 });

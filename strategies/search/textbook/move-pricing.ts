@@ -91,7 +91,10 @@ export class TextbookMovePricing extends TextbookRoutes {
     return after < this.cost[r]! - EPS;
   }
 
-  /** Adds the load above the delivered total and the time penalty of the candidate (pieces `a`) to an improving distance price; whether it still improves. */
+  /**
+   * Adds the load above the delivered total and the time penalty of the candidate (pieces `a`) to an
+   * improving distance price; whether it still improves.
+   */
   confirmWithin(r: number): boolean {
     if (this.model.loads) {
       this.predicted += this.loadCorrection(r, this.a, this.load[r]![this.length[r]! + 1]!);

@@ -1,0 +1,63 @@
+/**
+ * The benchmarks' switches for comparing search settings on the same problems, read from the
+ * environment here so that the solver reads none: importing this module turns
+ * SOLVER_CLOCK=cpu into the CPU clock (strategies/core/clock.ts), and `benchSettings` is the
+ * override (strategies/settings.ts) that a benchmark passes to every solve. The variables:
+ * - HGS_WINDOWS_METHOD=genetic|iterated|general: hgs's method for textbook problems with binding
+ *   windows (general also for optional stops: the general iterated local search).
+ * - SOLVER_GENERAL_FOCUS=0: the general search without localised education, feasible current and
+ *   family threshold.
+ * - SOLVER_POOL_FAMILIES=skills,types,depots: set partitioning in those families too.
+ * - LARGE_SUB_CUSTOMERS, LARGE_SUB_SECONDS, LARGE_FIRST_ROUND (a fixed first-round share),
+ *   LARGE_START_SHARE (0: the savings' first variant only), LARGE_ROTATION=0 (random group seeds),
+ *   LARGE_SQUEEZE=0 (no route elimination), LARGE_WINDOW_GROUPS=1 (time-aware groups),
+ *   LARGE_SQUEEZE_LOG=1 (each route elimination attempt on stderr): the decomposition's.
+ */
+import { useCpuClock } from "../strategies/core/clock.js";
+import type { PoolFamily, SettingsOverride } from "../strategies/settings.js";
+
+const POOL_FAMILIES: readonly PoolFamily[] = ["skills", "types", "depots"];
+
+/** The override the variables in `env` ask for (empty when none is set). */
+export function settingsFromEnv(env: NodeJS.ProcessEnv): SettingsOverride {
+  const out: SettingsOverride = {};
+  const method = env.HGS_WINDOWS_METHOD;
+  if (method === "genetic" || method === "iterated") out.hgs = { windowsMethod: method };
+  if (method === "general") out.hgs = { windowsMethod: "general", optionalStopsMethod: "general" };
+
+  const general: NonNullable<SettingsOverride["general"]> = {};
+  if (env.SOLVER_GENERAL_FOCUS === "0") Object.assign(general, { focus: false, feasibleCurrent: false, thresholdWeight: null });
+  if (env.SOLVER_POOL_FAMILIES) {
+    const named = env.SOLVER_POOL_FAMILIES.split(",").map((name) => name.trim());
+    general.poolFamilies = POOL_FAMILIES.filter((family) => named.includes(family));
+  }
+  if (Object.keys(general).length > 0) out.general = general;
+
+  // A number that is not one (or is out of range) leaves the family's setting.
+  const number = (name: string, ok: (value: number) => boolean): number | undefined => {
+    const value = Number(env[name]);
+    return env[name] !== undefined && Number.isFinite(value) && ok(value) ? value : undefined;
+  };
+  const positive = (value: number) => value > 0;
+  const decomposition: NonNullable<SettingsOverride["decomposition"]> = {};
+  const customers = number("LARGE_SUB_CUSTOMERS", positive);
+  if (customers !== undefined) decomposition.customers = Math.round(customers);
+  const seconds = number("LARGE_SUB_SECONDS", positive);
+  if (seconds !== undefined) decomposition.seconds = seconds;
+  const firstRound = number("LARGE_FIRST_ROUND", positive);
+  if (firstRound !== undefined) decomposition.firstRoundShare = firstRound;
+  const startShare = number("LARGE_START_SHARE", (value) => value >= 0);
+  if (startShare !== undefined) decomposition.startShare = startShare;
+  if (env.LARGE_ROTATION === "0") decomposition.rotation = false;
+  if (env.LARGE_SQUEEZE === "0") decomposition.squeeze = false;
+  if (env.LARGE_WINDOW_GROUPS === "1") decomposition.windowGroups = true;
+  if (Object.keys(decomposition).length > 0) out.decomposition = decomposition;
+
+  if (env.LARGE_SQUEEZE_LOG) out.trace = (line) => console.error(line);
+  return out;
+}
+
+if (process.env.SOLVER_CLOCK === "cpu") useCpuClock();
+
+/** This process's override, from its environment. */
+export const benchSettings: SettingsOverride = settingsFromEnv(process.env);

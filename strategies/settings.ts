@@ -1,0 +1,234 @@
+import { windowsBindAgainst, type CompiledProblem } from "./core/problem.js";
+import type { FleetModel } from "./search/fleet-model.js";
+
+/**
+ * Every search setting that differs by problem family, and why, in one place. Each method reads
+ * its own section, chosen from the features of the model it builds: the textbook model from the
+ * compiled problem (textbookSettings), hgs from its textbook model (hgsSettings), the general
+ * iterated local search from its fleet model (generalSettings), the decomposition from the
+ * compiled problem (decompositionSettings). The service never overrides
+ * them; benchmarks may, through a SettingsOverride on the Budget, to compare settings on the
+ * same problems. The figures behind each choice are in BENCHMARKS.md.
+ */
+export interface SearchSettings {
+  textbook: TextbookSettings;
+  hgs: HgsSettings;
+  general: GeneralSettings;
+  decomposition: DecompositionSettings;
+}
+
+/** What a benchmark may change (each field replaces the family's choice); the service passes none. */
+export interface SettingsOverride {
+  hgs?: Partial<SearchSettings["hgs"]>;
+  /** `poolFamilies` opts the named families into set partitioning (by default none is). */
+  general?: Partial<SearchSettings["general"]> & { poolFamilies?: readonly PoolFamily[] };
+  decomposition?: Partial<SearchSettings["decomposition"]>;
+  /** Told what the decomposition's route elimination tried, one line each (for studying it). */
+  trace?: (line: string) => void;
+}
+
+// ---- the textbook model (search/textbook-model.ts) ----
+
+/** Granular neighbours per customer in the textbook search. */
+export const GRANULARITY = 20;
+/**
+ * Long routes under binding windows: more neighbours, since most of a customer's nearest are then
+ * in its own route, which leaves its moves to other routes to a handful of pairs.
+ */
+export const WINDOWS_GRANULARITY = 40;
+/** Customers per route, at the fewest routes the demand needs, from which routes count as long. */
+const LONG_ROUTE = 25;
+/** Customers above which the long-route settings apply (short routes and small problems do better without). */
+const LONG_ROUTES_ABOVE = 200;
+
+export interface TextbookSettings {
+  /** Each customer's granular neighbours: this many nearest (by time-aware proximity under windows). */
+  granularity: number;
+  /**
+   * SWAP* only for customers near the other route (search/moves/swap-star.ts): with long routes
+   * and more neighbours, so that an iteration costs about as before.
+   */
+  nearSwapStar: boolean;
+}
+
+/** The textbook model's neighbourhood for `p`; `windows`: binding windows priced by time warp on the request's own distances. */
+export function textbookSettings(p: CompiledProblem, windows: boolean): TextbookSettings {
+  const long = windows && longWindowRoutes(p);
+  return { granularity: long ? WINDOWS_GRANULARITY : GRANULARITY, nearSwapStar: long };
+}
+
+/**
+ * Whether routes are long (longer than LONG_ROUTE customers at the capacity's fewest routes) on a problem of
+ * more than LONG_ROUTES_ABOVE customers.
+ */
+function longWindowRoutes(p: CompiledProblem): boolean {
+  const n = p.customers.length;
+  if (n <= LONG_ROUTES_ABOVE) return false;
+  let demand = 0;
+  for (const c of p.customers) demand += p.demand[c]!;
+  const fewest = Math.max(1, Math.ceil(demand / p.capacity[0]! - 1e-9));
+  return n / fewest >= LONG_ROUTE;
+}
+
+// ---- hgs: which method searches a textbook problem ----
+
+/** The hgs methods that can search a textbook problem with binding windows. */
+export type WindowsMethod = "genetic" | "iterated" | "general";
+
+/**
+ * Above this many customers, textbook problems without binding windows go to the iterated local
+ * search: a generation of the genetic search costs too much there to evolve a population in time.
+ */
+export const ITERATED_SEARCH_ABOVE = 300;
+
+/**
+ * Above this many customers, textbook problems with binding windows go to the iterated local
+ * search with time-warp pricing; the genetic search stays ahead on Solomon-sized problems.
+ */
+export const WINDOWS_ITERATED_ABOVE = 100;
+
+export interface HgsSettings {
+  /** Textbook problems without binding windows: the genetic search, or the iterated one on large problems. */
+  capacityMethod: "genetic" | "iterated";
+  /** Textbook problems with binding windows: by size (WINDOWS_ITERATED_ABOVE). */
+  windowsMethod: WindowsMethod;
+  /**
+   * Textbook problems with optional stops: the textbook iterated local search, the only textbook
+   * method whose moves and recreate leave customers out; "general" is the general search.
+   */
+  optionalStopsMethod: "iterated" | "general";
+}
+
+/** hgs's methods for a textbook problem of `customers` customers. */
+export function hgsSettings(customers: number, override: SettingsOverride = {}): HgsSettings {
+  return {
+    capacityMethod: customers > ITERATED_SEARCH_ABOVE ? "iterated" : "genetic",
+    windowsMethod: customers > WINDOWS_ITERATED_ABOVE ? "iterated" : "genetic",
+    optionalStopsMethod: "iterated",
+    ...override.hgs,
+  };
+}
+
+// ---- the general iterated local search (ils/general-ils.ts) ----
+
+/** Families where set partitioning over the route pool is off by default (see poolFamily). */
+export type PoolFamily = "skills" | "types" | "depots";
+
+export interface GeneralSettings {
+  /**
+   * Localised education: each education examines only the customers whose route neighbours
+   * changed (search/changed-customers.ts); with long routes nearly every ruin touches most routes.
+   */
+  focus: boolean;
+  /**
+   * An infeasible candidate is always repaired and never becomes current once a feasible solution
+   * is known, the prices adapt to the education's own outcome before repair, and with fixed costs
+   * the load price never falls below its starting value.
+   */
+  feasibleCurrent: boolean;
+  /** Acceptance by the annealed threshold with this starting weight (null: the family's own, general-ils.ts). */
+  thresholdWeight: number | null;
+  /** Set-partitioning recombination of the route pool (ils/pool-recombination.ts). */
+  setPartitioning: boolean;
+}
+
+/**
+ * Mixed fleets without windows, rules or load order: all three parts, with the annealed threshold
+ * at 0.2, since late acceptance there ends a run at the cost it reached early. Windows without
+ * rules or load order (several depots with windows): the localised education and the feasible
+ * current, with the family's late acceptance, which a threshold did not beat. Rules (skills, shifts, caps) and load order (shipments,
+ * backhauls): none, as the localised education found no better solutions there. Set partitioning:
+ * shipments on identical vehicles without rules, where the pool holds the better combinations;
+ * off for skills, mixed fleets and several depots (unless opted in), where its solves rarely
+ * found a cheaper plan and took a large share of the budget.
+ */
+export function generalSettings(m: FleetModel, override: SettingsOverride = {}): GeneralSettings {
+  const { poolFamilies, ...chosen } = override.general ?? {};
+  const mode = m.order !== null || m.rules !== null ? OFF : m.twStart !== null ? WINDOWS : m.typeSlots.length > 1 ? TYPES : OFF;
+  return { ...mode, setPartitioning: setPartitioning(m, poolFamilies ?? []), ...chosen };
+}
+
+function setPartitioning(m: FleetModel, optedIn: readonly PoolFamily[]): boolean {
+  if (m.order?.partner != null) return m.typeSlots.length === 1 && m.rules === null;
+  const family = poolFamily(m);
+  return family !== null && optedIn.includes(family);
+}
+
+const OFF = { focus: false, feasibleCurrent: false, thresholdWeight: null };
+const WINDOWS = { focus: true, feasibleCurrent: true, thresholdWeight: null };
+const TYPES = { focus: true, feasibleCurrent: true, thresholdWeight: 0.2 };
+
+/** The family a problem belongs to for set partitioning (null: none of the opt-in ones). */
+export function poolFamily(m: FleetModel): PoolFamily | null {
+  if (m.order !== null) return null;
+  if (m.rules?.allowed != null) return "skills";
+  if (m.rules !== null) return null;
+  if (new Set(m.start).size > 1 || new Set(m.end).size > 1) return "depots";
+  return m.typeSlots.length > 1 ? "types" : null;
+}
+
+// ---- the decomposition of large problems (strategies/large) ----
+
+/**
+ * Textbook problems: hgs searches their sub-problems with its fast textbook iterated local search,
+ * whose iterations cost milliseconds, so large groups with generous time win.
+ */
+export const SUB_PROBLEM_CUSTOMERS = 500;
+export const SUB_SECONDS = 0.65;
+/**
+ * Everything else goes to hgs's general search, slower per iteration: small groups with a short
+ * search each stay ahead there.
+ */
+export const GENERAL_SUB_PROBLEM_CUSTOMERS = 50;
+export const GENERAL_SUB_SECONDS = 0.01;
+/** Share of the budget the first solution may take beyond its first savings variant (large/start.ts). */
+export const START_SHARE = 0.1;
+
+export interface DecompositionSettings {
+  /** Customers per sub-problem: a group of whole routes grows until it holds this many (and at least three routes). */
+  customers: number;
+  /** hgs seconds for a group of `customers` customers (a larger group gets proportionally more). */
+  seconds: number;
+  /** Whether group seeds go round the solution (decomposition/rotation.ts) or are drawn at random. */
+  rotation: boolean;
+  /**
+   * Share of `seconds` a group gets during the first round of the rotation; 0: by the expected
+   * number of rounds (large/settings.ts firstRoundShare). General sub-problems get their full,
+   * already short, time from the first round on.
+   */
+  firstRoundShare: number;
+  /** Whether the loop tries to eliminate routes (large/squeeze.ts). */
+  squeeze: boolean;
+  /**
+   * Whether groups grow on time-aware neighbour links (decomposition/window-near.ts) instead of
+   * spatial ones; off by default, since it was not better, and only ever on for textbook problems
+   * with binding hard windows and no load rules.
+   */
+  windowGroups: boolean;
+  /** Share of the budget the first solution's savings variants may take (large/start.ts). */
+  startShare: number;
+}
+
+/**
+ * The decomposition's settings for `p`, by the method hgs uses on its sub-problems: `textbook`
+ * when the textbook model fits it (search/textbook-model.ts textbookMismatch is null).
+ */
+export function decompositionSettings(p: CompiledProblem, textbook: boolean, override: SettingsOverride = {}): DecompositionSettings {
+  const { windowGroups, ...chosen } = override.decomposition ?? {};
+  return {
+    customers: textbook ? SUB_PROBLEM_CUSTOMERS : GENERAL_SUB_PROBLEM_CUSTOMERS,
+    seconds: textbook ? SUB_SECONDS : GENERAL_SUB_SECONDS,
+    rotation: true,
+    firstRoundShare: textbook ? 0 : 1,
+    squeeze: true,
+    startShare: START_SHARE,
+    ...chosen,
+    windowGroups: windowGroups === true && textbook && windowGroupsFit(p),
+  };
+}
+
+/** Binding hard windows and no load rules (on a textbook problem: one depot, identical vehicles). */
+function windowGroupsFit(p: CompiledProblem): boolean {
+  if (!p.time || p.loads) return false;
+  return windowsBindAgainst(p, p.startNode[0]!);
+}
