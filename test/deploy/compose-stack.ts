@@ -64,7 +64,12 @@ export class ComposeStack {
   }
 
   compose(args: string[], timeoutMs = 300_000): Promise<string> {
-    return run("docker-compose", ["-p", this.project, "-f", join(REPO_ROOT, "deploy/compose.yaml"), "-f", join(this.dir, "override.yaml"), ...args], this.env, timeoutMs);
+    return run(
+      "docker-compose",
+      ["-p", this.project, "-f", join(REPO_ROOT, "deploy/compose.yaml"), "-f", join(this.dir, "override.yaml"), ...args],
+      this.env,
+      timeoutMs,
+    );
   }
 
   /** Waits until every container of the project is running and healthy. */
@@ -74,7 +79,14 @@ export class ComposeStack {
 
   /** Container ids of one service, oldest first. */
   async containers(service: string): Promise<string[]> {
-    const out = await run("docker", ["ps", "-q", "--filter", `label=com.docker.compose.project=${this.project}`, "--filter", `label=com.docker.compose.service=${service}`]);
+    const out = await run("docker", [
+      "ps",
+      "-q",
+      "--filter",
+      `label=com.docker.compose.project=${this.project}`,
+      "--filter",
+      `label=com.docker.compose.service=${service}`,
+    ]);
     return out.split("\n").filter(Boolean).reverse();
   }
 
@@ -84,10 +96,15 @@ export class ComposeStack {
 
   /** Log lines of every service container that report an unhandled error (for failure messages). */
   async unhandledErrors(): Promise<string> {
-    const ids = (await run("docker", ["ps", "-aq", "--filter", `label=com.docker.compose.project=${this.project}`])).split("\n").filter(Boolean);
+    const ids = (await run("docker", ["ps", "-aq", "--filter", `label=com.docker.compose.project=${this.project}`]))
+      .split("\n")
+      .filter(Boolean);
     const lines: string[] = [];
     for (const id of ids) {
-      const logs = await exec("docker", ["logs", id], { maxBuffer: 64 * 1024 * 1024 }).then((r) => r.stdout + r.stderr, () => "");
+      const logs = await exec("docker", ["logs", id], { maxBuffer: 64 * 1024 * 1024 }).then(
+        (r) => r.stdout + r.stderr,
+        () => "",
+      );
       lines.push(...logs.split("\n").filter((l) => l.includes('"unhandled error"')));
     }
     return lines.slice(0, 5).join("\n");
@@ -101,7 +118,12 @@ export class ComposeStack {
       run("docker", ["network", "ls", "-q", "--filter", label]),
       run("docker", ["volume", "ls", "-q", "--filter", label]),
     ]);
-    return lists.flatMap((out, i) => out.split("\n").filter(Boolean).map((id) => `${["container", "network", "volume"][i]} ${id}`));
+    return lists.flatMap((out, i) =>
+      out
+        .split("\n")
+        .filter(Boolean)
+        .map((id) => `${["container", "network", "volume"][i]} ${id}`),
+    );
   }
 
   async down(): Promise<void> {

@@ -42,7 +42,14 @@ class ReadinessBalancer {
 
   start(): void {
     const poll = async () => {
-      const states = await Promise.all(this.urls.map((u) => fetch(`${u}/readyz`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false)));
+      const states = await Promise.all(
+        this.urls.map((u) =>
+          fetch(`${u}/readyz`, { signal: AbortSignal.timeout(1000) }).then(
+            (r) => r.ok,
+            () => false,
+          ),
+        ),
+      );
       this.ready = this.urls.filter((_, i) => states[i]);
       this.timer = setTimeout(() => void poll(), 250);
     };
@@ -70,11 +77,14 @@ describe("rolling upgrade of the compose stack under load (make test-deploy)", f
   before(async () => {
     // A clear failure, not a skip: this suite exists to exercise a real engine.
     await run("docker", ["info", "--format", "{{.ServerVersion}}"]).catch((err: Error) => {
-      throw new Error(`make test-deploy needs a running Docker engine (scripts/deploy/docker-engine.sh starts Debian's dockerd): ${err.message}`);
+      throw new Error(
+        `make test-deploy needs a running Docker engine (scripts/deploy/docker-engine.sh starts Debian's dockerd): ${err.message}`,
+      );
     });
-    for (const image of IMAGES) await run("docker", ["image", "inspect", image]).catch(() => {
-      throw new Error(`image ${image} is missing: make test-deploy builds it with make image`);
-    });
+    for (const image of IMAGES)
+      await run("docker", ["image", "inspect", image]).catch(() => {
+        throw new Error(`image ${image} is missing: make test-deploy builds it with make image`);
+      });
     await stack.up(WORKERS);
     await callbacks.start(GATEWAY);
     const natsUrl = stack.natsPorts.map((p) => `nats://127.0.0.1:${p}`).join(",");
@@ -94,7 +104,8 @@ describe("rolling upgrade of the compose stack under load (make test-deploy)", f
   });
 
   it("the images run as a non-root user", async () => {
-    for (const image of IMAGES) expect((await run("docker", ["image", "inspect", "--format", "{{.Config.User}}", image])).trim(), image).to.equal("10001:10001");
+    for (const image of IMAGES)
+      expect((await run("docker", ["image", "inspect", "--format", "{{.Config.User}}", image])).trim(), image).to.equal("10001:10001");
     const [api] = await stack.containers("api-1");
     expect((await run("docker", ["exec", api!, "id", "-u"])).trim()).to.equal("10001");
   });
@@ -145,12 +156,18 @@ describe("rolling upgrade of the compose stack under load (make test-deploy)", f
     const balancer = new ReadinessBalancer(stack.apiUrls());
     balancer.start();
     const loadStart = Date.now();
-    const report = await submitLoad(() => balancer.live(), headers, TASKS, callbacks.url, async (i) => {
-      if (i === Math.floor(TASKS * 0.05)) started();
-      await new Promise((r) => setTimeout(r, Math.max(0, loadStart + i * PACE_MS - Date.now())));
-      // The last tenth goes in once every replacement is over, so the load spans all of them.
-      while (i >= holdBack && !choreographyDone) await new Promise((r) => setTimeout(r, 200));
-    });
+    const report = await submitLoad(
+      () => balancer.live(),
+      headers,
+      TASKS,
+      callbacks.url,
+      async (i) => {
+        if (i === Math.floor(TASKS * 0.05)) started();
+        await new Promise((r) => setTimeout(r, Math.max(0, loadStart + i * PACE_MS - Date.now())));
+        // The last tenth goes in once every replacement is over, so the load spans all of them.
+        while (i >= holdBack && !choreographyDone) await new Promise((r) => setTimeout(r, 200));
+      },
+    );
     started();
     await choreography;
     balancer.stop();
@@ -179,9 +196,13 @@ describe("rolling upgrade of the compose stack under load (make test-deploy)", f
     for (const t of targets) expect(t.health, `${t.labels.job} ${t.labels.instance}: ${t.lastError}`).to.equal("up");
     expect(targets.filter((t) => t.labels.job === "vrp-worker")).to.have.length(WORKERS);
 
-    const shipped = yaml.load(readFileSync(join(REPO_ROOT, "deploy/alert-rules.yml"), "utf8")) as { groups: { rules: { alert?: string; record?: string }[] }[] };
+    const shipped = yaml.load(readFileSync(join(REPO_ROOT, "deploy/alert-rules.yml"), "utf8")) as {
+      groups: { rules: { alert?: string; record?: string }[] }[];
+    };
     const names = shipped.groups.flatMap((g) => g.rules.map((r) => r.alert ?? r.record)).sort();
-    const rules = (await (await fetch(`${prometheus}/api/v1/rules`)).json()) as { data: { groups: { rules: { name: string; health: string }[] }[] } };
+    const rules = (await (await fetch(`${prometheus}/api/v1/rules`)).json()) as {
+      data: { groups: { rules: { name: string; health: string }[] }[] };
+    };
     const loaded = rules.data.groups.flatMap((g) => g.rules);
     expect(loaded.map((r) => r.name).sort()).to.deep.equal(names);
     for (const r of loaded) expect(r.health, r.name).to.not.equal("err");

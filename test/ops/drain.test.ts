@@ -22,11 +22,15 @@ function halfSentSubmit(baseUrl: string, headers: Record<string, string>, body: 
   const url = new URL("/api/v1/solve", baseUrl);
   let finishBody!: () => void;
   const answer = new Promise<{ status: number; body: { request_id?: string } }>((resolve, reject) => {
-    const req = request(url, { method: "POST", headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
-      let text = "";
-      res.on("data", (c: Buffer) => (text += c.toString()));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as { request_id?: string } }));
-    });
+    const req = request(
+      url,
+      { method: "POST", headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+      (res) => {
+        let text = "";
+        res.on("data", (c: Buffer) => (text += c.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as { request_id?: string } }));
+      },
+    );
     req.on("error", reject);
     const half = Math.floor(body.length / 2);
     req.write(body.slice(0, half));
@@ -95,7 +99,9 @@ describe("graceful drain of real API and worker processes on SIGTERM", function 
       expect(await statusOf(readyz)).to.equal(200);
       expect(await statusOf(worker.url.replace(/\/metrics$/, "/healthz"))).to.equal(200);
       const client = apiClient(stack.baseUrl, (await stack.account("drain-worker", "pro")).headers);
-      const { data } = await client.POST("/api/v1/solve", { body: { ...cvrpRequest({ customers: 40, vehicles: 6, capacity: 50 }), time_limit_seconds: 20 } as never });
+      const { data } = await client.POST("/api/v1/solve", {
+        body: { ...cvrpRequest({ customers: 40, vehicles: 6, capacity: 50 }), time_limit_seconds: 20 } as never,
+      });
       const id = data!.request_id;
       await pollUntil(client, id, (b) => (b.result as { phase?: string } | null)?.phase === "solving");
 

@@ -57,7 +57,11 @@ type Container = {
   readinessProbe?: { httpGet?: { path: string; port: string } };
   livenessProbe?: { httpGet?: { path: string; port: string } };
 };
-type PodSpec = { containers: Container[]; securityContext?: { runAsNonRoot?: boolean; runAsUser?: number }; terminationGracePeriodSeconds?: number };
+type PodSpec = {
+  containers: Container[];
+  securityContext?: { runAsNonRoot?: boolean; runAsUser?: number };
+  terminationGracePeriodSeconds?: number;
+};
 const podSpec = (m: Manifest) => (m.spec as { template: { spec: PodSpec; metadata: { labels: Record<string, string> } } }).template;
 
 describe("deploy/k8s manifests (schema-checked, not applied: no cluster here)", () => {
@@ -112,7 +116,10 @@ describe("deploy/k8s manifests (schema-checked, not applied: no cluster here)", 
   });
 
   it("KEDA scales the worker Deployment on the work queue's consumer", () => {
-    const spec = find("ScaledObject", "vrp-worker").spec as { scaleTargetRef: { name: string }; triggers: { type: string; metadata: Record<string, string> }[] };
+    const spec = find("ScaledObject", "vrp-worker").spec as {
+      scaleTargetRef: { name: string };
+      triggers: { type: string; metadata: Record<string, string> }[];
+    };
     expect(spec.scaleTargetRef.name).to.equal("vrp-worker");
     expect(spec.triggers[0]!.type).to.equal("nats-jetstream");
     expect(spec.triggers[0]!.metadata).to.include({ stream: NAMES.taskStream, consumer: NAMES.taskConsumer });
@@ -120,9 +127,15 @@ describe("deploy/k8s manifests (schema-checked, not applied: no cluster here)", 
   });
 
   it("the ServiceMonitor selects the API and worker Services by the ports they name", () => {
-    const monitor = find("ServiceMonitor", "vrp-solve").spec as { selector: { matchExpressions: { values: string[] }[] }; endpoints: { port: string }[] };
+    const monitor = find("ServiceMonitor", "vrp-solve").spec as {
+      selector: { matchExpressions: { values: string[] }[] };
+      endpoints: { port: string }[];
+    };
     const selected = monitor.selector.matchExpressions[0]!.values;
-    for (const [service, port] of [["vrp-api", "http"], ["vrp-worker-metrics", "metrics"]] as const) {
+    for (const [service, port] of [
+      ["vrp-api", "http"],
+      ["vrp-worker-metrics", "metrics"],
+    ] as const) {
       const s = find("Service", service);
       expect(selected).to.include(s.metadata.labels!["app.kubernetes.io/name"]);
       expect((s.spec as { ports: { name: string }[] }).ports.map((p) => p.name)).to.include(port);
