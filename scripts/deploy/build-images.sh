@@ -73,6 +73,8 @@ rootfs() {
       mv "$tarball.part" "$tarball"
     fi
     docker import "$tarball" "$ref" >/dev/null
+    # Earlier root filesystems of the same name are no longer used by anything built here.
+    docker image ls --format '{{.Repository}}:{{.Tag}}' "vrp-rootfs-$name" | grep -vx "$ref" | xargs -r docker rmi >/dev/null || true
   fi
   echo "$ref"
 }

@@ -171,8 +171,11 @@ describe("rolling upgrade of the compose stack under load (make test-deploy)", f
     started();
     await choreography;
     balancer.stop();
-    const fakeCluster = { apiUrls: () => stack.apiUrls(), headers, nats: inspector!, unhandledErrors: () => "" } as unknown as FaultCluster;
-    const summary = await checkNothingLost(fakeCluster, report, new Set(), callbacks);
+    // The fault suite's checks, given what they read of a cluster: API URLs, headers, a NATS
+    // connection and the services' unhandled errors (for a failure message).
+    const errors = await stack.unhandledErrors();
+    const cluster = { apiUrls: () => stack.apiUrls(), headers, nats: inspector!, unhandledErrors: () => errors } as unknown as FaultCluster;
+    const summary = await checkNothingLost(cluster, report, new Set(), callbacks);
     console.log(`      ${summary}\n      ${steps.join("\n      ")}`);
     expect(steps).to.have.length(WORKERS + 4);
     // The APIs' drain: readiness went false before the listener closed, so a client that follows
