@@ -48,7 +48,7 @@ export async function startApi(config: Readonly<Config>, log: Logger, options: {
     progress: new ProgressStore(nats.progress),
     eventStreams: new EventStreamRegistry(),
     signalCancel: (taskId) => nats.nc.publish(`${NAMES.cancelSubjectPrefix}.${taskId}`),
-    checkCallbackUrl: (url) => checkCallbackUrl(url, { allowLoopback: config.callbacks.allowLoopback }),
+    checkCallbackUrl: (url) => checkCallbackUrl(url, { allowLoopback: config.callbacks.allowLoopback, trustedNetworks: config.callbacks.trustedNetworks }),
   };
   const readiness = async () => {
     const natsUp = nats.isConnected();

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { REPO_ROOT } from "../infra/repo-root.js";
+import { trustedNetworks } from "../callbacks/address-policy.js";
 import { loadPlans, type PlanCatalogue } from "./plans.js";
 import { strategyModulesFromEnv } from "./strategy-modules.js";
 
@@ -24,7 +25,7 @@ export interface Config {
   maxBodyBytes: number;
   plans: PlanCatalogue;
   marketplace: { secretHeader: string; userHeader: string; secret: string | null };
-  callbacks: { allowLoopback: boolean; timeoutMs: number };
+  callbacks: { allowLoopback: boolean; trustedNetworks: string[]; timeoutMs: number };
   /** Strategy modules loaded beside the built-in strategies (STRATEGY_MODULES; see docs/strategies.md). */
   strategyModules: string[];
   worker: {
@@ -71,6 +72,17 @@ function boolEnv(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
   return raw === "1" || raw.toLowerCase() === "true";
 }
 
+/** CALLBACK_ALLOWED_NETWORKS: comma-separated CIDR blocks, checked here so a typo stops the start. */
+function trustedNetworksEnv(env: NodeJS.ProcessEnv): string[] {
+  const cidrs = (env.CALLBACK_ALLOWED_NETWORKS ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  try {
+    trustedNetworks(cidrs);
+  } catch (error) {
+    throw new Error(`environment variable CALLBACK_ALLOWED_NETWORKS: ${(error as Error).message}`);
+  }
+  return cidrs;
+}
+
 /** One frozen, typed configuration from the environment (and the plans file it names). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const level = (env.LOG_LEVEL ?? "info") as Config["logLevel"];
@@ -97,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     },
     callbacks: {
       allowLoopback: boolEnv(env, "CALLBACK_ALLOW_LOOPBACK", false),
+      trustedNetworks: trustedNetworksEnv(env),
       timeoutMs: intEnv(env, "CALLBACK_TIMEOUT_MS", 10_000),
     },
     strategyModules: strategyModulesFromEnv(env),

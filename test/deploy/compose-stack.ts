@@ -20,12 +20,12 @@ export async function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = 
 }
 
 /**
- * The test's subnet for the stack's network. The callback guard refuses private addresses by
- * design (src/callbacks/address-policy.ts), so the network gets addresses it counts as public:
- * the workers then call back the receiver on the host's side of the bridge (its gateway).
+ * The test's private subnet for the stack's network, which the services trust as a callback
+ * target (CALLBACK_ALLOWED_NETWORKS), as an operator with a receiver inside the cluster would:
+ * the workers call back the receiver on the host's side of the bridge (its gateway).
  */
-const SUBNET = "11.99.0.0/24";
-export const GATEWAY = "11.99.0.1";
+const SUBNET = "172.30.99.0/24";
+export const GATEWAY = "172.30.99.1";
 
 /**
  * deploy/compose.yaml under its own project name, on free host ports, with the test's settings
@@ -43,7 +43,12 @@ export class ComposeStack {
     this.apiPorts = [await freePort(), await freePort()];
     this.natsPorts = [await freePort(), await freePort(), await freePort()];
     this.prometheusPort = await freePort();
-    const serviceEnv = { PLANS_FILE: "/etc/vrp/plans.json", BUSY_QUEUE_THRESHOLD: "100000", LOG_LEVEL: "warn" };
+    const serviceEnv = {
+      PLANS_FILE: "/etc/vrp/plans.json",
+      BUSY_QUEUE_THRESHOLD: "100000",
+      LOG_LEVEL: "warn",
+      CALLBACK_ALLOWED_NETWORKS: SUBNET,
+    };
     const mounts = [`${join(REPO_ROOT, "test/fixtures/plans.json")}:/etc/vrp/plans.json:ro`];
     const override = {
       services: Object.fromEntries(["api-1", "api-2", "worker"].map((s) => [s, { environment: serviceEnv, volumes: mounts }])),
