@@ -106,5 +106,9 @@ export function unservedFromSeen(p: CompiledProblem, seen: ArrayLike<number>): U
  */
 export function rulesRefusal(p: CompiledProblem, strategy: string): string | null {
   if (!p.rules) return null;
-  return `the ${strategy} strategy does not handle optional stops, skills, shifts or route limits (node_skip_penalties, allow_unassigned, node_skills, vehicle_time_windows, vehicle_max_distance, vehicle_max_working_hours, vehicle_max_stops); use hgs`;
+  return (
+    `the ${strategy} strategy does not handle optional stops, skills, shifts or route limits ` +
+    "(node_skip_penalties, allow_unassigned, node_skills, vehicle_time_windows, vehicle_max_distance, " +
+    "vehicle_max_working_hours, vehicle_max_stops); use hgs"
+  );
 }

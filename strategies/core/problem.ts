@@ -148,7 +148,10 @@ export function distanceBetween(p: CompiledProblem, i: number, j: number): numbe
  */
 export function denseMatrixRefusal(p: CompiledProblem, strategy: string): string | null {
   if (hasDenseMatrix(p)) return null;
-  return `the ${strategy} strategy needs the full distance matrix, which is not built for ${p.nodeCount} nodes (distances are computed from node_positions on demand); use the large strategy`;
+  return (
+    `the ${strategy} strategy needs the full distance matrix, which is not built for ${p.nodeCount} nodes ` +
+    "(distances are computed from node_positions on demand); use the large strategy"
+  );
 }
 
 /**
@@ -157,5 +160,8 @@ export function denseMatrixRefusal(p: CompiledProblem, strategy: string): string
  */
 export function loadRulesRefusal(p: CompiledProblem, strategy: string): string | null {
   if (!p.loads) return null;
-  return `the ${strategy} strategy does not handle node_pickups, pickups_after_deliveries, shipments or extra load dimensions; use the hgs strategy`;
+  return (
+    `the ${strategy} strategy does not handle node_pickups, pickups_after_deliveries, shipments ` +
+    "or extra load dimensions; use the hgs strategy"
+  );
 }

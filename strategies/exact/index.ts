@@ -75,7 +75,10 @@ export const exact: Strategy = {
     const refusal = denseMatrixRefusal(p, "exact");
     if (refusal) return { ok: false, reason: refusal };
     if (!fitsExhaustive(p.customers.length, p.vehicleCount, droppableCustomers(p).length)) {
-      return { ok: false, reason: `exhaustive search covers at most ${EXACT_MAX_SOLUTIONS} solutions (n! * C(n+k-1, k-1) for n customers and k vehicles, summed over the choices of optional customers served) and ${EXACT_MAX_WORK} solutions times (n + k)` };
+      const reason =
+        `exhaustive search covers at most ${EXACT_MAX_SOLUTIONS} solutions (n! * C(n+k-1, k-1) for n customers and k vehicles, ` +
+        `summed over the choices of optional customers served) and ${EXACT_MAX_WORK} solutions times (n + k)`;
+      return { ok: false, reason };
     }
     return { ok: true };
   },

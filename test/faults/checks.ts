@@ -150,7 +150,10 @@ async function queueDiagnosis(cluster: FaultCluster): Promise<string> {
     if (!m) continue;
     const id = (JSON.parse(decoder.decode(m.data)) as { taskId: string }).taskId;
     const found = await store.read(id);
-    left.push(`${id}:${found.kind === "live" ? `${found.record.state},attempts=${found.record.solveAttempts},callback=${JSON.stringify(found.record.callback ?? null)}` : found.kind}`);
+    const state = found.kind === "live"
+      ? `${found.record.state},attempts=${found.record.solveAttempts},callback=${JSON.stringify(found.record.callback ?? null)}`
+      : found.kind;
+    left.push(`${id}:${state}`);
   }
   const summary = typeof info === "string" ? info : JSON.stringify({ pending: info.num_pending, ack_pending: info.num_ack_pending, redelivered: info.num_redelivered, waiting: info.num_waiting });
   return `consumer ${summary}; stream messages ${stream?.state.messages}: ${left.join(" ")}`;

@@ -51,7 +51,7 @@ describe("graceful drain of real API and worker processes on SIGTERM", function 
       await stack?.stop();
     });
 
-    it("turns readiness false first, keeps serving for the drain delay, then refuses connections and finishes the open request", async () => {
+    it("turns readiness false first, keeps serving for the drain delay, refuses connections, finishes the open request", async () => {
       const { headers } = await stack.account("drain", "pro");
       const body = JSON.stringify({ ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 1 });
       expect(await statusOf(`${stack.baseUrl}/readyz`)).to.equal(200);
