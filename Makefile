@@ -128,6 +128,8 @@ run: deps build $(PLAYGROUND) $(REFERENCE)
 
 test: test-deps build sdk $(PLAYGROUND) $(REFERENCE)
 	@echo "Node $$(node --version) from tools/node"
+	prettier --check --log-level warn .
+	node --import tsx scripts/check-line-width.ts
 	tsc -p tsconfig.json
 	tsc -p playground/tsconfig.json
 	tsc -p reference/tsconfig.json
@@ -154,6 +156,7 @@ typecheck: deps sdk-build
 
 lint: deps sdk-build
 	npm run lint:spec
+	npm run -s format:check
 	npx tsc -p tsconfig.json
 
 gen: deps
