@@ -1,5 +1,8 @@
-import { routeCost, routeSegment, type HgsModel, type Penalties } from "../search/textbook-model.js";
+import { CostEvaluator } from "../search/cost-evaluator.js";
+import { routeSegment, type HgsModel, type Penalties } from "../search/textbook-model.js";
 import { TimeSegment } from "../search/time-segment.js";
+
+const NO_PENALTIES: Penalties = { load: 0, duration: 0, timeWarp: 0 };
 
 const LOAD_EPS = 1e-9;
 const DURATION_EPS = 1e-7;
@@ -37,6 +40,9 @@ export class Individual {
     let loadExcess = 0;
     let durationExcess = 0;
     let timeWarp = 0;
+    // The objective alone: the excesses are summed apart, and priced at `pen` below.
+    const costs = new CostEvaluator(m.fleet);
+    costs.penalties = NO_PENALTIES;
     for (const route of routes) {
       if (route.length === 0) continue;
       let distance = 0;
@@ -54,7 +60,7 @@ export class Individual {
         prev = c;
       }
       distance += m.dist[prev * n + m.depot]!;
-      cost += routeCost(m, { load: 0, duration: 0, timeWarp: 0 }, route.length, distance, load, service);
+      cost += costs.fromTotals(0, route.length, distance, load, service);
       loadExcess += Math.max(0, load - m.capacity);
       if (m.durationLimit !== Number.POSITIVE_INFINITY) durationExcess += Math.max(0, distance / m.speed + service - m.durationLimit);
       if (m.windows) {

@@ -1,4 +1,5 @@
-import { routeCost, timePenalty, type HgsModel, type Penalties } from "../search/textbook-model.js";
+import { CostEvaluator } from "../search/cost-evaluator.js";
+import type { HgsModel, Penalties } from "../search/textbook-model.js";
 import { TimeSegment } from "../search/time-segment.js";
 
 const segment = new TimeSegment();
@@ -11,23 +12,25 @@ const closed = new TimeSegment();
  * split at all the bound is lifted.
  */
 export function split(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor = 1.5): number[][] {
+  const costs = new CostEvaluator(m.fleet);
+  costs.penalties = pen;
   if (m.windows) {
-    const free = splitWindows(m, pen, tour, loadFactor, 0);
+    const free = splitWindows(m, costs, tour, loadFactor, 0);
     if (free && free.length <= m.vehicles) {
       while (free.length < m.vehicles) free.push([]);
       return free;
     }
     const layers = Math.min(m.vehicles, tour.length);
-    return splitWindows(m, pen, tour, loadFactor, layers) ?? splitWindows(m, pen, tour, Number.POSITIVE_INFINITY, layers)!;
+    return splitWindows(m, costs, tour, loadFactor, layers) ?? splitWindows(m, costs, tour, Number.POSITIVE_INFINITY, layers)!;
   }
   // As in HGS: the unlimited-fleet split (one layer) first; the layered one only when it needs
   // more routes than there are vehicles.
-  const free = splitUnlimited(m, pen, tour, loadFactor);
+  const free = splitUnlimited(m, costs, tour, loadFactor);
   if (free && free.length <= m.vehicles) {
     while (free.length < m.vehicles) free.push([]);
     return free;
   }
-  return splitBounded(m, pen, tour, loadFactor) ?? splitBounded(m, pen, tour, Number.POSITIVE_INFINITY)!;
+  return splitBounded(m, costs, tour, loadFactor) ?? splitBounded(m, costs, tour, Number.POSITIVE_INFINITY)!;
 }
 
 /**
@@ -49,7 +52,7 @@ function tourPrefixes(m: HgsModel, tour: Int32Array): { chain: Float64Array; loa
   return { chain, load, service };
 }
 
-function splitBounded(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor: number): number[][] | null {
+function splitBounded(m: HgsModel, costs: CostEvaluator, tour: Int32Array, loadFactor: number): number[][] | null {
   const n = m.nodeCount;
   const size = tour.length;
   const depot = m.depot;
@@ -75,7 +78,7 @@ function splitBounded(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor:
         if (base === Number.POSITIVE_INFINITY) continue;
         const first = tour[i - 1]!;
         const distance = m.dist[depot * n + first]! + chain[j]! - chain[i]! + m.dist[last * n + depot]!;
-        const cost = base + routeCost(m, pen, j - i + 1, distance, routeLoad, service[j]! - service[i - 1]!);
+        const cost = base + costs.fromTotals(0, j - i + 1, distance, routeLoad, service[j]! - service[i - 1]!);
         if (cost < best) {
           best = cost;
           bestFrom = i - 1;
@@ -104,7 +107,7 @@ function splitBounded(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor:
 }
 
 /** Split with as many routes as it likes (Prins 2004, O(n x route length)); null when none fits the bound. */
-function splitUnlimited(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor: number): number[][] | null {
+function splitUnlimited(m: HgsModel, costs: CostEvaluator, tour: Int32Array, loadFactor: number): number[][] | null {
   const n = m.nodeCount;
   const size = tour.length;
   const depot = m.depot;
@@ -124,7 +127,7 @@ function splitUnlimited(m: HgsModel, pen: Penalties, tour: Int32Array, loadFacto
       const base = potential[i - 1]!;
       if (base === Number.POSITIVE_INFINITY) continue;
       const distance = m.dist[depot * n + tour[i - 1]!]! + chain[j]! - chain[i]! + back;
-      const cost = base + routeCost(m, pen, j - i + 1, distance, routeLoad, service[j]! - service[i - 1]!);
+      const cost = base + costs.fromTotals(0, j - i + 1, distance, routeLoad, service[j]! - service[i - 1]!);
       if (cost < best) {
         best = cost;
         bestFrom = i - 1;
@@ -145,7 +148,7 @@ function splitUnlimited(m: HgsModel, pen: Penalties, tour: Int32Array, loadFacto
  * extended one customer at a time from each start i (O(n x route length) per layer). `layers`
  * 0: as many routes as it likes; otherwise at most that many. Null when none fits the load bound.
  */
-function splitWindows(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor: number, layers: number): number[][] | null {
+function splitWindows(m: HgsModel, costs: CostEvaluator, tour: Int32Array, loadFactor: number, layers: number): number[][] | null {
   const w = m.windows!;
   const n = m.nodeCount;
   const size = tour.length;
@@ -177,7 +180,7 @@ function splitWindows(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor:
         closed.set(segment.duration, segment.timeWarp, segment.earliest, segment.latest, segment.first, segment.last);
         closed.append(m.dist[c * n + depot]! / m.speed, 0, 0, w.start[depot]!, w.end[depot]!, depot);
         const total = distance + m.dist[c * n + depot]!;
-        const cost = base + routeCost(m, pen, j - i + 1, total, load, service) + timePenalty(m, pen, closed);
+        const cost = base + costs.fromTotals(0, j - i + 1, total, load, service) + costs.timePrice(closed, w.maxDuration);
         if (cost < layer[j + 1]!) {
           layer[j + 1] = cost;
           back[j + 1] = i;

@@ -1,6 +1,5 @@
 import type { Rng } from "../core/rng.js";
 import type { LocalSearch } from "../search/textbook/local-search.js";
-import { routeCost } from "../search/textbook-model.js";
 import { WindowInsertion } from "../search/textbook/window-insertion.js";
 import { Pieces } from "../search/pieces.js";
 import { ClusterRoute } from "../search/moves/textbook-cluster-route.js";
@@ -208,7 +207,7 @@ export class TextbookRuin {
           const a = seq[j]!;
           const b = seq[j + 1]!;
           const detour = m.dist[a * n + c]! + m.dist[c * n + b]! - m.dist[a * n + b]!;
-          let delta = routeCost(m, ls.penalties, length + 1, distance + detour, load, service) - base;
+          let delta = ls.costs.fromTotals(r, length + 1, distance + detour, load, service) - base;
           // Time warp only adds, so a position already no better skips its segment concatenation.
           if (this.windows && delta < bestDelta) delta += this.windows.penalty(r, seq, end, j, c, ls.penalties);
           if (delta < bestDelta) {
@@ -226,7 +225,7 @@ export class TextbookRuin {
 
   /**
    * With pickups on board (backhaul-model.ts): the load penalty of route r with c added beyond
-   * that of its delivered total `delivered` (what routeCost prices), c put where its kind goes
+   * that of its delivered total `delivered` (what fromTotals prices), c put where its kind goes
    * (a delivery first, a pickup last), which the order-keeping positions all share; 0 without.
    */
   private pickupCorrection(r: number, c: number, delivered: number): number {

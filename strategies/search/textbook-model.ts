@@ -193,24 +193,6 @@ export function initialPenalties(m: HgsModel): Penalties {
   return { load: loadReference(m.unitCost, m.maxDistance, m.maxDemand), duration: time, timeWarp: time };
 }
 
-/** Cost of one route from its totals: the fixed and distance cost plus priced excesses. */
-export function routeCost(m: HgsModel, pen: Penalties, customers: number, distance: number, load: number, service: number): number {
-  if (customers === 0) return 0;
-  let cost = m.fixedCost + m.unitCost * distance;
-  if (load > m.capacity) cost += pen.load * (load - m.capacity);
-  if (m.durationLimit !== Number.POSITIVE_INFINITY) {
-    const excess = distance / m.speed + service - m.durationLimit;
-    if (excess > 0) cost += pen.duration * excess;
-  }
-  return cost;
-}
-
-/** Time penalty of a route whose visits (depots included) form `seg`: time warp and excess duration. */
-export function timePenalty(m: HgsModel, pen: Penalties, seg: TimeSegment): number {
-  const w = m.windows!;
-  return pen.timeWarp * seg.timeWarp + (seg.duration > w.maxDuration ? pen.duration * (seg.duration - w.maxDuration) : 0);
-}
-
 /** The time segment of a whole route (customers route[0..count), depot at both ends), from scratch. */
 export function routeSegment(m: HgsModel, route: ArrayLike<number>, count: number, seg: TimeSegment): TimeSegment {
   const w = m.windows!;

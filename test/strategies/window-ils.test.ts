@@ -6,10 +6,11 @@ import { Budget } from "../../strategies/core/budget.js";
 import { evaluateRoute, evaluateSolution } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
+import { timePrice } from "../../strategies/search/cost-evaluator.js";
 import { clarkeWrightSolution } from "../../strategies/clarke-wright/index.js";
 import { hgs } from "../../strategies/hgs/index.js";
 import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
-import { buildModel, initialPenalties, routeSegment, timePenalty, type HgsModel, type Penalties } from "../../strategies/search/textbook-model.js";
+import { buildModel, initialPenalties, routeSegment, type HgsModel, type Penalties } from "../../strategies/search/textbook-model.js";
 import { textbookIteratedLocalSearch } from "../../strategies/ils/textbook-ils.js";
 import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
 import { TimeSegment } from "../../strategies/search/time-segment.js";
@@ -61,7 +62,7 @@ function modelOf(p: CompiledProblem): HgsModel {
 
 /** Time penalty of a route from scratch (its whole time segment, built visit by visit). */
 function scratchTimePenalty(m: HgsModel, pen: Penalties, route: number[]): number {
-  return timePenalty(m, pen, routeSegment(m, route, route.length, new TimeSegment()));
+  return timePrice(pen, routeSegment(m, route, route.length, new TimeSegment()), m.windows!.maxDuration);
 }
 
 /** Penalised cost of one route from scratch: the evaluator's distance and load, and its time penalty. */

@@ -1,5 +1,4 @@
 import { Pieces } from "../pieces.js";
-import { routeCost } from "../textbook-model.js";
 import { TextbookRoutes } from "./routes.js";
 
 const EPS = 1e-7;
@@ -50,7 +49,7 @@ export class TextbookMovePricing extends TextbookRoutes {
     const boundA = countA > 0 ? m.fixedCost + m.unitCost * distA : 0;
     const boundB = countB > 0 ? m.fixedCost + m.unitCost * distB : 0;
     if (boundA + boundB >= this.before - EPS) return false;
-    const after = routeCost(m, this.penalties, countA, distA, loadA, servA) + routeCost(m, this.penalties, countB, distB, loadB, servB);
+    const after = this.costs.fromTotals(0, countA, distA, loadA, servA) + this.costs.fromTotals(0, countB, distB, loadB, servB);
     this.predicted = after;
     this.loadA = loadA;
     this.loadB = loadB;
@@ -86,7 +85,7 @@ export class TextbookMovePricing extends TextbookRoutes {
     // Under windows a longer route may still warp less: no shortcut on the distance alone.
     if (delta > -EPS && !this.m.windows) return false;
     const end = this.length[r]! + 1;
-    const after = routeCost(this.m, this.penalties, this.length[r]!, this.fwd[r]![end]! + delta, this.load[r]![end]!, this.serv[r]![end]!);
+    const after = this.costs.fromTotals(r, this.length[r]!, this.fwd[r]![end]! + delta, this.load[r]![end]!, this.serv[r]![end]!);
     this.predicted = after;
     return after < this.cost[r]! - EPS;
   }
@@ -104,7 +103,7 @@ export class TextbookMovePricing extends TextbookRoutes {
 
   /**
    * Penalty of vehicle r's load excess serving `pieces` (every dimension's peak on board), minus
-   * that of its delivered total `delivered`, which routeCost priced: never negative, since the
+   * that of its delivered total `delivered`, which fromTotals priced: never negative, since the
    * peak is at least what leaves the depot.
    */
   private loadCorrection(r: number, pieces: Pieces, delivered: number): number {

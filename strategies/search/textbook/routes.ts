@@ -1,3 +1,4 @@
+import type { CostEvaluator } from "../cost-evaluator.js";
 import type { Penalties } from "../penalties.js";
 import type { Pieces } from "../pieces.js";
 import { Routes } from "../routes.js";
@@ -16,6 +17,8 @@ import { PromisingCustomers } from "./promising.js";
 export class TextbookRoutes {
   /** The route model these arrays belong to. */
   readonly model: Routes;
+  /** The route model's prices. */
+  readonly costs: CostEvaluator;
   /** Per route: depot, customers, depot. */
   readonly seq: Int32Array[];
   readonly length: Int32Array;
@@ -39,6 +42,7 @@ export class TextbookRoutes {
 
   constructor(readonly m: HgsModel) {
     const model = (this.model = new Routes(m.fleet));
+    this.costs = model.costs;
     this.seq = model.seq;
     this.length = model.length;
     this.fwd = model.fwd;
