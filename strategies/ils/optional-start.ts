@@ -27,11 +27,11 @@ export function optionalStart(p: CompiledProblem, m: HgsModel, pen: Penalties, r
   const skip = m.skipPrice!;
   const empty = new Int32Array(0);
   for (let r = 0; r < m.vehicles; r++) {
-    const seq = ls.seq[r]!;
+    const seq = ls.rs.seq[r]!;
     let prizes = 0;
-    for (let k = 1; k <= ls.length[r]!; k++) prizes += skip[seq[k]!]!;
-    if (ls.length[r]! === 0 || ls.cost[r]! < prizes) continue;
-    for (let k = 1; k <= ls.length[r]!; k++) ls.routeOf[seq[k]!] = -1;
+    for (let k = 1; k <= ls.rs.length[r]!; k++) prizes += skip[seq[k]!]!;
+    if (ls.rs.length[r]! === 0 || ls.rs.cost[r]! < prizes) continue;
+    for (let k = 1; k <= ls.rs.length[r]!; k++) ls.rs.routeOf[seq[k]!] = -1;
     ls.setRoute(r, empty, 0);
   }
   return ls.totalCost() < grownCost ? ls.routes() : grown;

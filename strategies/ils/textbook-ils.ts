@@ -83,7 +83,7 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   const warpRange = priceRange(pen.timeWarp);
   ls.penalties = pen;
   ls.loadRoutes(start);
-  const missing = Array.from(m.customers).filter((c) => ls.routeOf[c]! < 0);
+  const missing = Array.from(m.customers).filter((c) => ls.rs.routeOf[c]! < 0);
   if (missing.length > 0) ruin.reinsert(rng, missing);
 
   let best: Solution | null = null;
@@ -117,21 +117,21 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   };
   const save = (since: number): void => {
     for (let r = 0; r < routes; r++) {
-      if (ls.modifiedAt[r]! <= since) continue;
-      savedLength[r] = ls.length[r]!;
-      saved[r]!.set(ls.seq[r]!.subarray(1, ls.length[r]! + 1));
+      if (ls.rs.modifiedAt[r]! <= since) continue;
+      savedLength[r] = ls.rs.length[r]!;
+      saved[r]!.set(ls.rs.seq[r]!.subarray(1, ls.rs.length[r]! + 1));
     }
   };
   const restore = (since: number): void => {
     // Optional customers: one the candidate served may be on no saved route, so forget the candidate's places first.
     if (m.skipPrice) {
       for (let r = 0; r < routes; r++) {
-        if (ls.modifiedAt[r]! <= since) continue;
-        const seq = ls.seq[r]!;
-        for (let k = 1; k <= ls.length[r]!; k++) if (ls.routeOf[seq[k]!] === r) ls.routeOf[seq[k]!] = -1;
+        if (ls.rs.modifiedAt[r]! <= since) continue;
+        const seq = ls.rs.seq[r]!;
+        for (let k = 1; k <= ls.rs.length[r]!; k++) if (ls.rs.routeOf[seq[k]!] === r) ls.rs.routeOf[seq[k]!] = -1;
       }
     }
-    for (let r = 0; r < routes; r++) if (ls.modifiedAt[r]! > since) ls.setRoute(r, saved[r]!, savedLength[r]!);
+    for (let r = 0; r < routes; r++) if (ls.rs.modifiedAt[r]! > since) ls.setRoute(r, saved[r]!, savedLength[r]!);
   };
 
   /**

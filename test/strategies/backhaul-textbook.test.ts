@@ -75,10 +75,10 @@ function exercise(p: CompiledProblem, ls: LocalSearch, pen: Penalties, seed: num
   };
   for (const u of rng.shuffle(Array.from(m.customers))) {
     for (let rv = 0; rv < m.vehicles; rv++) {
-      for (let j = 0; j <= ls.length[rv]!; j++) {
-        const ru = ls.routeOf[u]!;
+      for (let j = 0; j <= ls.rs.length[rv]!; j++) {
+        const ru = ls.rs.routeOf[u]!;
         if (ru !== rv) ls.setPair(ru, rv);
-        move(ls, ru, ls.pos[u]!, rv, j);
+        move(ls, ru, ls.rs.pos[u]!, rv, j);
       }
     }
   }
@@ -87,11 +87,11 @@ function exercise(p: CompiledProblem, ls: LocalSearch, pen: Penalties, seed: num
 }
 
 const MOVES: { name: string; move: (ls: TextbookMovePricing, ru: number, i: number, rv: number, j: number) => boolean }[] = [
-  { name: "relocate between routes", move: (ls, ru, i, rv, j) => ru !== rv && textbookRelocate(ls, ls.seq[ru]![i]!, ru, i, rv, j) },
-  { name: "relocate within a route", move: (ls, ru, i, rv, j) => ru === rv && j !== i && j !== i - 1 && textbookRelocateWithin(ls, ls.seq[ru]![i]!, ru, i, j) },
-  { name: "swap between routes", move: (ls, ru, i, rv, j) => ru !== rv && j > 0 && textbookSwap(ls, ls.seq[ru]![i]!, ru, i, rv, j) },
+  { name: "relocate between routes", move: (ls, ru, i, rv, j) => ru !== rv && textbookRelocate(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j) },
+  { name: "relocate within a route", move: (ls, ru, i, rv, j) => ru === rv && j !== i && j !== i - 1 && textbookRelocateWithin(ls, ls.rs.seq[ru]![i]!, ru, i, j) },
+  { name: "swap between routes", move: (ls, ru, i, rv, j) => ru !== rv && j > 0 && textbookSwap(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j) },
   { name: "swap within a route", move: (ls, ru, i, rv, j) => ru === rv && j > 0 && j !== i && j !== i - 1 && textbookSwapWithin(ls, ru, i, j) },
-  { name: "2-opt*", move: (ls, ru, i, rv, j) => ru !== rv && textbookTwoOptStar(ls, ls.seq[ru]![i]!, ru, i, rv, j) },
+  { name: "2-opt*", move: (ls, ru, i, rv, j) => ru !== rv && textbookTwoOptStar(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j) },
   { name: "2-opt", move: (ls, ru, i, rv, j) => ru === rv && i < j && textbookTwoOpt(ls, ru, i, j) },
 ];
 
@@ -164,7 +164,7 @@ describe("backhauls on the textbook search (search/backhaul-model.ts), priced ag
         }
         const routes = ls.routes();
         if (routes.some((route) => forbiddenArcs(p, route) > 0)) runsWithArcs++;
-        routes.forEach((route, v) => expect(ls.cost[v]).to.be.closeTo(priceOf(p, m, pen, v, route), 1e-6 * Math.max(1, ls.cost[v]!)));
+        routes.forEach((route, v) => expect(ls.rs.cost[v]).to.be.closeTo(priceOf(p, m, pen, v, route), 1e-6 * Math.max(1, ls.rs.cost[v]!)));
       }),
       { numRuns: 40 },
     );

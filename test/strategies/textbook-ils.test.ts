@@ -76,7 +76,7 @@ describe("textbook iterated local search (hgs above 300 customers)", function ()
           ls.loadRoutes(clarkeWrightSolution(p).routes);
           const ruin = new TextbookRuin(ls);
           // The savings may use more routes than there are vehicles: the others are inserted.
-          ruin.reinsert(rng, Array.from(m.customers).filter((c) => ls.routeOf[c]! < 0));
+          ruin.reinsert(rng, Array.from(m.customers).filter((c) => ls.rs.routeOf[c]! < 0));
           ls.run(rng);
           for (let round = 0; round < 5; round++) {
             const moved = ruin.perturb(rng);

@@ -85,7 +85,7 @@ describe("optional customers in the textbook iterated local search (moves/textbo
         const flat = routes.flat();
         expect(new Set(flat).size).to.equal(flat.length);
         for (const c of m.customers) {
-          if (ls.routeOf[c]! >= 0) expect(routes[ls.routeOf[c]!]![ls.pos[c]! - 1]).to.equal(c);
+          if (ls.rs.routeOf[c]! >= 0) expect(routes[ls.rs.routeOf[c]!]![ls.rs.pos[c]! - 1]).to.equal(c);
           else expect(mayLeaveOut(m, c), `customer ${c} left out`).to.equal(true);
         }
       }),
@@ -117,13 +117,13 @@ describe("optional customers in the textbook iterated local search (moves/textbo
         for (let again = true; again; ) {
           again = false;
           for (const c of m.customers) {
-            if (all.routeOf[c]! >= 0) continue;
+            if (all.rs.routeOf[c]! >= 0) continue;
             const done = textbookInsertUnserved(all, c);
             expect(textbookInsertUnserved(localised, c)).to.equal(done);
             if (done) again = true;
           }
         }
-        const idle = Array.from(m.customers).filter((c) => all.routeOf[c]! < 0);
+        const idle = Array.from(m.customers).filter((c) => all.rs.routeOf[c]! < 0);
         if (idle.length === 0) return;
         const since = all.clock;
         // Rewrite a few routes alike: drop an optional customer, or serve an unserved one that is not being tested.
@@ -132,13 +132,13 @@ describe("optional customers in the textbook iterated local search (moves/textbo
           const r = rng.int(m.vehicles);
           const route = all.routes()[r]!;
           const drop = route.findIndex((c) => mayLeaveOut(m, c));
-          const unserved = Array.from(m.customers).filter((c) => all.routeOf[c]! < 0 && c !== testing);
+          const unserved = Array.from(m.customers).filter((c) => all.rs.routeOf[c]! < 0 && c !== testing);
           let left = -1;
           if (drop >= 0 && (rng.next() < 0.5 || unserved.length === 0)) left = route.splice(drop, 1)[0]!;
           else if (unserved.length > 0) route.splice(rng.int(route.length + 1), 0, unserved[rng.int(unserved.length)]!);
           for (const ls of [all, localised]) {
             ls.setRoute(r, Int32Array.from(route), route.length);
-            if (left >= 0) ls.routeOf[left] = -1;
+            if (left >= 0) ls.rs.routeOf[left] = -1;
           }
         }
         const a = textbookInsertUnserved(all, testing);
@@ -172,7 +172,7 @@ describe("optional customers in the textbook iterated local search (moves/textbo
             ls.loadRoutes(lists);
           }
           for (const c of m.customers) {
-            if (bounded.routeOf[c]! >= 0) continue;
+            if (bounded.rs.routeOf[c]! >= 0) continue;
             setOptionalPruning(true);
             const a = textbookInsertUnserved(bounded, c);
             setOptionalPruning(false);

@@ -91,14 +91,14 @@ describe("iterated local search under binding windows (hgs above 100 customers w
         const victim = routes.flat()[0]!;
         const trimmed = routes.map((r) => r.filter((c) => c !== victim));
         ls.loadRoutes(trimmed);
-        const insertion = new WindowInsertion(ls.model);
+        const insertion = new WindowInsertion(ls.rs);
         for (let r = 0; r < m.vehicles; r++) {
           const route = trimmed[r] ?? [];
           for (let j = 0; j <= route.length; j++) {
             const candidate = [...route.slice(0, j), victim, ...route.slice(j)];
             const expected = scratchTimePenalty(m, pen, candidate);
             if (expected > 0) warped++;
-            expect(insertion.penalty(r, ls.seq[r]!, route.length + 1, j, victim, pen)).to.be.closeTo(expected, 1e-6);
+            expect(insertion.penalty(r, ls.rs.seq[r]!, route.length + 1, j, victim, pen)).to.be.closeTo(expected, 1e-6);
             positions++;
           }
         }
@@ -121,7 +121,7 @@ describe("iterated local search under binding windows (hgs above 100 customers w
         ls.penalties = pen;
         ls.loadRoutes(clarkeWrightSolution(p).routes.slice(0, m.vehicles));
         const ruin = new TextbookRuin(ls);
-        ruin.reinsert(rng, Array.from(m.customers).filter((c) => ls.routeOf[c]! < 0));
+        ruin.reinsert(rng, Array.from(m.customers).filter((c) => ls.rs.routeOf[c]! < 0));
         for (let round = 0; round < 4; round++) {
           expect(ruin.perturb(rng)).to.be.greaterThan(0);
           ls.runLocalised(rng);

@@ -32,15 +32,15 @@ export class TextbookMovePricing extends TextbookRoutes {
 
   /** Prepares the pricing of moves between routes ru and rv. */
   setPair(ru: number, rv: number): void {
-    const lenU = (this.lenU = this.length[ru]!);
-    const lenV = (this.lenV = this.length[rv]!);
-    this.distU = this.fwd[ru]![lenU + 1]!;
-    this.distV = this.fwd[rv]![lenV + 1]!;
-    this.loadU = this.load[ru]![lenU + 1]!;
-    this.loadV = this.load[rv]![lenV + 1]!;
-    this.servU = this.serv[ru]![lenU + 1]!;
-    this.servV = this.serv[rv]![lenV + 1]!;
-    this.before = this.cost[ru]! + this.cost[rv]!;
+    const lenU = (this.lenU = this.rs.length[ru]!);
+    const lenV = (this.lenV = this.rs.length[rv]!);
+    this.distU = this.rs.fwd[ru]![lenU + 1]!;
+    this.distV = this.rs.fwd[rv]![lenV + 1]!;
+    this.loadU = this.rs.load[ru]![lenU + 1]!;
+    this.loadV = this.rs.load[rv]![lenV + 1]!;
+    this.servU = this.rs.serv[ru]![lenU + 1]!;
+    this.servV = this.rs.serv[rv]![lenV + 1]!;
+    this.before = this.rs.cost[ru]! + this.rs.cost[rv]!;
   }
 
   /** Whether the two new routes cost less than `before`; the distance bound prunes first. */
@@ -62,12 +62,12 @@ export class TextbookMovePricing extends TextbookRoutes {
    * time penalties of both candidate routes (pieces `a` and `b`); whether it still improves.
    */
   confirm(ra: number, rb: number): boolean {
-    if (this.model.loads) {
+    if (this.rs.loads) {
       this.predicted += this.loadCorrection(ra, this.a, this.loadA) + this.loadCorrection(rb, this.b, this.loadB);
       if (this.predicted >= this.before - EPS) return false;
     }
     if (!this.m.windows) return true;
-    this.predicted += this.model.timePrice(ra, this.a) + this.model.timePrice(rb, this.b);
+    this.predicted += this.rs.timePrice(ra, this.a) + this.rs.timePrice(rb, this.b);
     return this.predicted < this.before - EPS;
   }
 
@@ -84,21 +84,21 @@ export class TextbookMovePricing extends TextbookRoutes {
   improvesWithin(r: number, delta: number): boolean {
     // Under windows a longer route may still warp less: no shortcut on the distance alone.
     if (delta > -EPS && !this.m.windows) return false;
-    const end = this.length[r]! + 1;
-    const after = this.costs.fromTotals(r, this.length[r]!, this.fwd[r]![end]! + delta, this.load[r]![end]!, this.serv[r]![end]!);
+    const end = this.rs.length[r]! + 1;
+    const after = this.costs.fromTotals(r, this.rs.length[r]!, this.rs.fwd[r]![end]! + delta, this.rs.load[r]![end]!, this.rs.serv[r]![end]!);
     this.predicted = after;
-    return after < this.cost[r]! - EPS;
+    return after < this.rs.cost[r]! - EPS;
   }
 
   /** Adds the load above the delivered total and the time penalty of the candidate (pieces `a`) to an improving distance price; whether it still improves. */
   confirmWithin(r: number): boolean {
-    if (this.model.loads) {
-      this.predicted += this.loadCorrection(r, this.a, this.load[r]![this.length[r]! + 1]!);
-      if (this.predicted >= this.cost[r]! - EPS) return false;
+    if (this.rs.loads) {
+      this.predicted += this.loadCorrection(r, this.a, this.rs.load[r]![this.rs.length[r]! + 1]!);
+      if (this.predicted >= this.rs.cost[r]! - EPS) return false;
     }
     if (!this.m.windows) return true;
-    this.predicted += this.model.timePrice(r, this.a);
-    return this.predicted < this.cost[r]! - EPS;
+    this.predicted += this.rs.timePrice(r, this.a);
+    return this.predicted < this.rs.cost[r]! - EPS;
   }
 
   /**
@@ -108,7 +108,7 @@ export class TextbookMovePricing extends TextbookRoutes {
    */
   private loadCorrection(r: number, pieces: Pieces, delivered: number): number {
     if (pieces.size === 0) return 0;
-    const exact = this.model.loads!.excessOfPieces(r, pieces, this.seq);
+    const exact = this.rs.loads!.excessOfPieces(r, pieces, this.rs.seq);
     return this.penalties.load * (exact - Math.max(0, delivered - this.m.capacity));
   }
 
