@@ -10,8 +10,20 @@ import type { Penalties } from "./penalties.js";
  */
 export class CostEvaluator {
   penalties: Penalties = { load: 1, duration: 1, timeWarp: 1 };
+  // The vehicle data fromTotals reads, held here: it runs for nearly every candidate move.
+  private readonly fixedCost: Float64Array;
+  private readonly unitCost: Float64Array;
+  private readonly capacity: Float64Array;
+  private readonly speed: Float64Array;
+  private readonly durationLimit: number;
 
-  constructor(readonly m: FleetModel) {}
+  constructor(readonly m: FleetModel) {
+    this.fixedCost = m.fixedCost;
+    this.unitCost = m.unitCost;
+    this.capacity = m.capacity;
+    this.speed = m.speed;
+    this.durationLimit = m.durationLimit;
+  }
 
   /**
    * Penalised cost of vehicle v serving `count` customers with these totals: fixed + unit x
@@ -20,13 +32,13 @@ export class CostEvaluator {
    */
   fromTotals(v: number, count: number, distance: number, load: number, service: number): number {
     if (count === 0) return 0;
-    const m = this.m;
     const pen = this.penalties;
-    let cost = m.fixedCost[v]! + m.unitCost[v]! * distance;
-    const capacity = m.capacity[v]!;
+    let cost = this.fixedCost[v]! + this.unitCost[v]! * distance;
+    const capacity = this.capacity[v]!;
     if (load > capacity) cost += pen.load * (load - capacity);
-    if (m.durationLimit !== Number.POSITIVE_INFINITY) {
-      const excess = distance / m.speed[v]! + service - m.durationLimit;
+    const limit = this.durationLimit;
+    if (limit !== Number.POSITIVE_INFINITY) {
+      const excess = distance / this.speed[v]! + service - limit;
       if (excess > 0) cost += pen.duration * excess;
     }
     return cost;
