@@ -20,11 +20,12 @@ BUILD_SOURCES := $(shell find src strategies generated -name '*.ts' -not -name '
 # The whole suite; `npx mocha FILE` (the same configuration, .mocharc.json) runs one file alone.
 TEST_SPECS := 'test/**/*.test.ts' 'strategies/**/*.test.ts'
 
-.PHONY: help deps test-deps build sdk-build sdk-pack sdk run test test-soak test-faults typecheck lint gen bench clean
+.PHONY: help deps test-deps build sdk-build sdk-pack sdk run test test-strategies test-soak test-faults typecheck lint gen bench clean
 
 help:
 	@echo "make run    - install what is missing, start nats-server, the API (127.0.0.1:8080) and workers"
 	@echo "make test   - the whole test suite (starts its own nats-server on free ports)"
+	@echo "make test-strategies - the solver strategies' tests alone (no services, no build)"
 	@echo "make test-faults - fault suite on a three-node NATS cluster (several minutes)"
 	@echo "make bench  - solver benchmark on public instances (see BENCHMARKS.md)"
 	@echo "make lint   - OpenAPI lint + TypeScript typecheck"
@@ -55,7 +56,9 @@ $(SDK_STAMP): clients/typescript/package.json clients/typescript/package-lock.js
 	@touch $(SDK_STAMP)
 
 SDK_BUILD_STAMP := clients/typescript/dist/.built
-$(SDK_BUILD_STAMP): $(SDK_STAMP) openapi/solve-api.openapi.json clients/typescript/tsconfig.json $(shell find clients/typescript/src clients/typescript/test clients/typescript/examples -name '*.ts' -not -path '*/generated/*' 2>/dev/null)
+$(SDK_BUILD_STAMP): $(SDK_STAMP) openapi/solve-api.openapi.json clients/typescript/tsconfig.json \
+  $(shell find clients/typescript/src clients/typescript/test clients/typescript/examples \
+    -name '*.ts' -not -path '*/generated/*' 2>/dev/null)
 	cd clients/typescript && npm run --silent build
 	@touch $(SDK_BUILD_STAMP)
 
@@ -96,12 +99,14 @@ $(BUILD_STAMP): $(NPM_STAMP) tsconfig.json tsconfig.build.json $(BUILD_SOURCES)
 
 # The route playground (playground/), bundled by esbuild into dist/playground/ when missing or stale.
 PLAYGROUND := dist/playground/index.html
-$(PLAYGROUND): $(NPM_STAMP) scripts/build-playground.ts scripts/browser-bundle.ts $(wildcard playground/*.html playground/*.css playground/*.svg playground/src/*.ts examples/*.json)
+$(PLAYGROUND): $(NPM_STAMP) scripts/build-playground.ts scripts/browser-bundle.ts \
+  $(wildcard playground/*.html playground/*.css playground/*.svg playground/src/*.ts examples/*.json)
 	node --import tsx scripts/build-playground.ts
 
 # The API reference page at /docs (reference/: Swagger UI from the npm package swagger-ui-dist).
 REFERENCE := dist/reference/index.html
-$(REFERENCE): $(NPM_STAMP) scripts/build-reference.ts scripts/browser-bundle.ts playground/favicon.svg $(wildcard reference/*.html reference/*.css reference/src/*.ts)
+$(REFERENCE): $(NPM_STAMP) scripts/build-reference.ts scripts/browser-bundle.ts playground/favicon.svg \
+  $(wildcard reference/*.html reference/*.css reference/src/*.ts)
 	node --import tsx scripts/build-reference.ts
 
 # $(call apt_install,PACKAGE,WHY): installs a Debian package, saying what and why. apt waits up to
@@ -125,14 +130,19 @@ test: test-deps build sdk $(PLAYGROUND) $(REFERENCE)
 	tsc -p reference/tsconfig.json
 	mocha $(TEST_SPECS)
 
-# The three-node NATS cluster and load run (several minutes): see README "Operating".
+# The solver strategies' tests alone (test/strategies/ and strategies/**/*.test.ts), for work on a
+# strategy: they start no services, so nothing is built first.
+test-strategies: $(NPM_STAMP)
+	mocha --config .mocharc.strategies.json
+
+# The three-node NATS cluster and load run (several minutes): see docs/operating.md.
 test-soak: test-deps build
 	mocha --config .mocharc.soak.json
 
-# Issue 24's fault suite on a three-node cluster (several minutes, not part of `make test`):
+# The fault suite on a three-node cluster (several minutes, not part of `make test`):
 # frozen and killed NATS leaders, a whole-cluster restart, killed workers and API instances, and
 # a real 30 s network partition (network namespaces: needs root, else reported as pending with
-# the reason). FAULT_TASKS sets the submissions per scenario (default 300). See README "Operating".
+# the reason). FAULT_TASKS sets the submissions per scenario (default 300). See docs/operating.md.
 test-faults: test-deps build
 	mocha --config .mocharc.faults.json
 

@@ -57,7 +57,9 @@ async function run(title: string, opts: autocannon.Options, pids: Record<string,
     .map(([k, pid]) => `${k} ${Math.round(((cpuSeconds(pid) - before[k]!) / DURATION) * 100)}%`)
     .join(", ");
   console.log(
-    `${title.padEnd(34)} ${result.requests.average.toFixed(0).padStart(7)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  non-2xx ${result.non2xx}  [cpu: ${cpu}]`,
+    `${title.padEnd(34)} ${result.requests.average.toFixed(0).padStart(7)} req/s  ` +
+      `p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  non-2xx ` +
+      `${result.non2xx}  [cpu: ${cpu}]`,
   );
   return result;
 }
@@ -138,7 +140,10 @@ try {
   const before = { loadgen: cpuSeconds(process.pid), nats: cpuSeconds(natsPid) };
   const floor = await natsOnlySubmits(conn);
   console.log(
-    `${"NATS only: a submit's 6 JS ops".padEnd(34)} ${floor.toFixed(0).padStart(7)} /s      (no HTTP)  [cpu: loadgen ${Math.round(((cpuSeconds(process.pid) - before.loadgen) / DURATION) * 100)}%, nats ${Math.round(((cpuSeconds(natsPid) - before.nats) / DURATION) * 100)}%]`,
+    `${"NATS only: a submit's 6 JS ops".padEnd(34)} ${floor.toFixed(0).padStart(7)} ` +
+      `/s      (no HTTP)  [cpu: loadgen ` +
+      `${Math.round(((cpuSeconds(process.pid) - before.loadgen) / DURATION) * 100)}%, ` +
+      `nats ${Math.round(((cpuSeconds(natsPid) - before.nats) / DURATION) * 100)}%]`,
   );
   await conn.close();
   const ratio = (r: autocannon.Result) => (r.requests.average / koa.requests.average).toFixed(2);

@@ -1,6 +1,6 @@
 /**
  * `node --import tsx bench/cancel-latency.ts`: how long a cancel takes to stop a solving task
- * (issue 13 promises about a second). A real nats-server, API and one worker; RUNS (default 5)
+ * (the service promises about a second). A real nats-server, API and one worker; RUNS (default 5)
  * times per strategy it submits examples/city-200.json, waits until a feasible solution is known
  * plus a second, cancels, and times from the cancel's answer to the final event on the event
  * stream. Prints median and max per strategy.
@@ -45,7 +45,8 @@ try {
       ms.push(performance.now() - asked);
       await reader.cancel();
     }
-    console.log(`${strategy.padEnd(5)} median ${median(ms).toFixed(0)} ms  max ${Math.max(...ms).toFixed(0)} ms  (${ms.map((x) => x.toFixed(0)).join(", ")})`);
+    console.log(`${strategy.padEnd(5)} median ${median(ms).toFixed(0)} ms  max ` +
+      `${Math.max(...ms).toFixed(0)} ms  (${ms.map((x) => x.toFixed(0)).join(", ")})`);
   }
 } finally {
   await stack.stop();

@@ -29,4 +29,6 @@ for (const e of entries) {
   if (score.feasible) gaps.push(gap);
   console.log(`| ${e.name} | ${score.feasible ? score.cost.toFixed(2) : "infeasible"} | ${score.feasible ? gap.toFixed(2) : "-"} |`);
 }
-console.log(`${values.set} at ${values.iterations} iterations, seed ${values.seed}: feasible ${gaps.length}/${entries.length}, mean gap ${(gaps.reduce((a, b) => a + b, 0) / Math.max(1, gaps.length)).toFixed(3)}%`);
+console.log(`${values.set} at ${values.iterations} iterations, seed ${values.seed}: feasible ` +
+  `${gaps.length}/${entries.length}, mean gap ` +
+  `${(gaps.reduce((a, b) => a + b, 0) / Math.max(1, gaps.length)).toFixed(3)}%`);

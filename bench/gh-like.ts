@@ -24,7 +24,7 @@ import { benchSettings } from "./settings-env.js";
 const SIZES = [400, 600, 800, 1000];
 const CLASSES = ["C", "R", "RC"] as const;
 
-/** `sizes`: the customer counts to draw from (issue 20's large-VRPTW bench passes one of 1,500-2,500). */
+/** `sizes`: the customer counts to draw from (the large-VRPTW bench, tw-large.ts, passes one of 1,500-2,500). */
 export function ghLike(index: number, seedBase: number, sizes: readonly number[] = SIZES): { name: string; request: SolveRequestInput } {
   let s = (seedBase * 7919 + index * 104_729) >>> 0 || 1;
   const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
@@ -94,7 +94,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     },
   });
   const count = Number(values.count);
-  console.log(`gh-like: ${count} instances (instance seed ${values["instance-seed"]}), strategy ${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time} s`);
+  console.log(`gh-like: ${count} instances (instance seed ${values["instance-seed"]}), ` +
+    `strategy ${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time} s`);
   console.log("| instance | cost | routes | strategy | iter/s |");
   console.log("|---|---:|---:|---|---:|");
   for (let i = 0; i < count; i++) {

@@ -64,7 +64,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const from = Number(values.from);
   const customers = values.customers ? Number(values.customers) : undefined;
   const method = process.env.HGS_WINDOWS_METHOD ?? "default";
-  console.log(`pc-like: ${count} instances from ${from} (instance seed ${values["instance-seed"]}), strategy ${values.strategy ?? "auto"}, HGS_WINDOWS_METHOD ${method}, seed ${values.seed}, ${values.time} s${solverClockIsCpu() ? " CPU (SOLVER_CLOCK=cpu)" : ""}`);
+  console.log(`pc-like: ${count} instances from ${from} (instance seed ` +
+    `${values["instance-seed"]}), strategy ${values.strategy ?? "auto"}, ` +
+    `HGS_WINDOWS_METHOD ${method}, seed ${values.seed}, ${values.time} s` +
+    `${solverClockIsCpu() ? " CPU (SOLVER_CLOCK=cpu)" : ""}`);
   console.log("| instance | cost | served | routes | strategy |");
   console.log("|---|---:|---:|---:|---|");
   for (let i = from; i < from + count; i++) {

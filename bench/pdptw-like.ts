@@ -21,7 +21,8 @@
  * `--sizes 200,400,1000` draws other sizes (instance i has sizes[floor(i / 3) % count] customers;
  * the default 200,400 keeps the instances compared before).
  *
- * `node --import tsx bench/pdptw-like.ts [--time S] [--seed N] [--count K] [--instance-seed N] [--strategy NAME] [--type 1|2] [--only I,J] [--sizes A,B]`
+ * `node --import tsx bench/pdptw-like.ts [--time S] [--seed N] [--count K] [--instance-seed N] [--strategy
+ * NAME] [--type 1|2] [--only I,J] [--sizes A,B]`
  */
 import { parseArgs } from "node:util";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
@@ -167,7 +168,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     },
   });
   const count = Number(values.count);
-  console.log(`pdptw-like: ${count} instances (instance seed ${values["instance-seed"]}), strategy ${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time ?? "protocol (10 s up to 200 customers, 30 s above)"} s${solverClockIsCpu() ? " (CPU seconds)" : ""}`);
+  console.log(`pdptw-like: ${count} instances (instance seed ${values["instance-seed"]}), ` +
+    `strategy ${values.strategy ?? "auto"}, seed ${values.seed}, ` +
+    `${values.time ?? "protocol (10 s up to 200 customers, 30 s above)"} s` +
+    `${solverClockIsCpu() ? " (CPU seconds)" : ""}`);
   console.log("| instance | customers | drawn routing (vehicles) | cost | vehicles | feasible | iter / CPU s | last new best (CPU s) |");
   console.log("|---|---:|---:|---:|---:|---|---:|---:|");
   const type = values.type === "2" ? 2 : 1;
@@ -194,6 +198,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const solved = outcome.status === "solved";
     const cost = solved ? outcome.result.total_cost.toFixed(2) : "-";
     const vehicles = solved ? Object.keys(outcome.result.routes).length : "-";
-    console.log(`| ${name} | ${tasks} | ${drawnCost.toFixed(2)} (${drawn.length}) | ${cost} | ${vehicles} | ${solved ? "yes" : "no"} | ${Math.round(stats.iterations / cpu)} | ${lastBest.toFixed(1)} |`);
+    console.log(`| ${name} | ${tasks} | ${drawnCost.toFixed(2)} (${drawn.length}) | ${cost} | ` +
+      `${vehicles} | ${solved ? "yes" : "no"} | ${Math.round(stats.iterations / cpu)} ` +
+      `| ${lastBest.toFixed(1)} |`);
   }
 }

@@ -203,7 +203,9 @@ try {
   console.log(`| overhead beyond solve (ms) | ${f(pct(overhead, 50))} | ${f(pct(overhead, 95))} |`);
   console.log(`| of which: the submit's answer (ms) | ${f(pct(submitMs, 50))} | ${f(pct(submitMs, 95))} |`);
   console.log(`| one poll's round trip (ms) | ${f(pct(pollMs, 50))} | ${f(pct(pollMs, 95))} |`);
-  console.log(`burst: ${BURST} tasks submitted in ${f(submittedMs / 1000)} s, all results in ${f(burstMs / 1000)} s: ${(BURST / (burstMs / 1000)).toFixed(0)} tasks/s; missing ${pending.size}`);
+  console.log(`burst: ${BURST} tasks submitted in ${f(submittedMs / 1000)} s, all results in ` +
+    `${f(burstMs / 1000)} s: ${(BURST / (burstMs / 1000)).toFixed(0)} tasks/s; ` +
+    `missing ${pending.size}`);
   console.log(`\nper-task cost (CPU ms from /proc, NATS messages sent from nats-server's /connz):`);
   console.log(COST_HEADER);
   console.log(costRow("idle (per second)", IDLE_MS / 1000, idleCost, seqCost, "no task"));

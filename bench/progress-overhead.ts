@@ -1,5 +1,5 @@
 /**
- * `node --import tsx bench/progress-overhead.ts`: what issue 13's progress reporting costs the
+ * `node --import tsx bench/progress-overhead.ts`: what progress reporting costs the
  * search. Iteration counts of two variants are too noisy on a shared machine to show a cost this
  * small, so the probe itself is timed: examples/city-200.json is solved for BENCH_SECONDS
  * (default 3) with the solver thread's progress probe (a clock read per iteration; once a second
@@ -47,6 +47,8 @@ for (const strategy of ["alns", "hgs"]) {
   const probe = median(runs.map((r) => r.probeMs));
   const share = median(runs.map((r) => (r.probeMs / r.totalMs) * 100));
   console.log(
-    `${strategy.padEnd(8)}  ${String(median(runs.map((r) => r.calls))).padStart(11)}  ${String(median(runs.map((r) => r.reports))).padStart(7)}  ${probe.toFixed(2).padStart(10)} ms  ${share.toFixed(3).padStart(17)} %`,
+    `${strategy.padEnd(8)}  ${String(median(runs.map((r) => r.calls))).padStart(11)} ` +
+      ` ${String(median(runs.map((r) => r.reports))).padStart(7)}  ` +
+      `${probe.toFixed(2).padStart(10)} ms  ${share.toFixed(3).padStart(17)} %`,
   );
 }

@@ -1,5 +1,5 @@
 /**
- * Rich problems at scale (issue 20, step 4): 2,000-5,000 customers on XXL coordinates with time
+ * Rich problems at scale: 2,000-5,000 customers on XXL coordinates with time
  * windows, several depots and a mixed fleet (bench/rich-xxl-instance.ts), each solved by the
  * previous default selection (ALNS up to 3,000 customers, the savings construction alone above)
  * and by `large` (decomposition), one after the other in the same process and run. `known` is the
@@ -53,7 +53,9 @@ function run(request: Parameters<typeof solveRequest>[0], name: string, strategy
 
 console.log(`rich-xxl: seed ${values.seed}, ${values.time} s per run, after = ${values.after}`);
 const also = values.also ? `large ${values.also}` : null;
-console.log(`| instance | customers | depots | vehicles | construction | default now | before | before cost | after cost | after / before | after / construction |${also ? ` ${also} | ${also} / before |` : ""}`);
+console.log(`| instance | customers | depots | vehicles | construction | default now | ` +
+  `before | before cost | after cost | after / before | after / construction ` +
+  `|${also ? ` ${also} | ${also} / before |` : ""}`);
 console.log(`|---|---:|---:|---:|---:|---|---|---:|---:|---:|---:|${also ? "---:|---:|" : ""}`);
 const ratios: number[] = [];
 for (const [file, customers, depots, mixed] of PLAN) {
@@ -69,13 +71,17 @@ for (const [file, customers, depots, mixed] of PLAN) {
     const [customersPerGroup, seconds] = values.also.split(":");
     const decomposition = { ...benchSettings.decomposition, customers: Math.round(Number(customersPerGroup)), seconds: Number(seconds) };
     const other = run(request, instance.name, "large", { ...benchSettings, decomposition });
-    extra = ` ${other.cost === null ? "infeasible" : other.cost.toFixed(0)} | ${other.cost !== null && before.cost !== null ? (other.cost / before.cost).toFixed(4) : "-"} |`;
+    extra = ` ${other.cost === null ? "infeasible" : other.cost.toFixed(0)} | ` +
+      `${other.cost !== null && before.cost !== null ? (other.cost / before.cost).toFixed(4) : "-"} |`;
   }
   const fmt = (c: number | null) => (c === null ? "infeasible" : c.toFixed(0));
   const ratio = before.cost !== null && after.cost !== null ? after.cost / before.cost : null;
   if (ratio !== null) ratios.push(ratio);
   console.log(
-    `| ${instance.name} | ${customers} | ${depots} | ${request.vehicle_num} | ${instance.known.toFixed(0)} | ${selected} | ${beforeName} | ${fmt(before.cost)} | ${fmt(after.cost)} | ${ratio?.toFixed(4) ?? "-"} | ${after.cost !== null ? (after.cost / instance.known).toFixed(4) : "-"} |${extra}`,
+    `| ${instance.name} | ${customers} | ${depots} | ${request.vehicle_num} | ` +
+      `${instance.known.toFixed(0)} | ${selected} | ${beforeName} | ` +
+      `${fmt(before.cost)} | ${fmt(after.cost)} | ${ratio?.toFixed(4) ?? "-"} | ` +
+      `${after.cost !== null ? (after.cost / instance.known).toFixed(4) : "-"} |${extra}`,
   );
 }
 const mean = ratios.reduce((a, b) => a + b, 0) / Math.max(1, ratios.length);

@@ -114,7 +114,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       "instance-seed": { type: "string", default: "2126" },
     },
   });
-  console.log(`SD-like: ${values.count} instances (instance seed ${values["instance-seed"]}), seed ${values.seed}${solverClockIsCpu() ? ", CPU seconds (SOLVER_CLOCK=cpu)" : ""}`);
+  console.log(`SD-like: ${values.count} instances (instance seed ${values["instance-seed"]}), ` +
+    `seed ${values.seed}${solverClockIsCpu() ? ", CPU seconds (SOLVER_CLOCK=cpu)" : ""}`);
   console.log("| instance | customers | vehicles | cost | feasible | routes | time s |");
   console.log("|---|---:|---:|---:|---|---:|---:|");
   for (let i = 0; i < Number(values.count); i++) {
@@ -125,7 +126,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const outcome = solveRequest(request, { settings: benchSettings, requestId: name, timeLimitSeconds: seconds, seed: Number(values.seed) });
     const took = ((performance.now() - started) / 1000).toFixed(1);
     if (outcome.status === "solved") {
-      console.log(`| ${name} | ${customers} | ${request.vehicle_num} | ${outcome.result.total_cost.toFixed(2)} | yes | ${Object.keys(outcome.result.routes).length} | ${took} |`);
+      console.log(`| ${name} | ${customers} | ${request.vehicle_num} | ` +
+        `${outcome.result.total_cost.toFixed(2)} | yes | ` +
+        `${Object.keys(outcome.result.routes).length} | ${took} |`);
     } else console.log(`| ${name} | ${customers} | ${request.vehicle_num} | - | no (${outcome.status}) | - | ${took} |`);
   }
 }

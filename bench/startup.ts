@@ -71,7 +71,9 @@ try {
     console.log(`\n${entry}: median of ${runs}`);
     console.log("| runtime | start to READY (ms) | RSS at READY (MiB) | RSS 2 s later (MiB) |\n|---|---|---|---|");
     for (const [name, s] of samples) {
-      console.log(`| ${name} | ${median(s.map((x) => x.readyMs)).toFixed(0)} | ${median(s.map((x) => x.rssReady)).toFixed(1)} | ${median(s.map((x) => x.rssSettled)).toFixed(1)} |`);
+      console.log(`| ${name} | ${median(s.map((x) => x.readyMs)).toFixed(0)} | ` +
+        `${median(s.map((x) => x.rssReady)).toFixed(1)} | ` +
+        `${median(s.map((x) => x.rssSettled)).toFixed(1)} |`);
     }
   }
 } finally {

@@ -1,5 +1,5 @@
 /**
- * Tight limited fleets with a planted solution (issue 20): mixed vehicle types, a limited number
+ * Tight limited fleets with a planted solution: mixed vehicle types, a limited number
  * of each, 80-95% of the fleet's total capacity used, and feasibility certain because each
  * instance is built around a solution. The solution comes first: customers are placed, cut into
  * one sector per vehicle (a sweep around the depot, sector sizes in proportion to capacity), and

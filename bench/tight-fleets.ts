@@ -1,5 +1,5 @@
 /**
- * Issue 20's feasibility targets.
+ * Feasibility on tight fleets and scale-free prices.
  *
  * `--mode tight` (default): the 20 generated tight limited fleets of tight-fleet-generator.ts
  * (50-300 customers, mixed types with limited counts, 80-95% of the fleet's capacity used, each
@@ -10,7 +10,8 @@
  * the same in other units and its optimum scales exactly); reports each scale's gap to the best
  * known (times the scale), which should agree within noise.
  *
- * `node --import tsx bench/tight-fleets.ts [--mode tight|scaled] [--time S] [--seed N] [--strategy NAME] [--only NAME,...] [--count K] [--instance-seed N] [--scales 1,0.001,100000]`
+ * `node --import tsx bench/tight-fleets.ts [--mode tight|scaled] [--time S] [--seed N] [--strategy NAME]
+ * [--only NAME,...] [--count K] [--instance-seed N] [--scales 1,0.001,100000]`
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -66,7 +67,9 @@ function tight(): void {
     const r = instance.request;
     const types = new Set(r.vehicles_capacity.map((c, v) => `${c}|${r.vehicle_fixed_costs![v]}`)).size;
     const { outcome, took } = solve(r, instance.name, seconds);
-    const head = `| ${instance.name} | ${pad(r.node_num - 1, 3)} | ${pad(r.vehicle_num, 3)} (${types}) | ${(100 * instance.utilisation).toFixed(1)} | ${instance.plantedCost.toFixed(2)} |`;
+    const head = `| ${instance.name} | ${pad(r.node_num - 1, 3)} | ${pad(r.vehicle_num, 3)} ` +
+      `(${types}) | ${(100 * instance.utilisation).toFixed(1)} | ` +
+      `${instance.plantedCost.toFixed(2)} |`;
     if (outcome.status === "solved") {
       solved++;
       const gap = (100 * (outcome.result.total_cost - instance.plantedCost)) / instance.plantedCost;
@@ -89,7 +92,8 @@ function scaled(): void {
   const benchDir = process.env.BENCH_DIR ?? resolve(fileURLToPath(new URL("../", import.meta.url)), "../shared/benchmarks");
   const manifest = JSON.parse(readFileSync(join(benchDir, "manifest.json"), "utf8")) as { name: string; bks: number; n_customers: number; request: string }[];
   const seconds = values.time ? Number(values.time) : 10;
-  console.log(`scaled instances: ${SCALED_SET.length}, ${seconds} s, seed ${seed}, strategy ${values.strategy ?? "auto"}; gap % to the best known x scale`);
+  console.log(`scaled instances: ${SCALED_SET.length}, ${seconds} s, seed ${seed}, strategy ` +
+    `${values.strategy ?? "auto"}; gap % to the best known x scale`);
   console.log(`| instance | customers | best known | ${SCALES.map((s) => `gap % x ${s}`).join(" | ")} |`);
   console.log(`|---|---:|---:|${SCALES.map(() => "---:|").join("")}`);
   const gaps = SCALES.map(() => [] as number[]);

@@ -45,4 +45,5 @@ function median(f: () => void): number {
 const onDemand = median(() => infeasibilities(compileRequest(request, { withDistances: false }).problem, requestDistance(request)));
 const fullMatrix = median(() => infeasibilities(compileRequest(request).problem));
 console.log(`pre-check of ${n} nodes x ${m} vehicles, median of ${runs} runs`);
-console.log(`| variant | ms |\n|---|---|\n| distances on demand (validate) | ${onDemand.toFixed(1)} |\n| full matrix compiled first | ${fullMatrix.toFixed(1)} |`);
+console.log(`| variant | ms |\n|---|---|\n| distances on demand (validate) | ` +
+  `${onDemand.toFixed(1)} |\n| full matrix compiled first | ${fullMatrix.toFixed(1)} |`);

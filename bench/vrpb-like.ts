@@ -6,7 +6,8 @@
  * enough for the larger of the two totals plus 3 vehicles. No best known: the table gives the
  * cost, to compare versions on the same seed.
  *
- * `node --import tsx bench/vrpb-like.ts [--time S] [--seed N] [--count K] [--indices I,J,...] [--instance-seed N] [--customers N] [--route-size LO-HI] [--strategy NAME]`
+ * `node --import tsx bench/vrpb-like.ts [--time S] [--seed N] [--count K] [--indices I,J,...]
+ * [--instance-seed N] [--customers N] [--route-size LO-HI] [--strategy NAME]`
  * `--route-size 8-16`: long routes (the X route-size class drawn from 8..16 instead of 3..25,
  * so about 10-30 customers a route once split into deliveries and pickups); without it the
  * instances are exactly the default ones. `--indices`: only these instance indices.
@@ -65,7 +66,10 @@ function backhaulRequest(index: number, seedBase: number, fixedCustomers?: numbe
 const count = Number(values.count);
 const indices = values.indices ? values.indices.split(",").map(Number) : Array.from({ length: count }, (_, i) => i);
 const routeSizes = values["route-size"] ? (values["route-size"].split("-").map(Number) as [number, number]) : undefined;
-console.log(`vrpb-like: ${indices.length} instances (instance seed ${values["instance-seed"]}${routeSizes ? `, route sizes ${routeSizes.join("-")}` : ""}), strategy ${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time} s${solverClockIsCpu() ? " (CPU seconds)" : ""}`);
+console.log(`vrpb-like: ${indices.length} instances (instance seed ${values["instance-seed"]}` +
+  `${routeSizes ? `, route sizes ${routeSizes.join("-")}` : ""}), strategy ` +
+  `${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time} s` +
+  `${solverClockIsCpu() ? " (CPU seconds)" : ""}`);
 console.log("| instance | customers | customers a route | cost | feasible | iter/s |");
 console.log("|---|---:|---:|---:|---|---:|");
 for (const i of indices) {

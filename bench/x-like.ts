@@ -26,7 +26,8 @@ const { values } = parseArgs({
 });
 
 const count = Number(values.count);
-console.log(`x-like: ${count} instances (instance seed ${values["instance-seed"]}), strategy ${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time} s`);
+console.log(`x-like: ${count} instances (instance seed ${values["instance-seed"]}), strategy ` +
+  `${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time} s`);
 console.log("| instance | cost | iter/s |");
 console.log("|---|---:|---:|");
 for (let i = 0; i < count; i++) {

@@ -1,7 +1,7 @@
 /**
  * One large-strategy solve with its progress: the best solution's gap to `BKS` and its route count
  * every 5 (solver-clock) seconds, then the final gap and the peak RSS. Used to compare settings
- * of strategies/large/settings.ts mid-run as well as at the end (issue 20 step 5, BENCHMARKS.md):
+ * of strategies/large/settings.ts mid-run as well as at the end (BENCHMARKS.md):
  * `SOLVER_CLOCK=cpu [LARGE_FIRST_ROUND=0.3] node --import tsx bench/xxl-progress.ts REQUEST.json SECONDS BKS`.
  */
 import { readFileSync } from "node:fs";
@@ -26,5 +26,8 @@ budget.onImprovement((s) => {
 const sol = findStrategy("large").solve(problem, budget);
 const sc = evaluateSolution(problem, sol);
 const loads = sol.routes.filter((r) => r.length > 0).map((r) => r.reduce((a, c) => a + problem.demand[c]!, 0)).sort((a, b) => a - b);
-console.log(`route loads (capacity ${problem.capacity[0]}): smallest ${loads.slice(0, 5).join(", ")}; spare in all ${loads.reduce((a, l) => a + problem.capacity[0]! - l, 0)}`);
-console.log(`final t=${((solverNow()-t0)/1000).toFixed(1)} feasible=${sc.feasible} gap=${(100*(sc.cost-bks)/bks).toFixed(3)} routes=${sol.routes.filter(r=>r.length>0).length} rss=${Math.round(process.resourceUsage().maxRSS/1024)}`);
+console.log(`route loads (capacity ${problem.capacity[0]}): smallest ` +
+  `${loads.slice(0, 5).join(", ")}; spare in all ` +
+  `${loads.reduce((a, l) => a + problem.capacity[0]! - l, 0)}`);
+console.log(`final t=${((solverNow()-t0)/1000).toFixed(1)} feasible=${sc.feasible} gap=${(100*(sc.cost-bks)/bks).toFixed(3)} ` +
+  `routes=${sol.routes.filter(r=>r.length>0).length} rss=${Math.round(process.resourceUsage().maxRSS/1024)}`);

@@ -36,7 +36,11 @@ for (const entry of entries) {
   };
   const gap = (100 * (out.cost - entry.bks)) / entry.bks;
   if (out.feasible) gaps.push(gap);
-  console.log(`| ${entry.name} | ${entry.n_customers} | ${entry.bks} | ${out.feasible ? out.cost.toFixed(1) : "infeasible"} | ${out.feasible ? gap.toFixed(2) : "-"} | ${out.firstFeasibleSeconds?.toFixed(1) ?? "-"} | ${out.seconds.toFixed(1)} | ${out.peakRssMb} | ${heapArgs.length ? heapMb : "default"} | ${out.strategy} |`);
+  console.log(`| ${entry.name} | ${entry.n_customers} | ${entry.bks} | ` +
+    `${out.feasible ? out.cost.toFixed(1) : "infeasible"} | ` +
+    `${out.feasible ? gap.toFixed(2) : "-"} | ` +
+    `${out.firstFeasibleSeconds?.toFixed(1) ?? "-"} | ${out.seconds.toFixed(1)} | ` +
+    `${out.peakRssMb} | ${heapArgs.length ? heapMb : "default"} | ${out.strategy} |`);
 }
 const mean = gaps.reduce((a, b) => a + b, 0) / Math.max(1, gaps.length);
 console.log(`\nXXL: feasible ${gaps.length}/${entries.length}, mean gap ${mean.toFixed(2)}%`);

@@ -211,6 +211,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/strategies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the solver strategies
+         * @description Extension: the strategies a solve request may pin in `strategy`: the built-in ones, then any the operator loaded from strategy modules (STRATEGY_MODULES), with the request features each takes. No rate limit or quota is used.
+         */
+        get: operations["listStrategies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -299,10 +319,10 @@ export interface components {
              */
             callback_url?: string;
             /**
-             * @description Extension: pin the solver strategy. Omitted: chosen automatically by problem size. `exact` (exhaustive search, a proven optimum) takes problems with at most 20,000 possible solutions (n! * C(n+k-1, k-1) for n customers and k vehicles, e.g. up to 7 customers on one vehicle or 5 on five); `sweep` needs `node_positions`; `hgs` takes every problem with a distance matrix (its genetic search or its iterated local searches, chosen by the problem's features); `large` (decomposition for thousands of customers) takes windows, several depots and mixed fleets, but not optional stops, skills, shifts, route limits, pickups, shipments or extra load dimensions; above 3,000 nodes given by `node_positions` only `clarke-wright` and `large` apply (no distance matrix is built), and `hgs` up to 5,001 nodes for one depot, identical vehicles and customer time windows narrower than the depot's (it builds the matrix itself); a pinned strategy that does not support the problem makes the task fail with the reason.
-             * @enum {string}
+             * @description Extension: pin the solver strategy, by name (kebab-case). Omitted: chosen automatically by problem size. The names this deployment runs are listed by `GET /api/v1/strategies` (the built-in ones are clarke-wright, sweep, alns, hgs, large and exact; an operator may load more from strategy modules); any other name answers 422 with `loc` ["body", "strategy"] and the available names in its message. `exact` (exhaustive search, a proven optimum) takes problems with at most 20,000 possible solutions (n! * C(n+k-1, k-1) for n customers and k vehicles, e.g. up to 7 customers on one vehicle or 5 on five); `sweep` needs `node_positions`; `hgs` takes every problem with a distance matrix (its genetic search or its iterated local searches, chosen by the problem's features); `large` (decomposition for thousands of customers) takes windows, several depots and mixed fleets, but not optional stops, skills, shifts, route limits, pickups, shipments or extra load dimensions; above 3,000 nodes given by `node_positions` only `clarke-wright` and `large` apply (no distance matrix is built), and `hgs` up to 5,001 nodes for one depot, identical vehicles and customer time windows narrower than the depot's (it builds the matrix itself). A pinned strategy that does not take the problem makes the task fail with code `strategy_declined` and the strategy's reason.
+             * @example hgs
              */
-            strategy?: "clarke-wright" | "sweep" | "alns" | "hgs" | "large" | "exact";
+            strategy?: string;
             /** @description Extension: seed of the solver's random choices. Omitted: the service picks one at random and echoes it in the result. The same request with the same `seed` and `max_iterations` gives identical routes on any worker of the same `solver_version`, provided the iteration budget is used up before the time limit (the result's `iterations` then equals `max_iterations`). */
             seed?: number;
             /** @description Extension: iteration budget of the search. The solve stops after this many iterations or at the time limit, whichever comes first. Together with `seed` it makes a run reproducible, independent of the worker's speed. */
@@ -328,10 +348,10 @@ export interface components {
             vehicle_max_stops?: (number | null)[];
         };
         /**
-         * @description Machine-readable error code. Spec codes on 429: rate_limit_exceeded, service_busy, monthly_quota_exceeded; the others are extensions: malformed_json (400), plan_limit_exceeded (400), missing_credentials / invalid_credentials / invalid_proxy_secret (401), api_access_not_in_plan / forbidden (403), not_found (404), method_not_allowed (405), task_finished (409, cancelling a task that already ended), payload_too_large (413), unsupported_media_type (415), validation_failed (422), internal_error (500), service_unavailable (503), and on failed tasks no_feasible_solution / task_failed / cancelled. Extensions of issue 13: idempotency_key_in_use (409, a submit with the same Idempotency-Key is still being admitted), task_not_finished (409, deleting a result that is still queued or solving).
+         * @description Machine-readable error code. Spec codes on 429: rate_limit_exceeded, service_busy, monthly_quota_exceeded; the others are extensions: malformed_json (400), plan_limit_exceeded (400), missing_credentials / invalid_credentials / invalid_proxy_secret (401), api_access_not_in_plan / forbidden (403), not_found (404), method_not_allowed (405), task_finished (409, cancelling a task that already ended), payload_too_large (413), unsupported_media_type (415), validation_failed (422), internal_error (500), service_unavailable (503), and on failed tasks no_feasible_solution / strategy_declined (a pinned strategy declined the problem) / task_failed / cancelled. Also extensions: idempotency_key_in_use (409, a submit with the same Idempotency-Key is still being admitted), task_not_finished (409, deleting a result that is still queued or solving).
          * @enum {string}
          */
-        ErrorCode: "malformed_json" | "plan_limit_exceeded" | "missing_credentials" | "invalid_credentials" | "invalid_proxy_secret" | "api_access_not_in_plan" | "forbidden" | "not_found" | "method_not_allowed" | "task_finished" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "service_busy" | "internal_error" | "service_unavailable" | "no_feasible_solution" | "task_failed" | "idempotency_key_in_use" | "task_not_finished";
+        ErrorCode: "malformed_json" | "plan_limit_exceeded" | "missing_credentials" | "invalid_credentials" | "invalid_proxy_secret" | "api_access_not_in_plan" | "forbidden" | "not_found" | "method_not_allowed" | "task_finished" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "service_busy" | "internal_error" | "service_unavailable" | "no_feasible_solution" | "strategy_declined" | "task_failed" | "idempotency_key_in_use" | "task_not_finished";
         ValidationIssue: {
             /** @description Where the problem is, as a path of strings: `["body"]` for the body as a whole (it is not a JSON object, or a rule across fields such as a depot's demand), `["body", field, ...]` for a field of the solve request and the array indices within it (as strings, e.g. `["body", "distance_matrix", "2"]`), `["query", name]` for a query parameter (e.g. `["query", "cursor"]`). */
             loc: string[];
@@ -495,10 +515,10 @@ export interface components {
             error: string;
             result: null;
             /**
-             * @description `no_feasible_solution`, `task_failed`, or (extension) `cancelled` when the caller cancelled the task before a feasible solution was known.
+             * @description `no_feasible_solution`, `strategy_declined` (the pinned strategy does not take this problem; its reason is in `error` and `diagnostics`), `task_failed`, or (extension) `cancelled` when the caller cancelled the task before a feasible solution was known.
              * @enum {string}
              */
-            code: "no_feasible_solution" | "task_failed" | "cancelled";
+            code: "no_feasible_solution" | "strategy_declined" | "task_failed" | "cancelled";
             /** @description Extension: why no feasible solution exists, when it can be told, e.g. "node 17 demand 30 exceeds the largest vehicle capacity 25". */
             diagnostics?: string[];
             /**
@@ -892,7 +912,7 @@ export interface components {
          */
         Infeasibility: {
             /**
-             * @description `demand_exceeds_capacity`: a customer's demand is above every vehicle's capacity (evidence `demand`, `largest_capacity`, `excess`). `total_demand_exceeds_capacity`: all customers together need more than all vehicles carry (`total_demand`, `total_capacity`, `excess`). `window_inverted`: a time window closes before it opens (`window_start`, `window_end`). `window_unreachable` (hard windows): no vehicle reaches the customer before its window closes even straight from its start node, leaving at the start node's window start (`earliest_arrival`, `window_end`, `late_by`, `vehicle`). `return_too_late` (hard windows): vehicles reach the customer in time but none can serve it and still reach its end node before that node's window closes (`earliest_return`, `end_node`, `end_window_end`, `late_by`, `vehicle`). `working_hours_too_short`: even a trip start node -> customer -> end node alone is longer than `max_working_hours` for every vehicle (`round_trip_minutes`, `cap_minutes`, `vehicle`). Constraint extensions, where a request uses them: vehicles are restricted to those allowed by `node_skills` / `vehicle_skills` in every per-customer check, the working-hours cap is each vehicle's own (`vehicle_max_working_hours`), and capacities are those of the allowed vehicles; `no_vehicle_with_skills`: no vehicle has every skill the customer needs (`required_skills`, and the closest `vehicle` with its `missing_skills`); `shift_too_short`: the trip start node -> customer -> end node alone does not fit in the shift (`vehicle_time_windows`) of any allowed vehicle, although it fits the nodes' own windows (`earliest_return`, `shift_start`, `shift_end`, `late_by`, `vehicle`); `distance_limit`: that trip is longer than every allowed vehicle's `vehicle_max_distance` (`round_trip_distance`, `max_distance`, `vehicle`); `stops_limit` (no `node`): the customers that must be served outnumber the `vehicle_max_stops` of all vehicles together, every vehicle having a cap (`customers`, `total_max_stops`). `total_demand_exceeds_capacity` and `stops_limit` count only the customers that must be served. Loads that go both ways (issue 22): `pickup_exceeds_capacity`: a customer's `node_pickups` amount is above every vehicle's capacity (`pickup`, `largest_capacity`, `excess`). `total_pickup_exceeds_capacity`: all pickups together are more than all vehicles carry back to their end nodes (`total_pickup`, `total_capacity`, `excess`). `shipment_exceeds_capacity`: a shipment's `amount` is above every vehicle's capacity (`shipment` index, `pickup_node`, `delivery_node`, `amount`, `largest_capacity`, `excess`; `node` is the pickup). `extra_demand_exceeds_capacity`: a customer's demand in an extra dimension is above every vehicle's capacity in that dimension (`dimension`, 1-based like `node_extra_demands`' position + 1, `demand`, `largest_capacity`, `excess`). `total_extra_demand_exceeds_capacity`: the same for all customers together (`dimension`, `total_demand`, `total_capacity`, `excess`). `shipment_windows_incompatible` (hard windows): no vehicle can serve a shipment's pickup and then reach its delivery before the delivery's window closes, even going straight from its start node to the pickup, leaving when the start node's window opens (`shipment`, `pickup_node`, `delivery_node`, `pickup_finish` = earliest end of service at the pickup, `travel_minutes` pickup -> delivery, `earliest_delivery_arrival`, `window_end`, `late_by`, `vehicle`; `node` is the delivery).
+             * @description `demand_exceeds_capacity`: a customer's demand is above every vehicle's capacity (evidence `demand`, `largest_capacity`, `excess`). `total_demand_exceeds_capacity`: all customers together need more than all vehicles carry (`total_demand`, `total_capacity`, `excess`). `window_inverted`: a time window closes before it opens (`window_start`, `window_end`). `window_unreachable` (hard windows): no vehicle reaches the customer before its window closes even straight from its start node, leaving at the start node's window start (`earliest_arrival`, `window_end`, `late_by`, `vehicle`). `return_too_late` (hard windows): vehicles reach the customer in time but none can serve it and still reach its end node before that node's window closes (`earliest_return`, `end_node`, `end_window_end`, `late_by`, `vehicle`). `working_hours_too_short`: even a trip start node -> customer -> end node alone is longer than `max_working_hours` for every vehicle (`round_trip_minutes`, `cap_minutes`, `vehicle`). Constraint extensions, where a request uses them: vehicles are restricted to those allowed by `node_skills` / `vehicle_skills` in every per-customer check, the working-hours cap is each vehicle's own (`vehicle_max_working_hours`), and capacities are those of the allowed vehicles; `no_vehicle_with_skills`: no vehicle has every skill the customer needs (`required_skills`, and the closest `vehicle` with its `missing_skills`); `shift_too_short`: the trip start node -> customer -> end node alone does not fit in the shift (`vehicle_time_windows`) of any allowed vehicle, although it fits the nodes' own windows (`earliest_return`, `shift_start`, `shift_end`, `late_by`, `vehicle`); `distance_limit`: that trip is longer than every allowed vehicle's `vehicle_max_distance` (`round_trip_distance`, `max_distance`, `vehicle`); `stops_limit` (no `node`): the customers that must be served outnumber the `vehicle_max_stops` of all vehicles together, every vehicle having a cap (`customers`, `total_max_stops`). `total_demand_exceeds_capacity` and `stops_limit` count only the customers that must be served. Loads that go both ways: `pickup_exceeds_capacity`: a customer's `node_pickups` amount is above every vehicle's capacity (`pickup`, `largest_capacity`, `excess`). `total_pickup_exceeds_capacity`: all pickups together are more than all vehicles carry back to their end nodes (`total_pickup`, `total_capacity`, `excess`). `shipment_exceeds_capacity`: a shipment's `amount` is above every vehicle's capacity (`shipment` index, `pickup_node`, `delivery_node`, `amount`, `largest_capacity`, `excess`; `node` is the pickup). `extra_demand_exceeds_capacity`: a customer's demand in an extra dimension is above every vehicle's capacity in that dimension (`dimension`, 1-based like `node_extra_demands`' position + 1, `demand`, `largest_capacity`, `excess`). `total_extra_demand_exceeds_capacity`: the same for all customers together (`dimension`, `total_demand`, `total_capacity`, `excess`). `shipment_windows_incompatible` (hard windows): no vehicle can serve a shipment's pickup and then reach its delivery before the delivery's window closes, even going straight from its start node to the pickup, leaving when the start node's window opens (`shipment`, `pickup_node`, `delivery_node`, `pickup_finish` = earliest end of service at the pickup, `travel_minutes` pickup -> delivery, `earliest_delivery_arrival`, `window_end`, `late_by`, `vehicle`; `node` is the delivery).
              * @enum {string}
              */
             kind: "demand_exceeds_capacity" | "total_demand_exceeds_capacity" | "window_inverted" | "window_unreachable" | "return_too_late" | "working_hours_too_short" | "no_vehicle_with_skills" | "shift_too_short" | "distance_limit" | "stops_limit" | "pickup_exceeds_capacity" | "total_pickup_exceeds_capacity" | "shipment_exceeds_capacity" | "extra_demand_exceeds_capacity" | "total_extra_demand_exceeds_capacity" | "shipment_windows_incompatible";
@@ -986,6 +1006,33 @@ export interface components {
             request_id: string;
             error: null;
             result: components["schemas"]["ValidationReport"];
+        };
+        /**
+         * StrategyInfo
+         * @description Extension: one strategy this deployment runs, built in or loaded from a strategy module.
+         */
+        StrategyInfo: {
+            /** @description The name to pin in a solve request's `strategy`. */
+            name: string;
+            /**
+             * @description `construction`: builds one plan and stops; `search`: improves its plan until the time limit (or `max_iterations`); `exact`: proves an optimum, for the small problems it takes.
+             * @enum {string}
+             */
+            kind: "construction" | "search" | "exact";
+            /** @description The request features the strategy takes: `capacities` (one depot, node_positions, demands and capacities: every strategy), `distance_matrix` (a matrix without node_positions), `time_windows` (node_time_windows, service times, speeds), `multiple_depots` (start and end nodes differing by vehicle), `mixed_fleet` (min_total_cost with vehicle costs and capacities differing by vehicle), `optional_stops` (node_skip_penalties, allow_unassigned), `skills`, `shifts` (vehicle_time_windows), `route_limits` (vehicle_max_distance, vehicle_max_working_hours, vehicle_max_stops), `pickups` (node_pickups), `backhauls` (pickups_after_deliveries), `shipments`, `extra_dimensions` (node_extra_demands, vehicles_extra_capacity). A request using a feature missing here, pinned to the strategy, fails with `strategy_declined`; the strategy may also decline a problem for its size. */
+            supports: ("capacities" | "distance_matrix" | "time_windows" | "multiple_depots" | "mixed_fleet" | "optional_stops" | "skills" | "shifts" | "route_limits" | "pickups" | "backhauls" | "shipments" | "extra_dimensions")[];
+        };
+        /**
+         * StrategyListEnvelope
+         * @description Extension: the strategies this deployment runs.
+         */
+        StrategyListEnvelope: {
+            /** @constant */
+            success: true;
+            /** @description The task's identifier (UUID v4, 122 random bits) on submit and poll; on errors raised before a task exists it identifies the HTTP request and equals the `X-Request-Id` response header. */
+            request_id: string;
+            error: null;
+            result: components["schemas"]["StrategyInfo"][];
         };
     };
     responses: {
@@ -1510,6 +1557,32 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listStrategies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The strategies. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StrategyListEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

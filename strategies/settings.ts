@@ -57,7 +57,10 @@ export function textbookSettings(p: CompiledProblem, windows: boolean): Textbook
   return { granularity: long ? WINDOWS_GRANULARITY : GRANULARITY, nearSwapStar: long };
 }
 
-/** Whether routes are long (longer than LONG_ROUTE customers at the capacity's fewest routes) on a problem of more than LONG_ROUTES_ABOVE customers. */
+/**
+ * Whether routes are long (longer than LONG_ROUTE customers at the capacity's fewest routes) on a problem of
+ * more than LONG_ROUTES_ABOVE customers.
+ */
 function longWindowRoutes(p: CompiledProblem): boolean {
   const n = p.customers.length;
   if (n <= LONG_ROUTES_ABOVE) return false;

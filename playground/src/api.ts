@@ -23,7 +23,7 @@ async function call<T = Envelope>(credentials: Credentials, method: string, path
 
 export const submitSolve = (c: Credentials, request: SolveRequest) => call(c, "POST", "/api/v1/solve", request);
 
-/** `includeBest` asks for the best routes so far while solving (issue 13; ignored where unknown). */
+/** `includeBest` asks for the best routes so far while solving (ignored where unknown). */
 export const pollResult = (c: Credentials, id: string, includeBest = false) =>
   call(c, "GET", `/api/v1/solve/result/${encodeURIComponent(id)}${includeBest ? "?include=best" : ""}`);
 

@@ -7,7 +7,7 @@ export interface StreamEvent {
 }
 
 /**
- * Follows a task on `GET /api/v1/solve/events/{id}` (text/event-stream, issue 13), read with a
+ * Follows a task on `GET /api/v1/solve/events/{id}` (text/event-stream), read with a
  * streaming fetch because EventSource cannot send the authentication headers. Calls `onEvent`
  * for each event and returns the final poll response that the `solved` or `failed` event carries.
  * Returns null when the stream is unavailable (404 on a service without it, any other refusal,

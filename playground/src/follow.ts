@@ -33,7 +33,7 @@ function liveFromEvent(event: StreamEvent): LiveState {
   const data = (event.data ?? {}) as Record<string, unknown>;
   // An event may carry a poll-shaped envelope or the bare fields; read either.
   const fields = (typeof data.result === "object" && data.result !== null ? data.result : data) as Record<string, unknown>;
-  // Issue 13 puts progress in `result.progress`; a bare progress object is read as well.
+  // The service puts progress in `result.progress`; a bare progress object is read as well.
   const progress = (fields.progress as Progress | undefined) ?? (event.name === "progress" && "elapsed_seconds" in fields ? (fields as Progress) : null);
   return {
     transport: "events",

@@ -142,7 +142,8 @@ $("submit-button").addEventListener("click", async () => {
   if (answer.status !== 200) {
     // Refused: the previous task's progress would read as this request's.
     live.clear();
-    $("submit-error").textContent = `${answer.status}: ${answer.body.error ?? "refused"}${answer.body.retry_after_seconds ? ` (retry in ${answer.body.retry_after_seconds} s)` : ""}`;
+    $("submit-error").textContent = `${answer.status}: ${answer.body.error ?? "refused"}` +
+      `${answer.body.retry_after_seconds ? ` (retry in ${answer.body.retry_after_seconds} s)` : ""}`;
     if (answer.body.detail) renderFields($("fields"), request, answer.body.detail);
     return;
   }

@@ -43,7 +43,8 @@ export class ResultView {
       this.positions = request.distance_matrix.length === request.node_num ? classicalMds(request.distance_matrix) : [];
       note.hidden = false;
       note.textContent = this.positions.length > 0
-        ? "This request has no node_positions: the nodes are placed by classical multidimensional scaling of the distance matrix, so the layout is approximate."
+        ? "This request has no node_positions: the nodes are placed by classical " +
+          "multidimensional scaling of the distance matrix, so the layout is approximate."
         : "This request has neither node_positions nor a full distance matrix: nothing to draw.";
     }
     this.clear();
@@ -94,7 +95,9 @@ export class ResultView {
     this.setDownloads(true);
     const unused = this.request.vehicle_num - plan.vehicles.length;
     const left = plan.unassigned.size > 0 ? `, ${plan.unassigned.size} unassigned` : "";
-    return `solved: cost ${result.total_cost.toFixed(2)}, ${plan.vehicles.length} vehicle${plan.vehicles.length === 1 ? "" : "s"} used${unused > 0 ? ` (${unused} unused)` : ""}${left}, ${result.time.toFixed(2)} s`;
+    return `solved: cost ${result.total_cost.toFixed(2)}, ${plan.vehicles.length} ` +
+      `vehicle${plan.vehicles.length === 1 ? "" : "s"} ` +
+      `used${unused > 0 ? ` (${unused} unused)` : ""}${left}, ${result.time.toFixed(2)} s`;
   }
 
   private showUnassigned(plan: Parameters<typeof renderUnassigned>[2]): void {

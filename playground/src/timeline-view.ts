@@ -20,7 +20,8 @@ const ROW_HEIGHT = 26;
  * working-hours cap (its own, else the request's) as a dashed line, and the load against the
  * vehicle's capacity. All rows share one time axis. Without the time dimension a row shows the
  * route's distance instead. With pickups or shipments (`loads_on_board`) a step line shows the
- * load on board along the row, and the load column shows its peak against the capacity. Each row also says its day in words (aria-label) for screen readers.
+ * load on board along the row, and the load column shows its peak against the capacity. Each row also says
+ * its day in words (aria-label) for screen readers.
  */
 export function renderTimelines(container: HTMLElement, plan: PlanView, base: number): void {
   container.replaceChildren();
@@ -32,7 +33,8 @@ export function renderTimelines(container: HTMLElement, plan: PlanView, base: nu
   if (!plan.timed) {
     const note = document.createElement("p");
     note.className = "note";
-    note.textContent = "No time dimension in this request (it needs node_time_windows, node_service_time and vehicle_speeds): the bars show each route's distance.";
+    note.textContent = "No time dimension in this request (it needs node_time_windows, " +
+      "node_service_time and vehicle_speeds): the bars show each route's distance.";
     container.append(note);
   }
   container.append(axisRow(axis, plan.timed, base));
@@ -84,7 +86,11 @@ function vehicleRow(vehicle: VehiclePlan, plan: PlanView, axis: { from: number; 
   if (vehicle.onBoard) row.dataset.onBoard = vehicle.onBoard.join(",");
   const onBoardText = vehicle.onBoard ? `; ${describeOnBoard(vehicle)}` : "";
   row.setAttribute("aria-label", (plan.timed
-    ? `${vehicle.label}: ${vehicle.shift ? `shift ${row.dataset.shift}; ` : ""}departs ${row.dataset.depart}, back ${row.dataset.finish}; driving ${totals.driving.toFixed(0)} min, waiting ${totals.waiting.toFixed(0)} min, service ${totals.service.toFixed(0)} min, late ${vehicle.lateness.toFixed(1)} min; load ${vehicle.load} of ${vehicle.capacity}`
+    ? `${vehicle.label}: ${vehicle.shift ? `shift ${row.dataset.shift}; ` : ""}departs ` +
+      `${row.dataset.depart}, back ${row.dataset.finish}; driving ` +
+      `${totals.driving.toFixed(0)} min, waiting ${totals.waiting.toFixed(0)} min, ` +
+      `service ${totals.service.toFixed(0)} min, late ${vehicle.lateness.toFixed(1)} ` +
+      `min; load ${vehicle.load} of ${vehicle.capacity}`
     : `${vehicle.label}: distance ${vehicle.distance.toFixed(1)}; load ${vehicle.load} of ${vehicle.capacity}`) + onBoardText);
   row.title = row.getAttribute("aria-label")!;
   requestAnimationFrame(() => drawRow(canvas, vehicle, plan, axis));

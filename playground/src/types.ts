@@ -29,7 +29,7 @@ export interface SolveRequest {
 
 export type SolvedResult = Schemas["SolvedResult"];
 export type ValidationIssue = Schemas["ValidationIssue"];
-/** Live search state, when the service reports it (issue 13's `progress`). */
+/** Live search state, when the service reports it (its `progress`). */
 export type Progress = Schemas["SolveProgress"];
 
 export interface Envelope {

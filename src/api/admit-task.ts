@@ -66,8 +66,8 @@ export async function commitAdmission(queue: TaskQueue, task: TaskRecord, writes
 }
 
 /**
- * Undoes writes made ahead of a check that then refused the submit (the speculative path of
- * issue 24): a tombstone, so the message is dropped by the worker that takes it and the task can
+ * Undoes writes made ahead of a check that then refused the submit (the speculative path):
+ * a tombstone, so the message is dropped by the worker that takes it and the task can
  * never be admitted, and the body removed. Best effort, and never throws: if NATS cannot be
  * reached, the worker's admission deadline (WORKER_ADMISSION_DEADLINE_MS) writes the tombstone
  * and drops the message.

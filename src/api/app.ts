@@ -10,6 +10,7 @@ import { solveEventsHandler } from "./handlers/solve-events.js";
 import { submitSolveHandler } from "./handlers/submit-solve.js";
 import { validateSolveHandler } from "./handlers/validate-solve.js";
 import { deleteSolveResultHandler } from "./handlers/delete-solve-result.js";
+import { listStrategiesHandler } from "./handlers/list-strategies.js";
 import { BROKER_RETRY_AFTER_SECONDS, errorEnvelopeMiddleware } from "./middleware/error-envelope.js";
 import { requestContextMiddleware } from "./middleware/request-context.js";
 import { createOpsRouter } from "./ops-routes.js";
@@ -40,6 +41,7 @@ export async function createApiApp(services: ApiServices, readiness: () => Promi
     deleteSolveResult: withRouteLabel(deleteSolveResultHandler(services)),
     getSolveEvents: withRouteLabel(solveEventsHandler(services)),
     cancelSolve: withRouteLabel(cancelSolveHandler(services)),
+    listStrategies: withRouteLabel(listStrategiesHandler(services)),
     // The SRE endpoints are served by the ops router below; these entries exist because
     // openapi-backend in strict mode wants a handler for every operation in the document.
     getHealth: notRoutedHere,

@@ -21,7 +21,7 @@ export interface ApiServices {
   idempotency: IdempotencyStore;
   metrics: ApiMetrics;
   natsConnected(): boolean;
-  /** Issue 13: task event log, progress of solving tasks, open event streams, cancel signal. */
+  /** Task event log, progress of solving tasks, open event streams, cancel signal. */
   events: TaskEvents;
   progress: ProgressStore;
   eventStreams: EventStreamRegistry;

@@ -27,7 +27,7 @@ export function readIdempotencyKey(headers: KoaContext["headers"]): { key: strin
 }
 
 /**
- * Settles another submit's pending admission (issue 24): a tombstone makes sure it can never
+ * Settles another submit's pending admission: a tombstone makes sure it can never
  * complete; if the task was admitted first, its acknowledgement is rebuilt from its record.
  */
 export async function settleAdmission(tasks: TaskStore, id: string): Promise<{ admitted: true; ack: unknown } | { admitted: false }> {

@@ -4,7 +4,7 @@ import type { TaskRecord } from "../queue/task-store.js";
 import { initialProgress, type ProgressEntry, type SolveProgress } from "../queue/progress-store.js";
 
 /**
- * The poll body of a solving task with its `progress` (issue 13), and with `progress.best` when
+ * The poll body of a solving task with its `progress`, and with `progress.best` when
  * asked for and known. Before the worker's first report the progress is that of a fresh start.
  */
 export function withProgress(envelope: Envelope, task: TaskRecord, entry: ProgressEntry | null, includeBest: boolean): Envelope {

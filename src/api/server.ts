@@ -16,6 +16,7 @@ import { AccountStore } from "../store/accounts.js";
 import { HistoryStore } from "../store/history.js";
 import { createApiApp } from "./app.js";
 import type { ApiServices } from "./context.js";
+import { loadStrategyModules } from "../../strategies/registry.js";
 import { EventStreamRegistry } from "./event-stream.js";
 
 export interface RunningApi {
@@ -27,6 +28,9 @@ export interface RunningApi {
 
 /** Wires config, NATS, stores and the Koa app, and listens. Used by the api entry point and tests. */
 export async function startApi(config: Readonly<Config>, log: Logger, options: { clock?: Clock } = {}): Promise<RunningApi> {
+  // Before anything else: a strategy module that cannot be loaded stops the API at start.
+  const plugins = await loadStrategyModules(config.strategyModules);
+  if (plugins.length > 0) log.info("strategy modules loaded", { strategies: plugins.map((s) => s.name) });
   const nats = await connectNats(config, "vrp-api", log);
   const queue = new TaskQueue(nats);
   const accounts = await AccountStore.cached(nats.accounts, nats.apiKeys);

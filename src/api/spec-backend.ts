@@ -74,8 +74,8 @@ function templatePattern(path: string): RegExp {
 
 /**
  * openapi-backend's router compiles every operation's path template to a RegExp, and sorts the
- * candidates with lodash, on every request that is not an exact path (each poll: ~4% of the API's
- * CPU in the pipeline bench's profile, issue 24). The same matching with the patterns compiled
+ * candidates with lodash, on every request that is not an exact path (each poll, a noticeable share
+ * of the API's CPU under load). The same matching with the patterns compiled
  * once: exact path and method first, then every operation whose pattern matches, most specific
  * (longest literal part) first, in the document's order among equals, as the library does. A
  * request it finds nothing for (404, 405, outside the API root) goes to the library's own

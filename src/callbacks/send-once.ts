@@ -23,7 +23,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * One callback per task. "sending" is recorded with compare-and-set before the POST, with a token
  * of this attempt, so a redelivery, or a worker taking a task the API already cancelled, sees it
- * and does not send again; "done" after it. Issue 24: when the claim's write answers an error
+ * and does not send again; "done" after it. When the claim's write answers an error
  * (its answer lost in a failover), the record is read back to learn whether the claim is ours,
  * rather than leaving the callback unsent; a claim held by another attempt makes this one throw
  * (the caller hands the task back and comes again) until that claim is "done", or is stale

@@ -6,11 +6,15 @@ import { validateSolveRequest } from "../api/validation/validate-solve-request.j
 import { ApiError, validationError } from "../errors/api-error.js";
 import { errorEnvelope } from "../api/envelope.js";
 import { solveRequest } from "../problem/solve-request.js";
+import { strategyModulesFromEnv } from "../config/strategy-modules.js";
+import { loadStrategyModules } from "../../strategies/registry.js";
 
 const USAGE = `usage: vrp-solve <request.json | -> [--time-limit S] [--strategy NAME] [--seed N]
 
 Solves one solve request (the body of POST /api/v1/solve) offline with the service's own validation
-and strategies. Prints the solved result object as JSON, or the failure envelope with exit code 1.`;
+and strategies, and the strategy modules named in STRATEGY_MODULES (comma-separated folders, files or
+installed package names). Prints the solved result object as JSON, or the failure envelope with exit
+code 1.`;
 
 interface CliOptions {
   file: string;
@@ -55,6 +59,12 @@ export async function runVrpSolve(argv: string[], print: (text: string) => void,
     process.stderr.write(`vrp-solve: ${(err as Error).message}\n${USAGE}\n`);
     return 2;
   }
+  try {
+    await loadStrategyModules(strategyModulesFromEnv());
+  } catch (err) {
+    process.stderr.write(`vrp-solve: ${(err as Error).message}\n`);
+    return 2;
+  }
   const requestId = randomUUID();
   const fail = (err: ApiError, extra: Record<string, unknown> = {}) => {
     print(JSON.stringify({ ...errorEnvelope(requestId, err), ...extra }, null, 2));
@@ -83,7 +93,7 @@ export async function runVrpSolve(argv: string[], print: (text: string) => void,
     print(JSON.stringify(outcome.result, null, 2));
     return 0;
   }
-  return fail(new ApiError("no_feasible_solution", outcome.error), { diagnostics: outcome.diagnostics, infeasibilities: outcome.infeasibilities });
+  return fail(new ApiError(outcome.code, outcome.error), { diagnostics: outcome.diagnostics, infeasibilities: outcome.infeasibilities });
 }
 
 export async function main(): Promise<void> {

@@ -95,7 +95,8 @@ export async function runVrpctl(argv: string[], print: (line: string) => void): 
       const plan = chosen ?? config.plans.defaultPlan;
       if (!config.plans.plans.has(plan)) throw new UsageError(`unknown plan '${plan}' (see 'vrpctl plans')`);
       const account = await accounts.createAccount(need(2, "<user>"), plan);
-      print(`created account '${account.user}' on plan '${account.plan}'${chosen === undefined ? " (the default plan; choose one with --plan <plan>)" : ""}`);
+      print(`created account '${account.user}' on plan ` +
+        `'${account.plan}'${chosen === undefined ? " (the default plan; choose one with --plan <plan>)" : ""}`);
     } else if (command === "account" && sub === "plan") {
       const plan = need(3, "<plan>");
       if (!config.plans.plans.has(plan)) throw new UsageError(`unknown plan '${plan}' (see 'vrpctl plans')`);
@@ -109,7 +110,9 @@ export async function runVrpctl(argv: string[], print: (line: string) => void): 
     } else if (command === "key" && sub === "create") {
       const expires = option(args, "--expires");
       const { key, record } = await accounts.createKey(need(2, "<user>"), expires ? parseExpiry(expires) : null);
-      print(`created key ${record.fingerprint} for '${record.user}'${record.expiresAt ? `, expires ${record.expiresAt}` : ""}; it is shown only now:`);
+      print(`created key ${record.fingerprint} for ` +
+        `'${record.user}'${record.expiresAt ? `, expires ${record.expiresAt}` : ""}; it ` +
+        `is shown only now:`);
       print(key);
     } else if (command === "key" && sub === "list") {
       print(table((await accounts.listKeys(need(2, "<user>"))).map((k) => ({ fingerprint: k.fingerprint, created: k.createdAt, expires: k.expiresAt ?? "never", state: keyStateAt(k, new Date()) }))));

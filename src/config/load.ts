@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { REPO_ROOT } from "../infra/repo-root.js";
 import { loadPlans, type PlanCatalogue } from "./plans.js";
+import { strategyModulesFromEnv } from "./strategy-modules.js";
 
 /** SOLVER_MAX_HEAP_MB's default: the most heap one solve may take, for the largest requests a plan admits. */
 export const DEFAULT_SOLVER_MAX_HEAP_MB = 4096;
@@ -12,7 +13,7 @@ export interface Config {
   /** JetStream replicas for streams and buckets: 1 on a single server, 3 on a cluster. */
   natsReplicas: number;
   /**
-   * How soon a client leaves a NATS node that hangs (issue 24): a ping every `pingIntervalMs`,
+   * How soon a client leaves a NATS node that hangs: a ping every `pingIntervalMs`,
    * and the connection is dropped and re-made to another node once `maxPingsOut` go unanswered.
    * `requestTimeoutMs` bounds each JetStream request (a KV read or write, a publish).
    */
@@ -24,11 +25,11 @@ export interface Config {
   plans: PlanCatalogue;
   marketplace: { secretHeader: string; userHeader: string; secret: string | null };
   callbacks: { allowLoopback: boolean; timeoutMs: number };
+  /** Strategy modules loaded beside the built-in strategies (STRATEGY_MODULES; see docs/strategies.md). */
+  strategyModules: string[];
   worker: {
     /** Replaces the default size-based strategy table (JSON array of selection rules). */
     strategySelection: unknown[] | null;
-    /** Modules that register extra strategies in the solver thread (comma-separated paths). */
-    extraStrategyModules: string[];
     ackWaitMs: number;
     maxDeliveries: number;
     shutdownGraceMs: number;
@@ -38,10 +39,10 @@ export interface Config {
      * size up to this (src/worker/solver-heap.ts); a solve above it fails cleanly, the worker lives on.
      */
     solverMaxHeapMb: number;
-    /** How long a task message waits for its record before its admission is given up (issue 24). */
+    /** How long a task message waits for its record before its admission is given up. */
     admissionDeadlineMs: number;
   };
-  /** Seconds between keep-alive comments on an idle event stream (issue 13). */
+  /** Seconds between keep-alive comments on an idle event stream. */
   eventsKeepAliveSeconds: number;
   logLevel: "debug" | "info" | "warn" | "error";
   /** Validate every response against the OpenAPI document and log mismatches (tests, staging). */
@@ -92,9 +93,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       allowLoopback: boolEnv(env, "CALLBACK_ALLOW_LOOPBACK", false),
       timeoutMs: intEnv(env, "CALLBACK_TIMEOUT_MS", 10_000),
     },
+    strategyModules: strategyModulesFromEnv(env),
     worker: {
       strategySelection: env.STRATEGY_SELECTION ? (JSON.parse(env.STRATEGY_SELECTION) as unknown[]) : null,
-      extraStrategyModules: (env.EXTRA_STRATEGY_MODULES ?? "").split(",").map((s) => s.trim()).filter(Boolean),
       ackWaitMs: intEnv(env, "WORKER_ACK_WAIT_MS", 30_000),
       maxDeliveries: intEnv(env, "WORKER_MAX_DELIVERIES", 3),
       shutdownGraceMs: intEnv(env, "WORKER_SHUTDOWN_GRACE_MS", 10_000),

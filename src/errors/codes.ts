@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   internal_error: 500,
   service_unavailable: 503,
   no_feasible_solution: 200,
+  strategy_declined: 200,
   task_failed: 200,
   idempotency_key_in_use: 409,
   task_not_finished: 409,

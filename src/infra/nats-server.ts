@@ -52,7 +52,9 @@ export async function startNatsServer(options: NatsServerOptions): Promise<NatsS
   if (options.monitorPort) lines.push(`http: "${host}:${options.monitorPort}"`);
   if (options.cluster) {
     lines.push(`server_name: "${options.cluster.serverName}"`);
-    lines.push(`cluster { name: "${options.cluster.name}", listen: "${host}:${options.cluster.port}", routes: [${options.cluster.routes.map((r) => `"${r}"`).join(", ")}] }`);
+    lines.push(`cluster { name: "${options.cluster.name}", listen: ` +
+      `"${host}:${options.cluster.port}", routes: ` +
+      `[${options.cluster.routes.map((r) => `"${r}"`).join(", ")}] }`);
   }
   const configPath = join(options.storeDir, "nats-server.conf");
   writeFileSync(configPath, lines.join("\n") + "\n");

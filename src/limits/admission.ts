@@ -52,7 +52,8 @@ export class Admission {
     if (!result.ok) {
       throw new ApiError(
         "rate_limit_exceeded",
-        `Rate limit exceeded: at most ${plan.submitsPerMinute} submissions per minute on plan '${plan.name}'. Retry in ${window.resetSeconds} s`,
+        `Rate limit exceeded: at most ${plan.submitsPerMinute} submissions per minute on ` +
+          `plan '${plan.name}'. Retry in ${window.resetSeconds} s`,
         { retryAfterSeconds: window.resetSeconds, headers: rateLimitHeaders(state) },
       );
     }
@@ -80,7 +81,7 @@ export class Admission {
   /**
    * Whether the per-minute rate counter is, as far as this process last saw, far enough below
    * the plan's limit (by a tenth of it, at least 10) that this submit is very likely to pass it:
-   * the submit may then send its admission's writes before the counter's answer (issue 24; a
+   * the submit may then send its admission's writes before the counter's answer (a
    * refusal undoes them). False when this process has not seen this minute's counter yet, so a
    * client over its rate keeps being refused before anything is written.
    */

@@ -30,7 +30,7 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
   // Without distances (the API's pre-check reads the few it needs through requestDistance): an
   // n x n matrix of a large request costs the API's event loop hundreds of milliseconds.
   const withDistances = options.withDistances ?? true;
-  // Above DENSE_MATRIX_MAX_NODES nodes with coordinates, distances are computed on demand (issue 16).
+  // Above DENSE_MATRIX_MAX_NODES nodes with coordinates, distances are computed on demand.
   const dense = withDistances && (!useCoords || n <= DENSE_MATRIX_MAX_NODES);
   const dist = new Float64Array(dense ? n * n : 0);
   let coords: Float64Array | null = null;

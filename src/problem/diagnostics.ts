@@ -58,7 +58,8 @@ function capacityReasons(p: CompiledProblem): Infeasibility[] {
     const excess = withoutDust(totalDemand - totalCapacity);
     found.push({
       kind: "total_demand_exceeds_capacity",
-      message: `total demand ${evidenceNumber(totalDemand)} exceeds the total capacity of all vehicles ${evidenceNumber(totalCapacity)} by ${evidenceNumber(excess)}`,
+      message: `total demand ${evidenceNumber(totalDemand)} exceeds the total capacity of all ` +
+        `vehicles ${evidenceNumber(totalCapacity)} by ${evidenceNumber(excess)}`,
       evidence: { total_demand: withoutDust(totalDemand), total_capacity: withoutDust(totalCapacity), excess },
     });
   }
@@ -132,7 +133,11 @@ function timeReasons(p: CompiledProblem, dist: Distance, request: ConstraintFiel
       const lateBy = withoutDust(earliestArrival - t.twEndMin[c]!);
       found.push({
         kind: "window_unreachable",
-        message: `node ${c} cannot be served within its time window [${evidenceNumber(t.twStartMin[c]!)}, ${evidenceNumber(t.twEndMin[c]!)}] by any vehicle: the earliest arrival, straight from a start node, is ${evidenceNumber(withoutDust(earliestArrival))}, ${evidenceNumber(lateBy)} min after the window closes`,
+        message: `node ${c} cannot be served within its time window ` +
+          `[${evidenceNumber(t.twStartMin[c]!)}, ${evidenceNumber(t.twEndMin[c]!)}] by any ` +
+          `vehicle: the earliest arrival, straight from a start node, is ` +
+          `${evidenceNumber(withoutDust(earliestArrival))}, ${evidenceNumber(lateBy)} min ` +
+          `after the window closes`,
         node: c,
         evidence: { window_end: t.twEndMin[c]!, earliest_arrival: withoutDust(earliestArrival), late_by: lateBy, vehicle: `Vehicle ${arrivalVehicle}` },
       });
@@ -140,7 +145,10 @@ function timeReasons(p: CompiledProblem, dist: Distance, request: ConstraintFiel
       const e = p.endNode[returnVehicle]!;
       found.push({
         kind: "return_too_late",
-        message: `node ${c} cannot be served within its time window by any vehicle with a return to its end node in time: the earliest return is ${evidenceNumber(withoutDust(earliestReturn))}, after node ${e}'s window closes at ${evidenceNumber(t.twEndMin[e]!)}`,
+        message: `node ${c} cannot be served within its time window by any vehicle with a return ` +
+          `to its end node in time: the earliest return is ` +
+          `${evidenceNumber(withoutDust(earliestReturn))}, after node ${e}'s window closes ` +
+          `at ${evidenceNumber(t.twEndMin[e]!)}`,
         node: c,
         evidence: { earliest_return: withoutDust(earliestReturn), end_node: e, end_window_end: t.twEndMin[e]!, late_by: withoutDust(earliestReturnSlack), vehicle: `Vehicle ${returnVehicle}` },
       });
@@ -148,8 +156,14 @@ function timeReasons(p: CompiledProblem, dist: Distance, request: ConstraintFiel
     if (tripOverCap > EPS) {
       const cap = capMinutes(p, tripVehicle);
       const message = p.rules
-        ? `node ${c}: the working-hours cap of every vehicle allowed to serve it is shorter than its round trip to it (vehicle ${tripVehicle}: at least ${evidenceNumber(withoutDust(shortestTrip))} min against a cap of ${evidenceNumber(cap)} min)`
-        : `node ${c}: max_working_hours (${evidenceNumber(cap / 60)} h) is shorter than any vehicle's round trip to it (at least ${evidenceNumber(withoutDust(shortestTrip))} min against a cap of ${evidenceNumber(cap)} min)`;
+        ? `node ${c}: the working-hours cap of every vehicle allowed to serve it is ` +
+          `shorter than its round trip to it (vehicle ${tripVehicle}: at least ` +
+          `${evidenceNumber(withoutDust(shortestTrip))} min against a cap of ` +
+          `${evidenceNumber(cap)} min)`
+        : `node ${c}: max_working_hours (${evidenceNumber(cap / 60)} h) is shorter than ` +
+          `any vehicle's round trip to it (at least ` +
+          `${evidenceNumber(withoutDust(shortestTrip))} min against a cap of ` +
+          `${evidenceNumber(cap)} min)`;
       found.push({
         kind: "working_hours_too_short",
         message,

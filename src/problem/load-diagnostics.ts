@@ -8,7 +8,7 @@ type Distance = (i: number, j: number) => number;
 const EPS = 1e-9;
 
 /**
- * What the load rules (issue 22) prove impossible before solving: a pickup or a shipment larger
+ * What the load rules prove impossible before solving: a pickup or a shipment larger
  * than every vehicle, all pickups together more than the fleet carries back, an extra-dimension
  * demand (one node's or all together) above the fleet's, and a shipment whose delivery window
  * closes before any vehicle can get there from its pickup. Sound, never complete.
@@ -31,7 +31,8 @@ export function loadReasons(p: CompiledProblem, dist: Distance): Infeasibility[]
       const excess = withoutDust(pickup - largest);
       found.push({
         kind: "pickup_exceeds_capacity",
-        message: `node ${c} pickup ${evidenceNumber(pickup)} exceeds the largest vehicle capacity ${evidenceNumber(largest)} by ${evidenceNumber(excess)}`,
+        message: `node ${c} pickup ${evidenceNumber(pickup)} exceeds the largest vehicle capacity ` +
+          `${evidenceNumber(largest)} by ${evidenceNumber(excess)}`,
         node: c,
         evidence: { pickup, largest_capacity: largest, excess },
       });
@@ -41,7 +42,8 @@ export function loadReasons(p: CompiledProblem, dist: Distance): Infeasibility[]
     const excess = withoutDust(totalPickup - fleet);
     found.push({
       kind: "total_pickup_exceeds_capacity",
-      message: `total pickup ${evidenceNumber(withoutDust(totalPickup))} exceeds the total capacity of all vehicles ${evidenceNumber(fleet)} by ${evidenceNumber(excess)}`,
+      message: `total pickup ${evidenceNumber(withoutDust(totalPickup))} exceeds the total ` +
+        `capacity of all vehicles ${evidenceNumber(fleet)} by ${evidenceNumber(excess)}`,
       evidence: { total_pickup: withoutDust(totalPickup), total_capacity: withoutDust(fleet), excess },
     });
   }
@@ -50,7 +52,9 @@ export function loadReasons(p: CompiledProblem, dist: Distance): Infeasibility[]
       const excess = withoutDust(s.amount - largest);
       found.push({
         kind: "shipment_exceeds_capacity",
-        message: `shipment ${k} (node ${s.pickup} to node ${s.delivery}) amount ${evidenceNumber(s.amount)} exceeds the largest vehicle capacity ${evidenceNumber(largest)} by ${evidenceNumber(excess)}`,
+        message: `shipment ${k} (node ${s.pickup} to node ${s.delivery}) amount ` +
+          `${evidenceNumber(s.amount)} exceeds the largest vehicle capacity ` +
+          `${evidenceNumber(largest)} by ${evidenceNumber(excess)}`,
         node: s.pickup,
         evidence: { shipment: k, pickup_node: s.pickup, delivery_node: s.delivery, amount: s.amount, largest_capacity: largest, excess },
       });
@@ -79,7 +83,9 @@ function extraDimensionReasons(p: CompiledProblem): Infeasibility[] {
         const excess = withoutDust(demand - largest);
         found.push({
           kind: "extra_demand_exceeds_capacity",
-          message: `node ${c} demand ${evidenceNumber(demand)} in extra dimension ${k + 1} exceeds the largest vehicle capacity ${evidenceNumber(largest)} in that dimension by ${evidenceNumber(excess)}`,
+          message: `node ${c} demand ${evidenceNumber(demand)} in extra dimension ${k + 1} exceeds ` +
+            `the largest vehicle capacity ${evidenceNumber(largest)} in that dimension by ` +
+            `${evidenceNumber(excess)}`,
           node: c,
           evidence: { dimension: k + 1, demand, largest_capacity: largest, excess },
         });
@@ -89,7 +95,9 @@ function extraDimensionReasons(p: CompiledProblem): Infeasibility[] {
       const excess = withoutDust(total - fleet);
       found.push({
         kind: "total_extra_demand_exceeds_capacity",
-        message: `total demand ${evidenceNumber(withoutDust(total))} in extra dimension ${k + 1} exceeds the total capacity of all vehicles ${evidenceNumber(withoutDust(fleet))} in that dimension by ${evidenceNumber(excess)}`,
+        message: `total demand ${evidenceNumber(withoutDust(total))} in extra dimension ${k + 1} ` +
+          `exceeds the total capacity of all vehicles ` +
+          `${evidenceNumber(withoutDust(fleet))} in that dimension by ${evidenceNumber(excess)}`,
         evidence: { dimension: k + 1, total_demand: withoutDust(total), total_capacity: withoutDust(fleet), excess },
       });
     }
@@ -120,7 +128,11 @@ function shipmentWindowReasons(p: CompiledProblem, dist: Distance): Infeasibilit
       const lateBy = withoutDust(best.arrival - windowEnd);
       found.push({
         kind: "shipment_windows_incompatible",
-        message: `shipment ${k} cannot be delivered in time: its pickup (node ${s.pickup}) is served by ${evidenceNumber(withoutDust(best.finish))} at the earliest, then the delivery (node ${s.delivery}) is reached at ${evidenceNumber(withoutDust(best.arrival))} at best, ${evidenceNumber(lateBy)} min after its window closes at ${evidenceNumber(windowEnd)}`,
+        message: `shipment ${k} cannot be delivered in time: its pickup (node ${s.pickup}) is ` +
+          `served by ${evidenceNumber(withoutDust(best.finish))} at the earliest, then the ` +
+          `delivery (node ${s.delivery}) is reached at ` +
+          `${evidenceNumber(withoutDust(best.arrival))} at best, ${evidenceNumber(lateBy)} ` +
+          `min after its window closes at ${evidenceNumber(windowEnd)}`,
         node: s.delivery,
         evidence: {
           shipment: k,

@@ -5,7 +5,7 @@ import { amountNumber, listedItems } from "./message-numbers.js";
 const EPS = 1e-9;
 
 /**
- * The load rules (issue 22) a solution breaks, with the amounts: capacity on board, backhaul
+ * The load rules a solution breaks, with the amounts: capacity on board, backhaul
  * order, shipments split or reversed, extra dimensions. Empty when it breaks none of them (or the
  * problem has no load rules). Part of a failed task's message.
  */
@@ -27,7 +27,9 @@ export function loadViolationReasons(p: CompiledProblem, solution: Solution): st
       if (load > peak) [peak, peakAt] = [load, i];
     });
     if (peak > p.capacity[v]! + EPS) {
-      overloaded.push(`vehicle ${v} has ${amountNumber(peak)} on board ${peakAt === 0 ? "leaving its start node" : `after node ${nodes[peakAt]}`} against its capacity ${amountNumber(p.capacity[v]!)}`);
+      overloaded.push(`vehicle ${v} has ${amountNumber(peak)} on board ` +
+        `${peakAt === 0 ? "leaving its start node" : `after node ${nodes[peakAt]}`} ` +
+        `against its capacity ${amountNumber(p.capacity[v]!)}`);
       excess += peak - p.capacity[v]!;
     }
     if (rules.pickupsAfterDeliveries) {
@@ -48,7 +50,8 @@ export function loadViolationReasons(p: CompiledProblem, solution: Solution): st
   const broken = brokenShipments(rules, solution, p.nodeCount);
   if (broken.length > 0) why.push(`${broken.length} shipment(s) not served by one vehicle with the pickup first (${listedItems(broken)})`);
   extraOver.forEach((over, k) => {
-    if (over.routes.length > 0) why.push(`capacity of extra dimension ${k + 1} exceeded on ${over.routes.length} route(s) by ${amountNumber(over.excess)} in total (${listedItems(over.routes)})`);
+    if (over.routes.length > 0) why.push(`capacity of extra dimension ${k + 1} exceeded on ${over.routes.length} route(s) ` +
+      `by ${amountNumber(over.excess)} in total (${listedItems(over.routes)})`);
   });
   return why;
 }

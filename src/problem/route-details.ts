@@ -10,7 +10,7 @@ export type RouteDetail = components["schemas"]["RouteDetail"];
 const LATE_EPS = 1e-7;
 
 /**
- * One used vehicle's cost and schedule broken down (issue 13, "cost explained"). The money parts
+ * One used vehicle's cost and schedule broken down ("cost explained"). The money parts
  * are the evaluator's own numbers for the route (`score`), so fixed + distance cost + lateness
  * penalty is the route's cost in `total_cost`; the minutes are read off the evaluator's schedule
  * with its rule for service start (arrival, or the window's opening when earlier).

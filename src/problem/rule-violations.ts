@@ -19,7 +19,9 @@ export function ruleViolationReasons(p: CompiledProblem, score: SolutionScore, s
   const required = unservedCustomers(p, solution).filter((c) => !mayBeUnassigned(p, c));
   if (required.length > 0) {
     const [first] = unassignedEntries(p, solution, required.slice(0, 1), proven);
-    why.push(`${required.length} customer(s) that must be served could not be placed on any route under the hard constraints (${first!.message}; allow_unassigned would return the rest of the plan)`);
+    why.push(`${required.length} customer(s) that must be served could not be placed on any ` +
+      `route under the hard constraints (${first!.message}; allow_unassigned would ` +
+      `return the rest of the plan)`);
   }
   const skills: string[] = [];
   const early: string[] = [];

@@ -66,7 +66,8 @@ export function vehicleClasses(p: CompiledProblem, request: ConstraintFields): n
       // Skills from the request; a caller that passed none leaves each vehicle its own class.
       const skillsKnown = rules.allowed === null || request.node_skills !== undefined;
       const skills = skillsKnown ? [...new Set(request.vehicle_skills?.[v] ?? [])].sort().join("\u0000") : `#${v}`;
-      key += `,${capMinutes(p, v)},${rules.shiftStartMin[v]},${rules.shiftEndMin[v]},${rules.maxDistance[v]},${rules.maxStops[v]},${JSON.stringify(skills)}`;
+      key += `,${capMinutes(p, v)},${rules.shiftStartMin[v]},${rules.shiftEndMin[v]},` +
+        `${rules.maxDistance[v]},${rules.maxStops[v]},${JSON.stringify(skills)}`;
     }
     if (!seen.has(key)) {
       seen.add(key);
@@ -112,7 +113,8 @@ function skillsReason(p: CompiledProblem, c: number, request: ConstraintFields):
   }
   return {
     kind: "no_vehicle_with_skills",
-    message: `node ${c} needs the skills ${JSON.stringify(required)}, which no vehicle has all of (vehicle ${vehicle}, the closest, lacks ${JSON.stringify(missing)})`,
+    message: `node ${c} needs the skills ${JSON.stringify(required)}, which no vehicle has ` +
+      `all of (vehicle ${vehicle}, the closest, lacks ${JSON.stringify(missing)})`,
     node: c,
     evidence: { required_skills: required, missing_skills: missing, vehicle: `Vehicle ${vehicle}` },
   };
@@ -157,7 +159,11 @@ function shiftReason(p: CompiledProblem, c: number, allowed: number[], dist: Dis
   const lateBy = withoutDust(best);
   return {
     kind: "shift_too_short",
-    message: `node ${c} cannot be served within the shift of any vehicle allowed to serve it, even driving there and back alone: vehicle ${bestVehicle} (shift [${evidenceNumber(shiftStart)}, ${evidenceNumber(shiftEnd)}]) misses by ${evidenceNumber(lateBy)} min at best, back at ${evidenceNumber(withoutDust(bestReturn))} at the earliest`,
+    message: `node ${c} cannot be served within the shift of any vehicle allowed to serve it, ` +
+      `even driving there and back alone: vehicle ${bestVehicle} (shift ` +
+      `[${evidenceNumber(shiftStart)}, ${evidenceNumber(shiftEnd)}]) misses by ` +
+      `${evidenceNumber(lateBy)} min at best, back at ` +
+      `${evidenceNumber(withoutDust(bestReturn))} at the earliest`,
     node: c,
     evidence: {
       earliest_return: withoutDust(bestReturn),
@@ -187,7 +193,10 @@ function distanceReason(p: CompiledProblem, c: number, allowed: number[], dist: 
   const cap = caps[vehicle]!;
   return {
     kind: "distance_limit",
-    message: `node ${c} is farther than the distance cap of every vehicle allowed to serve it: the shortest trip there and back, by vehicle ${vehicle}, is ${evidenceNumber(withoutDust(trip))} against its vehicle_max_distance ${evidenceNumber(cap)}`,
+    message: `node ${c} is farther than the distance cap of every vehicle allowed to serve ` +
+      `it: the shortest trip there and back, by vehicle ${vehicle}, is ` +
+      `${evidenceNumber(withoutDust(trip))} against its vehicle_max_distance ` +
+      `${evidenceNumber(cap)}`,
     node: c,
     evidence: { round_trip_distance: withoutDust(trip), max_distance: cap, vehicle: `Vehicle ${vehicle}` },
   };

@@ -40,7 +40,18 @@ export interface SolveObserver {
 
 export type SolveOutcome =
   | { status: "solved"; result: SolvedResultObject }
-  | { status: "failed"; error: string; diagnostics: string[]; infeasibilities: Infeasibility[]; strategy: string | null; warnings: string[] };
+  | {
+      status: "failed";
+      code: FailureCode;
+      error: string;
+      diagnostics: string[];
+      infeasibilities: Infeasibility[];
+      strategy: string | null;
+      warnings: string[];
+    };
+
+/** Why a solve failed: no feasible plan (proven or not found), or the pinned strategy declined the problem. */
+export type FailureCode = "no_feasible_solution" | "strategy_declined";
 
 /** Route evaluations a progress report may spend pricing the insertion of unserved customers. */
 const PROGRESS_PRICING_BUDGET = 200_000;
@@ -56,8 +67,15 @@ const RESERVED_SECONDS = 0.15;
 export function solveRequest(request: SolveRequestInput, options: SolveOptions): SolveOutcome {
   const started = performance.now();
   const { problem, warnings, baseStartSeconds } = compileRequest(request);
-  const fail = (error: string, diagnostics: string[], strategy: string | null, proven: Infeasibility[] = []): SolveOutcome => ({
+  const fail = (
+    error: string,
+    diagnostics: string[],
+    strategy: string | null,
+    proven: Infeasibility[] = [],
+    code: FailureCode = "no_feasible_solution",
+  ): SolveOutcome => ({
     status: "failed",
+    code,
     error,
     diagnostics,
     infeasibilities: proven,
@@ -74,7 +92,9 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
   const pinned = options.strategy ?? request.strategy;
   const strategy = pinned ? findStrategy(pinned) : selectStrategy(problem, options.selection);
   const support = strategy.supports(problem);
-  if (!support.ok) return fail(`Strategy '${strategy.name}' cannot solve this request: ${support.reason}`, [support.reason], strategy.name);
+  if (!support.ok) {
+    return fail(`Strategy '${strategy.name}' declined this request: ${support.reason}`, [support.reason], strategy.name, [], "strategy_declined");
+  }
 
   const elapsed = (performance.now() - started) / 1000;
   const seconds = Math.max(0.05, options.timeLimitSeconds - elapsed - RESERVED_SECONDS);

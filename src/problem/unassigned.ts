@@ -60,7 +60,8 @@ function planReason(p: CompiledProblem, s: Solution, c: number, routeCosts: numb
     return {
       node: c,
       reason: "stops_limit",
-      message: `node ${c} was left out: every vehicle allowed to serve it already visits its vehicle_max_stops (${allowed.length} vehicle(s), ${total} stops in all)`,
+      message: `node ${c} was left out: every vehicle allowed to serve it already visits its ` +
+        `vehicle_max_stops (${allowed.length} vehicle(s), ${total} stops in all)`,
       evidence: { allowed_vehicles: allowed.length, total_max_stops: total },
     };
   }
@@ -76,8 +77,12 @@ function planReason(p: CompiledProblem, s: Solution, c: number, routeCosts: numb
     const cost = withoutDust(insertion);
     const message =
       cost >= penalty
-        ? `node ${c} is optional and was left out: its skip penalty ${evidenceNumber(penalty)} is less than the ${evidenceNumber(cost)} its cheapest feasible insertion into this plan would add`
-        : `node ${c} is optional and was left out at its skip penalty ${evidenceNumber(penalty)} (its cheapest feasible insertion into this plan would add ${evidenceNumber(cost)})`;
+        ? `node ${c} is optional and was left out: its skip penalty ` +
+          `${evidenceNumber(penalty)} is less than the ${evidenceNumber(cost)} its ` +
+          `cheapest feasible insertion into this plan would add`
+        : `node ${c} is optional and was left out at its skip penalty ` +
+          `${evidenceNumber(penalty)} (its cheapest feasible insertion into this plan ` +
+          `would add ${evidenceNumber(cost)})`;
     return { node: c, reason: "skipped_cheaper", message, evidence: { skip_penalty: penalty, insertion_cost: cost } };
   }
   // A required customer with a feasible insertion is placed before the result is built (complete-plan.ts);

@@ -45,7 +45,9 @@ export function violationReasons(p: CompiledProblem, score: SolutionScore, conte
   if (overloaded.length > 0) why.push(`capacity exceeded on ${overloaded.length} route(s) by ${amountNumber(excess)} in total (${listedItems(overloaded)})`);
   if (late.length > 0) why.push(`hard time windows missed on ${late.length} route(s) by ${amountNumber(lateMinutes)} min in total (${listedItems(late)})`);
   if (overtime.length > 0) {
-    why.push(`working-hours cap of ${amountNumber(p.time!.maxRouteMin)} min exceeded on ${overtime.length} route(s) by ${amountNumber(overtimeMinutes)} min in total (${listedItems(overtime)})`);
+    why.push(`working-hours cap of ${amountNumber(p.time!.maxRouteMin)} min exceeded on ` +
+      `${overtime.length} route(s) by ${amountNumber(overtimeMinutes)} min in total ` +
+      `(${listedItems(overtime)})`);
   }
   if (solution) why.push(...loadViolationReasons(p, solution));
   if (why.length === 0) why.push("the answer is not a valid solution (one route per vehicle, customers only)");

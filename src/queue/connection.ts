@@ -56,7 +56,7 @@ export async function connectNats(config: Readonly<Config>, clientName: string, 
     reconnectTimeWait: 500,
     waitOnFirstConnect: !options.failFast,
     timeout: 5000,
-    // Issue 24: a node that hangs (SIGSTOP, a cut link) keeps its TCP connection open, so only
+    // A node that hangs (SIGSTOP, a cut link) keeps its TCP connection open, so only
     // unanswered pings reveal it. The client's default (a ping every 2 minutes) left every request
     // routed through such a node waiting for its full timeout; with these the client drops the
     // connection after about pingInterval x (maxPingOut + 1) and re-connects to another node.
@@ -79,7 +79,7 @@ export async function connectNats(config: Readonly<Config>, clientName: string, 
     }
   })();
 
-  // Issue 24: a process started while the cluster fails over (a worker restarted right after a
+  // A process started while the cluster fails over (a worker restarted right after a
   // node died) waits for it rather than exiting on the first timed-out request.
   const setUp = async () => {
     const jsm = await jetstreamManager(nc, { timeout: config.nats.requestTimeoutMs });
@@ -123,7 +123,7 @@ export async function connectNats(config: Readonly<Config>, clientName: string, 
 
     const kvm = new Kvm(js);
     const kvOptions = { replicas, storage: StorageType.File, history: 1 } as const;
-    // Issue 24: buckets whose reads decide a task's fate (its record, its request body, its history
+    // Buckets whose reads decide a task's fate (its record, its request body, its history
     // entry, an Idempotency-Key claim, the admission counters) are read from the stream leader, never
     // from a replica that may lag behind (a direct get, the client's default, is answered by any
     // replica: a node that was frozen answered "no such record" for records that existed). Accounts,

@@ -13,7 +13,7 @@ export const NAMES = {
   counterBucket: "vrp_counters",
   historyBucket: "vrp_history",
   idempotencyBucket: "vrp_idempotency",
-  /** Issue 13: per-task event log (subject `vrp.events.<task id>`), latest progress, cancel requests. */
+  /** Per-task event log (subject `vrp.events.<task id>`), latest progress, cancel requests. */
   eventStream: "VRP_EVENTS",
   eventSubjectPrefix: "vrp.events",
   progressBucket: "vrp_progress",

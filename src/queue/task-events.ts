@@ -17,7 +17,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
- * The per-task event log of issue 13: a JetStream stream with one subject per task, so the stream
+ * The per-task event log: a JetStream stream with one subject per task, so the stream
  * sequence is a resumable event id and any API instance can replay and follow any task's events
  * whichever process wrote them (submit, worker, cancel).
  */
@@ -41,7 +41,7 @@ export class TaskEvents {
   }
 
   /**
-   * The first event, written by the submit as part of the admission (issue 24: it must not be
+   * The first event, written by the submit as part of the admission (it must not be
    * dropped). Its message id makes a repeated publish a duplicate rather than a second `queued`.
    */
   async publishQueued(taskId: string, data: unknown): Promise<void> {

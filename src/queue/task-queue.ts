@@ -32,7 +32,7 @@ export class TaskQueue {
   }
 
   /**
-   * Admits a task (issue 24). The request body, the task message (with the task id as message id,
+   * Admits a task. The request body, the task message (with the task id as message id,
    * so a retried publish is a duplicate, not a second task) and `alongside` (the `queued` event)
    * are written at once; only when all of them are stored is the task's record
    * created, and that `create` is the commit point: a worker runs only a task whose record exists

@@ -46,8 +46,8 @@ export interface TaskRecord {
   expiresAt?: string;
   result?: SolvedResultObject;
   error?: string;
-  code?: "no_feasible_solution" | "task_failed" | "cancelled";
-  /** Set once the caller asked to cancel (issue 13); a worker that takes the task stops at once. */
+  code?: "no_feasible_solution" | "strategy_declined" | "task_failed" | "cancelled";
+  /** Set once the caller asked to cancel; a worker that takes the task stops at once. */
   cancelRequested?: boolean;
   diagnostics?: string[];
   infeasibilities?: Infeasibility[];
@@ -108,7 +108,7 @@ export class TaskStore {
 
   /**
    * Admits a task: writes its first record with KV `create` (insert if absent). This write is the
-   * commit point of a submit (issue 24): a worker runs only a task whose record exists, and whoever
+   * commit point of a submit: a worker runs only a task whose record exists, and whoever
    * gives up on an admission (the API on a failure, a worker after the admission deadline) writes
    * a tombstone under the same key with `create` too, so exactly one of "admitted" and "abandoned"
    * wins. Resolves with the record's revision; throws AdmissionAbandoned if the tombstone won.

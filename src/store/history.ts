@@ -60,7 +60,7 @@ export class HistoryStore {
     private readonly blobs: ObjectStore,
     /**
      * Where small final bodies are kept (the request-body bucket, whose retention is the
-     * history's): issue 24, two NATS messages and two dependent round trips less per task than
+     * history's): two NATS messages and two dependent round trips less per task than
      * the object store. Bodies kept in the object store before (or too large) are still found there.
      */
     private readonly smallBlobs: KV,
@@ -88,7 +88,7 @@ export class HistoryStore {
     for (let attempt = 0; attempt < 10; attempt++) {
       const current = await this.kv.get(key);
       if (!current || current.operation !== "PUT" || current.length === 0) {
-        // Repair (issue 24): an entry lost in a failover is written again from the task, so the
+        // Repair: an entry lost in a failover is written again from the task, so the
         // history lists every task. `create`, so a concurrent writer is not overwritten.
         try {
           await this.kv.create(key, encoder.encode(JSON.stringify({ ...entryOf(task), total_cost: task.result?.total_cost ?? null })));

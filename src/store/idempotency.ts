@@ -11,7 +11,7 @@ interface ClaimRecord {
   fingerprint: string;
   claimedAt: string;
   ack?: unknown;
-  /** The task id of the admission holding a pending claim, so a repeat can settle it (issue 24). */
+  /** The task id of the admission holding a pending claim, so a repeat can settle it. */
   requestId?: string;
 }
 

@@ -90,7 +90,7 @@ export class ConsumeLoop {
   }
 
   /**
-   * Issue 24 (pipeline speed): the next pull goes out while the current task runs, so a queue of
+   * The next pull goes out while the current task runs, so a queue of
    * tiny tasks is not paced by one pull round trip each. A message that arrives while the current
    * task is still running after HOLD_MS is handed back at once, for a free worker to take, rather
    * than kept waiting behind a long solve.

@@ -19,7 +19,7 @@ export function finalRecord(solving: TaskRecord, reply: SolveReply, cancelled: b
   return {
     ...solving,
     state: "failed",
-    code: "no_feasible_solution",
+    code: failure.code,
     error: failure.error,
     diagnostics: failure.diagnostics,
     ...(failure.infeasibilities.length > 0 ? { infeasibilities: failure.infeasibilities } : {}),

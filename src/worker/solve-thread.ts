@@ -1,25 +1,18 @@
 import { parentPort, workerData } from "node:worker_threads";
-import { pathToFileURL } from "node:url";
-import { resolve } from "node:path";
-import { registerStrategy } from "../../strategies/registry.js";
-import type { Strategy } from "../../strategies/core/strategy.js";
+import { loadStrategyModules } from "../../strategies/registry.js";
 import { solveRequest, type SolveOptions, type SolveOutcome } from "../problem/solve-request.js";
 import type { SolveRequestInput } from "../problem/request-types.js";
 import type { SelectionRule } from "../../strategies/select.js";
 import { ThreadProgressReporter } from "./progress-reporter.js";
 
 interface ThreadConfig {
-  extraStrategyModules: string[];
+  strategyModules: string[];
   strategySelection: SelectionRule[] | null;
 }
-const threadConfig = (workerData as { config?: ThreadConfig }).config ?? { extraStrategyModules: [], strategySelection: null };
-// A plugin module exports `strategies`, registered here with the registry this thread uses: the
-// plugin cannot import that registry itself, as the compiled worker's registry (dist/) is another
-// module than the source one a plugin's import would reach.
-for (const module of threadConfig.extraStrategyModules) {
-  const plugin = (await import(pathToFileURL(resolve(module)).href)) as { strategies?: Strategy[] };
-  for (const strategy of plugin.strategies ?? []) registerStrategy(strategy);
-}
+const threadConfig = (workerData as { config?: ThreadConfig }).config ?? { strategyModules: [], strategySelection: null };
+// Each thread has its own module registry, so it loads the strategy modules itself (the worker's
+// main thread loaded them once at start, so a broken module stops the worker there, not here).
+await loadStrategyModules(threadConfig.strategyModules);
 
 /** A message from the worker's main thread: one task to solve. */
 export interface SolveJob {

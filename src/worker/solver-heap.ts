@@ -3,8 +3,8 @@
  *
  * Why not one generous limit for every job: V8 grows its old generation lazily, to a multiple of
  * the live data while the program allocates fast. The decomposition of a 30,000-customer problem
- * keeps well under 300 MB live, yet under a 4,096 MB limit its process reached 650 MB of RSS,
- * against 380 MB with the limit at 300 MB and the same solution quality (BENCHMARKS.md, "XXL"):
+ * keeps well under 300 MB live, yet under a generous limit its process's RSS grew to about twice
+ * what a limit near its live data gives, for the same solution quality (BENCHMARKS.md, XXL):
  * close to its limit V8 collects more often instead of growing. So each job gets a limit that
  * covers what its size can need, with room to spare, and no more:
  *

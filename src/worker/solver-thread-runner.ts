@@ -22,7 +22,8 @@ const OUT_OF_MEMORY = "ERR_WORKER_OUT_OF_MEMORY";
 
 function outOfMemoryMessage(maxHeapMb: number | null): string {
   const limit = maxHeapMb ? ` of ${maxHeapMb} MB (SOLVER_MAX_HEAP_MB)` : "";
-  return `the request needed more memory than the solver's limit${limit} and was stopped; send node_positions instead of a distance_matrix for large problems, or fewer nodes`;
+  return `the request needed more memory than the solver's limit${limit} and was stopped; ` +
+    `send node_positions instead of a distance_matrix for large problems, or fewer nodes`;
 }
 
 /**
@@ -42,7 +43,7 @@ export class SolverThreadRunner {
   private abortFlag: Int32Array | null = null;
 
   constructor(
-    private readonly threadConfig: { extraStrategyModules: string[]; strategySelection: unknown[] | null },
+    private readonly threadConfig: { strategyModules: string[]; strategySelection: unknown[] | null },
     /** The solver thread's largest V8 heap limit (SOLVER_MAX_HEAP_MB); null: Node's default for every job. */
     private readonly maxHeapMb: number | null = null,
     /** A job's heap limit from its size, at most maxHeapMb (replaceable in tests). */

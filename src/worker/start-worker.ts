@@ -13,6 +13,7 @@ import { HistoryStore } from "../store/history.js";
 import { ConsumeLoop } from "./consume.js";
 import { SolverThreadRunner } from "./solver-thread-runner.js";
 import { TaskRunner } from "./task-runner.js";
+import { loadStrategyModules } from "../../strategies/registry.js";
 
 export interface RunningWorker {
   metricsUrl: string;
@@ -21,11 +22,15 @@ export interface RunningWorker {
 
 /** One worker process: a pull loop, a solver thread, and a metrics endpoint of its own. */
 export async function startWorker(config: Readonly<Config>, log: Logger): Promise<RunningWorker> {
+  // The solver threads load the modules again (each thread has its own registry); loading them
+  // here first makes a broken module stop the worker at start instead of failing every task.
+  const plugins = await loadStrategyModules(config.strategyModules);
+  if (plugins.length > 0) log.info("strategy modules loaded", { strategies: plugins.map((s) => s.name) });
   const nats = await connectNats(config, `vrp-worker-${process.pid}`, log);
   const queue = new TaskQueue(nats);
   const metrics = createWorkerMetrics(nats.isConnected);
   const solver = new SolverThreadRunner(
-    { extraStrategyModules: config.worker.extraStrategyModules, strategySelection: config.worker.strategySelection },
+    { strategyModules: config.strategyModules, strategySelection: config.worker.strategySelection },
     config.worker.solverMaxHeapMb,
   );
   solver.warmUp();

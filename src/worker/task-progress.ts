@@ -18,7 +18,7 @@ export class TaskProgress {
   /**
    * Whether an entry may exist: this attempt reset one or stored a report, or an earlier delivery
    * may have left one. A task's first delivery that ends before its first report has none, and
-   * its `finish` sends nothing (issue 24: one NATS message less per tiny task).
+   * its `finish` sends nothing (one NATS message less per tiny task).
    */
   private entryWritten: boolean;
 

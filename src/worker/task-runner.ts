@@ -37,7 +37,7 @@ const HARD_LIMIT_GRACE_MS = 30_000;
 /** A first delivery's solve that ends within this is stored without a separate move to solving. */
 const QUICK_SOLVE_MS = 100;
 
-/** At most one progress report a second (issue 13). */
+/** At most one progress report a second. */
 const PROGRESS_INTERVAL_MS = 1000;
 
 export type TaskEnd = "acked" | "handed-back";
@@ -152,7 +152,7 @@ export class TaskRunner {
     const { queue, metrics, solver } = this.deps;
     const task = found.record;
     this.before = Promise.resolve();
-    // Issue 24 (pipeline speed): a task's first delivery starts solving at once and is moved to
+    // A task's first delivery starts solving at once and is moved to
     // solving only if it is still running after QUICK_SOLVE_MS; a quick one is stored as solved
     // straight from `queued`, one compare-and-set instead of two. The attempt is counted (for the
     // poison-task rule) in that same write, so only a crash within the first QUICK_SOLVE_MS of a

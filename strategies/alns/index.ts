@@ -108,6 +108,8 @@ function initialSolution(p: CompiledProblem): Solution {
  */
 export const alns: Strategy = {
   name: "alns",
+  kind: "search",
+  features: ["capacities", "distance_matrix", "time_windows", "multiple_depots", "mixed_fleet"],
   supports: (p) => {
     const refusal = denseMatrixRefusal(p, "alns") ?? rulesRefusal(p, "alns") ?? loadRulesRefusal(p, "alns");
     return refusal ? { ok: false, reason: refusal } : { ok: true };
@@ -124,7 +126,7 @@ export const alns: Strategy = {
     // violations; the weight adapts so that roughly a quarter of the solutions visited are infeasible.
     const penalised = p.time !== null && !ws.isFeasible();
     if (penalised) ws.violationWeight = initialViolationWeight(p);
-    // The weight's former fixed bounds [1e-4, 1e7], now relative to its scale-free start.
+    // The weight's bounds [1e-4, 1e7], relative to its scale-free start.
     const weightRange = priceRange(penalised ? initialViolationWeight(p) : 1, 1e-4, 1e7);
     let current = ws.solution();
     let currentCost = ws.cost();

@@ -84,6 +84,8 @@ function loadOf(p: CompiledProblem, route: number[]): number {
 
 export const clarkeWright: Strategy = {
   name: "clarke-wright",
+  kind: "construction",
+  features: ["capacities", "distance_matrix", "time_windows", "multiple_depots", "mixed_fleet"],
   // Also the selection's last resort (select.ts), which calls it whatever supports says.
   supports: (p) => {
     const refusal = rulesRefusal(p, "clarke-wright") ?? loadRulesRefusal(p, "clarke-wright");

@@ -15,8 +15,8 @@ let lastWall = Number.NEGATIVE_INFINITY;
 let lastCpu = 0;
 
 /**
- * process.cpuUsage() is a system call: read on every stop check it took about 8% of a search's
- * time (profile of hgs on SDVRPTW PR11A), which the wall clock does not cost. So it is read at
+ * process.cpuUsage() is a system call: read on every stop check it took a noticeable share of a
+ * search's time in a profile, which the wall clock does not cost. So it is read at
  * most once per CPU_READ_EVERY_MS of wall time and the last reading is returned in between: the
  * clock never runs ahead of the CPU time nor goes back, and a deadline is noticed at most that
  * much wall time late.

@@ -16,7 +16,7 @@ import { solverNow } from "./clock.js";
  * paused for the feasibility phase (from scratch, at most PHASE_SHARE of the budget): when the
  * phase finds a feasible solution, the search is stopped and restarted from it for the rest of
  * the time; when it does not, the search goes on undisturbed (some searches find their first
- * feasible solution late: ALNS on the 1,000-customer Gehring-Homberger C1_10_1 after 24 of 30 s).
+ * feasible solution late, as ALNS can on large instances with binding windows).
  */
 export const FEASIBILITY_CHECKPOINT = 0.5;
 /**

@@ -5,7 +5,7 @@ import { hasDenseMatrix, type CompiledProblem, type TimeBlock } from "./problem.
  * gain more than 1e-7 to count, a load may exceed capacity by 1e-9): right for numbers of the
  * size of the benchmarks, wrong far from it. With every distance x 100,000 rounding noise in a
  * move's price exceeds the tolerance and the local search cycles on moves that gain nothing
- * (measured on X157-HD: 20 iterations in 5 s instead of 968); with every distance x 0.001 real
+ * (a small fraction of the usual iterations in the same time); with every distance x 0.001 real
  * gains fall below it. So a problem whose numbers lie outside the range the searches are made
  * for is solved in other units: distances (and fixed costs), minutes and demands are each
  * multiplied by a power of two (exact in floating point: every sum and product scales without

@@ -2,12 +2,45 @@ import type { Budget } from "./budget.js";
 import type { CompiledProblem, Solution } from "./problem.js";
 
 /**
+ * The feature families of a request a strategy may claim (GET /api/v1/strategies lists them as
+ * `supports`, and the conformance kit generates one small instance of each). `capacities` is the
+ * base every strategy takes: one depot, node_positions, demands and capacities.
+ */
+export const STRATEGY_FEATURES = [
+  "capacities",
+  "distance_matrix",
+  "time_windows",
+  "multiple_depots",
+  "mixed_fleet",
+  "optional_stops",
+  "skills",
+  "shifts",
+  "route_limits",
+  "pickups",
+  "backhauls",
+  "shipments",
+  "extra_dimensions",
+] as const;
+export type StrategyFeature = (typeof STRATEGY_FEATURES)[number];
+
+/**
+ * What a strategy promises about quality: a `construction` builds one solution and stops (no claim
+ * to optimality), a `search` improves until its budget ends, an `exact` one proves an optimum
+ * within the sizes its `supports` accepts. Tests hold searches and exact ones to optima.
+ */
+export type StrategyKind = "construction" | "search" | "exact";
+
+/**
  * A solver plugin. `solve` is synchronous and anytime: it returns the best solution found when the
  * budget runs out (possibly incomplete: the caller checks it with the evaluator).
  */
 export interface Strategy {
-  /** kebab-case; also the folder name, result.strategy and the metric label. */
+  /** kebab-case; also result.strategy and the metric label. */
   readonly name: string;
+  readonly kind: StrategyKind;
+  /** The feature families it solves; `supports` must decline a problem that uses any other. */
+  readonly features: readonly StrategyFeature[];
+  /** Whether it takes this problem; a refusal's reason is shown to the caller who pinned it. */
   supports(p: CompiledProblem): { ok: true } | { ok: false; reason: string };
   /**
    * `initial`, when given, is a solution to start from (it may be partial or infeasible): a

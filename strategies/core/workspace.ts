@@ -187,7 +187,8 @@ export class Workspace {
     if (nearRoutes) for (const m of this.neighbours![c]!) if (this.routeOf[m]! >= 0) nearRoutes.add(this.routeOf[m]!);
     for (let v = 0; v < p.vehicleCount; v++) {
       if (this.routes[v]!.length === 0) {
-        const kind = `${p.startNode[v]}|${p.endNode[v]}|${p.capacity[v]}|${p.fixedCost[v]}|${p.unitCost[v]}|${p.time ? p.time.speed[v] : 0}`;
+        const kind = `${p.startNode[v]}|${p.endNode[v]}|${p.capacity[v]}|${p.fixedCost[v]}|` +
+          `${p.unitCost[v]}|${p.time ? p.time.speed[v] : 0}`;
         if (seenKinds.has(kind)) continue;
         seenKinds.add(kind);
         out.push(v);

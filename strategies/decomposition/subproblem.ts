@@ -25,7 +25,7 @@ export interface SubProblem {
 
 /** Why a problem cannot be decomposed into sub-problems of whole routes, or null. */
 export function decompositionRefusal(p: CompiledProblem): string | null {
-  // Optional stops, skills, shifts, pickups, shipments and extra load dimensions (issues 21/22)
+  // Optional stops, skills, shifts, pickups, shipments and extra load dimensions
   // are not carried into sub-problems yet.
   if (p.rules) return "it does not take optional stops, skills, shifts or route limits yet";
   if (p.loads) return "it does not take pickups, shipments or extra load dimensions yet";
@@ -54,7 +54,7 @@ export const SUB_DENSE_MAX_NODES = 3000;
  * One growing buffer that the dense matrices of successive sub-problems share (each sub-problem
  * gets a view of its first n x n entries), for a caller that searches one sub-problem at a time
  * and keeps none, instead of a fresh matrix of a few megabytes per group, thousands of times
- * per solve (peak RSS on XXL: BENCHMARKS.md, issue 20 step 5).
+ * per solve (peak RSS on XXL: BENCHMARKS.md).
  */
 export class MatrixPool {
   private buffer = new Float64Array(0);

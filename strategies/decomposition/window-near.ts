@@ -8,7 +8,7 @@ const CANDIDATES = 60;
 const KEPT = 20;
 
 /**
- * The decomposition's neighbour lists under binding windows (issue 20): each customer's
+ * The decomposition's neighbour lists under binding windows: each customer's
  * CANDIDATES nearest by distance, re-ranked by the time-window proximity of the search's own
  * granular neighbourhood (search/window-neighbours.ts: distance plus weighted least waiting and
  * time warp, the smaller of both directions), the KEPT best kept. Groups of routes grown on

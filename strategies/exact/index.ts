@@ -2,7 +2,7 @@ import type { Budget } from "../core/budget.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { evaluateRoute } from "../core/evaluator.js";
 import { denseMatrixRefusal, emptySolution, type CompiledProblem, type Solution } from "../core/problem.js";
-import type { Strategy } from "../core/strategy.js";
+import { STRATEGY_FEATURES, type Strategy } from "../core/strategy.js";
 
 /**
  * Solutions enumerated at most. A solution is one ordering of the customers cut into one
@@ -65,10 +65,12 @@ function droppableCustomers(p: CompiledProblem): number[] {
  * Exhaustive search for tiny problems: every solution is scored by the shared evaluator
  * (route by route, so every constraint the evaluator knows is honoured) and the cheapest feasible
  * one is returned, which is a proven optimum. A tiny request then costs well under a millisecond
- * of solver time instead of a metaheuristic's patience (issue 24, pipeline speed).
+ * of solver time instead of a metaheuristic's patience (pipeline speed).
  */
 export const exact: Strategy = {
   name: "exact",
+  kind: "exact",
+  features: [...STRATEGY_FEATURES],
   supports(p) {
     const refusal = denseMatrixRefusal(p, "exact");
     if (refusal) return { ok: false, reason: refusal };

@@ -1,6 +1,6 @@
 import type { Budget } from "../core/budget.js";
 import { denseMatrixRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
-import type { Strategy } from "../core/strategy.js";
+import { STRATEGY_FEATURES, type Strategy } from "../core/strategy.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { geneticSearch } from "../genetic/genetic-search.js";
 import { iteratedLocalSearch } from "../ils/general-ils.js";
@@ -31,6 +31,8 @@ import { buildsOwnMatrix, withDenseMatrix } from "./whole-matrix.js";
  */
 export const hgs: Strategy = {
   name: "hgs",
+  kind: "search",
+  features: [...STRATEGY_FEATURES],
   supports(p) {
     const refusal = buildsOwnMatrix(p) ? null : denseMatrixRefusal(p, "hgs");
     if (refusal) return { ok: false, reason: refusal };
@@ -53,8 +55,8 @@ export const hgs: Strategy = {
     const m = outcome.model;
     const settings = hgsSettings(m.customers.length, budget.overrides);
     // Optional stops (HgsModel.skipPrice): of the textbook methods only the iterated local search
-    // (its moves and recreate) leaves customers out; measured against the general search in
-    // BENCHMARKS.md (issue 21, PCVRPTW and bench/pc-like.ts); a benchmark's override may still force it.
+    // (its moves and recreate) leaves customers out, and it is ahead of the general search there
+    // (BENCHMARKS.md, PCVRPTW); a benchmark's override may still force it.
     if (m.skipPrice) {
       if (settings.optionalStopsMethod === "general") return iteratedLocalSearch(p, budget, initial);
       // Not the savings of every customer alone: see ils/optional-start.ts.
@@ -65,7 +67,7 @@ export const hgs: Strategy = {
     if (m.windows === null && settings.capacityMethod === "iterated") {
       return textbookIteratedLocalSearch(p, m, budget, complete(m, start), initialPenalties(m));
     }
-    // Binding windows: by size (strategies/settings.ts), measured in BENCHMARKS.md (issue 20).
+    // Binding windows: by size (strategies/settings.ts).
     const method = m.windows === null ? "genetic" : settings.windowsMethod;
     if (method === "general") return iteratedLocalSearch(p, budget, initial);
     if (method === "iterated") return textbookIteratedLocalSearch(p, m, budget, complete(m, start), initialPenalties(m));

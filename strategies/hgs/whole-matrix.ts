@@ -4,8 +4,8 @@ import { textbookMismatch } from "../search/textbook-model.js";
 /**
  * Most nodes for which hgs builds the full distance matrix itself when the request gave only
  * coordinates (compile-request.ts builds it up to DENSE_MATRIX_MAX_NODES, 3,000): 5,001 nodes
- * are 200 MB as Float64. Only for textbook problems with binding windows (issue 20: the textbook
- * iterated local search on the whole problem beats the alternatives there, BENCHMARKS.md); above
+ * are 200 MB as Float64. Only for textbook problems with binding windows (the textbook iterated
+ * local search on the whole problem beats the alternatives there, BENCHMARKS.md); above
  * this size, and for every other problem without the matrix, the decomposition (strategies/large)
  * keeps memory bounded.
  */

@@ -18,15 +18,13 @@ const HISTORY = 100;
 /**
  * Problems with rules (skills, shifts, route caps): the annealed threshold of acceptance.ts over
  * this many recent candidates, starting at this share of the way from their best to their mean.
- * On SDVRPTW late acceptance stalled early (PR02's last improvement at iteration ~2,900 of
- * ~10,000): once the current solution is a deep local optimum, no candidate beats it or the
- * solution of 100 iterations ago, which is the same one (BENCHMARKS.md, issue 21).
+ * Late acceptance stalls there: once the current solution is a deep local optimum, no candidate
+ * beats it or the solution of 100 iterations ago, which is the same one.
  */
 const THRESHOLD_HISTORY = 100;
 /**
- * Small: on a generated instance whose fleet is fully used (bench/sd-like.ts, SD-like-200-tight-1)
- * 0.2 left the search 3.4% worse than late acceptance, 0.05 within its seed spread, while the
- * shared set gained with both (BENCHMARKS.md, issue 21).
+ * Small: on a fully used fleet a wider threshold left the search worse than late acceptance,
+ * while a small one keeps the threshold's gains on the other instances (BENCHMARKS.md, SDVRPTW).
  */
 const THRESHOLD_WEIGHT = 0.05;
 /** Iterations without a new best after which the search goes back to the best. */
@@ -34,7 +32,7 @@ const RESTART_AFTER = 1500;
 /** Customers removed per ruin: up to ceil(n / 40), at least 5 and at most 15 (never more than n). */
 const MIN_RUIN = 5;
 const MAX_RUIN = 15;
-/** Share of infeasible outcomes that get a repair attempt once a feasible solution is known (before: all). */
+/** Share of infeasible outcomes that get a repair attempt once a feasible solution is known. */
 const REPAIR_PROBABILITY = 0.5;
 /** One iteration (ruin, recreate, local search) against one ALNS step, for early stopping. */
 const ITERATION_WEIGHT = 5;
@@ -43,20 +41,16 @@ const START_PRICE_FACTOR = 100;
 /**
  * Shipments: share of iterations whose perturbation is a route elimination (the route with the
  * fewest stops goes when it is short, and the used routes must take its customers: no vehicle may
- * open). Long routes (Li and Lim's type 2) often end a route too many, 1-2% longer, as a recreate
- * that may open a vehicle puts a dissolved route's pairs back on one. On generated type-2
- * instances of 200 and 400 tasks (bench/pdptw-like.ts --type 2, seeds 1 and 2), 0.05 gave -0.22% on
- * average against none and 0.02 as much (at less cost per iteration: an elimination's repair costs
- * ~18 ordinary iterations); type 1 was level (BENCHMARKS.md, issue 22, "set partitioning").
+ * open). Long routes (Li and Lim's type 2) often end a route too many, as a recreate that may open
+ * a vehicle puts a dissolved route's pairs back on one. Rare, because an elimination's repair costs
+ * many ordinary iterations; it does not hurt short routes (BENCHMARKS.md, PDPTW).
  */
 const ELIMINATION_PROBABILITY = 0.02;
 
 /**
  * Shipments: the route-fewer step (below) only when the best uses at least this many routes. On
  * three or four routes one fewer is a quarter to a third of the fleet: the pool's plans with it are
- * far from the good ones, and the search spent the rest of the budget leaving them (generated type 2
- * at 100 tasks, 3 routes of ~33 stops: one run of nine 0.25% worse; BENCHMARKS.md, issue 22, "PDPTW:
- * protocol time against longer runs").
+ * far from the good ones, and the search spent the rest of the budget leaving them.
  */
 const MIN_ROUTES_TO_SQUEEZE = 5;
 
@@ -114,8 +108,7 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
     let result = snapshot(rs);
     // With a feasible current (strategies/settings.ts): the prices adapt to the education's own outcome, before any repair.
     // Counting repaired outcomes (nearly all feasible) kept lowering the load price while the
-    // educations came out ever more overloaded (X308-FSMF: 21 down to 3 per unit, every repair a
-    // plan 30% dearer than the best).
+    // educations came out ever more overloaded, every repair then a plan far dearer than the best.
     const beforeRepair = result;
     // Feasible current: infeasible candidates never become current (see the acceptance below), so each is repaired.
     if (!looksFeasible(result) && (best === null || mode.feasibleCurrent || rng.next() < REPAIR_PROBABILITY)) {
@@ -181,13 +174,12 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
   consider(current);
   const startedMs = solverNow();
   // Problems without rules keep late acceptance and the uniform route ruin (the same routes as
-  // before; the diversified search is measured on SDVRPTW only so far).
+  // before; the diversified search has been tried on problems with rules only).
   const diversified = m.rules !== null;
   // Shipments: the annealed threshold too, never reset. Their prices adapt every LOAD_RULES_SEGMENT
-  // iterations and change at about 80% of those adjustments, so resetting at each left late
-  // acceptance a window of 10 iterations that all start from the current cost: nearly a plain
-  // descent, which took about one candidate in ten (BENCHMARKS.md, issue 22, "PDPTW: acceptance
-  // kept across price adjustments"). Kept across adjustments, the history stays exact for feasible candidates (their
+  // iterations and change at most adjustments, so resetting at each left late acceptance a window
+  // of 10 iterations that all start from the current cost: nearly a plain descent. Kept across
+  // adjustments, the history stays exact for feasible candidates (their
   // cost is their distance whatever the prices) and is close for infeasible ones.
   const shipments = m.order?.partner != null;
   const acceptance: Acceptance = mode.thresholdWeight !== null ? new ThresholdAcceptance(THRESHOLD_HISTORY, mode.thresholdWeight) : diversified || shipments ? new ThresholdAcceptance(THRESHOLD_HISTORY, THRESHOLD_WEIGHT) : new LateAcceptance(HISTORY, penalised(current, penalties.current));
@@ -217,11 +209,10 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
     const currentCost = penalised(current, penalties.current);
     // With rules the threshold's leeway is for feasible candidates only: an infeasible one becomes
     // current only when it beats it (accepted infeasible outcomes drifted on a fully used fleet).
-    // Feasible current (strategies/settings.ts: mixed fleets, windows without rules): an infeasible candidate never becomes current once a feasible
-    // solution is known (as in PyVRP's ILS). Taking the penalised-cheaper one let the current
-    // drift into ever more overloaded plans on fewer vehicles (X308-FSMF: from 51,496 feasible to
-    // 16,078 with 2,802 units over at a load price of 10.5), from which no candidate came back:
-    // the last new best came at about iteration 200 of 1,200 (BENCHMARKS.md, "HFVRP above 200 customers").
+    // Feasible current (strategies/settings.ts: mixed fleets, windows without rules): an infeasible
+    // candidate never becomes current once a feasible solution is known (as in PyVRP's ILS).
+    // Taking the penalised-cheaper one let the current drift into ever more overloaded plans on
+    // fewer vehicles, from which no candidate came back.
     const infeasible = !looksFeasible(candidate);
     let accepted: boolean;
     if (mode.feasibleCurrent && best !== null && infeasible) accepted = false;
@@ -243,10 +234,9 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
       } else if (shipments) {
         // Nothing cheaper: the pool's cheapest plan with a route fewer, if it holds one, becomes
         // the current solution whatever its distance (a route-minimisation step by set
-        // partitioning). Protocol runs that ended 0.3-1.4% above what longer runs find, often with
-        // a vehicle too many, had their last new best at the first or second recombination and
-        // never left that basin; a start with a route fewer moves the search elsewhere, and the
-        // best is kept (BENCHMARKS.md, issue 22, "PDPTW: protocol time against longer runs").
+        // partitioning). Runs that ended above what longer runs find, often with a vehicle too
+        // many, had their last new best at the first or second recombination and never left that
+        // basin; a start with a route fewer moves the search elsewhere, and the best is kept.
         const bestRoutes = (best as Solution).routes;
         const used = bestRoutes.filter((route) => route.length > 0).length;
         const fewer = used >= MIN_ROUTES_TO_SQUEEZE ? pool.fewerRoutes(bestRoutes, used - 1) : null;

@@ -11,9 +11,8 @@ import type { GeneralSettings } from "../settings.js";
 
 /**
  * Shares of the budget at which the pool is recombined (the last leaves time to polish the
- * result). Six rather than three: on generated 400-task instances (bench/pdptw-like.ts, seeds 1
- * and 2) one seed ended a route too many and 1.8% worse with three, and nine gained nothing more
- * (BENCHMARKS.md, issue 22, "set partitioning").
+ * result). Six rather than three: with three, long-route runs could end with a route too many;
+ * more than six gained nothing (BENCHMARKS.md, PDPTW).
  */
 const CHECKPOINTS = [0.25, 0.4, 0.55, 0.7, 0.85, 0.95];
 /** Each recombination may take this share of the whole budget, and at most half of what is left. */
@@ -23,7 +22,7 @@ const SOLVE_SHARE = 0.08;
  * it has no start, and proving that the pool holds none can take HiGHS long.
  */
 const SQUEEZE_SHARE = SOLVE_SHARE / 3;
-/** Routes kept in the pool: set partitioning over ~2,000 of them took 0.4-2.3 s on lrc1_4_1. */
+/** Routes kept in the pool: set partitioning over a few thousand of them takes HiGHS seconds on large instances. */
 const POOL_CAPACITY = 4000;
 
 /**
@@ -34,7 +33,7 @@ const POOL_CAPACITY = 4000;
  * most as many routes of each type as it has vehicles, a few times per solve (and, for a start with
  * a vehicle fewer, the cheapest set with a route fewer than the best: fewerRoutes). Applied where it was
  * measured to help (strategies/settings.ts): shipments on a fleet of identical vehicles without
- * rules (BENCHMARKS.md, issue 22, PDPTW).
+ * rules (BENCHMARKS.md, PDPTW).
  */
 export class PoolRecombination {
   private readonly pool: RoutePool;

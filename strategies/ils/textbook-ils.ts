@@ -17,18 +17,16 @@ const HISTORY = 500;
  * Under binding windows an iteration costs several times more (longer routes, time-warp pricing),
  * so a 30-second search makes a few thousand of them: a shorter memory keeps late acceptance
  * from wandering for a large share of the run. The same holds for backhauls
- * (search/backhaul-model.ts: about 300 iterations per CPU second at 550 customers, capacity tight
- * in both directions), measured in BENCHMARKS.md (VRPB, issue 22).
+ * (search/backhaul-model.ts: slow iterations, capacity tight in both directions).
  */
 const WINDOWS_HISTORY = 100;
 /** Iterations without a new best after which the search goes back to the best. */
 const RESTART_AFTER = 20_000;
 /**
  * Backhauls (search/backhaul-model.ts): also back to the best after this share of the budget
- * without a new best. At 150-450 iterations per CPU second on 520-600 customers, 20,000
- * iterations are 45-130 s, more than the whole 30 s budget, so the search never went back: on
- * X-n548-50-k25 its best of 30 s came at 14.6 s and the next one only at 59.6 s, right after the
- * first restart (BENCHMARKS.md, "VRPB: long routes"). A share of the budget is the same patience
+ * without a new best. Their iterations are slow enough that RESTART_AFTER iterations can take
+ * longer than the whole budget, so the search never went back to the best, and the next
+ * improvement often came only right after a restart. A share of the budget is the same patience
  * whatever an iteration costs.
  */
 const BACKHAUL_RESTART_SHARE = 0.2;
@@ -48,10 +46,10 @@ const TARGET_FEASIBLE = 0.5;
  * reference, as the general search's does under order rules (general-ils.ts), and comes down as
  * feasible outcomes come. From the reference the first hundreds of outcomes were all overloaded
  * on VRPB (capacity tight in both directions), each paying for a repair, and at a few hundred
- * iterations per second the price barely rose in 30 s (BENCHMARKS.md, issue 22).
+ * iterations per second the price barely rose within the budget.
  */
 const BACKHAUL_START_PRICE_FACTOR = 100;
-/** Share of infeasible outcomes that get a repair attempt once a feasible solution is known (before: all), as in HGS. */
+/** Share of infeasible outcomes that get a repair attempt once a feasible solution is known, as in HGS. */
 const REPAIR_PROBABILITY = 0.5;
 const EPS = 1e-7;
 
@@ -223,7 +221,10 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   return best ?? toSolution(p, ls.routes());
 }
 
-/** The search's first prices: under binding windows a minute of time warp at least as dear as the longest edge, so the first solutions stay feasible. */
+/**
+ * The search's first prices: under binding windows a minute of time warp at least as dear as the longest
+ * edge, so the first solutions stay feasible.
+ */
 export function startingPrices(m: HgsModel, penalties: Penalties): Penalties {
   return { ...penalties, timeWarp: m.windows ? Math.max(penalties.timeWarp, (m.unitCost * m.maxDistance) / m.speed) : penalties.timeWarp };
 }

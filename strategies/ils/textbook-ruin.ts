@@ -94,7 +94,7 @@ export class TextbookRuin {
       // An unserved seed: the perturbation serves it and unserved neighbours, whatever they cost
       // (PyVRP's insert perturbation), so that the search can grow; the local search then removes
       // those that do not pay. 1 to AVERAGE_REMOVED customers (about half the ruin's mean), nearest
-      // first: twice as many left R2_10_2 and RC2_10_2 at 4.86% and 5.19% instead of 4.05% and 3.06%.
+      // first: twice as many left long-route instances clearly dearer.
       if (ls.rs.routeOf[seed]! < 0) {
         if (this.openCluster(seed, meanLength)) return;
         const count = 1 + rng.int(AVERAGE_REMOVED);
@@ -187,7 +187,7 @@ export class TextbookRuin {
       for (let r = 0; r < m.vehicles && empty < 0; r++) if (ls.rs.length[r] === 0) empty = r;
       // A forced insertion (unserved customers served at any price) joins a served neighbour's
       // route when there is one: opening routes for them left more, shorter routes than the best
-      // known on PCVRPTW's long-route instances (R2_10_2 16 routes for 11, RC2_10_2 18 for 14).
+      // known solutions have on long-route instances.
       if (empty >= 0 && !(this.forced && routes > 0)) this.candidateRoutes[routes++] = empty;
       if (routes === 0) for (let r = 0; r < m.vehicles; r++) this.candidateRoutes[routes++] = r;
       let bestDelta = Number.POSITIVE_INFINITY;

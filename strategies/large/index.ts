@@ -79,6 +79,8 @@ function spareVehicles(p: CompiledProblem, routes: readonly number[][], group: r
  */
 export const large: Strategy = {
   name: "large",
+  kind: "search",
+  features: ["capacities", "distance_matrix", "time_windows", "multiple_depots", "mixed_fleet"],
   supports(p) {
     const reason = refusal(p) ?? loadRulesRefusal(p, "large");
     return reason ? { ok: false, reason: `the large strategy cannot take this request: ${reason}` } : { ok: true };

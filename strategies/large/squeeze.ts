@@ -9,7 +9,7 @@ import { extractSubProblem, liftRoutes, type MatrixPool } from "../decomposition
 /**
  * Route elimination for the decomposition (fleet squeeze). On long-route instances a route
  * costs its two depot legs, which is why the best known solutions there use the fewest routes
- * the demand allows (Leuven2: 46 routes of about 85 customers, 1.5% of the cost each), while
+ * the demand allows (each route a noticeable share of the cost), while
  * the group search seldom empties a route by itself: a group of a few full routes has no room
  * for another route's load, and its search is rewarded only for distance. So now and then the
  * least-loaded route (the victim) is taken out: its nearest routes join a group until they have
@@ -175,7 +175,9 @@ function squeezeRoute(ctx: SqueezeContext, victim: number, victimLoad: number): 
   const found = ctx.solver.solve(sub.problem, subBudget, sub.start);
   const score = evaluateSolution(sub.problem, found);
   if (budget.overrides.trace) {
-    budget.overrides.trace(`squeeze: victim load ${victimLoad}, ${group.length} routes, ${size} customers, room ${roomOf(group)}, ${seconds.toFixed(2)} s: ${score.feasible ? `cost ${score.cost.toFixed(0)} against ${before.toFixed(0)}` : "infeasible"}`);
+    budget.overrides.trace(`squeeze: victim load ${victimLoad}, ${group.length} routes, ${size} customers, ` +
+      `room ${roomOf(group)}, ${seconds.toFixed(2)} s: ` +
+      `${score.feasible ? `cost ${score.cost.toFixed(0)} against ${before.toFixed(0)}` : "infeasible"}`);
   }
   if (!score.feasible || score.missing.length > 0 || score.duplicated.length > 0 || score.cost >= before - 1e-7) return false;
   liftRoutes(sub, found).forEach((route, k) => {

@@ -53,9 +53,8 @@ const LAMBDAS = [1, 0.8, 1.2, 1.5, 0.6];
 /**
  * The cheapest of largeStart's variants over LAMBDAS (fewest unassigned customers first, as the
  * savings strategy ranks them) while they take at most START_SHARE of the budget: with vehicle
- * fixed costs or windows the variants differ by several percent (a 4,000-customer VRPTW with
- * fixed costs, bench/rich-xxl.ts: the savings strategy's best variant was 8% cheaper than what
- * the decomposition made of lambda 1's solution in 30 s).
+ * fixed costs or windows the variants differ by several percent, more than the decomposition
+ * makes up for in a short run from a worse start.
  */
 export function bestLargeStart(p: CompiledProblem, startedMs: number, deadlineMs: number, stop: () => boolean, share: number): Solution {
   let best: Solution | null = null;

@@ -7,7 +7,7 @@ import type { LoadDimension } from "./load-segment.js";
 import { windowNeighbours } from "./window-neighbours.js";
 
 /**
- * The view of a problem that the general search (ils.ts) works on: every vehicle of the request
+ * The view of a problem that the general search (ils/general-ils.ts) works on: every vehicle of the request
  * is one route slot with its own capacity, fixed and unit cost, speed and start and end node;
  * vehicles that agree on all of these form a type. Nothing is assumed identical, so mixed fleets,
  * several depots, asymmetric matrices, speeds, windows (hard or soft) and working hours all fit.
@@ -155,7 +155,8 @@ export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetM
   // The textbook view never has rules (textbook-model.ts refuses problems with them).
   const rules = view ? null : buildFleetRules(p, maxDistance);
   for (let v = 0; v < routes; v++) {
-    const key = `${p.capacity[v]}|${p.fixedCost[v]}|${p.unitCost[v]}|${speed[v]}|${p.startNode[v]}|${p.endNode[v]}${rulesKey(rules, v)}${extraCapacityKey(p, v)}`;
+    const key = `${p.capacity[v]}|${p.fixedCost[v]}|${p.unitCost[v]}|${speed[v]}|` +
+      `${p.startNode[v]}|${p.endNode[v]}${rulesKey(rules, v)}${extraCapacityKey(p, v)}`;
     let type = keys.get(key);
     if (type === undefined) {
       type = slots.length;

@@ -26,9 +26,8 @@ export class PenaltyManager {
    * fixedCostFloor: with fixed costs, the load price never falls below its starting value (which
    * includes the dearest fixed cost per unit of capacity, loadReference). Below it, a vehicle's
    * fixed cost and depot legs outweigh the price of carrying its load as excess on the others, so
-   * an education at a lower price emptied whole vehicles into the rest (X308-FSMF: 1,400-2,800
-   * units over at 9-13 per unit) and the price then hovered at that collapse point, half of the
-   * outcomes collapsed and repaired into plans 5-40% dearer (BENCHMARKS.md, "HFVRP above 200 customers").
+   * an education at a lower price emptied whole vehicles into the rest, and the price then hovered
+   * at that collapse point, with many outcomes collapsed and repaired into far dearer plans.
    */
   constructor(m: FleetModel, private readonly segment = SEGMENT, fixedCostFloor = false) {
     const timePrice = timeReference(m.meanUnitCost, m.meanSpeed);

@@ -19,8 +19,8 @@ import type { TimeSegment } from "./time-segment.js";
  * pieces (pieces.ts); its start and end nodes, capacity, costs, speed and windows are that
  * vehicle's, which is what makes moves between mixed vehicles and depots exact. Soft windows
  * (lateness delays the rest of the route) are priced by simulating the candidate with the shared
- * evaluator: exact, O(route length). The textbook local search (textbook/routes.ts) views the
- * same arrays through its identical-fleet scalars; the general one prices with basePrice/timePrice.
+ * evaluator: exact, O(route length). Every price goes through `costs` (cost-evaluator.ts): the
+ * textbook local search (textbook/routes.ts) from totals, the general one with basePrice/timePrice.
  */
 export class Routes {
   readonly seq: Int32Array[];
@@ -223,7 +223,7 @@ export class Routes {
    * bound of the full price, checked first so that most candidates never reach the time part.
    * With `limit`: once fixed + unit x distance alone reaches it, that part is returned without
    * the order and load walks (the full price can only be higher, so a caller that refuses a
-   * price >= limit decides the same; those walks were 15% of the time on shipments).
+   * price >= limit decides the same; those walks are a large share of the time on shipments).
    */
   basePrice(v: number, pieces: Pieces, orderKept = false, limit = Number.POSITIVE_INFINITY): number {
     if (pieces.size === 0) return 0;

@@ -28,7 +28,7 @@ export function windowNeighbours(p: CompiledProblem, k: number): Int32Array[] {
   const proximity = (i: number, j: number): number => windowProximity(t, speed, p.dist[i * n + j]!, i, j);
   const lists: Int32Array[] = new Array(n);
   // The k best by (key, index), kept sorted by insertion: O(n k) at worst, where sorting every
-  // other customer cost O(n log n) per customer (seconds at 4,000 customers; issue 20).
+  // other customer cost O(n log n) per customer (seconds at 4,000 customers).
   const bestNode = new Int32Array(k);
   const bestKey = new Float64Array(k);
   for (const c of customers) {

@@ -47,6 +47,8 @@ export function sweepSolution(p: CompiledProblem, startIndex: number, symmetricN
 
 export const sweep: Strategy = {
   name: "sweep",
+  kind: "construction",
+  features: ["capacities", "time_windows", "multiple_depots", "mixed_fleet"],
   supports: (p) => {
     if (!p.coords) return { ok: false, reason: "the sweep strategy needs node_positions (coordinates)" };
     const refusal = denseMatrixRefusal(p, "sweep") ?? rulesRefusal(p, "sweep") ?? loadRulesRefusal(p, "sweep");

@@ -87,7 +87,8 @@ describe("cross-field validation of pickups, shipments and extra dimensions", ()
     expect(issues({ ...both, pickups_after_deliveries: true })).to.deep.equal([
       {
         loc: ["body", "node_pickups", "1"],
-        msg: "node 1 has both a demand (1) and a pickup (2), which pickups_after_deliveries does not allow (every pickup comes after every delivery): make them two nodes",
+        msg: "node 1 has both a demand (1) and a pickup (2), which pickups_after_deliveries " +
+          "does not allow (every pickup comes after every delivery): make them two nodes",
         type: "value_error",
       },
     ]);
@@ -116,7 +117,8 @@ describe("cross-field validation of pickups, shipments and extra dimensions", ()
     expect(issues({ shipments, node_skip_penalties: [null, null, null, 10, null, null] })).to.deep.equal([
       {
         loc: ["body", "node_skip_penalties", "4"],
-        msg: "shipment 0: the skip penalties of its pickup (node 3: 10) and its delivery (node 4: null) must be equal, so that the pair is served or skipped together",
+        msg: "shipment 0: the skip penalties of its pickup (node 3: 10) and its delivery " +
+          "(node 4: null) must be equal, so that the pair is served or skipped together",
         type: "value_error",
       },
     ]);

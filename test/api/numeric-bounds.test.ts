@@ -38,7 +38,8 @@ describe("numeric bounds of a solve request (the OpenAPI document's minimum / ma
   });
 
   for (const [path, set, bound] of CASES) {
-    it(`answers ${path} above ${bound} (also 1e308, and 1e400, which JSON reads as Infinity) with a 422 naming the field (and the bound)`, () => {
+    it(`answers ${path} above ${bound} (also 1e308, and 1e400, which JSON reads as ` +
+      `Infinity) with a 422 naming the field (and the bound)`, () => {
       for (const x of [bound * 10, 1e308, Number.POSITIVE_INFINITY]) {
         const body = structuredClone(example);
         set(body, x);
@@ -48,7 +49,7 @@ describe("numeric bounds of a solve request (the OpenAPI document's minimum / ma
         if (outcome.ok) continue;
         const issue = outcome.issues.find((i) => i.loc.slice(1).join(".") === path);
         expect(issue, `${path} = ${x}: ${JSON.stringify(outcome.issues)}`).to.not.equal(undefined);
-        // A finite number names the bound; Infinity is not a number at all (issue 23 words that message).
+        // A finite number names the bound; Infinity is not a number at all and gets a message of its own.
         if (Number.isFinite(x)) expect(issue!.msg).to.equal(`must be <= ${bound}`);
       }
       const atBound = structuredClone(example);

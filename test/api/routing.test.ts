@@ -5,7 +5,7 @@ import { createSpecBackend, loadSpecDocument } from "../../src/api/spec-backend.
 const METHODS = ["get", "head", "post", "put", "patch", "delete", "options"];
 
 /**
- * The API's router with its path patterns compiled once (spec-backend.ts, issue 24) must match
+ * The API's router with its path patterns compiled once (spec-backend.ts) must match
  * exactly what openapi-backend's own router matches: every documented path with its parameters
  * filled in, with a trailing slash, a query string, wrong methods, and paths that match nothing.
  */

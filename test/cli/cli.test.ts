@@ -171,7 +171,7 @@ describe("command-line tools", function () {
 
   // Two seeds here (each vrp-solve start costs seconds of tsx); seeds 1-6 go through the service
   // in test/e2e/pipeline.test.ts and through solveRequest's strategy in test/strategies/feasibility.test.ts.
-  it("vrp-solve solves examples/small-cvrp.json with every distance x 100,000 (seeds 1 and 6; issue 20: scale-free prices)", async () => {
+  it("vrp-solve solves examples/small-cvrp.json with every distance x 100,000 (seeds 1 and 6; scale-free prices)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "vrp-cli-"));
     try {
       const example = JSON.parse(execFileSyncText("examples/small-cvrp.json")) as { distance_matrix: number[][] };

@@ -19,7 +19,7 @@ function record(id: string, owner: string): TaskRecord {
 }
 
 /**
- * Issue 24: a task runs only once its record exists (the submit's commit point), a missing record
+ * A task runs only once its record exists (the submit's commit point), a missing record
  * is never taken as "finished", and a submit that answers an error leaves nothing behind.
  */
 describe("admission: the task record as the submit's commit point", function () {
@@ -60,7 +60,8 @@ describe("admission: the task record as the submit's commit point", function () 
     expect((await stack.task(id))!.solveAttempts).to.equal(1);
   });
 
-  it("solves a task whose body is stored after its message was delivered (the submit writes both at once), never 'body no longer available'", async () => {
+  it("solves a task whose body is stored after its message was delivered (the submit " +
+    "writes both at once), never 'body no longer available'", async () => {
     // The body lands a little after the worker got the message (it reads body and record at
     // once), and the record right after the body: a few delays, as the race varies with load;
     // one task at a time, so each message reaches an idle worker at once.

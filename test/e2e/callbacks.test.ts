@@ -55,7 +55,8 @@ describe("completion callbacks through the workers", function () {
     while (received.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   }
 
-  it("posts exactly one signed callback whose body equals the poll response, for solved and failed tasks, verified by the SDK", async () => {
+  it("posts exactly one signed callback whose body equals the poll response, for " +
+    "solved and failed tasks, verified by the SDK", async () => {
     const sdk = sdkClient(stack.baseUrl, account);
     const ok = await sdk.submit(asSolveRequest({ ...cvrpRequest({ customers: 6, vehicles: 2, capacity: 40 }), time_limit_seconds: 1, callback_url: `${receiverUrl}/solved` }));
     const bad = cvrpRequest({ customers: 4, vehicles: 1, capacity: 5 });

@@ -32,10 +32,10 @@ function jointlyInfeasibleRequest(): Record<string, unknown> {
 }
 
 /**
- * Issue 13 item 3 through real processes: two API instances, one worker, one nats-server, and a
+ * Cancelling through real processes: two API instances, one worker, one nats-server, and a
  * callback receiver. Cancels are sent to the instance that did not take the submit.
  */
-describe("cancelling a task (issue 13)", function () {
+describe("cancelling a task", function () {
   this.timeout(120_000);
   let stack: Stack;
   let a: ApiClient;
@@ -90,7 +90,8 @@ describe("cancelling a task (issue 13)", function () {
     }
   }
 
-  it("stops a solving task within a second and keeps its best feasible solution, marked stopped; one callback; a second cancel is harmless", async () => {
+  it("stops a solving task within a second and keeps its best feasible solution, " +
+    "marked stopped; one callback; a second cancel is harmless", async () => {
     const request = { ...cvrpRequest({ customers: 100, vehicles: 14, capacity: 50, seed: 11 }), time_limit_seconds: 60, strategy: "alns", callback_url: `${receiverUrl}/solving` };
     const id = await submit(request);
     await pollUntil(a, id, (body) => (body.result as any)?.progress?.feasible === true, 30_000);
@@ -126,7 +127,8 @@ describe("cancelling a task (issue 13)", function () {
     expect(callbacksTo("/solving"), "still exactly one callback").to.have.length(1);
   });
 
-  it("ends a queued task at once as failed, gives its quota unit back and sends its one callback; the worker that later pulls it does not solve it", async () => {
+  it("ends a queued task at once as failed, gives its quota unit back and sends its " +
+    "one callback; the worker that later pulls it does not solve it", async () => {
     const admission = new Admission(new KvCounter(nats.counters), SYSTEM_CLOCK);
     const blocker = await submit({ ...cvrpRequest({ customers: 40, vehicles: 8, capacity: 50 }), time_limit_seconds: 3 });
     const id = await submit({ ...cvrpRequest({ customers: 10, vehicles: 3, capacity: 50 }), time_limit_seconds: 1, callback_url: `${receiverUrl}/queued` });
@@ -200,7 +202,8 @@ describe("cancelling a task (issue 13)", function () {
     for (let i = 0; i < ids.length; i++) expect(callbacksTo(`/race-${i}`), `callbacks of task ${i}`).to.have.length(1);
   });
 
-  it("answers 409 for a task that ended without a cancel, 403 for another account's, 404 for an unknown id, 401 without credentials", async () => {
+  it("answers 409 for a task that ended without a cancel, 403 for another account's, " +
+    "404 for an unknown id, 401 without credentials", async () => {
     const id = await submit({ ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 1 });
     await pollUntil(a, id, isFinished);
     const finished = await cancel(b, id);

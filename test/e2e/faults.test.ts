@@ -174,7 +174,7 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
     before(async () => {
       stack = await startStack({
         workers: 0,
-        env: { WORKER_MAX_DELIVERIES: "2", EXTRA_STRATEGY_MODULES: POISON_MODULE, STRATEGY_SELECTION: JSON.stringify([{ maxCustomers: 1000, strategy: "test-crash" }]) },
+        env: { WORKER_MAX_DELIVERIES: "2", STRATEGY_MODULES: POISON_MODULE, STRATEGY_SELECTION: JSON.stringify([{ maxCustomers: 1000, strategy: "test-crash" }]) },
       });
     });
     after(async () => {

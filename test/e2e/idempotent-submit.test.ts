@@ -23,7 +23,7 @@ async function historyIds(client: ApiClient): Promise<string[]> {
   return data!.result.items.map((i) => i.request_id);
 }
 
-/** Issue 13 item 4: Idempotency-Key on submit, across two API instances. */
+/** Idempotency-Key on submit, across two API instances. */
 describe("idempotent submits (Idempotency-Key) over two API instances", function () {
   this.timeout(120_000);
   let stack: Stack;
@@ -102,7 +102,8 @@ describe("idempotent submits (Idempotency-Key) over two API instances", function
     expect(fromB.body.request_id).to.not.equal(fromA.body.request_id);
   });
 
-  it("admits exactly one task for 16 concurrent repeats spread over both instances (the others: 409 or the same acknowledgement)", async () => {
+  it("admits exactly one task for 16 concurrent repeats spread over both instances " +
+    "(the others: 409 or the same acknowledgement)", async () => {
     const { headers } = await stack.account("idem-race", "tight");
     const clients = stack.apis.map((a) => apiClient(a.url, headers));
     const request = cvrpRequest({ customers: 8, vehicles: 2, capacity: 40, seed: 5 });

@@ -11,13 +11,13 @@ interface Golden {
 }
 
 /**
- * Recorded with the solver of main before issue 22 (commit 8ea7734): each request's solved result
+ * Recorded with the solver before the load rules existed (commit 8ea7734): each request's solved result
  * with a fixed seed and an iteration budget that runs out long before the time limit, so the
  * answer does not depend on the machine. `time`, `request_id` and `solver_version` left out.
  */
 const GOLDEN = JSON.parse(readFileSync(new URL("../fixtures/no-load-fields-golden.json", import.meta.url), "utf8")) as Golden[];
 
-/** Issue 22: "a request without these fields gives exactly what it gives today". */
+/** The load rules' promise: "a request without these fields gives exactly what it gives today". */
 describe("a request without the load fields gives exactly what it gave before them", function () {
   this.timeout(180_000);
   let stack: Stack;

@@ -126,7 +126,8 @@ describe("operations: metrics, health, Prometheus", function () {
         "          - exp_labels: { severity: warning, job: vrp-worker, instance: w1 }",
         "            exp_annotations:",
         "              summary: \"Event loop lag p99 above 0.5 s on vrp-worker w1\"",
-        "              description: \"A blocked main thread delays every request (API) or heartbeats (worker, risking redelivery); check CPU (process_cpu_seconds_total) and memory (process_resident_memory_bytes).\"",
+        "              description: \"A blocked main thread delays every request (API) or heartbeats (worker, risking redelivery); " +
+          "check CPU (process_cpu_seconds_total) and memory (process_resident_memory_bytes).\"",
       ].join("\n") + "\n");
       const result = promtool(["test", "rules", join(dir, "test.yml")]);
       expect(result.status, result.output).to.equal(0);

@@ -13,7 +13,7 @@ interface Envelope {
   detail?: { loc: string[]; msg: string; type: string }[];
 }
 
-/** The rough edges a partner met on the first day (issue 14), each against the running service. */
+/** The rough edges a partner met on the first day, each against the running service. */
 describe("a partner's first day: rough edges", function () {
   this.timeout(90_000);
   let stack: Stack;

@@ -9,7 +9,7 @@ import { startStack, type Stack } from "../helpers/stack.js";
 import { apiClient } from "../helpers/client.js";
 
 /**
- * Issue 22 end to end on the real stack: each capability of constraints.md's second table is
+ * Pickups, backhauls, shipments and extra dimensions end to end on the real stack: each capability of constraints.md's second table is
  * submitted through the SDK (typed by the document), solved by a worker, polled, delivered by
  * callback (the same body), and checked by the tests' independent checker (check-loads.ts):
  * capacity on board, backhaul order, shipment pairs, extra dimensions, and the result fields.

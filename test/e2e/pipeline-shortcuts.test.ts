@@ -19,7 +19,7 @@ const TINY = { ...cvrpRequest({ customers: 3, vehicles: 1, capacity: 50 }), time
 const decoder = new TextDecoder();
 
 /**
- * Issue 24's pipeline shortcuts, each of which must keep what the longer way guaranteed: the
+ * The pipeline's shortcuts, each of which must keep what the longer way guaranteed: the
  * quota reserved alongside the rate counter is given back by a submit refused after all, and a
  * quick task stored as solved straight from `queued` still counts its attempt and logs
  * queued, solving, solved.
@@ -113,7 +113,8 @@ describe("pipeline shortcuts keep their guarantees", function () {
     expect(names.slice(2, -1).every((n) => n === "progress"), JSON.stringify(names)).to.equal(true);
   });
 
-  it("undoes the writes sent ahead of the rate counter's answer when it refuses: nothing to poll or run, the quota given back", async () => {
+  it("undoes the writes sent ahead of the rate counter's answer when it refuses: " +
+    "nothing to poll or run, the quota given back", async () => {
     const { user, headers } = await stack.account("ahead-refused", "fuzz");
     const admission = new Admission(new KvCounter(nats.counters), SYSTEM_CLOCK);
     const rateKey = () => `rate.${Buffer.from(user, "utf8").toString("hex")}.${Math.floor(Date.now() / 60_000)}`;

@@ -57,7 +57,7 @@ describe("solve pipeline (API + JetStream + workers)", function () {
 
     await stack.startWorker();
     const solving = await pollUntilSolving(ack.request_id);
-    // Plus the `progress` extension of issue 13 (its own tests: test/e2e/progress-events.test.ts).
+    // Plus the `progress` extension (its own tests: test/e2e/progress-events.test.ts).
     expect(solving.result).to.deep.include({ status: "processing", phase: "solving", queue_depth: null });
     expect(solving.result).to.have.property("progress");
 
@@ -73,7 +73,7 @@ describe("solve pipeline (API + JetStream + workers)", function () {
     await client.waitForResult(second.request_id, TEST_WAIT);
   });
 
-  it("solves examples/small-cvrp.json with every distance x 100,000 and x 0.001 for seeds 1-6 (issue 20)", async () => {
+  it("solves examples/small-cvrp.json with every distance x 100,000 and x 0.001 for seeds 1-6", async () => {
     await ensureWorker();
     const example = JSON.parse(readFileSync(join(REPO_ROOT, "examples/small-cvrp.json"), "utf8")) as { distance_matrix: number[][] };
     const runs = [100_000, 0.001].flatMap((factor) => [1, 2, 3, 4, 5, 6].map((seed) => ({ factor, seed })));

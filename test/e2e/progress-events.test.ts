@@ -15,10 +15,10 @@ import { startStack, type Stack } from "../helpers/stack.js";
 type Poll = { success: boolean; result: any; error: string | null };
 
 /**
- * Issue 13 items 1 and 2 through real processes: two API instances (A accepts, B streams), one
+ * Progress and the event stream through real processes: two API instances (A accepts, B streams), one
  * worker, one nats-server. Progress comes from the worker's solver thread through NATS.
  */
-describe("progress while solving and the event stream (issue 13)", function () {
+describe("progress while solving and the event stream", function () {
   this.timeout(120_000);
   let stack: Stack;
   let headers: Record<string, string>;
@@ -85,7 +85,8 @@ describe("progress while solving and the event stream (issue 13)", function () {
     expect((error as any).detail[0].loc).to.deep.equal(["query", "include"]);
   });
 
-  it("streams queued (with its depth), solving, progress at most once a second and the final poll response, on another API instance than the submit", async () => {
+  it("streams queued (with its depth), solving, progress at most once a second and " +
+    "the final poll response, on another API instance than the submit", async () => {
     // A first task keeps the only worker busy, so the second is seen queued.
     const blocker = await submit(a, { ...cvrpRequest({ customers: 30, vehicles: 6, capacity: 50 }), time_limit_seconds: 2 });
     const id = await submit(a, { ...cvrpRequest({ customers: 60, vehicles: 10, capacity: 50, seed: 5 }), time_limit_seconds: 4, strategy: "alns" });
@@ -152,7 +153,8 @@ describe("progress while solving and the event stream (issue 13)", function () {
     expect(await eventConsumers()).to.equal(0);
   });
 
-  it("logs a missing final event itself (as after a worker died between storing the result and logging it), so a stream still ends", async () => {
+  it("logs a missing final event itself (as after a worker died between storing the " +
+    "result and logging it), so a stream still ends", async () => {
     const id = await submit(a, { ...cvrpRequest({ customers: 8, vehicles: 2, capacity: 50 }), time_limit_seconds: 1 });
     await pollUntil(a, id, isFinished);
     // The same finished record under a new id, with nothing in its event log.

@@ -8,16 +8,18 @@ import { parseSample, sampleMismatches, shellBlockAfter, walkThroughSteps } from
 import { startStack, type Stack } from "../helpers/stack.js";
 
 const run = promisify(execFile);
-const README = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
-const README_BASE_URL = "http://127.0.0.1:8080";
+/** The extensions' examples: docs/api-extensions.md, which the README links to. */
+const GUIDE = readFileSync(join(REPO_ROOT, "docs/api-extensions.md"), "utf8");
+/** The address the examples show (make run's default). */
+const GUIDE_BASE_URL = "http://127.0.0.1:8080";
 const HEADING = "## Optional stops, skills, shifts and route limits (extensions)";
 
 /**
- * The README's examples of optional stops, skills, shifts and route limits, taken from README.md
- * and run as they stand (with its `wait_result` helper) with the real curl and jq against a
- * started service: every line printed is the line the README shows under its command.
+ * The guide's examples of optional stops, skills, shifts and route limits, taken from
+ * docs/api-extensions.md and run as they stand (with its `wait_result` helper) with the real curl and jq against a
+ * started service: every line printed is the line the guide shows under its command.
  */
-describe("the README's optional stops, skills, shifts and route limits", function () {
+describe("the guide's optional stops, skills, shifts and route limits", function () {
   this.timeout(180_000);
   let stack: Stack;
   before(async () => {
@@ -25,20 +27,20 @@ describe("the README's optional stops, skills, shifts and route limits", functio
   });
   after(async () => stack?.stop());
 
-  it("prints, for every curl example, the README's line", async () => {
-    const helper = shellBlockAfter(README, "## The solve lifecycle beyond v1 (extensions)");
+  it("prints, for every curl example, the guide's line", async () => {
+    const helper = shellBlockAfter(GUIDE, "## The solve lifecycle beyond v1 (extensions)");
     expect(helper).to.match(/^wait_result\(\) \{/);
-    const block = shellBlockAfter(README, HEADING);
+    const block = shellBlockAfter(GUIDE, HEADING);
     const samples = walkThroughSteps(block).filter((s) => s.kind === "sample");
     expect(samples, "one sample per example").to.have.length(7);
     const demo = await stack.account("demo", "pro");
-    const script = `${helper}\n${block}`.replaceAll(README_BASE_URL, stack.baseUrl);
+    const script = `${helper}\n${block}`.replaceAll(GUIDE_BASE_URL, stack.baseUrl);
     const { stdout } = await run("bash", ["-c", script], { cwd: REPO_ROOT, env: { ...process.env, VRP_USER: demo.user, VRP_KEY: demo.key } });
     const lines = stdout.trim().split("\n");
     expect(lines, stdout).to.have.length(samples.length);
     samples.forEach((sample, i) => {
       const actual = JSON.parse(lines[i]!) as unknown;
-      expect(sampleMismatches(parseSample(sample.text), actual), `example ${i + 1}: the README's sample and the service disagree; the service said ${lines[i]}`).to.deep.equal([]);
+      expect(sampleMismatches(parseSample(sample.text), actual), `example ${i + 1}: the guide's sample and the service disagree; the service said ${lines[i]}`).to.deep.equal([]);
     });
   });
 });

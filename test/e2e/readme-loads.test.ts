@@ -8,18 +8,20 @@ import { parseSample, sampleMismatches, shellBlockAfter, walkThroughSteps } from
 import { startStack, type Stack } from "../helpers/stack.js";
 
 const run = promisify(execFile);
-const README = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
-const README_BASE_URL = "http://127.0.0.1:8080";
+/** The extensions' examples: docs/api-extensions.md, which the README links to. */
+const GUIDE = readFileSync(join(REPO_ROOT, "docs/api-extensions.md"), "utf8");
+/** The address the examples show (make run's default). */
+const GUIDE_BASE_URL = "http://127.0.0.1:8080";
 
-/** The README's section on pickups, backhauls, shipments and load dimensions, one block per capability. */
+/** The guide's section on pickups, backhauls, shipments and load dimensions, one block per capability. */
 const BLOCKS = ["### Pickups", "### Backhauls", "### Shipments", "### More load dimensions", "### All of them, refused and pre-checked"];
 
 /**
- * Each curl example of the README's "Pickups, deliveries and more load dimensions" section, taken
- * from README.md and run as it stands (with its `wait_result` helper) with the real curl and jq
- * against a started service: every line it prints matches the line the README shows.
+ * Each curl example of the guide's "Pickups, deliveries and more load dimensions" section, taken
+ * from docs/api-extensions.md and run as it stands (with its `wait_result` helper) with the real
+ * curl and jq against a started service: every line it prints matches the line the guide shows.
  */
-describe("the README's pickup-and-delivery examples", function () {
+describe("the guide's pickup-and-delivery examples", function () {
   this.timeout(180_000);
   let stack: Stack;
   let env: NodeJS.ProcessEnv;
@@ -31,18 +33,18 @@ describe("the README's pickup-and-delivery examples", function () {
   after(async () => stack?.stop());
 
   for (const heading of BLOCKS) {
-    it(`${heading.slice(4)}: prints what the README shows`, async () => {
-      const helper = shellBlockAfter(README, "## The solve lifecycle beyond v1 (extensions)");
+    it(`${heading.slice(4)}: prints what the guide shows`, async () => {
+      const helper = shellBlockAfter(GUIDE, "## The solve lifecycle beyond v1 (extensions)");
       expect(helper).to.match(/^wait_result\(\) \{/);
-      const block = shellBlockAfter(README, heading);
+      const block = shellBlockAfter(GUIDE, heading);
       const samples = walkThroughSteps(block).filter((s) => s.kind === "sample").map((s) => parseSample(s.text));
       expect(samples.length, "the block shows its output").to.be.at.least(1);
-      const script = `${helper}\n${block}`.replaceAll(README_BASE_URL, stack.baseUrl);
+      const script = `${helper}\n${block}`.replaceAll(GUIDE_BASE_URL, stack.baseUrl);
       const { stdout } = await run("bash", ["-c", script], { cwd: REPO_ROOT, env });
       const lines = stdout.trim().split("\n");
       expect(lines, stdout).to.have.length(samples.length);
       lines.forEach((line, i) => {
-        expect(sampleMismatches(samples[i], JSON.parse(line) as unknown), `the README's sample and the service disagree; the service said ${line}`).to.deep.equal([]);
+        expect(sampleMismatches(samples[i], JSON.parse(line) as unknown), `the guide's sample and the service disagree; the service said ${line}`).to.deep.equal([]);
       });
     });
   }

@@ -16,7 +16,7 @@ async function solve(client: ApiClient, body: object): Promise<{ id: string; res
   return { id: data!.request_id, result: done.result as Solved };
 }
 
-/** Issue 13 items 7 and 8: reproducible runs and the cost explained. */
+/** Reproducible runs and the cost explained. */
 describe("reproducible runs and cost explained", function () {
   this.timeout(180_000);
   let stack: Stack;

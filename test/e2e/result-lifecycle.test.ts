@@ -22,7 +22,7 @@ async function pollFinished(client: ApiClient, id: string, timeoutMs = 60_000): 
   }
 }
 
-/** Issue 13 item 6: expires_at and DELETE of a finished result. */
+/** expires_at and DELETE of a finished result. */
 describe("result lifecycle: expires_at and DELETE /api/v1/solve/result/{id}", function () {
   this.timeout(120_000);
   let stack: Stack;

@@ -58,10 +58,10 @@ function vehicleOf(result: Solved, node: number): string | null {
 }
 
 /**
- * Issue 21 end to end on the real stack: optional stops, skills, shifts and route limits through
+ * End to end on the real stack: optional stops, skills, shifts and route limits through
  * submit, poll, callback, validate and the SDK, each result checked by the independent checker.
  */
-describe("optional stops, unassigned with reasons, skills, shifts and route limits (issue 21, end to end)", function () {
+describe("optional stops, unassigned with reasons, skills, shifts and route limits (end to end)", function () {
   this.timeout(180_000);
   let stack: Stack;
   let client: ApiClient;
@@ -107,7 +107,8 @@ describe("optional stops, unassigned with reasons, skills, shifts and route limi
       {
         node: 3,
         reason: "skipped_cheaper",
-        message: "node 3 is optional and was left out: its skip penalty 5 is less than the 360 its cheapest feasible insertion into this plan would add",
+        message: "node 3 is optional and was left out: its skip penalty 5 is less than the 360 " +
+          "its cheapest feasible insertion into this plan would add",
         evidence: { skip_penalty: 5, insertion_cost: 360 },
       },
     ]);
@@ -159,7 +160,8 @@ describe("optional stops, unassigned with reasons, skills, shifts and route limi
     expect(hours.route_details["Vehicle 1"]!.max_duration_minutes).to.equal(600);
   });
 
-  it("returns a node no vehicle can serve in unassigned under allow_unassigned, and fails naming the rule without it; validate says the same", async () => {
+  it("returns a node no vehicle can serve in unassigned under allow_unassigned, and " +
+    "fails naming the rule without it; validate says the same", async () => {
     const request = onLine([10, 20, 30], 2, { node_skills: [null, null, ["crane"], null], vehicle_skills: [["lift"], []] });
     const { data: check } = await client.POST("/api/v1/solve/validate", { body: request as never });
     const proof = {
@@ -192,7 +194,8 @@ describe("optional stops, unassigned with reasons, skills, shifts and route limi
     await expectMatchesSchema("#/components/schemas/CompletionCallbackBody", JSON.parse(hit!.body));
   });
 
-  it("proves a shift too short, per-vehicle working hours too short and a distance cap too short before solving, and returns the same reasons in unassigned", async () => {
+  it("proves a shift too short, per-vehicle working hours too short and a distance " +
+    "cap too short before solving, and returns the same reasons in unassigned", async () => {
     // Node 2 needs "a" (only vehicle 0, shift [0, 90], a 100-minute trip); node 3 needs "b" (only
     // vehicle 1, 1.25 working hours, a 90-minute trip); node 4 is 140 there and back against caps of 100 and 120.
     const request = timed(onLine([10, 50, 45, 70], 2, {

@@ -61,7 +61,7 @@ function withoutMessages(list: Report["infeasibilities"]) {
   return list.map(({ message: _message, ...rest }) => rest);
 }
 
-/** Issue 13 item 5: POST /api/v1/solve/validate. */
+/** POST /api/v1/solve/validate. */
 describe("validate before you pay (POST /api/v1/solve/validate)", function () {
   this.timeout(120_000);
   let stack: Stack;

@@ -131,8 +131,12 @@ export async function checkNothingLost(
   expect(badLogs.map((id) => `${id}:${JSON.stringify(events.get(id) ?? null)}`), "event logs without `queued` first or without exactly one final event").to.deep.equal([]);
 
   const counts = Object.fromEntries([...report.answers].sort((a, b) => a[0] - b[0]));
-  const keyless = `${report.keyless} of them without an Idempotency-Key${report.ambiguous ? `, ${report.ambiguous} key-less answers lost (${unexpected.length} of those ran)` : ""}`;
-  return `${report.accepted.length} accepted (${keyless}) in ${report.seconds.toFixed(1)} s, answers by status ${JSON.stringify(counts)} (0: connection broken), one callback each${twice.length ? ` except ${twice.length} sent twice (same webhook-id)` : ""}, ${callbacks.hits.size} tasks called back in all`;
+  const keyless = `${report.keyless} of them without an ` +
+    `Idempotency-Key${report.ambiguous ? `, ${report.ambiguous} key-less answers lost (${unexpected.length} of those ran)` : ""}`;
+  return `${report.accepted.length} accepted (${keyless}) in ${report.seconds.toFixed(1)} ` +
+    `s, answers by status ${JSON.stringify(counts)} (0: connection broken), one ` +
+    `callback each${twice.length ? ` except ${twice.length} sent twice (same webhook-id)` : ""}, ` +
+    `${callbacks.hits.size} tasks called back in all`;
 }
 
 /** What is left in the work queue, and the state of each task it names (for a failure message). */

@@ -7,7 +7,7 @@ import { scenarioRunner } from "./scenario.js";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Issue 24's fault suite (`make test-faults`): a real three-node JetStream cluster (replicas 3),
+ * The fault suite (`make test-faults`): a real three-node JetStream cluster (replicas 3),
  * two API instances, three workers and a callback receiver on 127.0.0.1. Each scenario puts a
  * bounded load of tiny solves through the system while one fault happens, lets it recover by
  * itself, and checks that nothing was lost, duplicated or stranded (see checks.ts).

@@ -10,7 +10,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const PARTITION_MS = 30_000;
 
 /**
- * Issue 24's network partition: the same system as the other fault scenarios, but each NATS node
+ * A network partition: the same system as the other fault scenarios, but each NATS node
  * in its own network namespace behind a veth pair and a bridge (NetworkLab), so one node can be
  * cut off for real (its packets lost, its process running, its clients' connections left hanging
  * rather than reset). Needs root; where that is missing the scenario is reported as not run

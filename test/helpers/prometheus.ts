@@ -10,7 +10,9 @@ export async function startPrometheus(targets: string[]): Promise<{ url: string;
   const port = await freePort();
   writeFileSync(
     join(dir, "prometheus.yml"),
-    `global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nscrape_configs:\n  - job_name: vrp\n    static_configs:\n      - targets: [${targets.map((t) => `"${t}"`).join(", ")}]\n`,
+    `global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nscrape_configs:\n  - ` +
+      `job_name: vrp\n    static_configs:\n      - targets: ` +
+      `[${targets.map((t) => `"${t}"`).join(", ")}]\n`,
   );
   const child: ChildProcess = spawn(
     "prometheus",

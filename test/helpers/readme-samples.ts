@@ -1,6 +1,7 @@
 /**
- * Reads the README's shell walk-through: its commands (continuation lines joined) and the JSON
- * samples in its comments, where `…` stands for "something here": `"3f0c…"` any string,
+ * Reads a document's shell examples (the README's walk-through, the blocks of
+ * docs/api-extensions.md): its commands (continuation lines joined) and the JSON samples in its
+ * comments, where `…` stands for "something here": `"3f0c…"` any string,
  * `"time":…` any value, `[…]` / `{…}` any array / object, and `,…` more entries (in an array
  * only at the end).
  */
@@ -10,7 +11,7 @@ export type Step = { kind: "command"; text: string } | { kind: "sample"; text: s
 /** The body of the first ```sh block after the heading `heading`. */
 export function shellBlockAfter(markdown: string, heading: string): string {
   const start = markdown.indexOf(`\n${heading}\n`);
-  if (start < 0) throw new Error(`README has no heading '${heading}'`);
+  if (start < 0) throw new Error(`no heading '${heading}' in the document`);
   const match = /```sh\n([\s\S]*?)```/.exec(markdown.slice(start));
   if (!match) throw new Error(`no sh block after '${heading}'`);
   return match[1]!;

@@ -93,7 +93,8 @@ describe("make run", function () {
     const port = await freeApiPort();
     const natsPort = await freePort();
     await occupy(natsPort);
-    await expectRefusedAtOnce({ PORT: String(port), NATS_PORT: String(natsPort) }, new RegExp(`^make run: port ${natsPort} is in use \\(nats-server\\); set NATS_PORT=\\.\\.\\. to use another, e\\.g\\. NATS_PORT=\\d+ make run$`), [port, port + 100]);
+    await expectRefusedAtOnce({ PORT: String(port), NATS_PORT: String(natsPort) }, new RegExp(`^make run: port ${natsPort} is in use \\(nats-server\\); set ` +
+      `NATS_PORT=\\.\\.\\. to use another, e\\.g\\. NATS_PORT=\\d+ make run$`), [port, port + 100]);
   });
 
   it("prints a new demo key when the demo account has none that was shown, and says how to get one after", async () => {

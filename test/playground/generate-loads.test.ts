@@ -8,7 +8,7 @@ import { checkLoadRules } from "../helpers/check-loads.js";
 
 const base = { nodes: 40, depots: 1, capacities: true, windows: false, timeLimitSeconds: 2, seed: 5 };
 
-/** The playground generator's pickups, shipments and volume (issue 22), without a browser. */
+/** The playground generator's pickups, shipments and volume, without a browser. */
 describe("route playground generator: pickups, shipments, a second dimension", function () {
   this.timeout(60_000);
   it("leaves the problem as it was when none is asked for", () => {

@@ -19,7 +19,7 @@ interface Solved {
 }
 
 /**
- * Issue 22 in the playground (real stack, Debian's headless Chromium): the pickup-and-delivery
+ * Pickups and deliveries in the playground (real stack, Debian's headless Chromium): the pickup-and-delivery
  * example and the generator's pickups, shipments and volume; shipment pairs linked on the map,
  * the load on board drawn on each vehicle's timeline row and matching the API's loads_on_board.
  */

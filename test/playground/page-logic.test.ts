@@ -43,7 +43,8 @@ describe("route playground page logic", () => {
     }
   });
 
-  it("generates optional stops, skills and shifts the service accepts and can serve: every needed skill on a vehicle of every depot", async () => {
+  it("generates optional stops, skills and shifts the service accepts and can serve: " +
+    "every needed skill on a vehicle of every depot", async () => {
     const api = await createSpecBackend({});
     for (const options of [
       { nodes: 60, depots: 1, capacities: true, windows: true, optional: true, skills: true, shifts: true, timeLimitSeconds: 5, seed: 2 },

@@ -113,7 +113,8 @@ describe("route playground in a real browser", function () {
     await shot("01-logged-in");
   });
 
-  it("submits the time-window example, follows it, and draws one route and one timeline row per used vehicle matching the API's result", async () => {
+  it("submits the time-window example, follows it, and draws one route and one " +
+    "timeline row per used vehicle matching the API's result", async () => {
     await page.selectOption("#example-select", "time-windows.json");
     await page.click("#example-load");
     await page.click("#submit-button");
@@ -123,7 +124,7 @@ describe("route playground in a real browser", function () {
     await page.waitForSelector("#live-log li:has-text('solved:')", { timeout: 60_000 });
     const log = await page.locator("#live-log li").allTextContents();
     expect(log[0]).to.include(`accepted as ${timeWindowTaskId}, phase queued`);
-    // The event stream where the service has it (issue 13), else polling after its 404.
+    // The event stream where the service has it, else polling after its 404.
     const stream = await fetch(`${stack.baseUrl}/api/v1/solve/events/${timeWindowTaskId}`, { headers: { ...headers, Accept: "text/event-stream" } });
     await stream.body?.cancel();
     expect(await page.getAttribute("#live-facts", "data-transport")).to.equal(stream.status === 200 ? "events" : "polling");
@@ -185,7 +186,7 @@ describe("route playground in a real browser", function () {
     expect(facts).to.match(/(Since submit|Solving for) \/ limit\d+\.\d s \/ 8 s/);
     await shot("05-live-solving");
     if ((await page.getAttribute("#live-facts", "data-transport")) === "events") {
-      // With issue 13's stream: the best cost so far and the best routes, drawn while solving.
+      // With the event stream: the best cost so far and the best routes, drawn while solving.
       await page.waitForFunction(() => {
         const facts = document.getElementById("live-facts")!;
         const drawn = (window as unknown as { vrpPlayground: { routeCount(): number } }).vrpPlayground.routeCount();
@@ -313,8 +314,12 @@ describe("route playground in a real browser", function () {
     expect(await page.evaluate(() => (window as unknown as { vrpPlayground: { routeCount(): number } }).vrpPlayground.routeCount())).to.equal(used);
     const m = await measureMap(page, "#map");
     // A measurement, not a timed assertion: the figures go to BENCHMARKS.md.
-    console.log(`      2,000 nodes, ${used} routes: full map render (zoom/pan/resize) median ${m.renderMedianMs.toFixed(1)} ms, p95 ${m.renderP95Ms.toFixed(1)} ms; ` +
-      `hover handler median ${m.hoverHandlerMedianMs.toFixed(2)} ms, p95 ${m.hoverHandlerP95Ms.toFixed(2)} ms; hover to next frame median ${m.hoverFrameMedianMs.toFixed(1)} ms, p95 ${m.hoverFrameP95Ms.toFixed(1)} ms (${m.samples} moves, ${m.hits} on a node)`);
+    console.log(`      2,000 nodes, ${used} routes: full map render (zoom/pan/resize) median ` +
+      `${m.renderMedianMs.toFixed(1)} ms, p95 ${m.renderP95Ms.toFixed(1)} ms; ` +
+      `hover handler median ${m.hoverHandlerMedianMs.toFixed(2)} ms, p95 ` +
+        `${m.hoverHandlerP95Ms.toFixed(2)} ms; hover to next frame median ` +
+        `${m.hoverFrameMedianMs.toFixed(1)} ms, p95 ${m.hoverFrameP95Ms.toFixed(1)} ms ` +
+        `(${m.samples} moves, ${m.hits} on a node)`);
     expect(m.hits).to.be.greaterThan(0);
     await shot("10-2000-nodes");
   });

@@ -61,7 +61,8 @@ describe("the served contract and the API reference page", function () {
     expect(load(await yaml.text())).to.deep.equal(DOCUMENT);
   });
 
-  it("answers GET / with an index: HTML for a browser, JSON for curl, linking reference, document, playground, health and metrics", async () => {
+  it("answers GET / with an index: HTML for a browser, JSON for curl, linking " +
+    "reference, document, playground, health and metrics", async () => {
     const json = (await (await fetch(`${stack.baseUrl}/`, { headers: { Accept: "*/*" } })).json()) as { links: { href: string }[] };
     const hrefs = json.links.map((l) => l.href);
     for (const href of ["/docs", "/openapi.json", "/openapi.yaml", "/playground", "/healthz", "/readyz", "/metrics"]) expect(hrefs).to.include(href);
@@ -80,11 +81,14 @@ describe("the served contract and the API reference page", function () {
     const response = await page.goto(`${stack.baseUrl}/docs`);
     expect(response?.status()).to.equal(200);
     expect(response?.headers()["content-security-policy"]).to.equal(
-      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: " +
+        "blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action " +
+        "'none'; frame-ancestors 'none'",
     );
     await page.waitForSelector(".opblock", { timeout: 30_000 });
     const listed = await page.$$eval(".opblock", (blocks) =>
-      blocks.map((b) => `${b.querySelector(".opblock-summary-method")?.textContent} ${b.querySelector(".opblock-summary-path")?.getAttribute("data-path")}`),
+      blocks.map((b) => `${b.querySelector(".opblock-summary-method")?.textContent} ` +
+        `${b.querySelector(".opblock-summary-path")?.getAttribute("data-path")}`),
     );
     expect([...listed].sort()).to.deep.equal([...OPERATIONS].sort());
     expect(OPERATIONS.length).to.be.at.least(11);

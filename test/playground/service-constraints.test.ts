@@ -18,7 +18,7 @@ const run = promisify(execFile);
 const shots = artifactsDir("playground-constraints");
 
 /**
- * The playground with optional stops, skills and shifts (issue 21), in Debian's headless Chromium
+ * The playground with optional stops, skills and shifts, in Debian's headless Chromium
  * against a real stack: unassigned customers drawn apart on the map and listed with their reason,
  * shifts on the timeline, and the random generator's new kinds.
  */

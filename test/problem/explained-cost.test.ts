@@ -10,7 +10,7 @@ import { arbitraryRequest } from "../strategies/random-problems.js";
 
 const close = (x: number, y: number, what: string) => expect(x, what).to.be.closeTo(y, 1e-6 * Math.max(1, Math.abs(y)));
 
-/** Issue 13 items 5 and 8 on random requests with every feature on, without the service around them. */
+/** The explained cost and the infeasibility pre-check on random requests with every feature on, without the service around them. */
 describe("route_details and the infeasibility pre-check on random requests", function () {
   this.timeout(60_000);
 

@@ -91,7 +91,9 @@ describe("the failure message names the broken load rule with amounts (src/probl
   it("shipments split between vehicles or reversed", () => {
     const req = line({ node_demands: [0, 0, 0, 0, 0], shipments: [{ pickup: 1, delivery: 2, amount: 1 }, { pickup: 3, delivery: 4, amount: 1 }] });
     expect(why(req, [[2, 1, 3], [4]])).to.deep.equal([
-      "2 shipment(s) not served by one vehicle with the pickup first (shipment 0: delivery node 2 before pickup node 1 on vehicle 0, shipment 1: pickup node 3 on vehicle 0, delivery node 4 on vehicle 1)",
+      "2 shipment(s) not served by one vehicle with the pickup first (shipment 0: " +
+        "delivery node 2 before pickup node 1 on vehicle 0, shipment 1: pickup node 3 on " +
+        "vehicle 0, delivery node 4 on vehicle 1)",
     ]);
   });
 

@@ -67,7 +67,9 @@ describe("the pre-check of optional stops, skills, shifts and route limits (src/
     expect(found).to.deep.equal([
       {
         kind: "shift_too_short",
-        message: "node 5 cannot be served within the shift of any vehicle allowed to serve it, even driving there and back alone: vehicle 0 (shift [0, 90]) misses by 10 min at best, back at 100 at the earliest",
+        message: "node 5 cannot be served within the shift of any vehicle allowed to serve it, " +
+          "even driving there and back alone: vehicle 0 (shift [0, 90]) misses by 10 min " +
+          "at best, back at 100 at the earliest",
         node: 5,
         evidence: { earliest_return: 100, shift_start: 0, shift_end: 90, late_by: 10, vehicle: "Vehicle 0" },
       },
@@ -81,7 +83,8 @@ describe("the pre-check of optional stops, skills, shifts and route limits (src/
     const req = line({ vehicle_max_distance: [90, 95] });
     const found = infeasibilities(compileRequest(req).problem, undefined, req);
     expect(found.map((i) => [i.kind, i.node, i.evidence])).to.deep.equal([["distance_limit", 5, { round_trip_distance: 100, max_distance: 95, vehicle: "Vehicle 1" }]]);
-    expect(found[0]!.message).to.equal("node 5 is farther than the distance cap of every vehicle allowed to serve it: the shortest trip there and back, by vehicle 1, is 100 against its vehicle_max_distance 95");
+    expect(found[0]!.message).to.equal("node 5 is farther than the distance cap of every vehicle allowed to serve it: " +
+      "the shortest trip there and back, by vehicle 1, is 100 against its vehicle_max_distance 95");
   });
 
   it("uses each vehicle's own working hours", () => {
@@ -131,7 +134,8 @@ describe("unassigned and skip_penalty_total in the result (src/problem/format-re
     expect(r.unassigned![1]).to.deep.equal({
       node: 3,
       reason: "skipped_cheaper",
-      message: "node 3 is optional and was left out: its skip penalty 5 is less than the 40 its cheapest feasible insertion into this plan would add",
+      message: "node 3 is optional and was left out: its skip penalty 5 is less than the 40 its " +
+        "cheapest feasible insertion into this plan would add",
       evidence: { skip_penalty: 5, insertion_cost: 40 },
     });
     expect(r.unassigned![2]!.evidence).to.deep.equal({ skip_penalty: 100, insertion_cost: 60 });
@@ -182,7 +186,10 @@ describe("unassigned and skip_penalty_total in the result (src/problem/format-re
     const solution = { routes: [[1, 2], [3, 4]] };
     const why = violationReasons(problem, evaluateSolution(problem, solution), { solution, proven: [] });
     expect(why).to.deep.equal([
-      "1 customer(s) that must be served could not be placed on any route under the hard constraints (node 5 was left out: every vehicle allowed to serve it already visits its vehicle_max_stops (2 vehicle(s), 4 stops in all); allow_unassigned would return the rest of the plan)",
+      "1 customer(s) that must be served could not be placed on any route under the " +
+        "hard constraints (node 5 was left out: every vehicle allowed to serve it " +
+        "already visits its vehicle_max_stops (2 vehicle(s), 4 stops in all); " +
+        "allow_unassigned would return the rest of the plan)",
     ]);
     const broken = { routes: [[1, 2, 3], [4, 5]] };
     expect(violationReasons(problem, evaluateSolution(problem, broken), { solution: broken, proven: [] })).to.deep.equal([

@@ -25,7 +25,7 @@ function takenKey(entry: object, missingReads: number): { kv: KV; reads: () => n
 
 const record = { id: "t1", owner: "o", state: "queued", updatedAt: new Date().toISOString() } as unknown as TaskRecord;
 
-describe("TaskStore: a create that finds the key taken (issue 24, fault suite)", () => {
+describe("TaskStore: a create that finds the key taken (fault suite)", () => {
   it("abandon asks again when the read-back answers missing, and sees the record: the admission won", async () => {
     const bucket = takenKey(record, 3);
     expect(await new TaskStore(bucket.kv).abandon("t1")).to.equal(false);

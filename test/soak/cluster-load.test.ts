@@ -180,7 +180,8 @@ describe("soak: three-node NATS cluster under load", function () {
       .join("\n");
   }
 
-  it(`load: ${LOAD_TASKS} tasks through two API instances, every rejection a 429, every accepted task solved, worker memory flat`, async () => {
+  it(`load: ${LOAD_TASKS} tasks through two API instances, every rejection a 429, ` +
+    `every accepted task solved, worker memory flat`, async () => {
     const rssOf = () => Promise.all(workers.map(async (w) => sampleValue(await scrape(w.url), "process_resident_memory_bytes")));
     const rssStart = await rssOf();
     const report = await submitLoad(apis, headers, LOAD_TASKS, { retryUnavailable: false });
@@ -198,7 +199,8 @@ describe("soak: three-node NATS cluster under load", function () {
     for (let i = 0; i < workers.length; i++) expect(rssEnd[i]!, "worker RSS growth").to.be.lessThan(rssStart[i]! * 2 + 64 * 1048576);
   });
 
-  it(`fault: one NATS node killed during ${FAULT_TASKS} submissions; every 503 carries Retry-After, retried submissions are accepted, none lost`, async () => {
+  it(`fault: one NATS node killed during ${FAULT_TASKS} submissions; every 503 ` +
+    `carries Retry-After, retried submissions are accepted, none lost`, async () => {
     let killed = false;
     const report = await submitLoad(apis, headers, FAULT_TASKS, {
       retryUnavailable: true,

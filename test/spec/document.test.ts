@@ -1,6 +1,3 @@
-// DO NOT EDIT. Generated from openapi/solve-api.openapi.json by openapi-typescript (`npm run gen`).
-// A test fails when this file is stale.
-
 import { expect } from "chai";
 import { execFileSync } from "node:child_process";
 import { validate } from "@hyperjump/json-schema/openapi-3-1";

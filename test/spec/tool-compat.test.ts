@@ -1,5 +1,5 @@
 /**
- * The document's shape where common tools need it (issue 14, item 10): Prism reads the schema
+ * The document's shape where common tools need it: Prism reads the schema
  * dialect, Postman's validator misreads `items: false`, typed clients switch on `result.status`
  * and narrow error types by HTTP status, and generators name the callback body's type.
  */
@@ -80,7 +80,8 @@ describe("the OpenAPI document in common tools", () => {
         for (const status of Object.keys(op.responses).map(Number).filter((s) => s >= 400)) {
           const pointer = responseSchemaPointer(op.operationId, status);
           const schema = byPointer(pointer);
-          if (!admittedCodes({ $ref: pointer }).length && !schema.properties?.code && !schema.allOf) continue; // not an error envelope (e.g. /readyz's 503)
+          // Not an error envelope (e.g. /readyz's 503).
+          if (!admittedCodes({ $ref: pointer }).length && !schema.properties?.code && !schema.allOf) continue;
           // An operation may narrow further than the status (two operations' 409s can mean different things).
           const ofStatus = Object.entries(ERROR_STATUS).filter(([, s]) => s === status).map(([code]) => code);
           const admitted = admittedCodes({ $ref: pointer });

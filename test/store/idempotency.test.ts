@@ -62,7 +62,7 @@ describe("Idempotency-Key claims in NATS KV", function () {
     expect((await store.claim("ann", "k3", "f1")).kind).to.equal("in_use");
   });
 
-  describe("a claim left pending by a submit that answered an error (issue 24)", () => {
+  describe("a claim left pending by a submit that answered an error", () => {
     const task = (id: string): TaskRecord => {
       const at = new Date().toISOString();
       return { id, owner: "ann", channel: "direct", state: "queued", submittedAt: at, updatedAt: at, name: null, nodeNum: 4, vehicleNum: 1, objective: "min_total_distance", timeLimitSeconds: 1, strategy: null, callbackUrl: null, solveAttempts: 0 };

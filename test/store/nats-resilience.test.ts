@@ -10,7 +10,7 @@ import type { TaskRecord } from "../../src/queue/task-store.js";
 import { HistoryStore } from "../../src/store/history.js";
 import { quietLog, withNats } from "../helpers/nats.js";
 
-/** Issue 24: how the service's NATS clients read, and how fast they leave a node that hangs. */
+/** How the service's NATS clients read, and how fast they leave a node that hangs. */
 describe("NATS clients under faults", function () {
   this.timeout(60_000);
 

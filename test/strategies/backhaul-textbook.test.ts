@@ -99,7 +99,8 @@ describe("backhauls on the textbook search (search/backhaul-model.ts), priced ag
   this.timeout(300_000);
 
   for (const { name, move } of MOVES) {
-    it(`${name}: every applied move priced as the evaluator prices the routes (peak on board), plus the model's price of pickup -> delivery arcs`, () => {
+    it(`${name}: every applied move priced as the evaluator prices the routes (peak on ` +
+      `board), plus the model's price of pickup -> delivery arcs`, () => {
       let commits = 0;
       fc.assert(
         fc.property(backhaulArb(10), penaltyArb, (o, pen) => {
@@ -139,7 +140,8 @@ describe("backhauls on the textbook search (search/backhaul-model.ts), priced ag
   // pickups, deliveries, pickups: every single relocation keeps one arc), so the arcs are counted
   // over the runs rather than required gone in each; the prices must be exact in every run. The
   // solver itself answers only what the evaluator finds feasible.
-  it("the whole local search with ruin and recreate removes the pickup -> delivery arcs (almost always) and keeps the routes priced exactly", () => {
+  it("the whole local search with ruin and recreate removes the pickup -> delivery " +
+    "arcs (almost always) and keeps the routes priced exactly", () => {
     let runs = 0;
     let runsWithArcs = 0;
     fc.assert(
@@ -172,7 +174,8 @@ describe("backhauls on the textbook search (search/backhaul-model.ts), priced ag
     expect(runsWithArcs, `runs ending with a pickup -> delivery arc, of ${runs}`).to.be.at.most(Math.floor(runs / 10));
   });
 
-  it("hgs solves backhaul problems through the transformation: every customer served, feasible for the evaluator wherever the general search is", () => {
+  it("hgs solves backhaul problems through the transformation: every customer served, " +
+    "feasible for the evaluator wherever the general search is", () => {
     let runs = 0;
     fc.assert(
       fc.property(backhaulArb(25), (o) => {
@@ -190,7 +193,8 @@ describe("backhauls on the textbook search (search/backhaul-model.ts), priced ag
     expect(runs).to.be.greaterThan(5);
   });
 
-  it("declines what it cannot price: shipments, a time dimension with binding windows, several vehicle types, customers with neither kind", () => {
+  it("declines what it cannot price: shipments, a time dimension with binding " +
+    "windows, several vehicle types, customers with neither kind", () => {
     fc.assert(
       fc.property(loadArb("hard", 10, "shipments"), (o) => {
         const { problem: p } = compileRequest(loadInstance(o));

@@ -35,7 +35,7 @@ function bruteForce(p: CompiledProblem): number {
   return best;
 }
 
-/** Issue 21: tiny requests with the constraint fields go to the exhaustive search, which honours them. */
+/** Tiny requests with the constraint fields go to the exhaustive search, which honours them. */
 describe("exact with optional stops, skills and route limits", function () {
   this.timeout(60_000);
 

@@ -68,6 +68,8 @@ describe("the feasibility phase (core/feasibility.ts)", () => {
     // Everyone on the first vehicle, whatever it is given: never feasible, never reported.
     const stubborn: Strategy = {
       name: "stubborn",
+      kind: "search",
+      features: ["capacities"],
       supports: () => ({ ok: true }),
       solve(problem, budget, initial) {
         starts.push(initial);
@@ -99,6 +101,8 @@ describe("the feasibility phase (core/feasibility.ts)", () => {
     let calls = 0;
     const late: Strategy = {
       name: "late",
+      kind: "search",
+      features: ["capacities"],
       supports: () => ({ ok: true }),
       solve(_problem, budget) {
         calls++;
@@ -118,6 +122,8 @@ describe("the feasibility phase (core/feasibility.ts)", () => {
     let calls = 0;
     const reporting: Strategy = {
       name: "reporting",
+      kind: "search",
+      features: ["capacities"],
       supports: () => ({ ok: true }),
       solve(_problem, budget) {
         calls++;

@@ -95,7 +95,8 @@ describe("hgs general search (mixed fleets, several depots, speeds, soft windows
     expect(moves).to.be.greaterThan(1000);
   });
 
-  it("leaves no improving relocation to another route at its local optimum (its quick distance-and-load filter rejects no improving move)", () => {
+  it("leaves no improving relocation to another route at its local optimum (its quick " +
+    "distance-and-load filter rejects no improving move)", () => {
     let checked = 0;
     fc.assert(
       fc.property(fc.oneof(fleetArb("none", 10), fleetArb("hard", 10)), fc.integer({ min: 1, max: 1e6 }), penaltyArb, (o, seed, pen) => {
@@ -133,7 +134,8 @@ describe("hgs general search (mixed fleets, several depots, speeds, soft windows
     expect(checked).to.be.greaterThan(1000);
   });
 
-  it("leaves no improving 2-opt* between routes at its local optimum (its quick tail-swap distance-and-load filter rejects no improving move)", () => {
+  it("leaves no improving 2-opt* between routes at its local optimum (its quick " +
+    "tail-swap distance-and-load filter rejects no improving move)", () => {
     let checked = 0;
     fc.assert(
       fc.property(fc.oneof(fleetArb("none", 10), fleetArb("hard", 10)), fc.integer({ min: 1, max: 1e6 }), penaltyArb, (o, seed, pen) => {
@@ -171,7 +173,8 @@ describe("hgs general search (mixed fleets, several depots, speeds, soft windows
     expect(checked).to.be.greaterThan(1000);
   });
 
-  it("leaves no improving relocation, swap or 2-opt within a route at its local optimum (its quick distance filter rejects no improving move)", () => {
+  it("leaves no improving relocation, swap or 2-opt within a route at its local " +
+    "optimum (its quick distance filter rejects no improving move)", () => {
     let checked = 0;
     fc.assert(
       fc.property(fc.oneof(fleetArb("none", 10), fleetArb("hard", 10)), fc.integer({ min: 1, max: 1e6 }), penaltyArb, (o, seed, pen) => {
@@ -214,7 +217,8 @@ describe("hgs general search (mixed fleets, several depots, speeds, soft windows
     expect(checked).to.be.greaterThan(1000);
   });
 
-  it("leaves no improving SWAP* (exchange with each customer at its best place in the other route) at its local optimum without time windows", () => {
+  it("leaves no improving SWAP* (exchange with each customer at its best place in the " +
+    "other route) at its local optimum without time windows", () => {
     let checked = 0;
     fc.assert(
       fc.property(fleetArb("none", 10), fc.integer({ min: 1, max: 1e6 }), penaltyArb, (o, seed, pen) => {
@@ -257,7 +261,8 @@ describe("hgs general search (mixed fleets, several depots, speeds, soft windows
     const m = buildFleetModel(p);
     const counts = new Map<string, number>();
     for (let v = 0; v < p.vehicleCount; v++) {
-      const key = `${req.vehicles_capacity[v]}|${req.vehicle_fixed_costs![v]}|${req.vehicle_unit_distance_costs![v]}|${req.start_nodes[v]}|${req.end_nodes[v]}`;
+      const key = `${req.vehicles_capacity[v]}|${req.vehicle_fixed_costs![v]}|` +
+        `${req.vehicle_unit_distance_costs![v]}|${req.start_nodes[v]}|${req.end_nodes[v]}`;
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
     expect(m.typeSlots.map((s) => s.length).sort()).to.deep.equal([...counts.values()].sort());

@@ -88,7 +88,8 @@ describe("large problems: distances without a matrix, grid neighbours, the large
     expect(selectStrategy(big).name).to.equal("large");
   });
 
-  it("solves 3,500 customers without a matrix: feasible by the evaluator, cheaper than its savings start, every improvement reported", () => {
+  it("solves 3,500 customers without a matrix: feasible by the evaluator, cheaper " +
+    "than its savings start, every improvement reported", () => {
     const p = compileRequest(positionsRequest(3500, 800, 40, 4)).problem;
     const savings = evaluateSolution(p, clarkeWrightSolution(p));
     expect(savings.feasible).to.equal(true);
@@ -115,7 +116,7 @@ describe("large problems: distances without a matrix, grid neighbours, the large
     const loads = large.supports(pickups);
     expect(loads.ok).to.equal(false);
     if (!loads.ok) expect(loads.reason).to.equal("the large strategy cannot take this request: it does not take pickups, shipments or extra load dimensions yet");
-    // Mixed fleets are its own now (issue 20, step 4: rich-decomposition.test.ts).
+    // Mixed fleets are its own now (rich-decomposition.test.ts).
     expect(large.supports(compileRequest({ ...base, vehicles_capacity: [40, 40, 40, 40, 30] }).problem).ok).to.equal(true);
   });
 });

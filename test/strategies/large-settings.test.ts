@@ -5,7 +5,7 @@ import type { DecompositionSettings } from "../../strategies/settings.js";
 
 const settings = (firstRoundShare: number): DecompositionSettings => ({ customers: 500, seconds: 0.65, rotation: true, firstRoundShare, squeeze: true, windowGroups: false, startShare: 0.1 });
 
-describe("large: the first round's share of a group's time (issue 20, step 5)", () => {
+describe("large: the first round's share of a group's time", () => {
   it("grows with the rounds the budget allows, from MIN_FIRST_ROUND_SHARE to 1 at FULL_FIRST_ROUND_AT rounds", () => {
     expect(firstRoundShare(settings(0), 0)).to.equal(MIN_FIRST_ROUND_SHARE);
     expect(firstRoundShare(settings(0), FULL_FIRST_ROUND_AT)).to.equal(1);

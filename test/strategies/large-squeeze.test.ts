@@ -26,7 +26,7 @@ function request(customers: number, vehicles: number, capacity: number, seed: nu
   };
 }
 
-describe("large: route elimination (fleet squeeze, issue 20 step 5)", function () {
+describe("large: route elimination (fleet squeeze)", function () {
   this.timeout(120_000);
 
   it("fleetFloor is the total demand over the capacity, and null for mixed fleets", () => {

@@ -187,7 +187,8 @@ describe("moves with load rules (pickups, backhauls, shipments, extra dimensions
     expect(commits).to.be.greaterThan(50);
   });
 
-  it("pair relocate within a route and pair exchange miss no improvement: when they refuse, no placement the evaluator prices improves", () => {
+  it("pair relocate within a route and pair exchange miss no improvement: when they " +
+    "refuse, no placement the evaluator prices improves", () => {
     let refused = 0;
     fc.assert(
       fc.property(fc.oneof(loadArb("none", 10, "shipments"), loadArb("hard", 10, "shipments"), loadArb("soft", 10, "shipments")), penaltyArb, (o, pen) => {

@@ -46,7 +46,9 @@ describe("solving with load rules (pickups, backhauls, shipments, extra dimensio
     expect(solved).to.be.greaterThan(15);
   });
 
-  it("the general search on shipments with soft windows (threshold acceptance kept across price adjustments): every new best is feasible for the evaluator and cheaper than the one before, and the answer is the last", () => {
+  it("the general search on shipments with soft windows (threshold acceptance kept " +
+    "across price adjustments): every new best is feasible for the evaluator and " +
+    "cheaper than the one before, and the answer is the last", () => {
     let solved = 0;
     fc.assert(
       fc.property(loadArb("soft", 14, "shipments"), (o) => {
@@ -80,7 +82,9 @@ describe("solving with load rules (pickups, backhauls, shipments, extra dimensio
     expect(solved).to.be.greaterThan(4);
   });
 
-  it("the general local search ends at every raised price: drawn shipment problems with hard windows run their 300 iterations (a move and its reverse priced as improvements by rounding noise cycled until the time ran out)", () => {
+  it("the general local search ends at every raised price: drawn shipment problems " +
+    "with hard windows run their 300 iterations (a move and its reverse priced as " +
+    "improvements by rounding noise cycled until the time ran out)", () => {
     // Fixed draws (fast-check seed 42): the first of them cycled before the relative tolerance of move-pricing.ts.
     for (const o of fc.sample(loadArb("hard", 14, "shipments"), { numRuns: 6, seed: 42 })) {
       const { problem: p } = compileRequest(loadInstance({ ...o, customers: Math.max(o.customers, 10) }));

@@ -98,7 +98,8 @@ describe("localised general search (promising customers: mixed fleets, windows, 
     expect(moves, "localised runs applied moves").to.be.greaterThan(50);
   });
 
-  it("under windows and rules: prices every move of a localised run exactly, repairs included, and serves every customer it may not skip", () => {
+  it("under windows and rules: prices every move of a localised run exactly, repairs " +
+    "included, and serves every customer it may not skip", () => {
     let moves = 0;
     let repairMoves = 0;
     fc.assert(

@@ -167,7 +167,8 @@ describe("SWAP* (strategies/search/moves/swap-star.ts), one implementation for b
     expect(commits).to.be.greaterThan(0);
   });
 
-  it("textbook search under binding windows: only customers with a granular neighbour in the other route move there, priced as the evaluator prices it", () => {
+  it("textbook search under binding windows: only customers with a granular neighbour " +
+    "in the other route move there, priced as the evaluator prices it", () => {
     let commits = 0;
     let excluded = 0;
     fc.assert(

@@ -111,7 +111,8 @@ describe("pair-aware ruin and recreate (ils/pair-ruin.ts, ils/pair-recreate.ts)"
     expect(regrets).to.be.greaterThan(20);
   });
 
-  it("route elimination empties the shortest route (when short) and puts its customers back on the routes still used, priced as the evaluator prices them", () => {
+  it("route elimination empties the shortest route (when short) and puts its " +
+    "customers back on the routes still used, priced as the evaluator prices them", () => {
     let eliminated = 0;
     fc.assert(
       fc.property(shipmentArb(), penaltyArb, (o, pen) => {

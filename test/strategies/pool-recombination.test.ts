@@ -131,7 +131,8 @@ describe("route pool and set-partitioning recombination", function () {
     expect(plans, "some recombinations found a cheaper plan").to.be.greaterThan(10);
   });
 
-  it("finds a plan with a route fewer when the pool holds one: feasible, everyone served once, within the limit, whatever its cost; null when none can exist", () => {
+  it("finds a plan with a route fewer when the pool holds one: feasible, everyone " +
+    "served once, within the limit, whatever its cost; null when none can exist", () => {
     let plans = 0;
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: 1_000_000 }), fc.constantFrom<LoadOptions["time"]>("none", "hard"), (seed, loadSeed, time) => {

@@ -38,7 +38,10 @@ function vehiclesPricing(p: CompiledProblem, m: FleetModel, route: PooledRoute):
   });
 }
 
-/** The search's objective of a solution (general-ils.ts `consider`): the evaluator's cost plus the search's price of required customers left out. */
+/**
+ * The search's objective of a solution (general-ils.ts `consider`): the evaluator's cost plus the search's
+ * price of required customers left out.
+ */
 function objective(p: CompiledProblem, m: FleetModel, solution: Solution): { feasible: boolean; cost: number } {
   const score = evaluateSolution(p, solution);
   let cost = score.cost;

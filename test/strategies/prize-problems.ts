@@ -61,7 +61,10 @@ export const penaltyArb = fc.record({
   timeWarp: fc.double({ min: 0.1, max: 50, noNaN: true }),
 });
 
-/** Penalised cost of the routes from scratch (the evaluator's routes, route k on vehicle k) plus the model's skip price of every customer on none. */
+/**
+ * Penalised cost of the routes from scratch (the evaluator's routes, route k on vehicle k) plus the model's
+ * skip price of every customer on none.
+ */
 export function scratchTotal(p: CompiledProblem, m: HgsModel, pen: Penalties, routes: number[][]): number {
   const served = new Set(routes.flat());
   let total = routes.reduce((sum, r, v) => sum + scratchRouteCost(p, v, pen, r), 0);

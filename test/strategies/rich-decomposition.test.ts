@@ -1,7 +1,5 @@
 import { expect } from "chai";
 import fc from "fast-check";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { generateRichXxl } from "../../bench/rich-xxl-instance.js";
 import { compileRequest } from "../../src/problem/compile-request.js";
 import { Budget } from "../../strategies/core/budget.js";
@@ -13,10 +11,9 @@ import { large } from "../../strategies/large/index.js";
 import { largeStart } from "../../strategies/large/start.js";
 import { selectStrategy } from "../../strategies/select.js";
 import { arbitraryRequest } from "./random-problems.js";
+import { xxlFixture } from "../helpers/benchmark-fixtures.js";
 
-const xxl = (name: string) => join(resolve(fileURLToPath(new URL("../../", import.meta.url)), "../shared/benchmarks/requests/XXL"), `${name}.json`);
-
-describe("decomposition of rich problems: windows, several depots, mixed fleets (issue 20, step 4)", function () {
+describe("decomposition of rich problems: windows, several depots, mixed fleets", function () {
   this.timeout(120_000);
 
   it("scores every route of a sub-problem exactly as in the whole problem, and lifts the routes back unchanged", () => {
@@ -70,7 +67,7 @@ describe("decomposition of rich problems: windows, several depots, mixed fleets 
   });
 
   it("starts a multi-depot problem from per-depot savings: feasible, every customer once", () => {
-    const { request } = generateRichXxl(xxl("Leuven1"), 700, 3, 7);
+    const { request } = generateRichXxl(xxlFixture("Leuven1"), 700, 3, 7);
     const p = compileRequest(request).problem;
     const score = evaluateSolution(p, largeStart(p));
     expect(score.missing).to.deep.equal([]);
@@ -78,8 +75,9 @@ describe("decomposition of rich problems: windows, several depots, mixed fleets 
     expect(score.feasible).to.equal(true);
   });
 
-  it("improves a 900-customer problem with windows, three depots and a mixed fleet: feasible, cheaper than its start, every improvement reported", () => {
-    const { request } = generateRichXxl(xxl("Leuven1"), 900, 3, 3);
+  it("improves a 900-customer problem with windows, three depots and a mixed fleet: " +
+    "feasible, cheaper than its start, every improvement reported", () => {
+    const { request } = generateRichXxl(xxlFixture("Leuven1"), 900, 3, 3);
     const p = compileRequest(request).problem;
     expect(large.supports(p).ok).to.equal(true);
     const start = evaluateSolution(p, largeStart(p));
@@ -96,15 +94,15 @@ describe("decomposition of rich problems: windows, several depots, mixed fleets 
   });
 
   it("sends rich and textbook-windows problems above 1,000 customers to the decomposition, not to ALNS or the savings alone", () => {
-    const rich = compileRequest(generateRichXxl(xxl("Leuven1"), 1200, 3, 1).request).problem;
+    const rich = compileRequest(generateRichXxl(xxlFixture("Leuven1"), 1200, 3, 1).request).problem;
     expect(selectStrategy(rich).name).to.equal("large");
-    const matrixLess = compileRequest(generateRichXxl(xxl("Leuven2"), 3500, 3, 1).request).problem;
+    const matrixLess = compileRequest(generateRichXxl(xxlFixture("Leuven2"), 3500, 3, 1).request).problem;
     expect(matrixLess.dist.length).to.equal(0);
     expect(selectStrategy(matrixLess).name).to.equal("large");
-    // Identical vehicles with windows: the decomposition too since issue 20's measurement (select.ts).
-    const textbook = compileRequest(generateRichXxl(xxl("Leuven1"), 1200, 1, 1, false).request).problem;
+    // Identical vehicles with windows: the decomposition too (select.ts).
+    const textbook = compileRequest(generateRichXxl(xxlFixture("Leuven1"), 1200, 1, 1, false).request).problem;
     expect(selectStrategy(textbook).name).to.equal("large");
-    const textbookLarge = compileRequest(generateRichXxl(xxl("Leuven2"), 3500, 1, 1, false).request).problem;
+    const textbookLarge = compileRequest(generateRichXxl(xxlFixture("Leuven2"), 3500, 1, 1, false).request).problem;
     expect(selectStrategy(textbookLarge).name).to.equal("large");
   });
 });

@@ -68,8 +68,6 @@ function bruteForceOptimum(req: SolveRequestInput): number {
 describe("solver strategies", function () {
   this.timeout(120_000);
 
-  /** The one-shot constructions make no claim to optimality; every search strategy must find it. */
-  const CONSTRUCTIONS = new Set(["clarke-wright", "sweep"]);
   it("finds the brute-force optimum of tiny instances (symmetric and asymmetric) with every search strategy that supports them", () => {
     const tried = new Set<string>();
     for (let seed = 1; seed <= 8; seed++) {
@@ -80,7 +78,8 @@ describe("solver strategies", function () {
       expect(optimum, "the instance is feasible").to.be.lessThan(Number.POSITIVE_INFINITY);
       const { problem } = compileRequest(req);
       for (const strategy of STRATEGIES) {
-        if (CONSTRUCTIONS.has(strategy.name) || !strategy.supports(problem).ok) continue;
+        // A construction makes no claim to optimality; every search and exact strategy must find it.
+        if (strategy.kind === "construction" || !strategy.supports(problem).ok) continue;
         tried.add(strategy.name);
         const outcome = solveRequest(req, { requestId: "t", timeLimitSeconds: 5, seed, maxIterations: 3000, strategy: strategy.name });
         expect(outcome.status, `${strategy.name} seed ${seed}`).to.equal("solved");
@@ -288,7 +287,7 @@ describe("solver strategies", function () {
     const soft = compileRequest({ ...timedRequest, late_penalty_per_min: 1 });
     expect(selectStrategy(soft.problem).name).to.equal("hgs");
     // A mixed fleet, several depots: hgs too (its general search); above its measured size, the
-    // decomposition (large, issue 20 step 4).
+    // decomposition (large).
     const mixed = compileRequest({ ...cvrp(10, 2, 50, 1), vehicles_capacity: [50, 60] });
     expect(selectStrategy(mixed.problem).name).to.equal("hgs");
     const depots = compileRequest({ ...cvrp(10, 2, 50, 1), start_nodes: [0, 1], end_nodes: [0, 1] });

@@ -51,7 +51,8 @@ const arb = fc.record({
 describe("a route for a cluster of unserved optional customers (moves/textbook-cluster-route.ts)", function () {
   this.timeout(300_000);
 
-  it("opens a route only when it serves unserved customers within every constraint for less than their skip prices; its price is the evaluator's, the other routes stay", () => {
+  it("opens a route only when it serves unserved customers within every constraint " +
+    "for less than their skip prices; its price is the evaluator's, the other routes stay", () => {
     let opened = 0;
     let refused = 0;
     fc.assert(
@@ -112,7 +113,8 @@ describe("a route for a cluster of unserved optional customers (moves/textbook-c
     expect(refused, "routes refused").to.be.greaterThan(20);
   });
 
-  it("opens a route for a far group that pays together, not for one far customer, and not for customers a passing route takes for less", () => {
+  it("opens a route for a far group that pays together, not for one far customer, and " +
+    "not for customers a passing route takes for less", () => {
     const { problem: p } = compileRequest(farCluster(6, 12, 60, 3));
     const m = modelOf(p);
     const ls = new LocalSearch(m);

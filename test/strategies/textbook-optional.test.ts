@@ -95,7 +95,8 @@ describe("optional customers in the textbook iterated local search (moves/textbo
     expect(optionalCommits, "insertions, removals and exchanges were applied").to.be.greaterThan(50);
   });
 
-  it("the localised insertion of an unserved customer skips only routes unchanged since it found nothing: the same outcome as looking at all", () => {
+  it("the localised insertion of an unserved customer skips only routes unchanged " +
+    "since it found nothing: the same outcome as looking at all", () => {
     let compared = 0;
     let moved = 0;
     fc.assert(

@@ -1,7 +1,5 @@
 import { expect } from "chai";
 import fc from "fast-check";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { ghLike } from "../../bench/gh-like.js";
 import { generateRichXxl } from "../../bench/rich-xxl-instance.js";
 import { compileRequest } from "../../src/problem/compile-request.js";
@@ -17,8 +15,7 @@ import { textbookMismatch } from "../../strategies/search/textbook-model.js";
 import { windowNeighbours, windowProximity } from "../../strategies/search/window-neighbours.js";
 import { findStrategy } from "../../strategies/registry.js";
 import { selectStrategy } from "../../strategies/select.js";
-
-const xxl = (name: string) => join(resolve(fileURLToPath(new URL("../../", import.meta.url)), "../shared/benchmarks/requests/XXL"), `${name}.json`);
+import { xxlFixture } from "../helpers/benchmark-fixtures.js";
 
 /** The time-window neighbourhood by a full sort of every other customer (the definition). */
 function sortedWindowNeighbours(p: CompiledProblem, k: number): Int32Array[] {
@@ -33,7 +30,7 @@ function sortedWindowNeighbours(p: CompiledProblem, k: number): Int32Array[] {
   return lists;
 }
 
-describe("textbook VRPTW above 1,000 customers (issue 20)", function () {
+describe("textbook VRPTW above 1,000 customers", function () {
   this.timeout(180_000);
 
   it("keeps the time-window neighbourhood of a full sort (top-k selection, ties by index)", () => {
@@ -49,7 +46,7 @@ describe("textbook VRPTW above 1,000 customers (issue 20)", function () {
   });
 
   it("builds the matrix itself only for textbook windows given by positions, with the evaluator's distances", () => {
-    const big = compileRequest(generateRichXxl(xxl("Leuven2"), 3100, 1, 1, false).request).problem;
+    const big = compileRequest(generateRichXxl(xxlFixture("Leuven2"), 3100, 1, 1, false).request).problem;
     expect(hasDenseMatrix(big)).to.equal(false);
     expect(big.nodeCount).to.be.at.most(WINDOWS_WHOLE_MAX_NODES);
     expect(buildsOwnMatrix(big)).to.equal(true);
@@ -59,7 +56,8 @@ describe("textbook VRPTW above 1,000 customers (issue 20)", function () {
       for (let j = 0; j < big.nodeCount; j += 89) expect(dense.dist[i * big.nodeCount + j]).to.equal(distanceBetween(big, i, j));
     }
     // Several depots and a mixed fleet: not the textbook model; hgs keeps refusing without the matrix.
-    const rich = compileRequest(generateRichXxl(xxl("Leuven2"), 3100, 3, 1, true).request).problem;
+    const richRequest = generateRichXxl(xxlFixture("Leuven2"), 3100, 3, 1, true).request;
+    const rich = compileRequest(richRequest).problem;
     expect(buildsOwnMatrix(rich)).to.equal(false);
     expect(hgs.supports(rich).ok).to.equal(false);
     expect(decompositionSettings(rich, textbookMismatch(rich) === null, { decomposition: { windowGroups: true } }).windowGroups).to.equal(false);
@@ -97,7 +95,7 @@ describe("textbook VRPTW above 1,000 customers (issue 20)", function () {
   });
 
   it("selects it for textbook windows up to the largest measured size, given by positions without a matrix", () => {
-    const big = compileRequest(generateRichXxl(xxl("Antwerp1"), 5000, 1, 1, false).request).problem;
+    const big = compileRequest(generateRichXxl(xxlFixture("Antwerp1"), 5000, 1, 1, false).request).problem;
     expect(hasDenseMatrix(big)).to.equal(false);
     expect(selectStrategy(big).name).to.equal(EXPECTED_ABOVE_1000);
     expect(findStrategy(EXPECTED_ABOVE_1000).supports(big).ok).to.equal(true);

@@ -29,7 +29,7 @@ const job = (request: SolveRequestInput, strategy?: string) => ({
   options: { requestId: "inline-test", timeLimitSeconds: 1, seed: 7, ...(strategy ? { strategy } : {}) },
 });
 
-describe("worker: tiny problems solved inline (issue 24)", () => {
+describe("worker: tiny problems solved inline", () => {
   const inline = new InlineSolver(null);
 
   it("solves what the exhaustive search takes, with the same routes and cost as the solver thread's path", () => {

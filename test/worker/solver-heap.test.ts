@@ -31,7 +31,7 @@ describe("worker: the solver thread's heap limit follows the job's size", () => 
 
   it("starts a thread with the job's limit, keeps it for a similar job and replaces it for a much larger one", async function () {
     this.timeout(60_000);
-    const runner = new SolverThreadRunner({ extraStrategyModules: [], strategySelection: null }, 4096, (size) => (size.nodes > 1000 ? 512 : 128));
+    const runner = new SolverThreadRunner({ strategyModules: [], strategySelection: null }, 4096, (size) => (size.nodes > 1000 ? 512 : 128));
     try {
       const request = cvrpRequest({ customers: 12, vehicles: 3, capacity: 40, seed: 5 });
       expectSolved(await runner.run(job(request), 30_000, {}, { nodes: 13, requestBytes: 1_000 }), request);
@@ -52,7 +52,7 @@ describe("worker: the solver thread's heap limit follows the job's size", () => 
   it("solves a job again under the maximum when its scaled limit was too small, instead of failing it", async function () {
     this.timeout(120_000);
     // 32 MB of heap cannot parse a 2,000-node matrix (test/e2e/large-problems.test.ts relies on it).
-    const runner = new SolverThreadRunner({ extraStrategyModules: [], strategySelection: null }, 1024, () => 32);
+    const runner = new SolverThreadRunner({ strategyModules: [], strategySelection: null }, 1024, () => 32);
     try {
       const request = cvrpRequest({ customers: 1999, vehicles: 150, capacity: 100, seed: 11 });
       const reply = await runner.run(job(request), 60_000, {}, { nodes: 2000, requestBytes: 1 });
@@ -65,7 +65,7 @@ describe("worker: the solver thread's heap limit follows the job's size", () => 
 
   it("fails with the memory message when even the maximum is too small", async function () {
     this.timeout(120_000);
-    const runner = new SolverThreadRunner({ extraStrategyModules: [], strategySelection: null }, 32);
+    const runner = new SolverThreadRunner({ strategyModules: [], strategySelection: null }, 32);
     try {
       const request = cvrpRequest({ customers: 1999, vehicles: 150, capacity: 100, seed: 11 });
       const reply = await runner.run(job(request), 60_000, {}, { nodes: 2000, requestBytes: 1 });

@@ -2,7 +2,7 @@ import createClient, { type Client, type Middleware } from "openapi-fetch";
 import type { paths } from "./generated/api.js";
 import { credentialHeaders, type Credentials } from "./credentials.js";
 import { ApiError, UnexpectedResponseError, WaitTimeoutError, isApiError } from "./errors.js";
-import type { FinishedResult, PollResult, SolveRequest, SubmitAcknowledgement } from "./types.js";
+import type { FinishedResult, PollResult, SolveRequest, StrategyInfo, SubmitAcknowledgement } from "./types.js";
 import { parseRetryAfter, scheduledWaitMs, sleep, POLL_SCHEDULE_MS } from "./wait.js";
 
 export interface ClientOptions {
@@ -89,6 +89,13 @@ export class VrpClient {
       if (remaining <= 0) throw new WaitTimeoutError(requestId, timeoutMs);
       await clock.sleep(Math.min(waitMs, remaining), options.signal);
     }
+  }
+
+  /** The strategies this deployment runs, by name, with the request features each takes. */
+  async strategies(options: { signal?: AbortSignal } = {}): Promise<StrategyInfo[]> {
+    const { data, error, response } = await this.raw.GET("/api/v1/strategies", { ...signalOf(options.signal) });
+    if (data !== undefined) return (data as unknown as { result: StrategyInfo[] }).result;
+    throw toError(response, error);
   }
 
   /** Submit, then wait for the finished task. */

@@ -14,6 +14,8 @@ export type FinishedResult = PollSolved | PollFailed;
 export type SolvedResult = Schemas["SolvedResult"];
 export type CompletionCallbackBody = Schemas["CompletionCallbackBody"];
 export type ValidationIssue = Schemas["ValidationIssue"];
+/** A strategy a request may pin in `strategy`: its name, kind and the request features it takes. */
+export type StrategyInfo = Schemas["StrategyInfo"];
 /** One customer a plan leaves unserved (extension), with its reason and the numbers behind it. */
 export type UnassignedNode = Schemas["UnassignedNode"];
 /** Why a customer is unserved: `skipped_cheaper`, `no_vehicle_with_skills`, `shift_too_short`, ... */

@@ -41,6 +41,16 @@ function recordingClock() {
 const direct = () => new VrpClient({ baseUrl, credentials: { user: "acme", apiKey: "vrp_x" } });
 
 describe("VrpClient", () => {
+  it("lists the deployment's strategies from GET /api/v1/strategies, and throws the typed error on a 401", async () => {
+    const list = [{ name: "hgs", kind: "search", supports: ["capacities", "time_windows"] }];
+    script = [{ status: 200, body: { success: true, request_id: ID, error: null, result: list } }];
+    seen.length = 0;
+    assert.deepEqual(await direct().strategies(), list);
+    assert.equal(seen[0]!.url, "/api/v1/strategies");
+    script = [{ status: 401, body: { success: false, request_id: ID, error: "no key", result: null, code: "invalid_credentials" } }];
+    await assert.rejects(direct().strategies(), (err: unknown) => isApiError(err) && err.status === 401);
+  });
+
   it("sends direct-access or marketplace headers from the one credentials option", async () => {
     script = [{ status: 200, body: processing }];
     seen.length = 0;

@@ -1,5 +1,5 @@
 /**
- * Done-when of issue 14: a client generated from the document by @hey-api/openapi-ts compiles
+ * A client generated from the document by @hey-api/openapi-ts compiles
  * under strict TypeScript, and its generated error types narrow by status as this SDK's do.
  */
 import assert from "node:assert/strict";

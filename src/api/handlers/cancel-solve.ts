@@ -13,10 +13,12 @@ type Transition = "cancelled-queued" | "stop-requested" | "none";
 
 const CANCELLED_MESSAGE = 'The task was cancelled before it started: it failed with "cancelled by the caller".';
 const CANCELLING_MESSAGE =
-  "The solver was asked to stop; the task ends within about a second with the best solution found so far (or fails if none was found). Poll, follow the events or wait for the callback.";
+  "The solver was asked to stop; the task ends within about a second with the best " +
+    "solution found so far (or fails if none was found). Poll, follow the events or " +
+    "wait for the callback.";
 
 /**
- * POST /api/v1/solve/{request_id}/cancel (issue 13). The task record changes by compare-and-set,
+ * POST /api/v1/solve/{request_id}/cancel. The task record changes by compare-and-set,
  * so a cancel racing a worker that picks the task up ends in exactly one of: failed here while
  * still queued, or stopped by that worker (told through NATS, wherever it runs).
  */

@@ -22,7 +22,7 @@ export function getSolveResultHandler(services: ApiServices) {
     const depth = task.state === "queued" ? await queue.queueDepth() : null;
     const body = taskEnvelope(task, depth);
     ctx.status = 200;
-    // Issue 13: a solving task's progress, and with ?include=best its best solution so far.
+    // A solving task's progress, and with ?include=best its best solution so far.
     ctx.body = task.state === "solving" ? withProgress(body, task, await services.progress.get(id), wantBest) : body;
   };
 }

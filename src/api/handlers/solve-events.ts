@@ -15,7 +15,7 @@ function lastEventId(ctx: KoaContext): number {
   return Number(raw);
 }
 
-/** GET /api/v1/solve/events/{request_id} (issue 13): the task's events as `text/event-stream`. */
+/** GET /api/v1/solve/events/{request_id}: the task's events as `text/event-stream`. */
 export function solveEventsHandler(services: ApiServices) {
   return async (c: OpenApiContext, ctx: KoaContext): Promise<void> => {
     const { task } = await ownedTask(services, ctx, String(c.request.params.request_id ?? ""));

@@ -29,7 +29,7 @@ function settle<T>(p: Promise<T>): Promise<Settled<T>> {
 const AHEAD_MAX_BODY_BYTES = 256 * 1024;
 
 /**
- * The submit's checks with the admission's writes sent ahead (issue 24, pipeline speed). Used
+ * The submit's checks with the admission's writes sent ahead (pipeline speed). Used
  * only when every limit is far away (quota reserved early, rate counter far below its limit as
  * this process last saw it, queue depth known from its cache) and without an Idempotency-Key.
  *

@@ -37,11 +37,11 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
     try {
       const caller = await authenticateCaller(ctx.headers, config, accounts);
       stage("api.authenticated");
-      // Issue 24 (pipeline speed): with plenty of quota left, one task is reserved alongside the
+      // With plenty of quota left, one task is reserved alongside the
       // rate counter (one round trip instead of two); a submit refused before the quota check
       // gives it back, so the order of checks and what a refusal costs stay as they were.
       const early = admission.quotaHasRoom(caller.owner, caller.plan) ? reservation(admission.reserveQuota(caller.owner, caller.plan)) : null;
-      // Issue 24: far from every limit, without an Idempotency-Key, the admission's writes go
+      // Far from every limit, without an Idempotency-Key, the admission's writes go
       // out alongside the rate counter too (submit-ahead.ts): one dependent round trip less.
       if (early && ctx.headers["idempotency-key"] === undefined && admission.rateHasRoom(caller.owner, caller.plan) && queue.cachedDepth() !== null) {
         const ahead = await submitAhead(services, c, ctx, caller, early, readJsonBody);
@@ -105,7 +105,7 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
         }
         busyChecked = true;
         const task = newTaskRecord(state.httpRequestId, caller, request);
-        // Issue 24: the `queued` event is part of the admission (its failure fails the submit), so
+        // The `queued` event is part of the admission (its failure fails the submit), so
         // an accepted task's log always starts with it; a refused submit's stray event is never
         // served (events are read through the task's record, which such a submit never has).
         const queuedEvent = services.events.publishQueued(task.id, taskEnvelope(task, depth + 1));
@@ -143,7 +143,7 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
       metrics.submissions.inc({ outcome: "accepted", code: "none" });
       const ack = acceptedAck(task);
       // After the commit, so a refused submit never leaves a history entry behind, and not
-      // waited for (issue 24, pipeline speed): the entry is not part of the task's fate, and
+      // waited for (pipeline speed): the entry is not part of the task's fate, and
       // the worker writes it when the task ends if it is missing (an API instance that died
       // right after answering, a failover that lost it). Neither write fails the accepted
       // submit; a repeat settles a claim left pending (IdempotencyStore.claim).

@@ -125,5 +125,7 @@ function checkMatrix(
 /** The 422 message for a large request without coordinates. */
 export function largeRequestMessage(n: number): string {
   const limit = DENSE_MATRIX_MAX_NODES.toLocaleString("en-US");
-  return `node_positions are required above ${limit} nodes (got ${n}): a full distance_matrix that large exceeds the request body limit, so send node_positions with distance_matrix: [] (distances are then Euclidean, computed by the solver)`;
+  return `node_positions are required above ${limit} nodes (got ${n}): a full ` +
+    `distance_matrix that large exceeds the request body limit, so send ` +
+    `node_positions with distance_matrix: [] (distances are then Euclidean, computed by the solver)`;
 }

@@ -39,7 +39,9 @@ export function loadFieldIssues(req: SolveRequestInput & ConstraintFields, add: 
     pickups.forEach((amount, i) => {
       const demand = req.node_demands[i] ?? 0;
       if (amount > 0 && demand > 0) {
-        add(["node_pickups", String(i)], `node ${i} has both a demand (${demand}) and a pickup (${amount}), which pickups_after_deliveries does not allow (every pickup comes after every delivery): make them two nodes`);
+        add(["node_pickups", String(i)], `node ${i} has both a demand (${demand}) and a pickup (${amount}), which ` +
+          `pickups_after_deliveries does not allow (every pickup comes after every ` +
+          `delivery): make them two nodes`);
       }
     });
   }
@@ -76,13 +78,16 @@ export function loadFieldIssues(req: SolveRequestInput & ConstraintFields, add: 
       const pickup = pickups?.[node] ?? 0;
       if (pickup !== 0) add(["node_pickups", String(node)], `node ${node} is in shipment ${k} and must have pickup 0 (got ${pickup}); the shipment's amount is its load`);
       const row = extra?.[node];
-      if (row?.some((x) => x !== 0)) add(["node_extra_demands", String(node)], `node ${node} is in shipment ${k} and must have extra demands 0 (got ${list(row)}); a shipment's amount is in the first dimension only`);
+      if (row?.some((x) => x !== 0)) add(["node_extra_demands", String(node)], `node ${node} is in shipment ${k} and must have extra demands 0 (got ` +
+        `${list(row)}); a shipment's amount is in the first dimension only`);
     }
     const penalties = req.node_skip_penalties;
     if (Array.isArray(penalties) && penalties.length === n) {
       const [pp, dp] = [penalties[s.pickup] ?? null, penalties[s.delivery] ?? null];
       if (pp !== dp) {
-        add(["node_skip_penalties", String(s.delivery)], `shipment ${k}: the skip penalties of its pickup (node ${s.pickup}: ${pp}) and its delivery (node ${s.delivery}: ${dp}) must be equal, so that the pair is served or skipped together`);
+        add(["node_skip_penalties", String(s.delivery)], `shipment ${k}: the skip penalties of its pickup (node ${s.pickup}: ${pp}) and ` +
+          `its delivery (node ${s.delivery}: ${dp}) must be equal, so that the pair is ` +
+          `served or skipped together`);
       }
     }
   });
@@ -111,7 +116,8 @@ function extraDimensionIssues(req: SolveRequestInput & ConstraintFields, depots:
     }
   });
   vehicles?.forEach((row, v) => {
-    if (row.length !== dims) add(["vehicles_extra_capacity", String(v)], `vehicle ${v} has ${row.length} extra dimension(s) but node_extra_demands has ${dims}; every node and vehicle must have the same number`, "dimension_mismatch");
+    if (row.length !== dims) add(["vehicles_extra_capacity", String(v)], `vehicle ${v} has ${row.length} extra dimension(s) but node_extra_demands has ` +
+      `${dims}; every node and vehicle must have the same number`, "dimension_mismatch");
   });
   return sameDims ? nodes : null;
 }

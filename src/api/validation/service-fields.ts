@@ -44,7 +44,8 @@ export function serviceFieldIssues(req: SolveRequestInput, depots: ReadonlySet<n
     for (const depot of sortedDepots) {
       const needs = skills[depot];
       if (Array.isArray(needs) && needs.length > 0) {
-        add(["node_skills", String(depot)], `node ${depot} is a depot (a start or end node) and needs no skills: its skills must be null or [] (got ${JSON.stringify(needs)})`, "depot_skills");
+        add(["node_skills", String(depot)], `node ${depot} is a depot (a start or end node) and needs no skills: its skills ` +
+          `must be null or [] (got ${JSON.stringify(needs)})`, "depot_skills");
       }
     }
   }

@@ -2,6 +2,7 @@ import type { OpenAPIBackend } from "openapi-backend";
 import type { ValidationIssue } from "../../errors/api-error.js";
 import type { SolveRequestInput } from "../../problem/request-types.js";
 import { ajvIssues, MAX_ISSUES } from "./ajv-issues.js";
+import { strategyNameIssues } from "./strategy-name.js";
 import { crossFieldIssues, READ_BY_CROSS_FIELD_RULES, type CallbackUrlCheck } from "./cross-field.js";
 
 /**
@@ -22,12 +23,16 @@ export function validateSolveRequest(
   );
   if (!schemaCheck.valid) {
     const issues = ajvIssues(schemaCheck.errors ?? [], { requestBody: body });
+    // A name the schema accepted may still be one this process did not load.
+    if (issues.length < MAX_ISSUES && !issues.some((i) => i.loc[1] === "strategy")) {
+      issues.push(...strategyNameIssues(body as Record<string, unknown>));
+    }
     const rulesCanRun = issues.every((i) => i.loc.length >= 2 && i.loc[0] === "body" && !READ_BY_CROSS_FIELD_RULES.has(i.loc[1]!));
     if (rulesCanRun && issues.length < MAX_ISSUES) issues.push(...crossFieldIssues(body as SolveRequestInput, checkCallbackUrl).slice(0, MAX_ISSUES - issues.length));
     return { ok: false, issues, schemaValid: false };
   }
   const request = body as SolveRequestInput;
-  const issues = crossFieldIssues(request, checkCallbackUrl);
+  const issues = [...strategyNameIssues(body as Record<string, unknown>), ...crossFieldIssues(request, checkCallbackUrl)];
   return issues.length > 0 ? { ok: false, issues, schemaValid: true } : { ok: true, request };
 }
 

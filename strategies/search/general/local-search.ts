@@ -18,16 +18,17 @@ const STOP_CHECK = 16;
 
 /**
  * Granular local search for any fleet (the general search's education): relocate one or two
- * customers (also reversed), swap 1-1, 2-1 and 2-2, 2-opt within a route and both 2-opt*
- * variants between routes, over each customer's nearest neighbours, first improvement; moves
- * into an empty vehicle of each type; SWAP* between routes without a time dimension
- * (moves/swap-star.ts, shared with the textbook search); and after each pass a route may change vehicle
- * (vehicle-moves.ts). With shipments, whole pairs are relocated (moves/pair-relocate.ts, also within their route:
- * pair-relocate-within.ts) and
- * exchanged (moves/pair-exchange.ts) and a stop never moves alone to another route; with
- * backhauls, delivery parts exchange tails and pickup parts heads (moves/linehaul-two-opt-star.ts)
- * and the parts are re-paired by assignment (moves/backhaul-pairing.ts). Each candidate route is priced on its own vehicle from pieces of the
- * current routes (the route model, routes.ts), so routes of different types, depots and speeds mix exactly.
+ * customers (also reversed), swap 1-1, 2-1 and 2-2, 2-opt within a route and both 2-opt* variants
+ * between routes, over each customer's nearest neighbours, first improvement; moves into an empty
+ * vehicle of each type; SWAP* between routes without a time dimension (moves/swap-star.ts, shared
+ * with the textbook search); and after each pass a route may change vehicle
+ * (moves/vehicle-change.ts). With shipments, whole pairs are relocated (moves/pair-relocate.ts, also
+ * within their route: moves/pair-relocate-within.ts) and exchanged (moves/pair-exchange.ts) and a
+ * stop never moves alone to another route; with backhauls, delivery parts exchange tails and pickup
+ * parts heads (moves/linehaul-two-opt-star.ts) and the parts are re-paired by assignment
+ * (moves/backhaul-pairing.ts). Each candidate route is priced on its own vehicle from pieces of the
+ * current routes (the route model, routes.ts), so routes of different types, depots and speeds mix
+ * exactly.
  * `onCommit` lets the property test compare each predicted price with a from-scratch one.
  */
 export class GeneralLocalSearch extends GeneralMovePricing {
@@ -48,8 +49,8 @@ export class GeneralLocalSearch extends GeneralMovePricing {
     // SWAP* chooses on the first dimension's delivered load and prices its choice at every
     // dimension's peak (route-loads.ts); with shipments it would only ever split pairs, so it is off.
     // It knows skills (a customer goes only to a vehicle that may serve it) but not route caps
-    // (route-rules.ts); on SDVRPTW (skills under hard windows) it was no better and much worse on
-    // a generated instance (BENCHMARKS.md, issue 21 SDVRPTW): off for problems with rules.
+    // (route-rules.ts); on SDVRPTW (skills under hard windows) it was no better, and much worse on
+    // a generated instance: off for problems with rules.
     this.swapStar = rs.m.twStart === null && !rs.m.order?.partner && rs.m.rules === null ? new SwapStar(this) : null;
   }
 

@@ -9,8 +9,7 @@ const EPS = 1e-7;
  * Improvements below this share of the price are rounding noise. With the prices raised for a
  * repair (x100) route prices reach 1e8 and more, where a move that changes nothing could price
  * 1e-7 below the route computed another way, and its reverse too: on an infeasible shipment
- * problem with hard windows the search moved one customer back and forth until its time ran out
- * (BENCHMARKS.md, issue 22, "PDPTW: acceptance kept across price adjustments").
+ * problem with hard windows the search moved one customer back and forth until its time ran out.
  */
 const RELATIVE_EPS = 1e-12;
 

@@ -7,8 +7,8 @@ import type { Routes } from "../routes.js";
  * `other`; returns their count. All of them, or with `nearOnly` (long routes under binding
  * windows: FleetModel.nearSwapStar) only those with a granular neighbour in `other`: a customer
  * none of whose nearest (by distance and windows) is there has no cheap place there, and on long
- * routes the pairs of all customers made SWAP* a third of the search's time for moves the exact
- * time price nearly always refused (BENCHMARKS.md, "Long routes with wide windows").
+ * routes the pairs of all customers made SWAP* a large share of the search's time for moves the
+ * exact time price nearly always refused.
  */
 export function swapStarCandidates(rs: Routes, r: number, other: number, nearOnly: boolean, out: Int32Array): number {
   const seq = rs.seq[r]!;

@@ -9,7 +9,7 @@ const EPS = 1e-7;
  * What SWAP* needs from a local search: the route model, two scratch buffers, and how it
  * rewrites a route (so that a search's bookkeeping, e.g. the localised search's promising
  * customers, follows). Routes are priced from their totals on their own vehicles
- * (route-price.ts).
+ * (cost-evaluator.ts).
  */
 export interface SwapStarHost {
   readonly model: Routes;

@@ -7,7 +7,7 @@ const EPS = 1e-7;
  * other optional moves (textbook-optional.ts) serve one customer at a time, and one customer
  * alone in an empty route almost never pays its way out and back, while a whole cluster of them
  * does: on prize-collecting instances with long routes the search otherwise keeps fewer routes
- * than the best known (C2_10_2: 25-26 routes for 29, 850 clients served for 930) and has no step
+ * and serves fewer customers than the best known solutions, and has no step
  * that adds one. Built greedily: the unserved customers reachable from a seed through granular
  * neighbours that are unserved too (nearest first, breadth first), each put at its cheapest
  * position in the growing route when what it is worth there exceeds the rise of the route's exact
@@ -76,8 +76,8 @@ export class ClusterRoute {
    * granular neighbours there (before or after it), as the local search would insert it;
    * +Infinity when no neighbour is served. A new route that serves its customers for more than
    * their skip prices, but for more than this, loses to serving them where they are close to a
-   * route already (long routes with wide windows: R2_10_2 and RC2_10_2 ended with one or two
-   * routes more than the best known, and dearer, without this comparison).
+   * route already (with long routes and wide windows, searches without this comparison ended with
+   * a route or two more than the best known solutions, and dearer).
    */
   private elsewhere(c: number, r: number): number {
     const ls = this.ls;
@@ -105,7 +105,10 @@ export class ClusterRoute {
     return best;
   }
 
-  /** Unserved customers reachable from seed through unserved granular neighbours, breadth first, at most `limit`, into `queue`; their count. */
+  /**
+   * Unserved customers reachable from seed through unserved granular neighbours, breadth first, at most
+   * `limit`, into `queue`; their count.
+   */
   private gather(seed: number, limit: number): number {
     const ls = this.ls;
     const neighbours = ls.m.neighbours;

@@ -11,8 +11,8 @@ const PER_ROUTE = 8;
  * cheapest feasible places, for the PER_ROUTE shipments that cost it least. Set partitioning then
  * can move a pair from one route of the best solution into another while the other routes are
  * rebuilt from other local optima: on Li and Lim's lrc1_4_1 the best known distance needs exactly
- * such a route (a 14-stop route with one more pair at its head, +0.47 in distance), which the
- * search never produced (BENCHMARKS.md, issue 22). Every shipment is priced against every route,
+ * such a route (a route of the best solution with one more pair at its head), which the search
+ * never produced. Every shipment is priced against every route,
  * not only the granular neighbours: that pair is in none of the route's neighbour lists, as its
  * windows are far from the route's.
  *

@@ -90,7 +90,10 @@ export class TextbookMovePricing extends TextbookRoutes {
     return after < this.rs.cost[r]! - EPS;
   }
 
-  /** Adds the load above the delivered total and the time penalty of the candidate (pieces `a`) to an improving distance price; whether it still improves. */
+  /**
+   * Adds the load above the delivered total and the time penalty of the candidate (pieces `a`) to an
+   * improving distance price; whether it still improves.
+   */
   confirmWithin(r: number): boolean {
     if (this.rs.loads) {
       this.predicted += this.loadCorrection(r, this.a, this.rs.load[r]![this.rs.length[r]! + 1]!);

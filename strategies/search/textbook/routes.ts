@@ -6,10 +6,9 @@ import type { HgsModel } from "../textbook-model.js";
 import { PromisingCustomers } from "./promising.js";
 
 /**
- * The textbook local search's view of the route model (routes.ts): the same arrays (sequence,
- * distance both ways, load, service, cost, where each customer is, when each route was last
- * rewritten), read through the identical-fleet scalars of HgsModel so that its moves are priced
- * in O(1) from totals, with the time segments of the model for binding windows. It adds what only
+ * The textbook local search's view of the route model (routes.ts): its moves read the model's
+ * arrays through `rs` and price from totals in O(1) through the model's cost evaluator, with the
+ * model's time segments for binding windows. It adds what only
  * the textbook methods use: scratch buffers, the promising customers of the localised search and
  * the commit hook of the property tests. The modification clock is never reset, so that what
  * was examined or cached under it stays comparable across runs.
