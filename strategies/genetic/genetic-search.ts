@@ -57,7 +57,7 @@ class Search {
     let warpOk = true;
     const limit = this.m.windows ? this.m.windows.maxDuration : this.m.durationLimit;
     for (let r = 0; r < this.m.vehicles; r++) {
-      if (ls.loadOf(r) > this.m.capacity + 1e-9) loadOk = false;
+      if (ls.loadOf(r) > this.m.fleet.capacity[r]! + 1e-9) loadOk = false;
       if (ls.durationOf(r) > limit + 1e-7) durationOk = false;
       if (ls.timeWarpOf(r) > 1e-9) warpOk = false;
     }

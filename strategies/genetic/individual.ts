@@ -43,6 +43,8 @@ export class Individual {
     // The objective alone: the excesses are summed apart, and priced at `pen` below.
     const costs = new CostEvaluator(m.fleet);
     costs.penalties = NO_PENALTIES;
+    const capacity = m.fleet.capacity[0]!;
+    const speed = m.fleet.speed[0]!;
     for (const route of routes) {
       if (route.length === 0) continue;
       let distance = 0;
@@ -61,8 +63,8 @@ export class Individual {
       }
       distance += m.dist[prev * n + m.depot]!;
       cost += costs.fromTotals(0, route.length, distance, load, service);
-      loadExcess += Math.max(0, load - m.capacity);
-      if (m.durationLimit !== Number.POSITIVE_INFINITY) durationExcess += Math.max(0, distance / m.speed + service - m.durationLimit);
+      loadExcess += Math.max(0, load - capacity);
+      if (m.durationLimit !== Number.POSITIVE_INFINITY) durationExcess += Math.max(0, distance / speed + service - m.durationLimit);
       if (m.windows) {
         routeSegment(m, route, route.length, segment);
         timeWarp += segment.timeWarp;

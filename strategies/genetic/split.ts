@@ -57,7 +57,7 @@ function splitBounded(m: HgsModel, costs: CostEvaluator, tour: Int32Array, loadF
   const size = tour.length;
   const depot = m.depot;
   const { chain, load, service } = tourPrefixes(m, tour);
-  const maxLoad = loadFactor * m.capacity;
+  const maxLoad = loadFactor * m.fleet.capacity[0]!;
   const layers = Math.min(m.vehicles, size);
   // potential[k][j]: best cost of serving tour[0..j) with k routes; pred: where the last route began.
   const potential = Array.from({ length: layers + 1 }, () => new Float64Array(size + 1).fill(Number.POSITIVE_INFINITY));
@@ -112,7 +112,7 @@ function splitUnlimited(m: HgsModel, costs: CostEvaluator, tour: Int32Array, loa
   const size = tour.length;
   const depot = m.depot;
   const { chain, load, service } = tourPrefixes(m, tour);
-  const maxLoad = loadFactor * m.capacity;
+  const maxLoad = loadFactor * m.fleet.capacity[0]!;
   const potential = new Float64Array(size + 1).fill(Number.POSITIVE_INFINITY);
   const pred = new Int32Array(size + 1);
   potential[0] = 0;
@@ -154,7 +154,8 @@ function splitWindows(m: HgsModel, costs: CostEvaluator, tour: Int32Array, loadF
   const size = tour.length;
   const depot = m.depot;
   if (size === 0) return Array.from({ length: m.vehicles }, () => []);
-  const maxLoad = loadFactor * m.capacity;
+  const maxLoad = loadFactor * m.fleet.capacity[0]!;
+  const speed = m.fleet.speed[0]!;
   const rows = layers === 0 ? 1 : layers;
   // potential[k][j]: best cost of serving tour[0..j) with k + 1 routes (any number when layers is 0).
   const potential = Array.from({ length: rows }, () => new Float64Array(size + 1).fill(Number.POSITIVE_INFINITY));
@@ -176,9 +177,9 @@ function splitWindows(m: HgsModel, costs: CostEvaluator, tour: Int32Array, loadF
         if (load > maxLoad) break;
         service += m.service[c]!;
         if (j > i) distance += m.dist[tour[j - 1]! * n + c]!;
-        segment.append(m.dist[segment.last * n + c]! / m.speed, m.service[c]!, 0, w.start[c]!, w.end[c]!, c);
+        segment.append(m.dist[segment.last * n + c]! / speed, m.service[c]!, 0, w.start[c]!, w.end[c]!, c);
         closed.set(segment.duration, segment.timeWarp, segment.earliest, segment.latest, segment.first, segment.last);
-        closed.append(m.dist[c * n + depot]! / m.speed, 0, 0, w.start[depot]!, w.end[depot]!, depot);
+        closed.append(m.dist[c * n + depot]! / speed, 0, 0, w.start[depot]!, w.end[depot]!, depot);
         const total = distance + m.dist[c * n + depot]!;
         const cost = base + costs.fromTotals(0, j - i + 1, total, load, service) + costs.timePrice(closed, w.maxDuration);
         if (cost < layer[j + 1]!) {

@@ -226,7 +226,7 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
  * edge, so the first solutions stay feasible.
  */
 export function startingPrices(m: HgsModel, penalties: Penalties): Penalties {
-  return { ...penalties, timeWarp: m.windows ? Math.max(penalties.timeWarp, (m.unitCost * m.maxDistance) / m.speed) : penalties.timeWarp };
+  return { ...penalties, timeWarp: m.windows ? Math.max(penalties.timeWarp, (m.fleet.unitCost[0]! * m.maxDistance) / m.fleet.speed[0]!) : penalties.timeWarp };
 }
 
 function fromSolution(s: Solution, routes: number): number[][] {

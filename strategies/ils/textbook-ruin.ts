@@ -236,7 +236,7 @@ export class TextbookRuin {
     const pieces = this.pieces.reset();
     if (ls.m.demand[c]! > 0) pieces.node(c).add(r, 1, length);
     else pieces.add(r, 1, length).node(c);
-    return ls.penalties.load * (loads.excessOfPieces(r, pieces, ls.rs.seq) - Math.max(0, delivered - ls.m.capacity));
+    return ls.penalties.load * (loads.excessOfPieces(r, pieces, ls.rs.seq) - Math.max(0, delivered - ls.m.fleet.capacity[r]!));
   }
 
   /** Puts c into route r after position `after` (0: first). */

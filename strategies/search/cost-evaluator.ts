@@ -44,6 +44,11 @@ export class CostEvaluator {
     return cost;
   }
 
+  /** Fixed + unit x distance of vehicle v: the price's part that no penalty lowers, the bound moves prune on. */
+  travel(v: number, distance: number): number {
+    return this.fixedCost[v]! + this.unitCost[v]! * distance;
+  }
+
   /** Time warp and working-hours excess of a route whose time segment is `seg`, under the duration cap `cap`. */
   timePrice(seg: { timeWarp: number; duration: number }, cap: number): number {
     return timePrice(this.penalties, seg, cap);

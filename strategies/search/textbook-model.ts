@@ -29,9 +29,6 @@ export interface HgsModel {
   demand: Float64Array;
   /** Service minutes per node (zeros without a time dimension). */
   service: Float64Array;
-  capacity: number;
-  /** Distance units per minute (1 without a time dimension, where duration is unconstrained). */
-  speed: number;
   /**
    * Without binding windows: longest allowed route in minutes (the working-hours cap or the
    * depot's opening span), duration being additive (driving + service). Infinity with windows.
@@ -39,8 +36,6 @@ export interface HgsModel {
   durationLimit: number;
   /** Binding hard windows (null when none: then duration is additive, see durationLimit). */
   windows: HgsWindows | null;
-  fixedCost: number;
-  unitCost: number;
   vehicles: number;
   symmetric: boolean;
   /** Granular neighbourhood: each customer's nearest customers. */
@@ -166,12 +161,8 @@ export function assembleModel(p: CompiledProblem, arcs?: { dist: Float64Array; n
       dist: arcs ? arcs.dist : p.dist,
       demand: p.demand,
       service,
-      capacity: p.capacity[0]!,
-      speed: p.time ? p.time.speed[0]! : 1,
       durationLimit,
       windows,
-      fixedCost: p.fixedCost[0]!,
-      unitCost: p.unitCost[0]!,
       // More routes than customers is never useful, and each route costs memory in the search.
       vehicles,
       symmetric: !arcs && isSymmetric(p),
@@ -189,8 +180,9 @@ export function assembleModel(p: CompiledProblem, arcs?: { dist: Float64Array; n
  * about as dear as the longest edge per unit of the largest demand, a minute as a minute's driving.
  */
 export function initialPenalties(m: HgsModel): Penalties {
-  const time = timeReference(m.unitCost, m.speed);
-  return { load: loadReference(m.unitCost, m.maxDistance, m.maxDemand), duration: time, timeWarp: time };
+  const unitCost = m.fleet.unitCost[0]!;
+  const time = timeReference(unitCost, m.fleet.speed[0]!);
+  return { load: loadReference(unitCost, m.maxDistance, m.maxDemand), duration: time, timeWarp: time };
 }
 
 /** The time segment of a whole route (customers route[0..count), depot at both ends), from scratch. */
@@ -198,10 +190,11 @@ export function routeSegment(m: HgsModel, route: ArrayLike<number>, count: numbe
   const w = m.windows!;
   const n = m.nodeCount;
   const depot = m.depot;
+  const speed = m.fleet.speed[0]!;
   seg.setNode(depot, w.start[depot]!, w.end[depot]!, 0);
   for (let k = 0; k <= count; k++) {
     const c = k < count ? route[k]! : depot;
-    seg.append(m.dist[seg.last * n + c]! / m.speed, m.service[c]!, 0, w.start[c]!, w.end[c]!, c);
+    seg.append(m.dist[seg.last * n + c]! / speed, m.service[c]!, 0, w.start[c]!, w.end[c]!, c);
   }
   return seg;
 }

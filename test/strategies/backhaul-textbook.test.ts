@@ -52,7 +52,7 @@ function priceOf(p: CompiledProblem, m: HgsModel, pen: Penalties, v: number, rou
   const n = p.nodeCount;
   let surcharge = 0;
   for (let k = 1; k < route.length; k++) surcharge += m.dist[route[k - 1]! * n + route[k]!]! - p.dist[route[k - 1]! * n + route[k]!]!;
-  return scratchRouteCost(p, v, pen, route) + m.unitCost * surcharge;
+  return scratchRouteCost(p, v, pen, route) + p.unitCost[0]! * surcharge;
 }
 
 /** Random routes (the order broken on some), then every candidate of `move`, each applied commit checked against priceOf. */

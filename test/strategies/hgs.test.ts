@@ -145,7 +145,7 @@ function scratchCost(p: CompiledProblem, m: HgsModel, pen: Penalties, route: num
   if (route.length === 0) return 0;
   const score = evaluateRoute(p, 0, route);
   return (
-    m.fixedCost + m.unitCost * score.distance + pen.load * Math.max(0, score.load - m.capacity) + (p.time ? pen.duration * Math.max(0, score.durationMin - m.durationLimit) : 0)
+    p.fixedCost[0]! + p.unitCost[0]! * score.distance + pen.load * Math.max(0, score.load - p.capacity[0]!) + (p.time ? pen.duration * Math.max(0, score.durationMin - m.durationLimit) : 0)
   );
 }
 
@@ -163,9 +163,9 @@ function windowScratchCost(p: CompiledProblem, m: HgsModel, pen: Penalties, rout
     expect(score.durationMin, "no warp: the evaluator's duration").to.be.closeTo(duration, 1e-6);
   } else expect(score.lateMinutes, "warp: late").to.be.greaterThan(0);
   return (
-    m.fixedCost +
-    m.unitCost * score.distance +
-    pen.load * Math.max(0, score.load - m.capacity) +
+    p.fixedCost[0]! +
+    p.unitCost[0]! * score.distance +
+    pen.load * Math.max(0, score.load - p.capacity[0]!) +
     pen.timeWarp * warp +
     pen.duration * Math.max(0, duration - p.time!.maxRouteMin)
   );
@@ -193,7 +193,7 @@ function bestSplitCost(tour: Int32Array, m: HgsModel, routeCost: (route: number[
     }
     return best;
   };
-  const bounded = bestCut(1.5 * m.capacity);
+  const bounded = bestCut(1.5 * m.fleet.capacity[0]!);
   return bounded < Number.POSITIVE_INFINITY ? bounded : bestCut(Number.POSITIVE_INFINITY);
 }
 

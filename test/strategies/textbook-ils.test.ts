@@ -52,7 +52,7 @@ function modelOf(p: CompiledProblem): HgsModel {
 function scratchCost(p: CompiledProblem, m: HgsModel, pen: Penalties, route: number[]): number {
   if (route.length === 0) return 0;
   const score = evaluateRoute(p, 0, route);
-  return m.fixedCost + m.unitCost * score.distance + pen.load * Math.max(0, score.load - m.capacity) + (p.time ? pen.duration * Math.max(0, score.durationMin - m.durationLimit) : 0);
+  return p.fixedCost[0]! + p.unitCost[0]! * score.distance + pen.load * Math.max(0, score.load - p.capacity[0]!) + (p.time ? pen.duration * Math.max(0, score.durationMin - m.durationLimit) : 0);
 }
 
 describe("textbook iterated local search (hgs above 300 customers)", function () {

@@ -69,7 +69,7 @@ function scratchTimePenalty(m: HgsModel, pen: Penalties, route: number[]): numbe
 function scratchCost(p: CompiledProblem, m: HgsModel, pen: Penalties, route: number[]): number {
   if (route.length === 0) return 0;
   const score = evaluateRoute(p, 0, route);
-  return m.fixedCost + m.unitCost * score.distance + pen.load * Math.max(0, score.load - m.capacity) + scratchTimePenalty(m, pen, route);
+  return p.fixedCost[0]! + p.unitCost[0]! * score.distance + pen.load * Math.max(0, score.load - p.capacity[0]!) + scratchTimePenalty(m, pen, route);
 }
 
 describe("iterated local search under binding windows (hgs above 100 customers with windows)", function () {

@@ -97,7 +97,7 @@ export class ClusterRoute {
         const a = seq[j]!;
         const b = seq[j + 1]!;
         // The detour bounds the rise from below (penalties only add).
-        if (m.unitCost * (d[a * n + c]! + d[c * n + b]! - d[a * n + b]!) >= best) continue;
+        if (m.fleet.unitCost[q]! * (d[a * n + c]! + d[c * n + b]! - d[a * n + b]!) >= best) continue;
         const rise = ls.rs.price(q, ls.a.reset().add(q, 1, j).node(c).add(q, j + 1, length)) - before;
         if (rise < best) best = rise;
       }
@@ -150,7 +150,7 @@ export class ClusterRoute {
       const b = seq[j + 1]!;
       const detour = d[a * n + c]! + d[c * n + b]! - d[a * n + b]!;
       // The price rises at least by the detour (penalties only add): a position that cannot gain most is not priced.
-      const unpenalised = m.fixedCost + m.unitCost * (distance + detour);
+      const unpenalised = ls.costs.travel(r, distance + detour);
       if (value - (unpenalised - before) <= bestGain) continue;
       const price = ls.rs.price(r, ls.a.reset().add(r, 1, j).node(c).add(r, j + 1, length));
       if (price > unpenalised + EPS) continue;

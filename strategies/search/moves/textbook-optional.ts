@@ -62,7 +62,7 @@ function considerAfter(ls: TextbookMovePricing, u: number, skip: number, r: numb
   const a = seq[j]!;
   const b = seq[j + 1]!;
   // EPS of slack, as for exchanges: the priced gain may round above the bound (a tie then goes as without the bound).
-  if (!pruning || skip - m.unitCost * (d[a * n + u]! + d[u * n + b]! - d[a * n + b]!) > bestGain - EPS) consider(ls, u, skip, r, j + 1, j, 0);
+  if (!pruning || skip - m.fleet.unitCost[r]! * (d[a * n + u]! + d[u * n + b]! - d[a * n + b]!) > bestGain - EPS) consider(ls, u, skip, r, j + 1, j, 0);
 }
 
 /**
@@ -80,10 +80,10 @@ function considerExchange(ls: TextbookMovePricing, u: number, skip: number, r: n
   const w = seq[j]!;
   const b = seq[j + 1]!;
   const distance = ls.rs.fwd[r]![ls.rs.length[r]! + 1]!;
-  const paid = ls.rs.cost[r]! - (m.fixedCost + m.unitCost * distance);
+  const paid = ls.rs.cost[r]! - ls.costs.travel(r, distance);
   const change = d[a * n + u]! + d[u * n + b]! - d[a * n + w]! - d[w * n + b]!;
   // EPS of slack: the bound's rounding never prunes a candidate that could win.
-  if (!pruning || skip - freed - m.unitCost * change + paid > bestGain - EPS) consider(ls, u, skip, r, j, j, -freed);
+  if (!pruning || skip - freed - m.fleet.unitCost[r]! * change + paid > bestGain - EPS) consider(ls, u, skip, r, j, j, -freed);
 }
 
 /**

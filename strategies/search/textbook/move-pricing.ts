@@ -45,9 +45,8 @@ export class TextbookMovePricing extends TextbookRoutes {
 
   /** Whether the two new routes cost less than `before`; the distance bound prunes first. */
   improves(countA: number, distA: number, loadA: number, servA: number, countB: number, distB: number, loadB: number, servB: number): boolean {
-    const m = this.m;
-    const boundA = countA > 0 ? m.fixedCost + m.unitCost * distA : 0;
-    const boundB = countB > 0 ? m.fixedCost + m.unitCost * distB : 0;
+    const boundA = countA > 0 ? this.costs.travel(0, distA) : 0;
+    const boundB = countB > 0 ? this.costs.travel(0, distB) : 0;
     if (boundA + boundB >= this.before - EPS) return false;
     const after = this.costs.fromTotals(0, countA, distA, loadA, servA) + this.costs.fromTotals(0, countB, distB, loadB, servB);
     this.predicted = after;
@@ -112,7 +111,7 @@ export class TextbookMovePricing extends TextbookRoutes {
   private loadCorrection(r: number, pieces: Pieces, delivered: number): number {
     if (pieces.size === 0) return 0;
     const exact = this.rs.loads!.excessOfPieces(r, pieces, this.rs.seq);
-    return this.penalties.load * (exact - Math.max(0, delivered - this.m.capacity));
+    return this.penalties.load * (exact - Math.max(0, delivered - this.m.fleet.capacity[r]!));
   }
 
   commitWithin(r: number): boolean {

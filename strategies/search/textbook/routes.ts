@@ -95,7 +95,7 @@ export class TextbookRoutes {
   /** Whether route r carries more than its capacity: its delivered total, or with pickups (backhaul-model.ts) its peak on board. */
   overloaded(r: number): boolean {
     if (this.rs.loads) return this.rs.loadExcess[r]! > 1e-9;
-    return this.rs.load[r]![this.rs.length[r]! + 1]! > this.m.capacity + 1e-9;
+    return this.rs.load[r]![this.rs.length[r]! + 1]! > this.m.fleet.capacity[r]! + 1e-9;
   }
 
   distanceOf(r: number): number {
