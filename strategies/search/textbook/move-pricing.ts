@@ -26,6 +26,8 @@ export class TextbookMovePricing extends TextbookRoutes {
   loadV = 0;
   servU = 0;
   servV = 0;
+  private readonly fixedCost = this.m.fleet.fixedCost[0]!;
+  private readonly unitCost = this.m.fleet.unitCost[0]!;
   /** Delivered totals of the two candidate routes last priced by `improves` (for the exact load in `confirm`). */
   private loadA = 0;
   private loadB = 0;
@@ -45,8 +47,9 @@ export class TextbookMovePricing extends TextbookRoutes {
 
   /** Whether the two new routes cost less than `before`; the distance bound prunes first. */
   improves(countA: number, distA: number, loadA: number, servA: number, countB: number, distB: number, loadB: number, servB: number): boolean {
-    const boundA = countA > 0 ? this.costs.travel(0, distA) : 0;
-    const boundB = countB > 0 ? this.costs.travel(0, distB) : 0;
+    // The vehicles are identical: their fixed and unit cost, read once, bound every candidate.
+    const boundA = countA > 0 ? this.fixedCost + this.unitCost * distA : 0;
+    const boundB = countB > 0 ? this.fixedCost + this.unitCost * distB : 0;
     if (boundA + boundB >= this.before - EPS) return false;
     const after = this.costs.fromTotals(0, countA, distA, loadA, servA) + this.costs.fromTotals(0, countB, distB, loadB, servB);
     this.predicted = after;
