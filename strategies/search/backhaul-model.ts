@@ -1,6 +1,6 @@
 import { nearestNeighbours } from "../core/neighbours.js";
 import type { CompiledProblem } from "../core/problem.js";
-import { sameKindFirst } from "./fleet-model.js";
+import { sameKindFirst } from "./problem-data.js";
 import { assembleModel, textbookMismatch, type ModelOutcome } from "./textbook-model.js";
 
 /**
@@ -15,7 +15,7 @@ import { assembleModel, textbookMismatch, type ModelOutcome } from "./textbook-m
  * holds such an arc is refused by the evaluator and never reported.
  */
 
-/** Granular neighbours per customer, of which SAME_KIND of its own kind (as the general search's, fleet-model.ts). */
+/** Granular neighbours per customer, of which SAME_KIND of its own kind (as the general search's, problem-data.ts). */
 const GRANULARITY = 20;
 /**
  * A pickup -> delivery arc costs this many times (customers + 1) longest edges: more than any

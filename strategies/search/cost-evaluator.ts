@@ -1,4 +1,4 @@
-import type { FleetModel } from "./fleet-model.js";
+import type { ProblemData } from "./problem-data.js";
 import type { Penalties } from "./penalties.js";
 
 /**
@@ -17,7 +17,7 @@ export class CostEvaluator {
   private readonly speed: Float64Array;
   private readonly durationLimit: number;
 
-  constructor(readonly m: FleetModel) {
+  constructor(readonly m: ProblemData) {
     this.fixedCost = m.fixedCost;
     this.unitCost = m.unitCost;
     this.capacity = m.capacity;

@@ -1,5 +1,5 @@
 import { rulePrice } from "./cost-evaluator.js";
-import type { FleetModel } from "./fleet-model.js";
+import type { ProblemData } from "./problem-data.js";
 import type { FleetRules } from "./fleet-rules.js";
 import type { Penalties } from "./penalties.js";
 import type { Pieces } from "./pieces.js";
@@ -23,7 +23,7 @@ export class RouteRules {
   private readonly forbid: Int32Array[] | null;
   private readonly slots: number;
 
-  constructor(readonly m: FleetModel) {
+  constructor(readonly m: ProblemData) {
     this.fr = m.rules!;
     this.slots = m.customers.length + 2;
     const profiles = this.fr.profileVehicle.length;

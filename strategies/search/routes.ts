@@ -1,7 +1,7 @@
 import { evaluateRoute } from "../core/evaluator.js";
 import { ChangedCustomers } from "./changed-customers.js";
 import { CostEvaluator } from "./cost-evaluator.js";
-import type { FleetModel } from "./fleet-model.js";
+import type { ProblemData } from "./problem-data.js";
 import type { Penalties } from "./penalties.js";
 import type { Pieces } from "./pieces.js";
 import { piecesDistance, piecesLoad, piecesService, writePieces } from "./piece-walks.js";
@@ -60,7 +60,7 @@ export class Routes {
   readonly costs: CostEvaluator;
   private readonly buffer: Int32Array;
 
-  constructor(readonly m: FleetModel) {
+  constructor(readonly m: ProblemData) {
     const slots = m.customers.length + 2;
     this.costs = new CostEvaluator(m);
     const make = <T>(f: () => T): T[] => Array.from({ length: m.routes }, f);

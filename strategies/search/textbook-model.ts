@@ -1,7 +1,7 @@
 import { isSymmetric, nearestNeighbours } from "../core/neighbours.js";
 import { loadReference, timeReference } from "../core/penalty-scale.js";
 import { windowsBindAgainst, type CompiledProblem } from "../core/problem.js";
-import { buildFleetModel, type FleetModel } from "./fleet-model.js";
+import { buildProblemData, type ProblemData } from "./problem-data.js";
 import { buildFleetRules } from "./fleet-rules.js";
 import type { Penalties } from "./penalties.js";
 import { TimeSegment } from "./time-segment.js";
@@ -42,8 +42,8 @@ export interface HgsModel {
   neighbours: Int32Array[];
   maxDistance: number;
   maxDemand: number;
-  /** The same problem as the route model (routes.ts) sees it: per route slot, this model's values. */
-  fleet: FleetModel;
+  /** The problem data the route model (routes.ts) works on; its vehicle values (capacity, costs, speed) are read as slot 0. */
+  fleet: ProblemData;
   /**
    * Customers that may stay unserved (optional stops, or required ones under allow_unassigned):
    * per node the price of leaving it out (fleet-rules.ts skipPrice; Infinity: must be served).
@@ -147,7 +147,7 @@ export function assembleModel(p: CompiledProblem, arcs?: { dist: Float64Array; n
   const view = textbookSettings(p, !arcs && windows !== null);
   const neighbours = arcs ? arcs.neighbours : windows ? windowNeighbours(p, view.granularity) : nearestNeighbours(p, view.granularity);
   const durationLimit = typeof limit === "number" ? limit : Number.POSITIVE_INFINITY;
-  const built = buildFleetModel(p, { routes: vehicles, neighbours, windows: windows !== null, durationLimit, nearSwapStar: view.nearSwapStar });
+  const built = buildProblemData(p, { routes: vehicles, neighbours, windows: windows !== null, durationLimit, nearSwapStar: view.nearSwapStar });
   // The order rule is priced by the arcs: the route model must not refuse it as well.
   const fleet = arcs ? { ...built, dist: arcs.dist, order: null } : built;
   const fleetRules = buildFleetRules(p, maxDistance);

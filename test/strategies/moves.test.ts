@@ -6,7 +6,7 @@ import { GeneralLocalSearch } from "../../strategies/search/general/local-search
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
-import { buildFleetModel } from "../../strategies/search/fleet-model.js";
+import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { GeneralMovePricing } from "../../strategies/search/general/move-pricing.js";
 import { LoadSegment } from "../../strategies/search/load-segment.js";
 import { generalRelocate, generalRelocateWithin, textbookRelocate, textbookRelocateWithin } from "../../strategies/search/moves/relocate.js";
@@ -101,7 +101,7 @@ describe("moves (strategies/search/moves), each priced on the route model agains
       fc.assert(
         fc.property(fc.oneof(fleetArb("none", 9), fleetArb("hard", 9), fleetArb("soft", 9)), penaltyArb, (o, pen) => {
           const { problem: p } = compileRequest(fleetInstance(o));
-          const ls = new GeneralMovePricing(new Routes(buildFleetModel(p)));
+          const ls = new GeneralMovePricing(new Routes(buildProblemData(p)));
           const { inter, intra } = move.general(ls);
           commits += exercise(p, ls.rs, pen, o.seed, (f) => (ls.onCommit = f), inter, intra, (ru, rv) => (ls.before = ls.rs.cost[ru]! + ls.rs.cost[rv]!));
         }),
@@ -141,7 +141,7 @@ describe("SWAP* (strategies/search/moves/swap-star.ts), one implementation for b
     fc.assert(
       fc.property(fleetArb("none", 12), penaltyArb, (o, pen) => {
         const { problem: p } = compileRequest(fleetInstance(o));
-        const ls = new GeneralMovePricing(new Routes(buildFleetModel(p)));
+        const ls = new GeneralMovePricing(new Routes(buildProblemData(p)));
         const swapStar = new SwapStar(ls);
         commits += exercise(p, ls.rs, pen, o.seed, (f) => (ls.onCommit = f), null, null, () => {}, (rng) => swapStar.pass(rng, 0));
       }),
@@ -234,7 +234,7 @@ describe("the route model with several load dimensions and pickups (route-loads.
       fc.property(fleetArb("none", 10), penaltyArb, fc.integer({ min: 1, max: 1e6 }), (o, pen, seed) => {
         const { problem: p } = compileRequest(fleetInstance(o));
         const rng = new Rng(seed);
-        const base = buildFleetModel(p);
+        const base = buildProblemData(p);
         const n = p.nodeCount;
         const draw = (max: number) => Float64Array.from({ length: n }, (_, i) => (p.isDepot[i] ? 0 : rng.int(max + 1)));
         const pickup = draw(5);

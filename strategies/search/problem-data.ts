@@ -7,12 +7,13 @@ import type { LoadDimension } from "./load-segment.js";
 import { windowNeighbours } from "./window-neighbours.js";
 
 /**
- * The view of a problem that the general search (ils/general-ils.ts) works on: every vehicle of the request
- * is one route slot with its own capacity, fixed and unit cost, speed and start and end node;
- * vehicles that agree on all of these form a type. Nothing is assumed identical, so mixed fleets,
- * several depots, asymmetric matrices, speeds, windows (hard or soft) and working hours all fit.
+ * The problem as the search sees it, for every method: every vehicle of the request is one route
+ * slot with its own capacity, fixed and unit cost, speed and start and end node; vehicles that
+ * agree on all of these form a type. Nothing is assumed identical, so mixed fleets, several
+ * depots, asymmetric matrices, speeds, windows (hard or soft) and working hours all fit. The
+ * textbook methods build it through a TextbookView and read a single-type fleet as slot 0.
  */
-export interface FleetModel {
+export interface ProblemData {
   p: CompiledProblem;
   nodeCount: number;
   customers: Int32Array;
@@ -140,7 +141,7 @@ function extraCapacityKey(p: CompiledProblem, v: number): string {
   return dims > 0 ? `|${Array.from(p.loads!.extraCapacity.subarray(v * dims, (v + 1) * dims)).join(",")}` : "";
 }
 
-export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetModel {
+export function buildProblemData(p: CompiledProblem, view?: TextbookView): ProblemData {
   const t = p.time;
   const routes = view ? view.routes : p.vehicleCount;
   const speed = new Float64Array(routes).fill(1);
