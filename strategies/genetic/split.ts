@@ -1,5 +1,6 @@
 import { CostEvaluator } from "../search/cost-evaluator.js";
-import type { HgsModel, Penalties } from "../search/textbook-model.js";
+import { Penalties } from "../search/textbook-model.js";
+import type { ProblemData } from "../search/problem-data.js";
 import { TimeSegment } from "../search/time-segment.js";
 
 const segment = new TimeSegment();
@@ -11,23 +12,23 @@ const closed = new TimeSegment();
  * `loadFactor` x capacity are not considered, which bounds the inner loop; when that leaves no
  * split at all the bound is lifted.
  */
-export function split(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor = 1.5): number[][] {
-  const costs = new CostEvaluator(m.fleet);
+export function split(m: ProblemData, pen: Penalties, tour: Int32Array, loadFactor = 1.5): number[][] {
+  const costs = new CostEvaluator(m);
   costs.penalties = pen;
   if (m.windows) {
     const free = splitWindows(m, costs, tour, loadFactor, 0);
-    if (free && free.length <= m.vehicles) {
-      while (free.length < m.vehicles) free.push([]);
+    if (free && free.length <= m.routes) {
+      while (free.length < m.routes) free.push([]);
       return free;
     }
-    const layers = Math.min(m.vehicles, tour.length);
+    const layers = Math.min(m.routes, tour.length);
     return splitWindows(m, costs, tour, loadFactor, layers) ?? splitWindows(m, costs, tour, Number.POSITIVE_INFINITY, layers)!;
   }
   // As in HGS: the unlimited-fleet split (one layer) first; the layered one only when it needs
   // more routes than there are vehicles.
   const free = splitUnlimited(m, costs, tour, loadFactor);
-  if (free && free.length <= m.vehicles) {
-    while (free.length < m.vehicles) free.push([]);
+  if (free && free.length <= m.routes) {
+    while (free.length < m.routes) free.push([]);
     return free;
   }
   return splitBounded(m, costs, tour, loadFactor) ?? splitBounded(m, costs, tour, Number.POSITIVE_INFINITY)!;
@@ -37,7 +38,7 @@ export function split(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor 
  * Prefix sums along the giant tour (1-based: entry k covers its first k customers): the
  * distance chained between consecutive customers, their load and their service minutes.
  */
-function tourPrefixes(m: HgsModel, tour: Int32Array): { chain: Float64Array; load: Float64Array; service: Float64Array } {
+function tourPrefixes(m: ProblemData, tour: Int32Array): { chain: Float64Array; load: Float64Array; service: Float64Array } {
   const n = m.nodeCount;
   const size = tour.length;
   const chain = new Float64Array(size + 1);
@@ -52,13 +53,13 @@ function tourPrefixes(m: HgsModel, tour: Int32Array): { chain: Float64Array; loa
   return { chain, load, service };
 }
 
-function splitBounded(m: HgsModel, costs: CostEvaluator, tour: Int32Array, loadFactor: number): number[][] | null {
+function splitBounded(m: ProblemData, costs: CostEvaluator, tour: Int32Array, loadFactor: number): number[][] | null {
   const n = m.nodeCount;
   const size = tour.length;
-  const depot = m.depot;
+  const depot = m.start[0]!;
   const { chain, load, service } = tourPrefixes(m, tour);
-  const maxLoad = loadFactor * m.fleet.capacity[0]!;
-  const layers = Math.min(m.vehicles, size);
+  const maxLoad = loadFactor * m.capacity[0]!;
+  const layers = Math.min(m.routes, size);
   // potential[k][j]: best cost of serving tour[0..j) with k routes; pred: where the last route began.
   const potential = Array.from({ length: layers + 1 }, () => new Float64Array(size + 1).fill(Number.POSITIVE_INFINITY));
   const pred = Array.from({ length: layers + 1 }, () => new Int32Array(size + 1));
@@ -92,7 +93,7 @@ function splitBounded(m: HgsModel, costs: CostEvaluator, tour: Int32Array, loadF
   for (let k = 1; k <= layers; k++) {
     if (potential[k]![size]! < (bestLayer < 0 ? Number.POSITIVE_INFINITY : potential[bestLayer]![size]!)) bestLayer = k;
   }
-  if (size === 0) return Array.from({ length: m.vehicles }, () => []);
+  if (size === 0) return Array.from({ length: m.routes }, () => []);
   if (bestLayer < 0) return null;
   const routes: number[][] = [];
   let j = size;
@@ -102,17 +103,17 @@ function splitBounded(m: HgsModel, costs: CostEvaluator, tour: Int32Array, loadF
     j = i;
   }
   routes.reverse();
-  while (routes.length < m.vehicles) routes.push([]);
+  while (routes.length < m.routes) routes.push([]);
   return routes;
 }
 
 /** Split with as many routes as it likes (Prins 2004, O(n x route length)); null when none fits the bound. */
-function splitUnlimited(m: HgsModel, costs: CostEvaluator, tour: Int32Array, loadFactor: number): number[][] | null {
+function splitUnlimited(m: ProblemData, costs: CostEvaluator, tour: Int32Array, loadFactor: number): number[][] | null {
   const n = m.nodeCount;
   const size = tour.length;
-  const depot = m.depot;
+  const depot = m.start[0]!;
   const { chain, load, service } = tourPrefixes(m, tour);
-  const maxLoad = loadFactor * m.fleet.capacity[0]!;
+  const maxLoad = loadFactor * m.capacity[0]!;
   const potential = new Float64Array(size + 1).fill(Number.POSITIVE_INFINITY);
   const pred = new Int32Array(size + 1);
   potential[0] = 0;
@@ -148,14 +149,14 @@ function splitUnlimited(m: HgsModel, costs: CostEvaluator, tour: Int32Array, loa
  * extended one customer at a time from each start i (O(n x route length) per layer). `layers`
  * 0: as many routes as it likes; otherwise at most that many. Null when none fits the load bound.
  */
-function splitWindows(m: HgsModel, costs: CostEvaluator, tour: Int32Array, loadFactor: number, layers: number): number[][] | null {
+function splitWindows(m: ProblemData, costs: CostEvaluator, tour: Int32Array, loadFactor: number, layers: number): number[][] | null {
   const w = m.windows!;
   const n = m.nodeCount;
   const size = tour.length;
-  const depot = m.depot;
-  if (size === 0) return Array.from({ length: m.vehicles }, () => []);
-  const maxLoad = loadFactor * m.fleet.capacity[0]!;
-  const speed = m.fleet.speed[0]!;
+  const depot = m.start[0]!;
+  if (size === 0) return Array.from({ length: m.routes }, () => []);
+  const maxLoad = loadFactor * m.capacity[0]!;
+  const speed = m.speed[0]!;
   const rows = layers === 0 ? 1 : layers;
   // potential[k][j]: best cost of serving tour[0..j) with k + 1 routes (any number when layers is 0).
   const potential = Array.from({ length: rows }, () => new Float64Array(size + 1).fill(Number.POSITIVE_INFINITY));
@@ -204,6 +205,6 @@ function splitWindows(m: HgsModel, costs: CostEvaluator, tour: Int32Array, loadF
     if (layers > 0) k--;
   }
   routes.reverse();
-  if (layers > 0) while (routes.length < m.vehicles) routes.push([]);
+  if (layers > 0) while (routes.length < m.routes) routes.push([]);
   return routes;
 }

@@ -2,7 +2,8 @@ import type { Budget } from "../core/budget.js";
 import { evaluateSolution } from "../core/evaluator.js";
 import type { CompiledProblem, Solution } from "../core/problem.js";
 import { LocalSearch } from "../search/textbook/local-search.js";
-import type { HgsModel, Penalties } from "../search/textbook-model.js";
+import { Penalties } from "../search/textbook-model.js";
+import type { ProblemData } from "../search/problem-data.js";
 import { toSolution } from "../search/textbook/solutions.js";
 import { TextbookRuin } from "./textbook-ruin.js";
 import { adaptPrice, priceRange } from "../core/penalty-scale.js";
@@ -64,16 +65,16 @@ const EPS = 1e-7;
  * time warp). The current solution lives in the local search; a rejected candidate is undone by
  * restoring only the routes it rewrote.
  */
-export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, budget: Budget, start: readonly (readonly number[])[], penalties: Penalties): Solution {
+export function textbookIteratedLocalSearch(p: CompiledProblem, m: ProblemData, budget: Budget, start: readonly (readonly number[])[], penalties: Penalties): Solution {
   const rng = budget.rng;
   const stop = () => budget.exhausted();
   const ls = new LocalSearch(m);
   const ruin = new TextbookRuin(ls);
-  const routes = m.vehicles;
+  const routes = m.routes;
   const saved = Array.from({ length: routes }, () => new Int32Array(m.customers.length));
   const savedLength = new Int32Array(routes);
   const segment = m.windows ? WINDOWS_PENALTY_SEGMENT : PENALTY_SEGMENT;
-  const backhauls = m.fleet.richLoads;
+  const backhauls = m.richLoads;
   let pen = startingPrices(m, penalties);
   if (backhauls) pen = { ...pen, load: pen.load * BACKHAUL_START_PRICE_FACTOR };
   const loadRange = priceRange(penalties.load);
@@ -225,8 +226,8 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
  * The search's first prices: under binding windows a minute of time warp at least as dear as the longest
  * edge, so the first solutions stay feasible.
  */
-export function startingPrices(m: HgsModel, penalties: Penalties): Penalties {
-  return { ...penalties, timeWarp: m.windows ? Math.max(penalties.timeWarp, (m.fleet.unitCost[0]! * m.maxDistance) / m.fleet.speed[0]!) : penalties.timeWarp };
+export function startingPrices(m: ProblemData, penalties: Penalties): Penalties {
+  return { ...penalties, timeWarp: m.windows ? Math.max(penalties.timeWarp, (m.unitCost[0]! * m.maxDistance) / m.speed[0]!) : penalties.timeWarp };
 }
 
 function fromSolution(s: Solution, routes: number): number[][] {

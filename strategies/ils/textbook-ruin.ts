@@ -45,9 +45,9 @@ export class TextbookRuin {
     this.cluster = m.skipPrice ? new ClusterRoute(ls) : null;
     this.windows = ls.rs.times ? new WindowInsertion(ls.rs) : null;
     this.removed = new Int32Array(m.customers.length);
-    this.touched = new Uint8Array(m.vehicles);
+    this.touched = new Uint8Array(m.routes);
     this.buffer = new Int32Array(m.customers.length + 2);
-    this.candidateRoutes = new Int32Array(m.vehicles);
+    this.candidateRoutes = new Int32Array(m.routes);
   }
 
   /** Ruins, then recreates; returns the number of customers moved. */
@@ -75,7 +75,7 @@ export class TextbookRuin {
     const m = ls.m;
     let used = 0;
     let served = 0;
-    for (let r = 0; r < m.vehicles; r++) {
+    for (let r = 0; r < m.routes; r++) {
       if (ls.rs.length[r]! > 0) used++;
       served += ls.rs.length[r]!;
     }
@@ -133,7 +133,7 @@ export class TextbookRuin {
     this.clusterTurn = !this.clusterTurn;
     if (!this.clusterTurn) return false;
     let empty = -1;
-    for (let r = 0; r < ls.m.vehicles && empty < 0; r++) if (ls.rs.length[r] === 0) empty = r;
+    for (let r = 0; r < ls.m.routes && empty < 0; r++) if (ls.rs.length[r] === 0) empty = r;
     if (empty < 0) return false;
     const limit = Math.max(AVERAGE_REMOVED, Math.ceil(CLUSTER_ROUTES * meanLength));
     return this.cluster!.open(seed, empty, limit) > 0;
@@ -167,7 +167,7 @@ export class TextbookRuin {
     const removed = Array.from(this.removed.subarray(0, this.removedCount));
     rng.shuffle(removed);
     const order = rng.int(11);
-    const depotRow = m.depot * n;
+    const depotRow = m.start[0]! * n;
     if (order < 4) removed.sort((a, b) => m.demand[b]! - m.demand[a]!);
     else if (order < 6) removed.sort((a, b) => m.dist[depotRow + b]! - m.dist[depotRow + a]!);
     else if (order < 7) removed.sort((a, b) => m.dist[depotRow + a]! - m.dist[depotRow + b]!);
@@ -184,12 +184,12 @@ export class TextbookRuin {
         }
       }
       let empty = -1;
-      for (let r = 0; r < m.vehicles && empty < 0; r++) if (ls.rs.length[r] === 0) empty = r;
+      for (let r = 0; r < m.routes && empty < 0; r++) if (ls.rs.length[r] === 0) empty = r;
       // A forced insertion (unserved customers served at any price) joins a served neighbour's
       // route when there is one: opening routes for them left more, shorter routes than the best
       // known solutions have on long-route instances.
       if (empty >= 0 && !(this.forced && routes > 0)) this.candidateRoutes[routes++] = empty;
-      if (routes === 0) for (let r = 0; r < m.vehicles; r++) this.candidateRoutes[routes++] = r;
+      if (routes === 0) for (let r = 0; r < m.routes; r++) this.candidateRoutes[routes++] = r;
       let bestDelta = Number.POSITIVE_INFINITY;
       let bestRoute = -1;
       let bestAfter = 0;
@@ -236,7 +236,7 @@ export class TextbookRuin {
     const pieces = this.pieces.reset();
     if (ls.m.demand[c]! > 0) pieces.node(c).add(r, 1, length);
     else pieces.add(r, 1, length).node(c);
-    return ls.penalties.load * (loads.excessOfPieces(r, pieces, ls.rs.seq) - Math.max(0, delivered - ls.m.fleet.capacity[r]!));
+    return ls.penalties.load * (loads.excessOfPieces(r, pieces, ls.rs.seq) - Math.max(0, delivered - ls.m.capacity[r]!));
   }
 
   /** Puts c into route r after position `after` (0: first). */

@@ -58,10 +58,8 @@ export function buildBackhaulModel(p: CompiledProblem): ModelOutcome {
     if (kind[a] !== 2) continue;
     for (const b of p.customers) if (kind[b] === 1) dist[a * n + b] = dist[a * n + b]! + forbidden;
   }
-  let maxDemand = 0;
-  for (const c of p.customers) maxDemand = Math.max(maxDemand, pickup[c]!);
   const neighbours = sameKindFirst(p, kind, GRANULARITY, nearestNeighbours(p, GRANULARITY));
-  const outcome = assembleModel(p, { dist, neighbours, maxDemand });
+  const outcome = assembleModel(p, { dist, neighbours });
   // Binding windows would turn each forbidden arc into hours of travel: not measured, so the general search keeps them.
   if (outcome.ok && outcome.model.windows !== null) return { ok: false, reason: "binding time windows" };
   return outcome;

@@ -176,16 +176,16 @@ describe("SWAP* (strategies/search/moves/swap-star.ts), one implementation for b
         const o = { customers, types: 1, depots: 1, mixedEnds: false, asymmetric: false, cost: false, time: "hard" as const, hours: false, speeds: false, seed };
         const { problem: p } = compileRequest(fleetInstance(o));
         const outcome = buildModel(p);
-        if (!outcome.ok || outcome.model.windows === null || outcome.model.vehicles < 2) return;
+        if (!outcome.ok || outcome.model.windows === null || outcome.model.routes < 2) return;
         const ls = new TextbookMovePricing(outcome.model);
         const m = ls.m;
         // Routes that are compact in space (customers by distance from one of them), so that
         // many customers have no granular neighbour in the other routes.
         const from = m.customers[0]!;
         const order = Array.from(m.customers).sort((a, b) => m.dist[from * m.nodeCount + a]! - m.dist[from * m.nodeCount + b]!);
-        const size = Math.ceil(order.length / m.vehicles);
+        const size = Math.ceil(order.length / m.routes);
         ls.penalties = pen;
-        ls.loadRoutes(Array.from({ length: m.vehicles }, (_, r) => order.slice(r * size, (r + 1) * size)));
+        ls.loadRoutes(Array.from({ length: m.routes }, (_, r) => order.slice(r * size, (r + 1) * size)));
         for (const c of m.customers) if (!Array.from(m.neighbours[c]!).some((w) => ls.rs.routeOf[w] !== ls.rs.routeOf[c])) excluded++;
         let before = Int32Array.from(ls.rs.routeOf);
         ls.onCommit = (predicted, ra, rb) => {
@@ -205,8 +205,8 @@ describe("SWAP* (strategies/search/moves/swap-star.ts), one implementation for b
         const swapStar = new SwapStar(ls);
         // The customers SWAP* may move from one route to another: exactly those with a granular neighbour there.
         const out = new Int32Array(m.customers.length + 2);
-        for (let r = 0; r < m.vehicles; r++) {
-          for (let o = 0; o < m.vehicles; o++) {
+        for (let r = 0; r < m.routes; r++) {
+          for (let o = 0; o < m.routes; o++) {
             if (o === r) continue;
             const listed = new Set(Array.from(out.subarray(0, swapStar.near(r, o, out))));
             for (let k = 1; k <= ls.rs.length[r]!; k++) {

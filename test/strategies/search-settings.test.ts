@@ -18,7 +18,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
     expect(textbookSettings(short, true)).to.deep.equal({ granularity: GRANULARITY, nearSwapStar: false });
     const model = buildModel(long);
     expect(model.ok && model.model.neighbours[model.model.customers[0]!]!.length).to.equal(WINDOWS_GRANULARITY);
-    expect(model.ok && model.model.fleet.nearSwapStar).to.equal(true);
+    expect(model.ok && model.model.nearSwapStar).to.equal(true);
   });
 
   it("hgs: the genetic search on small textbook problems, the iterated one above each size limit", () => {

@@ -63,24 +63,24 @@ describe("a route for a cluster of unserved optional customers (moves/textbook-c
         const rng = new Rng(o.seed);
         const ls = new LocalSearch(m);
         ls.penalties = pen;
-        const lists: number[][] = Array.from({ length: m.vehicles }, () => []);
+        const lists: number[][] = Array.from({ length: m.routes }, () => []);
         // Vehicle `empty` gets nothing: the route to open.
-        const empty = rng.int(m.vehicles);
+        const empty = rng.int(m.routes);
         for (const c of rng.shuffle(Array.from(m.customers))) {
           if (m.skipPrice![c] !== Number.POSITIVE_INFINITY && rng.next() < 0.6) continue;
-          let v = rng.int(m.vehicles);
-          if (v === empty) v = (v + 1) % m.vehicles;
+          let v = rng.int(m.routes);
+          if (v === empty) v = (v + 1) % m.routes;
           if (v !== empty) lists[v]!.push(c);
         }
         ls.loadRoutes(lists);
         const unserved = Array.from(m.customers).filter((c) => ls.rs.routeOf[c]! < 0);
-        if (unserved.length === 0 || m.vehicles < 2) return;
+        if (unserved.length === 0 || m.routes < 2) return;
         const seed = unserved[rng.int(unserved.length)]!;
         const before = ls.routes();
         const totalBefore = ls.totalCost();
         const gain = new ClusterRoute(ls).open(seed, empty, limit);
         const after = ls.routes();
-        for (let v = 0; v < m.vehicles; v++) if (v !== empty) expect(after[v], `route ${v} untouched`).to.deep.equal(before[v]);
+        for (let v = 0; v < m.routes; v++) if (v !== empty) expect(after[v], `route ${v} untouched`).to.deep.equal(before[v]);
         for (const c of m.customers) if (ls.rs.routeOf[c]! >= 0) expect(after[ls.rs.routeOf[c]!]![ls.rs.pos[c]! - 1]).to.equal(c);
         expect(ls.totalCost()).to.be.closeTo(scratchTotal(p, m, pen, after), 1e-6 * Math.max(1, totalBefore));
         if (gain === 0) {

@@ -3,7 +3,7 @@ import type { TextbookMovePricing } from "../textbook/move-pricing.js";
 const EPS = 1e-7;
 
 /**
- * Opens an empty route for a cluster of unserved optional customers (HgsModel.skipPrice). The
+ * Opens an empty route for a cluster of unserved optional customers (ProblemData.skipPrice). The
  * other optional moves (textbook-optional.ts) serve one customer at a time, and one customer
  * alone in an empty route almost never pays its way out and back, while a whole cluster of them
  * does: on prize-collecting instances with long routes the search otherwise keeps fewer routes
@@ -97,7 +97,7 @@ export class ClusterRoute {
         const a = seq[j]!;
         const b = seq[j + 1]!;
         // The detour bounds the rise from below (penalties only add).
-        if (m.fleet.unitCost[q]! * (d[a * n + c]! + d[c * n + b]! - d[a * n + b]!) >= best) continue;
+        if (m.unitCost[q]! * (d[a * n + c]! + d[c * n + b]! - d[a * n + b]!) >= best) continue;
         const rise = ls.rs.price(q, ls.a.reset().add(q, 1, j).node(c).add(q, j + 1, length)) - before;
         if (rise < best) best = rise;
       }

@@ -3,7 +3,7 @@ import type { TextbookMovePricing } from "../textbook/move-pricing.js";
 const EPS = 1e-7;
 
 /**
- * Optional customers in the textbook local search (HgsModel.skipPrice), as PyVRP's local search
+ * Optional customers in the textbook local search (ProblemData.skipPrice), as PyVRP's local search
  * treats clients with prizes: a served customer leaves its route when the route saves more than
  * its skip price; an unserved one enters next to one of its granular neighbours (before or after
  * it), or takes an optional neighbour's place, or opens an empty route, where that costs less
@@ -62,7 +62,7 @@ function considerAfter(ls: TextbookMovePricing, u: number, skip: number, r: numb
   const a = seq[j]!;
   const b = seq[j + 1]!;
   // EPS of slack, as for exchanges: the priced gain may round above the bound (a tie then goes as without the bound).
-  if (!pruning || skip - m.fleet.unitCost[r]! * (d[a * n + u]! + d[u * n + b]! - d[a * n + b]!) > bestGain - EPS) consider(ls, u, skip, r, j + 1, j, 0);
+  if (!pruning || skip - m.unitCost[r]! * (d[a * n + u]! + d[u * n + b]! - d[a * n + b]!) > bestGain - EPS) consider(ls, u, skip, r, j + 1, j, 0);
 }
 
 /**
@@ -83,7 +83,7 @@ function considerExchange(ls: TextbookMovePricing, u: number, skip: number, r: n
   const paid = ls.rs.cost[r]! - ls.costs.travel(r, distance);
   const change = d[a * n + u]! + d[u * n + b]! - d[a * n + w]! - d[w * n + b]!;
   // EPS of slack: the bound's rounding never prunes a candidate that could win.
-  if (!pruning || skip - freed - m.fleet.unitCost[r]! * change + paid > bestGain - EPS) consider(ls, u, skip, r, j, j, -freed);
+  if (!pruning || skip - freed - m.unitCost[r]! * change + paid > bestGain - EPS) consider(ls, u, skip, r, j, j, -freed);
 }
 
 /**
@@ -111,7 +111,7 @@ export function textbookInsertUnserved(ls: TextbookMovePricing, u: number, since
     const freed = skipPrice[w]!;
     if (freed !== Number.POSITIVE_INFINITY) considerExchange(ls, u, skip, r, j, freed);
   }
-  for (let r = 0; r < m.vehicles; r++) {
+  for (let r = 0; r < m.routes; r++) {
     if (ls.rs.length[r] !== 0) continue;
     if (ls.rs.modifiedAt[r]! > since) consider(ls, u, skip, r, 1, 0, 0);
     break;

@@ -1,5 +1,5 @@
 import type { Rng } from "../../core/rng.js";
-import type { HgsModel } from "../textbook-model.js";
+import type { ProblemData } from "../problem-data.js";
 import { textbookRelocate, textbookRelocateWithin } from "../moves/relocate.js";
 import { SwapStar } from "../moves/swap-star.js";
 import { textbookSwap, textbookSwapWithin } from "../moves/swap.js";
@@ -31,7 +31,7 @@ export class LocalSearch extends TextbookMovePricing {
   /** Optional customers: 1 when u was unserved at its last examination and no insertion of it was improving then. */
   private readonly unservedIdle: Uint8Array;
 
-  constructor(m: HgsModel) {
+  constructor(m: ProblemData) {
     super(m);
     this.unservedIdle = new Uint8Array(m.nodeCount);
     this.testedAt = new Float64Array(m.nodeCount);
@@ -150,7 +150,7 @@ export class LocalSearch extends TextbookMovePricing {
   }
 
   private firstEmptyRoute(): number {
-    for (let r = 0; r < this.m.vehicles; r++) if (this.rs.length[r] === 0) return r;
+    for (let r = 0; r < this.m.routes; r++) if (this.rs.length[r] === 0) return r;
     return -1;
   }
 

@@ -26,8 +26,8 @@ export class TextbookMovePricing extends TextbookRoutes {
   loadV = 0;
   servU = 0;
   servV = 0;
-  private readonly fixedCost = this.m.fleet.fixedCost[0]!;
-  private readonly unitCost = this.m.fleet.unitCost[0]!;
+  private readonly fixedCost = this.m.fixedCost[0]!;
+  private readonly unitCost = this.m.unitCost[0]!;
   /** Delivered totals of the two candidate routes last priced by `improves` (for the exact load in `confirm`). */
   private loadA = 0;
   private loadB = 0;
@@ -114,7 +114,7 @@ export class TextbookMovePricing extends TextbookRoutes {
   private loadCorrection(r: number, pieces: Pieces, delivered: number): number {
     if (pieces.size === 0) return 0;
     const exact = this.rs.loads!.excessOfPieces(r, pieces, this.rs.seq);
-    return this.penalties.load * (exact - Math.max(0, delivered - this.m.fleet.capacity[r]!));
+    return this.penalties.load * (exact - Math.max(0, delivered - this.m.capacity[r]!));
   }
 
   commitWithin(r: number): boolean {

@@ -2,7 +2,7 @@ import type { CostEvaluator } from "../cost-evaluator.js";
 import type { Penalties } from "../penalties.js";
 import type { Pieces } from "../pieces.js";
 import { Routes } from "../routes.js";
-import type { HgsModel } from "../textbook-model.js";
+import type { ProblemData } from "../problem-data.js";
 import { PromisingCustomers } from "./promising.js";
 
 /**
@@ -28,8 +28,8 @@ export class TextbookRoutes {
    */
   onCommit: ((predicted: number, ra: number, rb: number) => void) | null = null;
 
-  constructor(readonly m: HgsModel) {
-    this.rs = new Routes(m.fleet);
+  constructor(readonly m: ProblemData) {
+    this.rs = new Routes(m);
     this.costs = this.rs.costs;
     const slots = m.customers.length + 2;
     this.scratch = new Int32Array(slots);
@@ -58,7 +58,7 @@ export class TextbookRoutes {
   loadRoutes(routes: readonly (readonly number[])[]): void {
     // Optional customers may be on no route: forget every place first (setRoute keeps old ones).
     if (this.m.skipPrice) this.rs.routeOf.fill(-1);
-    for (let r = 0; r < this.m.vehicles; r++) {
+    for (let r = 0; r < this.m.routes; r++) {
       const route = routes[r] ?? [];
       const buf = this.scratch;
       for (let k = 0; k < route.length; k++) buf[k] = route[k]!;
@@ -68,14 +68,14 @@ export class TextbookRoutes {
 
   routes(): number[][] {
     const out: number[][] = [];
-    for (let r = 0; r < this.m.vehicles; r++) out.push(Array.from(this.rs.seq[r]!.subarray(1, this.rs.length[r]! + 1)));
+    for (let r = 0; r < this.m.routes; r++) out.push(Array.from(this.rs.seq[r]!.subarray(1, this.rs.length[r]! + 1)));
     return out;
   }
 
   /** Penalised cost of the routes plus the skip price of every customer on none (optional customers). */
   totalCost(): number {
     let total = 0;
-    for (let r = 0; r < this.m.vehicles; r++) total += this.rs.cost[r]!;
+    for (let r = 0; r < this.m.routes; r++) total += this.rs.cost[r]!;
     return this.m.skipPrice ? total + this.skippedCost() : total;
   }
 
@@ -95,7 +95,7 @@ export class TextbookRoutes {
   /** Whether route r carries more than its capacity: its delivered total, or with pickups (backhaul-model.ts) its peak on board. */
   overloaded(r: number): boolean {
     if (this.rs.loads) return this.rs.loadExcess[r]! > 1e-9;
-    return this.rs.load[r]![this.rs.length[r]! + 1]! > this.m.fleet.capacity[r]! + 1e-9;
+    return this.rs.load[r]![this.rs.length[r]! + 1]! > this.m.capacity[r]! + 1e-9;
   }
 
   distanceOf(r: number): number {
