@@ -61,9 +61,13 @@ export class CostEvaluator {
 
   /** A route's penalised cost from its stored objective and excesses (without rules). */
   excessPrice(objective: number, loadExcess: number, timeWarp: number, durationExcess: number): number {
-    const pen = this.penalties;
-    return objective + pen.load * loadExcess + pen.timeWarp * timeWarp + pen.duration * durationExcess;
+    return excessPrice(this.penalties, objective, loadExcess, timeWarp, durationExcess);
   }
+}
+
+/** An objective plus its priced load, time warp and duration excesses: a route's, or a solution's sums (ils/snapshot.ts). */
+export function excessPrice(pen: Penalties, objective: number, loadExcess: number, timeWarp: number, durationExcess: number): number {
+  return objective + pen.load * loadExcess + pen.timeWarp * timeWarp + pen.duration * durationExcess;
 }
 
 /** Time warp and the duration above `cap` at the prices `pen`: for callers that hold prices, not an evaluator (split). */
