@@ -31,6 +31,9 @@ help:
 	@echo "make lint   - OpenAPI lint + TypeScript typecheck"
 	@echo "make build  - compile the API, workers and solver to dist/ (make run and make test do it when needed)"
 	@echo "make sdk    - build and test the TypeScript SDK in clients/typescript, pack it into dist/sdk/"
+	@echo "make image  - build the container images (Debian packages, Debian's docker.io); see docs/operating-containers.md"
+	@echo "make deploy-up / deploy-down - the compose stack of deploy/compose.yaml (3 NATS nodes, 2 APIs, workers, Prometheus)"
+	@echo "make test-deploy - rolling upgrade of the compose stack under load (several minutes, needs a Docker engine)"
 
 # npm packages from the lock file, and Debian's nats-server; the tests also need Prometheus
 # (promtool and a real server for the metrics tests).
@@ -161,3 +164,40 @@ bench: deps
 
 clean:
 	rm -rf var dist clients/typescript/dist
+
+# Containers (docs/operating-containers.md): images built here from Debian packages with Debian's
+# docker.io (no image registry), the compose stack of deploy/compose.yaml, and its rolling-upgrade test.
+COMPOSE := docker-compose -p vrp -f deploy/compose.yaml
+IMAGE_TAG ?= latest
+export IMAGE_TAG
+
+.PHONY: image docker-engine deploy-up deploy-down test-deploy
+
+/usr/sbin/dockerd:
+	@command -v dockerd >/dev/null 2>&1 || $(call apt_install,docker.io,the Docker engine that builds and runs the images)
+
+/usr/bin/mmdebstrap:
+	@command -v mmdebstrap >/dev/null 2>&1 || $(call apt_install,mmdebstrap,builds the images' Debian root filesystems)
+
+/usr/bin/docker-compose:
+	@command -v docker-compose >/dev/null 2>&1 || $(call apt_install,docker-compose,runs deploy/compose.yaml)
+
+docker-engine: /usr/sbin/dockerd
+	@scripts/deploy/docker-engine.sh
+
+image: build $(PLAYGROUND) $(REFERENCE) /usr/bin/mmdebstrap docker-engine
+	scripts/deploy/build-images.sh
+
+# WORKERS sets the number of worker replicas (default 2).
+WORKERS ?= 2
+deploy-up: image /usr/bin/docker-compose
+	$(COMPOSE) up -d --scale worker=$(WORKERS)
+	scripts/deploy/wait-healthy.sh vrp
+
+deploy-down: /usr/bin/docker-compose
+	$(COMPOSE) down --volumes --remove-orphans --timeout 30
+
+# The rolling upgrade under load (several minutes, not part of `make test`): DEPLOY_TASKS sets
+# the submissions (default 1000).
+test-deploy: deps image /usr/bin/docker-compose
+	mocha --config .mocharc.deploy.json

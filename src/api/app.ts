@@ -21,7 +21,7 @@ import { createSpecBackend } from "./spec-backend.js";
 
 export interface ApiApp {
   app: Koa;
-  /** Stops accepting new API work (readiness turns false) ahead of a graceful shutdown. */
+  /** Readiness turns false ahead of a graceful shutdown, and answers close their keep-alive connections. */
   beginShutdown(): void;
 }
 
@@ -61,6 +61,12 @@ export async function createApiApp(services: ApiServices, readiness: () => Promi
   app.silent = true;
   const ops = createOpsRouter(services, async () => (shuttingDown ? { nats: services.natsConnected(), streams: false } : readiness()));
   app.use(requestContextMiddleware(services));
+  app.use(async (ctx: Context, next: Next) => {
+    // While draining, a keep-alive connection is closed after its answer, so the client's next
+    // request opens a new one, to an instance that is not stopping.
+    if (shuttingDown) ctx.set("Connection", "close");
+    await next();
+  });
   if (services.config.selfCheckResponses) app.use(responseSelfCheck(api));
   app.use(errorEnvelopeMiddleware);
   app.use(ops.routes());

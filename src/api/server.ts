@@ -22,7 +22,7 @@ import { EventStreamRegistry } from "./event-stream.js";
 export interface RunningApi {
   url: string;
   server: Server;
-  /** Graceful stop: refuse new work, finish requests in flight, then close NATS. */
+  /** Graceful stop: readiness false, then refuse new connections, finish requests in flight, then close NATS. */
   stop(): Promise<void>;
 }
 
@@ -48,7 +48,7 @@ export async function startApi(config: Readonly<Config>, log: Logger, options: {
     progress: new ProgressStore(nats.progress),
     eventStreams: new EventStreamRegistry(),
     signalCancel: (taskId) => nats.nc.publish(`${NAMES.cancelSubjectPrefix}.${taskId}`),
-    checkCallbackUrl: (url) => checkCallbackUrl(url, { allowLoopback: config.callbacks.allowLoopback }),
+    checkCallbackUrl: (url) => checkCallbackUrl(url, { allowLoopback: config.callbacks.allowLoopback, trustedNetworks: config.callbacks.trustedNetworks }),
   };
   const readiness = async () => {
     const natsUp = nats.isConnected();
@@ -70,12 +70,11 @@ export async function startApi(config: Readonly<Config>, log: Logger, options: {
     stop: () => {
       stopping ??= (async () => {
         beginShutdown();
+        log.info("draining: readiness is false", { delayMs: config.apiDrain.delayMs, timeoutMs: config.apiDrain.timeoutMs });
+        if (config.apiDrain.delayMs > 0) await new Promise((r) => setTimeout(r, config.apiDrain.delayMs));
         // Event streams never end by themselves; without this the server would wait on them.
         await services.eventStreams.closeAll();
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        });
+        await closeServer(server, config.apiDrain.timeoutMs, log);
         accounts.stop();
         await nats.close();
         log.info("api stopped");
@@ -83,4 +82,21 @@ export async function startApi(config: Readonly<Config>, log: Logger, options: {
       return stopping;
     },
   };
+}
+
+/**
+ * Stops accepting connections and waits for the open requests; connections still busy after
+ * `timeoutMs` are closed, so a stuck client cannot hold the process past its stop deadline.
+ */
+async function closeServer(server: Server, timeoutMs: number, log: Logger): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    timer = setTimeout(() => {
+      log.warn("requests still open when the drain timeout ran out; closing their connections", { timeoutMs });
+      server.closeAllConnections();
+    }, timeoutMs);
+  });
+  clearTimeout(timer);
 }

@@ -114,8 +114,41 @@ export function classifyAddress(host: string): AddressClass {
   return LISTS.nonPublic.check(address, type) ? "non_public" : "public";
 }
 
-/** True when a callback may connect to this address under the given loopback allowance. */
-export function isAcceptableAddress(host: string, allowLoopback: boolean): boolean {
+/**
+ * Networks an operator trusts as callback targets although they are not public (a receiver in the
+ * same cluster or compose network): CIDR blocks such as "172.30.0.0/16" or "fd00::/8". Throws on a
+ * block it cannot read, so a mistyped setting stops the process at start instead of refusing later.
+ */
+export function trustedNetworks(cidrs: readonly string[]): BlockList {
+  const list = new BlockList();
+  for (const cidr of cidrs) {
+    const match = /^([^/]+)\/(\d{1,3})$/.exec(cidr.trim());
+    const family = match ? isIP(match[1]!) : 0;
+    const prefix = match ? Number(match[2]) : NaN;
+    if (!match || family === 0 || prefix > (family === 4 ? 32 : 128)) {
+      throw new Error(`'${cidr}' is not a network in CIDR notation (for example 172.30.0.0/16 or fd00::/8)`);
+    }
+    list.addSubnet(match[1]!, prefix, family === 4 ? "ipv4" : "ipv6");
+  }
+  return list;
+}
+
+const trustedCache = new Map<string, BlockList>();
+
+function trustedFor(cidrs: readonly string[]): BlockList {
+  const key = cidrs.join(",");
+  let list = trustedCache.get(key);
+  if (!list) trustedCache.set(key, (list = trustedNetworks(cidrs)));
+  return list;
+}
+
+/**
+ * True when a callback may connect to this address: a public one, loopback under the loopback
+ * allowance, or an address inside a network the operator listed as trusted.
+ */
+export function isAcceptableAddress(host: string, allowLoopback: boolean, trusted: readonly string[] = []): boolean {
   const kind = classifyAddress(host);
-  return kind === "public" || (allowLoopback && kind === "loopback");
+  if (kind === "public" || (allowLoopback && kind === "loopback")) return true;
+  const family = ipFamily(host);
+  return trusted.length > 0 && family !== 0 && trustedFor(trusted).check(unbracket(host), family === 4 ? "ipv4" : "ipv6");
 }

@@ -57,6 +57,7 @@ export async function sendCallbackOnce(task: TaskRecord, deps: SendOnceDeps): Pr
   const body = JSON.stringify(taskEnvelope(task, null));
   const outcome = await deliverCallback(task.callbackUrl, body, {
     allowLoopback: config.callbacks.allowLoopback,
+    trustedNetworks: config.callbacks.trustedNetworks,
     secret: account?.webhookSecret ?? null,
     timeoutMs: config.callbacks.timeoutMs,
     // The same webhook-id on every attempt for this task (Standard Webhooks' idempotency key).

@@ -13,6 +13,8 @@ import { ipFamily, isAcceptableAddress, unbracket } from "./address-policy.js";
 export interface CallbackGuardOptions {
   /** Development and tests only: admits 127.0.0.0/8, ::1 and the name `localhost`. */
   allowLoopback: boolean;
+  /** CIDR blocks the operator trusts although they are not public (CALLBACK_ALLOWED_NETWORKS). */
+  trustedNetworks?: readonly string[];
 }
 
 export interface ResolvedAddress {
@@ -80,7 +82,7 @@ export function parseCallbackUrl(raw: string, options: CallbackGuardOptions): Pa
   if (isLocalhostName(url.hostname)) {
     return options.allowLoopback && isPlainLocalhost(url.hostname) ? { ok: true, url } : { ok: false, reason: REASONS.localhost };
   }
-  if (ipFamily(url.hostname) !== 0 && !isAcceptableAddress(url.hostname, options.allowLoopback)) {
+  if (ipFamily(url.hostname) !== 0 && !isAcceptableAddress(url.hostname, options.allowLoopback, options.trustedNetworks)) {
     return { ok: false, reason: REASONS.address };
   }
   return { ok: true, url };
@@ -120,7 +122,7 @@ export async function resolveHost(hostname: string, options: ResolveOptions): Pr
   }
   const first = addresses[0];
   if (first === undefined) return { ok: false, reason: REASONS.unresolvable, kind: "dns" };
-  if (!addresses.every((entry) => isAcceptableAddress(entry.address, options.allowLoopback))) {
+  if (!addresses.every((entry) => isAcceptableAddress(entry.address, options.allowLoopback, options.trustedNetworks))) {
     return { ok: false, reason: REASONS.resolvesPrivate, kind: "policy" };
   }
   const family = ipFamily(first.address);

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { REPO_ROOT } from "../infra/repo-root.js";
+import { trustedNetworks } from "../callbacks/address-policy.js";
 import { loadPlans, type PlanCatalogue } from "./plans.js";
 import { strategyModulesFromEnv } from "./strategy-modules.js";
 
@@ -24,7 +25,7 @@ export interface Config {
   maxBodyBytes: number;
   plans: PlanCatalogue;
   marketplace: { secretHeader: string; userHeader: string; secret: string | null };
-  callbacks: { allowLoopback: boolean; timeoutMs: number };
+  callbacks: { allowLoopback: boolean; trustedNetworks: string[]; timeoutMs: number };
   /** Strategy modules loaded beside the built-in strategies (STRATEGY_MODULES; see docs/strategies.md). */
   strategyModules: string[];
   worker: {
@@ -42,6 +43,12 @@ export interface Config {
     /** How long a task message waits for its record before its admission is given up. */
     admissionDeadlineMs: number;
   };
+  /**
+   * The API's graceful stop: readiness answers 503 for `delayMs` while requests are still served
+   * (a balancer takes the instance out first), then new connections are refused and open requests
+   * get up to `timeoutMs` to finish before their connections are closed.
+   */
+  apiDrain: { delayMs: number; timeoutMs: number };
   /** Seconds between keep-alive comments on an idle event stream. */
   eventsKeepAliveSeconds: number;
   logLevel: "debug" | "info" | "warn" | "error";
@@ -63,6 +70,17 @@ function boolEnv(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   return raw === "1" || raw.toLowerCase() === "true";
+}
+
+/** CALLBACK_ALLOWED_NETWORKS: comma-separated CIDR blocks, checked here so a typo stops the start. */
+function trustedNetworksEnv(env: NodeJS.ProcessEnv): string[] {
+  const cidrs = (env.CALLBACK_ALLOWED_NETWORKS ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  try {
+    trustedNetworks(cidrs);
+  } catch (error) {
+    throw new Error(`environment variable CALLBACK_ALLOWED_NETWORKS: ${(error as Error).message}`);
+  }
+  return cidrs;
 }
 
 /** One frozen, typed configuration from the environment (and the plans file it names). */
@@ -91,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     },
     callbacks: {
       allowLoopback: boolEnv(env, "CALLBACK_ALLOW_LOOPBACK", false),
+      trustedNetworks: trustedNetworksEnv(env),
       timeoutMs: intEnv(env, "CALLBACK_TIMEOUT_MS", 10_000),
     },
     strategyModules: strategyModulesFromEnv(env),
@@ -102,6 +121,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       metricsPort: intEnv(env, "WORKER_METRICS_PORT", 0),
       solverMaxHeapMb: intEnv(env, "SOLVER_MAX_HEAP_MB", DEFAULT_SOLVER_MAX_HEAP_MB),
       admissionDeadlineMs: intEnv(env, "WORKER_ADMISSION_DEADLINE_MS", 30_000),
+    },
+    apiDrain: {
+      delayMs: intEnv(env, "API_DRAIN_DELAY_MS", 0),
+      timeoutMs: intEnv(env, "API_DRAIN_TIMEOUT_MS", 30_000),
     },
     eventsKeepAliveSeconds: intEnv(env, "EVENTS_KEEPALIVE_SECONDS", 15),
     logLevel: level,

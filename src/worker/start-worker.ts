@@ -50,7 +50,15 @@ export async function startWorker(config: Readonly<Config>, log: Logger): Promis
   const loop = new ConsumeLoop(consumer, runner, log);
   loop.start();
 
+  let stopping = false;
+  // The worker's own port serves the scrape and the probes of a container platform: alive while
+  // the process answers, ready while it is connected to NATS and not draining.
   const metricsServer: Server = createServer((req, res) => {
+    if (req.url === "/healthz" || req.url === "/readyz") {
+      const ok = req.url === "/healthz" || (!stopping && nats.isConnected());
+      res.writeHead(ok ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify({ status: ok ? "ok" : "not_ready" }) + "\n");
+      return;
+    }
     if (req.url !== "/metrics") {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
       return;
@@ -67,6 +75,7 @@ export async function startWorker(config: Readonly<Config>, log: Logger): Promis
   return {
     metricsUrl,
     stop: async () => {
+      stopping = true;
       await loop.stop(config.worker.shutdownGraceMs);
       await solver.kill();
       metricsServer.close();

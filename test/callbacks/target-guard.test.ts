@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { checkCallbackUrl, REASONS, resolveCallbackTarget, type HostLookup } from "../../src/callbacks/target-guard.js";
+import { loadConfig } from "../../src/config/load.js";
 
 const STRICT = { allowLoopback: false };
 const DEV = { allowLoopback: true };
@@ -225,5 +226,34 @@ describe("callbacks/target-guard resolveCallbackTarget", () => {
     expect(await resolveCallbackTarget("http://dev.test:8080/", { ...DEV, lookup })).to.deep.equal({ ok: true, address: "127.0.0.1", family: 4 });
     expect(await resolveCallbackTarget("http://localhost:8080/", { ...DEV, lookup })).to.deep.equal({ ok: true, address: "127.0.0.1", family: 4 });
     expect(calls).to.deep.equal(["dev.test", "dev.test"]);
+  });
+});
+
+describe("callbacks/target-guard with networks the operator trusts (CALLBACK_ALLOWED_NETWORKS)", () => {
+  const TRUSTED = { allowLoopback: false, trustedNetworks: ["172.30.99.0/24", "fd00:99::/32"] };
+
+  it("admits addresses inside a trusted network, and no other private, loopback or reserved one", () => {
+    expect(checkCallbackUrl("http://172.30.99.1:9000/hook", TRUSTED)).to.equal(null);
+    expect(checkCallbackUrl("http://[fd00:99::7]/hook", TRUSTED)).to.equal(null);
+    expect(checkCallbackUrl("http://172.30.100.1/hook", TRUSTED)).to.equal(REASONS.address);
+    expect(checkCallbackUrl("http://10.0.0.1/hook", TRUSTED)).to.equal(REASONS.address);
+    expect(checkCallbackUrl("http://127.0.0.1/hook", TRUSTED)).to.equal(REASONS.address);
+    expect(checkCallbackUrl("http://localhost/hook", TRUSTED)).to.equal(REASONS.localhost);
+    expect(checkCallbackUrl("http://172.30.99.1/hook", STRICT)).to.equal(REASONS.address);
+  });
+
+  it("resolves a name only when every address is public or trusted", async () => {
+    const answer = (addresses: string[]): HostLookup => async () => addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+    const inside = await resolveCallbackTarget("http://receiver.internal/hook", { ...TRUSTED, lookup: answer(["172.30.99.5"]) });
+    expect(inside).to.deep.equal({ ok: true, address: "172.30.99.5", family: 4 });
+    const mixed = await resolveCallbackTarget("http://receiver.internal/hook", { ...TRUSTED, lookup: answer(["172.30.99.5", "10.1.1.1"]) });
+    expect(mixed).to.deep.include({ ok: false, kind: "policy" });
+  });
+
+  it("stops the configuration at start on a block it cannot read, naming the variable", () => {
+    for (const bad of ["172.30.0.0", "172.30.0.0/33", "not-a-network/8", "fd00::/129"]) {
+      expect(() => loadConfig({ CALLBACK_ALLOWED_NETWORKS: bad })).to.throw(/CALLBACK_ALLOWED_NETWORKS: '.*' is not a network in CIDR notation/);
+    }
+    expect(loadConfig({ CALLBACK_ALLOWED_NETWORKS: " 172.30.99.0/24 , fd00::/8" }).callbacks.trustedNetworks).to.deep.equal(["172.30.99.0/24", "fd00::/8"]);
   });
 });

@@ -10,7 +10,8 @@ export class CallbackReceiver {
   private server: Server | null = null;
   url = "";
 
-  async start(): Promise<void> {
+  /** Listens on `host` (loopback unless a test's services reach it over another interface). */
+  async start(host = "127.0.0.1"): Promise<void> {
     this.server = createServer((req, res) => {
       let body = "";
       req.on("data", (c: Buffer) => (body += c.toString()));
@@ -23,8 +24,8 @@ export class CallbackReceiver {
         res.writeHead(200).end();
       });
     });
-    await new Promise<void>((r) => this.server!.listen(0, "127.0.0.1", r));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/cb`;
+    await new Promise<void>((r) => this.server!.listen(0, host, r));
+    this.url = `http://${host}:${(this.server.address() as AddressInfo).port}/cb`;
   }
 
   close(): void {
@@ -78,9 +79,10 @@ const PATIENCE_MS = 180_000;
  * odd ones carry none, so they take the submit's path without a key (the writes sent ahead of the
  * rate check, src/api/handlers/submit-ahead.ts), and a retry is a new submission: a 503 must have
  * left nothing behind, and a lost answer is counted as `ambiguous`.
- * `onProgress(i)` runs before the i-th submission, so a scenario can inject its fault mid-load.
+ * `onProgress(i)` runs (and is awaited) before the i-th submission, so a scenario can inject its
+ * fault mid-load or pace the submissions.
  */
-export async function submitLoad(urls: () => string[], headers: Record<string, string>, tasks: number, callbackUrl: string, onProgress: (i: number) => void = () => undefined): Promise<LoadReport> {
+export async function submitLoad(urls: () => string[], headers: Record<string, string>, tasks: number, callbackUrl: string, onProgress: (i: number) => void | Promise<void> = () => undefined): Promise<LoadReport> {
   const report: LoadReport = { accepted: [], serverErrors: [], givenUp: 0, ambiguous: 0, keyless: 0, answers: new Map(), seconds: 0 };
   const count = (status: number) => report.answers.set(status, (report.answers.get(status) ?? 0) + 1);
   const body = JSON.stringify({ ...TINY_REQUEST, callback_url: callbackUrl });
@@ -90,7 +92,7 @@ export async function submitLoad(urls: () => string[], headers: Record<string, s
     Array.from({ length: LANES }, async (_, lane) => {
       while (next < tasks) {
         const i = next++;
-        onProgress(i);
+        await onProgress(i);
         const key = i % 2 === 0 ? randomUUID() : null;
         if (key === null) report.keyless++;
         const giveUpAt = Date.now() + PATIENCE_MS;
