@@ -57,7 +57,12 @@ const CASES: Case[] = [
   shared("VRPB-548-50", "VRPB/X-n548-50-k25.json", "textbook iterated local search, backhauls", 1200),
   shared("lrc101", "PDPTW/lrc101.json", "general iterated local search, shipments", 1200),
   shared("SD-PR02", "SDVRPTW/PR02.json", "general iterated local search, skills", 1500),
-  { name: "RC101-soft", path: "general iterated local search, soft windows", iterations: 1500, request: () => ({ ...read("Solomon/RC101.json"), late_penalty_per_min: 1 }) },
+  {
+    name: "RC101-soft",
+    path: "general iterated local search, soft windows",
+    iterations: 1500,
+    request: () => ({ ...read("Solomon/RC101.json"), late_penalty_per_min: 1 }),
+  },
   { name: "gh2-400", path: "long routes under windows", iterations: 1000, request: () => ghLike(4, 2026, [400]).request },
   shared("A-n80-alns", "A/A-n80-k10.json", "alns", 2000, "alns"),
   shared("RC101-alns", "Solomon/RC101.json", "alns, windows", 500, "alns"),

@@ -219,7 +219,9 @@ export function buildProblemData(p: CompiledProblem, view?: TextbookView): Probl
     arriveClose: perVehicle((v) => arrivalClose(p, v)),
     maxDurationOf: perVehicle((v) => durationCap(p, v)),
     rules,
-    windows: timed && timed.latePenaltyPerMin === 0 ? { start: timed.twStartMin, end: timed.twEndMin, maxDuration: timed.maxRouteMin } : null,
+    windows: timed && timed.latePenaltyPerMin === 0
+      ? { start: timed.twStartMin, end: timed.twEndMin, maxDuration: timed.maxRouteMin }
+      : null,
     skipPrice: view ? view.skipPrice : rules && rules.anyOptional ? rules.skipPrice : null,
     symmetric: view ? view.symmetric : isSymmetric(p),
     durationLimit: view ? view.durationLimit : Number.POSITIVE_INFINITY,

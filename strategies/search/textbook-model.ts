@@ -109,7 +109,15 @@ export function assembleModel(p: CompiledProblem, arcs?: { dist: Float64Array; n
   const fleetRules = buildFleetRules(p, maxDistance);
   const skipPrice = fleetRules && fleetRules.anyOptional ? fleetRules.skipPrice : null;
   const symmetric = !arcs && isSymmetric(p);
-  const built = buildProblemData(p, { routes: vehicles, neighbours, windows, durationLimit, nearSwapStar: view.nearSwapStar, skipPrice, symmetric });
+  const built = buildProblemData(p, {
+    routes: vehicles,
+    neighbours,
+    windows,
+    durationLimit,
+    nearSwapStar: view.nearSwapStar,
+    skipPrice,
+    symmetric,
+  });
   // The order rule is priced by the arcs: the route model must not refuse it as well.
   return { ok: true, model: arcs ? { ...built, dist: arcs.dist, order: null } : built };
 }
