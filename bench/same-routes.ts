@@ -1,8 +1,10 @@
 /**
- * Same seed, same iteration budget, same routes: runs the `hgs` strategy (pinned) with seed 1 and a
- * fixed `max_iterations` on one instance per path of the search (genetic search, windows, duration
- * cap, textbook iterated local search, general iterated local search on a mixed fleet and on
- * several depots with windows) and prints a digest of each solution's routes. `--write FILE`
+ * Same seed, same iteration budget, same routes: runs the `hgs` strategy (pinned; a case may name
+ * another) with seed 1 and a fixed `max_iterations` on one instance per path of the search (genetic
+ * search, windows, duration cap, textbook iterated local search with and without optional stops,
+ * backhauls, long routes under windows, general iterated local search on a mixed fleet, several
+ * depots with windows, shipments, skills and soft windows, and ALNS) and prints a digest of each
+ * solution's routes. The decomposition (`large`) runs its groups on the clock, so it has no digest. `--write FILE`
  * stores the digests, `--check FILE` compares with stored ones and exits 1 on any difference, so a
  * refactoring that must not change behaviour can show that it did not:
  * `node --import tsx bench/same-routes.ts --write /tmp/routes-before.json` on the old commit,
@@ -18,6 +20,7 @@ import { findStrategy } from "../strategies/registry.js";
 import { compileRequest } from "../src/problem/compile-request.js";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { generateXLike } from "./x-like-instance.js";
+import { ghLike } from "./gh-like.js";
 import { benchSettings } from "./settings-env.js";
 
 const { values } = parseArgs({ options: { write: { type: "string" }, check: { type: "string" }, only: { type: "string" } } });
@@ -28,13 +31,16 @@ interface Case {
   path: string;
   iterations: number;
   request: () => SolveRequestInput;
+  strategy?: string;
 }
 
-const shared = (name: string, file: string, path: string, iterations: number): Case => ({
+const read = (file: string) => JSON.parse(readFileSync(join(benchDir, "requests", file), "utf8")) as SolveRequestInput;
+const shared = (name: string, file: string, path: string, iterations: number, strategy?: string): Case => ({
   name,
   path,
   iterations,
-  request: () => JSON.parse(readFileSync(join(benchDir, "requests", file), "utf8")) as SolveRequestInput,
+  request: () => read(file),
+  ...(strategy ? { strategy } : {}),
 });
 
 const CASES: Case[] = [
@@ -47,11 +53,23 @@ const CASES: Case[] = [
   shared("X110-HD", "HFVRP/X110-HD.json", "general iterated local search, limited mixed fleet", 1500),
   shared("X101-FSMFD", "HFVRP/X101-FSMFD.json", "general iterated local search, free mixed fleet", 1500),
   shared("PR11A", "MDVRPTW/PR11A.json", "general iterated local search, depots and windows", 800),
+  shared("PC-C1_10_1", "PCVRPTW/C1_10_1.json", "textbook iterated local search, optional stops", 1500),
+  shared("VRPB-548-50", "VRPB/X-n548-50-k25.json", "textbook iterated local search, backhauls", 1200),
+  shared("lrc101", "PDPTW/lrc101.json", "general iterated local search, shipments", 1200),
+  shared("SD-PR02", "SDVRPTW/PR02.json", "general iterated local search, skills", 1500),
+  {
+    name: "RC101-soft",
+    path: "general iterated local search, soft windows",
+    iterations: 1500,
+    request: () => ({ ...read("Solomon/RC101.json"), late_penalty_per_min: 1 }),
+  },
+  { name: "gh2-400", path: "long routes under windows", iterations: 1000, request: () => ghLike(4, 2026, [400]).request },
+  shared("A-n80-alns", "A/A-n80-k10.json", "alns", 2000, "alns"),
+  shared("RC101-alns", "Solomon/RC101.json", "alns, windows", 500, "alns"),
 ];
 
 const only = values.only ? new Set(values.only.split(",")) : null;
 const digests: Record<string, { digest: string; cost: number; feasible: boolean }> = {};
-const hgs = findStrategy("hgs");
 for (const c of CASES) {
   if (only && !only.has(c.name)) continue;
   const { problem } = compileRequest(c.request());
@@ -59,7 +77,7 @@ for (const c of CASES) {
   // CPU time as well as wall time: on a shared machine the process's own CPU seconds for the same
   // iterations compare two versions far better than the wall clock does.
   const cpuBefore = process.cpuUsage();
-  const solution = hgs.solve(problem, Budget.forSeconds(3600, 1, c.iterations, undefined, benchSettings));
+  const solution = findStrategy(c.strategy ?? "hgs").solve(problem, Budget.forSeconds(3600, 1, c.iterations, undefined, benchSettings));
   const cpu = process.cpuUsage(cpuBefore);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   const seconds = (performance.now() - started) / 1000;

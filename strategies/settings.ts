@@ -1,11 +1,11 @@
 import { windowsBindAgainst, type CompiledProblem } from "./core/problem.js";
-import type { FleetModel } from "./search/fleet-model.js";
+import type { ProblemData } from "./search/problem-data.js";
 
 /**
  * Every search setting that differs by problem family, and why, in one place. Each method reads
  * its own section, chosen from the features of the model it builds: the textbook model from the
  * compiled problem (textbookSettings), hgs from its textbook model (hgsSettings), the general
- * iterated local search from its fleet model (generalSettings), the decomposition from the
+ * iterated local search from its problem data (generalSettings), the decomposition from the
  * compiled problem (decompositionSettings). The service never overrides
  * them; benchmarks may, through a SettingsOverride on the Budget, to compare settings on the
  * same problems. The figures behind each choice are in BENCHMARKS.md.
@@ -142,13 +142,13 @@ export interface GeneralSettings {
  * off for skills, mixed fleets and several depots (unless opted in), where its solves rarely
  * found a cheaper plan and took a large share of the budget.
  */
-export function generalSettings(m: FleetModel, override: SettingsOverride = {}): GeneralSettings {
+export function generalSettings(m: ProblemData, override: SettingsOverride = {}): GeneralSettings {
   const { poolFamilies, ...chosen } = override.general ?? {};
   const mode = m.order !== null || m.rules !== null ? OFF : m.twStart !== null ? WINDOWS : m.typeSlots.length > 1 ? TYPES : OFF;
   return { ...mode, setPartitioning: setPartitioning(m, poolFamilies ?? []), ...chosen };
 }
 
-function setPartitioning(m: FleetModel, optedIn: readonly PoolFamily[]): boolean {
+function setPartitioning(m: ProblemData, optedIn: readonly PoolFamily[]): boolean {
   if (m.order?.partner != null) return m.typeSlots.length === 1 && m.rules === null;
   const family = poolFamily(m);
   return family !== null && optedIn.includes(family);
@@ -159,7 +159,7 @@ const WINDOWS = { focus: true, feasibleCurrent: true, thresholdWeight: null };
 const TYPES = { focus: true, feasibleCurrent: true, thresholdWeight: 0.2 };
 
 /** The family a problem belongs to for set partitioning (null: none of the opt-in ones). */
-export function poolFamily(m: FleetModel): PoolFamily | null {
+export function poolFamily(m: ProblemData): PoolFamily | null {
   if (m.order !== null) return null;
   if (m.rules?.allowed != null) return "skills";
   if (m.rules !== null) return null;

@@ -3,7 +3,8 @@ import type { CompiledProblem, Solution } from "../core/problem.js";
 import type { Rng } from "../core/rng.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { adaptPrice, priceRange, type PriceRange } from "../core/penalty-scale.js";
-import { initialPenalties, type HgsModel, type Penalties } from "../search/textbook-model.js";
+import { initialPenalties, type Penalties } from "../search/textbook-model.js";
+import type { ProblemData } from "../search/problem-data.js";
 import { LocalSearch } from "../search/textbook/local-search.js";
 import { completeRoutes as complete, toSolution } from "../search/textbook/solutions.js";
 import { orderedCrossover } from "./crossover.js";
@@ -19,7 +20,7 @@ const REPAIR_PROBABILITY = 0.5;
 const STAGNATION_LIMIT = 20_000;
 /** One generation (crossover, split, local search) against one ALNS step, for early stopping. */
 const HGS_ITERATION_WEIGHT = 10;
-function randomTour(m: HgsModel, rng: Rng): Int32Array {
+function randomTour(m: ProblemData, rng: Rng): Int32Array {
   const tour = Array.from(m.customers);
   rng.shuffle(tour);
   return Int32Array.from(tour);
@@ -36,7 +37,7 @@ class Search {
   private warpFeasibleHistory: boolean[] = [];
 
   constructor(
-    readonly m: HgsModel,
+    readonly m: ProblemData,
     readonly rng: Rng,
     private readonly stop: () => boolean,
   ) {
@@ -56,8 +57,8 @@ class Search {
     let durationOk = true;
     let warpOk = true;
     const limit = this.m.windows ? this.m.windows.maxDuration : this.m.durationLimit;
-    for (let r = 0; r < this.m.vehicles; r++) {
-      if (ls.loadOf(r) > this.m.capacity + 1e-9) loadOk = false;
+    for (let r = 0; r < this.m.routes; r++) {
+      if (ls.loadOf(r) > this.m.capacity[r]! + 1e-9) loadOk = false;
       if (ls.durationOf(r) > limit + 1e-7) durationOk = false;
       if (ls.timeWarpOf(r) > 1e-9) warpOk = false;
     }
@@ -113,7 +114,7 @@ class Search {
  * split, granular local search on penalised load, duration and time warp, and a population
  * ranked by cost and diversity. `start` (e.g. savings, or a caller's routes) is educated first.
  */
-export function geneticSearch(p: CompiledProblem, m: HgsModel, budget: Budget, start: number[][]): Solution {
+export function geneticSearch(p: CompiledProblem, m: ProblemData, budget: Budget, start: number[][]): Solution {
     const search = new Search(m, budget.rng, () => budget.exhausted());
     let iteration = 0;
     const step = (): boolean => {

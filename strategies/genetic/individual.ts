@@ -1,5 +1,9 @@
-import { routeCost, routeSegment, type HgsModel, type Penalties } from "../search/textbook-model.js";
+import { CostEvaluator } from "../search/cost-evaluator.js";
+import { routeSegment, type Penalties } from "../search/textbook-model.js";
+import type { ProblemData } from "../search/problem-data.js";
 import { TimeSegment } from "../search/time-segment.js";
+
+const NO_PENALTIES: Penalties = { load: 0, duration: 0, timeWarp: 0 };
 
 const LOAD_EPS = 1e-9;
 const DURATION_EPS = 1e-7;
@@ -26,7 +30,7 @@ export class Individual {
   readonly proximity = new Map<Individual, number>();
   biasedFitness = 0;
 
-  constructor(m: HgsModel, routes: number[][], pen: Penalties) {
+  constructor(m: ProblemData, routes: number[][], pen: Penalties) {
     this.routes = routes;
     this.tour = new Int32Array(m.customers.length);
     this.successor = new Int32Array(m.nodeCount);
@@ -37,12 +41,18 @@ export class Individual {
     let loadExcess = 0;
     let durationExcess = 0;
     let timeWarp = 0;
+    // The objective alone: the excesses are summed apart, and priced at `pen` below.
+    const costs = new CostEvaluator(m);
+    costs.penalties = NO_PENALTIES;
+    const capacity = m.capacity[0]!;
+    const depot = m.start[0]!;
+    const speed = m.speed[0]!;
     for (const route of routes) {
       if (route.length === 0) continue;
       let distance = 0;
       let load = 0;
       let service = 0;
-      let prev = m.depot;
+      let prev = depot;
       for (let k = 0; k < route.length; k++) {
         const c = route[k]!;
         this.tour[at++] = c;
@@ -50,13 +60,13 @@ export class Individual {
         load += m.demand[c]!;
         service += m.service[c]!;
         this.predecessor[c] = prev;
-        this.successor[c] = k + 1 < route.length ? route[k + 1]! : m.depot;
+        this.successor[c] = k + 1 < route.length ? route[k + 1]! : depot;
         prev = c;
       }
-      distance += m.dist[prev * n + m.depot]!;
-      cost += routeCost(m, { load: 0, duration: 0, timeWarp: 0 }, route.length, distance, load, service);
-      loadExcess += Math.max(0, load - m.capacity);
-      if (m.durationLimit !== Number.POSITIVE_INFINITY) durationExcess += Math.max(0, distance / m.speed + service - m.durationLimit);
+      distance += m.dist[prev * n + depot]!;
+      cost += costs.fromTotals(0, route.length, distance, load, service);
+      loadExcess += Math.max(0, load - capacity);
+      if (m.durationLimit !== Number.POSITIVE_INFINITY) durationExcess += Math.max(0, distance / speed + service - m.durationLimit);
       if (m.windows) {
         routeSegment(m, route, route.length, segment);
         timeWarp += segment.timeWarp;
@@ -76,9 +86,9 @@ export class Individual {
   }
 
   /** Share of customers whose route neighbours differ (Prins' broken pairs, as in HGS). */
-  brokenPairs(other: Individual, m: HgsModel): number {
+  brokenPairs(other: Individual, m: ProblemData): number {
     let differ = 0;
-    const depot = m.depot;
+    const depot = m.start[0]!;
     for (const c of m.customers) {
       if (this.successor[c] !== other.successor[c] && this.successor[c] !== other.predecessor[c]) differ++;
       if (this.predecessor[c] === depot && other.predecessor[c] !== depot && other.successor[c] !== depot) differ++;

@@ -1,6 +1,7 @@
 import type { Rng } from "../core/rng.js";
 import { Individual } from "./individual.js";
-import type { HgsModel, Penalties } from "../search/textbook-model.js";
+import { Penalties } from "../search/textbook-model.js";
+import type { ProblemData } from "../search/problem-data.js";
 
 /** Population sizes of HGS-CVRP (Vidal 2022): survivors, generation size, elites, close neighbours. */
 export const POPULATION = { minimum: 25, generation: 40, elite: 4, close: 5 } as const;
@@ -16,7 +17,7 @@ export class Population {
   /** Biased fitness is recomputed only after membership changed. */
   private stale = true;
 
-  constructor(private readonly m: HgsModel) {}
+  constructor(private readonly m: ProblemData) {}
 
   /** Adds a copy of the solution; returns true when it is a new best feasible solution. */
   add(individual: Individual): boolean {

@@ -1,4 +1,6 @@
-import { routeCost, timePenalty, type HgsModel, type Penalties } from "../search/textbook-model.js";
+import { CostEvaluator } from "../search/cost-evaluator.js";
+import { Penalties } from "../search/textbook-model.js";
+import type { ProblemData } from "../search/problem-data.js";
 import { TimeSegment } from "../search/time-segment.js";
 
 const segment = new TimeSegment();
@@ -10,31 +12,33 @@ const closed = new TimeSegment();
  * `loadFactor` x capacity are not considered, which bounds the inner loop; when that leaves no
  * split at all the bound is lifted.
  */
-export function split(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor = 1.5): number[][] {
+export function split(m: ProblemData, pen: Penalties, tour: Int32Array, loadFactor = 1.5): number[][] {
+  const costs = new CostEvaluator(m);
+  costs.penalties = pen;
   if (m.windows) {
-    const free = splitWindows(m, pen, tour, loadFactor, 0);
-    if (free && free.length <= m.vehicles) {
-      while (free.length < m.vehicles) free.push([]);
+    const free = splitWindows(m, costs, tour, loadFactor, 0);
+    if (free && free.length <= m.routes) {
+      while (free.length < m.routes) free.push([]);
       return free;
     }
-    const layers = Math.min(m.vehicles, tour.length);
-    return splitWindows(m, pen, tour, loadFactor, layers) ?? splitWindows(m, pen, tour, Number.POSITIVE_INFINITY, layers)!;
+    const layers = Math.min(m.routes, tour.length);
+    return splitWindows(m, costs, tour, loadFactor, layers) ?? splitWindows(m, costs, tour, Number.POSITIVE_INFINITY, layers)!;
   }
   // As in HGS: the unlimited-fleet split (one layer) first; the layered one only when it needs
   // more routes than there are vehicles.
-  const free = splitUnlimited(m, pen, tour, loadFactor);
-  if (free && free.length <= m.vehicles) {
-    while (free.length < m.vehicles) free.push([]);
+  const free = splitUnlimited(m, costs, tour, loadFactor);
+  if (free && free.length <= m.routes) {
+    while (free.length < m.routes) free.push([]);
     return free;
   }
-  return splitBounded(m, pen, tour, loadFactor) ?? splitBounded(m, pen, tour, Number.POSITIVE_INFINITY)!;
+  return splitBounded(m, costs, tour, loadFactor) ?? splitBounded(m, costs, tour, Number.POSITIVE_INFINITY)!;
 }
 
 /**
  * Prefix sums along the giant tour (1-based: entry k covers its first k customers): the
  * distance chained between consecutive customers, their load and their service minutes.
  */
-function tourPrefixes(m: HgsModel, tour: Int32Array): { chain: Float64Array; load: Float64Array; service: Float64Array } {
+function tourPrefixes(m: ProblemData, tour: Int32Array): { chain: Float64Array; load: Float64Array; service: Float64Array } {
   const n = m.nodeCount;
   const size = tour.length;
   const chain = new Float64Array(size + 1);
@@ -49,13 +53,13 @@ function tourPrefixes(m: HgsModel, tour: Int32Array): { chain: Float64Array; loa
   return { chain, load, service };
 }
 
-function splitBounded(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor: number): number[][] | null {
+function splitBounded(m: ProblemData, costs: CostEvaluator, tour: Int32Array, loadFactor: number): number[][] | null {
   const n = m.nodeCount;
   const size = tour.length;
-  const depot = m.depot;
+  const depot = m.start[0]!;
   const { chain, load, service } = tourPrefixes(m, tour);
-  const maxLoad = loadFactor * m.capacity;
-  const layers = Math.min(m.vehicles, size);
+  const maxLoad = loadFactor * m.capacity[0]!;
+  const layers = Math.min(m.routes, size);
   // potential[k][j]: best cost of serving tour[0..j) with k routes; pred: where the last route began.
   const potential = Array.from({ length: layers + 1 }, () => new Float64Array(size + 1).fill(Number.POSITIVE_INFINITY));
   const pred = Array.from({ length: layers + 1 }, () => new Int32Array(size + 1));
@@ -75,7 +79,7 @@ function splitBounded(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor:
         if (base === Number.POSITIVE_INFINITY) continue;
         const first = tour[i - 1]!;
         const distance = m.dist[depot * n + first]! + chain[j]! - chain[i]! + m.dist[last * n + depot]!;
-        const cost = base + routeCost(m, pen, j - i + 1, distance, routeLoad, service[j]! - service[i - 1]!);
+        const cost = base + costs.fromTotals(0, j - i + 1, distance, routeLoad, service[j]! - service[i - 1]!);
         if (cost < best) {
           best = cost;
           bestFrom = i - 1;
@@ -89,7 +93,7 @@ function splitBounded(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor:
   for (let k = 1; k <= layers; k++) {
     if (potential[k]![size]! < (bestLayer < 0 ? Number.POSITIVE_INFINITY : potential[bestLayer]![size]!)) bestLayer = k;
   }
-  if (size === 0) return Array.from({ length: m.vehicles }, () => []);
+  if (size === 0) return Array.from({ length: m.routes }, () => []);
   if (bestLayer < 0) return null;
   const routes: number[][] = [];
   let j = size;
@@ -99,17 +103,17 @@ function splitBounded(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor:
     j = i;
   }
   routes.reverse();
-  while (routes.length < m.vehicles) routes.push([]);
+  while (routes.length < m.routes) routes.push([]);
   return routes;
 }
 
 /** Split with as many routes as it likes (Prins 2004, O(n x route length)); null when none fits the bound. */
-function splitUnlimited(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor: number): number[][] | null {
+function splitUnlimited(m: ProblemData, costs: CostEvaluator, tour: Int32Array, loadFactor: number): number[][] | null {
   const n = m.nodeCount;
   const size = tour.length;
-  const depot = m.depot;
+  const depot = m.start[0]!;
   const { chain, load, service } = tourPrefixes(m, tour);
-  const maxLoad = loadFactor * m.capacity;
+  const maxLoad = loadFactor * m.capacity[0]!;
   const potential = new Float64Array(size + 1).fill(Number.POSITIVE_INFINITY);
   const pred = new Int32Array(size + 1);
   potential[0] = 0;
@@ -124,7 +128,7 @@ function splitUnlimited(m: HgsModel, pen: Penalties, tour: Int32Array, loadFacto
       const base = potential[i - 1]!;
       if (base === Number.POSITIVE_INFINITY) continue;
       const distance = m.dist[depot * n + tour[i - 1]!]! + chain[j]! - chain[i]! + back;
-      const cost = base + routeCost(m, pen, j - i + 1, distance, routeLoad, service[j]! - service[i - 1]!);
+      const cost = base + costs.fromTotals(0, j - i + 1, distance, routeLoad, service[j]! - service[i - 1]!);
       if (cost < best) {
         best = cost;
         bestFrom = i - 1;
@@ -145,13 +149,14 @@ function splitUnlimited(m: HgsModel, pen: Penalties, tour: Int32Array, loadFacto
  * extended one customer at a time from each start i (O(n x route length) per layer). `layers`
  * 0: as many routes as it likes; otherwise at most that many. Null when none fits the load bound.
  */
-function splitWindows(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor: number, layers: number): number[][] | null {
+function splitWindows(m: ProblemData, costs: CostEvaluator, tour: Int32Array, loadFactor: number, layers: number): number[][] | null {
   const w = m.windows!;
   const n = m.nodeCount;
   const size = tour.length;
-  const depot = m.depot;
-  if (size === 0) return Array.from({ length: m.vehicles }, () => []);
-  const maxLoad = loadFactor * m.capacity;
+  const depot = m.start[0]!;
+  if (size === 0) return Array.from({ length: m.routes }, () => []);
+  const maxLoad = loadFactor * m.capacity[0]!;
+  const speed = m.speed[0]!;
   const rows = layers === 0 ? 1 : layers;
   // potential[k][j]: best cost of serving tour[0..j) with k + 1 routes (any number when layers is 0).
   const potential = Array.from({ length: rows }, () => new Float64Array(size + 1).fill(Number.POSITIVE_INFINITY));
@@ -173,11 +178,11 @@ function splitWindows(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor:
         if (load > maxLoad) break;
         service += m.service[c]!;
         if (j > i) distance += m.dist[tour[j - 1]! * n + c]!;
-        segment.append(m.dist[segment.last * n + c]! / m.speed, m.service[c]!, 0, w.start[c]!, w.end[c]!, c);
+        segment.append(m.dist[segment.last * n + c]! / speed, m.service[c]!, 0, w.start[c]!, w.end[c]!, c);
         closed.set(segment.duration, segment.timeWarp, segment.earliest, segment.latest, segment.first, segment.last);
-        closed.append(m.dist[c * n + depot]! / m.speed, 0, 0, w.start[depot]!, w.end[depot]!, depot);
+        closed.append(m.dist[c * n + depot]! / speed, 0, 0, w.start[depot]!, w.end[depot]!, depot);
         const total = distance + m.dist[c * n + depot]!;
-        const cost = base + routeCost(m, pen, j - i + 1, total, load, service) + timePenalty(m, pen, closed);
+        const cost = base + costs.fromTotals(0, j - i + 1, total, load, service) + costs.timePrice(closed, w.maxDuration);
         if (cost < layer[j + 1]!) {
           layer[j + 1] = cost;
           back[j + 1] = i;
@@ -200,6 +205,6 @@ function splitWindows(m: HgsModel, pen: Penalties, tour: Int32Array, loadFactor:
     if (layers > 0) k--;
   }
   routes.reverse();
-  if (layers > 0) while (routes.length < m.vehicles) routes.push([]);
+  if (layers > 0) while (routes.length < m.routes) routes.push([]);
   return routes;
 }

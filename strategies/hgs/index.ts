@@ -6,7 +6,8 @@ import { geneticSearch } from "../genetic/genetic-search.js";
 import { iteratedLocalSearch } from "../ils/general-ils.js";
 import { startingPrices, textbookIteratedLocalSearch } from "../ils/textbook-ils.js";
 import { optionalStart } from "../ils/optional-start.js";
-import { buildModel, initialPenalties, type HgsModel } from "../search/textbook-model.js";
+import { buildModel, initialPenalties } from "../search/textbook-model.js";
+import type { ProblemData } from "../search/problem-data.js";
 import { buildBackhaulModel } from "../search/backhaul-model.js";
 import { completeRoutes as complete } from "../search/textbook/solutions.js";
 import { hgsSettings } from "../settings.js";
@@ -54,7 +55,7 @@ export const hgs: Strategy = {
     }
     const m = outcome.model;
     const settings = hgsSettings(m.customers.length, budget.overrides);
-    // Optional stops (HgsModel.skipPrice): of the textbook methods only the iterated local search
+    // Optional stops (ProblemData.skipPrice): of the textbook methods only the iterated local search
     // (its moves and recreate) leaves customers out, and it is ahead of the general search there
     // (BENCHMARKS.md, PCVRPTW); a benchmark's override may still force it.
     if (m.skipPrice) {
@@ -79,6 +80,6 @@ export const hgs: Strategy = {
  * A caller's starting solution (e.g. the current routes of a decomposed large problem; it may be
  * partial or infeasible) takes the savings' place.
  */
-function startRoutes(p: CompiledProblem, m: HgsModel, initial?: Solution): number[][] {
+function startRoutes(p: CompiledProblem, m: ProblemData, initial?: Solution): number[][] {
   return initial ? initial.routes.map((r) => r.filter((c) => c >= 0 && c < m.nodeCount && !p.isDepot[c])) : clarkeWrightSolution(p).routes;
 }

@@ -2,7 +2,7 @@ import { tinyProblemPatience, type Budget } from "../core/budget.js";
 import { evaluateSolution } from "../core/evaluator.js";
 import type { CompiledProblem, Solution } from "../core/problem.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
-import { buildFleetModel, type FleetModel } from "../search/fleet-model.js";
+import { buildProblemData, type ProblemData } from "../search/problem-data.js";
 import { GeneralLocalSearch } from "../search/general/local-search.js";
 import { PenaltyManager } from "../search/penalty-manager.js";
 import { Routes } from "../search/routes.js";
@@ -55,14 +55,14 @@ const ELIMINATION_PROBABILITY = 0.02;
 const MIN_ROUTES_TO_SQUEEZE = 5;
 
 /** The search's price of required customers left unserved (allowed unassigned). */
-function requiredPrice(m: FleetModel, missing: readonly number[]): number {
+function requiredPrice(m: ProblemData, missing: readonly number[]): number {
   let total = 0;
   for (const c of missing) total += m.rules!.skipPrice[c]!;
   return total;
 }
 
 /** A start for the search: the given solution (customers it lacks, repeats or misplaces are re-inserted) or savings. */
-function startRoutes(m: FleetModel, initial: Solution | undefined): { routes: number[][]; missing: number[] } {
+function startRoutes(m: ProblemData, initial: Solution | undefined): { routes: number[][]; missing: number[] } {
   // The savings know no backhaul order or shipment: with those rules the search builds its own start.
   const source = initial ?? (m.order ? { routes: [] } : clarkeWrightSolution(m.p));
   const seen = new Uint8Array(m.nodeCount);
@@ -87,7 +87,7 @@ function startRoutes(m: FleetModel, initial: Solution | undefined): { routes: nu
  * Every new best is checked by the shared evaluator before it counts.
  */
 export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {
-  const m = buildFleetModel(p);
+  const m = buildProblemData(p);
   // The parts of PyVRP's ILS this problem's family uses (strategies/settings.ts).
   const mode = generalSettings(m, budget.overrides);
   const rng = budget.rng;

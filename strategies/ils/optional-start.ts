@@ -2,12 +2,13 @@ import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import type { CompiledProblem } from "../core/problem.js";
 import type { Rng } from "../core/rng.js";
 import { LocalSearch } from "../search/textbook/local-search.js";
-import type { HgsModel, Penalties } from "../search/textbook-model.js";
+import { Penalties } from "../search/textbook-model.js";
+import type { ProblemData } from "../search/problem-data.js";
 import { completeRoutes } from "../search/textbook/solutions.js";
 import { TextbookRuin } from "./textbook-ruin.js";
 
 /**
- * Start of the textbook iterated local search when customers are optional (HgsModel.skipPrice):
+ * Start of the textbook iterated local search when customers are optional (ProblemData.skipPrice):
  * the cheaper, on the search's own penalised total with skip prices, of two constructions that
  * suit the two ends of prize-collecting instances. Growing from no route (recreate serves each
  * customer where that costs less than its skip price) suits prizes that pay for few customers:
@@ -16,7 +17,7 @@ import { TextbookRuin } from "./textbook-ruin.js";
  * customer, less each route that costs more than its customers' skip prices, suit prizes that
  * pay for most customers, which growing from nothing reaches only slowly.
  */
-export function optionalStart(p: CompiledProblem, m: HgsModel, pen: Penalties, rng: Rng): number[][] {
+export function optionalStart(p: CompiledProblem, m: ProblemData, pen: Penalties, rng: Rng): number[][] {
   const ls = new LocalSearch(m);
   ls.penalties = pen;
   ls.loadRoutes([]);
@@ -26,12 +27,12 @@ export function optionalStart(p: CompiledProblem, m: HgsModel, pen: Penalties, r
   ls.loadRoutes(completeRoutes(m, clarkeWrightSolution(p).routes));
   const skip = m.skipPrice!;
   const empty = new Int32Array(0);
-  for (let r = 0; r < m.vehicles; r++) {
-    const seq = ls.seq[r]!;
+  for (let r = 0; r < m.routes; r++) {
+    const seq = ls.rs.seq[r]!;
     let prizes = 0;
-    for (let k = 1; k <= ls.length[r]!; k++) prizes += skip[seq[k]!]!;
-    if (ls.length[r]! === 0 || ls.cost[r]! < prizes) continue;
-    for (let k = 1; k <= ls.length[r]!; k++) ls.routeOf[seq[k]!] = -1;
+    for (let k = 1; k <= ls.rs.length[r]!; k++) prizes += skip[seq[k]!]!;
+    if (ls.rs.length[r]! === 0 || ls.rs.cost[r]! < prizes) continue;
+    for (let k = 1; k <= ls.rs.length[r]!; k++) ls.rs.routeOf[seq[k]!] = -1;
     ls.setRoute(r, empty, 0);
   }
   return ls.totalCost() < grownCost ? ls.routes() : grown;

@@ -1,6 +1,6 @@
 import type { Penalties } from "../search/penalties.js";
 import type { PenaltyManager } from "../search/penalty-manager.js";
-import { rulePenalty } from "../search/route-rules.js";
+import { excessPrice, rulePrice } from "../search/cost-evaluator.js";
 import type { Routes } from "../search/routes.js";
 
 const FEASIBLE_EPS = 1e-9;
@@ -50,8 +50,8 @@ function unservedPrice(rs: Routes): number {
 }
 
 export function penalised(s: Snapshot, pen: Penalties): number {
-  const cost = s.objective + pen.load * s.loadExcess + pen.timeWarp * s.timeWarp + pen.duration * s.durationExcess;
-  return s.unserved === 0 && s.distanceExcess === 0 && s.stopsExcess === 0 ? cost : cost + s.unserved + rulePenalty(pen, s.distanceExcess, s.stopsExcess);
+  const cost = excessPrice(pen, s.objective, s.loadExcess, s.timeWarp, s.durationExcess);
+  return s.unserved === 0 && s.distanceExcess === 0 && s.stopsExcess === 0 ? cost : cost + s.unserved + rulePrice(pen, s.distanceExcess, s.stopsExcess);
 }
 
 export function looksFeasible(s: Snapshot): boolean {

@@ -2,7 +2,8 @@ import type { Budget } from "../core/budget.js";
 import { evaluateSolution } from "../core/evaluator.js";
 import type { CompiledProblem, Solution } from "../core/problem.js";
 import { LocalSearch } from "../search/textbook/local-search.js";
-import type { HgsModel, Penalties } from "../search/textbook-model.js";
+import { Penalties } from "../search/textbook-model.js";
+import type { ProblemData } from "../search/problem-data.js";
 import { toSolution } from "../search/textbook/solutions.js";
 import { TextbookRuin } from "./textbook-ruin.js";
 import { adaptPrice, priceRange } from "../core/penalty-scale.js";
@@ -64,16 +65,16 @@ const EPS = 1e-7;
  * time warp). The current solution lives in the local search; a rejected candidate is undone by
  * restoring only the routes it rewrote.
  */
-export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, budget: Budget, start: readonly (readonly number[])[], penalties: Penalties): Solution {
+export function textbookIteratedLocalSearch(p: CompiledProblem, m: ProblemData, budget: Budget, start: readonly (readonly number[])[], penalties: Penalties): Solution {
   const rng = budget.rng;
   const stop = () => budget.exhausted();
   const ls = new LocalSearch(m);
   const ruin = new TextbookRuin(ls);
-  const routes = m.vehicles;
+  const routes = m.routes;
   const saved = Array.from({ length: routes }, () => new Int32Array(m.customers.length));
   const savedLength = new Int32Array(routes);
   const segment = m.windows ? WINDOWS_PENALTY_SEGMENT : PENALTY_SEGMENT;
-  const backhauls = m.fleet.richLoads;
+  const backhauls = m.richLoads;
   let pen = startingPrices(m, penalties);
   if (backhauls) pen = { ...pen, load: pen.load * BACKHAUL_START_PRICE_FACTOR };
   const loadRange = priceRange(penalties.load);
@@ -81,7 +82,7 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   const warpRange = priceRange(pen.timeWarp);
   ls.penalties = pen;
   ls.loadRoutes(start);
-  const missing = Array.from(m.customers).filter((c) => ls.routeOf[c]! < 0);
+  const missing = Array.from(m.customers).filter((c) => ls.rs.routeOf[c]! < 0);
   if (missing.length > 0) ruin.reinsert(rng, missing);
 
   let best: Solution | null = null;
@@ -115,21 +116,21 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
   };
   const save = (since: number): void => {
     for (let r = 0; r < routes; r++) {
-      if (ls.modifiedAt[r]! <= since) continue;
-      savedLength[r] = ls.length[r]!;
-      saved[r]!.set(ls.seq[r]!.subarray(1, ls.length[r]! + 1));
+      if (ls.rs.modifiedAt[r]! <= since) continue;
+      savedLength[r] = ls.rs.length[r]!;
+      saved[r]!.set(ls.rs.seq[r]!.subarray(1, ls.rs.length[r]! + 1));
     }
   };
   const restore = (since: number): void => {
     // Optional customers: one the candidate served may be on no saved route, so forget the candidate's places first.
     if (m.skipPrice) {
       for (let r = 0; r < routes; r++) {
-        if (ls.modifiedAt[r]! <= since) continue;
-        const seq = ls.seq[r]!;
-        for (let k = 1; k <= ls.length[r]!; k++) if (ls.routeOf[seq[k]!] === r) ls.routeOf[seq[k]!] = -1;
+        if (ls.rs.modifiedAt[r]! <= since) continue;
+        const seq = ls.rs.seq[r]!;
+        for (let k = 1; k <= ls.rs.length[r]!; k++) if (ls.rs.routeOf[seq[k]!] === r) ls.rs.routeOf[seq[k]!] = -1;
       }
     }
-    for (let r = 0; r < routes; r++) if (ls.modifiedAt[r]! > since) ls.setRoute(r, saved[r]!, savedLength[r]!);
+    for (let r = 0; r < routes; r++) if (ls.rs.modifiedAt[r]! > since) ls.setRoute(r, saved[r]!, savedLength[r]!);
   };
 
   /**
@@ -225,8 +226,8 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: HgsModel, bud
  * The search's first prices: under binding windows a minute of time warp at least as dear as the longest
  * edge, so the first solutions stay feasible.
  */
-export function startingPrices(m: HgsModel, penalties: Penalties): Penalties {
-  return { ...penalties, timeWarp: m.windows ? Math.max(penalties.timeWarp, (m.unitCost * m.maxDistance) / m.speed) : penalties.timeWarp };
+export function startingPrices(m: ProblemData, penalties: Penalties): Penalties {
+  return { ...penalties, timeWarp: m.windows ? Math.max(penalties.timeWarp, (m.unitCost[0]! * m.maxDistance) / m.speed[0]!) : penalties.timeWarp };
 }
 
 function fromSolution(s: Solution, routes: number): number[][] {

@@ -1,6 +1,5 @@
 import type { Rng } from "../core/rng.js";
 import type { LocalSearch } from "../search/textbook/local-search.js";
-import { routeCost } from "../search/textbook-model.js";
 import { WindowInsertion } from "../search/textbook/window-insertion.js";
 import { Pieces } from "../search/pieces.js";
 import { ClusterRoute } from "../search/moves/textbook-cluster-route.js";
@@ -44,11 +43,11 @@ export class TextbookRuin {
   constructor(private readonly ls: LocalSearch) {
     const m = ls.m;
     this.cluster = m.skipPrice ? new ClusterRoute(ls) : null;
-    this.windows = ls.model.times ? new WindowInsertion(ls.model) : null;
+    this.windows = ls.rs.times ? new WindowInsertion(ls.rs) : null;
     this.removed = new Int32Array(m.customers.length);
-    this.touched = new Uint8Array(m.vehicles);
+    this.touched = new Uint8Array(m.routes);
     this.buffer = new Int32Array(m.customers.length + 2);
-    this.candidateRoutes = new Int32Array(m.vehicles);
+    this.candidateRoutes = new Int32Array(m.routes);
   }
 
   /** Ruins, then recreates; returns the number of customers moved. */
@@ -76,9 +75,9 @@ export class TextbookRuin {
     const m = ls.m;
     let used = 0;
     let served = 0;
-    for (let r = 0; r < m.vehicles; r++) {
-      if (ls.length[r]! > 0) used++;
-      served += ls.length[r]!;
+    for (let r = 0; r < m.routes; r++) {
+      if (ls.rs.length[r]! > 0) used++;
+      served += ls.rs.length[r]!;
     }
     // Every customer is served unless some are optional: then the routes' own length counts.
     const meanLength = (m.skipPrice ? served : m.customers.length) / Math.max(1, used);
@@ -96,24 +95,24 @@ export class TextbookRuin {
       // (PyVRP's insert perturbation), so that the search can grow; the local search then removes
       // those that do not pay. 1 to AVERAGE_REMOVED customers (about half the ruin's mean), nearest
       // first: twice as many left long-route instances clearly dearer.
-      if (ls.routeOf[seed]! < 0) {
+      if (ls.rs.routeOf[seed]! < 0) {
         if (this.openCluster(seed, meanLength)) return;
         const count = 1 + rng.int(AVERAGE_REMOVED);
-        for (let k = -1; k < near.length && this.removedCount < count; k++) if (ls.routeOf[k < 0 ? seed : near[k]!]! < 0) this.removed[this.removedCount++] = k < 0 ? seed : near[k]!;
+        for (let k = -1; k < near.length && this.removedCount < count; k++) if (ls.rs.routeOf[k < 0 ? seed : near[k]!]! < 0) this.removed[this.removedCount++] = k < 0 ? seed : near[k]!;
         this.forced = true;
         return;
       }
       // A served seed: strings leave as below, and the unserved near it get another chance in recreate.
-      for (let k = 0; k < near.length; k++) if (ls.routeOf[near[k]!]! < 0) this.removed[this.removedCount++] = near[k]!;
+      for (let k = 0; k < near.length; k++) if (ls.rs.routeOf[near[k]!]! < 0) this.removed[this.removedCount++] = near[k]!;
     }
     for (let k = -1; k < near.length && done < strings; k++) {
       const c = k < 0 ? seed : near[k]!;
-      const r = ls.routeOf[c]!;
+      const r = ls.rs.routeOf[c]!;
       if (r < 0 || this.touched[r]) continue;
       this.touched[r] = 1;
-      const length = ls.length[r]!;
+      const length = ls.rs.length[r]!;
       const stringLength = 1 + Math.floor(rng.next() * Math.min(length, maxString));
-      const at = ls.pos[c]!;
+      const at = ls.rs.pos[c]!;
       // A window of stringLength slots containing c, within the route's customers 1..length.
       const lo = Math.max(1, at - stringLength + 1);
       const hi = Math.min(at, length - stringLength + 1);
@@ -134,7 +133,7 @@ export class TextbookRuin {
     this.clusterTurn = !this.clusterTurn;
     if (!this.clusterTurn) return false;
     let empty = -1;
-    for (let r = 0; r < ls.m.vehicles && empty < 0; r++) if (ls.length[r] === 0) empty = r;
+    for (let r = 0; r < ls.m.routes && empty < 0; r++) if (ls.rs.length[r] === 0) empty = r;
     if (empty < 0) return false;
     const limit = Math.max(AVERAGE_REMOVED, Math.ceil(CLUSTER_ROUTES * meanLength));
     return this.cluster!.open(seed, empty, limit) > 0;
@@ -142,14 +141,14 @@ export class TextbookRuin {
 
   private removeString(r: number, start: number, count: number): void {
     const ls = this.ls;
-    const seq = ls.seq[r]!;
-    const length = ls.length[r]!;
+    const seq = ls.rs.seq[r]!;
+    const length = ls.rs.length[r]!;
     let kept = 0;
     for (let k = 1; k <= length; k++) {
       const c = seq[k]!;
       if (k >= start && k < start + count) {
         this.removed[this.removedCount++] = c;
-        ls.routeOf[c] = -1;
+        ls.rs.routeOf[c] = -1;
       } else this.buffer[kept++] = c;
     }
     ls.setRoute(r, this.buffer, kept);
@@ -168,7 +167,7 @@ export class TextbookRuin {
     const removed = Array.from(this.removed.subarray(0, this.removedCount));
     rng.shuffle(removed);
     const order = rng.int(11);
-    const depotRow = m.depot * n;
+    const depotRow = m.start[0]! * n;
     if (order < 4) removed.sort((a, b) => m.demand[b]! - m.demand[a]!);
     else if (order < 6) removed.sort((a, b) => m.dist[depotRow + b]! - m.dist[depotRow + a]!);
     else if (order < 7) removed.sort((a, b) => m.dist[depotRow + a]! - m.dist[depotRow + b]!);
@@ -178,37 +177,37 @@ export class TextbookRuin {
       mark.fill(0);
       let routes = 0;
       for (const w of m.neighbours[c]!) {
-        const r = ls.routeOf[w]!;
+        const r = ls.rs.routeOf[w]!;
         if (r >= 0 && !mark[r]) {
           mark[r] = 1;
           this.candidateRoutes[routes++] = r;
         }
       }
       let empty = -1;
-      for (let r = 0; r < m.vehicles && empty < 0; r++) if (ls.length[r] === 0) empty = r;
+      for (let r = 0; r < m.routes && empty < 0; r++) if (ls.rs.length[r] === 0) empty = r;
       // A forced insertion (unserved customers served at any price) joins a served neighbour's
       // route when there is one: opening routes for them left more, shorter routes than the best
       // known solutions have on long-route instances.
       if (empty >= 0 && !(this.forced && routes > 0)) this.candidateRoutes[routes++] = empty;
-      if (routes === 0) for (let r = 0; r < m.vehicles; r++) this.candidateRoutes[routes++] = r;
+      if (routes === 0) for (let r = 0; r < m.routes; r++) this.candidateRoutes[routes++] = r;
       let bestDelta = Number.POSITIVE_INFINITY;
       let bestRoute = -1;
       let bestAfter = 0;
       for (let t = 0; t < routes; t++) {
         const r = this.candidateRoutes[t]!;
-        const seq = ls.seq[r]!;
-        const length = ls.length[r]!;
+        const seq = ls.rs.seq[r]!;
+        const length = ls.rs.length[r]!;
         const end = length + 1;
-        const distance = ls.fwd[r]![end]!;
-        const load = ls.load[r]![end]! + m.demand[c]!;
-        const service = ls.serv[r]![end]! + m.service[c]!;
-        const base = ls.cost[r]! - this.pickupCorrection(r, c, load);
+        const distance = ls.rs.fwd[r]![end]!;
+        const load = ls.rs.load[r]![end]! + m.demand[c]!;
+        const service = ls.rs.serv[r]![end]! + m.service[c]!;
+        const base = ls.rs.cost[r]! - this.pickupCorrection(r, c, load);
         for (let j = 0; j <= length; j++) {
           if (bestRoute >= 0 && rng.next() < BLINK) continue;
           const a = seq[j]!;
           const b = seq[j + 1]!;
           const detour = m.dist[a * n + c]! + m.dist[c * n + b]! - m.dist[a * n + b]!;
-          let delta = routeCost(m, ls.penalties, length + 1, distance + detour, load, service) - base;
+          let delta = ls.costs.fromTotals(r, length + 1, distance + detour, load, service) - base;
           // Time warp only adds, so a position already no better skips its segment concatenation.
           if (this.windows && delta < bestDelta) delta += this.windows.penalty(r, seq, end, j, c, ls.penalties);
           if (delta < bestDelta) {
@@ -226,25 +225,25 @@ export class TextbookRuin {
 
   /**
    * With pickups on board (backhaul-model.ts): the load penalty of route r with c added beyond
-   * that of its delivered total `delivered` (what routeCost prices), c put where its kind goes
+   * that of its delivered total `delivered` (what fromTotals prices), c put where its kind goes
    * (a delivery first, a pickup last), which the order-keeping positions all share; 0 without.
    */
   private pickupCorrection(r: number, c: number, delivered: number): number {
     const ls = this.ls;
-    const loads = ls.model.loads;
+    const loads = ls.rs.loads;
     if (!loads) return 0;
-    const length = ls.length[r]!;
+    const length = ls.rs.length[r]!;
     const pieces = this.pieces.reset();
     if (ls.m.demand[c]! > 0) pieces.node(c).add(r, 1, length);
     else pieces.add(r, 1, length).node(c);
-    return ls.penalties.load * (loads.excessOfPieces(r, pieces, ls.seq) - Math.max(0, delivered - ls.m.capacity));
+    return ls.penalties.load * (loads.excessOfPieces(r, pieces, ls.rs.seq) - Math.max(0, delivered - ls.m.capacity[r]!));
   }
 
   /** Puts c into route r after position `after` (0: first). */
   private insert(c: number, r: number, after: number): void {
     const ls = this.ls;
-    const seq = ls.seq[r]!;
-    const length = ls.length[r]!;
+    const seq = ls.rs.seq[r]!;
+    const length = ls.rs.length[r]!;
     let count = 0;
     for (let k = 1; k <= after; k++) this.buffer[count++] = seq[k]!;
     this.buffer[count++] = c;

@@ -1,6 +1,6 @@
 import { nearestNeighbours } from "../core/neighbours.js";
 import type { CompiledProblem } from "../core/problem.js";
-import { sameKindFirst } from "./fleet-model.js";
+import { sameKindFirst } from "./problem-data.js";
 import { assembleModel, textbookMismatch, type ModelOutcome } from "./textbook-model.js";
 
 /**
@@ -15,7 +15,7 @@ import { assembleModel, textbookMismatch, type ModelOutcome } from "./textbook-m
  * holds such an arc is refused by the evaluator and never reported.
  */
 
-/** Granular neighbours per customer, of which SAME_KIND of its own kind (as the general search's, fleet-model.ts). */
+/** Granular neighbours per customer, of which SAME_KIND of its own kind (as the general search's, problem-data.ts). */
 const GRANULARITY = 20;
 /**
  * A pickup -> delivery arc costs this many times (customers + 1) longest edges: more than any
@@ -58,10 +58,8 @@ export function buildBackhaulModel(p: CompiledProblem): ModelOutcome {
     if (kind[a] !== 2) continue;
     for (const b of p.customers) if (kind[b] === 1) dist[a * n + b] = dist[a * n + b]! + forbidden;
   }
-  let maxDemand = 0;
-  for (const c of p.customers) maxDemand = Math.max(maxDemand, pickup[c]!);
   const neighbours = sameKindFirst(p, kind, GRANULARITY, nearestNeighbours(p, GRANULARITY));
-  const outcome = assembleModel(p, { dist, neighbours, maxDemand });
+  const outcome = assembleModel(p, { dist, neighbours });
   // Binding windows would turn each forbidden arc into hours of travel: not measured, so the general search keeps them.
   if (outcome.ok && outcome.model.windows !== null) return { ok: false, reason: "binding time windows" };
   return outcome;

@@ -4,7 +4,7 @@ import type { CompiledProblem, ServiceRules } from "../core/problem.js";
  * Optional stops, skills, shifts and route limits (CompiledProblem.rules) as the route model
  * (routes.ts) uses them, per route slot (= vehicle) and per node. Built only for problems that
  * have rules; the route model's time part takes its per-vehicle start and end windows and
- * duration caps from fleet-model.ts either way (identical to the nodes' own without rules).
+ * duration caps from problem-data.ts either way (identical to the nodes' own without rules).
  */
 export interface FleetRules {
   rules: ServiceRules;

@@ -1,4 +1,4 @@
-import type { FleetModel } from "./fleet-model.js";
+import type { ProblemData } from "./problem-data.js";
 import type { Penalties } from "./penalties.js";
 import { adaptPrice, loadReference, priceRange, timeReference, type PriceRange } from "../core/penalty-scale.js";
 
@@ -29,7 +29,7 @@ export class PenaltyManager {
    * an education at a lower price emptied whole vehicles into the rest, and the price then hovered
    * at that collapse point, with many outcomes collapsed and repaired into far dearer plans.
    */
-  constructor(m: FleetModel, private readonly segment = SEGMENT, fixedCostFloor = false) {
+  constructor(m: ProblemData, private readonly segment = SEGMENT, fixedCostFloor = false) {
     const timePrice = timeReference(m.meanUnitCost, m.meanSpeed);
     // A unit of load on a vehicle costs about its fixed cost per unit of capacity: overloading a
     // small vehicle must not look cheaper than the larger vehicle it stands for.

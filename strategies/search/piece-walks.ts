@@ -1,4 +1,4 @@
-import type { FleetModel } from "./fleet-model.js";
+import type { ProblemData } from "./problem-data.js";
 import type { Pieces } from "./pieces.js";
 
 /*
@@ -9,7 +9,7 @@ import type { Pieces } from "./pieces.js";
 
 /** The parts of the route model (routes.ts) a walk over a candidate's pieces reads. */
 export interface PieceSource {
-  readonly m: FleetModel;
+  readonly m: ProblemData;
   readonly seq: Int32Array[];
   readonly fwd: Float64Array[];
   readonly bwd: Float64Array[];

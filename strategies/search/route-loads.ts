@@ -1,4 +1,4 @@
-import type { FleetModel } from "./fleet-model.js";
+import type { ProblemData } from "./problem-data.js";
 import { LoadSegment } from "./load-segment.js";
 import type { Pieces } from "./pieces.js";
 import { RouteOrder } from "./route-order.js";
@@ -29,7 +29,7 @@ export class RouteLoads {
   /** The order rules' part (route-order.ts); null without backhauls and shipments. */
   readonly order: RouteOrder | null;
 
-  constructor(readonly m: FleetModel) {
+  constructor(readonly m: ProblemData) {
     const slots = m.customers.length + 2;
     this.lengths = new Int32Array(m.routes);
     this.order = m.order ? new RouteOrder(m, this.lengths) : null;

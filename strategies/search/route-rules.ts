@@ -1,4 +1,5 @@
-import type { FleetModel } from "./fleet-model.js";
+import { rulePrice } from "./cost-evaluator.js";
+import type { ProblemData } from "./problem-data.js";
 import type { FleetRules } from "./fleet-rules.js";
 import type { Penalties } from "./penalties.js";
 import type { Pieces } from "./pieces.js";
@@ -22,7 +23,7 @@ export class RouteRules {
   private readonly forbid: Int32Array[] | null;
   private readonly slots: number;
 
-  constructor(readonly m: FleetModel) {
+  constructor(readonly m: ProblemData) {
     this.fr = m.rules!;
     this.slots = m.customers.length + 2;
     const profiles = this.fr.profileVehicle.length;
@@ -118,14 +119,6 @@ export class RouteRules {
    * apart (allows), before the distance is summed, since most refused candidates fail on them.
    */
   capPrice(v: number, pieces: Pieces, distance: number, pen: Penalties): number {
-    return rulePenalty(pen, this.distanceExcess(v, distance), this.stopsExcess(v, pieces.size));
+    return rulePrice(pen, this.distanceExcess(v, distance), this.stopsExcess(v, pieces.size));
   }
-}
-
-/** Penalised excess distance and stops: the prices are the penalty manager's (1 when a caller sets none). */
-export function rulePenalty(pen: Penalties, distanceExcess: number, stopsExcess: number): number {
-  let cost = 0;
-  if (distanceExcess > 0) cost += (pen.distance ?? 1) * distanceExcess;
-  if (stopsExcess > 0) cost += (pen.stops ?? 1) * stopsExcess;
-  return cost;
 }

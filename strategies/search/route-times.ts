@@ -1,4 +1,4 @@
-import type { FleetModel } from "./fleet-model.js";
+import type { ProblemData } from "./problem-data.js";
 import type { Pieces } from "./pieces.js";
 import { TimeSegment } from "./time-segment.js";
 
@@ -22,7 +22,7 @@ export class RouteTimes {
   private readonly tail = new TimeSegment();
 
   constructor(
-    readonly m: FleetModel,
+    readonly m: ProblemData,
     slots: number,
   ) {
     const make = () => Array.from({ length: m.routes }, () => new Float64Array(slots));

@@ -1,11 +1,12 @@
 import { evaluateRoute } from "../core/evaluator.js";
 import { ChangedCustomers } from "./changed-customers.js";
-import type { FleetModel } from "./fleet-model.js";
+import { CostEvaluator } from "./cost-evaluator.js";
+import type { ProblemData } from "./problem-data.js";
 import type { Penalties } from "./penalties.js";
 import type { Pieces } from "./pieces.js";
 import { piecesDistance, piecesLoad, piecesService, writePieces } from "./piece-walks.js";
 import { RouteLoads } from "./route-loads.js";
-import { RouteRules, rulePenalty } from "./route-rules.js";
+import { RouteRules } from "./route-rules.js";
 import { RouteTimes } from "./route-times.js";
 import type { TimeSegment } from "./time-segment.js";
 
@@ -18,8 +19,8 @@ import type { TimeSegment } from "./time-segment.js";
  * pieces (pieces.ts); its start and end nodes, capacity, costs, speed and windows are that
  * vehicle's, which is what makes moves between mixed vehicles and depots exact. Soft windows
  * (lateness delays the rest of the route) are priced by simulating the candidate with the shared
- * evaluator: exact, O(route length). The textbook local search (textbook/routes.ts) views the
- * same arrays through its identical-fleet scalars; the general one prices with basePrice/timePrice.
+ * evaluator: exact, O(route length). Every price goes through `costs` (cost-evaluator.ts): the
+ * textbook local search (textbook/routes.ts) from totals, the general one with basePrice/timePrice.
  */
 export class Routes {
   readonly seq: Int32Array[];
@@ -55,11 +56,13 @@ export class Routes {
   clock = 0;
   /** Customers whose route neighbours changed, when a localised search asked for it (trackChanges). */
   changes: ChangedCustomers | null = null;
-  penalties: Penalties = { load: 1, duration: 1, timeWarp: 1 };
+  /** Prices every route and candidate at the current penalties. */
+  readonly costs: CostEvaluator;
   private readonly buffer: Int32Array;
 
-  constructor(readonly m: FleetModel) {
+  constructor(readonly m: ProblemData) {
     const slots = m.customers.length + 2;
+    this.costs = new CostEvaluator(m);
     const make = <T>(f: () => T): T[] => Array.from({ length: m.routes }, f);
     this.seq = make(() => new Int32Array(slots));
     this.fwd = make(() => new Float64Array(slots));
@@ -188,12 +191,20 @@ export class Routes {
     return this.changes;
   }
 
+  /** The penalty prices of `costs`, which every price of this model reads. */
+  get penalties(): Penalties {
+    return this.costs.penalties;
+  }
+
+  set penalties(pen: Penalties) {
+    this.costs.penalties = pen;
+  }
+
   private penalised(r: number): number {
-    const pen = this.penalties;
     if (this.broken[r]) return Number.POSITIVE_INFINITY;
-    const cost = this.objective[r]! + pen.load * this.loadExcess[r]! + pen.timeWarp * this.timeWarp[r]! + pen.duration * this.durationExcess[r]!;
+    const cost = this.costs.excessPrice(this.objective[r]!, this.loadExcess[r]!, this.timeWarp[r]!, this.durationExcess[r]!);
     if (!this.rules) return cost;
-    return this.forbidden[r]! > 0 ? Number.POSITIVE_INFINITY : cost + rulePenalty(pen, this.distanceExcess[r]!, this.stopsExcess[r]!);
+    return this.forbidden[r]! > 0 ? Number.POSITIVE_INFINITY : cost + this.costs.rulePrice(this.distanceExcess[r]!, this.stopsExcess[r]!);
   }
 
   /** Re-prices every route after the penalties changed. */
@@ -237,9 +248,7 @@ export class Routes {
     if (pieces.size === 0) return 0;
     const pen = this.penalties;
     if (this.times) {
-      const seg = this.times.segmentOf(v, pieces, this.seq, this.length);
-      const cap = m.maxDurationOf![v]!;
-      return pen.timeWarp * seg.timeWarp + (seg.duration > cap ? pen.duration * (seg.duration - cap) : 0);
+      return this.costs.timePrice(this.times.segmentOf(v, pieces, this.seq, this.length), m.maxDurationOf![v]!);
     }
     if (m.twStart) {
       const count = this.write(pieces, this.buffer);
@@ -264,9 +273,7 @@ export class Routes {
   /** Time price (as timePrice) of vehicle v driving customers[0..count) under hard windows, from scratch (0 without them). */
   listTimePrice(v: number, customers: ArrayLike<number>, count: number): number {
     if (count === 0 || !this.times) return 0;
-    const seg = this.times.listSegment(v, customers, count);
-    const cap = this.m.maxDurationOf![v]!;
-    return this.penalties.timeWarp * seg.timeWarp + (seg.duration > cap ? this.penalties.duration * (seg.duration - cap) : 0);
+    return this.costs.timePrice(this.times.listSegment(v, customers, count), this.m.maxDurationOf![v]!);
   }
 
   /** Distance of vehicle v driving `pieces` from its start to its end node. */

@@ -1,63 +1,21 @@
 import { isSymmetric, nearestNeighbours } from "../core/neighbours.js";
 import { loadReference, timeReference } from "../core/penalty-scale.js";
 import { windowsBindAgainst, type CompiledProblem } from "../core/problem.js";
-import { buildFleetModel, type FleetModel } from "./fleet-model.js";
+import { buildProblemData, type ProblemData } from "./problem-data.js";
 import { buildFleetRules } from "./fleet-rules.js";
 import type { Penalties } from "./penalties.js";
 import { TimeSegment } from "./time-segment.js";
 import { windowNeighbours } from "./window-neighbours.js";
 import { textbookSettings } from "../settings.js";
 
-/** Hard time windows that bind: priced by time warp (and the working-hours cap on segment durations). */
-export interface HgsWindows {
-  start: Float64Array;
-  end: Float64Array;
-  /** Working-hours cap in minutes (Infinity when there is none). */
-  maxDuration: number;
-}
-
 /**
- * The view of a problem that the genetic search works on: one depot, identical vehicles, and
- * constraints that are additive along a route (load, and duration = driving + service), so
- * every move is priced in O(1) from prefix sums.
+ * The textbook methods (genetic search, textbook iterated local search) work on the one problem
+ * data (problem-data.ts) built through a TextbookView: one depot, identical vehicles (read as
+ * slot 0), and constraints that are additive along a route (load, and duration = driving +
+ * service), so every move is priced in O(1) from prefix sums; binding hard windows are priced by
+ * time warp, and optional stops carry their skip prices.
  */
-export interface HgsModel {
-  nodeCount: number;
-  depot: number;
-  customers: Int32Array;
-  dist: Float64Array;
-  demand: Float64Array;
-  /** Service minutes per node (zeros without a time dimension). */
-  service: Float64Array;
-  capacity: number;
-  /** Distance units per minute (1 without a time dimension, where duration is unconstrained). */
-  speed: number;
-  /**
-   * Without binding windows: longest allowed route in minutes (the working-hours cap or the
-   * depot's opening span), duration being additive (driving + service). Infinity with windows.
-   */
-  durationLimit: number;
-  /** Binding hard windows (null when none: then duration is additive, see durationLimit). */
-  windows: HgsWindows | null;
-  fixedCost: number;
-  unitCost: number;
-  vehicles: number;
-  symmetric: boolean;
-  /** Granular neighbourhood: each customer's nearest customers. */
-  neighbours: Int32Array[];
-  maxDistance: number;
-  maxDemand: number;
-  /** The same problem as the route model (routes.ts) sees it: per route slot, this model's values. */
-  fleet: FleetModel;
-  /**
-   * Customers that may stay unserved (optional stops, or required ones under allow_unassigned):
-   * per node the price of leaving it out (fleet-rules.ts skipPrice; Infinity: must be served).
-   * null when every customer must be served, as in every problem without rules.
-   */
-  skipPrice: Float64Array | null;
-}
-
-export type ModelOutcome = { ok: true; model: HgsModel } | { ok: false; reason: string };
+export type ModelOutcome = { ok: true; model: ProblemData } | { ok: false; reason: string };
 
 function allEqual(values: ArrayLike<number>): boolean {
   for (let i = 1; i < values.length; i++) if (values[i] !== values[0]) return false;
@@ -91,7 +49,7 @@ export function textbookMismatch(p: CompiledProblem, loadsAllowed = false): stri
 /**
  * Whether the only rules are optional stops (node_skip_penalties) and allow_unassigned: no
  * skills, shifts, distance or stop caps, and every vehicle under the request-wide working hours.
- * Those the textbook model carries (HgsModel.skipPrice): a customer's absence is priced on the
+ * Those the textbook model carries (ProblemData.skipPrice): a customer's absence is priced on the
  * solution, not on a route.
  */
 export function onlyOptionalRules(p: CompiledProblem): boolean {
@@ -134,92 +92,56 @@ export function buildModel(p: CompiledProblem): ModelOutcome {
  * model; `arcs` replaces the distances the search prices and its neighbour lists (the backhaul
  * transformation, backhaul-model.ts), the request's own being used everywhere else.
  */
-export function assembleModel(p: CompiledProblem, arcs?: { dist: Float64Array; neighbours: Int32Array[]; maxDemand: number }): ModelOutcome {
+export function assembleModel(p: CompiledProblem, arcs?: { dist: Float64Array; neighbours: Int32Array[] }): ModelOutcome {
   const depot = p.startNode[0]!;
   const limit = durationLimitOf(p, depot);
   if (typeof limit === "string" && limit !== "windows") return { ok: false, reason: limit };
   const t = p.time;
-  const windows: HgsWindows | null = limit === "windows" && t ? { start: t.twStartMin, end: t.twEndMin, maxDuration: t.maxRouteMin } : null;
-  // The evaluator never serves at a depot: neither does the model.
-  const service = t ? Float64Array.from(t.serviceMin) : new Float64Array(p.nodeCount);
-  service[depot] = 0;
+  const windows = limit === "windows" && t !== null;
   let maxDistance = 0;
   for (let i = 0; i < p.dist.length; i++) maxDistance = Math.max(maxDistance, p.dist[i]!);
-  let maxDemand = arcs ? arcs.maxDemand : 0;
-  for (const c of p.customers) maxDemand = Math.max(maxDemand, p.demand[c]!);
+  // More routes than customers is never useful, and each route costs memory in the search.
   const vehicles = Math.min(p.vehicleCount, Math.max(1, p.customers.length));
   // Its neighbourhood, by the length of routes under windows (strategies/settings.ts).
-  const view = textbookSettings(p, !arcs && windows !== null);
+  const view = textbookSettings(p, !arcs && windows);
   const neighbours = arcs ? arcs.neighbours : windows ? windowNeighbours(p, view.granularity) : nearestNeighbours(p, view.granularity);
   const durationLimit = typeof limit === "number" ? limit : Number.POSITIVE_INFINITY;
-  const built = buildFleetModel(p, { routes: vehicles, neighbours, windows: windows !== null, durationLimit, nearSwapStar: view.nearSwapStar });
-  // The order rule is priced by the arcs: the route model must not refuse it as well.
-  const fleet = arcs ? { ...built, dist: arcs.dist, order: null } : built;
   const fleetRules = buildFleetRules(p, maxDistance);
   const skipPrice = fleetRules && fleetRules.anyOptional ? fleetRules.skipPrice : null;
-  return {
-    ok: true,
-    model: {
-      nodeCount: p.nodeCount,
-      depot,
-      customers: p.customers,
-      dist: arcs ? arcs.dist : p.dist,
-      demand: p.demand,
-      service,
-      capacity: p.capacity[0]!,
-      speed: p.time ? p.time.speed[0]! : 1,
-      durationLimit,
-      windows,
-      fixedCost: p.fixedCost[0]!,
-      unitCost: p.unitCost[0]!,
-      // More routes than customers is never useful, and each route costs memory in the search.
-      vehicles,
-      symmetric: !arcs && isSymmetric(p),
-      neighbours,
-      maxDistance,
-      maxDemand,
-      fleet,
-      skipPrice,
-    },
-  };
+  const symmetric = !arcs && isSymmetric(p);
+  const built = buildProblemData(p, {
+    routes: vehicles,
+    neighbours,
+    windows,
+    durationLimit,
+    nearSwapStar: view.nearSwapStar,
+    skipPrice,
+    symmetric,
+  });
+  // The order rule is priced by the arcs: the route model must not refuse it as well.
+  return { ok: true, model: arcs ? { ...built, dist: arcs.dist, order: null } : built };
 }
 
 /**
  * Starting prices of infeasibility, scale-free (core/penalty-scale.ts): a unit of excess load
  * about as dear as the longest edge per unit of the largest demand, a minute as a minute's driving.
  */
-export function initialPenalties(m: HgsModel): Penalties {
-  const time = timeReference(m.unitCost, m.speed);
-  return { load: loadReference(m.unitCost, m.maxDistance, m.maxDemand), duration: time, timeWarp: time };
-}
-
-/** Cost of one route from its totals: the fixed and distance cost plus priced excesses. */
-export function routeCost(m: HgsModel, pen: Penalties, customers: number, distance: number, load: number, service: number): number {
-  if (customers === 0) return 0;
-  let cost = m.fixedCost + m.unitCost * distance;
-  if (load > m.capacity) cost += pen.load * (load - m.capacity);
-  if (m.durationLimit !== Number.POSITIVE_INFINITY) {
-    const excess = distance / m.speed + service - m.durationLimit;
-    if (excess > 0) cost += pen.duration * excess;
-  }
-  return cost;
-}
-
-/** Time penalty of a route whose visits (depots included) form `seg`: time warp and excess duration. */
-export function timePenalty(m: HgsModel, pen: Penalties, seg: TimeSegment): number {
-  const w = m.windows!;
-  return pen.timeWarp * seg.timeWarp + (seg.duration > w.maxDuration ? pen.duration * (seg.duration - w.maxDuration) : 0);
+export function initialPenalties(m: ProblemData): Penalties {
+  const unitCost = m.unitCost[0]!;
+  const time = timeReference(unitCost, m.speed[0]!);
+  return { load: loadReference(unitCost, m.maxDistance, m.maxDemand), duration: time, timeWarp: time };
 }
 
 /** The time segment of a whole route (customers route[0..count), depot at both ends), from scratch. */
-export function routeSegment(m: HgsModel, route: ArrayLike<number>, count: number, seg: TimeSegment): TimeSegment {
+export function routeSegment(m: ProblemData, route: ArrayLike<number>, count: number, seg: TimeSegment): TimeSegment {
   const w = m.windows!;
   const n = m.nodeCount;
-  const depot = m.depot;
+  const depot = m.start[0]!;
+  const speed = m.speed[0]!;
   seg.setNode(depot, w.start[depot]!, w.end[depot]!, 0);
   for (let k = 0; k <= count; k++) {
     const c = k < count ? route[k]! : depot;
-    seg.append(m.dist[seg.last * n + c]! / m.speed, m.service[c]!, 0, w.start[c]!, w.end[c]!, c);
+    seg.append(m.dist[seg.last * n + c]! / speed, m.service[c]!, 0, w.start[c]!, w.end[c]!, c);
   }
   return seg;
 }

@@ -15,7 +15,7 @@ import { textbookSwap, textbookSwapWithin } from "../../strategies/search/moves/
 import { textbookTwoOpt } from "../../strategies/search/moves/two-opt.js";
 import { textbookTwoOptStar } from "../../strategies/search/moves/two-opt-star.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
-import type { HgsModel } from "../../strategies/search/textbook-model.js";
+import type { ProblemData } from "../../strategies/search/problem-data.js";
 import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
 import type { TextbookMovePricing } from "../../strategies/search/textbook/move-pricing.js";
 import { scratchRouteCost } from "./fleet-problems.js";
@@ -30,7 +30,7 @@ const penaltyArb = fc.record({
 /** Backhaul instances the transformation takes: one depot, identical vehicles, no time dimension. */
 const backhaulArb = (customers: number): fc.Arbitrary<LoadOptions> => loadArb("none", customers, "backhauls").map((o) => ({ ...o, types: 1, depots: 1, mixedEnds: false }));
 
-function backhaulModel(o: LoadOptions): { p: CompiledProblem; m: HgsModel } | null {
+function backhaulModel(o: LoadOptions): { p: CompiledProblem; m: ProblemData } | null {
   const { problem: p } = compileRequest(loadInstance(o));
   const outcome = buildBackhaulModel(p);
   return outcome.ok ? { p, m: outcome.model } : null;
@@ -48,19 +48,19 @@ function forbiddenArcs(p: CompiledProblem, route: number[]): number {
  * excess (the peak on board, in the route's own order), plus the model's price of each forbidden
  * arc. For a route that keeps the order (no such arc) this is exactly the evaluator's price.
  */
-function priceOf(p: CompiledProblem, m: HgsModel, pen: Penalties, v: number, route: number[]): number {
+function priceOf(p: CompiledProblem, m: ProblemData, pen: Penalties, v: number, route: number[]): number {
   const n = p.nodeCount;
   let surcharge = 0;
   for (let k = 1; k < route.length; k++) surcharge += m.dist[route[k - 1]! * n + route[k]!]! - p.dist[route[k - 1]! * n + route[k]!]!;
-  return scratchRouteCost(p, v, pen, route) + m.unitCost * surcharge;
+  return scratchRouteCost(p, v, pen, route) + p.unitCost[0]! * surcharge;
 }
 
 /** Random routes (the order broken on some), then every candidate of `move`, each applied commit checked against priceOf. */
 function exercise(p: CompiledProblem, ls: LocalSearch, pen: Penalties, seed: number, move: (ls: TextbookMovePricing, ru: number, i: number, rv: number, j: number) => boolean): number {
   const rng = new Rng(seed);
   const m = ls.m;
-  const lists: number[][] = Array.from({ length: m.vehicles }, () => []);
-  for (const c of rng.shuffle(Array.from(m.customers))) lists[rng.int(m.vehicles)]!.push(c);
+  const lists: number[][] = Array.from({ length: m.routes }, () => []);
+  for (const c of rng.shuffle(Array.from(m.customers))) lists[rng.int(m.routes)]!.push(c);
   ls.penalties = pen;
   ls.loadRoutes(lists);
   let total = ls.totalCost();
@@ -74,11 +74,11 @@ function exercise(p: CompiledProblem, ls: LocalSearch, pen: Penalties, seed: num
     total = ls.totalCost();
   };
   for (const u of rng.shuffle(Array.from(m.customers))) {
-    for (let rv = 0; rv < m.vehicles; rv++) {
-      for (let j = 0; j <= ls.length[rv]!; j++) {
-        const ru = ls.routeOf[u]!;
+    for (let rv = 0; rv < m.routes; rv++) {
+      for (let j = 0; j <= ls.rs.length[rv]!; j++) {
+        const ru = ls.rs.routeOf[u]!;
         if (ru !== rv) ls.setPair(ru, rv);
-        move(ls, ru, ls.pos[u]!, rv, j);
+        move(ls, ru, ls.rs.pos[u]!, rv, j);
       }
     }
   }
@@ -87,11 +87,11 @@ function exercise(p: CompiledProblem, ls: LocalSearch, pen: Penalties, seed: num
 }
 
 const MOVES: { name: string; move: (ls: TextbookMovePricing, ru: number, i: number, rv: number, j: number) => boolean }[] = [
-  { name: "relocate between routes", move: (ls, ru, i, rv, j) => ru !== rv && textbookRelocate(ls, ls.seq[ru]![i]!, ru, i, rv, j) },
-  { name: "relocate within a route", move: (ls, ru, i, rv, j) => ru === rv && j !== i && j !== i - 1 && textbookRelocateWithin(ls, ls.seq[ru]![i]!, ru, i, j) },
-  { name: "swap between routes", move: (ls, ru, i, rv, j) => ru !== rv && j > 0 && textbookSwap(ls, ls.seq[ru]![i]!, ru, i, rv, j) },
+  { name: "relocate between routes", move: (ls, ru, i, rv, j) => ru !== rv && textbookRelocate(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j) },
+  { name: "relocate within a route", move: (ls, ru, i, rv, j) => ru === rv && j !== i && j !== i - 1 && textbookRelocateWithin(ls, ls.rs.seq[ru]![i]!, ru, i, j) },
+  { name: "swap between routes", move: (ls, ru, i, rv, j) => ru !== rv && j > 0 && textbookSwap(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j) },
   { name: "swap within a route", move: (ls, ru, i, rv, j) => ru === rv && j > 0 && j !== i && j !== i - 1 && textbookSwapWithin(ls, ru, i, j) },
-  { name: "2-opt*", move: (ls, ru, i, rv, j) => ru !== rv && textbookTwoOptStar(ls, ls.seq[ru]![i]!, ru, i, rv, j) },
+  { name: "2-opt*", move: (ls, ru, i, rv, j) => ru !== rv && textbookTwoOptStar(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j) },
   { name: "2-opt", move: (ls, ru, i, rv, j) => ru === rv && i < j && textbookTwoOpt(ls, ru, i, j) },
 ];
 
@@ -166,7 +166,7 @@ describe("backhauls on the textbook search (search/backhaul-model.ts), priced ag
         }
         const routes = ls.routes();
         if (routes.some((route) => forbiddenArcs(p, route) > 0)) runsWithArcs++;
-        routes.forEach((route, v) => expect(ls.cost[v]).to.be.closeTo(priceOf(p, m, pen, v, route), 1e-6 * Math.max(1, ls.cost[v]!)));
+        routes.forEach((route, v) => expect(ls.rs.cost[v]).to.be.closeTo(priceOf(p, m, pen, v, route), 1e-6 * Math.max(1, ls.rs.cost[v]!)));
       }),
       { numRuns: 40 },
     );

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import fc from "fast-check";
 import { compileRequest } from "../../src/problem/compile-request.js";
 import { Rng } from "../../strategies/core/rng.js";
-import { buildFleetModel } from "../../strategies/search/fleet-model.js";
+import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { Pieces } from "../../strategies/search/pieces.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { loadArb, loadInstance } from "./load-problems.js";
@@ -21,7 +21,7 @@ describe("route model: base price with a limit", function () {
     fc.assert(
       fc.property(loadArb("hard", 14), fc.double({ min: 0, max: 2, noNaN: true }), (o, share) => {
         const { problem: p } = compileRequest(loadInstance(o));
-        const m = buildFleetModel(p);
+        const m = buildProblemData(p);
         const rng = new Rng(o.seed);
         const rs = new Routes(m);
         // Random routes (order rules may break: such candidates price Infinity, as the moves see them).

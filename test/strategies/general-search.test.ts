@@ -6,7 +6,7 @@ import { Budget } from "../../strategies/core/budget.js";
 import { evaluateRoute, evaluateSolution } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
-import { buildFleetModel } from "../../strategies/search/fleet-model.js";
+import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
 import { hgs } from "../../strategies/hgs/index.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
@@ -28,7 +28,7 @@ const penaltyArb = fc.record({
  * customer once at the price the route set reports.
  */
 function checkEveryMove(p: CompiledProblem, pen: Penalties, seed: number): { moves: number; vehicleChanges: number } {
-  const m = buildFleetModel(p);
+  const m = buildProblemData(p);
   const rng = new Rng(seed);
   const rs = new Routes(m);
   rs.penalties = pen;
@@ -101,7 +101,7 @@ describe("hgs general search (mixed fleets, several depots, speeds, soft windows
     fc.assert(
       fc.property(fc.oneof(fleetArb("none", 10), fleetArb("hard", 10)), fc.integer({ min: 1, max: 1e6 }), penaltyArb, (o, seed, pen) => {
         const p = compileRequest(fleetInstance(o)).problem;
-        const m = buildFleetModel(p);
+        const m = buildProblemData(p);
         const rng = new Rng(seed);
         const rs = new Routes(m);
         rs.penalties = pen;
@@ -140,7 +140,7 @@ describe("hgs general search (mixed fleets, several depots, speeds, soft windows
     fc.assert(
       fc.property(fc.oneof(fleetArb("none", 10), fleetArb("hard", 10)), fc.integer({ min: 1, max: 1e6 }), penaltyArb, (o, seed, pen) => {
         const p = compileRequest(fleetInstance(o)).problem;
-        const m = buildFleetModel(p);
+        const m = buildProblemData(p);
         const rng = new Rng(seed);
         const rs = new Routes(m);
         rs.penalties = pen;
@@ -179,7 +179,7 @@ describe("hgs general search (mixed fleets, several depots, speeds, soft windows
     fc.assert(
       fc.property(fc.oneof(fleetArb("none", 10), fleetArb("hard", 10)), fc.integer({ min: 1, max: 1e6 }), penaltyArb, (o, seed, pen) => {
         const p = compileRequest(fleetInstance(o)).problem;
-        const m = buildFleetModel(p);
+        const m = buildProblemData(p);
         const rng = new Rng(seed);
         const rs = new Routes(m);
         rs.penalties = pen;
@@ -223,7 +223,7 @@ describe("hgs general search (mixed fleets, several depots, speeds, soft windows
     fc.assert(
       fc.property(fleetArb("none", 10), fc.integer({ min: 1, max: 1e6 }), penaltyArb, (o, seed, pen) => {
         const p = compileRequest(fleetInstance(o)).problem;
-        const m = buildFleetModel(p);
+        const m = buildProblemData(p);
         const rng = new Rng(seed);
         const rs = new Routes(m);
         rs.penalties = pen;
@@ -258,7 +258,7 @@ describe("hgs general search (mixed fleets, several depots, speeds, soft windows
   it("builds one type per distinct vehicle and never more routes of a type than its count", () => {
     const req = fleetInstance({ customers: 10, types: 3, depots: 2, mixedEnds: true, asymmetric: true, cost: true, time: "none", hours: false, speeds: false, seed: 9 });
     const p = compileRequest(req).problem;
-    const m = buildFleetModel(p);
+    const m = buildProblemData(p);
     const counts = new Map<string, number>();
     for (let v = 0; v < p.vehicleCount; v++) {
       const key = `${req.vehicles_capacity[v]}|${req.vehicle_fixed_costs![v]}|` +

@@ -9,7 +9,8 @@ import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { hgs } from "../../strategies/hgs/index.js";
 import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
-import { buildModel, type HgsModel, type Penalties } from "../../strategies/search/textbook-model.js";
+import { buildModel, type Penalties } from "../../strategies/search/textbook-model.js";
+import type { ProblemData } from "../../strategies/search/problem-data.js";
 import { split } from "../../strategies/genetic/split.js";
 import { referenceCost } from "./reference-evaluator.js";
 
@@ -134,18 +135,18 @@ function plainWarp(p: CompiledProblem, route: number[]): { warp: number; duratio
   return { warp: least, duration: simulate(lo).duration };
 }
 
-function modelOf(p: CompiledProblem): HgsModel {
+function modelOf(p: CompiledProblem): ProblemData {
   const outcome = buildModel(p);
   if (!outcome.ok) throw new Error(outcome.reason);
   return outcome.model;
 }
 
 /** Penalised cost of one route from scratch: the shared evaluator's distance, load and duration. */
-function scratchCost(p: CompiledProblem, m: HgsModel, pen: Penalties, route: number[]): number {
+function scratchCost(p: CompiledProblem, m: ProblemData, pen: Penalties, route: number[]): number {
   if (route.length === 0) return 0;
   const score = evaluateRoute(p, 0, route);
   return (
-    m.fixedCost + m.unitCost * score.distance + pen.load * Math.max(0, score.load - m.capacity) + (p.time ? pen.duration * Math.max(0, score.durationMin - m.durationLimit) : 0)
+    p.fixedCost[0]! + p.unitCost[0]! * score.distance + pen.load * Math.max(0, score.load - p.capacity[0]!) + (p.time ? pen.duration * Math.max(0, score.durationMin - m.durationLimit) : 0)
   );
 }
 
@@ -154,7 +155,7 @@ function scratchCost(p: CompiledProblem, m: HgsModel, pen: Penalties, route: num
  * plain time warp and duration; where nothing warps, also checks that the evaluator agrees
  * (no lateness, same duration), so the segment model is decisions.md's timing.
  */
-function windowScratchCost(p: CompiledProblem, m: HgsModel, pen: Penalties, route: number[]): number {
+function windowScratchCost(p: CompiledProblem, m: ProblemData, pen: Penalties, route: number[]): number {
   if (route.length === 0) return 0;
   const score = evaluateRoute(p, 0, route);
   const { warp, duration } = plainWarp(p, route);
@@ -163,22 +164,22 @@ function windowScratchCost(p: CompiledProblem, m: HgsModel, pen: Penalties, rout
     expect(score.durationMin, "no warp: the evaluator's duration").to.be.closeTo(duration, 1e-6);
   } else expect(score.lateMinutes, "warp: late").to.be.greaterThan(0);
   return (
-    m.fixedCost +
-    m.unitCost * score.distance +
-    pen.load * Math.max(0, score.load - m.capacity) +
+    p.fixedCost[0]! +
+    p.unitCost[0]! * score.distance +
+    pen.load * Math.max(0, score.load - p.capacity[0]!) +
     pen.timeWarp * warp +
     pen.duration * Math.max(0, duration - p.time!.maxRouteMin)
   );
 }
 
 /** A from-scratch cost of one route under the given penalties. */
-type RouteCostFn = (p: CompiledProblem, m: HgsModel, pen: Penalties, route: number[]) => number;
+type RouteCostFn = (p: CompiledProblem, m: ProblemData, pen: Penalties, route: number[]) => number;
 
 /**
  * The cheapest way to cut the tour into at most `vehicles` routes, by trying every cut. Like
  * HGS's split, it considers no route loaded over 1.5 x capacity unless every cut has one.
  */
-function bestSplitCost(tour: Int32Array, m: HgsModel, routeCost: (route: number[]) => number): number {
+function bestSplitCost(tour: Int32Array, m: ProblemData, routeCost: (route: number[]) => number): number {
   const bestCut = (maxLoad: number) => {
     let best = Number.POSITIVE_INFINITY;
     for (let mask = 0; mask < 1 << (tour.length - 1); mask++) {
@@ -187,13 +188,13 @@ function bestSplitCost(tour: Int32Array, m: HgsModel, routeCost: (route: number[
         if (mask & (1 << (k - 1))) pieces.push([]);
         pieces[pieces.length - 1]!.push(tour[k]!);
       }
-      if (pieces.length > m.vehicles) continue;
+      if (pieces.length > m.routes) continue;
       if (pieces.some((r) => r.reduce((sum, c) => sum + m.demand[c]!, 0) > maxLoad)) continue;
       best = Math.min(best, pieces.reduce((sum, r) => sum + routeCost(r), 0));
     }
     return best;
   };
-  const bounded = bestCut(1.5 * m.capacity);
+  const bounded = bestCut(1.5 * m.capacity[0]!);
   return bounded < Number.POSITIVE_INFINITY ? bounded : bestCut(Number.POSITIVE_INFINITY);
 }
 
@@ -204,7 +205,7 @@ function expectOptimalSplit(p: CompiledProblem, seed: number, routeCost: RouteCo
   const tour = Int32Array.from(new Rng(seed).shuffle(Array.from(m.customers)));
   const routes = split(m, pen, tour);
   expect(routes.flat()).to.deep.equal(Array.from(tour));
-  expect(routes.length).to.equal(m.vehicles);
+  expect(routes.length).to.equal(m.routes);
   const cost = routes.reduce((sum, r) => sum + routeCost(p, m, pen, r), 0);
   expect(cost).to.be.closeTo(bestSplitCost(tour, m, (r) => routeCost(p, m, pen, r)), 1e-6);
 }
@@ -216,14 +217,14 @@ function expectOptimalSplit(p: CompiledProblem, seed: number, routeCost: RouteCo
  */
 function runCheckingEveryMove(
   p: CompiledProblem,
-  m: HgsModel,
+  m: ProblemData,
   pen: Penalties,
   rng: Rng,
   routeCost: RouteCostFn,
   beforeRun: (ls: LocalSearch) => void = () => undefined,
 ): { ls: LocalSearch; final: number[][]; moves: number } {
-  const routes: number[][] = Array.from({ length: m.vehicles }, () => []);
-  for (const c of rng.shuffle(Array.from(m.customers))) routes[rng.int(m.vehicles)]!.push(c);
+  const routes: number[][] = Array.from({ length: m.routes }, () => []);
+  for (const c of rng.shuffle(Array.from(m.customers))) routes[rng.int(m.routes)]!.push(c);
   const ls = new LocalSearch(m);
   ls.penalties = pen;
   ls.loadRoutes(routes);
@@ -282,11 +283,11 @@ describe("hybrid genetic search (hgs)", function () {
           expect(m.windows, "binding windows are priced by time warp").to.not.equal(null);
           const pen = { load: loadPrice, duration: durationPrice, timeWarp: warpPrice };
           const run = runCheckingEveryMove(p, m, pen, new Rng(seed), windowScratchCost, (ls) => {
-            for (let r = 0; r < m.vehicles; r++) if (ls.timeWarpOf(r) > 0) warped++;
+            for (let r = 0; r < m.routes; r++) if (ls.timeWarpOf(r) > 0) warped++;
           });
           moves += run.moves;
           const { ls, final } = run;
-          for (let r = 0; r < m.vehicles; r++) {
+          for (let r = 0; r < m.routes; r++) {
             expect(ls.timeWarpOf(r)).to.be.closeTo(final[r]!.length ? plainWarp(p, final[r]!).warp : 0, 1e-6);
           }
         },

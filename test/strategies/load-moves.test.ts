@@ -5,7 +5,7 @@ import { evaluateRoute } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
-import { buildFleetModel } from "../../strategies/search/fleet-model.js";
+import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
 import { GeneralMovePricing } from "../../strategies/search/general/move-pricing.js";
 import { backhaulHeadExchange, linehaulTwoOptStar } from "../../strategies/search/moves/linehaul-two-opt-star.js";
@@ -164,7 +164,7 @@ describe("moves with load rules (pickups, backhauls, shipments, extra dimensions
         const { problem: p } = compileRequest(loadInstance(o));
         if (!p.loads) return;
         const rng = new Rng(o.seed);
-        const rs = new Routes(buildFleetModel(p));
+        const rs = new Routes(buildProblemData(p));
         rs.penalties = pen;
         rs.loadRoutes(validLists(p, rng));
         const ls = new GeneralLocalSearch(rs);

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { compileRequest } from "../../src/problem/compile-request.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
-import { buildFleetModel } from "../../strategies/search/fleet-model.js";
+import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { GeneralMovePricing } from "../../strategies/search/general/move-pricing.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { Routes } from "../../strategies/search/routes.js";
@@ -102,7 +102,7 @@ export function pricedRandomRoutes(o: LoadOptions, pen: Penalties): { p: Compile
   const { problem: p } = compileRequest(loadInstance(o));
   if (!p.loads) return null;
   const rng = new Rng(o.seed);
-  const rs = new Routes(buildFleetModel(p));
+  const rs = new Routes(buildProblemData(p));
   rs.penalties = pen;
   rs.loadRoutes(validLists(p, rng));
   return { p, rng, rs, ls: new GeneralMovePricing(rs) };

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { compileRequest } from "../../src/problem/compile-request.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { ChangedCustomers } from "../../strategies/search/changed-customers.js";
-import { buildFleetModel } from "../../strategies/search/fleet-model.js";
+import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
 import { PenaltyManager } from "../../strategies/search/penalty-manager.js";
 import { Routes } from "../../strategies/search/routes.js";
@@ -62,7 +62,7 @@ describe("localised general search (promising customers: mixed fleets, windows, 
     fc.assert(
       fc.property(fleetArb("none"), fc.integer({ min: 1, max: 1e6 }), (o, seed) => {
         const p = compileRequest(fleetInstance(o)).problem;
-        const m = buildFleetModel(p);
+        const m = buildProblemData(p);
         const rng = new Rng(seed);
         const rs = new Routes(m);
         rs.trackChanges();
@@ -106,7 +106,7 @@ describe("localised general search (promising customers: mixed fleets, windows, 
       fc.property(fc.oneof(fleetArb("hard", 14), fleetArb("soft", 14), fleetArb("none", 14)), fc.boolean(), rulesPenaltyArb, fc.integer({ min: 1, max: 1e6 }), (o, rules, pen, seed) => {
         const base = fleetInstance(o);
         const p = compileRequest(rules ? withRules(base, o.seed, seed % 2 === 0) : base).problem;
-        const m = buildFleetModel(p);
+        const m = buildProblemData(p);
         const rng = new Rng(seed);
         const rs = new Routes(m);
         rs.trackChanges();
@@ -159,8 +159,8 @@ describe("localised general search (promising customers: mixed fleets, windows, 
   });
 
   it("is on under windows without rules or load order (with a feasible current), off under rules and when a benchmark turns it off", () => {
-    const timed = buildFleetModel(compileRequest(fleetInstance({ customers: 10, types: 1, depots: 2, mixedEnds: false, asymmetric: false, cost: false, time: "hard", hours: true, speeds: false, seed: 3 })).problem);
-    const ruled = buildFleetModel(compileRequest(withRules(fleetInstance({ customers: 10, types: 2, depots: 1, mixedEnds: false, asymmetric: false, cost: true, time: "hard", hours: false, speeds: false, seed: 4 }), 4, false)).problem);
+    const timed = buildProblemData(compileRequest(fleetInstance({ customers: 10, types: 1, depots: 2, mixedEnds: false, asymmetric: false, cost: false, time: "hard", hours: true, speeds: false, seed: 3 })).problem);
+    const ruled = buildProblemData(compileRequest(withRules(fleetInstance({ customers: 10, types: 2, depots: 1, mixedEnds: false, asymmetric: false, cost: true, time: "hard", hours: false, speeds: false, seed: 4 }), 4, false)).problem);
     expect(generalSettings(timed)).to.deep.equal({ focus: true, feasibleCurrent: true, thresholdWeight: null, setPartitioning: false });
     expect(generalSettings(ruled).focus).to.equal(false);
     const off = { general: { focus: false, feasibleCurrent: false } };
@@ -170,7 +170,7 @@ describe("localised general search (promising customers: mixed fleets, windows, 
 
   it("with fixed costs and the floor, never lowers the load price below its starting value", () => {
     const req = fleetInstance({ customers: 20, types: 3, depots: 1, mixedEnds: false, asymmetric: false, cost: true, time: "none", hours: false, speeds: false, seed: 9 });
-    const m = buildFleetModel(compileRequest(req).problem);
+    const m = buildProblemData(compileRequest(req).problem);
     const floored = new PenaltyManager(m, 10, true);
     const free = new PenaltyManager(m, 10, false);
     const start = floored.current.load;

@@ -6,7 +6,7 @@ import { GeneralLocalSearch } from "../../strategies/search/general/local-search
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
-import { buildFleetModel } from "../../strategies/search/fleet-model.js";
+import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { GeneralMovePricing } from "../../strategies/search/general/move-pricing.js";
 import { LoadSegment } from "../../strategies/search/load-segment.js";
 import { generalRelocate, generalRelocateWithin, textbookRelocate, textbookRelocateWithin } from "../../strategies/search/moves/relocate.js";
@@ -84,11 +84,11 @@ interface MoveCase {
 }
 
 const MOVES: MoveCase[] = [
-  { name: "relocate between routes", general: (ls) => ({ inter: (ru, i, rv, j) => generalRelocate(ls, ru, i, rv, j), intra: null }), textbook: (ls) => ({ inter: (ru, i, rv, j) => textbookRelocate(ls, ls.seq[ru]![i]!, ru, i, rv, j), intra: null }) },
-  { name: "relocate within a route", general: (ls) => ({ inter: null, intra: (r, i, j) => generalRelocateWithin(ls, r, i, j) }), textbook: (ls) => ({ inter: null, intra: (r, i, j) => textbookRelocateWithin(ls, ls.seq[r]![i]!, r, i, j) }) },
-  { name: "swap between routes", general: (ls) => ({ inter: (ru, i, rv, j) => j > 0 && generalSwap(ls, ru, i, rv, j), intra: null }), textbook: (ls) => ({ inter: (ru, i, rv, j) => j > 0 && textbookSwap(ls, ls.seq[ru]![i]!, ru, i, rv, j), intra: null }) },
+  { name: "relocate between routes", general: (ls) => ({ inter: (ru, i, rv, j) => generalRelocate(ls, ru, i, rv, j), intra: null }), textbook: (ls) => ({ inter: (ru, i, rv, j) => textbookRelocate(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j), intra: null }) },
+  { name: "relocate within a route", general: (ls) => ({ inter: null, intra: (r, i, j) => generalRelocateWithin(ls, r, i, j) }), textbook: (ls) => ({ inter: null, intra: (r, i, j) => textbookRelocateWithin(ls, ls.rs.seq[r]![i]!, r, i, j) }) },
+  { name: "swap between routes", general: (ls) => ({ inter: (ru, i, rv, j) => j > 0 && generalSwap(ls, ru, i, rv, j), intra: null }), textbook: (ls) => ({ inter: (ru, i, rv, j) => j > 0 && textbookSwap(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j), intra: null }) },
   { name: "swap within a route", general: (ls) => ({ inter: null, intra: (r, i, j) => j > 0 && generalSwapWithin(ls, r, i, j) }), textbook: (ls) => ({ inter: null, intra: (r, i, j) => j > 0 && textbookSwapWithin(ls, r, i, j) }) },
-  { name: "2-opt*", general: (ls) => ({ inter: (ru, i, rv, j) => generalTwoOptStar(ls, ru, i, rv, j), intra: null }), textbook: (ls) => ({ inter: (ru, i, rv, j) => textbookTwoOptStar(ls, ls.seq[ru]![i]!, ru, i, rv, j), intra: null }) },
+  { name: "2-opt*", general: (ls) => ({ inter: (ru, i, rv, j) => generalTwoOptStar(ls, ru, i, rv, j), intra: null }), textbook: (ls) => ({ inter: (ru, i, rv, j) => textbookTwoOptStar(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j), intra: null }) },
   { name: "2-opt", general: (ls) => ({ inter: null, intra: (r, i, j) => i < j && generalTwoOpt(ls, r, i, j) }), textbook: (ls) => ({ inter: null, intra: (r, i, j) => i < j && textbookTwoOpt(ls, r, i, j) }) },
 ];
 
@@ -101,7 +101,7 @@ describe("moves (strategies/search/moves), each priced on the route model agains
       fc.assert(
         fc.property(fc.oneof(fleetArb("none", 9), fleetArb("hard", 9), fleetArb("soft", 9)), penaltyArb, (o, pen) => {
           const { problem: p } = compileRequest(fleetInstance(o));
-          const ls = new GeneralMovePricing(new Routes(buildFleetModel(p)));
+          const ls = new GeneralMovePricing(new Routes(buildProblemData(p)));
           const { inter, intra } = move.general(ls);
           commits += exercise(p, ls.rs, pen, o.seed, (f) => (ls.onCommit = f), inter, intra, (ru, rv) => (ls.before = ls.rs.cost[ru]! + ls.rs.cost[rv]!));
         }),
@@ -123,7 +123,7 @@ describe("moves (strategies/search/moves), each priced on the route model agains
           runs++;
           const ls = new TextbookMovePricing(outcome.model);
           const { inter, intra } = move.textbook(ls);
-          commits += exercise(p, ls.model, pen, o.seed, (f) => (ls.onCommit = f), inter, intra, (ru, rv) => ls.setPair(ru, rv));
+          commits += exercise(p, ls.rs, pen, o.seed, (f) => (ls.onCommit = f), inter, intra, (ru, rv) => ls.setPair(ru, rv));
         }),
         { numRuns: 40 },
       );
@@ -141,7 +141,7 @@ describe("SWAP* (strategies/search/moves/swap-star.ts), one implementation for b
     fc.assert(
       fc.property(fleetArb("none", 12), penaltyArb, (o, pen) => {
         const { problem: p } = compileRequest(fleetInstance(o));
-        const ls = new GeneralMovePricing(new Routes(buildFleetModel(p)));
+        const ls = new GeneralMovePricing(new Routes(buildProblemData(p)));
         const swapStar = new SwapStar(ls);
         commits += exercise(p, ls.rs, pen, o.seed, (f) => (ls.onCommit = f), null, null, () => {}, (rng) => swapStar.pass(rng, 0));
       }),
@@ -160,7 +160,7 @@ describe("SWAP* (strategies/search/moves/swap-star.ts), one implementation for b
         if (!outcome.ok || (p.time !== null && outcome.model.windows === null)) return;
         const ls = new TextbookMovePricing(outcome.model);
         const swapStar = new SwapStar(ls);
-        commits += exercise(p, ls.model, pen, o.seed, (f) => (ls.onCommit = f), null, null, () => {}, (rng) => swapStar.pass(rng, 0));
+        commits += exercise(p, ls.rs, pen, o.seed, (f) => (ls.onCommit = f), null, null, () => {}, (rng) => swapStar.pass(rng, 0));
       }),
       { numRuns: 60 },
     );
@@ -176,42 +176,42 @@ describe("SWAP* (strategies/search/moves/swap-star.ts), one implementation for b
         const o = { customers, types: 1, depots: 1, mixedEnds: false, asymmetric: false, cost: false, time: "hard" as const, hours: false, speeds: false, seed };
         const { problem: p } = compileRequest(fleetInstance(o));
         const outcome = buildModel(p);
-        if (!outcome.ok || outcome.model.windows === null || outcome.model.vehicles < 2) return;
+        if (!outcome.ok || outcome.model.windows === null || outcome.model.routes < 2) return;
         const ls = new TextbookMovePricing(outcome.model);
         const m = ls.m;
         // Routes that are compact in space (customers by distance from one of them), so that
         // many customers have no granular neighbour in the other routes.
         const from = m.customers[0]!;
         const order = Array.from(m.customers).sort((a, b) => m.dist[from * m.nodeCount + a]! - m.dist[from * m.nodeCount + b]!);
-        const size = Math.ceil(order.length / m.vehicles);
+        const size = Math.ceil(order.length / m.routes);
         ls.penalties = pen;
-        ls.loadRoutes(Array.from({ length: m.vehicles }, (_, r) => order.slice(r * size, (r + 1) * size)));
-        for (const c of m.customers) if (!Array.from(m.neighbours[c]!).some((w) => ls.routeOf[w] !== ls.routeOf[c])) excluded++;
-        let before = Int32Array.from(ls.routeOf);
+        ls.loadRoutes(Array.from({ length: m.routes }, (_, r) => order.slice(r * size, (r + 1) * size)));
+        for (const c of m.customers) if (!Array.from(m.neighbours[c]!).some((w) => ls.rs.routeOf[w] !== ls.rs.routeOf[c])) excluded++;
+        let before = Int32Array.from(ls.rs.routeOf);
         ls.onCommit = (predicted, ra, rb) => {
           commits++;
           const now = ls.routes();
           const actual = scratchRouteCost(p, ra, pen, now[ra]!) + (rb >= 0 ? scratchRouteCost(p, rb, pen, now[rb]!) : 0);
           expect(predicted).to.be.closeTo(actual, 1e-6 * Math.max(1, Math.abs(actual)));
           for (const c of m.customers) {
-            const joined = ls.routeOf[c]!;
+            const joined = ls.rs.routeOf[c]!;
             if (joined === before[c]) continue;
             expect(Array.from(m.neighbours[c]!).some((w) => before[w] === joined), `customer ${c} joined route ${joined} with no granular neighbour there`).to.equal(true);
           }
-          before = Int32Array.from(ls.routeOf);
+          before = Int32Array.from(ls.rs.routeOf);
         };
         // Long routes' setting (textbook-model.ts sets it above 200 customers), on these smaller problems.
-        ls.model.m.nearSwapStar = true;
+        ls.rs.m.nearSwapStar = true;
         const swapStar = new SwapStar(ls);
         // The customers SWAP* may move from one route to another: exactly those with a granular neighbour there.
         const out = new Int32Array(m.customers.length + 2);
-        for (let r = 0; r < m.vehicles; r++) {
-          for (let o = 0; o < m.vehicles; o++) {
+        for (let r = 0; r < m.routes; r++) {
+          for (let o = 0; o < m.routes; o++) {
             if (o === r) continue;
             const listed = new Set(Array.from(out.subarray(0, swapStar.near(r, o, out))));
-            for (let k = 1; k <= ls.length[r]!; k++) {
-              const c = ls.seq[r]![k]!;
-              expect(listed.has(k), `customer ${c} of route ${r} towards ${o}`).to.equal(Array.from(m.neighbours[c]!).some((w) => ls.routeOf[w] === o));
+            for (let k = 1; k <= ls.rs.length[r]!; k++) {
+              const c = ls.rs.seq[r]![k]!;
+              expect(listed.has(k), `customer ${c} of route ${r} towards ${o}`).to.equal(Array.from(m.neighbours[c]!).some((w) => ls.rs.routeOf[w] === o));
             }
           }
         }
@@ -234,7 +234,7 @@ describe("the route model with several load dimensions and pickups (route-loads.
       fc.property(fleetArb("none", 10), penaltyArb, fc.integer({ min: 1, max: 1e6 }), (o, pen, seed) => {
         const { problem: p } = compileRequest(fleetInstance(o));
         const rng = new Rng(seed);
-        const base = buildFleetModel(p);
+        const base = buildProblemData(p);
         const n = p.nodeCount;
         const draw = (max: number) => Float64Array.from({ length: n }, (_, i) => (p.isDepot[i] ? 0 : rng.int(max + 1)));
         const pickup = draw(5);

@@ -7,7 +7,7 @@ import { Rng } from "../../strategies/core/rng.js";
 import { recreatePairsByRegret } from "../../strategies/ils/pair-recreate.js";
 import { cutAroundPartners, removeRelatedPairs } from "../../strategies/ils/pair-ruin.js";
 import { recreate, ruin, ruinShortestRoute } from "../../strategies/ils/ruin-recreate.js";
-import { buildFleetModel } from "../../strategies/search/fleet-model.js";
+import { buildProblemData } from "../../strategies/search/problem-data.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { scratchRouteCost } from "./fleet-problems.js";
@@ -47,7 +47,7 @@ describe("pair-aware ruin and recreate (ils/pair-ruin.ts, ils/pair-recreate.ts)"
         const { problem: p } = compileRequest(loadInstance(o));
         if (!p.loads || p.loads.shipments.length === 0) return;
         const rng = new Rng(o.seed);
-        const rs = new Routes(buildFleetModel(p));
+        const rs = new Routes(buildProblemData(p));
         rs.loadRoutes(validLists(p, rng));
         const removed = removeRelatedPairs(rs, rng, size);
         const partner = p.loads.partner;
@@ -68,7 +68,7 @@ describe("pair-aware ruin and recreate (ils/pair-ruin.ts, ils/pair-recreate.ts)"
         const { problem: p } = compileRequest(loadInstance(o));
         if (!p.loads || p.loads.shipments.length === 0) return;
         const rng = new Rng(o.seed);
-        const rs = new Routes(buildFleetModel(p));
+        const rs = new Routes(buildProblemData(p));
         rs.loadRoutes(validLists(p, rng));
         const seedStops = Array.from(p.customers).filter(() => rng.next() < 0.3);
         const removed = seedStops.slice();

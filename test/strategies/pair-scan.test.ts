@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { compileRequest } from "../../src/problem/compile-request.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
-import { buildFleetModel } from "../../strategies/search/fleet-model.js";
+import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { PairInsertion } from "../../strategies/search/pair-insertion.js";
 import { PairScan } from "../../strategies/search/pair-scan.js";
 import { Routes } from "../../strategies/search/routes.js";
@@ -37,7 +37,7 @@ describe("pair scan: a shipment's cheapest places in a route, O(1) per pair of p
         const rng = new Rng(o.seed);
         const setup = routesWithout(p, rng);
         if (!setup) return;
-        const rs = new Routes(buildFleetModel(p));
+        const rs = new Routes(buildProblemData(p));
         rs.penalties = pen;
         rs.loadRoutes(setup.lists);
         const scan = new PairScan(rs);

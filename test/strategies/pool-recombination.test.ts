@@ -6,7 +6,7 @@ import { evaluateRoute, evaluateSolution } from "../../strategies/core/evaluator
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { PoolRecombination } from "../../strategies/ils/pool-recombination.js";
-import { buildFleetModel } from "../../strategies/search/fleet-model.js";
+import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { addPairInsertions } from "../../strategies/search/pool/pair-enrichment.js";
 import { isFeasible, RoutePool } from "../../strategies/search/pool/route-pool.js";
 import { Routes } from "../../strategies/search/routes.js";
@@ -32,7 +32,7 @@ describe("route pool and set-partitioning recombination", function () {
       fc.property(shipmentArb(), fc.integer({ min: 1, max: 1_000_000 }), (o, seed) => {
         const p = compileRequest(loadInstance(o)).problem;
         if (!p.loads) return;
-        const rs = new Routes(buildFleetModel(p));
+        const rs = new Routes(buildProblemData(p));
         const lists = validLists(p, new Rng(seed));
         rs.loadRoutes(lists);
         const pool = new RoutePool(rs, 1000);
@@ -51,7 +51,7 @@ describe("route pool and set-partitioning recombination", function () {
 
   it("keeps at most its capacity, newest first", () => {
     const p = compileRequest(loadInstance({ customers: 8, types: 1, depots: 1, mixedEnds: false, asymmetric: false, cost: false, time: "none", hours: false, speeds: false, seed: 3, kind: "shipments", loadSeed: 5 })).problem;
-    const pool = new RoutePool(new Routes(buildFleetModel(p)), 4);
+    const pool = new RoutePool(new Routes(buildProblemData(p)), 4);
     for (let k = 0; k < 10; k++) pool.add(0, [k + 1], k);
     expect(pool.size).to.be.at.most(4);
     expect(pool.has("0:10"), "the newest is kept").to.equal(true);
@@ -63,7 +63,7 @@ describe("route pool and set-partitioning recombination", function () {
       fc.property(shipmentArb(), fc.integer({ min: 1, max: 1_000_000 }), (o, seed) => {
         const p = compileRequest(loadInstance(o)).problem;
         if (!p.loads) return;
-        const m = buildFleetModel(p);
+        const m = buildProblemData(p);
         const lists = validLists(p, new Rng(seed));
         const pool = new RoutePool(new Routes(m), 100_000);
         addPairInsertions(pool, new Routes(m), lists);
@@ -100,7 +100,7 @@ describe("route pool and set-partitioning recombination", function () {
         request.vehicles_capacity = new Array(count).fill(1000);
         const p = compileRequest(request).problem;
         if (!p.loads) return;
-        const m = buildFleetModel(p);
+        const m = buildProblemData(p);
         if (!PoolRecombination.applies(generalSettings(m))) return;
         const rs = new Routes(m);
         const budget = Budget.forSeconds(60, 1);
@@ -146,7 +146,7 @@ describe("route pool and set-partitioning recombination", function () {
         request.vehicles_capacity = new Array(6).fill(1000);
         const p = compileRequest(request).problem;
         if (!p.loads) return;
-        const m = buildFleetModel(p);
+        const m = buildProblemData(p);
         if (!PoolRecombination.applies(generalSettings(m))) return;
         const rs = new Routes(m);
         const recombination = new PoolRecombination(rs, Budget.forSeconds(60, 1), 0);

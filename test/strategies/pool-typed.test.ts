@@ -7,7 +7,7 @@ import type { CompiledProblem, Solution } from "../../strategies/core/problem.js
 import { Rng } from "../../strategies/core/rng.js";
 import { iteratedLocalSearch } from "../../strategies/ils/general-ils.js";
 import { PoolRecombination } from "../../strategies/ils/pool-recombination.js";
-import { buildFleetModel, type FleetModel } from "../../strategies/search/fleet-model.js";
+import { buildProblemData, type ProblemData } from "../../strategies/search/problem-data.js";
 import { addCustomerInsertions } from "../../strategies/search/pool/customer-enrichment.js";
 import { RoutePool, type PooledRoute } from "../../strategies/search/pool/route-pool.js";
 import { PartitionRows } from "../../strategies/search/pool/partition-rows.js";
@@ -30,7 +30,7 @@ function randomLists(p: CompiledProblem, rng: Rng): number[][] {
 }
 
 /** The vehicles of a pooled route's type on which the evaluator finds it feasible at its pooled cost. */
-function vehiclesPricing(p: CompiledProblem, m: FleetModel, route: PooledRoute): number[] {
+function vehiclesPricing(p: CompiledProblem, m: ProblemData, route: PooledRoute): number[] {
   const list = Array.from(route.customers);
   return Array.from(m.typeSlots[route.type]!).filter((v) => {
     const score = evaluateRoute(p, v, list);
@@ -42,7 +42,7 @@ function vehiclesPricing(p: CompiledProblem, m: FleetModel, route: PooledRoute):
  * The search's objective of a solution (general-ils.ts `consider`): the evaluator's cost plus the search's
  * price of required customers left out.
  */
-function objective(p: CompiledProblem, m: FleetModel, solution: Solution): { feasible: boolean; cost: number } {
+function objective(p: CompiledProblem, m: ProblemData, solution: Solution): { feasible: boolean; cost: number } {
   const score = evaluateSolution(p, solution);
   let cost = score.cost;
   for (const c of score.missing) cost += m.rules!.skipPrice[c]!;
@@ -50,7 +50,7 @@ function objective(p: CompiledProblem, m: FleetModel, solution: Solution): { fea
 }
 
 /** One list per vehicle: each route on the next free vehicle of its type. */
-function onSlots(m: FleetModel, routes: readonly PooledRoute[]): number[][] {
+function onSlots(m: ProblemData, routes: readonly PooledRoute[]): number[][] {
   const lists: number[][] = Array.from({ length: m.routes }, () => []);
   const used = new Int32Array(m.typeSlots.length);
   for (const route of routes) lists[m.typeSlots[route.type]![used[route.type]!++]!] = Array.from(route.customers);
@@ -64,7 +64,7 @@ describe("route pool and set partitioning on vehicle types, skills and optional 
     fc.assert(
       fc.property(rulesArb(), fc.integer({ min: 1, max: 1_000_000 }), ([o, allow], seed) => {
         const p = problemOf(o, allow);
-        const m = buildFleetModel(p);
+        const m = buildProblemData(p);
         const rs = new Routes(m);
         const lists = randomLists(p, new Rng(seed));
         rs.loadRoutes(lists);
@@ -83,7 +83,7 @@ describe("route pool and set partitioning on vehicle types, skills and optional 
     fc.assert(
       fc.property(rulesArb(), fc.integer({ min: 1, max: 1_000_000 }), ([o, allow], seed) => {
         const p = problemOf(o, allow);
-        const m = buildFleetModel(p);
+        const m = buildProblemData(p);
         const lists = randomLists(p, new Rng(seed));
         const pool = new RoutePool(new Routes(m), 100_000);
         addCustomerInsertions(pool, new Routes(m), lists);
@@ -104,7 +104,7 @@ describe("route pool and set partitioning on vehicle types, skills and optional 
     fc.assert(
       fc.property(rulesArb(), fc.integer({ min: 1, max: 1_000_000 }), ([o, allow], seed) => {
         const p = problemOf(o, allow);
-        const m = buildFleetModel(p);
+        const m = buildProblemData(p);
         const rows = new PartitionRows(m);
         const rs = new Routes(m);
         const lists = randomLists(p, new Rng(seed));
@@ -139,7 +139,7 @@ describe("route pool and set partitioning on vehicle types, skills and optional 
     fc.assert(
       fc.property(fleetArb("hard", 12), fc.integer({ min: 1, max: 1_000_000 }), (o, seed) => {
         const p = problemOf(o, true);
-        const m = buildFleetModel(p);
+        const m = buildProblemData(p);
         const rs = new Routes(m);
         const recombination = new PoolRecombination(rs, Budget.forSeconds(60, 1), 0);
         const rng = new Rng(seed);
@@ -170,7 +170,7 @@ describe("route pool and set partitioning on vehicle types, skills and optional 
       const o: FleetOptions = { customers: 12, types: 3, depots: 1, mixedEnds: false, asymmetric: false, cost: false, time: "hard", hours: false, speeds: false, seed };
       // Unassigned customers allowed: random caps and shifts cannot make the problem infeasible.
       const p = problemOf(o, true);
-      const m = buildFleetModel(p);
+      const m = buildProblemData(p);
       expect(PoolRecombination.applies(generalSettings(m)), "off unless opted in").to.equal(false);
       if (!PoolRecombination.applies(generalSettings(m, optedIn))) continue;
       applied++;

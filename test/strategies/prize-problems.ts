@@ -2,7 +2,8 @@ import fc from "fast-check";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
-import { buildModel, type HgsModel } from "../../strategies/search/textbook-model.js";
+import { buildModel } from "../../strategies/search/textbook-model.js";
+import type { ProblemData } from "../../strategies/search/problem-data.js";
 import { scratchRouteCost } from "./fleet-problems.js";
 
 /**
@@ -48,7 +49,7 @@ export function prizeProblem(o: { customers: number; seed: number; windows: bool
 }
 
 /** The textbook model of a problem that has one (a test failure otherwise). */
-export function modelOf(p: CompiledProblem): HgsModel {
+export function modelOf(p: CompiledProblem): ProblemData {
   const outcome = buildModel(p);
   if (!outcome.ok) throw new Error(outcome.reason);
   return outcome.model;
@@ -65,7 +66,7 @@ export const penaltyArb = fc.record({
  * Penalised cost of the routes from scratch (the evaluator's routes, route k on vehicle k) plus the model's
  * skip price of every customer on none.
  */
-export function scratchTotal(p: CompiledProblem, m: HgsModel, pen: Penalties, routes: number[][]): number {
+export function scratchTotal(p: CompiledProblem, m: ProblemData, pen: Penalties, routes: number[][]): number {
   const served = new Set(routes.flat());
   let total = routes.reduce((sum, r, v) => sum + scratchRouteCost(p, v, pen, r), 0);
   for (const c of m.customers) if (!served.has(c)) total += m.skipPrice![c]!;

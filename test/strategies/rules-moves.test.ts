@@ -7,7 +7,7 @@ import { Rng } from "../../strategies/core/rng.js";
 import { iteratedLocalSearch } from "../../strategies/ils/general-ils.js";
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
 import { Budget } from "../../strategies/core/budget.js";
-import { buildFleetModel } from "../../strategies/search/fleet-model.js";
+import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
 import { SwapStar } from "../../strategies/search/moves/swap-star.js";
 import { Routes } from "../../strategies/search/routes.js";
@@ -23,7 +23,7 @@ describe("the search under optional stops, skills, shifts and route limits (rout
       fc.property(fc.oneof(fleetArb("none", 10), fleetArb("hard", 10), fleetArb("soft", 10)), penaltyArb, fc.boolean(), (o, pen, allowUnassigned) => {
         const { problem: p } = compileRequest(withRules(fleetInstance(o), o.seed, allowUnassigned));
         const rules = p.rules!;
-        const rs = new Routes(buildFleetModel(p));
+        const rs = new Routes(buildProblemData(p));
         rs.penalties = pen;
         const rng = new Rng(o.seed);
         // Random routes that respect skills, some optional customers left out.
@@ -76,7 +76,7 @@ describe("the search under optional stops, skills, shifts and route limits (rout
         const req = { ...full, node_skip_penalties: undefined, vehicle_max_distance: undefined, vehicle_max_stops: undefined };
         const { problem: p } = compileRequest(req as SolveRequestInput);
         const rules = p.rules!;
-        const rs = new Routes(buildFleetModel(p));
+        const rs = new Routes(buildProblemData(p));
         rs.penalties = pen;
         const rng = new Rng(o.seed);
         const lists: number[][] = Array.from({ length: p.vehicleCount }, () => []);

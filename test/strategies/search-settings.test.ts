@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { compileRequest } from "../../src/problem/compile-request.js";
-import { buildFleetModel } from "../../strategies/search/fleet-model.js";
+import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { GRANULARITY, ITERATED_SEARCH_ABOVE, WINDOWS_GRANULARITY, WINDOWS_ITERATED_ABOVE, decompositionSettings, generalSettings, hgsSettings, textbookSettings } from "../../strategies/settings.js";
 import { buildModel } from "../../strategies/search/textbook-model.js";
 import { ghLike } from "../../bench/gh-like.js";
@@ -18,7 +18,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
     expect(textbookSettings(short, true)).to.deep.equal({ granularity: GRANULARITY, nearSwapStar: false });
     const model = buildModel(long);
     expect(model.ok && model.model.neighbours[model.model.customers[0]!]!.length).to.equal(WINDOWS_GRANULARITY);
-    expect(model.ok && model.model.fleet.nearSwapStar).to.equal(true);
+    expect(model.ok && model.model.nearSwapStar).to.equal(true);
   });
 
   it("hgs: the genetic search on small textbook problems, the iterated one above each size limit", () => {
@@ -29,7 +29,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
   });
 
   it("general search: mixed fleets get the low threshold, identical vehicles without windows none of the parts", () => {
-    const fleet = (types: number) => buildFleetModel(compileRequest(fleetInstance({ customers: 10, types, depots: 1, mixedEnds: false, asymmetric: false, cost: true, time: "none", hours: false, speeds: false, seed: 5 })).problem);
+    const fleet = (types: number) => buildProblemData(compileRequest(fleetInstance({ customers: 10, types, depots: 1, mixedEnds: false, asymmetric: false, cost: true, time: "none", hours: false, speeds: false, seed: 5 })).problem);
     expect(generalSettings(fleet(3))).to.deep.equal({ focus: true, feasibleCurrent: true, thresholdWeight: 0.2, setPartitioning: false });
     expect(generalSettings(fleet(1))).to.deep.equal({ focus: false, feasibleCurrent: false, thresholdWeight: null, setPartitioning: false });
     expect(generalSettings(fleet(3), { general: { poolFamilies: ["types"] } }).setPartitioning, "opted in").to.equal(true);

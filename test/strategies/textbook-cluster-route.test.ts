@@ -63,25 +63,25 @@ describe("a route for a cluster of unserved optional customers (moves/textbook-c
         const rng = new Rng(o.seed);
         const ls = new LocalSearch(m);
         ls.penalties = pen;
-        const lists: number[][] = Array.from({ length: m.vehicles }, () => []);
+        const lists: number[][] = Array.from({ length: m.routes }, () => []);
         // Vehicle `empty` gets nothing: the route to open.
-        const empty = rng.int(m.vehicles);
+        const empty = rng.int(m.routes);
         for (const c of rng.shuffle(Array.from(m.customers))) {
           if (m.skipPrice![c] !== Number.POSITIVE_INFINITY && rng.next() < 0.6) continue;
-          let v = rng.int(m.vehicles);
-          if (v === empty) v = (v + 1) % m.vehicles;
+          let v = rng.int(m.routes);
+          if (v === empty) v = (v + 1) % m.routes;
           if (v !== empty) lists[v]!.push(c);
         }
         ls.loadRoutes(lists);
-        const unserved = Array.from(m.customers).filter((c) => ls.routeOf[c]! < 0);
-        if (unserved.length === 0 || m.vehicles < 2) return;
+        const unserved = Array.from(m.customers).filter((c) => ls.rs.routeOf[c]! < 0);
+        if (unserved.length === 0 || m.routes < 2) return;
         const seed = unserved[rng.int(unserved.length)]!;
         const before = ls.routes();
         const totalBefore = ls.totalCost();
         const gain = new ClusterRoute(ls).open(seed, empty, limit);
         const after = ls.routes();
-        for (let v = 0; v < m.vehicles; v++) if (v !== empty) expect(after[v], `route ${v} untouched`).to.deep.equal(before[v]);
-        for (const c of m.customers) if (ls.routeOf[c]! >= 0) expect(after[ls.routeOf[c]!]![ls.pos[c]! - 1]).to.equal(c);
+        for (let v = 0; v < m.routes; v++) if (v !== empty) expect(after[v], `route ${v} untouched`).to.deep.equal(before[v]);
+        for (const c of m.customers) if (ls.rs.routeOf[c]! >= 0) expect(after[ls.rs.routeOf[c]!]![ls.rs.pos[c]! - 1]).to.equal(c);
         expect(ls.totalCost()).to.be.closeTo(scratchTotal(p, m, pen, after), 1e-6 * Math.max(1, totalBefore));
         if (gain === 0) {
           refused++;
@@ -100,7 +100,7 @@ describe("a route for a cluster of unserved optional customers (moves/textbook-c
         expect(score.lateMinutes).to.equal(0);
         expect(score.durationExcessMin).to.equal(0);
         const price = scratchRouteCost(p, empty, pen, route);
-        expect(ls.cost[empty]).to.be.closeTo(price, 1e-6 * Math.max(1, price));
+        expect(ls.rs.cost[empty]).to.be.closeTo(price, 1e-6 * Math.max(1, price));
         expect(price).to.be.closeTo(p.fixedCost[empty]! + p.unitCost[empty]! * score.distance, 1e-6 * Math.max(1, price));
         // It gains at least what it says (a customer is worth at most its skip price there).
         const prizes = route.reduce((sum, c) => sum + m.skipPrice![c]!, 0);
@@ -123,7 +123,7 @@ describe("a route for a cluster of unserved optional customers (moves/textbook-c
     const cluster = new ClusterRoute(ls);
     // Alone, the first far customer (about 2 x 283 away) is worth 60: refused; the twelve together (720) pay.
     expect(cluster.open(7, 1, 1)).to.equal(0);
-    expect(ls.length[1]).to.equal(0);
+    expect(ls.rs.length[1]).to.equal(0);
     const gain = cluster.open(7, 1, 20);
     expect(gain).to.be.greaterThan(0);
     expect(ls.routes()[1]!.slice().sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 12 }, (_, i) => 7 + i));

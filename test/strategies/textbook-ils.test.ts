@@ -9,7 +9,8 @@ import { Rng } from "../../strategies/core/rng.js";
 import { clarkeWrightSolution } from "../../strategies/clarke-wright/index.js";
 import { hgs } from "../../strategies/hgs/index.js";
 import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
-import { buildModel, initialPenalties, type HgsModel, type Penalties } from "../../strategies/search/textbook-model.js";
+import { buildModel, initialPenalties, type Penalties } from "../../strategies/search/textbook-model.js";
+import type { ProblemData } from "../../strategies/search/problem-data.js";
 import { textbookIteratedLocalSearch } from "../../strategies/ils/textbook-ils.js";
 import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
 
@@ -42,17 +43,17 @@ function cvrp(o: { customers: number; seed: number; hours: boolean; spare: numbe
   return req;
 }
 
-function modelOf(p: CompiledProblem): HgsModel {
+function modelOf(p: CompiledProblem): ProblemData {
   const outcome = buildModel(p);
   if (!outcome.ok) throw new Error(outcome.reason);
   return outcome.model;
 }
 
 /** Penalised cost of one route from scratch, from the shared evaluator's distance, load and duration. */
-function scratchCost(p: CompiledProblem, m: HgsModel, pen: Penalties, route: number[]): number {
+function scratchCost(p: CompiledProblem, m: ProblemData, pen: Penalties, route: number[]): number {
   if (route.length === 0) return 0;
   const score = evaluateRoute(p, 0, route);
-  return m.fixedCost + m.unitCost * score.distance + pen.load * Math.max(0, score.load - m.capacity) + (p.time ? pen.duration * Math.max(0, score.durationMin - m.durationLimit) : 0);
+  return p.fixedCost[0]! + p.unitCost[0]! * score.distance + pen.load * Math.max(0, score.load - p.capacity[0]!) + (p.time ? pen.duration * Math.max(0, score.durationMin - m.durationLimit) : 0);
 }
 
 describe("textbook iterated local search (hgs above 300 customers)", function () {
@@ -76,7 +77,7 @@ describe("textbook iterated local search (hgs above 300 customers)", function ()
           ls.loadRoutes(clarkeWrightSolution(p).routes);
           const ruin = new TextbookRuin(ls);
           // The savings may use more routes than there are vehicles: the others are inserted.
-          ruin.reinsert(rng, Array.from(m.customers).filter((c) => ls.routeOf[c]! < 0));
+          ruin.reinsert(rng, Array.from(m.customers).filter((c) => ls.rs.routeOf[c]! < 0));
           ls.run(rng);
           for (let round = 0; round < 5; round++) {
             const moved = ruin.perturb(rng);

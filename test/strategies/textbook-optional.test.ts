@@ -11,7 +11,8 @@ import { textbookIteratedLocalSearch } from "../../strategies/ils/textbook-ils.j
 import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
 import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
 import { setOptionalPruning, textbookInsertUnserved } from "../../strategies/search/moves/textbook-optional.js";
-import { buildModel, initialPenalties, textbookMismatch, type HgsModel } from "../../strategies/search/textbook-model.js";
+import { buildModel, initialPenalties, textbookMismatch } from "../../strategies/search/textbook-model.js";
+import type { ProblemData } from "../../strategies/search/problem-data.js";
 import { scratchRouteCost } from "./fleet-problems.js";
 import { modelOf, penaltyArb, prizeProblem, scratchTotal } from "./prize-problems.js";
 
@@ -26,7 +27,7 @@ const arb = fc.record({
 });
 
 /** Customers the model may leave out (a finite skip price). */
-function mayLeaveOut(m: HgsModel, c: number): boolean {
+function mayLeaveOut(m: ProblemData, c: number): boolean {
   return m.skipPrice![c]! !== Number.POSITIVE_INFINITY;
 }
 
@@ -60,8 +61,8 @@ describe("optional customers in the textbook iterated local search (moves/textbo
         const rng = new Rng(o.seed);
         const ls = new LocalSearch(m);
         ls.penalties = pen;
-        const lists: number[][] = Array.from({ length: m.vehicles }, () => []);
-        for (const c of rng.shuffle(Array.from(m.customers))) if (!mayLeaveOut(m, c) || rng.next() < 0.6) lists[rng.int(m.vehicles)]!.push(c);
+        const lists: number[][] = Array.from({ length: m.routes }, () => []);
+        for (const c of rng.shuffle(Array.from(m.customers))) if (!mayLeaveOut(m, c) || rng.next() < 0.6) lists[rng.int(m.routes)]!.push(c);
         ls.loadRoutes(lists);
         expect(ls.totalCost()).to.be.closeTo(scratchTotal(p, m, pen, ls.routes()), 1e-6 * Math.max(1, ls.totalCost()));
         let served = ls.routes().flat().length;
@@ -85,7 +86,7 @@ describe("optional customers in the textbook iterated local search (moves/textbo
         const flat = routes.flat();
         expect(new Set(flat).size).to.equal(flat.length);
         for (const c of m.customers) {
-          if (ls.routeOf[c]! >= 0) expect(routes[ls.routeOf[c]!]![ls.pos[c]! - 1]).to.equal(c);
+          if (ls.rs.routeOf[c]! >= 0) expect(routes[ls.rs.routeOf[c]!]![ls.rs.pos[c]! - 1]).to.equal(c);
           else expect(mayLeaveOut(m, c), `customer ${c} left out`).to.equal(true);
         }
       }),
@@ -105,8 +106,8 @@ describe("optional customers in the textbook iterated local search (moves/textbo
         const m = modelOf(p);
         if (p.time !== null && m.windows === null) return;
         const rng = new Rng(o.seed);
-        const lists: number[][] = Array.from({ length: m.vehicles }, () => []);
-        for (const c of rng.shuffle(Array.from(m.customers))) if (!mayLeaveOut(m, c) || rng.next() < 0.7) lists[rng.int(m.vehicles)]!.push(c);
+        const lists: number[][] = Array.from({ length: m.routes }, () => []);
+        for (const c of rng.shuffle(Array.from(m.customers))) if (!mayLeaveOut(m, c) || rng.next() < 0.7) lists[rng.int(m.routes)]!.push(c);
         // Two searches in the same state, edited alike: one looks at every route, the other skips those unchanged since `since`.
         const all = new LocalSearch(m);
         const localised = new LocalSearch(m);
@@ -118,28 +119,28 @@ describe("optional customers in the textbook iterated local search (moves/textbo
         for (let again = true; again; ) {
           again = false;
           for (const c of m.customers) {
-            if (all.routeOf[c]! >= 0) continue;
+            if (all.rs.routeOf[c]! >= 0) continue;
             const done = textbookInsertUnserved(all, c);
             expect(textbookInsertUnserved(localised, c)).to.equal(done);
             if (done) again = true;
           }
         }
-        const idle = Array.from(m.customers).filter((c) => all.routeOf[c]! < 0);
+        const idle = Array.from(m.customers).filter((c) => all.rs.routeOf[c]! < 0);
         if (idle.length === 0) return;
         const since = all.clock;
         // Rewrite a few routes alike: drop an optional customer, or serve an unserved one that is not being tested.
         const testing = idle[rng.int(idle.length)]!;
         for (let edit = 0; edit < 1 + rng.int(3); edit++) {
-          const r = rng.int(m.vehicles);
+          const r = rng.int(m.routes);
           const route = all.routes()[r]!;
           const drop = route.findIndex((c) => mayLeaveOut(m, c));
-          const unserved = Array.from(m.customers).filter((c) => all.routeOf[c]! < 0 && c !== testing);
+          const unserved = Array.from(m.customers).filter((c) => all.rs.routeOf[c]! < 0 && c !== testing);
           let left = -1;
           if (drop >= 0 && (rng.next() < 0.5 || unserved.length === 0)) left = route.splice(drop, 1)[0]!;
           else if (unserved.length > 0) route.splice(rng.int(route.length + 1), 0, unserved[rng.int(unserved.length)]!);
           for (const ls of [all, localised]) {
             ls.setRoute(r, Int32Array.from(route), route.length);
-            if (left >= 0) ls.routeOf[left] = -1;
+            if (left >= 0) ls.rs.routeOf[left] = -1;
           }
         }
         const a = textbookInsertUnserved(all, testing);
@@ -164,8 +165,8 @@ describe("optional customers in the textbook iterated local search (moves/textbo
           const m = modelOf(p);
           if (p.time !== null && m.windows === null) return;
           const rng = new Rng(o.seed);
-          const lists: number[][] = Array.from({ length: m.vehicles }, () => []);
-          for (const c of rng.shuffle(Array.from(m.customers))) if (!mayLeaveOut(m, c) || rng.next() < 0.5) lists[rng.int(m.vehicles)]!.push(c);
+          const lists: number[][] = Array.from({ length: m.routes }, () => []);
+          for (const c of rng.shuffle(Array.from(m.customers))) if (!mayLeaveOut(m, c) || rng.next() < 0.5) lists[rng.int(m.routes)]!.push(c);
           const bounded = new LocalSearch(m);
           const full = new LocalSearch(m);
           for (const ls of [bounded, full]) {
@@ -173,7 +174,7 @@ describe("optional customers in the textbook iterated local search (moves/textbo
             ls.loadRoutes(lists);
           }
           for (const c of m.customers) {
-            if (bounded.routeOf[c]! >= 0) continue;
+            if (bounded.rs.routeOf[c]! >= 0) continue;
             setOptionalPruning(true);
             const a = textbookInsertUnserved(bounded, c);
             setOptionalPruning(false);
@@ -234,7 +235,7 @@ describe("optional customers in the textbook iterated local search (moves/textbo
         const budget = new Budget(performance.now() + 60_000, o.seed, 150);
         const reported: Solution[] = [];
         budget.onImprovement((s) => reported.push(s));
-        const start = Array.from({ length: m.vehicles }, () => [] as number[]);
+        const start = Array.from({ length: m.routes }, () => [] as number[]);
         const found = textbookIteratedLocalSearch(p, m, budget, start, initialPenalties(m));
         if (reported.length === 0) return;
         searched++;

@@ -6,10 +6,12 @@ import { Budget } from "../../strategies/core/budget.js";
 import { evaluateRoute, evaluateSolution } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
+import { timePrice } from "../../strategies/search/cost-evaluator.js";
 import { clarkeWrightSolution } from "../../strategies/clarke-wright/index.js";
 import { hgs } from "../../strategies/hgs/index.js";
 import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
-import { buildModel, initialPenalties, routeSegment, timePenalty, type HgsModel, type Penalties } from "../../strategies/search/textbook-model.js";
+import { buildModel, initialPenalties, routeSegment, type Penalties } from "../../strategies/search/textbook-model.js";
+import type { ProblemData } from "../../strategies/search/problem-data.js";
 import { textbookIteratedLocalSearch } from "../../strategies/ils/textbook-ils.js";
 import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
 import { TimeSegment } from "../../strategies/search/time-segment.js";
@@ -53,22 +55,22 @@ function vrptw(o: { customers: number; seed: number; hours: boolean; spare: numb
 
 const arb = fc.record({ customers: fc.integer({ min: 8, max: 50 }), seed: fc.integer({ min: 1, max: 1e6 }), hours: fc.boolean(), spare: fc.integer({ min: 0, max: 3 }) });
 
-function modelOf(p: CompiledProblem): HgsModel {
+function modelOf(p: CompiledProblem): ProblemData {
   const outcome = buildModel(p);
   if (!outcome.ok) throw new Error(outcome.reason);
   return outcome.model;
 }
 
 /** Time penalty of a route from scratch (its whole time segment, built visit by visit). */
-function scratchTimePenalty(m: HgsModel, pen: Penalties, route: number[]): number {
-  return timePenalty(m, pen, routeSegment(m, route, route.length, new TimeSegment()));
+function scratchTimePenalty(m: ProblemData, pen: Penalties, route: number[]): number {
+  return timePrice(pen, routeSegment(m, route, route.length, new TimeSegment()), m.windows!.maxDuration);
 }
 
 /** Penalised cost of one route from scratch: the evaluator's distance and load, and its time penalty. */
-function scratchCost(p: CompiledProblem, m: HgsModel, pen: Penalties, route: number[]): number {
+function scratchCost(p: CompiledProblem, m: ProblemData, pen: Penalties, route: number[]): number {
   if (route.length === 0) return 0;
   const score = evaluateRoute(p, 0, route);
-  return m.fixedCost + m.unitCost * score.distance + pen.load * Math.max(0, score.load - m.capacity) + scratchTimePenalty(m, pen, route);
+  return p.fixedCost[0]! + p.unitCost[0]! * score.distance + pen.load * Math.max(0, score.load - p.capacity[0]!) + scratchTimePenalty(m, pen, route);
 }
 
 describe("iterated local search under binding windows (hgs above 100 customers with windows)", function () {
@@ -85,19 +87,19 @@ describe("iterated local search under binding windows (hgs above 100 customers w
         const pen = { load: 1, duration: durationPrice, timeWarp: warpPrice };
         const ls = new LocalSearch(m);
         ls.penalties = pen;
-        const routes = clarkeWrightSolution(p).routes.slice(0, m.vehicles);
+        const routes = clarkeWrightSolution(p).routes.slice(0, m.routes);
         // Take one customer out of its route and price it at every position of every route.
         const victim = routes.flat()[0]!;
         const trimmed = routes.map((r) => r.filter((c) => c !== victim));
         ls.loadRoutes(trimmed);
-        const insertion = new WindowInsertion(ls.model);
-        for (let r = 0; r < m.vehicles; r++) {
+        const insertion = new WindowInsertion(ls.rs);
+        for (let r = 0; r < m.routes; r++) {
           const route = trimmed[r] ?? [];
           for (let j = 0; j <= route.length; j++) {
             const candidate = [...route.slice(0, j), victim, ...route.slice(j)];
             const expected = scratchTimePenalty(m, pen, candidate);
             if (expected > 0) warped++;
-            expect(insertion.penalty(r, ls.seq[r]!, route.length + 1, j, victim, pen)).to.be.closeTo(expected, 1e-6);
+            expect(insertion.penalty(r, ls.rs.seq[r]!, route.length + 1, j, victim, pen)).to.be.closeTo(expected, 1e-6);
             positions++;
           }
         }
@@ -118,9 +120,9 @@ describe("iterated local search under binding windows (hgs above 100 customers w
         const rng = new Rng(o.seed);
         const ls = new LocalSearch(m);
         ls.penalties = pen;
-        ls.loadRoutes(clarkeWrightSolution(p).routes.slice(0, m.vehicles));
+        ls.loadRoutes(clarkeWrightSolution(p).routes.slice(0, m.routes));
         const ruin = new TextbookRuin(ls);
-        ruin.reinsert(rng, Array.from(m.customers).filter((c) => ls.routeOf[c]! < 0));
+        ruin.reinsert(rng, Array.from(m.customers).filter((c) => ls.rs.routeOf[c]! < 0));
         for (let round = 0; round < 4; round++) {
           expect(ruin.perturb(rng)).to.be.greaterThan(0);
           ls.runLocalised(rng);
@@ -146,7 +148,7 @@ describe("iterated local search under binding windows (hgs above 100 customers w
         const budget = new Budget(performance.now() + 60_000, o.seed, 150);
         const reported: Solution[] = [];
         budget.onImprovement((s) => reported.push(s));
-        const found = textbookIteratedLocalSearch(p, m, budget, start.routes.slice(0, m.vehicles), initialPenalties(m));
+        const found = textbookIteratedLocalSearch(p, m, budget, start.routes.slice(0, m.routes), initialPenalties(m));
         if (reported.length === 0) return;
         searched++;
         const costs = reported.map((s) => {

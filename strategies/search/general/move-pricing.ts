@@ -1,4 +1,4 @@
-import type { FleetModel } from "../fleet-model.js";
+import type { ProblemData } from "../problem-data.js";
 import { PairInsertion } from "../pair-insertion.js";
 import { Pieces } from "../pieces.js";
 import type { Routes } from "../routes.js";
@@ -50,7 +50,7 @@ export class GeneralMovePricing {
     this.emptyHint = new Int32Array(m.typeSlots.length).fill(-1);
   }
 
-  get m(): FleetModel {
+  get m(): ProblemData {
     return this.rs.m;
   }
 

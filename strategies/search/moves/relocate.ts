@@ -13,8 +13,8 @@ export function textbookRelocate(ls: TextbookMovePricing, u: number, ru: number,
   const m = ls.m;
   const n = m.nodeCount;
   const d = m.dist;
-  const seqU = ls.seq[ru]!;
-  const seqV = ls.seq[rv]!;
+  const seqU = ls.rs.seq[ru]!;
+  const seqV = ls.rs.seq[rv]!;
   const lenU = ls.lenU;
   const lenV = ls.lenV;
   const endU = lenU + 1;
@@ -118,8 +118,8 @@ export function textbookRelocateWithin(ls: TextbookMovePricing, u: number, r: nu
   const m = ls.m;
   const n = m.nodeCount;
   const d = m.dist;
-  const seq = ls.seq[r]!;
-  const end = ls.length[r]! + 1;
+  const seq = ls.rs.seq[r]!;
+  const end = ls.rs.length[r]! + 1;
   const pu = seq[i - 1]!;
   const x = seq[i + 1]!;
   const v = seq[j]!;

@@ -5,7 +5,7 @@ import type { Routes } from "../routes.js";
 /**
  * Writes into `out` the positions of route r's customers SWAP* (swap-star.ts) may move to route
  * `other`; returns their count. All of them, or with `nearOnly` (long routes under binding
- * windows: FleetModel.nearSwapStar) only those with a granular neighbour in `other`: a customer
+ * windows: ProblemData.nearSwapStar) only those with a granular neighbour in `other`: a customer
  * none of whose nearest (by distance and windows) is there has no cheap place there, and on long
  * routes the pairs of all customers made SWAP* a large share of the search's time for moves the
  * exact time price nearly always refused.

@@ -1,5 +1,4 @@
 import type { Rng } from "../../core/rng.js";
-import { routePriceFromTotals } from "../route-price.js";
 import type { Routes } from "../routes.js";
 import { CheapestInsertions } from "./insertion-cache.js";
 import { rewrite, swapStarCandidates } from "./swap-star-lists.js";
@@ -10,7 +9,7 @@ const EPS = 1e-7;
  * What SWAP* needs from a local search: the route model, two scratch buffers, and how it
  * rewrites a route (so that a search's bookkeeping, e.g. the localised search's promising
  * customers, follows). Routes are priced from their totals on their own vehicles
- * (route-price.ts).
+ * (cost-evaluator.ts).
  */
 export interface SwapStarHost {
   readonly model: Routes;
@@ -159,6 +158,7 @@ export class SwapStar {
   private swapStar(r1: number, r2: number): boolean {
     const m = this.ls.m;
     const pen = this.ls.penalties;
+    const costs = this.ls.costs;
     const at1s = this.insAt1;
     const at2s = this.insAt2;
     const list1 = this.list1;
@@ -223,7 +223,7 @@ export class SwapStar {
         const extra1 = this.insertions.withRemoval(v, at2s[k2]!, r1, k1);
         const pos1 = this.insertions.position;
         const after =
-          routePriceFromTotals(m, pen, r1, len1, dist1 + rem1 + extra1, newLoad1, serv1 - su + sv) + routePriceFromTotals(m, pen, r2, len2, dist2 + rem2 + extra2, newLoad2, serv2 - sv + su);
+          costs.fromTotals(r1, len1, dist1 + rem1 + extra1, newLoad1, serv1 - su + sv) + costs.fromTotals(r2, len2, dist2 + rem2 + extra2, newLoad2, serv2 - sv + su);
         if (after < bestAfter) {
           bestAfter = after;
           kind = 1;
@@ -240,8 +240,8 @@ export class SwapStar {
       const u = seq1[k1]!;
       if (!sameProfile && !rules!.serves(r2, u)) continue;
       const after =
-        routePriceFromTotals(m, pen, r1, len1 - 1, dist1 + this.removal1[k1]!, load1 - m.demand[u]!, serv1 - m.service[u]!) +
-        routePriceFromTotals(m, pen, r2, len2 + 1, dist2 + insCost[at1s[k1]!]!, load2 + m.demand[u]!, serv2 + m.service[u]!);
+        costs.fromTotals(r1, len1 - 1, dist1 + this.removal1[k1]!, load1 - m.demand[u]!, serv1 - m.service[u]!) +
+        costs.fromTotals(r2, len2 + 1, dist2 + insCost[at1s[k1]!]!, load2 + m.demand[u]!, serv2 + m.service[u]!);
       if (after < bestAfter) {
         bestAfter = after;
         kind = 2;
@@ -254,8 +254,8 @@ export class SwapStar {
       const v = seq2[k2]!;
       if (!sameProfile && !rules!.serves(r1, v)) continue;
       const after =
-        routePriceFromTotals(m, pen, r2, len2 - 1, dist2 + this.removal2[k2]!, load2 - m.demand[v]!, serv2 - m.service[v]!) +
-        routePriceFromTotals(m, pen, r1, len1 + 1, dist1 + insCost[at2s[k2]!]!, load1 + m.demand[v]!, serv1 + m.service[v]!);
+        costs.fromTotals(r2, len2 - 1, dist2 + this.removal2[k2]!, load2 - m.demand[v]!, serv2 - m.service[v]!) +
+        costs.fromTotals(r1, len1 + 1, dist1 + insCost[at2s[k2]!]!, load1 + m.demand[v]!, serv1 + m.service[v]!);
       if (after < bestAfter) {
         bestAfter = after;
         kind = 3;

@@ -14,8 +14,8 @@ export function textbookSwap(ls: TextbookMovePricing, u: number, ru: number, i: 
   const m = ls.m;
   const n = m.nodeCount;
   const d = m.dist;
-  const seqU = ls.seq[ru]!;
-  const seqV = ls.seq[rv]!;
+  const seqU = ls.rs.seq[ru]!;
+  const seqV = ls.rs.seq[rv]!;
   const lenU = ls.lenU;
   const lenV = ls.lenV;
   const endU = lenU + 1;
@@ -138,11 +138,11 @@ export function generalSwap(ls: GeneralMovePricing, ru: number, i: number, rv: n
 
 /** Within one route of the textbook local search: the customers at i and j > 0 trade places. */
 export function textbookSwapWithin(ls: TextbookMovePricing, r: number, i: number, j: number): boolean {
-  const end = ls.length[r]! + 1;
+  const end = ls.rs.length[r]! + 1;
   const a = ls.a;
   const lo = Math.min(i, j);
   const hi = Math.max(i, j);
-  if (!ls.improvesWithin(r, swapDelta(ls.m.dist, ls.m.nodeCount, ls.seq[r]!, lo, hi))) return false;
+  if (!ls.improvesWithin(r, swapDelta(ls.m.dist, ls.m.nodeCount, ls.rs.seq[r]!, lo, hi))) return false;
   if (hi === lo + 1) a.reset().add(r, 1, lo - 1).add(r, hi, hi).add(r, lo, lo).add(r, hi + 1, end - 1);
   else a.reset().add(r, 1, lo - 1).add(r, hi, hi).add(r, lo + 1, hi - 1).add(r, lo, lo).add(r, hi + 1, end - 1);
   return ls.confirmWithin(r) && ls.commitWithin(r);

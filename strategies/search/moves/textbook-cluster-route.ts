@@ -3,7 +3,7 @@ import type { TextbookMovePricing } from "../textbook/move-pricing.js";
 const EPS = 1e-7;
 
 /**
- * Opens an empty route for a cluster of unserved optional customers (HgsModel.skipPrice). The
+ * Opens an empty route for a cluster of unserved optional customers (ProblemData.skipPrice). The
  * other optional moves (textbook-optional.ts) serve one customer at a time, and one customer
  * alone in an empty route almost never pays its way out and back, while a whole cluster of them
  * does: on prize-collecting instances with long routes the search otherwise keeps fewer routes
@@ -40,10 +40,10 @@ export class ClusterRoute {
     const ls = this.ls;
     const m = ls.m;
     const skip = m.skipPrice!;
-    if (ls.length[r] !== 0 || ls.routeOf[seed]! >= 0) return 0;
+    if (ls.rs.length[r] !== 0 || ls.rs.routeOf[seed]! >= 0) return 0;
     // A refused route leaves r empty as it was, and as unmodified (what the localised search and
     // the iterated search's save and restore go by).
-    const unmodifiedSince = ls.modifiedAt[r]!;
+    const unmodifiedSince = ls.rs.modifiedAt[r]!;
     const count = this.gather(seed, limit);
     const route = this.route;
     let length = 0;
@@ -61,12 +61,12 @@ export class ClusterRoute {
       worth += value;
       ls.setRoute(r, route, length);
     }
-    const gain = worth - ls.cost[r]!;
+    const gain = worth - ls.rs.cost[r]!;
     if (length > 0 && gain > EPS) return gain;
     if (length > 0) {
-      for (let k = 0; k < length; k++) ls.routeOf[route[k]!] = -1;
+      for (let k = 0; k < length; k++) ls.rs.routeOf[route[k]!] = -1;
       ls.setRoute(r, route, 0);
-      ls.modifiedAt[r] = unmodifiedSince;
+      ls.rs.modifiedAt[r] = unmodifiedSince;
     }
     return 0;
   }
@@ -88,17 +88,17 @@ export class ClusterRoute {
     const near = m.neighbours[c]!;
     for (let k = 0; k < near.length; k++) {
       const w = near[k]!;
-      const q = ls.routeOf[w]!;
+      const q = ls.rs.routeOf[w]!;
       if (q < 0 || q === r) continue;
-      const seq = ls.seq[q]!;
-      const length = ls.length[q]!;
-      const before = ls.cost[q]!;
-      for (let j = ls.pos[w]! - 1; j <= ls.pos[w]!; j++) {
+      const seq = ls.rs.seq[q]!;
+      const length = ls.rs.length[q]!;
+      const before = ls.rs.cost[q]!;
+      for (let j = ls.rs.pos[w]! - 1; j <= ls.rs.pos[w]!; j++) {
         const a = seq[j]!;
         const b = seq[j + 1]!;
         // The detour bounds the rise from below (penalties only add).
-        if (m.unitCost * (d[a * n + c]! + d[c * n + b]! - d[a * n + b]!) >= best) continue;
-        const rise = ls.model.price(q, ls.a.reset().add(q, 1, j).node(c).add(q, j + 1, length)) - before;
+        if (m.unitCost[q]! * (d[a * n + c]! + d[c * n + b]! - d[a * n + b]!) >= best) continue;
+        const rise = ls.rs.price(q, ls.a.reset().add(q, 1, j).node(c).add(q, j + 1, length)) - before;
         if (rise < best) best = rise;
       }
     }
@@ -122,7 +122,7 @@ export class ClusterRoute {
       const near = neighbours[queue[head]!]!;
       for (let k = 0; k < near.length && count < limit; k++) {
         const w = near[k]!;
-        if (seen[w] === stamp || ls.routeOf[w]! >= 0) continue;
+        if (seen[w] === stamp || ls.rs.routeOf[w]! >= 0) continue;
         seen[w] = stamp;
         queue[count++] = w;
       }
@@ -140,9 +140,9 @@ export class ClusterRoute {
     const m = ls.m;
     const n = m.nodeCount;
     const d = m.dist;
-    const seq = ls.seq[r]!;
-    const distance = ls.fwd[r]![length + 1]!;
-    const before = ls.cost[r]!;
+    const seq = ls.rs.seq[r]!;
+    const distance = ls.rs.fwd[r]![length + 1]!;
+    const before = ls.rs.cost[r]!;
     let bestGain = any ? Number.NEGATIVE_INFINITY : EPS;
     let best = -1;
     for (let j = 0; j <= length; j++) {
@@ -150,9 +150,9 @@ export class ClusterRoute {
       const b = seq[j + 1]!;
       const detour = d[a * n + c]! + d[c * n + b]! - d[a * n + b]!;
       // The price rises at least by the detour (penalties only add): a position that cannot gain most is not priced.
-      const unpenalised = m.fixedCost + m.unitCost * (distance + detour);
+      const unpenalised = ls.costs.travel(r, distance + detour);
       if (value - (unpenalised - before) <= bestGain) continue;
-      const price = ls.model.price(r, ls.a.reset().add(r, 1, j).node(c).add(r, j + 1, length));
+      const price = ls.rs.price(r, ls.a.reset().add(r, 1, j).node(c).add(r, j + 1, length));
       if (price > unpenalised + EPS) continue;
       const gain = value - (price - before);
       if (gain > bestGain) {

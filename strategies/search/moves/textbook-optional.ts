@@ -3,7 +3,7 @@ import type { TextbookMovePricing } from "../textbook/move-pricing.js";
 const EPS = 1e-7;
 
 /**
- * Optional customers in the textbook local search (HgsModel.skipPrice), as PyVRP's local search
+ * Optional customers in the textbook local search (ProblemData.skipPrice), as PyVRP's local search
  * treats clients with prizes: a served customer leaves its route when the route saves more than
  * its skip price; an unserved one enters next to one of its granular neighbours (before or after
  * it), or takes an optional neighbour's place, or opens an empty route, where that costs less
@@ -17,11 +17,11 @@ const EPS = 1e-7;
 export function textbookRemoveOptional(ls: TextbookMovePricing, u: number): boolean {
   const skip = ls.m.skipPrice![u]!;
   if (skip === Number.POSITIVE_INFINITY) return false;
-  const r = ls.routeOf[u]!;
-  const i = ls.pos[u]!;
-  const a = ls.a.reset().add(r, 1, i - 1).add(r, i + 1, ls.length[r]!);
-  const after = ls.model.price(r, a);
-  if (after + skip >= ls.cost[r]! - EPS) return false;
+  const r = ls.rs.routeOf[u]!;
+  const i = ls.rs.pos[u]!;
+  const a = ls.a.reset().add(r, 1, i - 1).add(r, i + 1, ls.rs.length[r]!);
+  const after = ls.rs.price(r, a);
+  if (after + skip >= ls.rs.cost[r]! - EPS) return false;
   commit(ls, r, after, u);
   return true;
 }
@@ -40,8 +40,8 @@ let bestTo = 0;
 
 /** Positions from..to of route r replaced by u ((from, from - 1): inserted after from - 1), priced exactly; kept when it gains most. */
 function consider(ls: TextbookMovePricing, u: number, skip: number, r: number, from: number, to: number, freed: number): void {
-  const a = ls.a.reset().add(r, 1, from - 1).node(u).add(r, to + 1, ls.length[r]!);
-  const gain = skip + freed - (ls.model.price(r, a) - ls.cost[r]!);
+  const a = ls.a.reset().add(r, 1, from - 1).node(u).add(r, to + 1, ls.rs.length[r]!);
+  const gain = skip + freed - (ls.rs.price(r, a) - ls.rs.cost[r]!);
   if (gain > bestGain) {
     bestGain = gain;
     bestRoute = r;
@@ -58,11 +58,11 @@ function considerAfter(ls: TextbookMovePricing, u: number, skip: number, r: numb
   const m = ls.m;
   const n = m.nodeCount;
   const d = m.dist;
-  const seq = ls.seq[r]!;
+  const seq = ls.rs.seq[r]!;
   const a = seq[j]!;
   const b = seq[j + 1]!;
   // EPS of slack, as for exchanges: the priced gain may round above the bound (a tie then goes as without the bound).
-  if (!pruning || skip - m.unitCost * (d[a * n + u]! + d[u * n + b]! - d[a * n + b]!) > bestGain - EPS) consider(ls, u, skip, r, j + 1, j, 0);
+  if (!pruning || skip - m.unitCost[r]! * (d[a * n + u]! + d[u * n + b]! - d[a * n + b]!) > bestGain - EPS) consider(ls, u, skip, r, j + 1, j, 0);
 }
 
 /**
@@ -75,15 +75,15 @@ function considerExchange(ls: TextbookMovePricing, u: number, skip: number, r: n
   const m = ls.m;
   const n = m.nodeCount;
   const d = m.dist;
-  const seq = ls.seq[r]!;
+  const seq = ls.rs.seq[r]!;
   const a = seq[j - 1]!;
   const w = seq[j]!;
   const b = seq[j + 1]!;
-  const distance = ls.fwd[r]![ls.length[r]! + 1]!;
-  const paid = ls.cost[r]! - (m.fixedCost + m.unitCost * distance);
+  const distance = ls.rs.fwd[r]![ls.rs.length[r]! + 1]!;
+  const paid = ls.rs.cost[r]! - ls.costs.travel(r, distance);
   const change = d[a * n + u]! + d[u * n + b]! - d[a * n + w]! - d[w * n + b]!;
   // EPS of slack: the bound's rounding never prunes a candidate that could win.
-  if (!pruning || skip - freed - m.unitCost * change + paid > bestGain - EPS) consider(ls, u, skip, r, j, j, -freed);
+  if (!pruning || skip - freed - m.unitCost[r]! * change + paid > bestGain - EPS) consider(ls, u, skip, r, j, j, -freed);
 }
 
 /**
@@ -103,25 +103,25 @@ export function textbookInsertUnserved(ls: TextbookMovePricing, u: number, since
   const near = m.neighbours[u]!;
   for (let k = 0; k < near.length; k++) {
     const w = near[k]!;
-    const r = ls.routeOf[w]!;
-    if (r < 0 || ls.modifiedAt[r]! <= since) continue;
-    const j = ls.pos[w]!;
+    const r = ls.rs.routeOf[w]!;
+    if (r < 0 || ls.rs.modifiedAt[r]! <= since) continue;
+    const j = ls.rs.pos[w]!;
     considerAfter(ls, u, skip, r, j - 1);
     considerAfter(ls, u, skip, r, j);
     const freed = skipPrice[w]!;
     if (freed !== Number.POSITIVE_INFINITY) considerExchange(ls, u, skip, r, j, freed);
   }
-  for (let r = 0; r < m.vehicles; r++) {
-    if (ls.length[r] !== 0) continue;
-    if (ls.modifiedAt[r]! > since) consider(ls, u, skip, r, 1, 0, 0);
+  for (let r = 0; r < m.routes; r++) {
+    if (ls.rs.length[r] !== 0) continue;
+    if (ls.rs.modifiedAt[r]! > since) consider(ls, u, skip, r, 1, 0, 0);
     break;
   }
   if (bestRoute < 0) return false;
   const r = bestRoute;
   // An exchange leaves the neighbour it replaces unserved.
-  const replaced = bestTo >= bestFrom ? ls.seq[r]![bestFrom]! : -1;
-  const a = ls.a.reset().add(r, 1, bestFrom - 1).node(u).add(r, bestTo + 1, ls.length[r]!);
-  commit(ls, r, ls.model.price(r, a), replaced);
+  const replaced = bestTo >= bestFrom ? ls.rs.seq[r]![bestFrom]! : -1;
+  const a = ls.a.reset().add(r, 1, bestFrom - 1).node(u).add(r, bestTo + 1, ls.rs.length[r]!);
+  commit(ls, r, ls.rs.price(r, a), replaced);
   return true;
 }
 
@@ -130,6 +130,6 @@ function commit(ls: TextbookMovePricing, r: number, predicted: number, leaving: 
   ls.predicted = predicted;
   const count = ls.write(ls.a, ls.scratch);
   ls.setRoute(r, ls.scratch, count);
-  if (leaving >= 0) ls.routeOf[leaving] = -1;
+  if (leaving >= 0) ls.rs.routeOf[leaving] = -1;
   ls.onCommit?.(predicted, r, -1);
 }

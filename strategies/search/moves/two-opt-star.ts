@@ -14,20 +14,20 @@ const EPS = 1e-7;
 export function textbookTwoOptStar(ls: TextbookMovePricing, u: number, ru: number, i: number, rv: number, j: number): boolean {
   const d = ls.m.dist;
   const n = ls.m.nodeCount;
-  const seqU = ls.seq[ru]!;
-  const seqV = ls.seq[rv]!;
+  const seqU = ls.rs.seq[ru]!;
+  const seqV = ls.rs.seq[rv]!;
   const lenU = ls.lenU;
   const lenV = ls.lenV;
   const endU = lenU + 1;
   const endV = lenV + 1;
-  const fwdU = ls.fwd[ru]!;
-  const fwdV = ls.fwd[rv]!;
+  const fwdU = ls.rs.fwd[ru]!;
+  const fwdV = ls.rs.fwd[rv]!;
   const distU = ls.distU;
   const distV = ls.distV;
-  const ldU = ls.load[ru]!;
-  const ldV = ls.load[rv]!;
-  const svU = ls.serv[ru]!;
-  const svV = ls.serv[rv]!;
+  const ldU = ls.rs.load[ru]!;
+  const ldV = ls.rs.load[rv]!;
+  const svU = ls.rs.serv[ru]!;
+  const svV = ls.rs.serv[rv]!;
   const loadU = ls.loadU;
   const loadV = ls.loadV;
   const servU = ls.servU;
@@ -44,8 +44,8 @@ export function textbookTwoOptStar(ls: TextbookMovePricing, u: number, ru: numbe
     b.reset().add(rv, 1, j).add(ru, i + 1, lenU);
     if (ls.confirm(ru, rv)) return ls.commit(ru, rv);
   }
-  const bwdU = ls.bwd[ru]!;
-  const bwdV = ls.bwd[rv]!;
+  const bwdU = ls.rs.bwd[ru]!;
+  const bwdV = ls.rs.bwd[rv]!;
   distA = fwdU[i]! + d[u * n + v]! + bwdV[j]!;
   distB = bwdU[endU]! - bwdU[i + 1]! + d[x * n + y]! + distV - fwdV[j + 1]!;
   if (ls.improves(i + j, distA, ldU[i]! + ldV[j]!, svU[i]! + svV[j]!, lenU - i + lenV - j, distB, loadU - ldU[i]! + loadV - ldV[j]!, servU - svU[i]! + servV - svV[j]!)) {

@@ -15,8 +15,8 @@ function delta(d: Float64Array, n: number, seq: Int32Array, fwd: Float64Array, b
 }
 
 export function textbookTwoOpt(ls: TextbookMovePricing, r: number, i: number, j: number): boolean {
-  if (!ls.improvesWithin(r, delta(ls.m.dist, ls.m.nodeCount, ls.seq[r]!, ls.fwd[r]!, ls.bwd[r]!, i, j))) return false;
-  ls.a.reset().add(r, 1, i).add(r, i + 1, j, true).add(r, j + 1, ls.length[r]!);
+  if (!ls.improvesWithin(r, delta(ls.m.dist, ls.m.nodeCount, ls.rs.seq[r]!, ls.rs.fwd[r]!, ls.rs.bwd[r]!, i, j))) return false;
+  ls.a.reset().add(r, 1, i).add(r, i + 1, j, true).add(r, j + 1, ls.rs.length[r]!);
   return ls.confirmWithin(r) && ls.commitWithin(r);
 }
 

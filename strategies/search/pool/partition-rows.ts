@@ -1,4 +1,4 @@
-import type { FleetModel } from "../fleet-model.js";
+import type { ProblemData } from "../problem-data.js";
 import type { PooledRoute } from "./route-pool.js";
 
 /**
@@ -16,7 +16,7 @@ export class PartitionRows {
   readonly optionalRows: Uint8Array | undefined;
   private readonly skipPrice: Float64Array | null;
 
-  constructor(private readonly m: FleetModel) {
+  constructor(private readonly m: ProblemData) {
     this.rowOf = new Int32Array(m.nodeCount).fill(-1);
     m.customers.forEach((c, row) => (this.rowOf[c] = row));
     const rules = m.rules;

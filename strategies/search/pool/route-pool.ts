@@ -3,7 +3,7 @@ import type { Routes } from "../routes.js";
 const FEASIBLE_EPS = 1e-9;
 
 /**
- * A feasible route seen by the search: the vehicle type it is feasible and priced on (fleet-model.ts
+ * A feasible route seen by the search: the vehicle type it is feasible and priced on (problem-data.ts
  * typeOf: skills, capacity, costs, depot and shift all depend on it), its customers in order and
  * its price on that type (fixed + distance cost, soft lateness).
  */

@@ -1,5 +1,5 @@
 import type { Rng } from "../../core/rng.js";
-import type { HgsModel } from "../textbook-model.js";
+import type { ProblemData } from "../problem-data.js";
 import { textbookRelocate, textbookRelocateWithin } from "../moves/relocate.js";
 import { SwapStar } from "../moves/swap-star.js";
 import { textbookSwap, textbookSwapWithin } from "../moves/swap.js";
@@ -31,7 +31,7 @@ export class LocalSearch extends TextbookMovePricing {
   /** Optional customers: 1 when u was unserved at its last examination and no insertion of it was improving then. */
   private readonly unservedIdle: Uint8Array;
 
-  constructor(m: HgsModel) {
+  constructor(m: ProblemData) {
     super(m);
     this.unservedIdle = new Uint8Array(m.nodeCount);
     this.testedAt = new Float64Array(m.nodeCount);
@@ -88,7 +88,7 @@ export class LocalSearch extends TextbookMovePricing {
     let checked = 0;
     while (improved || loop === 1) {
       improved = false;
-      const count = this.promising.collect(this.seq, this.length, order);
+      const count = this.promising.collect(this.rs.seq, this.rs.length, order);
       for (let k = count - 1; k > 0; k--) {
         const t = rng.int(k + 1);
         const tmp = order[k]!;
@@ -116,7 +116,7 @@ export class LocalSearch extends TextbookMovePricing {
     this.testedAt[u] = this.clock;
     // Optional customers (textbook-optional.ts): an unserved one can only enter a route; a served one may leave first.
     if (this.m.skipPrice) {
-      if (this.routeOf[u]! < 0) {
+      if (this.rs.routeOf[u]! < 0) {
         const idle = skipUnchanged && this.unservedIdle[u] === 1 && lastTested > this.repricedAt;
         const moved = textbookInsertUnserved(this, u, idle ? lastTested : -1);
         this.unservedIdle[u] = moved ? 0 : 1;
@@ -129,20 +129,20 @@ export class LocalSearch extends TextbookMovePricing {
     let improved = false;
     for (let k = 0; k < near.length; k++) {
       const v = near[k]!;
-      const ru = this.routeOf[u]!;
-      const rv = this.routeOf[v]!;
+      const ru = this.rs.routeOf[u]!;
+      const rv = this.rs.routeOf[v]!;
       // Only with optional customers: v is unserved (examined on its own turn).
       if (rv < 0) continue;
-      if (skipUnchanged && Math.max(this.modifiedAt[ru]!, this.modifiedAt[rv]!) <= lastTested) continue;
-      if (this.movesAfter(u, rv, this.pos[v]!)) {
+      if (skipUnchanged && Math.max(this.rs.modifiedAt[ru]!, this.rs.modifiedAt[rv]!) <= lastTested) continue;
+      if (this.movesAfter(u, rv, this.rs.pos[v]!)) {
         improved = true;
         continue;
       }
       // v first in its route: also try placing u at the start of that route.
-      if (this.pos[v] === 1 && this.routeOf[u] !== rv && this.movesAfter(u, rv, 0)) improved = true;
+      if (this.rs.pos[v] === 1 && this.rs.routeOf[u] !== rv && this.movesAfter(u, rv, 0)) improved = true;
     }
     // Localised: only a customer whose route changed can newly gain from a route of its own.
-    if (empty === EMPTY_ALWAYS || (empty === EMPTY_IF_CHANGED && this.modifiedAt[this.routeOf[u]!]! > lastTested)) {
+    if (empty === EMPTY_ALWAYS || (empty === EMPTY_IF_CHANGED && this.rs.modifiedAt[this.rs.routeOf[u]!]! > lastTested)) {
       const r = this.firstEmptyRoute();
       if (r >= 0 && this.movesAfter(u, r, 0)) improved = true;
     }
@@ -150,14 +150,14 @@ export class LocalSearch extends TextbookMovePricing {
   }
 
   private firstEmptyRoute(): number {
-    for (let r = 0; r < this.m.vehicles; r++) if (this.length[r] === 0) return r;
+    for (let r = 0; r < this.m.routes; r++) if (this.rs.length[r] === 0) return r;
     return -1;
   }
 
   /** Every move between customer u and position j of route rv (j = 0: rv's start depot), in the search's order. */
   private movesAfter(u: number, rv: number, j: number): boolean {
-    const ru = this.routeOf[u]!;
-    const i = this.pos[u]!;
+    const ru = this.rs.routeOf[u]!;
+    const i = this.rs.pos[u]!;
     if (ru !== rv) {
       this.setPair(ru, rv);
       if (textbookRelocate(this, u, ru, i, rv, j)) return true;

@@ -1,5 +1,4 @@
 import { Pieces } from "../pieces.js";
-import { routeCost } from "../textbook-model.js";
 import { TextbookRoutes } from "./routes.js";
 
 const EPS = 1e-7;
@@ -27,30 +26,32 @@ export class TextbookMovePricing extends TextbookRoutes {
   loadV = 0;
   servU = 0;
   servV = 0;
+  private readonly fixedCost = this.m.fixedCost[0]!;
+  private readonly unitCost = this.m.unitCost[0]!;
   /** Delivered totals of the two candidate routes last priced by `improves` (for the exact load in `confirm`). */
   private loadA = 0;
   private loadB = 0;
 
   /** Prepares the pricing of moves between routes ru and rv. */
   setPair(ru: number, rv: number): void {
-    const lenU = (this.lenU = this.length[ru]!);
-    const lenV = (this.lenV = this.length[rv]!);
-    this.distU = this.fwd[ru]![lenU + 1]!;
-    this.distV = this.fwd[rv]![lenV + 1]!;
-    this.loadU = this.load[ru]![lenU + 1]!;
-    this.loadV = this.load[rv]![lenV + 1]!;
-    this.servU = this.serv[ru]![lenU + 1]!;
-    this.servV = this.serv[rv]![lenV + 1]!;
-    this.before = this.cost[ru]! + this.cost[rv]!;
+    const lenU = (this.lenU = this.rs.length[ru]!);
+    const lenV = (this.lenV = this.rs.length[rv]!);
+    this.distU = this.rs.fwd[ru]![lenU + 1]!;
+    this.distV = this.rs.fwd[rv]![lenV + 1]!;
+    this.loadU = this.rs.load[ru]![lenU + 1]!;
+    this.loadV = this.rs.load[rv]![lenV + 1]!;
+    this.servU = this.rs.serv[ru]![lenU + 1]!;
+    this.servV = this.rs.serv[rv]![lenV + 1]!;
+    this.before = this.rs.cost[ru]! + this.rs.cost[rv]!;
   }
 
   /** Whether the two new routes cost less than `before`; the distance bound prunes first. */
   improves(countA: number, distA: number, loadA: number, servA: number, countB: number, distB: number, loadB: number, servB: number): boolean {
-    const m = this.m;
-    const boundA = countA > 0 ? m.fixedCost + m.unitCost * distA : 0;
-    const boundB = countB > 0 ? m.fixedCost + m.unitCost * distB : 0;
+    // The vehicles are identical: their fixed and unit cost, read once, bound every candidate.
+    const boundA = countA > 0 ? this.fixedCost + this.unitCost * distA : 0;
+    const boundB = countB > 0 ? this.fixedCost + this.unitCost * distB : 0;
     if (boundA + boundB >= this.before - EPS) return false;
-    const after = routeCost(m, this.penalties, countA, distA, loadA, servA) + routeCost(m, this.penalties, countB, distB, loadB, servB);
+    const after = this.costs.fromTotals(0, countA, distA, loadA, servA) + this.costs.fromTotals(0, countB, distB, loadB, servB);
     this.predicted = after;
     this.loadA = loadA;
     this.loadB = loadB;
@@ -63,12 +64,12 @@ export class TextbookMovePricing extends TextbookRoutes {
    * time penalties of both candidate routes (pieces `a` and `b`); whether it still improves.
    */
   confirm(ra: number, rb: number): boolean {
-    if (this.model.loads) {
+    if (this.rs.loads) {
       this.predicted += this.loadCorrection(ra, this.a, this.loadA) + this.loadCorrection(rb, this.b, this.loadB);
       if (this.predicted >= this.before - EPS) return false;
     }
     if (!this.m.windows) return true;
-    this.predicted += this.model.timePrice(ra, this.a) + this.model.timePrice(rb, this.b);
+    this.predicted += this.rs.timePrice(ra, this.a) + this.rs.timePrice(rb, this.b);
     return this.predicted < this.before - EPS;
   }
 
@@ -85,10 +86,10 @@ export class TextbookMovePricing extends TextbookRoutes {
   improvesWithin(r: number, delta: number): boolean {
     // Under windows a longer route may still warp less: no shortcut on the distance alone.
     if (delta > -EPS && !this.m.windows) return false;
-    const end = this.length[r]! + 1;
-    const after = routeCost(this.m, this.penalties, this.length[r]!, this.fwd[r]![end]! + delta, this.load[r]![end]!, this.serv[r]![end]!);
+    const end = this.rs.length[r]! + 1;
+    const after = this.costs.fromTotals(r, this.rs.length[r]!, this.rs.fwd[r]![end]! + delta, this.rs.load[r]![end]!, this.rs.serv[r]![end]!);
     this.predicted = after;
-    return after < this.cost[r]! - EPS;
+    return after < this.rs.cost[r]! - EPS;
   }
 
   /**
@@ -96,24 +97,24 @@ export class TextbookMovePricing extends TextbookRoutes {
    * improving distance price; whether it still improves.
    */
   confirmWithin(r: number): boolean {
-    if (this.model.loads) {
-      this.predicted += this.loadCorrection(r, this.a, this.load[r]![this.length[r]! + 1]!);
-      if (this.predicted >= this.cost[r]! - EPS) return false;
+    if (this.rs.loads) {
+      this.predicted += this.loadCorrection(r, this.a, this.rs.load[r]![this.rs.length[r]! + 1]!);
+      if (this.predicted >= this.rs.cost[r]! - EPS) return false;
     }
     if (!this.m.windows) return true;
-    this.predicted += this.model.timePrice(r, this.a);
-    return this.predicted < this.cost[r]! - EPS;
+    this.predicted += this.rs.timePrice(r, this.a);
+    return this.predicted < this.rs.cost[r]! - EPS;
   }
 
   /**
    * Penalty of vehicle r's load excess serving `pieces` (every dimension's peak on board), minus
-   * that of its delivered total `delivered`, which routeCost priced: never negative, since the
+   * that of its delivered total `delivered`, which fromTotals priced: never negative, since the
    * peak is at least what leaves the depot.
    */
   private loadCorrection(r: number, pieces: Pieces, delivered: number): number {
     if (pieces.size === 0) return 0;
-    const exact = this.model.loads!.excessOfPieces(r, pieces, this.seq);
-    return this.penalties.load * (exact - Math.max(0, delivered - this.m.capacity));
+    const exact = this.rs.loads!.excessOfPieces(r, pieces, this.rs.seq);
+    return this.penalties.load * (exact - Math.max(0, delivered - this.m.capacity[r]!));
   }
 
   commitWithin(r: number): boolean {

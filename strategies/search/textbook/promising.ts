@@ -1,4 +1,4 @@
-import type { HgsModel } from "../textbook-model.js";
+import type { ProblemData } from "../problem-data.js";
 
 /**
  * Which customers a localised local-search pass must look at (PyVRP's promising nodes): those of
@@ -15,12 +15,12 @@ export class PromisingCustomers {
   private readonly customerStamp: Int32Array;
   private stamp = 0;
 
-  constructor(m: HgsModel) {
+  constructor(m: ProblemData) {
     const lists: number[][] = Array.from({ length: m.nodeCount }, () => []);
     for (const u of m.customers) for (const v of m.neighbours[u]!) lists[v]!.push(u);
     this.reverse = lists.map((l) => Int32Array.from(l));
-    this.touched = new Int32Array(m.vehicles);
-    this.routeFlag = new Uint8Array(m.vehicles);
+    this.touched = new Int32Array(m.routes);
+    this.routeFlag = new Uint8Array(m.routes);
     this.customerStamp = new Int32Array(m.nodeCount);
   }
 

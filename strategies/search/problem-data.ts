@@ -1,4 +1,4 @@
-import { nearestNeighbours } from "../core/neighbours.js";
+import { isSymmetric, nearestNeighbours } from "../core/neighbours.js";
 import { shipmentRoles } from "../core/evaluate-loads.js";
 import { windowsBindAgainst, type CompiledProblem } from "../core/problem.js";
 import { arrivalClose, departureOpen, durationCap } from "../core/evaluate-rules.js";
@@ -6,13 +6,21 @@ import { buildFleetRules, compatibleNeighbours, rulesKey, type FleetRules } from
 import type { LoadDimension } from "./load-segment.js";
 import { windowNeighbours } from "./window-neighbours.js";
 
+/** Hard time windows priced by time warp, and the working-hours cap on a route's duration (Infinity when none). */
+export interface HardWindows {
+  start: Float64Array;
+  end: Float64Array;
+  maxDuration: number;
+}
+
 /**
- * The view of a problem that the general search (ils/general-ils.ts) works on: every vehicle of the request
- * is one route slot with its own capacity, fixed and unit cost, speed and start and end node;
- * vehicles that agree on all of these form a type. Nothing is assumed identical, so mixed fleets,
- * several depots, asymmetric matrices, speeds, windows (hard or soft) and working hours all fit.
+ * The problem as the search sees it, for every method: every vehicle of the request is one route
+ * slot with its own capacity, fixed and unit cost, speed and start and end node; vehicles that
+ * agree on all of these form a type. Nothing is assumed identical, so mixed fleets, several
+ * depots, asymmetric matrices, speeds, windows (hard or soft) and working hours all fit. The
+ * textbook methods build it through a TextbookView and read a single-type fleet as slot 0.
  */
-export interface FleetModel {
+export interface ProblemData {
   p: CompiledProblem;
   nodeCount: number;
   customers: Int32Array;
@@ -35,6 +43,15 @@ export interface FleetModel {
   maxDurationOf: Float64Array | null;
   /** Optional stops, skills, route limits (null when the problem has no rules). */
   rules: FleetRules | null;
+  /** Hard windows priced by time warp (null without windows, or when they are soft or cannot bind in a textbook view). */
+  windows: HardWindows | null;
+  /**
+   * Per node the price of leaving it out (optional stops, or required ones under
+   * allow_unassigned; Infinity: must be served); null when every customer must be served.
+   */
+  skipPrice: Float64Array | null;
+  /** Whether the distances the search prices are the same both ways. */
+  symmetric: boolean;
   /**
    * Without time windows to price (twStart null): the longest allowed route in minutes, duration
    * being additive (driving + service); Infinity when unconstrained.
@@ -132,6 +149,9 @@ export interface TextbookView {
   durationLimit: number;
   /** Long routes under binding windows (strategies/settings.ts, textbookSettings). */
   nearSwapStar?: boolean;
+  /** The optional stops' skip prices (the view carries no other rules). */
+  skipPrice: Float64Array | null;
+  symmetric: boolean;
 }
 
 /** Vehicles that differ in an extra load dimension's capacity are different types. */
@@ -140,7 +160,7 @@ function extraCapacityKey(p: CompiledProblem, v: number): string {
   return dims > 0 ? `|${Array.from(p.loads!.extraCapacity.subarray(v * dims, (v + 1) * dims)).join(",")}` : "";
 }
 
-export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetModel {
+export function buildProblemData(p: CompiledProblem, view?: TextbookView): ProblemData {
   const t = p.time;
   const routes = view ? view.routes : p.vehicleCount;
   const speed = new Float64Array(routes).fill(1);
@@ -199,6 +219,11 @@ export function buildFleetModel(p: CompiledProblem, view?: TextbookView): FleetM
     arriveClose: perVehicle((v) => arrivalClose(p, v)),
     maxDurationOf: perVehicle((v) => durationCap(p, v)),
     rules,
+    windows: timed && timed.latePenaltyPerMin === 0
+      ? { start: timed.twStartMin, end: timed.twEndMin, maxDuration: timed.maxRouteMin }
+      : null,
+    skipPrice: view ? view.skipPrice : rules && rules.anyOptional ? rules.skipPrice : null,
+    symmetric: view ? view.symmetric : isSymmetric(p),
     durationLimit: view ? view.durationLimit : Number.POSITIVE_INFINITY,
     nearSwapStar: view?.nearSwapStar === true,
     latePenalty: timed && timed.latePenaltyPerMin > 0 ? timed.latePenaltyPerMin : 0,
