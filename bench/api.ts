@@ -101,9 +101,15 @@ const env = {
 };
 const api = await spawnService("api", env, undefined, { nodeArgs: apiNodeArgs });
 const bare = spawn(process.execPath, ["--import", "tsx", "bench/bare-koa.ts"], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "inherit"] });
-const bareUrl = await new Promise<string>((resolve) => bare.stdout!.on("data", (c: Buffer) => /READY (\S+)/.test(c.toString()) && resolve(/READY (\S+)/.exec(c.toString())![1]!)));
+const bareUrl = await new Promise<string>((resolve) =>
+  bare.stdout!.on("data", (c: Buffer) => /READY (\S+)/.test(c.toString()) && resolve(/READY (\S+)/.exec(c.toString())![1]!)),
+);
 try {
-  const conn = await connectNats(loadConfig(env), "bench", createLogger({}, "error", () => undefined));
+  const conn = await connectNats(
+    loadConfig(env),
+    "bench",
+    createLogger({}, "error", () => undefined),
+  );
   const accounts = new AccountStore(conn.accounts, conn.apiKeys);
   const credentials: { user: string; key: string }[] = [];
   for (let i = 0; i <= CONNECTIONS; i++) {
@@ -111,9 +117,27 @@ try {
     await accounts.createAccount(user, "fuzz");
     credentials.push({ user, key: (await accounts.createKey(user)).key });
   }
-  const headersOf = (c: { user: string; key: string }) => ({ "content-type": "application/json", "x-user-name": c.user, "x-api-key": c.key });
+  const headersOf = (c: { user: string; key: string }) => ({
+    "content-type": "application/json",
+    "x-user-name": c.user,
+    "x-api-key": c.key,
+  });
   const headers = headersOf(credentials[0]!);
-  const body = JSON.stringify({ node_num: 4, vehicle_num: 1, distance_matrix: [[0, 1, 2, 3], [1, 0, 1, 2], [2, 1, 0, 1], [3, 2, 1, 0]], start_nodes: [0], end_nodes: [0], node_demands: [0, 1, 1, 1], vehicles_capacity: [10], time_limit_seconds: 1 });
+  const body = JSON.stringify({
+    node_num: 4,
+    vehicle_num: 1,
+    distance_matrix: [
+      [0, 1, 2, 3],
+      [1, 0, 1, 2],
+      [2, 1, 0, 1],
+      [3, 2, 1, 0],
+    ],
+    start_nodes: [0],
+    end_nodes: [0],
+    node_demands: [0, 1, 1, 1],
+    vehicles_capacity: [10],
+    time_limit_seconds: 1,
+  });
   const first = (await (await fetch(`${api.url}/api/v1/solve`, { method: "POST", headers, body })).json()) as { request_id: string };
 
   const natsPid = nats.process.pid!;
@@ -121,7 +145,11 @@ try {
   console.log(`loopback, ${CONNECTIONS} connections, ${DURATION} s each, 2 cores shared by server, nats-server and load generator`);
   const koa = await run("bare Koa hello-world", { url: bareUrl }, { loadgen: process.pid, koa: bare.pid! });
   // The service's own HTTP stack without NATS: request context, envelope, routing, the 401 path.
-  await run("POST /api/v1/solve, no key (401)", { url: `${api.url}/api/v1/solve`, method: "POST", headers: { "content-type": "application/json" }, body }, apiPids);
+  await run(
+    "POST /api/v1/solve, no key (401)",
+    { url: `${api.url}/api/v1/solve`, method: "POST", headers: { "content-type": "application/json" }, body },
+    apiPids,
+  );
   const submit = await run("POST /api/v1/solve (1 account)", { url: `${api.url}/api/v1/solve`, method: "POST", headers, body }, apiPids);
   let next = 1;
   const spread = await run(
@@ -147,7 +175,9 @@ try {
   );
   await conn.close();
   const ratio = (r: autocannon.Result) => (r.requests.average / koa.requests.average).toFixed(2);
-  console.log(`submit / bare Koa = ${ratio(submit)} (1 account), ${ratio(spread)} (${CONNECTIONS} accounts)   poll / bare Koa = ${ratio(poll)}`);
+  console.log(
+    `submit / bare Koa = ${ratio(submit)} (1 account), ${ratio(spread)} (${CONNECTIONS} accounts)   poll / bare Koa = ${ratio(poll)}`,
+  );
 } finally {
   bare.kill("SIGKILL");
   // A CPU profile is written only on a normal exit.

@@ -21,10 +21,18 @@ try {
   for (const strategy of ["alns", "hgs"]) {
     const ms: number[] = [];
     for (let i = 0; i < RUNS; i++) {
-      const ack = (await (await fetch(url("/api/v1/solve"), { method: "POST", headers: h, body: JSON.stringify({ ...request, time_limit_seconds: 60, strategy }) })).json()) as { request_id: string };
+      const ack = (await (
+        await fetch(url("/api/v1/solve"), {
+          method: "POST",
+          headers: h,
+          body: JSON.stringify({ ...request, time_limit_seconds: 60, strategy }),
+        })
+      ).json()) as { request_id: string };
       const id = ack.request_id;
       for (;;) {
-        const poll = (await (await fetch(url(`/api/v1/solve/result/${id}`), { headers: h })).json()) as { result: { progress?: { feasible: boolean } } };
+        const poll = (await (await fetch(url(`/api/v1/solve/result/${id}`), { headers: h })).json()) as {
+          result: { progress?: { feasible: boolean } };
+        };
         if (poll.result.progress?.feasible) break;
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -45,8 +53,10 @@ try {
       ms.push(performance.now() - asked);
       await reader.cancel();
     }
-    console.log(`${strategy.padEnd(5)} median ${median(ms).toFixed(0)} ms  max ` +
-      `${Math.max(...ms).toFixed(0)} ms  (${ms.map((x) => x.toFixed(0)).join(", ")})`);
+    console.log(
+      `${strategy.padEnd(5)} median ${median(ms).toFixed(0)} ms  max ` +
+        `${Math.max(...ms).toFixed(0)} ms  (${ms.map((x) => x.toFixed(0)).join(", ")})`,
+    );
   }
 } finally {
   await stack.stop();

@@ -6,8 +6,7 @@
 
 /** One strategy's outcome on one instance. */
 export type CompareCell =
-  | { solved: true; gap: number; iterations: number }
-  | { solved: false; why: "declined" | "no solution"; error: string };
+  { solved: true; gap: number; iterations: number } | { solved: false; why: "declined" | "no solution"; error: string };
 
 export interface CompareRow {
   instance: string;
@@ -25,9 +24,7 @@ export function compareHeader(strategies: readonly string[]): string[] {
 }
 
 export function compareLine(row: CompareRow): string {
-  const cells = row.cells
-    .map((c) => (c.solved ? ` ${pad(c.gap.toFixed(2), 7)} | ${pad(c.iterations, 9)} |` : ` ${c.why} | - |`))
-    .join("");
+  const cells = row.cells.map((c) => (c.solved ? ` ${pad(c.gap.toFixed(2), 7)} | ${pad(c.iterations, 9)} |` : ` ${c.why} | - |`)).join("");
   return `| ${row.instance} | ${pad(row.customers, 5)} | ${pad(row.bks, 10)} |${cells}`;
 }
 

@@ -96,4 +96,13 @@ while (improved) {
   }
 }
 const end = evaluateSolution(p, { routes });
-console.log(JSON.stringify({ start, afterIntra, intraGainPct: ((start - afterIntra) / start) * 100, afterInter: end.cost, interGainPct: ((afterIntra - end.cost) / start) * 100, feasible: end.feasible }));
+console.log(
+  JSON.stringify({
+    start,
+    afterIntra,
+    intraGainPct: ((start - afterIntra) / start) * 100,
+    afterInter: end.cost,
+    interGainPct: ((afterIntra - end.cost) / start) * 100,
+    feasible: end.feasible,
+  }),
+);

@@ -25,4 +25,13 @@ const solution = strategy.solve(problem, budget);
 const cpu = process.cpuUsage(cpuBefore);
 const score = evaluateSolution(problem, solution);
 const digest = createHash("sha256").update(JSON.stringify(solution.routes)).digest("hex").slice(0, 12);
-console.log(JSON.stringify({ strategy: strategy.name, iterations: budget.iterationCount, cpuSeconds: (cpu.user + cpu.system) / 1e6, cost: score.cost, feasible: score.feasible, digest }));
+console.log(
+  JSON.stringify({
+    strategy: strategy.name,
+    iterations: budget.iterationCount,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    cost: score.cost,
+    feasible: score.feasible,
+    digest,
+  }),
+);

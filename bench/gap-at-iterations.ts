@@ -15,9 +15,21 @@ import { compileRequest } from "../src/problem/compile-request.js";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { benchSettings } from "./settings-env.js";
 
-const { values } = parseArgs({ options: { set: { type: "string" }, iterations: { type: "string", default: "1000" }, limit: { type: "string" }, seed: { type: "string", default: "1" } } });
+const { values } = parseArgs({
+  options: {
+    set: { type: "string" },
+    iterations: { type: "string", default: "1000" },
+    limit: { type: "string" },
+    seed: { type: "string", default: "1" },
+  },
+});
 const benchDir = process.env.BENCH_DIR ?? join(import.meta.dirname, "..", "..", "shared", "benchmarks");
-const manifest = JSON.parse(readFileSync(join(benchDir, "manifest.json"), "utf8")) as { name: string; set: string; bks: number; request?: string }[];
+const manifest = JSON.parse(readFileSync(join(benchDir, "manifest.json"), "utf8")) as {
+  name: string;
+  set: string;
+  bks: number;
+  request?: string;
+}[];
 const entries = manifest.filter((e) => e.set === values.set && e.request).slice(0, values.limit ? Number(values.limit) : undefined);
 const hgs = findStrategy("hgs");
 const gaps: number[] = [];
@@ -29,6 +41,8 @@ for (const e of entries) {
   if (score.feasible) gaps.push(gap);
   console.log(`| ${e.name} | ${score.feasible ? score.cost.toFixed(2) : "infeasible"} | ${score.feasible ? gap.toFixed(2) : "-"} |`);
 }
-console.log(`${values.set} at ${values.iterations} iterations, seed ${values.seed}: feasible ` +
-  `${gaps.length}/${entries.length}, mean gap ` +
-  `${(gaps.reduce((a, b) => a + b, 0) / Math.max(1, gaps.length)).toFixed(3)}%`);
+console.log(
+  `${values.set} at ${values.iterations} iterations, seed ${values.seed}: feasible ` +
+    `${gaps.length}/${entries.length}, mean gap ` +
+    `${(gaps.reduce((a, b) => a + b, 0) / Math.max(1, gaps.length)).toFixed(3)}%`,
+);

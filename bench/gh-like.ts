@@ -27,7 +27,7 @@ const CLASSES = ["C", "R", "RC"] as const;
 /** `sizes`: the customer counts to draw from (the large-VRPTW bench, tw-large.ts, passes one of 1,500-2,500). */
 export function ghLike(index: number, seedBase: number, sizes: readonly number[] = SIZES): { name: string; request: SolveRequestInput } {
   let s = (seedBase * 7919 + index * 104_729) >>> 0 || 1;
-  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
   const customers = sizes[int(0, sizes.length - 1)]!;
   // Every class and type in turn, so that a handful of instances covers them all.
@@ -42,7 +42,10 @@ export function ghLike(index: number, seedBase: number, sizes: readonly number[]
       const [x, y] = centres[c % centres.length]!;
       const radius = (side / 40) * Math.sqrt(-2 * Math.log(1 - rand()));
       const angle = 2 * Math.PI * rand();
-      positions.push([Math.min(side, Math.max(0, Math.round(x + radius * Math.cos(angle)))), Math.min(side, Math.max(0, Math.round(y + radius * Math.sin(angle))))]);
+      positions.push([
+        Math.min(side, Math.max(0, Math.round(x + radius * Math.cos(angle)))),
+        Math.min(side, Math.max(0, Math.round(y + radius * Math.sin(angle)))),
+      ]);
     } else positions.push([int(0, side), int(0, side)]);
   }
   const n = positions.length;
@@ -61,7 +64,10 @@ export function ghLike(index: number, seedBase: number, sizes: readonly number[]
     }
     const centre = earliest + rand() * (latest - earliest);
     const half = type === 1 ? 5 + rand() * (side / 10 - 5) : side / 4 + rand() * ((3 * side) / 4);
-    windows.push([Math.max(0, Math.floor(centre - half)), Math.max(Math.ceil(earliest), Math.min(Math.floor(latest), Math.ceil(centre + half)))]);
+    windows.push([
+      Math.max(0, Math.floor(centre - half)),
+      Math.max(Math.ceil(earliest), Math.min(Math.floor(latest), Math.ceil(centre + half))),
+    ]);
   }
   const vehicles = Math.ceil(customers / 4);
   return {
@@ -94,15 +100,24 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     },
   });
   const count = Number(values.count);
-  console.log(`gh-like: ${count} instances (instance seed ${values["instance-seed"]}), ` +
-    `strategy ${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time} s`);
+  console.log(
+    `gh-like: ${count} instances (instance seed ${values["instance-seed"]}), ` +
+      `strategy ${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time} s`,
+  );
   console.log("| instance | cost | routes | strategy | iter/s |");
   console.log("|---|---:|---:|---|---:|");
   for (let i = 0; i < count; i++) {
     const { name, request } = ghLike(i, Number(values["instance-seed"]));
     const stats = { iterations: 0 };
     const started = performance.now();
-    const outcome = solveRequest(request, { settings: benchSettings, requestId: name, timeLimitSeconds: Number(values.time), seed: Number(values.seed), stats, ...(values.strategy ? { strategy: values.strategy } : {}) });
+    const outcome = solveRequest(request, {
+      settings: benchSettings,
+      requestId: name,
+      timeLimitSeconds: Number(values.time),
+      seed: Number(values.seed),
+      stats,
+      ...(values.strategy ? { strategy: values.strategy } : {}),
+    });
     const took = (performance.now() - started) / 1000;
     const cost = outcome.status === "solved" ? outcome.result.total_cost.toFixed(1) : "infeasible";
     const routes = outcome.status === "solved" ? Object.keys(outcome.result.routes).length : "-";

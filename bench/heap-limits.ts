@@ -21,7 +21,12 @@ import { generateXLike } from "./x-like-instance.js";
 const { values } = parseArgs({ options: { time: { type: "string", default: "10" }, only: { type: "string" } } });
 const root = fileURLToPath(new URL("../", import.meta.url));
 const benchDir = process.env.BENCH_DIR ?? resolve(root, "../shared/benchmarks");
-const manifest = JSON.parse(readFileSync(join(benchDir, "manifest.json"), "utf8")) as { name: string; set: string; n_customers: number; request: string }[];
+const manifest = JSON.parse(readFileSync(join(benchDir, "manifest.json"), "utf8")) as {
+  name: string;
+  set: string;
+  n_customers: number;
+  request: string;
+}[];
 
 const cases: { set: string; name: string; file: string; nodes: number }[] = [];
 const largest = new Map<string, (typeof manifest)[number]>();
@@ -42,7 +47,11 @@ console.log(`|---|---|---:|---:|---:|---|---:|---|`);
 for (const c of cases.filter((c) => !only || only.has(c.set))) {
   const bytes = statSync(c.file).size;
   const limit = solverHeapLimitMb({ nodes: c.nodes, requestBytes: bytes }, DEFAULT_SOLVER_MAX_HEAP_MB);
-  const run = spawnSync(process.execPath, [`--max-old-space-size=${limit}`, "--import", "tsx", "bench/solve-one.ts", c.file, values.time!], { cwd: root, encoding: "utf8", maxBuffer: 1 << 20 });
+  const run = spawnSync(
+    process.execPath,
+    [`--max-old-space-size=${limit}`, "--import", "tsx", "bench/solve-one.ts", c.file, values.time!],
+    { cwd: root, encoding: "utf8", maxBuffer: 1 << 20 },
+  );
   const line = run.stdout.trim().split("\n").pop() ?? "";
   let outcome = "crashed";
   let rss = "-";

@@ -22,7 +22,7 @@ const KINDS = ["FSMF", "FSMD", "FSMFD"] as const;
 /** The X-like instance `index` with a mixed fleet drawn from the same seed. */
 export function generateHfvrpLike(index: number, seedBase: number): { name: string; request: SolveRequestInput } {
   let s = (seedBase * 104_723 + index * 7_919 + 17) >>> 0 || 1;
-  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
   const customers = int(150, 400);
   // Route sizes of 4-20 customers at the base capacity: the types then span short and long routes.
@@ -83,7 +83,13 @@ if (isMain) {
     const { name, request } = generateHfvrpLike(i, Number(values["instance-seed"]));
     const stats = { iterations: 0 };
     const started = process.cpuUsage();
-    const outcome = solveRequest(request, { settings: benchSettings, requestId: name, timeLimitSeconds: Number(values.time), seed: Number(values.seed), stats });
+    const outcome = solveRequest(request, {
+      settings: benchSettings,
+      requestId: name,
+      timeLimitSeconds: Number(values.time),
+      seed: Number(values.seed),
+      stats,
+    });
     const used = process.cpuUsage(started);
     const cpu = (used.user + used.system) / 1e6;
     const cost = outcome.status === "solved" ? outcome.result.total_cost.toFixed(0) : "infeasible";

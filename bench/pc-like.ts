@@ -37,7 +37,7 @@ export function pcLike(index: number, seedBase: number, customers?: number, wind
   const n = customers === undefined ? request.node_num : Math.min(request.node_num, customers + 1);
   const keep = <T>(xs: T[]): T[] => xs.slice(0, n);
   let s = (seedBase * 31 + index * 7) >>> 0 || 1;
-  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const demands = keep(request.node_demands!);
   const vehicles = Math.max(2, Math.ceil((n - 1) / 4));
   const out: SolveRequestInput = {
@@ -64,15 +64,23 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const from = Number(values.from);
   const customers = values.customers ? Number(values.customers) : undefined;
   const method = process.env.HGS_WINDOWS_METHOD ?? "default";
-  console.log(`pc-like: ${count} instances from ${from} (instance seed ` +
-    `${values["instance-seed"]}), strategy ${values.strategy ?? "auto"}, ` +
-    `HGS_WINDOWS_METHOD ${method}, seed ${values.seed}, ${values.time} s` +
-    `${solverClockIsCpu() ? " CPU (SOLVER_CLOCK=cpu)" : ""}`);
+  console.log(
+    `pc-like: ${count} instances from ${from} (instance seed ` +
+      `${values["instance-seed"]}), strategy ${values.strategy ?? "auto"}, ` +
+      `HGS_WINDOWS_METHOD ${method}, seed ${values.seed}, ${values.time} s` +
+      `${solverClockIsCpu() ? " CPU (SOLVER_CLOCK=cpu)" : ""}`,
+  );
   console.log("| instance | cost | served | routes | strategy |");
   console.log("|---|---:|---:|---:|---|");
   for (let i = from; i < from + count; i++) {
     const { name, request } = pcLike(i, Number(values["instance-seed"]), customers, !values["no-windows"]);
-    const outcome = solveRequest(request, { settings: benchSettings, requestId: name, timeLimitSeconds: Number(values.time), seed: Number(values.seed), ...(values.strategy ? { strategy: values.strategy } : {}) });
+    const outcome = solveRequest(request, {
+      settings: benchSettings,
+      requestId: name,
+      timeLimitSeconds: Number(values.time),
+      seed: Number(values.seed),
+      ...(values.strategy ? { strategy: values.strategy } : {}),
+    });
     if (outcome.status !== "solved") {
       console.log(`| ${name} | infeasible | - | - | ${outcome.strategy ?? "-"} |`);
       continue;

@@ -52,11 +52,16 @@ const SHAPES = {
 const TYPE2_SEED_OFFSET = 15_485_863;
 
 /** The instance, and the drawn routing it was built around (feasible by construction: a check). */
-export function pdptwLike(index: number, seedBase: number, type: 1 | 2 = 1, sizes: readonly number[] = SIZES): { name: string; request: SolveRequestInput; drawn: number[][] } {
+export function pdptwLike(
+  index: number,
+  seedBase: number,
+  type: 1 | 2 = 1,
+  sizes: readonly number[] = SIZES,
+): { name: string; request: SolveRequestInput; drawn: number[][] } {
   const shape = SHAPES[type];
   // Type 2 draws from its own seeds (type 1's instances stay the ones compared before).
   let s = (seedBase * 7919 + index * 104_729 + (type === 2 ? TYPE2_SEED_OFFSET : 0)) >>> 0 || 1;
-  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
   const customers = sizes[Math.floor(index / 3) % sizes.length]!;
   const kind = CLASSES[index % 3]!;
@@ -69,7 +74,10 @@ export function pdptwLike(index: number, seedBase: number, type: 1 | 2 = 1, size
       const [x, y] = centres[c % centres.length]!;
       const radius = (side / 40) * Math.sqrt(-2 * Math.log(1 - rand()));
       const angle = 2 * Math.PI * rand();
-      positions.push([Math.min(side, Math.max(0, Math.round(x + radius * Math.cos(angle)))), Math.min(side, Math.max(0, Math.round(y + radius * Math.sin(angle))))]);
+      positions.push([
+        Math.min(side, Math.max(0, Math.round(x + radius * Math.cos(angle)))),
+        Math.min(side, Math.max(0, Math.round(y + radius * Math.sin(angle)))),
+      ]);
     } else positions.push([int(0, side), int(0, side)]);
   }
   const n = positions.length;
@@ -112,14 +120,20 @@ export function pdptwLike(index: number, seedBase: number, type: 1 | 2 = 1, size
     else {
       // side / 10 for type 1 exactly as before (0.1 x side may differ in the last bit).
       const widest = (side * scale) / shape.halfWidthDivisor;
-      windows.push([Math.max(0, Math.floor(arrival[c]! - (5 + rand() * (widest - 5)))), Math.ceil(arrival[c]! + 5 + rand() * (widest - 5))]);
+      windows.push([
+        Math.max(0, Math.floor(arrival[c]! - (5 + rand() * (widest - 5)))),
+        Math.ceil(arrival[c]! + 5 + rand() * (widest - 5)),
+      ]);
     }
   }
   // Pairs within each drawn route, the earlier stop the pickup; the capacity covers their peak.
   const shipments: { pickup: number; delivery: number; amount: number }[] = [];
   let peak = 0;
   for (const route of routes) {
-    const order = route.map((c, k) => [rand(), k] as const).sort((a, b) => a[0] - b[0]).map(([, k]) => k);
+    const order = route
+      .map((c, k) => [rand(), k] as const)
+      .sort((a, b) => a[0] - b[0])
+      .map(([, k]) => k);
     const change = new Float64Array(route.length);
     for (let k = 0; k + 1 < order.length; k += 2) {
       const [i, j] = [Math.min(order[k]!, order[k + 1]!), Math.max(order[k]!, order[k + 1]!)];
@@ -168,17 +182,24 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     },
   });
   const count = Number(values.count);
-  console.log(`pdptw-like: ${count} instances (instance seed ${values["instance-seed"]}), ` +
-    `strategy ${values.strategy ?? "auto"}, seed ${values.seed}, ` +
-    `${values.time ?? "protocol (10 s up to 200 customers, 30 s above)"} s` +
-    `${solverClockIsCpu() ? " (CPU seconds)" : ""}`);
+  console.log(
+    `pdptw-like: ${count} instances (instance seed ${values["instance-seed"]}), ` +
+      `strategy ${values.strategy ?? "auto"}, seed ${values.seed}, ` +
+      `${values.time ?? "protocol (10 s up to 200 customers, 30 s above)"} s` +
+      `${solverClockIsCpu() ? " (CPU seconds)" : ""}`,
+  );
   console.log("| instance | customers | drawn routing (vehicles) | cost | vehicles | feasible | iter / CPU s | last new best (CPU s) |");
   console.log("|---|---:|---:|---:|---:|---|---:|---:|");
   const type = values.type === "2" ? 2 : 1;
   const only = values.only ? new Set(values.only.split(",").map(Number)) : null;
   for (let i = 0; i < count; i++) {
     if (only && !only.has(i)) continue;
-    const { name, request, drawn } = pdptwLike(i, Number(values["instance-seed"]), type, values.sizes ? values.sizes.split(",").map(Number) : SIZES);
+    const { name, request, drawn } = pdptwLike(
+      i,
+      Number(values["instance-seed"]),
+      type,
+      values.sizes ? values.sizes.split(",").map(Number) : SIZES,
+    );
     const { problem } = compileRequest(request);
     const drawnCost = evaluateSolution(problem, { routes: Array.from({ length: problem.vehicleCount }, (_, v) => drawn[v] ?? []) }).cost;
     const tasks = request.node_num - 1;
@@ -192,14 +213,24 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     // When the search last found a new best: late improvements mean the budget is short.
     let lastBest = 0;
     const observer = { searchStarted: (budget: Budget) => budget.onImprovement(() => (lastBest = cpuSince())) };
-    const outcome = solveRequest(request, { settings: benchSettings, requestId: name, timeLimitSeconds: seconds, seed: Number(values.seed), stats, observer, ...(values.strategy ? { strategy: values.strategy } : {}) });
+    const outcome = solveRequest(request, {
+      settings: benchSettings,
+      requestId: name,
+      timeLimitSeconds: seconds,
+      seed: Number(values.seed),
+      stats,
+      observer,
+      ...(values.strategy ? { strategy: values.strategy } : {}),
+    });
     const used = process.cpuUsage(cpuBefore);
     const cpu = (used.user + used.system) / 1e6;
     const solved = outcome.status === "solved";
     const cost = solved ? outcome.result.total_cost.toFixed(2) : "-";
     const vehicles = solved ? Object.keys(outcome.result.routes).length : "-";
-    console.log(`| ${name} | ${tasks} | ${drawnCost.toFixed(2)} (${drawn.length}) | ${cost} | ` +
-      `${vehicles} | ${solved ? "yes" : "no"} | ${Math.round(stats.iterations / cpu)} ` +
-      `| ${lastBest.toFixed(1)} |`);
+    console.log(
+      `| ${name} | ${tasks} | ${drawnCost.toFixed(2)} (${drawn.length}) | ${cost} | ` +
+        `${vehicles} | ${solved ? "yes" : "no"} | ${Math.round(stats.iterations / cpu)} ` +
+        `| ${lastBest.toFixed(1)} |`,
+    );
   }
 }

@@ -55,8 +55,10 @@ export function costRow(phase: string, tasks: number, before: CostSnapshot, afte
   const cpu = (k: string) => per(before.cpuMs[k]!, after.cpuMs[k]!);
   const msg = (k: string) => per(before.msgs[k]!, after.msgs[k]!);
   const total = (["api", "workers", "nats"] as const).reduce((s, k) => s + (after.cpuMs[k]! - before.cpuMs[k]!), 0) / tasks;
-  return `| ${phase} | ${tasks} | ${cpu("api")} | ${cpu("workers")} | ${cpu("nats")} | ` +
-    `${total.toFixed(2)} | ${msg("api")} | ${msg("workers")} | ${note} |`;
+  return (
+    `| ${phase} | ${tasks} | ${cpu("api")} | ${cpu("workers")} | ${cpu("nats")} | ` +
+    `${total.toFixed(2)} | ${msg("api")} | ${msg("workers")} | ${note} |`
+  );
 }
 
 export const COST_HEADER = [

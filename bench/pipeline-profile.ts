@@ -68,7 +68,9 @@ export function profileTable(file: string, tasks: readonly string[]): string {
       const at = stages.get(stage);
       if (t0 === undefined || at === undefined) continue;
       since.push(at - t0);
-      const previous = ORDER.slice(0, k).reverse().find((p) => stages.has(p));
+      const previous = ORDER.slice(0, k)
+        .reverse()
+        .find((p) => stages.has(p));
       if (previous) step.push(at - stages.get(previous)!);
     }
     if (since.length > 0) rows.push(`| ${stage} | ${median(since).toFixed(2)} | ${median(step).toFixed(2)} | ${since.length} |`);

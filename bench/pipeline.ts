@@ -84,7 +84,11 @@ const stack = await startStack({
     ...(CPU_PROF_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROF_DIR}` } : {}),
   },
 });
-const processes: CostProcesses = { api: stack.api.child.pid!, workers: stack.workers.map((w) => w.child.pid!), nats: stack.nats.process.pid! };
+const processes: CostProcesses = {
+  api: stack.api.child.pid!,
+  workers: stack.workers.map((w) => w.child.pid!),
+  nats: stack.nats.process.pid!,
+};
 const snapshot = () => costSnapshot(processes, stack.nats.monitorUrl!);
 let polls = 0;
 try {
@@ -203,14 +207,32 @@ try {
   console.log(`| overhead beyond solve (ms) | ${f(pct(overhead, 50))} | ${f(pct(overhead, 95))} |`);
   console.log(`| of which: the submit's answer (ms) | ${f(pct(submitMs, 50))} | ${f(pct(submitMs, 95))} |`);
   console.log(`| one poll's round trip (ms) | ${f(pct(pollMs, 50))} | ${f(pct(pollMs, 95))} |`);
-  console.log(`burst: ${BURST} tasks submitted in ${f(submittedMs / 1000)} s, all results in ` +
-    `${f(burstMs / 1000)} s: ${(BURST / (burstMs / 1000)).toFixed(0)} tasks/s; ` +
-    `missing ${pending.size}`);
+  console.log(
+    `burst: ${BURST} tasks submitted in ${f(submittedMs / 1000)} s, all results in ` +
+      `${f(burstMs / 1000)} s: ${(BURST / (burstMs / 1000)).toFixed(0)} tasks/s; ` +
+      `missing ${pending.size}`,
+  );
   console.log(`\nper-task cost (CPU ms from /proc, NATS messages sent from nats-server's /connz):`);
   console.log(COST_HEADER);
   console.log(costRow("idle (per second)", IDLE_MS / 1000, idleCost, seqCost, "no task"));
-  console.log(costRow("sequential", SEQUENTIAL, seqCost, burstCost, `${((burstPolls - seqPolls) / SEQUENTIAL).toFixed(2)} polls/task, ${(seqWallMs / 1000).toFixed(1)} s`));
-  console.log(costRow("burst", BURST, burstCost, pollCost, `${((pollPolls - burstPolls) / BURST).toFixed(2)} polls/task, ${(burstMs / 1000).toFixed(1)} s`));
+  console.log(
+    costRow(
+      "sequential",
+      SEQUENTIAL,
+      seqCost,
+      burstCost,
+      `${((burstPolls - seqPolls) / SEQUENTIAL).toFixed(2)} polls/task, ${(seqWallMs / 1000).toFixed(1)} s`,
+    ),
+  );
+  console.log(
+    costRow(
+      "burst",
+      BURST,
+      burstCost,
+      pollCost,
+      `${((pollPolls - burstPolls) / BURST).toFixed(2)} polls/task, ${(burstMs / 1000).toFixed(1)} s`,
+    ),
+  );
   console.log(costRow("polls only (per poll)", POLL_ONLY, pollCost, endCost, "finished tasks"));
   if (PROFILE_FILE) {
     // The tails of the last tasks may still be running: give them a moment to log.

@@ -40,7 +40,7 @@ export interface RichInstance {
 export function generateRichXxl(xxlFile: string, customers: number, depots: number, seed: number, mixed = true): RichInstance {
   const source = JSON.parse(readFileSync(xxlFile, "utf8")) as { name: string; node_positions: [number, number][]; node_demands: number[] };
   let s = (seed * 7919 + customers * 104_729 + depots) >>> 0 || 1;
-  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
   // Partial Fisher-Yates over the XXL customers: the first customers + depots - 1 are the sample.
   const pool = Array.from({ length: source.node_positions.length - 1 }, (_, i) => i + 1);

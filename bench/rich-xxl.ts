@@ -29,7 +29,10 @@ const { values } = parseArgs({
     also: { type: "string" },
   },
 });
-const xxlDir = join(process.env.BENCH_DIR ?? resolve(fileURLToPath(new URL("../", import.meta.url)), "../shared/benchmarks"), "requests/XXL");
+const xxlDir = join(
+  process.env.BENCH_DIR ?? resolve(fileURLToPath(new URL("../", import.meta.url)), "../shared/benchmarks"),
+  "requests/XXL",
+);
 /** XXL source, customers, depots, mixed fleet. */
 const PLAN: [string, number, number, boolean][] = [
   ["Leuven1", 1200, 3, true],
@@ -43,9 +46,20 @@ const PLAN: [string, number, number, boolean][] = [
 ];
 const only = values.only ? new Set(values.only.split(",")) : null;
 
-function run(request: Parameters<typeof solveRequest>[0], name: string, strategy: string, settings: SettingsOverride = benchSettings): { cost: number | null; routes: number; seconds: number } {
+function run(
+  request: Parameters<typeof solveRequest>[0],
+  name: string,
+  strategy: string,
+  settings: SettingsOverride = benchSettings,
+): { cost: number | null; routes: number; seconds: number } {
   const started = performance.now();
-  const outcome = solveRequest(request, { settings, requestId: name, timeLimitSeconds: Number(values.time), seed: Number(values.seed), strategy });
+  const outcome = solveRequest(request, {
+    settings,
+    requestId: name,
+    timeLimitSeconds: Number(values.time),
+    seed: Number(values.seed),
+    strategy,
+  });
   const seconds = (performance.now() - started) / 1000;
   if (outcome.status !== "solved") return { cost: null, routes: 0, seconds };
   return { cost: outcome.result.total_cost, routes: Object.keys(outcome.result.routes).length, seconds };
@@ -53,9 +67,11 @@ function run(request: Parameters<typeof solveRequest>[0], name: string, strategy
 
 console.log(`rich-xxl: seed ${values.seed}, ${values.time} s per run, after = ${values.after}`);
 const also = values.also ? `large ${values.also}` : null;
-console.log(`| instance | customers | depots | vehicles | construction | default now | ` +
-  `before | before cost | after cost | after / before | after / construction ` +
-  `|${also ? ` ${also} | ${also} / before |` : ""}`);
+console.log(
+  `| instance | customers | depots | vehicles | construction | default now | ` +
+    `before | before cost | after cost | after / before | after / construction ` +
+    `|${also ? ` ${also} | ${also} / before |` : ""}`,
+);
 console.log(`|---|---:|---:|---:|---:|---|---|---:|---:|---:|---:|${also ? "---:|---:|" : ""}`);
 const ratios: number[] = [];
 for (const [file, customers, depots, mixed] of PLAN) {
@@ -71,7 +87,8 @@ for (const [file, customers, depots, mixed] of PLAN) {
     const [customersPerGroup, seconds] = values.also.split(":");
     const decomposition = { ...benchSettings.decomposition, customers: Math.round(Number(customersPerGroup)), seconds: Number(seconds) };
     const other = run(request, instance.name, "large", { ...benchSettings, decomposition });
-    extra = ` ${other.cost === null ? "infeasible" : other.cost.toFixed(0)} | ` +
+    extra =
+      ` ${other.cost === null ? "infeasible" : other.cost.toFixed(0)} | ` +
       `${other.cost !== null && before.cost !== null ? (other.cost / before.cost).toFixed(4) : "-"} |`;
   }
   const fmt = (c: number | null) => (c === null ? "infeasible" : c.toFixed(0));

@@ -83,7 +83,10 @@ async function main(): Promise<void> {
     cpu: values.cpu,
     override: settingsFromEnv(process.env),
   };
-  const strategies = values.strategies?.split(",").map((s) => s.trim()).filter(Boolean);
+  const strategies = values.strategies
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const solver = await compiledSolver();
   // Unknown names fail here, listing the known ones (STRATEGY_MODULES' included).
   for (const name of strategies ?? (values.strategy ? [values.strategy] : [])) {
@@ -111,7 +114,6 @@ try {
   if (e instanceof BenchSetupError) process.stderr.write(`${e.message}\n`);
   else if (e instanceof TypeError && String((e as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS")) {
     process.stderr.write(`bench: ${e.message}\n${USAGE}\n`);
-  }
-  else throw e;
+  } else throw e;
   process.exit(2);
 }

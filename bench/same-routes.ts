@@ -84,16 +84,21 @@ for (const c of CASES) {
   const score = evaluateSolution(problem, solution);
   const digest = createHash("sha256").update(JSON.stringify(solution.routes)).digest("hex").slice(0, 16);
   digests[c.name] = { digest, cost: Number(score.cost.toFixed(6)), feasible: score.feasible };
-  console.log(`${c.name.padEnd(12)} ${c.path.padEnd(52)} ${String(c.iterations).padStart(5)} ` +
-    `it  ${digest}  cost ${score.cost.toFixed(2)}${score.feasible ? "" : " (infeasible)"} ` +
-    ` ${seconds.toFixed(1)} s, cpu ${cpuSeconds.toFixed(2)} s`);
+  console.log(
+    `${c.name.padEnd(12)} ${c.path.padEnd(52)} ${String(c.iterations).padStart(5)} ` +
+      `it  ${digest}  cost ${score.cost.toFixed(2)}${score.feasible ? "" : " (infeasible)"} ` +
+      ` ${seconds.toFixed(1)} s, cpu ${cpuSeconds.toFixed(2)} s`,
+  );
 }
 if (values.write) writeFileSync(values.write, JSON.stringify(digests, null, 2) + "\n");
 if (values.check) {
   const stored = JSON.parse(readFileSync(values.check, "utf8")) as typeof digests;
   const differ = Object.keys(digests).filter((name) => stored[name]?.digest !== digests[name]!.digest);
-  for (const name of differ) console.log(`DIFFERENT ${name}: stored ${stored[name]?.digest} cost ${stored[name]?.cost}, ` +
-    `now ${digests[name]!.digest} cost ${digests[name]!.cost}`);
+  for (const name of differ)
+    console.log(
+      `DIFFERENT ${name}: stored ${stored[name]?.digest} cost ${stored[name]?.cost}, ` +
+        `now ${digests[name]!.digest} cost ${digests[name]!.cost}`,
+    );
   console.log(differ.length === 0 ? "same routes on every instance" : `${differ.length} instance(s) differ`);
   if (differ.length > 0) process.exitCode = 1;
 }

@@ -28,7 +28,7 @@ const HORIZON = 1000;
 
 export function sdLike(index: number, seedBase: number): { name: string; request: SolveRequestInput } {
   let s = (seedBase * 7919 + index * 104_729) >>> 0 || 1;
-  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
   const customers = SIZES[index % SIZES.length]!;
   const tight = index % 2 === 1;
@@ -66,7 +66,9 @@ export function sdLike(index: number, seedBase: number): { name: string; request
     if (!skillOf.has(key)) skillOf.set(key, `site-${skillOf.size + 1}`);
     return [skillOf.get(key)!];
   });
-  const groupSkills = Array.from({ length: groups }, (_, g) => [...skillOf.entries()].filter(([key]) => key.split(",").map(Number).includes(g)).map(([, skill]) => skill));
+  const groupSkills = Array.from({ length: groups }, (_, g) =>
+    [...skillOf.entries()].filter(([key]) => key.split(",").map(Number).includes(g)).map(([, skill]) => skill),
+  );
   const capacities = Array.from({ length: groups }, () => 100 + 25 * int(0, 6));
   const demandOf = new Float64Array(groups);
   let shared = 0;
@@ -114,8 +116,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       "instance-seed": { type: "string", default: "2126" },
     },
   });
-  console.log(`SD-like: ${values.count} instances (instance seed ${values["instance-seed"]}), ` +
-    `seed ${values.seed}${solverClockIsCpu() ? ", CPU seconds (SOLVER_CLOCK=cpu)" : ""}`);
+  console.log(
+    `SD-like: ${values.count} instances (instance seed ${values["instance-seed"]}), ` +
+      `seed ${values.seed}${solverClockIsCpu() ? ", CPU seconds (SOLVER_CLOCK=cpu)" : ""}`,
+  );
   console.log("| instance | customers | vehicles | cost | feasible | routes | time s |");
   console.log("|---|---:|---:|---:|---|---:|---:|");
   for (let i = 0; i < Number(values.count); i++) {
@@ -123,12 +127,19 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const customers = request.node_num - 1;
     const seconds = values.time ? Number(values.time) : customers <= 200 ? 10 : 30;
     const started = performance.now();
-    const outcome = solveRequest(request, { settings: benchSettings, requestId: name, timeLimitSeconds: seconds, seed: Number(values.seed) });
+    const outcome = solveRequest(request, {
+      settings: benchSettings,
+      requestId: name,
+      timeLimitSeconds: seconds,
+      seed: Number(values.seed),
+    });
     const took = ((performance.now() - started) / 1000).toFixed(1);
     if (outcome.status === "solved") {
-      console.log(`| ${name} | ${customers} | ${request.vehicle_num} | ` +
-        `${outcome.result.total_cost.toFixed(2)} | yes | ` +
-        `${Object.keys(outcome.result.routes).length} | ${took} |`);
+      console.log(
+        `| ${name} | ${customers} | ${request.vehicle_num} | ` +
+          `${outcome.result.total_cost.toFixed(2)} | yes | ` +
+          `${Object.keys(outcome.result.routes).length} | ${took} |`,
+      );
     } else console.log(`| ${name} | ${customers} | ${request.vehicle_num} | - | no (${outcome.status}) | - | ${took} |`);
   }
 }

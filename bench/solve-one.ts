@@ -27,11 +27,13 @@ budget.onImprovement(() => {
 });
 const solution = strategy.solve(problem, budget);
 const score = evaluateSolution(problem, solution);
-console.log(JSON.stringify({
-  strategy: strategy.name,
-  feasible: score.feasible,
-  cost: score.cost,
-  seconds: (performance.now() - started) / 1000,
-  firstFeasibleSeconds,
-  peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-}));
+console.log(
+  JSON.stringify({
+    strategy: strategy.name,
+    feasible: score.feasible,
+    cost: score.cost,
+    seconds: (performance.now() - started) / 1000,
+    firstFeasibleSeconds,
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+  }),
+);

@@ -35,7 +35,11 @@ const variants = [
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 
 /** Milliseconds to READY, RSS at READY and 2 s later (a worker's solver thread has started by then). */
-async function startOnce(node: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ readyMs: number; rssReady: number; rssSettled: number }> {
+async function startOnce(
+  node: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ readyMs: number; rssReady: number; rssSettled: number }> {
   const started = performance.now();
   const child = spawn(node, args, { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "ignore"] });
   let out = "";
@@ -71,9 +75,11 @@ try {
     console.log(`\n${entry}: median of ${runs}`);
     console.log("| runtime | start to READY (ms) | RSS at READY (MiB) | RSS 2 s later (MiB) |\n|---|---|---|---|");
     for (const [name, s] of samples) {
-      console.log(`| ${name} | ${median(s.map((x) => x.readyMs)).toFixed(0)} | ` +
-        `${median(s.map((x) => x.rssReady)).toFixed(1)} | ` +
-        `${median(s.map((x) => x.rssSettled)).toFixed(1)} |`);
+      console.log(
+        `| ${name} | ${median(s.map((x) => x.readyMs)).toFixed(0)} | ` +
+          `${median(s.map((x) => x.rssReady)).toFixed(1)} | ` +
+          `${median(s.map((x) => x.rssSettled)).toFixed(1)} |`,
+      );
     }
   }
 } finally {

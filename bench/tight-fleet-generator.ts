@@ -30,7 +30,7 @@ interface VehicleType {
 
 function rngFrom(seed: number): { rand: () => number; int: (lo: number, hi: number) => number } {
   let s = seed >>> 0 || 1;
-  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   return { rand, int: (lo, hi) => lo + Math.floor(rand() * (hi - lo + 1)) };
 }
 
@@ -49,11 +49,15 @@ function orderRoute(nodes: number[], pos: [number, number][]): number[] {
     at = best;
   }
   const tour = [0, ...route, 0];
-  for (let improved = true; improved; ) {
+  for (let improved = true; improved;) {
     improved = false;
     for (let i = 1; i < tour.length - 2; i++) {
       for (let j = i + 1; j < tour.length - 1; j++) {
-        const delta = dist(pos[tour[i - 1]!]!, pos[tour[j]!]!) + dist(pos[tour[i]!]!, pos[tour[j + 1]!]!) - dist(pos[tour[i - 1]!]!, pos[tour[i]!]!) - dist(pos[tour[j]!]!, pos[tour[j + 1]!]!);
+        const delta =
+          dist(pos[tour[i - 1]!]!, pos[tour[j]!]!) +
+          dist(pos[tour[i]!]!, pos[tour[j + 1]!]!) -
+          dist(pos[tour[i - 1]!]!, pos[tour[i]!]!) -
+          dist(pos[tour[j]!]!, pos[tour[j + 1]!]!);
         if (delta < -1e-9) {
           tour.splice(i, j - i + 1, ...tour.slice(i, j + 1).reverse());
           improved = true;
@@ -96,7 +100,11 @@ export function tightFleetInstance(index: number, seed = 2026): TightFleetInstan
   const typeCount = int(3, 9);
   const types: VehicleType[] = Array.from({ length: typeCount }, (_, t) => {
     const capacity = Math.max(2, Math.round(base * Math.pow(ratio, t)));
-    return { capacity, fixed: Math.round(20 * Math.pow(capacity, 0.8)), unit: Math.round((0.8 + 0.6 * Math.pow(ratio, t) / Math.pow(ratio, typeCount - 1)) * 100) / 100 };
+    return {
+      capacity,
+      fixed: Math.round(20 * Math.pow(capacity, 0.8)),
+      unit: Math.round((0.8 + (0.6 * Math.pow(ratio, t)) / Math.pow(ratio, typeCount - 1)) * 100) / 100,
+    };
   });
   const routeSize = int(3, 12);
   const vehicleCount = Math.max(typeCount, Math.round(customers / routeSize));
@@ -114,7 +122,10 @@ export function tightFleetInstance(index: number, seed = 2026): TightFleetInstan
       const [x, y] = centres[int(0, centres.length - 1)]!;
       const r = -40 * Math.log(1 - rand());
       const a = 2 * Math.PI * rand();
-      pos.push([Math.min(1000, Math.max(0, Math.round(x + r * Math.cos(a)))), Math.min(1000, Math.max(0, Math.round(y + r * Math.sin(a))))]);
+      pos.push([
+        Math.min(1000, Math.max(0, Math.round(x + r * Math.cos(a)))),
+        Math.min(1000, Math.max(0, Math.round(y + r * Math.sin(a)))),
+      ]);
     } else pos.push([int(0, 1000), int(0, 1000)]);
   }
 
@@ -127,7 +138,8 @@ export function tightFleetInstance(index: number, seed = 2026): TightFleetInstan
   const planted: number[][] = Array.from({ length: fleet.length }, () => []);
   let cursor = 0;
   shuffledFleet.forEach((v, k) => {
-    const share = k === shuffledFleet.length - 1 ? customers - cursor : Math.max(1, Math.round((customers * fleet[v]!.capacity) / totalCapacity));
+    const share =
+      k === shuffledFleet.length - 1 ? customers - cursor : Math.max(1, Math.round((customers * fleet[v]!.capacity) / totalCapacity));
     const take = Math.min(share, customers - cursor - (shuffledFleet.length - 1 - k));
     planted[v] = order.slice(cursor, cursor + Math.max(1, take));
     cursor += Math.max(1, take);

@@ -47,7 +47,13 @@ const median = (xs: number[]) => {
 
 function solve(request: SolveRequestInput, name: string, seconds: number) {
   const started = performance.now();
-  const outcome = solveRequest(request, { settings: benchSettings, requestId: name, timeLimitSeconds: seconds, seed, ...(values.strategy ? { strategy: values.strategy } : {}) });
+  const outcome = solveRequest(request, {
+    settings: benchSettings,
+    requestId: name,
+    timeLimitSeconds: seconds,
+    seed,
+    ...(values.strategy ? { strategy: values.strategy } : {}),
+  });
   return { outcome, took: (performance.now() - started) / 1000 };
 }
 
@@ -67,14 +73,17 @@ function tight(): void {
     const r = instance.request;
     const types = new Set(r.vehicles_capacity.map((c, v) => `${c}|${r.vehicle_fixed_costs![v]}`)).size;
     const { outcome, took } = solve(r, instance.name, seconds);
-    const head = `| ${instance.name} | ${pad(r.node_num - 1, 3)} | ${pad(r.vehicle_num, 3)} ` +
+    const head =
+      `| ${instance.name} | ${pad(r.node_num - 1, 3)} | ${pad(r.vehicle_num, 3)} ` +
       `(${types}) | ${(100 * instance.utilisation).toFixed(1)} | ` +
       `${instance.plantedCost.toFixed(2)} |`;
     if (outcome.status === "solved") {
       solved++;
       const gap = (100 * (outcome.result.total_cost - instance.plantedCost)) / instance.plantedCost;
       gaps.push(gap);
-      console.log(`${head} ${outcome.result.total_cost.toFixed(2)} | ${gap.toFixed(2)} | ${took.toFixed(1)} | ${outcome.result.strategy} |`);
+      console.log(
+        `${head} ${outcome.result.total_cost.toFixed(2)} | ${gap.toFixed(2)} | ${took.toFixed(1)} | ${outcome.result.strategy} |`,
+      );
     } else {
       console.log(`${head} failed | - | ${took.toFixed(1)} | ${outcome.strategy ?? "-"} |`);
       console.log(`  ${outcome.error}`);
@@ -90,10 +99,17 @@ const SCALED_SET = ["A-n37-k6", "A-n53-k7", "A-n80-k10", "CMT6", "CMT7", "X-n101
 function scaled(): void {
   const SCALES = values.scales.split(",").map(Number);
   const benchDir = process.env.BENCH_DIR ?? resolve(fileURLToPath(new URL("../", import.meta.url)), "../shared/benchmarks");
-  const manifest = JSON.parse(readFileSync(join(benchDir, "manifest.json"), "utf8")) as { name: string; bks: number; n_customers: number; request: string }[];
+  const manifest = JSON.parse(readFileSync(join(benchDir, "manifest.json"), "utf8")) as {
+    name: string;
+    bks: number;
+    n_customers: number;
+    request: string;
+  }[];
   const seconds = values.time ? Number(values.time) : 10;
-  console.log(`scaled instances: ${SCALED_SET.length}, ${seconds} s, seed ${seed}, strategy ` +
-    `${values.strategy ?? "auto"}; gap % to the best known x scale`);
+  console.log(
+    `scaled instances: ${SCALED_SET.length}, ${seconds} s, seed ${seed}, strategy ` +
+      `${values.strategy ?? "auto"}; gap % to the best known x scale`,
+  );
   console.log(`| instance | customers | best known | ${SCALES.map((s) => `gap % x ${s}`).join(" | ")} |`);
   console.log(`|---|---:|---:|${SCALES.map(() => "---:|").join("")}`);
   const gaps = SCALES.map(() => [] as number[]);

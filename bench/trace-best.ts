@@ -28,5 +28,17 @@ budget.onImprovement((s) => {
 });
 const solution = strategy.solve(problem, budget);
 const score = evaluateSolution(problem, solution);
-console.log(JSON.stringify({ iterations: budget.iterationCount, cost: score.cost, feasible: score.feasible, routes: solution.routes.filter((r) => r.length > 0).length, lengths: solution.routes.map((r) => r.length).filter((l) => l > 0).sort((a, b) => a - b).join(" ") }));
+console.log(
+  JSON.stringify({
+    iterations: budget.iterationCount,
+    cost: score.cost,
+    feasible: score.feasible,
+    routes: solution.routes.filter((r) => r.length > 0).length,
+    lengths: solution.routes
+      .map((r) => r.length)
+      .filter((l) => l > 0)
+      .sort((a, b) => a - b)
+      .join(" "),
+  }),
+);
 if (dump) writeFileSync(dump, JSON.stringify(solution.routes));

@@ -87,7 +87,11 @@ for (const { name, customers, request } of instances()) {
     const [strategy, setting] = s.split("@") as [string, string | undefined];
     const pinned = strategy === "default" ? [] : strategy === "before" ? [customers <= 3000 ? "alns" : "clarke-wright"] : [strategy];
     const env = { ...process.env, ...(setting ? Object.fromEntries([setting.split("=") as [string, string]]) : {}) };
-    const out = execFileSync(process.execPath, ["--import", "tsx", join(root, "bench/solve-one.ts"), file, values.time, ...pinned], { encoding: "utf8", maxBuffer: 1 << 26, env });
+    const out = execFileSync(process.execPath, ["--import", "tsx", join(root, "bench/solve-one.ts"), file, values.time, ...pinned], {
+      encoding: "utf8",
+      maxBuffer: 1 << 26,
+      env,
+    });
     const line = JSON.parse(out.trim().split("\n").pop()!) as { strategy: string; feasible: boolean; cost: number; peakRssMb: number };
     cells.push(`${line.feasible ? line.cost.toFixed(0) : "infeasible"} | ${line.strategy} | ${line.peakRssMb}`);
   }

@@ -9,13 +9,19 @@ import { compileRequest, requestDistance } from "../src/problem/compile-request.
 import { infeasibilities } from "../src/problem/diagnostics.js";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
 
-const { values } = parseArgs({ options: { nodes: { type: "string", default: "2000" }, vehicles: { type: "string", default: "200" }, runs: { type: "string", default: "9" } } });
+const { values } = parseArgs({
+  options: {
+    nodes: { type: "string", default: "2000" },
+    vehicles: { type: "string", default: "200" },
+    runs: { type: "string", default: "9" },
+  },
+});
 const n = Number(values.nodes);
 const m = Number(values.vehicles);
 const runs = Number(values.runs);
 
 let state = 7;
-const rand = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+const rand = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
 const positions = Array.from({ length: n }, (): [number, number] => [rand() * 1000, rand() * 1000]);
 const request: SolveRequestInput = {
   node_num: n,
@@ -45,5 +51,7 @@ function median(f: () => void): number {
 const onDemand = median(() => infeasibilities(compileRequest(request, { withDistances: false }).problem, requestDistance(request)));
 const fullMatrix = median(() => infeasibilities(compileRequest(request).problem));
 console.log(`pre-check of ${n} nodes x ${m} vehicles, median of ${runs} runs`);
-console.log(`| variant | ms |\n|---|---|\n| distances on demand (validate) | ` +
-  `${onDemand.toFixed(1)} |\n| full matrix compiled first | ${fullMatrix.toFixed(1)} |`);
+console.log(
+  `| variant | ms |\n|---|---|\n| distances on demand (validate) | ` +
+    `${onDemand.toFixed(1)} |\n| full matrix compiled first | ${fullMatrix.toFixed(1)} |`,
+);

@@ -35,11 +35,16 @@ const { values } = parseArgs({
 const LINEHAUL_SHARES = [0.5, 0.66, 0.8];
 
 /** The X-like request with every customer past the linehaul share (a random draw per customer) turned into a backhaul. */
-function backhaulRequest(index: number, seedBase: number, fixedCustomers?: number, routeSizes?: readonly [number, number]): { name: string; request: SolveRequestInput } {
+function backhaulRequest(
+  index: number,
+  seedBase: number,
+  fixedCustomers?: number,
+  routeSizes?: readonly [number, number],
+): { name: string; request: SolveRequestInput } {
   const { name, request } = generateXLike(index, seedBase, fixedCustomers, routeSizes);
   const share = LINEHAUL_SHARES[index % LINEHAUL_SHARES.length]!;
   let s = seedBase * 7919 + index;
-  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const demands = request.node_demands!.slice();
   const pickups = new Array<number>(demands.length).fill(0);
   for (let i = 1; i < demands.length; i++) {
@@ -66,21 +71,37 @@ function backhaulRequest(index: number, seedBase: number, fixedCustomers?: numbe
 const count = Number(values.count);
 const indices = values.indices ? values.indices.split(",").map(Number) : Array.from({ length: count }, (_, i) => i);
 const routeSizes = values["route-size"] ? (values["route-size"].split("-").map(Number) as [number, number]) : undefined;
-console.log(`vrpb-like: ${indices.length} instances (instance seed ${values["instance-seed"]}` +
-  `${routeSizes ? `, route sizes ${routeSizes.join("-")}` : ""}), strategy ` +
-  `${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time} s` +
-  `${solverClockIsCpu() ? " (CPU seconds)" : ""}`);
+console.log(
+  `vrpb-like: ${indices.length} instances (instance seed ${values["instance-seed"]}` +
+    `${routeSizes ? `, route sizes ${routeSizes.join("-")}` : ""}), strategy ` +
+    `${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time} s` +
+    `${solverClockIsCpu() ? " (CPU seconds)" : ""}`,
+);
 console.log("| instance | customers | customers a route | cost | feasible | iter/s |");
 console.log("|---|---:|---:|---:|---|---:|");
 for (const i of indices) {
-  const { name, request } = backhaulRequest(i, Number(values["instance-seed"]), values.customers ? Number(values.customers) : undefined, routeSizes);
+  const { name, request } = backhaulRequest(
+    i,
+    Number(values["instance-seed"]),
+    values.customers ? Number(values.customers) : undefined,
+    routeSizes,
+  );
   const stats = { iterations: 0 };
   const started = performance.now();
-  const outcome = solveRequest(request, { settings: benchSettings, requestId: name, timeLimitSeconds: Number(values.time), seed: Number(values.seed), stats, ...(values.strategy ? { strategy: values.strategy } : {}) });
+  const outcome = solveRequest(request, {
+    settings: benchSettings,
+    requestId: name,
+    timeLimitSeconds: Number(values.time),
+    seed: Number(values.seed),
+    stats,
+    ...(values.strategy ? { strategy: values.strategy } : {}),
+  });
   const took = (performance.now() - started) / 1000;
   const solved = outcome.status === "solved";
   const cost = solved ? outcome.result.total_cost.toFixed(0) : "-";
   const used = solved ? Object.keys(outcome.result.routes).length : 0;
   const perRoute = used > 0 ? ((request.node_num - 1) / used).toFixed(1) : "-";
-  console.log(`| ${name} | ${request.node_num - 1} | ${perRoute} | ${cost} | ${solved ? "yes" : "no"} | ${Math.round(stats.iterations / took)} |`);
+  console.log(
+    `| ${name} | ${request.node_num - 1} | ${perRoute} | ${cost} | ${solved ? "yes" : "no"} | ${Math.round(stats.iterations / took)} |`,
+  );
 }

@@ -6,7 +6,9 @@ import type { SolveRequestInput } from "../src/problem/request-types.js";
  * Euclidean distances rounded to the nearest integer, `vehicles` identical vehicles at the depot.
  */
 export function vrplibRequest(path: string, name: string, vehicles: number): SolveRequestInput {
-  const lines = readFileSync(path, "utf8").split("\n").map((l) => l.trim());
+  const lines = readFileSync(path, "utf8")
+    .split("\n")
+    .map((l) => l.trim());
   const capacity = Number(lines.find((l) => l.startsWith("CAPACITY"))!.split(":")[1]);
   const section = (title: string) => {
     const from = lines.findIndex((l) => l.startsWith(title)) + 1;

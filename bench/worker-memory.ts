@@ -23,9 +23,11 @@ const ROUND = Number(process.env.MEM_ROUND ?? 250);
 const mb = (n: number) => (n / 1048576).toFixed(1).padStart(6);
 
 function print(label: string, m: MemorySample): void {
-  console.log(`${label.padEnd(12)} rss ${mb(m.rss)} MB  heapUsed ${mb(m.heapUsed)} MB  ` +
-    `heapTotal ${mb(m.heapTotal)} MB  external ${mb(m.external)} MB  handles ` +
-    `${m.activeResources}`);
+  console.log(
+    `${label.padEnd(12)} rss ${mb(m.rss)} MB  heapUsed ${mb(m.heapUsed)} MB  ` +
+      `heapTotal ${mb(m.heapTotal)} MB  external ${mb(m.external)} MB  handles ` +
+      `${m.activeResources}`,
+  );
 }
 
 const dir = mkdtempSync(join(tmpdir(), "vrp-bench-mem-"));
@@ -51,9 +53,11 @@ try {
   const avg = (xs: MemorySample[], k: "heapUsed" | "rss") => xs.reduce((s, x) => s + x[k], 0) / xs.length;
   const middle = samples.slice(third, 2 * third);
   const last = samples.slice(2 * third);
-  console.log(`heapUsed after GC: middle third ${mb(avg(middle, "heapUsed"))} MB, last third ` +
-    `${mb(avg(last, "heapUsed"))} MB; rss: middle ${mb(avg(middle, "rss"))} MB, last ` +
-    `${mb(avg(last, "rss"))} MB`);
+  console.log(
+    `heapUsed after GC: middle third ${mb(avg(middle, "heapUsed"))} MB, last third ` +
+      `${mb(avg(last, "heapUsed"))} MB; rss: middle ${mb(avg(middle, "rss"))} MB, last ` +
+      `${mb(avg(last, "rss"))} MB`,
+  );
 } finally {
   await conn.close();
   await worker.stop();

@@ -9,9 +9,14 @@ import type { SolveRequestInput } from "../src/problem/request-types.js";
  * demand) from lo..hi instead of X's 3..25, from the same random draw, so that everything else
  * (positions, demands) stays the instance it would have been.
  */
-export function generateXLike(index: number, seedBase: number, fixedCustomers?: number, routeSizes?: readonly [number, number]): { name: string; request: SolveRequestInput } {
+export function generateXLike(
+  index: number,
+  seedBase: number,
+  fixedCustomers?: number,
+  routeSizes?: readonly [number, number],
+): { name: string; request: SolveRequestInput } {
   let s = (seedBase * 7919 + index * 104_729) >>> 0 || 1;
-  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
   const drawn = int(301, 1000);
   const customers = fixedCustomers ?? drawn;
@@ -29,7 +34,10 @@ export function generateXLike(index: number, seedBase: number, fixedCustomers?: 
       const [x, y] = seeds[int(0, seeds.length - 1)]!;
       const radius = -40 * Math.log(1 - rand());
       const angle = 2 * Math.PI * rand();
-      positions.push([Math.min(1000, Math.max(0, Math.round(x + radius * Math.cos(angle)))), Math.min(1000, Math.max(0, Math.round(y + radius * Math.sin(angle))))]);
+      positions.push([
+        Math.min(1000, Math.max(0, Math.round(x + radius * Math.cos(angle)))),
+        Math.min(1000, Math.max(0, Math.round(y + radius * Math.sin(angle)))),
+      ]);
     } else positions.push([int(0, 1000), int(0, 1000)]);
   }
   const demands = positions.map((_, i) => {
@@ -58,4 +66,3 @@ export function generateXLike(index: number, seedBase: number, fixedCustomers?: 
     },
   };
 }
-

@@ -26,15 +26,24 @@ const { values } = parseArgs({
 });
 
 const count = Number(values.count);
-console.log(`x-like: ${count} instances (instance seed ${values["instance-seed"]}), strategy ` +
-  `${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time} s`);
+console.log(
+  `x-like: ${count} instances (instance seed ${values["instance-seed"]}), strategy ` +
+    `${values.strategy ?? "auto"}, seed ${values.seed}, ${values.time} s`,
+);
 console.log("| instance | cost | iter/s |");
 console.log("|---|---:|---:|");
 for (let i = 0; i < count; i++) {
   const { name, request } = generateXLike(i, Number(values["instance-seed"]), values.customers ? Number(values.customers) : undefined);
   const stats = { iterations: 0 };
   const started = performance.now();
-  const outcome = solveRequest(request, { settings: benchSettings, requestId: name, timeLimitSeconds: Number(values.time), seed: Number(values.seed), stats, ...(values.strategy ? { strategy: values.strategy } : {}) });
+  const outcome = solveRequest(request, {
+    settings: benchSettings,
+    requestId: name,
+    timeLimitSeconds: Number(values.time),
+    seed: Number(values.seed),
+    stats,
+    ...(values.strategy ? { strategy: values.strategy } : {}),
+  });
   const took = (performance.now() - started) / 1000;
   const cost = outcome.status === "solved" ? outcome.result.total_cost.toFixed(0) : "infeasible";
   console.log(`| ${name} | ${cost} | ${Math.round(stats.iterations / took)} |`);

@@ -14,7 +14,7 @@ import type { SolveRequestInput } from "../src/problem/request-types.js";
 
 export function generateXxlLike(index: number, seedBase: number, fixedCustomers?: number): { name: string; request: SolveRequestInput } {
   let s = (seedBase * 7919 + index * 104_729 + 17) >>> 0 || 1;
-  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
   const customers = fixedCustomers ?? int(3000, 12000);
   const eccentric = rand() < 0.5;
@@ -30,7 +30,10 @@ export function generateXxlLike(index: number, seedBase: number, fixedCustomers?
     const [x, y, spread] = towns[int(0, towns.length - 1)]!;
     const radius = -spread * Math.log(1 - rand());
     const angle = 2 * Math.PI * rand();
-    positions.push([Math.min(2000, Math.max(0, Math.round(x + radius * Math.cos(angle)))), Math.min(2000, Math.max(0, Math.round(y + radius * Math.sin(angle))))]);
+    positions.push([
+      Math.min(2000, Math.max(0, Math.round(x + radius * Math.cos(angle)))),
+      Math.min(2000, Math.max(0, Math.round(y + radius * Math.sin(angle)))),
+    ]);
   }
   const demands = positions.map((_, i) => (i === 0 ? 0 : int(1, 3)));
   const total = demands.reduce((a, b) => a + b, 0);
@@ -55,7 +58,10 @@ export function generateXxlLike(index: number, seedBase: number, fixedCustomers?
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { count: { type: "string", default: "3" }, seed: { type: "string", default: "2026" }, customers: { type: "string" } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { count: { type: "string", default: "3" }, seed: { type: "string", default: "2026" }, customers: { type: "string" } },
+  });
   const dir = positionals[0] ?? "tmp/xxl-like";
   mkdirSync(dir, { recursive: true });
   for (let i = 0; i < Number(values.count); i++) {

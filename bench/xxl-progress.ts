@@ -19,15 +19,25 @@ const bks = Number(bksArg);
 let last = 0;
 budget.onImprovement((s) => {
   const now = (solverNow() - t0) / 1000;
-  if (now - last < 5) return; last = now;
+  if (now - last < 5) return;
+  last = now;
   const sc = evaluateSolution(problem, s);
-  console.log(`t=${now.toFixed(1)} gap=${(100*(sc.cost-bks)/bks).toFixed(2)} routes=${s.routes.filter(r=>r.length>0).length}`);
+  console.log(
+    `t=${now.toFixed(1)} gap=${((100 * (sc.cost - bks)) / bks).toFixed(2)} routes=${s.routes.filter((r) => r.length > 0).length}`,
+  );
 });
 const sol = findStrategy("large").solve(problem, budget);
 const sc = evaluateSolution(problem, sol);
-const loads = sol.routes.filter((r) => r.length > 0).map((r) => r.reduce((a, c) => a + problem.demand[c]!, 0)).sort((a, b) => a - b);
-console.log(`route loads (capacity ${problem.capacity[0]}): smallest ` +
-  `${loads.slice(0, 5).join(", ")}; spare in all ` +
-  `${loads.reduce((a, l) => a + problem.capacity[0]! - l, 0)}`);
-console.log(`final t=${((solverNow()-t0)/1000).toFixed(1)} feasible=${sc.feasible} gap=${(100*(sc.cost-bks)/bks).toFixed(3)} ` +
-  `routes=${sol.routes.filter(r=>r.length>0).length} rss=${Math.round(process.resourceUsage().maxRSS/1024)}`);
+const loads = sol.routes
+  .filter((r) => r.length > 0)
+  .map((r) => r.reduce((a, c) => a + problem.demand[c]!, 0))
+  .sort((a, b) => a - b);
+console.log(
+  `route loads (capacity ${problem.capacity[0]}): smallest ` +
+    `${loads.slice(0, 5).join(", ")}; spare in all ` +
+    `${loads.reduce((a, l) => a + problem.capacity[0]! - l, 0)}`,
+);
+console.log(
+  `final t=${((solverNow() - t0) / 1000).toFixed(1)} feasible=${sc.feasible} gap=${((100 * (sc.cost - bks)) / bks).toFixed(3)} ` +
+    `routes=${sol.routes.filter((r) => r.length > 0).length} rss=${Math.round(process.resourceUsage().maxRSS / 1024)}`,
+);

@@ -25,26 +25,43 @@ const { values } = parseArgs({
 });
 const root = fileURLToPath(new URL("../", import.meta.url));
 const benchDir = process.env.BENCH_DIR ?? resolve(root, "../shared/benchmarks");
-interface PositionsRequest { node_positions: [number, number][]; node_demands: number[]; vehicles_capacity: number[]; node_num: number }
+interface PositionsRequest {
+  node_positions: [number, number][];
+  node_demands: number[];
+  vehicles_capacity: number[];
+  node_num: number;
+}
 
 /** --customers N: a uniform random instance instead (no best known; for the memory table). */
 function randomRequest(customers: number): PositionsRequest & Record<string, unknown> {
   let s = customers;
-  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const n = customers + 1;
-  const positions = Array.from({ length: n }, (_, i): [number, number] => (i === 0 ? [5000, 5000] : [Math.round(rand() * 10000), Math.round(rand() * 10000)]));
+  const positions = Array.from({ length: n }, (_, i): [number, number] =>
+    i === 0 ? [5000, 5000] : [Math.round(rand() * 10000), Math.round(rand() * 10000)],
+  );
   const vehicles = Math.ceil(customers / 16) + 10;
   return {
-    name: `random-${customers}`, node_num: n, vehicle_num: vehicles, node_positions: positions, distance_matrix: [],
-    start_nodes: Array(vehicles).fill(0), end_nodes: Array(vehicles).fill(0),
-    node_demands: positions.map((_, i) => (i === 0 ? 0 : 1 + Math.floor(rand() * 9))), vehicles_capacity: Array(vehicles).fill(100),
+    name: `random-${customers}`,
+    node_num: n,
+    vehicle_num: vehicles,
+    node_positions: positions,
+    distance_matrix: [],
+    start_nodes: Array(vehicles).fill(0),
+    end_nodes: Array(vehicles).fill(0),
+    node_demands: positions.map((_, i) => (i === 0 ? 0 : 1 + Math.floor(rand() * 9))),
+    vehicles_capacity: Array(vehicles).fill(100),
   };
 }
 
 const entry = values.customers
   ? { name: `random-${values.customers}`, bks: Number.NaN, request: "" }
-  : (JSON.parse(readFileSync(join(benchDir, "manifest.json"), "utf8")) as { name: string; bks: number; request: string }[]).find((e) => e.name === values.only)!;
-const request = values.customers ? randomRequest(Number(values.customers)) : (JSON.parse(readFileSync(join(benchDir, entry.request), "utf8")) as PositionsRequest);
+  : (JSON.parse(readFileSync(join(benchDir, "manifest.json"), "utf8")) as { name: string; bks: number; request: string }[]).find(
+      (e) => e.name === values.only,
+    )!;
+const request = values.customers
+  ? randomRequest(Number(values.customers))
+  : (JSON.parse(readFileSync(join(benchDir, entry.request), "utf8")) as PositionsRequest);
 
 function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -80,7 +97,11 @@ try {
   services.push(await spawnService("api", env));
   const worker = await spawnService("worker", env);
   services.push(worker);
-  const conn = await connectNats(loadConfig(env), "bench-setup", createLogger({ service: "bench" }, "error", () => undefined));
+  const conn = await connectNats(
+    loadConfig(env),
+    "bench-setup",
+    createLogger({ service: "bench" }, "error", () => undefined),
+  );
   const accounts = new AccountStore(conn.accounts, conn.apiKeys);
   await accounts.createAccount("xxl", "large");
   const { key } = await accounts.createKey("xxl");
@@ -95,7 +116,11 @@ try {
   const submitMs = performance.now() - t0;
   const ack = (await submit.json()) as { request_id: string };
   if (submit.status !== 200) throw new Error(`submit answered ${submit.status}: ${JSON.stringify(ack)}`);
-  let final: { success: boolean; result: { status?: string; total_cost?: number; routes?: Record<string, number[]>; strategy?: string } | null; error?: string };
+  let final: {
+    success: boolean;
+    result: { status?: string; total_cost?: number; routes?: Record<string, number[]>; strategy?: string } | null;
+    error?: string;
+  };
   for (;;) {
     await new Promise((r) => setTimeout(r, 2000));
     const poll = await fetch(`${base}/api/v1/solve/result/${ack.request_id}`, { headers });
@@ -105,20 +130,22 @@ try {
   const seconds = (performance.now() - t0) / 1000;
   if (!final.success || !final.result?.routes) throw new Error(`not solved: ${JSON.stringify(final).slice(0, 400)}`);
   const cost = check(final.result.routes);
-  console.log(JSON.stringify({
-    instance: entry.name,
-    customers: request.node_num - 1,
-    body_bytes: body.length,
-    submit_ms: Math.round(submitMs),
-    time_limit_s: Number(values.time),
-    result_after_s: Number(seconds.toFixed(1)),
-    strategy: final.result.strategy,
-    total_cost: final.result.total_cost,
-    checked_cost: Number(cost.toFixed(3)),
-    gap_pct: Number.isNaN(entry.bks) ? null : Number(((100 * (cost - entry.bks)) / entry.bks).toFixed(2)),
-    worker_peak_rss_mb: peakRssMb(worker.child.pid!),
-    worker_rss_after_start_mb: rssBefore,
-  }));
+  console.log(
+    JSON.stringify({
+      instance: entry.name,
+      customers: request.node_num - 1,
+      body_bytes: body.length,
+      submit_ms: Math.round(submitMs),
+      time_limit_s: Number(values.time),
+      result_after_s: Number(seconds.toFixed(1)),
+      strategy: final.result.strategy,
+      total_cost: final.result.total_cost,
+      checked_cost: Number(cost.toFixed(3)),
+      gap_pct: Number.isNaN(entry.bks) ? null : Number(((100 * (cost - entry.bks)) / entry.bks).toFixed(2)),
+      worker_peak_rss_mb: peakRssMb(worker.child.pid!),
+      worker_rss_after_start_mb: rssBefore,
+    }),
+  );
 } finally {
   for (const s of services) s.signal("SIGTERM");
   await Promise.all(services.map((s) => s.exited()));

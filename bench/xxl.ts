@@ -15,14 +15,24 @@ import { parseArgs } from "node:util";
 import { solverHeapLimitMb } from "../src/worker/solver-heap.js";
 import { DEFAULT_SOLVER_MAX_HEAP_MB } from "../src/config/load.js";
 
-const { values } = parseArgs({ options: { only: { type: "string" }, time: { type: "string" }, strategy: { type: "string" }, "no-heap-limit": { type: "boolean" } } });
+const { values } = parseArgs({
+  options: { only: { type: "string" }, time: { type: "string" }, strategy: { type: "string" }, "no-heap-limit": { type: "boolean" } },
+});
 const root = fileURLToPath(new URL("../", import.meta.url));
 const benchDir = process.env.BENCH_DIR ?? resolve(root, "../shared/benchmarks");
-const manifest = JSON.parse(readFileSync(join(benchDir, "manifest.json"), "utf8")) as { name: string; set: string; n_customers: number; bks: number; request: string }[];
+const manifest = JSON.parse(readFileSync(join(benchDir, "manifest.json"), "utf8")) as {
+  name: string;
+  set: string;
+  n_customers: number;
+  bks: number;
+  request: string;
+}[];
 const only = values.only ? new Set(values.only.split(",")) : null;
 const entries = manifest.filter((e) => e.set === "XXL" && (!only || only.has(e.name)));
 
-console.log(`| instance | customers | best known (real-valued) | ours | gap % | first feasible s | time s | peak RSS MB | heap limit MB | strategy |`);
+console.log(
+  `| instance | customers | best known (real-valued) | ours | gap % | first feasible s | time s | peak RSS MB | heap limit MB | strategy |`,
+);
 console.log(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---|`);
 const gaps: number[] = [];
 for (const entry of entries) {
@@ -30,17 +40,37 @@ for (const entry of entries) {
   const request = join(benchDir, entry.request);
   const heapMb = solverHeapLimitMb({ nodes: entry.n_customers + 1, requestBytes: statSync(request).size }, DEFAULT_SOLVER_MAX_HEAP_MB);
   const heapArgs = values["no-heap-limit"] ? [] : [`--max-old-space-size=${heapMb}`];
-  const args = [...heapArgs, "--import", "tsx", "bench/solve-one.ts", request, String(seconds), ...(values.strategy ? [values.strategy] : [])];
-  const out = JSON.parse(execFileSync(process.execPath, args, { cwd: root, encoding: "utf8", maxBuffer: 1 << 20 }).trim().split("\n").pop()!) as {
-    strategy: string; feasible: boolean; cost: number; seconds: number; firstFeasibleSeconds: number | null; peakRssMb: number;
+  const args = [
+    ...heapArgs,
+    "--import",
+    "tsx",
+    "bench/solve-one.ts",
+    request,
+    String(seconds),
+    ...(values.strategy ? [values.strategy] : []),
+  ];
+  const out = JSON.parse(
+    execFileSync(process.execPath, args, { cwd: root, encoding: "utf8", maxBuffer: 1 << 20 })
+      .trim()
+      .split("\n")
+      .pop()!,
+  ) as {
+    strategy: string;
+    feasible: boolean;
+    cost: number;
+    seconds: number;
+    firstFeasibleSeconds: number | null;
+    peakRssMb: number;
   };
   const gap = (100 * (out.cost - entry.bks)) / entry.bks;
   if (out.feasible) gaps.push(gap);
-  console.log(`| ${entry.name} | ${entry.n_customers} | ${entry.bks} | ` +
-    `${out.feasible ? out.cost.toFixed(1) : "infeasible"} | ` +
-    `${out.feasible ? gap.toFixed(2) : "-"} | ` +
-    `${out.firstFeasibleSeconds?.toFixed(1) ?? "-"} | ${out.seconds.toFixed(1)} | ` +
-    `${out.peakRssMb} | ${heapArgs.length ? heapMb : "default"} | ${out.strategy} |`);
+  console.log(
+    `| ${entry.name} | ${entry.n_customers} | ${entry.bks} | ` +
+      `${out.feasible ? out.cost.toFixed(1) : "infeasible"} | ` +
+      `${out.feasible ? gap.toFixed(2) : "-"} | ` +
+      `${out.firstFeasibleSeconds?.toFixed(1) ?? "-"} | ${out.seconds.toFixed(1)} | ` +
+      `${out.peakRssMb} | ${heapArgs.length ? heapMb : "default"} | ${out.strategy} |`,
+  );
 }
 const mean = gaps.reduce((a, b) => a + b, 0) / Math.max(1, gaps.length);
 console.log(`\nXXL: feasible ${gaps.length}/${entries.length}, mean gap ${mean.toFixed(2)}%`);

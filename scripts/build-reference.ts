@@ -27,5 +27,7 @@ export async function buildReference(): Promise<void> {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   await buildReference();
   const size = (f: string) => `${(statSync(join(REFERENCE_OUT, f)).size / 1024).toFixed(0)} KiB`;
-  process.stdout.write(`API reference built in dist/reference/: swagger-ui-bundle.js ${size("swagger-ui-bundle.js")}, reference.js ${size("reference.js")}\n`);
+  process.stdout.write(
+    `API reference built in dist/reference/: swagger-ui-bundle.js ${size("swagger-ui-bundle.js")}, reference.js ${size("reference.js")}\n`,
+  );
 }

@@ -13,7 +13,11 @@ export function expectedGeneratedTypes(): string {
   const dir = mkdtempSync(join(tmpdir(), "vrp-gen-"));
   try {
     const out = join(dir, "api.ts");
-    execFileSync(join(ROOT, "node_modules/.bin/openapi-typescript"), ["openapi/solve-api.openapi.json", "-o", out, "--default-non-nullable", "false"], { cwd: ROOT, stdio: "pipe" });
+    execFileSync(
+      join(ROOT, "node_modules/.bin/openapi-typescript"),
+      ["openapi/solve-api.openapi.json", "-o", out, "--default-non-nullable", "false"],
+      { cwd: ROOT, stdio: "pipe" },
+    );
     return BANNER + readFileSync(out, "utf8");
   } finally {
     rmSync(dir, { recursive: true, force: true });

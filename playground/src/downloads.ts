@@ -20,7 +20,11 @@ const csvCell = (value: string | number) => (/[",\n]/.test(String(value)) ? `"${
  */
 export function routesCsv(result: SolvedResult): string {
   const onBoard = result.loads_on_board;
-  const lines = [["vehicle", "sequence", "node", "cumulative_load", "arrive", "leave", "route_distance", ...(onBoard ? ["load_on_board"] : [])].join(",")];
+  const lines = [
+    ["vehicle", "sequence", "node", "cumulative_load", "arrive", "leave", "route_distance", ...(onBoard ? ["load_on_board"] : [])].join(
+      ",",
+    ),
+  ];
   Object.keys(result.routes).forEach((label, k) => {
     (result.routes[label] ?? []).forEach((node, i) => {
       const times = result.time_windows[label]?.[i];

@@ -40,8 +40,10 @@ export function renderFields(list: HTMLElement, request: Record<string, unknown>
 function summarise(value: unknown): string {
   if (Array.isArray(value)) {
     const preview = JSON.stringify(value.slice(0, 4));
-    return `${value.length} item${value.length === 1 ? "" : "s"}: ` +
-      `${preview.length > 60 ? preview.slice(0, 57) + "…" : preview}${value.length > 4 ? " …" : ""}`;
+    return (
+      `${value.length} item${value.length === 1 ? "" : "s"}: ` +
+      `${preview.length > 60 ? preview.slice(0, 57) + "…" : preview}${value.length > 4 ? " …" : ""}`
+    );
   }
   const text = JSON.stringify(value);
   return text === undefined ? String(value) : text.length > 60 ? text.slice(0, 57) + "…" : text;

@@ -23,7 +23,12 @@ const GIVE_UP_MS = 15 * 60 * 1000;
  * Follows a submitted task until it is solved or failed: the event stream where the service has
  * it, polling otherwise. `onLive` gets each intermediate state; the final answer is returned.
  */
-export async function followTask(credentials: Credentials, requestId: string, onLive: (state: LiveState) => void, signal: AbortSignal): Promise<FinalAnswer> {
+export async function followTask(
+  credentials: Credentials,
+  requestId: string,
+  onLive: (state: LiveState) => void,
+  signal: AbortSignal,
+): Promise<FinalAnswer> {
   const final = await followByEvents(authHeaders(credentials), requestId, (event) => onLive(liveFromEvent(event)), signal);
   if (final) return { status: 200, body: final };
   return followByPolling(credentials, requestId, onLive, signal);
@@ -34,7 +39,8 @@ function liveFromEvent(event: StreamEvent): LiveState {
   // An event may carry a poll-shaped envelope or the bare fields; read either.
   const fields = (typeof data.result === "object" && data.result !== null ? data.result : data) as Record<string, unknown>;
   // The service puts progress in `result.progress`; a bare progress object is read as well.
-  const progress = (fields.progress as Progress | undefined) ?? (event.name === "progress" && "elapsed_seconds" in fields ? (fields as Progress) : null);
+  const progress =
+    (fields.progress as Progress | undefined) ?? (event.name === "progress" && "elapsed_seconds" in fields ? (fields as Progress) : null);
   return {
     transport: "events",
     phase: event.name === "progress" ? "solving" : String(fields.phase ?? event.name),
@@ -43,7 +49,12 @@ function liveFromEvent(event: StreamEvent): LiveState {
   };
 }
 
-async function followByPolling(credentials: Credentials, requestId: string, onLive: (state: LiveState) => void, signal: AbortSignal): Promise<FinalAnswer> {
+async function followByPolling(
+  credentials: Credentials,
+  requestId: string,
+  onLive: (state: LiveState) => void,
+  signal: AbortSignal,
+): Promise<FinalAnswer> {
   const started = Date.now();
   for (let attempt = 0; ; attempt++) {
     let wait = POLL_WAITS_MS[Math.min(attempt, POLL_WAITS_MS.length - 1)]!;
@@ -65,7 +76,15 @@ async function followByPolling(credentials: Credentials, requestId: string, onLi
       return answer;
     }
     if (Date.now() - started > GIVE_UP_MS) {
-      return { status: 0, body: { success: false, request_id: requestId, error: "Gave up following after 15 minutes; the result may still arrive (reopen it from the history)", result: null } };
+      return {
+        status: 0,
+        body: {
+          success: false,
+          request_id: requestId,
+          error: "Gave up following after 15 minutes; the result may still arrive (reopen it from the history)",
+          result: null,
+        },
+      };
     }
   }
 }
@@ -74,9 +93,13 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }

@@ -45,9 +45,12 @@ export function addServiceConstraints(request: SolveRequest, options: ServiceCon
     });
   }
   if (options.shifts && Array.isArray(request.node_time_windows)) {
-    request.vehicle_time_windows = Array.from({ length: m }, (_, v) => (v % 2 === 0 ? [0, 480 + Math.floor(rand() * 60)] : [180 + Math.floor(rand() * 60), DAY_MINUTES]));
+    request.vehicle_time_windows = Array.from({ length: m }, (_, v) =>
+      v % 2 === 0 ? [0, 480 + Math.floor(rand() * 60)] : [180 + Math.floor(rand() * 60), DAY_MINUTES],
+    );
   }
-  request.name = `${request.name ?? "Random"}${options.optional ? ", optional stops" : ""}` +
+  request.name =
+    `${request.name ?? "Random"}${options.optional ? ", optional stops" : ""}` +
     `${options.skills ? ", skills" : ""}` +
     `${options.shifts && request.vehicle_time_windows ? ", shifts" : ""}`;
 }

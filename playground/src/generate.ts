@@ -50,7 +50,8 @@ export function generateProblem(options: GeneratorOptions): SolveRequest {
   const capacity = options.capacities ? Math.max(9, Math.ceil(totalDemand / (vehicles * 0.75))) : customers;
   const vehicleDepot = Array.from({ length: vehicles }, (_, v) => v % depots);
   const request: SolveRequest = {
-    name: `Random ${n} nodes${options.capacities ? ", capacities" : ""}` +
+    name:
+      `Random ${n} nodes${options.capacities ? ", capacities" : ""}` +
       `${options.windows ? ", windows" : ""}${depots > 1 ? `, ${depots} depots` : ""} ` +
       `(seed ${options.seed})`,
     node_num: n,

@@ -34,8 +34,11 @@ export class LiveView {
       state.queueDepth !== null ? `${state.queueDepth} waiting in the queue` : "",
       p?.best_cost != null ? `best cost ${p.best_cost.toFixed(2)}` : "",
       p?.elapsed_seconds != null ? `${p.elapsed_seconds.toFixed(1)} s` : "",
-    ].filter(Boolean).join(", ");
-    if (state.phase !== this.lastPhase || detail) this.entry(`${state.transport === "events" ? "event" : "poll"}: ${state.phase}${detail ? ` (${detail})` : ""}`);
+    ]
+      .filter(Boolean)
+      .join(", ");
+    if (state.phase !== this.lastPhase || detail)
+      this.entry(`${state.transport === "events" ? "event" : "poll"}: ${state.phase}${detail ? ` (${detail})` : ""}`);
     this.lastPhase = state.phase;
     this.state = state;
     this.paint();
@@ -86,21 +89,27 @@ export class LiveView {
       ["Following by", s.transport === "events" ? "event stream" : "polling (2 s, 3 s, then every 5 s)"],
       ["Phase", s.phase],
       ["Queue depth", s.queueDepth === null ? "–" : String(s.queueDepth)],
-      [p?.elapsed_seconds != null ? "Solving for / limit" : "Since submit / limit", `${elapsed.toFixed(1)} s / ${limit === null ? "plan default" : `${limit} s`}`],
+      [
+        p?.elapsed_seconds != null ? "Solving for / limit" : "Since submit / limit",
+        `${elapsed.toFixed(1)} s / ${limit === null ? "plan default" : `${limit} s`}`,
+      ],
       ["Best cost so far", p?.best_cost != null ? p.best_cost.toFixed(2) : "–"],
     ];
-    if (p?.improvements != null || p?.iterations != null) facts.push(["Improvements / iterations", `${p.improvements ?? "–"} / ${p.iterations ?? "–"}`]);
+    if (p?.improvements != null || p?.iterations != null)
+      facts.push(["Improvements / iterations", `${p.improvements ?? "–"} / ${p.iterations ?? "–"}`]);
     if (p?.strategy) facts.push(["Strategy", p.strategy]);
     if (requestId) this.facts.dataset.requestId = requestId;
     this.facts.dataset.phase = s.phase;
     this.facts.dataset.transport = s.transport;
-    this.facts.replaceChildren(...facts.flatMap(([k, v]) => {
-      const dt = document.createElement("dt");
-      dt.textContent = k;
-      const dd = document.createElement("dd");
-      dd.textContent = v;
-      return [dt, dd];
-    }));
+    this.facts.replaceChildren(
+      ...facts.flatMap(([k, v]) => {
+        const dt = document.createElement("dt");
+        dt.textContent = k;
+        const dd = document.createElement("dd");
+        dd.textContent = v;
+        return [dt, dd];
+      }),
+    );
     this.bar.max = limit ?? 1;
     this.bar.value = Math.min(elapsed, this.bar.max);
   }

@@ -58,7 +58,13 @@ $("login-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const marketplace = document.querySelector<HTMLInputElement>("input[name=mode]:checked")?.value === "marketplace";
   const credentials: Credentials = marketplace
-    ? { mode: "marketplace", secretHeader: input("secret-header").value.trim(), secret: input("secret").value, userHeader: input("user-header").value.trim(), user: input("platform-user").value.trim() }
+    ? {
+        mode: "marketplace",
+        secretHeader: input("secret-header").value.trim(),
+        secret: input("secret").value,
+        userHeader: input("user-header").value.trim(),
+        user: input("platform-user").value.trim(),
+      }
     : { mode: "direct", user: input("user").value.trim(), key: input("key").value.trim() };
   $("login-error").textContent = "";
   // The history list is the cheapest authenticated call: it proves the credentials before any submit.
@@ -112,20 +118,22 @@ input("upload").addEventListener("change", async () => {
 });
 $("request-json").addEventListener("change", onRequestEdited);
 $("gen-button").addEventListener("click", () =>
-  setRequest(generateProblem({
-    nodes: Number(input("gen-nodes").value),
-    depots: Number(input("gen-depots").value),
-    capacities: input("gen-capacities").checked,
-    windows: input("gen-windows").checked,
-    pickups: input("gen-pickups").checked,
-    shipments: input("gen-shipments").checked,
-    volume: input("gen-volume").checked,
-    optional: input("gen-optional").checked,
-    skills: input("gen-skills").checked,
-    shifts: input("gen-shifts").checked,
-    timeLimitSeconds: Number(input("gen-time").value),
-    seed: Number(input("gen-seed").value),
-  })),
+  setRequest(
+    generateProblem({
+      nodes: Number(input("gen-nodes").value),
+      depots: Number(input("gen-depots").value),
+      capacities: input("gen-capacities").checked,
+      windows: input("gen-windows").checked,
+      pickups: input("gen-pickups").checked,
+      shipments: input("gen-shipments").checked,
+      volume: input("gen-volume").checked,
+      optional: input("gen-optional").checked,
+      skills: input("gen-skills").checked,
+      shifts: input("gen-shifts").checked,
+      timeLimitSeconds: Number(input("gen-time").value),
+      seed: Number(input("gen-seed").value),
+    }),
+  ),
 );
 
 // ---- submit and follow -------------------------------------------------------------------
@@ -142,7 +150,8 @@ $("submit-button").addEventListener("click", async () => {
   if (answer.status !== 200) {
     // Refused: the previous task's progress would read as this request's.
     live.clear();
-    $("submit-error").textContent = `${answer.status}: ${answer.body.error ?? "refused"}` +
+    $("submit-error").textContent =
+      `${answer.status}: ${answer.body.error ?? "refused"}` +
       `${answer.body.retry_after_seconds ? ` (retry in ${answer.body.retry_after_seconds} s)` : ""}`;
     if (answer.body.detail) renderFields($("fields"), request, answer.body.detail);
     return;
@@ -157,16 +166,21 @@ $("submit-button").addEventListener("click", async () => {
     if (routes && !signal.aborted) results.showInterim(routes);
   };
   try {
-    const final = await followTask(credentials, id, (state) => {
-      live.update(state);
-      const progress = state.progress;
-      if (progress?.best?.routes) showBest(progress.best.routes);
-      else if (progress?.feasible && (progress.improvements ?? 0) > seenImprovements) {
-        // Stream events carry no routes: fetch the new best once per improvement report.
-        seenImprovements = progress.improvements ?? 0;
-        void pollResult(credentials, id, true).then((a) => showBest((a.body.result?.progress as Progress | undefined)?.best?.routes));
-      }
-    }, signal);
+    const final = await followTask(
+      credentials,
+      id,
+      (state) => {
+        live.update(state);
+        const progress = state.progress;
+        if (progress?.best?.routes) showBest(progress.best.routes);
+        else if (progress?.feasible && (progress.improvements ?? 0) > seenImprovements) {
+          // Stream events carry no routes: fetch the new best once per improvement report.
+          seenImprovements = progress.improvements ?? 0;
+          void pollResult(credentials, id, true).then((a) => showBest((a.body.result?.progress as Progress | undefined)?.best?.routes));
+        }
+      },
+      signal,
+    );
     controller.abort(); // the task is over: no late interim drawing over the final one
     showFinal(final.status, final.body);
     if (credentials.mode === "direct") void refreshHistory();

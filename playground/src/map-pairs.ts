@@ -9,7 +9,9 @@ export interface Shipment {
 /** The request's shipments that name two nodes in range (anything else is the service's to refuse). */
 export function shipmentsOf(request: SolveRequest): Shipment[] {
   const list = Array.isArray(request.shipments) ? (request.shipments as Shipment[]) : [];
-  return list.filter((s) => Number.isInteger(s.pickup) && Number.isInteger(s.delivery) && s.pickup < request.node_num && s.delivery < request.node_num);
+  return list.filter(
+    (s) => Number.isInteger(s.pickup) && Number.isInteger(s.delivery) && s.pickup < request.node_num && s.delivery < request.node_num,
+  );
 }
 
 /**
@@ -17,7 +19,14 @@ export function shipmentsOf(request: SolveRequest): Shipment[] {
  * of the vehicle that serves them (grey before a solution), the pickup ringed and the delivery
  * marked with a dot, so pairs can be told from the routes. Returns how many links were drawn.
  */
-export function drawShipmentLinks(ctx: CanvasRenderingContext2D, shipments: Shipment[], sx: number[], sy: number[], colorOf: (node: number) => string | null, dense: boolean): number {
+export function drawShipmentLinks(
+  ctx: CanvasRenderingContext2D,
+  shipments: Shipment[],
+  sx: number[],
+  sy: number[],
+  colorOf: (node: number) => string | null,
+  dense: boolean,
+): number {
   ctx.save();
   ctx.lineWidth = dense ? 1 : 1.5;
   for (const s of shipments) {

@@ -37,10 +37,14 @@ export class RouteMap {
   ) {
     canvas.addEventListener("pointermove", (e) => this.inspectAt(e.offsetX, e.offsetY));
     canvas.addEventListener("pointerleave", () => this.inspect(null));
-    canvas.addEventListener("wheel", (e) => {
-      e.preventDefault();
-      this.zoomBy(e.deltaY < 0 ? 1.25 : 0.8);
-    }, { passive: false });
+    canvas.addEventListener(
+      "wheel",
+      (e) => {
+        e.preventDefault();
+        this.zoomBy(e.deltaY < 0 ? 1.25 : 0.8);
+      },
+      { passive: false },
+    );
     canvas.addEventListener("keydown", (e) => this.onKey(e));
     new ResizeObserver(() => this.render()).observe(canvas);
   }
@@ -61,10 +65,15 @@ export class RouteMap {
   private transform(): { scale: number; x: (wx: number) => number; y: (wy: number) => number } {
     const xs = this.positions.map((p) => p[0]);
     const ys = this.positions.map((p) => p[1]);
-    const minX = Math.min(...xs), maxX = Math.max(...xs), minY = Math.min(...ys), maxY = Math.max(...ys);
-    const w = this.canvas.clientWidth, h = this.canvas.clientHeight;
+    const minX = Math.min(...xs),
+      maxX = Math.max(...xs),
+      minY = Math.min(...ys),
+      maxY = Math.max(...ys);
+    const w = this.canvas.clientWidth,
+      h = this.canvas.clientHeight;
     const scale = Math.min((w - 2 * PAD) / (maxX - minX || 1), (h - 2 * PAD) / (maxY - minY || 1)) * this.zoom;
-    const cx = (minX + maxX) / 2, cy = (minY + maxY) / 2;
+    const cx = (minX + maxX) / 2,
+      cy = (minY + maxY) / 2;
     // Screen y grows downwards; flip so north is up.
     return { scale, x: (wx) => w / 2 + (wx - cx) * scale + this.panX, y: (wy) => h / 2 - (wy - cy) * scale + this.panY };
   }
@@ -73,7 +82,8 @@ export class RouteMap {
   render(): void {
     const started = performance.now();
     const dpr = window.devicePixelRatio || 1;
-    const w = this.canvas.clientWidth, h = this.canvas.clientHeight;
+    const w = this.canvas.clientWidth,
+      h = this.canvas.clientHeight;
     for (const c of [this.canvas, this.scene]) {
       c.width = Math.round(w * dpr);
       c.height = Math.round(h * dpr);
@@ -106,7 +116,15 @@ export class RouteMap {
       vehicle.route.forEach((node, i) => (i === 0 ? ctx.moveTo(sx[node]!, sy[node]!) : ctx.lineTo(sx[node]!, sy[node]!)));
       ctx.stroke();
       ctx.beginPath();
-      for (let i = 1; i < vehicle.route.length; i++) arrowPath(ctx, sx[vehicle.route[i - 1]!]!, sy[vehicle.route[i - 1]!]!, sx[vehicle.route[i]!]!, sy[vehicle.route[i]!]!, dense ? 4 : 7);
+      for (let i = 1; i < vehicle.route.length; i++)
+        arrowPath(
+          ctx,
+          sx[vehicle.route[i - 1]!]!,
+          sy[vehicle.route[i - 1]!]!,
+          sx[vehicle.route[i]!]!,
+          sy[vehicle.route[i]!]!,
+          dense ? 4 : 7,
+        );
       ctx.fill();
     }
     const served = (node: number) => this.plan?.visits.get(node)?.plan.color ?? null;
@@ -132,7 +150,8 @@ export class RouteMap {
     ctx.lineWidth = 2.5;
     ctx.beginPath();
     for (const node of unassigned.keys()) {
-      const x = sx[node], y = sy[node];
+      const x = sx[node],
+        y = sy[node];
       if (x === undefined || y === undefined) continue;
       ctx.moveTo(x + r, y);
       ctx.arc(x, y, r, 0, 2 * Math.PI);
@@ -200,7 +219,8 @@ export class RouteMap {
       return;
     }
     const dpr = window.devicePixelRatio || 1;
-    const x = this.screen.sx[node]!, y = this.screen.sy[node]!;
+    const x = this.screen.sx[node]!,
+      y = this.screen.sy[node]!;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.strokeStyle = "#111111";
     ctx.lineWidth = 2;
@@ -224,7 +244,8 @@ export class RouteMap {
     if (visit) {
       lines.push(`served by ${visit.plan.label}`);
       if (visit.stop.onBoard !== null) lines.push(`on board after it ${visit.stop.onBoard}`);
-      if (visit.stop.arrive !== null) lines.push(`arrival ${minutesToClock(visit.stop.arrive, base)}`, `waiting ${visit.stop.waiting.toFixed(1)} min`);
+      if (visit.stop.arrive !== null)
+        lines.push(`arrival ${minutesToClock(visit.stop.arrive, base)}`, `waiting ${visit.stop.waiting.toFixed(1)} min`);
       if (visit.stop.lateness > 0) lines.push(`late ${visit.stop.lateness.toFixed(1)} min`);
     }
     const left = this.plan?.unassigned.get(node);
@@ -266,7 +287,8 @@ function arrowPath(ctx: CanvasRenderingContext2D, x1: number, y1: number, x2: nu
   const length = Math.hypot(x2 - x1, y2 - y1);
   if (length < size * 3) return; // too short to show an arrow clearly
   const angle = Math.atan2(y2 - y1, x2 - x1);
-  const mx = (x1 + x2) / 2, my = (y1 + y2) / 2;
+  const mx = (x1 + x2) / 2,
+    my = (y1 + y2) / 2;
   ctx.moveTo(mx + Math.cos(angle) * size, my + Math.sin(angle) * size);
   ctx.lineTo(mx + Math.cos(angle + 2.5) * size, my + Math.sin(angle + 2.5) * size);
   ctx.lineTo(mx + Math.cos(angle - 2.5) * size, my + Math.sin(angle - 2.5) * size);

@@ -3,7 +3,10 @@ import type { VehiclePlan } from "./plan-view.js";
 export const ON_BOARD_COLOR = "#111827";
 
 /** The on-board loads of a result (`loads_on_board`, `extra_loads_on_board`) for one vehicle label. */
-export function onBoardOf(result: { loads_on_board?: Record<string, number[]>; extra_loads_on_board?: Record<string, number[][]> }, label: string): { onBoard: number[] | null; extraOnBoard: number[][] | null } {
+export function onBoardOf(
+  result: { loads_on_board?: Record<string, number[]>; extra_loads_on_board?: Record<string, number[][]> },
+  label: string,
+): { onBoard: number[] | null; extraOnBoard: number[][] | null } {
   return { onBoard: result.loads_on_board?.[label] ?? null, extraOnBoard: result.extra_loads_on_board?.[label] ?? null };
 }
 
@@ -20,7 +23,13 @@ export function describeOnBoard(vehicle: VehiclePlan): string {
  * row = full): it changes at each stop when the vehicle leaves it (timed), or at evenly spaced
  * stops along the distance bar (untimed). A dashed line marks the capacity when the peak reaches it.
  */
-export function drawOnBoard(ctx: CanvasRenderingContext2D, vehicle: VehiclePlan, x: (t: number) => number, timed: boolean, height: number): void {
+export function drawOnBoard(
+  ctx: CanvasRenderingContext2D,
+  vehicle: VehiclePlan,
+  x: (t: number) => number,
+  timed: boolean,
+  height: number,
+): void {
   const loads = vehicle.onBoard;
   if (!loads || loads.length === 0) return;
   const capacity = Math.max(vehicle.capacity, ...loads, 1e-9);

@@ -69,7 +69,9 @@ function hslToHex(h: number, s: number, l: number): string {
   const channel = (n: number) => {
     const k = (n + h / 30) % 12;
     const c = l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
-    return Math.round(c * 255).toString(16).padStart(2, "0");
+    return Math.round(c * 255)
+      .toString(16)
+      .padStart(2, "0");
   };
   return `#${channel(0)}${channel(8)}${channel(4)}`;
 }
@@ -156,12 +158,19 @@ export function buildPlanView(request: SolveRequest, result: SolvedResult): Plan
     return plan;
   });
   const sum = (f: (v: VehiclePlan) => number) => vehicles.reduce((s, v) => s + f(v), 0);
-  const cap = timed && typeof request.max_working_hours === "number" && request.max_working_hours > 0 ? request.max_working_hours * 60 : null;
+  const cap =
+    timed && typeof request.max_working_hours === "number" && request.max_working_hours > 0 ? request.max_working_hours * 60 : null;
   return {
     vehicles,
     timed,
     workingCapMinutes: cap,
-    totals: { distance: sum((v) => v.distance), cost: sum((v) => v.cost), load: sum((v) => v.load), lateness: sum((v) => v.lateness), customers: visits.size },
+    totals: {
+      distance: sum((v) => v.distance),
+      cost: sum((v) => v.cost),
+      load: sum((v) => v.load),
+      lateness: sum((v) => v.lateness),
+      customers: visits.size,
+    },
     visits,
     unassigned: new Map((result.unassigned ?? []).map((u) => [u.node, { reason: u.reason, message: u.message }])),
     skipPenaltyTotal: result.skip_penalty_total ?? null,

@@ -18,10 +18,12 @@ export class ResultView {
 
   constructor() {
     $("download-json").addEventListener("click", () => {
-      if (this.envelope) saveFile(`vrp-result-${this.envelope.request_id}.json`, "application/json", JSON.stringify(this.envelope, null, 2));
+      if (this.envelope)
+        saveFile(`vrp-result-${this.envelope.request_id}.json`, "application/json", JSON.stringify(this.envelope, null, 2));
     });
     $("download-csv").addEventListener("click", () => {
-      if (this.envelope && isSolved(this.envelope.result)) saveFile(`vrp-routes-${this.envelope.request_id}.csv`, "text/csv", routesCsv(this.envelope.result));
+      if (this.envelope && isSolved(this.envelope.result))
+        saveFile(`vrp-routes-${this.envelope.request_id}.csv`, "text/csv", routesCsv(this.envelope.result));
     });
     $<HTMLInputElement>("inspect-node").addEventListener("input", (e) => {
       const value = (e.target as HTMLInputElement).value;
@@ -42,10 +44,11 @@ export class ResultView {
     } else {
       this.positions = request.distance_matrix.length === request.node_num ? classicalMds(request.distance_matrix) : [];
       note.hidden = false;
-      note.textContent = this.positions.length > 0
-        ? "This request has no node_positions: the nodes are placed by classical " +
-          "multidimensional scaling of the distance matrix, so the layout is approximate."
-        : "This request has neither node_positions nor a full distance matrix: nothing to draw.";
+      note.textContent =
+        this.positions.length > 0
+          ? "This request has no node_positions: the nodes are placed by classical " +
+            "multidimensional scaling of the distance matrix, so the layout is approximate."
+          : "This request has neither node_positions nor a full distance matrix: nothing to draw.";
     }
     this.clear();
   }
@@ -64,7 +67,18 @@ export class ResultView {
   /** Routes of a search still running (progress `best`), drawn on the map only. */
   showInterim(routes: Record<string, number[]>): void {
     if (!this.request) return;
-    const partial: SolvedResult = { status: "solved", success: true, error: null, total_cost: 0, routes, distances: [], loads: {}, time_windows: {}, time: 0, request_id: "" };
+    const partial: SolvedResult = {
+      status: "solved",
+      success: true,
+      error: null,
+      total_cost: 0,
+      routes,
+      distances: [],
+      loads: {},
+      time_windows: {},
+      time: 0,
+      request_id: "",
+    };
     this.map.show(this.request, this.positions, buildPlanView(this.request, partial));
   }
 
@@ -81,23 +95,27 @@ export class ResultView {
     const plan = buildPlanView(this.request, result);
     const base = baseMinutes(this.request);
     this.map.show(this.request, this.positions, plan);
-    $("legend").replaceChildren(...plan.vehicles.map((v) => {
-      const span = document.createElement("span");
-      span.style.setProperty("--c", v.color);
-      span.dataset.color = v.color;
-      span.dataset.vehicle = v.label;
-      span.textContent = v.label;
-      return span;
-    }));
+    $("legend").replaceChildren(
+      ...plan.vehicles.map((v) => {
+        const span = document.createElement("span");
+        span.style.setProperty("--c", v.color);
+        span.dataset.color = v.color;
+        span.dataset.vehicle = v.label;
+        span.textContent = v.label;
+        return span;
+      }),
+    );
     renderTimelines($("timelines"), plan, base);
     this.showUnassigned(plan);
     renderRoutesTable($<HTMLTableElement>("routes-table"), $("summary"), plan, result, base);
     this.setDownloads(true);
     const unused = this.request.vehicle_num - plan.vehicles.length;
     const left = plan.unassigned.size > 0 ? `, ${plan.unassigned.size} unassigned` : "";
-    return `solved: cost ${result.total_cost.toFixed(2)}, ${plan.vehicles.length} ` +
+    return (
+      `solved: cost ${result.total_cost.toFixed(2)}, ${plan.vehicles.length} ` +
       `vehicle${plan.vehicles.length === 1 ? "" : "s"} ` +
-      `used${unused > 0 ? ` (${unused} unused)` : ""}${left}, ${result.time.toFixed(2)} s`;
+      `used${unused > 0 ? ` (${unused} unused)` : ""}${left}, ${result.time.toFixed(2)} s`
+    );
   }
 
   private showUnassigned(plan: Parameters<typeof renderUnassigned>[2]): void {

@@ -13,9 +13,18 @@ export function renderRoutesTable(table: HTMLTableElement, summary: HTMLElement,
     num(v.distance),
     num(v.cost, 2),
     `${v.load} / ${v.capacity}`,
-    ...(plan.timed ? [v.depart === null ? "" : minutesToClock(v.depart, base), v.finish === null ? "" : minutesToClock(v.finish, base), num(v.lateness)] : []),
+    ...(plan.timed
+      ? [v.depart === null ? "" : minutesToClock(v.depart, base), v.finish === null ? "" : minutesToClock(v.finish, base), num(v.lateness)]
+      : []),
   ]);
-  const totals = ["Total", String(plan.totals.customers), num(plan.totals.distance), num(plan.totals.cost, 2), String(plan.totals.load), ...(plan.timed ? ["", "", num(plan.totals.lateness)] : [])];
+  const totals = [
+    "Total",
+    String(plan.totals.customers),
+    num(plan.totals.distance),
+    num(plan.totals.cost, 2),
+    String(plan.totals.load),
+    ...(plan.timed ? ["", "", num(plan.totals.lateness)] : []),
+  ];
   table.replaceChildren();
   const thead = table.createTHead().insertRow();
   for (const h of head) {
@@ -44,15 +53,18 @@ export function renderRoutesTable(table: HTMLTableElement, summary: HTMLElement,
     ["Strategy", result.strategy ?? "(not reported)"],
     ["Solve time", `${num(result.time, 2)} s`],
   ];
-  if (result.lateness_minutes) facts.push(["Lateness", `${num(result.lateness_minutes)} min (penalty ${num(result.lateness_penalty ?? 0, 2)})`]);
-  summary.replaceChildren(...facts.flatMap(([k, v]) => {
-    const dt = document.createElement("dt");
-    dt.textContent = k;
-    const dd = document.createElement("dd");
-    dd.textContent = v;
-    dd.dataset.fact = k;
-    return [dt, dd];
-  }));
+  if (result.lateness_minutes)
+    facts.push(["Lateness", `${num(result.lateness_minutes)} min (penalty ${num(result.lateness_penalty ?? 0, 2)})`]);
+  summary.replaceChildren(
+    ...facts.flatMap(([k, v]) => {
+      const dt = document.createElement("dt");
+      dt.textContent = k;
+      const dd = document.createElement("dd");
+      dd.textContent = v;
+      dd.dataset.fact = k;
+      return [dt, dd];
+    }),
+  );
   for (const warning of result.warnings ?? []) {
     const dd = document.createElement("dd");
     dd.className = "warning";

@@ -25,15 +25,25 @@ const ROW_HEIGHT = 26;
  */
 export function renderTimelines(container: HTMLElement, plan: PlanView, base: number): void {
   container.replaceChildren();
-  const starts = plan.vehicles.map((v) => Math.min(v.depart ?? 0, ...v.stops.map((s) => s.window?.[0] ?? Infinity), v.shift?.[0] ?? Infinity));
-  const ends = plan.vehicles.map((v) => Math.max(v.finish ?? 0, ...v.stops.map((s) => s.window?.[1] ?? -Infinity), v.capMinutes !== null && v.depart !== null ? v.depart + v.capMinutes : -Infinity, v.shift?.[1] ?? -Infinity));
+  const starts = plan.vehicles.map((v) =>
+    Math.min(v.depart ?? 0, ...v.stops.map((s) => s.window?.[0] ?? Infinity), v.shift?.[0] ?? Infinity),
+  );
+  const ends = plan.vehicles.map((v) =>
+    Math.max(
+      v.finish ?? 0,
+      ...v.stops.map((s) => s.window?.[1] ?? -Infinity),
+      v.capMinutes !== null && v.depart !== null ? v.depart + v.capMinutes : -Infinity,
+      v.shift?.[1] ?? -Infinity,
+    ),
+  );
   const axis = plan.timed
     ? { from: Math.min(...starts), to: Math.max(...ends) }
     : { from: 0, to: Math.max(1, ...plan.vehicles.map((v) => v.distance)) };
   if (!plan.timed) {
     const note = document.createElement("p");
     note.className = "note";
-    note.textContent = "No time dimension in this request (it needs node_time_windows, " +
+    note.textContent =
+      "No time dimension in this request (it needs node_time_windows, " +
       "node_service_time and vehicle_speeds): the bars show each route's distance.";
     container.append(note);
   }
@@ -85,20 +95,25 @@ function vehicleRow(vehicle: VehiclePlan, plan: PlanView, axis: { from: number; 
   if (vehicle.shift) row.dataset.shift = `${minutesToClock(vehicle.shift[0], base)}–${minutesToClock(vehicle.shift[1], base)}`;
   if (vehicle.onBoard) row.dataset.onBoard = vehicle.onBoard.join(",");
   const onBoardText = vehicle.onBoard ? `; ${describeOnBoard(vehicle)}` : "";
-  row.setAttribute("aria-label", (plan.timed
-    ? `${vehicle.label}: ${vehicle.shift ? `shift ${row.dataset.shift}; ` : ""}departs ` +
-      `${row.dataset.depart}, back ${row.dataset.finish}; driving ` +
-      `${totals.driving.toFixed(0)} min, waiting ${totals.waiting.toFixed(0)} min, ` +
-      `service ${totals.service.toFixed(0)} min, late ${vehicle.lateness.toFixed(1)} ` +
-      `min; load ${vehicle.load} of ${vehicle.capacity}`
-    : `${vehicle.label}: distance ${vehicle.distance.toFixed(1)}; load ${vehicle.load} of ${vehicle.capacity}`) + onBoardText);
+  row.setAttribute(
+    "aria-label",
+    (plan.timed
+      ? `${vehicle.label}: ${vehicle.shift ? `shift ${row.dataset.shift}; ` : ""}departs ` +
+        `${row.dataset.depart}, back ${row.dataset.finish}; driving ` +
+        `${totals.driving.toFixed(0)} min, waiting ${totals.waiting.toFixed(0)} min, ` +
+        `service ${totals.service.toFixed(0)} min, late ${vehicle.lateness.toFixed(1)} ` +
+        `min; load ${vehicle.load} of ${vehicle.capacity}`
+      : `${vehicle.label}: distance ${vehicle.distance.toFixed(1)}; load ${vehicle.load} of ${vehicle.capacity}`) + onBoardText,
+  );
   row.title = row.getAttribute("aria-label")!;
   requestAnimationFrame(() => drawRow(canvas, vehicle, plan, axis));
   return row;
 }
 
 function dayTotals(vehicle: VehiclePlan): { driving: number; waiting: number; service: number } {
-  let driving = 0, waiting = 0, service = 0;
+  let driving = 0,
+    waiting = 0,
+    service = 0;
   vehicle.stops.forEach((stop, i) => {
     const previous = vehicle.stops[i - 1];
     if (previous?.leave != null && stop.arrive !== null) driving += stop.arrive - previous.leave;
@@ -110,7 +125,8 @@ function dayTotals(vehicle: VehiclePlan): { driving: number; waiting: number; se
 
 function drawRow(canvas: HTMLCanvasElement, vehicle: VehiclePlan, plan: PlanView, axis: { from: number; to: number }): void {
   const dpr = window.devicePixelRatio || 1;
-  const w = canvas.clientWidth, h = ROW_HEIGHT;
+  const w = canvas.clientWidth,
+    h = ROW_HEIGHT;
   canvas.width = Math.round(w * dpr);
   canvas.height = Math.round(h * dpr);
   const ctx = canvas.getContext("2d")!;
@@ -132,7 +148,8 @@ function drawRow(canvas: HTMLCanvasElement, vehicle: VehiclePlan, plan: PlanView
     if (previous?.leave != null && stop.arrive !== null) bar(previous.leave, stop.arrive, TIMELINE_COLORS.driving);
     if (stop.arrive !== null && stop.serviceStart !== null) bar(stop.arrive, stop.serviceStart, TIMELINE_COLORS.waiting);
     if (stop.serviceStart !== null) bar(stop.serviceStart, stop.serviceStart + stop.service, TIMELINE_COLORS.service);
-    if (stop.lateness > 0 && stop.window && stop.serviceStart !== null) bar(stop.window[1], stop.serviceStart, TIMELINE_COLORS.lateness, 19, 5);
+    if (stop.lateness > 0 && stop.window && stop.serviceStart !== null)
+      bar(stop.window[1], stop.serviceStart, TIMELINE_COLORS.lateness, 19, 5);
   });
   if (vehicle.shift) {
     // The shift as a bracket: a thin bar along the top with a tick at each end.

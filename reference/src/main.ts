@@ -32,7 +32,10 @@ async function main(): Promise<void> {
   }
   const spec = (await answer.json()) as Document;
   const here = window.location.origin;
-  spec.servers = [{ url: here, description: "This service (the address this page came from)" }, ...(spec.servers ?? []).filter((s) => s.url !== here)];
+  spec.servers = [
+    { url: here, description: "This service (the address this page came from)" },
+    ...(spec.servers ?? []).filter((s) => s.url !== here),
+  ];
   // Swagger UI shows a warning box for any dialect but OpenAPI's own base dialect; the document's
   // (plain JSON Schema 2020-12, which that dialect extends) renders the same, so the page omits it.
   delete spec.jsonSchemaDialect;

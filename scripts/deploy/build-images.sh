@@ -57,7 +57,8 @@ rootfs() {
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*'
     --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-exclude=/usr/share/info/*'
     --customize-hook="chroot \"\$1\" groupadd --gid $APP_UID app"
-    --customize-hook="chroot \"\$1\" useradd --uid $APP_UID --gid $APP_UID --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin app"
+    --customize-hook="chroot \"\$1\" useradd --uid $APP_UID --gid $APP_UID --no-create-home \
+      --home-dir /nonexistent --shell /usr/sbin/nologin app"
     --customize-hook="install -d -o $APP_UID -g $APP_UID \"\$1/data\""
     --customize-hook='rm -rf "$1"/var/cache/* "$1"/var/log/*'
   )

@@ -29,7 +29,8 @@ while :; do
     for w in "${waiting[@]}"; do
       echo "  $w" >&2
       name=${w%% *}
-      docker inspect --format '{{if .State.Health}}{{range .State.Health.Log}}    {{.Output}}{{end}}{{end}}' "${name#/}" 2>/dev/null | tail -n 3 >&2 || true
+      health_log='{{if .State.Health}}{{range .State.Health.Log}}    {{.Output}}{{end}}{{end}}'
+      docker inspect --format "$health_log" "${name#/}" 2>/dev/null | tail -n 3 >&2 || true
     done
     exit 1
   fi

@@ -10,7 +10,9 @@ import type { validateSolveRequest } from "./validation/validate-solve-request.j
 export type ValidRequest = Extract<ReturnType<typeof validateSolveRequest>, { ok: true }>["request"];
 
 function unavailable(): ApiError {
-  return new ApiError("service_unavailable", "The task queue is temporarily unavailable. Please retry shortly", { retryAfterSeconds: BROKER_RETRY_AFTER_SECONDS });
+  return new ApiError("service_unavailable", "The task queue is temporarily unavailable. Please retry shortly", {
+    retryAfterSeconds: BROKER_RETRY_AFTER_SECONDS,
+  });
 }
 
 /** Seconds a busy client should wait: the backlog divided by recent throughput, within sane bounds. */
@@ -50,7 +52,13 @@ export function newTaskRecord(id: string, caller: Caller, request: ValidRequest)
  * found instead of a tombstone means our own create landed and only its answer was lost: the task
  * is accepted after all.
  */
-export async function commitAdmission(queue: TaskQueue, task: TaskRecord, writes: Promise<void>, log: Logger, outcome: { uncertain: boolean }): Promise<void> {
+export async function commitAdmission(
+  queue: TaskQueue,
+  task: TaskRecord,
+  writes: Promise<void>,
+  log: Logger,
+  outcome: { uncertain: boolean },
+): Promise<void> {
   try {
     await writes;
     await queue.commit(task);

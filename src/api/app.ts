@@ -48,7 +48,10 @@ export async function createApiApp(services: ApiServices, readiness: () => Promi
     getReadiness: notRoutedHere,
     getMetrics: notRoutedHere,
     notFound: async () => {
-      throw new ApiError("not_found", "No such endpoint. The OpenAPI document at /openapi.json lists the available paths (a reference at /docs)");
+      throw new ApiError(
+        "not_found",
+        "No such endpoint. The OpenAPI document at /openapi.json lists the available paths (a reference at /docs)",
+      );
     },
     methodNotAllowed: async (c: OpenApiContext) => {
       // RFC 9110: a 405 names the methods the path does support.
@@ -84,7 +87,13 @@ export async function createApiApp(services: ApiServices, readiness: () => Promi
   });
   app.use(async (ctx: Context) => {
     await api.handleRequest(
-      { method: ctx.method, path: ctx.path, query: ctx.query as Record<string, string>, headers: ctx.headers as Record<string, string>, body: undefined },
+      {
+        method: ctx.method,
+        path: ctx.path,
+        query: ctx.query as Record<string, string>,
+        headers: ctx.headers as Record<string, string>,
+        body: undefined,
+      },
       ctx,
     );
   });
@@ -108,7 +117,11 @@ function responseSelfCheck(api: OpenAPIBackend) {
     if (!state.operationId || typeof ctx.body !== "object" || ctx.body === null || !ctx.response.is("json")) return;
     const result = api.validator.validateResponse(ctx.body, state.operationId, ctx.status);
     if (!result.valid) {
-      state.log.error("response does not match the OpenAPI document", { operation: state.operationId, status: ctx.status, errors: result.errors?.slice(0, 5) });
+      state.log.error("response does not match the OpenAPI document", {
+        operation: state.operationId,
+        status: ctx.status,
+        errors: result.errors?.slice(0, 5),
+      });
     }
   };
 }

@@ -20,7 +20,11 @@ export function readIdempotencyKey(headers: KoaContext["headers"]): { key: strin
   const quoted = /^"((?:[^"\\]|\\["\\])*)"$/.exec(value);
   const key = quoted ? quoted[1]!.replace(/\\(["\\])/g, "$1") : value;
   if (key.length === 0 || key.length > MAX_KEY_LENGTH || !/^[\x20-\x7e]+$/.test(key)) {
-    const issue = { loc: ["header", "Idempotency-Key"], msg: `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} printable ASCII characters, e.g. a UUID`, type: "value_error" };
+    const issue = {
+      loc: ["header", "Idempotency-Key"],
+      msg: `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} printable ASCII characters, e.g. a UUID`,
+      type: "value_error",
+    };
     return { key: null, issue };
   }
   return { key, issue: null };
@@ -51,7 +55,10 @@ export async function claimIdempotencyKey(
 ): Promise<Claim | null | true> {
   if (key === null) return null;
   const requestId = (ctx.state as RequestState).httpRequestId;
-  const outcome = await deps.idempotency.claim(owner, key, bodyFingerprint(body), { requestId, settle: (id) => settleAdmission(deps.tasks, id) });
+  const outcome = await deps.idempotency.claim(owner, key, bodyFingerprint(body), {
+    requestId,
+    settle: (id) => settleAdmission(deps.tasks, id),
+  });
   switch (outcome.kind) {
     case "claimed":
       return outcome.claim;

@@ -22,4 +22,3 @@ export function createOpsRouter(services: ApiServices, readiness: () => Promise<
   });
   return router;
 }
-

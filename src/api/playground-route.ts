@@ -20,8 +20,8 @@ const CONTENT_TYPES: Record<string, string> = {
 // Only the page's own origin: nothing is fetched from anywhere else, and no inline script runs.
 export const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: " +
-    "blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action " +
-    "'none'; frame-ancestors 'none'";
+  "blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action " +
+  "'none'; frame-ancestors 'none'";
 
 /** The headers every page the API serves itself carries (playground, reference, index). */
 export function setPageHeaders(ctx: Context): void {

@@ -42,17 +42,27 @@ export async function startApi(config: Readonly<Config>, log: Logger, options: {
     admission: new Admission(new KvCounter(nats.counters), options.clock ?? SYSTEM_CLOCK),
     history: new HistoryStore(nats.history, nats.requests, nats.requestBodies),
     idempotency: new IdempotencyStore(nats.idempotency),
-    metrics: createApiMetrics({ queueDepth: () => queue.queueDepth(), inProgress: () => queue.inProgress(), natsConnected: nats.isConnected }),
+    metrics: createApiMetrics({
+      queueDepth: () => queue.queueDepth(),
+      inProgress: () => queue.inProgress(),
+      natsConnected: nats.isConnected,
+    }),
     natsConnected: nats.isConnected,
     events: new TaskEvents(nats.js, nats.jsm),
     progress: new ProgressStore(nats.progress),
     eventStreams: new EventStreamRegistry(),
     signalCancel: (taskId) => nats.nc.publish(`${NAMES.cancelSubjectPrefix}.${taskId}`),
-    checkCallbackUrl: (url) => checkCallbackUrl(url, { allowLoopback: config.callbacks.allowLoopback, trustedNetworks: config.callbacks.trustedNetworks }),
+    checkCallbackUrl: (url) =>
+      checkCallbackUrl(url, { allowLoopback: config.callbacks.allowLoopback, trustedNetworks: config.callbacks.trustedNetworks }),
   };
   const readiness = async () => {
     const natsUp = nats.isConnected();
-    const streams = natsUp && (await nats.jsm.streams.info(NAMES.taskStream).then(() => true, () => false));
+    const streams =
+      natsUp &&
+      (await nats.jsm.streams.info(NAMES.taskStream).then(
+        () => true,
+        () => false,
+      ));
     return { nats: natsUp, streams };
   };
   const { app, beginShutdown } = await createApiApp(services, readiness);

@@ -69,7 +69,13 @@ function memoizeOperations(api: OpenAPIBackend): void {
 /** openapi-backend's path template pattern: literal parts escaped, each `{param}` one segment. */
 function templatePattern(path: string): RegExp {
   const literal = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`^${path.replace(/\{[^}]+\}/g, "\0").split("\0").map(literal).join("[^/]+")}$`);
+  return new RegExp(
+    `^${path
+      .replace(/\{[^}]+\}/g, "\0")
+      .split("\0")
+      .map(literal)
+      .join("[^/]+")}$`,
+  );
 }
 
 /**
@@ -88,7 +94,11 @@ function precompileRouting(api: OpenAPIBackend): void {
   const original = router.matchOperation.bind(router);
   const operations = router.getOperations();
   const byPattern = operations
-    .map((operation) => ({ operation, pattern: templatePattern(operation.path), specificity: operation.path.replace(/\{.*?\}/g, "").length }))
+    .map((operation) => ({
+      operation,
+      pattern: templatePattern(operation.path),
+      specificity: operation.path.replace(/\{.*?\}/g, "").length,
+    }))
     .sort((a, b) => b.specificity - a.specificity);
   router.matchOperation = ((req: Parameters<typeof original>[0], strict?: boolean) => {
     const normalized = router.normalizeRequest(req);

@@ -18,9 +18,19 @@ export function taskEnvelope(task: TaskRecord, queueDepth: number | null): Envel
 function stateEnvelope(task: TaskRecord, queueDepth: number | null): Envelope {
   switch (task.state) {
     case "queued":
-      return { success: true, request_id: task.id, error: null, result: { status: "processing", phase: "queued", queue_depth: queueDepth } } satisfies Schemas["PollProcessing"];
+      return {
+        success: true,
+        request_id: task.id,
+        error: null,
+        result: { status: "processing", phase: "queued", queue_depth: queueDepth },
+      } satisfies Schemas["PollProcessing"];
     case "solving":
-      return { success: true, request_id: task.id, error: null, result: { status: "processing", phase: "solving", queue_depth: null } } satisfies Schemas["PollProcessing"];
+      return {
+        success: true,
+        request_id: task.id,
+        error: null,
+        result: { status: "processing", phase: "solving", queue_depth: null },
+      } satisfies Schemas["PollProcessing"];
     case "solved":
       if (task.result) return { success: true, request_id: task.id, error: null, result: task.result } satisfies Schemas["PollSolved"];
       return { success: true, request_id: task.id, error: null, result: null };

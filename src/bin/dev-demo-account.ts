@@ -16,7 +16,13 @@ export const DEMO_USER = "demo";
  * stopped between creating and printing it) gets a fresh key printed, and otherwise the lines
  * say how to get a new key.
  */
-export async function announceDemoAccount(config: Readonly<Config>, varDir: string, natsUrl: string, log: Logger, print: (line: string) => void): Promise<void> {
+export async function announceDemoAccount(
+  config: Readonly<Config>,
+  varDir: string,
+  natsUrl: string,
+  log: Logger,
+  print: (line: string) => void,
+): Promise<void> {
   const marker = join(varDir, "demo-key-shown");
   const conn = await connectNats(config, "vrp-dev", log);
   try {

@@ -34,10 +34,15 @@ let stopping = false;
 
 const alive = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
 async function stopAll(children: ChildProcess[]): Promise<void> {
-  await Promise.all(children.filter(alive).map((child) => new Promise<void>((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  })));
+  await Promise.all(
+    children.filter(alive).map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          child.once("exit", () => resolve());
+          child.kill("SIGTERM");
+        }),
+    ),
+  );
 }
 
 /** Stops what has been started so far: workers, then the API, then nats-server. */
@@ -69,35 +74,61 @@ async function fail(message: string): Promise<never> {
 const wanted: WantedPort[] = [
   { port, variable: "PORT", role: "the API" },
   { port: natsPort, variable: "NATS_PORT", role: "nats-server" },
-  ...Array.from({ length: workerCount }, (_, i) => ({ port: port + 100 + i, variable: "PORT", role: `worker ${i + 1}'s metrics, PORT+${100 + i}` })),
+  ...Array.from({ length: workerCount }, (_, i) => ({
+    port: port + 100 + i,
+    variable: "PORT",
+    role: `worker ${i + 1}'s metrics, PORT+${100 + i}`,
+  })),
 ];
 const taken = await takenPortMessage(wanted, host);
 if (taken) await fail(taken);
 
 mkdirSync(logDir, { recursive: true });
 const onSpawn = (role: "nats" | "api" | "worker") => (child: ChildProcess) => void spawned.push({ role, child });
-nats = await startNatsServer({ storeDir: join(varDir, "nats"), port: natsPort, ownProcessGroup: true, onSpawn: onSpawn("nats") }).catch((err: Error) =>
-  fail(/address already in use/i.test(err.message) ? `port ${natsPort} is in use (nats-server); set NATS_PORT=... to use another` : firstLine(err.message)),
+nats = await startNatsServer({ storeDir: join(varDir, "nats"), port: natsPort, ownProcessGroup: true, onSpawn: onSpawn("nats") }).catch(
+  (err: Error) =>
+    fail(
+      /address already in use/i.test(err.message)
+        ? `port ${natsPort} is in use (nats-server); set NATS_PORT=... to use another`
+        : firstLine(err.message),
+    ),
 );
 const env = { ...process.env, NATS_URL: nats.url, PORT: String(port) };
 const config = loadConfig(env);
 const log = createLogger({ service: "vrp-dev" }, "error", (line) => process.stderr.write(line + "\n"));
 
-const api: ServiceProcess = await spawnService("api", env, join(logDir, "api.log"), { ownProcessGroup: true, onSpawn: onSpawn("api") }).catch((err: Error) =>
-  fail(/EADDRINUSE/.test(err.message) ? `port ${port} is in use (the API); set PORT=... to use another` : `the API did not start (see ${join(logDir, "api.log")}): ${firstLine(err.message)}`),
+const api: ServiceProcess = await spawnService("api", env, join(logDir, "api.log"), {
+  ownProcessGroup: true,
+  onSpawn: onSpawn("api"),
+}).catch((err: Error) =>
+  fail(
+    /EADDRINUSE/.test(err.message)
+      ? `port ${port} is in use (the API); set PORT=... to use another`
+      : `the API did not start (see ${join(logDir, "api.log")}): ${firstLine(err.message)}`,
+  ),
 );
 services.push(api);
 for (let i = 0; i < workerCount; i++) {
-  const worker = await spawnService("worker", { ...env, WORKER_METRICS_PORT: String(port + 100 + i) }, join(logDir, `worker-${i + 1}.log`), { ownProcessGroup: true, onSpawn: onSpawn("worker") }).catch((err: Error) =>
-    fail(`worker ${i + 1} did not start (see ${join(logDir, `worker-${i + 1}.log`)}): ${firstLine(err.message)}`),
-  );
+  const worker = await spawnService(
+    "worker",
+    { ...env, WORKER_METRICS_PORT: String(port + 100 + i) },
+    join(logDir, `worker-${i + 1}.log`),
+    { ownProcessGroup: true, onSpawn: onSpawn("worker") },
+  ).catch((err: Error) => fail(`worker ${i + 1} did not start (see ${join(logDir, `worker-${i + 1}.log`)}): ${firstLine(err.message)}`));
   services.push(worker);
 }
 // Only now, with every service listening, is the demo account created and its key printed.
-await announceDemoAccount(config, varDir, nats.url, log, say).catch((err: Error) => fail(`could not set up the demo account: ${firstLine(err.message)}`));
+await announceDemoAccount(config, varDir, nats.url, log, say).catch((err: Error) =>
+  fail(`could not set up the demo account: ${firstLine(err.message)}`),
+);
 
 const shownLogDir = relative(REPO_ROOT, logDir).startsWith("..") ? logDir : relative(REPO_ROOT, logDir);
-say(`Metrics: ${api.url}/metrics (API), ${services.slice(1).map((w) => w.url).join(", ")} (workers); logs in ${shownLogDir}/`);
+say(
+  `Metrics: ${api.url}/metrics (API), ${services
+    .slice(1)
+    .map((w) => w.url)
+    .join(", ")} (workers); logs in ${shownLogDir}/`,
+);
 say(`Route playground: ${api.url}/playground`);
 say(`VRP solve service ready at ${api.url} (API reference: ${api.url}/docs; Ctrl-C to stop)`);
 

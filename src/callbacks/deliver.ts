@@ -75,7 +75,9 @@ export async function deliverCallback(url: string, body: string, options: Delive
     const target: ResolvedTarget | typeof TIMED_OUT = await untilAborted(resolveHost(parsed.url.hostname, options), deadline.signal);
     if (target === TIMED_OUT) return { outcome: "timeout", ms: elapsedMs() };
     if (!target.ok) {
-      return target.kind === "policy" ? { outcome: "refused", reason: target.reason } : { outcome: "error", reason: target.reason, ms: elapsedMs() };
+      return target.kind === "policy"
+        ? { outcome: "refused", reason: target.reason }
+        : { outcome: "error", reason: target.reason, ms: elapsedMs() };
     }
 
     const result = await postToPinnedAddress({

@@ -13,10 +13,7 @@ export interface PinnedPost {
   signal: AbortSignal;
 }
 
-export type PinnedPostResult =
-  | { kind: "response"; status: number }
-  | { kind: "aborted" }
-  | { kind: "error"; reason: string };
+export type PinnedPostResult = { kind: "response"; status: number } | { kind: "aborted" } | { kind: "error"; reason: string };
 
 /**
  * Answers every lookup with the checked address, whatever the socket asks for. Node 20 calls

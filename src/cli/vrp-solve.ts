@@ -40,7 +40,8 @@ function parseArgs(argv: string[]): CliOptions {
     else throw new Error(`unexpected argument '${arg}'`);
   }
   if (opts.file === undefined) throw new Error("missing request file");
-  if (opts.timeLimit !== undefined && !(Number.isInteger(opts.timeLimit) && opts.timeLimit > 0)) throw new Error("--time-limit must be a positive integer");
+  if (opts.timeLimit !== undefined && !(Number.isInteger(opts.timeLimit) && opts.timeLimit > 0))
+    throw new Error("--time-limit must be a positive integer");
   if (opts.seed !== undefined && !Number.isInteger(opts.seed)) throw new Error("--seed must be an integer");
   return opts as CliOptions;
 }
@@ -97,5 +98,9 @@ export async function runVrpSolve(argv: string[], print: (text: string) => void,
 }
 
 export async function main(): Promise<void> {
-  process.exitCode = await runVrpSolve(process.argv.slice(2), (t) => process.stdout.write(t + "\n"), () => readFileSync(0, "utf8"));
+  process.exitCode = await runVrpSolve(
+    process.argv.slice(2),
+    (t) => process.stdout.write(t + "\n"),
+    () => readFileSync(0, "utf8"),
+  );
 }

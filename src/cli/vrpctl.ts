@@ -59,7 +59,11 @@ function table(rows: Record<string, unknown>[]): string {
   if (rows.length === 0) return "(none)";
   const cols = Object.keys(rows[0]!);
   const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c] ?? "").length)));
-  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(width[i]!)).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(width[i]!))
+      .join("  ")
+      .trimEnd();
   return [line(cols), ...rows.map((r) => line(cols.map((c) => String(r[c] ?? ""))))].join("\n");
 }
 
@@ -72,10 +76,19 @@ export async function runVrpctl(argv: string[], print: (line: string) => void): 
     return;
   }
   if (command === "plans") {
-    print(table([...config.plans.plans.values()].map((p) => ({
-      plan: p.name, api_access: p.apiAccess, max_nodes: p.maxNodes, max_vehicles: p.maxVehicles,
-      max_solve_seconds: p.maxSolveSeconds, submits_per_minute: p.submitsPerMinute, monthly_quota: p.monthlyQuota,
-    }))));
+    print(
+      table(
+        [...config.plans.plans.values()].map((p) => ({
+          plan: p.name,
+          api_access: p.apiAccess,
+          max_nodes: p.maxNodes,
+          max_vehicles: p.maxVehicles,
+          max_solve_seconds: p.maxSolveSeconds,
+          submits_per_minute: p.submitsPerMinute,
+          monthly_quota: p.monthlyQuota,
+        })),
+      ),
+    );
     return;
   }
   const log = createLogger({ service: "vrpctl" }, "error", (line) => process.stderr.write(line + "\n"));
@@ -95,8 +108,10 @@ export async function runVrpctl(argv: string[], print: (line: string) => void): 
       const plan = chosen ?? config.plans.defaultPlan;
       if (!config.plans.plans.has(plan)) throw new UsageError(`unknown plan '${plan}' (see 'vrpctl plans')`);
       const account = await accounts.createAccount(need(2, "<user>"), plan);
-      print(`created account '${account.user}' on plan ` +
-        `'${account.plan}'${chosen === undefined ? " (the default plan; choose one with --plan <plan>)" : ""}`);
+      print(
+        `created account '${account.user}' on plan ` +
+          `'${account.plan}'${chosen === undefined ? " (the default plan; choose one with --plan <plan>)" : ""}`,
+      );
     } else if (command === "account" && sub === "plan") {
       const plan = need(3, "<plan>");
       if (!config.plans.plans.has(plan)) throw new UsageError(`unknown plan '${plan}' (see 'vrpctl plans')`);
@@ -106,16 +121,29 @@ export async function runVrpctl(argv: string[], print: (line: string) => void): 
       const a = await accounts.updateAccount(need(2, "<user>"), (acc) => ({ ...acc, disabled: sub === "disable" }));
       print(`account '${a.user}' is ${a.disabled ? "disabled" : "enabled"}`);
     } else if (command === "accounts") {
-      print(table((await accounts.listAccounts()).map((a) => ({ user: a.user, plan: a.plan, disabled: a.disabled, created: a.createdAt }))));
+      print(
+        table((await accounts.listAccounts()).map((a) => ({ user: a.user, plan: a.plan, disabled: a.disabled, created: a.createdAt }))),
+      );
     } else if (command === "key" && sub === "create") {
       const expires = option(args, "--expires");
       const { key, record } = await accounts.createKey(need(2, "<user>"), expires ? parseExpiry(expires) : null);
-      print(`created key ${record.fingerprint} for ` +
-        `'${record.user}'${record.expiresAt ? `, expires ${record.expiresAt}` : ""}; it ` +
-        `is shown only now:`);
+      print(
+        `created key ${record.fingerprint} for ` +
+          `'${record.user}'${record.expiresAt ? `, expires ${record.expiresAt}` : ""}; it ` +
+          `is shown only now:`,
+      );
       print(key);
     } else if (command === "key" && sub === "list") {
-      print(table((await accounts.listKeys(need(2, "<user>"))).map((k) => ({ fingerprint: k.fingerprint, created: k.createdAt, expires: k.expiresAt ?? "never", state: keyStateAt(k, new Date()) }))));
+      print(
+        table(
+          (await accounts.listKeys(need(2, "<user>"))).map((k) => ({
+            fingerprint: k.fingerprint,
+            created: k.createdAt,
+            expires: k.expiresAt ?? "never",
+            state: keyStateAt(k, new Date()),
+          })),
+        ),
+      );
     } else if (command === "key" && (sub === "revoke" || sub === "disable" || sub === "enable")) {
       const state = sub === "revoke" ? "revoked" : sub === "disable" ? "disabled" : "active";
       const k = await accounts.setKeyState(need(2, "<user>"), need(3, "<fingerprint>"), state);
@@ -131,7 +159,20 @@ export async function runVrpctl(argv: string[], print: (line: string) => void): 
     } else if (command === "history") {
       const limit = Number(option(args, "--limit") ?? "20");
       const page = await new HistoryStore(nats.history, nats.requests, nats.requestBodies).list(need(1, "<user>"), limit, null);
-      print(table(page.items.map((h) => ({ request_id: h.request_id, name: h.name ?? "", submitted_at: h.submitted_at, state: h.state, nodes: h.node_num, vehicles: h.vehicle_num, objective: h.objective, total_cost: h.total_cost ?? "" }))));
+      print(
+        table(
+          page.items.map((h) => ({
+            request_id: h.request_id,
+            name: h.name ?? "",
+            submitted_at: h.submitted_at,
+            state: h.state,
+            nodes: h.node_num,
+            vehicles: h.vehicle_num,
+            objective: h.objective,
+            total_cost: h.total_cost ?? "",
+          })),
+        ),
+      );
     } else if (command === "webhook-secret") {
       const secret = generateWebhookSecret();
       await accounts.updateAccount(need(1, "<user>"), (a) => ({ ...a, webhookSecret: secret }));

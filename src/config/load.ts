@@ -74,7 +74,10 @@ function boolEnv(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
 
 /** CALLBACK_ALLOWED_NETWORKS: comma-separated CIDR blocks, checked here so a typo stops the start. */
 function trustedNetworksEnv(env: NodeJS.ProcessEnv): string[] {
-  const cidrs = (env.CALLBACK_ALLOWED_NETWORKS ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const cidrs = (env.CALLBACK_ALLOWED_NETWORKS ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   try {
     trustedNetworks(cidrs);
   } catch (error) {
@@ -90,7 +93,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   return Object.freeze({
     host: env.HOST ?? "127.0.0.1",
     port: intEnv(env, "PORT", 8080),
-    natsServers: (env.NATS_URL ?? "nats://127.0.0.1:4222").split(",").map((s) => s.trim()).filter(Boolean),
+    natsServers: (env.NATS_URL ?? "nats://127.0.0.1:4222")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
     natsReplicas: intEnv(env, "NATS_REPLICAS", 1),
     nats: {
       pingIntervalMs: intEnv(env, "NATS_PING_INTERVAL_MS", 1000),

@@ -84,7 +84,10 @@ export function familyRequest(feature: StrategyFeature): SolveRequestInput {
       r.node_time_windows = perNode(() => [0, 1000]);
       r.node_service_time = perNode((i) => (i === 0 ? 0 : 5));
       r.vehicle_speeds = [1, 1];
-      r.vehicle_time_windows = [[0, 600], [100, 900]];
+      r.vehicle_time_windows = [
+        [0, 600],
+        [100, 900],
+      ];
       break;
     case "route_limits":
       r.vehicle_max_stops = [3, 3];
@@ -126,13 +129,31 @@ export function requestFeatures(r: SolveRequestInput): StrategyFeature[] {
   add("multiple_depots", depots.size > 1);
   add("mixed_fleet", req.objective === "min_total_cost" || new Set(req.vehicles_capacity).size > 1);
   add("optional_stops", has(req.node_skip_penalties, (v) => v !== null) || req.allow_unassigned === true);
-  add("skills", has(req.node_skills, (v) => Array.isArray(v) && v.length > 0));
-  add("shifts", has(req.vehicle_time_windows, (v) => v !== null));
+  add(
+    "skills",
+    has(req.node_skills, (v) => Array.isArray(v) && v.length > 0),
+  );
+  add(
+    "shifts",
+    has(req.vehicle_time_windows, (v) => v !== null),
+  );
   const limits = [req.vehicle_max_distance, req.vehicle_max_working_hours, req.vehicle_max_stops];
-  add("route_limits", limits.some((l) => has(l, (v) => v !== null)));
-  add("pickups", has(req.node_pickups, (v) => typeof v === "number" && v > 0));
+  add(
+    "route_limits",
+    limits.some((l) => has(l, (v) => v !== null)),
+  );
+  add(
+    "pickups",
+    has(req.node_pickups, (v) => typeof v === "number" && v > 0),
+  );
   add("backhauls", req.pickups_after_deliveries === true);
-  add("shipments", has(req.shipments, () => true));
-  add("extra_dimensions", has(req.node_extra_demands, () => true));
+  add(
+    "shipments",
+    has(req.shipments, () => true),
+  );
+  add(
+    "extra_dimensions",
+    has(req.node_extra_demands, () => true),
+  );
   return found;
 }

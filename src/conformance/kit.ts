@@ -70,7 +70,9 @@ export function runConformance(strategy: Strategy, options: KitOptions = {}): Ch
     return verdict.ok ? pass(`feasible, cost ${verdict.cost.toFixed(2)} (${seconds} s)`) : fail(verdict.why);
   };
 
-  for (const file of readdirSync(o.examplesDir).filter((f) => f.endsWith(".json")).sort()) {
+  for (const file of readdirSync(o.examplesDir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()) {
     const request = JSON.parse(readFileSync(join(o.examplesDir, file), "utf8")) as SolveRequestInput;
     record(`example ${file}`, solveChecked(request, true));
   }

@@ -44,21 +44,21 @@ export async function startNatsServer(options: NatsServerOptions): Promise<NatsS
   const port = options.port ?? (await freePort());
   const host = options.host ?? "127.0.0.1";
   mkdirSync(options.storeDir, { recursive: true });
-  const lines = [
-    `listen: "${host}:${port}"`,
-    `max_payload: 8MB`,
-    `jetstream { store_dir: "${options.storeDir.replace(/\\/g, "/")}" }`,
-  ];
+  const lines = [`listen: "${host}:${port}"`, `max_payload: 8MB`, `jetstream { store_dir: "${options.storeDir.replace(/\\/g, "/")}" }`];
   if (options.monitorPort) lines.push(`http: "${host}:${options.monitorPort}"`);
   if (options.cluster) {
     lines.push(`server_name: "${options.cluster.serverName}"`);
-    lines.push(`cluster { name: "${options.cluster.name}", listen: ` +
-      `"${host}:${options.cluster.port}", routes: ` +
-      `[${options.cluster.routes.map((r) => `"${r}"`).join(", ")}] }`);
+    lines.push(
+      `cluster { name: "${options.cluster.name}", listen: ` +
+        `"${host}:${options.cluster.port}", routes: ` +
+        `[${options.cluster.routes.map((r) => `"${r}"`).join(", ")}] }`,
+    );
   }
   const configPath = join(options.storeDir, "nats-server.conf");
   writeFileSync(configPath, lines.join("\n") + "\n");
-  const [command, ...args] = options.netns ? ["ip", "netns", "exec", options.netns, "nats-server", "-c", configPath] : ["nats-server", "-c", configPath];
+  const [command, ...args] = options.netns
+    ? ["ip", "netns", "exec", options.netns, "nats-server", "-c", configPath]
+    : ["nats-server", "-c", configPath];
   const child = spawn(command!, args, { stdio: ["ignore", "pipe", "pipe"], detached: options.ownProcessGroup ?? false });
   options.onSpawn?.(child);
   let output = "";
@@ -85,7 +85,10 @@ export async function startNatsServer(options: NatsServerOptions): Promise<NatsS
   // Keep draining its output so a chatty server never blocks on a full pipe.
   child.stdout!.resume();
   child.stderr!.resume();
-  const waitExit = () => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
+  const waitExit = () =>
+    new Promise<void>((resolve) =>
+      child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve()),
+    );
   return {
     url: `nats://${host}:${port}`,
     port,

@@ -48,7 +48,11 @@ export class Admission {
   async consumeRate(owner: string, plan: Plan): Promise<RateState> {
     const window = minuteWindow(this.clock.now());
     const result = await this.counter.add(`rate.${ownerKey(owner)}.${window.id}`, 1, plan.submitsPerMinute);
-    const state = { limit: plan.submitsPerMinute, remaining: Math.max(0, plan.submitsPerMinute - result.value), resetSeconds: window.resetSeconds };
+    const state = {
+      limit: plan.submitsPerMinute,
+      remaining: Math.max(0, plan.submitsPerMinute - result.value),
+      resetSeconds: window.resetSeconds,
+    };
     if (!result.ok) {
       throw new ApiError(
         "rate_limit_exceeded",
@@ -124,7 +128,7 @@ function quotaExceeded(plan: Plan, resetSeconds: number): ApiError {
 /** The IETF RateLimit / RateLimit-Policy header fields (draft-ietf-httpapi-ratelimit-headers). */
 export function rateLimitHeaders(state: RateState): Record<string, string> {
   return {
-    "RateLimit": `"default";r=${state.remaining};t=${state.resetSeconds}`,
+    RateLimit: `"default";r=${state.remaining};t=${state.resetSeconds}`,
     "RateLimit-Policy": `"default";q=${state.limit};w=60`,
   };
 }

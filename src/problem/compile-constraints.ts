@@ -9,7 +9,14 @@ export const NO_STOPS_LIMIT = 0x7fffffff;
  * Shifts and per-vehicle working hours need the time dimension: without it they are ignored
  * with a warning, like max_working_hours.
  */
-export function compileServiceRules(req: ConstraintFields, n: number, m: number, isDepot: Uint8Array, time: TimeBlock | null, warnings: string[]): ServiceRules | null {
+export function compileServiceRules(
+  req: ConstraintFields,
+  n: number,
+  m: number,
+  isDepot: Uint8Array,
+  time: TimeBlock | null,
+  warnings: string[],
+): ServiceRules | null {
   const used =
     req.node_skip_penalties != null ||
     req.allow_unassigned === true ||
@@ -37,8 +44,10 @@ export function compileServiceRules(req: ConstraintFields, n: number, m: number,
       if (h != null) maxDurationMin[v] = h * 60;
     });
   } else {
-    if (req.vehicle_time_windows?.some((w) => w != null)) warnings.push("vehicle_time_windows was ignored because the time dimension is off");
-    if (req.vehicle_max_working_hours?.some((h) => h != null)) warnings.push("vehicle_max_working_hours was ignored because the time dimension is off");
+    if (req.vehicle_time_windows?.some((w) => w != null))
+      warnings.push("vehicle_time_windows was ignored because the time dimension is off");
+    if (req.vehicle_max_working_hours?.some((h) => h != null))
+      warnings.push("vehicle_max_working_hours was ignored because the time dimension is off");
   }
   const maxDistance = new Float64Array(m).fill(Number.POSITIVE_INFINITY);
   req.vehicle_max_distance?.forEach((d, v) => {
@@ -98,5 +107,14 @@ export function compileLoadRules(req: ConstraintFields, n: number, m: number): L
   const extraCapacity = new Float64Array(m * extraDims);
   req.node_extra_demands?.forEach((row, i) => extraDemand.set(row.slice(0, extraDims), i * extraDims));
   req.vehicles_extra_capacity?.forEach((row, v) => extraCapacity.set(row.slice(0, extraDims), v * extraDims));
-  return { pickup, pickupsAfterDeliveries: req.pickups_after_deliveries === true, shipments, partner, shipmentLoad, extraDims, extraDemand, extraCapacity };
+  return {
+    pickup,
+    pickupsAfterDeliveries: req.pickups_after_deliveries === true,
+    shipments,
+    partner,
+    shipmentLoad,
+    extraDims,
+    extraDemand,
+    extraCapacity,
+  };
 }

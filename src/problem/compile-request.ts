@@ -122,6 +122,7 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
 /** d(i, j) of a request by the same rule as compileRequest, without building the matrix. */
 export function requestDistance(req: SolveRequestInput): (i: number, j: number) => number {
   const positions = req.node_positions ?? [];
-  if (positions.length === req.node_num) return (i, j) => Math.hypot(positions[i]![0]! - positions[j]![0]!, positions[i]![1]! - positions[j]![1]!);
+  if (positions.length === req.node_num)
+    return (i, j) => Math.hypot(positions[i]![0]! - positions[j]![0]!, positions[i]![1]! - positions[j]![1]!);
   return (i, j) => req.distance_matrix[i]![j]!;
 }

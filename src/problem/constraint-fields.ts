@@ -16,7 +16,10 @@ export type ServiceFields = Pick<
 >;
 
 /** Pickups, backhauls, shipments and extra load dimensions (constraints.md, second table): the document's own types. */
-export type LoadFields = Pick<SolveRequest, "node_pickups" | "pickups_after_deliveries" | "shipments" | "node_extra_demands" | "vehicles_extra_capacity">;
+export type LoadFields = Pick<
+  SolveRequest,
+  "node_pickups" | "pickups_after_deliveries" | "shipments" | "node_extra_demands" | "vehicles_extra_capacity"
+>;
 
 /** The request fields of constraints.md. */
 export type ConstraintFields = ServiceFields & LoadFields;

@@ -2,7 +2,15 @@ import type { components } from "../../generated/api.js";
 import { distanceBetween, type CompiledProblem } from "../../strategies/core/problem.js";
 import type { ConstraintFields } from "./constraint-fields.js";
 import { loadReasons } from "./load-diagnostics.js";
-import { capMinutes, isAllowed, markMayBeUnassigned, mustServe, serviceReasons, vehicleClasses, type Distance } from "./service-diagnostics.js";
+import {
+  capMinutes,
+  isAllowed,
+  markMayBeUnassigned,
+  mustServe,
+  serviceReasons,
+  vehicleClasses,
+  type Distance,
+} from "./service-diagnostics.js";
 import { evidenceNumber, withoutDust } from "./message-numbers.js";
 
 /** One proven reason why no feasible solution exists: the OpenAPI document's `Infeasibility`. */
@@ -17,8 +25,17 @@ const EPS = 1e-9;
  * cheaply (O(customers x vehicles)) and for sure. An empty list does not prove feasibility; it
  * only means none of these applies. The API's validate endpoint and a failed task list the same.
  */
-export function infeasibilities(p: CompiledProblem, distance: Distance = (i, j) => distanceBetween(p, i, j), request: ConstraintFields = {}): Infeasibility[] {
-  const found = [...capacityReasons(p), ...loadReasons(p, distance), ...timeReasons(p, distance, request), ...serviceReasons(p, distance, request)];
+export function infeasibilities(
+  p: CompiledProblem,
+  distance: Distance = (i, j) => distanceBetween(p, i, j),
+  request: ConstraintFields = {},
+): Infeasibility[] {
+  const found = [
+    ...capacityReasons(p),
+    ...loadReasons(p, distance),
+    ...timeReasons(p, distance, request),
+    ...serviceReasons(p, distance, request),
+  ];
   return markMayBeUnassigned(p, found);
 }
 
@@ -58,7 +75,8 @@ function capacityReasons(p: CompiledProblem): Infeasibility[] {
     const excess = withoutDust(totalDemand - totalCapacity);
     found.push({
       kind: "total_demand_exceeds_capacity",
-      message: `total demand ${evidenceNumber(totalDemand)} exceeds the total capacity of all ` +
+      message:
+        `total demand ${evidenceNumber(totalDemand)} exceeds the total capacity of all ` +
         `vehicles ${evidenceNumber(totalCapacity)} by ${evidenceNumber(excess)}`,
       evidence: { total_demand: withoutDust(totalDemand), total_capacity: withoutDust(totalCapacity), excess },
     });
@@ -133,24 +151,37 @@ function timeReasons(p: CompiledProblem, dist: Distance, request: ConstraintFiel
       const lateBy = withoutDust(earliestArrival - t.twEndMin[c]!);
       found.push({
         kind: "window_unreachable",
-        message: `node ${c} cannot be served within its time window ` +
+        message:
+          `node ${c} cannot be served within its time window ` +
           `[${evidenceNumber(t.twStartMin[c]!)}, ${evidenceNumber(t.twEndMin[c]!)}] by any ` +
           `vehicle: the earliest arrival, straight from a start node, is ` +
           `${evidenceNumber(withoutDust(earliestArrival))}, ${evidenceNumber(lateBy)} min ` +
           `after the window closes`,
         node: c,
-        evidence: { window_end: t.twEndMin[c]!, earliest_arrival: withoutDust(earliestArrival), late_by: lateBy, vehicle: `Vehicle ${arrivalVehicle}` },
+        evidence: {
+          window_end: t.twEndMin[c]!,
+          earliest_arrival: withoutDust(earliestArrival),
+          late_by: lateBy,
+          vehicle: `Vehicle ${arrivalVehicle}`,
+        },
       });
     } else if (hard && returnVehicle >= 0 && earliestReturnSlack > EPS) {
       const e = p.endNode[returnVehicle]!;
       found.push({
         kind: "return_too_late",
-        message: `node ${c} cannot be served within its time window by any vehicle with a return ` +
+        message:
+          `node ${c} cannot be served within its time window by any vehicle with a return ` +
           `to its end node in time: the earliest return is ` +
           `${evidenceNumber(withoutDust(earliestReturn))}, after node ${e}'s window closes ` +
           `at ${evidenceNumber(t.twEndMin[e]!)}`,
         node: c,
-        evidence: { earliest_return: withoutDust(earliestReturn), end_node: e, end_window_end: t.twEndMin[e]!, late_by: withoutDust(earliestReturnSlack), vehicle: `Vehicle ${returnVehicle}` },
+        evidence: {
+          earliest_return: withoutDust(earliestReturn),
+          end_node: e,
+          end_window_end: t.twEndMin[e]!,
+          late_by: withoutDust(earliestReturnSlack),
+          vehicle: `Vehicle ${returnVehicle}`,
+        },
       });
     }
     if (tripOverCap > EPS) {

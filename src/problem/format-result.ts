@@ -72,7 +72,10 @@ export function formatResult(
     distances.push(withoutDust(routeScore.distance));
     routeDetails[label] = routeDetail(p, v, routeScore, schedule);
     if (p.time) {
-      timeWindows[label] = schedule.arrive.map((a, i) => [clockTime(meta.baseStartSeconds, a), clockTime(meta.baseStartSeconds, schedule.leave[i]!)]);
+      timeWindows[label] = schedule.arrive.map((a, i) => [
+        clockTime(meta.baseStartSeconds, a),
+        clockTime(meta.baseStartSeconds, schedule.leave[i]!),
+      ]);
     }
   }
   // Requests that let customers be left out: the unserved ones with their reasons, and their
@@ -81,7 +84,10 @@ export function formatResult(
   const unserved = leftOut ? unservedCustomers(p, solution) : [];
   const skipped = leftOut ? skipPenaltyTotal(p, unserved) : 0;
   const extensions = leftOut
-    ? { unassigned: unassignedEntries(p, solution, unserved, meta.proven ?? [], meta.pricingBudget), skip_penalty_total: withoutDust(skipped) }
+    ? {
+        unassigned: unassignedEntries(p, solution, unserved, meta.proven ?? [], meta.pricingBudget),
+        skip_penalty_total: withoutDust(skipped),
+      }
     : {};
   return {
     status: "solved",

@@ -31,7 +31,8 @@ export function loadReasons(p: CompiledProblem, dist: Distance): Infeasibility[]
       const excess = withoutDust(pickup - largest);
       found.push({
         kind: "pickup_exceeds_capacity",
-        message: `node ${c} pickup ${evidenceNumber(pickup)} exceeds the largest vehicle capacity ` +
+        message:
+          `node ${c} pickup ${evidenceNumber(pickup)} exceeds the largest vehicle capacity ` +
           `${evidenceNumber(largest)} by ${evidenceNumber(excess)}`,
         node: c,
         evidence: { pickup, largest_capacity: largest, excess },
@@ -42,7 +43,8 @@ export function loadReasons(p: CompiledProblem, dist: Distance): Infeasibility[]
     const excess = withoutDust(totalPickup - fleet);
     found.push({
       kind: "total_pickup_exceeds_capacity",
-      message: `total pickup ${evidenceNumber(withoutDust(totalPickup))} exceeds the total ` +
+      message:
+        `total pickup ${evidenceNumber(withoutDust(totalPickup))} exceeds the total ` +
         `capacity of all vehicles ${evidenceNumber(fleet)} by ${evidenceNumber(excess)}`,
       evidence: { total_pickup: withoutDust(totalPickup), total_capacity: withoutDust(fleet), excess },
     });
@@ -52,7 +54,8 @@ export function loadReasons(p: CompiledProblem, dist: Distance): Infeasibility[]
       const excess = withoutDust(s.amount - largest);
       found.push({
         kind: "shipment_exceeds_capacity",
-        message: `shipment ${k} (node ${s.pickup} to node ${s.delivery}) amount ` +
+        message:
+          `shipment ${k} (node ${s.pickup} to node ${s.delivery}) amount ` +
           `${evidenceNumber(s.amount)} exceeds the largest vehicle capacity ` +
           `${evidenceNumber(largest)} by ${evidenceNumber(excess)}`,
         node: s.pickup,
@@ -83,7 +86,8 @@ function extraDimensionReasons(p: CompiledProblem): Infeasibility[] {
         const excess = withoutDust(demand - largest);
         found.push({
           kind: "extra_demand_exceeds_capacity",
-          message: `node ${c} demand ${evidenceNumber(demand)} in extra dimension ${k + 1} exceeds ` +
+          message:
+            `node ${c} demand ${evidenceNumber(demand)} in extra dimension ${k + 1} exceeds ` +
             `the largest vehicle capacity ${evidenceNumber(largest)} in that dimension by ` +
             `${evidenceNumber(excess)}`,
           node: c,
@@ -95,7 +99,8 @@ function extraDimensionReasons(p: CompiledProblem): Infeasibility[] {
       const excess = withoutDust(total - fleet);
       found.push({
         kind: "total_extra_demand_exceeds_capacity",
-        message: `total demand ${evidenceNumber(withoutDust(total))} in extra dimension ${k + 1} ` +
+        message:
+          `total demand ${evidenceNumber(withoutDust(total))} in extra dimension ${k + 1} ` +
           `exceeds the total capacity of all vehicles ` +
           `${evidenceNumber(withoutDust(fleet))} in that dimension by ${evidenceNumber(excess)}`,
         evidence: { dimension: k + 1, total_demand: withoutDust(total), total_capacity: withoutDust(fleet), excess },
@@ -128,7 +133,8 @@ function shipmentWindowReasons(p: CompiledProblem, dist: Distance): Infeasibilit
       const lateBy = withoutDust(best.arrival - windowEnd);
       found.push({
         kind: "shipment_windows_incompatible",
-        message: `shipment ${k} cannot be delivered in time: its pickup (node ${s.pickup}) is ` +
+        message:
+          `shipment ${k} cannot be delivered in time: its pickup (node ${s.pickup}) is ` +
           `served by ${evidenceNumber(withoutDust(best.finish))} at the earliest, then the ` +
           `delivery (node ${s.delivery}) is reached at ` +
           `${evidenceNumber(withoutDust(best.arrival))} at best, ${evidenceNumber(lateBy)} ` +

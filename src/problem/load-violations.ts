@@ -27,9 +27,11 @@ export function loadViolationReasons(p: CompiledProblem, solution: Solution): st
       if (load > peak) [peak, peakAt] = [load, i];
     });
     if (peak > p.capacity[v]! + EPS) {
-      overloaded.push(`vehicle ${v} has ${amountNumber(peak)} on board ` +
-        `${peakAt === 0 ? "leaving its start node" : `after node ${nodes[peakAt]}`} ` +
-        `against its capacity ${amountNumber(p.capacity[v]!)}`);
+      overloaded.push(
+        `vehicle ${v} has ${amountNumber(peak)} on board ` +
+          `${peakAt === 0 ? "leaving its start node" : `after node ${nodes[peakAt]}`} ` +
+          `against its capacity ${amountNumber(p.capacity[v]!)}`,
+      );
       excess += peak - p.capacity[v]!;
     }
     if (rules.pickupsAfterDeliveries) {
@@ -45,13 +47,19 @@ export function loadViolationReasons(p: CompiledProblem, solution: Solution): st
       }
     }
   });
-  if (overloaded.length > 0) why.push(`capacity exceeded on board on ${overloaded.length} route(s) by ${amountNumber(excess)} in total (${listedItems(overloaded)})`);
+  if (overloaded.length > 0)
+    why.push(
+      `capacity exceeded on board on ${overloaded.length} route(s) by ${amountNumber(excess)} in total (${listedItems(overloaded)})`,
+    );
   if (backhaul.length > 0) why.push(`pickups_after_deliveries broken on ${backhaul.length} route(s) (${listedItems(backhaul)})`);
   const broken = brokenShipments(rules, solution, p.nodeCount);
   if (broken.length > 0) why.push(`${broken.length} shipment(s) not served by one vehicle with the pickup first (${listedItems(broken)})`);
   extraOver.forEach((over, k) => {
-    if (over.routes.length > 0) why.push(`capacity of extra dimension ${k + 1} exceeded on ${over.routes.length} route(s) ` +
-      `by ${amountNumber(over.excess)} in total (${listedItems(over.routes)})`);
+    if (over.routes.length > 0)
+      why.push(
+        `capacity of extra dimension ${k + 1} exceeded on ${over.routes.length} route(s) ` +
+          `by ${amountNumber(over.excess)} in total (${listedItems(over.routes)})`,
+      );
   });
   return why;
 }

@@ -39,7 +39,14 @@ export function routeBreaches(p: CompiledProblem, v: number, route: readonly num
 }
 
 export function breaksAny(b: RuleBreaches): boolean {
-  return b.skillNodes.length > 0 || b.shiftEarlyMin > EPS_MIN || b.shiftLateMin > EPS_MIN || b.durationOverMin > EPS_MIN || b.distanceOver > EPS_DIST || b.stopsOver > 0;
+  return (
+    b.skillNodes.length > 0 ||
+    b.shiftEarlyMin > EPS_MIN ||
+    b.shiftLateMin > EPS_MIN ||
+    b.durationOverMin > EPS_MIN ||
+    b.distanceOver > EPS_DIST ||
+    b.stopsOver > 0
+  );
 }
 
 /** A route the service accepts: the evaluator finds it feasible and it keeps every rule above. */

@@ -48,7 +48,9 @@ export function capMinutes(p: CompiledProblem, v: number): number {
 /** Flags the reasons that leave a customer unserved instead of failing the task. */
 export function markMayBeUnassigned(p: CompiledProblem, found: Infeasibility[]): Infeasibility[] {
   if (!p.rules) return found;
-  return found.map((i) => ((i.node === undefined ? p.rules!.allowUnassigned : mayBeUnassigned(p, i.node)) ? { ...i, may_be_unassigned: true as const } : i));
+  return found.map((i) =>
+    (i.node === undefined ? p.rules!.allowUnassigned : mayBeUnassigned(p, i.node)) ? { ...i, may_be_unassigned: true as const } : i,
+  );
 }
 
 /**
@@ -66,7 +68,8 @@ export function vehicleClasses(p: CompiledProblem, request: ConstraintFields): n
       // Skills from the request; a caller that passed none leaves each vehicle its own class.
       const skillsKnown = rules.allowed === null || request.node_skills !== undefined;
       const skills = skillsKnown ? [...new Set(request.vehicle_skills?.[v] ?? [])].sort().join("\u0000") : `#${v}`;
-      key += `,${capMinutes(p, v)},${rules.shiftStartMin[v]},${rules.shiftEndMin[v]},` +
+      key +=
+        `,${capMinutes(p, v)},${rules.shiftStartMin[v]},${rules.shiftEndMin[v]},` +
         `${rules.maxDistance[v]},${rules.maxStops[v]},${JSON.stringify(skills)}`;
     }
     if (!seen.has(key)) {
@@ -113,7 +116,8 @@ function skillsReason(p: CompiledProblem, c: number, request: ConstraintFields):
   }
   return {
     kind: "no_vehicle_with_skills",
-    message: `node ${c} needs the skills ${JSON.stringify(required)}, which no vehicle has ` +
+    message:
+      `node ${c} needs the skills ${JSON.stringify(required)}, which no vehicle has ` +
       `all of (vehicle ${vehicle}, the closest, lacks ${JSON.stringify(missing)})`,
     node: c,
     evidence: { required_skills: required, missing_skills: missing, vehicle: `Vehicle ${vehicle}` },
@@ -159,7 +163,8 @@ function shiftReason(p: CompiledProblem, c: number, allowed: number[], dist: Dis
   const lateBy = withoutDust(best);
   return {
     kind: "shift_too_short",
-    message: `node ${c} cannot be served within the shift of any vehicle allowed to serve it, ` +
+    message:
+      `node ${c} cannot be served within the shift of any vehicle allowed to serve it, ` +
       `even driving there and back alone: vehicle ${bestVehicle} (shift ` +
       `[${evidenceNumber(shiftStart)}, ${evidenceNumber(shiftEnd)}]) misses by ` +
       `${evidenceNumber(lateBy)} min at best, back at ` +
@@ -193,7 +198,8 @@ function distanceReason(p: CompiledProblem, c: number, allowed: number[], dist: 
   const cap = caps[vehicle]!;
   return {
     kind: "distance_limit",
-    message: `node ${c} is farther than the distance cap of every vehicle allowed to serve ` +
+    message:
+      `node ${c} is farther than the distance cap of every vehicle allowed to serve ` +
       `it: the shortest trip there and back, by vehicle ${vehicle}, is ` +
       `${evidenceNumber(withoutDust(trip))} against its vehicle_max_distance ` +
       `${evidenceNumber(cap)}`,

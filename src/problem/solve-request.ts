@@ -93,7 +93,13 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
   const strategy = pinned ? findStrategy(pinned) : selectStrategy(problem, options.selection);
   const support = strategy.supports(problem);
   if (!support.ok) {
-    return fail(`Strategy '${strategy.name}' declined this request: ${support.reason}`, [support.reason], strategy.name, [], "strategy_declined");
+    return fail(
+      `Strategy '${strategy.name}' declined this request: ${support.reason}`,
+      [support.reason],
+      strategy.name,
+      [],
+      "strategy_declined",
+    );
   }
 
   const elapsed = (performance.now() - started) / 1000;
@@ -107,7 +113,18 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
     const candidateScore = evaluateSolution(problem, candidate);
     if (!judgeSolution(problem, candidate, candidateScore).feasible) return null;
     // Progress reports price few insertions: the final result prices them all.
-    const meta = { requestId: options.requestId, solveSeconds: (performance.now() - started) / 1000, strategy: strategy.name, warnings, baseStartSeconds, seed, iterations: budget.iterationCount, solverVersion: solverVersion(), proven, pricingBudget: PROGRESS_PRICING_BUDGET };
+    const meta = {
+      requestId: options.requestId,
+      solveSeconds: (performance.now() - started) / 1000,
+      strategy: strategy.name,
+      warnings,
+      baseStartSeconds,
+      seed,
+      iterations: budget.iterationCount,
+      solverVersion: solverVersion(),
+      proven,
+      pricingBudget: PROGRESS_PRICING_BUDGET,
+    };
     return formatResult(problem, candidate, candidateScore, meta);
   });
   // A search that finds no feasible solution goes through the feasibility phase before failing.

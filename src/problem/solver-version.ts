@@ -22,8 +22,15 @@ function sourceFiles(dir: string): string[] {
 function computeSolverVersion(): string {
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
   const hash = createHash("sha256");
-  const files = SOLVER_DIRS.flatMap((d) => sourceFiles(join(ROOT, d))).map((f) => relative(ROOT, f).split("\\").join("/")).sort();
-  for (const file of files) hash.update(file).update("\0").update(readFileSync(join(ROOT, file))).update("\0");
+  const files = SOLVER_DIRS.flatMap((d) => sourceFiles(join(ROOT, d)))
+    .map((f) => relative(ROOT, f).split("\\").join("/"))
+    .sort();
+  for (const file of files)
+    hash
+      .update(file)
+      .update("\0")
+      .update(readFileSync(join(ROOT, file)))
+      .update("\0");
   return `${pkg.version}+${hash.digest("hex").slice(0, 12)}`;
 }
 

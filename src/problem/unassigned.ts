@@ -33,7 +33,13 @@ export const DEFAULT_PRICING_BUDGET = 4_000_000;
  * (every allowed vehicle at its stops cap; the cheapest feasible insertion against the skip
  * penalty; no feasible insertion at all).
  */
-export function unassignedEntries(p: CompiledProblem, s: Solution, unserved: readonly number[], proven: readonly Infeasibility[], budget = DEFAULT_PRICING_BUDGET): UnassignedNode[] {
+export function unassignedEntries(
+  p: CompiledProblem,
+  s: Solution,
+  unserved: readonly number[],
+  proven: readonly Infeasibility[],
+  budget = DEFAULT_PRICING_BUDGET,
+): UnassignedNode[] {
   const byNode = new Map<number, Infeasibility[]>();
   for (const i of proven) if (i.node !== undefined) byNode.set(i.node, [...(byNode.get(i.node) ?? []), i]);
   let work = 0;
@@ -60,19 +66,30 @@ function planReason(p: CompiledProblem, s: Solution, c: number, routeCosts: numb
     return {
       node: c,
       reason: "stops_limit",
-      message: `node ${c} was left out: every vehicle allowed to serve it already visits its ` +
+      message:
+        `node ${c} was left out: every vehicle allowed to serve it already visits its ` +
         `vehicle_max_stops (${allowed.length} vehicle(s), ${total} stops in all)`,
       evidence: { allowed_vehicles: allowed.length, total_max_stops: total },
     };
   }
   const insertion = routeCosts ? (cheapestInsertion(p, s, c, allowed, routeCosts)?.delta ?? null) : undefined;
   if (insertion === null) {
-    return { node: c, reason: "no_feasible_insertion", message: `node ${c} was left out: no route of this plan, a new one included, can take it without breaking a hard constraint`, evidence: {} };
+    return {
+      node: c,
+      reason: "no_feasible_insertion",
+      message: `node ${c} was left out: no route of this plan, a new one included, can take it without breaking a hard constraint`,
+      evidence: {},
+    };
   }
   if (!mustServe(p, c)) {
     const penalty = rules.skipPenalty[c]!;
     if (insertion === undefined) {
-      return { node: c, reason: "skipped_cheaper", message: `node ${c} is optional and was left out at its skip penalty ${evidenceNumber(penalty)}`, evidence: { skip_penalty: penalty } };
+      return {
+        node: c,
+        reason: "skipped_cheaper",
+        message: `node ${c} is optional and was left out at its skip penalty ${evidenceNumber(penalty)}`,
+        evidence: { skip_penalty: penalty },
+      };
     }
     const cost = withoutDust(insertion);
     const message =
@@ -87,7 +104,12 @@ function planReason(p: CompiledProblem, s: Solution, c: number, routeCosts: numb
   }
   // A required customer with a feasible insertion is placed before the result is built (complete-plan.ts);
   // here only when the plan was too large to price.
-  return { node: c, reason: "no_feasible_insertion", message: `node ${c} was left out: the solver found no feasible route that takes it`, evidence: {} };
+  return {
+    node: c,
+    reason: "no_feasible_insertion",
+    message: `node ${c} was left out: the solver found no feasible route that takes it`,
+    evidence: {},
+  };
 }
 
 /** The vehicles with every skill customer c needs. */
@@ -108,7 +130,13 @@ export interface Insertion {
  * The cheapest feasible insertion of c over the given vehicles and every position (an empty
  * route included: a new route); null when none is feasible. `routeCosts[v]` is route v's cost now.
  */
-export function cheapestInsertion(p: CompiledProblem, s: Solution, c: number, allowed: readonly number[], routeCosts: readonly number[]): Insertion | null {
+export function cheapestInsertion(
+  p: CompiledProblem,
+  s: Solution,
+  c: number,
+  allowed: readonly number[],
+  routeCosts: readonly number[],
+): Insertion | null {
   let best: Insertion | null = null;
   for (const v of allowed) {
     const route = s.routes[v]!;

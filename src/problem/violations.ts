@@ -13,13 +13,20 @@ import { amountNumber, listedItems } from "./message-numbers.js";
  * With load rules (pickups, shipments, extra dimensions) the capacity rule is the one on board,
  * told from the solution by loadViolationReasons.
  */
-export function violationReasons(p: CompiledProblem, score: SolutionScore, context?: { solution: Solution; proven: readonly components["schemas"]["Infeasibility"][] }): string[] {
+export function violationReasons(
+  p: CompiledProblem,
+  score: SolutionScore,
+  context?: { solution: Solution; proven: readonly components["schemas"]["Infeasibility"][] },
+): string[] {
   const solution = context?.solution;
   const why: string[] = p.rules && context ? ruleViolationReasons(p, score, context.solution, context.proven) : [];
   if (score.missing.length > 0 && !(p.rules && context)) {
-    why.push(`${score.missing.length} customer(s) could not be placed on any route under the hard constraints (e.g. node ${score.missing[0]})`);
+    why.push(
+      `${score.missing.length} customer(s) could not be placed on any route under the hard constraints (e.g. node ${score.missing[0]})`,
+    );
   }
-  if (score.duplicated.length > 0) why.push(`${score.duplicated.length} customer(s) visited more than once (e.g. node ${score.duplicated[0]})`);
+  if (score.duplicated.length > 0)
+    why.push(`${score.duplicated.length} customer(s) visited more than once (e.g. node ${score.duplicated[0]})`);
   const overloaded: string[] = [];
   let excess = 0;
   const late: string[] = [];
@@ -42,12 +49,16 @@ export function violationReasons(p: CompiledProblem, score: SolutionScore, conte
       overtimeMinutes += r.durationExcessMin;
     }
   });
-  if (overloaded.length > 0) why.push(`capacity exceeded on ${overloaded.length} route(s) by ${amountNumber(excess)} in total (${listedItems(overloaded)})`);
-  if (late.length > 0) why.push(`hard time windows missed on ${late.length} route(s) by ${amountNumber(lateMinutes)} min in total (${listedItems(late)})`);
+  if (overloaded.length > 0)
+    why.push(`capacity exceeded on ${overloaded.length} route(s) by ${amountNumber(excess)} in total (${listedItems(overloaded)})`);
+  if (late.length > 0)
+    why.push(`hard time windows missed on ${late.length} route(s) by ${amountNumber(lateMinutes)} min in total (${listedItems(late)})`);
   if (overtime.length > 0) {
-    why.push(`working-hours cap of ${amountNumber(p.time!.maxRouteMin)} min exceeded on ` +
-      `${overtime.length} route(s) by ${amountNumber(overtimeMinutes)} min in total ` +
-      `(${listedItems(overtime)})`);
+    why.push(
+      `working-hours cap of ${amountNumber(p.time!.maxRouteMin)} min exceeded on ` +
+        `${overtime.length} route(s) by ${amountNumber(overtimeMinutes)} min in total ` +
+        `(${listedItems(overtime)})`,
+    );
   }
   if (solution) why.push(...loadViolationReasons(p, solution));
   if (why.length === 0) why.push("the answer is not a valid solution (one route per vehicle, customers only)");

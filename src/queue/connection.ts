@@ -48,7 +48,12 @@ const SETUP_ATTEMPTS = 60;
  * idempotent, so any process may be the first to start. With `failFast` (a command-line tool,
  * where a person waits) the first connection is tried once and its failure thrown.
  */
-export async function connectNats(config: Readonly<Config>, clientName: string, log: Logger, options: { failFast?: boolean } = {}): Promise<Nats> {
+export async function connectNats(
+  config: Readonly<Config>,
+  clientName: string,
+  log: Logger,
+  options: { failFast?: boolean } = {},
+): Promise<Nats> {
   const nc = await connect({
     servers: config.natsServers,
     name: clientName,
@@ -136,7 +141,10 @@ export async function connectNats(config: Readonly<Config>, clientName: string, 
     // Counters only need to outlive the month they count.
     const counters = await kvm.create(NAMES.counterBucket, { ...leaderReads, ttl: 40 * DAY_MS });
     const history = await kvm.create(NAMES.historyBucket, { ...leaderReads, ttl: config.historyRetentionDays * DAY_MS });
-    const requestBodies = await kvm.create(NAMES.requestBodyBucket, { ...leaderReads, ttl: Math.max(resultTtlMs, config.historyRetentionDays * DAY_MS) });
+    const requestBodies = await kvm.create(NAMES.requestBodyBucket, {
+      ...leaderReads,
+      ttl: Math.max(resultTtlMs, config.historyRetentionDays * DAY_MS),
+    });
     const idempotency = await kvm.create(NAMES.idempotencyBucket, { ...leaderReads, ttl: DAY_MS });
     // The bucket may have been created by another process with another RESULT_TTL_SECONDS: what
     // counts for expires_at is the TTL the bucket really has.
@@ -205,5 +213,7 @@ function isNotFound(err: unknown): boolean {
 /** A failure that passes once the cluster has a leader again. */
 function isTransient(err: unknown): boolean {
   const text = err instanceof Error ? `${err.name} ${err.message}` : String(err);
-  return /timeout|temporarily unavailable|no responders|not enabled|offline|no suitable peers|leader|disconnect|connection closed/i.test(text);
+  return /timeout|temporarily unavailable|no responders|not enabled|offline|no suitable peers|leader|disconnect|connection closed/i.test(
+    text,
+  );
 }

@@ -38,5 +38,13 @@ export class ProgressStore {
 
 /** The progress of a task that has just started solving. */
 export function initialProgress(timeLimitSeconds: number, strategy: string | null): SolveProgress {
-  return { elapsed_seconds: 0, time_limit_seconds: timeLimitSeconds, feasible: false, best_cost: null, improvements: 0, iterations: 0, strategy };
+  return {
+    elapsed_seconds: 0,
+    time_limit_seconds: timeLimitSeconds,
+    feasible: false,
+    best_cost: null,
+    improvements: 0,
+    iterations: 0,
+    strategy,
+  };
 }

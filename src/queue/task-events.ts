@@ -54,8 +54,14 @@ export class TaskEvents {
    * consumer. `stop` deletes that consumer on the server at once, so a client that leaves leaves
    * nothing behind (the server would otherwise keep it until its inactivity threshold).
    */
-  async follow(taskId: string, afterSeq: number): Promise<{ events: AsyncIterable<{ seq: number; stored: StoredTaskEvent }>; stop(): Promise<void> }> {
-    const consumer = await this.js.consumers.get(NAMES.eventStream, { filter_subjects: TaskEvents.subject(taskId), opt_start_seq: afterSeq + 1 });
+  async follow(
+    taskId: string,
+    afterSeq: number,
+  ): Promise<{ events: AsyncIterable<{ seq: number; stored: StoredTaskEvent }>; stop(): Promise<void> }> {
+    const consumer = await this.js.consumers.get(NAMES.eventStream, {
+      filter_subjects: TaskEvents.subject(taskId),
+      opt_start_seq: afterSeq + 1,
+    });
     const messages = await consumer.consume({ max_messages: 64 });
     let stopped: Promise<void> | null = null;
     async function* events() {

@@ -55,9 +55,18 @@ export class TaskQueue {
         : this.nats.requests.putBlob({ name: task.id }, requestBody);
     const message: TaskMessage = { taskId: task.id };
     const publish = this.nats.js.publish(NAMES.taskSubject, encoder.encode(JSON.stringify(message)), { msgID: task.id });
-    void storeBody.then(() => profileStage(task.id, "api.body"), () => undefined);
-    void publish.then(() => profileStage(task.id, "api.publish"), () => undefined);
-    void alongside.then(() => profileStage(task.id, "api.queuedEvent"), () => undefined);
+    void storeBody.then(
+      () => profileStage(task.id, "api.body"),
+      () => undefined,
+    );
+    void publish.then(
+      () => profileStage(task.id, "api.publish"),
+      () => undefined,
+    );
+    void alongside.then(
+      () => profileStage(task.id, "api.queuedEvent"),
+      () => undefined,
+    );
     const written = await Promise.allSettled([storeBody, publish, alongside]);
     const failed = written.find((w) => w.status === "rejected");
     if (failed) throw failed.reason;

@@ -21,11 +21,7 @@ interface ClaimRecord {
  */
 export type SettleAdmission = (requestId: string) => Promise<{ admitted: true; ack: unknown } | { admitted: false }>;
 
-export type ClaimOutcome =
-  | { kind: "claimed"; claim: Claim }
-  | { kind: "replay"; ack: unknown }
-  | { kind: "in_use" }
-  | { kind: "mismatch" };
+export type ClaimOutcome = { kind: "claimed"; claim: Claim } | { kind: "replay"; ack: unknown } | { kind: "in_use" } | { kind: "mismatch" };
 
 /** A held claim: exactly one of `complete` (task accepted) or `release` (submit refused). */
 export interface Claim {
@@ -82,10 +78,22 @@ export class IdempotencyStore {
    * `admission`: the task id this submit will admit under the claim, and how to settle another
    * submit's pending admission; without it a pending claim is only taken over after a minute.
    */
-  async claim(owner: string, idempotencyKey: string, fingerprint: string, admission?: { requestId: string; settle: SettleAdmission }): Promise<ClaimOutcome> {
+  async claim(
+    owner: string,
+    idempotencyKey: string,
+    fingerprint: string,
+    admission?: { requestId: string; settle: SettleAdmission },
+  ): Promise<ClaimOutcome> {
     const key = `i.${Buffer.from(owner, "utf8").toString("hex")}.${createHash("sha256").update(idempotencyKey).digest("hex")}`;
     const pending = (): Uint8Array =>
-      encoder.encode(JSON.stringify({ state: "pending", fingerprint, claimedAt: new Date(this.now()).toISOString(), ...(admission ? { requestId: admission.requestId } : {}) } satisfies ClaimRecord));
+      encoder.encode(
+        JSON.stringify({
+          state: "pending",
+          fingerprint,
+          claimedAt: new Date(this.now()).toISOString(),
+          ...(admission ? { requestId: admission.requestId } : {}),
+        } satisfies ClaimRecord),
+      );
     for (let attempt = 0; attempt < 10; attempt++) {
       try {
         return { kind: "claimed", claim: this.held(key, fingerprint, await this.kv.create(key, pending())) };
@@ -103,7 +111,9 @@ export class IdempotencyStore {
         const settled = await admission.settle(record.requestId);
         if (settled.admitted) {
           // The first submit's task exists: answer its acknowledgement, and keep it for the next repeat.
-          await this.held(key, fingerprint, entry.revision).complete(settled.ack).catch(() => undefined);
+          await this.held(key, fingerprint, entry.revision)
+            .complete(settled.ack)
+            .catch(() => undefined);
           return { kind: "replay", ack: settled.ack };
         }
       } else if (age < ABANDONED_AFTER_MS) {

@@ -37,7 +37,9 @@ parentPort?.on("message", (job: SolveJob) => {
   let reply: SolveReply;
   try {
     const request = JSON.parse(job.requestJson) as SolveRequestInput;
-    const reporter = job.progressIntervalMs ? new ThreadProgressReporter(started, (m) => parentPort?.postMessage(m), job.progressIntervalMs) : null;
+    const reporter = job.progressIntervalMs
+      ? new ThreadProgressReporter(started, (m) => parentPort?.postMessage(m), job.progressIntervalMs)
+      : null;
     const outcome = solveRequest(request, {
       ...job.options,
       shouldAbort: () => {

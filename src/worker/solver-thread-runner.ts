@@ -22,8 +22,10 @@ const OUT_OF_MEMORY = "ERR_WORKER_OUT_OF_MEMORY";
 
 function outOfMemoryMessage(maxHeapMb: number | null): string {
   const limit = maxHeapMb ? ` of ${maxHeapMb} MB (SOLVER_MAX_HEAP_MB)` : "";
-  return `the request needed more memory than the solver's limit${limit} and was stopped; ` +
-    `send node_positions instead of a distance_matrix for large problems, or fewer nodes`;
+  return (
+    `the request needed more memory than the solver's limit${limit} and was stopped; ` +
+    `send node_positions instead of a distance_matrix for large problems, or fewer nodes`
+  );
 }
 
 /**
@@ -70,7 +72,10 @@ export class SolverThreadRunner {
     if (this.thread && !this.fits(limitMb)) await this.kill();
     if (!this.thread) {
       const resourceLimits = limitMb ? { maxOldGenerationSizeMb: limitMb } : undefined;
-      this.thread = new Worker(THREAD_SCRIPT, { workerData: { entry: THREAD_ENTRY, config: this.threadConfig }, ...(resourceLimits ? { resourceLimits } : {}) });
+      this.thread = new Worker(THREAD_SCRIPT, {
+        workerData: { entry: THREAD_ENTRY, config: this.threadConfig },
+        ...(resourceLimits ? { resourceLimits } : {}),
+      });
       this.thread.unref();
       this.threadLimitMb = limitMb;
     }
@@ -99,11 +104,17 @@ export class SolverThreadRunner {
   async run(job: Omit<SolveJob, "abortFlag">, hardLimitMs: number, hooks: RunHooks = {}, size?: JobSize): Promise<SolveReply> {
     const limitMb = this.limitFor(size);
     const reply = await this.runOnThread(job, hardLimitMs, hooks, limitMb);
-    const retry = !reply.ok && reply.outOfMemory && limitMb !== null && this.maxHeapMb !== null && limitMb < this.maxHeapMb && !hooks.stop?.aborted;
+    const retry =
+      !reply.ok && reply.outOfMemory && limitMb !== null && this.maxHeapMb !== null && limitMb < this.maxHeapMb && !hooks.stop?.aborted;
     return retry ? this.runOnThread(job, hardLimitMs, hooks, this.maxHeapMb) : reply;
   }
 
-  private async runOnThread(job: Omit<SolveJob, "abortFlag">, hardLimitMs: number, hooks: RunHooks, limitMb: number | null): Promise<SolveReply> {
+  private async runOnThread(
+    job: Omit<SolveJob, "abortFlag">,
+    hardLimitMs: number,
+    hooks: RunHooks,
+    limitMb: number | null,
+  ): Promise<SolveReply> {
     const thread = await this.ensureThread(limitMb);
     const buffer = new SharedArrayBuffer(4);
     const abortFlag = new Int32Array(buffer);
@@ -131,7 +142,11 @@ export class SolverThreadRunner {
           this.thread = null;
           // V8 stops a thread that reaches its heap limit; the process and the next task are unaffected.
           const outOfMemory = (err as NodeJS.ErrnoException).code === OUT_OF_MEMORY;
-          resolve(outOfMemory ? { ok: false, error: outOfMemoryMessage(limitMb), outOfMemory } : { ok: false, error: `the solver thread crashed: ${err.message}` });
+          resolve(
+            outOfMemory
+              ? { ok: false, error: outOfMemoryMessage(limitMb), outOfMemory }
+              : { ok: false, error: `the solver thread crashed: ${err.message}` },
+          );
         };
         const onExit = (code: number) => {
           cleanup();

@@ -61,7 +61,11 @@ export class TaskProgress {
     this.chain = this.chain
       .then(async () => {
         await this.store.put(this.task.id, { progress, best });
-        await this.events.publish(this.task.id, "progress", withProgress(taskEnvelope(solving, null), solving, { progress, best: null }, false));
+        await this.events.publish(
+          this.task.id,
+          "progress",
+          withProgress(taskEnvelope(solving, null), solving, { progress, best: null }, false),
+        );
       })
       .catch((err: unknown) => this.log.warn("progress report not stored", { err }));
   }

@@ -107,7 +107,8 @@ export class TaskRunner {
 
     const heartbeat = setInterval(() => m.working(), Math.max(500, Math.floor(config.worker.ackWaitMs / 3)));
     try {
-      let finished: Finished | null = task.state === "solved" || task.state === "failed" ? { stored: found, before: Promise.resolve() } : null;
+      let finished: Finished | null =
+        task.state === "solved" || task.state === "failed" ? { stored: found, before: Promise.resolve() } : null;
       if (!finished && task.solveAttempts >= config.worker.maxDeliveries) {
         finished = { stored: await this.deadLetter(found, taskLog), before: Promise.resolve() };
       }
@@ -177,7 +178,13 @@ export class TaskRunner {
     let next: TaskRecord;
     try {
       if (!requestBytes) {
-        next = { ...attempt, state: "failed", code: "task_failed", error: "The task's request body is no longer available", diagnostics: [] };
+        next = {
+          ...attempt,
+          state: "failed",
+          code: "task_failed",
+          error: "The task's request body is no longer available",
+          diagnostics: [],
+        };
       } else {
         const running = solver.run(
           {
@@ -196,7 +203,10 @@ export class TaskRunner {
         );
         if (!moved) {
           let timer: NodeJS.Timeout | undefined;
-          const done = await Promise.race([running.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), QUICK_SOLVE_MS)))]);
+          const done = await Promise.race([
+            running.then(() => true),
+            new Promise<boolean>((r) => (timer = setTimeout(() => r(false), QUICK_SOLVE_MS))),
+          ]);
           clearTimeout(timer);
           if (!done) {
             const late = await this.moveToSolving(found, log, progress, cancel);
@@ -214,8 +224,11 @@ export class TaskRunner {
           // Handed back on purpose, not a crash: the attempt does not count towards dead-lettering.
           await this.before;
           await progress.finish();
-          const queued = await queue.store.update(task.id, (t) => (t.state === "solving" ? { ...t, state: "queued", solveAttempts: Math.max(0, t.solveAttempts - 1) } : null));
-          if (queued?.state === "queued") await this.deps.events.publish(task.id, "queued", taskEnvelope(queued, null)).catch(() => undefined);
+          const queued = await queue.store.update(task.id, (t) =>
+            t.state === "solving" ? { ...t, state: "queued", solveAttempts: Math.max(0, t.solveAttempts - 1) } : null,
+          );
+          if (queued?.state === "queued")
+            await this.deps.events.publish(task.id, "queued", taskEnvelope(queued, null)).catch(() => undefined);
           log.info("handed back on shutdown");
           return null;
         }
@@ -234,7 +247,8 @@ export class TaskRunner {
     // A quick task's log still reads queued, solving, solved: its `solving` event goes out now,
     // ahead of the final event, which waits for `before` (not if a cancel ended it meanwhile).
     let before = this.before;
-    if (!moved && wrote.ours) before = progress.solvingStarted(attempt).catch((err: unknown) => log.warn("solving event not logged", { err }));
+    if (!moved && wrote.ours)
+      before = progress.solvingStarted(attempt).catch((err: unknown) => log.warn("solving event not logged", { err }));
     log.info("task finished", { state: stored.record.state, total_cost: stored.record.result?.total_cost, error: stored.record.error });
     return { stored, before: before.then(() => progress.finish()) };
   }
@@ -249,7 +263,12 @@ export class TaskRunner {
    * the moved record, with the stored record when another delivery finished the task, or null
    * when there is no record.
    */
-  private async moveToSolving(found: Stored, log: Logger, progress: TaskProgress, cancel: AbortController): Promise<{ moved: Stored } | { finished: Finished } | null> {
+  private async moveToSolving(
+    found: Stored,
+    log: Logger,
+    progress: TaskProgress,
+    cancel: AbortController,
+  ): Promise<{ moved: Stored } | { finished: Finished } | null> {
     const task = found.record;
     const moved = await this.deps.queue.store.updateKnown(task.id, found, (t) =>
       t.state === "queued" || t.state === "solving" ? { ...t, state: "solving", solveAttempts: t.solveAttempts + 1 } : null,

@@ -44,7 +44,9 @@ export const relatedRemoval: DestroyOperator = (ws, count, rng) => {
   const seed = routed[rng.int(routed.length)]!;
   const t = p.time;
   const relatedness = (c: number) =>
-    p.dist[seed * n + c]! + p.dist[c * n + seed]! + (t ? Math.abs(t.twStartMin[seed]! - t.twStartMin[c]!) + Math.abs(t.twEndMin[seed]! - t.twEndMin[c]!) : 0);
+    p.dist[seed * n + c]! +
+    p.dist[c * n + seed]! +
+    (t ? Math.abs(t.twStartMin[seed]! - t.twStartMin[c]!) + Math.abs(t.twEndMin[seed]! - t.twEndMin[c]!) : 0);
   routed.sort((a, b) => relatedness(a) - relatedness(b));
   const chosen: number[] = [];
   for (const c of routed) {

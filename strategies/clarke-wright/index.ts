@@ -27,7 +27,9 @@ export function clarkeWrightSolution(p: CompiledProblem, lambda = 1): Solution {
   const pairs: { i: number; j: number; saving: number }[] = [];
   for (const i of customers) {
     for (const j of near[i]!) {
-      const saving = p.unitCost[reference]! * (distanceBetween(p, i, back) + distanceBetween(p, depot, j) - lambda * distanceBetween(p, i, j)) + fixedBonus;
+      const saving =
+        p.unitCost[reference]! * (distanceBetween(p, i, back) + distanceBetween(p, depot, j) - lambda * distanceBetween(p, i, j)) +
+        fixedBonus;
       if (saving > 0) pairs.push({ i, j, saving });
     }
   }

@@ -134,7 +134,11 @@ function bestEjection(ws: Workspace, c: number, step: number, tabuUntil: Int32Ar
       if (tabuUntil[route[i]!]! > step) continue;
       for (let j = i + 1; j < route.length; j++) {
         if (tabuUntil[route[j]!]! > step) continue;
-        consider(v, [route[i]!, route[j]!], route.filter((_, k) => k !== i && k !== j));
+        consider(
+          v,
+          [route[i]!, route[j]!],
+          route.filter((_, k) => k !== i && k !== j),
+        );
       }
     }
   }

@@ -33,7 +33,14 @@ let stamp = 0;
  * after every stop (delivery handed over, pickup and shipment amount taken on), the extra
  * dimensions' delivered totals, the backhaul order and the shipments' pairing. O(route).
  */
-export function checkRouteLoads(p: CompiledProblem, rules: LoadRules, v: number, route: ArrayLike<number>, len: number, out?: OnBoardLoads): RouteLoadCheck {
+export function checkRouteLoads(
+  p: CompiledProblem,
+  rules: LoadRules,
+  v: number,
+  route: ArrayLike<number>,
+  len: number,
+  out?: OnBoardLoads,
+): RouteLoadCheck {
   const D = rules.extraDims;
   let delivered = 0;
   const extra = new Float64Array(D);

@@ -42,7 +42,13 @@ export interface RouteRuleExcess {
 /** Nothing broken: shared, so problems without rules allocate nothing per evaluated route. */
 const NO_EXCESS: Readonly<RouteRuleExcess> = Object.freeze({ distanceExcess: 0, stopsExcess: 0, forbidden: 0 });
 
-export function routeRuleExcess(p: CompiledProblem, v: number, route: ArrayLike<number>, len: number, distance: number): Readonly<RouteRuleExcess> {
+export function routeRuleExcess(
+  p: CompiledProblem,
+  v: number,
+  route: ArrayLike<number>,
+  len: number,
+  distance: number,
+): Readonly<RouteRuleExcess> {
   const rules = p.rules;
   if (!rules || len === 0) return NO_EXCESS;
   const cap = rules.maxDistance[v]!;

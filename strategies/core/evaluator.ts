@@ -97,7 +97,13 @@ function departureDelay(p: CompiledProblem, v: number, route: ArrayLike<number>,
  * Scores vehicle `v` driving `route` (customers only, `len` of them). The one place where
  * distance, cost, load, schedule, lateness and working hours are computed.
  */
-export function evaluateRoute(p: CompiledProblem, v: number, route: ArrayLike<number>, len = route.length, schedule?: RouteSchedule): RouteScore {
+export function evaluateRoute(
+  p: CompiledProblem,
+  v: number,
+  route: ArrayLike<number>,
+  len = route.length,
+  schedule?: RouteSchedule,
+): RouteScore {
   const start = p.startNode[v]!;
   const end = p.endNode[v]!;
   if (len === 0) {
@@ -111,7 +117,21 @@ export function evaluateRoute(p: CompiledProblem, v: number, route: ArrayLike<nu
         schedule.extraOnBoard = [];
       }
     }
-    return { distance: 0, cost: 0, load: 0, capacityExcess: 0, lateMinutes: 0, latePenalty: 0, durationMin: 0, durationExcessMin: 0, departureMin: 0, distanceExcess: 0, stopsExcess: 0, forbidden: 0, feasible: true };
+    return {
+      distance: 0,
+      cost: 0,
+      load: 0,
+      capacityExcess: 0,
+      lateMinutes: 0,
+      latePenalty: 0,
+      durationMin: 0,
+      durationExcessMin: 0,
+      departureMin: 0,
+      distanceExcess: 0,
+      stopsExcess: 0,
+      forbidden: 0,
+      feasible: true,
+    };
   }
   let distance = 0;
   let load = 0;
@@ -124,7 +144,9 @@ export function evaluateRoute(p: CompiledProblem, v: number, route: ArrayLike<nu
   }
   distance += distanceBetween(p, prev, end);
   let capacityExcess = Math.max(0, load - p.capacity[v]!);
-  const loadCheck = p.loads ? checkRouteLoads(p, p.loads, v, route, len, schedule ? (schedule as Required<RouteSchedule>) : undefined) : null;
+  const loadCheck = p.loads
+    ? checkRouteLoads(p, p.loads, v, route, len, schedule ? (schedule as Required<RouteSchedule>) : undefined)
+    : null;
   if (loadCheck) capacityExcess = loadCheck.excess;
 
   let lateMinutes = 0;
@@ -198,9 +220,46 @@ export function evaluateRoute(p: CompiledProblem, v: number, route: ArrayLike<nu
   const cost = p.fixedCost[v]! + p.unitCost[v]! * distance + latePenalty;
   const { distanceExcess, stopsExcess, forbidden } = routeRuleExcess(p, v, route, len, distance);
   const feasible =
-    capacityExcess <= 1e-9 && !hardLate && durationExcessMin <= 1e-7 && distanceExcess <= 1e-9 && stopsExcess === 0 && forbidden === 0 && (loadCheck === null || loadCheck.orderViolations === 0);
-  if (loadCheck) return { distance, cost, load, capacityExcess, lateMinutes, latePenalty, durationMin, durationExcessMin, departureMin, distanceExcess, stopsExcess, forbidden, peakOnBoard: loadCheck.peakOnBoard, orderViolations: loadCheck.orderViolations, feasible };
-  return { distance, cost, load, capacityExcess, lateMinutes, latePenalty, durationMin, durationExcessMin, departureMin, distanceExcess, stopsExcess, forbidden, feasible };
+    capacityExcess <= 1e-9 &&
+    !hardLate &&
+    durationExcessMin <= 1e-7 &&
+    distanceExcess <= 1e-9 &&
+    stopsExcess === 0 &&
+    forbidden === 0 &&
+    (loadCheck === null || loadCheck.orderViolations === 0);
+  if (loadCheck)
+    return {
+      distance,
+      cost,
+      load,
+      capacityExcess,
+      lateMinutes,
+      latePenalty,
+      durationMin,
+      durationExcessMin,
+      departureMin,
+      distanceExcess,
+      stopsExcess,
+      forbidden,
+      peakOnBoard: loadCheck.peakOnBoard,
+      orderViolations: loadCheck.orderViolations,
+      feasible,
+    };
+  return {
+    distance,
+    cost,
+    load,
+    capacityExcess,
+    lateMinutes,
+    latePenalty,
+    durationMin,
+    durationExcessMin,
+    departureMin,
+    distanceExcess,
+    stopsExcess,
+    forbidden,
+    feasible,
+  };
 }
 
 /** Scores a whole solution: every route from scratch plus "every customer exactly once". */
@@ -236,5 +295,16 @@ export function evaluateSolution(p: CompiledProblem, s: Solution): SolutionScore
   const missing = unserved.required;
   if ((missing.length > 0 && !p.rules?.allowUnassigned) || duplicated.length > 0) feasible = false;
   cost += unserved.skipPenaltyTotal;
-  return { cost, distance, lateMinutes, latePenalty, routes, missing, duplicated, skipped: unserved.skipped, skipPenaltyTotal: unserved.skipPenaltyTotal, feasible };
+  return {
+    cost,
+    distance,
+    lateMinutes,
+    latePenalty,
+    routes,
+    missing,
+    duplicated,
+    skipped: unserved.skipped,
+    skipPenaltyTotal: unserved.skipPenaltyTotal,
+    feasible,
+  };
 }

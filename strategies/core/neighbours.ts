@@ -75,7 +75,10 @@ function computeNearestOnGrid(p: CompiledProblem, k: number): Int32Array[] {
   const customers = p.customers;
   const lists: Int32Array[] = new Array(p.nodeCount);
   const count = Math.min(k, Math.max(0, customers.length - 1));
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (const c of customers) {
     minX = Math.min(minX, coords[2 * c]!);
     maxX = Math.max(maxX, coords[2 * c]!);

@@ -21,7 +21,10 @@ export function unassignedPenalty(p: CompiledProblem): number {
 
 /** The longest possible distance between two of the points: the diagonal of their bounding box. */
 function boundingBoxDiagonal(coords: Float64Array): number {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (let i = 0; i < coords.length; i += 2) {
     minX = Math.min(minX, coords[i]!);
     maxX = Math.max(maxX, coords[i]!);
@@ -187,8 +190,8 @@ export class Workspace {
     if (nearRoutes) for (const m of this.neighbours![c]!) if (this.routeOf[m]! >= 0) nearRoutes.add(this.routeOf[m]!);
     for (let v = 0; v < p.vehicleCount; v++) {
       if (this.routes[v]!.length === 0) {
-        const kind = `${p.startNode[v]}|${p.endNode[v]}|${p.capacity[v]}|${p.fixedCost[v]}|` +
-          `${p.unitCost[v]}|${p.time ? p.time.speed[v] : 0}`;
+        const kind =
+          `${p.startNode[v]}|${p.endNode[v]}|${p.capacity[v]}|${p.fixedCost[v]}|` + `${p.unitCost[v]}|${p.time ? p.time.speed[v] : 0}`;
         if (seenKinds.has(kind)) continue;
         seenKinds.add(kind);
         out.push(v);

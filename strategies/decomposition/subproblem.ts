@@ -76,7 +76,8 @@ export function extractSubProblem(p: CompiledProblem, vehicles: number[], routes
   nodes.forEach((node, i) => local.set(node, i));
   const dense = n <= SUB_DENSE_MAX_NODES || !p.coords;
   const dist = dense && pool ? pool.matrix(n * n) : new Float64Array(dense ? n * n : 0);
-  if (dense) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) dist[i * n + j] = i === j ? 0 : distanceBetween(p, nodes[i]!, nodes[j]!);
+  if (dense)
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) dist[i * n + j] = i === j ? 0 : distanceBetween(p, nodes[i]!, nodes[j]!);
   let coords: Float64Array | null = null;
   if (p.coords) {
     coords = new Float64Array(2 * n);

@@ -26,7 +26,10 @@ export function windowAwareNeighbours(p: CompiledProblem): Int32Array[] {
     const candidates = Array.from(spatial[c]!);
     const key = new Map<number, number>();
     for (const o of candidates) {
-      key.set(o, Math.min(windowProximity(t, speed, distanceBetween(p, c, o), c, o), windowProximity(t, speed, distanceBetween(p, o, c), o, c)));
+      key.set(
+        o,
+        Math.min(windowProximity(t, speed, distanceBetween(p, c, o), c, o), windowProximity(t, speed, distanceBetween(p, o, c), o, c)),
+      );
     }
     candidates.sort((a, b) => key.get(a)! - key.get(b)! || a - b);
     lists[c] = Int32Array.from(candidates.slice(0, KEPT));

@@ -44,7 +44,11 @@ class Search {
     this.ls = new LocalSearch(m);
     this.population = new Population(m);
     this.penalties = initialPenalties(m);
-    this.ranges = { load: priceRange(this.penalties.load), duration: priceRange(this.penalties.duration), timeWarp: priceRange(this.penalties.timeWarp) };
+    this.ranges = {
+      load: priceRange(this.penalties.load),
+      duration: priceRange(this.penalties.duration),
+      timeWarp: priceRange(this.penalties.timeWarp),
+    };
   }
 
   /** Educates (local search) a solution and adds it, with a repair attempt when infeasible. */
@@ -70,7 +74,11 @@ class Search {
     if (!educated.feasible && this.rng.next() < REPAIR_PROBABILITY) {
       // Repair as in HGS: penalties x10, then x100 if the result is still infeasible.
       for (const factor of [10, 100]) {
-        ls.penalties = { load: this.penalties.load * factor, duration: this.penalties.duration * factor, timeWarp: this.penalties.timeWarp * factor };
+        ls.penalties = {
+          load: this.penalties.load * factor,
+          duration: this.penalties.duration * factor,
+          timeWarp: this.penalties.timeWarp * factor,
+        };
         ls.reprice();
         ls.run(this.rng, this.stop);
         const repaired = new Individual(this.m, ls.routes(), this.penalties);
@@ -87,7 +95,9 @@ class Search {
   /** Moves each penalty so that about TARGET_FEASIBLE of the educated solutions are feasible. */
   adaptPenalties(): void {
     const adjust = (key: "load" | "duration" | "timeWarp", history: boolean[]) =>
-      history.length === 0 ? this.penalties[key] : adaptPrice(this.penalties[key], history.filter(Boolean).length / history.length, TARGET_FEASIBLE, this.ranges[key]);
+      history.length === 0
+        ? this.penalties[key]
+        : adaptPrice(this.penalties[key], history.filter(Boolean).length / history.length, TARGET_FEASIBLE, this.ranges[key]);
     this.penalties = {
       load: adjust("load", this.loadFeasibleHistory),
       duration: adjust("duration", this.durationFeasibleHistory),
@@ -115,41 +125,41 @@ class Search {
  * ranked by cost and diversity. `start` (e.g. savings, or a caller's routes) is educated first.
  */
 export function geneticSearch(p: CompiledProblem, m: ProblemData, budget: Budget, start: number[][]): Solution {
-    const search = new Search(m, budget.rng, () => budget.exhausted());
-    let iteration = 0;
-    const step = (): boolean => {
-      iteration++;
-      if (iteration % PENALTY_SEGMENT === 0) search.adaptPenalties();
-      return budget.tick();
-    };
+  const search = new Search(m, budget.rng, () => budget.exhausted());
+  let iteration = 0;
+  const step = (): boolean => {
+    iteration++;
+    if (iteration % PENALTY_SEGMENT === 0) search.adaptPenalties();
+    return budget.tick();
+  };
 
-    /** Educates and adds one solution; tells the budget when it is a new best feasible one. */
-    const educateAndAdd = (routes: number[][]): boolean => {
-      const improved = search.educateAndAdd(routes);
-      if (improved && search.population.best) budget.improved(toSolution(p, search.population.best.routes));
-      return improved;
-    };
+  /** Educates and adds one solution; tells the budget when it is a new best feasible one. */
+  const educateAndAdd = (routes: number[][]): boolean => {
+    const improved = search.educateAndAdd(routes);
+    if (improved && search.population.best) budget.improved(toSolution(p, search.population.best.routes));
+    return improved;
+  };
 
-    educateAndAdd(start);
-    const initialCount = 4 * POPULATION.minimum;
-    for (let k = 0; k < initialCount && !step(); k++) educateAndAdd(split(m, search.penalties, randomTour(m, search.rng)));
+  educateAndAdd(start);
+  const initialCount = 4 * POPULATION.minimum;
+  for (let k = 0; k < initialCount && !step(); k++) educateAndAdd(split(m, search.penalties, randomTour(m, search.rng)));
 
-    const stopAfter = tinyProblemPatience(m.customers.length, HGS_ITERATION_WEIGHT);
-    let sinceBest = 0;
-    while (!step()) {
-      if (search.population.size() < 2) {
-        educateAndAdd(split(m, search.penalties, randomTour(m, search.rng)));
-        continue;
-      }
-      sinceBest = educateAndAdd(search.offspring()) ? 0 : sinceBest + 1;
-      if (stopAfter !== null && sinceBest >= stopAfter) break;
-      if (sinceBest >= STAGNATION_LIMIT) {
-        const best = search.population.best;
-        search.population.restart();
-        if (best) search.population.add(new Individual(m, best.routes, search.penalties));
-        sinceBest = 0;
-      }
+  const stopAfter = tinyProblemPatience(m.customers.length, HGS_ITERATION_WEIGHT);
+  let sinceBest = 0;
+  while (!step()) {
+    if (search.population.size() < 2) {
+      educateAndAdd(split(m, search.penalties, randomTour(m, search.rng)));
+      continue;
     }
-    const best = search.population.best ?? [...search.population.infeasible].sort((a, b) => a.penalisedCost - b.penalisedCost)[0];
-    return toSolution(p, best ? best.routes : complete(m, clarkeWrightSolution(p).routes));
+    sinceBest = educateAndAdd(search.offspring()) ? 0 : sinceBest + 1;
+    if (stopAfter !== null && sinceBest >= stopAfter) break;
+    if (sinceBest >= STAGNATION_LIMIT) {
+      const best = search.population.best;
+      search.population.restart();
+      if (best) search.population.add(new Individual(m, best.routes, search.penalties));
+      sinceBest = 0;
+    }
+  }
+  const best = search.population.best ?? [...search.population.infeasible].sort((a, b) => a.penalisedCost - b.penalisedCost)[0];
+  return toSolution(p, best ? best.routes : complete(m, clarkeWrightSolution(p).routes));
 }

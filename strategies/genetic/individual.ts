@@ -77,7 +77,8 @@ export class Individual {
     this.loadExcess = loadExcess;
     this.durationExcess = durationExcess;
     this.timeWarp = timeWarp;
-    this.feasible = loadExcess <= LOAD_EPS && (m.windows ? durationExcess <= WINDOW_EPS && timeWarp <= WINDOW_EPS : durationExcess <= DURATION_EPS);
+    this.feasible =
+      loadExcess <= LOAD_EPS && (m.windows ? durationExcess <= WINDOW_EPS && timeWarp <= WINDOW_EPS : durationExcess <= DURATION_EPS);
     this.reprice(pen);
   }
 

@@ -49,7 +49,14 @@ export const hgs: Strategy = {
       // Backhauls on a textbook fleet: the textbook iterated search on PyVRP's transformation
       // (search/backhaul-model.ts), at any size.
       const backhauls = buildBackhaulModel(p);
-      if (backhauls.ok) return textbookIteratedLocalSearch(p, backhauls.model, budget, complete(backhauls.model, startRoutes(p, backhauls.model, initial)), initialPenalties(backhauls.model));
+      if (backhauls.ok)
+        return textbookIteratedLocalSearch(
+          p,
+          backhauls.model,
+          budget,
+          complete(backhauls.model, startRoutes(p, backhauls.model, initial)),
+          initialPenalties(backhauls.model),
+        );
       // Mixed fleets, several depots, speeds and soft windows: the general iterated local search.
       return iteratedLocalSearch(p, budget, initial);
     }
@@ -62,7 +69,13 @@ export const hgs: Strategy = {
       if (settings.optionalStopsMethod === "general") return iteratedLocalSearch(p, budget, initial);
       // Not the savings of every customer alone: see ils/optional-start.ts.
       const prices = initialPenalties(m);
-      return textbookIteratedLocalSearch(p, m, budget, initial ? startRoutes(p, m, initial) : optionalStart(p, m, startingPrices(m, prices), budget.rng), prices);
+      return textbookIteratedLocalSearch(
+        p,
+        m,
+        budget,
+        initial ? startRoutes(p, m, initial) : optionalStart(p, m, startingPrices(m, prices), budget.rng),
+        prices,
+      );
     }
     const start = startRoutes(p, m, initial);
     if (m.windows === null && settings.capacityMethod === "iterated") {

@@ -70,7 +70,9 @@ function startRoutes(m: ProblemData, initial: Solution | undefined): { routes: n
   const allowed = m.rules?.allowed ?? null;
   const may = (v: number, c: number) => allowed === null || allowed[v * m.nodeCount + c] === 1;
   const routes = Array.from({ length: m.routes }, (_, v) =>
-    (source.routes[v] ?? []).filter((c) => Number.isInteger(c) && c >= 0 && c < m.nodeCount && !m.p.isDepot[c] && !seen[c] && may(v, c) && (seen[c] = 1)),
+    (source.routes[v] ?? []).filter(
+      (c) => Number.isInteger(c) && c >= 0 && c < m.nodeCount && !m.p.isDepot[c] && !seen[c] && may(v, c) && (seen[c] = 1),
+    ),
   );
   const missing = Array.from(m.customers).filter((c) => !seen[c]);
   return { routes, missing };
@@ -182,7 +184,12 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
   // adjustments, the history stays exact for feasible candidates (their
   // cost is their distance whatever the prices) and is close for infeasible ones.
   const shipments = m.order?.partner != null;
-  const acceptance: Acceptance = mode.thresholdWeight !== null ? new ThresholdAcceptance(THRESHOLD_HISTORY, mode.thresholdWeight) : diversified || shipments ? new ThresholdAcceptance(THRESHOLD_HISTORY, THRESHOLD_WEIGHT) : new LateAcceptance(HISTORY, penalised(current, penalties.current));
+  const acceptance: Acceptance =
+    mode.thresholdWeight !== null
+      ? new ThresholdAcceptance(THRESHOLD_HISTORY, mode.thresholdWeight)
+      : diversified || shipments
+        ? new ThresholdAcceptance(THRESHOLD_HISTORY, THRESHOLD_WEIGHT)
+        : new LateAcceptance(HISTORY, penalised(current, penalties.current));
   const resetOnNewPrices = diversified || !shipments;
   const stopAfter = tinyProblemPatience(m.customers.length, ITERATION_WEIGHT);
   const maxRuin = Math.min(m.customers.length, Math.max(MIN_RUIN, Math.min(MAX_RUIN, Math.ceil(m.customers.length / 40))));
@@ -202,7 +209,12 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
     const removed = eliminate ? eliminated : ruin(rs, rng, 1 + rng.int(maxRuin), diversified);
     recreate(ls, rng, removed, false, !eliminate);
     // Whatever the used routes could not take (a route elimination) goes anywhere after all.
-    if (eliminate) recreate(ls, rng, removed.filter((c) => rs.routeOf[c]! < 0));
+    if (eliminate)
+      recreate(
+        ls,
+        rng,
+        removed.filter((c) => rs.routeOf[c]! < 0),
+      );
     const candidate = educate();
     sinceBest = consider(candidate) ? 0 : sinceBest + 1;
     const candidateCost = penalised(candidate, penalties.current);

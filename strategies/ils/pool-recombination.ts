@@ -122,7 +122,9 @@ export class PoolRecombination {
       return { cost: this.rows.columnCost(route), rows: this.rows.rows(route.customers), group: route.type };
     });
     const groupLimits = m.typeSlots.map((slots) => Math.min(slots.length, routeLimit));
-    const startFits = m.typeSlots.every((_, t) => best.filter((route, v) => route.length > 0 && m.typeOf[v] === t).length <= groupLimits[t]!);
+    const startFits = m.typeSlots.every(
+      (_, t) => best.filter((route, v) => route.length > 0 && m.typeOf[v] === t).length <= groupLimits[t]!,
+    );
     const total = (this.budget.deadlineMs - this.startedMs) / 1000;
     const left = (this.budget.deadlineMs - solverNow()) / 1000;
     const chosen = solveSetPartition({

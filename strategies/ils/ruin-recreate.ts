@@ -168,7 +168,11 @@ function removeStrings(rs: Routes, rng: Rng): number[] {
 
 /** Cost change of inserting `c` into route r after position j (0: first). */
 function insertionDelta(rs: Routes, c: number, r: number, j: number): number {
-  pieces.reset().add(r, 1, j).node(c).add(r, j + 1, rs.length[r]!);
+  pieces
+    .reset()
+    .add(r, 1, j)
+    .node(c)
+    .add(r, j + 1, rs.length[r]!);
   return rs.price(r, pieces) - rs.cost[r]!;
 }
 
@@ -199,7 +203,8 @@ export function recreate(ls: GeneralMovePricing, rng: Rng, removed: number[], la
   for (const c of removed) {
     if (partner && partner[c]! >= 0) {
       // Both stops of a shipment go in together, pickup first (pair-insertion.ts).
-      if (rs.routeOf[c]! < 0) recreatePair(ls, m.order!.role[c]! > 0 ? c : partner[c]!, m.order!.role[c]! > 0 ? partner[c]! : c, openVehicles);
+      if (rs.routeOf[c]! < 0)
+        recreatePair(ls, m.order!.role[c]! > 0 ? c : partner[c]!, m.order!.role[c]! > 0 ? partner[c]! : c, openVehicles);
       continue;
     }
     let bestDelta = Number.POSITIVE_INFINITY;
@@ -229,7 +234,11 @@ export function recreate(ls: GeneralMovePricing, rng: Rng, removed: number[], la
     // No vehicle may take it (skills), or (a customer that may stay unserved) its cheapest place
     // costs more than leaving it out: it stays out, for the local search to try again.
     if (bestRoute < 0 || (m.rules && bestDelta >= m.rules.skipPrice[c]!)) continue;
-    pieces.reset().add(bestRoute, 1, bestAfter).node(c).add(bestRoute, bestAfter + 1, rs.length[bestRoute]!);
+    pieces
+      .reset()
+      .add(bestRoute, 1, bestAfter)
+      .node(c)
+      .add(bestRoute, bestAfter + 1, rs.length[bestRoute]!);
     const out = new Int32Array(pieces.size);
     const count = rs.write(pieces, out);
     rs.setRoute(bestRoute, out, count);

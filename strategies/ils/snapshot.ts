@@ -51,14 +51,28 @@ function unservedPrice(rs: Routes): number {
 
 export function penalised(s: Snapshot, pen: Penalties): number {
   const cost = excessPrice(pen, s.objective, s.loadExcess, s.timeWarp, s.durationExcess);
-  return s.unserved === 0 && s.distanceExcess === 0 && s.stopsExcess === 0 ? cost : cost + s.unserved + rulePrice(pen, s.distanceExcess, s.stopsExcess);
+  return s.unserved === 0 && s.distanceExcess === 0 && s.stopsExcess === 0
+    ? cost
+    : cost + s.unserved + rulePrice(pen, s.distanceExcess, s.stopsExcess);
 }
 
 export function looksFeasible(s: Snapshot): boolean {
-  return s.loadExcess <= FEASIBLE_EPS && s.timeWarp <= FEASIBLE_EPS && s.durationExcess <= FEASIBLE_EPS && s.distanceExcess <= FEASIBLE_EPS && s.stopsExcess === 0;
+  return (
+    s.loadExcess <= FEASIBLE_EPS &&
+    s.timeWarp <= FEASIBLE_EPS &&
+    s.durationExcess <= FEASIBLE_EPS &&
+    s.distanceExcess <= FEASIBLE_EPS &&
+    s.stopsExcess === 0
+  );
 }
 
 /** Tells the penalty manager which constraints the outcome `s` kept. */
 export function recordOutcome(penalties: PenaltyManager, s: Snapshot): void {
-  penalties.record(s.loadExcess <= FEASIBLE_EPS, s.timeWarp <= FEASIBLE_EPS, s.durationExcess <= FEASIBLE_EPS, s.distanceExcess <= FEASIBLE_EPS, s.stopsExcess === 0);
+  penalties.record(
+    s.loadExcess <= FEASIBLE_EPS,
+    s.timeWarp <= FEASIBLE_EPS,
+    s.durationExcess <= FEASIBLE_EPS,
+    s.distanceExcess <= FEASIBLE_EPS,
+    s.stopsExcess === 0,
+  );
 }

@@ -65,7 +65,13 @@ const EPS = 1e-7;
  * time warp). The current solution lives in the local search; a rejected candidate is undone by
  * restoring only the routes it rewrote.
  */
-export function textbookIteratedLocalSearch(p: CompiledProblem, m: ProblemData, budget: Budget, start: readonly (readonly number[])[], penalties: Penalties): Solution {
+export function textbookIteratedLocalSearch(
+  p: CompiledProblem,
+  m: ProblemData,
+  budget: Budget,
+  start: readonly (readonly number[])[],
+  penalties: Penalties,
+): Solution {
   const rng = budget.rng;
   const stop = () => budget.exhausted();
   const ls = new LocalSearch(m);
@@ -139,9 +145,14 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: ProblemData, 
    */
   const repair = (): void => {
     for (const factor of [10, 100]) {
-      ls.penalties = { load: pen.load * factor, duration: pen.duration * factor, timeWarp: m.windows ? pen.timeWarp * factor : pen.timeWarp };
+      ls.penalties = {
+        load: pen.load * factor,
+        duration: pen.duration * factor,
+        timeWarp: m.windows ? pen.timeWarp * factor : pen.timeWarp,
+      };
       ls.reprice();
-      for (let r = 0; r < routes; r++) if (ls.overloaded(r) || ls.durationOf(r) > durationLimit + 1e-7 || (m.windows && ls.timeWarpOf(r) > 1e-9)) ls.markChanged(r);
+      for (let r = 0; r < routes; r++)
+        if (ls.overloaded(r) || ls.durationOf(r) > durationLimit + 1e-7 || (m.windows && ls.timeWarpOf(r) > 1e-9)) ls.markChanged(r);
       ls.runLocalised(rng, stop);
       if (feasible()) break;
     }
@@ -227,7 +238,10 @@ export function textbookIteratedLocalSearch(p: CompiledProblem, m: ProblemData, 
  * edge, so the first solutions stay feasible.
  */
 export function startingPrices(m: ProblemData, penalties: Penalties): Penalties {
-  return { ...penalties, timeWarp: m.windows ? Math.max(penalties.timeWarp, (m.unitCost[0]! * m.maxDistance) / m.speed[0]!) : penalties.timeWarp };
+  return {
+    ...penalties,
+    timeWarp: m.windows ? Math.max(penalties.timeWarp, (m.unitCost[0]! * m.maxDistance) / m.speed[0]!) : penalties.timeWarp,
+  };
 }
 
 function fromSolution(s: Solution, routes: number): number[][] {

@@ -98,7 +98,8 @@ export class TextbookRuin {
       if (ls.rs.routeOf[seed]! < 0) {
         if (this.openCluster(seed, meanLength)) return;
         const count = 1 + rng.int(AVERAGE_REMOVED);
-        for (let k = -1; k < near.length && this.removedCount < count; k++) if (ls.rs.routeOf[k < 0 ? seed : near[k]!]! < 0) this.removed[this.removedCount++] = k < 0 ? seed : near[k]!;
+        for (let k = -1; k < near.length && this.removedCount < count; k++)
+          if (ls.rs.routeOf[k < 0 ? seed : near[k]!]! < 0) this.removed[this.removedCount++] = k < 0 ? seed : near[k]!;
         this.forced = true;
         return;
       }

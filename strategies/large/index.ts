@@ -34,7 +34,11 @@ interface Standing {
 
 function standing(p: CompiledProblem, s: Solution): Standing {
   const score = evaluateSolution(p, s);
-  return { broken: score.routes.filter((r) => !r.feasible).length, cost: score.cost, complete: score.missing.length === 0 && score.duplicated.length === 0 };
+  return {
+    broken: score.routes.filter((r) => !r.feasible).length,
+    cost: score.cost,
+    complete: score.missing.length === 0 && score.duplicated.length === 0,
+  };
 }
 
 function better(after: Standing, before: Standing): boolean {
@@ -127,12 +131,23 @@ export const large: Strategy = {
       const group = pickRouteGroup(current.routes, routeOf, near, target, budget.rng, seed);
       rotation?.cover(group);
       const vehicles = [...group, ...spareVehicles(p, current.routes, group)];
-      const sub = extractSubProblem(p, vehicles, vehicles.map((v) => current.routes[v]!), pool);
+      const sub = extractSubProblem(
+        p,
+        vehicles,
+        vehicles.map((v) => current.routes[v]!),
+        pool,
+      );
       if (sub.problem.customers.length < 2) continue;
       const before = standing(sub.problem, sub.start);
       const share = rotation && rotation.rounds <= 1 ? firstShare : 1;
       const seconds = (share * settings.seconds * Math.max(target, sub.problem.customers.length)) / target;
-      const subBudget = new Budget(Math.min(budget.deadlineMs, solverNow() + seconds * 1000), budget.rng.int(2 ** 31), Number.POSITIVE_INFINITY, () => budget.exhausted(), budget.overrides);
+      const subBudget = new Budget(
+        Math.min(budget.deadlineMs, solverNow() + seconds * 1000),
+        budget.rng.int(2 ** 31),
+        Number.POSITIVE_INFINITY,
+        () => budget.exhausted(),
+        budget.overrides,
+      );
       const found = subSolver.solve(sub.problem, subBudget, sub.start);
       const after = standing(sub.problem, found);
       if (!better(after, before)) continue;

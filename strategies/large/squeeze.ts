@@ -52,7 +52,12 @@ function loadOf(p: CompiledProblem, route: readonly number[]): number {
  * `vehicles`): among routes with room for the customer first, else in the route it overloads
  * least. Returns the routes with every customer; the search repairs overloads under its prices.
  */
-export function insertCheapest(p: CompiledProblem, vehicles: readonly number[], routes: number[][], customers: readonly number[]): number[][] {
+export function insertCheapest(
+  p: CompiledProblem,
+  vehicles: readonly number[],
+  routes: number[][],
+  customers: readonly number[],
+): number[][] {
   const out = routes.map((r) => r.slice());
   const loads = out.map((r) => loadOf(p, r));
   for (const c of customers) {
@@ -103,7 +108,10 @@ export class FleetSqueeze {
   attempts = 0;
   successes = 0;
 
-  constructor(private readonly floor: number, vehicles: number) {
+  constructor(
+    private readonly floor: number,
+    vehicles: number,
+  ) {
     this.tried = new Uint8Array(vehicles);
   }
 
@@ -167,17 +175,30 @@ function squeezeRoute(ctx: SqueezeContext, victim: number, victimLoad: number): 
     if (!score.feasible) return false;
     before += score.cost;
   }
-  const start = insertCheapest(p, others, others.map((v) => routes[v]!), routes[victim]!);
+  const start = insertCheapest(
+    p,
+    others,
+    others.map((v) => routes[v]!),
+    routes[victim]!,
+  );
   const sub = extractSubProblem(p, others, start, ctx.pool);
   const size = sub.problem.customers.length;
   const seconds = (TIME_FACTOR * ctx.seconds * Math.max(ctx.target, size)) / ctx.target;
-  const subBudget = new Budget(Math.min(budget.deadlineMs, solverNow() + seconds * 1000), budget.rng.int(2 ** 31), Number.POSITIVE_INFINITY, () => budget.exhausted(), budget.overrides);
+  const subBudget = new Budget(
+    Math.min(budget.deadlineMs, solverNow() + seconds * 1000),
+    budget.rng.int(2 ** 31),
+    Number.POSITIVE_INFINITY,
+    () => budget.exhausted(),
+    budget.overrides,
+  );
   const found = ctx.solver.solve(sub.problem, subBudget, sub.start);
   const score = evaluateSolution(sub.problem, found);
   if (budget.overrides.trace) {
-    budget.overrides.trace(`squeeze: victim load ${victimLoad}, ${group.length} routes, ${size} customers, ` +
-      `room ${roomOf(group)}, ${seconds.toFixed(2)} s: ` +
-      `${score.feasible ? `cost ${score.cost.toFixed(0)} against ${before.toFixed(0)}` : "infeasible"}`);
+    budget.overrides.trace(
+      `squeeze: victim load ${victimLoad}, ${group.length} routes, ${size} customers, ` +
+        `room ${roomOf(group)}, ${seconds.toFixed(2)} s: ` +
+        `${score.feasible ? `cost ${score.cost.toFixed(0)} against ${before.toFixed(0)}` : "infeasible"}`,
+    );
   }
   if (!score.feasible || score.missing.length > 0 || score.duplicated.length > 0 || score.cost >= before - 1e-7) return false;
   liftRoutes(sub, found).forEach((route, k) => {

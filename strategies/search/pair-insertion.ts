@@ -29,7 +29,16 @@ export class PairInsertion {
    * (i, j then -1); the pickup goes after a position in iFrom..iTo and the delivery after one in
    * jFrom..jTo of the old route (default: anywhere).
    */
-  best(r: number, pickup: number, delivery: number, limit: number, iFrom = 0, iTo = Number.MAX_SAFE_INTEGER, jFrom = 0, jTo = Number.MAX_SAFE_INTEGER): number {
+  best(
+    r: number,
+    pickup: number,
+    delivery: number,
+    limit: number,
+    iFrom = 0,
+    iTo = Number.MAX_SAFE_INTEGER,
+    jFrom = 0,
+    jTo = Number.MAX_SAFE_INTEGER,
+  ): number {
     if (this.scan) {
       const price = this.scan.best(r, pickup, delivery, limit, iFrom, iTo, jFrom, jTo);
       this.i = this.scan.i;
@@ -40,7 +49,16 @@ export class PairInsertion {
   }
 
   /** The same, each candidate that passes the distance bound priced by pieces (routes.ts `price`): any route model. */
-  bestByPieces(r: number, pickup: number, delivery: number, limit: number, iFrom = 0, iTo = Number.MAX_SAFE_INTEGER, jFrom = 0, jTo = Number.MAX_SAFE_INTEGER): number {
+  bestByPieces(
+    r: number,
+    pickup: number,
+    delivery: number,
+    limit: number,
+    iFrom = 0,
+    iTo = Number.MAX_SAFE_INTEGER,
+    jFrom = 0,
+    jTo = Number.MAX_SAFE_INTEGER,
+  ): number {
     const rs = this.rs;
     const m = rs.m;
     const n = m.nodeCount;
@@ -88,6 +106,9 @@ export class PairInsertion {
     const len = this.rs.length[r]!;
     const p = this.pieces.reset().add(r, 1, i).node(pickup);
     if (j === i) return p.node(delivery).add(r, i + 1, len);
-    return p.add(r, i + 1, j).node(delivery).add(r, j + 1, len);
+    return p
+      .add(r, i + 1, j)
+      .node(delivery)
+      .add(r, j + 1, len);
   }
 }

@@ -35,11 +35,27 @@ export class PairScan {
   applies(): boolean {
     const rs = this.rs;
     const m = rs.m;
-    return rs.times !== null && rs.loads !== null && rs.loads.stored && rs.rules === null && !m.order?.backhaul && m.loads.length <= MAX_DIMENSIONS;
+    return (
+      rs.times !== null &&
+      rs.loads !== null &&
+      rs.loads.stored &&
+      rs.rules === null &&
+      !m.order?.backhaul &&
+      m.loads.length <= MAX_DIMENSIONS
+    );
   }
 
   /** As PairInsertion.best (same order of trial, same ties): the cheapest price below `limit`, else Infinity. */
-  best(r: number, pickup: number, delivery: number, limit: number, iFrom: number, iTo: number, jFrom = 0, jTo = Number.MAX_SAFE_INTEGER): number {
+  best(
+    r: number,
+    pickup: number,
+    delivery: number,
+    limit: number,
+    iFrom: number,
+    iTo: number,
+    jFrom = 0,
+    jTo = Number.MAX_SAFE_INTEGER,
+  ): number {
     // The delivery near a given place (a few j): each j's scan of pickup places runs backwards.
     if (jTo < Number.MAX_SAFE_INTEGER) return this.bestBackward(r, pickup, delivery, limit, iFrom, iTo, jFrom, jTo);
     const rs = this.rs;
@@ -82,7 +98,18 @@ export class PairScan {
       for (let k = 0; k < dims; k++) loads.appendNode(loads.appendHead(this.growLoad[k]!.set(0, 0, 0), k, r, i), k, pickup);
       // j = i: the delivery right after the pickup.
       if (i >= jFrom && fixed + unit * (distance + direct) < limit) {
-        const price = this.candidate(r, seq, len, delivery, i, fixed + unit * (distance + direct), cap, pen.load, pen.timeWarp, pen.duration);
+        const price = this.candidate(
+          r,
+          seq,
+          len,
+          delivery,
+          i,
+          fixed + unit * (distance + direct),
+          cap,
+          pen.load,
+          pen.timeWarp,
+          pen.duration,
+        );
         if (price < limit) {
           limit = price;
           best = price;
@@ -101,7 +128,18 @@ export class PairScan {
         const y = seq[j + 1]!;
         const delta = dP + d[x * n + delivery]! + d[delivery * n + y]! - d[x * n + y]!;
         if (fixed + unit * (distance + delta) >= limit) continue;
-        const price = this.candidate(r, seq, len, delivery, j, fixed + unit * (distance + delta), cap, pen.load, pen.timeWarp, pen.duration);
+        const price = this.candidate(
+          r,
+          seq,
+          len,
+          delivery,
+          j,
+          fixed + unit * (distance + delta),
+          cap,
+          pen.load,
+          pen.timeWarp,
+          pen.duration,
+        );
         if (price < limit) {
           limit = price;
           best = price;
@@ -119,7 +157,16 @@ export class PairScan {
    * customer at a time as the pickup's place i goes down, each candidate then adds the stored
    * head 1..i and the pickup; the part is a lower bound of every smaller i's price, as above.
    */
-  private bestBackward(r: number, pickup: number, delivery: number, limit: number, iFrom: number, iTo: number, jFrom: number, jTo: number): number {
+  private bestBackward(
+    r: number,
+    pickup: number,
+    delivery: number,
+    limit: number,
+    iFrom: number,
+    iTo: number,
+    jFrom: number,
+    jTo: number,
+  ): number {
     const rs = this.rs;
     const m = rs.m;
     const times = rs.times!;
@@ -158,7 +205,9 @@ export class PairScan {
         if (i < j) {
           // Customer i + 1 joins the front of the growing part.
           const c = seq[i + 1]!;
-          front.setNode(c, m.twStart![c]!, m.twEnd![c]!, m.service[c]!).append(d[c * n + rest.first]! / speed, rest.duration, rest.timeWarp, rest.earliest, rest.latest, rest.last);
+          front
+            .setNode(c, m.twStart![c]!, m.twEnd![c]!, m.service[c]!)
+            .append(d[c * n + rest.first]! / speed, rest.duration, rest.timeWarp, rest.earliest, rest.latest, rest.last);
           rest.set(front.duration, front.timeWarp, front.earliest, front.latest, c, front.last);
           let excess = 0;
           for (let k = 0; k < dims; k++) {
@@ -171,7 +220,10 @@ export class PairScan {
         }
         const a = seq[i]!;
         const b = seq[i + 1]!;
-        const delta = i === j ? d[a * n + pickup]! + pd + d[delivery * n + b]! - d[a * n + b]! : d[a * n + pickup]! + d[pickup * n + b]! - d[a * n + b]! + dD;
+        const delta =
+          i === j
+            ? d[a * n + pickup]! + pd + d[delivery * n + b]! - d[a * n + b]!
+            : d[a * n + pickup]! + d[pickup * n + b]! - d[a * n + b]! + dD;
         const base = fixed + unit * (distance + delta);
         if (base >= limit) continue;
         // Start, customers 1..i, pickup, the growing part, end.
@@ -180,7 +232,9 @@ export class PairScan {
         let excess = 0;
         for (let k = 0; k < dims; k++) {
           const g = this.growLoad[k]!;
-          const seg = loads.appendNode(loads.appendHead(this.candLoad.set(0, 0, 0), k, r, i), k, pickup).append(g.delivery, g.pickup, g.peak);
+          const seg = loads
+            .appendNode(loads.appendHead(this.candLoad.set(0, 0, 0), k, r, i), k, pickup)
+            .append(g.delivery, g.pickup, g.peak);
           excess += seg.excess(m.loads[k]!.capacity[r]!);
         }
         let price = base + (excess > 0 ? pen.load * excess : 0) + pen.timeWarp * c.timeWarp;
@@ -197,7 +251,18 @@ export class PairScan {
   }
 
   /** Price of the growing part, then the delivery, then customers j+1..len and the end; `base` is fixed + unit x distance. */
-  private candidate(r: number, seq: Int32Array, len: number, delivery: number, j: number, base: number, cap: number, loadPrice: number, warpPrice: number, durationPrice: number): number {
+  private candidate(
+    r: number,
+    seq: Int32Array,
+    len: number,
+    delivery: number,
+    j: number,
+    base: number,
+    cap: number,
+    loadPrice: number,
+    warpPrice: number,
+    durationPrice: number,
+  ): number {
     const rs = this.rs;
     const times = rs.times!;
     const loads = rs.loads!;

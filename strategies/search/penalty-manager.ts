@@ -29,7 +29,11 @@ export class PenaltyManager {
    * an education at a lower price emptied whole vehicles into the rest, and the price then hovered
    * at that collapse point, with many outcomes collapsed and repaired into far dearer plans.
    */
-  constructor(m: ProblemData, private readonly segment = SEGMENT, fixedCostFloor = false) {
+  constructor(
+    m: ProblemData,
+    private readonly segment = SEGMENT,
+    fixedCostFloor = false,
+  ) {
     const timePrice = timeReference(m.meanUnitCost, m.meanSpeed);
     // A unit of load on a vehicle costs about its fixed cost per unit of capacity: overloading a
     // small vehicle must not look cheaper than the larger vehicle it stands for.

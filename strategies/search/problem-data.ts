@@ -175,7 +175,8 @@ export function buildProblemData(p: CompiledProblem, view?: TextbookView): Probl
   // The textbook view never has rules (textbook-model.ts refuses problems with them).
   const rules = view ? null : buildFleetRules(p, maxDistance);
   for (let v = 0; v < routes; v++) {
-    const key = `${p.capacity[v]}|${p.fixedCost[v]}|${p.unitCost[v]}|${speed[v]}|` +
+    const key =
+      `${p.capacity[v]}|${p.fixedCost[v]}|${p.unitCost[v]}|${speed[v]}|` +
       `${p.startNode[v]}|${p.endNode[v]}${rulesKey(rules, v)}${extraCapacityKey(p, v)}`;
     let type = keys.get(key);
     if (type === undefined) {
@@ -201,7 +202,13 @@ export function buildProblemData(p: CompiledProblem, view?: TextbookView): Probl
   const binding = !view && t !== null && [...new Set(p.startNode)].some((d) => windowsBindAgainst(p, d));
   let neighbours = view ? view.neighbours : binding ? windowNeighbours(p, GRANULARITY) : nearestNeighbours(p, GRANULARITY);
   // Skills: neighbours that may share a route (fleet-rules.ts), from a list twice as long.
-  if (rules?.allowed) neighbours = compatibleNeighbours(rules, p.nodeCount, binding ? windowNeighbours(p, 2 * GRANULARITY) : nearestNeighbours(p, 2 * GRANULARITY), GRANULARITY);
+  if (rules?.allowed)
+    neighbours = compatibleNeighbours(
+      rules,
+      p.nodeCount,
+      binding ? windowNeighbours(p, 2 * GRANULARITY) : nearestNeighbours(p, 2 * GRANULARITY),
+      GRANULARITY,
+    );
   if (!view && order?.backhaul) neighbours = sameKindFirst(p, order.backhaul, GRANULARITY, neighbours);
   const timed = t !== null && (!view || view.windows) ? t : null;
   const perVehicle = (f: (v: number) => number) => (timed ? Float64Array.from({ length: routes }, (_, v) => f(v)) : null);
@@ -219,9 +226,8 @@ export function buildProblemData(p: CompiledProblem, view?: TextbookView): Probl
     arriveClose: perVehicle((v) => arrivalClose(p, v)),
     maxDurationOf: perVehicle((v) => durationCap(p, v)),
     rules,
-    windows: timed && timed.latePenaltyPerMin === 0
-      ? { start: timed.twStartMin, end: timed.twEndMin, maxDuration: timed.maxRouteMin }
-      : null,
+    windows:
+      timed && timed.latePenaltyPerMin === 0 ? { start: timed.twStartMin, end: timed.twEndMin, maxDuration: timed.maxRouteMin } : null,
     skipPrice: view ? view.skipPrice : rules && rules.anyOptional ? rules.skipPrice : null,
     symmetric: view ? view.symmetric : isSymmetric(p),
     durationLimit: view ? view.durationLimit : Number.POSITIVE_INFINITY,

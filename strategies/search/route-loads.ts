@@ -80,7 +80,8 @@ export class RouteLoads {
    */
   listPriceCorrection(v: number, list: ArrayLike<number>, count: number): number {
     if (count === 0) return 0;
-    if (this.order && (this.order.brokenRange(list, 0, count - 1) || this.order.orderExcessRange(list, 0, count - 1) > 0)) return Number.POSITIVE_INFINITY;
+    if (this.order && (this.order.brokenRange(list, 0, count - 1) || this.order.orderExcessRange(list, 0, count - 1) > 0))
+      return Number.POSITIVE_INFINITY;
     const delivery = this.m.loads[0]!.delivery;
     let delivered = 0;
     for (let k = 0; k < count; k++) delivered += delivery[list[k]!]!;

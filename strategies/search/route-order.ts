@@ -25,7 +25,10 @@ export class RouteOrder {
   private readonly openAfter: Int32Array[] | null;
 
   /** `lengths`: the route lengths, kept by the owner (route-loads.ts). */
-  constructor(readonly m: ProblemData, private readonly lengths: Int32Array) {
+  constructor(
+    readonly m: ProblemData,
+    private readonly lengths: Int32Array,
+  ) {
     this.seen = new Int32Array(m.nodeCount);
     const slots = m.customers.length + 2;
     this.deliveriesEnd = new Int32Array(m.routes);

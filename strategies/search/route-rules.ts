@@ -27,7 +27,10 @@ export class RouteRules {
     this.fr = m.rules!;
     this.slots = m.customers.length + 2;
     const profiles = this.fr.profileVehicle.length;
-    this.forbid = this.fr.allowed && profiles <= MAX_PREFIX_PROFILES ? Array.from({ length: m.routes }, () => new Int32Array(profiles * this.slots)) : null;
+    this.forbid =
+      this.fr.allowed && profiles <= MAX_PREFIX_PROFILES
+        ? Array.from({ length: m.routes }, () => new Int32Array(profiles * this.slots))
+        : null;
   }
 
   private allowedFor(v: number, node: number): boolean {

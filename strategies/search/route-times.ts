@@ -130,7 +130,14 @@ export class RouteTimes {
     const start = m.start[r]!;
     const end = m.end[r]!;
     const seg = this.startAt(r);
-    seg.append(m.dist[start * n + seq[1]!]! / speed, this.preDur[r]![len]!, this.preWarp[r]![len]!, this.preEarly[r]![len]!, this.preLate[r]![len]!, seq[len]!);
+    seg.append(
+      m.dist[start * n + seq[1]!]! / speed,
+      this.preDur[r]![len]!,
+      this.preWarp[r]![len]!,
+      this.preEarly[r]![len]!,
+      this.preLate[r]![len]!,
+      seq[len]!,
+    );
     return seg.append(m.dist[seq[len]! * n + end]! / speed, 0, 0, Number.NEGATIVE_INFINITY, m.arriveClose![r]!, end);
   }
 
@@ -155,8 +162,10 @@ export class RouteTimes {
       const seq = seqs[r]!;
       if (pieces.reversed[k] === 0 && m.speed[r] === speed && (from === 1 || to === lengths[r])) {
         const travel = d[seg.last * n + seq[from]!]! / speed;
-        if (from === 1) seg.append(travel, this.preDur[r]![to]!, this.preWarp[r]![to]!, this.preEarly[r]![to]!, this.preLate[r]![to]!, seq[to]!);
-        else seg.append(travel, this.sufDur[r]![from]!, this.sufWarp[r]![from]!, this.sufEarly[r]![from]!, this.sufLate[r]![from]!, seq[to]!);
+        if (from === 1)
+          seg.append(travel, this.preDur[r]![to]!, this.preWarp[r]![to]!, this.preEarly[r]![to]!, this.preLate[r]![to]!, seq[to]!);
+        else
+          seg.append(travel, this.sufDur[r]![from]!, this.sufWarp[r]![from]!, this.sufEarly[r]![from]!, this.sufLate[r]![from]!, seq[to]!);
         continue;
       }
       const step = pieces.reversed[k] ? -1 : 1;

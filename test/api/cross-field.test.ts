@@ -8,7 +8,11 @@ function base(): SolveRequestInput {
   return {
     node_num: 3,
     vehicle_num: 2,
-    distance_matrix: [[0, 1, 2], [1, 0, 1], [2, 1, 0]],
+    distance_matrix: [
+      [0, 1, 2],
+      [1, 0, 1],
+      [2, 1, 0],
+    ],
     start_nodes: [0, 0],
     end_nodes: [0, 0],
     node_demands: [0, 1, 1],
@@ -22,7 +26,15 @@ describe("cross-field validation", () => {
   });
 
   it("accepts an empty matrix when every node has a position", () => {
-    const r = { ...base(), distance_matrix: [], node_positions: [[0, 0], [1, 0], [2, 0]] as [number, number][] };
+    const r = {
+      ...base(),
+      distance_matrix: [],
+      node_positions: [
+        [0, 0],
+        [1, 0],
+        [2, 0],
+      ] as [number, number][],
+    };
     expect(crossFieldIssues(r, allowAll)).to.deep.equal([]);
   });
 
@@ -46,15 +58,37 @@ describe("cross-field validation", () => {
   it("reports start/end indices out of range and depot demand with the spec's message", () => {
     const r = { ...base(), end_nodes: [0, 3], node_demands: [2, 1, 1] };
     const issues = crossFieldIssues(r, allowAll);
-    expect(issues).to.deep.include({ loc: ["body", "end_nodes", "1"], msg: "node index 3 is out of range (node_num is 3)", type: "index_out_of_range" });
+    expect(issues).to.deep.include({
+      loc: ["body", "end_nodes", "1"],
+      msg: "node index 3 is out of range (node_num is 3)",
+      type: "index_out_of_range",
+    });
     expect(issues).to.deep.include({ loc: ["body"], msg: "Depot/start/end node 0 demand must be 0 (got 2)", type: "value_error" });
   });
 
   it("checks time-dimension lengths and window order", () => {
-    const r = { ...base(), node_time_windows: [[0, 10], [5, 1]] as [number, number][], node_service_time: [0, 0, 0, 0], vehicle_speeds: [1] };
+    const r = {
+      ...base(),
+      node_time_windows: [
+        [0, 10],
+        [5, 1],
+      ] as [number, number][],
+      node_service_time: [0, 0, 0, 0],
+      vehicle_speeds: [1],
+    };
     const locs = crossFieldIssues(r, allowAll).map((i) => i.loc.join("."));
     expect(locs).to.deep.equal(["body.node_time_windows", "body.node_service_time", "body.vehicle_speeds"]);
-    const order = crossFieldIssues({ ...base(), node_time_windows: [[0, 10], [5, 1], [0, 0]] as [number, number][] }, allowAll);
+    const order = crossFieldIssues(
+      {
+        ...base(),
+        node_time_windows: [
+          [0, 10],
+          [5, 1],
+          [0, 0],
+        ] as [number, number][],
+      },
+      allowAll,
+    );
     expect(order.map((i) => i.msg)).to.deep.equal(["time window start 5 is after its end 1"]);
   });
 

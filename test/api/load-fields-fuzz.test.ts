@@ -15,14 +15,26 @@ const nasty = fc.oneof(
   fc.integer({ min: -2, max: 20 }),
   fc.array(fc.integer({ min: -1, max: 20 }), { maxLength: 20 }),
   fc.array(fc.array(fc.integer({ min: 0, max: 40 }), { maxLength: 3 }), { maxLength: 20 }),
-  fc.array(fc.record({ pickup: fc.integer({ min: -1, max: 20 }), delivery: fc.integer({ min: 0, max: 20 }), amount: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.constant(-1)) }), { maxLength: 10 }),
+  fc.array(
+    fc.record({
+      pickup: fc.integer({ min: -1, max: 20 }),
+      delivery: fc.integer({ min: 0, max: 20 }),
+      amount: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.constant(-1)),
+    }),
+    { maxLength: 10 },
+  ),
   fc.jsonValue({ maxDepth: 2 }),
 );
 
 const mutation = fc.oneof(
   fc.record({ kind: fc.constant("set" as const), field: fc.constantFrom(...FIELDS), value: nasty }),
   fc.record({ kind: fc.constant("delete" as const), field: fc.constantFrom(...FIELDS) }),
-  fc.record({ kind: fc.constant("element" as const), field: fc.constantFrom("node_pickups", "shipments", "node_extra_demands", "vehicles_extra_capacity", "node_demands"), index: fc.nat(17), value: nasty }),
+  fc.record({
+    kind: fc.constant("element" as const),
+    field: fc.constantFrom("node_pickups", "shipments", "node_extra_demands", "vehicles_extra_capacity", "node_demands"),
+    index: fc.nat(17),
+    value: nasty,
+  }),
 );
 
 /**

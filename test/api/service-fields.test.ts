@@ -11,7 +11,12 @@ function base(extra: Partial<SolveRequestInput> = {}): SolveRequestInput {
   return {
     node_num: 4,
     vehicle_num: 2,
-    distance_matrix: [[0, 1, 2, 3], [1, 0, 1, 2], [2, 1, 0, 1], [3, 2, 1, 0]],
+    distance_matrix: [
+      [0, 1, 2, 3],
+      [1, 0, 1, 2],
+      [2, 1, 0, 1],
+      [3, 2, 1, 0],
+    ],
     start_nodes: [0, 0],
     end_nodes: [0, 0],
     node_demands: [0, 1, 1, 1],
@@ -60,17 +65,38 @@ describe("validation of optional stops, skills, shifts and route limits (422 mes
       { loc: "body.vehicle_skills", msg: "vehicle_skills must have vehicle_num (2) entries, got 1", type: "length_mismatch" },
       { loc: "body.vehicle_time_windows", msg: "vehicle_time_windows must have vehicle_num (2) entries, got 3", type: "length_mismatch" },
       { loc: "body.vehicle_max_distance", msg: "vehicle_max_distance must have vehicle_num (2) entries, got 1", type: "length_mismatch" },
-      { loc: "body.vehicle_max_working_hours", msg: "vehicle_max_working_hours must have vehicle_num (2) entries, got 3", type: "length_mismatch" },
+      {
+        loc: "body.vehicle_max_working_hours",
+        msg: "vehicle_max_working_hours must have vehicle_num (2) entries, got 3",
+        type: "length_mismatch",
+      },
       { loc: "body.vehicle_max_stops", msg: "vehicle_max_stops must have vehicle_num (2) entries, got 0", type: "length_mismatch" },
     ]);
   });
 
   it("refuses a skip penalty or skills on a depot (start or end node), by index", () => {
-    const r = base({ end_nodes: [0, 3], node_demands: [0, 1, 1, 0], node_skip_penalties: [0, null, 2, 7], node_skills: [["x"], null, null, []] });
+    const r = base({
+      end_nodes: [0, 3],
+      node_demands: [0, 1, 1, 0],
+      node_skip_penalties: [0, null, 2, 7],
+      node_skills: [["x"], null, null, []],
+    });
     expect(issuesOf(r)).to.deep.equal([
-      { loc: "body.node_skip_penalties.0", msg: "node 0 is a depot (a start or end node) and is never skipped: its skip penalty must be null (got 0)", type: "depot_not_optional" },
-      { loc: "body.node_skip_penalties.3", msg: "node 3 is a depot (a start or end node) and is never skipped: its skip penalty must be null (got 7)", type: "depot_not_optional" },
-      { loc: "body.node_skills.0", msg: 'node 0 is a depot (a start or end node) and needs no skills: its skills must be null or [] (got ["x"])', type: "depot_skills" },
+      {
+        loc: "body.node_skip_penalties.0",
+        msg: "node 0 is a depot (a start or end node) and is never skipped: its skip penalty must be null (got 0)",
+        type: "depot_not_optional",
+      },
+      {
+        loc: "body.node_skip_penalties.3",
+        msg: "node 3 is a depot (a start or end node) and is never skipped: its skip penalty must be null (got 7)",
+        type: "depot_not_optional",
+      },
+      {
+        loc: "body.node_skills.0",
+        msg: 'node 0 is a depot (a start or end node) and needs no skills: its skills must be null or [] (got ["x"])',
+        type: "depot_skills",
+      },
     ]);
   });
 
@@ -83,13 +109,27 @@ describe("validation of optional stops, skills, shifts and route limits (422 mes
   });
 
   it("answers caps of zero or below, a negative penalty and a fractional stop count from the document's bounds", () => {
-    expect(issuesOf(base({ vehicle_max_distance: [0, null] }))).to.deep.equal([{ loc: "body.vehicle_max_distance.0", msg: "must be > 0", type: "greater_than" }]);
-    expect(issuesOf(base({ vehicle_max_working_hours: [null, -1] }))).to.deep.equal([{ loc: "body.vehicle_max_working_hours.1", msg: "must be > 0", type: "greater_than" }]);
-    expect(issuesOf(base({ vehicle_max_stops: [0, null] }))).to.deep.equal([{ loc: "body.vehicle_max_stops.0", msg: "must be >= 1", type: "greater_than_equal" }]);
-    expect(issuesOf(base({ vehicle_max_stops: [1.5, null] }))).to.deep.equal([{ loc: "body.vehicle_max_stops.0", msg: "must be an integer or null", type: "integer_type" }]);
-    expect(issuesOf(base({ node_skip_penalties: [null, -2, null, null] }))).to.deep.equal([{ loc: "body.node_skip_penalties.1", msg: "must be >= 0", type: "greater_than_equal" }]);
-    expect(issuesOf(base({ node_skills: [null, [""], null, null] }))).to.deep.equal([{ loc: "body.node_skills.1.0", msg: "must NOT have fewer than 1 characters", type: "string_too_short" }]);
-    expect(issuesOf(base({ vehicle_time_windows: [[0], null] }))).to.deep.equal([{ loc: "body.vehicle_time_windows.0", msg: "must NOT have fewer than 2 items", type: "too_short" }]);
+    expect(issuesOf(base({ vehicle_max_distance: [0, null] }))).to.deep.equal([
+      { loc: "body.vehicle_max_distance.0", msg: "must be > 0", type: "greater_than" },
+    ]);
+    expect(issuesOf(base({ vehicle_max_working_hours: [null, -1] }))).to.deep.equal([
+      { loc: "body.vehicle_max_working_hours.1", msg: "must be > 0", type: "greater_than" },
+    ]);
+    expect(issuesOf(base({ vehicle_max_stops: [0, null] }))).to.deep.equal([
+      { loc: "body.vehicle_max_stops.0", msg: "must be >= 1", type: "greater_than_equal" },
+    ]);
+    expect(issuesOf(base({ vehicle_max_stops: [1.5, null] }))).to.deep.equal([
+      { loc: "body.vehicle_max_stops.0", msg: "must be an integer or null", type: "integer_type" },
+    ]);
+    expect(issuesOf(base({ node_skip_penalties: [null, -2, null, null] }))).to.deep.equal([
+      { loc: "body.node_skip_penalties.1", msg: "must be >= 0", type: "greater_than_equal" },
+    ]);
+    expect(issuesOf(base({ node_skills: [null, [""], null, null] }))).to.deep.equal([
+      { loc: "body.node_skills.1.0", msg: "must NOT have fewer than 1 characters", type: "string_too_short" },
+    ]);
+    expect(issuesOf(base({ vehicle_time_windows: [[0], null] }))).to.deep.equal([
+      { loc: "body.vehicle_time_windows.0", msg: "must NOT have fewer than 2 items", type: "too_short" },
+    ]);
   });
 
   it("reports these rules together with the seed's own (one answer lists every problem)", () => {

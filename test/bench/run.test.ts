@@ -42,7 +42,10 @@ describe("the solver benchmark runner", function () {
     const columns = "| clarke-wright gap % | clarke-wright iterations | sweep gap % | sweep iterations |";
     expect(stdout).to.include(`| instance | customers | best known ${columns}`);
     const cell = String.raw` +(-?\d+\.\d\d) \| +(\d+) \|`;
-    for (const [name, customers, bks] of [["CMT1", 50, "524.61"], ["CMT2", 75, "835.26"]] as const) {
+    for (const [name, customers, bks] of [
+      ["CMT1", 50, "524.61"],
+      ["CMT2", 75, "835.26"],
+    ] as const) {
       const row = new RegExp(String.raw`^\| ${name} \| +${customers} \| +${bks.replace(".", "\\.")} \|${cell}${cell}$`, "m").exec(stdout);
       expect(row, `${name}'s row in\n${stdout}`).to.not.equal(null);
       // Constructions of a 50-75 customer CVRP: feasible, within 40% of the optimum.
@@ -61,8 +64,7 @@ describe("the solver benchmark runner", function () {
       const savings = pathToFileURL(join(REPO_ROOT, "dist", "strategies", "clarke-wright", "index.js")).href;
       writeFileSync(
         join(folder, "index.js"),
-        `import { clarkeWright } from ${JSON.stringify(savings)};\n` +
-          `export default { ...clarkeWright, name: "savings-copy" };\n`,
+        `import { clarkeWright } from ${JSON.stringify(savings)};\n` + `export default { ...clarkeWright, name: "savings-copy" };\n`,
       );
       // A second of time: the savings try their five shapes in milliseconds, so both columns finish them even on a busy machine.
       const args = ["--set", "CMT", "--strategies", "clarke-wright,savings-copy", "--time", "1", "--bench-dir", FIXTURE];

@@ -5,22 +5,54 @@ import { settingsFromEnv } from "../../bench/settings-env.js";
 describe("bench/settings-env.ts", () => {
   it("asks for nothing when no switch is set, or a switch has a value it does not know", () => {
     expect(settingsFromEnv({})).to.deep.equal({});
-    expect(settingsFromEnv({ HGS_WINDOWS_METHOD: "fast", LARGE_SUB_CUSTOMERS: "many", LARGE_SUB_SECONDS: "-1", LARGE_SQUEEZE: "1", SOLVER_GENERAL_FOCUS: "1" })).to.deep.equal({});
+    expect(
+      settingsFromEnv({
+        HGS_WINDOWS_METHOD: "fast",
+        LARGE_SUB_CUSTOMERS: "many",
+        LARGE_SUB_SECONDS: "-1",
+        LARGE_SQUEEZE: "1",
+        SOLVER_GENERAL_FOCUS: "1",
+      }),
+    ).to.deep.equal({});
   });
 
   it("maps hgs's method: general also for optional stops", () => {
     expect(settingsFromEnv({ HGS_WINDOWS_METHOD: "genetic" })).to.deep.equal({ hgs: { windowsMethod: "genetic" } });
-    expect(settingsFromEnv({ HGS_WINDOWS_METHOD: "general" })).to.deep.equal({ hgs: { windowsMethod: "general", optionalStopsMethod: "general" } });
+    expect(settingsFromEnv({ HGS_WINDOWS_METHOD: "general" })).to.deep.equal({
+      hgs: { windowsMethod: "general", optionalStopsMethod: "general" },
+    });
   });
 
   it("maps the general search's switches", () => {
-    expect(settingsFromEnv({ SOLVER_GENERAL_FOCUS: "0" })).to.deep.equal({ general: { focus: false, feasibleCurrent: false, thresholdWeight: null } });
-    expect(settingsFromEnv({ SOLVER_POOL_FAMILIES: "skills, depots,unknown" })).to.deep.equal({ general: { poolFamilies: ["skills", "depots"] } });
+    expect(settingsFromEnv({ SOLVER_GENERAL_FOCUS: "0" })).to.deep.equal({
+      general: { focus: false, feasibleCurrent: false, thresholdWeight: null },
+    });
+    expect(settingsFromEnv({ SOLVER_POOL_FAMILIES: "skills, depots,unknown" })).to.deep.equal({
+      general: { poolFamilies: ["skills", "depots"] },
+    });
   });
 
   it("maps the decomposition's switches", () => {
-    const env = { LARGE_SUB_CUSTOMERS: "199.6", LARGE_SUB_SECONDS: "0.2", LARGE_FIRST_ROUND: "0.3", LARGE_START_SHARE: "0", LARGE_ROTATION: "0", LARGE_SQUEEZE: "0", LARGE_WINDOW_GROUPS: "1" };
-    expect(settingsFromEnv(env)).to.deep.equal({ decomposition: { customers: 200, seconds: 0.2, firstRoundShare: 0.3, startShare: 0, rotation: false, squeeze: false, windowGroups: true } });
+    const env = {
+      LARGE_SUB_CUSTOMERS: "199.6",
+      LARGE_SUB_SECONDS: "0.2",
+      LARGE_FIRST_ROUND: "0.3",
+      LARGE_START_SHARE: "0",
+      LARGE_ROTATION: "0",
+      LARGE_SQUEEZE: "0",
+      LARGE_WINDOW_GROUPS: "1",
+    };
+    expect(settingsFromEnv(env)).to.deep.equal({
+      decomposition: {
+        customers: 200,
+        seconds: 0.2,
+        firstRoundShare: 0.3,
+        startShare: 0,
+        rotation: false,
+        squeeze: false,
+        windowGroups: true,
+      },
+    });
     expect(settingsFromEnv({ LARGE_SQUEEZE_LOG: "1" }).trace).to.be.a("function");
   });
 });

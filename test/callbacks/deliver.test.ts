@@ -37,7 +37,12 @@ async function startServer(respond: Respond): Promise<TestServer> {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      received.push({ method: request.method ?? "", url: request.url ?? "", headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
+      received.push({
+        method: request.method ?? "",
+        url: request.url ?? "",
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      });
       respond(request, response);
     });
   });
@@ -140,7 +145,11 @@ describe("callbacks/deliver", () => {
     const target = await server(() => {
       /* never respond */
     });
-    const outcome = await deliverCallback(`http://127.0.0.1:${target.port}/slow`, BODY, { allowLoopback: true, secret: null, timeoutMs: 300 });
+    const outcome = await deliverCallback(`http://127.0.0.1:${target.port}/slow`, BODY, {
+      allowLoopback: true,
+      secret: null,
+      timeoutMs: 300,
+    });
     expect(outcome.outcome).to.equal("timeout");
     // Generous slack: only proves the 300 ms budget, not the 10 s default, ended the attempt.
     expect((outcome as { ms: number }).ms).to.be.below(5000);
@@ -158,7 +167,11 @@ describe("callbacks/deliver", () => {
 
   it("refuses 127.0.0.1 and localhost without the loopback allowance and sends nothing", async () => {
     const target = await server((_req, res) => res.writeHead(200).end());
-    for (const url of [`http://127.0.0.1:${target.port}/`, `http://localhost:${target.port}/`, `http://[::ffff:127.0.0.1]:${target.port}/`]) {
+    for (const url of [
+      `http://127.0.0.1:${target.port}/`,
+      `http://localhost:${target.port}/`,
+      `http://[::ffff:127.0.0.1]:${target.port}/`,
+    ]) {
       const outcome = await deliverCallback(url, BODY, { allowLoopback: false, secret: null });
       expect(outcome.outcome, url).to.equal("refused");
     }

@@ -36,16 +36,24 @@ describe("callbacks/signature", () => {
   it("rejects timestamps outside the tolerance and malformed timestamps", () => {
     expect(verifyWebhook(VECTOR.secret, vectorHeaders(), VECTOR.body, 300, VECTOR.timestamp + 301)).to.equal(false);
     expect(verifyWebhook(VECTOR.secret, vectorHeaders(), VECTOR.body, 300, VECTOR.timestamp - 301)).to.equal(false);
-    expect(verifyWebhook(VECTOR.secret, vectorHeaders(VECTOR.signature, "1614265330.0"), VECTOR.body, 300, VECTOR.timestamp)).to.equal(false);
+    expect(verifyWebhook(VECTOR.secret, vectorHeaders(VECTOR.signature, "1614265330.0"), VECTOR.body, 300, VECTOR.timestamp)).to.equal(
+      false,
+    );
   });
 
   it("rejects missing headers", () => {
-    expect(verifyWebhook(VECTOR.secret, { ...vectorHeaders(), "webhook-signature": undefined }, VECTOR.body, 300, VECTOR.timestamp)).to.equal(false);
+    expect(
+      verifyWebhook(VECTOR.secret, { ...vectorHeaders(), "webhook-signature": undefined }, VECTOR.body, 300, VECTOR.timestamp),
+    ).to.equal(false);
     expect(verifyWebhook(VECTOR.secret, {}, VECTOR.body, 300, VECTOR.timestamp)).to.equal(false);
   });
 
   it("accepts one valid signature among several (key rotation) and mixed-case header names", () => {
-    const headers = { "Webhook-Id": VECTOR.id, "Webhook-Timestamp": String(VECTOR.timestamp), "Webhook-Signature": `v1,bm9wZQ== ${VECTOR.signature}` };
+    const headers = {
+      "Webhook-Id": VECTOR.id,
+      "Webhook-Timestamp": String(VECTOR.timestamp),
+      "Webhook-Signature": `v1,bm9wZQ== ${VECTOR.signature}`,
+    };
     expect(verifyWebhook(VECTOR.secret, headers, VECTOR.body, 300, VECTOR.timestamp)).to.equal(true);
   });
 
@@ -62,7 +70,11 @@ describe("callbacks/signature", () => {
   it("round-trips a freshly generated secret", () => {
     const secret = generateWebhookSecret();
     const body = JSON.stringify({ status: "solved", ünïcode: "ok" });
-    const headers = { "webhook-id": "msg_1", "webhook-timestamp": "1700000000", "webhook-signature": signWebhook(secret, "msg_1", 1700000000, body) };
+    const headers = {
+      "webhook-id": "msg_1",
+      "webhook-timestamp": "1700000000",
+      "webhook-signature": signWebhook(secret, "msg_1", 1700000000, body),
+    };
     expect(verifyWebhook(secret, headers, body, 300, 1700000000)).to.equal(true);
   });
 

@@ -118,7 +118,14 @@ describe("callbacks/target-guard checkCallbackUrl", () => {
   });
 
   describe("with the loopback allowance", () => {
-    const admitted = ["http://127.0.0.1:8080/cb", "http://127.1/", "http://2130706433/", "http://[::1]:9000/", "http://localhost:3000/", "http://LOCALHOST./"];
+    const admitted = [
+      "http://127.0.0.1:8080/cb",
+      "http://127.1/",
+      "http://2130706433/",
+      "http://[::1]:9000/",
+      "http://localhost:3000/",
+      "http://LOCALHOST./",
+    ];
     for (const url of admitted) {
       it(`admits ${url}`, () => expect(checkCallbackUrl(url, DEV)).to.equal(null));
     }
@@ -153,7 +160,11 @@ describe("callbacks/target-guard resolveCallbackTarget", () => {
   it("refuses localhost names without asking the resolver", async () => {
     const { lookup, calls } = countingLookup({ localhost: [{ address: "127.0.0.1", family: 4 }] });
     for (const url of ["http://localhost/", "http://localhost./", "http://app.localhost:8080/"]) {
-      expect(await resolveCallbackTarget(url, { ...STRICT, lookup })).to.deep.equal({ ok: false, reason: REASONS.localhost, kind: "policy" });
+      expect(await resolveCallbackTarget(url, { ...STRICT, lookup })).to.deep.equal({
+        ok: false,
+        reason: REASONS.localhost,
+        kind: "policy",
+      });
     }
     expect(calls).to.deep.equal([]);
   });
@@ -169,8 +180,16 @@ describe("callbacks/target-guard resolveCallbackTarget", () => {
 
   it("returns a public literal as is, without a lookup", async () => {
     const { lookup, calls } = countingLookup({});
-    expect(await resolveCallbackTarget("https://[2606:4700::1111]/x", { ...STRICT, lookup })).to.deep.equal({ ok: true, address: "2606:4700::1111", family: 6 });
-    expect(await resolveCallbackTarget("http://0x08080808/", { ...STRICT, lookup })).to.deep.equal({ ok: true, address: "8.8.8.8", family: 4 });
+    expect(await resolveCallbackTarget("https://[2606:4700::1111]/x", { ...STRICT, lookup })).to.deep.equal({
+      ok: true,
+      address: "2606:4700::1111",
+      family: 6,
+    });
+    expect(await resolveCallbackTarget("http://0x08080808/", { ...STRICT, lookup })).to.deep.equal({
+      ok: true,
+      address: "8.8.8.8",
+      family: 4,
+    });
     expect(calls).to.deep.equal([]);
   });
 
@@ -217,14 +236,26 @@ describe("callbacks/target-guard resolveCallbackTarget", () => {
       reason: `${REASONS.unresolvable} (ENOTFOUND)`,
       kind: "dns",
     });
-    expect(await resolveCallbackTarget("https://empty.example/", { ...STRICT, lookup })).to.deep.equal({ ok: false, reason: REASONS.unresolvable, kind: "dns" });
+    expect(await resolveCallbackTarget("https://empty.example/", { ...STRICT, lookup })).to.deep.equal({
+      ok: false,
+      reason: REASONS.unresolvable,
+      kind: "dns",
+    });
   });
 
   it("admits a name resolving to loopback only with the allowance, and localhost without DNS", async () => {
     const { lookup, calls } = countingLookup({ "dev.test": [{ address: "127.0.0.1", family: 4 }] });
     expect((await resolveCallbackTarget("http://dev.test:8080/", { ...STRICT, lookup })).ok).to.equal(false);
-    expect(await resolveCallbackTarget("http://dev.test:8080/", { ...DEV, lookup })).to.deep.equal({ ok: true, address: "127.0.0.1", family: 4 });
-    expect(await resolveCallbackTarget("http://localhost:8080/", { ...DEV, lookup })).to.deep.equal({ ok: true, address: "127.0.0.1", family: 4 });
+    expect(await resolveCallbackTarget("http://dev.test:8080/", { ...DEV, lookup })).to.deep.equal({
+      ok: true,
+      address: "127.0.0.1",
+      family: 4,
+    });
+    expect(await resolveCallbackTarget("http://localhost:8080/", { ...DEV, lookup })).to.deep.equal({
+      ok: true,
+      address: "127.0.0.1",
+      family: 4,
+    });
     expect(calls).to.deep.equal(["dev.test", "dev.test"]);
   });
 });
@@ -243,7 +274,10 @@ describe("callbacks/target-guard with networks the operator trusts (CALLBACK_ALL
   });
 
   it("resolves a name only when every address is public or trusted", async () => {
-    const answer = (addresses: string[]): HostLookup => async () => addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+    const answer =
+      (addresses: string[]): HostLookup =>
+      async () =>
+        addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
     const inside = await resolveCallbackTarget("http://receiver.internal/hook", { ...TRUSTED, lookup: answer(["172.30.99.5"]) });
     expect(inside).to.deep.equal({ ok: true, address: "172.30.99.5", family: 4 });
     const mixed = await resolveCallbackTarget("http://receiver.internal/hook", { ...TRUSTED, lookup: answer(["172.30.99.5", "10.1.1.1"]) });
@@ -252,8 +286,13 @@ describe("callbacks/target-guard with networks the operator trusts (CALLBACK_ALL
 
   it("stops the configuration at start on a block it cannot read, naming the variable", () => {
     for (const bad of ["172.30.0.0", "172.30.0.0/33", "not-a-network/8", "fd00::/129"]) {
-      expect(() => loadConfig({ CALLBACK_ALLOWED_NETWORKS: bad })).to.throw(/CALLBACK_ALLOWED_NETWORKS: '.*' is not a network in CIDR notation/);
+      expect(() => loadConfig({ CALLBACK_ALLOWED_NETWORKS: bad })).to.throw(
+        /CALLBACK_ALLOWED_NETWORKS: '.*' is not a network in CIDR notation/,
+      );
     }
-    expect(loadConfig({ CALLBACK_ALLOWED_NETWORKS: " 172.30.99.0/24 , fd00::/8" }).callbacks.trustedNetworks).to.deep.equal(["172.30.99.0/24", "fd00::/8"]);
+    expect(loadConfig({ CALLBACK_ALLOWED_NETWORKS: " 172.30.99.0/24 , fd00::/8" }).callbacks.trustedNetworks).to.deep.equal([
+      "172.30.99.0/24",
+      "fd00::/8",
+    ]);
   });
 });

@@ -15,7 +15,10 @@ const execFileSyncText = (path: string) => readFileSync(join(REPO_ROOT, path), "
 
 async function vrpctl(natsUrl: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ["bin/vrpctl.mjs", ...args], { cwd: REPO_ROOT, env: { ...process.env, NATS_URL: natsUrl } });
+    const { stdout, stderr } = await run(process.execPath, ["bin/vrpctl.mjs", ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, NATS_URL: natsUrl },
+    });
     return { stdout, stderr, code: 0 };
   } catch (err) {
     const e = err as { stdout: string; stderr: string; code: number };
@@ -34,7 +37,9 @@ describe("command-line tools", function () {
   });
 
   it("vrpctl creates an account and prints a new key alone on the last line, then lists it without the key", async () => {
-    expect((await vrpctl(nats.server.url, "account", "create", "zoe", "--plan", "pro")).stdout).to.include("created account 'zoe' on plan 'pro'");
+    expect((await vrpctl(nats.server.url, "account", "create", "zoe", "--plan", "pro")).stdout).to.include(
+      "created account 'zoe' on plan 'pro'",
+    );
     const created = await vrpctl(nats.server.url, "key", "create", "zoe");
     expect(created.code).to.equal(0);
     const lines = created.stdout.trimEnd().split("\n");
@@ -99,7 +104,10 @@ describe("command-line tools", function () {
     expect(listed).not.to.include(first);
     expect(listed).not.to.include(second);
 
-    const secondFingerprint = listed.split("\n").find((l) => l.includes(inThirtyDays))!.split(/\s+/)[0]!;
+    const secondFingerprint = listed
+      .split("\n")
+      .find((l) => l.includes(inThirtyDays))!
+      .split(/\s+/)[0]!;
     expect((await vrpctl(url, "key", "disable", "max", secondFingerprint)).stdout).to.include("is now disabled");
     expect(await store.authenticate("max", second)).to.equal(null);
     expect(await store.authenticate("max", first)).to.not.equal(null);
@@ -123,7 +131,11 @@ describe("command-line tools", function () {
   it("vrpctl fails within seconds, naming the NATS URL it tried and NATS_URL, when NATS cannot be reached", async () => {
     const nowhere = `nats://127.0.0.1:${await freePort()}`;
     const started = Date.now();
-    const result = await run(process.execPath, ["bin/vrpctl.mjs", "accounts"], { cwd: REPO_ROOT, env: { ...process.env, NATS_URL: nowhere }, timeout: 20_000 }).then(
+    const result = await run(process.execPath, ["bin/vrpctl.mjs", "accounts"], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, NATS_URL: nowhere },
+      timeout: 20_000,
+    }).then(
       () => ({ code: 0, stderr: "" }),
       (e: { code: number | null; stderr: string }) => e,
     );
@@ -148,16 +160,27 @@ describe("command-line tools", function () {
     expect((await vrpctl(url, "key", "create", "eve", "--expires", "7d")).code).to.equal(0);
     await new Promise((r) => setTimeout(r, 1600));
     const listed = (await vrpctl(url, "key", "list", "eve")).stdout.split("\n");
-    const stateOf = (fingerprint: string) => listed.find((l) => l.startsWith(fingerprint))!.split(/\s+/).pop();
+    const stateOf = (fingerprint: string) =>
+      listed
+        .find((l) => l.startsWith(fingerprint))!
+        .split(/\s+/)
+        .pop();
     expect(stateOf(lapsed.record.fingerprint)).to.equal("expired");
     expect(listed.filter((l) => / active$/.test(l))).to.have.length(1);
   });
 
   it("vrp-solve solves a request file offline and fails cleanly on a bad one", async () => {
-    const { stdout } = await run(process.execPath, ["bin/vrp-solve.mjs", "examples/small-cvrp.json", "--time-limit", "1", "--seed", "3"], { cwd: REPO_ROOT });
+    const { stdout } = await run(process.execPath, ["bin/vrp-solve.mjs", "examples/small-cvrp.json", "--time-limit", "1", "--seed", "3"], {
+      cwd: REPO_ROOT,
+    });
     const result = JSON.parse(stdout) as { success: boolean; routes: Record<string, number[]>; strategy: string };
     expect(result.success).to.equal(true);
-    expect(Object.values(result.routes).flat().filter((n) => n !== 0).sort()).to.deep.equal([1, 2, 3, 4]);
+    expect(
+      Object.values(result.routes)
+        .flat()
+        .filter((n) => n !== 0)
+        .sort(),
+    ).to.deep.equal([1, 2, 3, 4]);
     const pending = run(process.execPath, ["bin/vrp-solve.mjs", "-"], { cwd: REPO_ROOT });
     pending.child.stdin!.end('{"node_num": 3,');
     const failure = await pending.then(
@@ -176,10 +199,15 @@ describe("command-line tools", function () {
     try {
       const example = JSON.parse(execFileSyncText("examples/small-cvrp.json")) as { distance_matrix: number[][] };
       const file = join(dir, "scaled.json");
-      writeFileSync(file, JSON.stringify({ ...example, distance_matrix: example.distance_matrix.map((row) => row.map((d) => d * 100_000)) }));
+      writeFileSync(
+        file,
+        JSON.stringify({ ...example, distance_matrix: example.distance_matrix.map((row) => row.map((d) => d * 100_000)) }),
+      );
       const costs = await Promise.all(
         [1, 6].map(async (seed) => {
-          const { stdout } = await run(process.execPath, ["bin/vrp-solve.mjs", file, "--time-limit", "2", "--seed", String(seed)], { cwd: REPO_ROOT });
+          const { stdout } = await run(process.execPath, ["bin/vrp-solve.mjs", file, "--time-limit", "2", "--seed", String(seed)], {
+            cwd: REPO_ROOT,
+          });
           return (JSON.parse(stdout) as { total_cost: number }).total_cost;
         }),
       );
@@ -192,7 +220,11 @@ describe("command-line tools", function () {
   it("vrp-solve honours --strategy, validates like the service, and prints the failure envelope for an infeasible request", async () => {
     const dir = mkdtempSync(join(tmpdir(), "vrp-cli-"));
     try {
-      const { stdout } = await run(process.execPath, ["bin/vrp-solve.mjs", "examples/small-cvrp.json", "--time-limit", "1", "--strategy", "clarke-wright"], { cwd: REPO_ROOT });
+      const { stdout } = await run(
+        process.execPath,
+        ["bin/vrp-solve.mjs", "examples/small-cvrp.json", "--time-limit", "1", "--strategy", "clarke-wright"],
+        { cwd: REPO_ROOT },
+      );
       expect((JSON.parse(stdout) as { strategy: string }).strategy).to.equal("clarke-wright");
 
       const example = JSON.parse(execFileSyncText("examples/small-cvrp.json")) as Record<string, unknown> & { node_demands: number[] };
@@ -217,7 +249,9 @@ describe("command-line tools", function () {
       const infeasible = await outcome({ ...example, node_demands: [0, 4, 3, 9, 2] });
       expect(infeasible.code).to.equal(1);
       expect(infeasible.body).to.include({ success: false, code: "no_feasible_solution", result: null });
-      expect(infeasible.body.error).to.be.a("string").and.match(/[a-z]{3,} /);
+      expect(infeasible.body.error)
+        .to.be.a("string")
+        .and.match(/[a-z]{3,} /);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -25,7 +25,11 @@ describe("vrp-solve --strategy", function () {
     const envelope = JSON.parse(stdout) as { code: string; detail: { loc: string[]; msg: string }[] };
     expect(envelope.code).to.equal("validation_failed");
     expect(envelope.detail).to.deep.equal([
-      { loc: ["body", "strategy"], msg: "unknown strategy 'nearest-neighbour'; available: clarke-wright, sweep, alns, hgs, large, exact", type: "unknown_strategy" },
+      {
+        loc: ["body", "strategy"],
+        msg: "unknown strategy 'nearest-neighbour'; available: clarke-wright, sweep, alns, hgs, large, exact",
+        type: "unknown_strategy",
+      },
     ]);
   });
 
@@ -33,7 +37,11 @@ describe("vrp-solve --strategy", function () {
     // small-cvrp gives a distance matrix only; sweep needs node_positions.
     const { code, stdout } = await vrpSolve(["examples/small-cvrp.json", "--strategy", "sweep"]);
     expect(code).to.equal(1);
-    expect(JSON.parse(stdout)).to.include({ success: false, code: "strategy_declined", error: "Strategy 'sweep' declined this request: the sweep strategy needs node_positions (coordinates)" });
+    expect(JSON.parse(stdout)).to.include({
+      success: false,
+      code: "strategy_declined",
+      error: "Strategy 'sweep' declined this request: the sweep strategy needs node_positions (coordinates)",
+    });
   });
 
   it("stops with the module's error when a STRATEGY_MODULES entry cannot be loaded", async () => {

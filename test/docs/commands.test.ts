@@ -39,7 +39,12 @@ export function simpleCommands(line: string): string[][] {
   return line
     .replace(/\s#.*$/, "")
     .split(/;|&&|\|\||\||\(|\)|'/)
-    .map((part) => part.trim().split(/\s+/).filter((w) => w !== "" && w !== "[" && w !== "]"))
+    .map((part) =>
+      part
+        .trim()
+        .split(/\s+/)
+        .filter((w) => w !== "" && w !== "[" && w !== "]"),
+    )
     .map((words) => {
       // Environment assignments, and the pinning and priority wrappers, come before the command.
       let i = 0;
@@ -79,7 +84,10 @@ function problem(words: string[]): string | null {
     args = rest.slice(rest.indexOf("--") < 0 ? rest.length : rest.indexOf("--") + 1);
     file = script === "bench" && args[0] === "pipeline" ? "bench/pipeline.ts" : scriptFile(script);
   } else if (words[0] === "make") {
-    const target = words.slice(1).find((w) => !w.includes("="))?.replace(/:$/, "");
+    const target = words
+      .slice(1)
+      .find((w) => !w.includes("="))
+      ?.replace(/:$/, "");
     if (target && !makeTargets.has(target)) return `no make target '${target}'`;
     return null;
   } else if (words[0] === "node") {
@@ -96,7 +104,10 @@ function problem(words: string[]): string | null {
   }
   const flags = file && existsSync(join(REPO_ROOT, file)) ? declaredFlags(file) : null;
   if (!flags) return null;
-  const unknown = args.filter((a) => /^--[a-z]/.test(a)).map((a) => a.slice(2).split("=")[0]!).filter((f) => !flags.has(f));
+  const unknown = args
+    .filter((a) => /^--[a-z]/.test(a))
+    .map((a) => a.slice(2).split("=")[0]!)
+    .filter((f) => !flags.has(f));
   return unknown.length > 0 ? `${file} declares no ${unknown.map((f) => `--${f}`).join(", ")}` : null;
 }
 

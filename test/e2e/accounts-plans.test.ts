@@ -13,7 +13,11 @@ const PLANS_FILE = fileURLToPath(new URL("../fixtures/plans.json", import.meta.u
 const small = () => ({ ...cvrpRequest({ customers: 3, vehicles: 1, capacity: 100 }), time_limit_seconds: 1 });
 
 async function submit(baseUrl: string, headers: Record<string, string>, body: unknown = small()) {
-  const res = await fetch(`${baseUrl}/api/v1/solve`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(`${baseUrl}/api/v1/solve`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
   const json = (await res.json()) as { success: boolean; code?: string; error: string; request_id: string; retry_after_seconds?: number };
   await expectMatchesSpec("submitSolve", res.status, json);
   return { status: res.status, body: json, headers: res.headers };
@@ -51,7 +55,9 @@ describe("accounts and plans across two API instances", function () {
     expect(limited).to.have.length(30);
     for (const r of limited) {
       expect(r.body.code).to.equal("rate_limit_exceeded");
-      expect(Number(r.headers.get("retry-after"))).to.equal(r.body.retry_after_seconds).and.to.be.within(1, 60);
+      expect(Number(r.headers.get("retry-after")))
+        .to.equal(r.body.retry_after_seconds)
+        .and.to.be.within(1, 60);
     }
     for (const r of accepted) {
       expect(r.headers.get("ratelimit")).to.match(/^"default";r=\d+;t=\d+$/);
@@ -103,9 +109,14 @@ describe("accounts and plans across two API instances", function () {
     expect(wrong.body.error).to.equal("invalid proxy secret");
     const ok = await submit(stack.apis[1]!.url, proxy);
     expect(ok.status).to.equal(200);
-    const poll = await apiClient(stack.api.url, proxy).GET("/api/v1/solve/result/{request_id}", { params: { path: { request_id: ok.body.request_id } } });
+    const poll = await apiClient(stack.api.url, proxy).GET("/api/v1/solve/result/{request_id}", {
+      params: { path: { request_id: ok.body.request_id } },
+    });
     expect(poll.response.status).to.equal(200);
-    const otherUser = await apiClient(stack.api.url, { ...proxy, "X-Marketplace-User": "someone-else" }).GET("/api/v1/solve/result/{request_id}", { params: { path: { request_id: ok.body.request_id } } });
+    const otherUser = await apiClient(stack.api.url, { ...proxy, "X-Marketplace-User": "someone-else" }).GET(
+      "/api/v1/solve/result/{request_id}",
+      { params: { path: { request_id: ok.body.request_id } } },
+    );
     expect(otherUser.response.status).to.equal(403);
     const history = await apiClient(stack.api.url, proxy).GET("/api/v1/history", {});
     expect(history.response.status).to.equal(200);
@@ -184,7 +195,11 @@ describe("planning history", function () {
 
     const first = await client.GET("/api/v1/history", { params: { query: { limit: 2 } } });
     await expectMatchesSpec("listHistory", 200, first.data);
-    const page1 = (first.data as unknown as { result: { items: { request_id: string; state: string; total_cost: number | null }[]; next_cursor: string } }).result;
+    const page1 = (
+      first.data as unknown as {
+        result: { items: { request_id: string; state: string; total_cost: number | null }[]; next_cursor: string };
+      }
+    ).result;
     expect(page1.items.map((i) => i.request_id)).to.deep.equal([ids[2], ids[1]]);
     expect(page1.items[0]!.state).to.equal("solved");
     expect(page1.items[0]!.total_cost).to.be.a("number");
@@ -204,7 +219,9 @@ describe("planning history", function () {
     expect(body.request.name).to.equal("run 0");
     expect(body.result.success).to.equal(true);
     const other = await stack.account("nosy", "pro");
-    const foreign = await apiClient(stack.baseUrl, other.headers).GET("/api/v1/history/{request_id}", { params: { path: { request_id: ids[0]! } } });
+    const foreign = await apiClient(stack.baseUrl, other.headers).GET("/api/v1/history/{request_id}", {
+      params: { path: { request_id: ids[0]! } },
+    });
     expect(foreign.response.status).to.equal(404);
   });
 });

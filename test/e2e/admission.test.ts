@@ -15,7 +15,23 @@ const DEADLINE_MS = 3000;
 
 function record(id: string, owner: string): TaskRecord {
   const now = new Date().toISOString();
-  return { id, owner, channel: "direct", state: "queued", submittedAt: now, updatedAt: now, name: null, nodeNum: 5, vehicleNum: 1, objective: "min_total_distance", timeLimitSeconds: 1, strategy: null, callbackUrl: null, solveAttempts: 0, seed: 1 };
+  return {
+    id,
+    owner,
+    channel: "direct",
+    state: "queued",
+    submittedAt: now,
+    updatedAt: now,
+    name: null,
+    nodeNum: 5,
+    vehicleNum: 1,
+    objective: "min_total_distance",
+    timeLimitSeconds: 1,
+    strategy: null,
+    callbackUrl: null,
+    solveAttempts: 0,
+    seed: 1,
+  };
 }
 
 /**
@@ -36,7 +52,7 @@ describe("admission: the task record as the submit's commit point", function () 
   });
 
   const drained = async () => {
-    for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
       const info = await nats.jsm.consumers.info(NAMES.taskStream, NAMES.taskConsumer);
       if (info.num_pending === 0 && info.num_ack_pending === 0) return;
       await new Promise((r) => setTimeout(r, 200));
@@ -53,32 +69,35 @@ describe("admission: the task record as the submit's commit point", function () 
     const info = await nats.jsm.consumers.info(NAMES.taskStream, NAMES.taskConsumer);
     expect(info.num_pending + info.num_ack_pending, "the message is still there").to.equal(1);
     await new TaskStore(nats.tasks).admit(record(id, "late"));
-    for (const deadline = Date.now() + 30_000; (await stack.task(id))?.state !== "solved"; ) {
+    for (const deadline = Date.now() + 30_000; (await stack.task(id))?.state !== "solved";) {
       expect(Date.now()).to.be.lessThan(deadline);
       await new Promise((r) => setTimeout(r, 200));
     }
     expect((await stack.task(id))!.solveAttempts).to.equal(1);
   });
 
-  it("solves a task whose body is stored after its message was delivered (the submit " +
-    "writes both at once), never 'body no longer available'", async () => {
-    // The body lands a little after the worker got the message (it reads body and record at
-    // once), and the record right after the body: a few delays, as the race varies with load;
-    // one task at a time, so each message reaches an idle worker at once.
-    for (const delay of [0, 5, 10, 20, 30, 40]) {
-      const id = randomUUID();
-      await publishMessage(id);
-      await new Promise((r) => setTimeout(r, delay));
-      await nats.requestBodies.put(id, new TextEncoder().encode(BODY));
-      await new TaskStore(nats.tasks).admit(record(id, "body-late"));
-      for (const deadline = Date.now() + 30_000; !["solved", "failed"].includes((await stack.task(id))?.state ?? ""); ) {
-        expect(Date.now()).to.be.lessThan(deadline);
-        await new Promise((r) => setTimeout(r, 50));
+  it(
+    "solves a task whose body is stored after its message was delivered (the submit " +
+      "writes both at once), never 'body no longer available'",
+    async () => {
+      // The body lands a little after the worker got the message (it reads body and record at
+      // once), and the record right after the body: a few delays, as the race varies with load;
+      // one task at a time, so each message reaches an idle worker at once.
+      for (const delay of [0, 5, 10, 20, 30, 40]) {
+        const id = randomUUID();
+        await publishMessage(id);
+        await new Promise((r) => setTimeout(r, delay));
+        await nats.requestBodies.put(id, new TextEncoder().encode(BODY));
+        await new TaskStore(nats.tasks).admit(record(id, "body-late"));
+        for (const deadline = Date.now() + 30_000; !["solved", "failed"].includes((await stack.task(id))?.state ?? "");) {
+          expect(Date.now()).to.be.lessThan(deadline);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        const task = (await stack.task(id))!;
+        expect(task.state, `body ${delay} ms after the message: ${task.error ?? ""}`).to.equal("solved");
       }
-      const task = (await stack.task(id))!;
-      expect(task.state, `body ${delay} ms after the message: ${task.error ?? ""}`).to.equal("solved");
-    }
-  });
+    },
+  );
 
   it("drops a message whose record never appears after the deadline, and a late admission then fails", async () => {
     const id = randomUUID();

@@ -90,75 +90,95 @@ describe("cancelling a task", function () {
     }
   }
 
-  it("stops a solving task within a second and keeps its best feasible solution, " +
-    "marked stopped; one callback; a second cancel is harmless", async () => {
-    const request = { ...cvrpRequest({ customers: 100, vehicles: 14, capacity: 50, seed: 11 }), time_limit_seconds: 60, strategy: "alns", callback_url: `${receiverUrl}/solving` };
-    const id = await submit(request);
-    await pollUntil(a, id, (body) => (body.result as any)?.progress?.feasible === true, 30_000);
-    const events = await openEvents(a, id);
-    while ((await events.next())!.event !== "solving");
+  it(
+    "stops a solving task within a second and keeps its best feasible solution, " +
+      "marked stopped; one callback; a second cancel is harmless",
+    async () => {
+      const request = {
+        ...cvrpRequest({ customers: 100, vehicles: 14, capacity: 50, seed: 11 }),
+        time_limit_seconds: 60,
+        strategy: "alns",
+        callback_url: `${receiverUrl}/solving`,
+      };
+      const id = await submit(request);
+      await pollUntil(a, id, (body) => (body.result as any)?.progress?.feasible === true, 30_000);
+      const events = await openEvents(a, id);
+      while ((await events.next())!.event !== "solving");
 
-    const asked = Date.now();
-    const { data, response } = await cancel(b, id);
-    expect(response.status).to.equal(200);
-    expect(data!.result).to.include({ status: "cancelling" });
-    let final;
-    while (!final) {
-      const e = await events.next(10_000);
-      if (e && (e.event === "solved" || e.event === "failed")) final = e;
-    }
-    const stoppedAfterMs = Date.now() - asked;
-    expect(final.event).to.equal("solved");
-    expect(stoppedAfterMs, "stopped within about a second (loaded machine: 1.5 s allowed)").to.be.below(1500);
+      const asked = Date.now();
+      const { data, response } = await cancel(b, id);
+      expect(response.status).to.equal(200);
+      expect(data!.result).to.include({ status: "cancelling" });
+      let final;
+      while (!final) {
+        const e = await events.next(10_000);
+        if (e && (e.event === "solved" || e.event === "failed")) final = e;
+      }
+      const stoppedAfterMs = Date.now() - asked;
+      expect(final.event).to.equal("solved");
+      expect(stoppedAfterMs, "stopped within about a second (loaded machine: 1.5 s allowed)").to.be.below(1500);
 
-    const polled = await pollUntil(a, id, isFinished);
-    expect(polled.success).to.equal(true);
-    const result = polled.result as any;
-    expect(result.stopped).to.equal("cancelled");
-    expect(result.time).to.be.below(30);
-    checkDistanceResult(request as never, result);
+      const polled = await pollUntil(a, id, isFinished);
+      expect(polled.success).to.equal(true);
+      const result = polled.result as any;
+      expect(result.stopped).to.equal("cancelled");
+      expect(result.time).to.be.below(30);
+      checkDistanceResult(request as never, result);
 
-    await waitFor("the callback", () => callbacksTo("/solving").length === 1);
-    expect(callbacksTo("/solving")[0]!.body).to.deep.equal(polled);
-    const again = await cancel(a, id);
-    expect(again.response.status, "a second cancel is harmless").to.equal(200);
-    expect(again.data!.result.status).to.equal("cancelled");
-    await new Promise((r) => setTimeout(r, 500));
-    expect(callbacksTo("/solving"), "still exactly one callback").to.have.length(1);
-  });
+      await waitFor("the callback", () => callbacksTo("/solving").length === 1);
+      expect(callbacksTo("/solving")[0]!.body).to.deep.equal(polled);
+      const again = await cancel(a, id);
+      expect(again.response.status, "a second cancel is harmless").to.equal(200);
+      expect(again.data!.result.status).to.equal("cancelled");
+      await new Promise((r) => setTimeout(r, 500));
+      expect(callbacksTo("/solving"), "still exactly one callback").to.have.length(1);
+    },
+  );
 
-  it("ends a queued task at once as failed, gives its quota unit back and sends its " +
-    "one callback; the worker that later pulls it does not solve it", async () => {
-    const admission = new Admission(new KvCounter(nats.counters), SYSTEM_CLOCK);
-    const blocker = await submit({ ...cvrpRequest({ customers: 40, vehicles: 8, capacity: 50 }), time_limit_seconds: 3 });
-    const id = await submit({ ...cvrpRequest({ customers: 10, vehicles: 3, capacity: 50 }), time_limit_seconds: 1, callback_url: `${receiverUrl}/queued` });
-    const queued = await pollUntil(b, id, () => true);
-    expect((queued.result as any).phase).to.equal("queued");
-    const monthBefore = (await admission.usage("canceller")).month;
+  it(
+    "ends a queued task at once as failed, gives its quota unit back and sends its " +
+      "one callback; the worker that later pulls it does not solve it",
+    async () => {
+      const admission = new Admission(new KvCounter(nats.counters), SYSTEM_CLOCK);
+      const blocker = await submit({ ...cvrpRequest({ customers: 40, vehicles: 8, capacity: 50 }), time_limit_seconds: 3 });
+      const id = await submit({
+        ...cvrpRequest({ customers: 10, vehicles: 3, capacity: 50 }),
+        time_limit_seconds: 1,
+        callback_url: `${receiverUrl}/queued`,
+      });
+      const queued = await pollUntil(b, id, () => true);
+      expect((queued.result as any).phase).to.equal("queued");
+      const monthBefore = (await admission.usage("canceller")).month;
 
-    const { data, response } = await cancel(b, id);
-    expect(response.status).to.equal(200);
-    expect(data!.result.status).to.equal("cancelled");
-    const polled = await pollUntil(a, id, () => true);
-    expect(polled).to.deep.include({ success: false, error: CANCELLED, result: null, code: "cancelled" });
-    expect((await admission.usage("canceller")).month).to.equal(monthBefore - 1);
+      const { data, response } = await cancel(b, id);
+      expect(response.status).to.equal(200);
+      expect(data!.result.status).to.equal("cancelled");
+      const polled = await pollUntil(a, id, () => true);
+      expect(polled).to.deep.include({ success: false, error: CANCELLED, result: null, code: "cancelled" });
+      expect((await admission.usage("canceller")).month).to.equal(monthBefore - 1);
 
-    await waitFor("the callback", () => callbacksTo("/queued").length === 1);
-    expect(callbacksTo("/queued")[0]!.body).to.deep.equal(polled);
-    const twice = await cancel(a, id);
-    expect(twice.response.status).to.equal(200);
-    expect(twice.data!.result.status).to.equal("cancelled");
-    expect((await admission.usage("canceller")).month, "a second cancel gives nothing back").to.equal(monthBefore - 1);
+      await waitFor("the callback", () => callbacksTo("/queued").length === 1);
+      expect(callbacksTo("/queued")[0]!.body).to.deep.equal(polled);
+      const twice = await cancel(a, id);
+      expect(twice.response.status).to.equal(200);
+      expect(twice.data!.result.status).to.equal("cancelled");
+      expect((await admission.usage("canceller")).month, "a second cancel gives nothing back").to.equal(monthBefore - 1);
 
-    // The blocker finishes, the worker pulls the cancelled task's message and only acknowledges it.
-    await pollUntil(a, blocker, isFinished);
-    await waitFor("the queue to drain", async () => (await nats.jsm.consumers.info("VRP_TASKS", "solvers")).num_ack_pending === 0 && (await nats.jsm.consumers.info("VRP_TASKS", "solvers")).num_pending === 0);
-    await new Promise((r) => setTimeout(r, 500));
-    expect(await pollUntil(a, id, () => true)).to.deep.equal(polled);
-    expect(callbacksTo("/queued"), "exactly one callback").to.have.length(1);
-    const events = await (await openEvents(b, id)).readAll(10_000);
-    expect(events.map((e) => e.event)).to.deep.equal(["queued", "failed"]);
-  });
+      // The blocker finishes, the worker pulls the cancelled task's message and only acknowledges it.
+      await pollUntil(a, blocker, isFinished);
+      await waitFor(
+        "the queue to drain",
+        async () =>
+          (await nats.jsm.consumers.info("VRP_TASKS", "solvers")).num_ack_pending === 0 &&
+          (await nats.jsm.consumers.info("VRP_TASKS", "solvers")).num_pending === 0,
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await pollUntil(a, id, () => true)).to.deep.equal(polled);
+      expect(callbacksTo("/queued"), "exactly one callback").to.have.length(1);
+      const events = await (await openEvents(b, id)).readAll(10_000);
+      expect(events.map((e) => e.event)).to.deep.equal(["queued", "failed"]);
+    },
+  );
 
   it("fails a solving task with no feasible solution yet with the cancel as its error", async () => {
     const id = await submit({ ...jointlyInfeasibleRequest(), time_limit_seconds: 30, strategy: "alns" });
@@ -175,7 +195,14 @@ describe("cancelling a task", function () {
     const admission = new Admission(new KvCounter(nats.counters), SYSTEM_CLOCK);
     const monthBefore = (await admission.usage("canceller")).month;
     const ids: string[] = [];
-    for (let i = 0; i < 6; i++) ids.push(await submit({ ...cvrpRequest({ customers: 30, vehicles: 6, capacity: 50, seed: i }), time_limit_seconds: 5, callback_url: `${receiverUrl}/race-${i}` }));
+    for (let i = 0; i < 6; i++)
+      ids.push(
+        await submit({
+          ...cvrpRequest({ customers: 30, vehicles: 6, capacity: 50, seed: i }),
+          time_limit_seconds: 5,
+          callback_url: `${receiverUrl}/race-${i}`,
+        }),
+      );
     // Cancel at once, alternating instances, while the worker is taking the first tasks.
     const answers = await Promise.all(ids.map((id, i) => cancel(i % 2 ? a : b, id)));
     const statuses = answers.map((r) => r.data!.result.status);
@@ -197,21 +224,25 @@ describe("cancelling a task", function () {
     }
     const givenBack = statuses.filter((s) => s === "cancelled").length;
     expect(givenBack, "most were still queued").to.be.greaterThan(0);
-    expect((await admission.usage("canceller")).month, "one quota unit back per task cancelled while queued").to.equal(monthBefore + ids.length - givenBack);
+    expect((await admission.usage("canceller")).month, "one quota unit back per task cancelled while queued").to.equal(
+      monthBefore + ids.length - givenBack,
+    );
     await new Promise((r) => setTimeout(r, 1000));
     for (let i = 0; i < ids.length; i++) expect(callbacksTo(`/race-${i}`), `callbacks of task ${i}`).to.have.length(1);
   });
 
-  it("answers 409 for a task that ended without a cancel, 403 for another account's, " +
-    "404 for an unknown id, 401 without credentials", async () => {
-    const id = await submit({ ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 1 });
-    await pollUntil(a, id, isFinished);
-    const finished = await cancel(b, id);
-    expect(finished.response.status).to.equal(409);
-    expect((finished.error as any).code).to.equal("task_finished");
-    const other = apiClient(stack.apis[1]!.url, (await stack.account("someone-else")).headers);
-    expect((await cancel(other, id)).response.status).to.equal(403);
-    expect((await cancel(b, "3f0c6f1e-7d5a-4c1b-9a61-2b8f5e0c9d47")).response.status).to.equal(404);
-    expect((await cancel(apiClient(stack.apis[1]!.url), id)).response.status).to.equal(401);
-  });
+  it(
+    "answers 409 for a task that ended without a cancel, 403 for another account's, " + "404 for an unknown id, 401 without credentials",
+    async () => {
+      const id = await submit({ ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 1 });
+      await pollUntil(a, id, isFinished);
+      const finished = await cancel(b, id);
+      expect(finished.response.status).to.equal(409);
+      expect((finished.error as any).code).to.equal("task_finished");
+      const other = apiClient(stack.apis[1]!.url, (await stack.account("someone-else")).headers);
+      expect((await cancel(other, id)).response.status).to.equal(403);
+      expect((await cancel(b, "3f0c6f1e-7d5a-4c1b-9a61-2b8f5e0c9d47")).response.status).to.equal(404);
+      expect((await cancel(apiClient(stack.apis[1]!.url), id)).response.status).to.equal(401);
+    },
+  );
 });

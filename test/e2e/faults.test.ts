@@ -50,7 +50,9 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
 
     it("hands a long task back when the grace period runs out; another worker solves it once", async () => {
       const client = apiClient(stack.baseUrl, (await stack.account("sre", "pro")).headers);
-      const { data } = await client.POST("/api/v1/solve", { body: { ...cvrpRequest({ customers: 40, vehicles: 6, capacity: 50 }), time_limit_seconds: 8, callback_url: callbacks.url } as never });
+      const { data } = await client.POST("/api/v1/solve", {
+        body: { ...cvrpRequest({ customers: 40, vehicles: 6, capacity: 50 }), time_limit_seconds: 8, callback_url: callbacks.url } as never,
+      });
       const id = data!.request_id;
       await pollUntil(client, id, (b) => phase(b) === "solving");
       const worker = stack.workers[0]!;
@@ -64,7 +66,9 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
       await pollUntil(client, id, (b) => phase(b) === "solving");
       const second = stack.workers[1]!;
       // Let it finish this time: a task within the grace period is completed before exit.
-      const short = await client.POST("/api/v1/solve", { body: { ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 1, callback_url: callbacks.url } as never });
+      const short = await client.POST("/api/v1/solve", {
+        body: { ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 1, callback_url: callbacks.url } as never,
+      });
       second.signal("SIGTERM");
       expect(await second.exited()).to.equal(0);
       await stack.startWorker();
@@ -81,7 +85,9 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
       for (const w of stack.workers) w.signal("SIGTERM");
       await Promise.all(stack.workers.map((w) => w.exited()));
       const patient = await stack.startWorker({ WORKER_SHUTDOWN_GRACE_MS: "20000" });
-      const { data } = await client.POST("/api/v1/solve", { body: { ...cvrpRequest({ customers: 30, vehicles: 5, capacity: 50 }), time_limit_seconds: 3, callback_url: callbacks.url } as never });
+      const { data } = await client.POST("/api/v1/solve", {
+        body: { ...cvrpRequest({ customers: 30, vehicles: 5, capacity: 50 }), time_limit_seconds: 3, callback_url: callbacks.url } as never,
+      });
       const id = data!.request_id;
       await pollUntil(client, id, (b) => phase(b) === "solving");
       const stopped = Date.now();
@@ -103,7 +109,11 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
         const { headers } = await second.account("burst", "pro");
         const body = JSON.stringify({ ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 1 });
         const requests = Array.from({ length: 20 }, () =>
-          fetch(`${second.baseUrl}/api/v1/solve`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body }).then(
+          fetch(`${second.baseUrl}/api/v1/solve`, {
+            method: "POST",
+            headers: { "content-type": "application/json", ...headers },
+            body,
+          }).then(
             async (r) => {
               const json = (await r.json()) as { request_id: string };
               await expectMatchesSpec("submitSolve", r.status, json);
@@ -147,7 +157,9 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
 
     it("do not count as crashes: a task delivered more often than the limit without a solve attempt is still solved", async () => {
       const client = apiClient(stack.baseUrl, (await stack.account("failover", "pro")).headers);
-      const { data } = await client.POST("/api/v1/solve", { body: { ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 1 } as never });
+      const { data } = await client.POST("/api/v1/solve", {
+        body: { ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 1 } as never,
+      });
       const id = data!.request_id;
       // What a worker does when NATS fails over under it before it starts solving: nak, again and again.
       const nc = await connect({ servers: stack.nats.url });
@@ -174,7 +186,11 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
     before(async () => {
       stack = await startStack({
         workers: 0,
-        env: { WORKER_MAX_DELIVERIES: "2", STRATEGY_MODULES: POISON_MODULE, STRATEGY_SELECTION: JSON.stringify([{ maxCustomers: 1000, strategy: "test-crash" }]) },
+        env: {
+          WORKER_MAX_DELIVERIES: "2",
+          STRATEGY_MODULES: POISON_MODULE,
+          STRATEGY_SELECTION: JSON.stringify([{ maxCustomers: 1000, strategy: "test-crash" }]),
+        },
       });
     });
     after(async () => {
@@ -183,14 +199,19 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
 
     it("is failed with an English error after the configured deliveries instead of cycling for ever", async () => {
       const client = apiClient(stack.baseUrl, (await stack.account("victim", "pro")).headers);
-      const { data } = await client.POST("/api/v1/solve", { body: { ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 2 } as never });
+      const { data } = await client.POST("/api/v1/solve", {
+        body: { ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 2 } as never,
+      });
       const id = data!.request_id;
       let crashes = 0;
       const deadline = Date.now() + 60_000;
       let final: Awaited<ReturnType<typeof pollUntil>> | null = null;
       while (Date.now() < deadline) {
         const worker = await stack.startWorker();
-        const outcome = await Promise.race([worker.exited().then(() => "crashed"), pollUntil(client, id, isFinished, 20_000).then((b) => b)]);
+        const outcome = await Promise.race([
+          worker.exited().then(() => "crashed"),
+          pollUntil(client, id, isFinished, 20_000).then((b) => b),
+        ]);
         if (outcome === "crashed") {
           crashes++;
           continue;
@@ -224,7 +245,9 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
       const client = apiClient(stack.baseUrl, headers);
       const ids: string[] = [];
       for (let i = 0; i < 4; i++) {
-        const { data } = await client.POST("/api/v1/solve", { body: { ...cvrpRequest({ customers: 15, vehicles: 3, capacity: 60, seed: i + 1 }), time_limit_seconds: 2 } as never });
+        const { data } = await client.POST("/api/v1/solve", {
+          body: { ...cvrpRequest({ customers: 15, vehicles: 3, capacity: 60, seed: i + 1 }), time_limit_seconds: 2 } as never,
+        });
         ids.push(data!.request_id);
       }
       await pollUntil(client, ids[0]!, (b) => phase(b) === "solving");
@@ -233,7 +256,11 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
 
       await new Promise((r) => setTimeout(r, 300));
       const started = Date.now();
-      const down = await fetch(`${stack.baseUrl}/api/v1/solve`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(cvrpRequest({ customers: 3, vehicles: 1, capacity: 50 })) });
+      const down = await fetch(`${stack.baseUrl}/api/v1/solve`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify(cvrpRequest({ customers: 3, vehicles: 1, capacity: 50 })),
+      });
       expect(Date.now() - started).to.be.lessThan(3000);
       expect(down.status).to.equal(503);
       expect(Number(down.headers.get("retry-after"))).to.be.greaterThan(0);

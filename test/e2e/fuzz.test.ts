@@ -8,13 +8,36 @@ import { startStack, type Stack } from "../helpers/stack.js";
 
 const PLANS_FILE = fileURLToPath(new URL("../fixtures/plans.json", import.meta.url));
 const base = (): Record<string, unknown> => ({ ...cvrpRequest({ customers: 4, vehicles: 2, capacity: 30 }), time_limit_seconds: 1 });
-const FIELDS = Object.keys(base()).concat(["objective", "node_time_windows", "node_service_time", "vehicle_speeds", "max_working_hours", "late_penalty_per_min", "callback_url", "strategy", "base_start_time", "vehicle_fixed_costs"]);
+const FIELDS = Object.keys(base()).concat([
+  "objective",
+  "node_time_windows",
+  "node_service_time",
+  "vehicle_speeds",
+  "max_working_hours",
+  "late_penalty_per_min",
+  "callback_url",
+  "strategy",
+  "base_start_time",
+  "vehicle_fixed_costs",
+]);
 
 /** Values that have broken services before: wrong types, non-finite spellings, extremes, odd keys. */
 const nasty = fc.oneof(
   fc.constantFrom("NaN", "Infinity", "-Infinity", "1e999", "", "null", "__proto__", "\u0000", "🚚".repeat(50), "x".repeat(100_000)),
   fc.constantFrom(1e308, -1e308, -1, 0, 0.5, Number.MAX_SAFE_INTEGER + 2, -0, 2 ** 31, 1e-320),
-  fc.constantFrom(null, true, [], {}, [[]], [[1, 2], [3]], [[0, "a"], [1, 0]], { __proto__: { polluted: true } }),
+  fc.constantFrom(
+    null,
+    true,
+    [],
+    {},
+    [[]],
+    [[1, 2], [3]],
+    [
+      [0, "a"],
+      [1, 0],
+    ],
+    { __proto__: { polluted: true } },
+  ),
   fc.jsonValue({ maxDepth: 3 }),
   fc.array(fc.array(fc.double(), { maxLength: 6 }), { maxLength: 6 }),
   fc.integer({ min: 1, max: 6 }).map((d) => JSON.parse("[".repeat(d * 40) + "]".repeat(d * 40)) as unknown),
@@ -23,8 +46,17 @@ const nasty = fc.oneof(
 const mutation = fc.oneof(
   fc.record({ kind: fc.constant("set" as const), field: fc.constantFrom(...FIELDS), value: nasty }),
   fc.record({ kind: fc.constant("delete" as const), field: fc.constantFrom(...FIELDS) }),
-  fc.record({ kind: fc.constant("extra" as const), field: fc.constantFrom("__proto__", "constructor", "prototype", "toString", "extra", "x".repeat(300)), value: nasty }),
-  fc.record({ kind: fc.constant("element" as const), field: fc.constantFrom("node_demands", "start_nodes", "end_nodes", "vehicles_capacity", "distance_matrix"), index: fc.nat(6), value: nasty }),
+  fc.record({
+    kind: fc.constant("extra" as const),
+    field: fc.constantFrom("__proto__", "constructor", "prototype", "toString", "extra", "x".repeat(300)),
+    value: nasty,
+  }),
+  fc.record({
+    kind: fc.constant("element" as const),
+    field: fc.constantFrom("node_demands", "start_nodes", "end_nodes", "vehicles_capacity", "distance_matrix"),
+    index: fc.nat(6),
+    value: nasty,
+  }),
 );
 
 function mutate(mutations: { kind: string; field: string; value?: unknown; index?: number }[]): string {
@@ -36,7 +68,8 @@ function mutate(mutations: { kind: string; field: string; value?: unknown; index
   }
   let json = JSON.stringify(body);
   // Keys like __proto__ only survive as raw JSON text, which is exactly how an attacker sends them.
-  for (const m of mutations) if (m.kind === "extra") json = json.replace(/^\{/, `{${JSON.stringify(m.field)}:${JSON.stringify(m.value ?? null)},`);
+  for (const m of mutations)
+    if (m.kind === "extra") json = json.replace(/^\{/, `{${JSON.stringify(m.field)}:${JSON.stringify(m.value ?? null)},`);
   return json;
 }
 
@@ -47,7 +80,11 @@ describe("bad input never hurts the service (fuzz)", function () {
   const accepted: string[] = [];
 
   async function send(body: string, contentType = "application/json"): Promise<number> {
-    const res = await fetch(`${stack.baseUrl}/api/v1/solve`, { method: "POST", headers: { ...headers, "content-type": contentType }, body });
+    const res = await fetch(`${stack.baseUrl}/api/v1/solve`, {
+      method: "POST",
+      headers: { ...headers, "content-type": contentType },
+      body,
+    });
     const text = await res.text();
     expect(res.status, text.slice(0, 300)).to.be.oneOf([200, 400, 413, 415, 422]);
     const json = JSON.parse(text) as { request_id: string };
@@ -57,7 +94,10 @@ describe("bad input never hurts the service (fuzz)", function () {
   }
 
   before(async () => {
-    stack = await startStack({ workers: 1, env: { PLANS_FILE, MAX_BODY_BYTES: String(1024 * 1024), MARKETPLACE_PROXY_SECRET: "do-not-log-me" } });
+    stack = await startStack({
+      workers: 1,
+      env: { PLANS_FILE, MAX_BODY_BYTES: String(1024 * 1024), MARKETPLACE_PROXY_SECRET: "do-not-log-me" },
+    });
     headers = (await stack.account("fuzzer", "fuzz")).headers;
   });
   after(async () => {
@@ -79,10 +119,14 @@ describe("bad input never hurts the service (fuzz)", function () {
   it("answers malformed, truncated and mistyped bodies with 400/413/415", async () => {
     const valid = JSON.stringify(base());
     await fc.assert(
-      fc.asyncProperty(fc.nat(valid.length - 1), fc.constantFrom("application/json", "text/plain", "application/x-www-form-urlencoded", "application/xml"), async (cut, type) => {
-        const status = await send(valid.slice(0, cut), type);
-        expect(status).to.be.oneOf(type === "application/json" ? [400, 422] : [415]);
-      }),
+      fc.asyncProperty(
+        fc.nat(valid.length - 1),
+        fc.constantFrom("application/json", "text/plain", "application/x-www-form-urlencoded", "application/xml"),
+        async (cut, type) => {
+          const status = await send(valid.slice(0, cut), type);
+          expect(status).to.be.oneOf(type === "application/json" ? [400, 422] : [415]);
+        },
+      ),
       { numRuns: 400, seed: 7 },
     );
     expect(await send("x".repeat(2 * 1024 * 1024))).to.equal(413);
@@ -106,7 +150,10 @@ describe("bad input never hurts the service (fuzz)", function () {
     expect(outcomes.get(true) ?? 0).to.be.greaterThan(0);
     expect(outcomes.get(false) ?? 0).to.be.greaterThan(0);
     expect(stack.workers[0]!.child.exitCode).to.equal(null);
-    const wrongSecret = await fetch(`${stack.baseUrl}/api/v1/solve`, { method: "POST", headers: { "X-Marketplace-Proxy-Secret": "do-not-log-me-wrong", "X-Marketplace-User": "u" } });
+    const wrongSecret = await fetch(`${stack.baseUrl}/api/v1/solve`, {
+      method: "POST",
+      headers: { "X-Marketplace-Proxy-Secret": "do-not-log-me-wrong", "X-Marketplace-User": "u" },
+    });
     expect(wrongSecret.status).to.equal(401);
     await expectMatchesSpec("submitSolve", 401, await wrongSecret.json());
     const logs = stack.api.output() + stack.workers.map((w) => w.output()).join("");
@@ -115,7 +162,20 @@ describe("bad input never hurts the service (fuzz)", function () {
     expect(logs).to.include('"request_id"');
     // Structured logs: every line is one JSON object (the ready line included) with time,
     // level and msg, and every line about a request or a task carries its id.
-    const lifecycle = new Set(["ready", "api listening", "api stopped", "shutdown requested", "shutdown failed", "nats disconnected", "nats reconnected", "worker started", "worker stopped", "pull failed", "malformed task message dropped", "grace period over; handing the current task back"]);
+    const lifecycle = new Set([
+      "ready",
+      "api listening",
+      "api stopped",
+      "shutdown requested",
+      "shutdown failed",
+      "nats disconnected",
+      "nats reconnected",
+      "worker started",
+      "worker stopped",
+      "pull failed",
+      "malformed task message dropped",
+      "grace period over; handing the current task back",
+    ]);
     for (const [process, idField] of [[stack.api, "request_id"], ...stack.workers.map((w) => [w, "task_id"] as const)] as const) {
       const all = process.output().split("\n");
       // output() keeps only the last 200,000 characters: its first line may be cut.

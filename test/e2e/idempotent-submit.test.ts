@@ -7,7 +7,14 @@ import { usageOf } from "../helpers/usage.js";
 
 const PLANS_FILE = fileURLToPath(new URL("../fixtures/plans.json", import.meta.url));
 
-type Body = { success: boolean; request_id: string; code?: string; error: string | null; expires_at?: string; detail?: { loc: string[]; type: string; msg: string }[] };
+type Body = {
+  success: boolean;
+  request_id: string;
+  code?: string;
+  error: string | null;
+  expires_at?: string;
+  detail?: { loc: string[]; type: string; msg: string }[];
+};
 
 /** POST /api/v1/solve through the typed client (every answer checked against the document). */
 async function submit(client: ApiClient, body: object, key?: string): Promise<{ status: number; body: Body; replayed: string | null }> {
@@ -102,34 +109,36 @@ describe("idempotent submits (Idempotency-Key) over two API instances", function
     expect(fromB.body.request_id).to.not.equal(fromA.body.request_id);
   });
 
-  it("admits exactly one task for 16 concurrent repeats spread over both instances " +
-    "(the others: 409 or the same acknowledgement)", async () => {
-    const { headers } = await stack.account("idem-race", "tight");
-    const clients = stack.apis.map((a) => apiClient(a.url, headers));
-    const request = cvrpRequest({ customers: 8, vehicles: 2, capacity: 40, seed: 5 });
-    // The rate is counted per fixed minute: keep the burst inside one.
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 200));
-    const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => submit(clients[i % 2]!, request, "race-key")));
-    const accepted = answers.filter((a) => a.status === 200);
-    const inUse = answers.filter((a) => a.status === 409);
-    expect(accepted.length + inUse.length, JSON.stringify(answers.map((a) => a.status))).to.equal(16);
-    expect(accepted.length).to.be.at.least(1);
-    expect(new Set(accepted.map((a) => a.body.request_id)).size).to.equal(1);
-    for (const a of inUse) {
-      expect(a.body.code).to.equal("idempotency_key_in_use");
-      expect(a.body.error).to.match(/still being admitted/);
-    }
-    // Once admitted, a retry gets the acknowledgement on either instance.
-    for (const client of clients) {
-      const retry = await submit(client, request, "race-key");
-      expect(retry.status).to.equal(200);
-      expect(retry.body.request_id).to.equal(accepted[0]!.body.request_id);
-    }
-    expect(await historyIds(clients[0]!)).to.deep.equal([accepted[0]!.body.request_id]);
-    const usage = await usageOf(stack, "idem-race");
-    expect(usage.month).to.equal(1);
-    // Every attempt still counted towards the per-minute rate, as any submit does.
-    expect(usage.minute).to.equal(18);
-  });
+  it(
+    "admits exactly one task for 16 concurrent repeats spread over both instances " + "(the others: 409 or the same acknowledgement)",
+    async () => {
+      const { headers } = await stack.account("idem-race", "tight");
+      const clients = stack.apis.map((a) => apiClient(a.url, headers));
+      const request = cvrpRequest({ customers: 8, vehicles: 2, capacity: 40, seed: 5 });
+      // The rate is counted per fixed minute: keep the burst inside one.
+      const intoMinute = Date.now() % 60_000;
+      if (intoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 200));
+      const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => submit(clients[i % 2]!, request, "race-key")));
+      const accepted = answers.filter((a) => a.status === 200);
+      const inUse = answers.filter((a) => a.status === 409);
+      expect(accepted.length + inUse.length, JSON.stringify(answers.map((a) => a.status))).to.equal(16);
+      expect(accepted.length).to.be.at.least(1);
+      expect(new Set(accepted.map((a) => a.body.request_id)).size).to.equal(1);
+      for (const a of inUse) {
+        expect(a.body.code).to.equal("idempotency_key_in_use");
+        expect(a.body.error).to.match(/still being admitted/);
+      }
+      // Once admitted, a retry gets the acknowledgement on either instance.
+      for (const client of clients) {
+        const retry = await submit(client, request, "race-key");
+        expect(retry.status).to.equal(200);
+        expect(retry.body.request_id).to.equal(accepted[0]!.body.request_id);
+      }
+      expect(await historyIds(clients[0]!)).to.deep.equal([accepted[0]!.body.request_id]);
+      const usage = await usageOf(stack, "idem-race");
+      expect(usage.month).to.equal(1);
+      // Every attempt still counted towards the per-minute rate, as any submit does.
+      expect(usage.minute).to.equal(18);
+    },
+  );
 });

@@ -21,7 +21,10 @@ describe("large problems: plan tier, positions required, solver memory bound", f
   it("accepts 5,000 customers given by node_positions on the large plan and solves them without a matrix", async () => {
     const worker = await stack.startWorker();
     const large = apiClient(stack.baseUrl, (await stack.account("lara", "large")).headers);
-    const request = { ...cvrpRequest({ customers: 5000, vehicles: 800, capacity: 40, seed: 21, withPositions: true, matrix: false }), time_limit_seconds: 3 };
+    const request = {
+      ...cvrpRequest({ customers: 5000, vehicles: 800, capacity: 40, seed: 21, withPositions: true, matrix: false }),
+      time_limit_seconds: 3,
+    };
     const { data, response } = await large.POST("/api/v1/solve", { body: request as never });
     expect(response.status).to.equal(200);
     const solved = await pollUntil(large, data!.request_id, isFinished, 120_000);
@@ -40,7 +43,9 @@ describe("large problems: plan tier, positions required, solver memory bound", f
     expect(response.status).to.equal(422);
     const issues = (error as { detail: { loc: string[]; msg: string }[] }).detail;
     expect(issues.map((i) => i.loc.join("."))).to.deep.equal(["body.node_positions"]);
-    expect(issues[0]!.msg).to.match(/^node_positions are required above 3,000 nodes \(got 3501\): a full distance_matrix that large exceeds the request body limit/);
+    expect(issues[0]!.msg).to.match(
+      /^node_positions are required above 3,000 nodes \(got 3501\): a full distance_matrix that large exceeds the request body limit/,
+    );
   });
 
   it("fails a request above the limit with an English error, and the same worker process solves the next one", async () => {

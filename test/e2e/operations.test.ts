@@ -45,7 +45,9 @@ describe("operations: metrics, health, Prometheus", function () {
     const before = await scrape(`${stack.baseUrl}/metrics`);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const { data } = await client.POST("/api/v1/solve", { body: { ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 40 }), time_limit_seconds: 1 } as never });
+      const { data } = await client.POST("/api/v1/solve", {
+        body: { ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 40 }), time_limit_seconds: 1 } as never,
+      });
       ids.push(data!.request_id);
     }
     await client.POST("/api/v1/solve", { body: { node_num: 0 } as never });
@@ -53,9 +55,14 @@ describe("operations: metrics, health, Prometheus", function () {
     expect(sampleValue(after, "vrp_queue_depth")).to.equal(3);
     expect(sampleValue(after, "vrp_tasks", { state: "queued" })).to.equal(3);
     expect(sampleValue(after, "vrp_tasks", { state: "solving" })).to.equal(0);
-    expect(sampleValue(after, "vrp_submissions_total", { outcome: "accepted", code: "none" }) - sampleValue(before, "vrp_submissions_total", { outcome: "accepted", code: "none" })).to.equal(3);
+    expect(
+      sampleValue(after, "vrp_submissions_total", { outcome: "accepted", code: "none" }) -
+        sampleValue(before, "vrp_submissions_total", { outcome: "accepted", code: "none" }),
+    ).to.equal(3);
     expect(sampleValue(after, "vrp_submissions_total", { outcome: "rejected", code: "validation_failed" })).to.equal(1);
-    expect(sampleValue(after, "vrp_http_request_duration_seconds_count", { method: "POST", route: "/api/v1/solve", status: "200" })).to.be.at.least(3);
+    expect(
+      sampleValue(after, "vrp_http_request_duration_seconds_count", { method: "POST", route: "/api/v1/solve", status: "200" }),
+    ).to.be.at.least(3);
 
     const prometheus = await startPrometheus([new URL(stack.baseUrl).host]);
     try {
@@ -85,7 +92,13 @@ describe("operations: metrics, health, Prometheus", function () {
     const drained = await scrape(`${stack.baseUrl}/metrics`);
     expect(sampleValue(drained, "vrp_queue_depth")).to.equal(0);
     expect(sampleValue(drained, "vrp_tasks", { state: "queued" })).to.equal(0);
-    expect(sampleValue(drained, "vrp_http_request_duration_seconds_count", { method: "GET", route: "/api/v1/solve/result/{request_id}", status: "200" })).to.be.greaterThan(0);
+    expect(
+      sampleValue(drained, "vrp_http_request_duration_seconds_count", {
+        method: "GET",
+        route: "/api/v1/solve/result/{request_id}",
+        status: "200",
+      }),
+    ).to.be.greaterThan(0);
   });
 
   it("passes promtool check metrics on real scrapes of the API and a worker", async () => {
@@ -98,7 +111,12 @@ describe("operations: metrics, health, Prometheus", function () {
   it("exposes the standard process and Node.js metrics unprefixed on the API and on a worker", async () => {
     for (const url of [`${stack.baseUrl}/metrics`, stack.workers[0]!.url]) {
       const text = await scrape(url);
-      for (const name of ["process_cpu_seconds_total", "process_resident_memory_bytes", "nodejs_eventloop_lag_seconds", "nodejs_eventloop_lag_p99_seconds"]) {
+      for (const name of [
+        "process_cpu_seconds_total",
+        "process_resident_memory_bytes",
+        "nodejs_eventloop_lag_seconds",
+        "nodejs_eventloop_lag_p99_seconds",
+      ]) {
         expect(text, `${name} on ${url}`).to.match(new RegExp(`^${name}(\\{[^}]*\\})? \\d`, "m"));
       }
       expect(text, url).to.not.match(/^vrp_(api|worker)_/m);
@@ -109,26 +127,29 @@ describe("operations: metrics, health, Prometheus", function () {
     const dir = mkdtempSync(join(tmpdir(), "vrp-rules-"));
     try {
       const rules = join(REPO_ROOT, "deploy/alert-rules.yml");
-      writeFileSync(join(dir, "test.yml"), [
-        `rule_files: ["${rules}"]`,
-        "evaluation_interval: 1m",
-        "tests:",
-        "  - interval: 1m",
-        "    input_series:",
-        "      - series: 'nodejs_eventloop_lag_p99_seconds{job=\"vrp-worker\",instance=\"w1\"}'",
-        "        values: '0.9x15'",
-        "      - series: 'nodejs_eventloop_lag_p99_seconds{job=\"vrp-api\",instance=\"a1\"}'",
-        "        values: '0.01x15'",
-        "    alert_rule_test:",
-        "      - eval_time: 10m",
-        "        alertname: VrpEventLoopLagHigh",
-        "        exp_alerts:",
-        "          - exp_labels: { severity: warning, job: vrp-worker, instance: w1 }",
-        "            exp_annotations:",
-        "              summary: \"Event loop lag p99 above 0.5 s on vrp-worker w1\"",
-        "              description: \"A blocked main thread delays every request (API) or heartbeats (worker, risking redelivery); " +
-          "check CPU (process_cpu_seconds_total) and memory (process_resident_memory_bytes).\"",
-      ].join("\n") + "\n");
+      writeFileSync(
+        join(dir, "test.yml"),
+        [
+          `rule_files: ["${rules}"]`,
+          "evaluation_interval: 1m",
+          "tests:",
+          "  - interval: 1m",
+          "    input_series:",
+          '      - series: \'nodejs_eventloop_lag_p99_seconds{job="vrp-worker",instance="w1"}\'',
+          "        values: '0.9x15'",
+          '      - series: \'nodejs_eventloop_lag_p99_seconds{job="vrp-api",instance="a1"}\'',
+          "        values: '0.01x15'",
+          "    alert_rule_test:",
+          "      - eval_time: 10m",
+          "        alertname: VrpEventLoopLagHigh",
+          "        exp_alerts:",
+          "          - exp_labels: { severity: warning, job: vrp-worker, instance: w1 }",
+          "            exp_annotations:",
+          '              summary: "Event loop lag p99 above 0.5 s on vrp-worker w1"',
+          '              description: "A blocked main thread delays every request (API) or heartbeats (worker, risking redelivery); ' +
+            'check CPU (process_cpu_seconds_total) and memory (process_resident_memory_bytes)."',
+        ].join("\n") + "\n",
+      );
       const result = promtool(["test", "rules", join(dir, "test.yml")]);
       expect(result.status, result.output).to.equal(0);
     } finally {
@@ -145,7 +166,9 @@ describe("operations: metrics, health, Prometheus", function () {
   });
 
   it("ships a Grafana dashboard whose queries use only metrics the service exposes", async () => {
-    const dashboard = JSON.parse(execFileSync("cat", ["deploy/grafana/vrp-dashboard.json"], { cwd: REPO_ROOT, encoding: "utf8" })) as { panels: { targets: { expr: string }[] }[] };
+    const dashboard = JSON.parse(execFileSync("cat", ["deploy/grafana/vrp-dashboard.json"], { cwd: REPO_ROOT, encoding: "utf8" })) as {
+      panels: { targets: { expr: string }[] }[];
+    };
     const exposed = (await scrape(`${stack.baseUrl}/metrics`)) + (await scrape(stack.workers[0]!.url));
     for (const panel of dashboard.panels) {
       for (const target of panel.targets) {

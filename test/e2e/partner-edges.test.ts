@@ -20,8 +20,17 @@ describe("a partner's first day: rough edges", function () {
   let headers: Record<string, string>;
   const small = () => ({ ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 30 }), time_limit_seconds: 1 });
 
-  async function call(operationId: string, method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: Envelope; headers: Headers }> {
-    const res = await fetch(`${stack.baseUrl}${path}`, { method, headers: { ...headers, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}) });
+  async function call(
+    operationId: string,
+    method: string,
+    path: string,
+    init: { headers?: Record<string, string>; body?: string } = {},
+  ): Promise<{ status: number; body: Envelope; headers: Headers }> {
+    const res = await fetch(`${stack.baseUrl}${path}`, {
+      method,
+      headers: { ...headers, ...init.headers },
+      ...(init.body !== undefined ? { body: init.body } : {}),
+    });
     const body = (await res.json()) as Envelope;
     await expectMatchesSpec(operationId, res.status, body);
     return { status: res.status, body, headers: res.headers };
@@ -37,12 +46,21 @@ describe("a partner's first day: rough edges", function () {
     await stack?.stop();
   });
 
-  it("answers well-formed JSON that is not an object with one 422 at [\"body\"], and text that is not JSON with 400", async () => {
-    for (const [raw, kind] of [["5", "a number"], ["true", "a boolean"], ['"hello"', "a string"], ["[]", "an array"], ["null", "null"], ["", "an empty body"]] as const) {
+  it('answers well-formed JSON that is not an object with one 422 at ["body"], and text that is not JSON with 400', async () => {
+    for (const [raw, kind] of [
+      ["5", "a number"],
+      ["true", "a boolean"],
+      ['"hello"', "a string"],
+      ["[]", "an array"],
+      ["null", "null"],
+      ["", "an empty body"],
+    ] as const) {
       const r = await submitRaw(raw);
       expect(r.status, raw).to.equal(422);
       expect(r.body.code).to.equal("validation_failed");
-      expect(r.body.detail, raw).to.deep.equal([{ loc: ["body"], msg: `the request body must be a JSON object (the solve request), got ${kind}`, type: "object_type" }]);
+      expect(r.body.detail, raw).to.deep.equal([
+        { loc: ["body"], msg: `the request body must be a JSON object (the solve request), got ${kind}`, type: "object_type" },
+      ]);
     }
     for (const raw of ["{", "hello", "5 6", "   "]) {
       const r = await submitRaw(raw);
@@ -68,7 +86,7 @@ describe("a partner's first day: rough edges", function () {
     expect(checked).to.be.greaterThan(15);
   });
 
-  it("refuses a history cursor that is garbage or another account's with 422 on [\"query\",\"cursor\"]", async () => {
+  it('refuses a history cursor that is garbage or another account\'s with 422 on ["query","cursor"]', async () => {
     for (let i = 0; i < 3; i++) expect((await submitRaw(JSON.stringify({ ...small(), name: `cursor ${i}` }))).status).to.equal(200);
     const first = await call("listHistory", "GET", "/api/v1/history?limit=1");
     const cursor = (first.body.result as { next_cursor: string | null }).next_cursor;
@@ -103,10 +121,15 @@ describe("a partner's first day: rough edges", function () {
     expect(badLimit.body.detail!.map((d) => d.loc)).to.deep.equal([["query", "limit"]]);
   });
 
-  it("accepts \"\" and null for max_working_hours as no cap, and still refuses other strings", async () => {
+  it('accepts "" and null for max_working_hours as no cap, and still refuses other strings', async () => {
     const timed = () => {
       const body = small();
-      return { ...body, node_time_windows: body.node_demands.map(() => [0, 600]), node_service_time: body.node_demands.map(() => 5), vehicle_speeds: [1, 1] };
+      return {
+        ...body,
+        node_time_windows: body.node_demands.map(() => [0, 600]),
+        node_service_time: body.node_demands.map(() => 5),
+        vehicle_speeds: [1, 1],
+      };
     };
     const client = apiClient(stack.baseUrl, headers);
     for (const noCap of ["", null]) {

@@ -67,7 +67,11 @@ describe("pickups, backhauls, shipments and extra dimensions end to end", functi
     const { data, error, response } = await apiClient(stack.baseUrl, account.headers).POST("/api/v1/solve", { body: bad });
     expect(response.status, JSON.stringify(data ?? error)).to.equal(422);
     expect((error as { detail: unknown[] }).detail).to.deep.equal([
-      { loc: ["body", "shipments", "0", "pickup"], msg: "shipment 0: node 0 is a depot (a start or end node); a shipment's pickup and delivery are customers", type: "value_error" },
+      {
+        loc: ["body", "shipments", "0", "pickup"],
+        msg: "shipment 0: node 0 is a depot (a start or end node); a shipment's pickup and delivery are customers",
+        type: "value_error",
+      },
     ]);
   });
 
@@ -78,7 +82,9 @@ describe("pickups, backhauls, shipments and extra dimensions end to end", functi
     pickups[8] = 31;
     const extra = request.node_extra_demands!.map((row) => row.slice());
     extra[9] = [26, 1];
-    const { data, response } = await apiClient(stack.baseUrl, account.headers).POST("/api/v1/solve/validate", { body: { ...request, node_pickups: pickups, node_extra_demands: extra } });
+    const { data, response } = await apiClient(stack.baseUrl, account.headers).POST("/api/v1/solve/validate", {
+      body: { ...request, node_pickups: pickups, node_extra_demands: extra },
+    });
     expect(response.status).to.equal(200);
     expect(data!.result.would_be_accepted).to.equal(true);
     expect(data!.result.infeasibilities.map(({ kind, node, evidence }) => ({ kind, node, evidence }))).to.deep.equal([

@@ -38,7 +38,11 @@ describe("pipeline shortcuts keep their guarantees", function () {
   });
 
   const submit = (headers: Record<string, string>, body: unknown) =>
-    fetch(`${stack.baseUrl}/api/v1/solve`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body) });
+    fetch(`${stack.baseUrl}/api/v1/solve`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
 
   it("gives back the quota reserved early when the submit is refused by a later check (422, plan limit)", async () => {
     const { user, headers } = await stack.account("early-quota", "fuzz");
@@ -49,7 +53,10 @@ describe("pipeline shortcuts keep their guarantees", function () {
     expect(await usage()).to.equal(1);
     for (let i = 0; i < 3; i++) {
       expect((await submit(headers, { ...TINY, node_num: 9 })).status, "an invalid body").to.equal(422);
-      expect((await submit(headers, cvrpRequest({ customers: 70, vehicles: 1, capacity: 500 }))).status, "over the plan's node limit").to.equal(400);
+      expect(
+        (await submit(headers, cvrpRequest({ customers: 70, vehicles: 1, capacity: 500 }))).status,
+        "over the plan's node limit",
+      ).to.equal(400);
     }
     expect(await usage(), "no quota kept by refused submits").to.equal(1);
     expect((await submit(headers, TINY)).status).to.equal(200);
@@ -80,12 +87,18 @@ describe("pipeline shortcuts keep their guarantees", function () {
     await new Promise((r) => setTimeout(r, 500));
     watch.stop();
     const shortcut = ids.filter((id) => JSON.stringify(states.get(id)) === JSON.stringify(["queued", "solved"]));
-    expect(shortcut.length, `tasks stored as solved straight from queued: ${JSON.stringify(ids.map((id) => states.get(id)))}`).to.be.at.least(1);
+    expect(
+      shortcut.length,
+      `tasks stored as solved straight from queued: ${JSON.stringify(ids.map((id) => states.get(id)))}`,
+    ).to.be.at.least(1);
     for (const id of ids) {
       expect((await stack.task(id))!.solveAttempts, "the attempt is counted").to.equal(1);
-      const consumer = await nats.js.consumers.get(NAMES.eventStream, { filter_subjects: `${NAMES.eventSubjectPrefix}.${id}`, deliver_policy: DeliverPolicy.All });
+      const consumer = await nats.js.consumers.get(NAMES.eventStream, {
+        filter_subjects: `${NAMES.eventSubjectPrefix}.${id}`,
+        deliver_policy: DeliverPolicy.All,
+      });
       const names: string[] = [];
-      for (const deadline = Date.now() + 10_000; names.at(-1) !== "solved" && Date.now() < deadline; ) {
+      for (const deadline = Date.now() + 10_000; names.at(-1) !== "solved" && Date.now() < deadline;) {
         const m = await consumer.next({ expires: 1000 });
         if (m) names.push((JSON.parse(decoder.decode(m.data)) as StoredTaskEvent).event);
       }
@@ -95,71 +108,88 @@ describe("pipeline shortcuts keep their guarantees", function () {
 
   it("moves a task that outlasts the quick window to solving while it runs: counted once, one `solving` event", async () => {
     const { headers } = await stack.account("slow", "fuzz");
-    const res = await submit(headers, { ...cvrpRequest({ customers: 40, vehicles: 8, capacity: 50, seed: 3 }), time_limit_seconds: 1, strategy: "alns" });
+    const res = await submit(headers, {
+      ...cvrpRequest({ customers: 40, vehicles: 8, capacity: 50, seed: 3 }),
+      time_limit_seconds: 1,
+      strategy: "alns",
+    });
     const { request_id: id } = (await res.json()) as { request_id: string };
     const client = apiClient(stack.baseUrl, headers);
     await pollUntil(client, id, (b) => (b.result as { phase?: string } | null)?.phase === "solving", 30_000);
     const done = await pollUntil(client, id, isFinished, 30_000);
     expect(done.success).to.equal(true);
     expect((await stack.task(id))!.solveAttempts).to.equal(1);
-    const consumer = await nats.js.consumers.get(NAMES.eventStream, { filter_subjects: `${NAMES.eventSubjectPrefix}.${id}`, deliver_policy: DeliverPolicy.All });
+    const consumer = await nats.js.consumers.get(NAMES.eventStream, {
+      filter_subjects: `${NAMES.eventSubjectPrefix}.${id}`,
+      deliver_policy: DeliverPolicy.All,
+    });
     const names: string[] = [];
-    for (const deadline = Date.now() + 10_000; names.at(-1) !== "solved" && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 10_000; names.at(-1) !== "solved" && Date.now() < deadline;) {
       const m = await consumer.next({ expires: 1000 });
       if (m) names.push((JSON.parse(decoder.decode(m.data)) as StoredTaskEvent).event);
     }
     expect(names.slice(0, 2)).to.deep.equal(["queued", "solving"]);
     expect(names.at(-1)).to.equal("solved");
-    expect(names.slice(2, -1).every((n) => n === "progress"), JSON.stringify(names)).to.equal(true);
+    expect(
+      names.slice(2, -1).every((n) => n === "progress"),
+      JSON.stringify(names),
+    ).to.equal(true);
   });
 
-  it("undoes the writes sent ahead of the rate counter's answer when it refuses: " +
-    "nothing to poll or run, the quota given back", async () => {
-    const { user, headers } = await stack.account("ahead-refused", "fuzz");
-    const admission = new Admission(new KvCounter(nats.counters), SYSTEM_CLOCK);
-    const rateKey = () => `rate.${Buffer.from(user, "utf8").toString("hex")}.${Math.floor(Date.now() / 60_000)}`;
-    const counter = new KvCounter(nats.counters);
-    const kinds: string[] = [];
-    const refused: string[] = [];
-    let accepted = 0;
-    // The API instance last saw this minute's rate counter far below the limit; another instance
-    // (here: the test) then fills it up, so the next submit sends its writes ahead and is refused.
-    // Repeated, as a submit takes the ahead path only while the queue depth is in its short cache.
-    for (let i = 0; i < 12 && !kinds.includes("abandoned"); i++) {
-      const ok = await submit(headers, TINY);
-      expect(ok.status).to.equal(200);
-      accepted++;
-      const used = await counter.read(rateKey());
-      await counter.add(rateKey(), 100_000 - used, 100_000);
-      const res = await submit(headers, TINY);
-      expect(res.status).to.equal(429);
-      expect(((await res.json()) as { code: string }).code).to.equal("rate_limit_exceeded");
-      const id = res.headers.get("x-request-id")!;
-      refused.push(id);
-      // The tombstone is written behind the answer (nothing can run without the record anyway).
-      let kind = (await new TaskStore(nats.tasks).read(id)).kind;
-      for (const until = Date.now() + 1000; kind === "missing" && Date.now() < until; kind = (await new TaskStore(nats.tasks).read(id)).kind) {
-        await new Promise((r) => setTimeout(r, 20));
+  it(
+    "undoes the writes sent ahead of the rate counter's answer when it refuses: " + "nothing to poll or run, the quota given back",
+    async () => {
+      const { user, headers } = await stack.account("ahead-refused", "fuzz");
+      const admission = new Admission(new KvCounter(nats.counters), SYSTEM_CLOCK);
+      const rateKey = () => `rate.${Buffer.from(user, "utf8").toString("hex")}.${Math.floor(Date.now() / 60_000)}`;
+      const counter = new KvCounter(nats.counters);
+      const kinds: string[] = [];
+      const refused: string[] = [];
+      let accepted = 0;
+      // The API instance last saw this minute's rate counter far below the limit; another instance
+      // (here: the test) then fills it up, so the next submit sends its writes ahead and is refused.
+      // Repeated, as a submit takes the ahead path only while the queue depth is in its short cache.
+      for (let i = 0; i < 12 && !kinds.includes("abandoned"); i++) {
+        const ok = await submit(headers, TINY);
+        expect(ok.status).to.equal(200);
+        accepted++;
+        const used = await counter.read(rateKey());
+        await counter.add(rateKey(), 100_000 - used, 100_000);
+        const res = await submit(headers, TINY);
+        expect(res.status).to.equal(429);
+        expect(((await res.json()) as { code: string }).code).to.equal("rate_limit_exceeded");
+        const id = res.headers.get("x-request-id")!;
+        refused.push(id);
+        // The tombstone is written behind the answer (nothing can run without the record anyway).
+        let kind = (await new TaskStore(nats.tasks).read(id)).kind;
+        for (
+          const until = Date.now() + 1000;
+          kind === "missing" && Date.now() < until;
+          kind = (await new TaskStore(nats.tasks).read(id)).kind
+        ) {
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        kinds.push(kind);
+        await counter.add(rateKey(), -(100_000 - used), 100_000);
       }
-      kinds.push(kind);
-      await counter.add(rateKey(), -(100_000 - used), 100_000);
-    }
-    expect(kinds, "refused submits: tombstone (writes went ahead) or nothing (ordinary path)").to.not.include("live");
-    expect(kinds, "at least one submit took the ahead path").to.include("abandoned");
-    const client = apiClient(stack.baseUrl, headers);
-    for (const id of refused) {
-      const poll = await client.GET("/api/v1/solve/result/{request_id}", { params: { path: { request_id: id } } });
-      expect(poll.response.status, "a refused submit leaves nothing to poll").to.equal(404);
-    }
-    // The worker drops the messages sent ahead (it finds the tombstone) and their bodies.
-    const deadline = Date.now() + 20_000;
-    let info = await nats.jsm.consumers.info(NAMES.taskStream, NAMES.taskConsumer);
-    while ((info.num_pending > 0 || info.num_ack_pending > 0) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      info = await nats.jsm.consumers.info(NAMES.taskStream, NAMES.taskConsumer);
-    }
-    expect(info.num_pending + info.num_ack_pending, "messages left in the work queue").to.equal(0);
-    for (const id of refused) expect(await nats.requestBodies.get(id).then((e) => (e && e.operation === "PUT" && e.length > 0 ? "body" : null))).to.equal(null);
-    expect((await admission.usage(user)).month, "only accepted submits keep their quota unit").to.equal(accepted);
-  });
+      expect(kinds, "refused submits: tombstone (writes went ahead) or nothing (ordinary path)").to.not.include("live");
+      expect(kinds, "at least one submit took the ahead path").to.include("abandoned");
+      const client = apiClient(stack.baseUrl, headers);
+      for (const id of refused) {
+        const poll = await client.GET("/api/v1/solve/result/{request_id}", { params: { path: { request_id: id } } });
+        expect(poll.response.status, "a refused submit leaves nothing to poll").to.equal(404);
+      }
+      // The worker drops the messages sent ahead (it finds the tombstone) and their bodies.
+      const deadline = Date.now() + 20_000;
+      let info = await nats.jsm.consumers.info(NAMES.taskStream, NAMES.taskConsumer);
+      while ((info.num_pending > 0 || info.num_ack_pending > 0) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+        info = await nats.jsm.consumers.info(NAMES.taskStream, NAMES.taskConsumer);
+      }
+      expect(info.num_pending + info.num_ack_pending, "messages left in the work queue").to.equal(0);
+      for (const id of refused)
+        expect(await nats.requestBodies.get(id).then((e) => (e && e.operation === "PUT" && e.length > 0 ? "body" : null))).to.equal(null);
+      expect((await admission.usage(user)).month, "only accepted submits keep their quota unit").to.equal(accepted);
+    },
+  );
 });

@@ -69,7 +69,10 @@ describe("solve pipeline (API + JetStream + workers)", function () {
     expect(solved.result.success).to.equal(true);
     expect(solved.result.time_windows).to.deep.equal({});
     expect(solved.result.strategy).to.be.a("string");
-    checkDistanceResult(request as Parameters<typeof checkDistanceResult>[0], solved.result as unknown as Parameters<typeof checkDistanceResult>[1]);
+    checkDistanceResult(
+      request as Parameters<typeof checkDistanceResult>[0],
+      solved.result as unknown as Parameters<typeof checkDistanceResult>[1],
+    );
     await client.waitForResult(second.request_id, TEST_WAIT);
   });
 
@@ -79,7 +82,15 @@ describe("solve pipeline (API + JetStream + workers)", function () {
     const runs = [100_000, 0.001].flatMap((factor) => [1, 2, 3, 4, 5, 6].map((seed) => ({ factor, seed })));
     const outcomes = await Promise.all(
       runs.map(({ factor, seed }) =>
-        client.solve(asSolveRequest({ ...example, distance_matrix: example.distance_matrix.map((row) => row.map((d) => d * factor)), seed, time_limit_seconds: 2 }), TEST_WAIT),
+        client.solve(
+          asSolveRequest({
+            ...example,
+            distance_matrix: example.distance_matrix.map((row) => row.map((d) => d * factor)),
+            seed,
+            time_limit_seconds: 2,
+          }),
+          TEST_WAIT,
+        ),
       ),
     );
     outcomes.forEach((outcome, k) => {
@@ -107,7 +118,9 @@ describe("solve pipeline (API + JetStream + workers)", function () {
     expect(unknown.body.code).to.equal("not_found");
     expect(unknown.body.error).to.equal("request id not found or expired");
 
-    const { request_id } = await client.submit(asSolveRequest({ ...cvrpRequest({ customers: 4, vehicles: 1, capacity: 100 }), time_limit_seconds: 1 }));
+    const { request_id } = await client.submit(
+      asSolveRequest({ ...cvrpRequest({ customers: 4, vehicles: 1, capacity: 100 }), time_limit_seconds: 1 }),
+    );
     const bob = sdkClient(stack.baseUrl, await stack.account("bob"));
     const other = await bob.poll(request_id).catch((e: unknown) => e);
     if (!isApiError(other) || other.status !== 403) throw new Error(`expected a 403 ApiError, got ${String(other)}`);
@@ -117,7 +130,9 @@ describe("solve pipeline (API + JetStream + workers)", function () {
 
   it("lets any valid key of the same account read the result", async () => {
     await ensureWorker();
-    const { request_id } = await client.submit(asSolveRequest({ ...cvrpRequest({ customers: 4, vehicles: 1, capacity: 100 }), time_limit_seconds: 1 }));
+    const { request_id } = await client.submit(
+      asSolveRequest({ ...cvrpRequest({ customers: 4, vehicles: 1, capacity: 100 }), time_limit_seconds: 1 }),
+    );
     const viaOtherKey = sdkClient(stack.baseUrl, await stack.account("alice"));
     expect((await viaOtherKey.poll(request_id)).success).to.equal(true);
   });

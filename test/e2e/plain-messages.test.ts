@@ -39,7 +39,13 @@ describe("answers to extreme numbers and a javascript: callback are plain senten
     expect(answer.status).to.equal(422);
     const json = (await answer.json()) as { detail: { loc: string[]; msg: string }[] };
     await expectMatchesSpec("submitSolve", 422, json);
-    expect(json.detail).to.deep.equal([{ loc: ["body", "node_demands", "1"], msg: "must be a finite number; this one is too large to represent (the largest is about 1.8e308)", type: "number_type" }]);
+    expect(json.detail).to.deep.equal([
+      {
+        loc: ["body", "node_demands", "1"],
+        msg: "must be a finite number; this one is too large to represent (the largest is about 1.8e308)",
+        type: "number_type",
+      },
+    ]);
   });
 
   it("a demand of 1e300 is explained with finite numbers, by the infeasibility pre-check or by a bound", async () => {
@@ -51,7 +57,9 @@ describe("answers to extreme numbers and a javascript: callback are plain senten
     expect(total!.message).to.equal("total demand 1e300 exceeds the total capacity of all vehicles 16 by 1e300");
     // Through the API: a report of why it cannot be solved, or a 422 for a documented bound.
     const answer = await fetch(`${stack.baseUrl}/api/v1/solve/validate`, { method: "POST", headers, body: withDemand("1e300") });
-    const json = (await answer.json()) as { result: { rejection: { detail?: { msg: string }[] } | null; infeasibilities: { message: string }[] } };
+    const json = (await answer.json()) as {
+      result: { rejection: { detail?: { msg: string }[] } | null; infeasibilities: { message: string }[] };
+    };
     await expectMatchesSpec("validateSolve", answer.status, json);
     const messages = [...json.result.infeasibilities.map((i) => i.message), ...(json.result.rejection?.detail ?? []).map((d) => d.msg)];
     expect(messages.length).to.be.greaterThan(0);
@@ -64,12 +72,16 @@ describe("answers to extreme numbers and a javascript: callback are plain senten
     expect(answer.status).to.equal(422);
     const json = (await answer.json()) as { detail: { loc: string[]; msg: string }[] };
     await expectMatchesSpec("submitSolve", 422, json);
-    expect(json.detail).to.deep.equal([{ loc: ["body", "callback_url"], msg: "must be a web address starting with http:// or https://", type: "string_pattern_mismatch" }]);
+    expect(json.detail).to.deep.equal([
+      { loc: ["body", "callback_url"], msg: "must be a web address starting with http:// or https://", type: "string_pattern_mismatch" },
+    ]);
   });
 
   it("type errors read as sentences", async () => {
     const body = JSON.stringify({ ...(JSON.parse(EXAMPLE) as object), node_num: "5", vehicles_capacity: "8" });
-    const json = (await (await fetch(`${stack.baseUrl}/api/v1/solve`, { method: "POST", headers, body })).json()) as { detail: { loc: string[]; msg: string }[] };
+    const json = (await (await fetch(`${stack.baseUrl}/api/v1/solve`, { method: "POST", headers, body })).json()) as {
+      detail: { loc: string[]; msg: string }[];
+    };
     const byField = Object.fromEntries(json.detail.map((d) => [d.loc.slice(1).join("."), d.msg]));
     expect(byField).to.include({ node_num: "must be an integer", vehicles_capacity: "must be an array" });
     for (const d of json.detail) expectPlainSentence(d.msg);

@@ -80,43 +80,56 @@ describe("progress while solving and the event stream", function () {
   });
 
   it("answers 422 for an unknown include value", async () => {
-    const { response, error } = await a.GET("/api/v1/solve/result/{request_id}", { params: { path: { request_id: "3f0c6f1e-7d5a-4c1b-9a61-2b8f5e0c9d47" }, query: { include: "everything" as never } } });
+    const { response, error } = await a.GET("/api/v1/solve/result/{request_id}", {
+      params: { path: { request_id: "3f0c6f1e-7d5a-4c1b-9a61-2b8f5e0c9d47" }, query: { include: "everything" as never } },
+    });
     expect(response.status).to.equal(422);
     expect((error as any).detail[0].loc).to.deep.equal(["query", "include"]);
   });
 
-  it("streams queued (with its depth), solving, progress at most once a second and " +
-    "the final poll response, on another API instance than the submit", async () => {
-    // A first task keeps the only worker busy, so the second is seen queued.
-    const blocker = await submit(a, { ...cvrpRequest({ customers: 30, vehicles: 6, capacity: 50 }), time_limit_seconds: 2 });
-    const id = await submit(a, { ...cvrpRequest({ customers: 60, vehicles: 10, capacity: 50, seed: 5 }), time_limit_seconds: 4, strategy: "alns" });
-    const stream = await openEvents(b, id);
-    const events = await stream.readAll(60_000);
-    const names = events.map((e) => e.event);
-    expect(names[0]).to.equal("queued");
-    expect(events[0]!.data.result.queue_depth).to.be.at.least(1);
-    expect(names[1]).to.equal("solving");
-    expect(names.at(-1)).to.equal("solved");
-    expect(names.slice(2, -1).every((n) => n === "progress")).to.equal(true);
-    const progress = events.filter((e) => e.event === "progress").map((e) => e.data.result.progress);
-    expect(progress.length).to.be.within(2, 5);
-    for (let i = 1; i < progress.length; i++) {
-      expect(progress[i].elapsed_seconds - progress[i - 1].elapsed_seconds, "at most one report a second").to.be.at.least(0.99);
-      expect(progress[i].iterations).to.be.at.least(progress[i - 1].iterations);
-    }
-    const ids = events.map((e) => Number(e.id));
-    expect(ids).to.deep.equal([...ids].sort((x, y) => x - y));
-    expect(new Set(ids).size).to.equal(ids.length);
-    expect(stream.comments, "keep-alive comments while the task waits").to.include(": keep-alive");
+  it(
+    "streams queued (with its depth), solving, progress at most once a second and " +
+      "the final poll response, on another API instance than the submit",
+    async () => {
+      // A first task keeps the only worker busy, so the second is seen queued.
+      const blocker = await submit(a, { ...cvrpRequest({ customers: 30, vehicles: 6, capacity: 50 }), time_limit_seconds: 2 });
+      const id = await submit(a, {
+        ...cvrpRequest({ customers: 60, vehicles: 10, capacity: 50, seed: 5 }),
+        time_limit_seconds: 4,
+        strategy: "alns",
+      });
+      const stream = await openEvents(b, id);
+      const events = await stream.readAll(60_000);
+      const names = events.map((e) => e.event);
+      expect(names[0]).to.equal("queued");
+      expect(events[0]!.data.result.queue_depth).to.be.at.least(1);
+      expect(names[1]).to.equal("solving");
+      expect(names.at(-1)).to.equal("solved");
+      expect(names.slice(2, -1).every((n) => n === "progress")).to.equal(true);
+      const progress = events.filter((e) => e.event === "progress").map((e) => e.data.result.progress);
+      expect(progress.length).to.be.within(2, 5);
+      for (let i = 1; i < progress.length; i++) {
+        expect(progress[i].elapsed_seconds - progress[i - 1].elapsed_seconds, "at most one report a second").to.be.at.least(0.99);
+        expect(progress[i].iterations).to.be.at.least(progress[i - 1].iterations);
+      }
+      const ids = events.map((e) => Number(e.id));
+      expect(ids).to.deep.equal([...ids].sort((x, y) => x - y));
+      expect(new Set(ids).size).to.equal(ids.length);
+      expect(stream.comments, "keep-alive comments while the task waits").to.include(": keep-alive");
 
-    // The final event's data is exactly the final poll response.
-    const { data } = await poll(a, id);
-    expect(events.at(-1)!.data).to.deep.equal(data);
-    await pollUntil(a, blocker, isFinished);
-  });
+      // The final event's data is exactly the final poll response.
+      const { data } = await poll(a, id);
+      expect(events.at(-1)!.data).to.deep.equal(data);
+      await pollUntil(a, blocker, isFinished);
+    },
+  );
 
   it("resumes with Last-Event-ID without loss or duplicates, and leaves no consumer behind when the client leaves", async () => {
-    const id = await submit(a, { ...cvrpRequest({ customers: 60, vehicles: 10, capacity: 50, seed: 9 }), time_limit_seconds: 4, strategy: "alns" });
+    const id = await submit(a, {
+      ...cvrpRequest({ customers: 60, vehicles: 10, capacity: 50, seed: 9 }),
+      time_limit_seconds: 4,
+      strategy: "alns",
+    });
     const first = await openEvents(b, id);
     const head = [await first.next(), await first.next(), await first.next()];
     expect(head.map((e) => e!.event)).to.deep.equal(["queued", "solving", "progress"]);
@@ -153,23 +166,29 @@ describe("progress while solving and the event stream", function () {
     expect(await eventConsumers()).to.equal(0);
   });
 
-  it("logs a missing final event itself (as after a worker died between storing the " +
-    "result and logging it), so a stream still ends", async () => {
-    const id = await submit(a, { ...cvrpRequest({ customers: 8, vehicles: 2, capacity: 50 }), time_limit_seconds: 1 });
-    await pollUntil(a, id, isFinished);
-    // The same finished record under a new id, with nothing in its event log.
-    const copy = randomUUID();
-    const record = (await stack.task(id))!;
-    await new TaskStore(nats.tasks).admit({ ...record, id: copy, result: { ...record.result!, request_id: copy } });
-    const events = await (await openEvents(b, copy)).readAll(10_000);
-    expect(events.map((e) => e.event)).to.deep.equal(["solved"]);
-    const { data } = await poll(a, copy);
-    expect(events[0]!.data).to.deep.equal(data);
-  });
+  it(
+    "logs a missing final event itself (as after a worker died between storing the " + "result and logging it), so a stream still ends",
+    async () => {
+      const id = await submit(a, { ...cvrpRequest({ customers: 8, vehicles: 2, capacity: 50 }), time_limit_seconds: 1 });
+      await pollUntil(a, id, isFinished);
+      // The same finished record under a new id, with nothing in its event log.
+      const copy = randomUUID();
+      const record = (await stack.task(id))!;
+      await new TaskStore(nats.tasks).admit({ ...record, id: copy, result: { ...record.result!, request_id: copy } });
+      const events = await (await openEvents(b, copy)).readAll(10_000);
+      expect(events.map((e) => e.event)).to.deep.equal(["solved"]);
+      const { data } = await poll(a, copy);
+      expect(events[0]!.data).to.deep.equal(data);
+    },
+  );
 
   // Last: it stops instance B.
   it("ends its open event streams on SIGTERM, so an API instance stops promptly, and the consumers go with them", async () => {
-    const id = await submit(a, { ...cvrpRequest({ customers: 60, vehicles: 10, capacity: 50, seed: 13 }), time_limit_seconds: 20, strategy: "alns" });
+    const id = await submit(a, {
+      ...cvrpRequest({ customers: 60, vehicles: 10, capacity: 50, seed: 13 }),
+      time_limit_seconds: 20,
+      strategy: "alns",
+    });
     const stream = await openEvents(b, id);
     expect((await stream.next())!.event).to.equal("queued");
     const started = Date.now();

@@ -35,12 +35,18 @@ describe("the guide's optional stops, skills, shifts and route limits", function
     expect(samples, "one sample per example").to.have.length(7);
     const demo = await stack.account("demo", "pro");
     const script = `${helper}\n${block}`.replaceAll(GUIDE_BASE_URL, stack.baseUrl);
-    const { stdout } = await run("bash", ["-c", script], { cwd: REPO_ROOT, env: { ...process.env, VRP_USER: demo.user, VRP_KEY: demo.key } });
+    const { stdout } = await run("bash", ["-c", script], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, VRP_USER: demo.user, VRP_KEY: demo.key },
+    });
     const lines = stdout.trim().split("\n");
     expect(lines, stdout).to.have.length(samples.length);
     samples.forEach((sample, i) => {
       const actual = JSON.parse(lines[i]!) as unknown;
-      expect(sampleMismatches(parseSample(sample.text), actual), `example ${i + 1}: the guide's sample and the service disagree; the service said ${lines[i]}`).to.deep.equal([]);
+      expect(
+        sampleMismatches(parseSample(sample.text), actual),
+        `example ${i + 1}: the guide's sample and the service disagree; the service said ${lines[i]}`,
+      ).to.deep.equal([]);
     });
   });
 });

@@ -37,14 +37,19 @@ describe("the guide's pickup-and-delivery examples", function () {
       const helper = shellBlockAfter(GUIDE, "## The solve lifecycle beyond v1 (extensions)");
       expect(helper).to.match(/^wait_result\(\) \{/);
       const block = shellBlockAfter(GUIDE, heading);
-      const samples = walkThroughSteps(block).filter((s) => s.kind === "sample").map((s) => parseSample(s.text));
+      const samples = walkThroughSteps(block)
+        .filter((s) => s.kind === "sample")
+        .map((s) => parseSample(s.text));
       expect(samples.length, "the block shows its output").to.be.at.least(1);
       const script = `${helper}\n${block}`.replaceAll(GUIDE_BASE_URL, stack.baseUrl);
       const { stdout } = await run("bash", ["-c", script], { cwd: REPO_ROOT, env });
       const lines = stdout.trim().split("\n");
       expect(lines, stdout).to.have.length(samples.length);
       lines.forEach((line, i) => {
-        expect(sampleMismatches(samples[i], JSON.parse(line) as unknown), `the guide's sample and the service disagree; the service said ${line}`).to.deep.equal([]);
+        expect(
+          sampleMismatches(samples[i], JSON.parse(line) as unknown),
+          `the guide's sample and the service disagree; the service said ${line}`,
+        ).to.deep.equal([]);
       });
     });
   }

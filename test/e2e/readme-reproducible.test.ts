@@ -35,11 +35,16 @@ describe("the guide's reproducible-runs example", function () {
     expect(samples).to.have.length(1);
     const demo = await stack.account("demo", "pro");
     const script = `${helper}\n${block}`.replaceAll(GUIDE_BASE_URL, stack.baseUrl);
-    const { stdout } = await run("bash", ["-c", script], { cwd: REPO_ROOT, env: { ...process.env, VRP_USER: demo.user, VRP_KEY: demo.key } });
+    const { stdout } = await run("bash", ["-c", script], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, VRP_USER: demo.user, VRP_KEY: demo.key },
+    });
     const lines = stdout.trim().split("\n");
     expect(lines, stdout).to.have.length(2);
     expect(lines[1], "the two runs differ").to.equal(lines[0]);
     const actual = JSON.parse(lines[0]!) as unknown;
-    expect(sampleMismatches(samples[0], actual), `the guide's sample and the service disagree; the service said ${lines[0]}`).to.deep.equal([]);
+    expect(sampleMismatches(samples[0], actual), `the guide's sample and the service disagree; the service said ${lines[0]}`).to.deep.equal(
+      [],
+    );
   });
 });

@@ -45,12 +45,18 @@ describe("the README's walk-through", function () {
   });
 
   async function shell(line: string, env: Record<string, string>, taskId = ""): Promise<unknown> {
-    const command = line.replaceAll(README_BASE_URL, stack.baseUrl).replaceAll(README_NATS_URL, stack.nats.url).replaceAll(README_TASK_ID, taskId);
+    const command = line
+      .replaceAll(README_BASE_URL, stack.baseUrl)
+      .replaceAll(README_NATS_URL, stack.nats.url)
+      .replaceAll(README_TASK_ID, taskId);
     const { stdout } = await run("bash", ["-c", command], { cwd: REPO_ROOT, env: { ...process.env, ...env } });
     return JSON.parse(stdout) as unknown;
   }
   function expectLikeSample(actual: unknown, sample: unknown, what: string): void {
-    expect(sampleMismatches(sample, actual), `${what}: the README's sample and the service disagree; the service said ${JSON.stringify(actual)}`).to.deep.equal([]);
+    expect(
+      sampleMismatches(sample, actual),
+      `${what}: the README's sample and the service disagree; the service said ${JSON.stringify(actual)}`,
+    ).to.deep.equal([]);
   }
   async function pollToTheEnd(env: Record<string, string>, id: string): Promise<{ result: { status?: string } | null }> {
     for (let attempt = 0; attempt < 200; attempt++) {
@@ -88,12 +94,16 @@ describe("the README's walk-through", function () {
     // The same submit line with a request no plan can serve (a demand above every capacity).
     const example = JSON.parse(readFileSync(join(REPO_ROOT, "examples/small-cvrp.json"), "utf8")) as { node_demands: number[] };
     writeFileSync(join(dir, "infeasible.json"), JSON.stringify({ ...example, node_demands: [0, 4, 3, 9, 2] }));
-    const doomed = (await shell(submitLine!.replace("@examples/small-cvrp.json", `@${join(dir, "infeasible.json")}`), env)) as { request_id: string };
+    const doomed = (await shell(submitLine!.replace("@examples/small-cvrp.json", `@${join(dir, "infeasible.json")}`), env)) as {
+      request_id: string;
+    };
     expectLikeSample(await pollToTheEnd(env, doomed.request_id), failed, "poll when failed");
   });
 
   it("gets a new demo key with the README's command when the printed one is lost", async () => {
-    const line = [...README.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split("\n")).find((l) => l.includes("vrpctl key create demo"));
+    const line = [...README.matchAll(/```sh\n([\s\S]*?)```/g)]
+      .flatMap((m) => m[1]!.split("\n"))
+      .find((l) => l.includes("vrpctl key create demo"));
     expect(line, "the README says how to get a new demo key").to.be.a("string");
     await stack.account("demo", "pro");
     const command = line!.replace(/\s+#.*$/, "").replaceAll(README_NATS_URL, stack.nats.url);

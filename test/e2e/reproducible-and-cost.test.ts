@@ -6,7 +6,10 @@ import { startStack, type Stack } from "../helpers/stack.js";
 
 type SolvedResult = components["schemas"]["SolvedResult"];
 /** The document's solved result, with the extension fields these tests read always present. */
-type Solved = SolvedResult & Required<Pick<SolvedResult, "strategy" | "seed" | "iterations" | "solver_version" | "lateness_penalty" | "lateness_minutes" | "route_details">>;
+type Solved = SolvedResult &
+  Required<
+    Pick<SolvedResult, "strategy" | "seed" | "iterations" | "solver_version" | "lateness_penalty" | "lateness_minutes" | "route_details">
+  >;
 
 async function solve(client: ApiClient, body: object): Promise<{ id: string; result: Solved }> {
   const { data, response } = await client.POST("/api/v1/solve", { body: body as never });
@@ -60,7 +63,9 @@ describe("reproducible runs and cost explained", function () {
       expect(a.result.iterations).to.equal(300);
       expect(b.result.iterations).to.equal(300);
       expect(b.result.strategy).to.equal(a.result.strategy);
-      expect(b.result.solver_version).to.equal(a.result.solver_version).and.to.match(/^\d+\.\d+\.\d+\+[0-9a-f]{12}$/);
+      expect(b.result.solver_version)
+        .to.equal(a.result.solver_version)
+        .and.to.match(/^\d+\.\d+\.\d+\+[0-9a-f]{12}$/);
     }
     expect(first[1]!.result.strategy).to.equal("alns");
 
@@ -93,7 +98,13 @@ describe("reproducible runs and cost explained", function () {
       expect(d.load).to.equal(result.loads[label]!.at(-1));
       expect(d.load).to.be.at.most(d.capacity);
       expect(d.capacity).to.equal(request.vehicles_capacity[v]);
-      expect([d.driving_minutes, d.waiting_minutes, d.service_minutes, d.duration_minutes, d.max_duration_minutes]).to.deep.equal([null, null, null, null, null]);
+      expect([d.driving_minutes, d.waiting_minutes, d.service_minutes, d.duration_minutes, d.max_duration_minutes]).to.deep.equal([
+        null,
+        null,
+        null,
+        null,
+        null,
+      ]);
       sum += d.cost;
     });
     expect(sum).to.equal(result.total_cost);
@@ -126,8 +137,16 @@ describe("reproducible runs and cost explained", function () {
       expect(d.duration_minutes).to.be.at.most(d.max_duration_minutes!);
       expect(d.max_duration_minutes).to.equal(480);
       close(d.service_minutes!, 5 * (result.routes[label]!.length - 2), "service minutes");
-      close(d.late_stops.reduce((s, x) => s + x.penalty, 0), d.lateness_penalty, "late stops' penalties");
-      close(d.late_stops.reduce((s, x) => s + x.lateness_minutes, 0), d.lateness_minutes!, "late stops' minutes");
+      close(
+        d.late_stops.reduce((s, x) => s + x.penalty, 0),
+        d.lateness_penalty,
+        "late stops' penalties",
+      );
+      close(
+        d.late_stops.reduce((s, x) => s + x.lateness_minutes, 0),
+        d.lateness_minutes!,
+        "late stops' minutes",
+      );
       for (const stop of d.late_stops) close(stop.penalty, stop.lateness_minutes * 2, `penalty of node ${stop.node}`);
       sum += d.cost;
       latePenalty += d.lateness_penalty;

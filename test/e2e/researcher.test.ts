@@ -38,14 +38,20 @@ describe("a researcher plugs in a strategy from a copy of the template", functio
     // No dependencies: npm install must not need the registry.
     await run("npm", ["install", "--offline", "--no-audit", "--no-fund"], { cwd: copy });
     const { stdout } = await run("npm", ["test"], { cwd: copy });
-    expect(stdout).to.match(/\bfail 0\b/).and.match(/\bpass [1-9]/);
+    expect(stdout)
+      .to.match(/\bfail 0\b/)
+      .and.match(/\bpass [1-9]/);
   });
 
   it("is listed by GET /api/v1/strategies and solves a request pinned to it", async () => {
     stack = await startStack({ workers: 1, env: { STRATEGY_MODULES: copy } });
     client = apiClient(stack.baseUrl, (await stack.account("researcher")).headers);
     const { data } = await client.GET("/api/v1/strategies");
-    expect(data!.result).to.deep.include({ name: NAME, kind: "construction", supports: ["capacities", "distance_matrix", "multiple_depots", "mixed_fleet"] });
+    expect(data!.result).to.deep.include({
+      name: NAME,
+      kind: "construction",
+      supports: ["capacities", "distance_matrix", "multiple_depots", "mixed_fleet"],
+    });
     const request = { ...cvrpRequest({ customers: 12, vehicles: 3, capacity: 30, seed: 5 }), strategy: NAME, time_limit_seconds: 2 };
     const submitted = await client.POST("/api/v1/solve", { body: request as never });
     const solved = await pollUntil(client, submitted.data!.request_id, isFinished);
@@ -56,17 +62,31 @@ describe("a researcher plugs in a strategy from a copy of the template", functio
 
   it("declines through the service what it does not claim, with its own reason", async () => {
     const request = { ...cvrpRequest({ customers: 4, vehicles: 2, capacity: 30 }), strategy: NAME, time_limit_seconds: 2 };
-    Object.assign(request, { node_time_windows: Array.from({ length: 5 }, () => [0, 500]), node_service_time: [0, 5, 5, 5, 5], vehicle_speeds: [1, 1] });
+    Object.assign(request, {
+      node_time_windows: Array.from({ length: 5 }, () => [0, 500]),
+      node_service_time: [0, 5, 5, 5, 5],
+      vehicle_speeds: [1, 1],
+    });
     const submitted = await client.POST("/api/v1/solve", { body: request as never });
     const failed = await pollUntil(client, submitted.data!.request_id, isFinished);
-    expect(failed).to.deep.include({ success: false, code: "strategy_declined", error: `Strategy '${NAME}' declined this request: nearest-neighbour ignores time windows` });
+    expect(failed).to.deep.include({
+      success: false,
+      code: "strategy_declined",
+      error: `Strategy '${NAME}' declined this request: nearest-neighbour ignores time windows`,
+    });
   });
 
   it("solves with vrp-solve FILE --strategy NAME", async () => {
-    const { stdout } = await run(process.execPath, ["bin/vrp-solve.mjs", "examples/small-cvrp.json", "--strategy", NAME, "--time-limit", "1"], { cwd: REPO_ROOT, env: env() });
+    const { stdout } = await run(
+      process.execPath,
+      ["bin/vrp-solve.mjs", "examples/small-cvrp.json", "--strategy", NAME, "--time-limit", "1"],
+      { cwd: REPO_ROOT, env: env() },
+    );
     const result = JSON.parse(stdout) as { success: boolean; strategy: string };
     expect(result).to.include({ success: true, strategy: NAME });
-    const request = JSON.parse(readFileSync(join(REPO_ROOT, "examples/small-cvrp.json"), "utf8")) as Parameters<typeof checkDistanceResult>[0];
+    const request = JSON.parse(readFileSync(join(REPO_ROOT, "examples/small-cvrp.json"), "utf8")) as Parameters<
+      typeof checkDistanceResult
+    >[0];
     checkDistanceResult(request, result as unknown as Parameters<typeof checkDistanceResult>[1]);
   });
 

@@ -40,7 +40,9 @@ describe("result lifecycle: expires_at and DELETE /api/v1/solve/result/{id}", fu
 
   it("says in every acknowledgement and poll when the result expires (the result TTL after the last change)", async () => {
     const before = Date.now();
-    const { data } = await client.POST("/api/v1/solve", { body: { ...cvrpRequest({ customers: 10, vehicles: 2, capacity: 40 }), time_limit_seconds: 1 } as never });
+    const { data } = await client.POST("/api/v1/solve", {
+      body: { ...cvrpRequest({ customers: 10, vehicles: 2, capacity: 40 }), time_limit_seconds: 1 } as never,
+    });
     const after = Date.now();
     const ackExpiry = Date.parse(data!.expires_at!);
     expect(data!.expires_at).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
@@ -58,7 +60,9 @@ describe("result lifecycle: expires_at and DELETE /api/v1/solve/result/{id}", fu
   });
 
   it("deletes a finished result and its request at once: 204, then 404; the history entry stays, marked deleted", async () => {
-    const { data } = await client.POST("/api/v1/solve", { body: { ...cvrpRequest({ customers: 6, vehicles: 2, capacity: 40 }), time_limit_seconds: 1 } as never });
+    const { data } = await client.POST("/api/v1/solve", {
+      body: { ...cvrpRequest({ customers: 6, vehicles: 2, capacity: 40 }), time_limit_seconds: 1 } as never,
+    });
     const id = data!.request_id;
     await pollFinished(client, id);
     expect(await storedRequestBody(stack, id)).to.not.equal(null);
@@ -66,7 +70,9 @@ describe("result lifecycle: expires_at and DELETE /api/v1/solve/result/{id}", fu
 
     const foreign = await other.DELETE("/api/v1/solve/result/{request_id}", path);
     expect(foreign.response.status).to.equal(403);
-    const unknown = await client.DELETE("/api/v1/solve/result/{request_id}", { params: { path: { request_id: "00000000-0000-4000-8000-000000000000" } } });
+    const unknown = await client.DELETE("/api/v1/solve/result/{request_id}", {
+      params: { path: { request_id: "00000000-0000-4000-8000-000000000000" } },
+    });
     expect(unknown.response.status).to.equal(404);
 
     const deleted = await client.DELETE("/api/v1/solve/result/{request_id}", path);
@@ -82,13 +88,17 @@ describe("result lifecycle: expires_at and DELETE /api/v1/solve/result/{id}", fu
   });
 
   it("refuses to delete a task that is still queued or solving (409) and deletes it once finished", async () => {
-    const { data } = await client.POST("/api/v1/solve", { body: { ...cvrpRequest({ customers: 30, vehicles: 4, capacity: 50 }), time_limit_seconds: 2 } as never });
+    const { data } = await client.POST("/api/v1/solve", {
+      body: { ...cvrpRequest({ customers: 30, vehicles: 4, capacity: 50 }), time_limit_seconds: 2 } as never,
+    });
     const path = { params: { path: { request_id: data!.request_id } } };
     const early = await client.DELETE("/api/v1/solve/result/{request_id}", path);
     expect(early.response.status).to.equal(409);
     await expectMatchesSpec("deleteSolveResult", 409, early.error);
     expect(early.error).to.include({ code: "task_not_finished" });
-    expect((early.error as { error: string }).error).to.match(/^The task is still (queued|solving); its result can be deleted once it has finished$/);
+    expect((early.error as { error: string }).error).to.match(
+      /^The task is still (queued|solving); its result can be deleted once it has finished$/,
+    );
     const solved = await pollFinished(client, data!.request_id);
     expect(solved.success).to.equal(true);
     expect((await client.DELETE("/api/v1/solve/result/{request_id}", path)).response.status).to.equal(204);

@@ -39,16 +39,29 @@ describe("the SDK tarball in a partner's empty project", function () {
     expect(existsSync(TARBALL), TARBALL).to.equal(true);
     const { stdout } = await run("tar", ["-tzf", TARBALL]);
     const files = stdout.trim().split("\n");
-    for (const f of ["package/package.json", "package/README.md", "package/dist/src/index.js", "package/dist/src/index.d.ts"]) expect(files).to.include(f);
+    for (const f of ["package/package.json", "package/README.md", "package/dist/src/index.js", "package/dist/src/index.d.ts"])
+      expect(files).to.include(f);
     expect(files.filter((f) => !/^package\/(package\.json|README\.md|dist\/src\/.+)$/.test(f))).to.deep.equal([]);
   });
 
   it("installs with the README's commands, compiles the quick-start under strict TypeScript and solves a problem", async () => {
-    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "partner-app", version: "1.0.0", private: true, type: "module" }, null, 2));
-    const block = shellBlockAfter(README, "**In a partner's project.** The package is not on a public registry: a partner gets the tarball");
+    writeFileSync(
+      join(project, "package.json"),
+      JSON.stringify({ name: "partner-app", version: "1.0.0", private: true, type: "module" }, null, 2),
+    );
+    const block = shellBlockAfter(
+      README,
+      "**In a partner's project.** The package is not on a public registry: a partner gets the tarball",
+    );
     const installs = block.split("\n").filter((l) => l.startsWith("npm install"));
     expect(installs, block).to.have.length(2);
-    const npmEnv = { ...process.env, npm_config_prefer_offline: "true", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+    const npmEnv = {
+      ...process.env,
+      npm_config_prefer_offline: "true",
+      npm_config_audit: "false",
+      npm_config_fund: "false",
+      npm_config_update_notifier: "false",
+    };
     for (const line of installs) {
       await run("bash", ["-c", line.replace(`/path/to/vrp-solve-client-${SDK_VERSION}.tgz`, TARBALL)], { cwd: project, env: npmEnv });
     }
@@ -58,7 +71,18 @@ describe("the SDK tarball in a partner's empty project", function () {
     copyFileSync(join(REPO_ROOT, "clients/typescript/examples/quickstart.ts"), join(project, "quickstart.ts"));
     writeFileSync(
       join(project, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { module: "NodeNext", target: "ES2022", strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: false, types: ["node"] }, files: ["quickstart.ts"] }),
+      JSON.stringify({
+        compilerOptions: {
+          module: "NodeNext",
+          target: "ES2022",
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          exactOptionalPropertyTypes: true,
+          skipLibCheck: false,
+          types: ["node"],
+        },
+        files: ["quickstart.ts"],
+      }),
     );
     await run(process.execPath, [join(project, "node_modules/typescript/bin/tsc"), "-p", "."], { cwd: project });
 

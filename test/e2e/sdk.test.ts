@@ -11,7 +11,10 @@ const PROXY_SECRET = "proxy-s3cret";
 const small = () => asSolveRequest({ ...cvrpRequest({ customers: 3, vehicles: 1, capacity: 100 }), time_limit_seconds: 1 });
 
 async function apiErrorOf(promise: Promise<unknown>): Promise<VrpApiError> {
-  const outcome = await promise.then(() => null, (e: unknown) => e);
+  const outcome = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (!isApiError(outcome)) throw new Error(`expected an ApiError, got ${String(outcome)}`);
   return outcome;
 }
@@ -26,7 +29,9 @@ describe("the TypeScript SDK against a started service", function () {
   after(async () => stack?.stop());
 
   const marketplace = (proxySecret: string) =>
-    new VrpClient({ baseUrl: stack.baseUrl, credentials: { marketplace: { proxySecret, user: "platform-user-9" } } }).use(validateEveryResponse);
+    new VrpClient({ baseUrl: stack.baseUrl, credentials: { marketplace: { proxySecret, user: "platform-user-9" } } }).use(
+      validateEveryResponse,
+    );
 
   it("solves through marketplace credentials, and a wrong proxy secret is a typed 401", async () => {
     const done = await marketplace(PROXY_SECRET).solve(small(), TEST_WAIT);
@@ -55,12 +60,17 @@ describe("the TypeScript SDK against a started service", function () {
 
   it("stops waiting as soon as the AbortSignal aborts", async () => {
     const client = sdkClient(stack.baseUrl, await stack.account("impatient", "market"));
-    const { request_id } = await client.submit(asSolveRequest({ ...cvrpRequest({ customers: 60, vehicles: 10, capacity: 50 }), time_limit_seconds: 8 }));
+    const { request_id } = await client.submit(
+      asSolveRequest({ ...cvrpRequest({ customers: 60, vehicles: 10, capacity: 50 }), time_limit_seconds: 8 }),
+    );
     // 60 customers keep the solver busy for its whole 8 s: still processing when the abort comes.
     expect((await client.poll(request_id)).result?.status).to.equal("processing");
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error("caller gave up")), 300);
-    const outcome = await client.waitForResult(request_id, { signal: controller.signal }).then(() => "finished", (e: Error) => e.message);
+    const outcome = await client.waitForResult(request_id, { signal: controller.signal }).then(
+      () => "finished",
+      (e: Error) => e.message,
+    );
     expect(outcome).to.equal("caller gave up");
     // The wait ended on the abort, not on a result: the task is still solving (no wall-clock bound,
     // which a loaded machine breaks; the task's 8 s leave a wide margin over the 300 ms abort).

@@ -44,7 +44,9 @@ describe("strategies through the API (GET /api/v1/strategies, pinned names, stra
     expect(envelope.code).to.equal("validation_failed");
     expect(envelope.detail).to.have.length(1);
     expect(envelope.detail[0]!.loc).to.deep.equal(["body", "strategy"]);
-    expect(envelope.detail[0]!.msg).to.equal("unknown strategy 'nearest-neighbour'; available: clarke-wright, sweep, alns, hgs, large, exact");
+    expect(envelope.detail[0]!.msg).to.equal(
+      "unknown strategy 'nearest-neighbour'; available: clarke-wright, sweep, alns, hgs, large, exact",
+    );
   });
 
   it("refuses a name that is not kebab-case by the document's pattern", async () => {
@@ -66,7 +68,11 @@ describe("strategies through the API (GET /api/v1/strategies, pinned names, stra
   });
 
   it("solves a task pinned to a strategy that takes the problem", async () => {
-    const request = { ...cvrpRequest({ customers: 6, vehicles: 2, capacity: 40, withPositions: true }), strategy: "sweep", time_limit_seconds: 2 };
+    const request = {
+      ...cvrpRequest({ customers: 6, vehicles: 2, capacity: 40, withPositions: true }),
+      strategy: "sweep",
+      time_limit_seconds: 2,
+    };
     const { data } = await client.POST("/api/v1/solve", { body: request as never });
     const solved = await pollUntil(client, data!.request_id, isFinished);
     expect(solved.success).to.equal(true);

@@ -19,7 +19,11 @@ describe("submit and poll errors", function () {
   let headers: Record<string, string>;
   const valid = () => ({ ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 30 }), time_limit_seconds: 1 });
 
-  async function submit(body: unknown, extraHeaders: Record<string, string> = {}, rawBody?: string): Promise<{ status: number; body: ErrorBody; headers: Headers }> {
+  async function submit(
+    body: unknown,
+    extraHeaders: Record<string, string> = {},
+    rawBody?: string,
+  ): Promise<{ status: number; body: ErrorBody; headers: Headers }> {
     const res = await fetch(`${stack.baseUrl}/api/v1/solve`, {
       method: "POST",
       headers: { "content-type": "application/json", ...headers, ...extraHeaders },
@@ -73,7 +77,11 @@ describe("submit and poll errors", function () {
         const r = await submit({ ...valid(), time_limit_seconds: bad });
         expect(r.status).to.equal(422);
         expect(r.body.error).to.equal("Validation failed");
-        expect(r.body.detail).to.deep.include({ loc: ["body", "time_limit_seconds"], msg: "time_limit_seconds must be a positive integer", type: r.body.detail![0]!.type });
+        expect(r.body.detail).to.deep.include({
+          loc: ["body", "time_limit_seconds"],
+          msg: "time_limit_seconds must be a positive integer",
+          type: r.body.detail![0]!.type,
+        });
       }
     });
     it("gives the exact message for a depot with demand", async () => {
@@ -95,7 +103,11 @@ describe("submit and poll errors", function () {
       const r = await submit(body);
       expect(r.status).to.equal(422);
       expect(r.body.error).to.equal("Validation failed");
-      expect(r.body.detail).to.deep.include({ loc: ["body", "time_limit_seconds"], msg: "time_limit_seconds must be a positive integer", type: r.body.detail!.find((d) => d.loc[1] === "time_limit_seconds")!.type });
+      expect(r.body.detail).to.deep.include({
+        loc: ["body", "time_limit_seconds"],
+        msg: "time_limit_seconds must be a positive integer",
+        type: r.body.detail!.find((d) => d.loc[1] === "time_limit_seconds")!.type,
+      });
       expect(r.body.detail).to.deep.include({ loc: ["body"], msg: "Depot/start/end node 0 demand must be 0 (got 4)", type: "value_error" });
       expect(r.body.detail!.map((d) => d.loc.join("."))).to.include.members(["body.colour", "body.end_nodes.1"]);
       // A schema error in a field the rules read: only the schema's answer, the rules are not guessed at.
@@ -108,7 +120,10 @@ describe("submit and poll errors", function () {
       ragged.distance_matrix[2] = [1, 2];
       expect((await submit(ragged)).body.detail!.map((d) => d.loc.join("."))).to.include("body.distance_matrix.2");
       const { node_num: _n, ...missing } = valid();
-      expect((await submit({ ...missing, colour: "red" })).body.detail!.map((d) => d.loc.join("."))).to.include.members(["body.node_num", "body.colour"]);
+      expect((await submit({ ...missing, colour: "red" })).body.detail!.map((d) => d.loc.join("."))).to.include.members([
+        "body.node_num",
+        "body.colour",
+      ]);
       expect((await submit({ ...valid(), vehicle_num: "two" })).status).to.equal(422);
     });
     it("requires min_total_cost cost arrays of vehicle_num non-negative entries", async () => {
@@ -125,7 +140,10 @@ describe("submit and poll errors", function () {
       for (const url of ["ftp://example.com/x", "http://10.0.0.1/hook", "http://user:pw@example.com/"]) {
         const r = await submit({ ...valid(), callback_url: url });
         expect(r.status, url).to.equal(422);
-        expect(r.body.detail!.some((d) => d.loc.join(".") === "body.callback_url"), url).to.equal(true);
+        expect(
+          r.body.detail!.some((d) => d.loc.join(".") === "body.callback_url"),
+          url,
+        ).to.equal(true);
       }
     });
     it("rejects a time window whose start is after its end", async () => {

@@ -51,7 +51,11 @@ const EXPECTED: { kind: string; node?: number; evidence: Record<string, unknown>
   // Straight from the depot (window opens at 0) node 2 is reached at 50; its window closed at 5.
   { kind: "window_unreachable", node: 2, evidence: { window_end: 5, earliest_arrival: 50, late_by: 45, vehicle: "Vehicle 0" } },
   // 90 there, 30 service, 90 back: 210, after the depot closes at 200; and longer than 3 h.
-  { kind: "return_too_late", node: 4, evidence: { earliest_return: 210, end_node: 0, end_window_end: 200, late_by: 10, vehicle: "Vehicle 0" } },
+  {
+    kind: "return_too_late",
+    node: 4,
+    evidence: { earliest_return: 210, end_node: 0, end_window_end: 200, late_by: 10, vehicle: "Vehicle 0" },
+  },
   { kind: "working_hours_too_short", node: 4, evidence: { round_trip_minutes: 210, cap_minutes: 180, vehicle: "Vehicle 0" } },
   // 85 + 15 + 85 = 185 > 180 (but back by 185, before the depot closes).
   { kind: "working_hours_too_short", node: 5, evidence: { round_trip_minutes: 185, cap_minutes: 180, vehicle: "Vehicle 0" } },
@@ -76,9 +80,19 @@ describe("validate before you pay (POST /api/v1/solve/validate)", function () {
   it("accepts a good request without creating a task or using quota, and states the capped time limit", async () => {
     const { headers } = await stack.account("val-good", "tight");
     const client = apiClient(stack.api.url, headers);
-    const { status, report } = await validate(client, { ...cvrpRequest({ customers: 8, vehicles: 2, capacity: 40 }), time_limit_seconds: 30 });
+    const { status, report } = await validate(client, {
+      ...cvrpRequest({ customers: 8, vehicles: 2, capacity: 40 }),
+      time_limit_seconds: 30,
+    });
     expect(status).to.equal(200);
-    expect(report).to.deep.equal({ would_be_accepted: true, rejection: null, time_limit_seconds: 2, warnings: [], infeasible: false, infeasibilities: [] });
+    expect(report).to.deep.equal({
+      would_be_accepted: true,
+      rejection: null,
+      time_limit_seconds: 2,
+      warnings: [],
+      infeasible: false,
+      infeasibilities: [],
+    });
     const history = await client.GET("/api/v1/history", {});
     expect(history.data!.result.items).to.deep.equal([]);
     const usage = await usageOf(stack, "val-good");
@@ -108,7 +122,9 @@ describe("validate before you pay (POST /api/v1/solve/validate)", function () {
     expect(report.infeasible).to.equal(true);
     expect(withoutMessages(report.infeasibilities)).to.deep.equal(EXPECTED);
     expect(report.infeasibilities[0]!.message).to.equal("node 1 demand 30 exceeds the largest vehicle capacity 10 by 20");
-    expect(report.infeasibilities[2]!.message).to.match(/earliest arrival, straight from a start node, is 50, 45 min after the window closes/);
+    expect(report.infeasibilities[2]!.message).to.match(
+      /earliest arrival, straight from a start node, is 50, 45 min after the window closes/,
+    );
   });
 
   it("gives a failed task the same diagnostics as validate", async () => {
@@ -117,7 +133,9 @@ describe("validate before you pay (POST /api/v1/solve/validate)", function () {
     const request = troubledRequest([0, 1000]);
     const { report } = await validate(client, request);
     const { data } = await client.POST("/api/v1/solve", { body: request as never });
-    const failed = (await pollUntil(client, data!.request_id, isFinished)) as Awaited<ReturnType<typeof pollUntil>> & { infeasibilities?: unknown };
+    const failed = (await pollUntil(client, data!.request_id, isFinished)) as Awaited<ReturnType<typeof pollUntil>> & {
+      infeasibilities?: unknown;
+    };
     expect(failed.success).to.equal(false);
     expect(failed.code).to.equal("no_feasible_solution");
     expect(failed.infeasibilities).to.deep.equal(report.infeasibilities);
@@ -134,11 +152,16 @@ describe("validate before you pay (POST /api/v1/solve/validate)", function () {
     expect(warned.report.warnings[0]).to.match(/must all be given to enable the time dimension/);
 
     const big = await validate(client, cvrpRequest({ customers: 120, vehicles: 2, capacity: 1000 }));
-    expect(big.report.rejection).to.deep.equal({ status: 400, code: "plan_limit_exceeded", error: "Node count (121) exceeds plan limit (100). Please upgrade your plan" });
+    expect(big.report.rejection).to.deep.equal({
+      status: 400,
+      code: "plan_limit_exceeded",
+      error: "Node count (121) exceeds plan limit (100). Please upgrade your plan",
+    });
     expect(big.report.infeasibilities).to.deep.equal([]);
 
     // Plan `quota` allows 3 tasks a month; validating never uses one.
-    for (let i = 0; i < 3; i++) expect((await client.POST("/api/v1/solve", { body: { ...partial, name: `t${i}` } as never })).response.status).to.equal(200);
+    for (let i = 0; i < 3; i++)
+      expect((await client.POST("/api/v1/solve", { body: { ...partial, name: `t${i}` } as never })).response.status).to.equal(200);
     const exhausted = await validate(client, partial);
     expect(exhausted.report.would_be_accepted).to.equal(false);
     expect(exhausted.report.rejection).to.include({ status: 429, code: "monthly_quota_exceeded" });

@@ -47,7 +47,9 @@ async function awaitSolved(cluster: FaultCluster, ids: readonly string[], timeou
   while (pending.size > 0 && Date.now() < deadline) {
     for (const id of [...pending]) {
       const url = cluster.apiUrls()[0]!;
-      const res = await fetch(`${url}/api/v1/solve/result/${id}`, { headers: cluster.headers, signal: AbortSignal.timeout(10_000) }).catch(() => null);
+      const res = await fetch(`${url}/api/v1/solve/result/${id}`, { headers: cluster.headers, signal: AbortSignal.timeout(10_000) }).catch(
+        () => null,
+      );
       if (!res || res.status !== 200) continue;
       const json = (await res.json()) as { success: boolean; result: { status?: string } | null };
       expect(json.success, `task ${id} failed: ${JSON.stringify(json)}`).to.equal(true);
@@ -101,7 +103,10 @@ export async function checkNothingLost(
   // and called back once like any other; every other callback must be for an accepted task.
   const unexpected = [...callbacks.hits.keys()].filter((id) => !acceptedSoFar.has(id));
   expect(unexpected.length, `callbacks for submits that were not accepted: ${unexpected.join(", ")}`).to.be.at.most(report.ambiguous);
-  expect(unexpected.filter((id) => callbacks.hits.get(id) !== 1), "a lost key-less submit's task called back more than once").to.deep.equal([]);
+  expect(
+    unexpected.filter((id) => callbacks.hits.get(id) !== 1),
+    "a lost key-less submit's task called back more than once",
+  ).to.deep.equal([]);
   for (const id of unexpected) acceptedSoFar.add(id);
 
   // No task record other than the accepted tasks, all solved: nothing stranded by a refused submit.
@@ -117,26 +122,37 @@ export async function checkNothingLost(
   });
   expect(stray, "task records that are not accepted, solved tasks").to.deep.equal([]);
 
-  const history = await inspect("reading the history", () => new HistoryStore(cluster.nats.history, cluster.nats.requests, cluster.nats.requestBodies).list("faults", 100_000, null));
+  const history = await inspect("reading the history", () =>
+    new HistoryStore(cluster.nats.history, cluster.nats.requests, cluster.nats.requestBodies).list("faults", 100_000, null),
+  );
   const listed = new Map(history.items.map((h) => [h.request_id, h.state]));
   const missing = [...acceptedSoFar].filter((id) => listed.get(id) !== "solved");
   expect(missing, "accepted tasks not listed as solved in the history").to.deep.equal([]);
-  expect([...listed.keys()].filter((id) => !acceptedSoFar.has(id)), "history entries of tasks never accepted").to.deep.equal([]);
+  expect(
+    [...listed.keys()].filter((id) => !acceptedSoFar.has(id)),
+    "history entries of tasks never accepted",
+  ).to.deep.equal([]);
 
   const events = await inspect("reading the event logs", () => eventCounts(cluster));
   const badLogs = report.accepted.filter((id) => {
     const log = events.get(id);
     return !log || log.first !== "queued" || log.finals !== 1;
   });
-  expect(badLogs.map((id) => `${id}:${JSON.stringify(events.get(id) ?? null)}`), "event logs without `queued` first or without exactly one final event").to.deep.equal([]);
+  expect(
+    badLogs.map((id) => `${id}:${JSON.stringify(events.get(id) ?? null)}`),
+    "event logs without `queued` first or without exactly one final event",
+  ).to.deep.equal([]);
 
   const counts = Object.fromEntries([...report.answers].sort((a, b) => a[0] - b[0]));
-  const keyless = `${report.keyless} of them without an ` +
+  const keyless =
+    `${report.keyless} of them without an ` +
     `Idempotency-Key${report.ambiguous ? `, ${report.ambiguous} key-less answers lost (${unexpected.length} of those ran)` : ""}`;
-  return `${report.accepted.length} accepted (${keyless}) in ${report.seconds.toFixed(1)} ` +
+  return (
+    `${report.accepted.length} accepted (${keyless}) in ${report.seconds.toFixed(1)} ` +
     `s, answers by status ${JSON.stringify(counts)} (0: connection broken), one ` +
     `callback each${twice.length ? ` except ${twice.length} sent twice (same webhook-id)` : ""}, ` +
-    `${callbacks.hits.size} tasks called back in all`;
+    `${callbacks.hits.size} tasks called back in all`
+  );
 }
 
 /** What is left in the work queue, and the state of each task it names (for a failure message). */
@@ -150,12 +166,21 @@ async function queueDiagnosis(cluster: FaultCluster): Promise<string> {
     if (!m) continue;
     const id = (JSON.parse(decoder.decode(m.data)) as { taskId: string }).taskId;
     const found = await store.read(id);
-    const state = found.kind === "live"
-      ? `${found.record.state},attempts=${found.record.solveAttempts},callback=${JSON.stringify(found.record.callback ?? null)}`
-      : found.kind;
+    const state =
+      found.kind === "live"
+        ? `${found.record.state},attempts=${found.record.solveAttempts},callback=${JSON.stringify(found.record.callback ?? null)}`
+        : found.kind;
     left.push(`${id}:${state}`);
   }
-  const summary = typeof info === "string" ? info : JSON.stringify({ pending: info.num_pending, ack_pending: info.num_ack_pending, redelivered: info.num_redelivered, waiting: info.num_waiting });
+  const summary =
+    typeof info === "string"
+      ? info
+      : JSON.stringify({
+          pending: info.num_pending,
+          ack_pending: info.num_ack_pending,
+          redelivered: info.num_redelivered,
+          waiting: info.num_waiting,
+        });
   return `consumer ${summary}; stream messages ${stream?.state.messages}: ${left.join(" ")}`;
 }
 

@@ -56,7 +56,13 @@ export class FaultCluster {
 
   async start(extraEnv: NodeJS.ProcessEnv = {}): Promise<void> {
     this.network?.create();
-    for (let i = 0; i < 3; i++) this.specs.push({ name: `n${i}`, host: this.network?.address(i) ?? "127.0.0.1", port: await freePort(), clusterPort: await freePort() });
+    for (let i = 0; i < 3; i++)
+      this.specs.push({
+        name: `n${i}`,
+        host: this.network?.address(i) ?? "127.0.0.1",
+        port: await freePort(),
+        clusterPort: await freePort(),
+      });
     this.nodes = await Promise.all(this.specs.map((_, i) => this.startNode(i)));
     await this.awaitJetStream();
     this.env = {
@@ -96,7 +102,9 @@ export class FaultCluster {
   }
 
   private async spawnApi(): Promise<ServiceProcess> {
-    return spawnService("api", { ...this.env, PORT: String(await freePort()) }, join(this.logDir, `api-${this.spawned++}.log`), { readyTimeoutMs: READY_TIMEOUT_MS });
+    return spawnService("api", { ...this.env, PORT: String(await freePort()) }, join(this.logDir, `api-${this.spawned++}.log`), {
+      readyTimeoutMs: READY_TIMEOUT_MS,
+    });
   }
 
   private spawnWorker(): Promise<ServiceProcess> {
@@ -105,7 +113,11 @@ export class FaultCluster {
 
   /** Waits until the cluster's JetStream answers with all three peers (a meta leader is elected). */
   async awaitJetStream(timeoutMs = 60_000): Promise<void> {
-    this.probe ??= await connect({ servers: this.specs.map((s) => `nats://${s.host}:${s.port}`), maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    this.probe ??= await connect({
+      servers: this.specs.map((s) => `nats://${s.host}:${s.port}`),
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+    });
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       // A replicated stream can be placed only once all three peers are known to the meta leader.
@@ -191,7 +203,12 @@ export class FaultCluster {
   unhandledErrors(): string {
     return [...this.apis, ...this.workers]
       .filter((p): p is ServiceProcess => p !== null)
-      .flatMap((p) => p.output().split("\n").filter((l) => l.includes('"unhandled error"')))
+      .flatMap((p) =>
+        p
+          .output()
+          .split("\n")
+          .filter((l) => l.includes('"unhandled error"')),
+      )
       .slice(0, 5)
       .join("\n");
   }

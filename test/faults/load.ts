@@ -82,7 +82,13 @@ const PATIENCE_MS = 180_000;
  * `onProgress(i)` runs (and is awaited) before the i-th submission, so a scenario can inject its
  * fault mid-load or pace the submissions.
  */
-export async function submitLoad(urls: () => string[], headers: Record<string, string>, tasks: number, callbackUrl: string, onProgress: (i: number) => void | Promise<void> = () => undefined): Promise<LoadReport> {
+export async function submitLoad(
+  urls: () => string[],
+  headers: Record<string, string>,
+  tasks: number,
+  callbackUrl: string,
+  onProgress: (i: number) => void | Promise<void> = () => undefined,
+): Promise<LoadReport> {
   const report: LoadReport = { accepted: [], serverErrors: [], givenUp: 0, ambiguous: 0, keyless: 0, answers: new Map(), seconds: 0 };
   const count = (status: number) => report.answers.set(status, (report.answers.get(status) ?? 0) + 1);
   const body = JSON.stringify({ ...TINY_REQUEST, callback_url: callbackUrl });
@@ -103,7 +109,12 @@ export async function submitLoad(urls: () => string[], headers: Record<string, s
           let wait = 200;
           if (url) {
             try {
-              const res = await fetch(`${url}/api/v1/solve`, { method: "POST", headers: key === null ? headers : { ...headers, "idempotency-key": key }, body, signal: AbortSignal.timeout(30_000) });
+              const res = await fetch(`${url}/api/v1/solve`, {
+                method: "POST",
+                headers: key === null ? headers : { ...headers, "idempotency-key": key },
+                body,
+                signal: AbortSignal.timeout(30_000),
+              });
               status = res.status;
               const json = (await res.json()) as { request_id?: string };
               if (status === 200) {
@@ -111,7 +122,8 @@ export async function submitLoad(urls: () => string[], headers: Record<string, s
                 report.accepted.push(json.request_id!);
                 break;
               }
-              if (status >= 500) report.serverErrors.push({ status, retryAfter: res.headers.get("retry-after"), requestId: json.request_id ?? null });
+              if (status >= 500)
+                report.serverErrors.push({ status, retryAfter: res.headers.get("retry-after"), requestId: json.request_id ?? null });
               if (status === 503) wait = Math.min(1, Number(res.headers.get("retry-after")) || 1) * 1000;
               else if (status !== 409) throw new Error(`submit answered ${status}: ${JSON.stringify(json)}`);
             } catch (err) {

@@ -31,7 +31,8 @@ export class NetworkLab {
 
   /** Why namespaces cannot be used here (not root, no `ip`, no netns support), or null. */
   static unavailable(): string | null {
-    if (typeof process.getuid !== "function" || process.getuid() !== 0) return "the partition needs root (network namespaces and veth links): run the fault suite as root";
+    if (typeof process.getuid !== "function" || process.getuid() !== 0)
+      return "the partition needs root (network namespaces and veth links): run the fault suite as root";
     try {
       execFileSync("ip", ["netns", "list"], { stdio: "pipe" });
     } catch (err) {

@@ -13,9 +13,15 @@ export const TASKS = Number(process.env.FAULT_TASKS ?? 300);
 export function scenarioRunner(cluster: FaultCluster, callbacks: CallbackReceiver, accepted: Set<string>) {
   return async (label: string, fault: () => Promise<void>, repeatsAllowed = 0): Promise<void> => {
     let faultDone: Promise<void> | null = null;
-    const report: LoadReport = await submitLoad(() => cluster.apiUrls(), cluster.headers, TASKS, callbacks.url, (i) => {
-      if (i === Math.floor(TASKS / 4)) faultDone = fault();
-    });
+    const report: LoadReport = await submitLoad(
+      () => cluster.apiUrls(),
+      cluster.headers,
+      TASKS,
+      callbacks.url,
+      (i) => {
+        if (i === Math.floor(TASKS / 4)) faultDone = fault();
+      },
+    );
     // Counted before anything else can fail, so a later scenario does not take this one's
     // callbacks for callbacks of submits that were never accepted.
     for (const id of report.accepted) accepted.add(id);

@@ -15,7 +15,15 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }
 
@@ -30,7 +38,12 @@ export function artifactsDir(name: string): string {
  * A 1440x1000 page of the playground at `baseUrl`, logged in with `headers`' user and key;
  * uncaught page errors are pushed to `pageErrors` for the test to assert on.
  */
-export async function openPlaygroundLoggedIn(browser: Browser, baseUrl: string, headers: Record<string, string>, pageErrors: string[]): Promise<Page> {
+export async function openPlaygroundLoggedIn(
+  browser: Browser,
+  baseUrl: string,
+  headers: Record<string, string>,
+  pageErrors: string[],
+): Promise<Page> {
   const page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
   page.on("pageerror", (e) => pageErrors.push(String(e)));
   await page.goto(`${baseUrl}/playground`);

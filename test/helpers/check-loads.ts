@@ -19,7 +19,12 @@ interface LoadsOfResult {
 
 /** Whether the request uses any of the fields (then the result must carry loads_on_board). */
 export function usesLoadFields(r: LoadFieldsOfRequest): boolean {
-  return r.node_pickups !== undefined || r.pickups_after_deliveries === true || (r.shipments?.length ?? 0) > 0 || r.node_extra_demands !== undefined;
+  return (
+    r.node_pickups !== undefined ||
+    r.pickups_after_deliveries === true ||
+    (r.shipments?.length ?? 0) > 0 ||
+    r.node_extra_demands !== undefined
+  );
 }
 
 /**
@@ -64,13 +69,16 @@ export function checkLoadRules(request: LoadFieldsOfRequest, result: LoadsOfResu
       expected.push(onBoard);
       expectedExtra.push(extra.slice());
       if (request.pickups_after_deliveries && i < inner.length) {
-        if (demand(node) > 0) expect(pickedUp, `${label}: delivery at node ${node} after a pickup (pickups_after_deliveries)`).to.equal(false);
+        if (demand(node) > 0)
+          expect(pickedUp, `${label}: delivery at node ${node} after a pickup (pickups_after_deliveries)`).to.equal(false);
         if (pickup(node) > 0) pickedUp = true;
       }
       if (i < inner.length) servedBy.set(node, { label, position: i });
     });
     const capacity = request.vehicles_capacity[v]!;
-    expected.forEach((load, i) => expect(load, `${label}: on board after its ${i}-th node within capacity ${capacity}`).to.be.at.most(capacity + 1e-9));
+    expected.forEach((load, i) =>
+      expect(load, `${label}: on board after its ${i}-th node within capacity ${capacity}`).to.be.at.most(capacity + 1e-9),
+    );
     expect(result.loads_on_board![label]!.length).to.equal(expected.length);
     result.loads_on_board![label]!.forEach((load, i) => expect(load, `${label}: loads_on_board[${i}]`).to.be.closeTo(expected[i]!, 1e-6));
     for (let k = 0; k < dims; k++) {
@@ -80,7 +88,9 @@ export function checkLoadRules(request: LoadFieldsOfRequest, result: LoadsOfResu
     if (dims > 0) {
       const got = result.extra_loads_on_board![label]!;
       expect(got.length).to.equal(expectedExtra.length);
-      got.forEach((row, i) => row.forEach((x, k) => expect(x, `${label}: extra_loads_on_board[${i}][${k}]`).to.be.closeTo(expectedExtra[i]![k]!, 1e-6)));
+      got.forEach((row, i) =>
+        row.forEach((x, k) => expect(x, `${label}: extra_loads_on_board[${i}][${k}]`).to.be.closeTo(expectedExtra[i]![k]!, 1e-6)),
+      );
     }
   }
   (request.shipments ?? []).forEach((s, k) => {

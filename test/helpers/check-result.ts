@@ -33,8 +33,15 @@ interface PlainResult {
 }
 
 const REASONS = new Set([
-  "skipped_cheaper", "demand_exceeds_capacity", "no_vehicle_with_skills", "window_unreachable", "shift_too_short",
-  "distance_limit", "working_hours_too_short", "stops_limit", "no_feasible_insertion",
+  "skipped_cheaper",
+  "demand_exceeds_capacity",
+  "no_vehicle_with_skills",
+  "window_unreachable",
+  "shift_too_short",
+  "distance_limit",
+  "working_hours_too_short",
+  "stops_limit",
+  "no_feasible_insertion",
 ]);
 
 /** Minutes after base_start_time of an HH:MM:SS clock time. */
@@ -54,7 +61,10 @@ function minutesOf(clock: string, base: number[]): number {
  * rules (pickups, backhauls, shipments, extra dimensions: check-loads.ts) when the request has
  * them, their absence otherwise.
  */
-export function checkDistanceResult(request: PlainCvrpRequest & ConstraintRequestFields & Partial<LoadFieldsOfRequest>, result: PlainResult): void {
+export function checkDistanceResult(
+  request: PlainCvrpRequest & ConstraintRequestFields & Partial<LoadFieldsOfRequest>,
+  result: PlainResult,
+): void {
   const n = request.node_num;
   const d = (i: number, j: number): number => {
     const pos = request.node_positions;
@@ -92,7 +102,9 @@ export function checkDistanceResult(request: PlainCvrpRequest & ConstraintReques
     total += dist;
   });
   const unassigned = result.unassigned;
-  const mayLeaveOut = request.allow_unassigned === true || (request.node_skip_penalties ?? []).some((x, i) => x !== null && x !== undefined && !depots.has(i));
+  const mayLeaveOut =
+    request.allow_unassigned === true ||
+    (request.node_skip_penalties ?? []).some((x, i) => x !== null && x !== undefined && !depots.has(i));
   expect(unassigned !== undefined, "unassigned present exactly when a customer may be left out").to.equal(mayLeaveOut);
   expect(result.skip_penalty_total !== undefined, "skip_penalty_total present exactly with unassigned").to.equal(mayLeaveOut);
   const left = new Set((unassigned ?? []).map((u) => u.node));
@@ -103,27 +115,41 @@ export function checkDistanceResult(request: PlainCvrpRequest & ConstraintReques
     expect(REASONS.has(u.reason), `reason ${u.reason}`).to.equal(true);
     expect(u.message, `node ${u.node} has a message`).to.match(new RegExp(`node ${u.node}\\b`));
     const penalty = request.node_skip_penalties?.[u.node];
-    if (penalty === null || penalty === undefined) expect(request.allow_unassigned, `required node ${u.node} left out without allow_unassigned`).to.equal(true);
+    if (penalty === null || penalty === undefined)
+      expect(request.allow_unassigned, `required node ${u.node} left out without allow_unassigned`).to.equal(true);
     else penalties += penalty;
     if (u.reason === "skipped_cheaper") expect(penalty, `skipped_cheaper node ${u.node} is optional`).to.be.a("number");
   }
   for (let node = 0; node < n; node++) {
     if (depots.has(node)) continue;
     const expected = left.has(node) ? 0 : 1;
-    expect(seen.get(node) ?? 0, left.has(node) ? `unassigned customer ${node} on no route` : `customer ${node} visited exactly once`).to.equal(expected);
+    expect(
+      seen.get(node) ?? 0,
+      left.has(node) ? `unassigned customer ${node} on no route` : `customer ${node} visited exactly once`,
+    ).to.equal(expected);
   }
   if (mayLeaveOut) expect(result.skip_penalty_total).to.be.closeTo(penalties, 1e-6 * Math.max(1, penalties));
   const expectedCost = total + penalties;
   expect(result.total_cost).to.be.closeTo(expectedCost, 1e-6 * Math.max(1, expectedCost));
   if (result.route_details && mayLeaveOut) {
     const routeCosts = Object.values(result.route_details).reduce((s, r) => s + r.cost, 0);
-    expect(result.total_cost, "total_cost = route costs + skip penalties").to.be.closeTo(routeCosts + penalties, 1e-6 * Math.max(1, expectedCost));
+    expect(result.total_cost, "total_cost = route costs + skip penalties").to.be.closeTo(
+      routeCosts + penalties,
+      1e-6 * Math.max(1, expectedCost),
+    );
   }
   checkLoadRules(request, result);
 }
 
 /** Skills, stop and distance caps, shifts and per-vehicle working hours of one route. */
-function checkRouteRules(request: ConstraintRequestFields, result: PlainResult, label: string, v: number, route: number[], dist: number): void {
+function checkRouteRules(
+  request: ConstraintRequestFields,
+  result: PlainResult,
+  label: string,
+  v: number,
+  route: number[],
+  dist: number,
+): void {
   const customers = route.slice(1, -1);
   const has = new Set(request.vehicle_skills?.[v] ?? []);
   for (const c of customers) {
@@ -145,6 +171,7 @@ function checkRouteRules(request: ConstraintRequestFields, result: PlainResult, 
     expect(departure, `${label} leaves before its shift`).to.be.at.least(shift[0]! - slack);
     expect(arrival, `${label} returns after its shift`).to.be.at.most(shift[1]! + slack);
   }
-  const hours = request.vehicle_max_working_hours?.[v] ?? (typeof request.max_working_hours === "number" ? request.max_working_hours : null);
+  const hours =
+    request.vehicle_max_working_hours?.[v] ?? (typeof request.max_working_hours === "number" ? request.max_working_hours : null);
   if (hours != null) expect(arrival - departure, `${label} working minutes`).to.be.at.most(hours * 60 + 2 * slack);
 }

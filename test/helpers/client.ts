@@ -52,7 +52,8 @@ export async function pollUntil(
     await expectMatchesSpec("getSolveResult", response.status, data);
     const body = data as unknown as { success: boolean; result: unknown; error: string | null };
     if (done(body)) return body;
-    if (Date.now() > deadline) throw new Error(`task ${requestId} did not reach the expected state in ${timeoutMs} ms; last: ${JSON.stringify(body)}`);
+    if (Date.now() > deadline)
+      throw new Error(`task ${requestId} did not reach the expected state in ${timeoutMs} ms; last: ${JSON.stringify(body)}`);
     await new Promise((r) => setTimeout(r, 150));
   }
 }

@@ -55,7 +55,13 @@ export async function openEvents(client: ApiClient, requestId: string, lastEvent
       let timer: NodeJS.Timeout | undefined;
       const chunk = await Promise.race([
         reader.read(),
-        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no event within the time allowed; seen: ${events.map((e) => e.event).join(",")}`)), remaining))),
+        new Promise<never>(
+          (_, reject) =>
+            (timer = setTimeout(
+              () => reject(new Error(`no event within the time allowed; seen: ${events.map((e) => e.event).join(",")}`)),
+              remaining,
+            )),
+        ),
       ]).finally(() => clearTimeout(timer));
       if (chunk.done) ended = true;
       else buffer += decoder.decode(chunk.value, { stream: true });

@@ -56,7 +56,13 @@ export function loadRequest(kind: LoadKind, seed = 11): SolveRequest {
   }
   if (kind === "dimensions" || all) {
     request.node_extra_demands = demands.map((_, i) => (i === 0 || (withShipments && i <= 6) ? [0, 0] : [amount(), 1]));
-    request.vehicles_extra_capacity = [[20, 5], [20, 5], [25, 6], [25, 6], [25, 6]];
+    request.vehicles_extra_capacity = [
+      [20, 5],
+      [20, 5],
+      [25, 6],
+      [25, 6],
+      [25, 6],
+    ];
   }
   return request;
 }

@@ -17,7 +17,12 @@ export interface MakeRun {
 }
 
 export function startMakeRun(env: Record<string, string>): MakeRun {
-  const child = spawn("make", ["-s", "run"], { cwd: REPO_ROOT, env: { ...process.env, ...env }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("make", ["-s", "run"], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   let err = "";
   child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
@@ -31,7 +36,10 @@ export function startMakeRun(env: Record<string, string>): MakeRun {
     exited,
     waitFor: (pattern, timeoutMs = 90_000) =>
       new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no ${pattern} within ${timeoutMs} ms; stdout:\n${out}\nstderr:\n${err}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`no ${pattern} within ${timeoutMs} ms; stdout:\n${out}\nstderr:\n${err}`)),
+          timeoutMs,
+        );
         const check = () => {
           if (pattern.test(out)) {
             clearTimeout(timer);

@@ -5,7 +5,11 @@ import { join } from "node:path";
 import { freePort } from "../../src/infra/free-port.js";
 
 /** A real Prometheus (Debian package) scraping the given loopback targets every second. */
-export async function startPrometheus(targets: string[]): Promise<{ url: string; query(q: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]>; stop(): Promise<void> }> {
+export async function startPrometheus(targets: string[]): Promise<{
+  url: string;
+  query(q: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]>;
+  stop(): Promise<void>;
+}> {
   const dir = mkdtempSync(join(tmpdir(), "vrp-prom-"));
   const port = await freePort();
   writeFileSync(
@@ -22,7 +26,10 @@ export async function startPrometheus(targets: string[]): Promise<{ url: string;
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const ready = await fetch(`${url}/-/ready`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}/-/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > deadline) throw new Error("prometheus did not become ready");
     await new Promise((r) => setTimeout(r, 200));

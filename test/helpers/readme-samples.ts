@@ -71,11 +71,13 @@ export function sampleMismatches(sample: unknown, actual: unknown, path = "$"): 
     if (!Array.isArray(actual)) return [`${path}: expected an array, got ${JSON.stringify(actual)}`];
     const open = sample[sample.length - 1] === MORE;
     const items = open ? sample.slice(0, -1) : sample;
-    if (open ? actual.length < items.length : actual.length !== items.length) return [`${path}: expected ${items.length}${open ? " or more" : ""} items, got ${actual.length}`];
+    if (open ? actual.length < items.length : actual.length !== items.length)
+      return [`${path}: expected ${items.length}${open ? " or more" : ""} items, got ${actual.length}`];
     return items.flatMap((item, i) => sampleMismatches(item, actual[i], `${path}[${i}]`));
   }
   if (sample !== null && typeof sample === "object") {
-    if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return [`${path}: expected an object, got ${JSON.stringify(actual)}`];
+    if (actual === null || typeof actual !== "object" || Array.isArray(actual))
+      return [`${path}: expected an object, got ${JSON.stringify(actual)}`];
     const expected = sample as Record<string, unknown>;
     const got = actual as Record<string, unknown>;
     const out: string[] = [];

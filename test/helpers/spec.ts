@@ -57,8 +57,12 @@ export async function expectMatchesSchema(pointer: string, body: unknown, what =
   }
   const output = (await validator)(body as never, "BASIC");
   if (!output.valid) {
-    const where = (output.errors ?? []).slice(0, 12).map((e) => `${e.instanceLocation} (${e.absoluteKeywordLocation.split("#")[1] ?? e.keyword})`);
-    throw new AssertionError(`${what}: body does not match the OpenAPI document at ${where.join(", ")}\n${JSON.stringify(body).slice(0, 600)}`);
+    const where = (output.errors ?? [])
+      .slice(0, 12)
+      .map((e) => `${e.instanceLocation} (${e.absoluteKeywordLocation.split("#")[1] ?? e.keyword})`);
+    throw new AssertionError(
+      `${what}: body does not match the OpenAPI document at ${where.join(", ")}\n${JSON.stringify(body).slice(0, 600)}`,
+    );
   }
 }
 

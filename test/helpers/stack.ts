@@ -33,9 +33,14 @@ const quietLog = createLogger({ service: "test" }, "error", () => undefined);
  * A real nats-server on a free port, the API and `workers` worker processes, exactly as in
  * production, torn down by `stop()` (call it in `after`, which mocha runs also when tests fail).
  */
-export async function startStack(options: { workers?: number; apis?: number; env?: NodeJS.ProcessEnv; natsMonitor?: boolean } = {}): Promise<Stack> {
+export async function startStack(
+  options: { workers?: number; apis?: number; env?: NodeJS.ProcessEnv; natsMonitor?: boolean } = {},
+): Promise<Stack> {
   const storeDir = mkdtempSync(join(tmpdir(), "vrp-test-"));
-  const nats = await startNatsServer({ storeDir: join(storeDir, "nats"), ...(options.natsMonitor ? { monitorPort: await freePort() } : {}) });
+  const nats = await startNatsServer({
+    storeDir: join(storeDir, "nats"),
+    ...(options.natsMonitor ? { monitorPort: await freePort() } : {}),
+  });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NATS_URL: nats.url,

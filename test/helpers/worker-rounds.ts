@@ -9,12 +9,41 @@ import type { TaskRecord } from "../../src/queue/task-store.js";
 /** Shared by the worker memory test and `npm run bench:worker-memory`. */
 
 const SMALL_BODY = Buffer.from(
-  JSON.stringify({ node_num: 4, vehicle_num: 1, distance_matrix: [[0, 3, 4, 5], [3, 0, 2, 4], [4, 2, 0, 3], [5, 4, 3, 0]], start_nodes: [0], end_nodes: [0], node_demands: [0, 1, 2, 1], vehicles_capacity: [10], time_limit_seconds: 1 }),
+  JSON.stringify({
+    node_num: 4,
+    vehicle_num: 1,
+    distance_matrix: [
+      [0, 3, 4, 5],
+      [3, 0, 2, 4],
+      [4, 2, 0, 3],
+      [5, 4, 3, 0],
+    ],
+    start_nodes: [0],
+    end_nodes: [0],
+    node_demands: [0, 1, 2, 1],
+    vehicles_capacity: [10],
+    time_limit_seconds: 1,
+  }),
 );
 
 function smallTask(id: string): TaskRecord {
   const now = new Date().toISOString();
-  return { id, owner: "memory", channel: "direct", state: "queued", submittedAt: now, updatedAt: now, name: null, nodeNum: 4, vehicleNum: 1, objective: "min_total_distance", timeLimitSeconds: 1, strategy: null, callbackUrl: null, solveAttempts: 0 };
+  return {
+    id,
+    owner: "memory",
+    channel: "direct",
+    state: "queued",
+    submittedAt: now,
+    updatedAt: now,
+    name: null,
+    nodeNum: 4,
+    vehicleNum: 1,
+    objective: "min_total_distance",
+    timeLimitSeconds: 1,
+    strategy: null,
+    callbackUrl: null,
+    solveAttempts: 0,
+  };
 }
 
 /** Enqueues `count` small tasks (as the API would) and waits until the workers have done them all. */
@@ -50,5 +79,11 @@ export async function memoryAfterGc(): Promise<MemorySample> {
   await new Promise((r) => setTimeout(r, 50));
   fullGc();
   const m = process.memoryUsage();
-  return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, activeResources: process.getActiveResourcesInfo().length };
+  return {
+    rss: m.rss,
+    heapUsed: m.heapUsed,
+    heapTotal: m.heapTotal,
+    external: m.external,
+    activeResources: process.getActiveResourcesInfo().length,
+  };
 }

@@ -5,7 +5,15 @@ import { Admission, rateLimitHeaders, type Clock } from "../../src/limits/admiss
 import { KvCounter } from "../../src/limits/kv-counter.js";
 import { withNats } from "../helpers/nats.js";
 
-const plan: Plan = { name: "test", apiAccess: true, maxNodes: 10, maxVehicles: 2, maxSolveSeconds: 5, submitsPerMinute: 20, monthlyQuota: 20 };
+const plan: Plan = {
+  name: "test",
+  apiAccess: true,
+  maxNodes: 10,
+  maxVehicles: 2,
+  maxSolveSeconds: 5,
+  submitsPerMinute: 20,
+  monthlyQuota: 20,
+};
 
 class FakeClock implements Clock {
   constructor(public time: Date) {}
@@ -29,7 +37,12 @@ describe("admission counters in NATS KV", function () {
     const [a, b] = [await nats.connect(), await nats.connect()];
     const instances = [new Admission(new KvCounter(a.counters), clock), new Admission(new KvCounter(b.counters), clock)];
     const outcomes = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => instances[i % 2]!.consumeRate("race", plan).then(() => "ok", (e: unknown) => (e as ApiError).code)),
+      Array.from({ length: 50 }, (_, i) =>
+        instances[i % 2]!.consumeRate("race", plan).then(
+          () => "ok",
+          (e: unknown) => (e as ApiError).code,
+        ),
+      ),
     );
     expect(outcomes.filter((o) => o === "ok")).to.have.length(20);
     expect(outcomes.filter((o) => o === "rate_limit_exceeded")).to.have.length(30);
@@ -39,7 +52,10 @@ describe("admission counters in NATS KV", function () {
     const clock = new FakeClock(new Date("2026-03-10T12:01:50Z"));
     const admission = new Admission(new KvCounter((await nats.connect()).counters), clock);
     for (let i = 0; i < plan.submitsPerMinute; i++) await admission.consumeRate("roller", plan);
-    const err = await admission.consumeRate("roller", plan).then(() => null, (e: unknown) => e as ApiError);
+    const err = await admission.consumeRate("roller", plan).then(
+      () => null,
+      (e: unknown) => e as ApiError,
+    );
     expect(err?.code).to.equal("rate_limit_exceeded");
     expect(err?.extra.retryAfterSeconds).to.equal(10);
     expect(err?.extra.headers?.["RateLimit"]).to.equal('"default";r=0;t=10');
@@ -52,7 +68,10 @@ describe("admission counters in NATS KV", function () {
     const clock = new FakeClock(new Date("2026-03-31T23:59:00Z"));
     const admission = new Admission(new KvCounter((await nats.connect()).counters), clock);
     for (let i = 0; i < plan.monthlyQuota; i++) await admission.reserveQuota("monthly", plan);
-    const err = await admission.reserveQuota("monthly", plan).then(() => null, (e: unknown) => e as ApiError);
+    const err = await admission.reserveQuota("monthly", plan).then(
+      () => null,
+      (e: unknown) => e as ApiError,
+    );
     expect(err?.code).to.equal("monthly_quota_exceeded");
     expect(err?.message).to.include(String(plan.monthlyQuota));
     expect(err?.extra.retryAfterSeconds).to.equal(60);
@@ -65,14 +84,23 @@ describe("admission counters in NATS KV", function () {
 
   it("sees a reservation given back by another instance, though it remembers its own last write", async () => {
     const clock = new FakeClock(new Date("2026-05-10T12:00:00Z"));
-    const [a, b] = [new Admission(new KvCounter((await nats.connect()).counters), clock), new Admission(new KvCounter((await nats.connect()).counters), clock)];
+    const [a, b] = [
+      new Admission(new KvCounter((await nats.connect()).counters), clock),
+      new Admission(new KvCounter((await nats.connect()).counters), clock),
+    ];
     await Promise.all(Array.from({ length: plan.monthlyQuota }, () => a.reserveQuota("shared", plan)));
-    const full = await a.reserveQuota("shared", plan).then(() => null, (e: unknown) => (e as ApiError).code);
+    const full = await a.reserveQuota("shared", plan).then(
+      () => null,
+      (e: unknown) => (e as ApiError).code,
+    );
     expect(full).to.equal("monthly_quota_exceeded");
     await b.releaseQuota("shared");
     // `a` last saw the counter at the limit; its refusal must not rest on that memory.
     await a.reserveQuota("shared", plan);
-    await b.reserveQuota("shared", plan).then(() => expect.fail("over quota"), (e: unknown) => expect((e as ApiError).code).to.equal("monthly_quota_exceeded"));
+    await b.reserveQuota("shared", plan).then(
+      () => expect.fail("over quota"),
+      (e: unknown) => expect((e as ApiError).code).to.equal("monthly_quota_exceeded"),
+    );
     expect((await a.usage("shared")).month).to.equal(plan.monthlyQuota);
   });
 

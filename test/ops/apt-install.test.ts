@@ -35,7 +35,9 @@ describe("make's Debian installs", () => {
 
   it("wait for the dpkg lock on update and install, and say what is installed and why", () => {
     const { output, calls } = install();
-    expect(output.trim()).to.equal("installing the Debian package fake-package: the test asks for it (apt waits up to 600 s for the package lock)");
+    expect(output.trim()).to.equal(
+      "installing the Debian package fake-package: the test asks for it (apt waits up to 600 s for the package lock)",
+    );
     expect(calls).to.have.length(2);
     expect(calls[0]).to.match(/^apt-get -o DPkg::Lock::Timeout=600 update\b/);
     expect(calls[1]).to.match(/^apt-get -o DPkg::Lock::Timeout=600 install -y -qq fake-package$/);

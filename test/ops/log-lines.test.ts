@@ -41,8 +41,13 @@ describe("log files", function () {
       expect(await p.exited()).to.equal(0);
     }
 
-    for (const [file, service, url] of [["api.log", "vrp-api", api.url], ["worker-1.log", "vrp-worker", worker.url]] as const) {
-      const lines = readFileSync(join(dir, file), "utf8").split("\n").filter((l) => l !== "");
+    for (const [file, service, url] of [
+      ["api.log", "vrp-api", api.url],
+      ["worker-1.log", "vrp-worker", worker.url],
+    ] as const) {
+      const lines = readFileSync(join(dir, file), "utf8")
+        .split("\n")
+        .filter((l) => l !== "");
       expect(lines.length, file).to.be.greaterThan(0);
       const entries = lines.map((line) => {
         let entry: unknown;
@@ -50,7 +55,10 @@ describe("log files", function () {
         expect(entry, `${file}: ${line}`).to.be.an("object").that.includes.keys("time", "level", "msg", "service");
         return entry as { msg: string; service: string; url?: string };
       });
-      expect(entries.filter((e) => e.msg === "ready").map((e) => [e.service, e.url]), file).to.deep.equal([[service, url]]);
+      expect(
+        entries.filter((e) => e.msg === "ready").map((e) => [e.service, e.url]),
+        file,
+      ).to.deep.equal([[service, url]]);
     }
   });
 });

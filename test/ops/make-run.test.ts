@@ -64,7 +64,12 @@ describe("make run", function () {
   });
 
   async function expectRefusedAtOnce(env: Record<string, string>, message: RegExp, portsThatStayFree: number[]): Promise<void> {
-    const r = spawnSync("make", ["-s", "run"], { cwd: REPO_ROOT, env: { ...process.env, VAR_DIR: varDir, ...env }, encoding: "utf8", timeout: 120_000 });
+    const r = spawnSync("make", ["-s", "run"], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, VAR_DIR: varDir, ...env },
+      encoding: "utf8",
+      timeout: 120_000,
+    });
     expect(r.status, r.stderr).to.not.equal(0);
     const ours = r.stderr.split("\n").filter((l) => l.startsWith("make run:"));
     expect(ours, r.stderr).to.have.length(1);
@@ -86,15 +91,25 @@ describe("make run", function () {
     const port = await freeApiPort();
     const natsPort = await freePort();
     await occupy(port);
-    await expectRefusedAtOnce({ PORT: String(port), NATS_PORT: String(natsPort) }, new RegExp(`^make run: port ${port} is in use \\(the API\\); set PORT=\\.\\.\\. to use another, e\\.g\\. PORT=\\d+ make run$`), [natsPort, port + 100]);
+    await expectRefusedAtOnce(
+      { PORT: String(port), NATS_PORT: String(natsPort) },
+      new RegExp(`^make run: port ${port} is in use \\(the API\\); set PORT=\\.\\.\\. to use another, e\\.g\\. PORT=\\d+ make run$`),
+      [natsPort, port + 100],
+    );
   });
 
   it("with NATS_PORT taken says so in one line and starts nothing", async () => {
     const port = await freeApiPort();
     const natsPort = await freePort();
     await occupy(natsPort);
-    await expectRefusedAtOnce({ PORT: String(port), NATS_PORT: String(natsPort) }, new RegExp(`^make run: port ${natsPort} is in use \\(nats-server\\); set ` +
-      `NATS_PORT=\\.\\.\\. to use another, e\\.g\\. NATS_PORT=\\d+ make run$`), [port, port + 100]);
+    await expectRefusedAtOnce(
+      { PORT: String(port), NATS_PORT: String(natsPort) },
+      new RegExp(
+        `^make run: port ${natsPort} is in use \\(nats-server\\); set ` +
+          `NATS_PORT=\\.\\.\\. to use another, e\\.g\\. NATS_PORT=\\d+ make run$`,
+      ),
+      [port, port + 100],
+    );
   });
 
   it("prints a new demo key when the demo account has none that was shown, and says how to get one after", async () => {
@@ -121,7 +136,9 @@ describe("make run", function () {
 
     const second = await startReady(env);
     expect(second.out).to.not.include("X-Api-Key");
-    expect(second.out).to.include(`Demo account 'demo': lost its key? NATS_URL=nats://127.0.0.1:${natsPort} npx vrpctl key create demo prints a new one`);
+    expect(second.out).to.include(
+      `Demo account 'demo': lost its key? NATS_URL=nats://127.0.0.1:${natsPort} npx vrpctl key create demo prints a new one`,
+    );
     process.kill(-run!.pgid, "SIGINT");
     await run!.exited;
   });

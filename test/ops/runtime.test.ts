@@ -25,7 +25,10 @@ describe("runtime: the pinned Node 24 and the compiled services", () => {
     after(async () => stack?.stop());
 
     it("runs the API and the worker as compiled JavaScript from dist/ on that Node, without a TypeScript loader", () => {
-      for (const [service, entry] of [[stack.api, "api"], [stack.workers[0]!, "worker"]] as const) {
+      for (const [service, entry] of [
+        [stack.api, "api"],
+        [stack.workers[0]!, "worker"],
+      ] as const) {
         const argv = procText(service.child.pid!, "cmdline");
         expect(argv).to.deep.equal([process.execPath, join(REPO_ROOT, `dist/src/bin/${entry}.js`)]);
         const nodeOptions = procText(service.child.pid!, "environ").find((v) => v.startsWith("NODE_OPTIONS=")) ?? "";

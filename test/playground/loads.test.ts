@@ -48,7 +48,13 @@ describe("route playground: pickups, shipments and load on board", function () {
     const poll = await pollUntil(apiClient(stack.baseUrl, headers), id, isFinished);
     const result = poll.result as Solved;
     expect(result.loads_on_board, "the API's loads_on_board").to.be.an("object");
-    const rows = await page.locator(".tl-row").evaluateAll((els) => els.map((e) => ({ vehicle: (e as HTMLElement).dataset.vehicle!, onBoard: (e as HTMLElement).dataset.onBoard ?? "", label: e.getAttribute("aria-label") ?? "" })));
+    const rows = await page.locator(".tl-row").evaluateAll((els) =>
+      els.map((e) => ({
+        vehicle: (e as HTMLElement).dataset.vehicle!,
+        onBoard: (e as HTMLElement).dataset.onBoard ?? "",
+        label: e.getAttribute("aria-label") ?? "",
+      })),
+    );
     expect(rows.map((r) => r.vehicle)).to.deep.equal(Object.keys(result.routes));
     for (const row of rows) {
       expect(row.onBoard, `${row.vehicle}'s on-board loads`).to.equal(result.loads_on_board![row.vehicle]!.join(","));
@@ -75,7 +81,8 @@ describe("route playground: pickups, shipments and load on board", function () {
   it("solves the pickup-and-delivery example: both shipments linked on the map, load on board on every timeline row", async () => {
     await page.selectOption("#example-select", "pickups-and-deliveries.json");
     await page.click("#example-load");
-    const links = () => page.evaluate(() => (window as unknown as { vrpPlayground: { shipmentLinks(): number } }).vrpPlayground.shipmentLinks());
+    const links = () =>
+      page.evaluate(() => (window as unknown as { vrpPlayground: { shipmentLinks(): number } }).vrpPlayground.shipmentLinks());
     expect(await links(), "pairs linked before solving").to.equal(2);
     const id = await solveOnPage();
     expect(await links(), "pairs linked in the solution").to.equal(2);
@@ -87,7 +94,9 @@ describe("route playground: pickups, shipments and load on board", function () {
     for (const color of legend) expect(counts[color]).to.be.greaterThan(20);
     // The node inspector tells a shipment stop's role and the load on board after it.
     await page.fill("#inspect-node", "8");
-    expect(await page.textContent("#tooltip")).to.include("shipment 0: picks up 5 for node 9").and.include("on board after it");
+    expect(await page.textContent("#tooltip"))
+      .to.include("shipment 0: picks up 5 for node 9")
+      .and.include("on board after it");
     await page.screenshot({ path: join(shots, "01-pickups-and-deliveries.png"), fullPage: true });
   });
 
@@ -101,7 +110,9 @@ describe("route playground: pickups, shipments and load on board", function () {
     expect(request).to.include.keys("node_pickups", "shipments", "node_extra_demands", "vehicles_extra_capacity");
     const id = await solveOnPage();
     await expectOnBoardShown(id);
-    expect(await page.evaluate(() => (window as unknown as { vrpPlayground: { shipmentLinks(): number } }).vrpPlayground.shipmentLinks())).to.equal((request.shipments as unknown[]).length);
+    expect(
+      await page.evaluate(() => (window as unknown as { vrpPlayground: { shipmentLinks(): number } }).vrpPlayground.shipmentLinks()),
+    ).to.equal((request.shipments as unknown[]).length);
     await page.screenshot({ path: join(shots, "02-generated.png"), fullPage: true });
     expect(pageErrors).to.deep.equal([]);
   });

@@ -4,18 +4,22 @@ import type { Page } from "playwright-core";
 
 /** How many canvas pixels have each colour (within ±3 per channel: stroke cores, not edges). */
 export async function canvasColorCounts(page: Page, selector: string, colors: string[]): Promise<Record<string, number>> {
-  return page.evaluate(({ selector, colors }) => {
-    const canvas = document.querySelector(selector) as HTMLCanvasElement;
-    const data = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height).data;
-    const targets = colors.map((c) => [parseInt(c.slice(1, 3), 16), parseInt(c.slice(3, 5), 16), parseInt(c.slice(5, 7), 16)]);
-    const counts: Record<string, number> = Object.fromEntries(colors.map((c) => [c, 0]));
-    for (let i = 0; i < data.length; i += 4) {
-      targets.forEach((t, k) => {
-        if (Math.abs(data[i]! - t[0]!) <= 3 && Math.abs(data[i + 1]! - t[1]!) <= 3 && Math.abs(data[i + 2]! - t[2]!) <= 3) counts[colors[k]!]!++;
-      });
-    }
-    return counts;
-  }, { selector, colors });
+  return page.evaluate(
+    ({ selector, colors }) => {
+      const canvas = document.querySelector(selector) as HTMLCanvasElement;
+      const data = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height).data;
+      const targets = colors.map((c) => [parseInt(c.slice(1, 3), 16), parseInt(c.slice(3, 5), 16), parseInt(c.slice(5, 7), 16)]);
+      const counts: Record<string, number> = Object.fromEntries(colors.map((c) => [c, 0]));
+      for (let i = 0; i < data.length; i += 4) {
+        targets.forEach((t, k) => {
+          if (Math.abs(data[i]! - t[0]!) <= 3 && Math.abs(data[i + 1]! - t[1]!) <= 3 && Math.abs(data[i + 2]! - t[2]!) <= 3)
+            counts[colors[k]!]!++;
+        });
+      }
+      return counts;
+    },
+    { selector, colors },
+  );
 }
 
 export interface MapMeasurement {

@@ -60,7 +60,8 @@ describe("route playground in a real browser", function () {
     await buildPlayground();
     stack = await startStack({ workers: 1, env: { MARKETPLACE_PROXY_SECRET: MARKETPLACE_SECRET } });
     // The account center: an account and a key made by vrpctl, the key alone on its last line.
-    const vrpctl = (...args: string[]) => run(process.execPath, ["bin/vrpctl.mjs", ...args], { cwd: REPO_ROOT, env: { ...process.env, NATS_URL: stack.nats.url } });
+    const vrpctl = (...args: string[]) =>
+      run(process.execPath, ["bin/vrpctl.mjs", ...args], { cwd: REPO_ROOT, env: { ...process.env, NATS_URL: stack.nats.url } });
     await vrpctl("account", "create", "pat", "--plan", "pro");
     const key = (await vrpctl("key", "create", "pat")).stdout.trimEnd().split("\n").pop()!;
     headers = { "X-User-Name": "pat", "X-Api-Key": key };
@@ -113,52 +114,64 @@ describe("route playground in a real browser", function () {
     await shot("01-logged-in");
   });
 
-  it("submits the time-window example, follows it, and draws one route and one " +
-    "timeline row per used vehicle matching the API's result", async () => {
-    await page.selectOption("#example-select", "time-windows.json");
-    await page.click("#example-load");
-    await page.click("#submit-button");
-    await page.waitForSelector("#live-facts[data-request-id]");
-    await shot("02-submitted");
-    timeWindowTaskId = (await page.getAttribute("#live-facts", "data-request-id"))!;
-    await page.waitForSelector("#live-log li:has-text('solved:')", { timeout: 60_000 });
-    const log = await page.locator("#live-log li").allTextContents();
-    expect(log[0]).to.include(`accepted as ${timeWindowTaskId}, phase queued`);
-    // The event stream where the service has it, else polling after its 404.
-    const stream = await fetch(`${stack.baseUrl}/api/v1/solve/events/${timeWindowTaskId}`, { headers: { ...headers, Accept: "text/event-stream" } });
-    await stream.body?.cancel();
-    expect(await page.getAttribute("#live-facts", "data-transport")).to.equal(stream.status === 200 ? "events" : "polling");
-    await shot("03-solved-time-windows");
+  it(
+    "submits the time-window example, follows it, and draws one route and one " + "timeline row per used vehicle matching the API's result",
+    async () => {
+      await page.selectOption("#example-select", "time-windows.json");
+      await page.click("#example-load");
+      await page.click("#submit-button");
+      await page.waitForSelector("#live-facts[data-request-id]");
+      await shot("02-submitted");
+      timeWindowTaskId = (await page.getAttribute("#live-facts", "data-request-id"))!;
+      await page.waitForSelector("#live-log li:has-text('solved:')", { timeout: 60_000 });
+      const log = await page.locator("#live-log li").allTextContents();
+      expect(log[0]).to.include(`accepted as ${timeWindowTaskId}, phase queued`);
+      // The event stream where the service has it, else polling after its 404.
+      const stream = await fetch(`${stack.baseUrl}/api/v1/solve/events/${timeWindowTaskId}`, {
+        headers: { ...headers, Accept: "text/event-stream" },
+      });
+      await stream.body?.cancel();
+      expect(await page.getAttribute("#live-facts", "data-transport")).to.equal(stream.status === 200 ? "events" : "polling");
+      await shot("03-solved-time-windows");
 
-    const poll = await pollUntil(apiClient(stack.baseUrl, headers), timeWindowTaskId, isFinished);
-    const result = poll.result as Solved;
-    const labels = Object.keys(result.routes);
-    expect(labels.length).to.be.greaterThan(0);
-    // Map: one legend entry and visible strokes in each used vehicle's own colour.
-    const legend = await page.locator("#legend span").evaluateAll((spans) => spans.map((s) => ({ vehicle: (s as HTMLElement).dataset.vehicle!, color: (s as HTMLElement).dataset.color! })));
-    expect(legend.map((l) => l.vehicle)).to.deep.equal(labels);
-    const counts = await canvasColorCounts(page, "#map", legend.map((l) => l.color));
-    for (const l of legend) expect(counts[l.color], `pixels of ${l.vehicle}'s colour`).to.be.greaterThan(20);
-    // Timelines: one row per used vehicle with the API's departure, return and load.
-    const rows = await page.locator(".tl-row").evaluateAll((els) => els.map((e) => ({ ...(e as HTMLElement).dataset })));
-    expect(rows.map((r) => r.vehicle)).to.deep.equal(labels);
-    for (const row of rows) {
-      const times = result.time_windows[row.vehicle!]!;
-      expect(row.depart).to.equal(times[0]![1]);
-      expect(row.finish).to.equal(times[times.length - 1]![0]);
-      expect(Number(row.load)).to.equal(result.loads[row.vehicle!]!.at(-1));
-    }
-    // Route list: distances as the API gave them, the total cost in the summary.
-    const distances = await page.locator("#routes-table tbody tr td:nth-child(3)").allTextContents();
-    expect(distances.map(Number)).to.deep.equal(result.distances.map((d) => Number(d.toFixed(1))));
-    expect(await page.textContent("dd[data-fact='Total cost (objective)']")).to.equal(result.total_cost.toFixed(2));
-    // Hovering a served node tells its index, demand, window, arrival and waiting.
-    const node = result.routes[labels[0]!]![1]!;
-    await page.fill("#inspect-node", String(node));
-    const tip = await page.textContent("#tooltip");
-    expect(tip).to.include(`Node ${node}`).and.include("demand").and.include("window").and.include("arrival").and.include("waiting");
-    await shot("04-node-inspected");
-  });
+      const poll = await pollUntil(apiClient(stack.baseUrl, headers), timeWindowTaskId, isFinished);
+      const result = poll.result as Solved;
+      const labels = Object.keys(result.routes);
+      expect(labels.length).to.be.greaterThan(0);
+      // Map: one legend entry and visible strokes in each used vehicle's own colour.
+      const legend = await page
+        .locator("#legend span")
+        .evaluateAll((spans) =>
+          spans.map((s) => ({ vehicle: (s as HTMLElement).dataset.vehicle!, color: (s as HTMLElement).dataset.color! })),
+        );
+      expect(legend.map((l) => l.vehicle)).to.deep.equal(labels);
+      const counts = await canvasColorCounts(
+        page,
+        "#map",
+        legend.map((l) => l.color),
+      );
+      for (const l of legend) expect(counts[l.color], `pixels of ${l.vehicle}'s colour`).to.be.greaterThan(20);
+      // Timelines: one row per used vehicle with the API's departure, return and load.
+      const rows = await page.locator(".tl-row").evaluateAll((els) => els.map((e) => ({ ...(e as HTMLElement).dataset })));
+      expect(rows.map((r) => r.vehicle)).to.deep.equal(labels);
+      for (const row of rows) {
+        const times = result.time_windows[row.vehicle!]!;
+        expect(row.depart).to.equal(times[0]![1]);
+        expect(row.finish).to.equal(times[times.length - 1]![0]);
+        expect(Number(row.load)).to.equal(result.loads[row.vehicle!]!.at(-1));
+      }
+      // Route list: distances as the API gave them, the total cost in the summary.
+      const distances = await page.locator("#routes-table tbody tr td:nth-child(3)").allTextContents();
+      expect(distances.map(Number)).to.deep.equal(result.distances.map((d) => Number(d.toFixed(1))));
+      expect(await page.textContent("dd[data-fact='Total cost (objective)']")).to.equal(result.total_cost.toFixed(2));
+      // Hovering a served node tells its index, demand, window, arrival and waiting.
+      const node = result.routes[labels[0]!]![1]!;
+      await page.fill("#inspect-node", String(node));
+      const tip = await page.textContent("#tooltip");
+      expect(tip).to.include(`Node ${node}`).and.include("demand").and.include("window").and.include("arrival").and.include("waiting");
+      await shot("04-node-inspected");
+    },
+  );
 
   it("offers the result JSON, equal to the poll response, and the routes as CSV", async () => {
     const poll = await pollUntil(apiClient(stack.baseUrl, headers), timeWindowTaskId, isFinished);
@@ -169,7 +182,9 @@ describe("route playground in a real browser", function () {
     expect(JSON.parse(readFileSync((await json.path())!, "utf8"))).to.deep.equal(poll);
     await page.focus("#download-csv");
     const [csv] = await Promise.all([page.waitForEvent("download"), page.keyboard.press("Enter")]);
-    const lines = readFileSync((await csv.path())!, "utf8").trimEnd().split("\n");
+    const lines = readFileSync((await csv.path())!, "utf8")
+      .trimEnd()
+      .split("\n");
     const stops = Object.values((poll.result as Solved).routes).reduce((s, r) => s + r.length, 0);
     expect(lines[0]).to.equal("vehicle,sequence,node,cumulative_load,arrive,leave,route_distance");
     expect(lines.length).to.equal(stops + 1);
@@ -187,11 +202,15 @@ describe("route playground in a real browser", function () {
     await shot("05-live-solving");
     if ((await page.getAttribute("#live-facts", "data-transport")) === "events") {
       // With the event stream: the best cost so far and the best routes, drawn while solving.
-      await page.waitForFunction(() => {
-        const facts = document.getElementById("live-facts")!;
-        const drawn = (window as unknown as { vrpPlayground: { routeCount(): number } }).vrpPlayground.routeCount();
-        return facts.dataset.phase === "solving" && drawn > 0 && /Best cost so far\d/.test(facts.textContent ?? "");
-      }, null, { timeout: 30_000 });
+      await page.waitForFunction(
+        () => {
+          const facts = document.getElementById("live-facts")!;
+          const drawn = (window as unknown as { vrpPlayground: { routeCount(): number } }).vrpPlayground.routeCount();
+          return facts.dataset.phase === "solving" && drawn > 0 && /Best cost so far\d/.test(facts.textContent ?? "");
+        },
+        null,
+        { timeout: 30_000 },
+      );
       await shot("05b-live-best-routes");
     }
     await page.waitForSelector("#live-log li:has-text('solved:')", { timeout: 90_000 });
@@ -229,7 +248,9 @@ describe("route playground in a real browser", function () {
   it("lays out a request that has only a distance matrix by MDS, says the layout is approximate, and draws its routes", async () => {
     await page.selectOption("#example-select", "small-cvrp.json");
     await page.click("#example-load");
-    expect(await page.textContent("#layout-note")).to.include("classical multidimensional scaling").and.include("approximate");
+    expect(await page.textContent("#layout-note"))
+      .to.include("classical multidimensional scaling")
+      .and.include("approximate");
     await submitAndWaitForEnd(60_000);
     const legend = await page.locator("#legend span").evaluateAll((spans) => spans.map((s) => (s as HTMLElement).dataset.color!));
     expect(legend.length).to.be.greaterThan(0);
@@ -270,10 +291,14 @@ describe("route playground in a real browser", function () {
     try {
       const entry = page.locator(`.history-entry[data-request-id='${timeWindowTaskId}']`);
       await entry.focus();
-      const refreshes = page.waitForResponse((r) => r.url().includes("/api/v1/history?")).then(() =>
-        page.waitForResponse((r) => r.url().includes("/api/v1/history?")));
+      const refreshes = page
+        .waitForResponse((r) => r.url().includes("/api/v1/history?"))
+        .then(() => page.waitForResponse((r) => r.url().includes("/api/v1/history?")));
       // Clicked by script, so the keyboard focus stays on the entry as a redraw under the user would find it.
-      await page.evaluate(() => { document.getElementById("history-refresh")!.click(); document.getElementById("history-refresh")!.click(); });
+      await page.evaluate(() => {
+        document.getElementById("history-refresh")!.click();
+        document.getElementById("history-refresh")!.click();
+      });
       await refreshes;
       await page.waitForTimeout(300);
       expect(calls).to.equal(2);
@@ -285,13 +310,14 @@ describe("route playground in a real browser", function () {
   });
 
   it("pans and zooms the map from the keyboard, and 0 brings the first view back", async () => {
-    const picture = () => page.evaluate(() => {
-      const canvas = document.getElementById("map") as HTMLCanvasElement;
-      const data = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height).data;
-      let hash = 0;
-      for (let i = 0; i < data.length; i += 7) hash = (hash * 31 + data[i]!) >>> 0;
-      return hash;
-    });
+    const picture = () =>
+      page.evaluate(() => {
+        const canvas = document.getElementById("map") as HTMLCanvasElement;
+        const data = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height).data;
+        let hash = 0;
+        for (let i = 0; i < data.length; i += 7) hash = (hash * 31 + data[i]!) >>> 0;
+        return hash;
+      });
     await page.focus("#map");
     const first = await picture();
     await page.keyboard.press("+");
@@ -311,15 +337,19 @@ describe("route playground in a real browser", function () {
     expect(await page.locator("#live-log li").allTextContents()).to.satisfy((log: string[]) => log.at(-1)!.includes("solved:"));
     const used = await page.locator("#legend span").count();
     expect(used).to.be.greaterThan(100);
-    expect(await page.evaluate(() => (window as unknown as { vrpPlayground: { routeCount(): number } }).vrpPlayground.routeCount())).to.equal(used);
+    expect(
+      await page.evaluate(() => (window as unknown as { vrpPlayground: { routeCount(): number } }).vrpPlayground.routeCount()),
+    ).to.equal(used);
     const m = await measureMap(page, "#map");
     // A measurement, not a timed assertion: the figures go to BENCHMARKS.md.
-    console.log(`      2,000 nodes, ${used} routes: full map render (zoom/pan/resize) median ` +
-      `${m.renderMedianMs.toFixed(1)} ms, p95 ${m.renderP95Ms.toFixed(1)} ms; ` +
-      `hover handler median ${m.hoverHandlerMedianMs.toFixed(2)} ms, p95 ` +
+    console.log(
+      `      2,000 nodes, ${used} routes: full map render (zoom/pan/resize) median ` +
+        `${m.renderMedianMs.toFixed(1)} ms, p95 ${m.renderP95Ms.toFixed(1)} ms; ` +
+        `hover handler median ${m.hoverHandlerMedianMs.toFixed(2)} ms, p95 ` +
         `${m.hoverHandlerP95Ms.toFixed(2)} ms; hover to next frame median ` +
         `${m.hoverFrameMedianMs.toFixed(1)} ms, p95 ${m.hoverFrameP95Ms.toFixed(1)} ms ` +
-        `(${m.samples} moves, ${m.hits} on a node)`);
+        `(${m.samples} moves, ${m.hits} on a node)`,
+    );
     expect(m.hits).to.be.greaterThan(0);
     await shot("10-2000-nodes");
   });

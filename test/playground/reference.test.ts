@@ -14,7 +14,11 @@ const shots = artifactsDir("reference");
 const DOCUMENT = JSON.parse(readFileSync(SPEC_PATH, "utf8")) as { paths: Record<string, Record<string, { operationId?: string }>> };
 const METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "options", "trace"]);
 /** Every operation of the document as "METHOD path". */
-const OPERATIONS = Object.entries(DOCUMENT.paths).flatMap(([path, item]) => Object.keys(item).filter((m) => METHODS.has(m)).map((m) => `${m.toUpperCase()} ${path}`));
+const OPERATIONS = Object.entries(DOCUMENT.paths).flatMap(([path, item]) =>
+  Object.keys(item)
+    .filter((m) => METHODS.has(m))
+    .map((m) => `${m.toUpperCase()} ${path}`),
+);
 
 /**
  * The contract as the service serves it, and the interactive reference at /docs in Debian's
@@ -61,21 +65,24 @@ describe("the served contract and the API reference page", function () {
     expect(load(await yaml.text())).to.deep.equal(DOCUMENT);
   });
 
-  it("answers GET / with an index: HTML for a browser, JSON for curl, linking " +
-    "reference, document, playground, health and metrics", async () => {
-    const json = (await (await fetch(`${stack.baseUrl}/`, { headers: { Accept: "*/*" } })).json()) as { links: { href: string }[] };
-    const hrefs = json.links.map((l) => l.href);
-    for (const href of ["/docs", "/openapi.json", "/openapi.yaml", "/playground", "/healthz", "/readyz", "/metrics"]) expect(hrefs).to.include(href);
-    const response = await page.goto(`${stack.baseUrl}/`);
-    expect(response?.status()).to.equal(200);
-    expect(response?.headers()["content-type"]).to.match(/^text\/html/);
-    expect(response?.headers()["content-security-policy"]).to.include("default-src 'self'");
-    const links = await page.$$eval("a", (as) => as.map((a) => a.getAttribute("href")));
-    for (const href of hrefs) expect(links).to.include(href);
-    // Every link answers (the reference and the playground pages included).
-    for (const href of hrefs) expect((await fetch(`${stack.baseUrl}${href}`)).status, href).to.equal(200);
-    await page.screenshot({ path: join(shots, "01-index.png") });
-  });
+  it(
+    "answers GET / with an index: HTML for a browser, JSON for curl, linking " + "reference, document, playground, health and metrics",
+    async () => {
+      const json = (await (await fetch(`${stack.baseUrl}/`, { headers: { Accept: "*/*" } })).json()) as { links: { href: string }[] };
+      const hrefs = json.links.map((l) => l.href);
+      for (const href of ["/docs", "/openapi.json", "/openapi.yaml", "/playground", "/healthz", "/readyz", "/metrics"])
+        expect(hrefs).to.include(href);
+      const response = await page.goto(`${stack.baseUrl}/`);
+      expect(response?.status()).to.equal(200);
+      expect(response?.headers()["content-type"]).to.match(/^text\/html/);
+      expect(response?.headers()["content-security-policy"]).to.include("default-src 'self'");
+      const links = await page.$$eval("a", (as) => as.map((a) => a.getAttribute("href")));
+      for (const href of hrefs) expect(links).to.include(href);
+      // Every link answers (the reference and the playground pages included).
+      for (const href of hrefs) expect((await fetch(`${stack.baseUrl}${href}`)).status, href).to.equal(200);
+      await page.screenshot({ path: join(shots, "01-index.png") });
+    },
+  );
 
   it("lists every operation of the document at /docs, loading nothing from elsewhere, under the playground's policy", async () => {
     const response = await page.goto(`${stack.baseUrl}/docs`);
@@ -87,8 +94,11 @@ describe("the served contract and the API reference page", function () {
     );
     await page.waitForSelector(".opblock", { timeout: 30_000 });
     const listed = await page.$$eval(".opblock", (blocks) =>
-      blocks.map((b) => `${b.querySelector(".opblock-summary-method")?.textContent} ` +
-        `${b.querySelector(".opblock-summary-path")?.getAttribute("data-path")}`),
+      blocks.map(
+        (b) =>
+          `${b.querySelector(".opblock-summary-method")?.textContent} ` +
+          `${b.querySelector(".opblock-summary-path")?.getAttribute("data-path")}`,
+      ),
     );
     expect([...listed].sort()).to.deep.equal([...OPERATIONS].sort());
     expect(OPERATIONS.length).to.be.at.least(11);

@@ -45,7 +45,8 @@ describe("route playground: optional stops, skills and shifts in a real browser"
   before(async () => {
     await buildPlayground();
     stack = await startStack({ workers: 1 });
-    const vrpctl = (...args: string[]) => run(process.execPath, ["bin/vrpctl.mjs", ...args], { cwd: REPO_ROOT, env: { ...process.env, NATS_URL: stack.nats.url } });
+    const vrpctl = (...args: string[]) =>
+      run(process.execPath, ["bin/vrpctl.mjs", ...args], { cwd: REPO_ROOT, env: { ...process.env, NATS_URL: stack.nats.url } });
     await vrpctl("account", "create", "fleet", "--plan", "pro");
     const key = (await vrpctl("key", "create", "fleet")).stdout.trimEnd().split("\n").pop()!;
     headers = { "X-User-Name": "fleet", "X-Api-Key": key };
@@ -66,21 +67,33 @@ describe("route playground: optional stops, skills and shifts in a real browser"
     const unassigned = (poll.result as { unassigned: { node: number; reason: string }[] }).unassigned;
     expect(unassigned.map((u) => u.node)).to.include(11);
     expect(await page.isVisible("#unassigned")).to.equal(true);
-    const listed = await page.locator("#unassigned-list li").evaluateAll((items) => items.map((i) => ({ node: Number((i as HTMLElement).dataset.node), reason: (i as HTMLElement).dataset.reason! })));
+    const listed = await page
+      .locator("#unassigned-list li")
+      .evaluateAll((items) =>
+        items.map((i) => ({ node: Number((i as HTMLElement).dataset.node), reason: (i as HTMLElement).dataset.reason! })),
+      );
     expect(listed).to.deep.equal(unassigned.map((u) => ({ node: u.node, reason: u.reason })));
-    expect(await page.textContent("#unassigned-list li[data-node='11']")).to.include("no_vehicle_with_skills").and.include("crane");
+    expect(await page.textContent("#unassigned-list li[data-node='11']"))
+      .to.include("no_vehicle_with_skills")
+      .and.include("crane");
     expect(await page.textContent("#live-log")).to.match(/solved: .*\d+ unassigned/);
     // On the map, in their own colour; the tooltip says why.
     const ringed = (await canvasColorCounts(page, "#map", [UNASSIGNED_COLOR]))[UNASSIGNED_COLOR]!;
     expect(ringed, "pixels of the unassigned marker").to.be.greaterThan(20 * unassigned.length);
     await page.click("#unassigned-list li[data-node='11'] button");
-    expect(await page.textContent("#tooltip")).to.include("Node 11").and.include("unassigned: no_vehicle_with_skills");
+    expect(await page.textContent("#tooltip"))
+      .to.include("Node 11")
+      .and.include("unassigned: no_vehicle_with_skills");
     await page.locator("#result").screenshot({ path: join(shots, "01b-routes-section.png") });
   });
 
   it("shows each vehicle's shift on its timeline row", async () => {
     // examples/service-constraints.json: base 08:00, vehicle 0's shift [0, 240], vehicle 1's [60, 480].
-    const rows = await page.locator(".tl-row").evaluateAll((els) => els.map((e) => ({ vehicle: (e as HTMLElement).dataset.vehicle!, shift: (e as HTMLElement).dataset.shift ?? null })));
+    const rows = await page
+      .locator(".tl-row")
+      .evaluateAll((els) =>
+        els.map((e) => ({ vehicle: (e as HTMLElement).dataset.vehicle!, shift: (e as HTMLElement).dataset.shift ?? null })),
+      );
     const shifts = Object.fromEntries(rows.map((r) => [r.vehicle, r.shift]));
     if ("Vehicle 0" in shifts) expect(shifts["Vehicle 0"]).to.equal("08:00:00–12:00:00");
     if ("Vehicle 1" in shifts) expect(shifts["Vehicle 1"]).to.equal("09:00:00–16:00:00");
@@ -109,7 +122,8 @@ describe("route playground: optional stops, skills and shifts in a real browser"
     await page.fill("#gen-time", "2");
     await page.click("#gen-button");
     const request = JSON.parse(await page.inputValue("#request-json")) as Record<string, unknown[]>;
-    for (const field of ["node_skip_penalties", "node_skills", "vehicle_skills", "vehicle_time_windows"]) expect(request[field], field).to.be.an("array");
+    for (const field of ["node_skip_penalties", "node_skills", "vehicle_skills", "vehicle_time_windows"])
+      expect(request[field], field).to.be.an("array");
     expect(request.node_skip_penalties!.some((p) => typeof p === "number")).to.equal(true);
     await solveAndWait();
     expect(await page.textContent("#live-log")).to.include("solved:");

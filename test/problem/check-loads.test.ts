@@ -25,7 +25,11 @@ describe("the tests' load checker (test/helpers/check-loads.ts)", () => {
   it("catches a wrong loads_on_board, an overload on board, a broken or reversed shipment and an extra dimension over capacity", () => {
     expect(() => checkLoadRules(request, { ...good, loads_on_board: { "Vehicle 1": [3, 0, 2, 0, 4, 5] } })).to.throw(/loads_on_board\[5\]/);
     expect(() => checkLoadRules({ ...request, vehicles_capacity: [3, 3] }, good)).to.throw(/within capacity 3/);
-    const reversed = { routes: { "Vehicle 1": [0, 1, 3, 4, 2, 0] }, loads_on_board: { "Vehicle 1": [3, 0, -2, 0, 4, 4] }, extra_loads_on_board: good.extra_loads_on_board };
+    const reversed = {
+      routes: { "Vehicle 1": [0, 1, 3, 4, 2, 0] },
+      loads_on_board: { "Vehicle 1": [3, 0, -2, 0, 4, 4] },
+      extra_loads_on_board: good.extra_loads_on_board,
+    };
     expect(() => checkLoadRules(request, reversed)).to.throw(/pickup before delivery/);
     const split = {
       routes: { "Vehicle 0": [0, 1, 4, 0], "Vehicle 1": [0, 3, 2, 0] },
@@ -38,8 +42,17 @@ describe("the tests' load checker (test/helpers/check-loads.ts)", () => {
 
   it("catches a delivery after a pickup under pickups_after_deliveries, and fields where none belong", () => {
     const backhaul = { node_demands: [0, 1, 0], vehicles_capacity: [5], node_pickups: [0, 0, 1], pickups_after_deliveries: true };
-    expect(() => checkLoadRules(backhaul, { routes: { "Vehicle 0": [0, 1, 2, 0] }, loads_on_board: { "Vehicle 0": [1, 0, 1, 1] } })).not.to.throw();
-    expect(() => checkLoadRules(backhaul, { routes: { "Vehicle 0": [0, 2, 1, 0] }, loads_on_board: { "Vehicle 0": [1, 2, 1, 1] } })).to.throw(/delivery at node 1 after a pickup/);
-    expect(() => checkLoadRules({ node_demands: [0, 1], vehicles_capacity: [5] }, { routes: { "Vehicle 0": [0, 1, 0] }, loads_on_board: { "Vehicle 0": [1, 0, 0] } })).to.throw(/none in the result/);
+    expect(() =>
+      checkLoadRules(backhaul, { routes: { "Vehicle 0": [0, 1, 2, 0] }, loads_on_board: { "Vehicle 0": [1, 0, 1, 1] } }),
+    ).not.to.throw();
+    expect(() =>
+      checkLoadRules(backhaul, { routes: { "Vehicle 0": [0, 2, 1, 0] }, loads_on_board: { "Vehicle 0": [1, 2, 1, 1] } }),
+    ).to.throw(/delivery at node 1 after a pickup/);
+    expect(() =>
+      checkLoadRules(
+        { node_demands: [0, 1], vehicles_capacity: [5] },
+        { routes: { "Vehicle 0": [0, 1, 0] }, loads_on_board: { "Vehicle 0": [1, 0, 0] } },
+      ),
+    ).to.throw(/none in the result/);
   });
 });

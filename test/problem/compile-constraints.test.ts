@@ -37,7 +37,12 @@ describe("compiling the constraint fields", () => {
 
   it("compiles pickups and shipments into signed on-board changes with partners", () => {
     const n = base.node_num;
-    const req = { ...base, node_demands: base.node_demands.map((d, i) => (i === 1 || i === 2 ? 0 : d)), node_pickups: Array(n).fill(0), shipments: [{ pickup: 1, delivery: 2, amount: 7 }] } as SolveRequestInput;
+    const req = {
+      ...base,
+      node_demands: base.node_demands.map((d, i) => (i === 1 || i === 2 ? 0 : d)),
+      node_pickups: Array(n).fill(0),
+      shipments: [{ pickup: 1, delivery: 2, amount: 7 }],
+    } as SolveRequestInput;
     const loads = compileRequest(req).problem.loads!;
     expect(loads.partner[1]).to.equal(2);
     expect(loads.partner[2]).to.equal(1);

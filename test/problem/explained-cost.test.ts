@@ -34,7 +34,11 @@ describe("route_details and the infeasibility pre-check on random requests", fun
             expect(d.waiting_minutes).to.be.at.least(0);
             if (d.max_duration_minutes !== null) expect(d.duration_minutes).to.be.at.most(d.max_duration_minutes + 1e-6);
           }
-          close(d.late_stops.reduce((s, x) => s + x.penalty, 0), d.lateness_penalty, `${label} late stops`);
+          close(
+            d.late_stops.reduce((s, x) => s + x.penalty, 0),
+            d.lateness_penalty,
+            `${label} late stops`,
+          );
           sum += d.cost;
         });
         close(sum, r.total_cost, "sum of the routes' cost");

@@ -83,13 +83,22 @@ describe("the failure message names the broken load rule with amounts (src/probl
   });
 
   it("backhaul order", () => {
-    expect(why(line({ node_pickups: [0, 0, 2, 0, 0], pickups_after_deliveries: true }), [[2, 1], [3, 4]])).to.deep.equal([
-      "pickups_after_deliveries broken on 1 route(s) (vehicle 0 picks up at node 2 before delivering at node 1)",
-    ]);
+    expect(
+      why(line({ node_pickups: [0, 0, 2, 0, 0], pickups_after_deliveries: true }), [
+        [2, 1],
+        [3, 4],
+      ]),
+    ).to.deep.equal(["pickups_after_deliveries broken on 1 route(s) (vehicle 0 picks up at node 2 before delivering at node 1)"]);
   });
 
   it("shipments split between vehicles or reversed", () => {
-    const req = line({ node_demands: [0, 0, 0, 0, 0], shipments: [{ pickup: 1, delivery: 2, amount: 1 }, { pickup: 3, delivery: 4, amount: 1 }] });
+    const req = line({
+      node_demands: [0, 0, 0, 0, 0],
+      shipments: [
+        { pickup: 1, delivery: 2, amount: 1 },
+        { pickup: 3, delivery: 4, amount: 1 },
+      ],
+    });
     expect(why(req, [[2, 1, 3], [4]])).to.deep.equal([
       "2 shipment(s) not served by one vehicle with the pickup first (shipment 0: " +
         "delivery node 2 before pickup node 1 on vehicle 0, shipment 1: pickup node 3 on " +
@@ -98,7 +107,19 @@ describe("the failure message names the broken load rule with amounts (src/probl
   });
 
   it("an extra dimension's capacity", () => {
-    const req = line({ node_extra_demands: [[0, 0], [0, 2], [0, 2], [0, 0], [0, 0]], vehicles_extra_capacity: [[9, 3], [9, 3]] });
+    const req = line({
+      node_extra_demands: [
+        [0, 0],
+        [0, 2],
+        [0, 2],
+        [0, 0],
+        [0, 0],
+      ],
+      vehicles_extra_capacity: [
+        [9, 3],
+        [9, 3],
+      ],
+    });
     expect(why(req, [[1, 2, 3, 4], []])).to.deep.equal([
       "capacity of extra dimension 2 exceeded on 1 route(s) by 1 in total (vehicle 0 carries 4 against its capacity 3)",
     ]);
@@ -106,7 +127,8 @@ describe("the failure message names the broken load rule with amounts (src/probl
 });
 
 describe("the validate pre-check learns the load rules (src/problem/load-diagnostics.ts)", () => {
-  const kinds = (req: Request) => infeasibilities(compileRequest(req).problem).map(({ kind, node, evidence }) => ({ kind, node, evidence }));
+  const kinds = (req: Request) =>
+    infeasibilities(compileRequest(req).problem).map(({ kind, node, evidence }) => ({ kind, node, evidence }));
 
   it("a pickup larger than every vehicle, and all pickups above the fleet", () => {
     expect(kinds(line({ node_pickups: [0, 0, 7, 4, 0] }))).to.deep.equal([
@@ -117,7 +139,11 @@ describe("the validate pre-check learns the load rules (src/problem/load-diagnos
 
   it("a shipment heavier than every vehicle", () => {
     expect(kinds(line({ shipments: [{ pickup: 2, delivery: 4, amount: 6 }] }))).to.deep.equal([
-      { kind: "shipment_exceeds_capacity", node: 2, evidence: { shipment: 0, pickup_node: 2, delivery_node: 4, amount: 6, largest_capacity: 5, excess: 1 } },
+      {
+        kind: "shipment_exceeds_capacity",
+        node: 2,
+        evidence: { shipment: 0, pickup_node: 2, delivery_node: 4, amount: 6, largest_capacity: 5, excess: 1 },
+      },
     ]);
   });
 
@@ -125,13 +151,23 @@ describe("the validate pre-check learns the load rules (src/problem/load-diagnos
     const req = line({ node_extra_demands: [[0], [4], [2], [1], [0]], vehicles_extra_capacity: [[3], [2]] });
     expect(kinds(req)).to.deep.equal([
       { kind: "extra_demand_exceeds_capacity", node: 1, evidence: { dimension: 1, demand: 4, largest_capacity: 3, excess: 1 } },
-      { kind: "total_extra_demand_exceeds_capacity", node: undefined, evidence: { dimension: 1, total_demand: 7, total_capacity: 5, excess: 2 } },
+      {
+        kind: "total_extra_demand_exceeds_capacity",
+        node: undefined,
+        evidence: { dimension: 1, total_demand: 7, total_capacity: 5, excess: 2 },
+      },
     ]);
   });
 
   it("a pair whose windows cannot be met in order (hard windows only)", () => {
     const windows = {
-      node_time_windows: [[0, 1000], [0, 1000], [50, 60], [0, 1000], [0, 65]] as [number, number][],
+      node_time_windows: [
+        [0, 1000],
+        [0, 1000],
+        [50, 60],
+        [0, 1000],
+        [0, 65],
+      ] as [number, number][],
       node_service_time: [0, 0, 10, 0, 0],
       vehicle_speeds: [1, 2],
       shipments: [{ pickup: 2, delivery: 4, amount: 1 }],
@@ -141,17 +177,42 @@ describe("the validate pre-check learns the load rules (src/problem/load-diagnos
       {
         kind: "shipment_windows_incompatible",
         node: 4,
-        evidence: { shipment: 0, pickup_node: 2, delivery_node: 4, pickup_finish: 60, travel_minutes: 10, earliest_delivery_arrival: 70, window_end: 65, late_by: 5, vehicle: "Vehicle 1" },
+        evidence: {
+          shipment: 0,
+          pickup_node: 2,
+          delivery_node: 4,
+          pickup_finish: 60,
+          travel_minutes: 10,
+          earliest_delivery_arrival: 70,
+          window_end: 65,
+          late_by: 5,
+          vehicle: "Vehicle 1",
+        },
       },
     ]);
     expect(kinds(line({ ...windows, late_penalty_per_min: 1 }))).to.deep.equal([]);
-    expect(kinds(line({ ...windows, node_time_windows: [[0, 1000], [0, 1000], [50, 60], [0, 1000], [0, 70]] }))).to.deep.equal([]);
+    expect(
+      kinds(
+        line({
+          ...windows,
+          node_time_windows: [
+            [0, 1000],
+            [0, 1000],
+            [50, 60],
+            [0, 1000],
+            [0, 70],
+          ],
+        }),
+      ),
+    ).to.deep.equal([]);
   });
 
   it("fails a task at once with the same reasons and evidence, before any search", () => {
     const out = solveRequest(line({ shipments: [{ pickup: 2, delivery: 4, amount: 6 }] }), { requestId: "t", timeLimitSeconds: 2 });
     if (out.status !== "failed") throw new Error("expected a failed task");
-    expect(out.error).to.equal("No feasible solution exists: shipment 0 (node 2 to node 4) amount 6 exceeds the largest vehicle capacity 5 by 1");
+    expect(out.error).to.equal(
+      "No feasible solution exists: shipment 0 (node 2 to node 4) amount 6 exceeds the largest vehicle capacity 5 by 1",
+    );
     expect(out.infeasibilities.map((i) => i.kind)).to.deep.equal(["shipment_exceeds_capacity"]);
     expect(out.strategy).to.equal(null);
   });

@@ -18,7 +18,10 @@ describe("the end-to-end load requests are feasible", () => {
       const inShipment = new Set((request.shipments ?? []).flatMap((s) => [s.pickup, s.delivery]));
       const units = [...(request.shipments ?? []).map((s) => [s.pickup, s.delivery])];
       for (let i = 1; i < request.node_num; i++) if (!inShipment.has(i)) units.push([i]);
-      const deliveriesFirst = (route: number[]) => [...route.filter((c) => request.node_demands[c]! > 0), ...route.filter((c) => !(request.node_demands[c]! > 0))];
+      const deliveriesFirst = (route: number[]) => [
+        ...route.filter((c) => request.node_demands[c]! > 0),
+        ...route.filter((c) => !(request.node_demands[c]! > 0)),
+      ];
       const routes: number[][] = Array.from({ length: request.vehicle_num }, () => []);
       for (const unit of units) {
         const v = routes.findIndex((_, w) => {

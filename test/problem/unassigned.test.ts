@@ -27,7 +27,16 @@ function line(extra: Partial<SolveRequestInput> = {}): SolveRequestInput {
   };
 }
 
-const META = { requestId: "t", solveSeconds: 0, strategy: "test", warnings: [], baseStartSeconds: 9 * 3600, seed: 1, iterations: 0, solverVersion: "t" };
+const META = {
+  requestId: "t",
+  solveSeconds: 0,
+  strategy: "test",
+  warnings: [],
+  baseStartSeconds: 9 * 3600,
+  seed: 1,
+  iterations: 0,
+  solverVersion: "t",
+};
 
 function result(req: SolveRequestInput, solution: Solution) {
   const { problem } = compileRequest(req);
@@ -50,7 +59,12 @@ describe("the pre-check of optional stops, skills, shifts and route limits (src/
   });
 
   it("counts only the capacities of the vehicles with a node's skills", () => {
-    const req = line({ vehicles_capacity: [3, 10], node_demands: [0, 5, 1, 1, 1, 1], node_skills: [null, ["cold"], null, null, null, null], vehicle_skills: [["cold"], null] });
+    const req = line({
+      vehicles_capacity: [3, 10],
+      node_demands: [0, 5, 1, 1, 1, 1],
+      node_skills: [null, ["cold"], null, null, null, null],
+      vehicle_skills: [["cold"], null],
+    });
     const [reason] = infeasibilities(compileRequest(req).problem, undefined, req);
     expect(reason).to.deep.equal({
       kind: "demand_exceeds_capacity",
@@ -62,12 +76,20 @@ describe("the pre-check of optional stops, skills, shifts and route limits (src/
 
   it("proves a shift too short to reach a node and come back, per vehicle allowed for it", () => {
     // Node 5 is 50 away: a 100-minute round trip. Vehicle 0's shift is 90 minutes; vehicle 1 may not serve it.
-    const req = line({ vehicle_time_windows: [[0, 90], [0, 1000]], node_skills: [null, null, null, null, null, ["x"]], vehicle_skills: [["x"], []] });
+    const req = line({
+      vehicle_time_windows: [
+        [0, 90],
+        [0, 1000],
+      ],
+      node_skills: [null, null, null, null, null, ["x"]],
+      vehicle_skills: [["x"], []],
+    });
     const found = infeasibilities(compileRequest(req).problem, undefined, req);
     expect(found).to.deep.equal([
       {
         kind: "shift_too_short",
-        message: "node 5 cannot be served within the shift of any vehicle allowed to serve it, " +
+        message:
+          "node 5 cannot be served within the shift of any vehicle allowed to serve it, " +
           "even driving there and back alone: vehicle 0 (shift [0, 90]) misses by 10 min " +
           "at best, back at 100 at the earliest",
         node: 5,
@@ -82,15 +104,21 @@ describe("the pre-check of optional stops, skills, shifts and route limits (src/
   it("proves a node beyond every vehicle's distance cap, out and back", () => {
     const req = line({ vehicle_max_distance: [90, 95] });
     const found = infeasibilities(compileRequest(req).problem, undefined, req);
-    expect(found.map((i) => [i.kind, i.node, i.evidence])).to.deep.equal([["distance_limit", 5, { round_trip_distance: 100, max_distance: 95, vehicle: "Vehicle 1" }]]);
-    expect(found[0]!.message).to.equal("node 5 is farther than the distance cap of every vehicle allowed to serve it: " +
-      "the shortest trip there and back, by vehicle 1, is 100 against its vehicle_max_distance 95");
+    expect(found.map((i) => [i.kind, i.node, i.evidence])).to.deep.equal([
+      ["distance_limit", 5, { round_trip_distance: 100, max_distance: 95, vehicle: "Vehicle 1" }],
+    ]);
+    expect(found[0]!.message).to.equal(
+      "node 5 is farther than the distance cap of every vehicle allowed to serve it: " +
+        "the shortest trip there and back, by vehicle 1, is 100 against its vehicle_max_distance 95",
+    );
   });
 
   it("uses each vehicle's own working hours", () => {
     const req = line({ max_working_hours: 10, vehicle_max_working_hours: [1.5, 1.6] });
     const found = infeasibilities(compileRequest(req).problem, undefined, req);
-    expect(found.map((i) => [i.kind, i.node, i.evidence])).to.deep.equal([["working_hours_too_short", 5, { round_trip_minutes: 100, cap_minutes: 96, vehicle: "Vehicle 1" }]]);
+    expect(found.map((i) => [i.kind, i.node, i.evidence])).to.deep.equal([
+      ["working_hours_too_short", 5, { round_trip_minutes: 100, cap_minutes: 96, vehicle: "Vehicle 1" }],
+    ]);
     // The request-wide 10 h alone rules out nothing.
     const wide = line({ max_working_hours: 10 });
     expect(infeasibilities(compileRequest(wide).problem, undefined, wide)).to.deep.equal([]);
@@ -99,7 +127,11 @@ describe("the pre-check of optional stops, skills, shifts and route limits (src/
   it("proves too few stops for the customers that must be served, counting optional ones out", () => {
     const req = line({ vehicle_max_stops: [2, 2] });
     const [reason] = infeasibilities(compileRequest(req).problem, undefined, req);
-    expect(reason).to.deep.equal({ kind: "stops_limit", message: "5 customers must be served but the vehicles may visit at most 4 together (vehicle_max_stops)", evidence: { customers: 5, total_max_stops: 4 } });
+    expect(reason).to.deep.equal({
+      kind: "stops_limit",
+      message: "5 customers must be served but the vehicles may visit at most 4 together (vehicle_max_stops)",
+      evidence: { customers: 5, total_max_stops: 4 },
+    });
     const optional = { ...req, node_skip_penalties: [null, 1, null, null, null, null] };
     expect(infeasibilities(compileRequest(optional).problem, undefined, optional)).to.deep.equal([]);
   });
@@ -134,7 +166,8 @@ describe("unassigned and skip_penalty_total in the result (src/problem/format-re
     expect(r.unassigned![1]).to.deep.equal({
       node: 3,
       reason: "skipped_cheaper",
-      message: "node 3 is optional and was left out: its skip penalty 5 is less than the 40 its " +
+      message:
+        "node 3 is optional and was left out: its skip penalty 5 is less than the 40 its " +
         "cheapest feasible insertion into this plan would add",
       evidence: { skip_penalty: 5, insertion_cost: 40 },
     });
@@ -147,12 +180,18 @@ describe("unassigned and skip_penalty_total in the result (src/problem/format-re
 
   it("names stops_limit when every vehicle allowed for a node is full", () => {
     const req = line({ allow_unassigned: true, vehicle_max_stops: [2, 2] });
-    const r = result(req, { routes: [[1, 2], [3, 4]] });
+    const r = result(req, {
+      routes: [
+        [1, 2],
+        [3, 4],
+      ],
+    });
     expect(r.unassigned).to.deep.equal([
       {
         node: 5,
         reason: "stops_limit",
-        message: "node 5 was left out: every vehicle allowed to serve it already visits its vehicle_max_stops (2 vehicle(s), 4 stops in all)",
+        message:
+          "node 5 was left out: every vehicle allowed to serve it already visits its vehicle_max_stops (2 vehicle(s), 4 stops in all)",
         evidence: { allowed_vehicles: 2, total_max_stops: 4 },
       },
     ]);
@@ -160,12 +199,37 @@ describe("unassigned and skip_penalty_total in the result (src/problem/format-re
 
   it("is exactly the version 1 result for a request without the fields (no new keys, same numbers)", () => {
     const req = line();
-    const r = result(req, { routes: [[1, 2, 3], [4, 5]] });
+    const r = result(req, {
+      routes: [
+        [1, 2, 3],
+        [4, 5],
+      ],
+    });
     expect(r).to.not.have.any.keys("unassigned", "skip_penalty_total");
     expect(r.route_details["Vehicle 0"]).to.not.have.any.keys("stops", "max_stops", "max_distance", "shift");
     expect(r.total_cost).to.equal(60 + 100);
     expect(Object.keys(r).sort()).to.deep.equal(
-      ["status", "success", "error", "total_cost", "routes", "distances", "loads", "time_windows", "time", "request_id", "strategy", "total_distance", "lateness_minutes", "lateness_penalty", "warnings", "seed", "iterations", "solver_version", "route_details"].sort(),
+      [
+        "status",
+        "success",
+        "error",
+        "total_cost",
+        "routes",
+        "distances",
+        "loads",
+        "time_windows",
+        "time",
+        "request_id",
+        "strategy",
+        "total_distance",
+        "lateness_minutes",
+        "lateness_penalty",
+        "warnings",
+        "seed",
+        "iterations",
+        "solver_version",
+        "route_details",
+      ].sort(),
     );
   });
 
@@ -183,7 +247,12 @@ describe("unassigned and skip_penalty_total in the result (src/problem/format-re
   it("fails a plan without allow_unassigned with a message naming the rule that keeps a required customer out", () => {
     const req = line({ vehicle_max_stops: [2, 2] });
     const { problem } = compileRequest(req);
-    const solution = { routes: [[1, 2], [3, 4]] };
+    const solution = {
+      routes: [
+        [1, 2],
+        [3, 4],
+      ],
+    };
     const why = violationReasons(problem, evaluateSolution(problem, solution), { solution, proven: [] });
     expect(why).to.deep.equal([
       "1 customer(s) that must be served could not be placed on any route under the " +
@@ -191,7 +260,12 @@ describe("unassigned and skip_penalty_total in the result (src/problem/format-re
         "already visits its vehicle_max_stops (2 vehicle(s), 4 stops in all); " +
         "allow_unassigned would return the rest of the plan)",
     ]);
-    const broken = { routes: [[1, 2, 3], [4, 5]] };
+    const broken = {
+      routes: [
+        [1, 2, 3],
+        [4, 5],
+      ],
+    };
     expect(violationReasons(problem, evaluateSolution(problem, broken), { solution: broken, proven: [] })).to.deep.equal([
       "stop caps exceeded on 1 route(s) (vehicle 0 visits 3 customers against its vehicle_max_stops 2)",
     ]);

@@ -29,7 +29,13 @@ describe("the failure message of an infeasible answer (src/problem/violations.ts
 
   it("names missed hard windows and the working-hours cap, with minutes, only when they are broken", () => {
     const windows = line({
-      node_time_windows: [[0, 1000], [0, 1000], [0, 1000], [0, 1000], [0, 45]],
+      node_time_windows: [
+        [0, 1000],
+        [0, 1000],
+        [0, 1000],
+        [0, 1000],
+        [0, 45],
+      ],
       node_service_time: [0, 0, 0, 0, 0],
       vehicle_speeds: [1, 1],
       max_working_hours: 1.5,
@@ -48,11 +54,23 @@ describe("the failure message of an infeasible answer (src/problem/violations.ts
 
   it("is what a failed solve says when no packing exists, naming nothing but what is violated", () => {
     // Three demands of 6 into two vehicles of 10: total 18 <= 20 and each fits, yet no packing does.
-    const outcome = solveRequest(line({ node_num: 4, distance_matrix: [[0, 1, 1, 1], [1, 0, 1, 1], [1, 1, 0, 1], [1, 1, 1, 0]], node_demands: [0, 6, 6, 6] }), {
-      requestId: "t",
-      timeLimitSeconds: 1,
-      maxIterations: 2000,
-    });
+    const outcome = solveRequest(
+      line({
+        node_num: 4,
+        distance_matrix: [
+          [0, 1, 1, 1],
+          [1, 0, 1, 1],
+          [1, 1, 0, 1],
+          [1, 1, 1, 0],
+        ],
+        node_demands: [0, 6, 6, 6],
+      }),
+      {
+        requestId: "t",
+        timeLimitSeconds: 1,
+        maxIterations: 2000,
+      },
+    );
     expect(outcome.status).to.equal("failed");
     if (outcome.status !== "failed") return;
     expect(outcome.error).to.match(/^No feasible solution found within the time limit: /);

@@ -24,7 +24,12 @@ const CLIENT_PATIENCE_MS = 120_000;
 const BODY = JSON.stringify({
   node_num: 4,
   vehicle_num: 1,
-  distance_matrix: [[0, 3, 4, 5], [3, 0, 2, 4], [4, 2, 0, 3], [5, 4, 3, 0]],
+  distance_matrix: [
+    [0, 3, 4, 5],
+    [3, 0, 2, 4],
+    [4, 2, 0, 3],
+    [5, 4, 3, 0],
+  ],
   start_nodes: [0],
   end_nodes: [0],
   node_demands: [0, 1, 2, 1],
@@ -136,7 +141,11 @@ describe("soak: three-node NATS cluster under load", function () {
     nodes.push(
       ...(await Promise.all(
         [0, 1, 2].map((i) =>
-          startNatsServer({ storeDir: join(dir, `n${i}`), port: clientPorts[i], cluster: { name: "vrp", serverName: `n${i}`, port: clusterPorts[i]!, routes } }),
+          startNatsServer({
+            storeDir: join(dir, `n${i}`),
+            port: clientPorts[i],
+            cluster: { name: "vrp", serverName: `n${i}`, port: clusterPorts[i]!, routes },
+          }),
         ),
       )),
     );
@@ -144,7 +153,12 @@ describe("soak: three-node NATS cluster under load", function () {
     const probe = await connect({ servers: nodes.map((n) => n.url) });
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const ok = await jetstreamManager(probe).then((m) => m.getAccountInfo()).then(() => true, () => false);
+      const ok = await jetstreamManager(probe)
+        .then((m) => m.getAccountInfo())
+        .then(
+          () => true,
+          () => false,
+        );
       if (ok) break;
       expect(Date.now()).to.be.lessThan(deadline);
       await new Promise((r) => setTimeout(r, 500));
@@ -152,7 +166,15 @@ describe("soak: three-node NATS cluster under load", function () {
     await probe.close();
 
     const servers = nodes.map((n) => n.url).join(",");
-    const env = { ...process.env, NATS_URL: servers, NATS_REPLICAS: "3", PLANS_FILE, LOG_LEVEL: "warn", WORKER_ACK_WAIT_MS: "5000", BUSY_QUEUE_THRESHOLD: "100000" };
+    const env = {
+      ...process.env,
+      NATS_URL: servers,
+      NATS_REPLICAS: "3",
+      PLANS_FILE,
+      LOG_LEVEL: "warn",
+      WORKER_ACK_WAIT_MS: "5000",
+      BUSY_QUEUE_THRESHOLD: "100000",
+    };
     const conn = await connectNats(loadConfig(env), "soak", quietLog);
     const accounts = new AccountStore(conn.accounts, conn.apiKeys);
     await accounts.createAccount("loader", "fuzz");
@@ -175,48 +197,60 @@ describe("soak: three-node NATS cluster under load", function () {
   /** The API's own account of an unexpected status makes it easier to chase. */
   function unhandledErrors(): string {
     return apis
-      .flatMap((a) => a.output().split("\n").filter((l) => l.includes('"unhandled error"')))
+      .flatMap((a) =>
+        a
+          .output()
+          .split("\n")
+          .filter((l) => l.includes('"unhandled error"')),
+      )
       .slice(0, 3)
       .join("\n");
   }
 
-  it(`load: ${LOAD_TASKS} tasks through two API instances, every rejection a 429, ` +
-    `every accepted task solved, worker memory flat`, async () => {
-    const rssOf = () => Promise.all(workers.map(async (w) => sampleValue(await scrape(w.url), "process_resident_memory_bytes")));
-    const rssStart = await rssOf();
-    const report = await submitLoad(apis, headers, LOAD_TASKS, { retryUnavailable: false });
-    const unsolved = await awaitSolved(apis[0]!, headers, report.accepted);
-    const rssEnd = await rssOf();
-    const mb = (x: number) => (x / 1048576).toFixed(0);
-    console.log(`${summary("load", report, unsolved.size)}, worker RSS start ${rssStart.map(mb).join("/")} MB, end ${rssEnd.map(mb).join("/")} MB`);
-    const unhandled = unhandledErrors();
-    if (unhandled) console.log(unhandled);
-    expect(unsolved.size, "accepted tasks not solved").to.equal(0);
-    for (const status of report.statuses.keys()) expect(status, unhandled).to.be.oneOf([200, 429]);
-    expect(report.accepted.length).to.be.greaterThan(0);
-    // A coarse bound: RSS keeps heap space V8 once grew into; test/worker/memory.test.ts checks the
-    // heap after garbage collection, which is what a leak would move.
-    for (let i = 0; i < workers.length; i++) expect(rssEnd[i]!, "worker RSS growth").to.be.lessThan(rssStart[i]! * 2 + 64 * 1048576);
-  });
+  it(
+    `load: ${LOAD_TASKS} tasks through two API instances, every rejection a 429, ` + `every accepted task solved, worker memory flat`,
+    async () => {
+      const rssOf = () => Promise.all(workers.map(async (w) => sampleValue(await scrape(w.url), "process_resident_memory_bytes")));
+      const rssStart = await rssOf();
+      const report = await submitLoad(apis, headers, LOAD_TASKS, { retryUnavailable: false });
+      const unsolved = await awaitSolved(apis[0]!, headers, report.accepted);
+      const rssEnd = await rssOf();
+      const mb = (x: number) => (x / 1048576).toFixed(0);
+      console.log(
+        `${summary("load", report, unsolved.size)}, worker RSS start ${rssStart.map(mb).join("/")} MB, end ${rssEnd.map(mb).join("/")} MB`,
+      );
+      const unhandled = unhandledErrors();
+      if (unhandled) console.log(unhandled);
+      expect(unsolved.size, "accepted tasks not solved").to.equal(0);
+      for (const status of report.statuses.keys()) expect(status, unhandled).to.be.oneOf([200, 429]);
+      expect(report.accepted.length).to.be.greaterThan(0);
+      // A coarse bound: RSS keeps heap space V8 once grew into; test/worker/memory.test.ts checks the
+      // heap after garbage collection, which is what a leak would move.
+      for (let i = 0; i < workers.length; i++) expect(rssEnd[i]!, "worker RSS growth").to.be.lessThan(rssStart[i]! * 2 + 64 * 1048576);
+    },
+  );
 
-  it(`fault: one NATS node killed during ${FAULT_TASKS} submissions; every 503 ` +
-    `carries Retry-After, retried submissions are accepted, none lost`, async () => {
-    let killed = false;
-    const report = await submitLoad(apis, headers, FAULT_TASKS, {
-      retryUnavailable: true,
-      onSubmission: (i) => {
-        if (!killed && i >= FAULT_TASKS / 4) {
-          killed = true;
-          void nodes[2]!.kill();
-        }
-      },
-    });
-    const unsolved = await awaitSolved(apis[0]!, headers, report.accepted);
-    console.log(summary("fault", report, unsolved.size));
-    const unhandled = unhandledErrors();
-    if (unhandled) console.log(unhandled);
-    expect(killed).to.equal(true);
-    expect(unsolved.size, "accepted tasks not solved").to.equal(0);
-    for (const status of report.statuses.keys()) expect(status, unhandled).to.be.oneOf([200, 429]);
-  });
+  it(
+    `fault: one NATS node killed during ${FAULT_TASKS} submissions; every 503 ` +
+      `carries Retry-After, retried submissions are accepted, none lost`,
+    async () => {
+      let killed = false;
+      const report = await submitLoad(apis, headers, FAULT_TASKS, {
+        retryUnavailable: true,
+        onSubmission: (i) => {
+          if (!killed && i >= FAULT_TASKS / 4) {
+            killed = true;
+            void nodes[2]!.kill();
+          }
+        },
+      });
+      const unsolved = await awaitSolved(apis[0]!, headers, report.accepted);
+      console.log(summary("fault", report, unsolved.size));
+      const unhandled = unhandledErrors();
+      if (unhandled) console.log(unhandled);
+      expect(killed).to.equal(true);
+      expect(unsolved.size, "accepted tasks not solved").to.equal(0);
+      for (const status of report.statuses.keys()) expect(status, unhandled).to.be.oneOf([200, 429]);
+    },
+  );
 });

@@ -16,16 +16,23 @@ describe("the OpenAPI document", function () {
   const doc = loadSpec() as Json;
 
   it("is valid OpenAPI 3.1 with JSON Schema 2020-12 schemas (its jsonSchemaDialect)", async () => {
-    const output = (await validate("https://spec.openapis.org/oas/3.1/schema-draft-2020-12", doc as never, "BASIC")) as { valid: boolean; errors?: unknown[] };
+    const output = (await validate("https://spec.openapis.org/oas/3.1/schema-draft-2020-12", doc as never, "BASIC")) as {
+      valid: boolean;
+      errors?: unknown[];
+    };
     expect(output.valid, JSON.stringify(output.errors?.slice(0, 5))).to.equal(true);
   });
 
   it("passes redocly lint with no errors and no warnings", () => {
-    const out = execFileSync("npx", ["redocly", "lint", "openapi/solve-api.openapi.json", "--config", "openapi/redocly.yaml", "--format", "json"], {
-      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const out = execFileSync(
+      "npx",
+      ["redocly", "lint", "openapi/solve-api.openapi.json", "--config", "openapi/redocly.yaml", "--format", "json"],
+      {
+        env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     const report = JSON.parse(out.slice(out.indexOf("{"))) as { totals: { errors: number; warnings: number } };
     expect(report.totals).to.include({ errors: 0, warnings: 0 });
   });
@@ -79,16 +86,25 @@ describe("the OpenAPI document", function () {
 
   it("rejects wrong bodies in the response checker", async () => {
     let failed = false;
-    await expectMatchesSpec("submitSolve", 200, { success: true, request_id: "x", error: null, result: { status: "done" } }).catch(() => (failed = true));
+    await expectMatchesSpec("submitSolve", 200, { success: true, request_id: "x", error: null, result: { status: "done" } }).catch(
+      () => (failed = true),
+    );
     expect(failed).to.equal(true);
     failed = false;
-    await expectMatchesSpec("getSolveResult", 200, { success: true, request_id: "x", error: null, result: { routes: {} } }).catch(() => (failed = true));
+    await expectMatchesSpec("getSolveResult", 200, { success: true, request_id: "x", error: null, result: { routes: {} } }).catch(
+      () => (failed = true),
+    );
     expect(failed).to.equal(true);
     expect(responseSchemaPointer("submitSolve", 422)).to.equal("#/components/schemas/ValidationErrorEnvelope");
   });
 
   it("makes the tests' typed client reject any response that does not match the document", async () => {
-    let body: unknown = { success: true, request_id: "r", error: null, result: { status: "processing", phase: "solving", queue_depth: null } };
+    let body: unknown = {
+      success: true,
+      request_id: "r",
+      error: null,
+      result: { status: "processing", phase: "solving", queue_depth: null },
+    };
     const server = createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body)));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     try {
@@ -96,7 +112,10 @@ describe("the OpenAPI document", function () {
       const poll = () => client.GET("/api/v1/solve/result/{request_id}", { params: { path: { request_id: "r" } } });
       expect((await poll()).response.status).to.equal(200);
       body = { success: true, request_id: "r", error: null, result: { status: "processing", phase: "thinking" } };
-      const outcome = await poll().then(() => "accepted", (e: Error) => e.message);
+      const outcome = await poll().then(
+        () => "accepted",
+        (e: Error) => e.message,
+      );
       expect(outcome).to.match(/does not match the OpenAPI document/);
     } finally {
       server.close();
@@ -129,9 +148,13 @@ describe("the OpenAPI document", function () {
 
   it("accepts an empty or null max_working_hours as no cap, and says so", async () => {
     const example = doc.paths["/api/v1/solve"].post.requestBody.content["application/json"].examples.timeWindows.value as Json;
-    for (const noCap of ["", null, 8]) await expectMatchesSchema("#/components/schemas/SolveRequest", { ...example, max_working_hours: noCap }, JSON.stringify(noCap));
+    for (const noCap of ["", null, 8])
+      await expectMatchesSchema("#/components/schemas/SolveRequest", { ...example, max_working_hours: noCap }, JSON.stringify(noCap));
     for (const bad of ["8", "eight", 0, -1]) {
-      const refused = await expectMatchesSchema("#/components/schemas/SolveRequest", { ...example, max_working_hours: bad }).then(() => false, () => true);
+      const refused = await expectMatchesSchema("#/components/schemas/SolveRequest", { ...example, max_working_hours: bad }).then(
+        () => false,
+        () => true,
+      );
       expect(refused, JSON.stringify(bad)).to.equal(true);
     }
     expect(doc.components.schemas.SolveRequest.properties.max_working_hours.description).to.match(/empty \(`""`\) means no cap/);
@@ -139,9 +162,20 @@ describe("the OpenAPI document", function () {
 
   it("loads into openapi-backend and validates requests with the 2020-12 dialect", async () => {
     const api = await createSpecBackend({});
-    const good = api.validator.validateRequest({ method: "post", path: "/api/v1/solve", headers: { "content-type": "application/json" }, body: doc.paths["/api/v1/solve"].post.requestBody.content["application/json"].examples.timeWindows.value }, "submitSolve");
+    const good = api.validator.validateRequest(
+      {
+        method: "post",
+        path: "/api/v1/solve",
+        headers: { "content-type": "application/json" },
+        body: doc.paths["/api/v1/solve"].post.requestBody.content["application/json"].examples.timeWindows.value,
+      },
+      "submitSolve",
+    );
     expect(good.valid, JSON.stringify(good.errors)).to.equal(true);
-    const bad = api.validator.validateRequest({ method: "post", path: "/api/v1/solve", headers: {}, body: { node_num: 2, node_positions: [[1, 2, 3]] } }, "submitSolve");
+    const bad = api.validator.validateRequest(
+      { method: "post", path: "/api/v1/solve", headers: {}, body: { node_num: 2, node_positions: [[1, 2, 3]] } },
+      "submitSolve",
+    );
     expect(bad.valid).to.equal(false);
     const locations = (bad.errors ?? []).map((e) => e.instancePath);
     expect(locations).to.include("/requestBody/node_positions/0");

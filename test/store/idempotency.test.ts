@@ -65,7 +65,22 @@ describe("Idempotency-Key claims in NATS KV", function () {
   describe("a claim left pending by a submit that answered an error", () => {
     const task = (id: string): TaskRecord => {
       const at = new Date().toISOString();
-      return { id, owner: "ann", channel: "direct", state: "queued", submittedAt: at, updatedAt: at, name: null, nodeNum: 4, vehicleNum: 1, objective: "min_total_distance", timeLimitSeconds: 1, strategy: null, callbackUrl: null, solveAttempts: 0 };
+      return {
+        id,
+        owner: "ann",
+        channel: "direct",
+        state: "queued",
+        submittedAt: at,
+        updatedAt: at,
+        name: null,
+        nodeNum: 4,
+        vehicleNum: 1,
+        objective: "min_total_distance",
+        timeLimitSeconds: 1,
+        strategy: null,
+        callbackUrl: null,
+        solveAttempts: 0,
+      };
     };
     const admission = (requestId: string) => ({ requestId, settle: (id: string) => settleAdmission(tasks, id) });
 

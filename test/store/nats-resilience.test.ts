@@ -52,7 +52,22 @@ describe("NATS clients under faults", function () {
       const conn = await nats.connect();
       const history = new HistoryStore(conn.history, conn.requests, conn.requestBodies);
       const at = new Date().toISOString();
-      const task: TaskRecord = { id: "5c3f0f63-8a4e-4f57-9d8f-2b1c0a9e7d11", owner: "ann", channel: "direct", state: "queued", submittedAt: at, updatedAt: at, name: "lost", nodeNum: 4, vehicleNum: 1, objective: "min_total_distance", timeLimitSeconds: 1, strategy: null, callbackUrl: null, solveAttempts: 0 };
+      const task: TaskRecord = {
+        id: "5c3f0f63-8a4e-4f57-9d8f-2b1c0a9e7d11",
+        owner: "ann",
+        channel: "direct",
+        state: "queued",
+        submittedAt: at,
+        updatedAt: at,
+        name: "lost",
+        nodeNum: 4,
+        vehicleNum: 1,
+        objective: "min_total_distance",
+        timeLimitSeconds: 1,
+        strategy: null,
+        callbackUrl: null,
+        solveAttempts: 0,
+      };
       const solved = { ...task, state: "solved" as const, result: { total_cost: 12 } as unknown as TaskRecord["result"] };
       await history.finish(solved, { success: true });
       await history.record(task);

@@ -13,18 +13,22 @@ describe("acceptance criteria of the general iterated local search", () => {
 
   it("late acceptance matches its definition on random cost sequences", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 6 }), fc.array(fc.double({ min: 0, max: 100, noNaN: true }), { minLength: 1, maxLength: 40 }), (length, costs) => {
-        const late = new LateAcceptance(length, 50);
-        const history = new Array<number>(length).fill(50);
-        let current = 50;
-        costs.forEach((candidate, k) => {
-          const slot = k % length;
-          const expected = candidate < current || candidate < history[slot]!;
-          expect(late.accept(current, candidate, 0)).to.equal(expected);
-          if (expected) current = candidate;
-          history[slot] = Math.min(history[slot]!, current);
-        });
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(fc.double({ min: 0, max: 100, noNaN: true }), { minLength: 1, maxLength: 40 }),
+        (length, costs) => {
+          const late = new LateAcceptance(length, 50);
+          const history = new Array<number>(length).fill(50);
+          let current = 50;
+          costs.forEach((candidate, k) => {
+            const slot = k % length;
+            const expected = candidate < current || candidate < history[slot]!;
+            expect(late.accept(current, candidate, 0)).to.equal(expected);
+            if (expected) current = candidate;
+            history[slot] = Math.min(history[slot]!, current);
+          });
+        },
+      ),
     );
   });
 

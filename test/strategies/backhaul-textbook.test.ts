@@ -28,7 +28,8 @@ const penaltyArb = fc.record({
 });
 
 /** Backhaul instances the transformation takes: one depot, identical vehicles, no time dimension. */
-const backhaulArb = (customers: number): fc.Arbitrary<LoadOptions> => loadArb("none", customers, "backhauls").map((o) => ({ ...o, types: 1, depots: 1, mixedEnds: false }));
+const backhaulArb = (customers: number): fc.Arbitrary<LoadOptions> =>
+  loadArb("none", customers, "backhauls").map((o) => ({ ...o, types: 1, depots: 1, mixedEnds: false }));
 
 function backhaulModel(o: LoadOptions): { p: CompiledProblem; m: ProblemData } | null {
   const { problem: p } = compileRequest(loadInstance(o));
@@ -56,7 +57,13 @@ function priceOf(p: CompiledProblem, m: ProblemData, pen: Penalties, v: number, 
 }
 
 /** Random routes (the order broken on some), then every candidate of `move`, each applied commit checked against priceOf. */
-function exercise(p: CompiledProblem, ls: LocalSearch, pen: Penalties, seed: number, move: (ls: TextbookMovePricing, ru: number, i: number, rv: number, j: number) => boolean): number {
+function exercise(
+  p: CompiledProblem,
+  ls: LocalSearch,
+  pen: Penalties,
+  seed: number,
+  move: (ls: TextbookMovePricing, ru: number, i: number, rv: number, j: number) => boolean,
+): number {
   const rng = new Rng(seed);
   const m = ls.m;
   const lists: number[][] = Array.from({ length: m.routes }, () => []);
@@ -82,15 +89,26 @@ function exercise(p: CompiledProblem, ls: LocalSearch, pen: Penalties, seed: num
       }
     }
   }
-  expect(ls.routes().flat().sort((a, b) => a - b)).to.deep.equal(Array.from(m.customers).sort((a, b) => a - b));
+  expect(
+    ls
+      .routes()
+      .flat()
+      .sort((a, b) => a - b),
+  ).to.deep.equal(Array.from(m.customers).sort((a, b) => a - b));
   return commits;
 }
 
 const MOVES: { name: string; move: (ls: TextbookMovePricing, ru: number, i: number, rv: number, j: number) => boolean }[] = [
   { name: "relocate between routes", move: (ls, ru, i, rv, j) => ru !== rv && textbookRelocate(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j) },
-  { name: "relocate within a route", move: (ls, ru, i, rv, j) => ru === rv && j !== i && j !== i - 1 && textbookRelocateWithin(ls, ls.rs.seq[ru]![i]!, ru, i, j) },
+  {
+    name: "relocate within a route",
+    move: (ls, ru, i, rv, j) => ru === rv && j !== i && j !== i - 1 && textbookRelocateWithin(ls, ls.rs.seq[ru]![i]!, ru, i, j),
+  },
   { name: "swap between routes", move: (ls, ru, i, rv, j) => ru !== rv && j > 0 && textbookSwap(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j) },
-  { name: "swap within a route", move: (ls, ru, i, rv, j) => ru === rv && j > 0 && j !== i && j !== i - 1 && textbookSwapWithin(ls, ru, i, j) },
+  {
+    name: "swap within a route",
+    move: (ls, ru, i, rv, j) => ru === rv && j > 0 && j !== i && j !== i - 1 && textbookSwapWithin(ls, ru, i, j),
+  },
   { name: "2-opt*", move: (ls, ru, i, rv, j) => ru !== rv && textbookTwoOptStar(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j) },
   { name: "2-opt", move: (ls, ru, i, rv, j) => ru === rv && i < j && textbookTwoOpt(ls, ru, i, j) },
 ];
@@ -99,19 +117,22 @@ describe("backhauls on the textbook search (search/backhaul-model.ts), priced ag
   this.timeout(300_000);
 
   for (const { name, move } of MOVES) {
-    it(`${name}: every applied move priced as the evaluator prices the routes (peak on ` +
-      `board), plus the model's price of pickup -> delivery arcs`, () => {
-      let commits = 0;
-      fc.assert(
-        fc.property(backhaulArb(10), penaltyArb, (o, pen) => {
-          const built = backhaulModel(o);
-          if (!built) return;
-          commits += exercise(built.p, new LocalSearch(built.m), pen, o.seed, move);
-        }),
-        { numRuns: 60 },
-      );
-      expect(commits, "some candidates improved and were applied").to.be.greaterThan(0);
-    });
+    it(
+      `${name}: every applied move priced as the evaluator prices the routes (peak on ` +
+        `board), plus the model's price of pickup -> delivery arcs`,
+      () => {
+        let commits = 0;
+        fc.assert(
+          fc.property(backhaulArb(10), penaltyArb, (o, pen) => {
+            const built = backhaulModel(o);
+            if (!built) return;
+            commits += exercise(built.p, new LocalSearch(built.m), pen, o.seed, move);
+          }),
+          { numRuns: 60 },
+        );
+        expect(commits, "some candidates improved and were applied").to.be.greaterThan(0);
+      },
+    );
   }
 
   it("SWAP*: the same", () => {
@@ -140,78 +161,102 @@ describe("backhauls on the textbook search (search/backhaul-model.ts), priced ag
   // pickups, deliveries, pickups: every single relocation keeps one arc), so the arcs are counted
   // over the runs rather than required gone in each; the prices must be exact in every run. The
   // solver itself answers only what the evaluator finds feasible.
-  it("the whole local search with ruin and recreate removes the pickup -> delivery " +
-    "arcs (almost always) and keeps the routes priced exactly", () => {
-    let runs = 0;
-    let runsWithArcs = 0;
-    fc.assert(
-      fc.property(backhaulArb(14), penaltyArb, (o, pen) => {
-        const built = backhaulModel(o);
-        if (!built) return;
-        runs++;
-        const { p, m } = built;
-        const ls = new LocalSearch(m);
-        const rng = new Rng(o.seed);
-        exercise(p, ls, pen, o.seed, () => false);
-        ls.onCommit = (predicted, ra, rb) => {
-          const now = ls.routes();
-          const actual = priceOf(p, m, pen, ra, now[ra]!) + (rb >= 0 ? priceOf(p, m, pen, rb, now[rb]!) : 0);
-          expect(predicted).to.be.closeTo(actual, 1e-6 * Math.max(1, Math.abs(actual)));
-        };
-        const ruin = new TextbookRuin(ls);
-        ls.run(rng);
-        for (let round = 0; round < 5; round++) {
-          ruin.perturb(rng);
-          ls.runLocalised(rng);
-        }
-        const routes = ls.routes();
-        if (routes.some((route) => forbiddenArcs(p, route) > 0)) runsWithArcs++;
-        routes.forEach((route, v) => expect(ls.rs.cost[v]).to.be.closeTo(priceOf(p, m, pen, v, route), 1e-6 * Math.max(1, ls.rs.cost[v]!)));
-      }),
-      { numRuns: 40 },
-    );
-    expect(runs).to.be.greaterThan(20);
-    expect(runsWithArcs, `runs ending with a pickup -> delivery arc, of ${runs}`).to.be.at.most(Math.floor(runs / 10));
-  });
+  it(
+    "the whole local search with ruin and recreate removes the pickup -> delivery " +
+      "arcs (almost always) and keeps the routes priced exactly",
+    () => {
+      let runs = 0;
+      let runsWithArcs = 0;
+      fc.assert(
+        fc.property(backhaulArb(14), penaltyArb, (o, pen) => {
+          const built = backhaulModel(o);
+          if (!built) return;
+          runs++;
+          const { p, m } = built;
+          const ls = new LocalSearch(m);
+          const rng = new Rng(o.seed);
+          exercise(p, ls, pen, o.seed, () => false);
+          ls.onCommit = (predicted, ra, rb) => {
+            const now = ls.routes();
+            const actual = priceOf(p, m, pen, ra, now[ra]!) + (rb >= 0 ? priceOf(p, m, pen, rb, now[rb]!) : 0);
+            expect(predicted).to.be.closeTo(actual, 1e-6 * Math.max(1, Math.abs(actual)));
+          };
+          const ruin = new TextbookRuin(ls);
+          ls.run(rng);
+          for (let round = 0; round < 5; round++) {
+            ruin.perturb(rng);
+            ls.runLocalised(rng);
+          }
+          const routes = ls.routes();
+          if (routes.some((route) => forbiddenArcs(p, route) > 0)) runsWithArcs++;
+          routes.forEach((route, v) =>
+            expect(ls.rs.cost[v]).to.be.closeTo(priceOf(p, m, pen, v, route), 1e-6 * Math.max(1, ls.rs.cost[v]!)),
+          );
+        }),
+        { numRuns: 40 },
+      );
+      expect(runs).to.be.greaterThan(20);
+      expect(runsWithArcs, `runs ending with a pickup -> delivery arc, of ${runs}`).to.be.at.most(Math.floor(runs / 10));
+    },
+  );
 
-  it("hgs solves backhaul problems through the transformation: every customer served, " +
-    "feasible for the evaluator wherever the general search is", () => {
-    let runs = 0;
-    fc.assert(
-      fc.property(backhaulArb(25), (o) => {
-        const { problem: p } = compileRequest(loadInstance({ ...o, customers: Math.max(o.customers, 12) }));
-        if (backhaulMismatch(p) !== null) return;
-        const solution = hgs.solve(p, Budget.forSeconds(60, o.seed, 300));
-        expect(solution.routes.flat().sort((a, b) => a - b)).to.deep.equal(Array.from(p.customers).sort((a, b) => a - b));
-        // Random fleets may be too small for every pickup: feasible wherever the general search finds a way.
-        if (!evaluateSolution(p, iteratedLocalSearch(p, Budget.forSeconds(60, o.seed, 300))).feasible) return;
-        runs++;
-        expect(evaluateSolution(p, solution).feasible, "feasible").to.equal(true);
-      }),
-      { numRuns: 20 },
-    );
-    expect(runs).to.be.greaterThan(5);
-  });
+  it(
+    "hgs solves backhaul problems through the transformation: every customer served, " +
+      "feasible for the evaluator wherever the general search is",
+    () => {
+      let runs = 0;
+      fc.assert(
+        fc.property(backhaulArb(25), (o) => {
+          const { problem: p } = compileRequest(loadInstance({ ...o, customers: Math.max(o.customers, 12) }));
+          if (backhaulMismatch(p) !== null) return;
+          const solution = hgs.solve(p, Budget.forSeconds(60, o.seed, 300));
+          expect(solution.routes.flat().sort((a, b) => a - b)).to.deep.equal(Array.from(p.customers).sort((a, b) => a - b));
+          // Random fleets may be too small for every pickup: feasible wherever the general search finds a way.
+          if (!evaluateSolution(p, iteratedLocalSearch(p, Budget.forSeconds(60, o.seed, 300))).feasible) return;
+          runs++;
+          expect(evaluateSolution(p, solution).feasible, "feasible").to.equal(true);
+        }),
+        { numRuns: 20 },
+      );
+      expect(runs).to.be.greaterThan(5);
+    },
+  );
 
-  it("declines what it cannot price: shipments, a time dimension with binding " +
-    "windows, several vehicle types, customers with neither kind", () => {
-    fc.assert(
-      fc.property(loadArb("hard", 10, "shipments"), (o) => {
-        const { problem: p } = compileRequest(loadInstance(o));
-        expect(buildBackhaulModel(p).ok).to.equal(false);
-      }),
-      { numRuns: 20 },
-    );
-    const o: LoadOptions = { customers: 6, types: 2, depots: 1, mixedEnds: false, asymmetric: false, cost: false, time: "none", hours: false, speeds: false, seed: 3, kind: "backhauls", loadSeed: 5 };
-    const req = loadInstance(o);
-    const { problem: mixed } = compileRequest({ ...req, vehicles_capacity: req.vehicles_capacity!.map((q, v) => q + v) });
-    expect(backhaulMismatch(mixed)).to.not.equal(null);
-    const same = { ...req, vehicles_capacity: req.vehicles_capacity!.map(() => 50) };
-    const demands = same.node_demands!.slice();
-    const pickups = same.node_pickups!.slice();
-    demands[1] = 0;
-    pickups[1] = 0;
-    const { problem: neutral } = compileRequest({ ...same, node_demands: demands, node_pickups: pickups });
-    expect(backhaulMismatch(neutral)).to.equal("a customer with neither a delivery nor a pickup");
-  });
+  it(
+    "declines what it cannot price: shipments, a time dimension with binding " +
+      "windows, several vehicle types, customers with neither kind",
+    () => {
+      fc.assert(
+        fc.property(loadArb("hard", 10, "shipments"), (o) => {
+          const { problem: p } = compileRequest(loadInstance(o));
+          expect(buildBackhaulModel(p).ok).to.equal(false);
+        }),
+        { numRuns: 20 },
+      );
+      const o: LoadOptions = {
+        customers: 6,
+        types: 2,
+        depots: 1,
+        mixedEnds: false,
+        asymmetric: false,
+        cost: false,
+        time: "none",
+        hours: false,
+        speeds: false,
+        seed: 3,
+        kind: "backhauls",
+        loadSeed: 5,
+      };
+      const req = loadInstance(o);
+      const { problem: mixed } = compileRequest({ ...req, vehicles_capacity: req.vehicles_capacity!.map((q, v) => q + v) });
+      expect(backhaulMismatch(mixed)).to.not.equal(null);
+      const same = { ...req, vehicles_capacity: req.vehicles_capacity!.map(() => 50) };
+      const demands = same.node_demands!.slice();
+      const pickups = same.node_pickups!.slice();
+      demands[1] = 0;
+      pickups[1] = 0;
+      const { problem: neutral } = compileRequest({ ...same, node_demands: demands, node_pickups: pickups });
+      expect(backhaulMismatch(neutral)).to.equal("a customer with neither a delivery nor a pickup");
+    },
+  );
 });

@@ -36,8 +36,18 @@ describe("route model: base price with a limit", function () {
           const j = rng.int(len + 1);
           if (j === i || j === i - 1) continue;
           const pieces = new Pieces();
-          if (j > i) pieces.add(r, 1, i - 1).add(r, i + 1, j).add(r, i, i).add(r, j + 1, len);
-          else pieces.add(r, 1, j).add(r, i, i).add(r, j + 1, i - 1).add(r, i + 1, len);
+          if (j > i)
+            pieces
+              .add(r, 1, i - 1)
+              .add(r, i + 1, j)
+              .add(r, i, i)
+              .add(r, j + 1, len);
+          else
+            pieces
+              .add(r, 1, j)
+              .add(r, i, i)
+              .add(r, j + 1, i - 1)
+              .add(r, i + 1, len);
           const exact = rs.basePrice(r, pieces);
           const limit = share * rs.cost[r]!;
           const bounded = rs.basePrice(r, pieces, false, limit);

@@ -50,7 +50,14 @@ describe("the evaluator's load rules (core/evaluate-loads.ts, constraints.md sec
   });
 
   it("needs both stops of a shipment on one route, pickup first, with the amount on board in between", () => {
-    const { problem: p } = compileRequest(line({ shipments: [{ pickup: 1, delivery: 3, amount: 7 }, { pickup: 4, delivery: 2, amount: 5 }] }));
+    const { problem: p } = compileRequest(
+      line({
+        shipments: [
+          { pickup: 1, delivery: 3, amount: 7 },
+          { pickup: 4, delivery: 2, amount: 5 },
+        ],
+      }),
+    );
     const schedule = {} as RouteSchedule;
     const good = evaluateRoute(p, 0, [1, 4, 2, 3], 4, schedule);
     expect(schedule.onBoard).to.deep.equal([0, 7, 12, 7, 0, 0]);
@@ -60,18 +67,50 @@ describe("the evaluator's load rules (core/evaluate-loads.ts, constraints.md sec
     expect(evaluateRoute(p, 0, [3, 1, 4, 2]).orderViolations, "delivery before its pickup").to.be.greaterThan(0);
     expect(evaluateRoute(p, 0, [1, 4, 2]).orderViolations, "a pickup without its delivery").to.equal(1);
     // Split over two vehicles: each route breaks the pairing.
-    const two = compileRequest({ ...line({ shipments: [{ pickup: 1, delivery: 3, amount: 1 }] }), vehicle_num: 2, start_nodes: [0, 0], end_nodes: [0, 0], vehicles_capacity: [10, 10] } as SolveRequestInput).problem;
-    const split = evaluateSolution(two, { routes: [[1, 2], [3, 4]] });
+    const two = compileRequest({
+      ...line({ shipments: [{ pickup: 1, delivery: 3, amount: 1 }] }),
+      vehicle_num: 2,
+      start_nodes: [0, 0],
+      end_nodes: [0, 0],
+      vehicles_capacity: [10, 10],
+    } as SolveRequestInput).problem;
+    const split = evaluateSolution(two, {
+      routes: [
+        [1, 2],
+        [3, 4],
+      ],
+    });
     expect(split.feasible).to.equal(false);
     expect(evaluateSolution(two, { routes: [[1, 2, 3], [4]] }).feasible).to.equal(true);
   });
 
   it("bounds each extra dimension's delivered total by the vehicle's capacity in it", () => {
-    const { problem: p } = compileRequest(line({ node_extra_demands: [[0, 0], [2, 1], [2, 1], [2, 1], [2, 1]], vehicles_extra_capacity: [[7, 4]] }, [0, 1, 1, 1, 1]));
+    const { problem: p } = compileRequest(
+      line(
+        {
+          node_extra_demands: [
+            [0, 0],
+            [2, 1],
+            [2, 1],
+            [2, 1],
+            [2, 1],
+          ],
+          vehicles_extra_capacity: [[7, 4]],
+        },
+        [0, 1, 1, 1, 1],
+      ),
+    );
     const schedule = {} as RouteSchedule;
     const score = evaluateRoute(p, 0, [1, 2, 3, 4], 4, schedule);
     expect(score.capacityExcess).to.equal(1);
-    expect(schedule.extraOnBoard).to.deep.equal([[8, 4], [6, 3], [4, 2], [2, 1], [0, 0], [0, 0]]);
+    expect(schedule.extraOnBoard).to.deep.equal([
+      [8, 4],
+      [6, 3],
+      [4, 2],
+      [2, 1],
+      [0, 0],
+      [0, 0],
+    ]);
     expect(evaluateRoute(p, 0, [1, 2, 3]).feasible).to.equal(true);
   });
 
@@ -111,7 +150,8 @@ describe("the evaluator's load rules (core/evaluate-loads.ts, constraints.md sec
         }
         let excess = Math.max(0, peak - req.vehicles_capacity[v]!);
         const D = req.vehicles_extra_capacity?.[0]?.length ?? 0;
-        for (let d = 0; d < D; d++) excess += Math.max(0, route.reduce((sum, c) => sum + req.node_extra_demands![c]![d]!, 0) - req.vehicles_extra_capacity![v]![d]!);
+        for (let d = 0; d < D; d++)
+          excess += Math.max(0, route.reduce((sum, c) => sum + req.node_extra_demands![c]![d]!, 0) - req.vehicles_extra_capacity![v]![d]!);
         const score = evaluateRoute(p, v, route);
         expect(score.peakOnBoard).to.be.closeTo(peak, 1e-9);
         expect(score.capacityExcess).to.be.closeTo(excess, 1e-9);
@@ -127,7 +167,21 @@ describe("the evaluator's load rules (core/evaluate-loads.ts, constraints.md sec
     expect(p.loads ?? null).to.equal(null);
     const schedule = {} as RouteSchedule;
     const score = evaluateRoute(p, 0, [1, 2, 3, 4], 4, schedule);
-    expect(score).to.deep.equal({ distance: 8, cost: 8, load: 12, capacityExcess: 2, lateMinutes: 0, latePenalty: 0, durationMin: 0, durationExcessMin: 0, departureMin: 0, distanceExcess: 0, stopsExcess: 0, forbidden: 0, feasible: false });
+    expect(score).to.deep.equal({
+      distance: 8,
+      cost: 8,
+      load: 12,
+      capacityExcess: 2,
+      lateMinutes: 0,
+      latePenalty: 0,
+      durationMin: 0,
+      durationExcessMin: 0,
+      departureMin: 0,
+      distanceExcess: 0,
+      stopsExcess: 0,
+      forbidden: 0,
+      feasible: false,
+    });
     expect(Object.keys(schedule).sort()).to.deep.equal(["arrive", "leave", "loads", "nodes"]);
   });
 });

@@ -17,7 +17,13 @@ function line(extra: ConstraintFields & Partial<SolveRequestInput> = {}): SolveR
     end_nodes: [0, 0],
     node_demands: [0, 1, 1, 1, 1],
     vehicles_capacity: [10, 10],
-    node_time_windows: [[0, 500], [0, 500], [0, 500], [0, 500], [0, 500]],
+    node_time_windows: [
+      [0, 500],
+      [0, 500],
+      [0, 500],
+      [0, 500],
+      [0, 500],
+    ],
     node_service_time: [0, 5, 5, 5, 5],
     vehicle_speeds: [1, 1],
     ...extra,
@@ -72,7 +78,16 @@ describe("the evaluator under optional stops, skills, shifts and route limits (e
     // Vehicle 1 has no shift: the depot's window alone.
     expect(evaluateRoute(tight, 1, [1, 2, 3, 4]).departureMin).to.equal(0);
     // A customer opening at 150: the shift start moves the departure, the wait stays out of the duration.
-    const opening = problem({ vehicle_time_windows: [[100, 400], null], node_time_windows: [[0, 500], [150, 500], [0, 500], [0, 500], [0, 500]] });
+    const opening = problem({
+      vehicle_time_windows: [[100, 400], null],
+      node_time_windows: [
+        [0, 500],
+        [150, 500],
+        [0, 500],
+        [0, 500],
+        [0, 500],
+      ],
+    });
     const waited = evaluateRoute(opening, 0, [1]);
     expect(waited.departureMin).to.equal(140);
     expect(waited.durationMin).to.equal(25);
@@ -92,7 +107,12 @@ describe("the evaluator under optional stops, skills, shifts and route limits (e
   it("a request without the fields evaluates as before: no rules, nothing skipped, same numbers", () => {
     const p = problem();
     expect(p.rules ?? null).to.equal(null);
-    const score = evaluateSolution(p, { routes: [[1, 2], [3, 4]] });
+    const score = evaluateSolution(p, {
+      routes: [
+        [1, 2],
+        [3, 4],
+      ],
+    });
     expect(score.cost).to.equal(40 + 80);
     expect(score.skipped).to.deep.equal([]);
     expect(evaluateSolution(p, { routes: [[1, 2], [3]] }).missing).to.deep.equal([4]);

@@ -9,7 +9,18 @@ import type { CompiledProblem, Solution } from "../../strategies/core/problem.js
 import { exact, fitsExhaustive } from "../../strategies/exact/index.js";
 import { selectStrategy } from "../../strategies/select.js";
 
-const oneCustomer = { node_num: 2, distance_matrix: [[0, 10], [10, 0]], vehicle_num: 2, start_nodes: [0, 0], end_nodes: [0, 0], node_demands: [0, 3], vehicles_capacity: [5, 5] };
+const oneCustomer = {
+  node_num: 2,
+  distance_matrix: [
+    [0, 10],
+    [10, 0],
+  ],
+  vehicle_num: 2,
+  start_nodes: [0, 0],
+  end_nodes: [0, 0],
+  node_demands: [0, 3],
+  vehicles_capacity: [5, 5],
+};
 
 /** Every way to serve a subset of the customers, in every order, on every vehicle: the reference optimum. */
 function bruteForce(p: CompiledProblem): number {
@@ -31,7 +42,10 @@ function bruteForce(p: CompiledProblem): number {
       }
     }
   };
-  assign(0, Array.from({ length: p.vehicleCount }, () => []));
+  assign(
+    0,
+    Array.from({ length: p.vehicleCount }, () => []),
+  );
   return best;
 }
 

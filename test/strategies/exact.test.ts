@@ -59,17 +59,46 @@ describe("exact (exhaustive search for tiny problems)", () => {
   });
 
   it("is chosen for a handful of stops and declines anything with more solutions than its cap", () => {
-    const tiny = compileRequest({ node_num: 4, vehicle_num: 1, distance_matrix: [[0, 3, 4, 5], [3, 0, 2, 4], [4, 2, 0, 3], [5, 4, 3, 0]], start_nodes: [0], end_nodes: [0], node_demands: [0, 1, 2, 1], vehicles_capacity: [10] }).problem;
+    const tiny = compileRequest({
+      node_num: 4,
+      vehicle_num: 1,
+      distance_matrix: [
+        [0, 3, 4, 5],
+        [3, 0, 2, 4],
+        [4, 2, 0, 3],
+        [5, 4, 3, 0],
+      ],
+      start_nodes: [0],
+      end_nodes: [0],
+      node_demands: [0, 1, 2, 1],
+      vehicles_capacity: [10],
+    }).problem;
     expect(selectStrategy(tiny).name).to.equal("exact");
     const n = 9;
     const matrix = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => Math.abs(i - j)));
-    const bigger = compileRequest({ node_num: n, vehicle_num: 2, distance_matrix: matrix, start_nodes: [0, 0], end_nodes: [0, 0], node_demands: matrix[0]!.map((_, i) => (i === 0 ? 0 : 1)), vehicles_capacity: [10, 10] }).problem;
+    const bigger = compileRequest({
+      node_num: n,
+      vehicle_num: 2,
+      distance_matrix: matrix,
+      start_nodes: [0, 0],
+      end_nodes: [0, 0],
+      node_demands: matrix[0]!.map((_, i) => (i === 0 ? 0 : 1)),
+      vehicles_capacity: [10, 10],
+    }).problem;
     expect(exact.supports(bigger).ok).to.equal(false);
     expect(selectStrategy(bigger).name).to.not.equal("exact");
   });
 
   it("stops at its deadline and still answers a solution", () => {
-    const { problem } = compileRequest({ node_num: 7, vehicle_num: 3, distance_matrix: Array.from({ length: 7 }, (_, i) => Array.from({ length: 7 }, (_, j) => Math.abs(i - j))), start_nodes: [0, 0, 0], end_nodes: [0, 0, 0], node_demands: [0, 1, 1, 1, 1, 1, 1], vehicles_capacity: [2, 2, 2] });
+    const { problem } = compileRequest({
+      node_num: 7,
+      vehicle_num: 3,
+      distance_matrix: Array.from({ length: 7 }, (_, i) => Array.from({ length: 7 }, (_, j) => Math.abs(i - j))),
+      start_nodes: [0, 0, 0],
+      end_nodes: [0, 0, 0],
+      node_demands: [0, 1, 1, 1, 1, 1, 1],
+      vehicles_capacity: [2, 2, 2],
+    });
     const aborted = new Budget(performance.now() + 5000, 1, undefined, () => true);
     const solution = exact.solve(problem, aborted);
     expect(solution.routes).to.have.length(3);

@@ -45,7 +45,13 @@ describe("the feasibility phase (core/feasibility.ts)", () => {
 
   it("turns an overloaded solution into a feasible one, checked by the evaluator", () => {
     const p = exactPacking();
-    const overloaded: Solution = { routes: [[1, 2, 3], [4, 5], [6, 7]] };
+    const overloaded: Solution = {
+      routes: [
+        [1, 2, 3],
+        [4, 5],
+        [6, 7],
+      ],
+    };
     expect(evaluateSolution(p, overloaded).feasible).to.equal(false);
     const repaired = restoreFeasibility(p, Budget.forSeconds(2, 1), overloaded);
     expect(repaired).to.not.equal(null);
@@ -92,7 +98,12 @@ describe("the feasibility phase (core/feasibility.ts)", () => {
     const p = compileRequest({
       node_num: 4,
       vehicle_num: 2,
-      distance_matrix: [[0, 1, 1, 1], [1, 0, 1, 1], [1, 1, 0, 1], [1, 1, 1, 0]],
+      distance_matrix: [
+        [0, 1, 1, 1],
+        [1, 0, 1, 1],
+        [1, 1, 0, 1],
+        [1, 1, 1, 0],
+      ],
       start_nodes: [0, 0],
       end_nodes: [0, 0],
       node_demands: [0, 6, 6, 6],
@@ -127,7 +138,13 @@ describe("the feasibility phase (core/feasibility.ts)", () => {
       supports: () => ({ ok: true }),
       solve(_problem, budget) {
         calls++;
-        const s = { routes: [[1, 4], [2, 3], [5, 6, 7]] };
+        const s = {
+          routes: [
+            [1, 4],
+            [2, 3],
+            [5, 6, 7],
+          ],
+        };
         budget.improved(s);
         while (!budget.tick());
         return s;

@@ -29,7 +29,7 @@ export interface FleetOptions {
  */
 export function fleetInstance(o: FleetOptions): SolveRequestInput {
   let s = o.seed;
-  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const n = o.depots + o.customers;
   const pos = Array.from({ length: n }, () => [Math.round(rand() * 100), Math.round(rand() * 100)]);
   const demands = pos.map((_, i) => (i < o.depots ? 0 : 1 + Math.floor(rand() * 6)));
@@ -61,7 +61,9 @@ export function fleetInstance(o: FleetOptions): SolveRequestInput {
     objective: o.cost ? "min_total_cost" : "min_total_distance",
     node_num: n,
     vehicle_num: capacity.length,
-    distance_matrix: pos.map((a, i) => pos.map((b, j) => (i === j ? 0 : Math.round(Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!) * (o.asymmetric ? 0.7 + 0.6 * rand() : 1))))),
+    distance_matrix: pos.map((a, i) =>
+      pos.map((b, j) => (i === j ? 0 : Math.round(Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!) * (o.asymmetric ? 0.7 + 0.6 * rand() : 1)))),
+    ),
     start_nodes: starts,
     end_nodes: ends,
     node_demands: demands,
@@ -109,7 +111,12 @@ export const fleetArb = (time: FleetOptions["time"], maxCustomers = 12): fc.Arbi
  * warp is that of leaving at `open`; the duration is that of the latest departure with that least
  * warp (bisection).
  */
-export function plainWarp(p: CompiledProblem, v: number, route: number[], bounds: { open?: number; arriveClose?: number } = {}): { warp: number; duration: number } {
+export function plainWarp(
+  p: CompiledProblem,
+  v: number,
+  route: number[],
+  bounds: { open?: number; arriveClose?: number } = {},
+): { warp: number; duration: number } {
   const t = p.time!;
   const n = p.nodeCount;
   const start = p.startNode[v]!;

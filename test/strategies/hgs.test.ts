@@ -19,9 +19,16 @@ import { referenceCost } from "./reference-evaluator.js";
  * asymmetric matrix, optionally a time dimension whose only binding limit is the route duration
  * (windows no narrower than the depot's, service times, working hours).
  */
-function instance(o: { customers: number; vehicles: number; seed: number; asymmetric: boolean; duration: boolean; cost: boolean }): SolveRequestInput {
+function instance(o: {
+  customers: number;
+  vehicles: number;
+  seed: number;
+  asymmetric: boolean;
+  duration: boolean;
+  cost: boolean;
+}): SolveRequestInput {
   let s = o.seed;
-  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const n = o.customers + 1;
   const pos = Array.from({ length: n }, () => [Math.round(rand() * 100), Math.round(rand() * 100)]);
   const demands = pos.map((_, i) => (i === 0 ? 0 : 1 + Math.floor(rand() * 6)));
@@ -31,7 +38,9 @@ function instance(o: { customers: number; vehicles: number; seed: number; asymme
     objective: o.cost ? "min_total_cost" : "min_total_distance",
     node_num: n,
     vehicle_num: o.vehicles,
-    distance_matrix: pos.map((a, i) => pos.map((b, j) => (i === j ? 0 : Math.round(Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!) * (o.asymmetric ? 0.7 + 0.6 * rand() : 1))))),
+    distance_matrix: pos.map((a, i) =>
+      pos.map((b, j) => (i === j ? 0 : Math.round(Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!) * (o.asymmetric ? 0.7 + 0.6 * rand() : 1)))),
+    ),
     start_nodes: Array(o.vehicles).fill(0),
     end_nodes: Array(o.vehicles).fill(0),
     node_demands: demands,
@@ -65,10 +74,17 @@ const instanceArb = fc.record({
  * some narrow, service times, a random common speed, and sometimes a working-hours cap (tight
  * enough to bind on some routes).
  */
-function windowInstance(o: { customers: number; vehicles: number; seed: number; asymmetric: boolean; cost: boolean; hours: boolean }): SolveRequestInput {
+function windowInstance(o: {
+  customers: number;
+  vehicles: number;
+  seed: number;
+  asymmetric: boolean;
+  cost: boolean;
+  hours: boolean;
+}): SolveRequestInput {
   const req = instance({ ...o, duration: false });
   let s = o.seed ^ 0x5bd1e995;
-  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const horizon = 200 + Math.round(rand() * 800);
   req.node_time_windows = req.node_demands.map((_, i): [number, number] => {
     if (i === 0) return [0, horizon];
@@ -146,7 +162,10 @@ function scratchCost(p: CompiledProblem, m: ProblemData, pen: Penalties, route: 
   if (route.length === 0) return 0;
   const score = evaluateRoute(p, 0, route);
   return (
-    p.fixedCost[0]! + p.unitCost[0]! * score.distance + pen.load * Math.max(0, score.load - p.capacity[0]!) + (p.time ? pen.duration * Math.max(0, score.durationMin - m.durationLimit) : 0)
+    p.fixedCost[0]! +
+    p.unitCost[0]! * score.distance +
+    pen.load * Math.max(0, score.load - p.capacity[0]!) +
+    (p.time ? pen.duration * Math.max(0, score.durationMin - m.durationLimit) : 0)
   );
 }
 
@@ -190,7 +209,10 @@ function bestSplitCost(tour: Int32Array, m: ProblemData, routeCost: (route: numb
       }
       if (pieces.length > m.routes) continue;
       if (pieces.some((r) => r.reduce((sum, c) => sum + m.demand[c]!, 0) > maxLoad)) continue;
-      best = Math.min(best, pieces.reduce((sum, r) => sum + routeCost(r), 0));
+      best = Math.min(
+        best,
+        pieces.reduce((sum, r) => sum + routeCost(r), 0),
+      );
     }
     return best;
   };
@@ -207,7 +229,10 @@ function expectOptimalSplit(p: CompiledProblem, seed: number, routeCost: RouteCo
   expect(routes.flat()).to.deep.equal(Array.from(tour));
   expect(routes.length).to.equal(m.routes);
   const cost = routes.reduce((sum, r) => sum + routeCost(p, m, pen, r), 0);
-  expect(cost).to.be.closeTo(bestSplitCost(tour, m, (r) => routeCost(p, m, pen, r)), 1e-6);
+  expect(cost).to.be.closeTo(
+    bestSplitCost(tour, m, (r) => routeCost(p, m, pen, r)),
+    1e-6,
+  );
 }
 
 /**
@@ -229,7 +254,10 @@ function runCheckingEveryMove(
   ls.penalties = pen;
   ls.loadRoutes(routes);
   let total = ls.totalCost();
-  expect(total).to.be.closeTo(routes.reduce((sum, r) => sum + routeCost(p, m, pen, r), 0), 1e-6);
+  expect(total).to.be.closeTo(
+    routes.reduce((sum, r) => sum + routeCost(p, m, pen, r), 0),
+    1e-6,
+  );
   beforeRun(ls);
   let moves = 0;
   ls.onCommit = (predicted, ra, rb) => {
@@ -254,13 +282,19 @@ describe("hybrid genetic search (hgs)", function () {
   it("prices every local-search move exactly as re-evaluating the rewritten routes from scratch", () => {
     let moves = 0;
     fc.assert(
-      fc.property(instanceArb, fc.integer({ min: 1, max: 1e6 }), fc.double({ min: 0.1, max: 50, noNaN: true }), fc.double({ min: 0.1, max: 50, noNaN: true }), (o, seed, loadPrice, durationPrice) => {
-        const { problem: p } = compileRequest(instance(o));
-        expect(hgs.supports(p).ok).to.equal(true);
-        const m = modelOf(p);
-        const pen = { load: loadPrice, duration: durationPrice, timeWarp: 1 };
-        moves += runCheckingEveryMove(p, m, pen, new Rng(seed), scratchCost).moves;
-      }),
+      fc.property(
+        instanceArb,
+        fc.integer({ min: 1, max: 1e6 }),
+        fc.double({ min: 0.1, max: 50, noNaN: true }),
+        fc.double({ min: 0.1, max: 50, noNaN: true }),
+        (o, seed, loadPrice, durationPrice) => {
+          const { problem: p } = compileRequest(instance(o));
+          expect(hgs.supports(p).ok).to.equal(true);
+          const m = modelOf(p);
+          const pen = { load: loadPrice, duration: durationPrice, timeWarp: 1 };
+          moves += runCheckingEveryMove(p, m, pen, new Rng(seed), scratchCost).moves;
+        },
+      ),
       { numRuns: 300, seed: 11 },
     );
     expect(moves, "the property exercised many moves").to.be.greaterThan(500);

@@ -59,17 +59,25 @@ describe("large problems: distances without a matrix, grid neighbours, the large
 
   it("scores every solution identically with the matrix and with on-demand distances (windows, costs, several depots)", () => {
     fc.assert(
-      fc.property(arbitraryRequest(12).filter((r) => (r.node_positions ?? []).length > 0), fc.integer({ min: 1, max: 1e6 }), (request, seed) => {
-        const dense = compileRequest(request).problem;
-        const solution = randomSolution(dense, new Rng(seed));
-        expect(evaluateSolution(withoutMatrix(dense), solution)).to.deep.equal(evaluateSolution(dense, solution));
-      }),
+      fc.property(
+        arbitraryRequest(12).filter((r) => (r.node_positions ?? []).length > 0),
+        fc.integer({ min: 1, max: 1e6 }),
+        (request, seed) => {
+          const dense = compileRequest(request).problem;
+          const solution = randomSolution(dense, new Rng(seed));
+          expect(evaluateSolution(withoutMatrix(dense), solution)).to.deep.equal(evaluateSolution(dense, solution));
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it("finds exactly the matrix's k nearest neighbours on the grid, ties by customer index", () => {
-    for (const [customers, k] of [[600, 20], [300, 60], [50, 80]] as const) {
+    for (const [customers, k] of [
+      [600, 20],
+      [300, 60],
+      [50, 80],
+    ] as const) {
       const dense = compileRequest(positionsRequest(customers, 40, 50, customers)).problem;
       const fromGrid = nearestNeighbours(withoutMatrix(dense), k);
       const fromMatrix = nearestNeighbours(dense, k);
@@ -88,34 +96,42 @@ describe("large problems: distances without a matrix, grid neighbours, the large
     expect(selectStrategy(big).name).to.equal("large");
   });
 
-  it("solves 3,500 customers without a matrix: feasible by the evaluator, cheaper " +
-    "than its savings start, every improvement reported", () => {
-    const p = compileRequest(positionsRequest(3500, 800, 40, 4)).problem;
-    const savings = evaluateSolution(p, clarkeWrightSolution(p));
-    expect(savings.feasible).to.equal(true);
-    const budget = Budget.forSeconds(6, 1);
-    const reported: number[] = [];
-    budget.onImprovement((s) => reported.push(evaluateSolution(p, s).cost));
-    const solution = large.solve(p, budget);
-    const score = evaluateSolution(p, solution);
-    expect(score.feasible).to.equal(true);
-    expect(score.missing).to.deep.equal([]);
-    expect(score.cost).to.be.lessThan(savings.cost);
-    expect(reported.length).to.be.greaterThan(1);
-    for (let i = 1; i < reported.length; i++) expect(reported[i]!).to.be.lessThan(reported[i - 1]!);
-    expect(reported[reported.length - 1]).to.be.closeTo(score.cost, 1e-6);
-  });
+  it(
+    "solves 3,500 customers without a matrix: feasible by the evaluator, cheaper " + "than its savings start, every improvement reported",
+    () => {
+      const p = compileRequest(positionsRequest(3500, 800, 40, 4)).problem;
+      const savings = evaluateSolution(p, clarkeWrightSolution(p));
+      expect(savings.feasible).to.equal(true);
+      const budget = Budget.forSeconds(6, 1);
+      const reported: number[] = [];
+      budget.onImprovement((s) => reported.push(evaluateSolution(p, s).cost));
+      const solution = large.solve(p, budget);
+      const score = evaluateSolution(p, solution);
+      expect(score.feasible).to.equal(true);
+      expect(score.missing).to.deep.equal([]);
+      expect(score.cost).to.be.lessThan(savings.cost);
+      expect(reported.length).to.be.greaterThan(1);
+      for (let i = 1; i < reported.length; i++) expect(reported[i]!).to.be.lessThan(reported[i - 1]!);
+      expect(reported[reported.length - 1]).to.be.closeTo(score.cost, 1e-6);
+    },
+  );
 
   it("refuses problems its sub-problems do not carry yet (route limits, pickups), in English", () => {
     const base = positionsRequest(50, 5, 40, 5);
     const limited = compileRequest({ ...base, vehicle_max_stops: [20, 20, 20, 20, 20] } as SolveRequestInput).problem;
     const limits = large.supports(limited);
     expect(limits.ok).to.equal(false);
-    if (!limits.ok) expect(limits.reason).to.equal("the large strategy cannot take this request: it does not take optional stops, skills, shifts or route limits yet");
+    if (!limits.ok)
+      expect(limits.reason).to.equal(
+        "the large strategy cannot take this request: it does not take optional stops, skills, shifts or route limits yet",
+      );
     const pickups = compileRequest({ ...base, node_pickups: base.node_demands.map(() => 0) } as SolveRequestInput).problem;
     const loads = large.supports(pickups);
     expect(loads.ok).to.equal(false);
-    if (!loads.ok) expect(loads.reason).to.equal("the large strategy cannot take this request: it does not take pickups, shipments or extra load dimensions yet");
+    if (!loads.ok)
+      expect(loads.reason).to.equal(
+        "the large strategy cannot take this request: it does not take pickups, shipments or extra load dimensions yet",
+      );
     // Mixed fleets are its own now (rich-decomposition.test.ts).
     expect(large.supports(compileRequest({ ...base, vehicles_capacity: [40, 40, 40, 40, 30] }).problem).ok).to.equal(true);
   });

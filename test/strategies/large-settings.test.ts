@@ -3,7 +3,15 @@ import fc from "fast-check";
 import { FULL_FIRST_ROUND_AT, MIN_FIRST_ROUND_SHARE, firstRoundShare } from "../../strategies/large/settings.js";
 import type { DecompositionSettings } from "../../strategies/settings.js";
 
-const settings = (firstRoundShare: number): DecompositionSettings => ({ customers: 500, seconds: 0.65, rotation: true, firstRoundShare, squeeze: true, windowGroups: false, startShare: 0.1 });
+const settings = (firstRoundShare: number): DecompositionSettings => ({
+  customers: 500,
+  seconds: 0.65,
+  rotation: true,
+  firstRoundShare,
+  squeeze: true,
+  windowGroups: false,
+  startShare: 0.1,
+});
 
 describe("large: the first round's share of a group's time", () => {
   it("grows with the rounds the budget allows, from MIN_FIRST_ROUND_SHARE to 1 at FULL_FIRST_ROUND_AT rounds", () => {

@@ -87,7 +87,17 @@ describe("large: route elimination (fleet squeeze)", function () {
     routes.forEach((r, v) => r.forEach((c) => (routeOf[c] = v)));
     const squeeze = new FleetSqueeze(fleetFloor(p)!, p.vehicleCount);
     const budget = Budget.forSeconds(5, 1);
-    const context = { p, current, routeOf, near: nearestNeighbours(p, 20), target: 20, seconds: 0.2, solver: hgs, pool: new MatrixPool(), budget };
+    const context = {
+      p,
+      current,
+      routeOf,
+      near: nearestNeighbours(p, 20),
+      target: 20,
+      seconds: 0.2,
+      solver: hgs,
+      pool: new MatrixPool(),
+      budget,
+    };
     let eliminated = 0;
     for (let i = 0; i < 4; i++) if (squeeze.attempt(context)) eliminated++;
     const after = evaluateSolution(p, current);

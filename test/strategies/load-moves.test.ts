@@ -40,7 +40,9 @@ function priceOf(p: CompiledProblem, v: number, pen: Penalties, route: number[])
     if (loads.pickupsAfterDeliveries && p.demand[c]! > 0 && picked) late += p.demand[c]!;
     if (loads.pickup[c]! > 0) picked = true;
   }
-  const backhaulBreaches = route.filter((c, k) => loads.pickupsAfterDeliveries && p.demand[c]! > 0 && route.slice(0, k).some((b) => loads.pickup[b]! > 0)).length;
+  const backhaulBreaches = route.filter(
+    (c, k) => loads.pickupsAfterDeliveries && p.demand[c]! > 0 && route.slice(0, k).some((b) => loads.pickup[b]! > 0),
+  ).length;
   expect(backhaulBreaches, `route ${v} keeps the backhaul order`).to.equal(0);
   expect(late).to.equal(0);
   expect(evaluateRoute(p, v, route).orderViolations ?? 0, `route ${v} keeps its shipments whole and in order`).to.equal(0);
@@ -51,13 +53,25 @@ type Move = (ls: GeneralMovePricing, u: number, ru: number, i: number, rv: numbe
 
 const MOVES: { name: string; move: Move }[] = [
   { name: "relocate between routes", move: (ls, _u, ru, i, rv, j) => ru !== rv && generalRelocate(ls, ru, i, rv, j) },
-  { name: "relocate within a route", move: (ls, _u, ru, i, rv, j) => ru === rv && j !== i && j !== i - 1 && generalRelocateWithin(ls, ru, i, j) },
+  {
+    name: "relocate within a route",
+    move: (ls, _u, ru, i, rv, j) => ru === rv && j !== i && j !== i - 1 && generalRelocateWithin(ls, ru, i, j),
+  },
   { name: "swap between routes", move: (ls, _u, ru, i, rv, j) => ru !== rv && j > 0 && generalSwap(ls, ru, i, rv, j) },
-  { name: "swap within a route", move: (ls, _u, ru, i, rv, j) => ru === rv && j > 0 && j !== i && j !== i - 1 && generalSwapWithin(ls, ru, i, j) },
+  {
+    name: "swap within a route",
+    move: (ls, _u, ru, i, rv, j) => ru === rv && j > 0 && j !== i && j !== i - 1 && generalSwapWithin(ls, ru, i, j),
+  },
   { name: "2-opt*", move: (ls, _u, ru, i, rv, j) => ru !== rv && generalTwoOptStar(ls, ru, i, rv, j) },
   { name: "2-opt", move: (ls, _u, ru, i, rv, j) => ru === rv && i < j && generalTwoOpt(ls, ru, i, j) },
-  { name: "2-opt* of delivery parts (backhauls)", move: (ls, _u, ru, i, rv, j) => ru !== rv && ls.m.order?.backhaul != null && linehaulTwoOptStar(ls, ru, i, rv, j) },
-  { name: "exchange of pickup-part heads (backhauls)", move: (ls, _u, ru, i, rv, j) => ru !== rv && ls.m.order?.backhaul != null && backhaulHeadExchange(ls, ru, i, rv, j) },
+  {
+    name: "2-opt* of delivery parts (backhauls)",
+    move: (ls, _u, ru, i, rv, j) => ru !== rv && ls.m.order?.backhaul != null && linehaulTwoOptStar(ls, ru, i, rv, j),
+  },
+  {
+    name: "exchange of pickup-part heads (backhauls)",
+    move: (ls, _u, ru, i, rv, j) => ru !== rv && ls.m.order?.backhaul != null && backhaulHeadExchange(ls, ru, i, rv, j),
+  },
   { name: "pair relocate", move: (ls, u, ru, _i, rv) => ru !== rv && ls.m.order?.role[u] === 1 && pairRelocate(ls, u, rv) },
   {
     name: "pair relocate, the pickup next to a customer (granular)",
@@ -65,9 +79,13 @@ const MOVES: { name: string; move: Move }[] = [
   },
   {
     name: "pair relocate, the delivery next to a customer (granular)",
-    move: (ls, u, ru, _i, rv, j) => ru !== rv && j > 0 && ls.m.order?.role[u] === -1 && pairRelocate(ls, ls.m.order.partner![u]!, rv, ls.rs.seq[rv]![j]!, true),
+    move: (ls, u, ru, _i, rv, j) =>
+      ru !== rv && j > 0 && ls.m.order?.role[u] === -1 && pairRelocate(ls, ls.m.order.partner![u]!, rv, ls.rs.seq[rv]![j]!, true),
   },
-  { name: "pair relocate within a route", move: (ls, u, ru, _i, rv) => ru === rv && ls.m.order?.role[u] === 1 && pairRelocateWithin(ls, u) },
+  {
+    name: "pair relocate within a route",
+    move: (ls, u, ru, _i, rv) => ru === rv && ls.m.order?.role[u] === 1 && pairRelocateWithin(ls, u),
+  },
   {
     name: "pair exchange",
     move: (ls, u, ru, _i, rv, j) => {
@@ -91,7 +109,10 @@ describe("moves with load rules (pickups, backhauls, shipments, extra dimensions
           if (!setup) return;
           const { p, rng, rs, ls } = setup;
           let total = rs.totalCost();
-          expect(total).to.be.closeTo(rs.routes().reduce((sum, r, v) => sum + priceOf(p, v, pen, r), 0), 1e-6 * Math.max(1, total));
+          expect(total).to.be.closeTo(
+            rs.routes().reduce((sum, r, v) => sum + priceOf(p, v, pen, r), 0),
+            1e-6 * Math.max(1, total),
+          );
           ls.onCommit = (predicted, ra, rb) => {
             commits++;
             const now = rs.routes();
@@ -109,7 +130,12 @@ describe("moves with load rules (pickups, backhauls, shipments, extra dimensions
               }
             }
           }
-          expect(rs.routes().flat().sort((a, b) => a - b)).to.deep.equal(Array.from(p.customers).sort((a, b) => a - b));
+          expect(
+            rs
+              .routes()
+              .flat()
+              .sort((a, b) => a - b),
+          ).to.deep.equal(Array.from(p.customers).sort((a, b) => a - b));
         }),
         { numRuns: 60 },
       );
@@ -133,7 +159,12 @@ describe("moves with load rules (pickups, backhauls, shipments, extra dimensions
           expect(rs.totalCost()).to.be.lessThan(before);
         };
         repairBackhaulPairing(ls);
-        expect(rs.routes().flat().sort((a, b) => a - b)).to.deep.equal(Array.from(p.customers).sort((a, b) => a - b));
+        expect(
+          rs
+            .routes()
+            .flat()
+            .sort((a, b) => a - b),
+        ).to.deep.equal(Array.from(p.customers).sort((a, b) => a - b));
       }),
       { numRuns: 100 },
     );
@@ -142,18 +173,23 @@ describe("moves with load rules (pickups, backhauls, shipments, extra dimensions
 
   it("the assignment is the cheapest of all permutations (brute force up to 6 x 6)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 6 }).chain((n) => fc.tuple(fc.constant(n), fc.array(fc.integer({ min: 0, max: 100 }), { minLength: n * n, maxLength: n * n }))), ([n, values]) => {
-        const cost = Float64Array.from(values);
-        const match = minimumAssignment(cost, n);
-        expect(new Set(match).size).to.equal(n);
-        let best = Number.POSITIVE_INFINITY;
-        const permute = (row: number, used: number, sum: number) => {
-          if (row === n) best = Math.min(best, sum);
-          else for (let c = 0; c < n; c++) if (!(used & (1 << c))) permute(row + 1, used | (1 << c), sum + cost[row * n + c]!);
-        };
-        permute(0, 0, 0);
-        expect(Array.from(match).reduce((sum, c, r) => sum + cost[r * n + c]!, 0)).to.equal(best);
-      }),
+      fc.property(
+        fc
+          .integer({ min: 1, max: 6 })
+          .chain((n) => fc.tuple(fc.constant(n), fc.array(fc.integer({ min: 0, max: 100 }), { minLength: n * n, maxLength: n * n }))),
+        ([n, values]) => {
+          const cost = Float64Array.from(values);
+          const match = minimumAssignment(cost, n);
+          expect(new Set(match).size).to.equal(n);
+          let best = Number.POSITIVE_INFINITY;
+          const permute = (row: number, used: number, sum: number) => {
+            if (row === n) best = Math.min(best, sum);
+            else for (let c = 0; c < n; c++) if (!(used & (1 << c))) permute(row + 1, used | (1 << c), sum + cost[row * n + c]!);
+          };
+          permute(0, 0, 0);
+          expect(Array.from(match).reduce((sum, c, r) => sum + cost[r * n + c]!, 0)).to.equal(best);
+        },
+      ),
     );
   });
 
@@ -179,7 +215,12 @@ describe("moves with load rules (pickups, backhauls, shipments, extra dimensions
           recreate(ls, rng, ruin(rs, rng, 1 + rng.int(p.customers.length)));
           const total = rs.routes().reduce((sum, r, v) => sum + priceOf(p, v, pen, r), 0);
           expect(rs.totalCost()).to.be.closeTo(total, 1e-6 * Math.max(1, total));
-          expect(rs.routes().flat().sort((a, b) => a - b)).to.deep.equal(Array.from(p.customers).sort((a, b) => a - b));
+          expect(
+            rs
+              .routes()
+              .flat()
+              .sort((a, b) => a - b),
+          ).to.deep.equal(Array.from(p.customers).sort((a, b) => a - b));
         }
       }),
       { numRuns: 60 },
@@ -187,47 +228,54 @@ describe("moves with load rules (pickups, backhauls, shipments, extra dimensions
     expect(commits).to.be.greaterThan(50);
   });
 
-  it("pair relocate within a route and pair exchange miss no improvement: when they " +
-    "refuse, no placement the evaluator prices improves", () => {
-    let refused = 0;
-    fc.assert(
-      fc.property(fc.oneof(loadArb("none", 10, "shipments"), loadArb("hard", 10, "shipments"), loadArb("soft", 10, "shipments")), penaltyArb, (o, pen) => {
-        const setup = pricedRandomRoutes(o, pen);
-        if (!setup) return;
-        const { p, rng, rs, ls } = setup;
-        const price = (v: number, route: number[]) => priceOf(p, v, pen, route);
-        const margin = (x: number) => 1e-6 * Math.max(1, Math.abs(x));
-        for (const s of p.loads!.shipments) {
-          const r = rs.routeOf[s.pickup]!;
-          const route = rs.routes()[r]!;
-          const before = price(r, route);
-          if (pairRelocateWithin(ls, s.pickup)) continue;
-          refused++;
-          // Every other placement of the pair in its route, priced from scratch.
-          const rest = route.filter((c) => c !== s.pickup && c !== s.delivery);
-          for (let x = 0; x <= rest.length; x++) {
-            for (let y = x; y <= rest.length; y++) {
-              const cand = [...rest.slice(0, x), s.pickup, ...rest.slice(x, y), s.delivery, ...rest.slice(y)];
-              expect(price(r, cand), `shipment ${s.pickup}-${s.delivery} at ${x}, ${y}`).to.be.at.least(before - margin(before));
+  it(
+    "pair relocate within a route and pair exchange miss no improvement: when they " + "refuse, no placement the evaluator prices improves",
+    () => {
+      let refused = 0;
+      fc.assert(
+        fc.property(
+          fc.oneof(loadArb("none", 10, "shipments"), loadArb("hard", 10, "shipments"), loadArb("soft", 10, "shipments")),
+          penaltyArb,
+          (o, pen) => {
+            const setup = pricedRandomRoutes(o, pen);
+            if (!setup) return;
+            const { p, rng, rs, ls } = setup;
+            const price = (v: number, route: number[]) => priceOf(p, v, pen, route);
+            const margin = (x: number) => 1e-6 * Math.max(1, Math.abs(x));
+            for (const s of p.loads!.shipments) {
+              const r = rs.routeOf[s.pickup]!;
+              const route = rs.routes()[r]!;
+              const before = price(r, route);
+              if (pairRelocateWithin(ls, s.pickup)) continue;
+              refused++;
+              // Every other placement of the pair in its route, priced from scratch.
+              const rest = route.filter((c) => c !== s.pickup && c !== s.delivery);
+              for (let x = 0; x <= rest.length; x++) {
+                for (let y = x; y <= rest.length; y++) {
+                  const cand = [...rest.slice(0, x), s.pickup, ...rest.slice(x, y), s.delivery, ...rest.slice(y)];
+                  expect(price(r, cand), `shipment ${s.pickup}-${s.delivery} at ${x}, ${y}`).to.be.at.least(before - margin(before));
+                }
+              }
             }
-          }
-        }
-        for (const s of p.loads!.shipments) {
-          for (const t of p.loads!.shipments) {
-            const ru = rs.routeOf[s.pickup]!;
-            const rv = rs.routeOf[t.pickup]!;
-            if (ru === rv) continue;
-            const now = rs.routes();
-            const before = price(ru, now[ru]!) + price(rv, now[rv]!);
-            if (pairExchange(ls, s.pickup, t.pickup)) continue;
-            const swap = (c: number) => (c === s.pickup ? t.pickup : c === s.delivery ? t.delivery : c === t.pickup ? s.pickup : c === t.delivery ? s.delivery : c);
-            const after = price(ru, now[ru]!.map(swap)) + price(rv, now[rv]!.map(swap));
-            expect(after, `exchange of ${s.pickup} and ${t.pickup}`).to.be.at.least(before - margin(before));
-          }
-        }
-      }),
-      { numRuns: 60 },
-    );
-    expect(refused).to.be.greaterThan(0);
-  });
+            for (const s of p.loads!.shipments) {
+              for (const t of p.loads!.shipments) {
+                const ru = rs.routeOf[s.pickup]!;
+                const rv = rs.routeOf[t.pickup]!;
+                if (ru === rv) continue;
+                const now = rs.routes();
+                const before = price(ru, now[ru]!) + price(rv, now[rv]!);
+                if (pairExchange(ls, s.pickup, t.pickup)) continue;
+                const swap = (c: number) =>
+                  c === s.pickup ? t.pickup : c === s.delivery ? t.delivery : c === t.pickup ? s.pickup : c === t.delivery ? s.delivery : c;
+                const after = price(ru, now[ru]!.map(swap)) + price(rv, now[rv]!.map(swap));
+                expect(after, `exchange of ${s.pickup} and ${t.pickup}`).to.be.at.least(before - margin(before));
+              }
+            }
+          },
+        ),
+        { numRuns: 60 },
+      );
+      expect(refused).to.be.greaterThan(0);
+    },
+  );
 });

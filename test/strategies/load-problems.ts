@@ -26,7 +26,7 @@ export interface LoadOptions extends FleetOptions {
 export function loadInstance(o: LoadOptions): SolveRequestInput & ConstraintFields {
   const req = fleetInstance(o) as SolveRequestInput & ConstraintFields;
   let s = o.loadSeed;
-  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const n = req.node_num;
   const m = req.vehicle_num;
   const depot = (i: number) => i < o.depots;
@@ -69,7 +69,11 @@ export function loadInstance(o: LoadOptions): SolveRequestInput & ConstraintFiel
 
 export const loadArb = (time: FleetOptions["time"], maxCustomers = 10, kind?: LoadKind): fc.Arbitrary<LoadOptions> =>
   fc
-    .tuple(fleetArb(time, maxCustomers), kind ? fc.constant(kind) : fc.constantFrom<LoadKind>("pickups", "backhauls", "shipments", "dimensions", "all"), fc.integer({ min: 1, max: 1_000_000 }))
+    .tuple(
+      fleetArb(time, maxCustomers),
+      kind ? fc.constant(kind) : fc.constantFrom<LoadKind>("pickups", "backhauls", "shipments", "dimensions", "all"),
+      fc.integer({ min: 1, max: 1_000_000 }),
+    )
     .map(([o, k, loadSeed]) => ({ ...o, kind: k, loadSeed }));
 
 /** Random routes that keep the order rules: each shipment on one route, pickup first; deliveries before pickups under backhauls. */
@@ -98,7 +102,10 @@ export function validLists(p: CompiledProblem, rng: Rng): number[][] {
 }
 
 /** A load instance with random rule-keeping routes (validLists) on the route model at the given prices; null without load rules. */
-export function pricedRandomRoutes(o: LoadOptions, pen: Penalties): { p: CompiledProblem; rng: Rng; rs: Routes; ls: GeneralMovePricing } | null {
+export function pricedRandomRoutes(
+  o: LoadOptions,
+  pen: Penalties,
+): { p: CompiledProblem; rng: Rng; rs: Routes; ls: GeneralMovePricing } | null {
   const { problem: p } = compileRequest(loadInstance(o));
   if (!p.loads) return null;
   const rng = new Rng(o.seed);

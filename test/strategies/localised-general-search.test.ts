@@ -41,16 +41,20 @@ describe("localised general search (promising customers: mixed fleets, windows, 
           const i = rng.int(flat.length);
           const j = i + rng.int(flat.length - i);
           // Either a reversal of [i, j] or a relocation of one customer, then a random split into routes.
-          const next = rng.next() < 0.5 ? [...flat.slice(0, i), ...flat.slice(i, j + 1).reverse(), ...flat.slice(j + 1)] : (() => {
-            const c = flat.splice(i, 1)[0]!;
-            flat.splice(rng.int(flat.length + 1), 0, c);
-            return flat;
-          })();
+          const next =
+            rng.next() < 0.5
+              ? [...flat.slice(0, i), ...flat.slice(i, j + 1).reverse(), ...flat.slice(j + 1)]
+              : (() => {
+                  const c = flat.splice(i, 1)[0]!;
+                  flat.splice(rng.int(flat.length + 1), 0, c);
+                  return flat;
+                })();
           const cut = rng.int(next.length + 1);
           routes = [next.slice(0, cut), next.slice(cut)].filter((r) => r.length > 0);
           write(routes, step);
           const after = neighbourPairs(routes);
-          for (const c of customers) expect(changes.changedAt[c] === step, `customer ${c} at step ${step}`).to.equal(before.get(c) !== after.get(c));
+          for (const c of customers)
+            expect(changes.changedAt[c] === step, `customer ${c} at step ${step}`).to.equal(before.get(c) !== after.get(c));
         }
       }),
       { numRuns: 200, seed: 5 },
@@ -98,78 +102,148 @@ describe("localised general search (promising customers: mixed fleets, windows, 
     expect(moves, "localised runs applied moves").to.be.greaterThan(50);
   });
 
-  it("under windows and rules: prices every move of a localised run exactly, repairs " +
-    "included, and serves every customer it may not skip", () => {
-    let moves = 0;
-    let repairMoves = 0;
-    fc.assert(
-      fc.property(fc.oneof(fleetArb("hard", 14), fleetArb("soft", 14), fleetArb("none", 14)), fc.boolean(), rulesPenaltyArb, fc.integer({ min: 1, max: 1e6 }), (o, rules, pen, seed) => {
-        const base = fleetInstance(o);
-        const p = compileRequest(rules ? withRules(base, o.seed, seed % 2 === 0) : base).problem;
-        const m = buildProblemData(p);
-        const rng = new Rng(seed);
-        const rs = new Routes(m);
-        rs.trackChanges();
-        rs.penalties = pen;
-        const routes: number[][] = Array.from({ length: m.routes }, () => []);
-        const allowed = m.rules?.allowed ?? null;
-        for (const c of rng.shuffle(Array.from(m.customers))) {
-          const may = Array.from({ length: m.routes }, (_, v) => v).filter((v) => allowed === null || allowed[v * m.nodeCount + c] === 1);
-          if (may.length > 0) routes[may[rng.int(may.length)]!]!.push(c);
-        }
-        rs.loadRoutes(routes);
-        const ls = new GeneralLocalSearch(rs);
-        ls.run(rng);
-        const optimum = rs.totalCost();
-        ls.focus();
-        ls.run(rng);
-        expect(rs.totalCost(), "a localised run at a local optimum changes nothing").to.equal(optimum);
-        let repairing = false;
-        ls.onCommit = (predicted, ra, rb) => {
-          moves++;
-          if (repairing) repairMoves++;
-          const now = rs.routes();
-          const actual = scratchCost(p, ra, rs.penalties, now[ra]!) + (rb >= 0 ? scratchCost(p, rb, rs.penalties, now[rb]!) : 0);
-          expect(predicted, `move on routes ${ra}, ${rb}`).to.be.closeTo(actual, 1e-6 * Math.max(1, Math.abs(actual)));
-        };
-        for (let round = 0; round < 3; round++) {
-          ls.focus();
-          recreate(ls, rng, ruin(rs, rng, 1 + rng.int(m.customers.length), rules));
-          ls.run(rng);
-          // A repair as the iterated search makes it: raised prices, the violating routes examined again.
-          repairing = true;
-          rs.penalties = { ...pen, load: pen.load * 10, timeWarp: pen.timeWarp * 10, duration: pen.duration * 10, distance: pen.distance * 10, stops: pen.stops * 10 };
-          rs.reprice();
-          ls.revisitViolating();
-          ls.run(rng);
-          rs.penalties = pen;
-          rs.reprice();
-          ls.revisitViolating();
-          repairing = false;
-        }
-        const served = rs.routes().flat();
-        expect(new Set(served).size, "no customer twice").to.equal(served.length);
-        for (const [v, route] of rs.routes().entries()) for (const c of route) expect(allowed === null || allowed[v * m.nodeCount + c] === 1, `customer ${c} on vehicle ${v}`).to.equal(true);
-        if (!rules) expect(served.length, "every customer served").to.equal(m.customers.length);
-      }),
-      { numRuns: 150, seed: 43 },
-    );
-    expect(moves, "localised runs applied moves").to.be.greaterThan(200);
-    expect(repairMoves, "repairs applied moves").to.be.greaterThan(10);
-  });
+  it(
+    "under windows and rules: prices every move of a localised run exactly, repairs " +
+      "included, and serves every customer it may not skip",
+    () => {
+      let moves = 0;
+      let repairMoves = 0;
+      fc.assert(
+        fc.property(
+          fc.oneof(fleetArb("hard", 14), fleetArb("soft", 14), fleetArb("none", 14)),
+          fc.boolean(),
+          rulesPenaltyArb,
+          fc.integer({ min: 1, max: 1e6 }),
+          (o, rules, pen, seed) => {
+            const base = fleetInstance(o);
+            const p = compileRequest(rules ? withRules(base, o.seed, seed % 2 === 0) : base).problem;
+            const m = buildProblemData(p);
+            const rng = new Rng(seed);
+            const rs = new Routes(m);
+            rs.trackChanges();
+            rs.penalties = pen;
+            const routes: number[][] = Array.from({ length: m.routes }, () => []);
+            const allowed = m.rules?.allowed ?? null;
+            for (const c of rng.shuffle(Array.from(m.customers))) {
+              const may = Array.from({ length: m.routes }, (_, v) => v).filter(
+                (v) => allowed === null || allowed[v * m.nodeCount + c] === 1,
+              );
+              if (may.length > 0) routes[may[rng.int(may.length)]!]!.push(c);
+            }
+            rs.loadRoutes(routes);
+            const ls = new GeneralLocalSearch(rs);
+            ls.run(rng);
+            const optimum = rs.totalCost();
+            ls.focus();
+            ls.run(rng);
+            expect(rs.totalCost(), "a localised run at a local optimum changes nothing").to.equal(optimum);
+            let repairing = false;
+            ls.onCommit = (predicted, ra, rb) => {
+              moves++;
+              if (repairing) repairMoves++;
+              const now = rs.routes();
+              const actual = scratchCost(p, ra, rs.penalties, now[ra]!) + (rb >= 0 ? scratchCost(p, rb, rs.penalties, now[rb]!) : 0);
+              expect(predicted, `move on routes ${ra}, ${rb}`).to.be.closeTo(actual, 1e-6 * Math.max(1, Math.abs(actual)));
+            };
+            for (let round = 0; round < 3; round++) {
+              ls.focus();
+              recreate(ls, rng, ruin(rs, rng, 1 + rng.int(m.customers.length), rules));
+              ls.run(rng);
+              // A repair as the iterated search makes it: raised prices, the violating routes examined again.
+              repairing = true;
+              rs.penalties = {
+                ...pen,
+                load: pen.load * 10,
+                timeWarp: pen.timeWarp * 10,
+                duration: pen.duration * 10,
+                distance: pen.distance * 10,
+                stops: pen.stops * 10,
+              };
+              rs.reprice();
+              ls.revisitViolating();
+              ls.run(rng);
+              rs.penalties = pen;
+              rs.reprice();
+              ls.revisitViolating();
+              repairing = false;
+            }
+            const served = rs.routes().flat();
+            expect(new Set(served).size, "no customer twice").to.equal(served.length);
+            for (const [v, route] of rs.routes().entries())
+              for (const c of route)
+                expect(allowed === null || allowed[v * m.nodeCount + c] === 1, `customer ${c} on vehicle ${v}`).to.equal(true);
+            if (!rules) expect(served.length, "every customer served").to.equal(m.customers.length);
+          },
+        ),
+        { numRuns: 150, seed: 43 },
+      );
+      expect(moves, "localised runs applied moves").to.be.greaterThan(200);
+      expect(repairMoves, "repairs applied moves").to.be.greaterThan(10);
+    },
+  );
 
   it("is on under windows without rules or load order (with a feasible current), off under rules and when a benchmark turns it off", () => {
-    const timed = buildProblemData(compileRequest(fleetInstance({ customers: 10, types: 1, depots: 2, mixedEnds: false, asymmetric: false, cost: false, time: "hard", hours: true, speeds: false, seed: 3 })).problem);
-    const ruled = buildProblemData(compileRequest(withRules(fleetInstance({ customers: 10, types: 2, depots: 1, mixedEnds: false, asymmetric: false, cost: true, time: "hard", hours: false, speeds: false, seed: 4 }), 4, false)).problem);
+    const timed = buildProblemData(
+      compileRequest(
+        fleetInstance({
+          customers: 10,
+          types: 1,
+          depots: 2,
+          mixedEnds: false,
+          asymmetric: false,
+          cost: false,
+          time: "hard",
+          hours: true,
+          speeds: false,
+          seed: 3,
+        }),
+      ).problem,
+    );
+    const ruled = buildProblemData(
+      compileRequest(
+        withRules(
+          fleetInstance({
+            customers: 10,
+            types: 2,
+            depots: 1,
+            mixedEnds: false,
+            asymmetric: false,
+            cost: true,
+            time: "hard",
+            hours: false,
+            speeds: false,
+            seed: 4,
+          }),
+          4,
+          false,
+        ),
+      ).problem,
+    );
     expect(generalSettings(timed)).to.deep.equal({ focus: true, feasibleCurrent: true, thresholdWeight: null, setPartitioning: false });
     expect(generalSettings(ruled).focus).to.equal(false);
     const off = { general: { focus: false, feasibleCurrent: false } };
-    expect(generalSettings(timed, off)).to.deep.equal({ focus: false, feasibleCurrent: false, thresholdWeight: null, setPartitioning: false });
+    expect(generalSettings(timed, off)).to.deep.equal({
+      focus: false,
+      feasibleCurrent: false,
+      thresholdWeight: null,
+      setPartitioning: false,
+    });
     expect(generalSettings(ruled, off).focus).to.equal(false);
   });
 
   it("with fixed costs and the floor, never lowers the load price below its starting value", () => {
-    const req = fleetInstance({ customers: 20, types: 3, depots: 1, mixedEnds: false, asymmetric: false, cost: true, time: "none", hours: false, speeds: false, seed: 9 });
+    const req = fleetInstance({
+      customers: 20,
+      types: 3,
+      depots: 1,
+      mixedEnds: false,
+      asymmetric: false,
+      cost: true,
+      time: "none",
+      hours: false,
+      speeds: false,
+      seed: 9,
+    });
     const m = buildProblemData(compileRequest(req).problem);
     const floored = new PenaltyManager(m, 10, true);
     const free = new PenaltyManager(m, 10, false);

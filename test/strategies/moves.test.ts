@@ -9,7 +9,12 @@ import { Rng } from "../../strategies/core/rng.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { GeneralMovePricing } from "../../strategies/search/general/move-pricing.js";
 import { LoadSegment } from "../../strategies/search/load-segment.js";
-import { generalRelocate, generalRelocateWithin, textbookRelocate, textbookRelocateWithin } from "../../strategies/search/moves/relocate.js";
+import {
+  generalRelocate,
+  generalRelocateWithin,
+  textbookRelocate,
+  textbookRelocateWithin,
+} from "../../strategies/search/moves/relocate.js";
 import { SwapStar } from "../../strategies/search/moves/swap-star.js";
 import { generalSwap, generalSwapWithin, textbookSwap, textbookSwapWithin } from "../../strategies/search/moves/swap.js";
 import { generalTwoOpt, textbookTwoOpt } from "../../strategies/search/moves/two-opt.js";
@@ -39,7 +44,17 @@ function listsOf(routes: Routes): number[][] {
  * each commit's predicted penalised cost must equal the shared evaluator's from-scratch price of
  * the rewritten routes on their vehicles (scratchRouteCost), and the total must fall.
  */
-function exercise(p: CompiledProblem, model: Routes, pen: Penalties, seed: number, hook: (f: (predicted: number, ra: number, rb: number) => void) => void, inter: Inter | null, intra: Intra | null, prepare: (ru: number, rv: number) => void, pass?: (rng: Rng) => boolean): number {
+function exercise(
+  p: CompiledProblem,
+  model: Routes,
+  pen: Penalties,
+  seed: number,
+  hook: (f: (predicted: number, ra: number, rb: number) => void) => void,
+  inter: Inter | null,
+  intra: Intra | null,
+  prepare: (ru: number, rv: number) => void,
+  pass?: (rng: Rng) => boolean,
+): number {
   const rng = new Rng(seed);
   const slots = model.m.routes;
   const lists: number[][] = Array.from({ length: slots }, () => []);
@@ -84,12 +99,36 @@ interface MoveCase {
 }
 
 const MOVES: MoveCase[] = [
-  { name: "relocate between routes", general: (ls) => ({ inter: (ru, i, rv, j) => generalRelocate(ls, ru, i, rv, j), intra: null }), textbook: (ls) => ({ inter: (ru, i, rv, j) => textbookRelocate(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j), intra: null }) },
-  { name: "relocate within a route", general: (ls) => ({ inter: null, intra: (r, i, j) => generalRelocateWithin(ls, r, i, j) }), textbook: (ls) => ({ inter: null, intra: (r, i, j) => textbookRelocateWithin(ls, ls.rs.seq[r]![i]!, r, i, j) }) },
-  { name: "swap between routes", general: (ls) => ({ inter: (ru, i, rv, j) => j > 0 && generalSwap(ls, ru, i, rv, j), intra: null }), textbook: (ls) => ({ inter: (ru, i, rv, j) => j > 0 && textbookSwap(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j), intra: null }) },
-  { name: "swap within a route", general: (ls) => ({ inter: null, intra: (r, i, j) => j > 0 && generalSwapWithin(ls, r, i, j) }), textbook: (ls) => ({ inter: null, intra: (r, i, j) => j > 0 && textbookSwapWithin(ls, r, i, j) }) },
-  { name: "2-opt*", general: (ls) => ({ inter: (ru, i, rv, j) => generalTwoOptStar(ls, ru, i, rv, j), intra: null }), textbook: (ls) => ({ inter: (ru, i, rv, j) => textbookTwoOptStar(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j), intra: null }) },
-  { name: "2-opt", general: (ls) => ({ inter: null, intra: (r, i, j) => i < j && generalTwoOpt(ls, r, i, j) }), textbook: (ls) => ({ inter: null, intra: (r, i, j) => i < j && textbookTwoOpt(ls, r, i, j) }) },
+  {
+    name: "relocate between routes",
+    general: (ls) => ({ inter: (ru, i, rv, j) => generalRelocate(ls, ru, i, rv, j), intra: null }),
+    textbook: (ls) => ({ inter: (ru, i, rv, j) => textbookRelocate(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j), intra: null }),
+  },
+  {
+    name: "relocate within a route",
+    general: (ls) => ({ inter: null, intra: (r, i, j) => generalRelocateWithin(ls, r, i, j) }),
+    textbook: (ls) => ({ inter: null, intra: (r, i, j) => textbookRelocateWithin(ls, ls.rs.seq[r]![i]!, r, i, j) }),
+  },
+  {
+    name: "swap between routes",
+    general: (ls) => ({ inter: (ru, i, rv, j) => j > 0 && generalSwap(ls, ru, i, rv, j), intra: null }),
+    textbook: (ls) => ({ inter: (ru, i, rv, j) => j > 0 && textbookSwap(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j), intra: null }),
+  },
+  {
+    name: "swap within a route",
+    general: (ls) => ({ inter: null, intra: (r, i, j) => j > 0 && generalSwapWithin(ls, r, i, j) }),
+    textbook: (ls) => ({ inter: null, intra: (r, i, j) => j > 0 && textbookSwapWithin(ls, r, i, j) }),
+  },
+  {
+    name: "2-opt*",
+    general: (ls) => ({ inter: (ru, i, rv, j) => generalTwoOptStar(ls, ru, i, rv, j), intra: null }),
+    textbook: (ls) => ({ inter: (ru, i, rv, j) => textbookTwoOptStar(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j), intra: null }),
+  },
+  {
+    name: "2-opt",
+    general: (ls) => ({ inter: null, intra: (r, i, j) => i < j && generalTwoOpt(ls, r, i, j) }),
+    textbook: (ls) => ({ inter: null, intra: (r, i, j) => i < j && textbookTwoOpt(ls, r, i, j) }),
+  },
 ];
 
 describe("moves (strategies/search/moves), each priced on the route model against the evaluator", function () {
@@ -103,7 +142,16 @@ describe("moves (strategies/search/moves), each priced on the route model agains
           const { problem: p } = compileRequest(fleetInstance(o));
           const ls = new GeneralMovePricing(new Routes(buildProblemData(p)));
           const { inter, intra } = move.general(ls);
-          commits += exercise(p, ls.rs, pen, o.seed, (f) => (ls.onCommit = f), inter, intra, (ru, rv) => (ls.before = ls.rs.cost[ru]! + ls.rs.cost[rv]!));
+          commits += exercise(
+            p,
+            ls.rs,
+            pen,
+            o.seed,
+            (f) => (ls.onCommit = f),
+            inter,
+            intra,
+            (ru, rv) => (ls.before = ls.rs.cost[ru]! + ls.rs.cost[rv]!),
+          );
         }),
         { numRuns: 40 },
       );
@@ -123,7 +171,16 @@ describe("moves (strategies/search/moves), each priced on the route model agains
           runs++;
           const ls = new TextbookMovePricing(outcome.model);
           const { inter, intra } = move.textbook(ls);
-          commits += exercise(p, ls.rs, pen, o.seed, (f) => (ls.onCommit = f), inter, intra, (ru, rv) => ls.setPair(ru, rv));
+          commits += exercise(
+            p,
+            ls.rs,
+            pen,
+            o.seed,
+            (f) => (ls.onCommit = f),
+            inter,
+            intra,
+            (ru, rv) => ls.setPair(ru, rv),
+          );
         }),
         { numRuns: 40 },
       );
@@ -143,7 +200,17 @@ describe("SWAP* (strategies/search/moves/swap-star.ts), one implementation for b
         const { problem: p } = compileRequest(fleetInstance(o));
         const ls = new GeneralMovePricing(new Routes(buildProblemData(p)));
         const swapStar = new SwapStar(ls);
-        commits += exercise(p, ls.rs, pen, o.seed, (f) => (ls.onCommit = f), null, null, () => {}, (rng) => swapStar.pass(rng, 0));
+        commits += exercise(
+          p,
+          ls.rs,
+          pen,
+          o.seed,
+          (f) => (ls.onCommit = f),
+          null,
+          null,
+          () => {},
+          (rng) => swapStar.pass(rng, 0),
+        );
       }),
       { numRuns: 60 },
     );
@@ -160,69 +227,98 @@ describe("SWAP* (strategies/search/moves/swap-star.ts), one implementation for b
         if (!outcome.ok || (p.time !== null && outcome.model.windows === null)) return;
         const ls = new TextbookMovePricing(outcome.model);
         const swapStar = new SwapStar(ls);
-        commits += exercise(p, ls.rs, pen, o.seed, (f) => (ls.onCommit = f), null, null, () => {}, (rng) => swapStar.pass(rng, 0));
+        commits += exercise(
+          p,
+          ls.rs,
+          pen,
+          o.seed,
+          (f) => (ls.onCommit = f),
+          null,
+          null,
+          () => {},
+          (rng) => swapStar.pass(rng, 0),
+        );
       }),
       { numRuns: 60 },
     );
     expect(commits).to.be.greaterThan(0);
   });
 
-  it("textbook search under binding windows: only customers with a granular neighbour " +
-    "in the other route move there, priced as the evaluator prices it", () => {
-    let commits = 0;
-    let excluded = 0;
-    fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 90, max: 140 }), penaltyArb, (seed, customers, pen) => {
-        const o = { customers, types: 1, depots: 1, mixedEnds: false, asymmetric: false, cost: false, time: "hard" as const, hours: false, speeds: false, seed };
-        const { problem: p } = compileRequest(fleetInstance(o));
-        const outcome = buildModel(p);
-        if (!outcome.ok || outcome.model.windows === null || outcome.model.routes < 2) return;
-        const ls = new TextbookMovePricing(outcome.model);
-        const m = ls.m;
-        // Routes that are compact in space (customers by distance from one of them), so that
-        // many customers have no granular neighbour in the other routes.
-        const from = m.customers[0]!;
-        const order = Array.from(m.customers).sort((a, b) => m.dist[from * m.nodeCount + a]! - m.dist[from * m.nodeCount + b]!);
-        const size = Math.ceil(order.length / m.routes);
-        ls.penalties = pen;
-        ls.loadRoutes(Array.from({ length: m.routes }, (_, r) => order.slice(r * size, (r + 1) * size)));
-        for (const c of m.customers) if (!Array.from(m.neighbours[c]!).some((w) => ls.rs.routeOf[w] !== ls.rs.routeOf[c])) excluded++;
-        let before = Int32Array.from(ls.rs.routeOf);
-        ls.onCommit = (predicted, ra, rb) => {
-          commits++;
-          const now = ls.routes();
-          const actual = scratchRouteCost(p, ra, pen, now[ra]!) + (rb >= 0 ? scratchRouteCost(p, rb, pen, now[rb]!) : 0);
-          expect(predicted).to.be.closeTo(actual, 1e-6 * Math.max(1, Math.abs(actual)));
-          for (const c of m.customers) {
-            const joined = ls.rs.routeOf[c]!;
-            if (joined === before[c]) continue;
-            expect(Array.from(m.neighbours[c]!).some((w) => before[w] === joined), `customer ${c} joined route ${joined} with no granular neighbour there`).to.equal(true);
-          }
-          before = Int32Array.from(ls.rs.routeOf);
-        };
-        // Long routes' setting (textbook-model.ts sets it above 200 customers), on these smaller problems.
-        ls.rs.m.nearSwapStar = true;
-        const swapStar = new SwapStar(ls);
-        // The customers SWAP* may move from one route to another: exactly those with a granular neighbour there.
-        const out = new Int32Array(m.customers.length + 2);
-        for (let r = 0; r < m.routes; r++) {
-          for (let o = 0; o < m.routes; o++) {
-            if (o === r) continue;
-            const listed = new Set(Array.from(out.subarray(0, swapStar.near(r, o, out))));
-            for (let k = 1; k <= ls.rs.length[r]!; k++) {
-              const c = ls.rs.seq[r]![k]!;
-              expect(listed.has(k), `customer ${c} of route ${r} towards ${o}`).to.equal(Array.from(m.neighbours[c]!).some((w) => ls.rs.routeOf[w] === o));
+  it(
+    "textbook search under binding windows: only customers with a granular neighbour " +
+      "in the other route move there, priced as the evaluator prices it",
+    () => {
+      let commits = 0;
+      let excluded = 0;
+      fc.assert(
+        fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 90, max: 140 }), penaltyArb, (seed, customers, pen) => {
+          const o = {
+            customers,
+            types: 1,
+            depots: 1,
+            mixedEnds: false,
+            asymmetric: false,
+            cost: false,
+            time: "hard" as const,
+            hours: false,
+            speeds: false,
+            seed,
+          };
+          const { problem: p } = compileRequest(fleetInstance(o));
+          const outcome = buildModel(p);
+          if (!outcome.ok || outcome.model.windows === null || outcome.model.routes < 2) return;
+          const ls = new TextbookMovePricing(outcome.model);
+          const m = ls.m;
+          // Routes that are compact in space (customers by distance from one of them), so that
+          // many customers have no granular neighbour in the other routes.
+          const from = m.customers[0]!;
+          const order = Array.from(m.customers).sort((a, b) => m.dist[from * m.nodeCount + a]! - m.dist[from * m.nodeCount + b]!);
+          const size = Math.ceil(order.length / m.routes);
+          ls.penalties = pen;
+          ls.loadRoutes(Array.from({ length: m.routes }, (_, r) => order.slice(r * size, (r + 1) * size)));
+          for (const c of m.customers) if (!Array.from(m.neighbours[c]!).some((w) => ls.rs.routeOf[w] !== ls.rs.routeOf[c])) excluded++;
+          let before = Int32Array.from(ls.rs.routeOf);
+          ls.onCommit = (predicted, ra, rb) => {
+            commits++;
+            const now = ls.routes();
+            const actual = scratchRouteCost(p, ra, pen, now[ra]!) + (rb >= 0 ? scratchRouteCost(p, rb, pen, now[rb]!) : 0);
+            expect(predicted).to.be.closeTo(actual, 1e-6 * Math.max(1, Math.abs(actual)));
+            for (const c of m.customers) {
+              const joined = ls.rs.routeOf[c]!;
+              if (joined === before[c]) continue;
+              expect(
+                Array.from(m.neighbours[c]!).some((w) => before[w] === joined),
+                `customer ${c} joined route ${joined} with no granular neighbour there`,
+              ).to.equal(true);
+            }
+            before = Int32Array.from(ls.rs.routeOf);
+          };
+          // Long routes' setting (textbook-model.ts sets it above 200 customers), on these smaller problems.
+          ls.rs.m.nearSwapStar = true;
+          const swapStar = new SwapStar(ls);
+          // The customers SWAP* may move from one route to another: exactly those with a granular neighbour there.
+          const out = new Int32Array(m.customers.length + 2);
+          for (let r = 0; r < m.routes; r++) {
+            for (let o = 0; o < m.routes; o++) {
+              if (o === r) continue;
+              const listed = new Set(Array.from(out.subarray(0, swapStar.near(r, o, out))));
+              for (let k = 1; k <= ls.rs.length[r]!; k++) {
+                const c = ls.rs.seq[r]![k]!;
+                expect(listed.has(k), `customer ${c} of route ${r} towards ${o}`).to.equal(
+                  Array.from(m.neighbours[c]!).some((w) => ls.rs.routeOf[w] === o),
+                );
+              }
             }
           }
-        }
-        const rng = new Rng(seed);
-        for (let k = 0; k < 20 && swapStar.pass(rng, 0); k++);
-      }),
-      { numRuns: 40 },
-    );
-    expect(commits).to.be.greaterThan(0);
-    expect(excluded).to.be.greaterThan(0);
-  });
+          const rng = new Rng(seed);
+          for (let k = 0; k < 20 && swapStar.pass(rng, 0); k++);
+        }),
+        { numRuns: 40 },
+      );
+      expect(commits).to.be.greaterThan(0);
+      expect(excluded).to.be.greaterThan(0);
+    },
+  );
 });
 
 describe("the route model with several load dimensions and pickups (route-loads.ts)", function () {
@@ -240,7 +336,14 @@ describe("the route model with several load dimensions and pickups (route-loads.
         const pickup = draw(5);
         const volume = draw(8);
         const volumeCapacity = Float64Array.from({ length: p.vehicleCount }, () => 5 + rng.int(30));
-        const m = { ...base, loads: [{ delivery: p.demand, pickup, capacity: p.capacity }, { delivery: volume, pickup: null, capacity: volumeCapacity }], richLoads: true };
+        const m = {
+          ...base,
+          loads: [
+            { delivery: p.demand, pickup, capacity: p.capacity },
+            { delivery: volume, pickup: null, capacity: volumeCapacity },
+          ],
+          richLoads: true,
+        };
         // From scratch: everything delivered is on board at the start, pickups stay to the end.
         const scratch = (v: number, route: number[]): number => {
           if (route.length === 0) return 0;

@@ -21,7 +21,12 @@ const penaltyArb = fc.record({
 
 /** Shipment instances (alone, or with pickups and extra dimensions), with hard, soft or no windows. */
 const shipmentArb = () =>
-  fc.oneof(loadArb("none", 16, "shipments"), loadArb("hard", 16, "shipments"), loadArb("soft", 16, "shipments"), loadArb("hard", 16, "all"));
+  fc.oneof(
+    loadArb("none", 16, "shipments"),
+    loadArb("hard", 16, "shipments"),
+    loadArb("soft", 16, "shipments"),
+    loadArb("hard", 16, "all"),
+  );
 
 /** The evaluator's penalised price of route v, which must keep its shipments whole and in order. */
 function priceOf(p: CompiledProblem, v: number, pen: Penalties, route: number[]): number {
@@ -103,7 +108,12 @@ describe("pair-aware ruin and recreate (ils/pair-ruin.ts, ils/pair-recreate.ts)"
           recreate(ls, rng, removed);
           const total = rs.routes().reduce((sum, r, v) => sum + priceOf(p, v, pen, r), 0);
           expect(rs.totalCost()).to.be.closeTo(total, 1e-6 * Math.max(1, total));
-          expect(rs.routes().flat().sort((a, b) => a - b)).to.deep.equal(Array.from(p.customers).sort((a, b) => a - b));
+          expect(
+            rs
+              .routes()
+              .flat()
+              .sort((a, b) => a - b),
+          ).to.deep.equal(Array.from(p.customers).sort((a, b) => a - b));
         }
       }),
       { numRuns: 60 },
@@ -111,34 +121,45 @@ describe("pair-aware ruin and recreate (ils/pair-ruin.ts, ils/pair-recreate.ts)"
     expect(regrets).to.be.greaterThan(20);
   });
 
-  it("route elimination empties the shortest route (when short) and puts its " +
-    "customers back on the routes still used, priced as the evaluator prices them", () => {
-    let eliminated = 0;
-    fc.assert(
-      fc.property(shipmentArb(), penaltyArb, (o, pen) => {
-        const setup = pricedRandomRoutes(o, pen);
-        if (!setup || setup.p.loads!.shipments.length === 0) return;
-        const { p, rng, rs, ls } = setup;
-        const lengths = rs.routes().map((r) => r.length).filter((n) => n > 0);
-        if (lengths.length < 2) return;
-        const removed = ruinShortestRoute(rs, rng);
-        const average = lengths.reduce((a, b) => a + b, 0) / lengths.length;
-        if (Math.min(...lengths) > 0.5 * average) {
-          expect(removed, "no route is short: nothing is eliminated").to.deep.equal([]);
-          return;
-        }
-        expect(removed.length, "the shortest route").to.equal(Math.min(...lengths));
-        expectWholePairs(p, rs, removed);
-        const used = new Set(rs.routes().flatMap((r, v) => (r.length > 0 ? [v] : [])));
-        recreate(ls, rng, removed, false, false);
-        for (const c of removed) expect(used.has(rs.routeOf[c]!), `${c} went to a route still in use`).to.equal(true);
-        const total = rs.routes().reduce((sum, r, v) => sum + priceOf(p, v, pen, r), 0);
-        expect(rs.totalCost()).to.be.closeTo(total, 1e-6 * Math.max(1, total));
-        expect(rs.routes().flat().sort((a, b) => a - b)).to.deep.equal(Array.from(p.customers).sort((a, b) => a - b));
-        eliminated++;
-      }),
-      { numRuns: 80 },
-    );
-    expect(eliminated).to.be.greaterThan(10);
-  });
+  it(
+    "route elimination empties the shortest route (when short) and puts its " +
+      "customers back on the routes still used, priced as the evaluator prices them",
+    () => {
+      let eliminated = 0;
+      fc.assert(
+        fc.property(shipmentArb(), penaltyArb, (o, pen) => {
+          const setup = pricedRandomRoutes(o, pen);
+          if (!setup || setup.p.loads!.shipments.length === 0) return;
+          const { p, rng, rs, ls } = setup;
+          const lengths = rs
+            .routes()
+            .map((r) => r.length)
+            .filter((n) => n > 0);
+          if (lengths.length < 2) return;
+          const removed = ruinShortestRoute(rs, rng);
+          const average = lengths.reduce((a, b) => a + b, 0) / lengths.length;
+          if (Math.min(...lengths) > 0.5 * average) {
+            expect(removed, "no route is short: nothing is eliminated").to.deep.equal([]);
+            return;
+          }
+          expect(removed.length, "the shortest route").to.equal(Math.min(...lengths));
+          expectWholePairs(p, rs, removed);
+          const used = new Set(rs.routes().flatMap((r, v) => (r.length > 0 ? [v] : [])));
+          recreate(ls, rng, removed, false, false);
+          for (const c of removed) expect(used.has(rs.routeOf[c]!), `${c} went to a route still in use`).to.equal(true);
+          const total = rs.routes().reduce((sum, r, v) => sum + priceOf(p, v, pen, r), 0);
+          expect(rs.totalCost()).to.be.closeTo(total, 1e-6 * Math.max(1, total));
+          expect(
+            rs
+              .routes()
+              .flat()
+              .sort((a, b) => a - b),
+          ).to.deep.equal(Array.from(p.customers).sort((a, b) => a - b));
+          eliminated++;
+        }),
+        { numRuns: 80 },
+      );
+      expect(eliminated).to.be.greaterThan(10);
+    },
+  );
 });

@@ -89,7 +89,13 @@ describe("route pool and set partitioning on vehicle types, skills and optional 
         addCustomerInsertions(pool, new Routes(m), lists);
         for (const pooled of pool.routes()) {
           const route = Array.from(pooled.customers);
-          const from = lists.flatMap((list, v) => (m.typeOf[v] === pooled.type && list.length + 1 === route.length && route.filter((c) => list.includes(c)).join(",") === list.join(",") ? [v] : []));
+          const from = lists.flatMap((list, v) =>
+            m.typeOf[v] === pooled.type &&
+            list.length + 1 === route.length &&
+            route.filter((c) => list.includes(c)).join(",") === list.join(",")
+              ? [v]
+              : [],
+          );
           expect(from.length, `${route} is a route of the plan with one stop more, on a vehicle of its type`).to.be.at.least(1);
           expect(vehiclesPricing(p, m, pooled), `${route}: feasible at the pooled cost`).to.not.be.empty;
           grown++;
@@ -114,7 +120,9 @@ describe("route pool and set partitioning on vehicle types, skills and optional 
         const routes = pool.routes();
         // A plan of the pooled routes that serve nobody twice.
         const served = new Set<number>();
-        const plan = routes.filter((route) => !Array.from(route.customers).some((c) => served.has(c)) && (route.customers.forEach((c) => served.add(c)), true));
+        const plan = routes.filter(
+          (route) => !Array.from(route.customers).some((c) => served.has(c)) && (route.customers.forEach((c) => served.add(c)), true),
+        );
         const cost = rows.planCost(plan);
         const solution = { routes: onSlots(m, plan) };
         const verdict = objective(p, m, solution);
@@ -167,7 +175,18 @@ describe("route pool and set partitioning on vehicle types, skills and optional 
     const optedIn: SettingsOverride = { general: { poolFamilies: ["skills"] } };
     let applied = 0;
     for (let seed = 1; applied < 3 && seed < 40; seed++) {
-      const o: FleetOptions = { customers: 12, types: 3, depots: 1, mixedEnds: false, asymmetric: false, cost: false, time: "hard", hours: false, speeds: false, seed };
+      const o: FleetOptions = {
+        customers: 12,
+        types: 3,
+        depots: 1,
+        mixedEnds: false,
+        asymmetric: false,
+        cost: false,
+        time: "hard",
+        hours: false,
+        speeds: false,
+        seed,
+      };
       // Unassigned customers allowed: random caps and shifts cannot make the problem infeasible.
       const p = problemOf(o, true);
       const m = buildProblemData(p);

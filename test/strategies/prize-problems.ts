@@ -12,9 +12,17 @@ import { scratchRouteCost } from "./fleet-problems.js";
  * times or no time dimension, optionally a working-hours cap; some customers required and
  * allow_unassigned on request.
  */
-export function prizeProblem(o: { customers: number; seed: number; windows: boolean; hours: boolean; prize: number; required: boolean; allowUnassigned: boolean }): SolveRequestInput {
+export function prizeProblem(o: {
+  customers: number;
+  seed: number;
+  windows: boolean;
+  hours: boolean;
+  prize: number;
+  required: boolean;
+  allowUnassigned: boolean;
+}): SolveRequestInput {
   let s = o.seed;
-  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const n = o.customers + 1;
   const pos = Array.from({ length: n }, (): [number, number] => [Math.round(rand() * 100), Math.round(rand() * 100)]);
   const demands = pos.map((_, i) => (i === 0 ? 0 : 1 + Math.floor(rand() * 20)));
@@ -31,7 +39,9 @@ export function prizeProblem(o: { customers: number; seed: number; windows: bool
     end_nodes: Array(vehicles).fill(0),
     node_demands: demands,
     vehicles_capacity: Array(vehicles).fill(capacity),
-    node_skip_penalties: demands.map((q, i) => (i === 0 || (o.required && rand() < 0.3) ? null : Math.max(1, Math.round(o.prize * q * (0.75 + 1.5 * rand()))))),
+    node_skip_penalties: demands.map((q, i) =>
+      i === 0 || (o.required && rand() < 0.3) ? null : Math.max(1, Math.round(o.prize * q * (0.75 + 1.5 * rand()))),
+    ),
     allow_unassigned: o.allowUnassigned,
   };
   if (o.windows) {

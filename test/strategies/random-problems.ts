@@ -29,7 +29,9 @@ export function arbitraryRequest(maxCustomers = 9): fc.Arbitrary<SolveRequestInp
       };
       const n = o.depots + o.customers;
       const pos = Array.from({ length: n }, (): [number, number] => [Math.round(rand() * 100), Math.round(rand() * 100)]);
-      const matrix = pos.map((a, i) => pos.map((b, j) => (i === j ? 0 : Math.round(Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!) * (o.asymmetric ? 0.8 + 0.4 * rand() : 1)))));
+      const matrix = pos.map((a, i) =>
+        pos.map((b, j) => (i === j ? 0 : Math.round(Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!) * (o.asymmetric ? 0.8 + 0.4 * rand() : 1)))),
+      );
       const depot = (v: number) => v % o.depots;
       const req: SolveRequestInput = {
         objective: o.cost ? "min_total_cost" : "min_total_distance",

@@ -4,10 +4,14 @@ import type { SolveRequestInput } from "../../src/problem/request-types.js";
  * A deliberately plain re-implementation of decisions.md's scoring, straight from the request
  * (no compiled arrays, no shared code with strategies/core), to check the evaluator against.
  */
-export function referenceCost(req: SolveRequestInput, routes: Record<string, number[]>): { cost: number; distance: number; feasible: boolean; lateMinutes: number } {
+export function referenceCost(
+  req: SolveRequestInput,
+  routes: Record<string, number[]>,
+): { cost: number; distance: number; feasible: boolean; lateMinutes: number } {
   const n = req.node_num;
   const pos = req.node_positions ?? [];
-  const d = (i: number, j: number) => (pos.length === n ? Math.hypot(pos[i]![0]! - pos[j]![0]!, pos[i]![1]! - pos[j]![1]!) : req.distance_matrix[i]![j]!);
+  const d = (i: number, j: number) =>
+    pos.length === n ? Math.hypot(pos[i]![0]! - pos[j]![0]!, pos[i]![1]! - pos[j]![1]!) : req.distance_matrix[i]![j]!;
   const timeOn = !!(req.node_time_windows && req.node_service_time && req.vehicle_speeds);
   const soft = timeOn && (req.late_penalty_per_min ?? 0) > 0;
   const costMode = req.objective === "min_total_cost";
@@ -63,8 +67,8 @@ export function referenceCost(req: SolveRequestInput, routes: Record<string, num
     }
     late += routeLate;
     distance += dist;
-    const fixed = costMode ? req.vehicle_fixed_costs?.[v] ?? 0 : 0;
-    const unit = costMode ? req.vehicle_unit_distance_costs?.[v] ?? 1 : 1;
+    const fixed = costMode ? (req.vehicle_fixed_costs?.[v] ?? 0) : 0;
+    const unit = costMode ? (req.vehicle_unit_distance_costs?.[v] ?? 1) : 1;
     cost += fixed + unit * dist + (soft ? routeLate * req.late_penalty_per_min! : 0);
   }
   for (let c = 0; c < n; c++) {

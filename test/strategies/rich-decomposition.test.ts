@@ -24,7 +24,11 @@ describe("decomposition of rich problems: windows, several depots, mixed fleets"
         const routes: number[][] = Array.from({ length: p.vehicleCount }, () => []);
         for (const c of rng.shuffle(Array.from(p.customers))) routes[rng.int(p.vehicleCount)]!.push(c);
         const vehicles = rng.shuffle(Array.from({ length: p.vehicleCount }, (_, v) => v)).slice(0, 1 + rng.int(p.vehicleCount));
-        const sub = extractSubProblem(p, vehicles, vehicles.map((v) => routes[v]!));
+        const sub = extractSubProblem(
+          p,
+          vehicles,
+          vehicles.map((v) => routes[v]!),
+        );
         expect(liftRoutes(sub, sub.start)).to.deep.equal(vehicles.map((v) => routes[v]));
         vehicles.forEach((v, k) => {
           const whole = evaluateRoute(p, v, routes[v]!);
@@ -75,23 +79,26 @@ describe("decomposition of rich problems: windows, several depots, mixed fleets"
     expect(score.feasible).to.equal(true);
   });
 
-  it("improves a 900-customer problem with windows, three depots and a mixed fleet: " +
-    "feasible, cheaper than its start, every improvement reported", () => {
-    const { request } = generateRichXxl(xxlFixture("Leuven1"), 900, 3, 3);
-    const p = compileRequest(request).problem;
-    expect(large.supports(p).ok).to.equal(true);
-    const start = evaluateSolution(p, largeStart(p));
-    const budget = Budget.forSeconds(5, 1);
-    const reported: number[] = [];
-    budget.onImprovement((s) => reported.push(evaluateSolution(p, s).cost));
-    const score = evaluateSolution(p, large.solve(p, budget));
-    expect(score.feasible).to.equal(true);
-    expect(score.missing).to.deep.equal([]);
-    expect(score.cost).to.be.lessThan(start.cost);
-    expect(reported.length).to.be.greaterThan(1);
-    for (let i = 1; i < reported.length; i++) expect(reported[i]!).to.be.lessThan(reported[i - 1]!);
-    expect(reported[reported.length - 1]).to.be.closeTo(score.cost, 1e-6);
-  });
+  it(
+    "improves a 900-customer problem with windows, three depots and a mixed fleet: " +
+      "feasible, cheaper than its start, every improvement reported",
+    () => {
+      const { request } = generateRichXxl(xxlFixture("Leuven1"), 900, 3, 3);
+      const p = compileRequest(request).problem;
+      expect(large.supports(p).ok).to.equal(true);
+      const start = evaluateSolution(p, largeStart(p));
+      const budget = Budget.forSeconds(5, 1);
+      const reported: number[] = [];
+      budget.onImprovement((s) => reported.push(evaluateSolution(p, s).cost));
+      const score = evaluateSolution(p, large.solve(p, budget));
+      expect(score.feasible).to.equal(true);
+      expect(score.missing).to.deep.equal([]);
+      expect(score.cost).to.be.lessThan(start.cost);
+      expect(reported.length).to.be.greaterThan(1);
+      for (let i = 1; i < reported.length; i++) expect(reported[i]!).to.be.lessThan(reported[i - 1]!);
+      expect(reported[reported.length - 1]).to.be.closeTo(score.cost, 1e-6);
+    },
+  );
 
   it("sends rich and textbook-windows problems above 1,000 customers to the decomposition, not to ALNS or the savings alone", () => {
     const rich = compileRequest(generateRichXxl(xxlFixture("Leuven1"), 1200, 3, 1).request).problem;

@@ -20,47 +20,59 @@ describe("the search under optional stops, skills, shifts and route limits (rout
     let commits = 0;
     let optionalCommits = 0;
     fc.assert(
-      fc.property(fc.oneof(fleetArb("none", 10), fleetArb("hard", 10), fleetArb("soft", 10)), penaltyArb, fc.boolean(), (o, pen, allowUnassigned) => {
-        const { problem: p } = compileRequest(withRules(fleetInstance(o), o.seed, allowUnassigned));
-        const rules = p.rules!;
-        const rs = new Routes(buildProblemData(p));
-        rs.penalties = pen;
-        const rng = new Rng(o.seed);
-        // Random routes that respect skills, some optional customers left out.
-        const lists: number[][] = Array.from({ length: p.vehicleCount }, () => []);
-        for (const c of rng.shuffle(Array.from(p.customers))) {
-          if (rules.skipPenalty[c]! !== Number.POSITIVE_INFINITY && rng.next() < 0.3) continue;
-          const allowed = Array.from({ length: p.vehicleCount }, (_, v) => v).filter((v) => !rules.allowed || rules.allowed[v * p.nodeCount + c] === 1);
-          if (allowed.length > 0) lists[allowed[rng.int(allowed.length)]!]!.push(c);
-        }
-        rs.loadRoutes(lists);
-        const total = () => rs.routes().reduce((sum, r, v) => sum + scratchCost(p, v, pen, r), 0);
-        expect(rs.totalCost()).to.be.closeTo(total(), 1e-6 * Math.max(1, total()));
-        const ls = new GeneralLocalSearch(rs);
-        let served = rs.routes().flat().length;
-        ls.onCommit = (predicted, ra, rb) => {
-          commits++;
-          const now = rs.routes();
-          const actual = scratchCost(p, ra, pen, now[ra]!) + (rb >= 0 ? scratchCost(p, rb, pen, now[rb]!) : 0);
-          expect(predicted, `move on routes ${ra}, ${rb}`).to.be.closeTo(actual, 1e-6 * Math.max(1, actual));
-          const count = now.flat().length;
-          if (count !== served) optionalCommits++;
-          served = count;
-        };
-        ls.run(rng);
-        ls.onCommit = null;
-        // Nothing on a vehicle without its skills; every customer left out may be.
-        for (const [v, route] of rs.routes().entries()) for (const c of route) expect(!rules.allowed || rules.allowed[v * p.nodeCount + c] === 1).to.equal(true);
-        // The general search ruins problems with rules preferring short routes (general-ils.ts).
-        recreate(ls, rng, ruin(rs, rng, 1 + rng.int(p.customers.length), true));
-        expect(rs.totalCost()).to.be.closeTo(total(), 1e-6 * Math.max(1, total()));
-        const routed = new Set(rs.routes().flat());
-        for (const c of p.customers) {
-          if (routed.has(c)) continue;
-          const noVehicle = rules.allowed !== null && Array.from({ length: p.vehicleCount }, (_, v) => rules.allowed![v * p.nodeCount + c]).every((a) => a === 0);
-          expect(rules.skipPenalty[c]! !== Number.POSITIVE_INFINITY || allowUnassigned || noVehicle, `customer ${c} left out`).to.equal(true);
-        }
-      }),
+      fc.property(
+        fc.oneof(fleetArb("none", 10), fleetArb("hard", 10), fleetArb("soft", 10)),
+        penaltyArb,
+        fc.boolean(),
+        (o, pen, allowUnassigned) => {
+          const { problem: p } = compileRequest(withRules(fleetInstance(o), o.seed, allowUnassigned));
+          const rules = p.rules!;
+          const rs = new Routes(buildProblemData(p));
+          rs.penalties = pen;
+          const rng = new Rng(o.seed);
+          // Random routes that respect skills, some optional customers left out.
+          const lists: number[][] = Array.from({ length: p.vehicleCount }, () => []);
+          for (const c of rng.shuffle(Array.from(p.customers))) {
+            if (rules.skipPenalty[c]! !== Number.POSITIVE_INFINITY && rng.next() < 0.3) continue;
+            const allowed = Array.from({ length: p.vehicleCount }, (_, v) => v).filter(
+              (v) => !rules.allowed || rules.allowed[v * p.nodeCount + c] === 1,
+            );
+            if (allowed.length > 0) lists[allowed[rng.int(allowed.length)]!]!.push(c);
+          }
+          rs.loadRoutes(lists);
+          const total = () => rs.routes().reduce((sum, r, v) => sum + scratchCost(p, v, pen, r), 0);
+          expect(rs.totalCost()).to.be.closeTo(total(), 1e-6 * Math.max(1, total()));
+          const ls = new GeneralLocalSearch(rs);
+          let served = rs.routes().flat().length;
+          ls.onCommit = (predicted, ra, rb) => {
+            commits++;
+            const now = rs.routes();
+            const actual = scratchCost(p, ra, pen, now[ra]!) + (rb >= 0 ? scratchCost(p, rb, pen, now[rb]!) : 0);
+            expect(predicted, `move on routes ${ra}, ${rb}`).to.be.closeTo(actual, 1e-6 * Math.max(1, actual));
+            const count = now.flat().length;
+            if (count !== served) optionalCommits++;
+            served = count;
+          };
+          ls.run(rng);
+          ls.onCommit = null;
+          // Nothing on a vehicle without its skills; every customer left out may be.
+          for (const [v, route] of rs.routes().entries())
+            for (const c of route) expect(!rules.allowed || rules.allowed[v * p.nodeCount + c] === 1).to.equal(true);
+          // The general search ruins problems with rules preferring short routes (general-ils.ts).
+          recreate(ls, rng, ruin(rs, rng, 1 + rng.int(p.customers.length), true));
+          expect(rs.totalCost()).to.be.closeTo(total(), 1e-6 * Math.max(1, total()));
+          const routed = new Set(rs.routes().flat());
+          for (const c of p.customers) {
+            if (routed.has(c)) continue;
+            const noVehicle =
+              rules.allowed !== null &&
+              Array.from({ length: p.vehicleCount }, (_, v) => rules.allowed![v * p.nodeCount + c]).every((a) => a === 0);
+            expect(rules.skipPenalty[c]! !== Number.POSITIVE_INFINITY || allowUnassigned || noVehicle, `customer ${c} left out`).to.equal(
+              true,
+            );
+          }
+        },
+      ),
       { numRuns: 120 },
     );
     expect(commits).to.be.greaterThan(100);
@@ -81,7 +93,9 @@ describe("the search under optional stops, skills, shifts and route limits (rout
         const rng = new Rng(o.seed);
         const lists: number[][] = Array.from({ length: p.vehicleCount }, () => []);
         for (const c of rng.shuffle(Array.from(p.customers))) {
-          const allowed = Array.from({ length: p.vehicleCount }, (_, v) => v).filter((v) => !rules.allowed || rules.allowed[v * p.nodeCount + c] === 1);
+          const allowed = Array.from({ length: p.vehicleCount }, (_, v) => v).filter(
+            (v) => !rules.allowed || rules.allowed[v * p.nodeCount + c] === 1,
+          );
           if (allowed.length > 0) lists[allowed[rng.int(allowed.length)]!]!.push(c);
         }
         rs.loadRoutes(lists);
@@ -94,7 +108,9 @@ describe("the search under optional stops, skills, shifts and route limits (rout
         };
         const swapStar = new SwapStar(ls);
         for (let pass = 0; pass < 20 && swapStar.pass(rng, pass); pass++);
-        for (const [v, route] of rs.routes().entries()) for (const c of route) expect(!rules.allowed || rules.allowed[v * p.nodeCount + c] === 1, `customer ${c} on vehicle ${v}`).to.equal(true);
+        for (const [v, route] of rs.routes().entries())
+          for (const c of route)
+            expect(!rules.allowed || rules.allowed[v * p.nodeCount + c] === 1, `customer ${c} on vehicle ${v}`).to.equal(true);
         ls.run(rng);
       }),
       { numRuns: 120 },

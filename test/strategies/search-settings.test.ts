@@ -1,7 +1,16 @@
 import { expect } from "chai";
 import { compileRequest } from "../../src/problem/compile-request.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
-import { GRANULARITY, ITERATED_SEARCH_ABOVE, WINDOWS_GRANULARITY, WINDOWS_ITERATED_ABOVE, decompositionSettings, generalSettings, hgsSettings, textbookSettings } from "../../strategies/settings.js";
+import {
+  GRANULARITY,
+  ITERATED_SEARCH_ABOVE,
+  WINDOWS_GRANULARITY,
+  WINDOWS_ITERATED_ABOVE,
+  decompositionSettings,
+  generalSettings,
+  hgsSettings,
+  textbookSettings,
+} from "../../strategies/settings.js";
 import { buildModel } from "../../strategies/search/textbook-model.js";
 import { ghLike } from "../../bench/gh-like.js";
 import { fleetInstance } from "./fleet-problems.js";
@@ -22,27 +31,102 @@ describe("search settings by family (strategies/settings.ts)", () => {
   });
 
   it("hgs: the genetic search on small textbook problems, the iterated one above each size limit", () => {
-    expect(hgsSettings(ITERATED_SEARCH_ABOVE)).to.deep.equal({ capacityMethod: "genetic", windowsMethod: "iterated", optionalStopsMethod: "iterated" });
+    expect(hgsSettings(ITERATED_SEARCH_ABOVE)).to.deep.equal({
+      capacityMethod: "genetic",
+      windowsMethod: "iterated",
+      optionalStopsMethod: "iterated",
+    });
     expect(hgsSettings(ITERATED_SEARCH_ABOVE + 1).capacityMethod).to.equal("iterated");
     expect(hgsSettings(WINDOWS_ITERATED_ABOVE).windowsMethod).to.equal("genetic");
-    expect(hgsSettings(50, { hgs: { optionalStopsMethod: "general" } })).to.deep.equal({ capacityMethod: "genetic", windowsMethod: "genetic", optionalStopsMethod: "general" });
+    expect(hgsSettings(50, { hgs: { optionalStopsMethod: "general" } })).to.deep.equal({
+      capacityMethod: "genetic",
+      windowsMethod: "genetic",
+      optionalStopsMethod: "general",
+    });
   });
 
   it("general search: mixed fleets get the low threshold, identical vehicles without windows none of the parts", () => {
-    const fleet = (types: number) => buildProblemData(compileRequest(fleetInstance({ customers: 10, types, depots: 1, mixedEnds: false, asymmetric: false, cost: true, time: "none", hours: false, speeds: false, seed: 5 })).problem);
+    const fleet = (types: number) =>
+      buildProblemData(
+        compileRequest(
+          fleetInstance({
+            customers: 10,
+            types,
+            depots: 1,
+            mixedEnds: false,
+            asymmetric: false,
+            cost: true,
+            time: "none",
+            hours: false,
+            speeds: false,
+            seed: 5,
+          }),
+        ).problem,
+      );
     expect(generalSettings(fleet(3))).to.deep.equal({ focus: true, feasibleCurrent: true, thresholdWeight: 0.2, setPartitioning: false });
-    expect(generalSettings(fleet(1))).to.deep.equal({ focus: false, feasibleCurrent: false, thresholdWeight: null, setPartitioning: false });
+    expect(generalSettings(fleet(1))).to.deep.equal({
+      focus: false,
+      feasibleCurrent: false,
+      thresholdWeight: null,
+      setPartitioning: false,
+    });
     expect(generalSettings(fleet(3), { general: { poolFamilies: ["types"] } }).setPartitioning, "opted in").to.equal(true);
     expect(generalSettings(fleet(3), { general: { poolFamilies: ["depots"] } }).setPartitioning, "another family opted in").to.equal(false);
   });
 
   it("decomposition: large groups for textbook problems, small short ones for the rest; overrides replace single settings", () => {
-    const textbook = compileRequest(fleetInstance({ customers: 20, types: 1, depots: 1, mixedEnds: false, asymmetric: false, cost: false, time: "none", hours: false, speeds: false, seed: 2 })).problem;
+    const textbook = compileRequest(
+      fleetInstance({
+        customers: 20,
+        types: 1,
+        depots: 1,
+        mixedEnds: false,
+        asymmetric: false,
+        cost: false,
+        time: "none",
+        hours: false,
+        speeds: false,
+        seed: 2,
+      }),
+    ).problem;
     expect(textbookMismatch(textbook)).to.equal(null);
-    const mixed = compileRequest(fleetInstance({ customers: 20, types: 3, depots: 2, mixedEnds: false, asymmetric: false, cost: true, time: "none", hours: false, speeds: false, seed: 2 })).problem;
-    expect(decompositionSettings(textbook, true)).to.deep.equal({ customers: 500, seconds: 0.65, rotation: true, firstRoundShare: 0, squeeze: true, startShare: 0.1, windowGroups: false });
-    expect(decompositionSettings(mixed, false)).to.deep.equal({ customers: 50, seconds: 0.01, rotation: true, firstRoundShare: 1, squeeze: true, startShare: 0.1, windowGroups: false });
-    expect(decompositionSettings(mixed, false, { decomposition: { customers: 80, squeeze: false } })).to.include({ customers: 80, seconds: 0.01, squeeze: false });
+    const mixed = compileRequest(
+      fleetInstance({
+        customers: 20,
+        types: 3,
+        depots: 2,
+        mixedEnds: false,
+        asymmetric: false,
+        cost: true,
+        time: "none",
+        hours: false,
+        speeds: false,
+        seed: 2,
+      }),
+    ).problem;
+    expect(decompositionSettings(textbook, true)).to.deep.equal({
+      customers: 500,
+      seconds: 0.65,
+      rotation: true,
+      firstRoundShare: 0,
+      squeeze: true,
+      startShare: 0.1,
+      windowGroups: false,
+    });
+    expect(decompositionSettings(mixed, false)).to.deep.equal({
+      customers: 50,
+      seconds: 0.01,
+      rotation: true,
+      firstRoundShare: 1,
+      squeeze: true,
+      startShare: 0.1,
+      windowGroups: false,
+    });
+    expect(decompositionSettings(mixed, false, { decomposition: { customers: 80, squeeze: false } })).to.include({
+      customers: 80,
+      seconds: 0.01,
+      squeeze: false,
+    });
     // Time-aware groups need binding windows on a textbook problem, whatever the override asks.
     expect(decompositionSettings(textbook, true, { decomposition: { windowGroups: true } }).windowGroups).to.equal(false);
   });

@@ -26,7 +26,9 @@ const columnArb = (rowCount: number) =>
   fc.record({
     cost: fc.integer({ min: -20, max: 100 }),
     group: fc.integer({ min: 0, max: 1 }),
-    rows: fc.uniqueArray(fc.integer({ min: 0, max: rowCount - 1 }), { minLength: 1, maxLength: rowCount }).map((rows) => Int32Array.from(rows)),
+    rows: fc
+      .uniqueArray(fc.integer({ min: 0, max: rowCount - 1 }), { minLength: 1, maxLength: rowCount })
+      .map((rows) => Int32Array.from(rows)),
   });
 
 describe("set partitioning (HiGHS)", function () {
@@ -39,20 +41,29 @@ describe("set partitioning (HiGHS)", function () {
   it("finds the cheapest cover within each group's fleet, optional rows at most once, as trying every subset does", () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 6 }).chain((rowCount) =>
-          fc.tuple(
-            fc.constant(rowCount),
-            fc.array(columnArb(rowCount), { minLength: 1, maxLength: 11 }),
-            fc.tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 1, max: 4 })),
-            fc.uint8Array({ min: 0, max: 1, minLength: rowCount, maxLength: rowCount }),
+        fc
+          .integer({ min: 1, max: 6 })
+          .chain((rowCount) =>
+            fc.tuple(
+              fc.constant(rowCount),
+              fc.array(columnArb(rowCount), { minLength: 1, maxLength: 11 }),
+              fc.tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 1, max: 4 })),
+              fc.uint8Array({ min: 0, max: 1, minLength: rowCount, maxLength: rowCount }),
+            ),
           ),
-        ),
         ([rowCount, drawn, limits, optional]) => {
           // Singletons of group 1 make a cover likely (when its fleet allows it).
           const columns = [...drawn, ...Array.from({ length: rowCount }, (_, r) => ({ cost: 1000, rows: Int32Array.of(r), group: 1 }))];
           if (columns.length > 16) return;
           const optimum = bruteForce(rowCount, columns, limits, optional);
-          const chosen = solveSetPartition({ rowCount, optionalRows: optional, columns, groupLimits: limits, start: [], timeLimitSeconds: 10 });
+          const chosen = solveSetPartition({
+            rowCount,
+            optionalRows: optional,
+            columns,
+            groupLimits: limits,
+            start: [],
+            timeLimitSeconds: 10,
+          });
           if (!Number.isFinite(optimum)) {
             expect(chosen, "no cover within the fleet").to.equal(null);
             return;
@@ -81,7 +92,7 @@ describe("set partitioning (HiGHS)", function () {
     // Singletons (the start) and many random pairs and triples of rows.
     for (let r = 0; r < rowCount; r++) columns.push({ cost: 10, rows: Int32Array.of(r) });
     let s = 7;
-    const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
     for (let k = 0; k < 400; k++) {
       const rows = new Set([Math.floor(rand() * rowCount), Math.floor(rand() * rowCount), Math.floor(rand() * rowCount)]);
       columns.push({ cost: 5 + 20 * rand(), rows: Int32Array.from(rows) });
@@ -97,7 +108,7 @@ describe("set partitioning (HiGHS)", function () {
     const rowCount = 120;
     const columns: PartitionColumn[] = Array.from({ length: rowCount }, (_, r) => ({ cost: 100, rows: Int32Array.of(r) }));
     let s = 11;
-    const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
     // Random columns make a hard model: without the stop it runs to its 30 s limit.
     for (let k = 0; k < 3000; k++) {
       const rows = new Set<number>();
@@ -107,7 +118,14 @@ describe("set partitioning (HiGHS)", function () {
     }
     let asked = 0;
     const start = Array.from({ length: rowCount }, (_, r) => r);
-    const chosen = solveSetPartition({ rowCount, columns, groupLimits: [rowCount], start, timeLimitSeconds: 30, shouldStop: () => ++asked > 0 });
+    const chosen = solveSetPartition({
+      rowCount,
+      columns,
+      groupLimits: [rowCount],
+      start,
+      timeLimitSeconds: 30,
+      shouldStop: () => ++asked > 0,
+    });
     expect(asked, "HiGHS polled the stop").to.be.greaterThan(0);
     expect(chosen, "an interrupted solve answers nothing").to.equal(null);
   });

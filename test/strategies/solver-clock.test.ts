@@ -14,7 +14,10 @@ function clockAdvanceOverSleep(env: NodeJS.ProcessEnv, setup: string): number {
     const before = solverNow();
     await new Promise((resolve) => setTimeout(resolve, 300));
     console.log(solverNow() - before);`;
-  const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { env: { ...process.env, ...env }, encoding: "utf8" });
+  const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+  });
   return Number(out.trim());
 }
 

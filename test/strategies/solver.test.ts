@@ -15,13 +15,15 @@ import { referenceCost } from "./reference-evaluator.js";
 
 function cvrp(customers: number, vehicles: number, capacity: number, seed: number, asymmetric = false): SolveRequestInput {
   let s = seed;
-  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const n = customers + 1;
   const pos = Array.from({ length: n }, () => [Math.round(rand() * 100), Math.round(rand() * 100)]);
   return {
     node_num: n,
     vehicle_num: vehicles,
-    distance_matrix: pos.map((a, i) => pos.map((b, j) => (i === j ? 0 : Math.round(Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!) + (asymmetric ? rand() * 20 : 0))))),
+    distance_matrix: pos.map((a, i) =>
+      pos.map((b, j) => (i === j ? 0 : Math.round(Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!) + (asymmetric ? rand() * 20 : 0)))),
+    ),
     node_positions: [],
     start_nodes: Array(vehicles).fill(0),
     end_nodes: Array(vehicles).fill(0),
@@ -45,7 +47,8 @@ function bruteForceOptimum(req: SolveRequestInput): number {
     for (let j = 0; j < m; j++) {
       const cur = tsp[S]![j]!;
       if (!(S & (1 << j)) || cur === INF) continue;
-      for (let k = 0; k < m; k++) if (!(S & (1 << k))) tsp[S | (1 << k)]![k] = Math.min(tsp[S | (1 << k)]![k]!, cur + d[cust[j]!]![cust[k]!]!);
+      for (let k = 0; k < m; k++)
+        if (!(S & (1 << k))) tsp[S | (1 << k)]![k] = Math.min(tsp[S | (1 << k)]![k]!, cur + d[cust[j]!]![cust[k]!]!);
     }
   const route = new Array<number>(full).fill(INF);
   for (let S = 1; S < full; S++) {
@@ -123,7 +126,12 @@ describe("solver strategies", function () {
   it("keeps the O(1) insertion delta equal to re-evaluating the route from scratch", () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1e6 }), fc.boolean(), (seed, asym) => {
-        const { problem: p } = compileRequest({ ...cvrp(12, 3, 100, seed, asym), objective: "min_total_cost", vehicle_fixed_costs: [5, 7, 9], vehicle_unit_distance_costs: [1, 1.5, 0.7] });
+        const { problem: p } = compileRequest({
+          ...cvrp(12, 3, 100, seed, asym),
+          objective: "min_total_cost",
+          vehicle_fixed_costs: [5, 7, 9],
+          vehicle_unit_distance_costs: [1, 1.5, 0.7],
+        });
         const ws = new Workspace(p);
         const order = Array.from(p.customers);
         order.forEach((c, i) => ws.insert(c, i % 3, 0));
@@ -215,7 +223,14 @@ describe("solver strategies", function () {
 
   for (const strategy of STRATEGIES) {
     it(`${strategy.name} stops early on a tiny problem instead of using the whole time limit`, () => {
-      const positions: [number, number][] = [[0, 0], [3, 4], [6, 1], [-2, 5], [-4, -3], [1, -6]];
+      const positions: [number, number][] = [
+        [0, 0],
+        [3, 4],
+        [6, 1],
+        [-2, 5],
+        [-4, -3],
+        [1, -6],
+      ];
       const { problem } = compileRequest({ ...cvrp(5, 2, 10, 4), node_positions: positions, distance_matrix: [] });
       expect(strategy.supports(problem).ok).to.equal(true);
       const started = performance.now();
@@ -253,21 +268,46 @@ describe("solver strategies", function () {
     expect(a.status).to.equal("failed");
     if (a.status === "failed") expect(a.diagnostics).to.include("node 2 demand 30 exceeds the largest vehicle capacity 10 by 20");
     const tooMuch = cvrp(6, 1, 10, 2);
-    const b = solveRequest({ ...tooMuch, node_demands: tooMuch.node_demands.map((d, i) => (i ? 5 : 0)) }, { requestId: "i", timeLimitSeconds: 1 });
+    const b = solveRequest(
+      { ...tooMuch, node_demands: tooMuch.node_demands.map((d, i) => (i ? 5 : 0)) },
+      { requestId: "i", timeLimitSeconds: 1 },
+    );
     if (b.status === "failed") expect(b.diagnostics.join(" ")).to.match(/total demand 30 exceeds the total capacity of all vehicles 10/);
     else expect.fail("expected a failure");
     const windows = cvrp(3, 1, 100, 3);
     const late = solveRequest(
-      { ...windows, node_time_windows: [[0, 100], [0, 1], [0, 500], [0, 500]], node_service_time: [0, 0, 0, 0], vehicle_speeds: [0.01] },
+      {
+        ...windows,
+        node_time_windows: [
+          [0, 100],
+          [0, 1],
+          [0, 500],
+          [0, 500],
+        ],
+        node_service_time: [0, 0, 0, 0],
+        vehicle_speeds: [0.01],
+      },
       { requestId: "i", timeLimitSeconds: 1 },
     );
     if (late.status === "failed") expect(late.diagnostics.join(" ")).to.match(/node 1 cannot be served within its time window/);
     else expect.fail("expected a failure");
     const hours = solveRequest(
-      { ...windows, node_time_windows: [[0, 10000], [0, 10000], [0, 10000], [0, 10000]], node_service_time: [0, 0, 0, 0], vehicle_speeds: [0.01], max_working_hours: 1 },
+      {
+        ...windows,
+        node_time_windows: [
+          [0, 10000],
+          [0, 10000],
+          [0, 10000],
+          [0, 10000],
+        ],
+        node_service_time: [0, 0, 0, 0],
+        vehicle_speeds: [0.01],
+        max_working_hours: 1,
+      },
       { requestId: "i", timeLimitSeconds: 1 },
     );
-    if (hours.status === "failed") expect(hours.diagnostics.join(" ")).to.match(/max_working_hours \(1 h\) is shorter than any vehicle's round trip/);
+    if (hours.status === "failed")
+      expect(hours.diagnostics.join(" ")).to.match(/max_working_hours \(1 h\) is shorter than any vehicle's round trip/);
     else expect.fail("expected a failure");
   });
 

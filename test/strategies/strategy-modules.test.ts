@@ -50,11 +50,18 @@ describe("strategy modules (STRATEGY_MODULES, loadStrategyModules)", () => {
     await loadStrategyModules([join(dir, "folder")], dir);
     expect(strategyNames().filter((n) => n === "mod-folder")).to.have.length(1);
     expect(findStrategy("mod-folder").kind).to.equal("construction");
-    expect(allStrategies().slice(0, 6).map((s) => s.name)).to.deep.equal(["clarke-wright", "sweep", "alns", "hgs", "large", "exact"]);
+    expect(
+      allStrategies()
+        .slice(0, 6)
+        .map((s) => s.name),
+    ).to.deep.equal(["clarke-wright", "sweep", "alns", "hgs", "large", "exact"]);
   });
 
   it("loads a file's default array and its `strategies` array, and an installed package by name", async () => {
-    write("many.mjs", source(`export default [make("mod-one"), make("mod-two")]; export const strategies = [make("mod-three", "search")];`));
+    write(
+      "many.mjs",
+      source(`export default [make("mod-one"), make("mod-two")]; export const strategies = [make("mod-three", "search")];`),
+    );
     write("node_modules/vrp-mod-pkg/package.json", JSON.stringify({ name: "vrp-mod-pkg", type: "module", main: "lib.js" }));
     write("node_modules/vrp-mod-pkg/lib.js", source(`export default make("mod-pkg");`));
     const loaded = await loadStrategyModules(["many.mjs", "vrp-mod-pkg"], dir);
@@ -67,11 +74,17 @@ describe("strategy modules (STRATEGY_MODULES, loadStrategyModules)", () => {
       "strategy module 'no-such-package': not a file or folder, and no installed package of that name (npm install it, or give a path)",
     );
     write("none.mjs", source(`export const helper = make("mod-unexported");`));
-    expect(await loadError("./none.mjs")).to.equal("strategy module './none.mjs' exports no strategy: export one as the default export, or an array named 'strategies'");
+    expect(await loadError("./none.mjs")).to.equal(
+      "strategy module './none.mjs' exports no strategy: export one as the default export, or an array named 'strategies'",
+    );
     write("clash.mjs", source(`export default make("hgs");`));
-    expect(await loadError("./clash.mjs")).to.equal("strategy module './clash.mjs': a strategy named 'hgs' is already registered (a built-in strategy); rename it");
+    expect(await loadError("./clash.mjs")).to.equal(
+      "strategy module './clash.mjs': a strategy named 'hgs' is already registered (a built-in strategy); rename it",
+    );
     write("kindless.mjs", source(`export default { ...make("mod-kindless"), kind: "heuristic" };`));
-    expect(await loadError("./kindless.mjs")).to.include(`the default export is not a strategy: 'mod-kindless' must declare kind "construction", "search" or "exact"`);
+    expect(await loadError("./kindless.mjs")).to.include(
+      `the default export is not a strategy: 'mod-kindless' must declare kind "construction", "search" or "exact"`,
+    );
     write("shouting.mjs", source(`export default make("Shouting");`));
     expect(await loadError("./shouting.mjs")).to.include("'name' must be a kebab-case string");
     write("broken.mjs", `throw new Error("boom");`);

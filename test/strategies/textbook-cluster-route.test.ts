@@ -51,93 +51,103 @@ const arb = fc.record({
 describe("a route for a cluster of unserved optional customers (moves/textbook-cluster-route.ts)", function () {
   this.timeout(300_000);
 
-  it("opens a route only when it serves unserved customers within every constraint " +
-    "for less than their skip prices; its price is the evaluator's, the other routes stay", () => {
-    let opened = 0;
-    let refused = 0;
-    fc.assert(
-      fc.property(arb, penaltyArb, fc.integer({ min: 1, max: 60 }), (o, pen, limit) => {
-        const { problem: p } = compileRequest(prizeProblem(o));
-        const m = modelOf(p);
-        // Windows that cannot bind become an additive duration cap: that model prices them too.
-        const rng = new Rng(o.seed);
-        const ls = new LocalSearch(m);
-        ls.penalties = pen;
-        const lists: number[][] = Array.from({ length: m.routes }, () => []);
-        // Vehicle `empty` gets nothing: the route to open.
-        const empty = rng.int(m.routes);
-        for (const c of rng.shuffle(Array.from(m.customers))) {
-          if (m.skipPrice![c] !== Number.POSITIVE_INFINITY && rng.next() < 0.6) continue;
-          let v = rng.int(m.routes);
-          if (v === empty) v = (v + 1) % m.routes;
-          if (v !== empty) lists[v]!.push(c);
-        }
-        ls.loadRoutes(lists);
-        const unserved = Array.from(m.customers).filter((c) => ls.rs.routeOf[c]! < 0);
-        if (unserved.length === 0 || m.routes < 2) return;
-        const seed = unserved[rng.int(unserved.length)]!;
-        const before = ls.routes();
-        const totalBefore = ls.totalCost();
-        const gain = new ClusterRoute(ls).open(seed, empty, limit);
-        const after = ls.routes();
-        for (let v = 0; v < m.routes; v++) if (v !== empty) expect(after[v], `route ${v} untouched`).to.deep.equal(before[v]);
-        for (const c of m.customers) if (ls.rs.routeOf[c]! >= 0) expect(after[ls.rs.routeOf[c]!]![ls.rs.pos[c]! - 1]).to.equal(c);
-        expect(ls.totalCost()).to.be.closeTo(scratchTotal(p, m, pen, after), 1e-6 * Math.max(1, totalBefore));
-        if (gain === 0) {
-          refused++;
-          expect(after[empty]).to.deep.equal([]);
-          expect(ls.totalCost()).to.be.closeTo(totalBefore, 1e-9 * Math.max(1, totalBefore));
-          return;
-        }
-        opened++;
-        const route = after[empty]!;
-        expect(route).to.include(seed);
-        expect(route.length).to.be.at.most(limit);
-        for (const c of route) expect(unserved, `customer ${c} was unserved`).to.include(c);
-        // Within every constraint: the evaluator sees no excess, so the price is distance alone.
-        const score = evaluateRoute(p, empty, route);
-        expect(score.capacityExcess).to.equal(0);
-        expect(score.lateMinutes).to.equal(0);
-        expect(score.durationExcessMin).to.equal(0);
-        const price = scratchRouteCost(p, empty, pen, route);
-        expect(ls.rs.cost[empty]).to.be.closeTo(price, 1e-6 * Math.max(1, price));
-        expect(price).to.be.closeTo(p.fixedCost[empty]! + p.unitCost[empty]! * score.distance, 1e-6 * Math.max(1, price));
-        // It gains at least what it says (a customer is worth at most its skip price there).
-        const prizes = route.reduce((sum, c) => sum + m.skipPrice![c]!, 0);
-        expect(gain).to.be.at.most(prizes - price + 1e-6);
-        expect(ls.totalCost()).to.be.at.most(totalBefore - gain + 1e-6 * Math.max(1, totalBefore));
-      }),
-      { numRuns: 400, seed: 2121 },
-    );
-    expect(opened, "routes opened").to.be.greaterThan(20);
-    expect(refused, "routes refused").to.be.greaterThan(20);
-  });
+  it(
+    "opens a route only when it serves unserved customers within every constraint " +
+      "for less than their skip prices; its price is the evaluator's, the other routes stay",
+    () => {
+      let opened = 0;
+      let refused = 0;
+      fc.assert(
+        fc.property(arb, penaltyArb, fc.integer({ min: 1, max: 60 }), (o, pen, limit) => {
+          const { problem: p } = compileRequest(prizeProblem(o));
+          const m = modelOf(p);
+          // Windows that cannot bind become an additive duration cap: that model prices them too.
+          const rng = new Rng(o.seed);
+          const ls = new LocalSearch(m);
+          ls.penalties = pen;
+          const lists: number[][] = Array.from({ length: m.routes }, () => []);
+          // Vehicle `empty` gets nothing: the route to open.
+          const empty = rng.int(m.routes);
+          for (const c of rng.shuffle(Array.from(m.customers))) {
+            if (m.skipPrice![c] !== Number.POSITIVE_INFINITY && rng.next() < 0.6) continue;
+            let v = rng.int(m.routes);
+            if (v === empty) v = (v + 1) % m.routes;
+            if (v !== empty) lists[v]!.push(c);
+          }
+          ls.loadRoutes(lists);
+          const unserved = Array.from(m.customers).filter((c) => ls.rs.routeOf[c]! < 0);
+          if (unserved.length === 0 || m.routes < 2) return;
+          const seed = unserved[rng.int(unserved.length)]!;
+          const before = ls.routes();
+          const totalBefore = ls.totalCost();
+          const gain = new ClusterRoute(ls).open(seed, empty, limit);
+          const after = ls.routes();
+          for (let v = 0; v < m.routes; v++) if (v !== empty) expect(after[v], `route ${v} untouched`).to.deep.equal(before[v]);
+          for (const c of m.customers) if (ls.rs.routeOf[c]! >= 0) expect(after[ls.rs.routeOf[c]!]![ls.rs.pos[c]! - 1]).to.equal(c);
+          expect(ls.totalCost()).to.be.closeTo(scratchTotal(p, m, pen, after), 1e-6 * Math.max(1, totalBefore));
+          if (gain === 0) {
+            refused++;
+            expect(after[empty]).to.deep.equal([]);
+            expect(ls.totalCost()).to.be.closeTo(totalBefore, 1e-9 * Math.max(1, totalBefore));
+            return;
+          }
+          opened++;
+          const route = after[empty]!;
+          expect(route).to.include(seed);
+          expect(route.length).to.be.at.most(limit);
+          for (const c of route) expect(unserved, `customer ${c} was unserved`).to.include(c);
+          // Within every constraint: the evaluator sees no excess, so the price is distance alone.
+          const score = evaluateRoute(p, empty, route);
+          expect(score.capacityExcess).to.equal(0);
+          expect(score.lateMinutes).to.equal(0);
+          expect(score.durationExcessMin).to.equal(0);
+          const price = scratchRouteCost(p, empty, pen, route);
+          expect(ls.rs.cost[empty]).to.be.closeTo(price, 1e-6 * Math.max(1, price));
+          expect(price).to.be.closeTo(p.fixedCost[empty]! + p.unitCost[empty]! * score.distance, 1e-6 * Math.max(1, price));
+          // It gains at least what it says (a customer is worth at most its skip price there).
+          const prizes = route.reduce((sum, c) => sum + m.skipPrice![c]!, 0);
+          expect(gain).to.be.at.most(prizes - price + 1e-6);
+          expect(ls.totalCost()).to.be.at.most(totalBefore - gain + 1e-6 * Math.max(1, totalBefore));
+        }),
+        { numRuns: 400, seed: 2121 },
+      );
+      expect(opened, "routes opened").to.be.greaterThan(20);
+      expect(refused, "routes refused").to.be.greaterThan(20);
+    },
+  );
 
-  it("opens a route for a far group that pays together, not for one far customer, and " +
-    "not for customers a passing route takes for less", () => {
-    const { problem: p } = compileRequest(farCluster(6, 12, 60, 3));
-    const m = modelOf(p);
-    const ls = new LocalSearch(m);
-    ls.penalties = { load: 10, duration: 10, timeWarp: 10 };
-    ls.loadRoutes([[1, 2, 3, 4, 5, 6]]);
-    const cluster = new ClusterRoute(ls);
-    // Alone, the first far customer (about 2 x 283 away) is worth 60: refused; the twelve together (720) pay.
-    expect(cluster.open(7, 1, 1)).to.equal(0);
-    expect(ls.rs.length[1]).to.equal(0);
-    const gain = cluster.open(7, 1, 20);
-    expect(gain).to.be.greaterThan(0);
-    expect(ls.routes()[1]!.slice().sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 12 }, (_, i) => 7 + i));
-    expect(ls.totalCost()).to.be.closeTo(scratchTotal(p, m, ls.penalties, ls.routes()), 1e-6);
+  it(
+    "opens a route for a far group that pays together, not for one far customer, and " + "not for customers a passing route takes for less",
+    () => {
+      const { problem: p } = compileRequest(farCluster(6, 12, 60, 3));
+      const m = modelOf(p);
+      const ls = new LocalSearch(m);
+      ls.penalties = { load: 10, duration: 10, timeWarp: 10 };
+      ls.loadRoutes([[1, 2, 3, 4, 5, 6]]);
+      const cluster = new ClusterRoute(ls);
+      // Alone, the first far customer (about 2 x 283 away) is worth 60: refused; the twelve together (720) pay.
+      expect(cluster.open(7, 1, 1)).to.equal(0);
+      expect(ls.rs.length[1]).to.equal(0);
+      const gain = cluster.open(7, 1, 20);
+      expect(gain).to.be.greaterThan(0);
+      expect(
+        ls
+          .routes()[1]!
+          .slice()
+          .sort((a, b) => a - b),
+      ).to.deep.equal(Array.from({ length: 12 }, (_, i) => 7 + i));
+      expect(ls.totalCost()).to.be.closeTo(scratchTotal(p, m, ls.penalties, ls.routes()), 1e-6);
 
-    // The near customers unserved, and a route through them: another route for them is refused,
-    // since the passing route takes each for less than a route of their own costs.
-    const near = compileRequest(farCluster(8, 0, 100, 3)).problem;
-    const mn = modelOf(near);
-    const lsn = new LocalSearch(mn);
-    lsn.penalties = { load: 10, duration: 10, timeWarp: 10 };
-    lsn.loadRoutes([[1, 3, 5, 7]]);
-    expect(new ClusterRoute(lsn).open(2, 1, 20)).to.equal(0);
-  });
+      // The near customers unserved, and a route through them: another route for them is refused,
+      // since the passing route takes each for less than a route of their own costs.
+      const near = compileRequest(farCluster(8, 0, 100, 3)).problem;
+      const mn = modelOf(near);
+      const lsn = new LocalSearch(mn);
+      lsn.penalties = { load: 10, duration: 10, timeWarp: 10 };
+      lsn.loadRoutes([[1, 3, 5, 7]]);
+      expect(new ClusterRoute(lsn).open(2, 1, 20)).to.equal(0);
+    },
+  );
 
   it("hgs serves a far group that pays: the evaluator's solution is feasible and cheaper than leaving it", () => {
     const { problem: p } = compileRequest(farCluster(10, 16, 60, 4));

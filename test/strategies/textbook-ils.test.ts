@@ -17,7 +17,7 @@ import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
 /** A random single-depot CVRP with identical vehicles; with `hours`, also a working-hours cap that binds on some routes. */
 function cvrp(o: { customers: number; seed: number; hours: boolean; spare: number }): SolveRequestInput {
   let s = o.seed;
-  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const n = o.customers + 1;
   const pos = Array.from({ length: n }, (): [number, number] => [Math.round(rand() * 1000), Math.round(rand() * 1000)]);
   const demands = pos.map((_, i) => (i === 0 ? 0 : 1 + Math.floor(rand() * 10)));
@@ -53,7 +53,12 @@ function modelOf(p: CompiledProblem): ProblemData {
 function scratchCost(p: CompiledProblem, m: ProblemData, pen: Penalties, route: number[]): number {
   if (route.length === 0) return 0;
   const score = evaluateRoute(p, 0, route);
-  return p.fixedCost[0]! + p.unitCost[0]! * score.distance + pen.load * Math.max(0, score.load - p.capacity[0]!) + (p.time ? pen.duration * Math.max(0, score.durationMin - m.durationLimit) : 0);
+  return (
+    p.fixedCost[0]! +
+    p.unitCost[0]! * score.distance +
+    pen.load * Math.max(0, score.load - p.capacity[0]!) +
+    (p.time ? pen.duration * Math.max(0, score.durationMin - m.durationLimit) : 0)
+  );
 }
 
 describe("textbook iterated local search (hgs above 300 customers)", function () {
@@ -64,7 +69,12 @@ describe("textbook iterated local search (hgs above 300 customers)", function ()
     let rounds = 0;
     fc.assert(
       fc.property(
-        fc.record({ customers: fc.integer({ min: 8, max: 60 }), seed: fc.integer({ min: 1, max: 1e6 }), hours: fc.boolean(), spare: fc.integer({ min: 0, max: 3 }) }),
+        fc.record({
+          customers: fc.integer({ min: 8, max: 60 }),
+          seed: fc.integer({ min: 1, max: 1e6 }),
+          hours: fc.boolean(),
+          spare: fc.integer({ min: 0, max: 3 }),
+        }),
         fc.double({ min: 0.1, max: 50, noNaN: true }),
         fc.double({ min: 0.1, max: 50, noNaN: true }),
         (o, loadPrice, durationPrice) => {
@@ -77,7 +87,10 @@ describe("textbook iterated local search (hgs above 300 customers)", function ()
           ls.loadRoutes(clarkeWrightSolution(p).routes);
           const ruin = new TextbookRuin(ls);
           // The savings may use more routes than there are vehicles: the others are inserted.
-          ruin.reinsert(rng, Array.from(m.customers).filter((c) => ls.rs.routeOf[c]! < 0));
+          ruin.reinsert(
+            rng,
+            Array.from(m.customers).filter((c) => ls.rs.routeOf[c]! < 0),
+          );
           ls.run(rng);
           for (let round = 0; round < 5; round++) {
             const moved = ruin.perturb(rng);
@@ -115,30 +128,38 @@ describe("textbook iterated local search (hgs above 300 customers)", function ()
   it("reports only improving feasible solutions (evaluator-checked) and returns the last one", () => {
     let searched = 0;
     fc.assert(
-      fc.property(fc.record({ customers: fc.integer({ min: 10, max: 80 }), seed: fc.integer({ min: 1, max: 1e6 }), hours: fc.boolean(), spare: fc.integer({ min: 1, max: 3 }) }), (o) => {
-        const { problem: p } = compileRequest(cvrp(o));
-        const m = modelOf(p);
-        const budget = new Budget(performance.now() + 60_000, o.seed, 300);
-        const reported: Solution[] = [];
-        budget.onImprovement((s) => reported.push(s));
-        // The savings may use more routes than there are vehicles: the search places the rest.
-        const found = textbookIteratedLocalSearch(p, m, budget, clarkeWrightSolution(p).routes, initialPenalties(m));
-        if (reported.length === 0) {
-          // Never feasible (too small a fleet or too tight hours): the last routes, reported infeasible.
-          expect(evaluateSolution(p, found).feasible).to.equal(false);
-          return;
-        }
-        searched++;
-        expect(reported.length).to.be.greaterThan(0);
-        const costs = reported.map((s) => {
-          const score = evaluateSolution(p, s);
-          expect(score.feasible).to.equal(true);
-          return score.cost;
-        });
-        for (let k = 1; k < costs.length; k++) expect(costs[k]).to.be.lessThan(costs[k - 1]!);
-        expect(evaluateSolution(p, found).cost).to.equal(costs[costs.length - 1]);
-        expect(found.routes).to.deep.equal(reported[reported.length - 1]!.routes);
-      }),
+      fc.property(
+        fc.record({
+          customers: fc.integer({ min: 10, max: 80 }),
+          seed: fc.integer({ min: 1, max: 1e6 }),
+          hours: fc.boolean(),
+          spare: fc.integer({ min: 1, max: 3 }),
+        }),
+        (o) => {
+          const { problem: p } = compileRequest(cvrp(o));
+          const m = modelOf(p);
+          const budget = new Budget(performance.now() + 60_000, o.seed, 300);
+          const reported: Solution[] = [];
+          budget.onImprovement((s) => reported.push(s));
+          // The savings may use more routes than there are vehicles: the search places the rest.
+          const found = textbookIteratedLocalSearch(p, m, budget, clarkeWrightSolution(p).routes, initialPenalties(m));
+          if (reported.length === 0) {
+            // Never feasible (too small a fleet or too tight hours): the last routes, reported infeasible.
+            expect(evaluateSolution(p, found).feasible).to.equal(false);
+            return;
+          }
+          searched++;
+          expect(reported.length).to.be.greaterThan(0);
+          const costs = reported.map((s) => {
+            const score = evaluateSolution(p, s);
+            expect(score.feasible).to.equal(true);
+            return score.cost;
+          });
+          for (let k = 1; k < costs.length; k++) expect(costs[k]).to.be.lessThan(costs[k - 1]!);
+          expect(evaluateSolution(p, found).cost).to.equal(costs[costs.length - 1]);
+          expect(found.routes).to.deep.equal(reported[reported.length - 1]!.routes);
+        },
+      ),
       { numRuns: 40, seed: 22 },
     );
     expect(searched).to.be.greaterThan(30);

@@ -35,17 +35,30 @@ describe("optional customers in the textbook iterated local search (moves/textbo
   this.timeout(300_000);
 
   it("takes problems whose only rules are skip penalties / allow_unassigned into the textbook model, not the others", () => {
-    const { problem: p } = compileRequest(prizeProblem({ customers: 20, seed: 5, windows: true, hours: false, prize: 1, required: false, allowUnassigned: false }));
+    const { problem: p } = compileRequest(
+      prizeProblem({ customers: 20, seed: 5, windows: true, hours: false, prize: 1, required: false, allowUnassigned: false }),
+    );
     const m = modelOf(p);
     expect(m.skipPrice).to.not.equal(null);
     expect(m.windows).to.not.equal(null);
     // The selection table still sees a problem with rules (select.ts' rules row sends it to hgs).
     expect(textbookMismatch(p)).to.not.equal(null);
-    const withSkills = { ...prizeProblem({ customers: 20, seed: 5, windows: true, hours: false, prize: 1, required: false, allowUnassigned: false }), node_skills: [null, ["a"]], vehicle_skills: [["a"]] } as SolveRequestInput;
+    const withSkills = {
+      ...prizeProblem({ customers: 20, seed: 5, windows: true, hours: false, prize: 1, required: false, allowUnassigned: false }),
+      node_skills: [null, ["a"]],
+      vehicle_skills: [["a"]],
+    } as SolveRequestInput;
     expect(buildModel(compileRequest(withSkills).problem).ok).to.equal(false);
-    const withStops = { ...prizeProblem({ customers: 20, seed: 5, windows: false, hours: false, prize: 1, required: false, allowUnassigned: false }), vehicle_max_stops: [3] } as SolveRequestInput;
+    const withStops = {
+      ...prizeProblem({ customers: 20, seed: 5, windows: false, hours: false, prize: 1, required: false, allowUnassigned: false }),
+      vehicle_max_stops: [3],
+    } as SolveRequestInput;
     expect(buildModel(compileRequest(withStops).problem).ok).to.equal(false);
-    const plain = compileRequest({ ...prizeProblem({ customers: 20, seed: 5, windows: false, hours: false, prize: 1, required: false, allowUnassigned: false }), node_skip_penalties: undefined, allow_unassigned: undefined } as SolveRequestInput).problem;
+    const plain = compileRequest({
+      ...prizeProblem({ customers: 20, seed: 5, windows: false, hours: false, prize: 1, required: false, allowUnassigned: false }),
+      node_skip_penalties: undefined,
+      allow_unassigned: undefined,
+    } as SolveRequestInput).problem;
     expect(modelOf(plain).skipPrice).to.equal(null);
   });
 
@@ -96,65 +109,69 @@ describe("optional customers in the textbook iterated local search (moves/textbo
     expect(optionalCommits, "insertions, removals and exchanges were applied").to.be.greaterThan(50);
   });
 
-  it("the localised insertion of an unserved customer skips only routes unchanged " +
-    "since it found nothing: the same outcome as looking at all", () => {
-    let compared = 0;
-    let moved = 0;
-    fc.assert(
-      fc.property(arb, penaltyArb, (o, pen) => {
-        const { problem: p } = compileRequest(prizeProblem({ ...o, customers: o.customers + 10 }));
-        const m = modelOf(p);
-        if (p.time !== null && m.windows === null) return;
-        const rng = new Rng(o.seed);
-        const lists: number[][] = Array.from({ length: m.routes }, () => []);
-        for (const c of rng.shuffle(Array.from(m.customers))) if (!mayLeaveOut(m, c) || rng.next() < 0.7) lists[rng.int(m.routes)]!.push(c);
-        // Two searches in the same state, edited alike: one looks at every route, the other skips those unchanged since `since`.
-        const all = new LocalSearch(m);
-        const localised = new LocalSearch(m);
-        for (const ls of [all, localised]) {
-          ls.penalties = pen;
-          ls.loadRoutes(lists);
-        }
-        // Insert until no unserved customer gains anywhere: then every one was idle at clock `since`.
-        for (let again = true; again; ) {
-          again = false;
-          for (const c of m.customers) {
-            if (all.rs.routeOf[c]! >= 0) continue;
-            const done = textbookInsertUnserved(all, c);
-            expect(textbookInsertUnserved(localised, c)).to.equal(done);
-            if (done) again = true;
-          }
-        }
-        const idle = Array.from(m.customers).filter((c) => all.rs.routeOf[c]! < 0);
-        if (idle.length === 0) return;
-        const since = all.clock;
-        // Rewrite a few routes alike: drop an optional customer, or serve an unserved one that is not being tested.
-        const testing = idle[rng.int(idle.length)]!;
-        for (let edit = 0; edit < 1 + rng.int(3); edit++) {
-          const r = rng.int(m.routes);
-          const route = all.routes()[r]!;
-          const drop = route.findIndex((c) => mayLeaveOut(m, c));
-          const unserved = Array.from(m.customers).filter((c) => all.rs.routeOf[c]! < 0 && c !== testing);
-          let left = -1;
-          if (drop >= 0 && (rng.next() < 0.5 || unserved.length === 0)) left = route.splice(drop, 1)[0]!;
-          else if (unserved.length > 0) route.splice(rng.int(route.length + 1), 0, unserved[rng.int(unserved.length)]!);
+  it(
+    "the localised insertion of an unserved customer skips only routes unchanged " +
+      "since it found nothing: the same outcome as looking at all",
+    () => {
+      let compared = 0;
+      let moved = 0;
+      fc.assert(
+        fc.property(arb, penaltyArb, (o, pen) => {
+          const { problem: p } = compileRequest(prizeProblem({ ...o, customers: o.customers + 10 }));
+          const m = modelOf(p);
+          if (p.time !== null && m.windows === null) return;
+          const rng = new Rng(o.seed);
+          const lists: number[][] = Array.from({ length: m.routes }, () => []);
+          for (const c of rng.shuffle(Array.from(m.customers)))
+            if (!mayLeaveOut(m, c) || rng.next() < 0.7) lists[rng.int(m.routes)]!.push(c);
+          // Two searches in the same state, edited alike: one looks at every route, the other skips those unchanged since `since`.
+          const all = new LocalSearch(m);
+          const localised = new LocalSearch(m);
           for (const ls of [all, localised]) {
-            ls.setRoute(r, Int32Array.from(route), route.length);
-            if (left >= 0) ls.rs.routeOf[left] = -1;
+            ls.penalties = pen;
+            ls.loadRoutes(lists);
           }
-        }
-        const a = textbookInsertUnserved(all, testing);
-        const b = textbookInsertUnserved(localised, testing, since);
-        expect(b).to.equal(a);
-        expect(localised.routes()).to.deep.equal(all.routes());
-        compared++;
-        if (a) moved++;
-      }),
-      { numRuns: 200, seed: 214 },
-    );
-    expect(compared).to.be.greaterThan(60);
-    expect(moved, "some insertions became improving after the edits").to.be.greaterThan(5);
-  });
+          // Insert until no unserved customer gains anywhere: then every one was idle at clock `since`.
+          for (let again = true; again;) {
+            again = false;
+            for (const c of m.customers) {
+              if (all.rs.routeOf[c]! >= 0) continue;
+              const done = textbookInsertUnserved(all, c);
+              expect(textbookInsertUnserved(localised, c)).to.equal(done);
+              if (done) again = true;
+            }
+          }
+          const idle = Array.from(m.customers).filter((c) => all.rs.routeOf[c]! < 0);
+          if (idle.length === 0) return;
+          const since = all.clock;
+          // Rewrite a few routes alike: drop an optional customer, or serve an unserved one that is not being tested.
+          const testing = idle[rng.int(idle.length)]!;
+          for (let edit = 0; edit < 1 + rng.int(3); edit++) {
+            const r = rng.int(m.routes);
+            const route = all.routes()[r]!;
+            const drop = route.findIndex((c) => mayLeaveOut(m, c));
+            const unserved = Array.from(m.customers).filter((c) => all.rs.routeOf[c]! < 0 && c !== testing);
+            let left = -1;
+            if (drop >= 0 && (rng.next() < 0.5 || unserved.length === 0)) left = route.splice(drop, 1)[0]!;
+            else if (unserved.length > 0) route.splice(rng.int(route.length + 1), 0, unserved[rng.int(unserved.length)]!);
+            for (const ls of [all, localised]) {
+              ls.setRoute(r, Int32Array.from(route), route.length);
+              if (left >= 0) ls.rs.routeOf[left] = -1;
+            }
+          }
+          const a = textbookInsertUnserved(all, testing);
+          const b = textbookInsertUnserved(localised, testing, since);
+          expect(b).to.equal(a);
+          expect(localised.routes()).to.deep.equal(all.routes());
+          compared++;
+          if (a) moved++;
+        }),
+        { numRuns: 200, seed: 214 },
+      );
+      expect(compared).to.be.greaterThan(60);
+      expect(moved, "some insertions became improving after the edits").to.be.greaterThan(5);
+    },
+  );
 
   it("the distance bounds of insertions and exchanges prune only candidates that cannot win: the same moves as pricing every one", () => {
     let moves = 0;
@@ -166,7 +183,8 @@ describe("optional customers in the textbook iterated local search (moves/textbo
           if (p.time !== null && m.windows === null) return;
           const rng = new Rng(o.seed);
           const lists: number[][] = Array.from({ length: m.routes }, () => []);
-          for (const c of rng.shuffle(Array.from(m.customers))) if (!mayLeaveOut(m, c) || rng.next() < 0.5) lists[rng.int(m.routes)]!.push(c);
+          for (const c of rng.shuffle(Array.from(m.customers)))
+            if (!mayLeaveOut(m, c) || rng.next() < 0.5) lists[rng.int(m.routes)]!.push(c);
           const bounded = new LocalSearch(m);
           const full = new LocalSearch(m);
           for (const ls of [bounded, full]) {
@@ -257,7 +275,9 @@ describe("optional customers in the textbook iterated local search (moves/textbo
 
   it("hgs solves prize problems of every size with the iterated local search: feasible, the same routes for the same seed", () => {
     for (const customers of [30, 150]) {
-      const { problem: p } = compileRequest(prizeProblem({ customers, seed: 9, windows: true, hours: false, prize: 1, required: false, allowUnassigned: false }));
+      const { problem: p } = compileRequest(
+        prizeProblem({ customers, seed: 9, windows: true, hours: false, prize: 1, required: false, allowUnassigned: false }),
+      );
       const run = () => hgs.solve(p, new Budget(performance.now() + 60_000, 3, 200));
       const a = run();
       const score = evaluateSolution(p, a);

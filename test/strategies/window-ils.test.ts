@@ -22,7 +22,7 @@ import { selectStrategy } from "../../strategies/select.js";
 /** A random single-depot VRPTW (Solomon-like) with windows that bind; with `hours`, also a working-hours cap. */
 function vrptw(o: { customers: number; seed: number; hours: boolean; spare: number }): SolveRequestInput {
   let s = o.seed;
-  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const n = o.customers + 1;
   const pos = Array.from({ length: n }, (): [number, number] => [Math.round(rand() * 100), Math.round(rand() * 100)]);
   const demands = pos.map((_, i) => (i === 0 ? 0 : 1 + Math.floor(rand() * 30)));
@@ -53,7 +53,12 @@ function vrptw(o: { customers: number; seed: number; hours: boolean; spare: numb
   return req;
 }
 
-const arb = fc.record({ customers: fc.integer({ min: 8, max: 50 }), seed: fc.integer({ min: 1, max: 1e6 }), hours: fc.boolean(), spare: fc.integer({ min: 0, max: 3 }) });
+const arb = fc.record({
+  customers: fc.integer({ min: 8, max: 50 }),
+  seed: fc.integer({ min: 1, max: 1e6 }),
+  hours: fc.boolean(),
+  spare: fc.integer({ min: 0, max: 3 }),
+});
 
 function modelOf(p: CompiledProblem): ProblemData {
   const outcome = buildModel(p);
@@ -70,7 +75,12 @@ function scratchTimePenalty(m: ProblemData, pen: Penalties, route: number[]): nu
 function scratchCost(p: CompiledProblem, m: ProblemData, pen: Penalties, route: number[]): number {
   if (route.length === 0) return 0;
   const score = evaluateRoute(p, 0, route);
-  return p.fixedCost[0]! + p.unitCost[0]! * score.distance + pen.load * Math.max(0, score.load - p.capacity[0]!) + scratchTimePenalty(m, pen, route);
+  return (
+    p.fixedCost[0]! +
+    p.unitCost[0]! * score.distance +
+    pen.load * Math.max(0, score.load - p.capacity[0]!) +
+    scratchTimePenalty(m, pen, route)
+  );
 }
 
 describe("iterated local search under binding windows (hgs above 100 customers with windows)", function () {
@@ -80,30 +90,35 @@ describe("iterated local search under binding windows (hgs above 100 customers w
     let positions = 0;
     let warped = 0;
     fc.assert(
-      fc.property(arb, fc.double({ min: 0.1, max: 50, noNaN: true }), fc.double({ min: 0.1, max: 50, noNaN: true }), (o, warpPrice, durationPrice) => {
-        const { problem: p } = compileRequest(vrptw(o));
-        const m = modelOf(p);
-        expect(m.windows, "the windows bind").to.not.equal(null);
-        const pen = { load: 1, duration: durationPrice, timeWarp: warpPrice };
-        const ls = new LocalSearch(m);
-        ls.penalties = pen;
-        const routes = clarkeWrightSolution(p).routes.slice(0, m.routes);
-        // Take one customer out of its route and price it at every position of every route.
-        const victim = routes.flat()[0]!;
-        const trimmed = routes.map((r) => r.filter((c) => c !== victim));
-        ls.loadRoutes(trimmed);
-        const insertion = new WindowInsertion(ls.rs);
-        for (let r = 0; r < m.routes; r++) {
-          const route = trimmed[r] ?? [];
-          for (let j = 0; j <= route.length; j++) {
-            const candidate = [...route.slice(0, j), victim, ...route.slice(j)];
-            const expected = scratchTimePenalty(m, pen, candidate);
-            if (expected > 0) warped++;
-            expect(insertion.penalty(r, ls.rs.seq[r]!, route.length + 1, j, victim, pen)).to.be.closeTo(expected, 1e-6);
-            positions++;
+      fc.property(
+        arb,
+        fc.double({ min: 0.1, max: 50, noNaN: true }),
+        fc.double({ min: 0.1, max: 50, noNaN: true }),
+        (o, warpPrice, durationPrice) => {
+          const { problem: p } = compileRequest(vrptw(o));
+          const m = modelOf(p);
+          expect(m.windows, "the windows bind").to.not.equal(null);
+          const pen = { load: 1, duration: durationPrice, timeWarp: warpPrice };
+          const ls = new LocalSearch(m);
+          ls.penalties = pen;
+          const routes = clarkeWrightSolution(p).routes.slice(0, m.routes);
+          // Take one customer out of its route and price it at every position of every route.
+          const victim = routes.flat()[0]!;
+          const trimmed = routes.map((r) => r.filter((c) => c !== victim));
+          ls.loadRoutes(trimmed);
+          const insertion = new WindowInsertion(ls.rs);
+          for (let r = 0; r < m.routes; r++) {
+            const route = trimmed[r] ?? [];
+            for (let j = 0; j <= route.length; j++) {
+              const candidate = [...route.slice(0, j), victim, ...route.slice(j)];
+              const expected = scratchTimePenalty(m, pen, candidate);
+              if (expected > 0) warped++;
+              expect(insertion.penalty(r, ls.rs.seq[r]!, route.length + 1, j, victim, pen)).to.be.closeTo(expected, 1e-6);
+              positions++;
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 150, seed: 31 },
     );
     expect(positions).to.be.greaterThan(3000);
@@ -122,13 +137,19 @@ describe("iterated local search under binding windows (hgs above 100 customers w
         ls.penalties = pen;
         ls.loadRoutes(clarkeWrightSolution(p).routes.slice(0, m.routes));
         const ruin = new TextbookRuin(ls);
-        ruin.reinsert(rng, Array.from(m.customers).filter((c) => ls.rs.routeOf[c]! < 0));
+        ruin.reinsert(
+          rng,
+          Array.from(m.customers).filter((c) => ls.rs.routeOf[c]! < 0),
+        );
         for (let round = 0; round < 4; round++) {
           expect(ruin.perturb(rng)).to.be.greaterThan(0);
           ls.runLocalised(rng);
           const now = ls.routes();
           expect(now.flat().sort((a, b) => a - b)).to.deep.equal(Array.from(m.customers).sort((a, b) => a - b));
-          expect(ls.totalCost()).to.be.closeTo(now.reduce((sum, r) => sum + scratchCost(p, m, pen, r), 0), 1e-6);
+          expect(ls.totalCost()).to.be.closeTo(
+            now.reduce((sum, r) => sum + scratchCost(p, m, pen, r), 0),
+            1e-6,
+          );
           rounds++;
         }
       }),
@@ -192,7 +213,10 @@ describe("iterated local search under binding windows (hgs above 100 customers w
     const medium = compileRequest(vrptw({ customers: WINDOWS_ITERATED_ABOVE + 1, seed: 3, hours: false, spare: 2 })).problem;
     expect(selectStrategy(medium).name).to.equal("hgs");
     expect(hgsSettings(modelOf(medium).customers.length).windowsMethod).to.equal("iterated");
-    expect(hgsSettings(modelOf(medium).customers.length, { hgs: { windowsMethod: "general" } }).windowsMethod, "a benchmark's override").to.equal("general");
+    expect(
+      hgsSettings(modelOf(medium).customers.length, { hgs: { windowsMethod: "general" } }).windowsMethod,
+      "a benchmark's override",
+    ).to.equal("general");
     const larger = compileRequest(vrptw({ customers: 400, seed: 3, hours: false, spare: 2 })).problem;
     expect(selectStrategy(larger).name).to.equal("hgs");
     const large = compileRequest(vrptw({ customers: 1001, seed: 3, hours: false, spare: 2 })).problem;

@@ -22,7 +22,11 @@ function sortedWindowNeighbours(p: CompiledProblem, k: number): Int32Array[] {
   const t = p.time!;
   const lists: Int32Array[] = new Array(p.nodeCount);
   for (const c of p.customers) {
-    const key = (o: number) => Math.min(windowProximity(t, t.speed[0]!, distanceBetween(p, c, o), c, o), windowProximity(t, t.speed[0]!, distanceBetween(p, o, c), o, c));
+    const key = (o: number) =>
+      Math.min(
+        windowProximity(t, t.speed[0]!, distanceBetween(p, c, o), c, o),
+        windowProximity(t, t.speed[0]!, distanceBetween(p, o, c), o, c),
+      );
     const others = Array.from(p.customers).filter((o) => o !== c);
     others.sort((a, b) => key(a) - key(b) || a - b);
     lists[c] = Int32Array.from(others.slice(0, k));
@@ -60,7 +64,9 @@ describe("textbook VRPTW above 1,000 customers", function () {
     const rich = compileRequest(richRequest).problem;
     expect(buildsOwnMatrix(rich)).to.equal(false);
     expect(hgs.supports(rich).ok).to.equal(false);
-    expect(decompositionSettings(rich, textbookMismatch(rich) === null, { decomposition: { windowGroups: true } }).windowGroups).to.equal(false);
+    expect(decompositionSettings(rich, textbookMismatch(rich) === null, { decomposition: { windowGroups: true } }).windowGroups).to.equal(
+      false,
+    );
   });
 
   it("grows groups on time-aware links: each customer's list is its nearest candidates re-ranked by window proximity", () => {

@@ -8,7 +8,7 @@ import type { PlainCvrpRequest } from "../helpers/requests.js";
 /** A random symmetric instance with `customers` customers on `vehicles` vehicles. */
 function instance(customers: number, vehicles: number, seed: number, capacity = 100): SolveRequestInput {
   let s = seed;
-  const rand = () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rand = () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const n = customers + 1;
   const xy = Array.from({ length: n }, () => [Math.floor(rand() * 100), Math.floor(rand() * 100)] as const);
   const distance_matrix = xy.map(([x1, y1]) => xy.map(([x2, y2]) => Math.round(Math.hypot(x1 - x2, y1 - y2))));

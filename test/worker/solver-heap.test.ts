@@ -31,7 +31,9 @@ describe("worker: the solver thread's heap limit follows the job's size", () => 
 
   it("starts a thread with the job's limit, keeps it for a similar job and replaces it for a much larger one", async function () {
     this.timeout(60_000);
-    const runner = new SolverThreadRunner({ strategyModules: [], strategySelection: null }, 4096, (size) => (size.nodes > 1000 ? 512 : 128));
+    const runner = new SolverThreadRunner({ strategyModules: [], strategySelection: null }, 4096, (size) =>
+      size.nodes > 1000 ? 512 : 128,
+    );
     try {
       const request = cvrpRequest({ customers: 12, vehicles: 3, capacity: 40, seed: 5 });
       expectSolved(await runner.run(job(request), 30_000, {}, { nodes: 13, requestBytes: 1_000 }), request);

@@ -27,7 +27,8 @@ export function verifyCallback(
   const id = header(request.headers, "webhook-id");
   const timestamp = header(request.headers, "webhook-timestamp");
   const signatures = header(request.headers, "webhook-signature");
-  if (!id || !timestamp || !signatures) throw new CallbackVerificationError("missing webhook-id, webhook-timestamp or webhook-signature header");
+  if (!id || !timestamp || !signatures)
+    throw new CallbackVerificationError("missing webhook-id, webhook-timestamp or webhook-signature header");
   if (!/^\d{1,15}$/.test(timestamp)) throw new CallbackVerificationError("webhook-timestamp is not Unix seconds");
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
   if (Math.abs(now - Number(timestamp)) > (options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS)) {

@@ -4,8 +4,7 @@
  * may rename both headers; the defaults are the document's).
  */
 export type Credentials =
-  | { user: string; apiKey: string }
-  | { marketplace: { proxySecret: string; user: string; secretHeader?: string; userHeader?: string } };
+  { user: string; apiKey: string } | { marketplace: { proxySecret: string; user: string; secretHeader?: string; userHeader?: string } };
 
 export function credentialHeaders(credentials: Credentials): Record<string, string> {
   if ("marketplace" in credentials) {

@@ -26,7 +26,10 @@ export function isApiError(err: unknown): err is VrpApiError {
 /** `waitForResult` gave up: the task was still processing when the total timeout ran out. */
 export class WaitTimeoutError extends Error {
   override readonly name = "VrpWaitTimeoutError";
-  constructor(readonly requestId: string, readonly timeoutMs: number) {
+  constructor(
+    readonly requestId: string,
+    readonly timeoutMs: number,
+  ) {
     super(`task ${requestId} was not finished after ${Math.round(timeoutMs / 1000)} s`);
   }
 }
@@ -34,7 +37,10 @@ export class WaitTimeoutError extends Error {
 /** The service answered something the document does not describe (e.g. a proxy's HTML page). */
 export class UnexpectedResponseError extends Error {
   override readonly name = "VrpUnexpectedResponseError";
-  constructor(readonly status: number, readonly text: string) {
+  constructor(
+    readonly status: number,
+    readonly text: string,
+  ) {
     super(`unexpected HTTP ${status} answer: ${text.slice(0, 200)}`);
   }
 }

@@ -26,7 +26,13 @@ export type ReasonEvidence = Schemas["ReasonEvidence"];
 /** The partner-facing operations (not the unauthenticated health and metrics endpoints). */
 type ApiOperation = operations["submitSolve" | "getSolveResult" | "listHistory" | "downloadHistoryItem"];
 type JsonBody<R> = R extends { content: { "application/json": infer B } } ? B : never;
-type ResponsesAt<S> = ApiOperation extends infer Op ? (Op extends { responses: infer R } ? (S extends keyof R ? R[S] : never) : never) : never;
+type ResponsesAt<S> = ApiOperation extends infer Op
+  ? Op extends { responses: infer R }
+    ? S extends keyof R
+      ? R[S]
+      : never
+    : never
+  : never;
 type StatusesOf<Op> = Op extends { responses: infer R } ? keyof R : never;
 
 /** Every HTTP error status an operation documents (4xx and 5xx). */

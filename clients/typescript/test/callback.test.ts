@@ -5,10 +5,21 @@ import { CallbackVerificationError, verifyCallback } from "../src/index.js";
 
 const key = randomBytes(32);
 const secret = `whsec_${key.toString("base64")}`;
-const body = JSON.stringify({ success: false, request_id: "r1", error: "no feasible solution", result: null, code: "no_feasible_solution" });
-const sign = (id: string, ts: number, text: string, k = key) => `v1,${createHmac("sha256", k).update(`${id}.${ts}.${text}`).digest("base64")}`;
+const body = JSON.stringify({
+  success: false,
+  request_id: "r1",
+  error: "no feasible solution",
+  result: null,
+  code: "no_feasible_solution",
+});
+const sign = (id: string, ts: number, text: string, k = key) =>
+  `v1,${createHmac("sha256", k).update(`${id}.${ts}.${text}`).digest("base64")}`;
 const now = 1_700_000_000;
-const headers = (ts = now, signature = sign("msg_1", ts, body)) => ({ "webhook-id": "msg_1", "webhook-timestamp": String(ts), "webhook-signature": signature });
+const headers = (ts = now, signature = sign("msg_1", ts, body)) => ({
+  "webhook-id": "msg_1",
+  "webhook-timestamp": String(ts),
+  "webhook-signature": signature,
+});
 
 describe("verifyCallback", () => {
   it("accepts a signed body (headers as a record or as Headers, body as text or bytes) and returns it parsed", () => {

@@ -13,8 +13,21 @@ import { ApiError, VrpClient, WaitTimeoutError, isApiError, type PollResult } fr
 const ID = "3f0c6f1e-7d5a-4c1b-9a61-2b8f5e0c9d47";
 const processing = { success: true, request_id: ID, error: null, result: { status: "processing", phase: "solving", queue_depth: null } };
 const solved = {
-  success: true, request_id: ID, error: null,
-  result: { status: "solved", success: true, error: null, total_cost: 7, routes: { "Vehicle 0": [0, 1, 0] }, distances: [7], loads: { "Vehicle 0": [0, 1, 1] }, time_windows: {}, time: 0.1, request_id: ID },
+  success: true,
+  request_id: ID,
+  error: null,
+  result: {
+    status: "solved",
+    success: true,
+    error: null,
+    total_cost: 7,
+    routes: { "Vehicle 0": [0, 1, 0] },
+    distances: [7],
+    loads: { "Vehicle 0": [0, 1, 1] },
+    time_windows: {},
+    time: 0.1,
+    request_id: ID,
+  },
 };
 const busy = { success: false, request_id: ID, error: "busy", result: null, code: "service_unavailable", retry_after_seconds: 7 };
 
@@ -56,18 +69,27 @@ describe("VrpClient", () => {
     seen.length = 0;
     await direct().poll(ID);
     await new VrpClient({ baseUrl, credentials: { marketplace: { proxySecret: "s3", user: "m-user" } } }).poll(ID);
-    await new VrpClient({ baseUrl, credentials: { marketplace: { proxySecret: "s3", user: "m-user", secretHeader: "X-Proxy", userHeader: "X-Who" } } }).poll(ID);
+    await new VrpClient({
+      baseUrl,
+      credentials: { marketplace: { proxySecret: "s3", user: "m-user", secretHeader: "X-Proxy", userHeader: "X-Who" } },
+    }).poll(ID);
     assert.equal(seen[0]!.url, `/api/v1/solve/result/${ID}`);
     assert.deepEqual([seen[0]!.headers["x-user-name"], seen[0]!.headers["x-api-key"]], ["acme", "vrp_x"]);
-    assert.deepEqual([seen[1]!.headers["x-marketplace-proxy-secret"], seen[1]!.headers["x-marketplace-user"], seen[1]!.headers["x-api-key"]], ["s3", "m-user", undefined]);
+    assert.deepEqual(
+      [seen[1]!.headers["x-marketplace-proxy-secret"], seen[1]!.headers["x-marketplace-user"], seen[1]!.headers["x-api-key"]],
+      ["s3", "m-user", undefined],
+    );
     assert.deepEqual([seen[2]!.headers["x-proxy"], seen[2]!.headers["x-who"]], ["s3", "m-user"]);
   });
 
   it("waits 2 s, 3 s, then 5 s between polls, and at least Retry-After after a 503", async () => {
     script = [
-      { status: 200, body: processing }, { status: 200, body: processing }, { status: 200, body: processing },
+      { status: 200, body: processing },
+      { status: 200, body: processing },
+      { status: 200, body: processing },
       { status: 503, body: busy, headers: { "retry-after": "7" } },
-      { status: 200, body: processing }, { status: 200, body: solved },
+      { status: 200, body: processing },
+      { status: 200, body: solved },
     ];
     const { waits, clock } = recordingClock();
     const progress: PollResult[] = [];
@@ -96,14 +118,25 @@ describe("VrpClient", () => {
   });
 
   it("throws typed errors that carry the status, the envelope and Retry-After; other errors end the wait at once", async () => {
-    const limited = { success: false, request_id: ID, error: "slow down", result: null, code: "rate_limit_exceeded", retry_after_seconds: 30 };
+    const limited = {
+      success: false,
+      request_id: ID,
+      error: "slow down",
+      result: null,
+      code: "rate_limit_exceeded",
+      retry_after_seconds: 30,
+    };
     script = [{ status: 429, body: limited, headers: { "retry-after": "30" } }];
-    const err = await direct().submit({} as never).catch((e: unknown) => e);
+    const err = await direct()
+      .submit({} as never)
+      .catch((e: unknown) => e);
     assert.ok(err instanceof ApiError && isApiError(err));
     assert.equal(err.status, 429);
     if (err.status === 429) assert.equal(err.body.code, "rate_limit_exceeded");
     assert.equal(err.retryAfterSeconds, 30);
-    script = [{ status: 404, body: { success: false, request_id: ID, error: "request id not found or expired", result: null, code: "not_found" } }];
+    script = [
+      { status: 404, body: { success: false, request_id: ID, error: "request id not found or expired", result: null, code: "not_found" } },
+    ];
     const { waits, clock } = recordingClock();
     await assert.rejects(direct().waitForResult(ID, { clock }), (e: unknown) => isApiError(e) && e.status === 404);
     assert.deepEqual(waits, []);

@@ -8,7 +8,11 @@ import type { ReasonEvidence, SolveRequest, SolvedResult, UnassignedNode, Unassi
 export const request: SolveRequest = {
   node_num: 3,
   vehicle_num: 2,
-  distance_matrix: [[0, 1, 2], [1, 0, 1], [2, 1, 0]],
+  distance_matrix: [
+    [0, 1, 2],
+    [1, 0, 1],
+    [2, 1, 0],
+  ],
   start_nodes: [0, 0],
   end_nodes: [0, 0],
   node_demands: [0, 1, 1],

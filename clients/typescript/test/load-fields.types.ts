@@ -9,7 +9,12 @@ export const courier: SolveRequest = {
   node_num: 4,
   vehicle_num: 1,
   distance_matrix: [],
-  node_positions: [[0, 0], [1, 0], [2, 0], [3, 0]],
+  node_positions: [
+    [0, 0],
+    [1, 0],
+    [2, 0],
+    [3, 0],
+  ],
   start_nodes: [0],
   end_nodes: [0],
   node_demands: [0, 2, 0, 0],

@@ -14,8 +14,8 @@ type Transition = "cancelled-queued" | "stop-requested" | "none";
 const CANCELLED_MESSAGE = 'The task was cancelled before it started: it failed with "cancelled by the caller".';
 const CANCELLING_MESSAGE =
   "The solver was asked to stop; the task ends within about a second with the best " +
-    "solution found so far (or fails if none was found). Poll, follow the events or " +
-    "wait for the callback.";
+  "solution found so far (or fails if none was found). Poll, follow the events or " +
+  "wait for the callback.";
 
 /**
  * POST /api/v1/solve/{request_id}/cancel. The task record changes by compare-and-set,
@@ -53,7 +53,8 @@ export function cancelSolveHandler(services: ApiServices) {
       log.info("task cancel requested while solving", { task_id: task.id });
       return answer(ctx, task.id, "cancelling", CANCELLING_MESSAGE);
     }
-    if (current.cancelRequested) return answer(ctx, task.id, "cancelled", `The task was already cancelled and has ended (${current.state}).`);
+    if (current.cancelRequested)
+      return answer(ctx, task.id, "cancelled", `The task was already cancelled and has ended (${current.state}).`);
     throw new ApiError("task_finished", `The task already ended (${current.state}); there is nothing to cancel`);
   };
 

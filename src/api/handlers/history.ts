@@ -20,7 +20,13 @@ export function listHistoryHandler(services: ApiServices) {
     const cursor = typeof c.request.query.cursor === "string" ? c.request.query.cursor : null;
     // A cursor that is not this account's would otherwise read as an empty page: "end of history".
     if (cursor !== null && !services.history.isCursorOf(caller.owner, cursor)) {
-      throw validationError([{ loc: ["query", "cursor"], msg: "cursor is not a next_cursor of this account's history; list again without it", type: "value_error" }]);
+      throw validationError([
+        {
+          loc: ["query", "cursor"],
+          msg: "cursor is not a next_cursor of this account's history; list again without it",
+          type: "value_error",
+        },
+      ]);
     }
     const page = await services.history.list(caller.owner, limit, cursor);
     ctx.status = 200;

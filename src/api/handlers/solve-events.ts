@@ -10,7 +10,13 @@ function lastEventId(ctx: KoaContext): number {
   const raw = ctx.get("last-event-id").trim();
   if (raw === "") return 0;
   if (!/^[0-9]{1,15}$/.test(raw)) {
-    throw validationError([{ loc: ["header", "Last-Event-ID"], msg: "Last-Event-ID must be the id of an event of this stream (a non-negative integer)", type: "value_error" }]);
+    throw validationError([
+      {
+        loc: ["header", "Last-Event-ID"],
+        msg: "Last-Event-ID must be the id of an event of this stream (a non-negative integer)",
+        type: "value_error",
+      },
+    ]);
   }
   return Number(raw);
 }

@@ -82,8 +82,10 @@ export async function submitAhead(
     const checked = validation ?? validateSolveRequest(c.api as OpenAPIBackend, body.value.parsed, services.checkCallbackUrl);
     if (!checked.ok) throw validationError(checked.issues);
     const request = checked.request;
-    if (request.node_num > caller.plan.maxNodes) throw new ApiError("plan_limit_exceeded", planLimitMessage("Node", request.node_num, caller.plan.maxNodes));
-    if (request.vehicle_num > caller.plan.maxVehicles) throw new ApiError("plan_limit_exceeded", planLimitMessage("Vehicle", request.vehicle_num, caller.plan.maxVehicles));
+    if (request.node_num > caller.plan.maxNodes)
+      throw new ApiError("plan_limit_exceeded", planLimitMessage("Node", request.node_num, caller.plan.maxNodes));
+    if (request.vehicle_num > caller.plan.maxVehicles)
+      throw new ApiError("plan_limit_exceeded", planLimitMessage("Vehicle", request.vehicle_num, caller.plan.maxVehicles));
     const quotaRefusal = await earlyQuota;
     quotaChecked = true;
     if (quotaRefusal !== null) throw quotaRefusal;
@@ -93,7 +95,9 @@ export async function submitAhead(
     if (depthNow >= config.busyQueueThreshold) {
       await admission.releaseQuota(caller.owner).catch(() => undefined);
       const retry = busyRetryAfter(depthNow, config.busyQueueThreshold);
-      throw new ApiError("service_busy", `Service busy: ${depthNow} tasks are waiting in the queue. Retry in ${retry} s`, { retryAfterSeconds: retry });
+      throw new ApiError("service_busy", `Service busy: ${depthNow} tasks are waiting in the queue. Retry in ${retry} s`, {
+        retryAfterSeconds: retry,
+      });
     }
     if (!task || !writes) {
       // Read after the rate check (a large body): the writes go out now, as on the ordinary path.

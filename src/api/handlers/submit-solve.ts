@@ -40,10 +40,17 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
       // With plenty of quota left, one task is reserved alongside the
       // rate counter (one round trip instead of two); a submit refused before the quota check
       // gives it back, so the order of checks and what a refusal costs stay as they were.
-      const early = admission.quotaHasRoom(caller.owner, caller.plan) ? reservation(admission.reserveQuota(caller.owner, caller.plan)) : null;
+      const early = admission.quotaHasRoom(caller.owner, caller.plan)
+        ? reservation(admission.reserveQuota(caller.owner, caller.plan))
+        : null;
       // Far from every limit, without an Idempotency-Key, the admission's writes go
       // out alongside the rate counter too (submit-ahead.ts): one dependent round trip less.
-      if (early && ctx.headers["idempotency-key"] === undefined && admission.rateHasRoom(caller.owner, caller.plan) && queue.cachedDepth() !== null) {
+      if (
+        early &&
+        ctx.headers["idempotency-key"] === undefined &&
+        admission.rateHasRoom(caller.owner, caller.plan) &&
+        queue.cachedDepth() !== null
+      ) {
         const ahead = await submitAhead(services, c, ctx, caller, early, readJsonBody);
         await accept(ahead.task, ahead.writes, null);
         return;
@@ -75,7 +82,13 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
         }
 
         // A repeat of a submit with the same Idempotency-Key is answered here, before the quota.
-        claim = await claimIdempotencyKey(ctx, { idempotency: services.idempotency, tasks: queue.store }, caller.owner, idempotencyKey.key, body.parsed);
+        claim = await claimIdempotencyKey(
+          ctx,
+          { idempotency: services.idempotency, tasks: queue.store },
+          caller.owner,
+          idempotencyKey.key,
+          body.parsed,
+        );
         if (claim === true) {
           metrics.submissions.inc({ outcome: "replayed", code: "none" });
           return;
@@ -101,7 +114,9 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
         stage("api.depth");
         if (depth >= config.busyQueueThreshold) {
           const retry = busyRetryAfter(depth, config.busyQueueThreshold);
-          throw new ApiError("service_busy", `Service busy: ${depth} tasks are waiting in the queue. Retry in ${retry} s`, { retryAfterSeconds: retry });
+          throw new ApiError("service_busy", `Service busy: ${depth} tasks are waiting in the queue. Retry in ${retry} s`, {
+            retryAfterSeconds: retry,
+          });
         }
         busyChecked = true;
         const task = newTaskRecord(state.httpRequestId, caller, request);
@@ -126,7 +141,11 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
      * failure gives the quota back and frees the Idempotency-Key (unless the admission could
      * not be settled: the record may exist, so a repeat settles the claim, IdempotencyStore.claim).
      */
-    async function accept(task: ReturnType<typeof newTaskRecord>, writes: Promise<void>, claim: Exclude<Awaited<ReturnType<typeof claimIdempotencyKey>>, true>): Promise<void> {
+    async function accept(
+      task: ReturnType<typeof newTaskRecord>,
+      writes: Promise<void>,
+      claim: Exclude<Awaited<ReturnType<typeof claimIdempotencyKey>>, true>,
+    ): Promise<void> {
       const outcome = { uncertain: false };
       let accepted = false;
       try {
@@ -147,8 +166,10 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
       // the worker writes it when the task ends if it is missing (an API instance that died
       // right after answering, a failover that lost it). Neither write fails the accepted
       // submit; a repeat settles a claim left pending (IdempotencyStore.claim).
-      if (task.channel === "direct") void history.record(task).catch((err: unknown) => state.log.error("history record failed", { task_id: task.id, err }));
-      if (claim) await claim.complete(ack).catch((err: unknown) => state.log.error("idempotency claim not completed", { task_id: task.id, err }));
+      if (task.channel === "direct")
+        void history.record(task).catch((err: unknown) => state.log.error("history record failed", { task_id: task.id, err }));
+      if (claim)
+        await claim.complete(ack).catch((err: unknown) => state.log.error("idempotency claim not completed", { task_id: task.id, err }));
       stage("api.done");
       ctx.status = 200;
       ctx.body = ack;

@@ -42,7 +42,12 @@ export function validateSolveHandler(services: ApiServices, readJsonBody: (ctx: 
     const caller = await authenticateCaller(ctx.headers, config, accounts);
     ctx.set(rateLimitHeaders(await admission.consumeRate(caller.owner, caller.plan)));
     const body = await readJsonBody(ctx);
-    const report = await buildReport(services, caller, validateSolveRequest(c.api as OpenAPIBackend, body.parsed, services.checkCallbackUrl), body.parsed);
+    const report = await buildReport(
+      services,
+      caller,
+      validateSolveRequest(c.api as OpenAPIBackend, body.parsed, services.checkCallbackUrl),
+      body.parsed,
+    );
     ctx.status = 200;
     ctx.body = successEnvelope((ctx.state as RequestState).httpRequestId, report);
   };
@@ -69,7 +74,9 @@ async function buildReport(
     const depth = await services.queue.queueDepth();
     if (depth >= services.config.busyQueueThreshold) {
       const retry = busyRetryAfter(depth, services.config.busyQueueThreshold);
-      rejection = new ApiError("service_busy", `Service busy: ${depth} tasks are waiting in the queue. Retry in ${retry} s`, { retryAfterSeconds: retry });
+      rejection = new ApiError("service_busy", `Service busy: ${depth} tasks are waiting in the queue. Retry in ${retry} s`, {
+        retryAfterSeconds: retry,
+      });
     }
   }
 

@@ -11,10 +11,14 @@ import { errorEnvelope } from "../envelope.js";
  */
 function isBrokerUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
-  return /Timeout|ConnectionError|ClosedConnection|NoResponders|RequestError|Disconnect|JetStreamNotEnabled/i.test(err.name + " " + err.constructor.name)
-    || /timeout|connection closed|no responders|disconnect/i.test(err.message)
+  return (
+    /Timeout|ConnectionError|ClosedConnection|NoResponders|RequestError|Disconnect|JetStreamNotEnabled/i.test(
+      err.name + " " + err.constructor.name,
+    ) ||
+    /timeout|connection closed|no responders|disconnect/i.test(err.message) ||
     // A cluster between leaders (a node just stopped or froze): JetStream's own "try again" answers.
-    || /temporarily unavailable|stream is offline|not current|leadership|no suitable peers|insufficient resources/i.test(err.message);
+    /temporarily unavailable|stream is offline|not current|leadership|no suitable peers|insufficient resources/i.test(err.message)
+  );
 }
 
 export const BROKER_RETRY_AFTER_SECONDS = 5;

@@ -21,7 +21,12 @@ export function requestContextMiddleware(services: ApiServices) {
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       services.metrics.httpDuration.observe({ method: ctx.method, route: state.routeTemplate, status: String(ctx.status) }, seconds);
-      state.log.info("http request", { method: ctx.method, route: state.routeTemplate, status: ctx.status, ms: Math.round(seconds * 1000) });
+      state.log.info("http request", {
+        method: ctx.method,
+        route: state.routeTemplate,
+        status: ctx.status,
+        ms: Math.round(seconds * 1000),
+      });
     }
   };
 }

@@ -31,7 +31,10 @@ function typeName(error: ErrorObject): string {
 }
 
 function location(error: ErrorObject): string[] {
-  const parts = error.instancePath.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const parts = error.instancePath
+    .split("/")
+    .slice(1)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
   if (parts[0] === "requestBody") parts[0] = "body";
   if (error.keyword === "required") parts.push(String((error.params as { missingProperty: string }).missingProperty));
   if (error.keyword === "additionalProperties") parts.push(String((error.params as { additionalProperty: string }).additionalProperty));
@@ -81,7 +84,10 @@ function message(error: ErrorObject, loc: string[], value: unknown): string {
     return `must be ${expected.map((t) => TYPE_PHRASES[t] ?? t).join(" or ")}`;
   }
   if (error.keyword === "pattern") {
-    return PATTERN_PHRASES[String((error.params as { pattern?: string }).pattern)] ?? "does not have the form the OpenAPI document gives for this field";
+    return (
+      PATTERN_PHRASES[String((error.params as { pattern?: string }).pattern)] ??
+      "does not have the form the OpenAPI document gives for this field"
+    );
   }
   if (error.keyword === "format") {
     const format = String((error.params as { format?: string }).format);

@@ -11,9 +11,21 @@ export type CallbackUrlCheck = (url: string) => string | null;
 
 /** The fields the rules below read: they run only when the schema found these well-typed. */
 export const READ_BY_CROSS_FIELD_RULES: ReadonlySet<string> = new Set([
-  "objective", "node_num", "vehicle_num", "node_positions", "distance_matrix", "start_nodes", "end_nodes",
-  "node_demands", "vehicles_capacity", "vehicle_fixed_costs", "vehicle_unit_distance_costs",
-  "node_time_windows", "node_service_time", "vehicle_speeds", "callback_url",
+  "objective",
+  "node_num",
+  "vehicle_num",
+  "node_positions",
+  "distance_matrix",
+  "start_nodes",
+  "end_nodes",
+  "node_demands",
+  "vehicles_capacity",
+  "vehicle_fixed_costs",
+  "vehicle_unit_distance_costs",
+  "node_time_windows",
+  "node_service_time",
+  "vehicle_speeds",
+  "callback_url",
   ...SERVICE_FIELDS,
   ...READ_BY_LOAD_RULES,
 ]);
@@ -31,7 +43,16 @@ export function crossFieldIssues(req: SolveRequestInput, checkCallbackUrl: Callb
   const n = req.node_num;
   const v = req.vehicle_num;
 
-  type ArrayField = "node_demands" | "start_nodes" | "end_nodes" | "vehicles_capacity" | "node_time_windows" | "node_service_time" | "vehicle_speeds" | "vehicle_fixed_costs" | "vehicle_unit_distance_costs";
+  type ArrayField =
+    | "node_demands"
+    | "start_nodes"
+    | "end_nodes"
+    | "vehicles_capacity"
+    | "node_time_windows"
+    | "node_service_time"
+    | "vehicle_speeds"
+    | "vehicle_fixed_costs"
+    | "vehicle_unit_distance_costs";
   const lengthIs = (field: ArrayField, expected: number, against: "node_num" | "vehicle_num") => {
     const value = req[field];
     if (Array.isArray(value) && value.length !== expected) {
@@ -58,7 +79,10 @@ export function crossFieldIssues(req: SolveRequestInput, checkCallbackUrl: Callb
     checkMatrix(req.distance_matrix, n, hasPositions && positions.length === n, add);
   }
 
-  for (const [field, list, ok] of [["start_nodes", req.start_nodes, startsOk], ["end_nodes", req.end_nodes, endsOk]] as const) {
+  for (const [field, list, ok] of [
+    ["start_nodes", req.start_nodes, startsOk],
+    ["end_nodes", req.end_nodes, endsOk],
+  ] as const) {
     if (!ok) continue;
     list.forEach((node, i) => {
       if (node >= n) add([field, String(i)], `node index ${node} is out of range (node_num is ${n})`, "index_out_of_range");
@@ -69,7 +93,8 @@ export function crossFieldIssues(req: SolveRequestInput, checkCallbackUrl: Callb
   const depots = new Set<number>([...req.start_nodes, ...req.end_nodes].filter((i) => i < n));
   for (const depot of [...depots].sort((a, b) => a - b)) {
     const demand = req.node_demands[depot];
-    if (demand !== undefined && demand !== 0) issues.length < MAX_ISSUES && issues.push({ loc: ["body"], msg: depotDemandMessage(depot, demand), type: "value_error" });
+    if (demand !== undefined && demand !== 0)
+      issues.length < MAX_ISSUES && issues.push({ loc: ["body"], msg: depotDemandMessage(depot, demand), type: "value_error" });
   }
 
   if (req.node_time_windows) {
@@ -118,14 +143,17 @@ function checkMatrix(
   }
   for (let i = 0; i < n; i++) {
     const row = matrix[i]!;
-    if (row.length !== n) add(["distance_matrix", String(i)], `row ${i} must have node_num (${n}) entries, got ${row.length}`, "length_mismatch");
+    if (row.length !== n)
+      add(["distance_matrix", String(i)], `row ${i} must have node_num (${n}) entries, got ${row.length}`, "length_mismatch");
   }
 }
 
 /** The 422 message for a large request without coordinates. */
 export function largeRequestMessage(n: number): string {
   const limit = DENSE_MATRIX_MAX_NODES.toLocaleString("en-US");
-  return `node_positions are required above ${limit} nodes (got ${n}): a full ` +
+  return (
+    `node_positions are required above ${limit} nodes (got ${n}): a full ` +
     `distance_matrix that large exceeds the request body limit, so send ` +
-    `node_positions with distance_matrix: [] (distances are then Euclidean, computed by the solver)`;
+    `node_positions with distance_matrix: [] (distances are then Euclidean, computed by the solver)`
+  );
 }

@@ -16,7 +16,8 @@ export function validateSolveRequest(
   body: unknown,
   checkCallbackUrl: CallbackUrlCheck,
 ): { ok: true; request: SolveRequestInput } | { ok: false; issues: ValidationIssue[]; schemaValid: boolean } {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return { ok: false, issues: [notAnObjectIssue(body)], schemaValid: false };
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    return { ok: false, issues: [notAnObjectIssue(body)], schemaValid: false };
   const schemaCheck = api.validator.validateRequest(
     { method: "post", path: "/api/v1/solve", body, headers: { "content-type": "application/json" } },
     "submitSolve",
@@ -28,7 +29,8 @@ export function validateSolveRequest(
       issues.push(...strategyNameIssues(body as Record<string, unknown>));
     }
     const rulesCanRun = issues.every((i) => i.loc.length >= 2 && i.loc[0] === "body" && !READ_BY_CROSS_FIELD_RULES.has(i.loc[1]!));
-    if (rulesCanRun && issues.length < MAX_ISSUES) issues.push(...crossFieldIssues(body as SolveRequestInput, checkCallbackUrl).slice(0, MAX_ISSUES - issues.length));
+    if (rulesCanRun && issues.length < MAX_ISSUES)
+      issues.push(...crossFieldIssues(body as SolveRequestInput, checkCallbackUrl).slice(0, MAX_ISSUES - issues.length));
     return { ok: false, issues, schemaValid: false };
   }
   const request = body as SolveRequestInput;
@@ -41,7 +43,6 @@ export function validateSolveRequest(
  * problem, reported once at ["body"]: listing every missing field of a number helps nobody.
  */
 function notAnObjectIssue(body: unknown): ValidationIssue {
-  const kind =
-    body === undefined ? "an empty body" : body === null ? "null" : Array.isArray(body) ? "an array" : `a ${typeof body}`;
+  const kind = body === undefined ? "an empty body" : body === null ? "null" : Array.isArray(body) ? "an array" : `a ${typeof body}`;
   return { loc: ["body"], msg: `the request body must be a JSON object (the solve request), got ${kind}`, type: "object_type" };
 }

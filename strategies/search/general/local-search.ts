@@ -81,7 +81,13 @@ export class GeneralLocalSearch extends GeneralMovePricing {
   revisitViolating(): void {
     const rs = this.rs;
     for (let r = 0; r < rs.m.routes; r++) {
-      if (rs.loadExcess[r]! > 0 || rs.timeWarp[r]! > 0 || rs.durationExcess[r]! > 0 || rs.distanceExcess[r]! > 0 || rs.stopsExcess[r]! > 0) {
+      if (
+        rs.loadExcess[r]! > 0 ||
+        rs.timeWarp[r]! > 0 ||
+        rs.durationExcess[r]! > 0 ||
+        rs.distanceExcess[r]! > 0 ||
+        rs.stopsExcess[r]! > 0
+      ) {
         rs.modifiedAt[r] = ++rs.clock;
         // A localised run examines the violating routes' customers again too.
         const seq = rs.seq[r]!;
@@ -144,7 +150,15 @@ export class GeneralLocalSearch extends GeneralMovePricing {
           if (rs.pos[v] === 1 && rs.routeOf[u] !== rv && this.movesAfter(u, rv, 0)) improved = true;
         }
         // A shipment moved whole within its route (at its pickup, once per shipment): depends on that route only.
-        if (partner && partner[u]! >= 0 && m.order!.role[u]! > 0 && rs.routeOf[u]! >= 0 && rs.modifiedAt[rs.routeOf[u]!]! > lastTested && pairRelocateWithin(this, u)) improved = true;
+        if (
+          partner &&
+          partner[u]! >= 0 &&
+          m.order!.role[u]! > 0 &&
+          rs.routeOf[u]! >= 0 &&
+          rs.modifiedAt[rs.routeOf[u]!]! > lastTested &&
+          pairRelocateWithin(this, u)
+        )
+          improved = true;
         // Into an empty vehicle of each type: depends on u's route only (empty routes of a type are alike).
         if (rs.modifiedAt[rs.routeOf[u]!]! > lastTested) {
           for (let type = 0; type < m.typeSlots.length; type++) {

@@ -49,7 +49,10 @@ export function repairBackhaulPairing(ls: GeneralMovePricing): boolean {
     const ra = routes[a]!;
     for (let b = 0; b < n; b++) {
       const rb = routes[b]!;
-      candidate.reset().add(ra, 1, cut[a]!).add(rb, cut[b]! + 1, rs.length[rb]!);
+      candidate
+        .reset()
+        .add(ra, 1, cut[a]!)
+        .add(rb, cut[b]! + 1, rs.length[rb]!);
       cost[a * n + b] = rs.price(ra, candidate);
     }
   }
@@ -61,7 +64,10 @@ export function repairBackhaulPairing(ls: GeneralMovePricing): boolean {
   for (let a = 0; a < n; a++) {
     const ra = routes[a]!;
     const rb = routes[match[a]!]!;
-    candidate.reset().add(ra, 1, cut[a]!).add(rb, cut[match[a]!]! + 1, rs.length[rb]!);
+    candidate
+      .reset()
+      .add(ra, 1, cut[a]!)
+      .add(rb, cut[match[a]!]! + 1, rs.length[rb]!);
     const out = new Int32Array(candidate.size);
     rs.write(candidate, out);
     lists.push(out);

@@ -90,7 +90,6 @@ export class CheapestInsertions {
     }
   }
 
-
   /**
    * Cheapest insertion of the customer at position k of one route into the other route once
    * the customer at position kv there is removed: in its place, or at one of the three best

@@ -17,11 +17,22 @@ export function linehaulTwoOptStar(ls: GeneralMovePricing, ru: number, i: number
   const lenV = rs.length[rv]!;
   const a = ls.a;
   const b = ls.b;
-  a.reset().add(ru, 1, i).add(rv, j + 1, endV).add(ru, endU + 1, lenU);
-  b.reset().add(rv, 1, j).add(ru, i + 1, endU).add(rv, endV + 1, lenV);
+  a.reset()
+    .add(ru, 1, i)
+    .add(rv, j + 1, endV)
+    .add(ru, endU + 1, lenU);
+  b.reset()
+    .add(rv, 1, j)
+    .add(ru, i + 1, endU)
+    .add(rv, endV + 1, lenV);
   if (mayPay(ls, ru, rv) && ls.tryPair(ru, rv)) return true;
-  a.reset().add(ru, 1, i).add(rv, 1, j, true).add(ru, endU + 1, lenU);
-  b.reset().add(ru, i + 1, endU, true).add(rv, j + 1, lenV);
+  a.reset()
+    .add(ru, 1, i)
+    .add(rv, 1, j, true)
+    .add(ru, endU + 1, lenU);
+  b.reset()
+    .add(ru, i + 1, endU, true)
+    .add(rv, j + 1, lenV);
   return mayPay(ls, ru, rv) && ls.tryPair(ru, rv);
 }
 
@@ -45,7 +56,15 @@ export function backhaulHeadExchange(ls: GeneralMovePricing, ru: number, i: numb
   const endU = ends[ru]!;
   const endV = ends[rv]!;
   if (i <= endU || j < endV) return false;
-  ls.a.reset().add(ru, 1, endU).add(rv, endV + 1, j).add(ru, i + 1, rs.length[ru]!);
-  ls.b.reset().add(rv, 1, endV).add(ru, endU + 1, i).add(rv, j + 1, rs.length[rv]!);
+  ls.a
+    .reset()
+    .add(ru, 1, endU)
+    .add(rv, endV + 1, j)
+    .add(ru, i + 1, rs.length[ru]!);
+  ls.b
+    .reset()
+    .add(rv, 1, endV)
+    .add(ru, endU + 1, i)
+    .add(rv, j + 1, rs.length[rv]!);
   return mayPay(ls, ru, rv) && ls.tryPair(ru, rv);
 }

@@ -19,7 +19,10 @@ export function removeOptional(ls: GeneralMovePricing, u: number): boolean {
   if (skip === Number.POSITIVE_INFINITY) return false;
   const r = rs.routeOf[u]!;
   const i = rs.pos[u]!;
-  const a = ls.a.reset().add(r, 1, i - 1).add(r, i + 1, rs.length[r]!);
+  const a = ls.a
+    .reset()
+    .add(r, 1, i - 1)
+    .add(r, i + 1, rs.length[r]!);
   const after = rs.price(r, a);
   if (after + skip >= rs.cost[r]! - EPS) return false;
   commit(ls, r, after);
@@ -39,7 +42,10 @@ export function insertUnserved(ls: GeneralMovePricing, u: number): boolean {
   const a = ls.a;
   // Positions from..to of route r are replaced by u: (from, from - 1) inserts after from - 1.
   const consider = (r: number, from: number, to: number, freed: number) => {
-    a.reset().add(r, 1, from - 1).node(u).add(r, to + 1, rs.length[r]!);
+    a.reset()
+      .add(r, 1, from - 1)
+      .node(u)
+      .add(r, to + 1, rs.length[r]!);
     const gain = skip + freed - (rs.price(r, a) - rs.cost[r]!);
     if (gain > bestGain) {
       bestGain = gain;
@@ -64,7 +70,10 @@ export function insertUnserved(ls: GeneralMovePricing, u: number): boolean {
     if (empty >= 0) consider(empty, 1, 0, 0);
   }
   if (bestRoute < 0) return false;
-  a.reset().add(bestRoute, 1, bestFrom - 1).node(u).add(bestRoute, bestTo + 1, rs.length[bestRoute]!);
+  a.reset()
+    .add(bestRoute, 1, bestFrom - 1)
+    .node(u)
+    .add(bestRoute, bestTo + 1, rs.length[bestRoute]!);
   commit(ls, bestRoute, rs.price(bestRoute, a));
   return true;
 }

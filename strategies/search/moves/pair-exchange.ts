@@ -23,11 +23,25 @@ export function pairExchange(ls: GeneralMovePricing, p1: number, p2: number): bo
   const m = rs.m;
   const lenU = rs.length[ru]!;
   const lenV = rs.length[rv]!;
-  const travelU = m.fixedCost[ru]! + m.unitCost[ru]! * (rs.fwd[ru]![lenU + 1]! + swapDelta(rs.seq[ru]!, i1, j1, p2, d2, m.dist, m.nodeCount));
-  const travelV = m.fixedCost[rv]! + m.unitCost[rv]! * (rs.fwd[rv]![lenV + 1]! + swapDelta(rs.seq[rv]!, i2, j2, p1, d1, m.dist, m.nodeCount));
+  const travelU =
+    m.fixedCost[ru]! + m.unitCost[ru]! * (rs.fwd[ru]![lenU + 1]! + swapDelta(rs.seq[ru]!, i1, j1, p2, d2, m.dist, m.nodeCount));
+  const travelV =
+    m.fixedCost[rv]! + m.unitCost[rv]! * (rs.fwd[rv]![lenV + 1]! + swapDelta(rs.seq[rv]!, i2, j2, p1, d1, m.dist, m.nodeCount));
   if (travelU + travelV >= before) return false;
-  ls.a.reset().add(ru, 1, i1 - 1).node(p2).add(ru, i1 + 1, j1 - 1).node(d2).add(ru, j1 + 1, lenU);
-  ls.b.reset().add(rv, 1, i2 - 1).node(p1).add(rv, i2 + 1, j2 - 1).node(d1).add(rv, j2 + 1, lenV);
+  ls.a
+    .reset()
+    .add(ru, 1, i1 - 1)
+    .node(p2)
+    .add(ru, i1 + 1, j1 - 1)
+    .node(d2)
+    .add(ru, j1 + 1, lenU);
+  ls.b
+    .reset()
+    .add(rv, 1, i2 - 1)
+    .node(p1)
+    .add(rv, i2 + 1, j2 - 1)
+    .node(d1)
+    .add(rv, j2 + 1, lenV);
   ls.before = before;
   // Each shipment takes the other's two places, pickup's for pickup: every pair stays whole and in order.
   return ls.tryPair(ru, rv, true);

@@ -69,13 +69,20 @@ export function pairRelocateWithin(ls: GeneralMovePricing, pickup: number): bool
       let warp = intoPickup;
       if (y === x) {
         delta = direct;
-        if (warpPrice > 0) warp = Math.max(warp, warpOfArc(m, speed, len, 1, pickup, delivery, 1), warpOfArc(m, speed, len, 1, delivery, b, xNext));
+        if (warpPrice > 0)
+          warp = Math.max(warp, warpOfArc(m, speed, len, 1, pickup, delivery, 1), warpOfArc(m, speed, len, 1, delivery, b, xNext));
       } else {
         const c = seq[y]!;
         const yNext = next(y, i, j);
         const e = seq[yNext]!;
         delta = dP + d[c * n + delivery]! + d[delivery * n + e]! - d[c * n + e]!;
-        if (warpPrice > 0) warp = Math.max(warp, warpOfArc(m, speed, len, 1, pickup, b, xNext), warpOfArc(m, speed, len, y, c, delivery, 1), warpOfArc(m, speed, len, 1, delivery, e, yNext));
+        if (warpPrice > 0)
+          warp = Math.max(
+            warp,
+            warpOfArc(m, speed, len, 1, pickup, b, xNext),
+            warpOfArc(m, speed, len, y, c, delivery, 1),
+            warpOfArc(m, speed, len, 1, delivery, e, yNext),
+          );
       }
       if (!below(fixed + unit * (rest + delta) + warpPrice * warp, price)) continue;
       place(ls.a.reset(), r, len, i, j, x, y, pickup, delivery);
@@ -91,7 +98,15 @@ export function pairRelocateWithin(ls: GeneralMovePricing, pickup: number): bool
  * warps at least that much (time-segment.ts: concatenation only adds warp). 0 at the route's ends.
  * fromPos / toPos: positions in the route of length `len` (0 and len + 1 are its ends; a moving stop passes 1).
  */
-function warpOfArc(m: GeneralMovePricing["m"], speed: number, len: number, fromPos: number, from: number, to: number, toPos: number): number {
+function warpOfArc(
+  m: GeneralMovePricing["m"],
+  speed: number,
+  len: number,
+  fromPos: number,
+  from: number,
+  to: number,
+  toPos: number,
+): number {
   if (fromPos === 0 || toPos > len) return 0;
   return Math.max(0, m.twStart![from]! + m.service[from]! + m.dist[from * m.nodeCount + to]! / speed - m.twEnd![to]!);
 }
@@ -116,5 +131,8 @@ function place(p: Pieces, r: number, len: number, i: number, j: number, x: numbe
 
 /** Positions lo..hi of route r except i and j (i < j). */
 function kept(p: Pieces, r: number, lo: number, hi: number, i: number, j: number): Pieces {
-  return p.add(r, lo, Math.min(hi, i - 1)).add(r, Math.max(lo, i + 1), Math.min(hi, j - 1)).add(r, Math.max(lo, j + 1), hi);
+  return p
+    .add(r, lo, Math.min(hi, i - 1))
+    .add(r, Math.max(lo, i + 1), Math.min(hi, j - 1))
+    .add(r, Math.max(lo, j + 1), hi);
 }

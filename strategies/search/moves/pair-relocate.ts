@@ -30,7 +30,11 @@ export function pairRelocate(ls: GeneralMovePricing, pickup: number, rv: number,
   const lenU = rs.length[ru]!;
   const i = rs.pos[pickup]!;
   const j = rs.pos[delivery]!;
-  const a = ls.a.reset().add(ru, 1, i - 1).add(ru, i + 1, j - 1).add(ru, j + 1, lenU);
+  const a = ls.a
+    .reset()
+    .add(ru, 1, i - 1)
+    .add(ru, i + 1, j - 1)
+    .add(ru, j + 1, lenU);
   const pen = rs.penalties;
   // Compared as numbers: formatting them into a key cost more than the rest of a rejected move.
   const samePrices = cachedLoadPrice === pen.load && cachedWarpPrice === pen.timeWarp && cachedDurationPrice === pen.duration;

@@ -37,8 +37,13 @@ export function textbookRelocate(ls: TextbookMovePricing, u: number, ru: number,
   let dA = d[pu * n + x]! - d[pu * n + u]! - d[u * n + x]!;
   let dB = d[v * n + u]! + d[u * n + y]! - d[v * n + y]!;
   if (ls.improves(lenU - 1, distU + dA, loadU - qu, servU - su, lenV + 1, distV + dB, loadV + qu, servV + su)) {
-    a.reset().add(ru, 1, i - 1).add(ru, i + 1, lenU);
-    b.reset().add(rv, 1, j).add(ru, i, i).add(rv, j + 1, lenV);
+    a.reset()
+      .add(ru, 1, i - 1)
+      .add(ru, i + 1, lenU);
+    b.reset()
+      .add(rv, 1, j)
+      .add(ru, i, i)
+      .add(rv, j + 1, lenV);
     if (ls.confirm(ru, rv)) return ls.commit(ru, rv);
   }
   if (i + 1 >= endU) return false;
@@ -49,14 +54,24 @@ export function textbookRelocate(ls: TextbookMovePricing, u: number, ru: number,
   dA = d[pu * n + xx]! - d[pu * n + u]! - d[u * n + x]! - d[x * n + xx]!;
   dB = d[v * n + u]! + d[u * n + x]! + d[x * n + y]! - d[v * n + y]!;
   if (ls.improves(lenU - 2, distU + dA, loadU - qu - qx, servU - su - sx, lenV + 2, distV + dB, loadV + qu + qx, servV + su + sx)) {
-    a.reset().add(ru, 1, i - 1).add(ru, i + 2, lenU);
-    b.reset().add(rv, 1, j).add(ru, i, i + 1).add(rv, j + 1, lenV);
+    a.reset()
+      .add(ru, 1, i - 1)
+      .add(ru, i + 2, lenU);
+    b.reset()
+      .add(rv, 1, j)
+      .add(ru, i, i + 1)
+      .add(rv, j + 1, lenV);
     if (ls.confirm(ru, rv)) return ls.commit(ru, rv);
   }
   dB = d[v * n + x]! + d[x * n + u]! + d[u * n + y]! - d[v * n + y]!;
   if (ls.improves(lenU - 2, distU + dA, loadU - qu - qx, servU - su - sx, lenV + 2, distV + dB, loadV + qu + qx, servV + su + sx)) {
-    a.reset().add(ru, 1, i - 1).add(ru, i + 2, lenU);
-    b.reset().add(rv, 1, j).add(ru, i, i + 1, true).add(rv, j + 1, lenV);
+    a.reset()
+      .add(ru, 1, i - 1)
+      .add(ru, i + 2, lenU);
+    b.reset()
+      .add(rv, 1, j)
+      .add(ru, i, i + 1, true)
+      .add(rv, j + 1, lenV);
     if (ls.confirm(ru, rv)) return ls.commit(ru, rv);
   }
   return false;
@@ -87,9 +102,18 @@ export function generalRelocate(ls: GeneralMovePricing, ru: number, i: number, r
   const before = ls.before - EPS;
   // Relocate u after v.
   let removeA = d[pu * n + x]! - d[pu * n + u]! - d[u * n + x]!;
-  if (ls.base(ru, lenU - 1, distU + removeA, loadU - qu) + ls.base(rv, lenV + 1, distV + d[v * n + u]! + d[u * n + y]! - d[v * n + y]!, loadV + qu) < before) {
-    a.reset().add(ru, 1, i - 1).add(ru, i + 1, lenU);
-    b.reset().add(rv, 1, j).add(ru, i, i).add(rv, j + 1, lenV);
+  if (
+    ls.base(ru, lenU - 1, distU + removeA, loadU - qu) +
+      ls.base(rv, lenV + 1, distV + d[v * n + u]! + d[u * n + y]! - d[v * n + y]!, loadV + qu) <
+    before
+  ) {
+    a.reset()
+      .add(ru, 1, i - 1)
+      .add(ru, i + 1, lenU);
+    b.reset()
+      .add(rv, 1, j)
+      .add(ru, i, i)
+      .add(rv, j + 1, lenV);
     if (ls.tryPair(ru, rv)) return true;
   }
   if (i + 1 > lenU) return false;
@@ -99,13 +123,23 @@ export function generalRelocate(ls: GeneralMovePricing, ru: number, i: number, r
   removeA = d[pu * n + xx]! - d[pu * n + u]! - d[u * n + x]! - d[x * n + xx]!;
   const baseA = ls.base(ru, lenU - 2, distU + removeA, loadU - qu - qx);
   if (baseA + ls.base(rv, lenV + 2, distV + d[v * n + u]! + d[u * n + x]! + d[x * n + y]! - d[v * n + y]!, loadV + qu + qx) < before) {
-    a.reset().add(ru, 1, i - 1).add(ru, i + 2, lenU);
-    b.reset().add(rv, 1, j).add(ru, i, i + 1).add(rv, j + 1, lenV);
+    a.reset()
+      .add(ru, 1, i - 1)
+      .add(ru, i + 2, lenU);
+    b.reset()
+      .add(rv, 1, j)
+      .add(ru, i, i + 1)
+      .add(rv, j + 1, lenV);
     if (ls.tryPair(ru, rv)) return true;
   }
   if (baseA + ls.base(rv, lenV + 2, distV + d[v * n + x]! + d[x * n + u]! + d[u * n + y]! - d[v * n + y]!, loadV + qu + qx) < before) {
-    a.reset().add(ru, 1, i - 1).add(ru, i + 2, lenU);
-    b.reset().add(rv, 1, j).add(ru, i, i + 1, true).add(rv, j + 1, lenV);
+    a.reset()
+      .add(ru, 1, i - 1)
+      .add(ru, i + 2, lenU);
+    b.reset()
+      .add(rv, 1, j)
+      .add(ru, i, i + 1, true)
+      .add(rv, j + 1, lenV);
     if (ls.tryPair(ru, rv)) return true;
   }
   return false;
@@ -127,21 +161,51 @@ export function textbookRelocateWithin(ls: TextbookMovePricing, u: number, r: nu
   const a = ls.a;
   const removeU = d[pu * n + x]! - d[pu * n + u]! - d[u * n + x]!;
   if (ls.improvesWithin(r, removeU + d[v * n + u]! + d[u * n + y]! - d[v * n + y]!)) {
-    if (j > i) a.reset().add(r, 1, i - 1).add(r, i + 1, j).add(r, i, i).add(r, j + 1, end - 1);
-    else a.reset().add(r, 1, j).add(r, i, i).add(r, j + 1, i - 1).add(r, i + 1, end - 1);
+    if (j > i)
+      a.reset()
+        .add(r, 1, i - 1)
+        .add(r, i + 1, j)
+        .add(r, i, i)
+        .add(r, j + 1, end - 1);
+    else
+      a.reset()
+        .add(r, 1, j)
+        .add(r, i, i)
+        .add(r, j + 1, i - 1)
+        .add(r, i + 1, end - 1);
     if (ls.confirmWithin(r)) return ls.commitWithin(r);
   }
   if (!(i + 1 < end && j !== i + 1)) return false;
   const xx = seq[i + 2]!;
   const removePair = d[pu * n + xx]! - d[pu * n + u]! - d[x * n + xx]!;
   if (ls.improvesWithin(r, removePair + d[v * n + u]! + d[x * n + y]! - d[v * n + y]!)) {
-    if (j > i + 1) a.reset().add(r, 1, i - 1).add(r, i + 2, j).add(r, i, i + 1).add(r, j + 1, end - 1);
-    else a.reset().add(r, 1, j).add(r, i, i + 1).add(r, j + 1, i - 1).add(r, i + 2, end - 1);
+    if (j > i + 1)
+      a.reset()
+        .add(r, 1, i - 1)
+        .add(r, i + 2, j)
+        .add(r, i, i + 1)
+        .add(r, j + 1, end - 1);
+    else
+      a.reset()
+        .add(r, 1, j)
+        .add(r, i, i + 1)
+        .add(r, j + 1, i - 1)
+        .add(r, i + 2, end - 1);
     if (ls.confirmWithin(r)) return ls.commitWithin(r);
   }
   if (ls.improvesWithin(r, removePair - d[u * n + x]! + d[v * n + x]! + d[x * n + u]! + d[u * n + y]! - d[v * n + y]!)) {
-    if (j > i + 1) a.reset().add(r, 1, i - 1).add(r, i + 2, j).add(r, i, i + 1, true).add(r, j + 1, end - 1);
-    else a.reset().add(r, 1, j).add(r, i, i + 1, true).add(r, j + 1, i - 1).add(r, i + 2, end - 1);
+    if (j > i + 1)
+      a.reset()
+        .add(r, 1, i - 1)
+        .add(r, i + 2, j)
+        .add(r, i, i + 1, true)
+        .add(r, j + 1, end - 1);
+    else
+      a.reset()
+        .add(r, 1, j)
+        .add(r, i, i + 1, true)
+        .add(r, j + 1, i - 1)
+        .add(r, i + 2, end - 1);
     if (ls.confirmWithin(r)) return ls.commitWithin(r);
   }
   return false;
@@ -162,8 +226,18 @@ export function generalRelocateWithin(ls: GeneralMovePricing, r: number, i: numb
   const sj1 = seq[j + 1]!;
   const opened = -d[sj * n + sj1]!;
   if (ls.mayImprove(r, d[pu * n + x]! - d[pu * n + u]! - d[u * n + x]! + d[sj * n + u]! + d[u * n + sj1]! + opened)) {
-    if (j > i) a.reset().add(r, 1, i - 1).add(r, i + 1, j).add(r, i, i).add(r, j + 1, len);
-    else a.reset().add(r, 1, j).add(r, i, i).add(r, j + 1, i - 1).add(r, i + 1, len);
+    if (j > i)
+      a.reset()
+        .add(r, 1, i - 1)
+        .add(r, i + 1, j)
+        .add(r, i, i)
+        .add(r, j + 1, len);
+    else
+      a.reset()
+        .add(r, 1, j)
+        .add(r, i, i)
+        .add(r, j + 1, i - 1)
+        .add(r, i + 1, len);
     if (ls.tryWithin(r)) return true;
   }
   if (!(i + 1 <= len && j !== i + 1)) return false;
@@ -172,8 +246,18 @@ export function generalRelocateWithin(ls: GeneralMovePricing, r: number, i: numb
   for (const reversed of [false, true]) {
     const inserted = reversed ? d[sj * n + x]! + d[x * n + u]! + d[u * n + sj1]! - d[u * n + x]! : d[sj * n + u]! + d[x * n + sj1]!;
     if (!ls.mayImprove(r, removed + inserted)) continue;
-    if (j > i + 1) a.reset().add(r, 1, i - 1).add(r, i + 2, j).add(r, i, i + 1, reversed).add(r, j + 1, len);
-    else a.reset().add(r, 1, j).add(r, i, i + 1, reversed).add(r, j + 1, i - 1).add(r, i + 2, len);
+    if (j > i + 1)
+      a.reset()
+        .add(r, 1, i - 1)
+        .add(r, i + 2, j)
+        .add(r, i, i + 1, reversed)
+        .add(r, j + 1, len);
+    else
+      a.reset()
+        .add(r, 1, j)
+        .add(r, i, i + 1, reversed)
+        .add(r, j + 1, i - 1)
+        .add(r, i + 2, len);
     if (ls.tryWithin(r)) return true;
   }
   return false;

@@ -223,7 +223,8 @@ export class SwapStar {
         const extra1 = this.insertions.withRemoval(v, at2s[k2]!, r1, k1);
         const pos1 = this.insertions.position;
         const after =
-          costs.fromTotals(r1, len1, dist1 + rem1 + extra1, newLoad1, serv1 - su + sv) + costs.fromTotals(r2, len2, dist2 + rem2 + extra2, newLoad2, serv2 - sv + su);
+          costs.fromTotals(r1, len1, dist1 + rem1 + extra1, newLoad1, serv1 - su + sv) +
+          costs.fromTotals(r2, len2, dist2 + rem2 + extra2, newLoad2, serv2 - sv + su);
         if (after < bestAfter) {
           bestAfter = after;
           kind = 1;
@@ -279,7 +280,8 @@ export class SwapStar {
     if (this.ls.loads) {
       // Chosen on the delivered load (a lower bound of the peak on board): priced at every
       // dimension's peak, and refused when it breaks the backhaul order (route-loads.ts).
-      const exact = this.ls.loads.listPriceCorrection(r1, this.host.scratch, new1) + this.ls.loads.listPriceCorrection(r2, this.host.scratch2, new2);
+      const exact =
+        this.ls.loads.listPriceCorrection(r1, this.host.scratch, new1) + this.ls.loads.listPriceCorrection(r2, this.host.scratch2, new2);
       bestAfter += pen.load * exact;
       if (bestAfter >= before - EPS) return false;
     }

@@ -43,8 +43,14 @@ export function textbookSwap(ls: TextbookMovePricing, u: number, ru: number, i: 
   let dA = d[pu * n + v]! + d[v * n + x]! - d[pu * n + u]! - d[u * n + x]!;
   let dB = d[pv * n + u]! + d[u * n + y]! - d[pv * n + v]! - d[v * n + y]!;
   if (ls.improves(lenU, distU + dA, loadU - qu + qv, servU - su + sv, lenV, distV + dB, loadV + qu - qv, servV + su - sv)) {
-    a.reset().add(ru, 1, i - 1).add(rv, j, j).add(ru, i + 1, lenU);
-    b.reset().add(rv, 1, j - 1).add(ru, i, i).add(rv, j + 1, lenV);
+    a.reset()
+      .add(ru, 1, i - 1)
+      .add(rv, j, j)
+      .add(ru, i + 1, lenU);
+    b.reset()
+      .add(rv, 1, j - 1)
+      .add(ru, i, i)
+      .add(rv, j + 1, lenV);
     if (ls.confirm(ru, rv)) return ls.commit(ru, rv);
   }
   if (i + 1 >= endU) return false;
@@ -52,9 +58,26 @@ export function textbookSwap(ls: TextbookMovePricing, u: number, ru: number, i: 
   // Swap (u, x) and v.
   dA = d[pu * n + v]! + d[v * n + xx]! - d[pu * n + u]! - d[u * n + x]! - d[x * n + xx]!;
   dB = d[pv * n + u]! + d[u * n + x]! + d[x * n + y]! - d[pv * n + v]! - d[v * n + y]!;
-  if (ls.improves(lenU - 1, distU + dA, loadU - qu - qx + qv, servU - su - sx + sv, lenV + 1, distV + dB, loadV + qu + qx - qv, servV + su + sx - sv)) {
-    a.reset().add(ru, 1, i - 1).add(rv, j, j).add(ru, i + 2, lenU);
-    b.reset().add(rv, 1, j - 1).add(ru, i, i + 1).add(rv, j + 1, lenV);
+  if (
+    ls.improves(
+      lenU - 1,
+      distU + dA,
+      loadU - qu - qx + qv,
+      servU - su - sx + sv,
+      lenV + 1,
+      distV + dB,
+      loadV + qu + qx - qv,
+      servV + su + sx - sv,
+    )
+  ) {
+    a.reset()
+      .add(ru, 1, i - 1)
+      .add(rv, j, j)
+      .add(ru, i + 2, lenU);
+    b.reset()
+      .add(rv, 1, j - 1)
+      .add(ru, i, i + 1)
+      .add(rv, j + 1, lenV);
     if (ls.confirm(ru, rv)) return ls.commit(ru, rv);
   }
   if (j + 1 >= endV) return false;
@@ -64,9 +87,26 @@ export function textbookSwap(ls: TextbookMovePricing, u: number, ru: number, i: 
   // Swap (u, x) and (v, y).
   dA = d[pu * n + v]! + d[v * n + y]! + d[y * n + xx]! - d[pu * n + u]! - d[u * n + x]! - d[x * n + xx]!;
   dB = d[pv * n + u]! + d[u * n + x]! + d[x * n + yy]! - d[pv * n + v]! - d[v * n + y]! - d[y * n + yy]!;
-  if (ls.improves(lenU, distU + dA, loadU - qu - qx + qv + qy, servU - su - sx + sv + sy, lenV, distV + dB, loadV + qu + qx - qv - qy, servV + su + sx - sv - sy)) {
-    a.reset().add(ru, 1, i - 1).add(rv, j, j + 1).add(ru, i + 2, lenU);
-    b.reset().add(rv, 1, j - 1).add(ru, i, i + 1).add(rv, j + 2, lenV);
+  if (
+    ls.improves(
+      lenU,
+      distU + dA,
+      loadU - qu - qx + qv + qy,
+      servU - su - sx + sv + sy,
+      lenV,
+      distV + dB,
+      loadV + qu + qx - qv - qy,
+      servV + su + sx - sv - sy,
+    )
+  ) {
+    a.reset()
+      .add(ru, 1, i - 1)
+      .add(rv, j, j + 1)
+      .add(ru, i + 2, lenU);
+    b.reset()
+      .add(rv, 1, j - 1)
+      .add(ru, i, i + 1)
+      .add(rv, j + 2, lenV);
     if (ls.confirm(ru, rv)) return ls.commit(ru, rv);
   }
   return false;
@@ -106,8 +146,14 @@ export function generalSwap(ls: GeneralMovePricing, ru: number, i: number, rv: n
       ls.base(rv, lenV, distV + d[pv * n + u]! + d[u * n + y]! + removeV, loadV - qv + qu) <
     before
   ) {
-    a.reset().add(ru, 1, i - 1).add(rv, j, j).add(ru, i + 1, lenU);
-    b.reset().add(rv, 1, j - 1).add(ru, i, i).add(rv, j + 1, lenV);
+    a.reset()
+      .add(ru, 1, i - 1)
+      .add(rv, j, j)
+      .add(ru, i + 1, lenU);
+    b.reset()
+      .add(rv, 1, j - 1)
+      .add(ru, i, i)
+      .add(rv, j + 1, lenV);
     if (ls.tryPair(ru, rv)) return true;
   }
   if (!pairOut) return false;
@@ -117,8 +163,14 @@ export function generalSwap(ls: GeneralMovePricing, ru: number, i: number, rv: n
       ls.base(rv, lenV + 1, distV + d[pv * n + u]! + d[u * n + x]! + d[x * n + y]! + removeV, loadV - qv + qu + qx) <
     before
   ) {
-    a.reset().add(ru, 1, i - 1).add(rv, j, j).add(ru, i + 2, lenU);
-    b.reset().add(rv, 1, j - 1).add(ru, i, i + 1).add(rv, j + 1, lenV);
+    a.reset()
+      .add(ru, 1, i - 1)
+      .add(rv, j, j)
+      .add(ru, i + 2, lenU);
+    b.reset()
+      .add(rv, 1, j - 1)
+      .add(ru, i, i + 1)
+      .add(rv, j + 1, lenV);
     if (ls.tryPair(ru, rv)) return true;
   }
   if (j + 1 > lenV) return false;
@@ -126,11 +178,22 @@ export function generalSwap(ls: GeneralMovePricing, ru: number, i: number, rv: n
   const qy = m.demand[y]!;
   if (
     ls.base(ru, lenU, distU + d[pu * n + v]! + d[v * n + y]! + d[y * n + xx]! + removeUX, loadU - qu - qx + qv + qy) +
-      ls.base(rv, lenV, distV + d[pv * n + u]! + d[u * n + x]! + d[x * n + yy]! - d[pv * n + v]! - d[v * n + y]! - d[y * n + yy]!, loadV - qv - qy + qu + qx) <
+      ls.base(
+        rv,
+        lenV,
+        distV + d[pv * n + u]! + d[u * n + x]! + d[x * n + yy]! - d[pv * n + v]! - d[v * n + y]! - d[y * n + yy]!,
+        loadV - qv - qy + qu + qx,
+      ) <
     before
   ) {
-    a.reset().add(ru, 1, i - 1).add(rv, j, j + 1).add(ru, i + 2, lenU);
-    b.reset().add(rv, 1, j - 1).add(ru, i, i + 1).add(rv, j + 2, lenV);
+    a.reset()
+      .add(ru, 1, i - 1)
+      .add(rv, j, j + 1)
+      .add(ru, i + 2, lenU);
+    b.reset()
+      .add(rv, 1, j - 1)
+      .add(ru, i, i + 1)
+      .add(rv, j + 2, lenV);
     if (ls.tryPair(ru, rv)) return true;
   }
   return false;
@@ -143,8 +206,19 @@ export function textbookSwapWithin(ls: TextbookMovePricing, r: number, i: number
   const lo = Math.min(i, j);
   const hi = Math.max(i, j);
   if (!ls.improvesWithin(r, swapDelta(ls.m.dist, ls.m.nodeCount, ls.rs.seq[r]!, lo, hi))) return false;
-  if (hi === lo + 1) a.reset().add(r, 1, lo - 1).add(r, hi, hi).add(r, lo, lo).add(r, hi + 1, end - 1);
-  else a.reset().add(r, 1, lo - 1).add(r, hi, hi).add(r, lo + 1, hi - 1).add(r, lo, lo).add(r, hi + 1, end - 1);
+  if (hi === lo + 1)
+    a.reset()
+      .add(r, 1, lo - 1)
+      .add(r, hi, hi)
+      .add(r, lo, lo)
+      .add(r, hi + 1, end - 1);
+  else
+    a.reset()
+      .add(r, 1, lo - 1)
+      .add(r, hi, hi)
+      .add(r, lo + 1, hi - 1)
+      .add(r, lo, lo)
+      .add(r, hi + 1, end - 1);
   return ls.confirmWithin(r) && ls.commitWithin(r);
 }
 
@@ -155,7 +229,13 @@ export function generalSwapWithin(ls: GeneralMovePricing, r: number, i: number, 
   const lo = Math.min(i, j);
   const hi = Math.max(i, j);
   if (!ls.mayImprove(r, swapDelta(rs.m.dist, rs.m.nodeCount, rs.seq[r]!, lo, hi))) return false;
-  ls.a.reset().add(r, 1, lo - 1).add(r, hi, hi).add(r, lo + 1, hi - 1).add(r, lo, lo).add(r, hi + 1, len);
+  ls.a
+    .reset()
+    .add(r, 1, lo - 1)
+    .add(r, hi, hi)
+    .add(r, lo + 1, hi - 1)
+    .add(r, lo, lo)
+    .add(r, hi + 1, len);
   return ls.tryWithin(r);
 }
 

@@ -98,7 +98,15 @@ export class ClusterRoute {
         const b = seq[j + 1]!;
         // The detour bounds the rise from below (penalties only add).
         if (m.unitCost[q]! * (d[a * n + c]! + d[c * n + b]! - d[a * n + b]!) >= best) continue;
-        const rise = ls.rs.price(q, ls.a.reset().add(q, 1, j).node(c).add(q, j + 1, length)) - before;
+        const rise =
+          ls.rs.price(
+            q,
+            ls.a
+              .reset()
+              .add(q, 1, j)
+              .node(c)
+              .add(q, j + 1, length),
+          ) - before;
         if (rise < best) best = rise;
       }
     }
@@ -152,7 +160,14 @@ export class ClusterRoute {
       // The price rises at least by the detour (penalties only add): a position that cannot gain most is not priced.
       const unpenalised = ls.costs.travel(r, distance + detour);
       if (value - (unpenalised - before) <= bestGain) continue;
-      const price = ls.rs.price(r, ls.a.reset().add(r, 1, j).node(c).add(r, j + 1, length));
+      const price = ls.rs.price(
+        r,
+        ls.a
+          .reset()
+          .add(r, 1, j)
+          .node(c)
+          .add(r, j + 1, length),
+      );
       if (price > unpenalised + EPS) continue;
       const gain = value - (price - before);
       if (gain > bestGain) {

@@ -19,7 +19,10 @@ export function textbookRemoveOptional(ls: TextbookMovePricing, u: number): bool
   if (skip === Number.POSITIVE_INFINITY) return false;
   const r = ls.rs.routeOf[u]!;
   const i = ls.rs.pos[u]!;
-  const a = ls.a.reset().add(r, 1, i - 1).add(r, i + 1, ls.rs.length[r]!);
+  const a = ls.a
+    .reset()
+    .add(r, 1, i - 1)
+    .add(r, i + 1, ls.rs.length[r]!);
   const after = ls.rs.price(r, a);
   if (after + skip >= ls.rs.cost[r]! - EPS) return false;
   commit(ls, r, after, u);
@@ -40,7 +43,11 @@ let bestTo = 0;
 
 /** Positions from..to of route r replaced by u ((from, from - 1): inserted after from - 1), priced exactly; kept when it gains most. */
 function consider(ls: TextbookMovePricing, u: number, skip: number, r: number, from: number, to: number, freed: number): void {
-  const a = ls.a.reset().add(r, 1, from - 1).node(u).add(r, to + 1, ls.rs.length[r]!);
+  const a = ls.a
+    .reset()
+    .add(r, 1, from - 1)
+    .node(u)
+    .add(r, to + 1, ls.rs.length[r]!);
   const gain = skip + freed - (ls.rs.price(r, a) - ls.rs.cost[r]!);
   if (gain > bestGain) {
     bestGain = gain;
@@ -62,7 +69,8 @@ function considerAfter(ls: TextbookMovePricing, u: number, skip: number, r: numb
   const a = seq[j]!;
   const b = seq[j + 1]!;
   // EPS of slack, as for exchanges: the priced gain may round above the bound (a tie then goes as without the bound).
-  if (!pruning || skip - m.unitCost[r]! * (d[a * n + u]! + d[u * n + b]! - d[a * n + b]!) > bestGain - EPS) consider(ls, u, skip, r, j + 1, j, 0);
+  if (!pruning || skip - m.unitCost[r]! * (d[a * n + u]! + d[u * n + b]! - d[a * n + b]!) > bestGain - EPS)
+    consider(ls, u, skip, r, j + 1, j, 0);
 }
 
 /**
@@ -120,7 +128,11 @@ export function textbookInsertUnserved(ls: TextbookMovePricing, u: number, since
   const r = bestRoute;
   // An exchange leaves the neighbour it replaces unserved.
   const replaced = bestTo >= bestFrom ? ls.rs.seq[r]![bestFrom]! : -1;
-  const a = ls.a.reset().add(r, 1, bestFrom - 1).node(u).add(r, bestTo + 1, ls.rs.length[r]!);
+  const a = ls.a
+    .reset()
+    .add(r, 1, bestFrom - 1)
+    .node(u)
+    .add(r, bestTo + 1, ls.rs.length[r]!);
   commit(ls, r, ls.rs.price(r, a), replaced);
   return true;
 }

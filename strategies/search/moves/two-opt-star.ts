@@ -39,18 +39,46 @@ export function textbookTwoOptStar(ls: TextbookMovePricing, u: number, ru: numbe
   const b = ls.b;
   let distA = fwdU[i]! + d[u * n + y]! + distV - fwdV[j + 1]!;
   let distB = fwdV[j]! + d[v * n + x]! + distU - fwdU[i + 1]!;
-  if (ls.improves(i + lenV - j, distA, ldU[i]! + loadV - ldV[j]!, svU[i]! + servV - svV[j]!, j + lenU - i, distB, ldV[j]! + loadU - ldU[i]!, svV[j]! + servU - svU[i]!)) {
-    a.reset().add(ru, 1, i).add(rv, j + 1, lenV);
-    b.reset().add(rv, 1, j).add(ru, i + 1, lenU);
+  if (
+    ls.improves(
+      i + lenV - j,
+      distA,
+      ldU[i]! + loadV - ldV[j]!,
+      svU[i]! + servV - svV[j]!,
+      j + lenU - i,
+      distB,
+      ldV[j]! + loadU - ldU[i]!,
+      svV[j]! + servU - svU[i]!,
+    )
+  ) {
+    a.reset()
+      .add(ru, 1, i)
+      .add(rv, j + 1, lenV);
+    b.reset()
+      .add(rv, 1, j)
+      .add(ru, i + 1, lenU);
     if (ls.confirm(ru, rv)) return ls.commit(ru, rv);
   }
   const bwdU = ls.rs.bwd[ru]!;
   const bwdV = ls.rs.bwd[rv]!;
   distA = fwdU[i]! + d[u * n + v]! + bwdV[j]!;
   distB = bwdU[endU]! - bwdU[i + 1]! + d[x * n + y]! + distV - fwdV[j + 1]!;
-  if (ls.improves(i + j, distA, ldU[i]! + ldV[j]!, svU[i]! + svV[j]!, lenU - i + lenV - j, distB, loadU - ldU[i]! + loadV - ldV[j]!, servU - svU[i]! + servV - svV[j]!)) {
+  if (
+    ls.improves(
+      i + j,
+      distA,
+      ldU[i]! + ldV[j]!,
+      svU[i]! + svV[j]!,
+      lenU - i + lenV - j,
+      distB,
+      loadU - ldU[i]! + loadV - ldV[j]!,
+      servU - svU[i]! + servV - svV[j]!,
+    )
+  ) {
     a.reset().add(ru, 1, i).add(rv, 1, j, true);
-    b.reset().add(ru, i + 1, lenU, true).add(rv, j + 1, lenV);
+    b.reset()
+      .add(ru, i + 1, lenU, true)
+      .add(rv, j + 1, lenV);
     if (ls.confirm(ru, rv)) return ls.commit(ru, rv);
   }
   return false;
@@ -67,15 +95,24 @@ export function generalTwoOptStar(ls: GeneralMovePricing, ru: number, i: number,
   const rules = ls.rs.rules;
   if (rules && !rules.servesRange(rv, ru, i + 1, lenU, ls.rs.seq[ru]!)) return false;
   let t = ls.tails.straight(ru, i, rv, j);
-  if ((rules === null || rules.servesRange(ru, rv, j + 1, lenV, ls.rs.seq[rv]!)) && ls.base(ru, t[2]!, t[0]!, t[1]!) + ls.base(rv, t[5]!, t[3]!, t[4]!) < before) {
-    a.reset().add(ru, 1, i).add(rv, j + 1, lenV);
-    b.reset().add(rv, 1, j).add(ru, i + 1, lenU);
+  if (
+    (rules === null || rules.servesRange(ru, rv, j + 1, lenV, ls.rs.seq[rv]!)) &&
+    ls.base(ru, t[2]!, t[0]!, t[1]!) + ls.base(rv, t[5]!, t[3]!, t[4]!) < before
+  ) {
+    a.reset()
+      .add(ru, 1, i)
+      .add(rv, j + 1, lenV);
+    b.reset()
+      .add(rv, 1, j)
+      .add(ru, i + 1, lenU);
     if (ls.tryPair(ru, rv)) return true;
   }
   if (rules && !rules.servesRange(ru, rv, 1, j, ls.rs.seq[rv]!)) return false;
   t = ls.tails.reversed(ru, i, rv, j);
   if (ls.base(ru, t[2]!, t[0]!, t[1]!) + ls.base(rv, t[5]!, t[3]!, t[4]!) >= before) return false;
   a.reset().add(ru, 1, i).add(rv, 1, j, true);
-  b.reset().add(ru, i + 1, lenU, true).add(rv, j + 1, lenV);
+  b.reset()
+    .add(ru, i + 1, lenU, true)
+    .add(rv, j + 1, lenV);
   return ls.tryPair(ru, rv);
 }

@@ -50,7 +50,14 @@ export function addCustomerInsertions(pool: RoutePool, scratch: Routes, routes: 
         const a = seq[j]!;
         const b = seq[j + 1]!;
         if (fixed + unit * (base + d[a * n + c]! + d[c * n + b]! - d[a * n + b]!) >= limit) continue;
-        const price = scratch.price(r, pieces.reset().add(r, 1, j).node(c).add(r, j + 1, len));
+        const price = scratch.price(
+          r,
+          pieces
+            .reset()
+            .add(r, 1, j)
+            .node(c)
+            .add(r, j + 1, len),
+        );
         if (price >= limit) continue;
         limit = price;
         at = j;
@@ -72,4 +79,3 @@ export function addCustomerInsertions(pool: RoutePool, scratch: Routes, routes: 
     }
   }
 }
-

@@ -85,7 +85,9 @@ export function solveSetPartition(request: PartitionRequest): number[] | null {
         if (stop?.()) event.interrupt();
         return undefined;
       };
-      model.run(stop ? { [highs.constants.callbackType.simplexInterrupt]: poll, [highs.constants.callbackType.mipInterrupt]: poll } : undefined);
+      model.run(
+        stop ? { [highs.constants.callbackType.simplexInterrupt]: poll, [highs.constants.callbackType.mipInterrupt]: poll } : undefined,
+      );
       const status = model.getModelStatus();
       const s = highs.constants.modelStatus;
       if (status !== s.optimal && status !== s.timeLimit) return null;

@@ -46,7 +46,16 @@ export class TextbookMovePricing extends TextbookRoutes {
   }
 
   /** Whether the two new routes cost less than `before`; the distance bound prunes first. */
-  improves(countA: number, distA: number, loadA: number, servA: number, countB: number, distB: number, loadB: number, servB: number): boolean {
+  improves(
+    countA: number,
+    distA: number,
+    loadA: number,
+    servA: number,
+    countB: number,
+    distB: number,
+    loadB: number,
+    servB: number,
+  ): boolean {
     // The vehicles are identical: their fixed and unit cost, read once, bound every candidate.
     const boundA = countA > 0 ? this.fixedCost + this.unitCost * distA : 0;
     const boundB = countB > 0 ? this.fixedCost + this.unitCost * distB : 0;
@@ -87,7 +96,13 @@ export class TextbookMovePricing extends TextbookRoutes {
     // Under windows a longer route may still warp less: no shortcut on the distance alone.
     if (delta > -EPS && !this.m.windows) return false;
     const end = this.rs.length[r]! + 1;
-    const after = this.costs.fromTotals(r, this.rs.length[r]!, this.rs.fwd[r]![end]! + delta, this.rs.load[r]![end]!, this.rs.serv[r]![end]!);
+    const after = this.costs.fromTotals(
+      r,
+      this.rs.length[r]!,
+      this.rs.fwd[r]![end]! + delta,
+      this.rs.load[r]![end]!,
+      this.rs.serv[r]![end]!,
+    );
     this.predicted = after;
     return after < this.rs.cost[r]! - EPS;
   }

@@ -17,7 +17,14 @@ export class WindowInsertion {
   /** Time penalty of route r (sequence `seq`, end node at `end`) with customer c inserted after position j. */
   penalty(r: number, _seq: Int32Array, end: number, j: number, c: number, pen: Penalties): number {
     const model = this.routes;
-    const seg = model.segmentOf(r, this.pieces.reset().add(r, 1, j).node(c).add(r, j + 1, end - 1));
+    const seg = model.segmentOf(
+      r,
+      this.pieces
+        .reset()
+        .add(r, 1, j)
+        .node(c)
+        .add(r, j + 1, end - 1),
+    );
     const maxDuration = model.m.maxDuration;
     return pen.timeWarp * seg.timeWarp + (seg.duration > maxDuration ? pen.duration * (seg.duration - maxDuration) : 0);
   }
