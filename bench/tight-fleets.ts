@@ -5,14 +5,22 @@
  * (50-300 customers, mixed types with limited counts, 80-95% of the fleet's capacity used, each
  * built around a planted feasible solution); reports solved/20 and the gap to the planted cost.
  *
+ * `--mode strong`: the tight limited fleets of strong-tight-fleets.ts, each built around the routes
+ * of a long hgs search (a strong known plan), read from bench/instances/strong-tight-fleets-SEED.json
+ * (the ones missing are generated first, `--gen-time` seconds each; `--generate-only` stops there);
+ * reports solved/N, each gap to the known plan, and the mean, max and count above 5%. `--busy`
+ * runs a CPU spinner pinned (taskset) to the first core this process may use, for the whole run:
+ * a busy process sharing the solve's core (use the wall clock, not SOLVER_CLOCK=cpu, for that).
+ *
  * `--mode scaled`: 10 shared instances solved as they are, with every distance and cost x 0.001
  * and x 100,000 (time windows, service times and working hours scaled alike, so the problem is
  * the same in other units and its optimum scales exactly); reports each scale's gap to the best
  * known (times the scale), which should agree within noise.
  *
- * `node --import tsx bench/tight-fleets.ts [--mode tight|scaled] [--time S] [--seed N] [--strategy NAME]
- * [--only NAME,...] [--count K] [--instance-seed N] [--scales 1,0.001,100000]`
+ * `node --import tsx bench/tight-fleets.ts [--mode tight|strong|scaled] [--time S] [--seed N] [--strategy NAME]
+ * [--only NAME,...] [--count K] [--instance-seed N] [--scales 1,0.001,100000] [--busy] [--gen-time S] [--generate-only]`
  */
+import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,6 +28,7 @@ import { parseArgs } from "node:util";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { solveRequest } from "../src/problem/solve-request.js";
 import { tightFleetInstance } from "./tight-fleet-generator.js";
+import { strongTightFamily } from "./strong-tight-fleets.js";
 import { scaledRequest } from "./scale-request.js";
 import { benchSettings } from "./settings-env.js";
 
@@ -35,6 +44,11 @@ const { values } = parseArgs({
     "instance-seed": { type: "string", default: "2026" },
     /** Scaled mode: the scales to run (default 1,0.001,100000). */
     scales: { type: "string", default: "1,0.001,100000" },
+    /** Strong mode: a CPU spinner on this process's core while solving. */
+    busy: { type: "boolean", default: false },
+    /** Strong mode: seconds of the search that makes each missing instance's known plan. */
+    "gen-time": { type: "string", default: "25" },
+    "generate-only": { type: "boolean", default: false },
   },
 });
 const only = values.only ? new Set(values.only.split(",")) : null;
@@ -93,6 +107,62 @@ function tight(): void {
   console.log(`\nsolved ${solved}/${run}; gap to the planted solution: mean ${mean.toFixed(2)}%, median ${median(gaps).toFixed(2)}%`);
 }
 
+/** Starts a spinner on the first core this process may run on (any core without taskset); returns its stop. */
+function startBusy(): () => void {
+  const affinity = spawnSync("taskset", ["-cp", String(process.pid)], { encoding: "utf8" });
+  const core = affinity.status === 0 ? /:\s*(\d+)/.exec(affinity.stdout)?.[1] : undefined;
+  const spin = [process.execPath, "-e", "for (;;) {}"];
+  const child =
+    core !== undefined ? spawn("taskset", ["-c", core, ...spin], { stdio: "ignore" }) : spawn(spin[0]!, spin.slice(1), { stdio: "ignore" });
+  console.log(`busy: a spinner (pid ${child.pid}) ${core !== undefined ? `pinned to core ${core}` : "unpinned (no taskset)"}`);
+  const stop = () => void child.kill("SIGKILL");
+  process.on("exit", stop);
+  return stop;
+}
+
+function strong(): void {
+  const seconds = values.time ? Number(values.time) : 10;
+  const count = Number(values.count);
+  const instanceSeed = Number(values["instance-seed"]);
+  const cache = resolve(fileURLToPath(new URL("./instances/", import.meta.url)), `strong-tight-fleets-${instanceSeed}.json`);
+  const family = strongTightFamily(cache, count, instanceSeed, { seconds: Number(values["gen-time"]), settings: benchSettings }, (line) =>
+    console.log(line),
+  );
+  if (values["generate-only"]) return;
+  const stopBusy = values.busy ? startBusy() : () => {};
+  console.log(
+    `tight fleets around a strong plan: ${family.length} instances, ${seconds} s, seed ${seed}, strategy ${values.strategy ?? "auto"}` +
+      `${values.busy ? ", busy core" : ""}`,
+  );
+  console.log("| instance | customers | vehicles (types) | used % | known plan | ours | gap % | time s | strategy |");
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---|");
+  const gaps: number[] = [];
+  let run = 0;
+  for (const instance of family) {
+    if (only && !only.has(instance.name)) continue;
+    run++;
+    const r = instance.request;
+    const { outcome, took } = solve(r, instance.name, seconds);
+    const head =
+      `| ${instance.name} | ${pad(instance.customers, 3)} | ${pad(r.vehicle_num, 3)} (${instance.types.length}) | ` +
+      `${(100 * instance.utilisation).toFixed(1)} | ${instance.planCost.toFixed(2)} |`;
+    if (outcome.status === "solved") {
+      const gap = (100 * (outcome.result.total_cost - instance.planCost)) / instance.planCost;
+      gaps.push(gap);
+      console.log(
+        `${head} ${outcome.result.total_cost.toFixed(2)} | ${gap.toFixed(2)} | ${took.toFixed(1)} | ${outcome.result.strategy} |`,
+      );
+    } else console.log(`${head} failed | - | ${took.toFixed(1)} | ${outcome.strategy ?? "-"} |`);
+  }
+  stopBusy();
+  const mean = gaps.reduce((a, b) => a + b, 0) / Math.max(1, gaps.length);
+  const max = gaps.length > 0 ? Math.max(...gaps) : NaN;
+  console.log(
+    `\nsolved ${gaps.length}/${run}; gap to the known plan: mean ${mean.toFixed(2)}%, max ${max.toFixed(2)}%, ` +
+      `over 5%: ${gaps.filter((g) => g > 5).length}`,
+  );
+}
+
 /** A mix of the shared sets: capacity only, route-length limits (as windows), limited mixed fleets. */
 const SCALED_SET = ["A-n37-k6", "A-n53-k7", "A-n80-k10", "CMT6", "CMT7", "X-n101-k25", "X110-HD", "X139-HD", "X148-HVRP", "X157-HD"];
 
@@ -140,7 +210,10 @@ function scaled(): void {
 
 if (values.mode === "scaled") scaled();
 else if (values.mode === "tight") tight();
+else if (values.mode === "strong") strong();
 else {
-  process.stderr.write("usage: bench/tight-fleets.ts [--mode tight|scaled] [--time S] [--seed N] [--strategy NAME] [--only NAME,...]\n");
+  process.stderr.write(
+    "usage: bench/tight-fleets.ts [--mode tight|strong|scaled] [--time S] [--seed N] [--strategy NAME] [--only NAME,...]\n",
+  );
   process.exit(2);
 }
