@@ -2,8 +2,9 @@
  * Tight limited fleets around a strong known plan. A random CVRP in the manner of Uchoa et al.'s
  * X generator (bench/x-like-instance.ts, 50-300 customers) is solved by hgs for a long time; its
  * routes become the known plan, and the fleet is cut to fit exactly those routes: the routes,
- * sorted by load, are split into 2-4 vehicle types, each type's capacity the largest load among
- * its routes and its count the number of its routes. The plan is feasible by construction and,
+ * sorted by load, are split into 2-4 groups, each a vehicle type whose capacity is the largest
+ * load among its routes and whose count is the number of its routes (groups of equal capacity
+ * merge: a good CVRP's routes are nearly full, so some instances keep a single type). The plan is feasible by construction and,
  * being a long search's result on a looser problem (one capacity above every load), is close to
  * the tightened problem's optimum too, so a gap to it measures quality, not only feasibility.
  *
