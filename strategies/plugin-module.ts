@@ -8,7 +8,9 @@ import { STRATEGY_FEATURES, type Strategy } from "./core/strategy.js";
  * (absolute, or relative to the working directory: a folder with a package.json, or one file) or
  * the name of an installed npm package (found in node_modules above the working directory or the
  * service's own folder). A folder's entry is its package.json `exports` ("." or the root, the
- * `import` or `default` condition), else its `main`, else index.js.
+ * `import` or `default` condition), else its `main`, else index.js. Node's own resolvers do not fit:
+ * require.resolve ignores the `import` condition, and import.meta.resolve cannot resolve from another
+ * folder without an experimental flag.
  */
 export function resolveStrategyModule(spec: string, cwd: string, serviceDir: string): string {
   const looksLikePath = spec.startsWith(".") || isAbsolute(spec) || existsSync(resolve(cwd, spec));
