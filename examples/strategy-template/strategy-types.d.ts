@@ -68,7 +68,13 @@ export type StrategyFeature =
   | "pickups"
   | "backhauls"
   | "shipments"
-  | "extra_dimensions";
+  | "extra_dimensions"
+  | "duration_matrix"
+  | "profiles"
+  | "time_costs"
+  | "open_routes"
+  | "several_windows"
+  | "breaks";
 
 export interface Strategy {
   /** kebab-case, unique among the service's strategies: what a request pins in `strategy`. */

@@ -1,5 +1,7 @@
 import type { StrategyFeature } from "../../strategies/core/strategy.js";
 import type { SolveRequestInput } from "../problem/request-types.js";
+import { travelFamily } from "./travel-families.js";
+import { travelFeaturesOf } from "../api/validation/strategy-features.js";
 
 /** A deterministic generator, so every run of the kit sees the same instances. */
 function lcg(seed: number): () => number {
@@ -112,6 +114,8 @@ export function familyRequest(feature: StrategyFeature): SolveRequestInput {
       r.node_extra_demands = perNode((i) => (i === 0 ? [0] : [1 + (i % 3)]));
       r.vehicles_extra_capacity = [[8], [8]];
       break;
+    default:
+      travelFamily(r, feature);
   }
   return r;
 }
@@ -155,5 +159,6 @@ export function requestFeatures(r: SolveRequestInput): StrategyFeature[] {
     "extra_dimensions",
     has(req.node_extra_demands, () => true),
   );
+  found.push(...travelFeaturesOf(r));
   return found;
 }

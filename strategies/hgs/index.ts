@@ -1,6 +1,7 @@
 import type { Budget } from "../core/budget.js";
+import { travelRefusal } from "../core/travel.js";
 import { denseMatrixRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
-import { STRATEGY_FEATURES, type Strategy } from "../core/strategy.js";
+import { STRATEGY_FEATURES, TRAVEL_FEATURES, type Strategy, type StrategyFeature } from "../core/strategy.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { geneticSearch } from "../genetic/genetic-search.js";
 import { iteratedLocalSearch } from "../ils/general-ils.js";
@@ -30,12 +31,18 @@ import { buildsOwnMatrix, withDenseMatrix } from "./whole-matrix.js";
  * prices every route on its own vehicle; except backhauls on a textbook fleet, which PyVRP's
  * transformation (search/backhaul-model.ts) hands to the textbook iterated local search.
  */
+/** The travel features its search honours (core/travel.ts); it declines the others. */
+const HGS_TRAVEL: readonly StrategyFeature[] = [];
+const HGS_FEATURES: readonly StrategyFeature[] = STRATEGY_FEATURES.filter(
+  (f) => !(TRAVEL_FEATURES as readonly string[]).includes(f) || HGS_TRAVEL.includes(f),
+);
+
 export const hgs: Strategy = {
   name: "hgs",
   kind: "search",
-  features: [...STRATEGY_FEATURES],
+  features: HGS_FEATURES,
   supports(p) {
-    const refusal = buildsOwnMatrix(p) ? null : denseMatrixRefusal(p, "hgs");
+    const refusal = (buildsOwnMatrix(p) ? null : denseMatrixRefusal(p, "hgs")) ?? travelRefusal(p, "hgs", HGS_FEATURES);
     if (refusal) return { ok: false, reason: refusal };
     if (p.customers.length < 2) return { ok: false, reason: "hgs needs at least two customers" };
     if (p.vehicleCount === 0) return { ok: false, reason: "there are no vehicles" };
