@@ -12,6 +12,8 @@ import {
   type Distance,
 } from "./service-diagnostics.js";
 import { evidenceNumber, withoutDust } from "./message-numbers.js";
+import { legMinutesWith, returnsToEnd } from "../../strategies/core/travel.js";
+import { breakReasons } from "./travel-diagnostics.js";
 
 /** One proven reason why no feasible solution exists: the OpenAPI document's `Infeasibility`. */
 export type Infeasibility = components["schemas"]["Infeasibility"];
@@ -35,6 +37,7 @@ export function infeasibilities(
     ...loadReasons(p, distance),
     ...timeReasons(p, distance, request),
     ...serviceReasons(p, distance, request),
+    ...breakReasons(p),
   ];
   return markMayBeUnassigned(p, found);
 }
@@ -125,20 +128,22 @@ function timeReasons(p: CompiledProblem, dist: Distance, request: ConstraintFiel
       allowedCount++;
       const s = p.startNode[v]!;
       const e = p.endNode[v]!;
-      const speed = t.speed[v]!;
-      const arrive = t.twStartMin[s]! + dist(s, c) / speed;
+      const open = !returnsToEnd(p, v);
+      const arrive = t.twStartMin[s]! + legMinutesWith(p, v, s, c, dist);
       if (arrive < earliestArrival) {
         earliestArrival = arrive;
         arrivalVehicle = v;
       }
       const begin = Math.max(arrive, t.twStartMin[c]!);
-      const back = begin + t.serviceMin[c]! + dist(c, e) / speed;
-      if (begin <= t.twEndMin[c]! + EPS && back - t.twEndMin[e]! < earliestReturnSlack) {
+      // An open route ends at its last stop: no way back to check, and no leg home in its duration.
+      const home = open ? 0 : legMinutesWith(p, v, c, e, dist);
+      const back = begin + t.serviceMin[c]! + home;
+      if (!open && begin <= t.twEndMin[c]! + EPS && back - t.twEndMin[e]! < earliestReturnSlack) {
         earliestReturnSlack = back - t.twEndMin[e]!;
         earliestReturn = back;
         returnVehicle = v;
       }
-      const trip = dist(s, c) / speed + t.serviceMin[c]! + dist(c, e) / speed;
+      const trip = legMinutesWith(p, v, s, c, dist) + t.serviceMin[c]! + home;
       // The vehicle that comes closest to its own cap (all caps alike: the shortest trip).
       if (trip - capMinutes(p, v) < tripOverCap) {
         tripOverCap = trip - capMinutes(p, v);

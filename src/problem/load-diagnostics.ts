@@ -1,4 +1,5 @@
 import type { CompiledProblem } from "../../strategies/core/problem.js";
+import { legMinutesWith } from "../../strategies/core/travel.js";
 import type { components } from "../../generated/api.js";
 import { evidenceNumber, withoutDust } from "./message-numbers.js";
 
@@ -123,9 +124,9 @@ function shipmentWindowReasons(p: CompiledProblem, dist: Distance): Infeasibilit
     let best = { arrival: Number.POSITIVE_INFINITY, finish: 0, travel: 0, vehicle: 0 };
     for (let v = 0; v < p.vehicleCount; v++) {
       const start = p.startNode[v]!;
-      const speed = t.speed[v]!;
-      const finish = Math.max(t.twStartMin[start]! + dist(start, s.pickup) / speed, t.twStartMin[s.pickup]!) + t.serviceMin[s.pickup]!;
-      const travel = dist(s.pickup, s.delivery) / speed;
+      const reach = t.twStartMin[start]! + legMinutesWith(p, v, start, s.pickup, dist);
+      const finish = Math.max(reach, t.twStartMin[s.pickup]!) + t.serviceMin[s.pickup]!;
+      const travel = legMinutesWith(p, v, s.pickup, s.delivery, dist);
       if (finish + travel < best.arrival) best = { arrival: finish + travel, finish, travel, vehicle: v };
     }
     const windowEnd = t.twEndMin[s.delivery]!;

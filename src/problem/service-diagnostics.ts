@@ -1,4 +1,5 @@
 import type { components } from "../../generated/api.js";
+import { legDistanceWith, legMinutesWith, returnsToEnd, travelKey } from "../../strategies/core/travel.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import type { ConstraintFields } from "./constraint-fields.js";
 import { evidenceNumber, withoutDust } from "./message-numbers.js";
@@ -63,7 +64,7 @@ export function vehicleClasses(p: CompiledProblem, request: ConstraintFields): n
   const representatives: number[] = [];
   const rules = p.rules;
   for (let v = 0; v < p.vehicleCount; v++) {
-    let key = `${p.startNode[v]},${p.endNode[v]},${p.time?.speed[v] ?? 1}`;
+    let key = `${p.startNode[v]},${p.endNode[v]},${p.time?.speed[v] ?? 1}${travelKey(p, v)}`;
     if (rules) {
       // Skills from the request; a caller that passed none leaves each vehicle its own class.
       const skillsKnown = rules.allowed === null || request.node_skills !== undefined;
@@ -142,11 +143,12 @@ function shiftReason(p: CompiledProblem, c: number, allowed: number[], dist: Dis
   for (const v of allowed) {
     const s = p.startNode[v]!;
     const e = p.endNode[v]!;
-    const speed = t.speed[v]!;
+    // An open route ends at its last stop: nothing to return by.
+    const open = !returnsToEnd(p, v);
     const miss = (departure: number, returnBy: number): [number, number] => {
-      const begin = Math.max(departure + dist(s, c) / speed, t.twStartMin[c]!);
-      const back = begin + t.serviceMin[c]! + dist(c, e) / speed;
-      return [Math.max(begin - t.twEndMin[c]!, back - returnBy), back];
+      const begin = Math.max(departure + legMinutesWith(p, v, s, c, dist), t.twStartMin[c]!);
+      const back = begin + t.serviceMin[c]! + (open ? 0 : legMinutesWith(p, v, c, e, dist));
+      return [Math.max(begin - t.twEndMin[c]!, open ? 0 : back - returnBy), back];
     };
     const endWindow = t.twEndMin[e]!;
     if (miss(t.twStartMin[s]!, endWindow)[0] <= EPS) fitsWithoutShift = true;
@@ -187,7 +189,8 @@ function distanceReason(p: CompiledProblem, c: number, allowed: number[], dist: 
   let vehicle = -1;
   let trip = 0;
   for (const v of allowed) {
-    const d = dist(p.startNode[v]!, c) + dist(c, p.endNode[v]!);
+    const home = returnsToEnd(p, v) ? legDistanceWith(p, v, c, p.endNode[v]!, dist) : 0;
+    const d = legDistanceWith(p, v, p.startNode[v]!, c, dist) + home;
     if (d - caps[v]! < over) {
       over = d - caps[v]!;
       vehicle = v;

@@ -73,3 +73,27 @@ export function travelRefusal(p: CompiledProblem, strategy: string, claimed: rea
   if (missing.length === 0) return null;
   return `the ${strategy} strategy does not honour ${missing.join(", ")} yet; the exact strategy does on tiny problems`;
 }
+
+/**
+ * Travel minutes of vehicle v from i to j with the request's distances given by `distance` (the
+ * API's pre-check compiles without a matrix): its duration matrix, else its own or the request's
+ * distance over its speed.
+ */
+export function legMinutesWith(p: CompiledProblem, v: number, i: number, j: number, distance: (i: number, j: number) => number): number {
+  const tr = p.travel;
+  const own = tr ? tr.duration[v] : null;
+  if (own) return own[i * p.nodeCount + j]!;
+  return legDistanceWith(p, v, i, j, distance) / p.time!.speed[v]!;
+}
+
+/** Distance of vehicle v from i to j with the request's distances given by `distance`. */
+export function legDistanceWith(p: CompiledProblem, v: number, i: number, j: number, distance: (i: number, j: number) => number): number {
+  const own = p.travel ? p.travel.distance[v] : null;
+  return own ? own[i * p.nodeCount + j]! : distance(i, j);
+}
+
+/** What sets a vehicle's travel apart from another's (its network and whether it returns), for grouping vehicles. */
+export function travelKey(p: CompiledProblem, v: number): string {
+  const tr = p.travel;
+  return tr ? `,${tr.profile[v] ?? ""},${tr.returnToEnd[v]}` : "";
+}

@@ -134,7 +134,7 @@ export function checkTravelResult(req: TravelRequest, result: TravelResult): voi
     let ready = after(0, times[0]![1]!);
     for (let i = 1; i < route.length; i++) {
       const node = route[i]!;
-      const [arrive, leave] = times[i]!;
+      const [arrive, leave] = times[i]! as [number, number];
       expect(arrive, `${label} arrival at node ${node}`).to.be.closeTo(ready + travel(v, route[i - 1]!, node), 2 * SLACK);
       const isEnd = !open && i === route.length - 1;
       if (isEnd) {
@@ -142,14 +142,14 @@ export function checkTravelResult(req: TravelRequest, result: TravelResult): voi
         ready = arrive;
         break;
       }
-      const begin = leave! - req.node_service_time![node]!;
-      const reachable = windowsOf(node).find((w) => arrive! <= w[1]! + SLACK);
+      const begin = leave - req.node_service_time![node]!;
+      const reachable = windowsOf(node).find((w) => arrive <= w[1]! + SLACK);
       expect(reachable, `${label} reaches a window of node ${node}`).to.not.equal(undefined);
       expect(begin, `${label} serves node ${node} in the earliest window it reaches`).to.be.closeTo(
-        Math.max(arrive!, reachable![0]!),
+        Math.max(arrive, reachable![0]!),
         2 * SLACK,
       );
-      ready = after(i, leave!);
+      ready = after(i, leave);
     }
     expect(next, `${label} breaks taken at stops of the route, in order`).to.equal(placed.length);
     const duration = ready - times[0]![1]!;
