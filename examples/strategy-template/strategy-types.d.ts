@@ -71,6 +71,7 @@ export type StrategyFeature =
   | "extra_dimensions"
   | "duration_matrix"
   | "profiles"
+  | "profile_distances"
   | "time_costs"
   | "open_routes"
   | "several_windows"

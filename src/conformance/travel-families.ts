@@ -31,6 +31,12 @@ export function travelFamily(req: SolveRequestInput, feature: StrategyFeature): 
       r.vehicle_profiles = [null, "slow"];
       timed(r);
       break;
+    case "profile_distances": {
+      const pos = r.node_positions as number[][];
+      r.profiles = { bike: { distance_matrix: pos.map((a) => pos.map((b) => Math.abs(a[0]! - b[0]!) + Math.abs(a[1]! - b[1]!))) } };
+      r.vehicle_profiles = ["bike", null];
+      break;
+    }
     case "time_costs":
       timed(r);
       r.objective = "min_total_cost";

@@ -60,6 +60,7 @@ export function travelFeatures(p: CompiledProblem): TravelFeature[] {
   // A vehicle on a duration matrix that is not its profile's: the request's own duration_matrix.
   if (tr.duration.some((d, v) => d !== null && tr.profile[v] === null)) found.push("duration_matrix");
   if (tr.profile.some((name) => name !== null)) found.push("profiles");
+  if (tr.distance.some((d) => d !== null)) found.push("profile_distances");
   if (tr.timeCostPerMin.some((c) => c > 0)) found.push("time_costs");
   if (tr.returnToEnd.some((back) => back === 0)) found.push("open_routes");
   if (tr.windowSets.some((set) => set !== null && set.length > 2)) found.push("several_windows");

@@ -1,5 +1,6 @@
 import type { Budget } from "../core/budget.js";
 import { travelRefusal } from "../core/travel.js";
+import { withOpenEnd } from "../search/open-routes.js";
 import { denseMatrixRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import { STRATEGY_FEATURES, TRAVEL_FEATURES, type Strategy, type StrategyFeature } from "../core/strategy.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
@@ -32,7 +33,7 @@ import { buildsOwnMatrix, withDenseMatrix } from "./whole-matrix.js";
  * transformation (search/backhaul-model.ts) hands to the textbook iterated local search.
  */
 /** The travel features its search honours (core/travel.ts); it declines the others. */
-const HGS_TRAVEL: readonly StrategyFeature[] = [];
+const HGS_TRAVEL: readonly StrategyFeature[] = ["duration_matrix", "profiles", "time_costs", "open_routes"];
 const HGS_FEATURES: readonly StrategyFeature[] = STRATEGY_FEATURES.filter(
   (f) => !(TRAVEL_FEATURES as readonly string[]).includes(f) || HGS_TRAVEL.includes(f),
 );
@@ -51,6 +52,9 @@ export const hgs: Strategy = {
   solve(given: CompiledProblem, budget: Budget, initial?: Solution): Solution {
     // Textbook windows above 3,000 nodes given by coordinates: the matrix, built here (whole-matrix.ts).
     const p = buildsOwnMatrix(given) ? withDenseMatrix(given) : given;
+    // Travel rules: the general search, whose route model reads each vehicle's travel minutes
+    // (search/problem-data.ts) and prices time costs; open routes end at a free extra depot.
+    if (p.travel) return iteratedLocalSearch(withOpenEnd(p), budget, initial);
     const outcome = buildModel(p);
     if (!outcome.ok) {
       // Backhauls on a textbook fleet: the textbook iterated search on PyVRP's transformation

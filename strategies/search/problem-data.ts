@@ -86,6 +86,14 @@ export interface ProblemData {
   meanSpeed: number;
   /** SWAP* moves only customers with a granular neighbour in the other route (textbook long routes under windows: swap-star.ts). */
   nearSwapStar: boolean;
+  /**
+   * Per route slot its travel minutes (n x n, row-major) when it drives on a duration matrix (the
+   * request's duration_matrix or its profile's), null for distance / speed; null as a whole when
+   * no slot has one. Route times (route-times.ts) read travel minutes through it alone.
+   */
+  durationOf: (Float64Array | null)[] | null;
+  /** Per route slot the price of a minute of route duration (vehicle_unit_time_costs); null when none. */
+  timeCostPerMin: Float64Array | null;
 }
 
 const GRANULARITY = 20;
@@ -177,7 +185,7 @@ export function buildProblemData(p: CompiledProblem, view?: TextbookView): Probl
   for (let v = 0; v < routes; v++) {
     const key =
       `${p.capacity[v]}|${p.fixedCost[v]}|${p.unitCost[v]}|${speed[v]}|` +
-      `${p.startNode[v]}|${p.endNode[v]}${rulesKey(rules, v)}${extraCapacityKey(p, v)}`;
+      `${p.startNode[v]}|${p.endNode[v]}${rulesKey(rules, v)}${extraCapacityKey(p, v)}${travelKey(p, v)}`;
     let type = keys.get(key);
     if (type === undefined) {
       type = slots.length;
@@ -250,6 +258,25 @@ export function buildProblemData(p: CompiledProblem, view?: TextbookView): Probl
     maxDemand,
     meanUnitCost: unit / Math.max(1, routes),
     meanSpeed: speedSum / Math.max(1, routes),
+    ...travelData(p, timed !== null ? routes : 0),
+  };
+}
+
+/** A vehicle's network and minute price, which set it apart from another vehicle (its type). */
+function travelKey(p: CompiledProblem, v: number): string {
+  const tr = p.travel;
+  return tr ? `|${tr.profile[v] ?? ""}|${tr.timeCostPerMin[v]}` : "";
+}
+
+/** The slots' duration matrices and minute prices (null without them, and without the time dimension). */
+function travelData(p: CompiledProblem, routes: number): Pick<ProblemData, "durationOf" | "timeCostPerMin"> {
+  const tr = p.travel;
+  if (!tr || routes === 0) return { durationOf: null, timeCostPerMin: null };
+  const durationOf = Array.from({ length: routes }, (_, v) => tr.duration[v] ?? null);
+  const costs = tr.timeCostPerMin.subarray(0, routes);
+  return {
+    durationOf: durationOf.some((d) => d !== null) ? durationOf : null,
+    timeCostPerMin: costs.some((c) => c > 0) ? costs : null,
   };
 }
 

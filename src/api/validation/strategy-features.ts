@@ -11,6 +11,7 @@ type TravelFeature = (typeof TRAVEL_FEATURES)[number];
 const FIELD_OF: Record<TravelFeature, string> = {
   duration_matrix: "duration_matrix",
   profiles: "vehicle_profiles",
+  profile_distances: "profiles",
   time_costs: "vehicle_unit_time_costs",
   open_routes: "vehicle_return_to_end",
   several_windows: "node_time_window_sets",
@@ -24,6 +25,7 @@ export function travelFeaturesOf(r: SolveRequestInput): TravelFeature[] {
   const found: TravelFeature[] = [];
   if (timed && req.duration_matrix != null) found.push("duration_matrix");
   if (req.vehicle_profiles?.some((p) => p != null)) found.push("profiles");
+  if (req.vehicle_profiles?.some((p) => p != null && req.profiles?.[p]?.distance_matrix != null)) found.push("profile_distances");
   const cost = req.objective === "min_total_cost";
   if (timed && cost && req.vehicle_unit_time_costs?.some((c) => c > 0)) found.push("time_costs");
   if (req.vehicle_return_to_end?.some((back) => back === false)) found.push("open_routes");
