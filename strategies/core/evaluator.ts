@@ -35,6 +35,7 @@ export interface RouteScore {
   timeCost?: number;
   breakMinutes?: number;
   missedBreaks?: number;
+  missedBreakMinutes?: number;
   feasible: boolean;
 }
 

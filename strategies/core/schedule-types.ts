@@ -29,5 +29,7 @@ export interface RouteTimes {
   /** With travel rules only: minutes of breaks taken, breaks that found no place, and the time cost. */
   breakMinutes?: number;
   missedBreaks?: number;
+  /** The search's measure of the breaks that found no place: each one's duration plus a minute. */
+  missedBreakMinutes?: number;
   timeCost?: number;
 }

@@ -72,6 +72,7 @@ function walk(
   const placed: PlacedBreak[] = [];
   let next = 0;
   let missed = 0;
+  let missedMinutes = 0;
   let breakMinutes = 0;
   // Takes the breaks due at node `at` when ready to leave at `ready` for `to` (-1: nowhere further).
   const takeBreaks = (at: number, ready: number, to: number): number => {
@@ -80,6 +81,7 @@ function walk(
       const startAt = Math.max(ready, b.earliest);
       if (startAt > b.latest + EPS) {
         missed++;
+        missedMinutes += b.duration + 1;
         next++;
         continue;
       }
@@ -130,6 +132,7 @@ function walk(
     clock = takeBreaks(c, clock, k + 1 < len ? route[k + 1]! : back ? end : -1);
     prev = c;
   }
+  for (let k = next; k < breaks.length; k++) missedMinutes += breaks[k]!.duration + 1;
   missed += breaks.length - next;
   let finish = clock;
   if (back) {
@@ -157,6 +160,7 @@ function walk(
     departureMin: departure,
     breakMinutes,
     missedBreaks: missed,
+    missedBreakMinutes: missedMinutes,
     timeCost: tr.timeCostPerMin[v]! * durationMin,
   };
 }

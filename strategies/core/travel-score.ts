@@ -25,7 +25,7 @@ export function travelScore<S extends { cost: number; feasible: boolean }>(
   score: S,
   times: RouteTimes | null,
   schedule?: RouteSchedule,
-): S & { timeCost: number; breakMinutes: number; missedBreaks: number } {
+): S & { timeCost: number; breakMinutes: number; missedBreaks: number; missedBreakMinutes: number } {
   const timeCost = times?.timeCost ?? 0;
   const missedBreaks = times?.missedBreaks ?? 0;
   if (schedule && !returnsToEnd(p, v)) {
@@ -38,6 +38,7 @@ export function travelScore<S extends { cost: number; feasible: boolean }>(
     timeCost,
     breakMinutes: times?.breakMinutes ?? 0,
     missedBreaks,
+    missedBreakMinutes: times?.missedBreakMinutes ?? 0,
     feasible: score.feasible && missedBreaks === 0,
   };
 }

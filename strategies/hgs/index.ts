@@ -33,7 +33,7 @@ import { buildsOwnMatrix, withDenseMatrix } from "./whole-matrix.js";
  * transformation (search/backhaul-model.ts) hands to the textbook iterated local search.
  */
 /** The travel features its search honours (core/travel.ts); it declines the others. */
-const HGS_TRAVEL: readonly StrategyFeature[] = ["duration_matrix", "profiles", "time_costs", "open_routes"];
+const HGS_TRAVEL: readonly StrategyFeature[] = ["duration_matrix", "profiles", "time_costs", "open_routes", "several_windows", "breaks"];
 const HGS_FEATURES: readonly StrategyFeature[] = STRATEGY_FEATURES.filter(
   (f) => !(TRAVEL_FEATURES as readonly string[]).includes(f) || HGS_TRAVEL.includes(f),
 );
@@ -53,7 +53,8 @@ export const hgs: Strategy = {
     // Textbook windows above 3,000 nodes given by coordinates: the matrix, built here (whole-matrix.ts).
     const p = buildsOwnMatrix(given) ? withDenseMatrix(given) : given;
     // Travel rules: the general search, whose route model reads each vehicle's travel minutes
-    // (search/problem-data.ts) and prices time costs; open routes end at a free extra depot.
+    // (search/problem-data.ts), prices time costs, takes several windows and breaks from the
+    // evaluator's schedule (search/routes.ts); open routes end at a free extra depot.
     if (p.travel) return iteratedLocalSearch(withOpenEnd(p), budget, initial);
     const outcome = buildModel(p);
     if (!outcome.ok) {

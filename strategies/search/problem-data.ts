@@ -94,6 +94,12 @@ export interface ProblemData {
   durationOf: (Float64Array | null)[] | null;
   /** Per route slot the price of a minute of route duration (vehicle_unit_time_costs); null when none. */
   timeCostPerMin: Float64Array | null;
+  /**
+   * Several windows per stop or driver breaks: a visit's service start is no longer one window's
+   * clamp, so the route model prices time with the trusted evaluator's schedule (routes.ts), the
+   * way it prices soft windows, its hard lateness and breaks without a place as time warp.
+   */
+  visitTimes: boolean;
 }
 
 const GRANULARITY = 20;
@@ -269,14 +275,15 @@ function travelKey(p: CompiledProblem, v: number): string {
 }
 
 /** The slots' duration matrices and minute prices (null without them, and without the time dimension). */
-function travelData(p: CompiledProblem, routes: number): Pick<ProblemData, "durationOf" | "timeCostPerMin"> {
+function travelData(p: CompiledProblem, routes: number): Pick<ProblemData, "durationOf" | "timeCostPerMin" | "visitTimes"> {
   const tr = p.travel;
-  if (!tr || routes === 0) return { durationOf: null, timeCostPerMin: null };
+  if (!tr || routes === 0) return { durationOf: null, timeCostPerMin: null, visitTimes: false };
   const durationOf = Array.from({ length: routes }, (_, v) => tr.duration[v] ?? null);
   const costs = tr.timeCostPerMin.subarray(0, routes);
   return {
     durationOf: durationOf.some((d) => d !== null) ? durationOf : null,
     timeCostPerMin: costs.some((c) => c > 0) ? costs : null,
+    visitTimes: tr.windowSets.some((set) => set !== null) || tr.breaks.some((list) => list.length > 0),
   };
 }
 

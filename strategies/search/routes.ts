@@ -69,7 +69,7 @@ export class Routes {
     this.bwd = make(() => new Float64Array(slots));
     this.load = make(() => new Float64Array(slots));
     this.serv = make(() => new Float64Array(slots));
-    this.times = m.twStart !== null && m.latePenalty === 0 ? new RouteTimes(m, slots) : null;
+    this.times = m.twStart !== null && m.latePenalty === 0 && !m.visitTimes ? new RouteTimes(m, slots) : null;
     this.loads = m.richLoads ? new RouteLoads(m) : null;
     this.length = new Int32Array(m.routes);
     this.cost = new Float64Array(m.routes);
@@ -168,6 +168,7 @@ export class Routes {
       const score = evaluateRoute(m.p, r, customers, count);
       // Soft windows: the evaluator's own lateness price, and its time cost with travel rules.
       late = score.latePenalty + (score.timeCost ?? 0);
+      if (m.visitTimes) this.timeWarp[r] = visitWarp(m, score);
       this.durationExcess[r] = score.durationExcessMin;
     } else if (count > 0) {
       // Windows that cannot bind: duration is additive (driving + service) under a cap.
@@ -255,7 +256,8 @@ export class Routes {
     if (m.twStart) {
       const count = this.write(pieces, this.buffer);
       const score = evaluateRoute(m.p, v, this.buffer, count);
-      return score.latePenalty + (score.timeCost ?? 0) + pen.duration * score.durationExcessMin;
+      const warp = m.visitTimes ? pen.timeWarp * visitWarp(m, score) : 0;
+      return score.latePenalty + (score.timeCost ?? 0) + pen.duration * score.durationExcessMin + warp;
     }
     if (m.durationLimit === Number.POSITIVE_INFINITY) return 0;
     const excess = this.distanceOf(v, pieces) / m.speed[v]! + this.serviceOf(pieces) - m.durationLimit;
@@ -292,4 +294,12 @@ export class Routes {
   write(pieces: Pieces, out: Int32Array): number {
     return writePieces(this, pieces, out);
   }
+}
+
+/**
+ * Several windows or breaks (ProblemData.visitTimes): what the evaluator's schedule breaks, as
+ * time warp: hard lateness (soft lateness is priced as such) and the breaks that found no place.
+ */
+function visitWarp(m: ProblemData, score: { lateMinutes: number; missedBreakMinutes?: number }): number {
+  return (m.latePenalty === 0 ? score.lateMinutes : 0) + (score.missedBreakMinutes ?? 0);
 }

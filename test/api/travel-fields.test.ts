@@ -232,19 +232,26 @@ describe("validation of the travel fields", () => {
       duration_matrix: undefined,
       vehicle_speeds: [1, 1],
       vehicle_breaks: [[{ earliest_start: 10, latest_start: 200, duration: 15 }], null],
+      profiles: { bike: { distance_matrix: square(4, (i, j) => 2 * Math.abs(i - j)) } },
+      vehicle_profiles: [null, "bike"],
     });
     const got = validateSolveRequest(api, body, allowAll);
     expect(got.ok ? [] : got.issues).to.deep.equal([
       {
-        loc: ["body", "vehicle_breaks"],
-        msg: "vehicle_breaks (feature 'breaks') is not supported yet: no loaded strategy can honour it; send the request without it",
+        loc: ["body", "profiles"],
+        msg: "profiles (feature 'profile_distances') is not supported yet: no loaded strategy can honour it; send the request without it",
         type: "unsupported_feature",
       },
     ]);
     const pinned = validateSolveRequest(api, { ...body, strategy: "alns" }, allowAll);
     expect(pinned.ok ? [] : pinned.issues.map((i) => i.msg)).to.deep.equal([
+      "vehicle_profiles (feature 'profiles') is not supported yet: the pinned strategy 'alns' does not honour it; send the request without it",
+      "profiles (feature 'profile_distances') is not supported yet: the pinned strategy 'alns' does not honour it; send the request without it",
       "vehicle_breaks (feature 'breaks') is not supported yet: the pinned strategy 'alns' does not honour it; send the request without it",
     ]);
+    // hgs honours breaks, not a profile's own distances.
+    const hgs = validateSolveRequest(api, { ...body, strategy: "hgs" }, allowAll);
+    expect(hgs.ok ? [] : hgs.issues.map((i) => i.loc.join("/"))).to.deep.equal(["body/profiles"]);
     expect(validateSolveRequest(api, { ...body, strategy: "exact" }, allowAll).ok).to.equal(true);
   });
 });

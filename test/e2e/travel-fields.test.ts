@@ -101,38 +101,50 @@ describe("travel times, profiles, time costs, open routes and breaks (end to end
     expect(result.strategy).to.equal("hgs");
   });
 
-  it("refuses breaks at submission (no search honours them yet), and solves breaks and several windows pinned to exact", async () => {
-    const breaks = { vehicle_breaks: [[{ earliest_start: 20, latest_start: 60, duration: 30 }], null, null] };
-    const { error, response } = await client.POST("/api/v1/solve", { body: grid(breaks) as never });
+  it("solves several windows and breaks through hgs", async () => {
+    const sets = grid().node_time_windows!.map((_, i) =>
+      i % 3 === 1
+        ? [
+            [0, 40],
+            [200, 2000],
+          ]
+        : null,
+    );
+    const breaks = [
+      [{ earliest_start: 60, latest_start: 120, duration: 30 }],
+      null,
+      [{ earliest_start: 0, latest_start: 300, duration: 45 }],
+    ];
+    const result = await solved(grid({ node_time_window_sets: sets, vehicle_breaks: breaks }));
+    expect(result.strategy).to.equal("hgs");
+    for (const label of Object.keys(result.routes)) if (label !== "Vehicle 1") expect(result.breaks![label], label).to.have.length(1);
+  });
+
+  it("refuses a profile's own distances at submission (no search honours them yet), and solves them pinned to exact", async () => {
+    const bike = (n: number) => ({
+      bike: { distance_matrix: Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 0 : 7))) },
+    });
+    const { error, response } = await client.POST("/api/v1/solve", {
+      body: grid({ profiles: bike(13), vehicle_profiles: ["bike", null, null] }) as never,
+    });
     expect(response.status).to.equal(422);
     expect((error as unknown as { detail: unknown }).detail).to.deep.equal([
       {
-        loc: ["body", "vehicle_breaks"],
-        msg: "vehicle_breaks (feature 'breaks') is not supported yet: no loaded strategy can honour it; send the request without it",
+        loc: ["body", "profiles"],
+        msg: "profiles (feature 'profile_distances') is not supported yet: no loaded strategy can honour it; send the request without it",
         type: "unsupported_feature",
       },
     ]);
-    const tiny = grid({ ...breaks, strategy: "exact", vehicle_num: 2, start_nodes: [0, 0], end_nodes: [0, 0], vehicles_capacity: [6, 6] });
     const keep = 5;
+    const tiny = grid({ strategy: "exact", vehicle_num: 2, start_nodes: [0, 0], end_nodes: [0, 0], vehicles_capacity: [6, 6] });
     tiny.node_num = keep;
     tiny.node_positions = tiny.node_positions!.slice(0, keep);
     tiny.duration_matrix = tiny.duration_matrix!.slice(0, keep).map((r) => r.slice(0, keep));
     for (const f of ["node_demands", "node_time_windows", "node_service_time"] as const)
       (tiny[f] as unknown[]) = (tiny[f] as unknown[]).slice(0, keep);
-    tiny.vehicle_breaks = [breaks.vehicle_breaks[0]!, null];
-    tiny.node_time_window_sets = [
-      null,
-      [
-        [0, 10],
-        [100, 2000],
-      ],
-      null,
-      null,
-      null,
-    ];
+    Object.assign(tiny, { profiles: bike(keep), vehicle_profiles: ["bike", null] });
     const result = await solved(tiny);
     expect(result.strategy).to.equal("exact");
-    expect(Object.keys(result.breaks ?? {}).length).to.be.at.most(1);
   });
 
   it("pre-checks a node that no vehicle reaches in time on its profile", async () => {

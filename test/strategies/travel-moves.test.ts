@@ -18,7 +18,7 @@ import { checkTravelResult, type TravelRequest, type TravelResult } from "../hel
 import { fleetArb, fleetInstance, plainWarp, type FleetOptions } from "./fleet-problems.js";
 
 type Request = SolveRequestInput & ConstraintFields;
-type Field = "durations" | "profiles" | "time_costs" | "open_routes";
+type Field = "durations" | "profiles" | "time_costs" | "open_routes" | "several_windows" | "breaks";
 
 const penaltyArb = fc.record({
   load: fc.double({ min: 0.1, max: 50, noNaN: true }),
@@ -31,8 +31,15 @@ const penaltyArb = fc.record({
  * proportional to distance (instead of speeds), a slower profile for some vehicles, prices per hour
  * (under min_total_cost), open routes for some vehicles.
  */
-function travelInstance(o: FleetOptions, fields: readonly Field[], seed: number): Request {
+function travelInstance(o: FleetOptions, fields: readonly Field[], seed: number, roomy = false): Request {
   const req = fleetInstance(o) as Request;
+  if (roomy && req.node_time_windows) {
+    // Feasible by construction: room for every demand on every vehicle, windows that never close.
+    req.node_time_windows = req.node_time_windows.map(() => [0, 100_000]);
+    const total = req.node_demands.reduce((x, y) => x + y, 0);
+    req.vehicles_capacity = req.vehicles_capacity.map(() => total);
+    delete req.max_working_hours;
+  }
   const rng = new Rng(seed);
   const n = req.node_num;
   const m = req.vehicle_num;
@@ -49,6 +56,25 @@ function travelInstance(o: FleetOptions, fields: readonly Field[], seed: number)
   if (timed && fields.includes("time_costs") && req.objective === "min_total_cost")
     req.vehicle_unit_time_costs = Array.from({ length: m }, () => rng.int(40));
   if (fields.includes("open_routes")) req.vehicle_return_to_end = Array.from({ length: m }, () => rng.next() < 0.5);
+  if (timed && fields.includes("several_windows")) {
+    // Split some customers' windows in two around a gap in their middle; the hull stays the window.
+    req.node_time_window_sets = req.node_time_windows!.map(([a, b], i) => {
+      if (req.start_nodes.includes(i) || req.end_nodes.includes(i) || b! - a! < 20 || rng.next() < 0.4) return null;
+      const gapStart = a! + Math.floor((b! - a!) / 3);
+      return [
+        [a!, gapStart],
+        [gapStart + 1 + rng.int(Math.floor((b! - a!) / 3)), b!],
+      ];
+    });
+  }
+  if (timed && fields.includes("breaks")) {
+    const horizon = Math.max(...req.node_time_windows!.map((w) => w[1]!));
+    req.vehicle_breaks = Array.from({ length: m }, () => {
+      if (rng.next() < 0.4) return null;
+      const earliest = rng.int(Math.floor(horizon / 2));
+      return [{ earliest_start: earliest, latest_start: earliest + rng.int(120), duration: 5 + rng.int(30) }];
+    });
+  }
   expect(n).to.be.greaterThan(0);
   return req;
 }
@@ -64,7 +90,12 @@ function scratchCost(p: CompiledProblem, req: Request, v: number, pen: Penalties
   const cost = p.fixedCost[v]! + p.unitCost[v]! * score.distance + pen.load * score.capacityExcess;
   const t = p.time;
   if (!t) return cost;
-  if (t.latePenaltyPerMin > 0) return cost + score.latePenalty + (score.timeCost ?? 0) + pen.duration * score.durationExcessMin;
+  const visits = p.travel && (p.travel.windowSets.some((set) => set !== null) || p.travel.breaks.some((list) => list.length > 0));
+  if (t.latePenaltyPerMin > 0 || visits) {
+    // The evaluator's schedule: hard lateness and breaks without a place priced as time warp.
+    const warp = (t.latePenaltyPerMin > 0 ? 0 : score.lateMinutes) + (score.missedBreakMinutes ?? 0);
+    return cost + score.latePenalty + (score.timeCost ?? 0) + pen.duration * score.durationExcessMin + pen.timeWarp * warp;
+  }
   const profile = req.vehicle_profiles?.[v];
   const matrix = (profile ? req.profiles![profile]!.duration_matrix : undefined) ?? req.duration_matrix;
   const noReturn = req.vehicle_return_to_end?.[v] === false;
@@ -119,7 +150,7 @@ function pricingProperty(time: FleetOptions["time"], fields: readonly Field[], r
   return moves;
 }
 
-describe("the general search with travel times, profiles, time costs and open routes", function () {
+describe("the general search with travel times, profiles, time costs, open routes, several windows and breaks", function () {
   this.timeout(180_000);
 
   for (const [name, fields] of [
@@ -128,14 +159,17 @@ describe("the general search with travel times, profiles, time costs and open ro
     ["time costs", ["time_costs"]],
     ["open routes", ["open_routes"]],
     ["all four together", ["durations", "profiles", "time_costs", "open_routes"]],
+    ["several windows", ["several_windows"]],
+    ["breaks", ["breaks"]],
+    ["every field together", ["durations", "profiles", "time_costs", "open_routes", "several_windows", "breaks"]],
   ] as const) {
     it(`prices every move exactly with ${name} under hard windows`, () => {
       expect(pricingProperty("hard", fields, 120, 31)).to.be.greaterThan(300);
     });
   }
 
-  it("prices every move exactly with all four under soft windows and without windows", () => {
-    const all = ["durations", "profiles", "time_costs", "open_routes"] as const;
+  it("prices every move exactly with every field under soft windows and without windows", () => {
+    const all = ["durations", "profiles", "time_costs", "open_routes", "several_windows", "breaks"] as const;
     expect(pricingProperty("soft", all, 80, 32)).to.be.greaterThan(200);
     expect(pricingProperty("none", all, 80, 33)).to.be.greaterThan(200);
   });
@@ -144,12 +178,8 @@ describe("the general search with travel times, profiles, time costs and open ro
     let solved = 0;
     fc.assert(
       fc.property(fleetArb("hard"), fc.integer({ min: 1, max: 1e6 }), (o, s) => {
-        const req = travelInstance({ ...o, cost: true }, ["durations", "profiles", "time_costs", "open_routes"], s);
-        // Feasible by construction: room for every demand on every vehicle, windows that never close.
-        req.node_time_windows = req.node_time_windows!.map(() => [0, 100_000]);
-        const total = req.node_demands.reduce((x, y) => x + y, 0);
-        req.vehicles_capacity = req.vehicles_capacity.map(() => total);
-        delete req.max_working_hours;
+        const all = ["durations", "profiles", "time_costs", "open_routes", "several_windows", "breaks"] as const;
+        const req = travelInstance({ ...o, cost: true }, all, s, true);
         const outcome = solveRequest(req, { requestId: "travel", timeLimitSeconds: 1, maxIterations: 200, strategy: "hgs" });
         expect(outcome.status, JSON.stringify(outcome).slice(0, 400)).to.equal("solved");
         if (outcome.status === "solved") {
