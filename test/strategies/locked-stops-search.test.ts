@@ -11,6 +11,7 @@ import { Pieces } from "../../strategies/search/pieces.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
 import { fleetArb, fleetInstance, scratchCost, scratchRouteCost, withRules } from "./fleet-problems.js";
+import { expectLocksKept, withRandomPlan } from "./replan-problems.js";
 
 const penaltyArb = fc.record({
   load: fc.double({ min: 0.1, max: 50, noNaN: true }),
@@ -19,36 +20,6 @@ const penaltyArb = fc.record({
   distance: fc.double({ min: 0.1, max: 50, noNaN: true }),
   stops: fc.double({ min: 0.1, max: 50, noNaN: true }),
 });
-
-/** A random plan of every customer (some vehicles empty) with a random locked head on about half the routes. */
-export function withRandomPlan(
-  req: SolveRequestInput,
-  seed: number,
-): SolveRequestInput & { initial_routes: number[][]; vehicle_locked_stops: number[] } {
-  const rng = new Rng(seed);
-  const depots = new Set([...req.start_nodes, ...req.end_nodes]);
-  const routes: number[][] = Array.from({ length: req.vehicle_num }, () => []);
-  const customers = Array.from({ length: req.node_num }, (_, i) => i).filter((i) => !depots.has(i));
-  for (const c of rng.shuffle(customers)) routes[rng.int(req.vehicle_num)]!.push(c);
-  const locked = routes.map((r) => (r.length > 0 && rng.next() < 0.6 ? 1 + rng.int(r.length) : 0));
-  // At least one lock, so that every run tests one.
-  const longest = routes.reduce((best, r, v) => (r.length > routes[best]!.length ? v : best), 0);
-  if (locked.every((k) => k === 0)) locked[longest] = Math.min(2, routes[longest]!.length);
-  return { ...req, initial_routes: routes, vehicle_locked_stops: locked };
-}
-
-/** Every vehicle's route begins with its locked stops, in order, and no locked stop is anywhere else. */
-export function expectLocksKept(p: CompiledProblem, routes: readonly (readonly number[])[], what: string): void {
-  const locks = p.locks!;
-  locks.stops.forEach((head, v) =>
-    expect(routes[v]!.slice(0, head.length), `${what}: vehicle ${v}'s head`).to.deep.equal(Array.from(head)),
-  );
-  routes.forEach((route, v) =>
-    route.forEach((c, k) => {
-      if (locks.vehicle[c]! >= 0) expect([v, k + 1], `${what}: locked stop ${c}`).to.deep.equal([locks.vehicle[c], locks.position[c]]);
-    }),
-  );
-}
 
 /**
  * The general local search from a plan with locked heads: every applied move's predicted price
@@ -106,7 +77,7 @@ describe("locked stops in the general search's route model", function () {
       fc.property(fleetArb("hard"), fc.integer({ min: 1, max: 1e6 }), penaltyArb, (o, s, pen) => {
         const req = withRandomPlan(withRules(fleetInstance(o), s, true), s);
         // Locked stops the vehicle may not serve are a 422; here the skills are dropped for them.
-        req.initial_routes.forEach((route, v) => route.slice(0, req.vehicle_locked_stops[v]).forEach((c) => (req.node_skills![c] = null)));
+        req.initial_routes.forEach((route, v) => route.slice(0, req.vehicle_locked_stops![v]).forEach((c) => (req.node_skills![c] = null)));
         checkLockedSearch(req, pen, s);
       }),
       { numRuns: 40, seed: 11 },
