@@ -4,6 +4,9 @@ import { validateSolveRequest } from "../../src/api/validation/validate-solve-re
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 
 const allowAll = () => null;
+const depotMessage = (node: number) =>
+  `node ${node} is a depot (a start or end node) and cannot be in initial_routes: ` +
+  "a route lists its customers only (its start and end nodes are implicit)";
 
 /** Depot 0, customers 1..4; vehicle 1 ends at node 5 (a depot too). */
 function base(extra: Partial<SolveRequestInput> = {}): SolveRequestInput {
@@ -51,7 +54,16 @@ describe("validation of initial_routes, vehicle_locked_stops and evaluate only (
         type: "duplicate_node",
       },
     ]);
-    expect(issuesOf(base({ initial_routes: [[1, 2], [3, 2]] }))).to.deep.equal([
+    expect(
+      issuesOf(
+        base({
+          initial_routes: [
+            [1, 2],
+            [3, 2],
+          ],
+        }),
+      ),
+    ).to.deep.equal([
       {
         loc: "body.initial_routes.1.1",
         msg: "node 2 appears twice in initial_routes (first at initial_routes[0][1])",
@@ -64,12 +76,12 @@ describe("validation of initial_routes, vehicle_locked_stops and evaluate only (
     expect(issuesOf(base({ initial_routes: [[1, 5], [0]] }))).to.deep.equal([
       {
         loc: "body.initial_routes.0.1",
-        msg: "node 5 is a depot (a start or end node) and cannot be in initial_routes: a route lists its customers only (its start and end nodes are implicit)",
+        msg: depotMessage(5),
         type: "depot_in_route",
       },
       {
         loc: "body.initial_routes.1.0",
-        msg: "node 0 is a depot (a start or end node) and cannot be in initial_routes: a route lists its customers only (its start and end nodes are implicit)",
+        msg: depotMessage(0),
         type: "depot_in_route",
       },
     ]);
@@ -124,7 +136,9 @@ describe("validation of initial_routes, vehicle_locked_stops and evaluate only (
     expect(issuesOf(base({ max_iterations: 0 }))).to.deep.equal([
       {
         loc: "body.max_iterations",
-        msg: "max_iterations 0 evaluates initial_routes without searching, but initial_routes is missing: give the plan to evaluate, or at least 1 iteration",
+        msg:
+          "max_iterations 0 evaluates initial_routes without searching, but initial_routes is missing: " +
+          "give the plan to evaluate, or at least 1 iteration",
         type: "missing_dependency",
       },
     ]);

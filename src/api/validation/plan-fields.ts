@@ -21,7 +21,8 @@ export function planFieldIssues(req: SolveRequestInput & ConstraintFields, add: 
   if (req.max_iterations === 0 && !routes)
     add(
       ["max_iterations"],
-      "max_iterations 0 evaluates initial_routes without searching, but initial_routes is missing: give the plan to evaluate, or at least 1 iteration",
+      "max_iterations 0 evaluates initial_routes without searching, but initial_routes is missing: " +
+        "give the plan to evaluate, or at least 1 iteration",
       "missing_dependency",
     );
   for (const [field, value] of [
@@ -45,7 +46,8 @@ export function planFieldIssues(req: SolveRequestInput & ConstraintFields, add: 
       else if (depots.has(node))
         add(
           loc,
-          `node ${node} is a depot (a start or end node) and cannot be in initial_routes: a route lists its customers only (its start and end nodes are implicit)`,
+          `node ${node} is a depot (a start or end node) and cannot be in initial_routes: ` +
+            "a route lists its customers only (its start and end nodes are implicit)",
           "depot_in_route",
         );
       else if (firstAt.has(node))
