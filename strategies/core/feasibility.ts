@@ -54,6 +54,9 @@ export function solveFeasibly(strategy: Strategy, original: CompiledProblem, bud
   const p = normaliseScale(original);
   const total = budget.deadlineMs - solverNow();
   let found: Solution | null = null;
+  // The phase's constructions and repairs move any stop: with locked stops their plans are never
+  // accepted (the evaluator refuses them), so the search keeps the whole budget.
+  if (p.locks) return initial ? strategy.solve(p, budget, initial) : strategy.solve(p, budget);
   budget.setFeasibilityCheckpoint(FEASIBILITY_CHECKPOINT, () => {
     found = restoreFeasibility(p, budget, undefined, Math.min(budget.deadlineMs, solverNow() + PHASE_SHARE * total));
     if (found) {
