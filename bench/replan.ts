@@ -71,9 +71,8 @@ for (const name of names) {
   const cold = solve(change.cold, `${name}-cold`, seconds);
   const warm = solve(change.warm, `${name}-warm`, seconds / 3);
   if (typeof cold === "string" || typeof warm === "string") {
-    console.log(
-      `| ${name} | ${change.removed} / ${change.added} | ${change.locked} | ${typeof cold === "string" ? cold : "-"} | ${typeof warm === "string" ? warm : "-"} | | |`,
-    );
+    const failure = (answer: typeof cold) => (typeof answer === "string" ? answer : "-");
+    console.log(`| ${name} | ${change.removed} / ${change.added} | ${change.locked} | ${failure(cold)} | ${failure(warm)} | | |`);
     continue;
   }
   const after = customersOf(warm, request.vehicle_num);
