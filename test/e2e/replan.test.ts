@@ -128,7 +128,8 @@ describe("re-planning: evaluate only, warm starts and locked stops (end to end)"
       ["body.initial_routes.1.0", "node 2 appears twice in initial_routes (first at initial_routes[0][1])"],
       [
         "body.initial_routes.1.1",
-        "node 0 is a depot (a start or end node) and cannot be in initial_routes: a route lists its customers only (its start and end nodes are implicit)",
+        "node 0 is a depot (a start or end node) and cannot be in initial_routes: " +
+          "a route lists its customers only (its start and end nodes are implicit)",
       ],
       ["body.vehicle_locked_stops.0", "vehicle 0 locks 3 stop(s) but its initial route has 2: vehicle_locked_stops[0] must be at most 2"],
     ]);
