@@ -104,11 +104,12 @@ describe("re-planning: evaluate only, warm starts and locked stops (end to end)"
     const locked = plan.map((r) => Math.min(2, r.length));
     // Two customers are left out of the plan (as new orders would be): the solver inserts them after the heads.
     const left = [1, 2].filter((v) => plan[v]!.length > 2).map((v) => plan[v]!.at(-1)!);
-    const request: SolveRequest = {
-      ...grid(),
+    // The SDK's own request type has the fields (this compiles only while it does).
+    const replan: Pick<SolveRequest, "initial_routes" | "vehicle_locked_stops"> = {
       initial_routes: plan.map((r) => r.filter((c) => !left.includes(c))),
       vehicle_locked_stops: locked,
-    } as SolveRequest;
+    };
+    const request = { ...grid(), ...replan } as SolveRequest;
     const done = await sdkClient(stack.baseUrl, account).solve(request, TEST_WAIT);
     if (!done.success) throw new Error(done.error);
     const again = done.result;
