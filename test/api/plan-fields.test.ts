@@ -1,4 +1,6 @@
 import { expect } from "chai";
+import fc from "fast-check";
+import { solveRequest } from "../../src/problem/solve-request.js";
 import { createSpecBackend } from "../../src/api/spec-backend.js";
 import { validateSolveRequest } from "../../src/api/validation/validate-solve-request.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
@@ -143,5 +145,51 @@ describe("validation of initial_routes, vehicle_locked_stops and evaluate only (
       },
     ]);
     expect(issuesOf(base({ max_iterations: -1, initial_routes: [[1], []] })).map((i) => i.loc)).to.deep.equal(["body.max_iterations"]);
+  });
+
+  it("never lets a plan through that the solver cannot take: random plans are refused or solved, never thrown", () => {
+    // Customers 1..4 split over the two vehicles, now and then with one more entry that may be a
+    // customer again, a depot (0, 5) or out of range (6, 7), and now and then a third route.
+    const plans = fc
+      .record({
+        order: fc.shuffledSubarray([1, 2, 3, 4]),
+        cut: fc.integer({ min: 0, max: 4 }),
+        extra: fc.option(fc.integer({ min: 0, max: 7 }), { nil: undefined, freq: 2 }),
+        third: fc.integer({ min: 0, max: 5 }).map((x) => x === 0),
+        locked: fc.option(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 })), { nil: undefined }),
+        evaluate: fc.boolean(),
+      })
+      .map(({ order, cut, extra, third, locked, evaluate }) => {
+        const routes: (number[] | null)[] = [order.slice(0, cut), order.slice(cut)];
+        if (extra !== undefined) routes[1]!.push(extra);
+        if (third) routes.push(null);
+        return { routes, locked, evaluate };
+      });
+    let validCount = 0;
+    let solvedCount = 0;
+    fc.assert(
+      fc.property(plans, ({ routes, locked, evaluate }) => {
+        const body = base({
+          initial_routes: routes,
+          ...(locked ? { vehicle_locked_stops: locked } : {}),
+          max_iterations: evaluate ? 0 : 20,
+        });
+        const outcome = validateSolveRequest(api, body, allowAll);
+        if (!outcome.ok) return;
+        validCount++;
+        const solved = solveRequest(outcome.request, { requestId: "plan-fuzz", timeLimitSeconds: 1 });
+        if (solved.status === "solved") {
+          solvedCount++;
+          const served = Object.values(solved.result.routes).map((r) => r.slice(1, -1));
+          (locked ?? []).forEach((k, v) => {
+            if (k > 0) expect(solved.result.routes[`Vehicle ${v}`]!.slice(1, k + 1)).to.deep.equal(routes[v]!.slice(0, k));
+          });
+          if (evaluate) expect(served.flat().sort()).to.deep.equal(routes.flatMap((r) => r ?? []).sort());
+        } else expect(solved.error).to.be.a("string").and.not.equal("");
+      }),
+      { numRuns: 300, seed: 37 },
+    );
+    expect(validCount, "plans that passed validation").to.be.greaterThan(50);
+    expect(solvedCount, "plans that were solved").to.be.greaterThan(20);
   });
 });
