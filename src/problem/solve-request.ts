@@ -9,6 +9,7 @@ import { violationReasons } from "./violations.js";
 import { formatResult, type SolvedResultObject } from "./format-result.js";
 import { judgeSolution } from "./route-rules.js";
 import { completePlan } from "./complete-plan.js";
+import { alignWithPlan } from "./align-plan.js";
 import type { SolveRequestInput } from "./request-types.js";
 import { solverVersion } from "./solver-version.js";
 import { initialSolution } from "./compile-plan.js";
@@ -154,10 +155,12 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
     return formatResult(problem, candidate, candidateScore, meta);
   });
   // A search that finds no feasible solution goes through the feasibility phase before failing.
-  const solution = solveFeasibly(strategy, problem, budget, plan ?? undefined);
+  const searched = solveFeasibly(strategy, problem, budget, plan ?? undefined);
   // Customers the search left out that fit somewhere (required ones anywhere, optional ones
   // below their penalty) are placed before the plan is judged.
-  completePlan(problem, solution);
+  completePlan(problem, searched);
+  // A re-plan keeps routes on the vehicles that had most of their stops, where vehicles are alike.
+  const solution = plan ? alignWithPlan(problem, request, searched, plan) : searched;
   if (options.stats) options.stats.iterations = budget.iterationCount;
   const found = evaluateSolution(problem, solution);
   const foundFeasible = judgeSolution(problem, solution, found).feasible;
