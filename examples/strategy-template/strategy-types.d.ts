@@ -34,6 +34,8 @@ export interface CompiledProblem {
   rules?: object | null;
   /** Pickups, backhauls, shipments, extra load dimensions; absent or null when the request uses none. */
   loads?: object | null;
+  /** Stops locked at the head of routes (vehicle_locked_stops); absent or null when none is. */
+  locks?: object | null;
 }
 
 /** The service's seeded random numbers: the only randomness a strategy may use (results repeat). */
@@ -69,6 +71,7 @@ export type StrategyFeature =
   | "backhauls"
   | "shipments"
   | "extra_dimensions"
+  | "locked_stops"
   | "duration_matrix"
   | "profiles"
   | "profile_distances"

@@ -3,7 +3,7 @@ import { travelRefusal } from "../core/travel.js";
 import type { Budget } from "../core/budget.js";
 import { evaluateRoute } from "../core/evaluator.js";
 import { nearestNeighbours } from "../core/neighbours.js";
-import { distanceBetween, loadRulesRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
+import { distanceBetween, loadRulesRefusal, lockedStopsRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
 import { Workspace } from "../core/workspace.js";
@@ -92,7 +92,10 @@ export const clarkeWright: Strategy = {
   // Also the selection's last resort (select.ts), which calls it whatever supports says.
   supports: (p) => {
     const refusal =
-      rulesRefusal(p, "clarke-wright") ?? loadRulesRefusal(p, "clarke-wright") ?? travelRefusal(p, "clarke-wright", clarkeWright.features);
+      rulesRefusal(p, "clarke-wright") ??
+      loadRulesRefusal(p, "clarke-wright") ??
+      lockedStopsRefusal(p, "clarke-wright") ??
+      travelRefusal(p, "clarke-wright", clarkeWright.features);
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget): Solution {

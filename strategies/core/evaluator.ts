@@ -1,4 +1,5 @@
 import { checkRouteLoads } from "./evaluate-loads.js";
+import { keepsLocks } from "./evaluate-locks.js";
 import { routeRuleExcess, unservedFromSeen } from "./evaluate-rules.js";
 import { timeRoute } from "./schedule.js";
 import { returnsToEnd } from "./travel.js";
@@ -98,7 +99,7 @@ export function evaluateRoute(
       distanceExcess: 0,
       stopsExcess: 0,
       forbidden: 0,
-      feasible: true,
+      feasible: keepsLocks(p, v, route, 0),
     };
   }
   let distance = 0;
@@ -158,7 +159,8 @@ export function evaluateRoute(
     distanceExcess <= 1e-9 &&
     stopsExcess === 0 &&
     forbidden === 0 &&
-    (loadCheck === null || loadCheck.orderViolations === 0);
+    (loadCheck === null || loadCheck.orderViolations === 0) &&
+    keepsLocks(p, v, route, len);
   const score: RouteScore = loadCheck
     ? {
         distance,

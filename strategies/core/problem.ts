@@ -50,11 +50,26 @@ export interface CompiledProblem {
    */
   loads?: LoadRules | null;
   /**
+   * Stops fixed at the head of vehicles' routes (vehicle_locked_stops). Absent or null when no
+   * vehicle has one: then every visit may move, exactly as before the field existed.
+   */
+  locks?: LockedStops | null;
+  /**
    * Travel times, profiles, cost per hour, several windows, breaks and open routes (constraints.md,
    * third table; see travel.ts). Absent or null when the request uses none of them: travel minutes
    * are then distance / speed and every route returns to its end node, exactly as before.
    */
   travel?: TravelRules | null;
+}
+
+/** The locked head of each route: same vehicle, same order, before every other stop. */
+export interface LockedStops {
+  /** Per vehicle: its locked stops in order (empty for most). */
+  stops: Int32Array[];
+  /** Per node: the vehicle it is locked to, -1 when it is free. */
+  vehicle: Int32Array;
+  /** Per node: its position on that vehicle's route, 1-based (0 when free). */
+  position: Int32Array;
 }
 
 /** One driver break: it starts in [earliest, latest] and lasts `duration` minutes. */
@@ -183,6 +198,15 @@ export function denseMatrixRefusal(p: CompiledProblem, strategy: string): string
     `the ${strategy} strategy needs the full distance matrix, which is not built for ${p.nodeCount} nodes ` +
     "(distances are computed from node_positions on demand); use the large strategy"
   );
+}
+
+/**
+ * The refusal of a strategy whose moves do not keep locked stops in place (vehicle_locked_stops);
+ * null without them.
+ */
+export function lockedStopsRefusal(p: CompiledProblem, strategy: string): string | null {
+  if (!p.locks) return null;
+  return `the ${strategy} strategy does not keep vehicle_locked_stops in place; use the hgs strategy`;
 }
 
 /**

@@ -22,6 +22,7 @@ export const STRATEGY_FEATURES = [
   "backhauls",
   "shipments",
   "extra_dimensions",
+  "locked_stops",
   "duration_matrix",
   "profiles",
   "profile_distances",

@@ -45,6 +45,7 @@ export function withOpenEnd(p: CompiledProblem): CompiledProblem {
   const t = p.time;
   const rules = p.rules;
   const loads = p.loads;
+  const locks = p.locks;
   return {
     ...p,
     nodeCount: n1,
@@ -78,6 +79,15 @@ export function withOpenEnd(p: CompiledProblem): CompiledProblem {
             partner: Int32Array.from({ length: n1 }, (_, i) => (i < n ? loads.partner[i]! : -1)),
             shipmentLoad: grow(loads.shipmentLoad, 0),
             extraDemand: Float64Array.from({ length: n1 * loads.extraDims }, (_, k) => loads.extraDemand[k] ?? 0),
+          },
+        }
+      : {}),
+    ...(locks
+      ? {
+          locks: {
+            ...locks,
+            vehicle: Int32Array.from({ length: n1 }, (_, i) => (i < n ? locks.vehicle[i]! : -1)),
+            position: Int32Array.from({ length: n1 }, (_, i) => (i < n ? locks.position[i]! : 0)),
           },
         }
       : {}),
