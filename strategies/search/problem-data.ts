@@ -1,4 +1,5 @@
 import { isSymmetric, nearestNeighbours } from "../core/neighbours.js";
+import { travelData, travelKey } from "./travel-data.js";
 import { shipmentRoles } from "../core/evaluate-loads.js";
 import { windowsBindAgainst, type CompiledProblem, type LockedStops } from "../core/problem.js";
 import { arrivalClose, departureOpen, durationCap } from "../core/evaluate-rules.js";
@@ -268,25 +269,6 @@ export function buildProblemData(p: CompiledProblem, view?: TextbookView): Probl
     meanUnitCost: unit / Math.max(1, routes),
     meanSpeed: speedSum / Math.max(1, routes),
     ...travelData(p, timed !== null ? routes : 0),
-  };
-}
-
-/** A vehicle's network and minute price, which set it apart from another vehicle (its type). */
-function travelKey(p: CompiledProblem, v: number): string {
-  const tr = p.travel;
-  return tr ? `|${tr.profile[v] ?? ""}|${tr.timeCostPerMin[v]}` : "";
-}
-
-/** The slots' duration matrices and minute prices (null without them, and without the time dimension). */
-function travelData(p: CompiledProblem, routes: number): Pick<ProblemData, "durationOf" | "timeCostPerMin" | "visitTimes"> {
-  const tr = p.travel;
-  if (!tr || routes === 0) return { durationOf: null, timeCostPerMin: null, visitTimes: false };
-  const durationOf = Array.from({ length: routes }, (_, v) => tr.duration[v] ?? null);
-  const costs = tr.timeCostPerMin.subarray(0, routes);
-  return {
-    durationOf: durationOf.some((d) => d !== null) ? durationOf : null,
-    timeCostPerMin: costs.some((c) => c > 0) ? costs : null,
-    visitTimes: tr.windowSets.some((set) => set !== null) || tr.breaks.some((list) => list.length > 0),
   };
 }
 

@@ -1,4 +1,5 @@
 import { evaluateRoute } from "../core/evaluator.js";
+import { visitWarp } from "./travel-data.js";
 import { ChangedCustomers } from "./changed-customers.js";
 import { CostEvaluator } from "./cost-evaluator.js";
 import type { ProblemData } from "./problem-data.js";
@@ -300,12 +301,4 @@ export class Routes {
   write(pieces: Pieces, out: Int32Array): number {
     return writePieces(this, pieces, out);
   }
-}
-
-/**
- * Several windows or breaks (ProblemData.visitTimes): what the evaluator's schedule breaks, as
- * time warp: hard lateness (soft lateness is priced as such) and the breaks that found no place.
- */
-function visitWarp(m: ProblemData, score: { lateMinutes: number; missedBreakMinutes?: number }): number {
-  return (m.latePenalty === 0 ? score.lateMinutes : 0) + (score.missedBreakMinutes ?? 0);
 }
