@@ -87,9 +87,10 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
     };
   } else if (given > 0) {
     warnings.push(
-      durations != null
-        ? "node_time_windows and node_service_time must both be given with duration_matrix to enable the time dimension; the ones given were ignored"
-        : "node_time_windows, node_service_time and vehicle_speeds must all be given to enable the time dimension; the ones given were ignored",
+      (durations != null
+        ? "node_time_windows and node_service_time must both be given with duration_matrix"
+        : "node_time_windows, node_service_time and vehicle_speeds must all be given") +
+        " to enable the time dimension; the ones given were ignored",
     );
   }
   if (!time && typeof req.max_working_hours === "number") warnings.push("max_working_hours was ignored because the time dimension is off");

@@ -5,9 +5,10 @@ import { TimeSegment } from "./time-segment.js";
 /**
  * The time part of the route model (routes.ts) under hard windows: per route and customer
  * position k, the time segment (Vidal et al. 2013, time-segment.ts) of customers 1..k (prefix)
- * and k..length (suffix) in the route's vehicle's travel minutes (minutes(): its duration matrix, else distance / speed). The vehicle's start and end nodes are
- * not in them: whoever prices a candidate adds its own vehicle's, so a piece of one route can be
- * priced on another vehicle (another depot) in O(1) when speeds agree.
+ * and k..length (suffix) in the route's vehicle's travel minutes (minutes(): its duration matrix,
+ * else distance / speed). The vehicle's start and end nodes are not in them: whoever prices a
+ * candidate adds its own vehicle's, so a piece of one route can be priced on another vehicle
+ * (another depot) in O(1) when it drives in the same minutes.
  */
 export class RouteTimes {
   readonly preDur: Float64Array[];
