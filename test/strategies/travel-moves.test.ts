@@ -191,4 +191,27 @@ describe("the general search with travel times, profiles, time costs, open route
     );
     expect(solved).to.equal(15);
   });
+
+  it("keeps locked stops in place beside open routes, travel minutes and breaks", () => {
+    let kept = 0;
+    fc.assert(
+      fc.property(fleetArb("hard"), fc.integer({ min: 1, max: 1e6 }), (o, s) => {
+        const req = travelInstance({ ...o, cost: true }, ["durations", "open_routes", "breaks", "several_windows"], s, true);
+        // Vehicle 0 must serve the last customer first.
+        const last = req.node_num - 1;
+        Object.assign(req, {
+          initial_routes: req.start_nodes.map((_, v) => (v === 0 ? [last] : [])),
+          vehicle_locked_stops: req.start_nodes.map((_, v) => (v === 0 ? 1 : 0)),
+        });
+        const outcome = solveRequest(req, { requestId: "locks", timeLimitSeconds: 1, maxIterations: 100, strategy: "hgs" });
+        expect(outcome.status, JSON.stringify(outcome).slice(0, 400)).to.equal("solved");
+        if (outcome.status !== "solved") return;
+        checkTravelResult(req as TravelRequest, outcome.result as TravelResult);
+        expect(outcome.result.routes["Vehicle 0"]?.[1], "the locked stop first on vehicle 0").to.equal(last);
+        kept++;
+      }),
+      { numRuns: 10, seed: 35 },
+    );
+    expect(kept).to.equal(10);
+  });
 });
