@@ -255,4 +255,28 @@ describe("validation of the travel fields", () => {
     expect(hgs.ok ? [] : hgs.issues.map((i) => i.loc.join("/"))).to.deep.equal(["body/profiles"]);
     expect(validateSolveRequest(api, { ...body, strategy: "exact" }, allowAll).ok).to.equal(true);
   });
+
+  it("refuses the travel fields above the size the search takes them at", () => {
+    const n = 3001;
+    const body = {
+      node_num: n,
+      vehicle_num: 1,
+      node_positions: Array.from({ length: n }, (_, i) => [i, 0]),
+      distance_matrix: [],
+      start_nodes: [0],
+      end_nodes: [0],
+      node_demands: Array.from({ length: n }, (_, i) => (i === 0 ? 0 : 1)),
+      vehicles_capacity: [n],
+      vehicle_return_to_end: [false],
+    };
+    const got = validateSolveRequest(api, body, allowAll);
+    expect(got.ok ? [] : got.issues).to.deep.equal([
+      {
+        loc: ["body", "vehicle_return_to_end"],
+        msg: "vehicle_return_to_end (feature 'open_routes') is not supported above 3,000 nodes yet (got 3001); send the request without it",
+        type: "unsupported_feature",
+      },
+    ]);
+    expect(validateSolveRequest(api, { ...body, vehicle_return_to_end: [true] }, allowAll).ok).to.equal(true);
+  });
 });

@@ -4,6 +4,7 @@ import type { SolveRequestInput } from "../../problem/request-types.js";
 import { TRAVEL_FEATURES } from "../../../strategies/core/strategy.js";
 import { allStrategies } from "../../../strategies/registry.js";
 import { hasTimeDimension } from "./travel-fields.js";
+import { DENSE_MATRIX_MAX_NODES } from "../../problem/compile-request.js";
 
 type TravelFeature = (typeof TRAVEL_FEATURES)[number];
 
@@ -43,6 +44,15 @@ export function travelFeaturesOf(r: SolveRequestInput): TravelFeature[] {
 export function unsupportedFeatureIssues(r: SolveRequestInput): ValidationIssue[] {
   const used = travelFeaturesOf(r);
   if (used.length === 0) return [];
+  // Above the dense matrix's size only the decomposition (large) runs, and it honours none of them.
+  if (r.node_num > DENSE_MATRIX_MAX_NODES) {
+    const limit = DENSE_MATRIX_MAX_NODES.toLocaleString("en-US");
+    return used.map((feature) => ({
+      loc: ["body", FIELD_OF[feature]],
+      msg: `${FIELD_OF[feature]} (feature '${feature}') is not supported above ${limit} nodes yet (got ${r.node_num}); send the request without it`,
+      type: "unsupported_feature",
+    }));
+  }
   const pinned = typeof r.strategy === "string" ? allStrategies().find((s) => s.name === r.strategy) : undefined;
   const candidates = pinned ? [pinned] : allStrategies().filter((s) => s.kind !== "exact");
   const issues: ValidationIssue[] = [];
