@@ -49,7 +49,9 @@ export function unsupportedFeatureIssues(r: SolveRequestInput): ValidationIssue[
     const limit = DENSE_MATRIX_MAX_NODES.toLocaleString("en-US");
     return used.map((feature) => ({
       loc: ["body", FIELD_OF[feature]],
-      msg: `${FIELD_OF[feature]} (feature '${feature}') is not supported above ${limit} nodes yet (got ${r.node_num}); send the request without it`,
+      msg:
+        `${FIELD_OF[feature]} (feature '${feature}') is not supported above ${limit} nodes yet ` +
+        `(got ${r.node_num}); send the request without it`,
       type: "unsupported_feature",
     }));
   }
