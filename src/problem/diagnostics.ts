@@ -13,7 +13,8 @@ import {
   type Distance,
 } from "./service-diagnostics.js";
 import { evidenceNumber, withoutDust } from "./message-numbers.js";
-import { legMinutesWith, returnsToEnd } from "../../strategies/core/travel.js";
+import { returnsToEnd } from "../../strategies/core/travel.js";
+import { TravelBounds } from "./travel-bounds.js";
 import { breakReasons } from "./travel-diagnostics.js";
 
 /** One proven reason why no feasible solution exists: the OpenAPI document's `Infeasibility`. */
@@ -113,6 +114,8 @@ function timeReasons(p: CompiledProblem, dist: Distance, request: ConstraintFiel
   const hard = t.latePenaltyPerMin <= 0;
   // Vehicles with the same start, end and speed (and skills and caps) reach every customer alike:
   // one of each is enough (the first, which is also the one a strict minimum over all would name).
+  // Travel minutes: least ones through any stops on a duration matrix (travel-bounds.ts).
+  const bounds = new TravelBounds(p, dist);
   const representatives = vehicleClasses(p, request);
   for (const c of p.customers) {
     // Best case per vehicle: leave the start node when its window opens, drive straight to c.
@@ -131,21 +134,21 @@ function timeReasons(p: CompiledProblem, dist: Distance, request: ConstraintFiel
       const s = p.startNode[v]!;
       const e = p.endNode[v]!;
       const open = !returnsToEnd(p, v);
-      const arrive = t.twStartMin[s]! + legMinutesWith(p, v, s, c, dist);
+      const arrive = t.twStartMin[s]! + bounds.from(v, s, c);
       if (arrive < earliestArrival) {
         earliestArrival = arrive;
         arrivalVehicle = v;
       }
       const begin = Math.max(arrive, t.twStartMin[c]!);
       // An open route ends at its last stop: no way back to check, and no leg home in its duration.
-      const home = open ? 0 : legMinutesWith(p, v, c, e, dist);
+      const home = open ? 0 : bounds.to(v, c, e);
       const back = begin + t.serviceMin[c]! + home;
       if (!open && begin <= t.twEndMin[c]! + EPS && back - t.twEndMin[e]! < earliestReturnSlack) {
         earliestReturnSlack = back - t.twEndMin[e]!;
         earliestReturn = back;
         returnVehicle = v;
       }
-      const trip = legMinutesWith(p, v, s, c, dist) + t.serviceMin[c]! + home;
+      const trip = bounds.from(v, s, c) + t.serviceMin[c]! + home;
       // The vehicle that comes closest to its own cap (all caps alike: the shortest trip).
       if (trip - capMinutes(p, v) < tripOverCap) {
         tripOverCap = trip - capMinutes(p, v);

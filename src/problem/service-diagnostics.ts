@@ -1,5 +1,6 @@
 import type { components } from "../../generated/api.js";
-import { legDistanceWith, legMinutesWith, returnsToEnd, travelKey } from "../../strategies/core/travel.js";
+import { legDistanceWith, returnsToEnd, travelKey } from "../../strategies/core/travel.js";
+import { TravelBounds } from "./travel-bounds.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import type { ConstraintFields } from "./constraint-fields.js";
 import { evidenceNumber, withoutDust } from "./message-numbers.js";
@@ -87,13 +88,14 @@ export function serviceReasons(p: CompiledProblem, dist: Distance, request: Cons
   if (!rules) return [];
   const found: Infeasibility[] = [];
   const classes = vehicleClasses(p, request);
+  const bounds = new TravelBounds(p, dist);
   for (const c of p.customers) {
     const allowed = classes.filter((v) => isAllowed(p, v, c));
     if (allowed.length === 0) {
       found.push(skillsReason(p, c, request));
       continue;
     }
-    const shift = shiftReason(p, c, allowed, dist);
+    const shift = shiftReason(p, c, allowed, bounds);
     if (shift) found.push(shift);
     const distance = distanceReason(p, c, allowed, dist);
     if (distance) found.push(distance);
@@ -130,7 +132,7 @@ function skillsReason(p: CompiledProblem, c: number, request: ConstraintFields):
  * start node's window and its shift start, waiting for c's window), while without shifts some
  * vehicle would make it: the shift, not the windows, is what rules the customer out.
  */
-function shiftReason(p: CompiledProblem, c: number, allowed: number[], dist: Distance): Infeasibility | null {
+function shiftReason(p: CompiledProblem, c: number, allowed: number[], bounds: TravelBounds): Infeasibility | null {
   const t = p.time;
   const rules = p.rules!;
   // Under soft windows a shift, like the end node's window it tightens, only prices lateness.
@@ -146,8 +148,8 @@ function shiftReason(p: CompiledProblem, c: number, allowed: number[], dist: Dis
     // An open route ends at its last stop: nothing to return by.
     const open = !returnsToEnd(p, v);
     const miss = (departure: number, returnBy: number): [number, number] => {
-      const begin = Math.max(departure + legMinutesWith(p, v, s, c, dist), t.twStartMin[c]!);
-      const back = begin + t.serviceMin[c]! + (open ? 0 : legMinutesWith(p, v, c, e, dist));
+      const begin = Math.max(departure + bounds.from(v, s, c), t.twStartMin[c]!);
+      const back = begin + t.serviceMin[c]! + (open ? 0 : bounds.to(v, c, e));
       return [Math.max(begin - t.twEndMin[c]!, open ? 0 : back - returnBy), back];
     };
     const endWindow = t.twEndMin[e]!;

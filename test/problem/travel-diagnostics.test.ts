@@ -78,4 +78,34 @@ describe("the validate pre-check with the travel fields", () => {
     );
     expect(found[0]!.evidence).to.deep.equal({ vehicle: "Vehicle 0", break_minutes: 110, shift_start: 0, shift_end: 100 });
   });
+
+  it("bounds travel minutes by the shortest path on a duration matrix that breaks the triangle inequality", () => {
+    // Straight to node 2 takes 100 minutes, through node 1 5 + 1 (its service) + 5.
+    const detour = {
+      duration_matrix: [
+        [0, 5, 100],
+        [5, 0, 5],
+        [100, 5, 0],
+      ],
+      node_time_windows: [
+        [0, 100],
+        [0, 100],
+        [0, 20],
+      ],
+    };
+    expect(kinds(request(detour))).to.deep.equal([]);
+    // Closing before even the shortest way arrives (at 11): proven.
+    expect(
+      kinds(
+        request({
+          ...detour,
+          node_time_windows: [
+            [0, 100],
+            [0, 100],
+            [0, 10],
+          ],
+        }),
+      ),
+    ).to.deep.equal([{ kind: "window_unreachable", node: 2, may: false }]);
+  });
 });
