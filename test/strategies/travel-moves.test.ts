@@ -4,6 +4,7 @@ import { compileRequest } from "../../src/problem/compile-request.js";
 import type { ConstraintFields } from "../../src/problem/constraint-fields.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import { solveRequest } from "../../src/problem/solve-request.js";
+import { selectStrategy } from "../../strategies/select.js";
 import { durationCap } from "../../strategies/core/evaluate-rules.js";
 import { evaluateRoute } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
@@ -213,5 +214,21 @@ describe("the general search with travel times, profiles, time costs, open route
       { numRuns: 10, seed: 35 },
     );
     expect(kept).to.equal(10);
+  });
+
+  it("selects hgs for travel rules above the size where the decomposition would take the problem", () => {
+    const n = 1501;
+    const req = {
+      node_num: n,
+      vehicle_num: 20,
+      node_positions: Array.from({ length: n }, (_, i) => [i % 40, Math.floor(i / 40)]),
+      distance_matrix: [],
+      start_nodes: Array<number>(20).fill(0),
+      end_nodes: Array<number>(20).fill(0),
+      node_demands: Array.from({ length: n }, (_, i) => (i === 0 ? 0 : 1)),
+      vehicles_capacity: Array.from({ length: 20 }, (_, v) => (v % 2 === 0 ? 100 : 120)),
+      vehicle_return_to_end: Array<boolean>(20).fill(false),
+    } as Request;
+    expect(selectStrategy(compileRequest(req).problem).name).to.equal("hgs");
   });
 });
