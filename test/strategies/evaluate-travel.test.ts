@@ -4,6 +4,7 @@ import { compileRequest } from "../../src/problem/compile-request.js";
 import type { ConstraintFields } from "../../src/problem/constraint-fields.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import { solveRequest } from "../../src/problem/solve-request.js";
+import { violationReasons } from "../../src/problem/violations.js";
 import { checkTravelResult, type TravelRequest, type TravelResult } from "../helpers/check-travel.js";
 
 type Request = SolveRequestInput & ConstraintFields;
@@ -137,6 +138,11 @@ describe("the evaluator with the travel fields", () => {
     got = score(request({ ...late, ...breaks({ earliest_start: 11, latest_start: 12, duration: 5 }) }), 0, [1]);
     expect(got.score.missedBreaks).to.equal(1);
     expect(got.score.feasible).to.equal(false);
+    // A failed solve names the rule.
+    const missed = evaluateSolution(got.problem, { routes: [[1, 2, 3], []] });
+    expect(violationReasons(got.problem, missed)).to.deep.equal([
+      "breaks not taken within their windows on 1 route(s) (vehicle 0 misses 1)",
+    ]);
     // An unused vehicle takes no break.
     expect(score(request(breaks({ earliest_start: 11, latest_start: 12, duration: 5 })), 0, []).score.feasible).to.equal(true);
   });
