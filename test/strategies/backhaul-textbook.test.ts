@@ -9,16 +9,18 @@ import { hgs } from "../../strategies/hgs/index.js";
 import { iteratedLocalSearch } from "../../strategies/ils/general-ils.js";
 import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
 import { backhaulMismatch, buildBackhaulModel } from "../../strategies/search/backhaul-model.js";
-import { textbookRelocate, textbookRelocateWithin } from "../../strategies/search/moves/relocate.js";
 import { SwapStar } from "../../strategies/search/moves/swap-star.js";
 import { textbookSwap, textbookSwapWithin } from "../../strategies/search/moves/swap.js";
 import { textbookTwoOpt } from "../../strategies/search/moves/two-opt.js";
 import { textbookTwoOptStar } from "../../strategies/search/moves/two-opt-star.js";
+import { Relocate } from "../../strategies/search/operators/relocate.js";
+import { RelocateWithin } from "../../strategies/search/operators/relocate-within.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import type { ProblemData } from "../../strategies/search/problem-data.js";
 import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
 import type { TextbookMovePricing } from "../../strategies/search/textbook/move-pricing.js";
 import { scratchRouteCost } from "./fleet-problems.js";
+import { applyPair, applyWithin } from "./operator-calls.js";
 import { loadArb, loadInstance, type LoadOptions } from "./load-problems.js";
 
 const penaltyArb = fc.record({
@@ -99,10 +101,10 @@ function exercise(
 }
 
 const MOVES: { name: string; move: (ls: TextbookMovePricing, ru: number, i: number, rv: number, j: number) => boolean }[] = [
-  { name: "relocate between routes", move: (ls, ru, i, rv, j) => ru !== rv && textbookRelocate(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j) },
+  { name: "relocate between routes", move: (ls, ru, i, rv, j) => ru !== rv && applyPair(new Relocate(ls), ru, i, rv, j) },
   {
     name: "relocate within a route",
-    move: (ls, ru, i, rv, j) => ru === rv && j !== i && j !== i - 1 && textbookRelocateWithin(ls, ls.rs.seq[ru]![i]!, ru, i, j),
+    move: (ls, ru, i, rv, j) => ru === rv && j !== i && j !== i - 1 && applyWithin(new RelocateWithin(ls), ru, i, j),
   },
   { name: "swap between routes", move: (ls, ru, i, rv, j) => ru !== rv && j > 0 && textbookSwap(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j) },
   {

@@ -9,21 +9,18 @@ import { Rng } from "../../strategies/core/rng.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { GeneralMovePricing } from "../../strategies/search/general/move-pricing.js";
 import { LoadSegment } from "../../strategies/search/load-segment.js";
-import {
-  generalRelocate,
-  generalRelocateWithin,
-  textbookRelocate,
-  textbookRelocateWithin,
-} from "../../strategies/search/moves/relocate.js";
 import { SwapStar } from "../../strategies/search/moves/swap-star.js";
 import { generalSwap, generalSwapWithin, textbookSwap, textbookSwapWithin } from "../../strategies/search/moves/swap.js";
 import { generalTwoOpt, textbookTwoOpt } from "../../strategies/search/moves/two-opt.js";
 import { generalTwoOptStar, textbookTwoOptStar } from "../../strategies/search/moves/two-opt-star.js";
+import { Relocate } from "../../strategies/search/operators/relocate.js";
+import { RelocateWithin } from "../../strategies/search/operators/relocate-within.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { buildModel } from "../../strategies/search/textbook-model.js";
 import { TextbookMovePricing } from "../../strategies/search/textbook/move-pricing.js";
 import { fleetArb, fleetInstance, scratchRouteCost } from "./fleet-problems.js";
+import { applyPair, applyWithin } from "./operator-calls.js";
 
 const penaltyArb = fc.record({
   load: fc.double({ min: 0.1, max: 50, noNaN: true }),
@@ -98,16 +95,19 @@ interface MoveCase {
   textbook: (ls: TextbookMovePricing) => { inter: Inter | null; intra: Intra | null };
 }
 
+const relocate = (op: Relocate) => ({ inter: (ru: number, i: number, rv: number, j: number) => applyPair(op, ru, i, rv, j), intra: null });
+const relocateWithin = (op: RelocateWithin) => ({ inter: null, intra: (r: number, i: number, j: number) => applyWithin(op, r, i, j) });
+
 const MOVES: MoveCase[] = [
   {
     name: "relocate between routes",
-    general: (ls) => ({ inter: (ru, i, rv, j) => generalRelocate(ls, ru, i, rv, j), intra: null }),
-    textbook: (ls) => ({ inter: (ru, i, rv, j) => textbookRelocate(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j), intra: null }),
+    general: (ls) => relocate(new Relocate(ls)),
+    textbook: (ls) => relocate(new Relocate(ls)),
   },
   {
     name: "relocate within a route",
-    general: (ls) => ({ inter: null, intra: (r, i, j) => generalRelocateWithin(ls, r, i, j) }),
-    textbook: (ls) => ({ inter: null, intra: (r, i, j) => textbookRelocateWithin(ls, ls.rs.seq[r]![i]!, r, i, j) }),
+    general: (ls) => relocateWithin(new RelocateWithin(ls)),
+    textbook: (ls) => relocateWithin(new RelocateWithin(ls)),
   },
   {
     name: "swap between routes",

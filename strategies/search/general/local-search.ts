@@ -2,7 +2,6 @@ import type { Rng } from "../../core/rng.js";
 import type { Routes } from "../routes.js";
 import { SwapStar } from "../moves/swap-star.js";
 import { insertUnserved, removeOptional } from "../moves/optional.js";
-import { generalRelocate, generalRelocateWithin } from "../moves/relocate.js";
 import { generalSwap, generalSwapWithin } from "../moves/swap.js";
 import { generalTwoOpt } from "../moves/two-opt.js";
 import { generalTwoOptStar } from "../moves/two-opt-star.js";
@@ -12,6 +11,8 @@ import { backhaulHeadExchange, linehaulTwoOptStar } from "../moves/linehaul-two-
 import { pairExchange } from "../moves/pair-exchange.js";
 import { pairRelocate } from "../moves/pair-relocate.js";
 import { pairRelocateWithin } from "../moves/pair-relocate-within.js";
+import { Relocate } from "../operators/relocate.js";
+import { RelocateWithin } from "../operators/relocate-within.js";
 import { GeneralMovePricing } from "./move-pricing.js";
 /** Customers examined between two looks at the stop condition. */
 const STOP_CHECK = 16;
@@ -40,6 +41,8 @@ export class GeneralLocalSearch extends GeneralMovePricing {
    * value are not examined (-1: every customer is).
    */
   private focusSince = -1;
+  private readonly relocate = new Relocate(this);
+  private readonly relocateWithin = new RelocateWithin(this);
 
   constructor(rs: Routes) {
     super(rs);
@@ -218,13 +221,19 @@ export class GeneralLocalSearch extends GeneralMovePricing {
       // u they can only be refused, so they are not priced (route-rules.ts).
       const rules = this.rs.rules;
       if (rules === null || rules.serves(rv, u)) {
-        if (generalRelocate(this, ru, i, rv, j)) return true;
+        if (this.relocate.evaluate(ru, i, rv, j)) {
+          this.relocate.apply();
+          return true;
+        }
         if (j > 0 && (rules === null || rules.serves(ru, this.rs.seq[rv]![j]!)) && generalSwap(this, ru, i, rv, j)) return true;
       }
       return generalTwoOptStar(this, ru, i, rv, j);
     }
     if (j === i || j === i - 1) return false;
-    if (generalRelocateWithin(this, ru, i, j)) return true;
+    if (this.relocateWithin.evaluate(ru, i, j)) {
+      this.relocateWithin.apply();
+      return true;
+    }
     if (j > 0 && generalSwapWithin(this, ru, i, j)) return true;
     return i < j && generalTwoOpt(this, ru, i, j);
   }

@@ -2,6 +2,7 @@ import type { ProblemData } from "../problem-data.js";
 import { PairInsertion } from "../pair-insertion.js";
 import { Pieces } from "../pieces.js";
 import type { Routes } from "../routes.js";
+import type { MovePricing } from "../operators/operator.js";
 import { TailPrices } from "./tail-prices.js";
 
 const EPS = 1e-7;
@@ -19,13 +20,14 @@ export function below(after: number, before: number): boolean {
 }
 
 /**
- * What the general search's moves (moves/*.ts) price with: candidate routes as pieces `a` and
- * `b` of the current routes, a lower bound from distance and load (`base`, `mayImprove`) checked
- * before the exact price, and `tryWithin` / `tryPair`, which price the candidates exactly on
- * their vehicles (the route model, routes.ts) and apply them when they improve. `onCommit` lets the property
+ * What the general search's operators (operators/*.ts, moves/*.ts) price with: candidate routes as
+ * pieces `a` and `b` of the current routes, a lower bound from distance and load (`base`,
+ * `pairImproves`, `withinImproves`) checked before the exact price (`confirmPair`,
+ * `confirmWithin`: the candidates on their vehicles, the route model routes.ts), and `tryWithin` /
+ * `tryPair`, which confirm and apply at once. `onCommit` lets the property
  * test compare each predicted price with a from-scratch one.
  */
-export class GeneralMovePricing {
+export class GeneralMovePricing implements MovePricing {
   readonly a = new Pieces();
   readonly b = new Pieces();
   readonly outA: Int32Array;
@@ -88,7 +90,7 @@ export class GeneralMovePricing {
   }
 
   /** Whether route r, its distance changed by `delta` (same customers), could cost less: a lower bound. */
-  mayImprove(r: number, delta: number): boolean {
+  withinImproves(r: number, delta: number): boolean {
     const rs = this.rs;
     const len = rs.length[r]!;
     return below(this.base(r, len, rs.fwd[r]![len + 1]! + delta, rs.load[r]![len]!), rs.cost[r]!);
@@ -96,6 +98,13 @@ export class GeneralMovePricing {
 
   /** Prices pieces `a` on route r's vehicle (a move within r); applies it when it improves. orderKept: as tryPair. */
   tryWithin(r: number, orderKept = false): boolean {
+    if (!this.confirmWithin(r, orderKept)) return false;
+    this.commitWithin(r);
+    return true;
+  }
+
+  /** Whether pieces `a` on route r's vehicle cost less than r does now, priced exactly (the price goes to `predicted`). */
+  confirmWithin(r: number, orderKept = false): boolean {
     const rs = this.rs;
     const before = rs.cost[r]!;
     const base = rs.basePrice(r, this.a, orderKept, before);
@@ -103,10 +112,13 @@ export class GeneralMovePricing {
     const after = base + rs.timePrice(r, this.a);
     if (!below(after, before)) return false;
     this.predicted = after;
-    const count = rs.write(this.a, this.outA);
-    rs.setRoute(r, this.outA, count);
-    this.onCommit?.(after, r, -1);
     return true;
+  }
+
+  commitWithin(r: number): void {
+    const count = this.rs.write(this.a, this.outA);
+    this.rs.setRoute(r, this.outA, count);
+    this.onCommit?.(this.predicted, r, -1);
   }
 
   /** Fixed + unit x distance + load penalty of route r with `count` customers (0 when empty). */
@@ -118,10 +130,38 @@ export class GeneralMovePricing {
   }
 
   /**
-   * Prices pieces `a` on ru's vehicle and `b` on rv's; applies the move when it improves.
+   * Whether routes ru and rv with these totals may cost less than they do now (`before`, set here):
+   * the fixed, distance and delivered-load part of each price, which the exact price never undercuts.
+   * Service time is not in it (the exact price has the durations).
+   */
+  pairImproves(
+    ru: number,
+    countA: number,
+    distA: number,
+    loadA: number,
+    _servA: number,
+    rv: number,
+    countB: number,
+    distB: number,
+    loadB: number,
+    _servB: number,
+  ): boolean {
+    const before = (this.before = this.rs.cost[ru]! + this.rs.cost[rv]!);
+    return this.base(ru, countA, distA, loadA) + this.base(rv, countB, distB, loadB) < before - EPS;
+  }
+
+  /**
+   * Prices pieces `a` on ru's vehicle and `b` on rv's; applies the move when it improves on `before`.
    * orderKept: the caller knows both candidates keep every shipment whole (routes.ts `price`).
    */
   tryPair(ru: number, rv: number, orderKept = false): boolean {
+    if (!this.confirmPair(ru, rv, orderKept)) return false;
+    this.commitPair(ru, rv);
+    return true;
+  }
+
+  /** Whether pieces `a` on ru's vehicle and `b` on rv's cost less than `before`, priced exactly (the price goes to `predicted`). */
+  confirmPair(ru: number, rv: number, orderKept = false): boolean {
     const rs = this.rs;
     const baseA = rs.basePrice(ru, this.a, orderKept, this.before);
     // Prices are never negative: a first route already as dear as both was is enough to stop.
@@ -131,11 +171,15 @@ export class GeneralMovePricing {
     const after = baseA + baseB + rs.timePrice(ru, this.a) + rs.timePrice(rv, this.b);
     if (!below(after, this.before)) return false;
     this.predicted = after;
+    return true;
+  }
+
+  commitPair(ru: number, rv: number): void {
+    const rs = this.rs;
     const countA = rs.write(this.a, this.outA);
     const countB = rs.write(this.b, this.outB);
     rs.setRoute(ru, this.outA, countA);
     rs.setRoute(rv, this.outB, countB);
-    this.onCommit?.(after, ru, rv);
-    return true;
+    this.onCommit?.(this.predicted, ru, rv);
   }
 }

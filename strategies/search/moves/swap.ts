@@ -205,7 +205,7 @@ export function textbookSwapWithin(ls: TextbookMovePricing, r: number, i: number
   const a = ls.a;
   const lo = Math.min(i, j);
   const hi = Math.max(i, j);
-  if (!ls.improvesWithin(r, swapDelta(ls.m.dist, ls.m.nodeCount, ls.rs.seq[r]!, lo, hi))) return false;
+  if (!ls.withinImproves(r, swapDelta(ls.m.dist, ls.m.nodeCount, ls.rs.seq[r]!, lo, hi))) return false;
   if (hi === lo + 1)
     a.reset()
       .add(r, 1, lo - 1)
@@ -219,7 +219,9 @@ export function textbookSwapWithin(ls: TextbookMovePricing, r: number, i: number
       .add(r, lo + 1, hi - 1)
       .add(r, lo, lo)
       .add(r, hi + 1, end - 1);
-  return ls.confirmWithin(r) && ls.commitWithin(r);
+  if (!ls.confirmWithin(r)) return false;
+  ls.commitWithin(r);
+  return true;
 }
 
 /** Within one route of the general search: the customers at i and j > 0 trade places. */
@@ -228,7 +230,7 @@ export function generalSwapWithin(ls: GeneralMovePricing, r: number, i: number, 
   const len = rs.length[r]!;
   const lo = Math.min(i, j);
   const hi = Math.max(i, j);
-  if (!ls.mayImprove(r, swapDelta(rs.m.dist, rs.m.nodeCount, rs.seq[r]!, lo, hi))) return false;
+  if (!ls.withinImproves(r, swapDelta(rs.m.dist, rs.m.nodeCount, rs.seq[r]!, lo, hi))) return false;
   ls.a
     .reset()
     .add(r, 1, lo - 1)

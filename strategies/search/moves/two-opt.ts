@@ -15,13 +15,15 @@ function delta(d: Float64Array, n: number, seq: Int32Array, fwd: Float64Array, b
 }
 
 export function textbookTwoOpt(ls: TextbookMovePricing, r: number, i: number, j: number): boolean {
-  if (!ls.improvesWithin(r, delta(ls.m.dist, ls.m.nodeCount, ls.rs.seq[r]!, ls.rs.fwd[r]!, ls.rs.bwd[r]!, i, j))) return false;
+  if (!ls.withinImproves(r, delta(ls.m.dist, ls.m.nodeCount, ls.rs.seq[r]!, ls.rs.fwd[r]!, ls.rs.bwd[r]!, i, j))) return false;
   ls.a
     .reset()
     .add(r, 1, i)
     .add(r, i + 1, j, true)
     .add(r, j + 1, ls.rs.length[r]!);
-  return ls.confirmWithin(r) && ls.commitWithin(r);
+  if (!ls.confirmWithin(r)) return false;
+  ls.commitWithin(r);
+  return true;
 }
 
 export function generalTwoOpt(ls: GeneralMovePricing, r: number, i: number, j: number): boolean {
@@ -37,7 +39,7 @@ export function generalTwoOpt(ls: GeneralMovePricing, r: number, i: number, j: n
   const bwd = rs.bwd[r]!;
   // The general search's own order of summation, kept so that its routes stay as they were.
   const change = d[u * n + sj]! + d[x * n + sj1]! - d[u * n + x]! + -d[sj * n + sj1]! + bwd[j]! - bwd[i + 1]! - (fwd[j]! - fwd[i + 1]!);
-  if (!ls.mayImprove(r, change)) return false;
+  if (!ls.withinImproves(r, change)) return false;
   ls.a
     .reset()
     .add(r, 1, i)

@@ -1,11 +1,12 @@
 import type { Rng } from "../../core/rng.js";
 import type { ProblemData } from "../problem-data.js";
-import { textbookRelocate, textbookRelocateWithin } from "../moves/relocate.js";
 import { SwapStar } from "../moves/swap-star.js";
 import { textbookSwap, textbookSwapWithin } from "../moves/swap.js";
 import { textbookTwoOpt } from "../moves/two-opt.js";
 import { textbookTwoOptStar } from "../moves/two-opt-star.js";
 import { textbookInsertUnserved, textbookRemoveOptional } from "../moves/textbook-optional.js";
+import { Relocate } from "../operators/relocate.js";
+import { RelocateWithin } from "../operators/relocate-within.js";
 import { TextbookMovePricing } from "./move-pricing.js";
 
 /** Customers examined between two looks at the stop condition. */
@@ -30,6 +31,8 @@ export class LocalSearch extends TextbookMovePricing {
   private readonly promisingOrder: Int32Array;
   /** Optional customers: 1 when u was unserved at its last examination and no insertion of it was improving then. */
   private readonly unservedIdle: Uint8Array;
+  private readonly relocate = new Relocate(this);
+  private readonly relocateWithin = new RelocateWithin(this);
 
   constructor(m: ProblemData) {
     super(m);
@@ -160,12 +163,18 @@ export class LocalSearch extends TextbookMovePricing {
     const i = this.rs.pos[u]!;
     if (ru !== rv) {
       this.setPair(ru, rv);
-      if (textbookRelocate(this, u, ru, i, rv, j)) return true;
+      if (this.relocate.evaluate(ru, i, rv, j)) {
+        this.relocate.apply();
+        return true;
+      }
       if (j > 0 && textbookSwap(this, u, ru, i, rv, j)) return true;
       return textbookTwoOptStar(this, u, ru, i, rv, j);
     }
     if (j === i || j === i - 1) return false;
-    if (textbookRelocateWithin(this, u, ru, i, j)) return true;
+    if (this.relocateWithin.evaluate(ru, i, j)) {
+      this.relocateWithin.apply();
+      return true;
+    }
     if (j > 0 && textbookSwapWithin(this, ru, i, j)) return true;
     return i < j && textbookTwoOpt(this, ru, i, j);
   }

@@ -1,4 +1,5 @@
 import { Pieces } from "../pieces.js";
+import type { MovePricing } from "../operators/operator.js";
 import { TextbookRoutes } from "./routes.js";
 
 const EPS = 1e-7;
@@ -10,7 +11,7 @@ const EPS = 1e-7;
  * penalty of the pieces on the route model (routes.ts) and `commit` applies them; `improvesWithin` /
  * `confirmWithin` / `commitWithin` do the same for a move within one route.
  */
-export class TextbookMovePricing extends TextbookRoutes {
+export class TextbookMovePricing extends TextbookRoutes implements MovePricing {
   readonly a = new Pieces();
   readonly b = new Pieces();
   /** Penalised cost of the candidate routes (set when they improve). */
@@ -45,6 +46,26 @@ export class TextbookMovePricing extends TextbookRoutes {
     this.before = this.rs.cost[ru]! + this.rs.cost[rv]!;
   }
 
+  /**
+   * Whether routes ru and rv with these totals cost less than they do now (`before`, set here),
+   * priced from the totals; the distance bound prunes first.
+   */
+  pairImproves(
+    ru: number,
+    countA: number,
+    distA: number,
+    loadA: number,
+    servA: number,
+    rv: number,
+    countB: number,
+    distB: number,
+    loadB: number,
+    servB: number,
+  ): boolean {
+    this.before = this.rs.cost[ru]! + this.rs.cost[rv]!;
+    return this.improves(countA, distA, loadA, servA, countB, distB, loadB, servB);
+  }
+
   /** Whether the two new routes cost less than `before`; the distance bound prunes first. */
   improves(
     countA: number,
@@ -73,6 +94,10 @@ export class TextbookMovePricing extends TextbookRoutes {
    * time penalties of both candidate routes (pieces `a` and `b`); whether it still improves.
    */
   confirm(ra: number, rb: number): boolean {
+    return this.confirmPair(ra, rb);
+  }
+
+  confirmPair(ra: number, rb: number): boolean {
     if (this.rs.loads) {
       this.predicted += this.loadCorrection(ra, this.a, this.loadA) + this.loadCorrection(rb, this.b, this.loadB);
       if (this.predicted >= this.before - EPS) return false;
@@ -83,16 +108,20 @@ export class TextbookMovePricing extends TextbookRoutes {
   }
 
   commit(ra: number, rb: number): boolean {
+    this.commitPair(ra, rb);
+    return true;
+  }
+
+  commitPair(ra: number, rb: number): void {
     const countA = this.write(this.a, this.scratch);
     const countB = this.write(this.b, this.scratch2);
     this.setRoute(ra, this.scratch, countA);
     this.setRoute(rb, this.scratch2, countB);
     if (this.onCommit) this.onCommit(this.predicted, ra, rb);
-    return true;
   }
 
   /** Whether changing route r's distance by `delta` lowers its penalised cost. */
-  improvesWithin(r: number, delta: number): boolean {
+  withinImproves(r: number, delta: number): boolean {
     // Under windows a longer route may still warp less: no shortcut on the distance alone.
     if (delta > -EPS && !this.m.windows) return false;
     const end = this.rs.length[r]! + 1;
@@ -132,10 +161,9 @@ export class TextbookMovePricing extends TextbookRoutes {
     return this.penalties.load * (exact - Math.max(0, delivered - this.m.capacity[r]!));
   }
 
-  commitWithin(r: number): boolean {
+  commitWithin(r: number): void {
     const count = this.write(this.a, this.scratch);
     this.setRoute(r, this.scratch, count);
     if (this.onCommit) this.onCommit(this.predicted, r, -1);
-    return true;
   }
 }
