@@ -10,11 +10,12 @@ import { iteratedLocalSearch } from "../../strategies/ils/general-ils.js";
 import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
 import { backhaulMismatch, buildBackhaulModel } from "../../strategies/search/backhaul-model.js";
 import { SwapStar } from "../../strategies/search/moves/swap-star.js";
-import { textbookSwap, textbookSwapWithin } from "../../strategies/search/moves/swap.js";
 import { textbookTwoOpt } from "../../strategies/search/moves/two-opt.js";
 import { textbookTwoOptStar } from "../../strategies/search/moves/two-opt-star.js";
 import { Relocate } from "../../strategies/search/operators/relocate.js";
 import { RelocateWithin } from "../../strategies/search/operators/relocate-within.js";
+import { Swap } from "../../strategies/search/operators/swap.js";
+import { SwapWithin } from "../../strategies/search/operators/swap-within.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import type { ProblemData } from "../../strategies/search/problem-data.js";
 import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
@@ -106,10 +107,10 @@ const MOVES: { name: string; move: (ls: TextbookMovePricing, ru: number, i: numb
     name: "relocate within a route",
     move: (ls, ru, i, rv, j) => ru === rv && j !== i && j !== i - 1 && applyWithin(new RelocateWithin(ls), ru, i, j),
   },
-  { name: "swap between routes", move: (ls, ru, i, rv, j) => ru !== rv && j > 0 && textbookSwap(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j) },
+  { name: "swap between routes", move: (ls, ru, i, rv, j) => ru !== rv && j > 0 && applyPair(new Swap(ls), ru, i, rv, j) },
   {
     name: "swap within a route",
-    move: (ls, ru, i, rv, j) => ru === rv && j > 0 && j !== i && j !== i - 1 && textbookSwapWithin(ls, ru, i, j),
+    move: (ls, ru, i, rv, j) => ru === rv && j > 0 && j !== i && j !== i - 1 && applyWithin(new SwapWithin(ls), ru, i, j),
   },
   { name: "2-opt*", move: (ls, ru, i, rv, j) => ru !== rv && textbookTwoOptStar(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j) },
   { name: "2-opt", move: (ls, ru, i, rv, j) => ru === rv && i < j && textbookTwoOpt(ls, ru, i, j) },

@@ -10,11 +10,12 @@ import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { GeneralMovePricing } from "../../strategies/search/general/move-pricing.js";
 import { LoadSegment } from "../../strategies/search/load-segment.js";
 import { SwapStar } from "../../strategies/search/moves/swap-star.js";
-import { generalSwap, generalSwapWithin, textbookSwap, textbookSwapWithin } from "../../strategies/search/moves/swap.js";
 import { generalTwoOpt, textbookTwoOpt } from "../../strategies/search/moves/two-opt.js";
 import { generalTwoOptStar, textbookTwoOptStar } from "../../strategies/search/moves/two-opt-star.js";
 import { Relocate } from "../../strategies/search/operators/relocate.js";
 import { RelocateWithin } from "../../strategies/search/operators/relocate-within.js";
+import { Swap } from "../../strategies/search/operators/swap.js";
+import { SwapWithin } from "../../strategies/search/operators/swap-within.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { buildModel } from "../../strategies/search/textbook-model.js";
@@ -97,6 +98,8 @@ interface MoveCase {
 
 const relocate = (op: Relocate) => ({ inter: (ru: number, i: number, rv: number, j: number) => applyPair(op, ru, i, rv, j), intra: null });
 const relocateWithin = (op: RelocateWithin) => ({ inter: null, intra: (r: number, i: number, j: number) => applyWithin(op, r, i, j) });
+const swap = (op: Swap) => ({ inter: (ru: number, i: number, rv: number, j: number) => j > 0 && applyPair(op, ru, i, rv, j), intra: null });
+const swapWithin = (op: SwapWithin) => ({ inter: null, intra: (r: number, i: number, j: number) => j > 0 && applyWithin(op, r, i, j) });
 
 const MOVES: MoveCase[] = [
   {
@@ -111,13 +114,13 @@ const MOVES: MoveCase[] = [
   },
   {
     name: "swap between routes",
-    general: (ls) => ({ inter: (ru, i, rv, j) => j > 0 && generalSwap(ls, ru, i, rv, j), intra: null }),
-    textbook: (ls) => ({ inter: (ru, i, rv, j) => j > 0 && textbookSwap(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j), intra: null }),
+    general: (ls) => swap(new Swap(ls)),
+    textbook: (ls) => swap(new Swap(ls)),
   },
   {
     name: "swap within a route",
-    general: (ls) => ({ inter: null, intra: (r, i, j) => j > 0 && generalSwapWithin(ls, r, i, j) }),
-    textbook: (ls) => ({ inter: null, intra: (r, i, j) => j > 0 && textbookSwapWithin(ls, r, i, j) }),
+    general: (ls) => swapWithin(new SwapWithin(ls)),
+    textbook: (ls) => swapWithin(new SwapWithin(ls)),
   },
   {
     name: "2-opt*",

@@ -2,7 +2,6 @@ import type { Rng } from "../../core/rng.js";
 import type { Routes } from "../routes.js";
 import { SwapStar } from "../moves/swap-star.js";
 import { insertUnserved, removeOptional } from "../moves/optional.js";
-import { generalSwap, generalSwapWithin } from "../moves/swap.js";
 import { generalTwoOpt } from "../moves/two-opt.js";
 import { generalTwoOptStar } from "../moves/two-opt-star.js";
 import { improveFleetUse } from "../moves/vehicle-change.js";
@@ -13,6 +12,8 @@ import { pairRelocate } from "../moves/pair-relocate.js";
 import { pairRelocateWithin } from "../moves/pair-relocate-within.js";
 import { Relocate } from "../operators/relocate.js";
 import { RelocateWithin } from "../operators/relocate-within.js";
+import { Swap } from "../operators/swap.js";
+import { SwapWithin } from "../operators/swap-within.js";
 import { GeneralMovePricing } from "./move-pricing.js";
 /** Customers examined between two looks at the stop condition. */
 const STOP_CHECK = 16;
@@ -43,6 +44,8 @@ export class GeneralLocalSearch extends GeneralMovePricing {
   private focusSince = -1;
   private readonly relocate = new Relocate(this);
   private readonly relocateWithin = new RelocateWithin(this);
+  private readonly swap = new Swap(this);
+  private readonly swapWithin = new SwapWithin(this);
 
   constructor(rs: Routes) {
     super(rs);
@@ -225,7 +228,10 @@ export class GeneralLocalSearch extends GeneralMovePricing {
           this.relocate.apply();
           return true;
         }
-        if (j > 0 && (rules === null || rules.serves(ru, this.rs.seq[rv]![j]!)) && generalSwap(this, ru, i, rv, j)) return true;
+        if (j > 0 && (rules === null || rules.serves(ru, this.rs.seq[rv]![j]!)) && this.swap.evaluate(ru, i, rv, j)) {
+          this.swap.apply();
+          return true;
+        }
       }
       return generalTwoOptStar(this, ru, i, rv, j);
     }
@@ -234,7 +240,10 @@ export class GeneralLocalSearch extends GeneralMovePricing {
       this.relocateWithin.apply();
       return true;
     }
-    if (j > 0 && generalSwapWithin(this, ru, i, j)) return true;
+    if (j > 0 && this.swapWithin.evaluate(ru, i, j)) {
+      this.swapWithin.apply();
+      return true;
+    }
     return i < j && generalTwoOpt(this, ru, i, j);
   }
 }

@@ -1,12 +1,13 @@
 import type { Rng } from "../../core/rng.js";
 import type { ProblemData } from "../problem-data.js";
 import { SwapStar } from "../moves/swap-star.js";
-import { textbookSwap, textbookSwapWithin } from "../moves/swap.js";
 import { textbookTwoOpt } from "../moves/two-opt.js";
 import { textbookTwoOptStar } from "../moves/two-opt-star.js";
 import { textbookInsertUnserved, textbookRemoveOptional } from "../moves/textbook-optional.js";
 import { Relocate } from "../operators/relocate.js";
 import { RelocateWithin } from "../operators/relocate-within.js";
+import { Swap } from "../operators/swap.js";
+import { SwapWithin } from "../operators/swap-within.js";
 import { TextbookMovePricing } from "./move-pricing.js";
 
 /** Customers examined between two looks at the stop condition. */
@@ -33,6 +34,8 @@ export class LocalSearch extends TextbookMovePricing {
   private readonly unservedIdle: Uint8Array;
   private readonly relocate = new Relocate(this);
   private readonly relocateWithin = new RelocateWithin(this);
+  private readonly swap = new Swap(this);
+  private readonly swapWithin = new SwapWithin(this);
 
   constructor(m: ProblemData) {
     super(m);
@@ -167,7 +170,10 @@ export class LocalSearch extends TextbookMovePricing {
         this.relocate.apply();
         return true;
       }
-      if (j > 0 && textbookSwap(this, u, ru, i, rv, j)) return true;
+      if (j > 0 && this.swap.evaluate(ru, i, rv, j)) {
+        this.swap.apply();
+        return true;
+      }
       return textbookTwoOptStar(this, u, ru, i, rv, j);
     }
     if (j === i || j === i - 1) return false;
@@ -175,7 +181,10 @@ export class LocalSearch extends TextbookMovePricing {
       this.relocateWithin.apply();
       return true;
     }
-    if (j > 0 && textbookSwapWithin(this, ru, i, j)) return true;
+    if (j > 0 && this.swapWithin.evaluate(ru, i, j)) {
+      this.swapWithin.apply();
+      return true;
+    }
     return i < j && textbookTwoOpt(this, ru, i, j);
   }
 }
