@@ -10,12 +10,12 @@ import { iteratedLocalSearch } from "../../strategies/ils/general-ils.js";
 import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
 import { backhaulMismatch, buildBackhaulModel } from "../../strategies/search/backhaul-model.js";
 import { SwapStar } from "../../strategies/search/moves/swap-star.js";
-import { textbookTwoOpt } from "../../strategies/search/moves/two-opt.js";
-import { textbookTwoOptStar } from "../../strategies/search/moves/two-opt-star.js";
 import { Relocate } from "../../strategies/search/operators/relocate.js";
 import { RelocateWithin } from "../../strategies/search/operators/relocate-within.js";
 import { Swap } from "../../strategies/search/operators/swap.js";
 import { SwapWithin } from "../../strategies/search/operators/swap-within.js";
+import { TwoOpt } from "../../strategies/search/operators/two-opt.js";
+import { TwoOptStar } from "../../strategies/search/operators/two-opt-star.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import type { ProblemData } from "../../strategies/search/problem-data.js";
 import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
@@ -87,7 +87,6 @@ function exercise(
     for (let rv = 0; rv < m.routes; rv++) {
       for (let j = 0; j <= ls.rs.length[rv]!; j++) {
         const ru = ls.rs.routeOf[u]!;
-        if (ru !== rv) ls.setPair(ru, rv);
         move(ls, ru, ls.rs.pos[u]!, rv, j);
       }
     }
@@ -112,8 +111,8 @@ const MOVES: { name: string; move: (ls: TextbookMovePricing, ru: number, i: numb
     name: "swap within a route",
     move: (ls, ru, i, rv, j) => ru === rv && j > 0 && j !== i && j !== i - 1 && applyWithin(new SwapWithin(ls), ru, i, j),
   },
-  { name: "2-opt*", move: (ls, ru, i, rv, j) => ru !== rv && textbookTwoOptStar(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j) },
-  { name: "2-opt", move: (ls, ru, i, rv, j) => ru === rv && i < j && textbookTwoOpt(ls, ru, i, j) },
+  { name: "2-opt*", move: (ls, ru, i, rv, j) => ru !== rv && applyPair(new TwoOptStar(ls), ru, i, rv, j) },
+  { name: "2-opt", move: (ls, ru, i, rv, j) => ru === rv && i < j && applyWithin(new TwoOpt(ls), ru, i, j) },
 ];
 
 describe("backhauls on the textbook search (search/backhaul-model.ts), priced against the evaluator", function () {

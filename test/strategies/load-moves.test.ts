@@ -14,12 +14,12 @@ import { repairBackhaulPairing } from "../../strategies/search/moves/backhaul-pa
 import { pairExchange } from "../../strategies/search/moves/pair-exchange.js";
 import { pairRelocate } from "../../strategies/search/moves/pair-relocate.js";
 import { pairRelocateWithin } from "../../strategies/search/moves/pair-relocate-within.js";
-import { generalTwoOpt } from "../../strategies/search/moves/two-opt.js";
-import { generalTwoOptStar } from "../../strategies/search/moves/two-opt-star.js";
 import { Relocate } from "../../strategies/search/operators/relocate.js";
 import { RelocateWithin } from "../../strategies/search/operators/relocate-within.js";
 import { Swap } from "../../strategies/search/operators/swap.js";
 import { SwapWithin } from "../../strategies/search/operators/swap-within.js";
+import { TwoOpt } from "../../strategies/search/operators/two-opt.js";
+import { TwoOptStar } from "../../strategies/search/operators/two-opt-star.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { scratchRouteCost } from "./fleet-problems.js";
@@ -65,8 +65,8 @@ const MOVES: { name: string; move: Move }[] = [
     name: "swap within a route",
     move: (ls, _u, ru, i, rv, j) => ru === rv && j > 0 && j !== i && j !== i - 1 && applyWithin(new SwapWithin(ls), ru, i, j),
   },
-  { name: "2-opt*", move: (ls, _u, ru, i, rv, j) => ru !== rv && generalTwoOptStar(ls, ru, i, rv, j) },
-  { name: "2-opt", move: (ls, _u, ru, i, rv, j) => ru === rv && i < j && generalTwoOpt(ls, ru, i, j) },
+  { name: "2-opt*", move: (ls, _u, ru, i, rv, j) => ru !== rv && applyPair(new TwoOptStar(ls), ru, i, rv, j) },
+  { name: "2-opt", move: (ls, _u, ru, i, rv, j) => ru === rv && i < j && applyWithin(new TwoOpt(ls), ru, i, j) },
   {
     name: "2-opt* of delivery parts (backhauls)",
     move: (ls, _u, ru, i, rv, j) => ru !== rv && ls.m.order?.backhaul != null && linehaulTwoOptStar(ls, ru, i, rv, j),

@@ -2,8 +2,6 @@ import type { Rng } from "../../core/rng.js";
 import type { Routes } from "../routes.js";
 import { SwapStar } from "../moves/swap-star.js";
 import { insertUnserved, removeOptional } from "../moves/optional.js";
-import { generalTwoOpt } from "../moves/two-opt.js";
-import { generalTwoOptStar } from "../moves/two-opt-star.js";
 import { improveFleetUse } from "../moves/vehicle-change.js";
 import { repairBackhaulPairing } from "../moves/backhaul-pairing.js";
 import { backhaulHeadExchange, linehaulTwoOptStar } from "../moves/linehaul-two-opt-star.js";
@@ -14,6 +12,8 @@ import { Relocate } from "../operators/relocate.js";
 import { RelocateWithin } from "../operators/relocate-within.js";
 import { Swap } from "../operators/swap.js";
 import { SwapWithin } from "../operators/swap-within.js";
+import { TwoOpt } from "../operators/two-opt.js";
+import { TwoOptStar } from "../operators/two-opt-star.js";
 import { GeneralMovePricing } from "./move-pricing.js";
 /** Customers examined between two looks at the stop condition. */
 const STOP_CHECK = 16;
@@ -46,6 +46,8 @@ export class GeneralLocalSearch extends GeneralMovePricing {
   private readonly relocateWithin = new RelocateWithin(this);
   private readonly swap = new Swap(this);
   private readonly swapWithin = new SwapWithin(this);
+  private readonly twoOpt = new TwoOpt(this);
+  private readonly twoOptStar = new TwoOptStar(this);
 
   constructor(rs: Routes) {
     super(rs);
@@ -216,7 +218,7 @@ export class GeneralLocalSearch extends GeneralMovePricing {
       // A shipment's stop moved alone to another route always splits its pair: only 2-opt* (tails
       // that carry whole pairs) can pass; the pair moves do the rest.
       const partner = this.m.order?.partner;
-      if (partner && partner[u]! >= 0) return generalTwoOptStar(this, ru, i, rv, j);
+      if (partner && partner[u]! >= 0) return this.applyTwoOptStar(ru, i, rv, j);
       const backhaul = this.m.order?.backhaul;
       if (backhaul && backhaul[u] === 1 && linehaulTwoOptStar(this, ru, i, rv, j)) return true;
       if (backhaul && backhaul[u] === 2 && backhaulHeadExchange(this, ru, i, rv, j)) return true;
@@ -233,7 +235,7 @@ export class GeneralLocalSearch extends GeneralMovePricing {
           return true;
         }
       }
-      return generalTwoOptStar(this, ru, i, rv, j);
+      return this.applyTwoOptStar(ru, i, rv, j);
     }
     if (j === i || j === i - 1) return false;
     if (this.relocateWithin.evaluate(ru, i, j)) {
@@ -244,6 +246,14 @@ export class GeneralLocalSearch extends GeneralMovePricing {
       this.swapWithin.apply();
       return true;
     }
-    return i < j && generalTwoOpt(this, ru, i, j);
+    if (i >= j || !this.twoOpt.evaluate(ru, i, j)) return false;
+    this.twoOpt.apply();
+    return true;
+  }
+
+  private applyTwoOptStar(ru: number, i: number, rv: number, j: number): boolean {
+    if (!this.twoOptStar.evaluate(ru, i, rv, j)) return false;
+    this.twoOptStar.apply();
+    return true;
   }
 }

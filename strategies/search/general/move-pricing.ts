@@ -3,7 +3,6 @@ import { PairInsertion } from "../pair-insertion.js";
 import { Pieces } from "../pieces.js";
 import type { Routes } from "../routes.js";
 import type { MovePricing } from "../operators/operator.js";
-import { TailPrices } from "./tail-prices.js";
 
 const EPS = 1e-7;
 /**
@@ -32,7 +31,6 @@ export class GeneralMovePricing implements MovePricing {
   readonly b = new Pieces();
   readonly outA: Int32Array;
   readonly outB: Int32Array;
-  readonly tails: TailPrices;
   /** Cheapest places of a shipment's two stops in a route (pair-aware recreate and pair moves). */
   readonly pairInsertion: PairInsertion;
   private readonly emptyHint: Int32Array;
@@ -47,7 +45,6 @@ export class GeneralMovePricing implements MovePricing {
     const m = rs.m;
     this.outA = new Int32Array(m.customers.length + 2);
     this.outB = new Int32Array(m.customers.length + 2);
-    this.tails = new TailPrices(rs);
     this.pairInsertion = new PairInsertion(rs);
     this.emptyHint = new Int32Array(m.typeSlots.length).fill(-1);
   }

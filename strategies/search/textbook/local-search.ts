@@ -1,13 +1,13 @@
 import type { Rng } from "../../core/rng.js";
 import type { ProblemData } from "../problem-data.js";
 import { SwapStar } from "../moves/swap-star.js";
-import { textbookTwoOpt } from "../moves/two-opt.js";
-import { textbookTwoOptStar } from "../moves/two-opt-star.js";
 import { textbookInsertUnserved, textbookRemoveOptional } from "../moves/textbook-optional.js";
 import { Relocate } from "../operators/relocate.js";
 import { RelocateWithin } from "../operators/relocate-within.js";
 import { Swap } from "../operators/swap.js";
 import { SwapWithin } from "../operators/swap-within.js";
+import { TwoOpt } from "../operators/two-opt.js";
+import { TwoOptStar } from "../operators/two-opt-star.js";
 import { TextbookMovePricing } from "./move-pricing.js";
 
 /** Customers examined between two looks at the stop condition. */
@@ -36,6 +36,8 @@ export class LocalSearch extends TextbookMovePricing {
   private readonly relocateWithin = new RelocateWithin(this);
   private readonly swap = new Swap(this);
   private readonly swapWithin = new SwapWithin(this);
+  private readonly twoOpt = new TwoOpt(this);
+  private readonly twoOptStar = new TwoOptStar(this);
 
   constructor(m: ProblemData) {
     super(m);
@@ -165,7 +167,6 @@ export class LocalSearch extends TextbookMovePricing {
     const ru = this.rs.routeOf[u]!;
     const i = this.rs.pos[u]!;
     if (ru !== rv) {
-      this.setPair(ru, rv);
       if (this.relocate.evaluate(ru, i, rv, j)) {
         this.relocate.apply();
         return true;
@@ -174,7 +175,9 @@ export class LocalSearch extends TextbookMovePricing {
         this.swap.apply();
         return true;
       }
-      return textbookTwoOptStar(this, u, ru, i, rv, j);
+      if (!this.twoOptStar.evaluate(ru, i, rv, j)) return false;
+      this.twoOptStar.apply();
+      return true;
     }
     if (j === i || j === i - 1) return false;
     if (this.relocateWithin.evaluate(ru, i, j)) {
@@ -185,6 +188,8 @@ export class LocalSearch extends TextbookMovePricing {
       this.swapWithin.apply();
       return true;
     }
-    return i < j && textbookTwoOpt(this, ru, i, j);
+    if (i >= j || !this.twoOpt.evaluate(ru, i, j)) return false;
+    this.twoOpt.apply();
+    return true;
   }
 }

@@ -5,46 +5,25 @@ import { TextbookRoutes } from "./routes.js";
 const EPS = 1e-7;
 
 /**
- * What the textbook local search's moves (moves/*.ts) price with: candidate routes as pieces `a`
- * and `b` of the current routes; `improves` prices two candidate routes from their totals
- * (distance, load, service: O(1) from the prefix sums), `confirm` adds the exact time-window
- * penalty of the pieces on the route model (routes.ts) and `commit` applies them; `improvesWithin` /
- * `confirmWithin` / `commitWithin` do the same for a move within one route.
+ * What the textbook local search's operators (operators/*.ts, operator.ts) price with: candidate
+ * routes as pieces `a` and `b` of the current routes; `pairImproves` prices two candidate routes
+ * from their totals (distance, load, service: O(1) from the prefix sums), `confirmPair` adds the
+ * exact load on board and time-window penalty of the pieces on the route model (routes.ts) and
+ * `commitPair` applies them; `withinImproves` / `confirmWithin` / `commitWithin` do the same for a
+ * move within one route. The tolerance is absolute (1e-7): identical vehicles keep prices small.
  */
 export class TextbookMovePricing extends TextbookRoutes implements MovePricing {
   readonly a = new Pieces();
   readonly b = new Pieces();
   /** Penalised cost of the candidate routes (set when they improve). */
   predicted = 0;
-  /** Cost of both routes before the move being priced (set by setPair, or by the caller). */
-  before = 0;
-  /** Totals of the two routes of the inter-route moves being priced (setPair): read once per pair, not once per move. */
-  lenU = 0;
-  lenV = 0;
-  distU = 0;
-  distV = 0;
-  loadU = 0;
-  loadV = 0;
-  servU = 0;
-  servV = 0;
+  /** Cost of both routes before the move being priced (set by pairImproves). */
+  private before = 0;
   private readonly fixedCost = this.m.fixedCost[0]!;
   private readonly unitCost = this.m.unitCost[0]!;
-  /** Delivered totals of the two candidate routes last priced by `improves` (for the exact load in `confirm`). */
+  /** Delivered totals of the two candidate routes last priced by `pairImproves` (for the exact load in `confirmPair`). */
   private loadA = 0;
   private loadB = 0;
-
-  /** Prepares the pricing of moves between routes ru and rv. */
-  setPair(ru: number, rv: number): void {
-    const lenU = (this.lenU = this.rs.length[ru]!);
-    const lenV = (this.lenV = this.rs.length[rv]!);
-    this.distU = this.rs.fwd[ru]![lenU + 1]!;
-    this.distV = this.rs.fwd[rv]![lenV + 1]!;
-    this.loadU = this.rs.load[ru]![lenU + 1]!;
-    this.loadV = this.rs.load[rv]![lenV + 1]!;
-    this.servU = this.rs.serv[ru]![lenU + 1]!;
-    this.servV = this.rs.serv[rv]![lenV + 1]!;
-    this.before = this.rs.cost[ru]! + this.rs.cost[rv]!;
-  }
 
   /**
    * Whether routes ru and rv with these totals cost less than they do now (`before`, set here),
@@ -62,41 +41,23 @@ export class TextbookMovePricing extends TextbookRoutes implements MovePricing {
     loadB: number,
     servB: number,
   ): boolean {
-    this.before = this.rs.cost[ru]! + this.rs.cost[rv]!;
-    return this.improves(countA, distA, loadA, servA, countB, distB, loadB, servB);
-  }
-
-  /** Whether the two new routes cost less than `before`; the distance bound prunes first. */
-  improves(
-    countA: number,
-    distA: number,
-    loadA: number,
-    servA: number,
-    countB: number,
-    distB: number,
-    loadB: number,
-    servB: number,
-  ): boolean {
+    const before = (this.before = this.rs.cost[ru]! + this.rs.cost[rv]!);
     // The vehicles are identical: their fixed and unit cost, read once, bound every candidate.
     const boundA = countA > 0 ? this.fixedCost + this.unitCost * distA : 0;
     const boundB = countB > 0 ? this.fixedCost + this.unitCost * distB : 0;
-    if (boundA + boundB >= this.before - EPS) return false;
+    if (boundA + boundB >= before - EPS) return false;
     const after = this.costs.fromTotals(0, countA, distA, loadA, servA) + this.costs.fromTotals(0, countB, distB, loadB, servB);
     this.predicted = after;
     this.loadA = loadA;
     this.loadB = loadB;
-    return after < this.before - EPS;
+    return after < before - EPS;
   }
 
   /**
-   * Adds what `improves` left out to an improving price: the load above the delivered total
+   * Adds what `pairImproves` left out to an improving price: the load above the delivered total
    * (pickups on board: the peak of the route model's load segments, backhaul-model.ts) and the
    * time penalties of both candidate routes (pieces `a` and `b`); whether it still improves.
    */
-  confirm(ra: number, rb: number): boolean {
-    return this.confirmPair(ra, rb);
-  }
-
   confirmPair(ra: number, rb: number): boolean {
     if (this.rs.loads) {
       this.predicted += this.loadCorrection(ra, this.a, this.loadA) + this.loadCorrection(rb, this.b, this.loadB);
@@ -105,11 +66,6 @@ export class TextbookMovePricing extends TextbookRoutes implements MovePricing {
     if (!this.m.windows) return true;
     this.predicted += this.rs.timePrice(ra, this.a) + this.rs.timePrice(rb, this.b);
     return this.predicted < this.before - EPS;
-  }
-
-  commit(ra: number, rb: number): boolean {
-    this.commitPair(ra, rb);
-    return true;
   }
 
   commitPair(ra: number, rb: number): void {
