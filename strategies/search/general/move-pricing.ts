@@ -36,6 +36,13 @@ export class GeneralMovePricing implements MovePricing {
   private readonly emptyHint: Int32Array;
   /** Penalised cost of the routes the move being priced rewrites, before it. */
   before = 0;
+  /** The candidates last bounded by `pairMayImprove`, priced by `pairImproves`. */
+  private ru = -1;
+  private rv = -1;
+  private countA = 0;
+  private countB = 0;
+  private distA = 0;
+  private distB = 0;
   predicted = 0;
   onCommit: ((predicted: number, ra: number, rb: number) => void) | null = null;
   /** The same for a move that rewrites several routes at once (moves/backhaul-pairing.ts). */
@@ -127,24 +134,31 @@ export class GeneralMovePricing implements MovePricing {
   }
 
   /**
-   * Whether routes ru and rv with these totals may cost less than they do now (`before`, set here):
-   * the fixed, distance and delivered-load part of each price, which the exact price never undercuts.
-   * Service time is not in it (the exact price has the durations).
+   * Whether routes ru and rv with these counts and distances may cost less than they do now
+   * (`before`, set here): their fixed and distance costs, which `base` only adds to.
    */
-  pairImproves(
-    ru: number,
-    countA: number,
-    distA: number,
-    loadA: number,
-    _servA: number,
-    rv: number,
-    countB: number,
-    distB: number,
-    loadB: number,
-    _servB: number,
-  ): boolean {
+  pairMayImprove(ru: number, countA: number, distA: number, rv: number, countB: number, distB: number): boolean {
+    const m = this.rs.m;
     const before = (this.before = this.rs.cost[ru]! + this.rs.cost[rv]!);
-    return this.base(ru, countA, distA, loadA) + this.base(rv, countB, distB, loadB) < before - EPS;
+    const boundA = countA > 0 ? m.fixedCost[ru]! + m.unitCost[ru]! * distA : 0;
+    const boundB = countB > 0 ? m.fixedCost[rv]! + m.unitCost[rv]! * distB : 0;
+    if (boundA + boundB >= before - EPS) return false;
+    this.ru = ru;
+    this.rv = rv;
+    this.countA = countA;
+    this.countB = countB;
+    this.distA = distA;
+    this.distB = distB;
+    return true;
+  }
+
+  /**
+   * Whether the candidates bounded last may cost less than `before`: the fixed, distance and
+   * delivered-load part of each price, which the exact price never undercuts. Service time is not
+   * in it (the exact price has the durations).
+   */
+  pairImproves(loadA: number, _servA: number, loadB: number, _servB: number): boolean {
+    return this.base(this.ru, this.countA, this.distA, loadA) + this.base(this.rv, this.countB, this.distB, loadB) < this.before - EPS;
   }
 
   /**

@@ -7,8 +7,9 @@ import type { Routes } from "../routes.js";
  * and general/move-pricing.ts (any fleet: a lower bound from totals, then the exact price on each
  * vehicle, relative tolerance). An operator computes the candidate routes' totals from the route
  * store and describes them as pieces `a` (and `b`) of the current routes; the pricing decides in
- * three steps so that most candidates stop at the cheapest:
- * `pairImproves` (from totals), `confirmPair` (exact: time windows, load on board) and `commitPair`.
+ * steps so that most candidates stop at the cheapest: `pairMayImprove` (a bound from distances:
+ * most candidates stop there, before their loads are even read), `pairImproves` (from totals),
+ * `confirmPair` (exact: time windows, load on board), then `commitPair`.
  */
 export interface MovePricing {
   readonly rs: Routes;
@@ -19,21 +20,15 @@ export interface MovePricing {
   /** Penalised cost of the routes the last confirmed move rewrites, after it. */
   predicted: number;
   /**
-   * Whether route ru with `countA` customers, distance `distA`, delivered load `loadA` and service
-   * time `servA`, and rv with the B totals, may cost less than ru and rv do now.
+   * Whether route ru with `countA` customers and distance `distA`, and rv with `countB` and
+   * `distB`, may cost less than ru and rv do now: a lower bound (fixed and distance costs).
    */
-  pairImproves(
-    ru: number,
-    countA: number,
-    distA: number,
-    loadA: number,
-    servA: number,
-    rv: number,
-    countB: number,
-    distB: number,
-    loadB: number,
-    servB: number,
-  ): boolean;
+  pairMayImprove(ru: number, countA: number, distA: number, rv: number, countB: number, distB: number): boolean;
+  /**
+   * After pairMayImprove: whether the two candidates, with these delivered loads and service
+   * times, may still cost less, priced from their totals.
+   */
+  pairImproves(loadA: number, servA: number, loadB: number, servB: number): boolean;
   /** After pairImproves: whether pieces `a` on ru and `b` on rv still improve, priced exactly. */
   confirmPair(ru: number, rv: number): boolean;
   /** Rewrites ru as pieces `a` and rv as `b` (after confirmPair). */

@@ -26,24 +26,17 @@ export class Relocate implements PairOperator {
     const lenV = rs.length[rv]!;
     const distU = rs.fwd[ru]![lenU + 1]!;
     const distV = rs.fwd[rv]![lenV + 1]!;
-    // The end depot adds no load (routes.ts), so the total at lenU + 1 is the delivered load.
-    const loadU = rs.load[ru]![lenU + 1]!;
-    const loadV = rs.load[rv]![lenV + 1]!;
-    const servU = rs.serv[ru]![lenU + 1]!;
-    const servV = rs.serv[rv]![lenV + 1]!;
     const u = seqU[i]!;
     const pu = seqU[i - 1]!;
     const x = seqU[i + 1]!;
     const v = seqV[j]!;
     const y = seqV[j + 1]!;
-    const qu = m.demand[u]!;
-    const su = m.service[u]!;
     this.ru = ru;
     this.rv = rv;
     // u after v.
     let dA = d[pu * n + x]! - d[pu * n + u]! - d[u * n + x]!;
     let dB = d[v * n + u]! + d[u * n + y]! - d[v * n + y]!;
-    if (ls.pairImproves(ru, lenU - 1, distU + dA, loadU - qu, servU - su, rv, lenV + 1, distV + dB, loadV + qu, servV + su)) {
+    if (ls.pairMayImprove(ru, lenU - 1, distU + dA, rv, lenV + 1, distV + dB) && this.priced(ru, rv, u, -1)) {
       ls.a
         .reset()
         .add(ru, 1, i - 1)
@@ -56,17 +49,11 @@ export class Relocate implements PairOperator {
       if (ls.confirmPair(ru, rv)) return true;
     }
     if (i + 1 > lenU) return false;
-    const qx = m.demand[x]!;
-    const sx = m.service[x]!;
     const xx = seqU[i + 2]!;
     // (u, x) after v, in order, then reversed.
     dA = d[pu * n + xx]! - d[pu * n + u]! - d[u * n + x]! - d[x * n + xx]!;
     dB = d[v * n + u]! + d[u * n + x]! + d[x * n + y]! - d[v * n + y]!;
-    const loadA = loadU - qu - qx;
-    const servA = servU - su - sx;
-    const loadB = loadV + qu + qx;
-    const servB = servV + su + sx;
-    if (ls.pairImproves(ru, lenU - 2, distU + dA, loadA, servA, rv, lenV + 2, distV + dB, loadB, servB)) {
+    if (ls.pairMayImprove(ru, lenU - 2, distU + dA, rv, lenV + 2, distV + dB) && this.priced(ru, rv, u, x)) {
       ls.a
         .reset()
         .add(ru, 1, i - 1)
@@ -79,7 +66,7 @@ export class Relocate implements PairOperator {
       if (ls.confirmPair(ru, rv)) return true;
     }
     dB = d[v * n + x]! + d[x * n + u]! + d[u * n + y]! - d[v * n + y]!;
-    if (ls.pairImproves(ru, lenU - 2, distU + dA, loadA, servA, rv, lenV + 2, distV + dB, loadB, servB)) {
+    if (ls.pairMayImprove(ru, lenU - 2, distU + dA, rv, lenV + 2, distV + dB) && this.priced(ru, rv, u, x)) {
       ls.a
         .reset()
         .add(ru, 1, i - 1)
@@ -97,5 +84,25 @@ export class Relocate implements PairOperator {
   /** Applies the move the last `evaluate` found improving. */
   apply(): void {
     this.ls.commitPair(this.ru, this.rv);
+  }
+
+  /**
+   * Prices the bounded candidate from the routes' load and service totals: u (and x, unless -1)
+   * leave ru for rv. Read only here, since most candidates stop at the distance bound.
+   */
+  private priced(ru: number, rv: number, u: number, x: number): boolean {
+    const rs = this.ls.rs;
+    const m = rs.m;
+    // The end depot adds no load (routes.ts), so the total after it is the delivered load.
+    const loadU = rs.load[ru]![rs.length[ru]! + 1]!;
+    const loadV = rs.load[rv]![rs.length[rv]! + 1]!;
+    const servU = rs.serv[ru]![rs.length[ru]! + 1]!;
+    const servV = rs.serv[rv]![rs.length[rv]! + 1]!;
+    const qu = m.demand[u]!;
+    const su = m.service[u]!;
+    if (x < 0) return this.ls.pairImproves(loadU - qu, servU - su, loadV + qu, servV + su);
+    const qx = m.demand[x]!;
+    const sx = m.service[x]!;
+    return this.ls.pairImproves(loadU - qu - qx, servU - su - sx, loadV + qu + qx, servV + su + sx);
   }
 }

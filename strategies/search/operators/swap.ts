@@ -25,21 +25,12 @@ export class Swap implements PairOperator {
     const lenV = rs.length[rv]!;
     const distU = rs.fwd[ru]![lenU + 1]!;
     const distV = rs.fwd[rv]![lenV + 1]!;
-    // The end depot adds no load (routes.ts), so the total at lenU + 1 is the delivered load.
-    const loadU = rs.load[ru]![lenU + 1]!;
-    const loadV = rs.load[rv]![lenV + 1]!;
-    const servU = rs.serv[ru]![lenU + 1]!;
-    const servV = rs.serv[rv]![lenV + 1]!;
     const u = seqU[i]!;
     const pu = seqU[i - 1]!;
     const x = seqU[i + 1]!;
     const pv = seqV[j - 1]!;
     const v = seqV[j]!;
     const y = seqV[j + 1]!;
-    const qu = m.demand[u]!;
-    const su = m.service[u]!;
-    const qv = m.demand[v]!;
-    const sv = m.service[v]!;
     const a = ls.a;
     const b = ls.b;
     this.ru = ru;
@@ -47,7 +38,7 @@ export class Swap implements PairOperator {
     // u and v.
     let dA = d[pu * n + v]! + d[v * n + x]! - d[pu * n + u]! - d[u * n + x]!;
     let dB = d[pv * n + u]! + d[u * n + y]! - d[pv * n + v]! - d[v * n + y]!;
-    if (ls.pairImproves(ru, lenU, distU + dA, loadU - qu + qv, servU - su + sv, rv, lenV, distV + dB, loadV + qu - qv, servV + su - sv)) {
+    if (ls.pairMayImprove(ru, lenU, distU + dA, rv, lenV, distV + dB) && this.priced(ru, rv, u, -1, v, -1)) {
       a.reset()
         .add(ru, 1, i - 1)
         .add(rv, j, j)
@@ -60,16 +51,10 @@ export class Swap implements PairOperator {
     }
     if (i + 1 > lenU) return false;
     const xx = seqU[i + 2]!;
-    const qx = m.demand[x]!;
-    const sx = m.service[x]!;
     // (u, x) and v.
     dA = d[pu * n + v]! + d[v * n + xx]! - d[pu * n + u]! - d[u * n + x]! - d[x * n + xx]!;
     dB = d[pv * n + u]! + d[u * n + x]! + d[x * n + y]! - d[pv * n + v]! - d[v * n + y]!;
-    const loadA = loadU - qu - qx + qv;
-    const servA = servU - su - sx + sv;
-    const loadB = loadV + qu + qx - qv;
-    const servB = servV + su + sx - sv;
-    if (ls.pairImproves(ru, lenU - 1, distU + dA, loadA, servA, rv, lenV + 1, distV + dB, loadB, servB)) {
+    if (ls.pairMayImprove(ru, lenU - 1, distU + dA, rv, lenV + 1, distV + dB) && this.priced(ru, rv, u, x, v, -1)) {
       a.reset()
         .add(ru, 1, i - 1)
         .add(rv, j, j)
@@ -82,12 +67,10 @@ export class Swap implements PairOperator {
     }
     if (j + 1 > lenV) return false;
     const yy = seqV[j + 2]!;
-    const qy = m.demand[y]!;
-    const sy = m.service[y]!;
     // (u, x) and (v, y).
     dA = d[pu * n + v]! + d[v * n + y]! + d[y * n + xx]! - d[pu * n + u]! - d[u * n + x]! - d[x * n + xx]!;
     dB = d[pv * n + u]! + d[u * n + x]! + d[x * n + yy]! - d[pv * n + v]! - d[v * n + y]! - d[y * n + yy]!;
-    if (ls.pairImproves(ru, lenU, distU + dA, loadA + qy, servA + sy, rv, lenV, distV + dB, loadB - qy, servB - sy)) {
+    if (ls.pairMayImprove(ru, lenU, distU + dA, rv, lenV, distV + dB) && this.priced(ru, rv, u, x, v, y)) {
       a.reset()
         .add(ru, 1, i - 1)
         .add(rv, j, j + 1)
@@ -104,5 +87,29 @@ export class Swap implements PairOperator {
   /** Applies the move the last `evaluate` found improving. */
   apply(): void {
     this.ls.commitPair(this.ru, this.rv);
+  }
+
+  /**
+   * Prices the bounded candidate from the routes' load and service totals: u (and x, unless -1)
+   * trade places with v (and y, unless -1). Read only here, since most candidates stop at the
+   * distance bound.
+   */
+  private priced(ru: number, rv: number, u: number, x: number, v: number, y: number): boolean {
+    const rs = this.ls.rs;
+    const m = rs.m;
+    const q = m.demand;
+    const s = m.service;
+    // The end depot adds no load (routes.ts), so the total after it is the delivered load.
+    const loadU = rs.load[ru]![rs.length[ru]! + 1]!;
+    const loadV = rs.load[rv]![rs.length[rv]! + 1]!;
+    const servU = rs.serv[ru]![rs.length[ru]! + 1]!;
+    const servV = rs.serv[rv]![rs.length[rv]! + 1]!;
+    if (x < 0) return this.ls.pairImproves(loadU - q[u]! + q[v]!, servU - s[u]! + s[v]!, loadV + q[u]! - q[v]!, servV + s[u]! - s[v]!);
+    const loadA = loadU - q[u]! - q[x]! + q[v]!;
+    const servA = servU - s[u]! - s[x]! + s[v]!;
+    const loadB = loadV + q[u]! + q[x]! - q[v]!;
+    const servB = servV + s[u]! + s[x]! - s[v]!;
+    if (y < 0) return this.ls.pairImproves(loadA, servA, loadB, servB);
+    return this.ls.pairImproves(loadA + q[y]!, servA + s[y]!, loadB - q[y]!, servB - s[y]!);
   }
 }

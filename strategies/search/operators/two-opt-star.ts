@@ -8,34 +8,35 @@ import { TailPrices } from "./tail-prices.js";
  * with v's head backwards and u's tail, backwards, precedes v's tail. Each route keeps its
  * vehicle (start and end node). Both variants are priced in O(1) from the prefix sums; when every
  * route starts and ends at one depot the routes' totals give the candidates' directly, else
- * tail-prices.ts joins each part to its new route's own ends. `evaluate` keeps the first variant
- * that improves for `apply`.
+ * tail-prices.ts joins each part to its new route's own ends (and is also used under rules, which
+ * check each part's customers first). `evaluate` keeps the first variant that improves for `apply`.
  */
 export class TwoOptStar implements PairOperator {
   private ru = -1;
   private rv = -1;
   private readonly tails: TailPrices;
-  /** Every route starts and ends at the same node. */
+  /** Every route starts and ends at the same node and no rule limits who serves what: the closed form applies. */
   private readonly oneDepot: boolean;
 
   constructor(private readonly ls: MovePricing) {
     this.tails = new TailPrices(ls.rs);
-    this.oneDepot = sharesOneDepot(ls.rs);
+    this.oneDepot = sharesOneDepot(ls.rs) && ls.rs.rules === null;
   }
 
   /** Whether a variant improves; it is then held in the pricing's pieces for `apply`. */
   evaluate(ru: number, i: number, rv: number, j: number): boolean {
-    const rs = this.ls.rs;
     this.ru = ru;
     this.rv = rv;
+    if (this.oneDepot) return this.oneDepotVariants(ru, i, rv, j);
+    const rs = this.ls.rs;
     // Skills: rv's vehicle takes u's tail either way; a refused tail is not priced (route-rules.ts).
     const rules = rs.rules;
     if (rules !== null && !rules.servesRange(rv, ru, i + 1, rs.length[ru]!, rs.seq[ru]!)) return false;
     if (rules === null || rules.servesRange(ru, rv, j + 1, rs.length[rv]!, rs.seq[rv]!)) {
-      if (this.oneDepot ? this.straightOneDepot(ru, i, rv, j) : this.straight(ru, i, rv, j)) return true;
+      if (this.priced(ru, rv, this.tails.straight(ru, i, rv, j)) && this.confirmStraight(ru, i, rv, j)) return true;
     }
     if (rules !== null && !rules.servesRange(ru, rv, 1, j, rs.seq[rv]!)) return false;
-    return this.oneDepot ? this.reversedOneDepot(ru, i, rv, j) : this.reversed(ru, i, rv, j);
+    return this.priced(ru, rv, this.tails.reversed(ru, i, rv, j)) && this.confirmReversed(ru, i, rv, j);
   }
 
   /** Applies the move the last `evaluate` found improving. */
@@ -43,98 +44,90 @@ export class TwoOptStar implements PairOperator {
     this.ls.commitPair(this.ru, this.rv);
   }
 
-  /** The straight variant from the routes' totals (one depot: a tail ends where the other did). */
-  private straightOneDepot(ru: number, i: number, rv: number, j: number): boolean {
+  /**
+   * Both variants when every route starts and ends at one depot and no rule limits who serves
+   * what: distances from the routes' prefix sums (a tail ends where the other route's did, a
+   * reversed head at the depot it started from), loads and service read only for a candidate
+   * that passes the distance bound.
+   */
+  private oneDepotVariants(ru: number, i: number, rv: number, j: number): boolean {
     const ls = this.ls;
     const rs = ls.rs;
     const d = rs.m.dist;
     const n = rs.m.nodeCount;
+    const seqU = rs.seq[ru]!;
+    const seqV = rs.seq[rv]!;
     const lenU = rs.length[ru]!;
     const lenV = rs.length[rv]!;
     const fwdU = rs.fwd[ru]!;
     const fwdV = rs.fwd[rv]!;
-    const ldU = rs.load[ru]!;
-    const ldV = rs.load[rv]!;
-    const svU = rs.serv[ru]!;
-    const svV = rs.serv[rv]!;
     const distU = fwdU[lenU + 1]!;
     const distV = fwdV[lenV + 1]!;
-    const u = rs.seq[ru]![i]!;
-    const x = rs.seq[ru]![i + 1]!;
-    const v = rs.seq[rv]![j]!;
-    const y = rs.seq[rv]![j + 1]!;
-    const distA = fwdU[i]! + d[u * n + y]! + distV - fwdV[j + 1]!;
-    const distB = fwdV[j]! + d[v * n + x]! + distU - fwdU[i + 1]!;
-    const loadA = ldU[i]! + ldV[lenV + 1]! - ldV[j]!;
-    const servA = svU[i]! + svV[lenV + 1]! - svV[j]!;
-    const loadB = ldV[j]! + ldU[lenU + 1]! - ldU[i]!;
-    const servB = svV[j]! + svU[lenU + 1]! - svU[i]!;
-    if (!ls.pairImproves(ru, i + lenV - j, distA, loadA, servA, rv, j + lenU - i, distB, loadB, servB)) return false;
-    return this.confirmStraight(ru, i, lenU, rv, j, lenV);
-  }
-
-  /** The reversed variant from the routes' totals (one depot: the reversed head ends, and the reversed tail starts, at it). */
-  private reversedOneDepot(ru: number, i: number, rv: number, j: number): boolean {
-    const ls = this.ls;
-    const rs = ls.rs;
-    const d = rs.m.dist;
-    const n = rs.m.nodeCount;
-    const lenU = rs.length[ru]!;
-    const lenV = rs.length[rv]!;
-    const fwdU = rs.fwd[ru]!;
-    const fwdV = rs.fwd[rv]!;
+    const u = seqU[i]!;
+    const x = seqU[i + 1]!;
+    const v = seqV[j]!;
+    const y = seqV[j + 1]!;
+    let distA = fwdU[i]! + d[u * n + y]! + distV - fwdV[j + 1]!;
+    let distB = fwdV[j]! + d[v * n + x]! + distU - fwdU[i + 1]!;
+    if (ls.pairMayImprove(ru, i + lenV - j, distA, rv, j + lenU - i, distB)) {
+      const ldU = rs.load[ru]!;
+      const ldV = rs.load[rv]!;
+      const svU = rs.serv[ru]!;
+      const svV = rs.serv[rv]!;
+      if (
+        ls.pairImproves(
+          ldU[i]! + ldV[lenV + 1]! - ldV[j]!,
+          svU[i]! + svV[lenV + 1]! - svV[j]!,
+          ldV[j]! + ldU[lenU + 1]! - ldU[i]!,
+          svV[j]! + svU[lenU + 1]! - svU[i]!,
+        ) &&
+        this.confirmStraight(ru, i, rv, j)
+      )
+        return true;
+    }
     const bwdU = rs.bwd[ru]!;
-    const bwdV = rs.bwd[rv]!;
+    distA = fwdU[i]! + d[u * n + v]! + rs.bwd[rv]![j]!;
+    distB = bwdU[lenU + 1]! - bwdU[i + 1]! + d[x * n + y]! + distV - fwdV[j + 1]!;
+    if (!ls.pairMayImprove(ru, i + j, distA, rv, lenU - i + lenV - j, distB)) return false;
     const ldU = rs.load[ru]!;
     const ldV = rs.load[rv]!;
     const svU = rs.serv[ru]!;
     const svV = rs.serv[rv]!;
-    const distV = fwdV[lenV + 1]!;
-    const u = rs.seq[ru]![i]!;
-    const x = rs.seq[ru]![i + 1]!;
-    const v = rs.seq[rv]![j]!;
-    const y = rs.seq[rv]![j + 1]!;
-    const distA = fwdU[i]! + d[u * n + v]! + bwdV[j]!;
-    const distB = bwdU[lenU + 1]! - bwdU[i + 1]! + d[x * n + y]! + distV - fwdV[j + 1]!;
-    const loadB = ldU[lenU + 1]! - ldU[i]! + ldV[lenV + 1]! - ldV[j]!;
-    const servB = svU[lenU + 1]! - svU[i]! + svV[lenV + 1]! - svV[j]!;
-    if (!ls.pairImproves(ru, i + j, distA, ldU[i]! + ldV[j]!, svU[i]! + svV[j]!, rv, lenU - i + lenV - j, distB, loadB, servB))
-      return false;
-    return this.confirmReversed(ru, i, lenU, rv, j, lenV);
+    return (
+      ls.pairImproves(
+        ldU[i]! + ldV[j]!,
+        svU[i]! + svV[j]!,
+        ldU[lenU + 1]! - ldU[i]! + ldV[lenV + 1]! - ldV[j]!,
+        svU[lenU + 1]! - svU[i]! + svV[lenV + 1]! - svV[j]!,
+      ) && this.confirmReversed(ru, i, rv, j)
+    );
   }
 
-  /** The straight variant with each part joined to its new route's ends (tail-prices.ts). */
-  private straight(ru: number, i: number, rv: number, j: number): boolean {
-    const t = this.tails.straight(ru, i, rv, j);
-    if (!this.ls.pairImproves(ru, t[2]!, t[0]!, t[1]!, t[6]!, rv, t[5]!, t[3]!, t[4]!, t[7]!)) return false;
-    return this.confirmStraight(ru, i, this.ls.rs.length[ru]!, rv, j, this.ls.rs.length[rv]!);
+  /** Bounds and prices a candidate pair whose totals are in `t` (tail-prices.ts's layout). */
+  private priced(ru: number, rv: number, t: Float64Array): boolean {
+    return this.ls.pairMayImprove(ru, t[2]!, t[0]!, rv, t[5]!, t[3]!) && this.ls.pairImproves(t[1]!, t[6]!, t[4]!, t[7]!);
   }
 
-  /** The reversed variant with each part joined to its new route's ends (tail-prices.ts). */
-  private reversed(ru: number, i: number, rv: number, j: number): boolean {
-    const t = this.tails.reversed(ru, i, rv, j);
-    if (!this.ls.pairImproves(ru, t[2]!, t[0]!, t[1]!, t[6]!, rv, t[5]!, t[3]!, t[4]!, t[7]!)) return false;
-    return this.confirmReversed(ru, i, this.ls.rs.length[ru]!, rv, j, this.ls.rs.length[rv]!);
-  }
-
-  private confirmStraight(ru: number, i: number, lenU: number, rv: number, j: number, lenV: number): boolean {
+  private confirmStraight(ru: number, i: number, rv: number, j: number): boolean {
+    const rs = this.ls.rs;
     this.ls.a
       .reset()
       .add(ru, 1, i)
-      .add(rv, j + 1, lenV);
+      .add(rv, j + 1, rs.length[rv]!);
     this.ls.b
       .reset()
       .add(rv, 1, j)
-      .add(ru, i + 1, lenU);
+      .add(ru, i + 1, rs.length[ru]!);
     return this.ls.confirmPair(ru, rv);
   }
 
-  private confirmReversed(ru: number, i: number, lenU: number, rv: number, j: number, lenV: number): boolean {
+  private confirmReversed(ru: number, i: number, rv: number, j: number): boolean {
+    const rs = this.ls.rs;
     this.ls.a.reset().add(ru, 1, i).add(rv, 1, j, true);
     this.ls.b
       .reset()
-      .add(ru, i + 1, lenU, true)
-      .add(rv, j + 1, lenV);
+      .add(ru, i + 1, rs.length[ru]!, true)
+      .add(rv, j + 1, rs.length[rv]!);
     return this.ls.confirmPair(ru, rv);
   }
 }

@@ -21,36 +21,37 @@ export class TextbookMovePricing extends TextbookRoutes implements MovePricing {
   private before = 0;
   private readonly fixedCost = this.m.fixedCost[0]!;
   private readonly unitCost = this.m.unitCost[0]!;
+  /** The candidates last bounded by `pairMayImprove`, priced by `pairImproves`. */
+  private countA = 0;
+  private countB = 0;
+  private distA = 0;
+  private distB = 0;
   /** Delivered totals of the two candidate routes last priced by `pairImproves` (for the exact load in `confirmPair`). */
   private loadA = 0;
   private loadB = 0;
 
-  /**
-   * Whether routes ru and rv with these totals cost less than they do now (`before`, set here),
-   * priced from the totals; the distance bound prunes first.
-   */
-  pairImproves(
-    ru: number,
-    countA: number,
-    distA: number,
-    loadA: number,
-    servA: number,
-    rv: number,
-    countB: number,
-    distB: number,
-    loadB: number,
-    servB: number,
-  ): boolean {
+  /** Whether routes ru and rv with these counts and distances may cost less than they do now (`before`, set here). */
+  pairMayImprove(ru: number, countA: number, distA: number, rv: number, countB: number, distB: number): boolean {
     const before = (this.before = this.rs.cost[ru]! + this.rs.cost[rv]!);
     // The vehicles are identical: their fixed and unit cost, read once, bound every candidate.
     const boundA = countA > 0 ? this.fixedCost + this.unitCost * distA : 0;
     const boundB = countB > 0 ? this.fixedCost + this.unitCost * distB : 0;
     if (boundA + boundB >= before - EPS) return false;
-    const after = this.costs.fromTotals(0, countA, distA, loadA, servA) + this.costs.fromTotals(0, countB, distB, loadB, servB);
+    this.countA = countA;
+    this.countB = countB;
+    this.distA = distA;
+    this.distB = distB;
+    return true;
+  }
+
+  /** Whether the candidates bounded last cost less than `before`, priced from their totals. */
+  pairImproves(loadA: number, servA: number, loadB: number, servB: number): boolean {
+    const after =
+      this.costs.fromTotals(0, this.countA, this.distA, loadA, servA) + this.costs.fromTotals(0, this.countB, this.distB, loadB, servB);
     this.predicted = after;
     this.loadA = loadA;
     this.loadB = loadB;
-    return after < before - EPS;
+    return after < this.before - EPS;
   }
 
   /**
