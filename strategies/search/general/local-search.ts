@@ -1,7 +1,6 @@
 import type { Rng } from "../../core/rng.js";
 import type { Routes } from "../routes.js";
 import { SwapStar } from "../moves/swap-star.js";
-import { insertUnserved, removeOptional } from "../moves/optional.js";
 import { improveFleetUse } from "../moves/vehicle-change.js";
 import { repairBackhaulPairing } from "../moves/backhaul-pairing.js";
 import { backhaulHeadExchange, linehaulTwoOptStar } from "../moves/linehaul-two-opt-star.js";
@@ -9,7 +8,9 @@ import { pairExchange } from "../moves/pair-exchange.js";
 import { pairRelocate } from "../moves/pair-relocate.js";
 import { pairRelocateWithin } from "../moves/pair-relocate-within.js";
 import { Relocate } from "../operators/relocate.js";
+import { InsertUnserved } from "../operators/insert-unserved.js";
 import { RelocateWithin } from "../operators/relocate-within.js";
+import { RemoveOptional } from "../operators/remove-optional.js";
 import { Swap } from "../operators/swap.js";
 import { SwapWithin } from "../operators/swap-within.js";
 import { TwoOpt } from "../operators/two-opt.js";
@@ -48,6 +49,9 @@ export class GeneralLocalSearch extends GeneralMovePricing {
   private readonly swapWithin = new SwapWithin(this);
   private readonly twoOpt = new TwoOpt(this);
   private readonly twoOptStar = new TwoOptStar(this);
+  /** Every candidate priced: the insertion bounds are not checked against this search's rules (distance and stop caps, skills). */
+  private readonly insertUnserved = new InsertUnserved(this, false);
+  private readonly removeOptional = new RemoveOptional(this);
 
   constructor(rs: Routes) {
     super(rs);
@@ -129,12 +133,16 @@ export class GeneralLocalSearch extends GeneralMovePricing {
         const lastTested = this.testedAt[u]!;
         this.testedAt[u] = rs.clock;
         const near = m.neighbours[u]!;
-        // Customers that may stay unserved (moves/optional.ts): serve, drop or exchange them.
+        // Customers that may stay unserved (operators/insert-unserved.ts, remove-optional.ts): serve, drop or exchange them.
         if (optional && rs.routeOf[u]! < 0) {
-          if (this.neighbourhoodChanged(u, lastTested) && insertUnserved(this, u)) improved = true;
+          if (this.neighbourhoodChanged(u, lastTested) && this.insertUnserved.evaluate(u)) {
+            this.insertUnserved.apply();
+            improved = true;
+          }
           continue;
         }
-        if (optional && rs.modifiedAt[rs.routeOf[u]!]! > lastTested && removeOptional(this, u)) {
+        if (optional && rs.modifiedAt[rs.routeOf[u]!]! > lastTested && this.removeOptional.evaluate(u)) {
+          this.removeOptional.apply();
           improved = true;
           continue;
         }

@@ -37,8 +37,10 @@ export interface MovePricing {
   withinImproves(r: number, delta: number): boolean;
   /** After withinImproves: whether pieces `a` on r still improve, priced exactly. */
   confirmWithin(r: number): boolean;
-  /** Rewrites r as pieces `a` (after confirmWithin). */
+  /** Rewrites r as pieces `a` (after confirmWithin, or with `predicted` set by the caller). */
   commitWithin(r: number): void;
+  /** An empty route of vehicle type `type` other than `except` (-1: none). */
+  emptyOfType(type: number, except: number): number;
 }
 
 /** A move between two routes: u at position i of ru, with position j of rv (j = 0: rv's start). */

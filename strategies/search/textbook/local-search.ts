@@ -1,9 +1,10 @@
 import type { Rng } from "../../core/rng.js";
 import type { ProblemData } from "../problem-data.js";
 import { SwapStar } from "../moves/swap-star.js";
-import { textbookInsertUnserved, textbookRemoveOptional } from "../moves/textbook-optional.js";
 import { Relocate } from "../operators/relocate.js";
+import { InsertUnserved } from "../operators/insert-unserved.js";
 import { RelocateWithin } from "../operators/relocate-within.js";
+import { RemoveOptional } from "../operators/remove-optional.js";
 import { Swap } from "../operators/swap.js";
 import { SwapWithin } from "../operators/swap-within.js";
 import { TwoOpt } from "../operators/two-opt.js";
@@ -38,6 +39,8 @@ export class LocalSearch extends TextbookMovePricing {
   private readonly swapWithin = new SwapWithin(this);
   private readonly twoOpt = new TwoOpt(this);
   private readonly twoOptStar = new TwoOptStar(this);
+  private readonly insertUnserved = new InsertUnserved(this, true);
+  private readonly removeOptional = new RemoveOptional(this);
 
   constructor(m: ProblemData) {
     super(m);
@@ -122,16 +125,20 @@ export class LocalSearch extends TextbookMovePricing {
   private examine(u: number, skipUnchanged: boolean, empty: number): boolean {
     const lastTested = this.testedAt[u]!;
     this.testedAt[u] = this.clock;
-    // Optional customers (textbook-optional.ts): an unserved one can only enter a route; a served one may leave first.
+    // Optional customers: an unserved one can only enter a route; a served one may leave first.
     if (this.m.skipPrice) {
       if (this.rs.routeOf[u]! < 0) {
         const idle = skipUnchanged && this.unservedIdle[u] === 1 && lastTested > this.repricedAt;
-        const moved = textbookInsertUnserved(this, u, idle ? lastTested : -1);
+        const moved = this.insertUnserved.evaluate(u, idle ? lastTested : -1);
+        if (moved) this.insertUnserved.apply();
         this.unservedIdle[u] = moved ? 0 : 1;
         return moved;
       }
       this.unservedIdle[u] = 0;
-      if (textbookRemoveOptional(this, u)) return true;
+      if (this.removeOptional.evaluate(u)) {
+        this.removeOptional.apply();
+        return true;
+      }
     }
     const near = this.m.neighbours[u]!;
     let improved = false;
@@ -151,15 +158,10 @@ export class LocalSearch extends TextbookMovePricing {
     }
     // Localised: only a customer whose route changed can newly gain from a route of its own.
     if (empty === EMPTY_ALWAYS || (empty === EMPTY_IF_CHANGED && this.rs.modifiedAt[this.rs.routeOf[u]!]! > lastTested)) {
-      const r = this.firstEmptyRoute();
+      const r = this.emptyOfType(0, -1);
       if (r >= 0 && this.movesAfter(u, r, 0)) improved = true;
     }
     return improved;
-  }
-
-  private firstEmptyRoute(): number {
-    for (let r = 0; r < this.m.routes; r++) if (this.rs.length[r] === 0) return r;
-    return -1;
   }
 
   /** Every move between customer u and position j of route rv (j = 0: rv's start depot), in the search's order. */

@@ -118,6 +118,13 @@ export class TextbookMovePricing extends TextbookRoutes implements MovePricing {
     return this.penalties.load * (exact - Math.max(0, delivered - this.m.capacity[r]!));
   }
 
+  /** The first empty route other than `except` (-1: none): the vehicles are identical, so there is one type. */
+  emptyOfType(type: number, except: number): number {
+    if (type > 0) return -1;
+    for (let r = 0; r < this.m.routes; r++) if (r !== except && this.rs.length[r] === 0) return r;
+    return -1;
+  }
+
   commitWithin(r: number): void {
     const count = this.write(this.a, this.scratch);
     this.setRoute(r, this.scratch, count);
