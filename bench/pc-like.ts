@@ -18,19 +18,6 @@ import { solverClockIsCpu } from "../strategies/core/clock.js";
 import { ghLike } from "./gh-like.js";
 import { benchSettings } from "./settings-env.js";
 
-const { values } = parseArgs({
-  options: {
-    time: { type: "string", default: "30" },
-    seed: { type: "string", default: "1" },
-    count: { type: "string", default: "6" },
-    from: { type: "string", default: "0" },
-    customers: { type: "string" },
-    "no-windows": { type: "boolean", default: false },
-    strategy: { type: "string" },
-    "instance-seed": { type: "string", default: "2121" },
-  },
-});
-
 /** The GH-like instance `index` with prizes, cut to `customers` (all when undefined), with or without windows. */
 export function pcLike(index: number, seedBase: number, customers?: number, windows = true): { name: string; request: SolveRequestInput } {
   const { name, request } = ghLike(index, seedBase);
@@ -60,6 +47,18 @@ export function pcLike(index: number, seedBase: number, customers?: number, wind
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({
+    options: {
+      time: { type: "string", default: "30" },
+      seed: { type: "string", default: "1" },
+      count: { type: "string", default: "6" },
+      from: { type: "string", default: "0" },
+      customers: { type: "string" },
+      "no-windows": { type: "boolean", default: false },
+      strategy: { type: "string" },
+      "instance-seed": { type: "string", default: "2121" },
+    },
+  });
   const count = Number(values.count);
   const from = Number(values.from);
   const customers = values.customers ? Number(values.customers) : undefined;

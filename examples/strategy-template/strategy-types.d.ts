@@ -34,6 +34,8 @@ export interface CompiledProblem {
   rules?: object | null;
   /** Pickups, backhauls, shipments, extra load dimensions; absent or null when the request uses none. */
   loads?: object | null;
+  /** Stops locked at the head of routes (vehicle_locked_stops); absent or null when none is. */
+  locks?: object | null;
 }
 
 /** The service's seeded random numbers: the only randomness a strategy may use (results repeat). */
@@ -68,7 +70,8 @@ export type StrategyFeature =
   | "pickups"
   | "backhauls"
   | "shipments"
-  | "extra_dimensions";
+  | "extra_dimensions"
+  | "locked_stops";
 
 export interface Strategy {
   /** kebab-case, unique among the service's strategies: what a request pins in `strategy`. */

@@ -1,8 +1,9 @@
 import { addServiceConstraints, type ServiceConstraintOptions } from "./generate-constraints.js";
 import { addLoadFields, type LoadOptions } from "./generate-loads.js";
+import { addTimeFields, type TimeFieldOptions } from "./generate-time.js";
 import type { SolveRequest } from "./types.js";
 
-export interface GeneratorOptions extends LoadOptions, ServiceConstraintOptions {
+export interface GeneratorOptions extends LoadOptions, ServiceConstraintOptions, TimeFieldOptions {
   nodes: number;
   depots: number;
   capacities: boolean;
@@ -75,6 +76,7 @@ export function generateProblem(options: GeneratorOptions): SolveRequest {
     request.max_working_hours = 11;
   }
   if (options.optional || options.skills || options.shifts) addServiceConstraints(request, options, rand, depots);
+  if (options.twoWindows || options.breaks || options.profiles) addTimeFields(request, options, rand, depots);
   addLoadFields(request, options, options.seed);
   return request;
 }

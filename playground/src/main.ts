@@ -7,6 +7,7 @@ import { downloadHistoryItem, listHistory, pollResult, submitSolve } from "./api
 import { renderFields } from "./fields-view.js";
 import { followTask } from "./follow.js";
 import { generateProblem } from "./generate.js";
+import { parseVehicleList } from "./generate-time.js";
 import { renderHistory } from "./history-view.js";
 import { LiveView } from "./live-view.js";
 import { ResultView } from "./result-view.js";
@@ -130,6 +131,10 @@ $("gen-button").addEventListener("click", () =>
       optional: input("gen-optional").checked,
       skills: input("gen-skills").checked,
       shifts: input("gen-shifts").checked,
+      twoWindows: input("gen-two-windows").checked,
+      breaks: input("gen-breaks").checked,
+      profiles: input("gen-profiles").checked,
+      bikeVehicles: parseVehicleList(input("gen-bikes").value),
       timeLimitSeconds: Number(input("gen-time").value),
       seed: Number(input("gen-seed").value),
     }),

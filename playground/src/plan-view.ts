@@ -11,6 +11,12 @@ export interface Stop {
   service: number;
   lateness: number;
   window: [number, number] | null;
+  /** The stop's several windows (node_time_window_sets), null when it has one. */
+  windows: [number, number][] | null;
+  /** A customer served here (false at the start node, and at the end node of a route that returns). */
+  served: boolean;
+  /** One of the first `vehicle_locked_stops[v]` stops of `initial_routes[v]`, kept in place. */
+  locked: boolean;
   load: number;
   /** Load on board after the stop (`loads_on_board`), null when the result has none. */
   onBoard: number | null;
@@ -21,6 +27,8 @@ export interface VehiclePlan {
   vehicle: number;
   color: string;
   route: number[];
+  /** Stops served (the route without its start node and, unless the route is open, its end node). */
+  customers: number;
   distance: number;
   cost: number;
   load: number;
@@ -37,6 +45,17 @@ export interface VehiclePlan {
   shift: [number, number] | null;
   /** Its working-hours cap in minutes (vehicle_max_working_hours, else max_working_hours; null: none). */
   capMinutes: number | null;
+  /** The breaks the result gives it (`breaks`), in minutes after `base_start_time`. */
+  breaks: Break[];
+  /** The road network it drives on (vehicle_profiles; null: the request's own). */
+  profile: string | null;
+}
+
+/** A driver's break: when it starts and ends, and the node after whose service it is taken. */
+export interface Break {
+  start: number;
+  end: number;
+  afterNode: number;
 }
 
 /** A customer the plan leaves unserved, and why (the result's `unassigned`). */
@@ -95,8 +114,27 @@ export function minutesToClock(minutes: number, base: number): string {
   return [h, m, s].map((x) => String(x).padStart(2, "0")).join(":");
 }
 
+/** Whether the request has the time dimension: windows, service times, and speeds or a duration matrix. */
 export function isTimed(request: SolveRequest): boolean {
-  return Array.isArray(request.node_time_windows) && Array.isArray(request.node_service_time) && Array.isArray(request.vehicle_speeds);
+  const travel = Array.isArray(request.vehicle_speeds) || Array.isArray(request.duration_matrix);
+  return Array.isArray(request.node_time_windows) && Array.isArray(request.node_service_time) && travel;
+}
+
+/** The result's `breaks` of one vehicle, read as minutes. */
+function breaksOf(result: SolvedResult, label: string, base: number): Break[] {
+  const all = (result as { breaks?: Record<string, { start: string; end: string; after_node: number }[]> }).breaks;
+  return (all?.[label] ?? []).map((b) => ({
+    start: clockToMinutes(b.start, base),
+    end: clockToMinutes(b.end, base),
+    afterNode: b.after_node,
+  }));
+}
+
+/** The nodes vehicle `v` keeps locked at the head of its route (initial_routes, vehicle_locked_stops). */
+function lockedNodes(request: SolveRequest, v: number): Set<number> {
+  const routes = request.initial_routes as (number[] | null)[] | undefined;
+  const counts = request.vehicle_locked_stops as number[] | undefined;
+  return new Set((routes?.[v] ?? []).slice(0, counts?.[v] ?? 0));
 }
 
 /** The result read against its request: per vehicle the schedule, cost and load, and the totals. */
@@ -113,23 +151,49 @@ export function buildPlanView(request: SolveRequest, result: SolvedResult): Plan
     const loads = result.loads[label] ?? [];
     const times = result.time_windows[label] ?? [];
     const { onBoard, extraOnBoard } = onBoardOf(result, label);
+    const locked = lockedNodes(request, vehicle);
+    // An open route (vehicle_return_to_end false) ends at its last customer: every node after the first is a stop.
+    const open = (request.vehicle_return_to_end as boolean[] | undefined)?.[vehicle] === false;
+    const isStop = (i: number) => i > 0 && (open || i < route.length - 1);
+    const windowSets = request.node_time_window_sets as ([number, number][] | null)[] | undefined;
     const stops = route.map((node, i): Stop => {
       const window = timed ? (request.node_time_windows?.[node] ?? null) : null;
+      const windows = timed && isStop(i) ? (windowSets?.[node] ?? null) : null;
       // The document types each pair as a string array of exactly two items.
       const pair = timed ? times[i] : undefined;
       const arrive = pair?.[0] !== undefined ? clockToMinutes(pair[0], base) : null;
       const leave = pair?.[1] !== undefined ? clockToMinutes(pair[1], base) : null;
-      const inner = i > 0 && i < route.length - 1;
-      const service = timed && inner ? (request.node_service_time?.[node] ?? 0) : 0;
-      const serviceStart = leave === null ? null : i === route.length - 1 ? arrive : leave - service;
+      const service = timed && isStop(i) ? (request.node_service_time?.[node] ?? 0) : 0;
+      const serviceStart = leave === null ? null : !isStop(i) && i > 0 ? arrive : leave - service;
       const waiting = arrive !== null && serviceStart !== null ? Math.max(0, serviceStart - arrive) : 0;
       const lateness = serviceStart !== null && window && i > 0 ? Math.max(0, serviceStart - window[1]) : 0;
-      return { node, arrive, serviceStart, leave, waiting, service, lateness, window, load: loads[i] ?? 0, onBoard: onBoard?.[i] ?? null };
+      const isLocked = isStop(i) && locked.has(node);
+      const load = loads[i] ?? 0;
+      return {
+        node,
+        arrive,
+        serviceStart,
+        leave,
+        waiting,
+        service,
+        lateness,
+        window,
+        windows,
+        served: isStop(i),
+        locked: isLocked,
+        load,
+        onBoard: onBoard?.[i] ?? null,
+      };
     });
     const distance = result.distances[k] ?? 0;
     const fixed = costObjective ? (request.vehicle_fixed_costs?.[vehicle] ?? 0) : 0;
     const unit = costObjective ? (request.vehicle_unit_distance_costs?.[vehicle] ?? 1) : 1;
     const lateness = stops.reduce((s, stop) => s + stop.lateness, 0);
+    const depart = stops[0]?.leave ?? null;
+    const last = stops[stops.length - 1];
+    const finish = (open ? last?.leave : last?.arrive) ?? null;
+    const perHour = costObjective ? ((request.vehicle_unit_time_costs as number[] | undefined)?.[vehicle] ?? 0) : 0;
+    const timeCost = perHour > 0 && depart !== null && finish !== null ? (perHour * (finish - depart)) / 60 : 0;
     const shiftPair = request.vehicle_time_windows;
     const shift = timed && Array.isArray(shiftPair) && Array.isArray(shiftPair[vehicle]) ? (shiftPair[vehicle] as [number, number]) : null;
     const ownHours = (request.vehicle_max_working_hours as (number | null)[] | undefined)?.[vehicle];
@@ -139,21 +203,24 @@ export function buildPlanView(request: SolveRequest, result: SolvedResult): Plan
       vehicle,
       color: vehicleColor(vehicle),
       route,
+      customers: route.filter((_, i) => isStop(i)).length,
       distance,
-      cost: fixed + unit * distance + (soft ? lateness * (request.late_penalty_per_min ?? 0) : 0),
+      cost: fixed + unit * distance + timeCost + (soft ? lateness * (request.late_penalty_per_min ?? 0) : 0),
       load: loads[loads.length - 1] ?? 0,
       capacity: request.vehicles_capacity[vehicle] ?? 0,
       stops,
       onBoard,
       extraOnBoard,
-      depart: stops[0]?.leave ?? null,
-      finish: stops[stops.length - 1]?.arrive ?? null,
+      depart,
+      finish,
       lateness,
       shift,
       capMinutes: timed && typeof hours === "number" && hours > 0 ? hours * 60 : null,
+      breaks: timed ? breaksOf(result, label, base) : [],
+      profile: (request.vehicle_profiles as (string | null)[] | undefined)?.[vehicle] ?? null,
     };
     stops.forEach((stop, i) => {
-      if (i > 0 && i < stops.length - 1) visits.set(stop.node, { plan, stop });
+      if (isStop(i)) visits.set(stop.node, { plan, stop });
     });
     return plan;
   });

@@ -9,7 +9,7 @@ export function renderRoutesTable(table: HTMLTableElement, summary: HTMLElement,
   const head = ["Vehicle", "Stops", "Distance", "Cost", "Load / capacity", ...(plan.timed ? ["Departs", "Returns", "Late (min)"] : [])];
   const rows = plan.vehicles.map((v) => [
     v.label,
-    String(v.route.length - 2),
+    String(v.customers),
     num(v.distance),
     num(v.cost, 2),
     `${v.load} / ${v.capacity}`,

@@ -10,6 +10,8 @@ export const TIMELINE_COLORS = {
   window: "rgba(74, 111, 165, 0.16)",
   cap: "#7b1fa2",
   shift: "#00897b",
+  break: "#6d4c41",
+  locked: "#212121",
 };
 
 const ROW_HEIGHT = 26;
@@ -20,13 +22,14 @@ const ROW_HEIGHT = 26;
  * working-hours cap (its own, else the request's) as a dashed line, and the load against the
  * vehicle's capacity. All rows share one time axis. Without the time dimension a row shows the
  * route's distance instead. With pickups or shipments (`loads_on_board`) a step line shows the
- * load on board along the row, and the load column shows its peak against the capacity. Each row also says
- * its day in words (aria-label) for screen readers.
+ * load on board along the row, and the load column shows its peak against the capacity. A stop with
+ * several windows shows each of them; breaks are brown bars, and locked stops (vehicle_locked_stops)
+ * have a dark mark above their service. Each row also says its day in words (aria-label) for screen readers.
  */
 export function renderTimelines(container: HTMLElement, plan: PlanView, base: number): void {
   container.replaceChildren();
   const starts = plan.vehicles.map((v) =>
-    Math.min(v.depart ?? 0, ...v.stops.map((s) => s.window?.[0] ?? Infinity), v.shift?.[0] ?? Infinity),
+    Math.min(v.depart ?? 0, ...v.stops.map((s) => s.window?.[0] ?? Infinity), v.shift?.[0] ?? Infinity, ...v.breaks.map((b) => b.start)),
   );
   const ends = plan.vehicles.map((v) =>
     Math.max(
@@ -94,7 +97,16 @@ function vehicleRow(vehicle: VehiclePlan, plan: PlanView, axis: { from: number; 
   row.dataset.load = String(vehicle.load);
   if (vehicle.shift) row.dataset.shift = `${minutesToClock(vehicle.shift[0], base)}–${minutesToClock(vehicle.shift[1], base)}`;
   if (vehicle.onBoard) row.dataset.onBoard = vehicle.onBoard.join(",");
-  const onBoardText = vehicle.onBoard ? `; ${describeOnBoard(vehicle)}` : "";
+  const breaks = vehicle.breaks.map((b) => `${minutesToClock(b.start, base).slice(0, 5)}–${minutesToClock(b.end, base).slice(0, 5)}`);
+  if (breaks.length > 0) row.dataset.breaks = breaks.join(",");
+  const locked = vehicle.stops.filter((s) => s.locked).map((s) => s.node);
+  if (locked.length > 0) row.dataset.locked = locked.join(",");
+  if (vehicle.profile) row.dataset.profile = vehicle.profile;
+  const extras =
+    (vehicle.profile ? `; profile ${vehicle.profile}` : "") +
+    (breaks.length > 0 ? `; break${breaks.length > 1 ? "s" : ""} ${breaks.join(", ")}` : "") +
+    (locked.length > 0 ? `; locked stops ${locked.join(", ")}` : "");
+  const onBoardText = (vehicle.onBoard ? `; ${describeOnBoard(vehicle)}` : "") + extras;
   row.setAttribute(
     "aria-label",
     (plan.timed
@@ -120,6 +132,8 @@ function dayTotals(vehicle: VehiclePlan): { driving: number; waiting: number; se
     waiting += stop.waiting;
     service += stop.service;
   });
+  // A break after departure sits in a gap between a leave time and the next arrival; one before departure does not.
+  for (const b of vehicle.breaks) if (vehicle.depart !== null && b.start >= vehicle.depart) driving -= b.end - b.start;
   return { driving, waiting, service };
 }
 
@@ -142,7 +156,10 @@ function drawRow(canvas: HTMLCanvasElement, vehicle: VehiclePlan, plan: PlanView
     drawOnBoard(ctx, vehicle, x, false, h);
     return;
   }
-  for (const stop of vehicle.stops.slice(1, -1)) if (stop.window) bar(stop.window[0], stop.window[1], TIMELINE_COLORS.window, 2, 22);
+  for (const stop of vehicle.stops) {
+    if (!stop.served) continue;
+    for (const [from, to] of stop.windows ?? (stop.window ? [stop.window] : [])) bar(from, to, TIMELINE_COLORS.window, 2, 22);
+  }
   vehicle.stops.forEach((stop, i) => {
     const previous = vehicle.stops[i - 1];
     if (previous?.leave != null && stop.arrive !== null) bar(previous.leave, stop.arrive, TIMELINE_COLORS.driving);
@@ -150,7 +167,11 @@ function drawRow(canvas: HTMLCanvasElement, vehicle: VehiclePlan, plan: PlanView
     if (stop.serviceStart !== null) bar(stop.serviceStart, stop.serviceStart + stop.service, TIMELINE_COLORS.service);
     if (stop.lateness > 0 && stop.window && stop.serviceStart !== null)
       bar(stop.window[1], stop.serviceStart, TIMELINE_COLORS.lateness, 19, 5);
+    if (stop.locked && stop.serviceStart !== null)
+      bar(stop.serviceStart, stop.serviceStart + Math.max(stop.service, 1), TIMELINE_COLORS.locked, 3, 3);
   });
+  // Breaks fall between a stop's leave time and the next arrival: drawn over that stretch's driving.
+  for (const b of vehicle.breaks) bar(b.start, b.end, TIMELINE_COLORS.break);
   if (vehicle.shift) {
     // The shift as a bracket: a thin bar along the top with a tick at each end.
     const [from, to] = vehicle.shift;

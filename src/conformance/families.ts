@@ -112,6 +112,11 @@ export function familyRequest(feature: StrategyFeature): SolveRequestInput {
       r.node_extra_demands = perNode((i) => (i === 0 ? [0] : [1 + (i % 3)]));
       r.vehicles_extra_capacity = [[8], [8]];
       break;
+    case "locked_stops":
+      // Node 5 first on vehicle 0 and node 1 first on vehicle 1: far from where a free plan puts them.
+      r.initial_routes = [[5, 3], [1]];
+      r.vehicle_locked_stops = [1, 1];
+      break;
   }
   return r;
 }
@@ -154,6 +159,10 @@ export function requestFeatures(r: SolveRequestInput): StrategyFeature[] {
   add(
     "extra_dimensions",
     has(req.node_extra_demands, () => true),
+  );
+  add(
+    "locked_stops",
+    has(req.vehicle_locked_stops, (v) => typeof v === "number" && v > 0),
   );
   return found;
 }

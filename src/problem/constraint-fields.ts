@@ -21,5 +21,8 @@ export type LoadFields = Pick<
   "node_pickups" | "pickups_after_deliveries" | "shipments" | "node_extra_demands" | "vehicles_extra_capacity"
 >;
 
+/** Plans that change during the day: a plan to start from and its locked stops (the document's own types). */
+export type PlanFields = Pick<SolveRequest, "initial_routes" | "vehicle_locked_stops">;
+
 /** The request fields of constraints.md. */
-export type ConstraintFields = ServiceFields & LoadFields;
+export type ConstraintFields = ServiceFields & LoadFields & PlanFields;

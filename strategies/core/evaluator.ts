@@ -1,4 +1,5 @@
 import { checkRouteLoads } from "./evaluate-loads.js";
+import { keepsLocks } from "./evaluate-locks.js";
 import { arrivalClose, departureOpen, durationCap, routeRuleExcess, unservedFromSeen } from "./evaluate-rules.js";
 import { distanceBetween, type CompiledProblem, type Solution } from "./problem.js";
 
@@ -130,7 +131,7 @@ export function evaluateRoute(
       distanceExcess: 0,
       stopsExcess: 0,
       forbidden: 0,
-      feasible: true,
+      feasible: keepsLocks(p, v, route, 0),
     };
   }
   let distance = 0;
@@ -226,7 +227,8 @@ export function evaluateRoute(
     distanceExcess <= 1e-9 &&
     stopsExcess === 0 &&
     forbidden === 0 &&
-    (loadCheck === null || loadCheck.orderViolations === 0);
+    (loadCheck === null || loadCheck.orderViolations === 0) &&
+    keepsLocks(p, v, route, len);
   if (loadCheck)
     return {
       distance,

@@ -49,6 +49,21 @@ export interface CompiledProblem {
    * Absent or null when the request uses none of them: loads then travel one way (delivered).
    */
   loads?: LoadRules | null;
+  /**
+   * Stops fixed at the head of vehicles' routes (vehicle_locked_stops). Absent or null when no
+   * vehicle has one: then every visit may move, exactly as before the field existed.
+   */
+  locks?: LockedStops | null;
+}
+
+/** The locked head of each route: same vehicle, same order, before every other stop. */
+export interface LockedStops {
+  /** Per vehicle: its locked stops in order (empty for most). */
+  stops: Int32Array[];
+  /** Per node: the vehicle it is locked to, -1 when it is free. */
+  vehicle: Int32Array;
+  /** Per node: its position on that vehicle's route, 1-based (0 when free). */
+  position: Int32Array;
 }
 
 /** Who may serve what, and when. Every array is full length; "none" is encoded, never null. */
@@ -152,6 +167,15 @@ export function denseMatrixRefusal(p: CompiledProblem, strategy: string): string
     `the ${strategy} strategy needs the full distance matrix, which is not built for ${p.nodeCount} nodes ` +
     "(distances are computed from node_positions on demand); use the large strategy"
   );
+}
+
+/**
+ * The refusal of a strategy whose moves do not keep locked stops in place (vehicle_locked_stops);
+ * null without them.
+ */
+export function lockedStopsRefusal(p: CompiledProblem, strategy: string): string | null {
+  if (!p.locks) return null;
+  return `the ${strategy} strategy does not keep vehicle_locked_stops in place; use the hgs strategy`;
 }
 
 /**

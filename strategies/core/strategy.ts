@@ -20,6 +20,7 @@ export const STRATEGY_FEATURES = [
   "backhauls",
   "shipments",
   "extra_dimensions",
+  "locked_stops",
 ] as const;
 export type StrategyFeature = (typeof STRATEGY_FEATURES)[number];
 

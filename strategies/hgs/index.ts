@@ -44,6 +44,8 @@ export const hgs: Strategy = {
   solve(given: CompiledProblem, budget: Budget, initial?: Solution): Solution {
     // Textbook windows above 3,000 nodes given by coordinates: the matrix, built here (whole-matrix.ts).
     const p = buildsOwnMatrix(given) ? withDenseMatrix(given) : given;
+    // Locked stops are a rule of the general search's route model (search/route-locks.ts).
+    if (p.locks) return iteratedLocalSearch(p, budget, initial);
     const outcome = buildModel(p);
     if (!outcome.ok) {
       // Backhauls on a textbook fleet: the textbook iterated search on PyVRP's transformation

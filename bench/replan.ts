@@ -1,0 +1,94 @@
+/**
+ * Re-planning: on shared instances of 200-1,000 customers, solve (`--first-time` s), change 5% of
+ * the customers and lock the first third of every route (replan-change.ts), then solve the changed
+ * problem twice: cold, from the locked stops only, for `--time` s, and warm, from the previous
+ * answer, for a third of that. Reports both costs (warm at or below cold means the warm start
+ * reached the cold cost in a third of the time) and the share of the unlocked stops that stay
+ * whose vehicle the warm answer changed.
+ *
+ * `node --import tsx bench/replan.ts [--only NAME,...] [--time S] [--first-time S] [--seed N] [--bench-dir DIR]`
+ */
+import { parseArgs } from "node:util";
+import { solveRequest, type SolvedResultObject } from "../src/problem/solve-request.js";
+import { entryRequest, loadBenchmarks } from "./benchmark-folder.js";
+import { replanChange } from "./replan-change.js";
+import { benchSettings } from "./settings-env.js";
+
+const DEFAULT_INSTANCES = [
+  "X-n204-k19",
+  "X-n251-k28",
+  "X-n298-k31",
+  "C1_2_1",
+  "R1_2_2",
+  "RC1_2_1",
+  "C2_4_1",
+  "R1_6_2",
+  "RC2_8_1",
+  "C1_10_1",
+];
+
+const { values } = parseArgs({
+  options: {
+    only: { type: "string" },
+    time: { type: "string", default: "30" },
+    "first-time": { type: "string", default: "10" },
+    seed: { type: "string", default: "1" },
+    "bench-dir": { type: "string" },
+  },
+});
+const seed = Number(values.seed);
+const seconds = Number(values.time);
+const benchmarks = loadBenchmarks(values["bench-dir"]);
+const names = values.only ? values.only.split(",") : DEFAULT_INSTANCES;
+
+function solve(request: Parameters<typeof solveRequest>[0], name: string, limit: number): SolvedResultObject | string {
+  const outcome = solveRequest(request, { settings: benchSettings, requestId: name, timeLimitSeconds: limit, seed });
+  return outcome.status === "solved" ? outcome.result : outcome.error;
+}
+
+/** Customers per vehicle index from a result's routes ("Vehicle i" -> start, customers..., end). */
+function customersOf(result: SolvedResultObject, vehicles: number): number[][] {
+  const routes: number[][] = Array.from({ length: vehicles }, () => []);
+  for (const [label, nodes] of Object.entries(result.routes)) routes[Number(label.replace("Vehicle ", ""))] = nodes.slice(1, -1);
+  return routes;
+}
+
+console.log(`re-planning: seed ${seed}, first solve ${values["first-time"]} s, cold ${seconds} s, warm ${seconds / 3} s`);
+console.log("| instance | removed / added | locked | cold cost | warm cost | warm - cold % | moved % |");
+console.log("|---|---:|---:|---:|---:|---:|---:|");
+const differences: number[] = [];
+const movedShares: number[] = [];
+for (const name of names) {
+  const entry = benchmarks.entries.find((e) => e.name === name);
+  if (!entry) throw new Error(`bench: instance ${name} not found (${benchmarks.lookedFor})`);
+  const request = entryRequest(entry, benchmarks);
+  const first = solve(request, name, Number(values["first-time"]));
+  if (typeof first === "string") {
+    console.log(`| ${name} | first solve failed: ${first} |`);
+    continue;
+  }
+  const change = replanChange(request, customersOf(first, request.vehicle_num), 0.05, seed);
+  const cold = solve(change.cold, `${name}-cold`, seconds);
+  const warm = solve(change.warm, `${name}-warm`, seconds / 3);
+  if (typeof cold === "string" || typeof warm === "string") {
+    const failure = (answer: typeof cold) => (typeof answer === "string" ? answer : "-");
+    console.log(`| ${name} | ${change.removed} / ${change.added} | ${change.locked} | ${failure(cold)} | ${failure(warm)} | | |`);
+    continue;
+  }
+  const after = customersOf(warm, request.vehicle_num);
+  let moved = 0;
+  after.forEach((route, v) => route.forEach((c) => (change.unlockedVehicle.has(c) && change.unlockedVehicle.get(c) !== v ? moved++ : 0)));
+  const difference = (100 * (warm.total_cost - cold.total_cost)) / cold.total_cost;
+  const movedShare = (100 * moved) / Math.max(1, change.unlockedVehicle.size);
+  differences.push(difference);
+  movedShares.push(movedShare);
+  console.log(
+    `| ${name} | ${change.removed} / ${change.added} | ${change.locked} | ${cold.total_cost.toFixed(1)} | ` +
+      `${warm.total_cost.toFixed(1)} | ${difference.toFixed(2)} | ${movedShare.toFixed(1)} |`,
+  );
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN;
+console.log(
+  `\nwarm at or below cold on ${differences.filter((d) => d <= 1e-9).length} of ${differences.length}; ` +
+    `median warm - cold ${median(differences).toFixed(2)}%; median moved ${median(movedShares).toFixed(1)}%`,
+);
