@@ -20,11 +20,11 @@ export function below(after: number, before: number): boolean {
 
 /**
  * What the general search's operators (operators/*.ts, moves/*.ts) price with: candidate routes as
- * pieces `a` and `b` of the current routes, a lower bound from distance and load (`base`,
- * `pairImproves`, `withinImproves`) checked before the exact price (`confirmPair`,
- * `confirmWithin`: the candidates on their vehicles, the route model routes.ts), and `tryWithin` /
- * `tryPair`, which confirm and apply at once. `onCommit` lets the property
- * test compare each predicted price with a from-scratch one.
+ * pieces `a` and `b` of the current routes, lower bounds from distance (`pairMayImprove`) and from
+ * distance and load (`base`: `pairImproves`, `withinImproves`) checked before the exact price
+ * (`confirmPair`, `confirmWithin`: the candidates on their vehicles, the route model routes.ts),
+ * and `tryWithin` / `tryPair`, which confirm and apply at once. `onCommit` lets the property test
+ * compare each predicted price with a from-scratch one.
  */
 export class GeneralMovePricing implements MovePricing {
   readonly a = new Pieces();

@@ -20,12 +20,12 @@ const EMPTY_IF_CHANGED = 2;
 
 /**
  * Granular local search of the hybrid genetic search (Vidal 2022): relocate one or two
- * customers (also reversed), swap 1-1, 2-1 and 2-2, 2-opt within a route and
- * both 2-opt* variants between routes, over each customer's nearest neighbours, first
- * improvement (one file per move in moves/), then SWAP* between neighbouring routes; on a penalised cost so that overloaded or
- * overlong routes are allowed but priced. Every move is priced in O(1) from the prefix sums of
- * TextbookRoutes (SWAP* from cached insertion costs); a property test checks each applied move
- * against the evaluator.
+ * customers (also reversed), swap 1-1, 2-1 and 2-2, 2-opt within a route and both 2-opt*
+ * variants between routes, over each customer's nearest neighbours, first improvement (one class
+ * per move in operators/, shared with the general search), then SWAP* between neighbouring
+ * routes; on a penalised cost so that overloaded or overlong routes are allowed but priced. Every
+ * move is priced in O(1) from the prefix sums of the route model (SWAP* from cached insertion
+ * costs); a property test checks each applied move against the evaluator.
  */
 export class LocalSearch extends TextbookMovePricing {
   private readonly testedAt: Float64Array;
