@@ -108,7 +108,7 @@ export function unservedFromSeen(p: CompiledProblem, seen: ArrayLike<number>): U
 /**
  * The refusal of a strategy that does not know the rules (optional stops, skills, shifts, route
  * limits), for problems that have them; null when the problem has none. Only hgs's general
- * search knows them (search/route-rules.ts, moves/optional.ts).
+ * search knows them (search/route-rules.ts, operators/insert-unserved.ts).
  */
 export function rulesRefusal(p: CompiledProblem, strategy: string): string | null {
   if (!p.rules) return null;

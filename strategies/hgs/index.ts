@@ -25,7 +25,7 @@ import { buildsOwnMatrix, withDenseMatrix } from "./whole-matrix.js";
  * evolve a population in the time given, the iterated local search around the same local search
  * (ils/textbook-ils.ts). Optional stops (node_skip_penalties, allow_unassigned) when they are the
  * only rules: that same iterated local search at every size, with moves that serve and leave out
- * customers (moves/textbook-optional.ts). Everything else (mixed fleets, several depots or
+ * customers (operators/insert-unserved.ts, remove-optional.ts). Everything else (mixed fleets, several depots or
  * different start and end nodes, speeds, soft windows, and the load rules of constraints.md:
  * pickups, backhauls, shipments, extra dimensions; skills, shifts and route limits): giant-tour split no longer fits, so the
  * iterated local search around the general granular local search (ils/general-ils.ts) that

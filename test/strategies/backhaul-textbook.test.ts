@@ -9,16 +9,19 @@ import { hgs } from "../../strategies/hgs/index.js";
 import { iteratedLocalSearch } from "../../strategies/ils/general-ils.js";
 import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
 import { backhaulMismatch, buildBackhaulModel } from "../../strategies/search/backhaul-model.js";
-import { textbookRelocate, textbookRelocateWithin } from "../../strategies/search/moves/relocate.js";
 import { SwapStar } from "../../strategies/search/moves/swap-star.js";
-import { textbookSwap, textbookSwapWithin } from "../../strategies/search/moves/swap.js";
-import { textbookTwoOpt } from "../../strategies/search/moves/two-opt.js";
-import { textbookTwoOptStar } from "../../strategies/search/moves/two-opt-star.js";
+import { Relocate } from "../../strategies/search/operators/relocate.js";
+import { RelocateWithin } from "../../strategies/search/operators/relocate-within.js";
+import { Swap } from "../../strategies/search/operators/swap.js";
+import { SwapWithin } from "../../strategies/search/operators/swap-within.js";
+import { TwoOpt } from "../../strategies/search/operators/two-opt.js";
+import { TwoOptStar } from "../../strategies/search/operators/two-opt-star.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import type { ProblemData } from "../../strategies/search/problem-data.js";
 import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
 import type { TextbookMovePricing } from "../../strategies/search/textbook/move-pricing.js";
 import { scratchRouteCost } from "./fleet-problems.js";
+import { applyPair, applyWithin } from "./operator-calls.js";
 import { loadArb, loadInstance, type LoadOptions } from "./load-problems.js";
 
 const penaltyArb = fc.record({
@@ -84,7 +87,6 @@ function exercise(
     for (let rv = 0; rv < m.routes; rv++) {
       for (let j = 0; j <= ls.rs.length[rv]!; j++) {
         const ru = ls.rs.routeOf[u]!;
-        if (ru !== rv) ls.setPair(ru, rv);
         move(ls, ru, ls.rs.pos[u]!, rv, j);
       }
     }
@@ -99,18 +101,18 @@ function exercise(
 }
 
 const MOVES: { name: string; move: (ls: TextbookMovePricing, ru: number, i: number, rv: number, j: number) => boolean }[] = [
-  { name: "relocate between routes", move: (ls, ru, i, rv, j) => ru !== rv && textbookRelocate(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j) },
+  { name: "relocate between routes", move: (ls, ru, i, rv, j) => ru !== rv && applyPair(new Relocate(ls), ru, i, rv, j) },
   {
     name: "relocate within a route",
-    move: (ls, ru, i, rv, j) => ru === rv && j !== i && j !== i - 1 && textbookRelocateWithin(ls, ls.rs.seq[ru]![i]!, ru, i, j),
+    move: (ls, ru, i, rv, j) => ru === rv && j !== i && j !== i - 1 && applyWithin(new RelocateWithin(ls), ru, i, j),
   },
-  { name: "swap between routes", move: (ls, ru, i, rv, j) => ru !== rv && j > 0 && textbookSwap(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j) },
+  { name: "swap between routes", move: (ls, ru, i, rv, j) => ru !== rv && j > 0 && applyPair(new Swap(ls), ru, i, rv, j) },
   {
     name: "swap within a route",
-    move: (ls, ru, i, rv, j) => ru === rv && j > 0 && j !== i && j !== i - 1 && textbookSwapWithin(ls, ru, i, j),
+    move: (ls, ru, i, rv, j) => ru === rv && j > 0 && j !== i && j !== i - 1 && applyWithin(new SwapWithin(ls), ru, i, j),
   },
-  { name: "2-opt*", move: (ls, ru, i, rv, j) => ru !== rv && textbookTwoOptStar(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j) },
-  { name: "2-opt", move: (ls, ru, i, rv, j) => ru === rv && i < j && textbookTwoOpt(ls, ru, i, j) },
+  { name: "2-opt*", move: (ls, ru, i, rv, j) => ru !== rv && applyPair(new TwoOptStar(ls), ru, i, rv, j) },
+  { name: "2-opt", move: (ls, ru, i, rv, j) => ru === rv && i < j && applyWithin(new TwoOpt(ls), ru, i, j) },
 ];
 
 describe("backhauls on the textbook search (search/backhaul-model.ts), priced against the evaluator", function () {

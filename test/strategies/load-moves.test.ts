@@ -14,13 +14,16 @@ import { repairBackhaulPairing } from "../../strategies/search/moves/backhaul-pa
 import { pairExchange } from "../../strategies/search/moves/pair-exchange.js";
 import { pairRelocate } from "../../strategies/search/moves/pair-relocate.js";
 import { pairRelocateWithin } from "../../strategies/search/moves/pair-relocate-within.js";
-import { generalRelocate, generalRelocateWithin } from "../../strategies/search/moves/relocate.js";
-import { generalSwap, generalSwapWithin } from "../../strategies/search/moves/swap.js";
-import { generalTwoOpt } from "../../strategies/search/moves/two-opt.js";
-import { generalTwoOptStar } from "../../strategies/search/moves/two-opt-star.js";
+import { Relocate } from "../../strategies/search/operators/relocate.js";
+import { RelocateWithin } from "../../strategies/search/operators/relocate-within.js";
+import { Swap } from "../../strategies/search/operators/swap.js";
+import { SwapWithin } from "../../strategies/search/operators/swap-within.js";
+import { TwoOpt } from "../../strategies/search/operators/two-opt.js";
+import { TwoOptStar } from "../../strategies/search/operators/two-opt-star.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { scratchRouteCost } from "./fleet-problems.js";
+import { applyPair, applyWithin } from "./operator-calls.js";
 import { loadArb, loadInstance, pricedRandomRoutes, validLists } from "./load-problems.js";
 
 const penaltyArb = fc.record({
@@ -52,18 +55,18 @@ function priceOf(p: CompiledProblem, v: number, pen: Penalties, route: number[])
 type Move = (ls: GeneralMovePricing, u: number, ru: number, i: number, rv: number, j: number) => boolean;
 
 const MOVES: { name: string; move: Move }[] = [
-  { name: "relocate between routes", move: (ls, _u, ru, i, rv, j) => ru !== rv && generalRelocate(ls, ru, i, rv, j) },
+  { name: "relocate between routes", move: (ls, _u, ru, i, rv, j) => ru !== rv && applyPair(new Relocate(ls), ru, i, rv, j) },
   {
     name: "relocate within a route",
-    move: (ls, _u, ru, i, rv, j) => ru === rv && j !== i && j !== i - 1 && generalRelocateWithin(ls, ru, i, j),
+    move: (ls, _u, ru, i, rv, j) => ru === rv && j !== i && j !== i - 1 && applyWithin(new RelocateWithin(ls), ru, i, j),
   },
-  { name: "swap between routes", move: (ls, _u, ru, i, rv, j) => ru !== rv && j > 0 && generalSwap(ls, ru, i, rv, j) },
+  { name: "swap between routes", move: (ls, _u, ru, i, rv, j) => ru !== rv && j > 0 && applyPair(new Swap(ls), ru, i, rv, j) },
   {
     name: "swap within a route",
-    move: (ls, _u, ru, i, rv, j) => ru === rv && j > 0 && j !== i && j !== i - 1 && generalSwapWithin(ls, ru, i, j),
+    move: (ls, _u, ru, i, rv, j) => ru === rv && j > 0 && j !== i && j !== i - 1 && applyWithin(new SwapWithin(ls), ru, i, j),
   },
-  { name: "2-opt*", move: (ls, _u, ru, i, rv, j) => ru !== rv && generalTwoOptStar(ls, ru, i, rv, j) },
-  { name: "2-opt", move: (ls, _u, ru, i, rv, j) => ru === rv && i < j && generalTwoOpt(ls, ru, i, j) },
+  { name: "2-opt*", move: (ls, _u, ru, i, rv, j) => ru !== rv && applyPair(new TwoOptStar(ls), ru, i, rv, j) },
+  { name: "2-opt", move: (ls, _u, ru, i, rv, j) => ru === rv && i < j && applyWithin(new TwoOpt(ls), ru, i, j) },
   {
     name: "2-opt* of delivery parts (backhauls)",
     move: (ls, _u, ru, i, rv, j) => ru !== rv && ls.m.order?.backhaul != null && linehaulTwoOptStar(ls, ru, i, rv, j),

@@ -9,21 +9,19 @@ import { Rng } from "../../strategies/core/rng.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { GeneralMovePricing } from "../../strategies/search/general/move-pricing.js";
 import { LoadSegment } from "../../strategies/search/load-segment.js";
-import {
-  generalRelocate,
-  generalRelocateWithin,
-  textbookRelocate,
-  textbookRelocateWithin,
-} from "../../strategies/search/moves/relocate.js";
 import { SwapStar } from "../../strategies/search/moves/swap-star.js";
-import { generalSwap, generalSwapWithin, textbookSwap, textbookSwapWithin } from "../../strategies/search/moves/swap.js";
-import { generalTwoOpt, textbookTwoOpt } from "../../strategies/search/moves/two-opt.js";
-import { generalTwoOptStar, textbookTwoOptStar } from "../../strategies/search/moves/two-opt-star.js";
+import { Relocate } from "../../strategies/search/operators/relocate.js";
+import { RelocateWithin } from "../../strategies/search/operators/relocate-within.js";
+import { Swap } from "../../strategies/search/operators/swap.js";
+import { SwapWithin } from "../../strategies/search/operators/swap-within.js";
+import { TwoOpt } from "../../strategies/search/operators/two-opt.js";
+import { TwoOptStar } from "../../strategies/search/operators/two-opt-star.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { buildModel } from "../../strategies/search/textbook-model.js";
 import { TextbookMovePricing } from "../../strategies/search/textbook/move-pricing.js";
 import { fleetArb, fleetInstance, scratchRouteCost } from "./fleet-problems.js";
+import { applyPair, applyWithin } from "./operator-calls.js";
 
 const penaltyArb = fc.record({
   load: fc.double({ min: 0.1, max: 50, noNaN: true }),
@@ -52,7 +50,6 @@ function exercise(
   hook: (f: (predicted: number, ra: number, rb: number) => void) => void,
   inter: Inter | null,
   intra: Intra | null,
-  prepare: (ru: number, rv: number) => void,
   pass?: (rng: Rng) => boolean,
 ): number {
   const rng = new Rng(seed);
@@ -79,7 +76,6 @@ function exercise(
         const i = model.pos[u]!;
         if (j > model.length[rv]!) break;
         if (ru !== rv && inter) {
-          prepare(ru, rv);
           inter(ru, i, rv, j);
         } else if (ru === rv && intra && j !== i && j !== i - 1) intra(ru, i, j);
       }
@@ -98,36 +94,46 @@ interface MoveCase {
   textbook: (ls: TextbookMovePricing) => { inter: Inter | null; intra: Intra | null };
 }
 
+const relocate = (op: Relocate) => ({ inter: (ru: number, i: number, rv: number, j: number) => applyPair(op, ru, i, rv, j), intra: null });
+const relocateWithin = (op: RelocateWithin) => ({ inter: null, intra: (r: number, i: number, j: number) => applyWithin(op, r, i, j) });
+const swap = (op: Swap) => ({ inter: (ru: number, i: number, rv: number, j: number) => j > 0 && applyPair(op, ru, i, rv, j), intra: null });
+const swapWithin = (op: SwapWithin) => ({ inter: null, intra: (r: number, i: number, j: number) => j > 0 && applyWithin(op, r, i, j) });
+const twoOptStar = (op: TwoOptStar) => ({
+  inter: (ru: number, i: number, rv: number, j: number) => applyPair(op, ru, i, rv, j),
+  intra: null,
+});
+const twoOpt = (op: TwoOpt) => ({ inter: null, intra: (r: number, i: number, j: number) => i < j && applyWithin(op, r, i, j) });
+
 const MOVES: MoveCase[] = [
   {
     name: "relocate between routes",
-    general: (ls) => ({ inter: (ru, i, rv, j) => generalRelocate(ls, ru, i, rv, j), intra: null }),
-    textbook: (ls) => ({ inter: (ru, i, rv, j) => textbookRelocate(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j), intra: null }),
+    general: (ls) => relocate(new Relocate(ls)),
+    textbook: (ls) => relocate(new Relocate(ls)),
   },
   {
     name: "relocate within a route",
-    general: (ls) => ({ inter: null, intra: (r, i, j) => generalRelocateWithin(ls, r, i, j) }),
-    textbook: (ls) => ({ inter: null, intra: (r, i, j) => textbookRelocateWithin(ls, ls.rs.seq[r]![i]!, r, i, j) }),
+    general: (ls) => relocateWithin(new RelocateWithin(ls)),
+    textbook: (ls) => relocateWithin(new RelocateWithin(ls)),
   },
   {
     name: "swap between routes",
-    general: (ls) => ({ inter: (ru, i, rv, j) => j > 0 && generalSwap(ls, ru, i, rv, j), intra: null }),
-    textbook: (ls) => ({ inter: (ru, i, rv, j) => j > 0 && textbookSwap(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j), intra: null }),
+    general: (ls) => swap(new Swap(ls)),
+    textbook: (ls) => swap(new Swap(ls)),
   },
   {
     name: "swap within a route",
-    general: (ls) => ({ inter: null, intra: (r, i, j) => j > 0 && generalSwapWithin(ls, r, i, j) }),
-    textbook: (ls) => ({ inter: null, intra: (r, i, j) => j > 0 && textbookSwapWithin(ls, r, i, j) }),
+    general: (ls) => swapWithin(new SwapWithin(ls)),
+    textbook: (ls) => swapWithin(new SwapWithin(ls)),
   },
   {
     name: "2-opt*",
-    general: (ls) => ({ inter: (ru, i, rv, j) => generalTwoOptStar(ls, ru, i, rv, j), intra: null }),
-    textbook: (ls) => ({ inter: (ru, i, rv, j) => textbookTwoOptStar(ls, ls.rs.seq[ru]![i]!, ru, i, rv, j), intra: null }),
+    general: (ls) => twoOptStar(new TwoOptStar(ls)),
+    textbook: (ls) => twoOptStar(new TwoOptStar(ls)),
   },
   {
     name: "2-opt",
-    general: (ls) => ({ inter: null, intra: (r, i, j) => i < j && generalTwoOpt(ls, r, i, j) }),
-    textbook: (ls) => ({ inter: null, intra: (r, i, j) => i < j && textbookTwoOpt(ls, r, i, j) }),
+    general: (ls) => twoOpt(new TwoOpt(ls)),
+    textbook: (ls) => twoOpt(new TwoOpt(ls)),
   },
 ];
 
@@ -142,16 +148,7 @@ describe("moves (strategies/search/moves), each priced on the route model agains
           const { problem: p } = compileRequest(fleetInstance(o));
           const ls = new GeneralMovePricing(new Routes(buildProblemData(p)));
           const { inter, intra } = move.general(ls);
-          commits += exercise(
-            p,
-            ls.rs,
-            pen,
-            o.seed,
-            (f) => (ls.onCommit = f),
-            inter,
-            intra,
-            (ru, rv) => (ls.before = ls.rs.cost[ru]! + ls.rs.cost[rv]!),
-          );
+          commits += exercise(p, ls.rs, pen, o.seed, (f) => (ls.onCommit = f), inter, intra);
         }),
         { numRuns: 40 },
       );
@@ -171,16 +168,7 @@ describe("moves (strategies/search/moves), each priced on the route model agains
           runs++;
           const ls = new TextbookMovePricing(outcome.model);
           const { inter, intra } = move.textbook(ls);
-          commits += exercise(
-            p,
-            ls.rs,
-            pen,
-            o.seed,
-            (f) => (ls.onCommit = f),
-            inter,
-            intra,
-            (ru, rv) => ls.setPair(ru, rv),
-          );
+          commits += exercise(p, ls.rs, pen, o.seed, (f) => (ls.onCommit = f), inter, intra);
         }),
         { numRuns: 40 },
       );
@@ -208,7 +196,6 @@ describe("SWAP* (strategies/search/moves/swap-star.ts), one implementation for b
           (f) => (ls.onCommit = f),
           null,
           null,
-          () => {},
           (rng) => swapStar.pass(rng, 0),
         );
       }),
@@ -235,7 +222,6 @@ describe("SWAP* (strategies/search/moves/swap-star.ts), one implementation for b
           (f) => (ls.onCommit = f),
           null,
           null,
-          () => {},
           (rng) => swapStar.pass(rng, 0),
         );
       }),

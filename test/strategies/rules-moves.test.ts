@@ -13,7 +13,7 @@ import { SwapStar } from "../../strategies/search/moves/swap-star.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { fleetArb, fleetInstance, rulesPenaltyArb as penaltyArb, scratchCost, withRules } from "./fleet-problems.js";
 
-describe("the search under optional stops, skills, shifts and route limits (route-rules.ts, moves/optional.ts)", function () {
+describe("the search under optional stops, skills, shifts and route limits (route-rules.ts, operators/insert-unserved.ts)", function () {
   this.timeout(300_000);
 
   it("prices every applied move (relocate, swap, 2-opt, 2-opt*, vehicle change, insert, remove, exchange) as the evaluator does", () => {

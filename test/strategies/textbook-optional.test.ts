@@ -10,11 +10,18 @@ import { hgs } from "../../strategies/hgs/index.js";
 import { textbookIteratedLocalSearch } from "../../strategies/ils/textbook-ils.js";
 import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
 import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
-import { setOptionalPruning, textbookInsertUnserved } from "../../strategies/search/moves/textbook-optional.js";
+import { InsertUnserved } from "../../strategies/search/operators/insert-unserved.js";
 import { buildModel, initialPenalties, textbookMismatch } from "../../strategies/search/textbook-model.js";
 import type { ProblemData } from "../../strategies/search/problem-data.js";
 import { scratchRouteCost } from "./fleet-problems.js";
 import { modelOf, penaltyArb, prizeProblem, scratchTotal } from "./prize-problems.js";
+
+/** Inserts unserved customer c where the operator finds it gains most, as the search does; whether it did. */
+function insertUnserved(op: InsertUnserved, c: number, since = -1): boolean {
+  if (!op.evaluate(c, since)) return false;
+  op.apply();
+  return true;
+}
 
 const arb = fc.record({
   customers: fc.integer({ min: 4, max: 40 }),
@@ -31,7 +38,7 @@ function mayLeaveOut(m: ProblemData, c: number): boolean {
   return m.skipPrice![c]! !== Number.POSITIVE_INFINITY;
 }
 
-describe("optional customers in the textbook iterated local search (moves/textbook-optional.ts)", function () {
+describe("optional customers in the textbook iterated local search (operators/insert-unserved.ts, remove-optional.ts)", function () {
   this.timeout(300_000);
 
   it("takes problems whose only rules are skip penalties / allow_unassigned into the textbook model, not the others", () => {
@@ -127,6 +134,8 @@ describe("optional customers in the textbook iterated local search (moves/textbo
           // Two searches in the same state, edited alike: one looks at every route, the other skips those unchanged since `since`.
           const all = new LocalSearch(m);
           const localised = new LocalSearch(m);
+          const insertAll = new InsertUnserved(all, true);
+          const insertLocalised = new InsertUnserved(localised, true);
           for (const ls of [all, localised]) {
             ls.penalties = pen;
             ls.loadRoutes(lists);
@@ -136,8 +145,8 @@ describe("optional customers in the textbook iterated local search (moves/textbo
             again = false;
             for (const c of m.customers) {
               if (all.rs.routeOf[c]! >= 0) continue;
-              const done = textbookInsertUnserved(all, c);
-              expect(textbookInsertUnserved(localised, c)).to.equal(done);
+              const done = insertUnserved(insertAll, c);
+              expect(insertUnserved(insertLocalised, c)).to.equal(done);
               if (done) again = true;
             }
           }
@@ -159,8 +168,8 @@ describe("optional customers in the textbook iterated local search (moves/textbo
               if (left >= 0) ls.rs.routeOf[left] = -1;
             }
           }
-          const a = textbookInsertUnserved(all, testing);
-          const b = textbookInsertUnserved(localised, testing, since);
+          const a = insertUnserved(insertAll, testing);
+          const b = insertUnserved(insertLocalised, testing, since);
           expect(b).to.equal(a);
           expect(localised.routes()).to.deep.equal(all.routes());
           compared++;
@@ -175,38 +184,31 @@ describe("optional customers in the textbook iterated local search (moves/textbo
 
   it("the distance bounds of insertions and exchanges prune only candidates that cannot win: the same moves as pricing every one", () => {
     let moves = 0;
-    try {
-      fc.assert(
-        fc.property(arb, penaltyArb, (o, pen) => {
-          const { problem: p } = compileRequest(prizeProblem({ ...o, customers: o.customers + 10 }));
-          const m = modelOf(p);
-          if (p.time !== null && m.windows === null) return;
-          const rng = new Rng(o.seed);
-          const lists: number[][] = Array.from({ length: m.routes }, () => []);
-          for (const c of rng.shuffle(Array.from(m.customers)))
-            if (!mayLeaveOut(m, c) || rng.next() < 0.5) lists[rng.int(m.routes)]!.push(c);
-          const bounded = new LocalSearch(m);
-          const full = new LocalSearch(m);
-          for (const ls of [bounded, full]) {
-            ls.penalties = pen;
-            ls.loadRoutes(lists);
-          }
-          for (const c of m.customers) {
-            if (bounded.rs.routeOf[c]! >= 0) continue;
-            setOptionalPruning(true);
-            const a = textbookInsertUnserved(bounded, c);
-            setOptionalPruning(false);
-            const b = textbookInsertUnserved(full, c);
-            expect(a).to.equal(b);
-            expect(bounded.routes()).to.deep.equal(full.routes());
-            if (a) moves++;
-          }
-        }),
-        { numRuns: 200, seed: 215 },
-      );
-    } finally {
-      setOptionalPruning(true);
-    }
+    fc.assert(
+      fc.property(arb, penaltyArb, (o, pen) => {
+        const { problem: p } = compileRequest(prizeProblem({ ...o, customers: o.customers + 10 }));
+        const m = modelOf(p);
+        if (p.time !== null && m.windows === null) return;
+        const rng = new Rng(o.seed);
+        const lists: number[][] = Array.from({ length: m.routes }, () => []);
+        for (const c of rng.shuffle(Array.from(m.customers))) if (!mayLeaveOut(m, c) || rng.next() < 0.5) lists[rng.int(m.routes)]!.push(c);
+        const bounded = new LocalSearch(m);
+        const full = new LocalSearch(m);
+        for (const ls of [bounded, full]) {
+          ls.penalties = pen;
+          ls.loadRoutes(lists);
+        }
+        for (const c of m.customers) {
+          if (bounded.rs.routeOf[c]! >= 0) continue;
+          const a = insertUnserved(new InsertUnserved(bounded, true), c);
+          const b = insertUnserved(new InsertUnserved(full, false), c);
+          expect(a).to.equal(b);
+          expect(bounded.routes()).to.deep.equal(full.routes());
+          if (a) moves++;
+        }
+      }),
+      { numRuns: 200, seed: 215 },
+    );
     expect(moves).to.be.greaterThan(100);
   });
 

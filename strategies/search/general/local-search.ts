@@ -1,17 +1,20 @@
 import type { Rng } from "../../core/rng.js";
 import type { Routes } from "../routes.js";
 import { SwapStar } from "../moves/swap-star.js";
-import { insertUnserved, removeOptional } from "../moves/optional.js";
-import { generalRelocate, generalRelocateWithin } from "../moves/relocate.js";
-import { generalSwap, generalSwapWithin } from "../moves/swap.js";
-import { generalTwoOpt } from "../moves/two-opt.js";
-import { generalTwoOptStar } from "../moves/two-opt-star.js";
 import { improveFleetUse } from "../moves/vehicle-change.js";
 import { repairBackhaulPairing } from "../moves/backhaul-pairing.js";
 import { backhaulHeadExchange, linehaulTwoOptStar } from "../moves/linehaul-two-opt-star.js";
 import { pairExchange } from "../moves/pair-exchange.js";
 import { pairRelocate } from "../moves/pair-relocate.js";
 import { pairRelocateWithin } from "../moves/pair-relocate-within.js";
+import { Relocate } from "../operators/relocate.js";
+import { InsertUnserved } from "../operators/insert-unserved.js";
+import { RelocateWithin } from "../operators/relocate-within.js";
+import { RemoveOptional } from "../operators/remove-optional.js";
+import { Swap } from "../operators/swap.js";
+import { SwapWithin } from "../operators/swap-within.js";
+import { TwoOpt } from "../operators/two-opt.js";
+import { TwoOptStar } from "../operators/two-opt-star.js";
 import { GeneralMovePricing } from "./move-pricing.js";
 /** Customers examined between two looks at the stop condition. */
 const STOP_CHECK = 16;
@@ -40,6 +43,15 @@ export class GeneralLocalSearch extends GeneralMovePricing {
    * value are not examined (-1: every customer is).
    */
   private focusSince = -1;
+  private readonly relocate = new Relocate(this);
+  private readonly relocateWithin = new RelocateWithin(this);
+  private readonly swap = new Swap(this);
+  private readonly swapWithin = new SwapWithin(this);
+  private readonly twoOpt = new TwoOpt(this);
+  private readonly twoOptStar = new TwoOptStar(this);
+  /** Every candidate priced: the insertion bounds are not checked against this search's rules (distance and stop caps, skills). */
+  private readonly insertUnserved = new InsertUnserved(this, false);
+  private readonly removeOptional = new RemoveOptional(this);
 
   constructor(rs: Routes) {
     super(rs);
@@ -122,12 +134,16 @@ export class GeneralLocalSearch extends GeneralMovePricing {
         const lastTested = this.testedAt[u]!;
         this.testedAt[u] = rs.clock;
         const near = m.neighbours[u]!;
-        // Customers that may stay unserved (moves/optional.ts): serve, drop or exchange them.
+        // Customers that may stay unserved (operators/insert-unserved.ts, remove-optional.ts): serve, drop or exchange them.
         if (optional && rs.routeOf[u]! < 0) {
-          if (this.neighbourhoodChanged(u, lastTested) && insertUnserved(this, u)) improved = true;
+          if (this.neighbourhoodChanged(u, lastTested) && this.insertUnserved.evaluate(u)) {
+            this.insertUnserved.apply();
+            improved = true;
+          }
           continue;
         }
-        if (optional && rs.modifiedAt[rs.routeOf[u]!]! > lastTested && removeOptional(this, u)) {
+        if (optional && rs.modifiedAt[rs.routeOf[u]!]! > lastTested && this.removeOptional.evaluate(u)) {
+          this.removeOptional.apply();
           improved = true;
           continue;
         }
@@ -211,7 +227,7 @@ export class GeneralLocalSearch extends GeneralMovePricing {
       // A shipment's stop moved alone to another route always splits its pair: only 2-opt* (tails
       // that carry whole pairs) can pass; the pair moves do the rest.
       const partner = this.m.order?.partner;
-      if (partner && partner[u]! >= 0) return generalTwoOptStar(this, ru, i, rv, j);
+      if (partner && partner[u]! >= 0) return this.applyTwoOptStar(ru, i, rv, j);
       const backhaul = this.m.order?.backhaul;
       if (backhaul && backhaul[u] === 1 && linehaulTwoOptStar(this, ru, i, rv, j)) return true;
       if (backhaul && backhaul[u] === 2 && backhaulHeadExchange(this, ru, i, rv, j)) return true;
@@ -219,14 +235,34 @@ export class GeneralLocalSearch extends GeneralMovePricing {
       // u they can only be refused, so they are not priced (route-rules.ts).
       const rules = this.rs.rules;
       if (rules === null || rules.serves(rv, u)) {
-        if (generalRelocate(this, ru, i, rv, j)) return true;
-        if (j > 0 && (rules === null || rules.serves(ru, this.rs.seq[rv]![j]!)) && generalSwap(this, ru, i, rv, j)) return true;
+        if (this.relocate.evaluate(ru, i, rv, j)) {
+          this.relocate.apply();
+          return true;
+        }
+        if (j > 0 && (rules === null || rules.serves(ru, this.rs.seq[rv]![j]!)) && this.swap.evaluate(ru, i, rv, j)) {
+          this.swap.apply();
+          return true;
+        }
       }
-      return generalTwoOptStar(this, ru, i, rv, j);
+      return this.applyTwoOptStar(ru, i, rv, j);
     }
     if (j === i || j === i - 1) return false;
-    if (generalRelocateWithin(this, ru, i, j)) return true;
-    if (j > 0 && generalSwapWithin(this, ru, i, j)) return true;
-    return i < j && generalTwoOpt(this, ru, i, j);
+    if (this.relocateWithin.evaluate(ru, i, j)) {
+      this.relocateWithin.apply();
+      return true;
+    }
+    if (j > 0 && this.swapWithin.evaluate(ru, i, j)) {
+      this.swapWithin.apply();
+      return true;
+    }
+    if (i >= j || !this.twoOpt.evaluate(ru, i, j)) return false;
+    this.twoOpt.apply();
+    return true;
+  }
+
+  private applyTwoOptStar(ru: number, i: number, rv: number, j: number): boolean {
+    if (!this.twoOptStar.evaluate(ru, i, rv, j)) return false;
+    this.twoOptStar.apply();
+    return true;
   }
 }

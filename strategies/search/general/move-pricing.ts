@@ -2,7 +2,7 @@ import type { ProblemData } from "../problem-data.js";
 import { PairInsertion } from "../pair-insertion.js";
 import { Pieces } from "../pieces.js";
 import type { Routes } from "../routes.js";
-import { TailPrices } from "./tail-prices.js";
+import type { MovePricing } from "../operators/operator.js";
 
 const EPS = 1e-7;
 /**
@@ -19,23 +19,30 @@ export function below(after: number, before: number): boolean {
 }
 
 /**
- * What the general search's moves (moves/*.ts) price with: candidate routes as pieces `a` and
- * `b` of the current routes, a lower bound from distance and load (`base`, `mayImprove`) checked
- * before the exact price, and `tryWithin` / `tryPair`, which price the candidates exactly on
- * their vehicles (the route model, routes.ts) and apply them when they improve. `onCommit` lets the property
- * test compare each predicted price with a from-scratch one.
+ * What the general search's operators (operators/*.ts, moves/*.ts) price with: candidate routes as
+ * pieces `a` and `b` of the current routes, lower bounds from distance (`pairMayImprove`) and from
+ * distance and load (`base`: `pairImproves`, `withinImproves`) checked before the exact price
+ * (`confirmPair`, `confirmWithin`: the candidates on their vehicles, the route model routes.ts),
+ * and `tryWithin` / `tryPair`, which confirm and apply at once. `onCommit` lets the property test
+ * compare each predicted price with a from-scratch one.
  */
-export class GeneralMovePricing {
+export class GeneralMovePricing implements MovePricing {
   readonly a = new Pieces();
   readonly b = new Pieces();
   readonly outA: Int32Array;
   readonly outB: Int32Array;
-  readonly tails: TailPrices;
   /** Cheapest places of a shipment's two stops in a route (pair-aware recreate and pair moves). */
   readonly pairInsertion: PairInsertion;
   private readonly emptyHint: Int32Array;
   /** Penalised cost of the routes the move being priced rewrites, before it. */
   before = 0;
+  /** The candidates last bounded by `pairMayImprove`, priced by `pairImproves`. */
+  private ru = -1;
+  private rv = -1;
+  private countA = 0;
+  private countB = 0;
+  private distA = 0;
+  private distB = 0;
   predicted = 0;
   onCommit: ((predicted: number, ra: number, rb: number) => void) | null = null;
   /** The same for a move that rewrites several routes at once (moves/backhaul-pairing.ts). */
@@ -45,7 +52,6 @@ export class GeneralMovePricing {
     const m = rs.m;
     this.outA = new Int32Array(m.customers.length + 2);
     this.outB = new Int32Array(m.customers.length + 2);
-    this.tails = new TailPrices(rs);
     this.pairInsertion = new PairInsertion(rs);
     this.emptyHint = new Int32Array(m.typeSlots.length).fill(-1);
   }
@@ -88,7 +94,7 @@ export class GeneralMovePricing {
   }
 
   /** Whether route r, its distance changed by `delta` (same customers), could cost less: a lower bound. */
-  mayImprove(r: number, delta: number): boolean {
+  withinImproves(r: number, delta: number): boolean {
     const rs = this.rs;
     const len = rs.length[r]!;
     return below(this.base(r, len, rs.fwd[r]![len + 1]! + delta, rs.load[r]![len]!), rs.cost[r]!);
@@ -96,6 +102,13 @@ export class GeneralMovePricing {
 
   /** Prices pieces `a` on route r's vehicle (a move within r); applies it when it improves. orderKept: as tryPair. */
   tryWithin(r: number, orderKept = false): boolean {
+    if (!this.confirmWithin(r, orderKept)) return false;
+    this.commitWithin(r);
+    return true;
+  }
+
+  /** Whether pieces `a` on route r's vehicle cost less than r does now, priced exactly (the price goes to `predicted`). */
+  confirmWithin(r: number, orderKept = false): boolean {
     const rs = this.rs;
     const before = rs.cost[r]!;
     const base = rs.basePrice(r, this.a, orderKept, before);
@@ -103,10 +116,13 @@ export class GeneralMovePricing {
     const after = base + rs.timePrice(r, this.a);
     if (!below(after, before)) return false;
     this.predicted = after;
-    const count = rs.write(this.a, this.outA);
-    rs.setRoute(r, this.outA, count);
-    this.onCommit?.(after, r, -1);
     return true;
+  }
+
+  commitWithin(r: number): void {
+    const count = this.rs.write(this.a, this.outA);
+    this.rs.setRoute(r, this.outA, count);
+    this.onCommit?.(this.predicted, r, -1);
   }
 
   /** Fixed + unit x distance + load penalty of route r with `count` customers (0 when empty). */
@@ -118,10 +134,45 @@ export class GeneralMovePricing {
   }
 
   /**
-   * Prices pieces `a` on ru's vehicle and `b` on rv's; applies the move when it improves.
+   * Whether routes ru and rv with these counts and distances may cost less than they do now
+   * (`before`, set here): their fixed and distance costs, which `base` only adds to.
+   */
+  pairMayImprove(ru: number, countA: number, distA: number, rv: number, countB: number, distB: number): boolean {
+    const m = this.rs.m;
+    const before = (this.before = this.rs.cost[ru]! + this.rs.cost[rv]!);
+    const boundA = countA > 0 ? m.fixedCost[ru]! + m.unitCost[ru]! * distA : 0;
+    const boundB = countB > 0 ? m.fixedCost[rv]! + m.unitCost[rv]! * distB : 0;
+    if (boundA + boundB >= before - EPS) return false;
+    this.ru = ru;
+    this.rv = rv;
+    this.countA = countA;
+    this.countB = countB;
+    this.distA = distA;
+    this.distB = distB;
+    return true;
+  }
+
+  /**
+   * Whether the candidates bounded last may cost less than `before`: the fixed, distance and
+   * delivered-load part of each price, which the exact price never undercuts. Service time is not
+   * in it (the exact price has the durations).
+   */
+  pairImproves(loadA: number, _servA: number, loadB: number, _servB: number): boolean {
+    return this.base(this.ru, this.countA, this.distA, loadA) + this.base(this.rv, this.countB, this.distB, loadB) < this.before - EPS;
+  }
+
+  /**
+   * Prices pieces `a` on ru's vehicle and `b` on rv's; applies the move when it improves on `before`.
    * orderKept: the caller knows both candidates keep every shipment whole (routes.ts `price`).
    */
   tryPair(ru: number, rv: number, orderKept = false): boolean {
+    if (!this.confirmPair(ru, rv, orderKept)) return false;
+    this.commitPair(ru, rv);
+    return true;
+  }
+
+  /** Whether pieces `a` on ru's vehicle and `b` on rv's cost less than `before`, priced exactly (the price goes to `predicted`). */
+  confirmPair(ru: number, rv: number, orderKept = false): boolean {
     const rs = this.rs;
     const baseA = rs.basePrice(ru, this.a, orderKept, this.before);
     // Prices are never negative: a first route already as dear as both was is enough to stop.
@@ -131,11 +182,15 @@ export class GeneralMovePricing {
     const after = baseA + baseB + rs.timePrice(ru, this.a) + rs.timePrice(rv, this.b);
     if (!below(after, this.before)) return false;
     this.predicted = after;
+    return true;
+  }
+
+  commitPair(ru: number, rv: number): void {
+    const rs = this.rs;
     const countA = rs.write(this.a, this.outA);
     const countB = rs.write(this.b, this.outB);
     rs.setRoute(ru, this.outA, countA);
     rs.setRoute(rv, this.outB, countB);
-    this.onCommit?.(after, ru, rv);
-    return true;
+    this.onCommit?.(this.predicted, ru, rv);
   }
 }

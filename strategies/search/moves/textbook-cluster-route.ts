@@ -4,7 +4,7 @@ const EPS = 1e-7;
 
 /**
  * Opens an empty route for a cluster of unserved optional customers (ProblemData.skipPrice). The
- * other optional moves (textbook-optional.ts) serve one customer at a time, and one customer
+ * other optional moves (operators/insert-unserved.ts) serve one customer at a time, and one customer
  * alone in an empty route almost never pays its way out and back, while a whole cluster of them
  * does: on prize-collecting instances with long routes the search otherwise keeps fewer routes
  * and serves fewer customers than the best known solutions, and has no step

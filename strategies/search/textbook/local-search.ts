@@ -1,11 +1,14 @@
 import type { Rng } from "../../core/rng.js";
 import type { ProblemData } from "../problem-data.js";
-import { textbookRelocate, textbookRelocateWithin } from "../moves/relocate.js";
 import { SwapStar } from "../moves/swap-star.js";
-import { textbookSwap, textbookSwapWithin } from "../moves/swap.js";
-import { textbookTwoOpt } from "../moves/two-opt.js";
-import { textbookTwoOptStar } from "../moves/two-opt-star.js";
-import { textbookInsertUnserved, textbookRemoveOptional } from "../moves/textbook-optional.js";
+import { Relocate } from "../operators/relocate.js";
+import { InsertUnserved } from "../operators/insert-unserved.js";
+import { RelocateWithin } from "../operators/relocate-within.js";
+import { RemoveOptional } from "../operators/remove-optional.js";
+import { Swap } from "../operators/swap.js";
+import { SwapWithin } from "../operators/swap-within.js";
+import { TwoOpt } from "../operators/two-opt.js";
+import { TwoOptStar } from "../operators/two-opt-star.js";
 import { TextbookMovePricing } from "./move-pricing.js";
 
 /** Customers examined between two looks at the stop condition. */
@@ -17,12 +20,12 @@ const EMPTY_IF_CHANGED = 2;
 
 /**
  * Granular local search of the hybrid genetic search (Vidal 2022): relocate one or two
- * customers (also reversed), swap 1-1, 2-1 and 2-2, 2-opt within a route and
- * both 2-opt* variants between routes, over each customer's nearest neighbours, first
- * improvement (one file per move in moves/), then SWAP* between neighbouring routes; on a penalised cost so that overloaded or
- * overlong routes are allowed but priced. Every move is priced in O(1) from the prefix sums of
- * TextbookRoutes (SWAP* from cached insertion costs); a property test checks each applied move
- * against the evaluator.
+ * customers (also reversed), swap 1-1, 2-1 and 2-2, 2-opt within a route and both 2-opt*
+ * variants between routes, over each customer's nearest neighbours, first improvement (one class
+ * per move in operators/, shared with the general search), then SWAP* between neighbouring
+ * routes; on a penalised cost so that overloaded or overlong routes are allowed but priced. Every
+ * move is priced in O(1) from the prefix sums of the route model (SWAP* from cached insertion
+ * costs); a property test checks each applied move against the evaluator.
  */
 export class LocalSearch extends TextbookMovePricing {
   private readonly testedAt: Float64Array;
@@ -30,6 +33,14 @@ export class LocalSearch extends TextbookMovePricing {
   private readonly promisingOrder: Int32Array;
   /** Optional customers: 1 when u was unserved at its last examination and no insertion of it was improving then. */
   private readonly unservedIdle: Uint8Array;
+  private readonly relocate = new Relocate(this);
+  private readonly relocateWithin = new RelocateWithin(this);
+  private readonly swap = new Swap(this);
+  private readonly swapWithin = new SwapWithin(this);
+  private readonly twoOpt = new TwoOpt(this);
+  private readonly twoOptStar = new TwoOptStar(this);
+  private readonly insertUnserved = new InsertUnserved(this, true);
+  private readonly removeOptional = new RemoveOptional(this);
 
   constructor(m: ProblemData) {
     super(m);
@@ -114,16 +125,20 @@ export class LocalSearch extends TextbookMovePricing {
   private examine(u: number, skipUnchanged: boolean, empty: number): boolean {
     const lastTested = this.testedAt[u]!;
     this.testedAt[u] = this.clock;
-    // Optional customers (textbook-optional.ts): an unserved one can only enter a route; a served one may leave first.
+    // Optional customers: an unserved one can only enter a route; a served one may leave first.
     if (this.m.skipPrice) {
       if (this.rs.routeOf[u]! < 0) {
         const idle = skipUnchanged && this.unservedIdle[u] === 1 && lastTested > this.repricedAt;
-        const moved = textbookInsertUnserved(this, u, idle ? lastTested : -1);
+        const moved = this.insertUnserved.evaluate(u, idle ? lastTested : -1);
+        if (moved) this.insertUnserved.apply();
         this.unservedIdle[u] = moved ? 0 : 1;
         return moved;
       }
       this.unservedIdle[u] = 0;
-      if (textbookRemoveOptional(this, u)) return true;
+      if (this.removeOptional.evaluate(u)) {
+        this.removeOptional.apply();
+        return true;
+      }
     }
     const near = this.m.neighbours[u]!;
     let improved = false;
@@ -143,15 +158,10 @@ export class LocalSearch extends TextbookMovePricing {
     }
     // Localised: only a customer whose route changed can newly gain from a route of its own.
     if (empty === EMPTY_ALWAYS || (empty === EMPTY_IF_CHANGED && this.rs.modifiedAt[this.rs.routeOf[u]!]! > lastTested)) {
-      const r = this.firstEmptyRoute();
+      const r = this.emptyOfType(0, -1);
       if (r >= 0 && this.movesAfter(u, r, 0)) improved = true;
     }
     return improved;
-  }
-
-  private firstEmptyRoute(): number {
-    for (let r = 0; r < this.m.routes; r++) if (this.rs.length[r] === 0) return r;
-    return -1;
   }
 
   /** Every move between customer u and position j of route rv (j = 0: rv's start depot), in the search's order. */
@@ -159,14 +169,29 @@ export class LocalSearch extends TextbookMovePricing {
     const ru = this.rs.routeOf[u]!;
     const i = this.rs.pos[u]!;
     if (ru !== rv) {
-      this.setPair(ru, rv);
-      if (textbookRelocate(this, u, ru, i, rv, j)) return true;
-      if (j > 0 && textbookSwap(this, u, ru, i, rv, j)) return true;
-      return textbookTwoOptStar(this, u, ru, i, rv, j);
+      if (this.relocate.evaluate(ru, i, rv, j)) {
+        this.relocate.apply();
+        return true;
+      }
+      if (j > 0 && this.swap.evaluate(ru, i, rv, j)) {
+        this.swap.apply();
+        return true;
+      }
+      if (!this.twoOptStar.evaluate(ru, i, rv, j)) return false;
+      this.twoOptStar.apply();
+      return true;
     }
     if (j === i || j === i - 1) return false;
-    if (textbookRelocateWithin(this, u, ru, i, j)) return true;
-    if (j > 0 && textbookSwapWithin(this, ru, i, j)) return true;
-    return i < j && textbookTwoOpt(this, ru, i, j);
+    if (this.relocateWithin.evaluate(ru, i, j)) {
+      this.relocateWithin.apply();
+      return true;
+    }
+    if (j > 0 && this.swapWithin.evaluate(ru, i, j)) {
+      this.swapWithin.apply();
+      return true;
+    }
+    if (i >= j || !this.twoOpt.evaluate(ru, i, j)) return false;
+    this.twoOpt.apply();
+    return true;
   }
 }

@@ -1,66 +1,53 @@
 import { Pieces } from "../pieces.js";
+import type { MovePricing } from "../operators/operator.js";
 import { TextbookRoutes } from "./routes.js";
 
 const EPS = 1e-7;
 
 /**
- * What the textbook local search's moves (moves/*.ts) price with: candidate routes as pieces `a`
- * and `b` of the current routes; `improves` prices two candidate routes from their totals
- * (distance, load, service: O(1) from the prefix sums), `confirm` adds the exact time-window
- * penalty of the pieces on the route model (routes.ts) and `commit` applies them; `improvesWithin` /
- * `confirmWithin` / `commitWithin` do the same for a move within one route.
+ * What the textbook local search's operators (operators/*.ts, operator.ts) price with: candidate
+ * routes as pieces `a` and `b` of the current routes; `pairImproves` prices two candidate routes
+ * from their totals (distance, load, service: O(1) from the prefix sums), `confirmPair` adds the
+ * exact load on board and time-window penalty of the pieces on the route model (routes.ts) and
+ * `commitPair` applies them; `withinImproves` / `confirmWithin` / `commitWithin` do the same for a
+ * move within one route. The tolerance is absolute (1e-7): identical vehicles keep prices small.
  */
-export class TextbookMovePricing extends TextbookRoutes {
+export class TextbookMovePricing extends TextbookRoutes implements MovePricing {
   readonly a = new Pieces();
   readonly b = new Pieces();
   /** Penalised cost of the candidate routes (set when they improve). */
   predicted = 0;
-  /** Cost of both routes before the move being priced (set by setPair, or by the caller). */
-  before = 0;
-  /** Totals of the two routes of the inter-route moves being priced (setPair): read once per pair, not once per move. */
-  lenU = 0;
-  lenV = 0;
-  distU = 0;
-  distV = 0;
-  loadU = 0;
-  loadV = 0;
-  servU = 0;
-  servV = 0;
+  /** Cost of both routes before the move being priced (set by pairImproves). */
+  private before = 0;
   private readonly fixedCost = this.m.fixedCost[0]!;
   private readonly unitCost = this.m.unitCost[0]!;
-  /** Delivered totals of the two candidate routes last priced by `improves` (for the exact load in `confirm`). */
+  /** The candidates last bounded by `pairMayImprove`, priced by `pairImproves`. */
+  private countA = 0;
+  private countB = 0;
+  private distA = 0;
+  private distB = 0;
+  /** Delivered totals of the two candidate routes last priced by `pairImproves` (for the exact load in `confirmPair`). */
   private loadA = 0;
   private loadB = 0;
 
-  /** Prepares the pricing of moves between routes ru and rv. */
-  setPair(ru: number, rv: number): void {
-    const lenU = (this.lenU = this.rs.length[ru]!);
-    const lenV = (this.lenV = this.rs.length[rv]!);
-    this.distU = this.rs.fwd[ru]![lenU + 1]!;
-    this.distV = this.rs.fwd[rv]![lenV + 1]!;
-    this.loadU = this.rs.load[ru]![lenU + 1]!;
-    this.loadV = this.rs.load[rv]![lenV + 1]!;
-    this.servU = this.rs.serv[ru]![lenU + 1]!;
-    this.servV = this.rs.serv[rv]![lenV + 1]!;
-    this.before = this.rs.cost[ru]! + this.rs.cost[rv]!;
-  }
-
-  /** Whether the two new routes cost less than `before`; the distance bound prunes first. */
-  improves(
-    countA: number,
-    distA: number,
-    loadA: number,
-    servA: number,
-    countB: number,
-    distB: number,
-    loadB: number,
-    servB: number,
-  ): boolean {
+  /** Whether routes ru and rv with these counts and distances may cost less than they do now (`before`, set here). */
+  pairMayImprove(ru: number, countA: number, distA: number, rv: number, countB: number, distB: number): boolean {
+    const before = (this.before = this.rs.cost[ru]! + this.rs.cost[rv]!);
     // The vehicles are identical: their fixed and unit cost, read once, bound every candidate.
     const boundA = countA > 0 ? this.fixedCost + this.unitCost * distA : 0;
     const boundB = countB > 0 ? this.fixedCost + this.unitCost * distB : 0;
-    if (boundA + boundB >= this.before - EPS) return false;
-    const after = this.costs.fromTotals(0, countA, distA, loadA, servA) + this.costs.fromTotals(0, countB, distB, loadB, servB);
+    if (boundA + boundB >= before - EPS) return false;
+    this.countA = countA;
+    this.countB = countB;
+    this.distA = distA;
+    this.distB = distB;
+    return true;
+  }
+
+  /** Whether the candidates bounded last cost less than `before`, priced from their totals. */
+  pairImproves(loadA: number, servA: number, loadB: number, servB: number): boolean {
+    const after =
+      this.costs.fromTotals(0, this.countA, this.distA, loadA, servA) + this.costs.fromTotals(0, this.countB, this.distB, loadB, servB);
     this.predicted = after;
     this.loadA = loadA;
     this.loadB = loadB;
@@ -68,11 +55,11 @@ export class TextbookMovePricing extends TextbookRoutes {
   }
 
   /**
-   * Adds what `improves` left out to an improving price: the load above the delivered total
+   * Adds what `pairImproves` left out to an improving price: the load above the delivered total
    * (pickups on board: the peak of the route model's load segments, backhaul-model.ts) and the
    * time penalties of both candidate routes (pieces `a` and `b`); whether it still improves.
    */
-  confirm(ra: number, rb: number): boolean {
+  confirmPair(ra: number, rb: number): boolean {
     if (this.rs.loads) {
       this.predicted += this.loadCorrection(ra, this.a, this.loadA) + this.loadCorrection(rb, this.b, this.loadB);
       if (this.predicted >= this.before - EPS) return false;
@@ -82,17 +69,16 @@ export class TextbookMovePricing extends TextbookRoutes {
     return this.predicted < this.before - EPS;
   }
 
-  commit(ra: number, rb: number): boolean {
+  commitPair(ra: number, rb: number): void {
     const countA = this.write(this.a, this.scratch);
     const countB = this.write(this.b, this.scratch2);
     this.setRoute(ra, this.scratch, countA);
     this.setRoute(rb, this.scratch2, countB);
     if (this.onCommit) this.onCommit(this.predicted, ra, rb);
-    return true;
   }
 
   /** Whether changing route r's distance by `delta` lowers its penalised cost. */
-  improvesWithin(r: number, delta: number): boolean {
+  withinImproves(r: number, delta: number): boolean {
     // Under windows a longer route may still warp less: no shortcut on the distance alone.
     if (delta > -EPS && !this.m.windows) return false;
     const end = this.rs.length[r]! + 1;
@@ -132,10 +118,16 @@ export class TextbookMovePricing extends TextbookRoutes {
     return this.penalties.load * (exact - Math.max(0, delivered - this.m.capacity[r]!));
   }
 
-  commitWithin(r: number): boolean {
+  /** The first empty route other than `except` (-1: none): the vehicles are identical, so there is one type. */
+  emptyOfType(type: number, except: number): number {
+    if (type > 0) return -1;
+    for (let r = 0; r < this.m.routes; r++) if (r !== except && this.rs.length[r] === 0) return r;
+    return -1;
+  }
+
+  commitWithin(r: number): void {
     const count = this.write(this.a, this.scratch);
     this.setRoute(r, this.scratch, count);
     if (this.onCommit) this.onCommit(this.predicted, r, -1);
-    return true;
   }
 }

@@ -1,14 +1,14 @@
 import type { Routes } from "../routes.js";
 
 /**
- * Distance and load of the two routes a 2-opt* move (SwapTails) makes, in O(1) from the route
+ * Distance, load and service of the two routes a 2-opt* move (SwapTails) makes, in O(1) from the route
  * set's prefix sums, so that most candidates are rejected before any pieces are built. Route ru
  * keeps its vehicle (start and end node), and so does rv; the parts that move between them are
  * paths inside the current routes (forward: fwd differences; backward: bwd differences).
- * Results go to `out`: [distance A, load A, customers A, distance B, load B, customers B].
+ * Results go to `out`: [distance A, load A, customers A, distance B, load B, customers B, service A, service B].
  */
 export class TailPrices {
-  readonly out = new Float64Array(6);
+  readonly out = new Float64Array(8);
 
   constructor(private readonly rs: Routes) {}
 
@@ -45,6 +45,10 @@ export class TailPrices {
     out[3] = distB;
     out[4] = loadV[j]! + loadU[lenU]! - loadU[i]!;
     out[5] = j + lenU - i;
+    const servU = rs.serv[ru]!;
+    const servV = rs.serv[rv]!;
+    out[6] = servU[i]! + servV[lenV]! - servV[j]!;
+    out[7] = servV[j]! + servU[lenU]! - servU[i]!;
     return out;
   }
 
@@ -87,6 +91,10 @@ export class TailPrices {
     out[3] = distB;
     out[4] = loadU[lenU]! - loadU[i]! + loadV[lenV]! - loadV[j]!;
     out[5] = lenU - i + lenV - j;
+    const servU = rs.serv[ru]!;
+    const servV = rs.serv[rv]!;
+    out[6] = servU[i]! + servV[j]!;
+    out[7] = servU[lenU]! - servU[i]! + servV[lenV]! - servV[j]!;
     return out;
   }
 }

@@ -1,0 +1,77 @@
+import type { MovePricing, RouteOperator } from "./operator.js";
+
+/**
+ * Relocate within one route: customer u at position i, or u and its successor x (in order and
+ * reversed), goes after position j of the same route. Load and service stay, so each variant is
+ * priced from its distance delta first; `evaluate` keeps the first that improves for `apply`.
+ */
+export class RelocateWithin implements RouteOperator {
+  private r = -1;
+
+  constructor(private readonly ls: MovePricing) {}
+
+  /** Whether a variant improves (j is neither i nor i - 1); it is then held in pieces `a` for `apply`. */
+  evaluate(r: number, i: number, j: number): boolean {
+    const ls = this.ls;
+    const rs = ls.rs;
+    const n = rs.m.nodeCount;
+    const d = rs.m.dist;
+    const seq = rs.seq[r]!;
+    const len = rs.length[r]!;
+    const a = ls.a;
+    const u = seq[i]!;
+    const pu = seq[i - 1]!;
+    const x = seq[i + 1]!;
+    const v = seq[j]!;
+    const y = seq[j + 1]!;
+    this.r = r;
+    const removeU = d[pu * n + x]! - d[pu * n + u]! - d[u * n + x]!;
+    if (ls.withinImproves(r, removeU + d[v * n + u]! + d[u * n + y]! - d[v * n + y]!)) {
+      if (j > i)
+        a.reset()
+          .add(r, 1, i - 1)
+          .add(r, i + 1, j)
+          .add(r, i, i)
+          .add(r, j + 1, len);
+      else
+        a.reset()
+          .add(r, 1, j)
+          .add(r, i, i)
+          .add(r, j + 1, i - 1)
+          .add(r, i + 1, len);
+      if (ls.confirmWithin(r)) return true;
+    }
+    if (i + 1 > len || j === i + 1) return false;
+    const xx = seq[i + 2]!;
+    const removePair = d[pu * n + xx]! - d[pu * n + u]! - d[x * n + xx]!;
+    if (ls.withinImproves(r, removePair + d[v * n + u]! + d[x * n + y]! - d[v * n + y]!) && this.pair(r, i, j, len, false)) return true;
+    return (
+      ls.withinImproves(r, removePair - d[u * n + x]! + d[v * n + x]! + d[x * n + u]! + d[u * n + y]! - d[v * n + y]!) &&
+      this.pair(r, i, j, len, true)
+    );
+  }
+
+  /** Applies the move the last `evaluate` found improving. */
+  apply(): void {
+    this.ls.commitWithin(this.r);
+  }
+
+  /** Prices (u, x) after j exactly, `reversed` or not. */
+  private pair(r: number, i: number, j: number, len: number, reversed: boolean): boolean {
+    if (j > i + 1)
+      this.ls.a
+        .reset()
+        .add(r, 1, i - 1)
+        .add(r, i + 2, j)
+        .add(r, i, i + 1, reversed)
+        .add(r, j + 1, len);
+    else
+      this.ls.a
+        .reset()
+        .add(r, 1, j)
+        .add(r, i, i + 1, reversed)
+        .add(r, j + 1, i - 1)
+        .add(r, i + 2, len);
+    return this.ls.confirmWithin(r);
+  }
+}

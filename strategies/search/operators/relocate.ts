@@ -1,0 +1,108 @@
+import type { MovePricing, PairOperator } from "./operator.js";
+
+/**
+ * Relocate between two routes (Or-opt of one or two customers): customer u at position i of route
+ * ru, or u and its successor x (in order and reversed), goes after position j of route rv (j = 0:
+ * first). `evaluate` prices the variants in that order from distance deltas and the routes' totals,
+ * read from the route store, and keeps the first that improves for `apply`, as the local searches
+ * take the first improving move.
+ */
+export class Relocate implements PairOperator {
+  private ru = -1;
+  private rv = -1;
+
+  constructor(private readonly ls: MovePricing) {}
+
+  /** Whether a variant improves; it is then held in the pricing's pieces for `apply`. */
+  evaluate(ru: number, i: number, rv: number, j: number): boolean {
+    const ls = this.ls;
+    const rs = ls.rs;
+    const m = rs.m;
+    const n = m.nodeCount;
+    const d = m.dist;
+    const seqU = rs.seq[ru]!;
+    const seqV = rs.seq[rv]!;
+    const lenU = rs.length[ru]!;
+    const lenV = rs.length[rv]!;
+    const distU = rs.fwd[ru]![lenU + 1]!;
+    const distV = rs.fwd[rv]![lenV + 1]!;
+    const u = seqU[i]!;
+    const pu = seqU[i - 1]!;
+    const x = seqU[i + 1]!;
+    const v = seqV[j]!;
+    const y = seqV[j + 1]!;
+    this.ru = ru;
+    this.rv = rv;
+    // u after v.
+    let dA = d[pu * n + x]! - d[pu * n + u]! - d[u * n + x]!;
+    let dB = d[v * n + u]! + d[u * n + y]! - d[v * n + y]!;
+    if (ls.pairMayImprove(ru, lenU - 1, distU + dA, rv, lenV + 1, distV + dB) && this.priced(ru, rv, u, -1)) {
+      ls.a
+        .reset()
+        .add(ru, 1, i - 1)
+        .add(ru, i + 1, lenU);
+      ls.b
+        .reset()
+        .add(rv, 1, j)
+        .add(ru, i, i)
+        .add(rv, j + 1, lenV);
+      if (ls.confirmPair(ru, rv)) return true;
+    }
+    if (i + 1 > lenU) return false;
+    const xx = seqU[i + 2]!;
+    // (u, x) after v, in order, then reversed.
+    dA = d[pu * n + xx]! - d[pu * n + u]! - d[u * n + x]! - d[x * n + xx]!;
+    dB = d[v * n + u]! + d[u * n + x]! + d[x * n + y]! - d[v * n + y]!;
+    if (ls.pairMayImprove(ru, lenU - 2, distU + dA, rv, lenV + 2, distV + dB) && this.priced(ru, rv, u, x)) {
+      ls.a
+        .reset()
+        .add(ru, 1, i - 1)
+        .add(ru, i + 2, lenU);
+      ls.b
+        .reset()
+        .add(rv, 1, j)
+        .add(ru, i, i + 1)
+        .add(rv, j + 1, lenV);
+      if (ls.confirmPair(ru, rv)) return true;
+    }
+    dB = d[v * n + x]! + d[x * n + u]! + d[u * n + y]! - d[v * n + y]!;
+    if (ls.pairMayImprove(ru, lenU - 2, distU + dA, rv, lenV + 2, distV + dB) && this.priced(ru, rv, u, x)) {
+      ls.a
+        .reset()
+        .add(ru, 1, i - 1)
+        .add(ru, i + 2, lenU);
+      ls.b
+        .reset()
+        .add(rv, 1, j)
+        .add(ru, i, i + 1, true)
+        .add(rv, j + 1, lenV);
+      if (ls.confirmPair(ru, rv)) return true;
+    }
+    return false;
+  }
+
+  /** Applies the move the last `evaluate` found improving. */
+  apply(): void {
+    this.ls.commitPair(this.ru, this.rv);
+  }
+
+  /**
+   * Prices the bounded candidate from the routes' load and service totals: u (and x, unless -1)
+   * leave ru for rv. Read only here, since most candidates stop at the distance bound.
+   */
+  private priced(ru: number, rv: number, u: number, x: number): boolean {
+    const rs = this.ls.rs;
+    const m = rs.m;
+    // The end depot adds no load (routes.ts), so the total after it is the delivered load.
+    const loadU = rs.load[ru]![rs.length[ru]! + 1]!;
+    const loadV = rs.load[rv]![rs.length[rv]! + 1]!;
+    const servU = rs.serv[ru]![rs.length[ru]! + 1]!;
+    const servV = rs.serv[rv]![rs.length[rv]! + 1]!;
+    const qu = m.demand[u]!;
+    const su = m.service[u]!;
+    if (x < 0) return this.ls.pairImproves(loadU - qu, servU - su, loadV + qu, servV + su);
+    const qx = m.demand[x]!;
+    const sx = m.service[x]!;
+    return this.ls.pairImproves(loadU - qu - qx, servU - su - sx, loadV + qu + qx, servV + su + sx);
+  }
+}

@@ -1,0 +1,47 @@
+import type { MovePricing, RouteOperator } from "./operator.js";
+
+/**
+ * Exchange within one route: the customers at positions i and j > 0 trade places. Load and
+ * service stay, so the distance delta is priced first; `evaluate` holds the move for `apply`.
+ */
+export class SwapWithin implements RouteOperator {
+  private r = -1;
+
+  constructor(private readonly ls: MovePricing) {}
+
+  /** Whether the exchange improves (j > 0, j not i); it is then held in pieces `a` for `apply`. */
+  evaluate(r: number, i: number, j: number): boolean {
+    const ls = this.ls;
+    const rs = ls.rs;
+    const lo = Math.min(i, j);
+    const hi = Math.max(i, j);
+    if (!ls.withinImproves(r, swapDelta(rs.m.dist, rs.m.nodeCount, rs.seq[r]!, lo, hi))) return false;
+    this.r = r;
+    // Neighbours (hi = lo + 1) leave the middle piece empty, which `add` skips.
+    ls.a
+      .reset()
+      .add(r, 1, lo - 1)
+      .add(r, hi, hi)
+      .add(r, lo + 1, hi - 1)
+      .add(r, lo, lo)
+      .add(r, hi + 1, rs.length[r]!);
+    return ls.confirmWithin(r);
+  }
+
+  /** Applies the move the last `evaluate` found improving. */
+  apply(): void {
+    this.ls.commitWithin(this.r);
+  }
+}
+
+/** Distance change of exchanging the visits at positions lo < hi of one route. */
+function swapDelta(d: Float64Array, n: number, seq: Int32Array, lo: number, hi: number): number {
+  const p = seq[lo - 1]!;
+  const l = seq[lo]!;
+  const h = seq[hi]!;
+  const q = seq[hi + 1]!;
+  if (hi === lo + 1) return d[p * n + h]! + d[h * n + l]! + d[l * n + q]! - d[p * n + l]! - d[l * n + h]! - d[h * n + q]!;
+  const l1 = seq[lo + 1]!;
+  const h0 = seq[hi - 1]!;
+  return d[p * n + h]! + d[h * n + l1]! + d[h0 * n + l]! + d[l * n + q]! - d[p * n + l]! - d[l * n + l1]! - d[h0 * n + h]! - d[h * n + q]!;
+}

@@ -1,0 +1,115 @@
+import type { MovePricing, PairOperator } from "./operator.js";
+
+/**
+ * Exchange between two routes: customer u at position i of route ru (or u and its successor x)
+ * trades places with customer v at position j > 0 of route rv (or v and its successor y): 1-1,
+ * 2-1 and 2-2, priced in that order from distance deltas and the routes' totals read from the
+ * route store; `evaluate` keeps the first variant that improves for `apply`.
+ */
+export class Swap implements PairOperator {
+  private ru = -1;
+  private rv = -1;
+
+  constructor(private readonly ls: MovePricing) {}
+
+  /** Whether a variant improves (j > 0: v is a customer); it is then held in the pricing's pieces for `apply`. */
+  evaluate(ru: number, i: number, rv: number, j: number): boolean {
+    const ls = this.ls;
+    const rs = ls.rs;
+    const m = rs.m;
+    const n = m.nodeCount;
+    const d = m.dist;
+    const seqU = rs.seq[ru]!;
+    const seqV = rs.seq[rv]!;
+    const lenU = rs.length[ru]!;
+    const lenV = rs.length[rv]!;
+    const distU = rs.fwd[ru]![lenU + 1]!;
+    const distV = rs.fwd[rv]![lenV + 1]!;
+    const u = seqU[i]!;
+    const pu = seqU[i - 1]!;
+    const x = seqU[i + 1]!;
+    const pv = seqV[j - 1]!;
+    const v = seqV[j]!;
+    const y = seqV[j + 1]!;
+    const a = ls.a;
+    const b = ls.b;
+    this.ru = ru;
+    this.rv = rv;
+    // u and v.
+    let dA = d[pu * n + v]! + d[v * n + x]! - d[pu * n + u]! - d[u * n + x]!;
+    let dB = d[pv * n + u]! + d[u * n + y]! - d[pv * n + v]! - d[v * n + y]!;
+    if (ls.pairMayImprove(ru, lenU, distU + dA, rv, lenV, distV + dB) && this.priced(ru, rv, u, -1, v, -1)) {
+      a.reset()
+        .add(ru, 1, i - 1)
+        .add(rv, j, j)
+        .add(ru, i + 1, lenU);
+      b.reset()
+        .add(rv, 1, j - 1)
+        .add(ru, i, i)
+        .add(rv, j + 1, lenV);
+      if (ls.confirmPair(ru, rv)) return true;
+    }
+    if (i + 1 > lenU) return false;
+    const xx = seqU[i + 2]!;
+    // (u, x) and v.
+    dA = d[pu * n + v]! + d[v * n + xx]! - d[pu * n + u]! - d[u * n + x]! - d[x * n + xx]!;
+    dB = d[pv * n + u]! + d[u * n + x]! + d[x * n + y]! - d[pv * n + v]! - d[v * n + y]!;
+    if (ls.pairMayImprove(ru, lenU - 1, distU + dA, rv, lenV + 1, distV + dB) && this.priced(ru, rv, u, x, v, -1)) {
+      a.reset()
+        .add(ru, 1, i - 1)
+        .add(rv, j, j)
+        .add(ru, i + 2, lenU);
+      b.reset()
+        .add(rv, 1, j - 1)
+        .add(ru, i, i + 1)
+        .add(rv, j + 1, lenV);
+      if (ls.confirmPair(ru, rv)) return true;
+    }
+    if (j + 1 > lenV) return false;
+    const yy = seqV[j + 2]!;
+    // (u, x) and (v, y).
+    dA = d[pu * n + v]! + d[v * n + y]! + d[y * n + xx]! - d[pu * n + u]! - d[u * n + x]! - d[x * n + xx]!;
+    dB = d[pv * n + u]! + d[u * n + x]! + d[x * n + yy]! - d[pv * n + v]! - d[v * n + y]! - d[y * n + yy]!;
+    if (ls.pairMayImprove(ru, lenU, distU + dA, rv, lenV, distV + dB) && this.priced(ru, rv, u, x, v, y)) {
+      a.reset()
+        .add(ru, 1, i - 1)
+        .add(rv, j, j + 1)
+        .add(ru, i + 2, lenU);
+      b.reset()
+        .add(rv, 1, j - 1)
+        .add(ru, i, i + 1)
+        .add(rv, j + 2, lenV);
+      if (ls.confirmPair(ru, rv)) return true;
+    }
+    return false;
+  }
+
+  /** Applies the move the last `evaluate` found improving. */
+  apply(): void {
+    this.ls.commitPair(this.ru, this.rv);
+  }
+
+  /**
+   * Prices the bounded candidate from the routes' load and service totals: u (and x, unless -1)
+   * trade places with v (and y, unless -1). Read only here, since most candidates stop at the
+   * distance bound.
+   */
+  private priced(ru: number, rv: number, u: number, x: number, v: number, y: number): boolean {
+    const rs = this.ls.rs;
+    const m = rs.m;
+    const q = m.demand;
+    const s = m.service;
+    // The end depot adds no load (routes.ts), so the total after it is the delivered load.
+    const loadU = rs.load[ru]![rs.length[ru]! + 1]!;
+    const loadV = rs.load[rv]![rs.length[rv]! + 1]!;
+    const servU = rs.serv[ru]![rs.length[ru]! + 1]!;
+    const servV = rs.serv[rv]![rs.length[rv]! + 1]!;
+    if (x < 0) return this.ls.pairImproves(loadU - q[u]! + q[v]!, servU - s[u]! + s[v]!, loadV + q[u]! - q[v]!, servV + s[u]! - s[v]!);
+    const loadA = loadU - q[u]! - q[x]! + q[v]!;
+    const servA = servU - s[u]! - s[x]! + s[v]!;
+    const loadB = loadV + q[u]! + q[x]! - q[v]!;
+    const servB = servV + s[u]! + s[x]! - s[v]!;
+    if (y < 0) return this.ls.pairImproves(loadA, servA, loadB, servB);
+    return this.ls.pairImproves(loadA + q[y]!, servA + s[y]!, loadB - q[y]!, servB - s[y]!);
+  }
+}

@@ -1,0 +1,41 @@
+import type { MovePricing, RouteOperator } from "./operator.js";
+
+/**
+ * 2-opt within one route: with u at position i and v at j > i, the part x..v (positions i+1..j)
+ * is reversed. Only the distance changes; the reversed part's comes from the backward prefix
+ * sums. `evaluate` holds an improving move for `apply`.
+ */
+export class TwoOpt implements RouteOperator {
+  private r = -1;
+
+  constructor(private readonly ls: MovePricing) {}
+
+  /** Whether reversing positions i+1..j (i < j) improves; it is then held in pieces `a` for `apply`. */
+  evaluate(r: number, i: number, j: number): boolean {
+    const ls = this.ls;
+    const rs = ls.rs;
+    const d = rs.m.dist;
+    const n = rs.m.nodeCount;
+    const seq = rs.seq[r]!;
+    const fwd = rs.fwd[r]!;
+    const bwd = rs.bwd[r]!;
+    const u = seq[i]!;
+    const x = seq[i + 1]!;
+    const v = seq[j]!;
+    const y = seq[j + 1]!;
+    const delta = d[u * n + v]! + bwd[j]! - bwd[i + 1]! + d[x * n + y]! - d[u * n + x]! - (fwd[j]! - fwd[i + 1]!) - d[v * n + y]!;
+    if (!ls.withinImproves(r, delta)) return false;
+    this.r = r;
+    ls.a
+      .reset()
+      .add(r, 1, i)
+      .add(r, i + 1, j, true)
+      .add(r, j + 1, rs.length[r]!);
+    return ls.confirmWithin(r);
+  }
+
+  /** Applies the move the last `evaluate` found improving. */
+  apply(): void {
+    this.ls.commitWithin(this.r);
+  }
+}
