@@ -314,6 +314,122 @@ export interface components {
             /** @description Currency per minute of lateness. When > 0 and the time dimension is on: soft time windows; lateness = max(0, service start - window end) per node, end node included, priced in fractional minutes (90 s late = 1.5 minutes) and added to the objective; waiting is never penalised. 0, null or omitted: hard time windows. At most 1e12. */
             late_penalty_per_min?: number | null;
             /**
+             * @description Extension (travel times): `duration_matrix[i][j]` is the travel time in minutes from node i to node j, as a routing engine (OSRM, Valhalla, GraphHopper) gives it: not proportional to distance, may be asymmetric; `node_num` rows of `node_num` entries, each finite, >= 0 and at most 1e12 (422 naming the row and column otherwise). With it the time dimension needs `node_time_windows` and `node_service_time` only, and `vehicle_speeds` must be omitted (422 naming both fields otherwise: a speed would contradict the matrix). Distances (and so distance costs and `vehicle_max_distance`) still come from `distance_matrix` / `node_positions`. Vehicles with a profile (`vehicle_profiles`) whose own `duration_matrix` is given use that one instead.
+             * @example [
+             *       [
+             *         0,
+             *         12,
+             *         20
+             *       ],
+             *       [
+             *         11,
+             *         0,
+             *         9
+             *       ],
+             *       [
+             *         21,
+             *         10,
+             *         0
+             *       ]
+             *     ]
+             */
+            duration_matrix?: number[][];
+            /**
+             * @description Extension (vehicle profiles): further road networks by name (a bike, a truck that may not take some roads), at most 16. A name is 1 to 64 characters of `A-Z a-z 0-9 _ -` (422 otherwise). A profile that lacks a matrix uses the request's. Vehicles choose a profile in `vehicle_profiles`.
+             * @example {
+             *       "bike": {
+             *         "duration_matrix": [
+             *           [
+             *             0,
+             *             30,
+             *             45
+             *           ],
+             *           [
+             *             30,
+             *             0,
+             *             25
+             *           ],
+             *           [
+             *             44,
+             *             26,
+             *             0
+             *           ]
+             *         ]
+             *       }
+             *     }
+             */
+            profiles?: {
+                [key: string]: {
+                    /** @description The profile's distances: `node_num` rows of `node_num` entries (finite, >= 0, at most 1e12). Omitted: the request's distances (`distance_matrix` or `node_positions`). */
+                    distance_matrix?: number[][];
+                    /** @description The profile's travel minutes: `node_num` rows of `node_num` entries (finite, >= 0, at most 1e12). Omitted: the request's `duration_matrix`, else the profile's (or the request's) distance divided by the vehicle's speed. */
+                    duration_matrix?: number[][];
+                };
+            };
+            /**
+             * @description Extension (vehicle profiles): per vehicle, `vehicle_num` entries: the name of the profile in `profiles` the vehicle drives on, or null for the request's own matrices. A name that is not in `profiles` is a 422 naming the vehicle.
+             * @example [
+             *       null,
+             *       "bike"
+             *     ]
+             */
+            vehicle_profiles?: (string | null)[];
+            /**
+             * @description Extension (cost per hour): per vehicle, `vehicle_num` entries, currency per hour of route duration (from departure to arrival at the end node, or to the end of the last service on an open route; waiting and breaks included). Under `min_total_cost` it is added to the fixed and distance costs, and `route_details` shows it apart as `time_cost`; under `min_total_distance` it is ignored with a warning. Needs the time dimension (422 otherwise).
+             * @example [
+             *       30,
+             *       18.5
+             *     ]
+             */
+            vehicle_unit_time_costs?: number[];
+            /**
+             * @description Extension (several windows): per node, `node_num` entries: several time windows, service may begin in any of them. Arriving before a window waits for it; arriving between two windows waits for the next one; arriving after the last one is late (soft windows, `late_penalty_per_min` > 0: lateness = service start - last end) or infeasible (hard windows). Service starts in the earliest window it can reach. `node_time_windows[i]` must equal the hull [first start, last end] of a node's windows, so that a reader of the version 1 fields sees it (422 naming the node otherwise, as for windows not sorted or overlapping). Needs the time dimension (422 otherwise).
+             * @example [
+             *       null,
+             *       [
+             *         [
+             *           0,
+             *           60
+             *         ],
+             *         [
+             *           240,
+             *           300
+             *         ]
+             *       ],
+             *       null
+             *     ]
+             */
+            node_time_window_sets?: (number[][] | null)[];
+            /**
+             * @description Extension (driver breaks): per vehicle, `vehicle_num` entries. Every break of a used vehicle is taken once, starting inside its window: at the start node before departure, or at a stop after its service and before leaving for the next node (the solver chooses where, and waits for the window to open when it must). A break delays what follows and counts in route duration, working hours and time costs. A used vehicle whose route cannot fit its breaks is infeasible. A break whose latest start is before its earliest start, or that cannot fit in the vehicle's shift (`vehicle_time_windows`, else the start and end nodes' windows), is a 422 naming the vehicle and the break. The result lists where each break is taken in `breaks`. Needs the time dimension (422 otherwise).
+             * @example [
+             *       [
+             *         {
+             *           "earliest_start": 180,
+             *           "latest_start": 300,
+             *           "duration": 30
+             *         }
+             *       ],
+             *       null
+             *     ]
+             */
+            vehicle_breaks?: ({
+                /** @description Earliest start of the break, minutes after `base_start_time`. */
+                earliest_start: number;
+                /** @description Latest start of the break; not before `earliest_start` (422 otherwise). */
+                latest_start: number;
+                /** @description Minutes. */
+                duration: number;
+            }[] | null)[];
+            /**
+             * @description Extension (open routes): per vehicle, `vehicle_num` entries, default true. false: an open route that ends at its last stop: the leg to `end_nodes[v]` is not driven (no distance, cost, time or window check for it), and the route's node list in the result ends at its last customer.
+             * @example [
+             *       true,
+             *       false
+             *     ]
+             */
+            vehicle_return_to_end?: boolean[];
+            /**
              * Format: uri
              * @description Where to POST the one completion callback (see the `completion` callback). Must start with http:// or https://, at most 2048 characters, no credentials, and must not point to localhost or a loopback, private, link-local, CGNAT, multicast, reserved or unspecified address (checked at submit for literal addresses, and again after DNS resolution at send time).
              */
@@ -361,7 +477,7 @@ export interface components {
             loc: string[];
             /** @description English description of the problem. */
             msg: string;
-            /** @description Kind of problem, e.g. missing, value_error, length_mismatch, number_type. */
+            /** @description Kind of problem, e.g. missing, value_error, length_mismatch, number_type, unsupported_feature (the request uses a field that no loaded strategy can honour yet, or that the pinned strategy does not claim; `loc` names the field). */
             type: string;
         };
         /**
@@ -438,6 +554,17 @@ export interface components {
             unassigned?: components["schemas"]["UnassignedNode"][];
             /** @description Extension: the sum of the skip penalties of the unserved optional customers, included in `total_cost` (so `total_cost` = the sum of `route_details[*].cost` + `skip_penalty_total`). Required customers left out under `allow_unassigned` add nothing. Present exactly when `unassigned` is. */
             skip_penalty_total?: number;
+            /** @description Extension (driver breaks): key = vehicle label, as in `routes`; per used vehicle the breaks of `vehicle_breaks` in the order taken. `time_windows` keep their meaning: a break shows as the gap between a node's leave time and the next arrival minus the travel time. Present exactly when some vehicle has a break in `vehicle_breaks`. */
+            breaks?: {
+                [key: string]: {
+                    /** @description HH:MM:SS, like `time_windows`. */
+                    start: string;
+                    /** @description HH:MM:SS: start plus the break's duration. */
+                    end: string;
+                    /** @description The route's node after whose service the break is taken (the start node for a break before departure). */
+                    after_node: number;
+                }[];
+            };
         };
         AcceptedResult: {
             /** @constant */
@@ -911,6 +1038,8 @@ export interface components {
             earliest_delivery_arrival?: number;
             /** @description The number of locked stops of `vehicle` (`vehicle_locked_stops`). */
             locked_stops?: number;
+            /** @description The minutes of a vehicle's breaks in all (`breaks_exceed_shift`). */
+            break_minutes?: number;
         };
         /**
          * Infeasibility
@@ -918,10 +1047,10 @@ export interface components {
          */
         Infeasibility: {
             /**
-             * @description `demand_exceeds_capacity`: a customer's demand is above every vehicle's capacity (evidence `demand`, `largest_capacity`, `excess`). `total_demand_exceeds_capacity`: all customers together need more than all vehicles carry (`total_demand`, `total_capacity`, `excess`). `window_inverted`: a time window closes before it opens (`window_start`, `window_end`). `window_unreachable` (hard windows): no vehicle reaches the customer before its window closes even straight from its start node, leaving at the start node's window start (`earliest_arrival`, `window_end`, `late_by`, `vehicle`). `return_too_late` (hard windows): vehicles reach the customer in time but none can serve it and still reach its end node before that node's window closes (`earliest_return`, `end_node`, `end_window_end`, `late_by`, `vehicle`). `working_hours_too_short`: even a trip start node -> customer -> end node alone is longer than `max_working_hours` for every vehicle (`round_trip_minutes`, `cap_minutes`, `vehicle`). Constraint extensions, where a request uses them: vehicles are restricted to those allowed by `node_skills` / `vehicle_skills` in every per-customer check, the working-hours cap is each vehicle's own (`vehicle_max_working_hours`), and capacities are those of the allowed vehicles; `no_vehicle_with_skills`: no vehicle has every skill the customer needs (`required_skills`, and the closest `vehicle` with its `missing_skills`); `shift_too_short`: the trip start node -> customer -> end node alone does not fit in the shift (`vehicle_time_windows`) of any allowed vehicle, although it fits the nodes' own windows (`earliest_return`, `shift_start`, `shift_end`, `late_by`, `vehicle`); `distance_limit`: that trip is longer than every allowed vehicle's `vehicle_max_distance` (`round_trip_distance`, `max_distance`, `vehicle`); `stops_limit` (no `node`): the customers that must be served outnumber the `vehicle_max_stops` of all vehicles together, every vehicle having a cap (`customers`, `total_max_stops`). `total_demand_exceeds_capacity` and `stops_limit` count only the customers that must be served. Loads that go both ways: `pickup_exceeds_capacity`: a customer's `node_pickups` amount is above every vehicle's capacity (`pickup`, `largest_capacity`, `excess`). `total_pickup_exceeds_capacity`: all pickups together are more than all vehicles carry back to their end nodes (`total_pickup`, `total_capacity`, `excess`). `shipment_exceeds_capacity`: a shipment's `amount` is above every vehicle's capacity (`shipment` index, `pickup_node`, `delivery_node`, `amount`, `largest_capacity`, `excess`; `node` is the pickup). `extra_demand_exceeds_capacity`: a customer's demand in an extra dimension is above every vehicle's capacity in that dimension (`dimension`, 1-based like `node_extra_demands`' position + 1, `demand`, `largest_capacity`, `excess`). `total_extra_demand_exceeds_capacity`: the same for all customers together (`dimension`, `total_demand`, `total_capacity`, `excess`). `shipment_windows_incompatible` (hard windows): no vehicle can serve a shipment's pickup and then reach its delivery before the delivery's window closes, even going straight from its start node to the pickup, leaving when the start node's window opens (`shipment`, `pickup_node`, `delivery_node`, `pickup_finish` = earliest end of service at the pickup, `travel_minutes` pickup -> delivery, `earliest_delivery_arrival`, `window_end`, `late_by`, `vehicle`; `node` is the delivery). Re-planning: `locked_stops_infeasible` (no `node` unless a locked stop is late): the locked head of a vehicle's `initial_routes` (`vehicle_locked_stops`) already breaks a hard rule on its own, its load above the capacity (`demand`, `excess`) or a locked stop reached after its hard window closes (`window_end`, `earliest_arrival`, `late_by`), evidence with `vehicle` and `locked_stops`; it fails the task whatever `allow_unassigned` says, since locked stops are always served.
+             * @description `demand_exceeds_capacity`: a customer's demand is above every vehicle's capacity (evidence `demand`, `largest_capacity`, `excess`). `total_demand_exceeds_capacity`: all customers together need more than all vehicles carry (`total_demand`, `total_capacity`, `excess`). `window_inverted`: a time window closes before it opens (`window_start`, `window_end`). `window_unreachable` (hard windows): no vehicle reaches the customer before its window closes even straight from its start node, leaving at the start node's window start (`earliest_arrival`, `window_end`, `late_by`, `vehicle`). `return_too_late` (hard windows): vehicles reach the customer in time but none can serve it and still reach its end node before that node's window closes (`earliest_return`, `end_node`, `end_window_end`, `late_by`, `vehicle`). `working_hours_too_short`: even a trip start node -> customer -> end node alone is longer than `max_working_hours` for every vehicle (`round_trip_minutes`, `cap_minutes`, `vehicle`). Constraint extensions, where a request uses them: vehicles are restricted to those allowed by `node_skills` / `vehicle_skills` in every per-customer check, the working-hours cap is each vehicle's own (`vehicle_max_working_hours`), and capacities are those of the allowed vehicles; `no_vehicle_with_skills`: no vehicle has every skill the customer needs (`required_skills`, and the closest `vehicle` with its `missing_skills`); `shift_too_short`: the trip start node -> customer -> end node alone does not fit in the shift (`vehicle_time_windows`) of any allowed vehicle, although it fits the nodes' own windows (`earliest_return`, `shift_start`, `shift_end`, `late_by`, `vehicle`); `distance_limit`: that trip is longer than every allowed vehicle's `vehicle_max_distance` (`round_trip_distance`, `max_distance`, `vehicle`); `stops_limit` (no `node`): the customers that must be served outnumber the `vehicle_max_stops` of all vehicles together, every vehicle having a cap (`customers`, `total_max_stops`). `total_demand_exceeds_capacity` and `stops_limit` count only the customers that must be served. Loads that go both ways: `pickup_exceeds_capacity`: a customer's `node_pickups` amount is above every vehicle's capacity (`pickup`, `largest_capacity`, `excess`). `total_pickup_exceeds_capacity`: all pickups together are more than all vehicles carry back to their end nodes (`total_pickup`, `total_capacity`, `excess`). `shipment_exceeds_capacity`: a shipment's `amount` is above every vehicle's capacity (`shipment` index, `pickup_node`, `delivery_node`, `amount`, `largest_capacity`, `excess`; `node` is the pickup). `extra_demand_exceeds_capacity`: a customer's demand in an extra dimension is above every vehicle's capacity in that dimension (`dimension`, 1-based like `node_extra_demands`' position + 1, `demand`, `largest_capacity`, `excess`). `total_extra_demand_exceeds_capacity`: the same for all customers together (`dimension`, `total_demand`, `total_capacity`, `excess`). `shipment_windows_incompatible` (hard windows): no vehicle can serve a shipment's pickup and then reach its delivery before the delivery's window closes, even going straight from its start node to the pickup, leaving when the start node's window opens (`shipment`, `pickup_node`, `delivery_node`, `pickup_finish` = earliest end of service at the pickup, `travel_minutes` pickup -> delivery, `earliest_delivery_arrival`, `window_end`, `late_by`, `vehicle`; `node` is the delivery). Re-planning: `locked_stops_infeasible` (no `node` unless a locked stop is late): the locked head of a vehicle's `initial_routes` (`vehicle_locked_stops`) already breaks a hard rule on its own, its load above the capacity (`demand`, `excess`) or a locked stop reached after its hard window closes (`window_end`, `earliest_arrival`, `late_by`), evidence with `vehicle` and `locked_stops`; it fails the task whatever `allow_unassigned` says, since locked stops are always served. Travel extensions: `window_unreachable` and `return_too_late` use each vehicle's own travel minutes (`duration_matrix`, its profile) and, with `node_time_window_sets`, the end of a node's last window; an open route (`vehicle_return_to_end` false) has no return to check; `breaks_exceed_shift`: a vehicle's breaks (`vehicle_breaks`) cannot all be taken within its shift, so the vehicle cannot be used (`vehicle`, `break_minutes`, `shift_start`, `shift_end`); `may_be_unassigned` is then true unless it holds for every vehicle.
              * @enum {string}
              */
-            kind: "demand_exceeds_capacity" | "total_demand_exceeds_capacity" | "window_inverted" | "window_unreachable" | "return_too_late" | "working_hours_too_short" | "no_vehicle_with_skills" | "shift_too_short" | "distance_limit" | "stops_limit" | "pickup_exceeds_capacity" | "total_pickup_exceeds_capacity" | "shipment_exceeds_capacity" | "extra_demand_exceeds_capacity" | "total_extra_demand_exceeds_capacity" | "shipment_windows_incompatible" | "locked_stops_infeasible";
+            kind: "demand_exceeds_capacity" | "total_demand_exceeds_capacity" | "window_inverted" | "window_unreachable" | "return_too_late" | "working_hours_too_short" | "no_vehicle_with_skills" | "shift_too_short" | "distance_limit" | "stops_limit" | "pickup_exceeds_capacity" | "total_pickup_exceeds_capacity" | "shipment_exceeds_capacity" | "extra_demand_exceeds_capacity" | "total_extra_demand_exceeds_capacity" | "shipment_windows_incompatible" | "locked_stops_infeasible" | "breaks_exceed_shift";
             /** @description The reason in English; the same text as in a failed task's `diagnostics`. */
             message: string;
             /** @description The node concerned, when there is one. */
@@ -973,6 +1102,12 @@ export interface components {
             /** @description Extension: this vehicle's shift [earliest departure, latest return] in minutes (`vehicle_time_windows`); null when it has none or the time dimension is off. */
             shift?: number[] | null;
             capacity: number;
+            /** @description Extension (cost per hour): `vehicle_unit_time_costs` x route duration in hours, included in `cost`; present when the request gives `vehicle_unit_time_costs` under `min_total_cost`. */
+            time_cost?: number;
+            /** @description Extension (driver breaks): the minutes of the route's breaks; driving, waiting, service and break minutes add up to `duration_minutes`. Present when the request gives `vehicle_breaks`. */
+            break_minutes?: number;
+            /** @description Extension (vehicle profiles): the vehicle's profile (`vehicle_profiles`), null for the request's own matrices; present when the request gives `vehicle_profiles`. */
+            profile?: string | null;
         };
         /**
          * Rejection
@@ -1025,8 +1160,8 @@ export interface components {
              * @enum {string}
              */
             kind: "construction" | "search" | "exact";
-            /** @description The request features the strategy takes: `capacities` (one depot, node_positions, demands and capacities: every strategy), `distance_matrix` (a matrix without node_positions), `time_windows` (node_time_windows, service times, speeds), `multiple_depots` (start and end nodes differing by vehicle), `mixed_fleet` (min_total_cost with vehicle costs and capacities differing by vehicle), `optional_stops` (node_skip_penalties, allow_unassigned), `skills`, `shifts` (vehicle_time_windows), `route_limits` (vehicle_max_distance, vehicle_max_working_hours, vehicle_max_stops), `pickups` (node_pickups), `backhauls` (pickups_after_deliveries), `shipments`, `extra_dimensions` (node_extra_demands, vehicles_extra_capacity), `locked_stops` (vehicle_locked_stops: every operator keeps the locked stops in place; `initial_routes` alone needs no feature, since every answer is checked against the given plan). A request using a feature missing here, pinned to the strategy, fails with `strategy_declined`; the strategy may also decline a problem for its size. */
-            supports: ("capacities" | "distance_matrix" | "time_windows" | "multiple_depots" | "mixed_fleet" | "optional_stops" | "skills" | "shifts" | "route_limits" | "pickups" | "backhauls" | "shipments" | "extra_dimensions" | "locked_stops")[];
+            /** @description The request features the strategy takes: `capacities` (one depot, node_positions, demands and capacities: every strategy), `distance_matrix` (a matrix without node_positions), `time_windows` (node_time_windows, service times, speeds), `multiple_depots` (start and end nodes differing by vehicle), `mixed_fleet` (min_total_cost with vehicle costs and capacities differing by vehicle), `optional_stops` (node_skip_penalties, allow_unassigned), `skills`, `shifts` (vehicle_time_windows), `route_limits` (vehicle_max_distance, vehicle_max_working_hours, vehicle_max_stops), `pickups` (node_pickups), `backhauls` (pickups_after_deliveries), `shipments`, `extra_dimensions` (node_extra_demands, vehicles_extra_capacity), `locked_stops` (vehicle_locked_stops: every operator keeps the locked stops in place; `initial_routes` alone needs no feature, since every answer is checked against the given plan), `duration_matrix`, `profiles` (vehicle_profiles: vehicles on their own travel minutes), `profile_distances` (a vehicle's profile with its own distance_matrix), `time_costs` (vehicle_unit_time_costs), `open_routes` (vehicle_return_to_end false), `several_windows` (node_time_window_sets), `breaks` (vehicle_breaks). A request using a feature missing here, pinned to the strategy, fails with `strategy_declined` (for the last seven it is refused at submission with a 422 `unsupported_feature`, as is such a request that no loaded strategy other than an exact one claims); the strategy may also decline a problem for its size. */
+            supports: ("capacities" | "distance_matrix" | "time_windows" | "multiple_depots" | "mixed_fleet" | "optional_stops" | "skills" | "shifts" | "route_limits" | "pickups" | "backhauls" | "shipments" | "extra_dimensions" | "locked_stops" | "duration_matrix" | "profiles" | "profile_distances" | "time_costs" | "open_routes" | "several_windows" | "breaks")[];
         };
         /**
          * StrategyListEnvelope

@@ -26,6 +26,8 @@ export interface SelectionRule {
   loadRules?: boolean;
   /** Match only problems with (true) or without (false) locked stops (vehicle_locked_stops). */
   lockedStops?: boolean;
+  /** Match only problems with (true) or without (false) travel rules (constraints.md, third table); omitted: either. */
+  travelRules?: boolean;
   strategy: string;
 }
 
@@ -61,6 +63,9 @@ export const DEFAULT_SELECTION: readonly SelectionRule[] = [
   { maxCustomers: Number.POSITIVE_INFINITY, loadRules: true, strategy: "hgs" },
   // Locked stops at any size: only hgs's general search keeps them (search/route-locks.ts).
   { maxCustomers: Number.POSITIVE_INFINITY, lockedStops: true, strategy: "hgs" },
+  // Travel rules (duration matrices, profiles, time costs, open routes, several windows, breaks)
+  // at any size the submission takes them at: only hgs's general search prices them.
+  { maxCustomers: Number.POSITIVE_INFINITY, travelRules: true, strategy: "hgs" },
   // Several depots, mixed fleets, speeds or soft windows above 1,000 customers: decomposition
   // into sub-problems of whole routes searched by hgs (strategies/large); see the comment above.
   { maxCustomers: Number.POSITIVE_INFINITY, textbook: false, strategy: "large" },
@@ -98,6 +103,7 @@ export function selectStrategy(p: CompiledProblem, table: readonly SelectionRule
     if (rule.rules !== undefined && rule.rules !== (p.rules != null)) continue;
     if (rule.loadRules !== undefined && rule.loadRules !== (p.loads != null)) continue;
     if (rule.lockedStops !== undefined && rule.lockedStops !== (p.locks != null)) continue;
+    if (rule.travelRules !== undefined && rule.travelRules !== (p.travel != null)) continue;
     const strategy = findStrategy(rule.strategy);
     if (p.locks && !strategy.features.includes("locked_stops")) continue;
     if (strategy.supports(p).ok) return strategy;

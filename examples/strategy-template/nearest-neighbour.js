@@ -58,6 +58,8 @@ export const nearestNeighbour = {
     if (p.time) return { ok: false, reason: "nearest-neighbour ignores time windows" };
     if (p.rules) return { ok: false, reason: "nearest-neighbour does not handle optional stops, skills, shifts or route limits" };
     if (p.loads) return { ok: false, reason: "nearest-neighbour does not handle pickups, shipments or extra load dimensions" };
+    if (p.locks) return { ok: false, reason: "nearest-neighbour does not keep locked stops" };
+    if (p.travel) return { ok: false, reason: "nearest-neighbour does not handle travel profiles or open routes" };
     return { ok: true };
   },
   solve,

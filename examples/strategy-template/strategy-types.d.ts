@@ -36,6 +36,8 @@ export interface CompiledProblem {
   loads?: object | null;
   /** Stops locked at the head of routes (vehicle_locked_stops); absent or null when none is. */
   locks?: object | null;
+  /** Travel times, profiles, cost per hour, several windows, breaks, open routes; absent or null when none is used. */
+  travel?: object | null;
 }
 
 /** The service's seeded random numbers: the only randomness a strategy may use (results repeat). */
@@ -71,7 +73,14 @@ export type StrategyFeature =
   | "backhauls"
   | "shipments"
   | "extra_dimensions"
-  | "locked_stops";
+  | "locked_stops"
+  | "duration_matrix"
+  | "profiles"
+  | "profile_distances"
+  | "time_costs"
+  | "open_routes"
+  | "several_windows"
+  | "breaks";
 
 export interface Strategy {
   /** kebab-case, unique among the service's strategies: what a request pins in `strategy`. */

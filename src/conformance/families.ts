@@ -1,5 +1,7 @@
 import type { StrategyFeature } from "../../strategies/core/strategy.js";
 import type { SolveRequestInput } from "../problem/request-types.js";
+import { travelFamily } from "./travel-families.js";
+import { travelFeaturesOf } from "../api/validation/strategy-features.js";
 
 /** A deterministic generator, so every run of the kit sees the same instances. */
 function lcg(seed: number): () => number {
@@ -117,6 +119,8 @@ export function familyRequest(feature: StrategyFeature): SolveRequestInput {
       r.initial_routes = [[5, 3], [1]];
       r.vehicle_locked_stops = [1, 1];
       break;
+    default:
+      travelFamily(r, feature);
   }
   return r;
 }
@@ -164,5 +168,6 @@ export function requestFeatures(r: SolveRequestInput): StrategyFeature[] {
     "locked_stops",
     has(req.vehicle_locked_stops, (v) => typeof v === "number" && v > 0),
   );
+  found.push(...travelFeaturesOf(r));
   return found;
 }

@@ -1,6 +1,7 @@
 import { euclidean, type CompiledProblem, type TimeBlock } from "../../strategies/core/problem.js";
 import { compileLoadRules, compileServiceRules } from "./compile-constraints.js";
 import { compileLockedStops } from "./compile-plan.js";
+import { compileTravelRules } from "./compile-travel.js";
 import type { ConstraintFields } from "./constraint-fields.js";
 import type { SolveRequestInput } from "./request-types.js";
 
@@ -67,7 +68,10 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
     if (req.vehicle_unit_distance_costs) unitCost.set(req.vehicle_unit_distance_costs);
   }
 
-  const timeFields = [req.node_time_windows, req.node_service_time, req.vehicle_speeds];
+  // A duration matrix gives every vehicle its travel minutes: speeds are then not needed (travel.ts).
+  const durations = (req as SolveRequestInput & ConstraintFields).duration_matrix;
+  const speeds = req.vehicle_speeds ?? (durations != null ? Array<number>(m).fill(1) : undefined);
+  const timeFields = [req.node_time_windows, req.node_service_time, speeds];
   const given = timeFields.filter((f) => f !== undefined && f !== null).length;
   let time: TimeBlock | null = null;
   if (given === 3) {
@@ -76,14 +80,17 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
       twStartMin: Float64Array.from(windows, (w) => w[0]!),
       twEndMin: Float64Array.from(windows, (w) => w[1]!),
       serviceMin: Float64Array.from(req.node_service_time!),
-      speed: Float64Array.from(req.vehicle_speeds!),
+      speed: Float64Array.from(speeds!),
       // Omitted, null or "" all mean no cap (spec 2.1: "Empty or omitted means no cap").
       maxRouteMin: typeof req.max_working_hours === "number" ? req.max_working_hours * 60 : Number.POSITIVE_INFINITY,
       latePenaltyPerMin: req.late_penalty_per_min != null && req.late_penalty_per_min > 0 ? req.late_penalty_per_min : 0,
     };
   } else if (given > 0) {
     warnings.push(
-      "node_time_windows, node_service_time and vehicle_speeds must all be given to enable the time dimension; the ones given were ignored",
+      (durations != null
+        ? "node_time_windows and node_service_time must both be given with duration_matrix"
+        : "node_time_windows, node_service_time and vehicle_speeds must all be given") +
+        " to enable the time dimension; the ones given were ignored",
     );
   }
   if (!time && typeof req.max_working_hours === "number") warnings.push("max_working_hours was ignored because the time dimension is off");
@@ -95,6 +102,7 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
   const rules = compileServiceRules(constraintFields, n, m, isDepot, time, warnings);
   const loads = compileLoadRules(constraintFields, n, m);
   const locks = compileLockedStops(constraintFields, n, m);
+  const travel = compileTravelRules({ ...constraintFields, objective: req.objective }, n, m, time, warnings);
 
   const [h, min, s] = req.base_start_time ?? [9, 0, 0];
   return {
@@ -116,6 +124,7 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
       ...(rules ? { rules } : {}),
       ...(loads ? { loads } : {}),
       ...(locks ? { locks } : {}),
+      ...(travel ? { travel } : {}),
     },
     warnings,
     baseStartSeconds: (h ?? 9) * 3600 + (min ?? 0) * 60 + (s ?? 0),

@@ -25,4 +25,19 @@ export type LoadFields = Pick<
 export type PlanFields = Pick<SolveRequest, "initial_routes" | "vehicle_locked_stops">;
 
 /** The request fields of constraints.md. */
-export type ConstraintFields = ServiceFields & LoadFields & PlanFields;
+export type ConstraintFields = ServiceFields & LoadFields & PlanFields & TravelFields;
+
+/** Travel times, profiles, cost per hour, several windows, breaks and open routes (constraints.md, third table). */
+export type TravelFields = Pick<
+  SolveRequest,
+  | "duration_matrix"
+  | "profiles"
+  | "vehicle_profiles"
+  | "vehicle_unit_time_costs"
+  | "node_time_window_sets"
+  | "vehicle_breaks"
+  | "vehicle_return_to_end"
+>;
+
+/** One driver break as the request gives it. */
+export type BreakInput = NonNullable<NonNullable<TravelFields["vehicle_breaks"]>[number]>[number];

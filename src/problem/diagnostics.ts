@@ -13,6 +13,9 @@ import {
   type Distance,
 } from "./service-diagnostics.js";
 import { evidenceNumber, withoutDust } from "./message-numbers.js";
+import { returnsToEnd } from "../../strategies/core/travel.js";
+import { TravelBounds } from "./travel-bounds.js";
+import { breakReasons } from "./travel-diagnostics.js";
 
 /** One proven reason why no feasible solution exists: the OpenAPI document's `Infeasibility`. */
 export type Infeasibility = components["schemas"]["Infeasibility"];
@@ -36,6 +39,7 @@ export function infeasibilities(
     ...loadReasons(p, distance),
     ...timeReasons(p, distance, request),
     ...serviceReasons(p, distance, request),
+    ...breakReasons(p),
   ];
   // Locked stops are always served: their proofs fail the task whatever allow_unassigned says.
   return [...markMayBeUnassigned(p, found), ...lockedStopReasons(p, distance)];
@@ -110,6 +114,8 @@ function timeReasons(p: CompiledProblem, dist: Distance, request: ConstraintFiel
   const hard = t.latePenaltyPerMin <= 0;
   // Vehicles with the same start, end and speed (and skills and caps) reach every customer alike:
   // one of each is enough (the first, which is also the one a strict minimum over all would name).
+  // Travel minutes: least ones through any stops on a duration matrix (travel-bounds.ts).
+  const bounds = new TravelBounds(p, dist);
   const representatives = vehicleClasses(p, request);
   for (const c of p.customers) {
     // Best case per vehicle: leave the start node when its window opens, drive straight to c.
@@ -127,20 +133,22 @@ function timeReasons(p: CompiledProblem, dist: Distance, request: ConstraintFiel
       allowedCount++;
       const s = p.startNode[v]!;
       const e = p.endNode[v]!;
-      const speed = t.speed[v]!;
-      const arrive = t.twStartMin[s]! + dist(s, c) / speed;
+      const open = !returnsToEnd(p, v);
+      const arrive = t.twStartMin[s]! + bounds.from(v, s, c);
       if (arrive < earliestArrival) {
         earliestArrival = arrive;
         arrivalVehicle = v;
       }
       const begin = Math.max(arrive, t.twStartMin[c]!);
-      const back = begin + t.serviceMin[c]! + dist(c, e) / speed;
-      if (begin <= t.twEndMin[c]! + EPS && back - t.twEndMin[e]! < earliestReturnSlack) {
+      // An open route ends at its last stop: no way back to check, and no leg home in its duration.
+      const home = open ? 0 : bounds.to(v, c, e);
+      const back = begin + t.serviceMin[c]! + home;
+      if (!open && begin <= t.twEndMin[c]! + EPS && back - t.twEndMin[e]! < earliestReturnSlack) {
         earliestReturnSlack = back - t.twEndMin[e]!;
         earliestReturn = back;
         returnVehicle = v;
       }
-      const trip = dist(s, c) / speed + t.serviceMin[c]! + dist(c, e) / speed;
+      const trip = bounds.from(v, s, c) + t.serviceMin[c]! + home;
       // The vehicle that comes closest to its own cap (all caps alike: the shortest trip).
       if (trip - capMinutes(p, v) < tripOverCap) {
         tripOverCap = trip - capMinutes(p, v);

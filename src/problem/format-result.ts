@@ -9,7 +9,7 @@ import { unassignedEntries } from "./unassigned.js";
 import { withoutDust } from "./message-numbers.js";
 
 type Infeasibility = components["schemas"]["Infeasibility"];
-type OnlyWhenUsed = "stopped" | "unassigned" | "skip_penalty_total";
+type OnlyWhenUsed = "stopped" | "unassigned" | "skip_penalty_total" | "breaks";
 
 /**
  * The solved result object exactly as the OpenAPI document's generated `SolvedResult`, with every
@@ -59,6 +59,7 @@ export function formatResult(
   const routeDetails: Record<string, RouteDetail> = {};
   let routesCost = 0;
   const schedules = new Map<string, RouteSchedule>();
+  const breaks: NonNullable<components["schemas"]["SolvedResult"]["breaks"]> = {};
   for (let v = 0; v < p.vehicleCount; v++) {
     const route = solution.routes[v]!;
     if (route.length === 0) continue;
@@ -77,6 +78,12 @@ export function formatResult(
         clockTime(meta.baseStartSeconds, schedule.leave[i]!),
       ]);
     }
+    if (schedule.breaks && schedule.breaks.length > 0)
+      breaks[label] = schedule.breaks.map((b) => ({
+        start: clockTime(meta.baseStartSeconds, b.start),
+        end: clockTime(meta.baseStartSeconds, b.end),
+        after_node: b.afterNode,
+      }));
   }
   // Requests that let customers be left out: the unserved ones with their reasons, and their
   // penalties in total_cost beside the routes' costs (route_details add up to the rest).
@@ -111,5 +118,6 @@ export function formatResult(
     route_details: routeDetails,
     ...extensions,
     ...loadResultFields(p, schedules),
+    ...(p.travel?.breaks.some((list) => list.length > 0) ? { breaks } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { CompiledProblem } from "../../strategies/core/problem.js";
+import { TravelBounds } from "./travel-bounds.js";
 import type { components } from "../../generated/api.js";
 import { evidenceNumber, withoutDust } from "./message-numbers.js";
 
@@ -119,13 +120,14 @@ function shipmentWindowReasons(p: CompiledProblem, dist: Distance): Infeasibilit
   const t = p.time;
   if (!t || t.latePenaltyPerMin > 0) return [];
   const found: Infeasibility[] = [];
+  const bounds = new TravelBounds(p, dist);
   p.loads!.shipments.forEach((s, k) => {
     let best = { arrival: Number.POSITIVE_INFINITY, finish: 0, travel: 0, vehicle: 0 };
     for (let v = 0; v < p.vehicleCount; v++) {
       const start = p.startNode[v]!;
-      const speed = t.speed[v]!;
-      const finish = Math.max(t.twStartMin[start]! + dist(start, s.pickup) / speed, t.twStartMin[s.pickup]!) + t.serviceMin[s.pickup]!;
-      const travel = dist(s.pickup, s.delivery) / speed;
+      const reach = t.twStartMin[start]! + bounds.from(v, start, s.pickup);
+      const finish = Math.max(reach, t.twStartMin[s.pickup]!) + t.serviceMin[s.pickup]!;
+      const travel = bounds.to(v, s.pickup, s.delivery);
       if (finish + travel < best.arrival) best = { arrival: finish + travel, finish, travel, vehicle: v };
     }
     const windowEnd = t.twEndMin[s.delivery]!;

@@ -3,6 +3,7 @@ import type { RouteSchedule, RouteScore } from "../../strategies/core/evaluator.
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { capMinutes } from "./service-diagnostics.js";
 import { withoutDust } from "./message-numbers.js";
+import { legMinutes, returnsToEnd } from "../../strategies/core/travel.js";
 
 export type RouteDetail = components["schemas"]["RouteDetail"];
 
@@ -44,24 +45,32 @@ export function routeDetail(p: CompiledProblem, v: number, score: RouteScore, sc
     // A shift is compiled only with the time dimension, and always with both ends.
     detail.shift = Number.isFinite(from) && Number.isFinite(to) ? [from, to] : null;
   }
+  const travel = p.travel;
+  if (travel) {
+    // The travel extensions' parts, only for requests that use them.
+    if (travel.timeCostPerMin.some((c) => c > 0)) detail.time_cost = withoutDust(score.timeCost ?? 0);
+    if (travel.breaks.some((list) => list.length > 0)) detail.break_minutes = withoutDust(score.breakMinutes ?? 0);
+    if (travel.profile.some((name) => name !== null)) detail.profile = travel.profile[v] ?? null;
+    if (!returnsToEnd(p, v) && detail.stops !== undefined) detail.stops = schedule.nodes.length - 1;
+  }
   const t = p.time;
   if (!t) return detail;
-  const n = p.nodeCount;
-  const speed = t.speed[v]!;
   const nodes = schedule.nodes;
+  const open = !returnsToEnd(p, v);
   let driving = 0;
   let waiting = 0;
   let service = 0;
   for (let k = 1; k < nodes.length; k++) {
     const node = nodes[k]!;
-    driving += p.dist[nodes[k - 1]! * n + node]! / speed;
+    driving += legMinutes(p, v, nodes[k - 1]!, node);
     const arrive = schedule.arrive[k]!;
-    const isEnd = k === nodes.length - 1;
-    const begin = isEnd ? arrive : Math.max(arrive, t.twStartMin[node]!);
+    const isEnd = k === nodes.length - 1 && !open;
+    const begin = isEnd ? arrive : (schedule.begin?.[k] ?? Math.max(arrive, t.twStartMin[node]!));
     if (!isEnd) {
       waiting += begin - arrive;
       service += t.serviceMin[node]!;
     }
+    // Several windows: lateness is after the last one, which is the hull's end.
     const late = begin - t.twEndMin[node]!;
     if (late > LATE_EPS) {
       detail.late_stops.push({ node, lateness_minutes: withoutDust(late), penalty: withoutDust(late * t.latePenaltyPerMin) });

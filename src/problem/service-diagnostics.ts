@@ -1,4 +1,6 @@
 import type { components } from "../../generated/api.js";
+import { legDistanceWith, returnsToEnd, travelKey } from "../../strategies/core/travel.js";
+import { TravelBounds } from "./travel-bounds.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import type { ConstraintFields } from "./constraint-fields.js";
 import { evidenceNumber, withoutDust } from "./message-numbers.js";
@@ -63,7 +65,7 @@ export function vehicleClasses(p: CompiledProblem, request: ConstraintFields): n
   const representatives: number[] = [];
   const rules = p.rules;
   for (let v = 0; v < p.vehicleCount; v++) {
-    let key = `${p.startNode[v]},${p.endNode[v]},${p.time?.speed[v] ?? 1}`;
+    let key = `${p.startNode[v]},${p.endNode[v]},${p.time?.speed[v] ?? 1}${travelKey(p, v)}`;
     if (rules) {
       // Skills from the request; a caller that passed none leaves each vehicle its own class.
       const skillsKnown = rules.allowed === null || request.node_skills !== undefined;
@@ -86,13 +88,14 @@ export function serviceReasons(p: CompiledProblem, dist: Distance, request: Cons
   if (!rules) return [];
   const found: Infeasibility[] = [];
   const classes = vehicleClasses(p, request);
+  const bounds = new TravelBounds(p, dist);
   for (const c of p.customers) {
     const allowed = classes.filter((v) => isAllowed(p, v, c));
     if (allowed.length === 0) {
       found.push(skillsReason(p, c, request));
       continue;
     }
-    const shift = shiftReason(p, c, allowed, dist);
+    const shift = shiftReason(p, c, allowed, bounds);
     if (shift) found.push(shift);
     const distance = distanceReason(p, c, allowed, dist);
     if (distance) found.push(distance);
@@ -129,7 +132,7 @@ function skillsReason(p: CompiledProblem, c: number, request: ConstraintFields):
  * start node's window and its shift start, waiting for c's window), while without shifts some
  * vehicle would make it: the shift, not the windows, is what rules the customer out.
  */
-function shiftReason(p: CompiledProblem, c: number, allowed: number[], dist: Distance): Infeasibility | null {
+function shiftReason(p: CompiledProblem, c: number, allowed: number[], bounds: TravelBounds): Infeasibility | null {
   const t = p.time;
   const rules = p.rules!;
   // Under soft windows a shift, like the end node's window it tightens, only prices lateness.
@@ -142,11 +145,12 @@ function shiftReason(p: CompiledProblem, c: number, allowed: number[], dist: Dis
   for (const v of allowed) {
     const s = p.startNode[v]!;
     const e = p.endNode[v]!;
-    const speed = t.speed[v]!;
+    // An open route ends at its last stop: nothing to return by.
+    const open = !returnsToEnd(p, v);
     const miss = (departure: number, returnBy: number): [number, number] => {
-      const begin = Math.max(departure + dist(s, c) / speed, t.twStartMin[c]!);
-      const back = begin + t.serviceMin[c]! + dist(c, e) / speed;
-      return [Math.max(begin - t.twEndMin[c]!, back - returnBy), back];
+      const begin = Math.max(departure + bounds.from(v, s, c), t.twStartMin[c]!);
+      const back = begin + t.serviceMin[c]! + (open ? 0 : bounds.to(v, c, e));
+      return [Math.max(begin - t.twEndMin[c]!, open ? 0 : back - returnBy), back];
     };
     const endWindow = t.twEndMin[e]!;
     if (miss(t.twStartMin[s]!, endWindow)[0] <= EPS) fitsWithoutShift = true;
@@ -187,7 +191,8 @@ function distanceReason(p: CompiledProblem, c: number, allowed: number[], dist: 
   let vehicle = -1;
   let trip = 0;
   for (const v of allowed) {
-    const d = dist(p.startNode[v]!, c) + dist(c, p.endNode[v]!);
+    const home = returnsToEnd(p, v) ? legDistanceWith(p, v, c, p.endNode[v]!, dist) : 0;
+    const d = legDistanceWith(p, v, p.startNode[v]!, c, dist) + home;
     if (d - caps[v]! < over) {
       over = d - caps[v]!;
       vehicle = v;

@@ -67,6 +67,9 @@ export function violationReasons(
     );
   }
   if (solution) why.push(...loadViolationReasons(p, solution));
+  // Driver breaks (vehicle_breaks) that found no place inside their windows on the route.
+  const missed = score.routes.flatMap((r, v) => ((r.missedBreaks ?? 0) > 0 ? [`vehicle ${v} misses ${r.missedBreaks}`] : []));
+  if (missed.length > 0) why.push(`breaks not taken within their windows on ${missed.length} route(s) (${listedItems(missed)})`);
   if (why.length === 0) why.push("the answer is not a valid solution (one route per vehicle, customers only)");
   return why;
 }

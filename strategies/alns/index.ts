@@ -1,4 +1,5 @@
 import { rulesRefusal } from "../core/evaluate-rules.js";
+import { travelRefusal } from "../core/travel.js";
 import { tinyProblemPatience, type Budget } from "../core/budget.js";
 import { isSymmetric } from "../core/neighbours.js";
 import { denseMatrixRefusal, loadRulesRefusal, lockedStopsRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
@@ -112,7 +113,11 @@ export const alns: Strategy = {
   features: ["capacities", "distance_matrix", "time_windows", "multiple_depots", "mixed_fleet"],
   supports: (p) => {
     const refusal =
-      denseMatrixRefusal(p, "alns") ?? rulesRefusal(p, "alns") ?? loadRulesRefusal(p, "alns") ?? lockedStopsRefusal(p, "alns");
+      denseMatrixRefusal(p, "alns") ??
+      rulesRefusal(p, "alns") ??
+      loadRulesRefusal(p, "alns") ??
+      lockedStopsRefusal(p, "alns") ??
+      travelRefusal(p, "alns", alns.features);
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {

@@ -1,4 +1,5 @@
 import { rulesRefusal } from "../core/evaluate-rules.js";
+import { travelRefusal } from "../core/travel.js";
 import type { Budget } from "../core/budget.js";
 import { evaluateRoute } from "../core/evaluator.js";
 import { nearestNeighbours } from "../core/neighbours.js";
@@ -90,7 +91,11 @@ export const clarkeWright: Strategy = {
   features: ["capacities", "distance_matrix", "time_windows", "multiple_depots", "mixed_fleet"],
   // Also the selection's last resort (select.ts), which calls it whatever supports says.
   supports: (p) => {
-    const refusal = rulesRefusal(p, "clarke-wright") ?? loadRulesRefusal(p, "clarke-wright") ?? lockedStopsRefusal(p, "clarke-wright");
+    const refusal =
+      rulesRefusal(p, "clarke-wright") ??
+      loadRulesRefusal(p, "clarke-wright") ??
+      lockedStopsRefusal(p, "clarke-wright") ??
+      travelRefusal(p, "clarke-wright", clarkeWright.features);
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget): Solution {

@@ -1,6 +1,10 @@
 import { checkRouteLoads } from "./evaluate-loads.js";
 import { keepsLocks } from "./evaluate-locks.js";
-import { arrivalClose, departureOpen, durationCap, routeRuleExcess, unservedFromSeen } from "./evaluate-rules.js";
+import { routeRuleExcess, unservedFromSeen } from "./evaluate-rules.js";
+import { timeRoute } from "./schedule.js";
+import { returnsToEnd } from "./travel.js";
+import { travelDistance, travelScore } from "./travel-score.js";
+import type { RouteSchedule, RouteTimes } from "./schedule-types.js";
 import { distanceBetween, type CompiledProblem, type Solution } from "./problem.js";
 
 /** Everything about one route, rebuilt from scratch. */
@@ -28,19 +32,15 @@ export interface RouteScore {
    */
   peakOnBoard?: number;
   orderViolations?: number;
+  /** With travel rules only (p.travel, travel-score.ts): time cost (in `cost`), break minutes, breaks with no place. */
+  timeCost?: number;
+  breakMinutes?: number;
+  missedBreaks?: number;
+  missedBreakMinutes?: number;
   feasible: boolean;
 }
 
-/** Per-node schedule of a route, start and end depots included: [arrive, leave] minutes. */
-export interface RouteSchedule {
-  nodes: number[];
-  arrive: number[];
-  leave: number[];
-  loads: number[];
-  /** With load rules only: load on board after each node, first dimension and the D extra ones. */
-  onBoard?: number[];
-  extraOnBoard?: number[][];
-}
+export type { RouteSchedule } from "./schedule-types.js";
 
 export interface SolutionScore {
   cost: number;
@@ -60,38 +60,6 @@ export interface SolutionScore {
   skipped: number[];
   skipPenaltyTotal: number;
   feasible: boolean;
-}
-
-const EPS = 1e-9;
-
-/**
- * Departure delay from the start node that removes waiting without making any visit later than
- * its window (or later than it already is): the decisions.md rule that a driver is not counted as
- * working while idling at the first customer.
- */
-function departureDelay(p: CompiledProblem, v: number, route: ArrayLike<number>, len: number, departure: number): number {
-  const t = p.time!;
-  const speed = t.speed[v]!;
-  const start = p.startNode[v]!;
-  const end = p.endNode[v]!;
-  let bound = t.twEndMin[start]! - departure;
-  let prev = start;
-  let clock = departure;
-  let waited = 0;
-  for (let k = 0; k < len; k++) {
-    const c = route[k]!;
-    const arrive = clock + distanceBetween(p, prev, c) / speed;
-    const begin = Math.max(arrive, t.twStartMin[c]!);
-    waited += begin - arrive;
-    const late = begin - t.twEndMin[c]!;
-    bound = Math.min(bound, late <= EPS ? waited - late : waited);
-    clock = begin + t.serviceMin[c]!;
-    prev = c;
-  }
-  const arriveEnd = clock + distanceBetween(p, prev, end) / speed;
-  const lateEnd = arriveEnd - arrivalClose(p, v);
-  bound = Math.min(bound, lateEnd <= EPS ? waited - lateEnd : waited, waited);
-  return Math.max(0, bound);
 }
 
 /**
@@ -137,13 +105,14 @@ export function evaluateRoute(
   let distance = 0;
   let load = 0;
   let prev = start;
+  if (p.travel) distance = travelDistance(p, v, route, len);
   for (let k = 0; k < len; k++) {
     const c = route[k]!;
-    distance += distanceBetween(p, prev, c);
+    if (!p.travel) distance += distanceBetween(p, prev, c);
     load += p.demand[c]!;
     prev = c;
   }
-  distance += distanceBetween(p, prev, end);
+  if (!p.travel) distance += distanceBetween(p, prev, end);
   let capacityExcess = Math.max(0, load - p.capacity[v]!);
   const loadCheck = p.loads
     ? checkRouteLoads(p, p.loads, v, route, len, schedule ? (schedule as Required<RouteSchedule>) : undefined)
@@ -155,50 +124,11 @@ export function evaluateRoute(
   let durationMin = 0;
   let durationExcessMin = 0;
   let departureMin = 0;
+  let times: RouteTimes | null = null;
   const t = p.time;
   if (t) {
-    const speed = t.speed[v]!;
-    // The start node's window opening, or the vehicle's shift start when later (evaluate-rules.ts).
-    departureMin = departureOpen(p, v);
-    departureMin += departureDelay(p, v, route, len, departureMin);
-    // A shift that starts after the start node closes: lateness at the start.
-    if (p.rules && departureMin > t.twEndMin[start]!) lateMinutes += departureMin - t.twEndMin[start]!;
-    let clock = departureMin;
-    prev = start;
-    let cumulativeLoad = 0;
-    if (schedule) {
-      schedule.nodes = [start];
-      schedule.arrive = [departureMin];
-      schedule.leave = [departureMin];
-      schedule.loads = [0];
-    }
-    for (let k = 0; k < len; k++) {
-      const c = route[k]!;
-      const arrive = clock + distanceBetween(p, prev, c) / speed;
-      const begin = Math.max(arrive, t.twStartMin[c]!);
-      lateMinutes += Math.max(0, begin - t.twEndMin[c]!);
-      clock = begin + t.serviceMin[c]!;
-      cumulativeLoad += p.demand[c]!;
-      if (schedule) {
-        schedule.nodes.push(c);
-        schedule.arrive.push(arrive);
-        schedule.leave.push(clock);
-        schedule.loads.push(cumulativeLoad);
-      }
-      prev = c;
-    }
-    const arriveEnd = clock + distanceBetween(p, prev, end) / speed;
-    lateMinutes += Math.max(0, arriveEnd - arrivalClose(p, v));
-    if (schedule) {
-      schedule.nodes.push(end);
-      schedule.arrive.push(arriveEnd);
-      schedule.leave.push(arriveEnd);
-      schedule.loads.push(cumulativeLoad);
-    }
-    durationMin = arriveEnd - departureMin;
-    durationExcessMin = Math.max(0, durationMin - durationCap(p, v));
-    if (lateMinutes < 1e-7) lateMinutes = 0;
-    latePenalty = t.latePenaltyPerMin > 0 ? lateMinutes * t.latePenaltyPerMin : 0;
+    times = timeRoute(p, v, route, len, schedule);
+    ({ lateMinutes, latePenalty, durationMin, durationExcessMin, departureMin } = times);
   } else if (schedule) {
     schedule.nodes = [start];
     schedule.arrive = [0];
@@ -212,10 +142,12 @@ export function evaluateRoute(
       schedule.leave.push(0);
       schedule.loads.push(cumulativeLoad);
     }
-    schedule.nodes.push(end);
-    schedule.arrive.push(0);
-    schedule.leave.push(0);
-    schedule.loads.push(cumulativeLoad);
+    if (returnsToEnd(p, v)) {
+      schedule.nodes.push(end);
+      schedule.arrive.push(0);
+      schedule.leave.push(0);
+      schedule.loads.push(cumulativeLoad);
+    }
   }
   const hardLate = t !== null && t.latePenaltyPerMin <= 0 && lateMinutes > 1e-7;
   const cost = p.fixedCost[v]! + p.unitCost[v]! * distance + latePenalty;
@@ -229,39 +161,40 @@ export function evaluateRoute(
     forbidden === 0 &&
     (loadCheck === null || loadCheck.orderViolations === 0) &&
     keepsLocks(p, v, route, len);
-  if (loadCheck)
-    return {
-      distance,
-      cost,
-      load,
-      capacityExcess,
-      lateMinutes,
-      latePenalty,
-      durationMin,
-      durationExcessMin,
-      departureMin,
-      distanceExcess,
-      stopsExcess,
-      forbidden,
-      peakOnBoard: loadCheck.peakOnBoard,
-      orderViolations: loadCheck.orderViolations,
-      feasible,
-    };
-  return {
-    distance,
-    cost,
-    load,
-    capacityExcess,
-    lateMinutes,
-    latePenalty,
-    durationMin,
-    durationExcessMin,
-    departureMin,
-    distanceExcess,
-    stopsExcess,
-    forbidden,
-    feasible,
-  };
+  const score: RouteScore = loadCheck
+    ? {
+        distance,
+        cost,
+        load,
+        capacityExcess,
+        lateMinutes,
+        latePenalty,
+        durationMin,
+        durationExcessMin,
+        departureMin,
+        distanceExcess,
+        stopsExcess,
+        forbidden,
+        peakOnBoard: loadCheck.peakOnBoard,
+        orderViolations: loadCheck.orderViolations,
+        feasible,
+      }
+    : {
+        distance,
+        cost,
+        load,
+        capacityExcess,
+        lateMinutes,
+        latePenalty,
+        durationMin,
+        durationExcessMin,
+        departureMin,
+        distanceExcess,
+        stopsExcess,
+        forbidden,
+        feasible,
+      };
+  return p.travel ? travelScore(p, v, score, times, schedule) : score;
 }
 
 /** Scores a whole solution: every route from scratch plus "every customer exactly once". */

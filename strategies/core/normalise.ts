@@ -50,6 +50,8 @@ const times = (a: Float64Array, f: number) => (f === 1 ? a : a.map((x) => x * f)
 
 /** The problem in units where the searches' tolerances fit (the same object when it already fits). */
 export function normaliseScale(p: CompiledProblem): CompiledProblem {
+  // Travel rules bring matrices, window sets and breaks of their own: solved in the request's units.
+  if (p.travel) return p;
   const s = factorFor(largestDistance(p));
   let maxCapacity = 0;
   for (let v = 0; v < p.vehicleCount; v++) if (Number.isFinite(p.capacity[v]!)) maxCapacity = Math.max(maxCapacity, p.capacity[v]!);

@@ -54,6 +54,12 @@ export interface CompiledProblem {
    * vehicle has one: then every visit may move, exactly as before the field existed.
    */
   locks?: LockedStops | null;
+  /**
+   * Travel times, profiles, cost per hour, several windows, breaks and open routes (constraints.md,
+   * third table; see travel.ts). Absent or null when the request uses none of them: travel minutes
+   * are then distance / speed and every route returns to its end node, exactly as before.
+   */
+  travel?: TravelRules | null;
 }
 
 /** The locked head of each route: same vehicle, same order, before every other stop. */
@@ -64,6 +70,31 @@ export interface LockedStops {
   vehicle: Int32Array;
   /** Per node: its position on that vehicle's route, 1-based (0 when free). */
   position: Int32Array;
+}
+
+/** One driver break: it starts in [earliest, latest] and lasts `duration` minutes. */
+export interface BreakRule {
+  earliest: number;
+  latest: number;
+  duration: number;
+}
+
+/** Time and cost as partners measure them. Every array is full length; "none" is encoded, never null. */
+export interface TravelRules {
+  /** Per vehicle: travel minutes row-major (n x n), or null for distance / speed. Vehicles of one network share the array. */
+  duration: (Float64Array | null)[];
+  /** Per vehicle: distances row-major (n x n), or null for the request's own (dist / coordinates). */
+  distance: (Float64Array | null)[];
+  /** Per vehicle: the name of its profile, or null. */
+  profile: (string | null)[];
+  /** Per vehicle: currency per minute of route duration (0 without cost per hour or under the distance objective). */
+  timeCostPerMin: Float64Array;
+  /** Per node: its windows as [start0, end0, start1, end1, ...] when it has several; null: its one window. */
+  windowSets: (Float64Array | null)[];
+  /** Per vehicle: its breaks sorted by earliest start ([] for none). */
+  breaks: BreakRule[][];
+  /** Per vehicle: 1 returns to its end node, 0 an open route that ends at its last stop. */
+  returnToEnd: Uint8Array;
 }
 
 /** Who may serve what, and when. Every array is full length; "none" is encoded, never null. */

@@ -4,7 +4,9 @@ import type { CompiledProblem, Solution } from "./problem.js";
 /**
  * The feature families of a request a strategy may claim (GET /api/v1/strategies lists them as
  * `supports`, and the conformance kit generates one small instance of each). `capacities` is the
- * base every strategy takes: one depot, node_positions, demands and capacities.
+ * base every strategy takes: one depot, node_positions, demands and capacities. The last seven are
+ * constraints.md's third table (TRAVEL_FEATURES): a request using one that no loaded strategy
+ * claims is refused at submission, so a strategy never meets a field it would ignore.
  */
 export const STRATEGY_FEATURES = [
   "capacities",
@@ -21,8 +23,26 @@ export const STRATEGY_FEATURES = [
   "shipments",
   "extra_dimensions",
   "locked_stops",
+  "duration_matrix",
+  "profiles",
+  "profile_distances",
+  "time_costs",
+  "open_routes",
+  "several_windows",
+  "breaks",
 ] as const;
 export type StrategyFeature = (typeof STRATEGY_FEATURES)[number];
+
+/** The features of travel times, profiles, cost per hour, open routes, several windows and breaks. */
+export const TRAVEL_FEATURES = [
+  "duration_matrix",
+  "profiles",
+  "profile_distances",
+  "time_costs",
+  "open_routes",
+  "several_windows",
+  "breaks",
+] as const;
 
 /**
  * What a strategy promises about quality: a `construction` builds one solution and stops (no claim

@@ -1,6 +1,8 @@
 import type { Budget } from "../core/budget.js";
+import { travelRefusal } from "../core/travel.js";
+import { withOpenEnd } from "../search/open-routes.js";
 import { denseMatrixRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
-import { STRATEGY_FEATURES, type Strategy } from "../core/strategy.js";
+import { STRATEGY_FEATURES, TRAVEL_FEATURES, type Strategy, type StrategyFeature } from "../core/strategy.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { geneticSearch } from "../genetic/genetic-search.js";
 import { iteratedLocalSearch } from "../ils/general-ils.js";
@@ -30,12 +32,18 @@ import { buildsOwnMatrix, withDenseMatrix } from "./whole-matrix.js";
  * prices every route on its own vehicle; except backhauls on a textbook fleet, which PyVRP's
  * transformation (search/backhaul-model.ts) hands to the textbook iterated local search.
  */
+/** The travel features its search honours (core/travel.ts); it declines the others. */
+const HGS_TRAVEL: readonly StrategyFeature[] = ["duration_matrix", "profiles", "time_costs", "open_routes", "several_windows", "breaks"];
+const HGS_FEATURES: readonly StrategyFeature[] = STRATEGY_FEATURES.filter(
+  (f) => !(TRAVEL_FEATURES as readonly string[]).includes(f) || HGS_TRAVEL.includes(f),
+);
+
 export const hgs: Strategy = {
   name: "hgs",
   kind: "search",
-  features: [...STRATEGY_FEATURES],
+  features: HGS_FEATURES,
   supports(p) {
-    const refusal = buildsOwnMatrix(p) ? null : denseMatrixRefusal(p, "hgs");
+    const refusal = (buildsOwnMatrix(p) ? null : denseMatrixRefusal(p, "hgs")) ?? travelRefusal(p, "hgs", HGS_FEATURES);
     if (refusal) return { ok: false, reason: refusal };
     if (p.customers.length < 2) return { ok: false, reason: "hgs needs at least two customers" };
     if (p.vehicleCount === 0) return { ok: false, reason: "there are no vehicles" };
@@ -44,6 +52,10 @@ export const hgs: Strategy = {
   solve(given: CompiledProblem, budget: Budget, initial?: Solution): Solution {
     // Textbook windows above 3,000 nodes given by coordinates: the matrix, built here (whole-matrix.ts).
     const p = buildsOwnMatrix(given) ? withDenseMatrix(given) : given;
+    // Travel rules: the general search, whose route model reads each vehicle's travel minutes
+    // (search/problem-data.ts), prices time costs, takes several windows and breaks from the
+    // evaluator's schedule (search/routes.ts); open routes end at a free extra depot.
+    if (p.travel) return iteratedLocalSearch(withOpenEnd(p), budget, initial);
     // Locked stops are a rule of the general search's route model (search/route-locks.ts).
     if (p.locks) return iteratedLocalSearch(p, budget, initial);
     const outcome = buildModel(p);

@@ -1,4 +1,5 @@
 import { Budget } from "../core/budget.js";
+import { travelRefusal } from "../core/travel.js";
 import { evaluateSolution } from "../core/evaluator.js";
 import { nearestNeighbours } from "../core/neighbours.js";
 import { cloneSolution, loadRulesRefusal, lockedStopsRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
@@ -86,7 +87,8 @@ export const large: Strategy = {
   kind: "search",
   features: ["capacities", "distance_matrix", "time_windows", "multiple_depots", "mixed_fleet"],
   supports(p) {
-    const reason = refusal(p) ?? loadRulesRefusal(p, "large") ?? lockedStopsRefusal(p, "large");
+    const reason =
+      refusal(p) ?? loadRulesRefusal(p, "large") ?? lockedStopsRefusal(p, "large") ?? travelRefusal(p, "large", large.features);
     return reason ? { ok: false, reason: `the large strategy cannot take this request: ${reason}` } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {

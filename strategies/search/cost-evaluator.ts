@@ -16,8 +16,10 @@ export class CostEvaluator {
   private readonly capacity: Float64Array;
   private readonly speed: Float64Array;
   private readonly durationLimit: number;
+  private readonly perMinute: Float64Array | null;
 
   constructor(readonly m: ProblemData) {
+    this.perMinute = m.timeCostPerMin;
     this.fixedCost = m.fixedCost;
     this.unitCost = m.unitCost;
     this.capacity = m.capacity;
@@ -52,6 +54,17 @@ export class CostEvaluator {
   /** Time warp and working-hours excess of a route whose time segment is `seg`, under the duration cap `cap`. */
   timePrice(seg: { timeWarp: number; duration: number }, cap: number): number {
     return timePrice(this.penalties, seg, cap);
+  }
+
+  /** Time warp, working-hours excess and the time cost (vehicle_unit_time_costs) of vehicle v's route whose time segment is `seg`. */
+  routeTimePrice(v: number, seg: { timeWarp: number; duration: number }, cap: number): number {
+    const price = timePrice(this.penalties, seg, cap);
+    return this.perMinute ? price + this.perMinute[v]! * seg.duration : price;
+  }
+
+  /** The time cost of vehicle v's route lasting `duration` minutes: part of its objective (0 without time costs). */
+  timeCost(v: number, duration: number): number {
+    return this.perMinute ? this.perMinute[v]! * duration : 0;
   }
 
   /** Penalised excess distance and stops of a route. */

@@ -180,7 +180,6 @@ export class PairScan {
     const pen = rs.penalties;
     const cap = m.maxDurationOf![r]!;
     const dims = this.growLoad.length;
-    const speed = m.speed[r]!;
     const distance = rs.fwd[r]![len + 1]!;
     const pd = d[pickup * n + delivery]!;
     const first = Math.max(0, iFrom);
@@ -207,7 +206,7 @@ export class PairScan {
           const c = seq[i + 1]!;
           front
             .setNode(c, m.twStart![c]!, m.twEnd![c]!, m.service[c]!)
-            .append(d[c * n + rest.first]! / speed, rest.duration, rest.timeWarp, rest.earliest, rest.latest, rest.last);
+            .append(times.minutes(r, c, rest.first), rest.duration, rest.timeWarp, rest.earliest, rest.latest, rest.last);
           rest.set(front.duration, front.timeWarp, front.earliest, front.latest, c, front.last);
           let excess = 0;
           for (let k = 0; k < dims; k++) {
@@ -228,7 +227,10 @@ export class PairScan {
         if (base >= limit) continue;
         // Start, customers 1..i, pickup, the growing part, end.
         const c = times.appendNode(times.appendHead(times.startInto(front, r), r, seq, i), r, pickup);
-        times.finish(c.append(d[c.last * n + rest.first]! / speed, rest.duration, rest.timeWarp, rest.earliest, rest.latest, rest.last), r);
+        times.finish(
+          c.append(times.minutes(r, c.last, rest.first), rest.duration, rest.timeWarp, rest.earliest, rest.latest, rest.last),
+          r,
+        );
         let excess = 0;
         for (let k = 0; k < dims; k++) {
           const g = this.growLoad[k]!;
@@ -237,7 +239,7 @@ export class PairScan {
             .append(g.delivery, g.pickup, g.peak);
           excess += seg.excess(m.loads[k]!.capacity[r]!);
         }
-        let price = base + (excess > 0 ? pen.load * excess : 0) + pen.timeWarp * c.timeWarp;
+        let price = base + (excess > 0 ? pen.load * excess : 0) + pen.timeWarp * c.timeWarp + rs.costs.timeCost(r, c.duration);
         if (c.duration > cap) price += pen.duration * (c.duration - cap);
         if (price < limit) {
           limit = price;
@@ -275,7 +277,7 @@ export class PairScan {
       const seg = this.candLoad.set(gl.delivery, gl.pickup, gl.peak);
       excess += loads.appendTail(loads.appendNode(seg, k, delivery), k, r, j + 1).excess(rs.m.loads[k]!.capacity[r]!);
     }
-    const price = base + (excess > 0 ? loadPrice * excess : 0) + warpPrice * c.timeWarp;
+    const price = base + (excess > 0 ? loadPrice * excess : 0) + warpPrice * c.timeWarp + rs.costs.timeCost(r, c.duration);
     return c.duration > cap ? price + durationPrice * (c.duration - cap) : price;
   }
 }

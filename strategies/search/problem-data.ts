@@ -1,4 +1,5 @@
 import { isSymmetric, nearestNeighbours } from "../core/neighbours.js";
+import { travelData, travelKey } from "./travel-data.js";
 import { shipmentRoles } from "../core/evaluate-loads.js";
 import { windowsBindAgainst, type CompiledProblem, type LockedStops } from "../core/problem.js";
 import { arrivalClose, departureOpen, durationCap } from "../core/evaluate-rules.js";
@@ -88,6 +89,20 @@ export interface ProblemData {
   meanSpeed: number;
   /** SWAP* moves only customers with a granular neighbour in the other route (textbook long routes under windows: swap-star.ts). */
   nearSwapStar: boolean;
+  /**
+   * Per route slot its travel minutes (n x n, row-major) when it drives on a duration matrix (the
+   * request's duration_matrix or its profile's), null for distance / speed; null as a whole when
+   * no slot has one. Route times (route-times.ts) read travel minutes through it alone.
+   */
+  durationOf: (Float64Array | null)[] | null;
+  /** Per route slot the price of a minute of route duration (vehicle_unit_time_costs); null when none. */
+  timeCostPerMin: Float64Array | null;
+  /**
+   * Several windows per stop or driver breaks: a visit's service start is no longer one window's
+   * clamp, so the route model prices time with the trusted evaluator's schedule (routes.ts), the
+   * way it prices soft windows, its hard lateness and breaks without a place as time warp.
+   */
+  visitTimes: boolean;
 }
 
 const GRANULARITY = 20;
@@ -179,7 +194,7 @@ export function buildProblemData(p: CompiledProblem, view?: TextbookView): Probl
   for (let v = 0; v < routes; v++) {
     const key =
       `${p.capacity[v]}|${p.fixedCost[v]}|${p.unitCost[v]}|${speed[v]}|` +
-      `${p.startNode[v]}|${p.endNode[v]}${rulesKey(rules, v)}${extraCapacityKey(p, v)}`;
+      `${p.startNode[v]}|${p.endNode[v]}${rulesKey(rules, v)}${extraCapacityKey(p, v)}${travelKey(p, v)}`;
     let type = keys.get(key);
     if (type === undefined) {
       type = slots.length;
@@ -253,6 +268,7 @@ export function buildProblemData(p: CompiledProblem, view?: TextbookView): Probl
     maxDemand,
     meanUnitCost: unit / Math.max(1, routes),
     meanSpeed: speedSum / Math.max(1, routes),
+    ...travelData(p, timed !== null ? routes : 0),
   };
 }
 

@@ -5,9 +5,10 @@ import { TimeSegment } from "./time-segment.js";
 /**
  * The time part of the route model (routes.ts) under hard windows: per route and customer
  * position k, the time segment (Vidal et al. 2013, time-segment.ts) of customers 1..k (prefix)
- * and k..length (suffix) at the route's vehicle's speed. The vehicle's start and end nodes are
- * not in them: whoever prices a candidate adds its own vehicle's, so a piece of one route can be
- * priced on another vehicle (another depot) in O(1) when speeds agree.
+ * and k..length (suffix) in the route's vehicle's travel minutes (minutes(): its duration matrix,
+ * else distance / speed). The vehicle's start and end nodes are not in them: whoever prices a
+ * candidate adds its own vehicle's, so a piece of one route can be priced on another vehicle
+ * (another depot) in O(1) when it drives in the same minutes.
  */
 export class RouteTimes {
   readonly preDur: Float64Array[];
@@ -36,6 +37,13 @@ export class RouteTimes {
     this.sufLate = make();
   }
 
+  /** Travel minutes of the vehicle of slot v from a to b: its duration matrix, else distance / speed. */
+  minutes(v: number, a: number, b: number): number {
+    const m = this.m;
+    const dur = m.durationOf ? m.durationOf[v] : null;
+    return dur ? dur[a * m.nodeCount + b]! : m.dist[a * m.nodeCount + b]! / m.speed[v]!;
+  }
+
   /** Prefix (customers 1..k) and suffix (k..len) time segments of route r, customers seq[1..len]. */
   set(r: number, seq: Int32Array, len: number): void {
     const m = this.m;
@@ -43,6 +51,9 @@ export class RouteTimes {
     const twS = m.twStart!;
     const twE = m.twEnd!;
     const speed = m.speed[r]!;
+    const dur = m.durationOf ? m.durationOf[r]! : null;
+    const d = dur ?? m.dist;
+    const per = dur ? 1 : speed;
     const seg = this.seg;
     const pd = this.preDur[r]!;
     const pw = this.preWarp[r]!;
@@ -51,7 +62,7 @@ export class RouteTimes {
     for (let k = 1; k <= len; k++) {
       const c = seq[k]!;
       if (k === 1) seg.setNode(c, twS[c]!, twE[c]!, m.service[c]!);
-      else seg.append(m.dist[seq[k - 1]! * n + c]! / speed, m.service[c]!, 0, twS[c]!, twE[c]!, c);
+      else seg.append(d[seq[k - 1]! * n + c]! / per, m.service[c]!, 0, twS[c]!, twE[c]!, c);
       pd[k] = seg.duration;
       pw[k] = seg.timeWarp;
       pe[k] = seg.earliest;
@@ -65,7 +76,7 @@ export class RouteTimes {
     for (let k = len; k >= 1; k--) {
       const c = seq[k]!;
       seg.setNode(c, twS[c]!, twE[c]!, m.service[c]!);
-      if (k < len) seg.append(m.dist[c * n + seq[k + 1]!]! / speed, tail.duration, tail.timeWarp, tail.earliest, tail.latest, tail.last);
+      if (k < len) seg.append(d[c * n + seq[k + 1]!]! / per, tail.duration, tail.timeWarp, tail.earliest, tail.latest, tail.last);
       tail.set(seg.duration, seg.timeWarp, seg.earliest, seg.latest, seg.first, seg.last);
       sd[k] = seg.duration;
       sw[k] = seg.timeWarp;
@@ -98,28 +109,28 @@ export class RouteTimes {
   /** Appends customers 1..k of route r (nothing for k = 0) to `seg`, at route r's speed. */
   appendHead(seg: TimeSegment, r: number, seq: Int32Array, k: number): TimeSegment {
     if (k <= 0) return seg;
-    const travel = this.m.dist[seg.last * this.m.nodeCount + seq[1]!]! / this.m.speed[r]!;
+    const travel = this.minutes(r, seg.last, seq[1]!);
     return seg.append(travel, this.preDur[r]![k]!, this.preWarp[r]![k]!, this.preEarly[r]![k]!, this.preLate[r]![k]!, seq[k]!);
   }
 
   /** Appends customers k..len of route r (nothing for k > len) to `seg`, at route r's speed. */
   appendTail(seg: TimeSegment, r: number, seq: Int32Array, k: number, len: number): TimeSegment {
     if (k > len) return seg;
-    const travel = this.m.dist[seg.last * this.m.nodeCount + seq[k]!]! / this.m.speed[r]!;
+    const travel = this.minutes(r, seg.last, seq[k]!);
     return seg.append(travel, this.sufDur[r]![k]!, this.sufWarp[r]![k]!, this.sufEarly[r]![k]!, this.sufLate[r]![k]!, seq[len]!);
   }
 
   /** Appends the visit of customer c, driven at vehicle v's speed. */
   appendNode(seg: TimeSegment, v: number, c: number): TimeSegment {
     const m = this.m;
-    return seg.append(m.dist[seg.last * m.nodeCount + c]! / m.speed[v]!, m.service[c]!, 0, m.twStart![c]!, m.twEnd![c]!, c);
+    return seg.append(this.minutes(v, seg.last, c), m.service[c]!, 0, m.twStart![c]!, m.twEnd![c]!, c);
   }
 
   /** Appends vehicle v's drive to its end node and the end node's closing. */
   finish(seg: TimeSegment, v: number): TimeSegment {
     const m = this.m;
     const end = m.end[v]!;
-    return seg.append(m.dist[seg.last * m.nodeCount + end]! / m.speed[v]!, 0, 0, Number.NEGATIVE_INFINITY, m.arriveClose![v]!, end);
+    return seg.append(this.minutes(v, seg.last, end), 0, 0, Number.NEGATIVE_INFINITY, m.arriveClose![v]!, end);
   }
 
   /** Segment of route r as it is (customers 1..len), from its vehicle's start to its end node. */
@@ -130,6 +141,17 @@ export class RouteTimes {
     const start = m.start[r]!;
     const end = m.end[r]!;
     const seg = this.startAt(r);
+    if (m.durationOf) {
+      seg.append(
+        this.minutes(r, start, seq[1]!),
+        this.preDur[r]![len]!,
+        this.preWarp[r]![len]!,
+        this.preEarly[r]![len]!,
+        this.preLate[r]![len]!,
+        seq[len]!,
+      );
+      return seg.append(this.minutes(r, seq[len]!, end), 0, 0, Number.NEGATIVE_INFINITY, m.arriveClose![r]!, end);
+    }
     seg.append(
       m.dist[start * n + seq[1]!]! / speed,
       this.preDur[r]![len]!,
@@ -149,19 +171,24 @@ export class RouteTimes {
     const twS = m.twStart!;
     const twE = m.twEnd!;
     const speed = m.speed[v]!;
-    const start = m.start[v]!;
+    const dur = m.durationOf ? m.durationOf[v]! : null;
+    const dv = dur ?? d;
+    const per = dur ? 1 : speed;
+    // A piece keeps its stored segments on a vehicle that drives it in the same minutes.
+    const sameMinutes = (r: number) =>
+      m.durationOf ? m.durationOf[r] === dur && (dur !== null || m.speed[r] === speed) : m.speed[r] === speed;
     const seg = this.startAt(v);
     for (let k = 0; k < pieces.count; k++) {
       const r = pieces.route[k]!;
       const from = pieces.from[k]!;
       const to = pieces.to[k]!;
       if (r < 0) {
-        seg.append(d[seg.last * n + from]! / speed, m.service[from]!, 0, twS[from]!, twE[from]!, from);
+        seg.append(dv[seg.last * n + from]! / per, m.service[from]!, 0, twS[from]!, twE[from]!, from);
         continue;
       }
       const seq = seqs[r]!;
-      if (pieces.reversed[k] === 0 && m.speed[r] === speed && (from === 1 || to === lengths[r])) {
-        const travel = d[seg.last * n + seq[from]!]! / speed;
+      if (pieces.reversed[k] === 0 && sameMinutes(r) && (from === 1 || to === lengths[r])) {
+        const travel = dv[seg.last * n + seq[from]!]! / per;
         if (from === 1)
           seg.append(travel, this.preDur[r]![to]!, this.preWarp[r]![to]!, this.preEarly[r]![to]!, this.preLate[r]![to]!, seq[to]!);
         else
@@ -171,11 +198,11 @@ export class RouteTimes {
       const step = pieces.reversed[k] ? -1 : 1;
       for (let t = step > 0 ? from : to; step > 0 ? t <= to : t >= from; t += step) {
         const c = seq[t]!;
-        seg.append(d[seg.last * n + c]! / speed, m.service[c]!, 0, twS[c]!, twE[c]!, c);
+        seg.append(dv[seg.last * n + c]! / per, m.service[c]!, 0, twS[c]!, twE[c]!, c);
       }
     }
     const end = m.end[v]!;
-    return seg.append(d[seg.last * n + end]! / speed, 0, 0, Number.NEGATIVE_INFINITY, m.arriveClose![v]!, end);
+    return seg.append(dv[seg.last * n + end]! / per, 0, 0, Number.NEGATIVE_INFINITY, m.arriveClose![v]!, end);
   }
 
   /** Segment of vehicle v driving customers[0..count) from its start to its end node, from scratch. */
@@ -184,14 +211,15 @@ export class RouteTimes {
     const n = m.nodeCount;
     const twS = m.twStart!;
     const twE = m.twEnd!;
-    const speed = m.speed[v]!;
-    const start = m.start[v]!;
+    const dur = m.durationOf ? m.durationOf[v]! : null;
+    const d = dur ?? m.dist;
+    const per = dur ? 1 : m.speed[v]!;
     const seg = this.startAt(v);
     for (let k = 0; k < count; k++) {
       const c = customers[k]!;
-      seg.append(m.dist[seg.last * n + c]! / speed, m.service[c]!, 0, twS[c]!, twE[c]!, c);
+      seg.append(d[seg.last * n + c]! / per, m.service[c]!, 0, twS[c]!, twE[c]!, c);
     }
     const end = m.end[v]!;
-    return seg.append(m.dist[seg.last * n + end]! / speed, 0, 0, Number.NEGATIVE_INFINITY, m.arriveClose![v]!, end);
+    return seg.append(d[seg.last * n + end]! / per, 0, 0, Number.NEGATIVE_INFINITY, m.arriveClose![v]!, end);
   }
 }

@@ -1,4 +1,5 @@
 import { evaluateRoute } from "../core/evaluator.js";
+import { visitWarp } from "./travel-data.js";
 import { ChangedCustomers } from "./changed-customers.js";
 import { CostEvaluator } from "./cost-evaluator.js";
 import type { ProblemData } from "./problem-data.js";
@@ -72,7 +73,7 @@ export class Routes {
     this.bwd = make(() => new Float64Array(slots));
     this.load = make(() => new Float64Array(slots));
     this.serv = make(() => new Float64Array(slots));
-    this.times = m.twStart !== null && m.latePenalty === 0 ? new RouteTimes(m, slots) : null;
+    this.times = m.twStart !== null && m.latePenalty === 0 && !m.visitTimes ? new RouteTimes(m, slots) : null;
     this.loads = m.richLoads ? new RouteLoads(m) : null;
     this.length = new Int32Array(m.routes);
     this.cost = new Float64Array(m.routes);
@@ -171,7 +172,9 @@ export class Routes {
       this.durationExcess[r] = Math.max(0, seg.duration - m.maxDurationOf![r]!);
     } else if (count > 0 && m.twStart) {
       const score = evaluateRoute(m.p, r, customers, count);
-      late = score.latePenalty;
+      // Soft windows: the evaluator's own lateness price, and its time cost with travel rules.
+      late = score.latePenalty + (score.timeCost ?? 0);
+      if (m.visitTimes) this.timeWarp[r] = visitWarp(m, score);
       this.durationExcess[r] = score.durationExcessMin;
     } else if (count > 0) {
       // Windows that cannot bind: duration is additive (driving + service) under a cap.
@@ -184,6 +187,7 @@ export class Routes {
       this.distanceExcess[r] = count > 0 ? this.rules.distanceExcess(r, fwd[count + 1]!) : 0;
       this.stopsExcess[r] = this.rules.stopsExcess(r, count);
     }
+    if (this.times && m.timeCostPerMin) late = this.costs.timeCost(r, this.duration[r]!);
     this.objective[r] = count > 0 ? m.fixedCost[r]! + m.unitCost[r]! * fwd[count + 1]! + late : 0;
     this.cost[r] = this.penalised(r);
     this.modifiedAt[r] = ++this.clock;
@@ -254,12 +258,13 @@ export class Routes {
     if (pieces.size === 0) return 0;
     const pen = this.penalties;
     if (this.times) {
-      return this.costs.timePrice(this.times.segmentOf(v, pieces, this.seq, this.length), m.maxDurationOf![v]!);
+      return this.costs.routeTimePrice(v, this.times.segmentOf(v, pieces, this.seq, this.length), m.maxDurationOf![v]!);
     }
     if (m.twStart) {
       const count = this.write(pieces, this.buffer);
       const score = evaluateRoute(m.p, v, this.buffer, count);
-      return score.latePenalty + pen.duration * score.durationExcessMin;
+      const warp = m.visitTimes ? pen.timeWarp * visitWarp(m, score) : 0;
+      return score.latePenalty + (score.timeCost ?? 0) + pen.duration * score.durationExcessMin + warp;
     }
     if (m.durationLimit === Number.POSITIVE_INFINITY) return 0;
     const excess = this.distanceOf(v, pieces) / m.speed[v]! + this.serviceOf(pieces) - m.durationLimit;
@@ -279,7 +284,7 @@ export class Routes {
   /** Time price (as timePrice) of vehicle v driving customers[0..count) under hard windows, from scratch (0 without them). */
   listTimePrice(v: number, customers: ArrayLike<number>, count: number): number {
     if (count === 0 || !this.times) return 0;
-    return this.costs.timePrice(this.times.listSegment(v, customers, count), this.m.maxDurationOf![v]!);
+    return this.costs.routeTimePrice(v, this.times.listSegment(v, customers, count), this.m.maxDurationOf![v]!);
   }
 
   /** Distance of vehicle v driving `pieces` from its start to its end node. */

@@ -1,4 +1,5 @@
 import { rulesRefusal } from "../core/evaluate-rules.js";
+import { travelRefusal } from "../core/travel.js";
 import type { Budget } from "../core/budget.js";
 import { denseMatrixRefusal, loadRulesRefusal, lockedStopsRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
@@ -52,7 +53,11 @@ export const sweep: Strategy = {
   supports: (p) => {
     if (!p.coords) return { ok: false, reason: "the sweep strategy needs node_positions (coordinates)" };
     const refusal =
-      denseMatrixRefusal(p, "sweep") ?? rulesRefusal(p, "sweep") ?? loadRulesRefusal(p, "sweep") ?? lockedStopsRefusal(p, "sweep");
+      denseMatrixRefusal(p, "sweep") ??
+      rulesRefusal(p, "sweep") ??
+      loadRulesRefusal(p, "sweep") ??
+      lockedStopsRefusal(p, "sweep") ??
+      travelRefusal(p, "sweep", sweep.features);
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget): Solution {

@@ -115,7 +115,7 @@ export function plainWarp(
   p: CompiledProblem,
   v: number,
   route: number[],
-  bounds: { open?: number; arriveClose?: number } = {},
+  bounds: { open?: number; arriveClose?: number; minutes?: (a: number, b: number) => number; noReturn?: boolean } = {},
 ): { warp: number; duration: number } {
   const t = p.time!;
   const n = p.nodeCount;
@@ -126,12 +126,14 @@ export function plainWarp(
   const close = t.twEndMin[start]!;
   const last = bounds.arriveClose ?? t.twEndMin[end]!;
   const startWarp = Math.max(0, open - close);
+  // Travel minutes: the caller's (a duration matrix), else distance / speed; an open route has no way back.
+  const minutes = bounds.minutes ?? ((a: number, b: number) => p.dist[a * n + b]! / speed);
   const simulate = (departure: number) => {
     let clock = departure;
     let prev = start;
     let warp = startWarp;
     for (const c of route) {
-      const arrive = clock + p.dist[prev * n + c]! / speed;
+      const arrive = clock + minutes(prev, c);
       let begin = Math.max(arrive, t.twStartMin[c]!);
       if (begin > t.twEndMin[c]!) {
         warp += begin - t.twEndMin[c]!;
@@ -140,8 +142,8 @@ export function plainWarp(
       clock = begin + t.serviceMin[c]!;
       prev = c;
     }
-    let arrive = clock + p.dist[prev * n + end]! / speed;
-    if (arrive > last) {
+    let arrive = bounds.noReturn ? clock : clock + minutes(prev, end);
+    if (!bounds.noReturn && arrive > last) {
       warp += arrive - last;
       arrive = last;
     }

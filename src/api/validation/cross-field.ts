@@ -5,6 +5,7 @@ import { DENSE_MATRIX_MAX_NODES } from "../../problem/compile-request.js";
 import { MAX_ISSUES } from "./ajv-issues.js";
 import { SERVICE_FIELDS, serviceFieldIssues } from "./service-fields.js";
 import { loadFieldIssues, READ_BY_LOAD_RULES } from "./load-fields.js";
+import { READ_BY_TRAVEL_RULES, travelFieldIssues } from "./travel-fields.js";
 import { planFieldIssues, READ_BY_PLAN_RULES } from "./plan-fields.js";
 
 /** Checks an URL for the callback target; null means acceptable. */
@@ -29,6 +30,7 @@ export const READ_BY_CROSS_FIELD_RULES: ReadonlySet<string> = new Set([
   "callback_url",
   ...SERVICE_FIELDS,
   ...READ_BY_LOAD_RULES,
+  ...READ_BY_TRAVEL_RULES,
   ...READ_BY_PLAN_RULES,
 ]);
 
@@ -123,6 +125,7 @@ export function crossFieldIssues(req: SolveRequestInput, checkCallbackUrl: Callb
 
   serviceFieldIssues(req, depots, add);
   loadFieldIssues(req, add);
+  travelFieldIssues(req, add);
   planFieldIssues(req, add);
 
   if (req.callback_url !== undefined) {

@@ -3,6 +3,7 @@ import type { ValidationIssue } from "../../errors/api-error.js";
 import type { SolveRequestInput } from "../../problem/request-types.js";
 import { ajvIssues, MAX_ISSUES } from "./ajv-issues.js";
 import { strategyNameIssues } from "./strategy-name.js";
+import { unsupportedFeatureIssues } from "./strategy-features.js";
 import { crossFieldIssues, READ_BY_CROSS_FIELD_RULES, type CallbackUrlCheck } from "./cross-field.js";
 
 /**
@@ -35,6 +36,8 @@ export function validateSolveRequest(
   }
   const request = body as SolveRequestInput;
   const issues = [...strategyNameIssues(body as Record<string, unknown>), ...crossFieldIssues(request, checkCallbackUrl)];
+  // Only a request that is valid otherwise is asked whether a strategy can honour it.
+  if (issues.length === 0) issues.push(...unsupportedFeatureIssues(request));
   return issues.length > 0 ? { ok: false, issues, schemaValid: true } : { ok: true, request };
 }
 

@@ -51,7 +51,8 @@ export function pairRelocateWithin(ls: GeneralMovePricing, pickup: number): bool
     if (detour < leastDetour) leastDetour = detour;
   }
   // Hard windows: a lower bound of the time warp from each new arc alone (warpOfArc), checked before the exact price.
-  const warpPrice = rs.times !== null ? rs.penalties.timeWarp : 0;
+  // Off on duration matrices: warpOfArc takes travel minutes as distance / speed.
+  const warpPrice = rs.times !== null && m.durationOf === null ? rs.penalties.timeWarp : 0;
   const speed = m.speed[r]!;
   for (let x = 0; x <= len; x++) {
     if (x === i || x === j) continue;

@@ -1,0 +1,72 @@
+import type { ValidationIssue } from "../../errors/api-error.js";
+import type { ConstraintFields } from "../../problem/constraint-fields.js";
+import type { SolveRequestInput } from "../../problem/request-types.js";
+import { TRAVEL_FEATURES } from "../../../strategies/core/strategy.js";
+import { allStrategies } from "../../../strategies/registry.js";
+import { hasTimeDimension } from "./travel-fields.js";
+import { DENSE_MATRIX_MAX_NODES } from "../../problem/compile-request.js";
+
+type TravelFeature = (typeof TRAVEL_FEATURES)[number];
+
+/** The request field that makes each travel feature, named in the refusal. */
+const FIELD_OF: Record<TravelFeature, string> = {
+  duration_matrix: "duration_matrix",
+  profiles: "vehicle_profiles",
+  profile_distances: "profiles",
+  time_costs: "vehicle_unit_time_costs",
+  open_routes: "vehicle_return_to_end",
+  several_windows: "node_time_window_sets",
+  breaks: "vehicle_breaks",
+};
+
+/** The travel features a (validated) request uses; a field that changes nothing (all null, all true) uses none. */
+export function travelFeaturesOf(r: SolveRequestInput): TravelFeature[] {
+  const req = r as SolveRequestInput & ConstraintFields;
+  const timed = hasTimeDimension(req);
+  const found: TravelFeature[] = [];
+  if (timed && req.duration_matrix != null) found.push("duration_matrix");
+  if (req.vehicle_profiles?.some((p) => p != null)) found.push("profiles");
+  if (req.vehicle_profiles?.some((p) => p != null && req.profiles?.[p]?.distance_matrix != null)) found.push("profile_distances");
+  const cost = req.objective === "min_total_cost";
+  if (timed && cost && req.vehicle_unit_time_costs?.some((c) => c > 0)) found.push("time_costs");
+  if (req.vehicle_return_to_end?.some((back) => back === false)) found.push("open_routes");
+  if (timed && req.node_time_window_sets?.some((set) => set != null && set.length > 1)) found.push("several_windows");
+  if (timed && req.vehicle_breaks?.some((list) => list != null && list.length > 0)) found.push("breaks");
+  return found;
+}
+
+/**
+ * A request using a travel feature must find a strategy that honours it: the pinned one, or
+ * without a pin some loaded strategy other than an exact one (exact strategies take only tiny
+ * problems, so they cannot vouch for a request of any size). Refused at submission with a 422
+ * naming the field, rather than failed after queueing or solved with the field ignored.
+ */
+export function unsupportedFeatureIssues(r: SolveRequestInput): ValidationIssue[] {
+  const used = travelFeaturesOf(r);
+  if (used.length === 0) return [];
+  // Above the dense matrix's size only the decomposition (large) runs, and it honours none of them.
+  if (r.node_num > DENSE_MATRIX_MAX_NODES) {
+    const limit = DENSE_MATRIX_MAX_NODES.toLocaleString("en-US");
+    return used.map((feature) => ({
+      loc: ["body", FIELD_OF[feature]],
+      msg:
+        `${FIELD_OF[feature]} (feature '${feature}') is not supported above ${limit} nodes yet ` +
+        `(got ${r.node_num}); send the request without it`,
+      type: "unsupported_feature",
+    }));
+  }
+  const pinned = typeof r.strategy === "string" ? allStrategies().find((s) => s.name === r.strategy) : undefined;
+  const candidates = pinned ? [pinned] : allStrategies().filter((s) => s.kind !== "exact");
+  const issues: ValidationIssue[] = [];
+  for (const feature of used) {
+    if (candidates.some((s) => (s.features as readonly string[]).includes(feature))) continue;
+    const field = FIELD_OF[feature];
+    const who = pinned ? `the pinned strategy '${pinned.name}' does not` : "no loaded strategy can";
+    issues.push({
+      loc: ["body", field],
+      msg: `${field} (feature '${feature}') is not supported yet: ${who} honour it; send the request without it`,
+      type: "unsupported_feature",
+    });
+  }
+  return issues;
+}

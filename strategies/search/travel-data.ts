@@ -1,0 +1,41 @@
+import type { CompiledProblem } from "../core/problem.js";
+
+/**
+ * The travel rules as the route model reads them (constraints.md, third table): each slot's
+ * travel minutes and minute price, and whether visits take their service start from the
+ * evaluator's schedule (several windows, breaks).
+ */
+
+/** ProblemData's travel fields (problem-data.ts documents them). */
+export interface TravelData {
+  durationOf: (Float64Array | null)[] | null;
+  timeCostPerMin: Float64Array | null;
+  visitTimes: boolean;
+}
+
+/** A vehicle's network and minute price, which set it apart from another vehicle (its type). */
+export function travelKey(p: CompiledProblem, v: number): string {
+  const tr = p.travel;
+  return tr ? `|${tr.profile[v] ?? ""}|${tr.timeCostPerMin[v]}` : "";
+}
+
+/** The slots' duration matrices and minute prices (null without them, and without the time dimension). */
+export function travelData(p: CompiledProblem, routes: number): TravelData {
+  const tr = p.travel;
+  if (!tr || routes === 0) return { durationOf: null, timeCostPerMin: null, visitTimes: false };
+  const durationOf = Array.from({ length: routes }, (_, v) => tr.duration[v] ?? null);
+  const costs = tr.timeCostPerMin.subarray(0, routes);
+  return {
+    durationOf: durationOf.some((d) => d !== null) ? durationOf : null,
+    timeCostPerMin: costs.some((c) => c > 0) ? costs : null,
+    visitTimes: tr.windowSets.some((set) => set !== null) || tr.breaks.some((list) => list.length > 0),
+  };
+}
+
+/**
+ * Several windows or breaks (ProblemData.visitTimes): what the evaluator's schedule breaks, as
+ * time warp: hard lateness (soft lateness is priced as such) and the breaks that found no place.
+ */
+export function visitWarp(m: { latePenalty: number }, score: { lateMinutes: number; missedBreakMinutes?: number }): number {
+  return (m.latePenalty === 0 ? score.lateMinutes : 0) + (score.missedBreakMinutes ?? 0);
+}
