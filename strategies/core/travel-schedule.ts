@@ -1,10 +1,12 @@
 import { arrivalClose, departureOpen, durationCap } from "./evaluate-rules.js";
 import type { BreakRule, CompiledProblem } from "./problem.js";
 import type { PlacedBreak, RouteSchedule, RouteTimes } from "./schedule-types.js";
+import { placeBreaks } from "./break-placement.js";
 import { legMinutes, returnsToEnd, serviceStart, windowEndAt } from "./travel.js";
 
 const EPS = 1e-9;
 const NO_BREAKS: readonly BreakRule[] = [];
+const NO_PLACEMENT = new Int32Array(0);
 
 /**
  * Departure delay from the start node that removes waiting without moving any visit out of the
@@ -36,9 +38,8 @@ function travelDepartureDelay(p: CompiledProblem, v: number, route: ArrayLike<nu
 
 /**
  * The schedule under travel rules: travel minutes from the vehicle's network, service in the
- * earliest reachable window, breaks placed where they cost least, no last leg on an open route.
- * A break is taken at a stop (after service, the start node before departure) when it would
- * find no later place inside its window, or when it fits in the waiting before the next service.
+ * earliest reachable window, breaks placed by break-placement.ts (fewest missed, then least late,
+ * then earliest), no last leg on an open route.
  */
 export function timeTravelRoute(
   p: CompiledProblem,
@@ -49,10 +50,13 @@ export function timeTravelRoute(
 ): RouteTimes {
   const open = departureOpen(p, v);
   const delay = travelDepartureDelay(p, v, route, len, open);
-  const times = walk(p, v, route, len, open + delay, schedule);
-  // Leaving later may leave a break no place: then leave as early as allowed.
-  if (times.missedBreaks! > 0 && delay > 0) return walk(p, v, route, len, open, schedule);
-  return times;
+  if (delay <= 0 || (p.travel!.breaks[v] ?? NO_BREAKS).length === 0) return walk(p, v, route, len, open + delay, schedule);
+  // The delay is reckoned without breaks, which push the visits after them later: leaving later may
+  // then miss a break or make a visit late. Leave later only when that costs neither.
+  const later = walk(p, v, route, len, open + delay);
+  const early = walk(p, v, route, len, open);
+  const keepsLater = later.missedBreaks! <= early.missedBreaks! && later.lateMinutes <= early.lateMinutes + EPS;
+  return walk(p, v, route, len, keepsLater ? open + delay : open, schedule);
 }
 
 function walk(
@@ -69,36 +73,26 @@ function walk(
   const end = p.endNode[v]!;
   const back = returnsToEnd(p, v);
   const breaks = tr.breaks[v] ?? NO_BREAKS;
+  const placement = breaks.length > 0 ? placeBreaks(p, v, route, len, departure, breaks) : NO_PLACEMENT;
   const placed: PlacedBreak[] = [];
   let next = 0;
   let missed = 0;
   let missedMinutes = 0;
   let breakMinutes = 0;
-  // Takes the breaks due at node `at` when ready to leave at `ready` for `to` (-1: nowhere further).
-  const takeBreaks = (at: number, ready: number, to: number): number => {
-    while (next < breaks.length) {
+  // The breaks placed at `position` (0: the start node, k: the k-th stop), taken when ready at `ready`.
+  const takeBreaks = (position: number, at: number, ready: number): number => {
+    while (next < breaks.length && (placement[next] === -1 || placement[next] === position)) {
       const b = breaks[next]!;
       const startAt = Math.max(ready, b.earliest);
-      if (startAt > b.latest + EPS) {
+      next++;
+      if (placement[next - 1] === -1 || startAt > b.latest + EPS) {
         missed++;
         missedMinutes += b.duration + 1;
-        next++;
         continue;
       }
-      let now = to < 0 || to === end;
-      if (!now) {
-        const arrive = ready + legMinutes(p, v, at, to);
-        const begin = serviceStart(p, to, arrive).begin;
-        // Postponed, it would start after the next service at the earliest.
-        const later = Math.max(begin + t.serviceMin[to]!, b.earliest);
-        const waitFits = startAt + b.duration + legMinutes(p, v, at, to) <= begin + EPS;
-        now = later > b.latest + EPS || waitFits;
-      }
-      if (!now) return ready;
       placed.push({ start: startAt, end: startAt + b.duration, afterNode: at });
       breakMinutes += b.duration;
       ready = startAt + b.duration;
-      next++;
     }
     return ready;
   };
@@ -112,7 +106,7 @@ function walk(
     schedule.leave = [departure];
     schedule.loads = [0];
   }
-  let clock = takeBreaks(start, departure, len > 0 ? route[0]! : back ? end : -1);
+  let clock = takeBreaks(0, start, departure);
   let prev = start;
   let cumulativeLoad = 0;
   for (let k = 0; k < len; k++) {
@@ -129,7 +123,7 @@ function walk(
       schedule.leave.push(clock);
       schedule.loads.push(cumulativeLoad);
     }
-    clock = takeBreaks(c, clock, k + 1 < len ? route[k + 1]! : back ? end : -1);
+    clock = takeBreaks(k + 1, c, clock);
     prev = c;
   }
   for (let k = next; k < breaks.length; k++) missedMinutes += breaks[k]!.duration + 1;
