@@ -346,6 +346,39 @@ export interface components {
             vehicle_max_working_hours?: (number | null)[];
             /** @description Extension (route limits): per vehicle, `vehicle_num` entries: the most customers the vehicle's route may visit (its start and end nodes not counted; hard). null: no cap. Each an integer >= 1 (422 otherwise) and at most 30,001. */
             vehicle_max_stops?: (number | null)[];
+            /**
+             * @description Extension (several trips): per vehicle, `vehicle_num` entries: the nodes at which the vehicle may stop between two customers to unload and reload, starting a new trip with an empty vehicle. Each must be a depot, i.e. some vehicle's start or end node (422 for a customer or an index >= `node_num`). Capacity (`vehicles_capacity`) then holds per trip, the stretch of the route between two depot visits, instead of for the whole route. A reload stop takes no service time; it is left at the latest of the arrival, its window's start and the release time of the next trip's goods (`node_release_times`), and leaving it after its window closes is late like a customer. The result lists each reload stop in the route as that node's index, with its [arrive, leave] in `time_windows` and a `loads` entry back at 0; `route_details` gives the load of each trip and the number of reloads. Omitted or null: no reloads. Not combined with `node_pickups`, `shipments` or `node_extra_demands` (422).
+             * @example [
+             *       [
+             *         0
+             *       ],
+             *       [
+             *         0
+             *       ],
+             *       null
+             *     ]
+             */
+            vehicle_reload_nodes?: (number[] | null)[];
+            /**
+             * @description Extension (several trips): per vehicle, `vehicle_num` entries: the most reload stops (returns to one of its `vehicle_reload_nodes` between customers) on the vehicle's route. An integer >= 0 (422 otherwise); null: no limit. Omitted: no limit for any vehicle.
+             * @example [
+             *       2,
+             *       null,
+             *       0
+             *     ]
+             */
+            vehicle_max_reloads?: (number | null)[];
+            /**
+             * @description Extension (release times): per node, `node_num` entries, minutes after `base_start_time` (>= 0; 422 otherwise): the node's goods are ready at the depot only from this time, so the trip that serves the node leaves its depot (the start node, or the reload stop before it; see `vehicle_reload_nodes`) no earlier than the largest release time of the trip's customers, waiting there if needed. Every depot has 0 (422 otherwise). Needs the time dimension (`node_time_windows`, `node_service_time` and `vehicle_speeds` all given; 422 otherwise). Omitted: every node is released at once.
+             * @example [
+             *       0,
+             *       0,
+             *       120,
+             *       0,
+             *       240
+             *     ]
+             */
+            node_release_times?: number[];
         };
         /**
          * @description Machine-readable error code. Spec codes on 429: rate_limit_exceeded, service_busy, monthly_quota_exceeded; the others are extensions: malformed_json (400), plan_limit_exceeded (400), missing_credentials / invalid_credentials / invalid_proxy_secret (401), api_access_not_in_plan / forbidden (403), not_found (404), method_not_allowed (405), task_finished (409, cancelling a task that already ended), payload_too_large (413), unsupported_media_type (415), validation_failed (422), internal_error (500), service_unavailable (503), and on failed tasks no_feasible_solution / strategy_declined (a pinned strategy declined the problem) / task_failed / cancelled. Also extensions: idempotency_key_in_use (409, a submit with the same Idempotency-Key is still being admitted), task_not_finished (409, deleting a result that is still queued or solving).
@@ -379,13 +412,13 @@ export interface components {
             error: null;
             /** @description The objective value: total distance or total cost depending on `objective`, lateness penalty included, and (extension) the skip penalties of the optional customers left out (`skip_penalty_total`). */
             total_cost: number;
-            /** @description Key = vehicle label; value = node indices from start node to end node. */
+            /** @description Key = vehicle label; value = node indices from start node to end node. With `vehicle_reload_nodes` (extension) a route may hold a reload stop between customers: that depot's index. */
             routes: {
                 [key: string]: number[];
             };
             /** @description Travel distance per used route; `distances[k]` belongs to the k-th key of `routes` (ascending vehicle id), not to vehicle k. */
             distances: number[];
-            /** @description Key = vehicle label; cumulative delivered load after each node of the route (0 at the start node). */
+            /** @description Key = vehicle label; cumulative delivered load after each node of the route (0 at the start node). With reload stops (extension): the load of the current trip, back at 0 at each reload stop. */
             loads: {
                 [key: string]: number[];
             };
@@ -956,7 +989,7 @@ export interface components {
             duration_minutes: number | null;
             /** @description The working-hours cap (max_working_hours x 60, or this vehicle's vehicle_max_working_hours x 60); null when there is none. */
             max_duration_minutes: number | null;
-            /** @description Total demand delivered on the route. */
+            /** @description Total demand delivered on the route (over all its trips when it has reload stops). */
             load: number;
             /** @description Extension: customers visited. Present, with `max_stops`, `max_distance` and `shift`, when the request uses any field of optional stops, skills, shifts or route limits. */
             stops?: number;
@@ -967,6 +1000,23 @@ export interface components {
             /** @description Extension: this vehicle's shift [earliest departure, latest return] in minutes (`vehicle_time_windows`); null when it has none or the time dimension is off. */
             shift?: number[] | null;
             capacity: number;
+            /** @description Extension (several trips): reload stops on the route. Present, with `trips` and `max_reloads`, when the request gives `vehicle_reload_nodes` or `node_release_times`. */
+            reloads?: number;
+            /** @description Extension: this vehicle's `vehicle_max_reloads`; null when it has none. */
+            max_reloads?: number | null;
+            /** @description Extension (several trips): the route's trips in order, split at its reload stops: the customers each serves, the load it delivers (at most `capacity`) and, with the time dimension, when it leaves its depot (the start node or the reload stop before it, in minutes after `base_start_time`) and the largest release time of its customers. */
+            trips?: {
+                /** @description The depot the trip leaves: the start node or a reload stop. */
+                from_node: number;
+                /** @description Customers served on the trip. */
+                stops: number;
+                /** @description Total demand delivered on the trip. */
+                load: number;
+                /** @description When the trip leaves its depot; null when the time dimension is off. */
+                departure_minutes?: number | null;
+                /** @description The largest release time of the trip's customers; null without `node_release_times`. */
+                release_minutes?: number | null;
+            }[];
         };
         /**
          * Rejection

@@ -21,5 +21,8 @@ export type LoadFields = Pick<
   "node_pickups" | "pickups_after_deliveries" | "shipments" | "node_extra_demands" | "vehicles_extra_capacity"
 >;
 
+/** Several trips a day and release times (constraints.md, "Plans that change during the day"): the document's own types. */
+export type TripFields = Pick<SolveRequest, "vehicle_reload_nodes" | "vehicle_max_reloads" | "node_release_times">;
+
 /** The request fields of constraints.md. */
-export type ConstraintFields = ServiceFields & LoadFields;
+export type ConstraintFields = ServiceFields & LoadFields & TripFields;

@@ -5,6 +5,7 @@ import { DENSE_MATRIX_MAX_NODES } from "../../problem/compile-request.js";
 import { MAX_ISSUES } from "./ajv-issues.js";
 import { SERVICE_FIELDS, serviceFieldIssues } from "./service-fields.js";
 import { loadFieldIssues, READ_BY_LOAD_RULES } from "./load-fields.js";
+import { READ_BY_TRIP_RULES, tripFieldIssues } from "./trip-fields.js";
 
 /** Checks an URL for the callback target; null means acceptable. */
 export type CallbackUrlCheck = (url: string) => string | null;
@@ -28,6 +29,7 @@ export const READ_BY_CROSS_FIELD_RULES: ReadonlySet<string> = new Set([
   "callback_url",
   ...SERVICE_FIELDS,
   ...READ_BY_LOAD_RULES,
+  ...READ_BY_TRIP_RULES,
 ]);
 
 /**
@@ -121,6 +123,7 @@ export function crossFieldIssues(req: SolveRequestInput, checkCallbackUrl: Callb
 
   serviceFieldIssues(req, depots, add);
   loadFieldIssues(req, add);
+  tripFieldIssues(req, add);
 
   if (req.callback_url !== undefined) {
     const reason = checkCallbackUrl(req.callback_url);
