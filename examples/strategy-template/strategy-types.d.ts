@@ -34,6 +34,8 @@ export interface CompiledProblem {
   rules?: object | null;
   /** Pickups, backhauls, shipments, extra load dimensions; absent or null when the request uses none. */
   loads?: object | null;
+  /** Reload stops and release times (several trips a day); absent or null when the request uses neither. */
+  trips?: object | null;
 }
 
 /** The service's seeded random numbers: the only randomness a strategy may use (results repeat). */
@@ -68,7 +70,9 @@ export type StrategyFeature =
   | "pickups"
   | "backhauls"
   | "shipments"
-  | "extra_dimensions";
+  | "extra_dimensions"
+  | "reloads"
+  | "release_times";
 
 export interface Strategy {
   /** kebab-case, unique among the service's strategies: what a request pins in `strategy`. */

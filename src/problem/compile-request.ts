@@ -1,6 +1,7 @@
 import { euclidean, type CompiledProblem, type TimeBlock } from "../../strategies/core/problem.js";
 import { compileLoadRules, compileServiceRules } from "./compile-constraints.js";
 import type { ConstraintFields } from "./constraint-fields.js";
+import { compileTripRules } from "./compile-trips.js";
 import type { SolveRequestInput } from "./request-types.js";
 
 /**
@@ -93,6 +94,7 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
   const constraintFields = req as SolveRequestInput & ConstraintFields;
   const rules = compileServiceRules(constraintFields, n, m, isDepot, time, warnings);
   const loads = compileLoadRules(constraintFields, n, m);
+  const trips = compileTripRules(constraintFields, n, m, time);
 
   const [h, min, s] = req.base_start_time ?? [9, 0, 0];
   return {
@@ -113,6 +115,7 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
       time,
       ...(rules ? { rules } : {}),
       ...(loads ? { loads } : {}),
+      ...(trips ? { trips } : {}),
     },
     warnings,
     baseStartSeconds: (h ?? 9) * 3600 + (min ?? 0) * 60 + (s ?? 0),

@@ -1,4 +1,5 @@
 import { checkRouteLoads } from "./evaluate-loads.js";
+import { evaluateTripRoute, isReloadStop } from "./evaluate-trips.js";
 import { arrivalClose, departureOpen, durationCap, routeRuleExcess, unservedFromSeen } from "./evaluate-rules.js";
 import { distanceBetween, type CompiledProblem, type Solution } from "./problem.js";
 
@@ -27,6 +28,9 @@ export interface RouteScore {
    */
   peakOnBoard?: number;
   orderViolations?: number;
+  /** With trips only (p.trips): reload stops on the route, and how many exceed the vehicle's limit (evaluate-trips.ts). */
+  reloads?: number;
+  reloadsExcess?: number;
   feasible: boolean;
 }
 
@@ -133,6 +137,7 @@ export function evaluateRoute(
       feasible: true,
     };
   }
+  if (p.trips) return evaluateTripRoute(p, v, route, len, schedule);
   let distance = 0;
   let load = 0;
   let prev = start;
@@ -276,7 +281,8 @@ export function evaluateSolution(p: CompiledProblem, s: Solution): SolutionScore
     const route = s.routes[v] ?? [];
     for (const c of route) {
       if (c < 0 || c >= p.nodeCount || p.isDepot[c]) {
-        feasible = false;
+        // A reload stop (evaluate-trips.ts) is the one depot a route may visit inside.
+        if (!(p.trips && c >= 0 && c < p.nodeCount && isReloadStop(p.trips, v, c))) feasible = false;
         continue;
       }
       if (seen[c]! > 0) duplicated.push(c);

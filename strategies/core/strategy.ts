@@ -20,6 +20,8 @@ export const STRATEGY_FEATURES = [
   "backhauls",
   "shipments",
   "extra_dimensions",
+  "reloads",
+  "release_times",
 ] as const;
 export type StrategyFeature = (typeof STRATEGY_FEATURES)[number];
 

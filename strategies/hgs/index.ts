@@ -1,5 +1,5 @@
 import type { Budget } from "../core/budget.js";
-import { denseMatrixRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
+import { denseMatrixRefusal, tripRulesRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import { STRATEGY_FEATURES, type Strategy } from "../core/strategy.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { geneticSearch } from "../genetic/genetic-search.js";
@@ -33,9 +33,9 @@ import { buildsOwnMatrix, withDenseMatrix } from "./whole-matrix.js";
 export const hgs: Strategy = {
   name: "hgs",
   kind: "search",
-  features: [...STRATEGY_FEATURES],
+  features: STRATEGY_FEATURES.filter((f) => f !== "reloads" && f !== "release_times"),
   supports(p) {
-    const refusal = buildsOwnMatrix(p) ? null : denseMatrixRefusal(p, "hgs");
+    const refusal = (buildsOwnMatrix(p) ? null : denseMatrixRefusal(p, "hgs")) ?? tripRulesRefusal(p, "hgs");
     if (refusal) return { ok: false, reason: refusal };
     if (p.customers.length < 2) return { ok: false, reason: "hgs needs at least two customers" };
     if (p.vehicleCount === 0) return { ok: false, reason: "there are no vehicles" };

@@ -1,7 +1,7 @@
 import { Budget } from "../core/budget.js";
 import { evaluateSolution } from "../core/evaluator.js";
 import { nearestNeighbours } from "../core/neighbours.js";
-import { cloneSolution, loadRulesRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
+import { cloneSolution, loadRulesRefusal, tripRulesRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import type { Strategy } from "../core/strategy.js";
 import { hgs } from "../hgs/index.js";
 import { pickRouteGroup } from "../decomposition/group.js";
@@ -86,7 +86,7 @@ export const large: Strategy = {
   kind: "search",
   features: ["capacities", "distance_matrix", "time_windows", "multiple_depots", "mixed_fleet"],
   supports(p) {
-    const reason = refusal(p) ?? loadRulesRefusal(p, "large");
+    const reason = refusal(p) ?? loadRulesRefusal(p, "large") ?? tripRulesRefusal(p, "large");
     return reason ? { ok: false, reason: `the large strategy cannot take this request: ${reason}` } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget): Solution {

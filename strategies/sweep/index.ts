@@ -1,6 +1,6 @@
 import { rulesRefusal } from "../core/evaluate-rules.js";
 import type { Budget } from "../core/budget.js";
-import { denseMatrixRefusal, loadRulesRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
+import { denseMatrixRefusal, loadRulesRefusal, tripRulesRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
 import { twoOptRoute } from "../core/two-opt.js";
@@ -51,7 +51,8 @@ export const sweep: Strategy = {
   features: ["capacities", "time_windows", "multiple_depots", "mixed_fleet"],
   supports: (p) => {
     if (!p.coords) return { ok: false, reason: "the sweep strategy needs node_positions (coordinates)" };
-    const refusal = denseMatrixRefusal(p, "sweep") ?? rulesRefusal(p, "sweep") ?? loadRulesRefusal(p, "sweep");
+    const refusal =
+      denseMatrixRefusal(p, "sweep") ?? rulesRefusal(p, "sweep") ?? loadRulesRefusal(p, "sweep") ?? tripRulesRefusal(p, "sweep");
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget): Solution {
