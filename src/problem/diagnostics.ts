@@ -12,6 +12,7 @@ import {
   type Distance,
 } from "./service-diagnostics.js";
 import { evidenceNumber, withoutDust } from "./message-numbers.js";
+import { releaseReasons } from "./trip-diagnostics.js";
 
 /** One proven reason why no feasible solution exists: the OpenAPI document's `Infeasibility`. */
 export type Infeasibility = components["schemas"]["Infeasibility"];
@@ -35,6 +36,7 @@ export function infeasibilities(
     ...loadReasons(p, distance),
     ...timeReasons(p, distance, request),
     ...serviceReasons(p, distance, request),
+    ...releaseReasons(p, distance),
   ];
   return markMayBeUnassigned(p, found);
 }
@@ -71,7 +73,9 @@ function capacityReasons(p: CompiledProblem): Infeasibility[] {
       });
     }
   }
-  if (totalDemand > totalCapacity + EPS) {
+  // Vehicles that reload carry any total over several trips.
+  const reloads = p.trips?.reloadNodes.some((nodes) => nodes.length > 0) ?? false;
+  if (!reloads && totalDemand > totalCapacity + EPS) {
     const excess = withoutDust(totalDemand - totalCapacity);
     found.push({
       kind: "total_demand_exceeds_capacity",
