@@ -64,6 +64,11 @@ export interface TripRules {
   maxReloads: Int32Array;
   /** Per node: minutes from which its goods are at the depot (0 at depots); null when every node is released at once. */
   release: Float64Array | null;
+  /**
+   * The search's expanded problem only (search/trip-copies.ts): per node, the reload node it is a
+   * copy of, -1 for the problem's own nodes.
+   */
+  copyOf?: Int32Array;
 }
 
 /** Whether `node` is one of vehicle v's reload nodes. */

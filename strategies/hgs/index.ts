@@ -1,5 +1,5 @@
 import type { Budget } from "../core/budget.js";
-import { denseMatrixRefusal, tripRulesRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
+import { denseMatrixRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import { STRATEGY_FEATURES, type Strategy } from "../core/strategy.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { geneticSearch } from "../genetic/genetic-search.js";
@@ -12,6 +12,7 @@ import { buildBackhaulModel } from "../search/backhaul-model.js";
 import { completeRoutes as complete } from "../search/textbook/solutions.js";
 import { hgsSettings } from "../settings.js";
 import { buildsOwnMatrix, withDenseMatrix } from "./whole-matrix.js";
+import { tripSearch, tripsRefusal } from "./trips.js";
 
 /**
  * The strong search, for every problem: this plugin only chooses the method. One depot,
@@ -33,9 +34,9 @@ import { buildsOwnMatrix, withDenseMatrix } from "./whole-matrix.js";
 export const hgs: Strategy = {
   name: "hgs",
   kind: "search",
-  features: STRATEGY_FEATURES.filter((f) => f !== "reloads" && f !== "release_times"),
+  features: [...STRATEGY_FEATURES],
   supports(p) {
-    const refusal = (buildsOwnMatrix(p) ? null : denseMatrixRefusal(p, "hgs")) ?? tripRulesRefusal(p, "hgs");
+    const refusal = (buildsOwnMatrix(p) ? null : denseMatrixRefusal(p, "hgs")) ?? tripsRefusal(p);
     if (refusal) return { ok: false, reason: refusal };
     if (p.customers.length < 2) return { ok: false, reason: "hgs needs at least two customers" };
     if (p.vehicleCount === 0) return { ok: false, reason: "there are no vehicles" };
@@ -44,6 +45,8 @@ export const hgs: Strategy = {
   solve(given: CompiledProblem, budget: Budget, initial?: Solution): Solution {
     // Textbook windows above 3,000 nodes given by coordinates: the matrix, built here (whole-matrix.ts).
     const p = buildsOwnMatrix(given) ? withDenseMatrix(given) : given;
+    // Reload stops and release times: the general search on the problem with reload copies.
+    if (p.trips) return tripSearch(p, budget, initial);
     const outcome = buildModel(p);
     if (!outcome.ok) {
       // Backhauls on a textbook fleet: the textbook iterated search on PyVRP's transformation

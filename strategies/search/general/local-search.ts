@@ -2,6 +2,7 @@ import type { Rng } from "../../core/rng.js";
 import type { Routes } from "../routes.js";
 import { SwapStar } from "../moves/swap-star.js";
 import { insertUnserved, removeOptional } from "../moves/optional.js";
+import { insertReload } from "../moves/reload-insert.js";
 import { generalRelocate, generalRelocateWithin } from "../moves/relocate.js";
 import { generalSwap, generalSwapWithin } from "../moves/swap.js";
 import { generalTwoOpt } from "../moves/two-opt.js";
@@ -123,7 +124,14 @@ export class GeneralLocalSearch extends GeneralMovePricing {
         const near = m.neighbours[u]!;
         // Customers that may stay unserved (moves/optional.ts): serve, drop or exchange them.
         if (optional && rs.routeOf[u]! < 0) {
-          if (this.neighbourhoodChanged(u, lastTested) && insertUnserved(this, u)) improved = true;
+          // A reload copy (search/trip-copies.ts) goes into its own vehicle's route only.
+          const owner = rs.trips ? rs.trips.ownerOf[u]! : -1;
+          if (
+            owner >= 0
+              ? rs.modifiedAt[owner]! > lastTested && insertReload(this, u, owner)
+              : this.neighbourhoodChanged(u, lastTested) && insertUnserved(this, u)
+          )
+            improved = true;
           continue;
         }
         if (optional && rs.modifiedAt[rs.routeOf[u]!]! > lastTested && removeOptional(this, u)) {
