@@ -106,16 +106,30 @@ function copyRules(p: CompiledProblem, nq: number, owner: number[], copies: numb
 }
 
 /**
- * A solution of the expanded problem `q` in p's nodes: copies become their reload node, and a
- * route left with reload stops but no customer is dropped (it serves nobody).
+ * A solution of the expanded problem `q` in p's nodes: copies become their reload node, and
+ * reload stops that change nothing go: one at the start node before any customer, one at the end
+ * node after the last, one right after a stop at the same node, and those of a route that serves
+ * nobody (the route goes).
  */
 export function copiesBack(p: CompiledProblem, q: CompiledProblem, s: Solution): Solution {
   if (q === p) return s;
   const copyOf = q.trips!.copyOf!;
   return {
-    routes: s.routes.map((route) => {
-      const mapped = route.map((c) => (copyOf[c]! >= 0 ? copyOf[c]! : c));
-      return route.some((c) => copyOf[c]! < 0) ? mapped : [];
+    routes: s.routes.map((route, v) => {
+      if (!route.some((c) => copyOf[c]! < 0)) return [];
+      const out: number[] = [];
+      let stop = p.startNode[v]!;
+      for (const c of route) {
+        if (copyOf[c]! < 0) {
+          out.push(c);
+          stop = -1;
+        } else if (copyOf[c] !== stop) {
+          stop = copyOf[c]!;
+          out.push(stop);
+        }
+      }
+      if (stop === p.endNode[v]) out.pop();
+      return out;
     }),
   };
 }
