@@ -29,7 +29,9 @@ const tripArb = fc.record({
   maxReloads: fc.option(fc.integer({ min: 0, max: 3 }), { nil: null }),
 });
 
-function tripRequest(o: fc.RecordValue<typeof tripArb>): SolveRequestInput {
+type TripOptions = typeof tripArb extends fc.Arbitrary<infer T> ? T : never;
+
+function tripRequest(o: TripOptions): SolveRequestInput {
   const rng = new Rng(o.seed);
   const depots = o.twoDepots ? 2 : 1;
   const n = depots + o.customers;
@@ -135,7 +137,7 @@ function scratchPrice(q: CompiledProblem, v: number, pen: Penalties, route: numb
   return cost;
 }
 
-function setup(o: fc.RecordValue<typeof tripArb>, pen: Penalties) {
+function setup(o: TripOptions, pen: Penalties) {
   const p = compileRequest(tripRequest(o)).problem;
   const q = expandTrips(p);
   const rng = new Rng(o.seed);
