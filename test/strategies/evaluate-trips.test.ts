@@ -7,6 +7,7 @@ import { formatResult } from "../../src/problem/format-result.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import { evaluateRoute, evaluateSolution, type RouteSchedule } from "../../strategies/core/evaluator.js";
 import type { Solution } from "../../strategies/core/problem.js";
+import { normaliseScale } from "../../strategies/core/normalise.js";
 import { checkDistanceResult } from "../helpers/check-result.js";
 
 /** A line: depot 0 at x = 0, customers 1..4 at x = 10, 20, 30, 40; two vehicles of capacity 2 reloading at 0. */
@@ -118,6 +119,23 @@ describe("the evaluator with several trips and release times (evaluate-trips.ts)
     const score = evaluateRoute(p, 0, [1, 0, 3], 3);
     expect(score.lateMinutes).to.be.greaterThan(0);
     expect(score.feasible).to.equal(false);
+  });
+
+  it("keeps feasibility when the search's scale changes the minutes: release times scale with the windows", () => {
+    const hours = [
+      [0, 5e6],
+      [0, 5e6],
+      [0, 5e6],
+      [0, 5e6],
+      [0, 5e6],
+    ];
+    const p = problem({ node_time_windows: hours, node_release_times: [0, 0, 0, 4e6, 0] });
+    const scaled = normaliseScale(p);
+    const f = scaled.time!.twEndMin[0]! / p.time!.twEndMin[0]!;
+    expect(f).to.be.lessThan(1);
+    expect(scaled.trips!.release![3]).to.equal(4e6 * f);
+    const route = [1, 2, 0, 3, 4];
+    expect(evaluateRoute(scaled, 0, route, 5).feasible).to.equal(evaluateRoute(p, 0, route, 5).feasible);
   });
 
   it("formats reload stops into routes, loads back at 0 and per-trip details, as the test checker reads them", () => {

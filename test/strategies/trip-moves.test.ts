@@ -9,7 +9,7 @@ import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
 import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
 import { GeneralMovePricing } from "../../strategies/search/general/move-pricing.js";
 import { removeOptional } from "../../strategies/search/moves/optional.js";
-import { insertReload } from "../../strategies/search/moves/reload-insert.js";
+import { insertReload, moveReload } from "../../strategies/search/moves/reload-insert.js";
 import { generalRelocate, generalRelocateWithin } from "../../strategies/search/moves/relocate.js";
 import { generalSwap, generalSwapWithin } from "../../strategies/search/moves/swap.js";
 import { generalTwoOpt } from "../../strategies/search/moves/two-opt.js";
@@ -213,12 +213,13 @@ describe("moves with reload stops and release times, priced against a from-scrat
     });
   }
 
-  it("reload insertion and removal: every applied one priced as the route is priced from scratch", () => {
+  it("reload insertion, removal and move: every applied one priced as the route is priced from scratch", () => {
     let inserted = 0;
     let removed = 0;
+    let moved = 0;
     fc.assert(
       fc.property(tripArb, penaltyArb, (o, pen) => {
-        const { q, rs } = setup(o, pen);
+        const { q, rng, rs } = setup(o, pen);
         const ls = new GeneralMovePricing(rs);
         let commits = 0;
         checkCommits(q, rs, ls, pen, () => commits++);
@@ -226,6 +227,11 @@ describe("moves with reload stops and release times, priced against a from-scrat
           const owner = rs.trips!.ownerOf[u]!;
           if (owner < 0) continue;
           const before = commits;
+          if (rs.routeOf[u]! >= 0 && rng.next() < 0.5) {
+            moveReload(ls, u);
+            if (commits > before) moved++;
+            continue;
+          }
           if (rs.routeOf[u]! >= 0) removeOptional(ls, u);
           else insertReload(ls, u, owner);
           if (commits > before) rs.routeOf[u]! >= 0 ? inserted++ : removed++;
@@ -235,6 +241,7 @@ describe("moves with reload stops and release times, priced against a from-scrat
     );
     expect(inserted, "reloads inserted").to.be.greaterThan(0);
     expect(removed, "reloads removed").to.be.greaterThan(0);
+    expect(moved, "reloads moved").to.be.greaterThan(0);
   });
 
   it("the whole local search with ruin and recreate keeps every route priced exactly", () => {

@@ -2,7 +2,7 @@ import type { Rng } from "../../core/rng.js";
 import type { Routes } from "../routes.js";
 import { SwapStar } from "../moves/swap-star.js";
 import { insertUnserved, removeOptional } from "../moves/optional.js";
-import { insertReload } from "../moves/reload-insert.js";
+import { insertReload, moveReload } from "../moves/reload-insert.js";
 import { generalRelocate, generalRelocateWithin } from "../moves/relocate.js";
 import { generalSwap, generalSwapWithin } from "../moves/swap.js";
 import { generalTwoOpt } from "../moves/two-opt.js";
@@ -135,6 +135,10 @@ export class GeneralLocalSearch extends GeneralMovePricing {
           continue;
         }
         if (optional && rs.modifiedAt[rs.routeOf[u]!]! > lastTested && removeOptional(this, u)) {
+          improved = true;
+          continue;
+        }
+        if (rs.trips && rs.trips.ownerOf[u]! >= 0 && rs.modifiedAt[rs.routeOf[u]!]! > lastTested && moveReload(this, u)) {
           improved = true;
           continue;
         }
