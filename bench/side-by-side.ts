@@ -4,9 +4,10 @@
  * pyvrp-eval.py, which rescores its routes with our rules) and ours to core 1 (`bin/vrp-solve.mjs`,
  * the compiled service solver), one instance at a time, at the protocol's limits (10 s up to 200
  * customers, 30 s above) unless `--time` says otherwise. Our answers are also checked by the
- * peers' independent checker. Instances: a shared set (`--set`, gaps to its best known) or a
+ * peers' independent checker. Instances: a shared set (`--set`, gaps to its best known), a
  * generated family (`--family gh|pc|sd|hfvrp|x`, `--count` of them, gaps to the better of the two
- * on each run, since there is no best known).
+ * on each run, since there is no best known), or the cached tight fleets around a strong known
+ * plan (`--family tight`, or `tight-spare` with spare vehicles to 84% of the capacity; gaps to the plan).
  *
  * `node --import tsx bench/side-by-side.ts (--set NAME | --family F [--count K] [--instance-seed N])
  * [--only A,B] [--seeds 1,2,3] [--time S] [--pyvrp PYTHON] [--peers DIR] [--bench-dir DIR]`
@@ -24,14 +25,32 @@ import { ghLike } from "./gh-like.js";
 import { generateHfvrpLike } from "./hfvrp-like.js";
 import { pcLike } from "./pc-like.js";
 import { sdLike } from "./sd-like.js";
+import { strongTightFamily, withSpareVehicles } from "./strong-tight-fleets.js";
 import { generateXLike } from "./x-like-instance.js";
 
-const FAMILIES: Record<string, (index: number, seed: number) => { name: string; request: SolveRequestInput }> = {
-  gh: (i, s) => ghLike(i, s),
-  pc: (i, s) => pcLike(i, s),
-  sd: (i, s) => sdLike(i, s),
-  hfvrp: (i, s) => generateHfvrpLike(i, s),
-  x: (i, s) => generateXLike(i, s),
+interface Instance {
+  name: string;
+  request: SolveRequestInput;
+  /** The best known cost (shared sets, a known plan), or null (generated families). */
+  best: number | null;
+}
+
+/** The cached tight fleets around a strong known plan (bench/instances/), which is their reference. */
+function tightFleet(index: number, spare: boolean): Instance {
+  const cache = join(REPO_ROOT, "bench", "instances", "strong-tight-fleets-2026.json");
+  const instance = strongTightFamily(cache, index + 1, 2026, { seconds: 25 }, () => {})[index]!;
+  const used = spare ? withSpareVehicles(instance, 0.84) : instance;
+  return { name: used.name, request: used.request, best: used.planCost };
+}
+
+const FAMILIES: Record<string, (index: number, seed: number) => Instance> = {
+  gh: (i, s) => ({ ...ghLike(i, s), best: null }),
+  pc: (i, s) => ({ ...pcLike(i, s), best: null }),
+  sd: (i, s) => ({ ...sdLike(i, s), best: null }),
+  hfvrp: (i, s) => ({ ...generateHfvrpLike(i, s), best: null }),
+  x: (i, s) => ({ ...generateXLike(i, s), best: null }),
+  tight: (i) => tightFleet(i, false),
+  "tight-spare": (i) => tightFleet(i, true),
 };
 
 const { values } = parseArgs({
@@ -49,20 +68,13 @@ const { values } = parseArgs({
   },
 });
 
-interface Instance {
-  name: string;
-  request: SolveRequestInput;
-  /** The best known cost (shared sets), or null (generated families). */
-  best: number | null;
-}
-
 function instances(): Instance[] {
   const only = values.only ? new Set(values.only.split(",")) : null;
   let list: Instance[];
   if (values.family) {
     const make = FAMILIES[values.family];
     if (!make) throw new BenchSetupError(`bench: unknown family '${values.family}' (${Object.keys(FAMILIES).join(", ")})`);
-    list = Array.from({ length: Number(values.count) }, (_, i) => ({ ...make(i, Number(values["instance-seed"])), best: null }));
+    list = Array.from({ length: Number(values.count) }, (_, i) => make(i, Number(values["instance-seed"])));
   } else if (values.set) {
     const benchmarks = loadBenchmarks(values["bench-dir"]);
     list = benchmarks.entries

@@ -208,3 +208,34 @@ export function strongTightFamily(
   }
   return out;
 }
+
+/**
+ * The same instance with spare vehicles: more vehicles of its own types (drawn in proportion to
+ * their counts) until the fleet's capacity is about demand / `utilisation`. The known plan stays
+ * feasible at the same cost, but the search must now choose its vehicles, as on a real fleet that
+ * is limited but not cut to one plan; a gap below 0 means it found a cheaper choice.
+ */
+export function withSpareVehicles(instance: StrongTightInstance, utilisation: number): StrongTightInstance {
+  const { rand } = rngFrom(instance.seed * 13 + instance.index * 101 + 5);
+  const demand = instance.request.node_demands!.reduce((a, b) => a + b, 0);
+  const types = instance.types.map((t) => ({ ...t }));
+  const total = types.reduce((a, t) => a + t.count, 0);
+  let capacity = types.reduce((a, t) => a + t.capacity * t.count, 0);
+  while (capacity < demand / utilisation) {
+    let pick = rand() * total;
+    const type = types.find((t) => (pick -= t.count) < 0) ?? types[types.length - 1]!;
+    type.count++;
+    capacity += type.capacity;
+  }
+  // Vehicles come type by type: the plan's routes keep their type, spares follow each type's own.
+  const plan: number[][] = [];
+  let next = 0;
+  types.forEach((t, k) => {
+    const own = instance.types[k]!.count;
+    for (let i = 0; i < t.count; i++) plan.push(i < own ? instance.plan[next + i]! : []);
+    next += own;
+  });
+  const record = { ...instance, name: `${instance.name}-spare`, types, plan };
+  const { request: _request, utilisation: _utilisation, ...stored } = record;
+  return withRequest(stored);
+}

@@ -11,6 +11,8 @@
  * reports solved/N, each gap to the known plan, and the mean, max and count above 5%. `--busy`
  * runs a CPU spinner pinned (taskset) to the first core this process may use, for the whole run:
  * a busy process sharing the solve's core (use the wall clock, not SOLVER_CLOCK=cpu, for that).
+ * `--spare 0.84` adds vehicles of each fleet's own types until demand is about 84% of the capacity:
+ * the known plan still fits, and the search must choose its vehicles (strong-tight-fleets.ts).
  *
  * `--mode scaled`: 10 shared instances solved as they are, with every distance and cost x 0.001
  * and x 100,000 (time windows, service times and working hours scaled alike, so the problem is
@@ -18,7 +20,8 @@
  * known (times the scale), which should agree within noise.
  *
  * `node --import tsx bench/tight-fleets.ts [--mode tight|strong|scaled] [--time S] [--seed N] [--strategy NAME]
- * [--only NAME,...] [--count K] [--instance-seed N] [--scales 1,0.001,100000] [--busy] [--gen-time S] [--generate-only]`
+ * [--only NAME,...] [--count K] [--instance-seed N] [--scales 1,0.001,100000] [--busy] [--spare SHARE] [--gen-time S]
+ * [--generate-only]`
  */
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -28,7 +31,7 @@ import { parseArgs } from "node:util";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { solveRequest } from "../src/problem/solve-request.js";
 import { tightFleetInstance } from "./tight-fleet-generator.js";
-import { strongTightFamily } from "./strong-tight-fleets.js";
+import { strongTightFamily, withSpareVehicles } from "./strong-tight-fleets.js";
 import { scaledRequest } from "./scale-request.js";
 import { benchSettings } from "./settings-env.js";
 
@@ -49,6 +52,8 @@ const { values } = parseArgs({
     /** Strong mode: seconds of the search that makes each missing instance's known plan. */
     "gen-time": { type: "string", default: "25" },
     "generate-only": { type: "boolean", default: false },
+    /** Strong mode: spare vehicles of the plan's types until demand / capacity is about this share (e.g. 0.84). */
+    spare: { type: "string" },
   },
 });
 const only = values.only ? new Set(values.only.split(",")) : null;
@@ -125,14 +130,15 @@ function strong(): void {
   const count = Number(values.count);
   const instanceSeed = Number(values["instance-seed"]);
   const cache = resolve(fileURLToPath(new URL("./instances/", import.meta.url)), `strong-tight-fleets-${instanceSeed}.json`);
-  const family = strongTightFamily(cache, count, instanceSeed, { seconds: Number(values["gen-time"]), settings: benchSettings }, (line) =>
+  let family = strongTightFamily(cache, count, instanceSeed, { seconds: Number(values["gen-time"]), settings: benchSettings }, (line) =>
     console.log(line),
   );
   if (values["generate-only"]) return;
+  if (values.spare) family = family.map((instance) => withSpareVehicles(instance, Number(values.spare)));
   const stopBusy = values.busy ? startBusy() : () => {};
   console.log(
     `tight fleets around a strong plan: ${family.length} instances, ${seconds} s, seed ${seed}, strategy ${values.strategy ?? "auto"}` +
-      `${values.busy ? ", busy core" : ""}`,
+      `${values.busy ? ", busy core" : ""}${values.spare ? `, spare vehicles to ${values.spare} of capacity` : ""}`,
   );
   console.log("| instance | customers | vehicles (types) | used % | known plan | ours | gap % | time s | strategy |");
   console.log("|---|---:|---:|---:|---:|---:|---:|---:|---|");

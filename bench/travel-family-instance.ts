@@ -9,8 +9,8 @@
  * Families:
  * - `durations`: a duration matrix that is not proportional to distance (a slow centre, fast
  *   outskirts, climbs north cost 10% more), no speeds.
- * - `profiles`: two networks on a mixed fleet: vans on the request's matrices, bikes on a
- *   `bike` profile (shorter distances through the centre, three times slower).
+ * - `profiles`: two networks on a mixed fleet: vans on the request's duration matrix, bikes on a
+ *   `bike` profile's (three times slower, the same roads and distances).
  * - `two-windows`: two windows per customer, the planted arrival in one of them, the other one
  *   earlier or later (a split Solomon-like window).
  * - `breaks`: one or two breaks per shift, taken in the plan where the first one comes due.
@@ -155,9 +155,8 @@ export function travelInstance(family: TravelFamily, index: number, seed = 2026)
 
   const hasDurations = family === "durations" || family === "profiles";
   const minutes: Matrix = hasDurations ? dist.map((row, i) => row.map((d, j) => congestedMinutes(pos, i, j, d, 1.8))) : dist;
-  // The bike network: through the centre on shorter paths, at a third of the van's pace.
-  const bikeDist: Matrix = dist.map((row, i) => row.map((d, j) => (i === j ? 0 : round1(d * 0.9))));
-  const bikeMinutes: Matrix = bikeDist.map((row) => row.map((d) => round1(d * 3)));
+  // The bike network: the same roads at a third of the pace, without the van's congestion.
+  const bikeMinutes: Matrix = dist.map((row) => row.map((d) => round1(d * 3)));
 
   // The planted routes: sectors of 6 to 14 customers around the depot.
   const routeSize = int(6, 14);
@@ -173,7 +172,7 @@ export function travelInstance(family: TravelFamily, index: number, seed = 2026)
   const vehicleCount = routeCount + Math.ceil(routeCount / 5);
   const vehicles: Vehicle[] = Array.from({ length: vehicleCount }, (_, v) => ({
     capacity: 0,
-    dist: bikeRoute(v) ? bikeDist : dist,
+    dist,
     minutes: bikeRoute(v) ? bikeMinutes : minutes,
     returns: !(family === "open" && v % 4 !== 3),
     breaks: [],
@@ -245,7 +244,7 @@ export function travelInstance(family: TravelFamily, index: number, seed = 2026)
   if (hasDurations) request.duration_matrix = minutes;
   else request.vehicle_speeds = Array(vehicleCount).fill(1);
   if (family === "profiles") {
-    request.profiles = { bike: { distance_matrix: bikeDist, duration_matrix: bikeMinutes } };
+    request.profiles = { bike: { duration_matrix: bikeMinutes } };
     request.vehicle_profiles = vehicles.map((v) => (v.minutes === bikeMinutes ? "bike" : null));
   }
   if (family === "two-windows") request.node_time_window_sets = windowSets;

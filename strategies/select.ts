@@ -24,6 +24,8 @@ export interface SelectionRule {
   rules?: boolean;
   /** Match only problems with (true) or without (false) load rules (pickups, backhauls, shipments, extra dimensions). */
   loadRules?: boolean;
+  /** Match only problems with (true) or without (false) locked stops (vehicle_locked_stops). */
+  lockedStops?: boolean;
   strategy: string;
 }
 
@@ -57,6 +59,8 @@ export const DEFAULT_SELECTION: readonly SelectionRule[] = [
   // iterated search (search/backhaul-model.ts), the rest through its general search; measured on
   // VRPB and PDPTW in BENCHMARKS.md.
   { maxCustomers: Number.POSITIVE_INFINITY, loadRules: true, strategy: "hgs" },
+  // Locked stops at any size: only hgs's general search keeps them (search/route-locks.ts).
+  { maxCustomers: Number.POSITIVE_INFINITY, lockedStops: true, strategy: "hgs" },
   // Several depots, mixed fleets, speeds or soft windows above 1,000 customers: decomposition
   // into sub-problems of whole routes searched by hgs (strategies/large); see the comment above.
   { maxCustomers: Number.POSITIVE_INFINITY, textbook: false, strategy: "large" },
@@ -93,7 +97,9 @@ export function selectStrategy(p: CompiledProblem, table: readonly SelectionRule
     if (rule.textbook !== undefined && rule.textbook !== isTextbook(p)) continue;
     if (rule.rules !== undefined && rule.rules !== (p.rules != null)) continue;
     if (rule.loadRules !== undefined && rule.loadRules !== (p.loads != null)) continue;
+    if (rule.lockedStops !== undefined && rule.lockedStops !== (p.locks != null)) continue;
     const strategy = findStrategy(rule.strategy);
+    if (p.locks && !strategy.features.includes("locked_stops")) continue;
     if (strategy.supports(p).ok) return strategy;
   }
   return findStrategy("clarke-wright");

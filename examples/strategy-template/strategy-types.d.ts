@@ -36,6 +36,8 @@ export interface CompiledProblem {
   loads?: object | null;
   /** Reload stops and release times (several trips a day); absent or null when the request uses neither. */
   trips?: object | null;
+  /** Stops locked at the head of routes (vehicle_locked_stops); absent or null when none is. */
+  locks?: object | null;
 }
 
 /** The service's seeded random numbers: the only randomness a strategy may use (results repeat). */
@@ -72,7 +74,8 @@ export type StrategyFeature =
   | "shipments"
   | "extra_dimensions"
   | "reloads"
-  | "release_times";
+  | "release_times"
+  | "locked_stops";
 
 export interface Strategy {
   /** kebab-case, unique among the service's strategies: what a request pins in `strategy`. */

@@ -5,7 +5,7 @@ export interface TimeFieldOptions {
   twoWindows?: boolean;
   /** A 30-minute lunch break per vehicle, to start between 3.5 and 6 hours into the day. */
   breaks?: boolean;
-  /** A `bike` network beside the request's (shorter paths, a third of the pace) for the vehicles in `bikeVehicles`. */
+  /** A `bike` network beside the request's (the same roads at about a third of the pace) for the vehicles in `bikeVehicles`. */
   profiles?: boolean;
   /** Vehicle indices that ride the bike profile (default: every third vehicle). */
   bikeVehicles?: number[];
@@ -18,8 +18,7 @@ export const PROFILE_MAX_NODES = 400;
 /**
  * Several windows, breaks and vehicle profiles on a generated problem with windows (the fields of
  * constraints.md, "Time and cost as partners measure them"), built to stay solvable: a customer's
- * second window only adds choice, a break fits every shift, and bikes are slower but carry the
- * same loads on shorter paths.
+ * second window only adds choice, a break fits every shift, and bikes are slower on the same roads.
  */
 export function addTimeFields(request: SolveRequest, options: TimeFieldOptions, rand: () => number, depots: number): void {
   const windows = request.node_time_windows;
@@ -48,11 +47,11 @@ export function addTimeFields(request: SolveRequest, options: TimeFieldOptions, 
   if (options.profiles && request.node_num <= PROFILE_MAX_NODES && Array.isArray(request.node_positions)) {
     const positions = request.node_positions;
     const bikes = new Set(options.bikeVehicles ?? Array.from({ length: request.vehicle_num }, (_, v) => v).filter((v) => v % 3 === 2));
+    // Travel minutes of the bike network; the vans keep the request's distance / speed.
     request.profiles = {
-      bike: { distance_matrix: positions.map((a) => positions.map((b) => Math.round(9 * Math.hypot(a[0] - b[0], a[1] - b[1])) / 10)) },
+      bike: { duration_matrix: positions.map((a) => positions.map((b) => Math.round(30 * Math.hypot(a[0] - b[0], a[1] - b[1])) / 10)) },
     };
     request.vehicle_profiles = Array.from({ length: request.vehicle_num }, (_, v) => (bikes.has(v) ? "bike" : null));
-    request.vehicle_speeds = (request.vehicle_speeds ?? []).map((speed, v) => (bikes.has(v) ? Math.round(speed * 35) / 100 : speed));
     names.push("bike profile");
   }
   if (names.length > 0) request.name = `${request.name ?? "Random"}, ${names.join(", ")}`;

@@ -124,6 +124,11 @@ export function familyRequest(feature: StrategyFeature): SolveRequestInput {
       r.vehicle_speeds = [1, 1];
       r.node_release_times = perNode((i) => (i % 2 === 1 ? 60 : 0));
       break;
+    case "locked_stops":
+      // Node 5 first on vehicle 0 and node 1 first on vehicle 1: far from where a free plan puts them.
+      r.initial_routes = [[5, 3], [1]];
+      r.vehicle_locked_stops = [1, 1];
+      break;
   }
   return r;
 }
@@ -174,6 +179,10 @@ export function requestFeatures(r: SolveRequestInput): StrategyFeature[] {
   add(
     "release_times",
     has(req.node_release_times, (v) => typeof v === "number" && v > 0),
+  );
+  add(
+    "locked_stops",
+    has(req.vehicle_locked_stops, (v) => typeof v === "number" && v > 0),
   );
   return found;
 }

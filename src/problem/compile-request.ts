@@ -1,5 +1,6 @@
 import { euclidean, type CompiledProblem, type TimeBlock } from "../../strategies/core/problem.js";
 import { compileLoadRules, compileServiceRules } from "./compile-constraints.js";
+import { compileLockedStops } from "./compile-plan.js";
 import type { ConstraintFields } from "./constraint-fields.js";
 import { compileTripRules } from "./compile-trips.js";
 import type { SolveRequestInput } from "./request-types.js";
@@ -95,6 +96,7 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
   const rules = compileServiceRules(constraintFields, n, m, isDepot, time, warnings);
   const loads = compileLoadRules(constraintFields, n, m);
   const trips = compileTripRules(constraintFields, n, m, time);
+  const locks = compileLockedStops(constraintFields, n, m);
 
   const [h, min, s] = req.base_start_time ?? [9, 0, 0];
   return {
@@ -116,6 +118,7 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
       ...(rules ? { rules } : {}),
       ...(loads ? { loads } : {}),
       ...(trips ? { trips } : {}),
+      ...(locks ? { locks } : {}),
     },
     warnings,
     baseStartSeconds: (h ?? 9) * 3600 + (min ?? 0) * 60 + (s ?? 0),

@@ -2,6 +2,7 @@ import type { components } from "../../generated/api.js";
 import { distanceBetween, type CompiledProblem } from "../../strategies/core/problem.js";
 import type { ConstraintFields } from "./constraint-fields.js";
 import { loadReasons } from "./load-diagnostics.js";
+import { lockedStopReasons } from "./plan-diagnostics.js";
 import {
   capMinutes,
   isAllowed,
@@ -38,7 +39,8 @@ export function infeasibilities(
     ...serviceReasons(p, distance, request),
     ...releaseReasons(p, distance),
   ];
-  return markMayBeUnassigned(p, found);
+  // Locked stops are always served: their proofs fail the task whatever allow_unassigned says.
+  return [...markMayBeUnassigned(p, found), ...lockedStopReasons(p, distance)];
 }
 
 export type { Distance } from "./service-diagnostics.js";

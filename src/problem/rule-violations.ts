@@ -18,10 +18,12 @@ export function ruleViolationReasons(
   score: SolutionScore,
   solution: Solution,
   proven: readonly Infeasibility[],
+  /** A given plan: its missing customers are named by plan-violations.ts. */
+  given = false,
 ): string[] {
   if (!p.rules) return [];
   const why: string[] = [];
-  const required = unservedCustomers(p, solution).filter((c) => !mayBeUnassigned(p, c));
+  const required = given ? [] : unservedCustomers(p, solution).filter((c) => !mayBeUnassigned(p, c));
   if (required.length > 0) {
     const [first] = unassignedEntries(p, solution, required.slice(0, 1), proven);
     why.push(

@@ -9,8 +9,12 @@ import { violationReasons } from "./violations.js";
 import { formatResult, type SolvedResultObject } from "./format-result.js";
 import { judgeSolution } from "./route-rules.js";
 import { completePlan } from "./complete-plan.js";
+import { alignWithPlan } from "./align-plan.js";
 import type { SolveRequestInput } from "./request-types.js";
 import { solverVersion } from "./solver-version.js";
+import { initialSolution } from "./compile-plan.js";
+import { EVALUATE_ONLY, judgePlan, keepCheaperPlan } from "./evaluate-plan.js";
+import { planViolationReasons } from "./plan-violations.js";
 import type { Solution } from "../../strategies/core/problem.js";
 import type { SettingsOverride } from "../../strategies/settings.js";
 
@@ -86,12 +90,39 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
   // Proofs about customers that may be left unserved do not fail the task: they name those
   // customers' reasons in `unassigned`.
   const proven = infeasibilities(problem, undefined, request);
+  // The caller's seed (the worker passes the one the API fixed at submit), else the request's;
+  // offline callers (CLI, benchmarks, tests) that give neither keep the fixed default 1.
+  const seed = options.seed ?? request.seed ?? 1;
+  const maxIterations = options.maxIterations ?? request.max_iterations;
+  const plan = initialSolution(request, problem.vehicleCount);
+  const meta = (strategy: string, iterations: number) => ({
+    requestId: options.requestId,
+    solveSeconds: (performance.now() - started) / 1000,
+    strategy,
+    warnings,
+    baseStartSeconds,
+    seed,
+    iterations,
+    solverVersion: solverVersion(),
+    proven,
+  });
+  // Evaluate only: the given plan as it is, scored by the same evaluator as every answer.
+  if (plan && maxIterations === 0) {
+    const judged = judgePlan(problem, plan);
+    if (judged.feasible) return { status: "solved", result: formatResult(problem, plan, judged.score, meta(EVALUATE_ONLY, 0)) };
+    const why = planViolationReasons(problem, plan, judged.score, proven);
+    return fail(`The given plan (initial_routes) is infeasible: ${why.join("; ")}`, why, EVALUATE_ONLY, proven);
+  }
   const reasons = proven.filter((i) => !i.may_be_unassigned).map((i) => i.message);
   if (reasons.length > 0) return fail(`No feasible solution exists: ${reasons.slice(0, 3).join("; ")}`, reasons, null, proven);
 
   const pinned = options.strategy ?? request.strategy;
   const strategy = pinned ? findStrategy(pinned) : selectStrategy(problem, options.selection);
-  const support = strategy.supports(problem);
+  // A strategy that does not claim locked stops (a plugin's too) never gets them, whatever its supports says.
+  const support =
+    problem.locks && !strategy.features.includes("locked_stops")
+      ? { ok: false as const, reason: `the ${strategy.name} strategy does not claim the locked_stops feature (vehicle_locked_stops)` }
+      : strategy.supports(problem);
   if (!support.ok) {
     return fail(
       `Strategy '${strategy.name}' declined this request: ${support.reason}`,
@@ -104,10 +135,6 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
 
   const elapsed = (performance.now() - started) / 1000;
   const seconds = Math.max(0.05, options.timeLimitSeconds - elapsed - RESERVED_SECONDS);
-  // The caller's seed (the worker passes the one the API fixed at submit), else the request's;
-  // offline callers (CLI, benchmarks, tests) that give neither keep the fixed default 1.
-  const seed = options.seed ?? request.seed ?? 1;
-  const maxIterations = options.maxIterations ?? request.max_iterations;
   const budget = Budget.forSeconds(seconds, seed, maxIterations, options.shouldAbort, options.settings);
   options.observer?.searchStarted(budget, strategy.name, (candidate) => {
     const candidateScore = evaluateSolution(problem, candidate);
@@ -128,28 +155,21 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
     return formatResult(problem, candidate, candidateScore, meta);
   });
   // A search that finds no feasible solution goes through the feasibility phase before failing.
-  const solution = solveFeasibly(strategy, problem, budget);
+  const searched = solveFeasibly(strategy, problem, budget, plan ?? undefined);
   // Customers the search left out that fit somewhere (required ones anywhere, optional ones
   // below their penalty) are placed before the plan is judged.
-  completePlan(problem, solution);
+  completePlan(problem, searched);
+  // A re-plan keeps routes on the vehicles that had most of their stops, where vehicles are alike.
+  const solution = plan ? alignWithPlan(problem, request, searched, plan) : searched;
   if (options.stats) options.stats.iterations = budget.iterationCount;
-  const score = evaluateSolution(problem, solution);
-  if (!judgeSolution(problem, solution, score).feasible) {
-    const why = violationReasons(problem, score, { solution, proven });
+  const found = evaluateSolution(problem, solution);
+  const foundFeasible = judgeSolution(problem, solution, found).feasible;
+  // Never costlier than a feasible given plan, whatever the strategy answered.
+  const given = keepCheaperPlan(problem, plan, foundFeasible ? found.cost : null);
+  const answer = given ?? { solution, score: found };
+  if (!given && !foundFeasible) {
+    const why = violationReasons(problem, found, { solution, proven });
     return fail(`No feasible solution found within the time limit: ${why.join("; ")}`, why, strategy.name);
   }
-  return {
-    status: "solved",
-    result: formatResult(problem, solution, score, {
-      requestId: options.requestId,
-      solveSeconds: (performance.now() - started) / 1000,
-      strategy: strategy.name,
-      warnings,
-      baseStartSeconds,
-      seed,
-      iterations: budget.iterationCount,
-      solverVersion: solverVersion(),
-      proven,
-    }),
-  };
+  return { status: "solved", result: formatResult(problem, answer.solution, answer.score, meta(strategy.name, budget.iterationCount)) };
 }

@@ -16,11 +16,17 @@ import { amountNumber, listedItems } from "./message-numbers.js";
 export function violationReasons(
   p: CompiledProblem,
   score: SolutionScore,
-  context?: { solution: Solution; proven: readonly components["schemas"]["Infeasibility"][] },
+  context?: {
+    solution: Solution;
+    proven: readonly components["schemas"]["Infeasibility"][];
+    /** A given plan (plan-violations.ts), which names its missing customers and late stops itself. */
+    given?: boolean;
+  },
 ): string[] {
   const solution = context?.solution;
-  const why: string[] = p.rules && context ? ruleViolationReasons(p, score, context.solution, context.proven) : [];
-  if (score.missing.length > 0 && !(p.rules && context)) {
+  const given = context?.given === true;
+  const why: string[] = p.rules && context ? ruleViolationReasons(p, score, context.solution, context.proven, given) : [];
+  if (score.missing.length > 0 && !(p.rules && context) && !given) {
     why.push(
       `${score.missing.length} customer(s) could not be placed on any route under the hard constraints (e.g. node ${score.missing[0]})`,
     );
@@ -39,7 +45,7 @@ export function violationReasons(
       overloaded.push(`vehicle ${v} carries ${amountNumber(r.load)} against its capacity ${amountNumber(p.capacity[v]!)}`);
       excess += r.capacityExcess;
     }
-    if (hardWindows && r.lateMinutes > 1e-7) {
+    if (hardWindows && r.lateMinutes > 1e-7 && !given) {
       late.push(`vehicle ${v} ${amountNumber(r.lateMinutes)} min late`);
       lateMinutes += r.lateMinutes;
     }

@@ -1,7 +1,14 @@
 import { rulesRefusal } from "../core/evaluate-rules.js";
 import { tinyProblemPatience, type Budget } from "../core/budget.js";
 import { isSymmetric } from "../core/neighbours.js";
-import { denseMatrixRefusal, loadRulesRefusal, tripRulesRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
+import {
+  denseMatrixRefusal,
+  loadRulesRefusal,
+  lockedStopsRefusal,
+  tripRulesRefusal,
+  type CompiledProblem,
+  type Solution,
+} from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
 import { twoOptRoute } from "../core/two-opt.js";
@@ -111,7 +118,12 @@ export const alns: Strategy = {
   kind: "search",
   features: ["capacities", "distance_matrix", "time_windows", "multiple_depots", "mixed_fleet"],
   supports: (p) => {
-    const refusal = denseMatrixRefusal(p, "alns") ?? rulesRefusal(p, "alns") ?? loadRulesRefusal(p, "alns") ?? tripRulesRefusal(p, "alns");
+    const refusal =
+      denseMatrixRefusal(p, "alns") ??
+      rulesRefusal(p, "alns") ??
+      loadRulesRefusal(p, "alns") ??
+      lockedStopsRefusal(p, "alns") ??
+      tripRulesRefusal(p, "alns");
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {

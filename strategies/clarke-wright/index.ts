@@ -2,7 +2,14 @@ import { rulesRefusal } from "../core/evaluate-rules.js";
 import type { Budget } from "../core/budget.js";
 import { evaluateRoute } from "../core/evaluator.js";
 import { nearestNeighbours } from "../core/neighbours.js";
-import { distanceBetween, loadRulesRefusal, tripRulesRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
+import {
+  distanceBetween,
+  loadRulesRefusal,
+  lockedStopsRefusal,
+  tripRulesRefusal,
+  type CompiledProblem,
+  type Solution,
+} from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
 import { Workspace } from "../core/workspace.js";
@@ -90,7 +97,11 @@ export const clarkeWright: Strategy = {
   features: ["capacities", "distance_matrix", "time_windows", "multiple_depots", "mixed_fleet"],
   // Also the selection's last resort (select.ts), which calls it whatever supports says.
   supports: (p) => {
-    const refusal = rulesRefusal(p, "clarke-wright") ?? loadRulesRefusal(p, "clarke-wright") ?? tripRulesRefusal(p, "clarke-wright");
+    const refusal =
+      rulesRefusal(p, "clarke-wright") ??
+      loadRulesRefusal(p, "clarke-wright") ??
+      lockedStopsRefusal(p, "clarke-wright") ??
+      tripRulesRefusal(p, "clarke-wright");
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget): Solution {

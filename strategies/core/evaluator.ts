@@ -1,5 +1,6 @@
 import { checkRouteLoads } from "./evaluate-loads.js";
 import { evaluateTripRoute, isReloadStop } from "./evaluate-trips.js";
+import { keepsLocks } from "./evaluate-locks.js";
 import { arrivalClose, departureOpen, durationCap, routeRuleExcess, unservedFromSeen } from "./evaluate-rules.js";
 import { distanceBetween, type CompiledProblem, type Solution } from "./problem.js";
 
@@ -134,7 +135,7 @@ export function evaluateRoute(
       distanceExcess: 0,
       stopsExcess: 0,
       forbidden: 0,
-      feasible: true,
+      feasible: keepsLocks(p, v, route, 0),
     };
   }
   if (p.trips) return evaluateTripRoute(p, v, route, len, schedule);
@@ -231,7 +232,8 @@ export function evaluateRoute(
     distanceExcess <= 1e-9 &&
     stopsExcess === 0 &&
     forbidden === 0 &&
-    (loadCheck === null || loadCheck.orderViolations === 0);
+    (loadCheck === null || loadCheck.orderViolations === 0) &&
+    keepsLocks(p, v, route, len);
   if (loadCheck)
     return {
       distance,

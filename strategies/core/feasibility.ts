@@ -46,13 +46,17 @@ function cheaperFeasible(p: CompiledProblem, a: Solution | null, b: Solution | n
  * the end (or at REPAIR_CHECKPOINT) from the strategy's answer, and the strategy continues from
  * what the phase found for the time that is left. The answer is the cheapest feasible solution
  * seen, if any. Every strategy's infeasible end goes through here (solveRequest calls it). The
- * problem is first brought to the scale the searches are made for (normalise.ts).
+ * problem is first brought to the scale the searches are made for (normalise.ts). `initial`: a
+ * plan to start the search from (initial_routes).
  */
-export function solveFeasibly(strategy: Strategy, original: CompiledProblem, budget: Budget): Solution {
+export function solveFeasibly(strategy: Strategy, original: CompiledProblem, budget: Budget, initial?: Solution): Solution {
   // In units where the searches' tolerances fit (normalise.ts); the routes answer the original.
   const p = normaliseScale(original);
   const total = budget.deadlineMs - solverNow();
   let found: Solution | null = null;
+  // The phase's constructions and repairs move any stop: with locked stops their plans are never
+  // accepted (the evaluator refuses them), so the search keeps the whole budget.
+  if (p.locks) return initial ? strategy.solve(p, budget, initial) : strategy.solve(p, budget);
   budget.setFeasibilityCheckpoint(FEASIBILITY_CHECKPOINT, () => {
     found = restoreFeasibility(p, budget, undefined, Math.min(budget.deadlineMs, solverNow() + PHASE_SHARE * total));
     if (found) {
@@ -62,7 +66,8 @@ export function solveFeasibly(strategy: Strategy, original: CompiledProblem, bud
     budget.setFeasibilityCheckpoint(REPAIR_CHECKPOINT);
     return false;
   });
-  const first = strategy.solve(p, budget);
+  // A given plan (initial_routes) is where the search starts.
+  const first = initial ? strategy.solve(p, budget, initial) : strategy.solve(p, budget);
   const interrupted = budget.checkpointReached;
   budget.setFeasibilityCheckpoint(null);
   let best = cheaperFeasible(p, first, found);

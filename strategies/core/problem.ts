@@ -50,10 +50,25 @@ export interface CompiledProblem {
    */
   loads?: LoadRules | null;
   /**
+   * Stops fixed at the head of vehicles' routes (vehicle_locked_stops). Absent or null when no
+   * vehicle has one: then every visit may move, exactly as before the field existed.
+   */
+  locks?: LockedStops | null;
+  /**
    * Several trips a day and release times (constraints.md, "Plans that change during the day").
    * Absent or null when the request uses neither: a route then never visits a depot inside.
    */
   trips?: TripRules | null;
+}
+
+/** The locked head of each route: same vehicle, same order, before every other stop. */
+export interface LockedStops {
+  /** Per vehicle: its locked stops in order (empty for most). */
+  stops: Int32Array[];
+  /** Per node: the vehicle it is locked to, -1 when it is free. */
+  vehicle: Int32Array;
+  /** Per node: its position on that vehicle's route, 1-based (0 when free). */
+  position: Int32Array;
 }
 
 /** Reload stops and release times; evaluated by evaluate-trips.ts. */
@@ -187,6 +202,15 @@ export function denseMatrixRefusal(p: CompiledProblem, strategy: string): string
 export function tripRulesRefusal(p: CompiledProblem, strategy: string): string | null {
   if (!p.trips) return null;
   return `the ${strategy} strategy does not handle vehicle_reload_nodes or node_release_times; use the hgs strategy`;
+}
+
+/**
+ * The refusal of a strategy whose moves do not keep locked stops in place (vehicle_locked_stops);
+ * null without them.
+ */
+export function lockedStopsRefusal(p: CompiledProblem, strategy: string): string | null {
+  if (!p.locks) return null;
+  return `the ${strategy} strategy does not keep vehicle_locked_stops in place; use the hgs strategy`;
 }
 
 /**

@@ -22,6 +22,7 @@ export const STRATEGY_FEATURES = [
   "extra_dimensions",
   "reloads",
   "release_times",
+  "locked_stops",
 ] as const;
 export type StrategyFeature = (typeof STRATEGY_FEATURES)[number];
 

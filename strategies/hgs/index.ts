@@ -47,6 +47,8 @@ export const hgs: Strategy = {
     const p = buildsOwnMatrix(given) ? withDenseMatrix(given) : given;
     // Reload stops and release times: the general search on the problem with reload copies.
     if (p.trips) return tripSearch(p, budget, initial);
+    // Locked stops are a rule of the general search's route model (search/route-locks.ts).
+    if (p.locks) return iteratedLocalSearch(p, budget, initial);
     const outcome = buildModel(p);
     if (!outcome.ok) {
       // Backhauls on a textbook fleet: the textbook iterated search on PyVRP's transformation

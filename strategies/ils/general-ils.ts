@@ -69,11 +69,15 @@ function startRoutes(m: ProblemData, initial: Solution | undefined): { routes: n
   // On problems with skills a customer the vehicle may not serve is re-inserted elsewhere.
   const allowed = m.rules?.allowed ?? null;
   const may = (v: number, c: number) => allowed === null || allowed[v * m.nodeCount + c] === 1;
-  const routes = Array.from({ length: m.routes }, (_, v) =>
-    (source.routes[v] ?? []).filter(
+  // Locked stops head their routes whatever the start says; the rest follows as given.
+  const heads = m.locks?.stops;
+  heads?.forEach((head) => head.forEach((c) => (seen[c] = 1)));
+  const routes = Array.from({ length: m.routes }, (_, v) => [
+    ...(heads?.[v] ?? []),
+    ...(source.routes[v] ?? []).filter(
       (c) => Number.isInteger(c) && c >= 0 && c < m.nodeCount && !m.p.isDepot[c] && !seen[c] && may(v, c) && (seen[c] = 1),
     ),
-  );
+  ]);
   const missing = Array.from(m.customers).filter((c) => !seen[c]);
   return { routes, missing };
 }
@@ -158,8 +162,9 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
   // A given start that breaks the order rules loses those routes' customers to the recreate.
   for (let r = 0; r < m.routes; r++) {
     if (!rs.broken[r]) continue;
-    start.missing.push(...start.routes[r]!);
-    rs.setRoute(r, [], 0);
+    const head = m.locks?.stops[r] ?? [];
+    start.missing.push(...start.routes[r]!.slice(head.length));
+    rs.setRoute(r, head, head.length);
   }
   // With order rules the start is built here from nothing, and the search starts at raised prices
   // of infeasibility (lowered as feasible outcomes come): near feasible routes, instead of packing

@@ -17,7 +17,10 @@ const REGRET_PROBABILITY = 0.5;
 /** Route elimination takes the shortest route only when it has at most this share of the average stops. */
 const SHORT_ROUTE_SHARE = 0.5;
 
-/** Rewrites every route that lost customers, without them; a shipment's stop takes its partner along (added to `removed`). */
+/**
+ * Rewrites every route that lost customers, without them; a shipment's stop takes its partner
+ * along (added to `removed`). Locked stops are never removed (taken out of `removed`).
+ */
 function dropFrom(rs: Routes, removed: number[]): void {
   const partner = rs.m.order?.partner;
   if (partner) {
@@ -29,6 +32,13 @@ function dropFrom(rs: Routes, removed: number[]): void {
         removed.push(q);
       }
     }
+  }
+  const locked = rs.m.locks?.vehicle;
+  if (locked) {
+    // A shipment whose other stop is locked stays too: its pair moves only as a whole.
+    let kept = 0;
+    for (const c of removed) if (locked[c]! < 0 && !(partner && partner[c]! >= 0 && locked[partner[c]!]! >= 0)) removed[kept++] = c;
+    removed.length = kept;
   }
   const gone = new Set(removed);
   const touched = new Set<number>();

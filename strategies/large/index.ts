@@ -1,7 +1,14 @@
 import { Budget } from "../core/budget.js";
 import { evaluateSolution } from "../core/evaluator.js";
 import { nearestNeighbours } from "../core/neighbours.js";
-import { cloneSolution, loadRulesRefusal, tripRulesRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
+import {
+  cloneSolution,
+  loadRulesRefusal,
+  lockedStopsRefusal,
+  tripRulesRefusal,
+  type CompiledProblem,
+  type Solution,
+} from "../core/problem.js";
 import type { Strategy } from "../core/strategy.js";
 import { hgs } from "../hgs/index.js";
 import { pickRouteGroup } from "../decomposition/group.js";
@@ -86,15 +93,20 @@ export const large: Strategy = {
   kind: "search",
   features: ["capacities", "distance_matrix", "time_windows", "multiple_depots", "mixed_fleet"],
   supports(p) {
-    const reason = refusal(p) ?? loadRulesRefusal(p, "large") ?? tripRulesRefusal(p, "large");
+    const reason = refusal(p) ?? loadRulesRefusal(p, "large") ?? lockedStopsRefusal(p, "large") ?? tripRulesRefusal(p, "large");
     return reason ? { ok: false, reason: `the large strategy cannot take this request: ${reason}` } : { ok: true };
   },
-  solve(p: CompiledProblem, budget: Budget): Solution {
+  solve(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {
     const startedMs = solverNow();
     // A problem that one sub-problem would cover is hgs's own (it also stops early on tiny ones).
-    if (p.customers.length <= WHOLE_PROBLEM_CUSTOMERS && hgs.supports(p).ok) return hgs.solve(p, budget);
+    if (p.customers.length <= WHOLE_PROBLEM_CUSTOMERS && hgs.supports(p).ok) return hgs.solve(p, budget, initial);
     const settings = decompositionSettings(p, textbookMismatch(p) === null, budget.overrides);
-    const current = bestLargeStart(p, startedMs, budget.deadlineMs, () => budget.exhausted(), settings.startShare);
+    // A given plan (initial_routes) that serves every customer once is the start; else the built one.
+    const given = initial ? evaluateSolution(p, initial) : null;
+    const current =
+      initial && given!.missing.length === 0 && given!.duplicated.length === 0 && initial.routes.length === p.vehicleCount
+        ? cloneSolution(initial)
+        : bestLargeStart(p, startedMs, budget.deadlineMs, () => budget.exhausted(), settings.startShare);
     const score = evaluateSolution(p, current);
     if (score.feasible) budget.improved(cloneSolution(current));
     if (score.missing.length > 0 && hgs.supports(p).ok) {

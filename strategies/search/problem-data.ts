@@ -1,6 +1,6 @@
 import { isSymmetric, nearestNeighbours } from "../core/neighbours.js";
 import { shipmentRoles } from "../core/evaluate-loads.js";
-import { windowsBindAgainst, type CompiledProblem } from "../core/problem.js";
+import { windowsBindAgainst, type CompiledProblem, type LockedStops } from "../core/problem.js";
 import { arrivalClose, departureOpen, durationCap } from "../core/evaluate-rules.js";
 import { buildFleetRules, compatibleNeighbours, rulesKey, type FleetRules } from "./fleet-rules.js";
 import type { LoadDimension } from "./load-segment.js";
@@ -72,6 +72,8 @@ export interface ProblemData {
   richLoads: boolean;
   /** Backhaul order and shipment pairing to keep on every route (null when neither applies). */
   order: LoadOrder | null;
+  /** Stops locked at the head of routes (route-locks.ts); null when none is, and in a textbook view. */
+  locks: LockedStops | null;
   fixedCost: Float64Array;
   unitCost: Float64Array;
   speed: Float64Array;
@@ -241,6 +243,7 @@ export function buildProblemData(p: CompiledProblem, view?: TextbookView): Probl
     loads,
     richLoads: p.loads != null,
     order,
+    locks: view ? null : (p.locks ?? null),
     fixedCost: p.fixedCost,
     unitCost: p.unitCost,
     speed,

@@ -6,6 +6,7 @@ import type { Penalties } from "./penalties.js";
 import type { Pieces } from "./pieces.js";
 import { piecesDistance, piecesLoad, piecesService, writePieces } from "./piece-walks.js";
 import { RouteLoads } from "./route-loads.js";
+import { RouteLocks } from "./route-locks.js";
 import { RouteRules } from "./route-rules.js";
 import { RouteTimes } from "./route-times.js";
 import { RouteTrips } from "./route-trips.js";
@@ -56,6 +57,8 @@ export class Routes {
   readonly modifiedAt: Float64Array;
   /** 1 when the route breaks the backhaul order or a shipment's pairing (route-loads.ts): priced at Infinity. */
   readonly broken: Uint8Array;
+  /** Locked stops (route-locks.ts): a route that breaks them is broken too; null without them. */
+  readonly locks: RouteLocks | null;
   clock = 0;
   /** Customers whose route neighbours changed, when a localised search asked for it (trackChanges). */
   changes: ChangedCustomers | null = null;
@@ -90,6 +93,7 @@ export class Routes {
     this.pos = new Int32Array(m.nodeCount);
     this.modifiedAt = new Float64Array(m.routes);
     this.broken = new Uint8Array(m.routes);
+    this.locks = m.locks ? new RouteLocks(m.locks, m.routes) : null;
     this.buffer = new Int32Array(slots);
     for (let r = 0; r < m.routes; r++) this.setRoute(r, this.buffer, 0);
   }
@@ -162,6 +166,7 @@ export class Routes {
         : Math.max(0, load[count]! - m.capacity[r]!);
     const order = this.loads?.order;
     this.broken[r] = order && (order.brokenRange(seq, 1, count) || order.orderExcessRange(seq, 1, count) > 0) ? 1 : 0;
+    if (this.locks && !this.locks.setRoute(r, seq, count)) this.broken[r] = 1;
     this.timeWarp[r] = 0;
     this.durationExcess[r] = 0;
     this.duration[r] = 0;
@@ -239,6 +244,7 @@ export class Routes {
    * price >= limit decides the same; those walks are a large share of the time on shipments).
    */
   basePrice(v: number, pieces: Pieces, orderKept = false, limit = Number.POSITIVE_INFINITY): number {
+    if (this.locks && !this.locks.keeps(v, pieces)) return Number.POSITIVE_INFINITY;
     if (pieces.size === 0) return 0;
     // Skills first: on problems with them most refused candidates are refused here, in O(pieces).
     if (this.rules && !this.rules.allows(v, pieces, this.seq)) return Number.POSITIVE_INFINITY;

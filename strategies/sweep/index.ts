@@ -1,6 +1,13 @@
 import { rulesRefusal } from "../core/evaluate-rules.js";
 import type { Budget } from "../core/budget.js";
-import { denseMatrixRefusal, loadRulesRefusal, tripRulesRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
+import {
+  denseMatrixRefusal,
+  loadRulesRefusal,
+  lockedStopsRefusal,
+  tripRulesRefusal,
+  type CompiledProblem,
+  type Solution,
+} from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
 import { twoOptRoute } from "../core/two-opt.js";
@@ -52,7 +59,11 @@ export const sweep: Strategy = {
   supports: (p) => {
     if (!p.coords) return { ok: false, reason: "the sweep strategy needs node_positions (coordinates)" };
     const refusal =
-      denseMatrixRefusal(p, "sweep") ?? rulesRefusal(p, "sweep") ?? loadRulesRefusal(p, "sweep") ?? tripRulesRefusal(p, "sweep");
+      denseMatrixRefusal(p, "sweep") ??
+      rulesRefusal(p, "sweep") ??
+      loadRulesRefusal(p, "sweep") ??
+      lockedStopsRefusal(p, "sweep") ??
+      tripRulesRefusal(p, "sweep");
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget): Solution {

@@ -18,6 +18,8 @@ export interface ConstraintRequestFields {
   vehicle_max_stops?: (number | null)[] | null;
   max_working_hours?: number | string | null;
   base_start_time?: number[];
+  initial_routes?: (number[] | null)[] | null;
+  vehicle_locked_stops?: number[] | null;
 }
 
 interface PlainResult {
@@ -58,7 +60,8 @@ function minutesOf(clock: string, base: number[]): number {
  * from start to end depot, capacity, loads, distances and total cost recomputed from the request;
  * and the constraint fields when the request has them: skills, stop and distance caps, shifts and
  * per-vehicle working hours (read off `time_windows`, to the second), skip penalties in
- * `total_cost` and `skip_penalty_total`, `unassigned` ascending with known reasons; and the load
+ * `total_cost` and `skip_penalty_total`, `unassigned` ascending with known reasons, locked stops
+ * (vehicle_locked_stops) at the head of their vehicle's route; and the load
  * rules (pickups, backhauls, shipments, extra dimensions: check-loads.ts) when the request has
  * them, their absence otherwise.
  */
@@ -79,6 +82,10 @@ export function checkDistanceResult(
   expect(ids, "route keys ascending by vehicle id").to.deep.equal([...ids].sort((a, b) => a - b));
   expect(result.distances).to.have.length(labels.length);
   let total = 0;
+  // A vehicle with locked stops is used: its route must be in the result.
+  (request.vehicle_locked_stops ?? []).forEach((k, v) => {
+    if (k > 0) expect(ids, `Vehicle ${v} serves its locked stops`).to.include(v);
+  });
   labels.forEach((label, k) => {
     const v = ids[k]!;
     const route = result.routes[label]!;
@@ -162,6 +169,9 @@ function checkRouteRules(
   for (const c of customers) {
     for (const skill of request.node_skills?.[c] ?? []) expect(has.has(skill), `${label} lacks skill ${skill} of node ${c}`).to.equal(true);
   }
+  // Locked stops: the route begins with the first k stops of its initial route, in that order.
+  const locked = (request.initial_routes?.[v] ?? []).slice(0, request.vehicle_locked_stops?.[v] ?? 0);
+  expect(customers.slice(0, locked.length), `${label} begins with its locked stops`).to.deep.equal(locked);
   const maxStops = request.vehicle_max_stops?.[v];
   if (maxStops != null) expect(customers.length, `${label} stops`).to.be.at.most(maxStops);
   const maxDistance = request.vehicle_max_distance?.[v];

@@ -146,9 +146,11 @@ describe("route playground: several windows, breaks, profiles, open routes and l
     for (const [b] of breaks) expect(b!.latest_start).to.be.greaterThan(b!.earliest_start);
     const profiles = req.vehicle_profiles as (string | null)[];
     expect(profiles.flatMap((p, v) => (p === "bike" ? [v] : []))).to.deep.equal([0, 3]);
-    expect(req.vehicle_speeds![0]).to.be.lessThan(req.vehicle_speeds![1]!);
-    const bike = (req.profiles as Record<string, { distance_matrix: number[][] }>).bike!;
-    expect(bike.distance_matrix).to.have.length(req.node_num);
+    const bike = (req.profiles as Record<string, { duration_matrix: number[][] }>).bike!;
+    expect(bike.duration_matrix).to.have.length(req.node_num);
+    // Three minutes per unit of distance against the vans' one (speed 1).
+    const [a, b] = [req.node_positions![0]!, req.node_positions![5]!];
+    expect(bike.duration_matrix[0]![5]).to.be.closeTo(3 * Math.hypot(a[0] - b[0], a[1] - b[1]), 0.1);
     expect(parseVehicleList(" 0, 2,5")).to.deep.equal([0, 2, 5]);
     expect(parseVehicleList("two")).to.equal(undefined);
   });

@@ -52,7 +52,8 @@ export class GeneralLocalSearch extends GeneralMovePricing {
     // It knows skills (a customer goes only to a vehicle that may serve it) but not route caps
     // (route-rules.ts); on SDVRPTW (skills under hard windows) it was no better, and much worse on
     // a generated instance: off for problems with rules.
-    this.swapStar = rs.m.twStart === null && !rs.m.order?.partner && rs.m.rules === null ? new SwapStar(this) : null;
+    // It prices from route totals, past the route model's rules: off with locked stops too.
+    this.swapStar = rs.m.twStart === null && !rs.m.order?.partner && rs.m.rules === null && rs.m.locks === null ? new SwapStar(this) : null;
   }
 
   /**

@@ -1,0 +1,87 @@
+import type { ConstraintFields } from "../../problem/constraint-fields.js";
+import type { SolveRequestInput } from "../../problem/request-types.js";
+
+type Add = (loc: string[], msg: string, type?: string) => void;
+
+/** The request fields the re-planning rules read (schema-checked first). */
+export const READ_BY_PLAN_RULES = ["initial_routes", "vehicle_locked_stops", "max_iterations", "node_skills", "vehicle_skills"] as const;
+
+/**
+ * Cross-field rules of plans that change during the day (constraints.md): per-vehicle lengths,
+ * initial routes of customers only (in range, no start or end node, each at most once in the
+ * whole plan), locked counts within their routes and only with initial_routes, locked stops the
+ * vehicle has the skills for, and max_iterations 0 (evaluate only) only with a plan to evaluate.
+ */
+export function planFieldIssues(req: SolveRequestInput & ConstraintFields, add: Add): void {
+  const n = req.node_num;
+  const m = req.vehicle_num;
+  const depots = new Set<number>([...req.start_nodes, ...req.end_nodes]);
+  const routes = req.initial_routes;
+  const locked = req.vehicle_locked_stops;
+  if (req.max_iterations === 0 && !routes)
+    add(
+      ["max_iterations"],
+      "max_iterations 0 evaluates initial_routes without searching, but initial_routes is missing: " +
+        "give the plan to evaluate, or at least 1 iteration",
+      "missing_dependency",
+    );
+  for (const [field, value] of [
+    ["initial_routes", routes],
+    ["vehicle_locked_stops", locked],
+  ] as const) {
+    if (value && value.length !== m) add([field], `${field} must have vehicle_num (${m}) entries, got ${value.length}`, "length_mismatch");
+  }
+  if (locked && !routes && locked.some((k) => k > 0))
+    add(
+      ["vehicle_locked_stops"],
+      "vehicle_locked_stops needs initial_routes: the locked stops are the first stops of each vehicle's initial route",
+      "missing_dependency",
+    );
+  if (!routes) return;
+  const firstAt = new Map<number, string>();
+  routes.forEach((route, v) => {
+    (route ?? []).forEach((node, k) => {
+      const loc = ["initial_routes", String(v), String(k)];
+      if (node >= n) add(loc, `node index ${node} is out of range (node_num is ${n})`, "index_out_of_range");
+      else if (depots.has(node))
+        add(
+          loc,
+          `node ${node} is a depot (a start or end node) and cannot be in initial_routes: ` +
+            "a route lists its customers only (its start and end nodes are implicit)",
+          "depot_in_route",
+        );
+      else if (firstAt.has(node))
+        add(loc, `node ${node} appears twice in initial_routes (first at initial_routes[${firstAt.get(node)}])`, "duplicate_node");
+      else firstAt.set(node, `${v}][${k}`);
+    });
+  });
+  if (!locked || locked.length !== m || routes.length !== m) return;
+  locked.forEach((k, v) => {
+    const length = routes[v]?.length ?? 0;
+    if (k > length)
+      add(
+        ["vehicle_locked_stops", String(v)],
+        `vehicle ${v} locks ${k} stop(s) but its initial route has ${length}: vehicle_locked_stops[${v}] must be at most ${length}`,
+        "value_error",
+      );
+  });
+  lockedSkillIssues(req, add);
+}
+
+/** A locked stop stays on its vehicle: that vehicle must have every skill the stop needs. */
+function lockedSkillIssues(req: SolveRequestInput & ConstraintFields, add: Add): void {
+  const needs = req.node_skills;
+  if (!Array.isArray(needs) || needs.length !== req.node_num) return;
+  req.vehicle_locked_stops!.forEach((k, v) => {
+    const has = new Set(req.vehicle_skills?.[v] ?? []);
+    (req.initial_routes![v] ?? []).slice(0, k).forEach((node, i) => {
+      const missing = (needs[node] ?? []).filter((skill) => !has.has(skill));
+      if (missing.length > 0)
+        add(
+          ["initial_routes", String(v), String(i)],
+          `node ${node} is locked on vehicle ${v} (vehicle_locked_stops), which lacks the skill(s) it needs: ${JSON.stringify(missing)}`,
+          "skills_mismatch",
+        );
+    });
+  });
+}

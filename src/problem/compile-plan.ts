@@ -1,0 +1,30 @@
+import type { LockedStops, Solution } from "../../strategies/core/problem.js";
+import type { PlanFields } from "./constraint-fields.js";
+
+/**
+ * The locked heads of the routes (vehicle_locked_stops over initial_routes; input already
+ * validated), or null when no vehicle locks a stop, so that such a request compiles exactly as
+ * before the field existed.
+ */
+export function compileLockedStops(req: PlanFields, n: number, m: number): LockedStops | null {
+  const counts = req.vehicle_locked_stops;
+  if (!counts || !req.initial_routes || counts.every((k) => !k)) return null;
+  const vehicle = new Int32Array(n).fill(-1);
+  const position = new Int32Array(n);
+  const stops = Array.from({ length: m }, (_, v) => {
+    const head = (req.initial_routes![v] ?? []).slice(0, counts[v] ?? 0);
+    head.forEach((c, k) => {
+      vehicle[c] = v;
+      position[c] = k + 1;
+    });
+    return Int32Array.from(head);
+  });
+  return { stops, vehicle, position };
+}
+
+/** The request's initial_routes as a solution (one list per vehicle; null is an unused vehicle); null without them. */
+export function initialSolution(req: PlanFields, m: number): Solution | null {
+  const given = req.initial_routes;
+  if (!given) return null;
+  return { routes: Array.from({ length: m }, (_, v) => (given[v] ?? []).slice()) };
+}
