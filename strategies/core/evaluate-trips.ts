@@ -1,4 +1,5 @@
 import { checkRouteLoads } from "./evaluate-loads.js";
+import { keepsLocks } from "./evaluate-locks.js";
 import { arrivalClose, departureOpen, durationCap, routeRuleExcess } from "./evaluate-rules.js";
 import type { RouteSchedule, RouteScore } from "./evaluator.js";
 import { distanceBetween, type CompiledProblem, type TripRules } from "./problem.js";
@@ -190,6 +191,7 @@ export function evaluateTripRoute(
     stopsExcess === 0 &&
     forbidden === 0 &&
     reloadsExcess === 0 &&
+    keepsLocks(p, v, route, len) &&
     (loadCheck === null || loadCheck.orderViolations === 0);
   return {
     distance,

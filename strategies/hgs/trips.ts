@@ -24,7 +24,8 @@ export function tripSearch(p: CompiledProblem, budget: Budget, initial?: Solutio
   const q = expandTrips(p);
   const restore = budget.mapImprovements((best) => copiesBack(p, q, best));
   try {
-    return copiesBack(p, q, iteratedLocalSearch(q, budget, initial ? copiesOf(p, q, initial) : undefined));
+    // Without a start, from nothing (the savings plan no reload stops): the search's recreate builds it.
+    return copiesBack(p, q, iteratedLocalSearch(q, budget, initial ? copiesOf(p, q, initial) : { routes: [] }));
   } finally {
     restore();
   }
