@@ -25,6 +25,7 @@ const tripArb = fc.record({
   customers: fc.integer({ min: 4, max: 10 }),
   vehicles: fc.integer({ min: 1, max: 3 }),
   timed: fc.boolean(),
+  soft: fc.boolean(),
   twoDepots: fc.boolean(),
   maxReloads: fc.option(fc.integer({ min: 0, max: 3 }), { nil: null }),
 });
@@ -53,6 +54,8 @@ function tripRequest(o: TripOptions): SolveRequestInput {
     req.node_service_time = xy.map((_, i) => (i < depots ? 0 : 5));
     req.vehicle_speeds = Array.from({ length: o.vehicles }, () => 1);
     req.node_release_times = xy.map((_, i) => (i < depots || rng.next() < 0.5 ? 0 : rng.int(300)));
+    // Soft windows: lateness priced per minute, by the evaluator's own simulation in the route model.
+    if (o.soft) req.late_penalty_per_min = 2;
   }
   return req as unknown as SolveRequestInput;
 }
@@ -130,10 +133,11 @@ function scratchPrice(q: CompiledProblem, v: number, pen: Penalties, route: numb
   let cost = q.fixedCost[v]! + q.unitCost[v]! * score.distance + pen.load * score.capacityExcess;
   expect(score.forbidden, `route ${v} holds only its own copies`).to.equal(0);
   if (!q.time) return cost;
+  if (q.time.latePenaltyPerMin > 0) return cost + score.latePenalty + pen.duration * score.durationExcessMin;
   const { warp, duration } = scratchWarp(q, v, route);
   if (warp <= 1e-9) expect(score.lateMinutes, "no warp: not late").to.equal(0);
   else expect(score.lateMinutes, "warp: late").to.be.greaterThan(0);
-  cost += pen.timeWarp * warp;
+  cost += pen.timeWarp * warp + pen.duration * Math.max(0, duration - q.time.maxRouteMin);
   return cost;
 }
 
