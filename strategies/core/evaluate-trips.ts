@@ -1,7 +1,6 @@
-import { checkRouteLoads } from "./evaluate-loads.js";
+import { checkRouteLoads, type OnBoardLoads } from "./evaluate-loads.js";
 import { keepsLocks } from "./evaluate-locks.js";
 import { arrivalClose, departureOpen, durationCap, routeRuleExcess } from "./evaluate-rules.js";
-import type { RouteSchedule, RouteScore } from "./evaluator.js";
 import { distanceBetween, type CompiledProblem, type TripRules } from "./problem.js";
 
 /**
@@ -15,6 +14,35 @@ import { distanceBetween, type CompiledProblem, type TripRules } from "./problem
  */
 
 const EPS = 1e-9;
+
+/** The schedule evaluator.ts's RouteSchedule holds (restated: evaluator.ts imports this module). */
+interface TripSchedule {
+  nodes: number[];
+  arrive: number[];
+  leave: number[];
+  loads: number[];
+}
+
+/** A route's score as evaluator.ts's RouteScore (restated for the same reason), with the reload counts. */
+export interface TripRouteScore {
+  distance: number;
+  cost: number;
+  load: number;
+  capacityExcess: number;
+  lateMinutes: number;
+  latePenalty: number;
+  durationMin: number;
+  durationExcessMin: number;
+  departureMin: number;
+  distanceExcess: number;
+  stopsExcess: number;
+  forbidden: number;
+  peakOnBoard?: number;
+  orderViolations?: number;
+  reloads: number;
+  reloadsExcess: number;
+  feasible: boolean;
+}
 
 /** Whether `node` is one of vehicle v's reload nodes (a reload stop when it is inside v's route). */
 export function isReloadStop(trips: TripRules, v: number, node: number): boolean {
@@ -88,8 +116,8 @@ export function evaluateTripRoute(
   v: number,
   route: ArrayLike<number>,
   len: number,
-  schedule?: RouteSchedule,
-): RouteScore {
+  schedule?: TripSchedule,
+): TripRouteScore {
   const trips = p.trips!;
   const start = p.startNode[v]!;
   const end = p.endNode[v]!;
@@ -119,7 +147,8 @@ export function evaluateTripRoute(
   }
   distance += distanceBetween(p, prev, end);
   capacityExcess += Math.max(0, tripLoad - cap);
-  const loadCheck = p.loads && reloads === 0 ? checkRouteLoads(p, p.loads, v, route, len, schedule as Required<RouteSchedule>) : null;
+  const loadCheck =
+    p.loads && reloads === 0 ? checkRouteLoads(p, p.loads, v, route, len, schedule as (TripSchedule & OnBoardLoads) | undefined) : null;
   if (loadCheck) capacityExcess = loadCheck.excess;
   const reloadsExcess = Math.max(0, reloads - trips.maxReloads[v]!);
 

@@ -70,7 +70,8 @@ function droppableCustomers(p: CompiledProblem): number[] {
 export const exact: Strategy = {
   name: "exact",
   kind: "exact",
-  features: [...STRATEGY_FEATURES],
+  // Its enumeration plans no reload stops and knows no release times.
+  features: STRATEGY_FEATURES.filter((f) => f !== "reloads" && f !== "release_times"),
   supports(p) {
     const refusal = denseMatrixRefusal(p, "exact") ?? tripRulesRefusal(p, "exact");
     if (refusal) return { ok: false, reason: refusal };
