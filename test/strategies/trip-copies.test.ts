@@ -43,12 +43,13 @@ describe("reload copies of the search's problem (trip-copies.ts)", () => {
     expect(q.rules!.skipPenalty[1]).to.equal(Number.POSITIVE_INFINITY);
     expect([q.rules!.allowed![0 * 9 + 7], q.rules!.allowed![1 * 9 + 7]]).to.deep.equal([1, 0]);
     expect(q.dist[7 * 9 + 3]).to.equal(p.dist[0 * 7 + 3]);
-    // Without a limit: the fleet's trips for its demand (12 / 8: 2) plus spare ones.
-    expect(expandTrips(compileRequest(star()).problem).trips!.reloadNodes[0]!.length).to.equal(5);
+    // Without a limit: the fleet's trips for its demand (12 / 8: 2) plus a spare one.
+    expect(expandTrips(compileRequest(star()).problem).trips!.reloadNodes[0]!.length).to.equal(3);
   });
 
   it("maps copies back to the reload node and drops reload stops that change nothing", () => {
-    const p = compileRequest(star()).problem;
+    // Capacity 2: six trips for the fleet's demand, so vehicle 0 has four copies.
+    const p = compileRequest(star({ vehicles_capacity: [2, 2] })).problem;
     const q = expandTrips(p);
     const [a, b, c, d] = Array.from(q.trips!.reloadNodes[0]!);
     const back = copiesBack(p, q, { routes: [[a!, 1, 2, b!, c!, 3, d!], [4]] });
