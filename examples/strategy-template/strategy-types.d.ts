@@ -34,6 +34,8 @@ export interface CompiledProblem {
   rules?: object | null;
   /** Pickups, backhauls, shipments, extra load dimensions; absent or null when the request uses none. */
   loads?: object | null;
+  /** Reload stops and release times (several trips a day); absent or null when the request uses neither. */
+  trips?: object | null;
   /** Stops locked at the head of routes (vehicle_locked_stops); absent or null when none is. */
   locks?: object | null;
   /** Travel times, profiles, cost per hour, several windows, breaks, open routes; absent or null when none is used. */
@@ -80,7 +82,9 @@ export type StrategyFeature =
   | "time_costs"
   | "open_routes"
   | "several_windows"
-  | "breaks";
+  | "breaks"
+  | "reloads"
+  | "release_times";
 
 export interface Strategy {
   /** kebab-case, unique among the service's strategies: what a request pins in `strategy`. */

@@ -114,6 +114,18 @@ export function familyRequest(feature: StrategyFeature): SolveRequestInput {
       r.node_extra_demands = perNode((i) => (i === 0 ? [0] : [1 + (i % 3)]));
       r.vehicles_extra_capacity = [[8], [8]];
       break;
+    case "reloads":
+      // Room for about half the demand per trip: each used vehicle returns to the depot once or more.
+      r.vehicles_capacity = [6, 6];
+      r.vehicle_reload_nodes = [[0], [0]];
+      r.vehicle_max_reloads = [3, null];
+      break;
+    case "release_times":
+      r.node_time_windows = perNode(() => [0, 1000]);
+      r.node_service_time = perNode((i) => (i === 0 ? 0 : 10));
+      r.vehicle_speeds = [1, 1];
+      r.node_release_times = perNode((i) => (i % 2 === 1 ? 60 : 0));
+      break;
     case "locked_stops":
       // Node 5 first on vehicle 0 and node 1 first on vehicle 1: far from where a free plan puts them.
       r.initial_routes = [[5, 3], [1]];
@@ -163,6 +175,14 @@ export function requestFeatures(r: SolveRequestInput): StrategyFeature[] {
   add(
     "extra_dimensions",
     has(req.node_extra_demands, () => true),
+  );
+  add(
+    "reloads",
+    has(req.vehicle_reload_nodes, (v) => Array.isArray(v) && v.length > 0),
+  );
+  add(
+    "release_times",
+    has(req.node_release_times, (v) => typeof v === "number" && v > 0),
   );
   add(
     "locked_stops",

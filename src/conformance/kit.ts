@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { Budget } from "../../strategies/core/budget.js";
 import { solverNow } from "../../strategies/core/clock.js";
 import { evaluateSolution } from "../../strategies/core/evaluator.js";
+import { isReloadStop } from "../../strategies/core/evaluate-trips.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
 import { STRATEGY_FEATURES, type Strategy } from "../../strategies/core/strategy.js";
 import { compileRequest } from "../problem/compile-request.js";
@@ -137,7 +138,11 @@ function judge(p: CompiledProblem, s: Solution): { ok: true; cost: number } | { 
     const got = Array.isArray(s?.routes) ? s.routes.length : "none";
     return { ok: false, why: `the solution must have one route per vehicle (${p.vehicleCount}), got ${got}` };
   }
-  const stray = s.routes.flat().find((c) => !Number.isInteger(c) || c < 0 || c >= p.nodeCount || p.isDepot[c] === 1);
+  // A depot inside a route is refused, except one of that vehicle's reload stops (several trips).
+  const depotInside = (c: number, v: number) => p.isDepot[c] === 1 && !(p.trips && isReloadStop(p.trips, v, c));
+  const stray = s.routes
+    .flatMap((route, v) => route.filter((c) => !Number.isInteger(c) || c < 0 || c >= p.nodeCount || depotInside(c, v)))
+    .at(0);
   if (stray !== undefined) return { ok: false, why: `routes may hold customers only; found ${stray}` };
   const score = evaluateSolution(p, s);
   const verdict = judgeSolution(p, s, score);

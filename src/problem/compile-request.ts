@@ -3,6 +3,7 @@ import { compileLoadRules, compileServiceRules } from "./compile-constraints.js"
 import { compileLockedStops } from "./compile-plan.js";
 import { compileTravelRules } from "./compile-travel.js";
 import type { ConstraintFields } from "./constraint-fields.js";
+import { compileTripRules } from "./compile-trips.js";
 import type { SolveRequestInput } from "./request-types.js";
 
 /**
@@ -101,6 +102,7 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
   const constraintFields = req as SolveRequestInput & ConstraintFields;
   const rules = compileServiceRules(constraintFields, n, m, isDepot, time, warnings);
   const loads = compileLoadRules(constraintFields, n, m);
+  const trips = compileTripRules(constraintFields, n, m, time);
   const locks = compileLockedStops(constraintFields, n, m);
   const travel = compileTravelRules({ ...constraintFields, objective: req.objective }, n, m, time, warnings);
 
@@ -123,6 +125,7 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
       time,
       ...(rules ? { rules } : {}),
       ...(loads ? { loads } : {}),
+      ...(trips ? { trips } : {}),
       ...(locks ? { locks } : {}),
       ...(travel ? { travel } : {}),
     },

@@ -21,11 +21,14 @@ export type LoadFields = Pick<
   "node_pickups" | "pickups_after_deliveries" | "shipments" | "node_extra_demands" | "vehicles_extra_capacity"
 >;
 
+/** Several trips a day and release times (constraints.md, "Plans that change during the day"): the document's own types. */
+export type TripFields = Pick<SolveRequest, "vehicle_reload_nodes" | "vehicle_max_reloads" | "node_release_times">;
+
 /** Plans that change during the day: a plan to start from and its locked stops (the document's own types). */
 export type PlanFields = Pick<SolveRequest, "initial_routes" | "vehicle_locked_stops">;
 
 /** The request fields of constraints.md. */
-export type ConstraintFields = ServiceFields & LoadFields & PlanFields & TravelFields;
+export type ConstraintFields = ServiceFields & LoadFields & PlanFields & TravelFields & TripFields;
 
 /** Travel times, profiles, cost per hour, several windows, breaks and open routes (constraints.md, third table). */
 export type TravelFields = Pick<

@@ -16,6 +16,7 @@ import { evidenceNumber, withoutDust } from "./message-numbers.js";
 import { returnsToEnd } from "../../strategies/core/travel.js";
 import { TravelBounds } from "./travel-bounds.js";
 import { breakReasons } from "./travel-diagnostics.js";
+import { releaseReasons } from "./trip-diagnostics.js";
 
 /** One proven reason why no feasible solution exists: the OpenAPI document's `Infeasibility`. */
 export type Infeasibility = components["schemas"]["Infeasibility"];
@@ -40,6 +41,7 @@ export function infeasibilities(
     ...timeReasons(p, distance, request),
     ...serviceReasons(p, distance, request),
     ...breakReasons(p),
+    ...releaseReasons(p, distance),
   ];
   // Locked stops are always served: their proofs fail the task whatever allow_unassigned says.
   return [...markMayBeUnassigned(p, found), ...lockedStopReasons(p, distance)];
@@ -77,7 +79,9 @@ function capacityReasons(p: CompiledProblem): Infeasibility[] {
       });
     }
   }
-  if (totalDemand > totalCapacity + EPS) {
+  // Vehicles that reload carry any total over several trips.
+  const reloads = p.trips?.reloadNodes.some((nodes) => nodes.length > 0) ?? false;
+  if (!reloads && totalDemand > totalCapacity + EPS) {
     const excess = withoutDust(totalDemand - totalCapacity);
     found.push({
       kind: "total_demand_exceeds_capacity",

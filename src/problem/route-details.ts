@@ -4,6 +4,7 @@ import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { capMinutes } from "./service-diagnostics.js";
 import { withoutDust } from "./message-numbers.js";
 import { legMinutes, returnsToEnd } from "../../strategies/core/travel.js";
+import { isStopAt, tripDetails } from "./trip-details.js";
 
 export type RouteDetail = components["schemas"]["RouteDetail"];
 
@@ -34,11 +35,12 @@ export function routeDetail(p: CompiledProblem, v: number, score: RouteScore, sc
     max_duration_minutes: null,
     load: withoutDust(score.load),
     capacity: p.capacity[v]!,
+    ...tripDetails(p, v, schedule),
   };
   const rules = p.rules;
   if (rules) {
     // The route limits beside what the route uses, only for requests that set any of them.
-    detail.stops = schedule.nodes.length - 2;
+    detail.stops = schedule.nodes.length - 2 - (detail.reloads ?? 0);
     detail.max_stops = rules.maxStops[v]! < 0x7fffffff ? rules.maxStops[v]! : null;
     detail.max_distance = Number.isFinite(rules.maxDistance[v]!) ? rules.maxDistance[v]! : null;
     const [from, to] = [rules.shiftStartMin[v]!, rules.shiftEndMin[v]!];
@@ -65,10 +67,12 @@ export function routeDetail(p: CompiledProblem, v: number, score: RouteScore, sc
     driving += legMinutes(p, v, nodes[k - 1]!, node);
     const arrive = schedule.arrive[k]!;
     const isEnd = k === nodes.length - 1 && !open;
-    const begin = isEnd ? arrive : (schedule.begin?.[k] ?? Math.max(arrive, t.twStartMin[node]!));
+    // A reload stop serves nobody: it is left when the next trip's goods are released (its leave time).
+    const reload = isStopAt(p, v, schedule, k);
+    const begin = isEnd ? arrive : reload ? schedule.leave[k]! : (schedule.begin?.[k] ?? Math.max(arrive, t.twStartMin[node]!));
     if (!isEnd) {
       waiting += begin - arrive;
-      service += t.serviceMin[node]!;
+      if (!reload) service += t.serviceMin[node]!;
     }
     // Several windows: lateness is after the last one, which is the hull's end.
     const late = begin - t.twEndMin[node]!;

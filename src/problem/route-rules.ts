@@ -1,5 +1,6 @@
 import type { RouteScore, SolutionScore } from "../../strategies/core/evaluator.js";
 import { unservedNodes } from "../../strategies/core/evaluate-rules.js";
+import { isReloadStop } from "../../strategies/core/evaluate-trips.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
 import { capMinutes, isAllowed, mayBeUnassigned } from "./service-diagnostics.js";
 
@@ -34,7 +35,8 @@ export function routeBreaches(p: CompiledProblem, v: number, route: readonly num
     none.durationOverMin = Math.max(0, score.durationMin - capMinutes(p, v));
   }
   none.distanceOver = Math.max(0, score.distance - rules.maxDistance[v]!);
-  none.stopsOver = Math.max(0, route.length - rules.maxStops[v]!);
+  // Reload stops (several trips) are no customers.
+  none.stopsOver = Math.max(0, route.length - (score.reloads ?? 0) - rules.maxStops[v]!);
   return none;
 }
 
@@ -76,7 +78,7 @@ export function judgeSolution(p: CompiledProblem, s: Solution, score: SolutionSc
   let feasible = s.routes.length === p.vehicleCount && score.duplicated.length === 0 && unservedRequired.length === 0;
   for (let v = 0; feasible && v < p.vehicleCount; v++) {
     const route = s.routes[v]!;
-    if (route.some((c) => c < 0 || c >= p.nodeCount || p.isDepot[c])) feasible = false;
+    if (route.some((c) => c < 0 || c >= p.nodeCount || (p.isDepot[c] && !(p.trips && isReloadStop(p.trips, v, c))))) feasible = false;
     else if (!routeAcceptable(p, v, route, score.routes[v]!)) feasible = false;
   }
   return { feasible, unserved, unservedRequired };

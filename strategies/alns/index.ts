@@ -2,7 +2,14 @@ import { rulesRefusal } from "../core/evaluate-rules.js";
 import { travelRefusal } from "../core/travel.js";
 import { tinyProblemPatience, type Budget } from "../core/budget.js";
 import { isSymmetric } from "../core/neighbours.js";
-import { denseMatrixRefusal, loadRulesRefusal, lockedStopsRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
+import {
+  denseMatrixRefusal,
+  loadRulesRefusal,
+  lockedStopsRefusal,
+  tripRulesRefusal,
+  type CompiledProblem,
+  type Solution,
+} from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
 import { twoOptRoute } from "../core/two-opt.js";
@@ -117,6 +124,7 @@ export const alns: Strategy = {
       rulesRefusal(p, "alns") ??
       loadRulesRefusal(p, "alns") ??
       lockedStopsRefusal(p, "alns") ??
+      tripRulesRefusal(p, "alns") ??
       travelRefusal(p, "alns", alns.features);
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },

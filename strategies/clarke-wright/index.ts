@@ -3,7 +3,14 @@ import { travelRefusal } from "../core/travel.js";
 import type { Budget } from "../core/budget.js";
 import { evaluateRoute } from "../core/evaluator.js";
 import { nearestNeighbours } from "../core/neighbours.js";
-import { distanceBetween, loadRulesRefusal, lockedStopsRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
+import {
+  distanceBetween,
+  loadRulesRefusal,
+  lockedStopsRefusal,
+  tripRulesRefusal,
+  type CompiledProblem,
+  type Solution,
+} from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
 import { Workspace } from "../core/workspace.js";
@@ -95,6 +102,7 @@ export const clarkeWright: Strategy = {
       rulesRefusal(p, "clarke-wright") ??
       loadRulesRefusal(p, "clarke-wright") ??
       lockedStopsRefusal(p, "clarke-wright") ??
+      tripRulesRefusal(p, "clarke-wright") ??
       travelRefusal(p, "clarke-wright", clarkeWright.features);
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },

@@ -92,6 +92,18 @@ export class Budget {
     return this.iterations;
   }
 
+  /**
+   * Makes the listener hear `map(best)` instead of `best` until the returned function is called: a
+   * strategy that searches a reformulated problem (search/trip-copies.ts) reports in the caller's nodes.
+   */
+  mapImprovements(map: (best: Solution) => Solution): () => void {
+    const listener = this.listener;
+    if (listener) this.listener = (best) => listener(map(best));
+    return () => {
+      this.listener = listener;
+    };
+  }
+
   /** Subscribes the single listener for new best feasible solutions (see ImprovementListener). */
   onImprovement(listener: ImprovementListener): void {
     this.listener = listener;

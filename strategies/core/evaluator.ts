@@ -1,4 +1,5 @@
 import { checkRouteLoads } from "./evaluate-loads.js";
+import { evaluateTripRoute, isReloadStop } from "./evaluate-trips.js";
 import { keepsLocks } from "./evaluate-locks.js";
 import { routeRuleExcess, unservedFromSeen } from "./evaluate-rules.js";
 import { timeRoute } from "./schedule.js";
@@ -37,6 +38,9 @@ export interface RouteScore {
   breakMinutes?: number;
   missedBreaks?: number;
   missedBreakMinutes?: number;
+  /** With trips only (p.trips): reload stops on the route, and how many exceed the vehicle's limit (evaluate-trips.ts). */
+  reloads?: number;
+  reloadsExcess?: number;
   feasible: boolean;
 }
 
@@ -102,6 +106,7 @@ export function evaluateRoute(
       feasible: keepsLocks(p, v, route, 0),
     };
   }
+  if (p.trips) return evaluateTripRoute(p, v, route, len, schedule);
   let distance = 0;
   let load = 0;
   let prev = start;
@@ -211,7 +216,8 @@ export function evaluateSolution(p: CompiledProblem, s: Solution): SolutionScore
     const route = s.routes[v] ?? [];
     for (const c of route) {
       if (c < 0 || c >= p.nodeCount || p.isDepot[c]) {
-        feasible = false;
+        // A reload stop (evaluate-trips.ts) is the one depot a route may visit inside.
+        if (!(p.trips && c >= 0 && c < p.nodeCount && isReloadStop(p.trips, v, c))) feasible = false;
         continue;
       }
       if (seen[c]! > 0) duplicated.push(c);

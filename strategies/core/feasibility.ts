@@ -92,6 +92,8 @@ export function solveFeasibly(strategy: Strategy, original: CompiledProblem, bud
  * has at least MIN_PHASE_MS).
  */
 export function restoreFeasibility(p: CompiledProblem, budget: Budget, from?: Solution, untilMs = budget.deadlineMs): Solution | null {
+  // Its repairs and constructions plan no reload stops: on vehicles that reload, the search's time is better spent.
+  if (p.trips?.reloadNodes.some((nodes) => nodes.length > 0)) return null;
   const hardStop = Math.max(untilMs, solverNow() + MIN_PHASE_MS);
   const stop = () => solverNow() >= hardStop;
   const steps = STEPS_PER_CUSTOMER * Math.max(1, p.customers.length);

@@ -76,6 +76,8 @@ export function normaliseScale(p: CompiledProblem): CompiledProblem {
     demand: times(p.demand, q),
     capacity: times(p.capacity, q),
     time,
+    // Release times are minutes (x t).
+    ...(p.trips?.release ? { trips: { ...p.trips, release: times(p.trips.release, t) } } : {}),
     // Skip penalties are costs and caps distances (x s); shifts and working hours minutes (x t).
     ...(p.rules
       ? {

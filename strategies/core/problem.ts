@@ -60,6 +60,11 @@ export interface CompiledProblem {
    * are then distance / speed and every route returns to its end node, exactly as before.
    */
   travel?: TravelRules | null;
+  /**
+   * Several trips a day and release times (constraints.md, "Plans that change during the day").
+   * Absent or null when the request uses neither: a route then never visits a depot inside.
+   */
+  trips?: TripRules | null;
 }
 
 /** The locked head of each route: same vehicle, same order, before every other stop. */
@@ -95,6 +100,27 @@ export interface TravelRules {
   breaks: BreakRule[][];
   /** Per vehicle: 1 returns to its end node, 0 an open route that ends at its last stop. */
   returnToEnd: Uint8Array;
+}
+
+/** Reload stops and release times; evaluated by evaluate-trips.ts. */
+export interface TripRules {
+  /** Per vehicle: the depots it may visit between customers to start a new trip (empty: none). */
+  reloadNodes: Int32Array[];
+  /** Per vehicle: the most reload stops on its route (0x7fffffff: no limit). */
+  maxReloads: Int32Array;
+  /** Per node: minutes from which its goods are at the depot (0 at depots); null when every node is released at once. */
+  release: Float64Array | null;
+  /**
+   * The search's expanded problem only (search/trip-copies.ts): per node, the reload node it is a
+   * copy of, -1 for the problem's own nodes.
+   */
+  copyOf?: Int32Array;
+}
+
+/** Whether `node` is one of vehicle v's reload nodes. */
+export function isReloadNode(p: CompiledProblem, v: number, node: number): boolean {
+  const nodes = p.trips?.reloadNodes[v];
+  return nodes !== undefined && nodes.includes(node);
 }
 
 /** Who may serve what, and when. Every array is full length; "none" is encoded, never null. */
@@ -198,6 +224,15 @@ export function denseMatrixRefusal(p: CompiledProblem, strategy: string): string
     `the ${strategy} strategy needs the full distance matrix, which is not built for ${p.nodeCount} nodes ` +
     "(distances are computed from node_positions on demand); use the large strategy"
   );
+}
+
+/**
+ * The refusal of a strategy that knows no reload stops or release times, for problems with them;
+ * null without them. Only hgs's general search prices trips (search/route-trips.ts).
+ */
+export function tripRulesRefusal(p: CompiledProblem, strategy: string): string | null {
+  if (!p.trips) return null;
+  return `the ${strategy} strategy does not handle vehicle_reload_nodes or node_release_times; use the hgs strategy`;
 }
 
 /**

@@ -22,6 +22,8 @@ export const STRATEGY_FEATURES = [
   "backhauls",
   "shipments",
   "extra_dimensions",
+  "reloads",
+  "release_times",
   "locked_stops",
   "duration_matrix",
   "profiles",

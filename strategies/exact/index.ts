@@ -1,7 +1,7 @@
 import type { Budget } from "../core/budget.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { evaluateRoute } from "../core/evaluator.js";
-import { denseMatrixRefusal, emptySolution, type CompiledProblem, type Solution } from "../core/problem.js";
+import { denseMatrixRefusal, emptySolution, tripRulesRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import { STRATEGY_FEATURES, type Strategy } from "../core/strategy.js";
 
 /**
@@ -70,9 +70,10 @@ function droppableCustomers(p: CompiledProblem): number[] {
 export const exact: Strategy = {
   name: "exact",
   kind: "exact",
-  features: [...STRATEGY_FEATURES],
+  // Its enumeration plans no reload stops and knows no release times.
+  features: STRATEGY_FEATURES.filter((f) => f !== "reloads" && f !== "release_times"),
   supports(p) {
-    const refusal = denseMatrixRefusal(p, "exact");
+    const refusal = denseMatrixRefusal(p, "exact") ?? tripRulesRefusal(p, "exact");
     if (refusal) return { ok: false, reason: refusal };
     if (!fitsExhaustive(p.customers.length, p.vehicleCount, droppableCustomers(p).length)) {
       const reason =

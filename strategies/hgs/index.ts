@@ -14,6 +14,7 @@ import { buildBackhaulModel } from "../search/backhaul-model.js";
 import { completeRoutes as complete } from "../search/textbook/solutions.js";
 import { hgsSettings } from "../settings.js";
 import { buildsOwnMatrix, withDenseMatrix } from "./whole-matrix.js";
+import { tripSearch, tripsRefusal } from "./trips.js";
 
 /**
  * The strong search, for every problem: this plugin only chooses the method. One depot,
@@ -43,7 +44,7 @@ export const hgs: Strategy = {
   kind: "search",
   features: HGS_FEATURES,
   supports(p) {
-    const refusal = (buildsOwnMatrix(p) ? null : denseMatrixRefusal(p, "hgs")) ?? travelRefusal(p, "hgs", HGS_FEATURES);
+    const refusal = (buildsOwnMatrix(p) ? null : denseMatrixRefusal(p, "hgs")) ?? travelRefusal(p, "hgs", HGS_FEATURES) ?? tripsRefusal(p);
     if (refusal) return { ok: false, reason: refusal };
     if (p.customers.length < 2) return { ok: false, reason: "hgs needs at least two customers" };
     if (p.vehicleCount === 0) return { ok: false, reason: "there are no vehicles" };
@@ -52,6 +53,8 @@ export const hgs: Strategy = {
   solve(given: CompiledProblem, budget: Budget, initial?: Solution): Solution {
     // Textbook windows above 3,000 nodes given by coordinates: the matrix, built here (whole-matrix.ts).
     const p = buildsOwnMatrix(given) ? withDenseMatrix(given) : given;
+    // Reload stops and release times: the general search on the problem with reload copies.
+    if (p.trips) return tripSearch(p, budget, initial);
     // Travel rules: the general search, whose route model reads each vehicle's travel minutes
     // (search/problem-data.ts), prices time costs, takes several windows and breaks from the
     // evaluator's schedule (search/routes.ts); open routes end at a free extra depot.

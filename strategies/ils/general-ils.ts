@@ -169,7 +169,9 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
   // With order rules the start is built here from nothing, and the search starts at raised prices
   // of infeasibility (lowered as feasible outcomes come): near feasible routes, instead of packing
   // (a fleet with little slack) or repairing time warp from cheap overloaded ones in few iterations.
-  if (m.order) {
+  // Reload stops (search/trip-copies.ts) likewise: at the usual prices the first feasible plan of a
+  // multi-trip instance came after seconds, at raised ones in a fraction of one.
+  if (m.order || m.p.trips?.copyOf) {
     penalties.raise(START_PRICE_FACTOR);
     rs.penalties = penalties.current;
     rs.reprice();

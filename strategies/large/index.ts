@@ -2,7 +2,14 @@ import { Budget } from "../core/budget.js";
 import { travelRefusal } from "../core/travel.js";
 import { evaluateSolution } from "../core/evaluator.js";
 import { nearestNeighbours } from "../core/neighbours.js";
-import { cloneSolution, loadRulesRefusal, lockedStopsRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
+import {
+  cloneSolution,
+  loadRulesRefusal,
+  lockedStopsRefusal,
+  tripRulesRefusal,
+  type CompiledProblem,
+  type Solution,
+} from "../core/problem.js";
 import type { Strategy } from "../core/strategy.js";
 import { hgs } from "../hgs/index.js";
 import { pickRouteGroup } from "../decomposition/group.js";
@@ -88,7 +95,11 @@ export const large: Strategy = {
   features: ["capacities", "distance_matrix", "time_windows", "multiple_depots", "mixed_fleet"],
   supports(p) {
     const reason =
-      refusal(p) ?? loadRulesRefusal(p, "large") ?? lockedStopsRefusal(p, "large") ?? travelRefusal(p, "large", large.features);
+      refusal(p) ??
+      loadRulesRefusal(p, "large") ??
+      lockedStopsRefusal(p, "large") ??
+      tripRulesRefusal(p, "large") ??
+      travelRefusal(p, "large", large.features);
     return reason ? { ok: false, reason: `the large strategy cannot take this request: ${reason}` } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {

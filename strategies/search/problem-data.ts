@@ -6,6 +6,7 @@ import { arrivalClose, departureOpen, durationCap } from "../core/evaluate-rules
 import { buildFleetRules, compatibleNeighbours, rulesKey, type FleetRules } from "./fleet-rules.js";
 import type { LoadDimension } from "./load-segment.js";
 import { windowNeighbours } from "./window-neighbours.js";
+import { fewerCopyNeighbours, routeCapacityBound } from "./trip-copies.js";
 
 /** Hard time windows priced by time warp, and the working-hours cap on a route's duration (Infinity when none). */
 export interface HardWindows {
@@ -227,6 +228,7 @@ export function buildProblemData(p: CompiledProblem, view?: TextbookView): Probl
       GRANULARITY,
     );
   if (!view && order?.backhaul) neighbours = sameKindFirst(p, order.backhaul, GRANULARITY, neighbours);
+  if (p.trips?.copyOf) neighbours = fewerCopyNeighbours(p.trips.copyOf, neighbours);
   const timed = t !== null && (!view || view.windows) ? t : null;
   const perVehicle = (f: (v: number) => number) => (timed ? Float64Array.from({ length: routes }, (_, v) => f(v)) : null);
   return {
@@ -251,7 +253,8 @@ export function buildProblemData(p: CompiledProblem, view?: TextbookView): Probl
     nearSwapStar: view?.nearSwapStar === true,
     latePenalty: timed && timed.latePenaltyPerMin > 0 ? timed.latePenaltyPerMin : 0,
     routes,
-    capacity: p.capacity,
+    // Vehicles that reload hold capacity per trip (route-trips.ts): no bound on the route's total.
+    capacity: p.trips ? routeCapacityBound(p) : p.capacity,
     loads,
     richLoads: p.loads != null,
     order,

@@ -10,6 +10,7 @@ import { RouteLoads } from "./route-loads.js";
 import { RouteLocks } from "./route-locks.js";
 import { RouteRules } from "./route-rules.js";
 import { RouteTimes } from "./route-times.js";
+import { RouteTrips } from "./route-trips.js";
 import type { TimeSegment } from "./time-segment.js";
 
 /**
@@ -36,6 +37,8 @@ export class Routes {
   /** Time segments (null unless hard windows are priced by time warp); every load dimension's peak (null for one delivered). */
   readonly times: RouteTimes | null;
   readonly loads: RouteLoads | null;
+  /** Reload stops and release times (route-trips.ts); null without them. */
+  readonly trips: RouteTrips | null;
   /** Penalised cost per route under `penalties`. */
   readonly cost: Float64Array;
   /** Objective per route: fixed + unit x distance, plus the soft-window lateness penalty. */
@@ -73,7 +76,8 @@ export class Routes {
     this.bwd = make(() => new Float64Array(slots));
     this.load = make(() => new Float64Array(slots));
     this.serv = make(() => new Float64Array(slots));
-    this.times = m.twStart !== null && m.latePenalty === 0 && !m.visitTimes ? new RouteTimes(m, slots) : null;
+    this.trips = m.p.trips ? new RouteTrips(m, slots) : null;
+    this.times = m.twStart !== null && m.latePenalty === 0 && !m.visitTimes && !this.trips ? new RouteTimes(m, slots) : null;
     this.loads = m.richLoads ? new RouteLoads(m) : null;
     this.length = new Int32Array(m.routes);
     this.cost = new Float64Array(m.routes);
@@ -156,7 +160,11 @@ export class Routes {
       }
     }
     this.length[r] = count;
-    this.loadExcess[r] = this.loads ? this.loads.setRoute(r, seq, count) : Math.max(0, load[count]! - m.capacity[r]!);
+    this.loadExcess[r] = this.trips?.reloads
+      ? this.trips.excess(r, seq, 1, count)
+      : this.loads
+        ? this.loads.setRoute(r, seq, count)
+        : Math.max(0, load[count]! - m.capacity[r]!);
     const order = this.loads?.order;
     this.broken[r] = order && (order.brokenRange(seq, 1, count) || order.orderExcessRange(seq, 1, count) > 0) ? 1 : 0;
     if (this.locks && !this.locks.setRoute(r, seq, count)) this.broken[r] = 1;
@@ -164,7 +172,12 @@ export class Routes {
     this.durationExcess[r] = 0;
     this.duration[r] = 0;
     let late = 0;
-    if (count > 0 && this.times) {
+    if (count > 0 && this.trips?.timed) {
+      const seg = this.trips.segment(r, seq, 1, count);
+      this.timeWarp[r] = seg.timeWarp;
+      this.duration[r] = seg.duration;
+      this.durationExcess[r] = Math.max(0, seg.duration - m.maxDurationOf![r]!);
+    } else if (count > 0 && this.times) {
       this.times.set(r, seq, count);
       const seg = this.times.whole(r, seq, count);
       this.timeWarp[r] = seg.timeWarp;
@@ -247,7 +260,11 @@ export class Routes {
     if (order && !orderKept && order.brokenPieces(pieces, this.seq, this.routeOf, this.pos)) return Number.POSITIVE_INFINITY;
     // Backhauls: a delivery after a pickup is refused, as PyVRP refuses a backhaul -> linehaul arc.
     if (order && order.orderExcessPieces(pieces, this.seq) > 0) return Number.POSITIVE_INFINITY;
-    const excess = this.loads ? this.loads.excessOfPieces(v, pieces, this.seq) : piecesLoad(this, pieces) - m.capacity[v]!;
+    const excess = this.trips?.reloads
+      ? this.trips.excess(v, this.buffer, 0, this.write(pieces, this.buffer) - 1)
+      : this.loads
+        ? this.loads.excessOfPieces(v, pieces, this.seq)
+        : piecesLoad(this, pieces) - m.capacity[v]!;
     const price = travel + (excess > 0 ? this.penalties.load * excess : 0);
     return this.rules ? price + this.rules.capPrice(v, pieces, distance, this.penalties) : price;
   }
@@ -257,6 +274,10 @@ export class Routes {
     const m = this.m;
     if (pieces.size === 0) return 0;
     const pen = this.penalties;
+    if (this.trips?.timed) {
+      const seg = this.trips.segment(v, this.buffer, 0, this.write(pieces, this.buffer) - 1);
+      return this.costs.timePrice(seg, m.maxDurationOf![v]!);
+    }
     if (this.times) {
       return this.costs.routeTimePrice(v, this.times.segmentOf(v, pieces, this.seq, this.length), m.maxDurationOf![v]!);
     }
@@ -283,6 +304,8 @@ export class Routes {
 
   /** Time price (as timePrice) of vehicle v driving customers[0..count) under hard windows, from scratch (0 without them). */
   listTimePrice(v: number, customers: ArrayLike<number>, count: number): number {
+    if (count > 0 && this.trips?.timed)
+      return this.costs.timePrice(this.trips.segment(v, customers, 0, count - 1), this.m.maxDurationOf![v]!);
     if (count === 0 || !this.times) return 0;
     return this.costs.routeTimePrice(v, this.times.listSegment(v, customers, count), this.m.maxDurationOf![v]!);
   }

@@ -1,7 +1,14 @@
 import { rulesRefusal } from "../core/evaluate-rules.js";
 import { travelRefusal } from "../core/travel.js";
 import type { Budget } from "../core/budget.js";
-import { denseMatrixRefusal, loadRulesRefusal, lockedStopsRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
+import {
+  denseMatrixRefusal,
+  loadRulesRefusal,
+  lockedStopsRefusal,
+  tripRulesRefusal,
+  type CompiledProblem,
+  type Solution,
+} from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
 import { twoOptRoute } from "../core/two-opt.js";
@@ -57,6 +64,7 @@ export const sweep: Strategy = {
       rulesRefusal(p, "sweep") ??
       loadRulesRefusal(p, "sweep") ??
       lockedStopsRefusal(p, "sweep") ??
+      tripRulesRefusal(p, "sweep") ??
       travelRefusal(p, "sweep", sweep.features);
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },

@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { checkLoadRules, type LoadFieldsOfRequest } from "./check-loads.js";
+import { checkTripRules, type TripFieldsOfRequest } from "./check-trips.js";
 import type { PlainCvrpRequest } from "./requests.js";
 
 /**
@@ -65,7 +66,7 @@ function minutesOf(clock: string, base: number[]): number {
  * them, their absence otherwise.
  */
 export function checkDistanceResult(
-  request: PlainCvrpRequest & ConstraintRequestFields & Partial<LoadFieldsOfRequest>,
+  request: PlainCvrpRequest & ConstraintRequestFields & Partial<LoadFieldsOfRequest> & TripFieldsOfRequest,
   result: PlainResult,
 ): void {
   const n = request.node_num;
@@ -93,9 +94,14 @@ export function checkDistanceResult(
     let load = 0;
     let dist = 0;
     const loads: number[] = [];
+    // Several trips: a reload stop of the vehicle ends a trip, whose load must fit; the next starts empty.
+    const reload = new Set(request.vehicle_reload_nodes?.[v] ?? []);
     route.forEach((node, i) => {
       if (i > 0) dist += d(route[i - 1]!, node);
-      if (i > 0 && i < route.length - 1) {
+      if (i > 0 && i < route.length - 1 && reload.has(node)) {
+        expect(load, `${label} trip ending at position ${i} within capacity`).to.be.at.most(request.vehicles_capacity[v]!);
+        load = 0;
+      } else if (i > 0 && i < route.length - 1) {
         expect(depots.has(node), `${label} visits depot ${node} as a customer`).to.equal(false);
         seen.set(node, (seen.get(node) ?? 0) + 1);
         load += request.node_demands[node]!;
@@ -106,6 +112,7 @@ export function checkDistanceResult(
     expect(result.loads[label]).to.deep.equal(loads);
     expect(result.distances[k]).to.be.closeTo(dist, 1e-6 * Math.max(1, dist));
     checkRouteRules(request, result, label, v, route, dist);
+    checkTripRules(request, result, label, v, route);
     total += dist;
   });
   const unassigned = result.unassigned;
@@ -157,7 +164,7 @@ function checkRouteRules(
   route: number[],
   dist: number,
 ): void {
-  const customers = route.slice(1, -1);
+  const customers = route.slice(1, -1).filter((c) => !(request as TripFieldsOfRequest).vehicle_reload_nodes?.[v]?.includes(c));
   const has = new Set(request.vehicle_skills?.[v] ?? []);
   for (const c of customers) {
     for (const skill of request.node_skills?.[c] ?? []) expect(has.has(skill), `${label} lacks skill ${skill} of node ${c}`).to.equal(true);

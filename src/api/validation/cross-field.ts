@@ -6,6 +6,7 @@ import { MAX_ISSUES } from "./ajv-issues.js";
 import { SERVICE_FIELDS, serviceFieldIssues } from "./service-fields.js";
 import { loadFieldIssues, READ_BY_LOAD_RULES } from "./load-fields.js";
 import { READ_BY_TRAVEL_RULES, travelFieldIssues } from "./travel-fields.js";
+import { READ_BY_TRIP_RULES, tripFieldIssues } from "./trip-fields.js";
 import { planFieldIssues, READ_BY_PLAN_RULES } from "./plan-fields.js";
 
 /** Checks an URL for the callback target; null means acceptable. */
@@ -31,6 +32,7 @@ export const READ_BY_CROSS_FIELD_RULES: ReadonlySet<string> = new Set([
   ...SERVICE_FIELDS,
   ...READ_BY_LOAD_RULES,
   ...READ_BY_TRAVEL_RULES,
+  ...READ_BY_TRIP_RULES,
   ...READ_BY_PLAN_RULES,
 ]);
 
@@ -126,6 +128,7 @@ export function crossFieldIssues(req: SolveRequestInput, checkCallbackUrl: Callb
   serviceFieldIssues(req, depots, add);
   loadFieldIssues(req, add);
   travelFieldIssues(req, add);
+  tripFieldIssues(req, add);
   planFieldIssues(req, add);
 
   if (req.callback_url !== undefined) {

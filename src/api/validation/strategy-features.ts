@@ -43,6 +43,8 @@ export function travelFeaturesOf(r: SolveRequestInput): TravelFeature[] {
  */
 export function unsupportedFeatureIssues(r: SolveRequestInput): ValidationIssue[] {
   const used = travelFeaturesOf(r);
+  const combined = tripCombinationIssues(r, used);
+  if (combined.length > 0) return combined;
   if (used.length === 0) return [];
   // Above the dense matrix's size only the decomposition (large) runs, and it honours none of them.
   if (r.node_num > DENSE_MATRIX_MAX_NODES) {
@@ -69,4 +71,28 @@ export function unsupportedFeatureIssues(r: SolveRequestInput): ValidationIssue[
     });
   }
   return issues;
+}
+
+/**
+ * Several trips are searched on their own route model (reload copies), which does not yet carry
+ * the travel rules or locked stops: a request combining them is refused at submission, naming the
+ * trip field and what it is combined with.
+ */
+function tripCombinationIssues(r: SolveRequestInput, travel: readonly TravelFeature[]): ValidationIssue[] {
+  const req = r as SolveRequestInput & ConstraintFields;
+  const field = req.vehicle_reload_nodes?.some((nodes) => (nodes?.length ?? 0) > 0)
+    ? "vehicle_reload_nodes"
+    : req.node_release_times?.some((t) => t > 0)
+      ? "node_release_times"
+      : null;
+  if (field === null) return [];
+  const others = [...travel.map((f) => FIELD_OF[f]), ...(req.vehicle_locked_stops?.some((k) => k > 0) ? ["vehicle_locked_stops"] : [])];
+  if (others.length === 0) return [];
+  return [
+    {
+      loc: ["body", field],
+      msg: `${field} together with ${[...new Set(others)].join(", ")} is not supported yet; send the request without one of them`,
+      type: "unsupported_feature",
+    },
+  ];
 }

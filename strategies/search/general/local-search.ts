@@ -1,6 +1,7 @@
 import type { Rng } from "../../core/rng.js";
 import type { Routes } from "../routes.js";
 import { SwapStar } from "../moves/swap-star.js";
+import { insertReload, moveReload } from "../moves/reload-insert.js";
 import { improveFleetUse } from "../moves/vehicle-change.js";
 import { repairBackhaulPairing } from "../moves/backhaul-pairing.js";
 import { backhaulHeadExchange, linehaulTwoOptStar } from "../moves/linehaul-two-opt-star.js";
@@ -136,7 +137,11 @@ export class GeneralLocalSearch extends GeneralMovePricing {
         const near = m.neighbours[u]!;
         // Customers that may stay unserved (operators/insert-unserved.ts, remove-optional.ts): serve, drop or exchange them.
         if (optional && rs.routeOf[u]! < 0) {
-          if (this.neighbourhoodChanged(u, lastTested) && this.insertUnserved.evaluate(u)) {
+          // A reload copy (search/trip-copies.ts) goes into its own vehicle's route only.
+          const owner = rs.trips ? rs.trips.ownerOf[u]! : -1;
+          if (owner >= 0) {
+            if (rs.modifiedAt[owner]! > lastTested && insertReload(this, u, owner)) improved = true;
+          } else if (this.neighbourhoodChanged(u, lastTested) && this.insertUnserved.evaluate(u)) {
             this.insertUnserved.apply();
             improved = true;
           }
@@ -144,6 +149,10 @@ export class GeneralLocalSearch extends GeneralMovePricing {
         }
         if (optional && rs.modifiedAt[rs.routeOf[u]!]! > lastTested && this.removeOptional.evaluate(u)) {
           this.removeOptional.apply();
+          improved = true;
+          continue;
+        }
+        if (rs.trips && rs.trips.ownerOf[u]! >= 0 && rs.modifiedAt[rs.routeOf[u]!]! > lastTested && moveReload(this, u)) {
           improved = true;
           continue;
         }
