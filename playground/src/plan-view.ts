@@ -13,8 +13,10 @@ export interface Stop {
   window: [number, number] | null;
   /** The stop's several windows (node_time_window_sets), null when it has one. */
   windows: [number, number][] | null;
-  /** A customer served here (false at the start node, and at the end node of a route that returns). */
+  /** A customer served here (false at the start node, at a reload stop, and at the end node of a route that returns). */
   served: boolean;
+  /** A reload stop (vehicle_reload_nodes): back at a depot between two trips, the load back at 0. */
+  reload: boolean;
   /** One of the first `vehicle_locked_stops[v]` stops of `initial_routes[v]`, kept in place. */
   locked: boolean;
   load: number;
@@ -27,8 +29,12 @@ export interface VehiclePlan {
   vehicle: number;
   color: string;
   route: number[];
-  /** Stops served (the route without its start node and, unless the route is open, its end node). */
+  /** Customers served (the route without its start node, its reload stops and, unless the route is open, its end node). */
   customers: number;
+  /** Trips: one more than its reload stops. */
+  trips: number;
+  /** The largest load of one trip (the route's load when it has one trip). */
+  peakTripLoad: number;
   distance: number;
   cost: number;
   load: number;
@@ -120,6 +126,16 @@ export function isTimed(request: SolveRequest): boolean {
   return Array.isArray(request.node_time_windows) && Array.isArray(request.node_service_time) && travel;
 }
 
+/** The load each trip delivers: the cumulative load before each reload stop and at the end. */
+function tripLoads(stops: Stop[]): number[] {
+  const out: number[] = [];
+  stops.forEach((stop, i) => {
+    if (stop.reload) out.push(stops[i - 1]?.load ?? 0);
+  });
+  out.push(stops[stops.length - 1]?.load ?? 0);
+  return out;
+}
+
 /** The result's `breaks` of one vehicle, read as minutes. */
 function breaksOf(result: SolvedResult, label: string, base: number): Break[] {
   const all = (result as { breaks?: Record<string, { start: string; end: string; after_node: number }[]> }).breaks;
@@ -156,7 +172,9 @@ export function buildPlanView(request: SolveRequest, result: SolvedResult): Plan
     const open = (request.vehicle_return_to_end as boolean[] | undefined)?.[vehicle] === false;
     const isStop = (i: number) => i > 0 && (open || i < route.length - 1);
     const windowSets = request.node_time_window_sets as ([number, number][] | null)[] | undefined;
+    const reloadNodes = new Set((request.vehicle_reload_nodes as (number[] | null)[] | undefined)?.[vehicle] ?? []);
     const stops = route.map((node, i): Stop => {
+      const reload = isStop(i) && reloadNodes.has(node);
       const window = timed ? (request.node_time_windows?.[node] ?? null) : null;
       const windows = timed && isStop(i) ? (windowSets?.[node] ?? null) : null;
       // The document types each pair as a string array of exactly two items.
@@ -179,7 +197,8 @@ export function buildPlanView(request: SolveRequest, result: SolvedResult): Plan
         lateness,
         window,
         windows,
-        served: isStop(i),
+        served: isStop(i) && !reload,
+        reload,
         locked: isLocked,
         load,
         onBoard: onBoard?.[i] ?? null,
@@ -203,10 +222,12 @@ export function buildPlanView(request: SolveRequest, result: SolvedResult): Plan
       vehicle,
       color: vehicleColor(vehicle),
       route,
-      customers: route.filter((_, i) => isStop(i)).length,
+      customers: stops.filter((s) => s.served).length,
+      trips: 1 + stops.filter((s) => s.reload).length,
       distance,
       cost: fixed + unit * distance + timeCost + (soft ? lateness * (request.late_penalty_per_min ?? 0) : 0),
-      load: loads[loads.length - 1] ?? 0,
+      load: tripLoads(stops).reduce((a, b) => a + b, 0),
+      peakTripLoad: Math.max(0, ...tripLoads(stops)),
       capacity: request.vehicles_capacity[vehicle] ?? 0,
       stops,
       onBoard,

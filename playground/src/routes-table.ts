@@ -6,13 +6,23 @@ const num = (x: number, digits = 1) => x.toLocaleString("en-US", { maximumFracti
 
 /** The route list: one row per used vehicle, the totals, and the result's own summary figures. */
 export function renderRoutesTable(table: HTMLTableElement, summary: HTMLElement, plan: PlanView, result: SolvedResult, base: number): void {
-  const head = ["Vehicle", "Stops", "Distance", "Cost", "Load / capacity", ...(plan.timed ? ["Departs", "Returns", "Late (min)"] : [])];
+  const trips = plan.vehicles.some((v) => v.trips > 1);
+  const head = [
+    "Vehicle",
+    "Stops",
+    ...(trips ? ["Trips"] : []),
+    "Distance",
+    "Cost",
+    "Load / capacity",
+    ...(plan.timed ? ["Departs", "Returns", "Late (min)"] : []),
+  ];
   const rows = plan.vehicles.map((v) => [
     v.label,
     String(v.customers),
+    ...(trips ? [String(v.trips)] : []),
     num(v.distance),
     num(v.cost, 2),
-    `${v.load} / ${v.capacity}`,
+    v.trips > 1 ? `${v.load} in ${v.trips} trips (fullest ${v.peakTripLoad}) / ${v.capacity}` : `${v.load} / ${v.capacity}`,
     ...(plan.timed
       ? [v.depart === null ? "" : minutesToClock(v.depart, base), v.finish === null ? "" : minutesToClock(v.finish, base), num(v.lateness)]
       : []),
@@ -20,6 +30,7 @@ export function renderRoutesTable(table: HTMLTableElement, summary: HTMLElement,
   const totals = [
     "Total",
     String(plan.totals.customers),
+    ...(trips ? [String(plan.vehicles.reduce((a, v) => a + v.trips, 0))] : []),
     num(plan.totals.distance),
     num(plan.totals.cost, 2),
     String(plan.totals.load),

@@ -11,6 +11,7 @@ export const TIMELINE_COLORS = {
   cap: "#7b1fa2",
   shift: "#00897b",
   break: "#6d4c41",
+  reload: "#1b5e20",
   locked: "#212121",
 };
 
@@ -24,7 +25,8 @@ const ROW_HEIGHT = 26;
  * route's distance instead. With pickups or shipments (`loads_on_board`) a step line shows the
  * load on board along the row, and the load column shows its peak against the capacity. A stop with
  * several windows shows each of them; breaks are brown bars, and locked stops (vehicle_locked_stops)
- * have a dark mark above their service. Each row also says its day in words (aria-label) for screen readers.
+ * have a dark mark above their service; a reload stop (several trips) is a full-height green mark, and
+ * the load column then shows the fullest trip. Each row also says its day in words (aria-label) for screen readers.
  */
 export function renderTimelines(container: HTMLElement, plan: PlanView, base: number): void {
   container.replaceChildren();
@@ -83,12 +85,16 @@ function vehicleRow(vehicle: VehiclePlan, plan: PlanView, axis: { from: number; 
   const load = document.createElement("span");
   load.className = "tl-load";
   const fill = document.createElement("span");
-  const shown = vehicle.onBoard ? Math.max(...vehicle.onBoard) : vehicle.load;
+  const shown = vehicle.onBoard ? Math.max(...vehicle.onBoard) : vehicle.trips > 1 ? vehicle.peakTripLoad : vehicle.load;
   fill.className = shown > vehicle.capacity ? "tl-load-fill over" : "tl-load-fill";
   fill.style.width = `${Math.min(100, (shown / (vehicle.capacity || 1)) * 100)}%`;
   const text = document.createElement("span");
   text.className = "tl-load-text";
-  text.textContent = vehicle.onBoard ? `peak ${shown} / ${vehicle.capacity}` : `${vehicle.load} / ${vehicle.capacity}`;
+  text.textContent = vehicle.onBoard
+    ? `peak ${shown} / ${vehicle.capacity}`
+    : vehicle.trips > 1
+      ? `${vehicle.trips} trips, peak ${shown} / ${vehicle.capacity}`
+      : `${vehicle.load} / ${vehicle.capacity}`;
   load.append(fill, text);
   row.append(label, canvas, load);
   const totals = dayTotals(vehicle);
@@ -102,10 +108,13 @@ function vehicleRow(vehicle: VehiclePlan, plan: PlanView, axis: { from: number; 
   const locked = vehicle.stops.filter((s) => s.locked).map((s) => s.node);
   if (locked.length > 0) row.dataset.locked = locked.join(",");
   if (vehicle.profile) row.dataset.profile = vehicle.profile;
+  const reloads = vehicle.stops.filter((s) => s.reload && s.arrive !== null).map((s) => minutesToClock(s.arrive!, base).slice(0, 5));
+  if (vehicle.trips > 1) row.dataset.trips = String(vehicle.trips);
   const extras =
     (vehicle.profile ? `; profile ${vehicle.profile}` : "") +
     (breaks.length > 0 ? `; break${breaks.length > 1 ? "s" : ""} ${breaks.join(", ")}` : "") +
-    (locked.length > 0 ? `; locked stops ${locked.join(", ")}` : "");
+    (locked.length > 0 ? `; locked stops ${locked.join(", ")}` : "") +
+    (vehicle.trips > 1 ? `; ${vehicle.trips} trips, back at the depot at ${reloads.join(", ")}` : "");
   const onBoardText = (vehicle.onBoard ? `; ${describeOnBoard(vehicle)}` : "") + extras;
   row.setAttribute(
     "aria-label",
@@ -170,6 +179,9 @@ function drawRow(canvas: HTMLCanvasElement, vehicle: VehiclePlan, plan: PlanView
     if (stop.locked && stop.serviceStart !== null)
       bar(stop.serviceStart, stop.serviceStart + Math.max(stop.service, 1), TIMELINE_COLORS.locked, 3, 3);
   });
+  // A reload stop ends a trip: a full-height mark at its arrival.
+  ctx.fillStyle = TIMELINE_COLORS.reload;
+  for (const stop of vehicle.stops) if (stop.reload && stop.arrive !== null) ctx.fillRect(x(stop.arrive) - 1, 0, 3, h);
   // Breaks fall between a stop's leave time and the next arrival: drawn over that stretch's driving.
   for (const b of vehicle.breaks) bar(b.start, b.end, TIMELINE_COLORS.break);
   if (vehicle.shift) {

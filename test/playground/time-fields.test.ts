@@ -103,6 +103,25 @@ describe("route playground: several windows, breaks, profiles, open routes and l
     expect(plan.visits.has(2)).to.equal(true);
   });
 
+  it("reads reload stops as trips: customers apart, the load each trip delivers, the fullest trip", () => {
+    const req = request({ vehicle_reload_nodes: [[0]] });
+    const times = [
+      ["08:00:00", "08:00:00"],
+      ["08:10:00", "08:15:00"],
+      ["08:25:00", "08:30:00"],
+      ["08:35:00", "08:35:00"],
+      ["08:45:00", "08:50:00"],
+      ["09:10:00", "09:10:00"],
+    ];
+    const res = result([0, 1, 0, 2, 0], times.slice(0, 5), { loads: { "Vehicle 0": [0, 1, 0, 1, 1] } });
+    const [vehicle] = buildPlanView(req, res).vehicles;
+    expect(vehicle!.stops.map((s) => s.reload)).to.deep.equal([false, false, true, false, false]);
+    expect(vehicle!.customers).to.equal(2);
+    expect(vehicle!.trips).to.equal(2);
+    expect(vehicle!.load).to.equal(2);
+    expect(vehicle!.peakTripLoad).to.equal(1);
+  });
+
   it("adds the cost per hour of the route's duration under minimum total cost, and times a duration matrix without speeds", () => {
     const req = request({
       objective: "min_total_cost",
