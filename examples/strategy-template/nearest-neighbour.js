@@ -60,6 +60,7 @@ export const nearestNeighbour = {
     if (p.loads) return { ok: false, reason: "nearest-neighbour does not handle pickups, shipments or extra load dimensions" };
     if (p.locks) return { ok: false, reason: "nearest-neighbour does not keep locked stops" };
     if (p.travel) return { ok: false, reason: "nearest-neighbour does not handle travel profiles or open routes" };
+    if (p.trips) return { ok: false, reason: "nearest-neighbour does not plan reload stops" };
     return { ok: true };
   },
   solve,
