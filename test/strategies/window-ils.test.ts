@@ -186,10 +186,10 @@ describe("iterated local search under binding windows (hgs above 100 customers w
           improvedOnStart++;
         }
       }),
-      { numRuns: 16, seed: 33 },
+      { numRuns: 10, seed: 33 },
     );
-    expect(searched).to.be.greaterThan(6);
-    expect(improvedOnStart, "several savings starts are feasible").to.be.greaterThan(2);
+    expect(searched).to.be.greaterThan(4);
+    expect(improvedOnStart, "several savings starts are feasible").to.be.greaterThan(1);
   });
 
   it(`runs for VRPTWs above ${WINDOWS_ITERATED_ABOVE} customers: feasible, the same routes for the same seed and iteration budget`, () => {
