@@ -165,7 +165,10 @@ const checker = `${shared}peers/check-result.mjs`;
 
 describe("the evaluator against the shared independent checker on a multi-trip benchmark", function () {
   before(function () {
-    if (!existsSync(checker) || !existsSync(`${shared}benchmarks/raw/MTVRPTWR/C201R0.25.sol`)) this.skip();
+    if (!existsSync(checker) || !existsSync(`${shared}benchmarks/raw/MTVRPTWR/C201R0.25.sol`)) {
+      console.log(`      (skipped: no shared checker and MTVRPTWR solution under ${shared})`);
+      this.skip();
+    }
   });
 
   it("agrees on the best known solution (feasible, same cost) and on a broken one", async () => {
