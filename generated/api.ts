@@ -499,6 +499,11 @@ export interface components {
             initial_routes?: (number[] | null)[];
             /** @description Extension (re-planning): per vehicle, `vehicle_num` entries: k >= 0 (default 0), the number of stops at the head of `initial_routes[v]` that are fixed (already served or promised): they stay on vehicle v, in that order, before every other stop, and are served even when optional. Needs `initial_routes`; k larger than that route's length, or a locked stop vehicle v lacks the `node_skills` for, is a 422. The validate pre-check reports a locked head that is already infeasible (over capacity, or late under hard windows). Strategies that do not claim the `locked_stops` feature decline such a request. */
             vehicle_locked_stops?: number[];
+            /**
+             * @description Extension (re-planning): the cost of serving a stop of `initial_routes` on another vehicle than the one whose initial route holds it, added once per such stop to that route's `cost` and so to `total_cost` (default 0: the vehicle a stop had is no concern). A dispatcher sets it to keep drivers on the stops they know: a stop then changes vehicle only when that saves more than this price. Stops new to the plan, stops left unserved and locked stops (which never move) add nothing. Needs `initial_routes` (422 otherwise); not combined with `vehicle_reload_nodes` (422 `unsupported_feature`). The answer lists the stops that changed vehicle in `reassigned_stops` and each route's share in `route_details[*].reassignment_cost`.
+             * @example 25
+             */
+            reassignment_cost?: number;
         };
         /**
          * @description Machine-readable error code. Spec codes on 429: rate_limit_exceeded, service_busy, monthly_quota_exceeded; the others are extensions: malformed_json (400), plan_limit_exceeded (400), missing_credentials / invalid_credentials / invalid_proxy_secret (401), api_access_not_in_plan / forbidden (403), not_found (404), method_not_allowed (405), task_finished (409, cancelling a task that already ended), payload_too_large (413), unsupported_media_type (415), validation_failed (422), internal_error (500), service_unavailable (503), and on failed tasks no_feasible_solution / strategy_declined (a pinned strategy declined the problem) / task_failed / cancelled. Also extensions: idempotency_key_in_use (409, a submit with the same Idempotency-Key is still being admitted), task_not_finished (409, deleting a result that is still queued or solving).
@@ -598,6 +603,10 @@ export interface components {
                     after_node: number;
                 }[];
             };
+            /** @description Extension (re-planning): the stops of `initial_routes` that the answer serves on another vehicle, ascending by node, each with its vehicle before and now. Present (possibly empty) exactly when the request gives a `reassignment_cost` above 0; `reassignment_cost_total` is their count times that price. */
+            reassigned_stops?: components["schemas"]["ReassignedStop"][];
+            /** @description Extension (re-planning): `reassignment_cost` times the number of `reassigned_stops`, already included in the `cost` of the routes that serve them and so in `total_cost`. Present exactly when `reassigned_stops` is. */
+            reassignment_cost_total?: number;
         };
         AcceptedResult: {
             /** @constant */
@@ -1099,7 +1108,7 @@ export interface components {
         };
         /**
          * RouteDetail
-         * @description Extension: the cost and schedule of one used vehicle's route, from the same evaluator that computes `total_cost`. `cost` = `fixed_cost` + `distance_cost` + `lateness_penalty`, and the `cost` of all routes adds up to `total_cost` (less `skip_penalty_total` when the result has one). Under `min_total_distance` the fixed cost is 0 and the distance cost is the distance. Minutes are null when the time dimension is off.
+         * @description Extension: the cost and schedule of one used vehicle's route, from the same evaluator that computes `total_cost`. `cost` = `fixed_cost` + `distance_cost` + `lateness_penalty` (+ `time_cost` and `reassignment_cost` when present), and the `cost` of all routes adds up to `total_cost` (less `skip_penalty_total` when the result has one). Under `min_total_distance` the fixed cost is 0 and the distance cost is the distance. Minutes are null when the time dimension is off.
          */
         RouteDetail: {
             /** @description Route distance (as in `distances`). */
@@ -1109,7 +1118,7 @@ export interface components {
             distance_cost: number;
             /** @description Sum of the late stops' penalties. */
             lateness_penalty: number;
-            /** @description fixed_cost + distance_cost + lateness_penalty. */
+            /** @description fixed_cost + distance_cost + lateness_penalty (+ time_cost and reassignment_cost when present). */
             cost: number;
             driving_minutes: number | null;
             /** @description Minutes spent waiting for windows to open. */
@@ -1139,6 +1148,8 @@ export interface components {
             capacity: number;
             /** @description Extension (cost per hour): `vehicle_unit_time_costs` x route duration in hours, included in `cost`; present when the request gives `vehicle_unit_time_costs` under `min_total_cost`. */
             time_cost?: number;
+            /** @description Extension (re-planning): `reassignment_cost` x the stops of this route that `initial_routes` had on another vehicle, included in `cost`; present when the request gives a `reassignment_cost` above 0. */
+            reassignment_cost?: number;
             /** @description Extension (driver breaks): the minutes of the route's breaks; driving, waiting, service and break minutes add up to `duration_minutes`. Present when the request gives `vehicle_breaks`. */
             break_minutes?: number;
             /** @description Extension (vehicle profiles): the vehicle's profile (`vehicle_profiles`), null for the request's own matrices; present when the request gives `vehicle_profiles`. */
@@ -1226,6 +1237,18 @@ export interface components {
             request_id: string;
             error: null;
             result: components["schemas"]["StrategyInfo"][];
+        };
+        /**
+         * ReassignedStop
+         * @description Extension (re-planning): one stop that changed vehicle against `initial_routes`.
+         */
+        ReassignedStop: {
+            /** @description The stop's node index. */
+            node: number;
+            /** @description The vehicle whose initial route held it. */
+            previous_vehicle: number;
+            /** @description The vehicle that serves it in this answer. */
+            vehicle: number;
         };
     };
     responses: {

@@ -1,4 +1,4 @@
-import type { LockedStops, Solution } from "../../strategies/core/problem.js";
+import type { LockedStops, Reassignment, Solution } from "../../strategies/core/problem.js";
 import type { PlanFields } from "./constraint-fields.js";
 
 /**
@@ -20,6 +20,18 @@ export function compileLockedStops(req: PlanFields, n: number, m: number): Locke
     return Int32Array.from(head);
   });
   return { stops, vehicle, position };
+}
+
+/**
+ * Every stop's vehicle in initial_routes and the reassignment_cost of serving it on another one,
+ * or null when that cost is absent or 0, so that such a request compiles exactly as before.
+ */
+export function compileReassignment(req: PlanFields, n: number): Reassignment | null {
+  const price = req.reassignment_cost ?? 0;
+  if (!(price > 0) || !req.initial_routes) return null;
+  const home = new Int32Array(n).fill(-1);
+  req.initial_routes.forEach((route, v) => (route ?? []).forEach((c) => (home[c] = v)));
+  return { home, price };
 }
 
 /** The request's initial_routes as a solution (one list per vehicle; null is an unused vehicle); null without them. */

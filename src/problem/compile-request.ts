@@ -1,6 +1,6 @@
 import { euclidean, type CompiledProblem, type TimeBlock } from "../../strategies/core/problem.js";
 import { compileLoadRules, compileServiceRules } from "./compile-constraints.js";
-import { compileLockedStops } from "./compile-plan.js";
+import { compileLockedStops, compileReassignment } from "./compile-plan.js";
 import { compileTravelRules } from "./compile-travel.js";
 import type { ConstraintFields } from "./constraint-fields.js";
 import { compileTripRules } from "./compile-trips.js";
@@ -104,6 +104,7 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
   const loads = compileLoadRules(constraintFields, n, m);
   const trips = compileTripRules(constraintFields, n, m, time);
   const locks = compileLockedStops(constraintFields, n, m);
+  const reassignment = compileReassignment(constraintFields, n);
   const travel = compileTravelRules({ ...constraintFields, objective: req.objective }, n, m, time, warnings);
 
   const [h, min, s] = req.base_start_time ?? [9, 0, 0];
@@ -127,6 +128,7 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
       ...(loads ? { loads } : {}),
       ...(trips ? { trips } : {}),
       ...(locks ? { locks } : {}),
+      ...(reassignment ? { reassignment } : {}),
       ...(travel ? { travel } : {}),
     },
     warnings,

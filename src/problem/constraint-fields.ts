@@ -25,7 +25,7 @@ export type LoadFields = Pick<
 export type TripFields = Pick<SolveRequest, "vehicle_reload_nodes" | "vehicle_max_reloads" | "node_release_times">;
 
 /** Plans that change during the day: a plan to start from and its locked stops (the document's own types). */
-export type PlanFields = Pick<SolveRequest, "initial_routes" | "vehicle_locked_stops">;
+export type PlanFields = Pick<SolveRequest, "initial_routes" | "vehicle_locked_stops" | "reassignment_cost">;
 
 /** The request fields of constraints.md. */
 export type ConstraintFields = ServiceFields & LoadFields & PlanFields & TravelFields & TripFields;

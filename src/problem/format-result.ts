@@ -2,6 +2,7 @@ import type { components } from "../../generated/api.js";
 import { evaluateRoute, type RouteSchedule, type SolutionScore } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
 import { loadResultFields, type LoadResultField } from "./load-result.js";
+import { reassignmentFields, routeReassignmentCost } from "./reassigned-stops.js";
 import { routeDetail, type RouteDetail } from "./route-details.js";
 import { skipPenaltyTotal, unservedCustomers } from "./route-rules.js";
 import { anyMayBeUnassigned } from "./service-diagnostics.js";
@@ -9,13 +10,14 @@ import { unassignedEntries } from "./unassigned.js";
 import { withoutDust } from "./message-numbers.js";
 
 type Infeasibility = components["schemas"]["Infeasibility"];
-type OnlyWhenUsed = "stopped" | "unassigned" | "skip_penalty_total" | "breaks";
+type OnlyWhenUsed = "stopped" | "unassigned" | "skip_penalty_total" | "breaks" | "reassigned_stops" | "reassignment_cost_total";
 
 /**
  * The solved result object exactly as the OpenAPI document's generated `SolvedResult`, with every
  * extension field always present (the worker fills them all) except `stopped`, which only a
  * cancelled solve carries, `unassigned` / `skip_penalty_total`, which only a request that lets
- * customers be left out carries, and the loads on board, which only a request with load rules gets.
+ * customers be left out carries, the loads on board, which only a request with load rules gets, and
+ * the reassigned stops, which only a request with a reassignment cost gets.
  */
 export type SolvedResultObject = Required<Omit<components["schemas"]["SolvedResult"], OnlyWhenUsed | LoadResultField>> &
   Pick<components["schemas"]["SolvedResult"], OnlyWhenUsed | LoadResultField>;
@@ -72,6 +74,7 @@ export function formatResult(
     loads[label] = schedule.loads.map(withoutDust);
     distances.push(withoutDust(routeScore.distance));
     routeDetails[label] = routeDetail(p, v, routeScore, schedule);
+    if (p.reassignment) routeDetails[label].reassignment_cost = routeReassignmentCost(p, v, route);
     if (p.time) {
       timeWindows[label] = schedule.arrive.map((a, i) => [
         clockTime(meta.baseStartSeconds, a),
@@ -118,6 +121,7 @@ export function formatResult(
     route_details: routeDetails,
     ...extensions,
     ...loadResultFields(p, schedules),
+    ...reassignmentFields(p, solution),
     ...(p.travel?.breaks.some((list) => list.length > 0) ? { breaks } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { checkRouteLoads } from "./evaluate-loads.js";
 import { evaluateTripRoute, isReloadStop } from "./evaluate-trips.js";
 import { keepsLocks } from "./evaluate-locks.js";
+import { reassignedCount } from "./evaluate-reassignment.js";
 import { routeRuleExcess, unservedFromSeen } from "./evaluate-rules.js";
 import { timeRoute } from "./schedule.js";
 import { returnsToEnd } from "./travel.js";
@@ -11,7 +12,7 @@ import { distanceBetween, type CompiledProblem, type Solution } from "./problem.
 /** Everything about one route, rebuilt from scratch. */
 export interface RouteScore {
   distance: number;
-  /** Fixed + unit x distance when used (0 when empty), plus the lateness penalty. */
+  /** Fixed + unit x distance when used (0 when empty), plus the lateness penalty and the reassignment cost. */
   cost: number;
   load: number;
   capacityExcess: number;
@@ -155,7 +156,9 @@ export function evaluateRoute(
     }
   }
   const hardLate = t !== null && t.latePenaltyPerMin <= 0 && lateMinutes > 1e-7;
-  const cost = p.fixedCost[v]! + p.unitCost[v]! * distance + latePenalty;
+  // A stop the given plan had on another vehicle costs reassignment_cost (0 without it).
+  const reassigned = p.reassignment ? p.reassignment.price * reassignedCount(p.reassignment, v, route, len) : 0;
+  const cost = p.fixedCost[v]! + p.unitCost[v]! * distance + latePenalty + reassigned;
   const { distanceExcess, stopsExcess, forbidden } = routeRuleExcess(p, v, route, len, distance);
   const feasible =
     capacityExcess <= 1e-9 &&

@@ -55,6 +55,11 @@ export interface CompiledProblem {
    */
   locks?: LockedStops | null;
   /**
+   * A price for serving a stop of the given plan on another vehicle (reassignment_cost). Absent
+   * or null without it: then the vehicle a stop had before is no concern of the objective.
+   */
+  reassignment?: Reassignment | null;
+  /**
    * Travel times, profiles, cost per hour, several windows, breaks and open routes (constraints.md,
    * third table; see travel.ts). Absent or null when the request uses none of them: travel minutes
    * are then distance / speed and every route returns to its end node, exactly as before.
@@ -75,6 +80,14 @@ export interface LockedStops {
   vehicle: Int32Array;
   /** Per node: its position on that vehicle's route, 1-based (0 when free). */
   position: Int32Array;
+}
+
+/** The vehicle each stop of the given plan was on, and the price of serving it on another one. */
+export interface Reassignment {
+  /** Per node: its vehicle in the given plan, -1 when it was on none (or is a depot). */
+  home: Int32Array;
+  /** Cost added per stop served by a vehicle other than its home one (> 0). */
+  price: number;
 }
 
 /** One driver break: it starts in [earliest, latest] and lasts `duration` minutes. */

@@ -59,8 +59,9 @@ export const hgs: Strategy = {
     // (search/problem-data.ts), prices time costs, takes several windows and breaks from the
     // evaluator's schedule (search/routes.ts); open routes end at a free extra depot.
     if (p.travel) return iteratedLocalSearch(withOpenEnd(p), budget, initial);
-    // Locked stops are a rule of the general search's route model (search/route-locks.ts).
-    if (p.locks) return iteratedLocalSearch(p, budget, initial);
+    // Locked stops and the reassignment cost are rules of the general search's route model
+    // (search/route-locks.ts, search/route-reassignment.ts).
+    if (p.locks || p.reassignment) return iteratedLocalSearch(p, budget, initial);
     const outcome = buildModel(p);
     if (!outcome.ok) {
       // Backhauls on a textbook fleet: the textbook iterated search on PyVRP's transformation

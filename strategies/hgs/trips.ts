@@ -9,8 +9,9 @@ export const TRIPS_MAX_NODES = 2000;
 /** hgs's refusal of a problem with trips too large for the expanded problem's matrix; null otherwise. */
 export function tripsRefusal(p: CompiledProblem): string | null {
   if (!p.trips) return null;
-  // The reload copies' problem does not carry the locked heads (search/route-locks.ts) yet.
+  // The reload copies' problem does not carry the locked heads or the reassignment cost yet.
   if (p.locks) return "hgs does not yet search vehicle_locked_stops together with vehicle_reload_nodes or node_release_times";
+  if (p.reassignment) return "hgs does not yet search reassignment_cost together with vehicle_reload_nodes or node_release_times";
   if (p.travel) return "hgs does not yet search the travel fields together with vehicle_reload_nodes or node_release_times";
   if (p.nodeCount <= TRIPS_MAX_NODES) return null;
   return `vehicle_reload_nodes and node_release_times are searched up to ${TRIPS_MAX_NODES} nodes (got ${p.nodeCount})`;

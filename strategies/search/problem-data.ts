@@ -1,7 +1,7 @@
 import { isSymmetric, nearestNeighbours } from "../core/neighbours.js";
 import { travelData, travelKey } from "./travel-data.js";
 import { shipmentRoles } from "../core/evaluate-loads.js";
-import { windowsBindAgainst, type CompiledProblem, type LockedStops } from "../core/problem.js";
+import { windowsBindAgainst, type CompiledProblem, type LockedStops, type Reassignment } from "../core/problem.js";
 import { arrivalClose, departureOpen, durationCap } from "../core/evaluate-rules.js";
 import { buildFleetRules, compatibleNeighbours, rulesKey, type FleetRules } from "./fleet-rules.js";
 import type { LoadDimension } from "./load-segment.js";
@@ -75,6 +75,8 @@ export interface ProblemData {
   order: LoadOrder | null;
   /** Stops locked at the head of routes (route-locks.ts); null when none is, and in a textbook view. */
   locks: LockedStops | null;
+  /** The price of serving a stop of the given plan on another vehicle (route-reassignment.ts); null without it, and in a textbook view. */
+  reassignment: Reassignment | null;
   fixedCost: Float64Array;
   unitCost: Float64Array;
   speed: Float64Array;
@@ -195,7 +197,9 @@ export function buildProblemData(p: CompiledProblem, view?: TextbookView): Probl
   for (let v = 0; v < routes; v++) {
     const key =
       `${p.capacity[v]}|${p.fixedCost[v]}|${p.unitCost[v]}|${speed[v]}|` +
-      `${p.startNode[v]}|${p.endNode[v]}${rulesKey(rules, v)}${extraCapacityKey(p, v)}${travelKey(p, v)}`;
+      `${p.startNode[v]}|${p.endNode[v]}${rulesKey(rules, v)}${extraCapacityKey(p, v)}${travelKey(p, v)}` +
+      // Under a reassignment cost a route's price depends on the very vehicle that drives it.
+      (p.reassignment ? `|${v}` : "");
     let type = keys.get(key);
     if (type === undefined) {
       type = slots.length;
@@ -259,6 +263,7 @@ export function buildProblemData(p: CompiledProblem, view?: TextbookView): Probl
     richLoads: p.loads != null,
     order,
     locks: view ? null : (p.locks ?? null),
+    reassignment: view ? null : (p.reassignment ?? null),
     fixedCost: p.fixedCost,
     unitCost: p.unitCost,
     speed,

@@ -8,6 +8,7 @@ import type { Pieces } from "./pieces.js";
 import { piecesDistance, piecesLoad, piecesService, writePieces } from "./piece-walks.js";
 import { RouteLoads } from "./route-loads.js";
 import { RouteLocks } from "./route-locks.js";
+import { RouteReassignment } from "./route-reassignment.js";
 import { RouteRules } from "./route-rules.js";
 import { RouteTimes } from "./route-times.js";
 import { RouteTrips } from "./route-trips.js";
@@ -41,7 +42,7 @@ export class Routes {
   readonly trips: RouteTrips | null;
   /** Penalised cost per route under `penalties`. */
   readonly cost: Float64Array;
-  /** Objective per route: fixed + unit x distance, plus the soft-window lateness penalty. */
+  /** Objective per route: fixed + unit x distance, plus the soft-window lateness penalty and the reassignment cost. */
   readonly objective: Float64Array;
   readonly loadExcess: Float64Array;
   readonly timeWarp: Float64Array;
@@ -60,6 +61,8 @@ export class Routes {
   readonly broken: Uint8Array;
   /** Locked stops (route-locks.ts): a route that breaks them is broken too; null without them. */
   readonly locks: RouteLocks | null;
+  /** The reassignment cost of stops away from their vehicle in the given plan (route-reassignment.ts); null without it. */
+  readonly reassignment: RouteReassignment | null;
   clock = 0;
   /** Customers whose route neighbours changed, when a localised search asked for it (trackChanges). */
   changes: ChangedCustomers | null = null;
@@ -95,6 +98,7 @@ export class Routes {
     this.modifiedAt = new Float64Array(m.routes);
     this.broken = new Uint8Array(m.routes);
     this.locks = m.locks ? new RouteLocks(m.locks, m.routes) : null;
+    this.reassignment = m.reassignment ? new RouteReassignment(m.reassignment, m.routes, slots) : null;
     this.buffer = new Int32Array(slots);
     for (let r = 0; r < m.routes; r++) this.setRoute(r, this.buffer, 0);
   }
@@ -201,7 +205,8 @@ export class Routes {
       this.stopsExcess[r] = this.rules.stopsExcess(r, count);
     }
     if (this.times && m.timeCostPerMin) late = this.costs.timeCost(r, this.duration[r]!);
-    this.objective[r] = count > 0 ? m.fixedCost[r]! + m.unitCost[r]! * fwd[count + 1]! + late : 0;
+    const reassigned = this.reassignment ? this.reassignment.setRoute(r, seq, count) : 0;
+    this.objective[r] = count > 0 ? m.fixedCost[r]! + m.unitCost[r]! * fwd[count + 1]! + late + reassigned : 0;
     this.cost[r] = this.penalised(r);
     this.modifiedAt[r] = ++this.clock;
     this.changes?.record(seq, count, this.clock);
@@ -254,7 +259,7 @@ export class Routes {
     if (this.rules && !this.rules.allows(v, pieces, this.seq)) return Number.POSITIVE_INFINITY;
     const m = this.m;
     const distance = piecesDistance(this, v, pieces);
-    const travel = m.fixedCost[v]! + m.unitCost[v]! * distance;
+    const travel = m.fixedCost[v]! + m.unitCost[v]! * distance + (this.reassignment ? this.reassignment.price(v, pieces) : 0);
     if (travel >= limit) return travel;
     const order = this.loads?.order;
     if (order && !orderKept && order.brokenPieces(pieces, this.seq, this.routeOf, this.pos)) return Number.POSITIVE_INFINITY;

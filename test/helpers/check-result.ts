@@ -20,6 +20,7 @@ export interface ConstraintRequestFields {
   base_start_time?: number[];
   initial_routes?: (number[] | null)[] | null;
   vehicle_locked_stops?: number[] | null;
+  reassignment_cost?: number | null;
 }
 
 interface PlainResult {
@@ -33,6 +34,8 @@ interface PlainResult {
   route_details?: Record<string, { cost: number }>;
   loads_on_board?: Record<string, number[]>;
   extra_loads_on_board?: Record<string, number[][]>;
+  reassigned_stops?: { node: number; previous_vehicle: number; vehicle: number }[];
+  reassignment_cost_total?: number;
 }
 
 const REASONS = new Set([
@@ -61,7 +64,8 @@ function minutesOf(clock: string, base: number[]): number {
  * and the constraint fields when the request has them: skills, stop and distance caps, shifts and
  * per-vehicle working hours (read off `time_windows`, to the second), skip penalties in
  * `total_cost` and `skip_penalty_total`, `unassigned` ascending with known reasons, locked stops
- * (vehicle_locked_stops) at the head of their vehicle's route; and the load
+ * (vehicle_locked_stops) at the head of their vehicle's route, stops served on another vehicle
+ * than initial_routes' priced at reassignment_cost in `total_cost` and listed; and the load
  * rules (pickups, backhauls, shipments, extra dimensions: check-loads.ts) when the request has
  * them, their absence otherwise.
  */
@@ -143,7 +147,7 @@ export function checkDistanceResult(
     ).to.equal(expected);
   }
   if (mayLeaveOut) expect(result.skip_penalty_total).to.be.closeTo(penalties, 1e-6 * Math.max(1, penalties));
-  const expectedCost = total + penalties;
+  const expectedCost = total + penalties + reassignmentCheck(request, result);
   expect(result.total_cost).to.be.closeTo(expectedCost, 1e-6 * Math.max(1, expectedCost));
   if (result.route_details && mayLeaveOut) {
     const routeCosts = Object.values(result.route_details).reduce((s, r) => s + r.cost, 0);
@@ -153,6 +157,34 @@ export function checkDistanceResult(
     );
   }
   checkLoadRules(request, result);
+}
+
+/**
+ * The stops served on another vehicle than in initial_routes, from the routes: listed in
+ * `reassigned_stops` (ascending by node) with their price in `reassignment_cost_total` exactly
+ * when the request prices them; returns that price, which `total_cost` includes.
+ */
+function reassignmentCheck(request: ConstraintRequestFields, result: PlainResult): number {
+  const price = request.reassignment_cost ?? 0;
+  expect(result.reassigned_stops !== undefined, "reassigned_stops present exactly with a reassignment cost").to.equal(price > 0);
+  expect(result.reassignment_cost_total !== undefined, "reassignment_cost_total present exactly with a reassignment cost").to.equal(
+    price > 0,
+  );
+  if (!(price > 0)) return 0;
+  const home = new Map<number, number>();
+  (request.initial_routes ?? []).forEach((route, v) => (route ?? []).forEach((c) => home.set(c, v)));
+  const moved: { node: number; previous_vehicle: number; vehicle: number }[] = [];
+  for (const [label, route] of Object.entries(result.routes)) {
+    const v = Number(label.replace("Vehicle ", ""));
+    for (const node of route.slice(1, -1)) {
+      const h = home.get(node);
+      if (h !== undefined && h !== v) moved.push({ node, previous_vehicle: h, vehicle: v });
+    }
+  }
+  moved.sort((a, b) => a.node - b.node);
+  expect(result.reassigned_stops, "reassigned_stops").to.deep.equal(moved);
+  expect(result.reassignment_cost_total).to.be.closeTo(price * moved.length, 1e-6 * Math.max(1, price * moved.length));
+  return price * moved.length;
 }
 
 /** Skills, stop and distance caps, shifts and per-vehicle working hours of one route. */

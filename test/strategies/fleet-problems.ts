@@ -166,10 +166,17 @@ export function plainWarp(
  * cost, load and (soft windows) lateness and working hours; under hard windows the plain time warp
  * and duration, and where nothing warps a check that the evaluator agrees (on time, same duration).
  */
+/** The reassignment cost of the route, counted here from the plan's homes (0 without it). */
+function reassignmentCost(p: CompiledProblem, v: number, route: readonly number[]): number {
+  const r = p.reassignment;
+  if (!r) return 0;
+  return r.price * route.filter((c) => r.home[c]! >= 0 && r.home[c] !== v).length;
+}
+
 export function scratchRouteCost(p: CompiledProblem, v: number, pen: Penalties, route: number[]): number {
   if (route.length === 0) return 0;
   const score = evaluateRoute(p, v, route);
-  let cost = p.fixedCost[v]! + p.unitCost[v]! * score.distance + pen.load * score.capacityExcess;
+  let cost = p.fixedCost[v]! + p.unitCost[v]! * score.distance + pen.load * score.capacityExcess + reassignmentCost(p, v, route);
   const t = p.time;
   if (!t) return cost;
   if (t.latePenaltyPerMin > 0) return cost + score.latePenalty + pen.duration * score.durationExcessMin;
@@ -228,7 +235,7 @@ export function scratchCost(p: CompiledProblem, v: number, pen: Penalties, route
   if (route.length === 0) return 0;
   const score = evaluateRoute(p, v, route);
   if (score.forbidden > 0) return Number.POSITIVE_INFINITY;
-  let cost = p.fixedCost[v]! + p.unitCost[v]! * score.distance + pen.load * score.capacityExcess;
+  let cost = p.fixedCost[v]! + p.unitCost[v]! * score.distance + pen.load * score.capacityExcess + reassignmentCost(p, v, route);
   cost += pen.distance! * score.distanceExcess + pen.stops! * score.stopsExcess;
   const t = p.time;
   if (!t) return cost;

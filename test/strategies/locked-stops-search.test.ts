@@ -29,7 +29,7 @@ const penaltyArb = fc.record({
 function checkLockedSearch(req: SolveRequestInput, pen: Penalties, seed: number): number {
   const p = compileRequest(req).problem;
   const m = buildProblemData(p);
-  expect(m.locks, "the locks are compiled into the problem data").to.not.equal(null);
+  if (req.vehicle_locked_stops) expect(m.locks, "the locks are compiled into the problem data").to.not.equal(null);
   const rng = new Rng(seed);
   const rs = new Routes(m);
   rs.penalties = pen;
@@ -48,7 +48,7 @@ function checkLockedSearch(req: SolveRequestInput, pen: Penalties, seed: number)
   ls.run(rng);
   for (let round = 0; round < 5; round++) {
     const removed = ruin(rs, rng, 1 + rng.int(m.customers.length));
-    for (const c of removed) expect(m.locks!.vehicle[c], `ruin removed locked stop ${c}`).to.equal(-1);
+    for (const c of removed) expect(m.locks?.vehicle[c] ?? -1, `ruin removed locked stop ${c}`).to.equal(-1);
     recreate(ls, rng, removed);
     expectLocksKept(p, rs.routes(), "after ruin and recreate");
     ls.run(rng);
@@ -83,6 +83,33 @@ describe("locked stops in the general search's route model", function () {
       { numRuns: 40, seed: 11 },
     );
   });
+
+  for (const time of ["none", "hard", "soft"] as const) {
+    it(`prices the reassignment cost exactly in every move, with and without locked stops (${time} windows)`, () => {
+      let moves = 0;
+      fc.assert(
+        fc.property(
+          fleetArb(time),
+          fc.integer({ min: 1, max: 1e6 }),
+          penaltyArb,
+          fc.double({ min: 0.5, max: 40, noNaN: true }),
+          (o, s, pen, price) => {
+            const planned = withRandomPlan(fleetInstance(o), s);
+            const req = {
+              ...planned,
+              reassignment_cost: price,
+              vehicle_locked_stops: s % 2 === 0 ? planned.vehicle_locked_stops : undefined,
+            };
+            const p = compileRequest(req).problem;
+            expect(p.reassignment?.price, "the price is compiled").to.equal(price);
+            moves += checkLockedSearch(req, pen, s);
+          },
+        ),
+        { numRuns: 40, seed: 13 },
+      );
+      expect(moves, "moves applied").to.be.greaterThan(50);
+    });
+  }
 
   it("refuses every candidate that removes, moves, reorders or precedes a locked stop", () => {
     const line = Array.from({ length: 9 }, (_, i) => [i, 0]);

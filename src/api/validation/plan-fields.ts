@@ -4,13 +4,20 @@ import type { SolveRequestInput } from "../../problem/request-types.js";
 type Add = (loc: string[], msg: string, type?: string) => void;
 
 /** The request fields the re-planning rules read (schema-checked first). */
-export const READ_BY_PLAN_RULES = ["initial_routes", "vehicle_locked_stops", "max_iterations", "node_skills", "vehicle_skills"] as const;
+export const READ_BY_PLAN_RULES = [
+  "initial_routes",
+  "vehicle_locked_stops",
+  "reassignment_cost",
+  "max_iterations",
+  "node_skills",
+  "vehicle_skills",
+] as const;
 
 /**
  * Cross-field rules of plans that change during the day (constraints.md): per-vehicle lengths,
  * initial routes of customers only (in range, no start or end node, each at most once in the
  * whole plan), locked counts within their routes and only with initial_routes, locked stops the
- * vehicle has the skills for, and max_iterations 0 (evaluate only) only with a plan to evaluate.
+ * vehicle has the skills for, a reassignment cost only with initial_routes, and max_iterations 0 (evaluate only) only with a plan to evaluate.
  */
 export function planFieldIssues(req: SolveRequestInput & ConstraintFields, add: Add): void {
   const n = req.node_num;
@@ -35,6 +42,12 @@ export function planFieldIssues(req: SolveRequestInput & ConstraintFields, add: 
     add(
       ["vehicle_locked_stops"],
       "vehicle_locked_stops needs initial_routes: the locked stops are the first stops of each vehicle's initial route",
+      "missing_dependency",
+    );
+  if (req.reassignment_cost !== undefined && !routes)
+    add(
+      ["reassignment_cost"],
+      "reassignment_cost needs initial_routes: it prices serving a stop of the given plan on another vehicle than the plan's",
       "missing_dependency",
     );
   if (!routes) return;

@@ -75,7 +75,7 @@ export function unsupportedFeatureIssues(r: SolveRequestInput): ValidationIssue[
 
 /**
  * Several trips are searched on their own route model (reload copies), which does not yet carry
- * the travel rules or locked stops: a request combining them is refused at submission, naming the
+ * the travel rules, locked stops or the reassignment cost: a request combining them is refused at submission, naming the
  * trip field and what it is combined with.
  */
 function tripCombinationIssues(r: SolveRequestInput, travel: readonly TravelFeature[]): ValidationIssue[] {
@@ -86,7 +86,11 @@ function tripCombinationIssues(r: SolveRequestInput, travel: readonly TravelFeat
       ? "node_release_times"
       : null;
   if (field === null) return [];
-  const others = [...travel.map((f) => FIELD_OF[f]), ...(req.vehicle_locked_stops?.some((k) => k > 0) ? ["vehicle_locked_stops"] : [])];
+  const others = [
+    ...travel.map((f) => FIELD_OF[f]),
+    ...(req.vehicle_locked_stops?.some((k) => k > 0) ? ["vehicle_locked_stops"] : []),
+    ...((req.reassignment_cost ?? 0) > 0 ? ["reassignment_cost"] : []),
+  ];
   if (others.length === 0) return [];
   return [
     {

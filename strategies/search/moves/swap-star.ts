@@ -189,6 +189,9 @@ export class SwapStar {
     const capacity1 = m.capacity[r1]!;
     const capacity2 = m.capacity[r2]!;
     const loadPrice = pen.load;
+    // The reassignment cost is not in the totals: the routes' current one, plus each moved stop's change.
+    const reassignment = this.ls.reassignment;
+    const kept = reassignment ? reassignment.routePrice[r1]! + reassignment.routePrice[r2]! : 0;
 
     let bestAfter = before - EPS;
     let kind = 0;
@@ -224,7 +227,8 @@ export class SwapStar {
         const pos1 = this.insertions.position;
         const after =
           costs.fromTotals(r1, len1, dist1 + rem1 + extra1, newLoad1, serv1 - su + sv) +
-          costs.fromTotals(r2, len2, dist2 + rem2 + extra2, newLoad2, serv2 - sv + su);
+          costs.fromTotals(r2, len2, dist2 + rem2 + extra2, newLoad2, serv2 - sv + su) +
+          (reassignment ? kept + reassignment.moveDelta(u, r1, r2) + reassignment.moveDelta(v, r2, r1) : 0);
         if (after < bestAfter) {
           bestAfter = after;
           kind = 1;
@@ -242,7 +246,8 @@ export class SwapStar {
       if (!sameProfile && !rules!.serves(r2, u)) continue;
       const after =
         costs.fromTotals(r1, len1 - 1, dist1 + this.removal1[k1]!, load1 - m.demand[u]!, serv1 - m.service[u]!) +
-        costs.fromTotals(r2, len2 + 1, dist2 + insCost[at1s[k1]!]!, load2 + m.demand[u]!, serv2 + m.service[u]!);
+        costs.fromTotals(r2, len2 + 1, dist2 + insCost[at1s[k1]!]!, load2 + m.demand[u]!, serv2 + m.service[u]!) +
+        (reassignment ? kept + reassignment.moveDelta(u, r1, r2) : 0);
       if (after < bestAfter) {
         bestAfter = after;
         kind = 2;
@@ -256,7 +261,8 @@ export class SwapStar {
       if (!sameProfile && !rules!.serves(r1, v)) continue;
       const after =
         costs.fromTotals(r2, len2 - 1, dist2 + this.removal2[k2]!, load2 - m.demand[v]!, serv2 - m.service[v]!) +
-        costs.fromTotals(r1, len1 + 1, dist1 + insCost[at2s[k2]!]!, load1 + m.demand[v]!, serv1 + m.service[v]!);
+        costs.fromTotals(r1, len1 + 1, dist1 + insCost[at2s[k2]!]!, load1 + m.demand[v]!, serv1 + m.service[v]!) +
+        (reassignment ? kept + reassignment.moveDelta(v, r2, r1) : 0);
       if (after < bestAfter) {
         bestAfter = after;
         kind = 3;
