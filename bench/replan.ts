@@ -4,9 +4,12 @@
  * problem twice: cold, from the locked stops only, for `--time` s, and warm, from the previous
  * answer, for a third of that. Reports both costs (warm at or below cold means the warm start
  * reached the cold cost in a third of the time) and the share of the unlocked stops that stay
- * whose vehicle the warm answer changed.
+ * whose vehicle the warm answer changed. `--reassignment-share S` prices a change of vehicle
+ * (reassignment_cost) at S times the first answer's cost per customer, as a dispatcher who wants
+ * a stop moved only when that saves a share of an average stop's cost; costs are reported
+ * without that price, so warm and cold compare on the same objective.
  *
- * `node --import tsx bench/replan.ts [--only NAME,...] [--time S] [--first-time S] [--seed N] [--bench-dir DIR]`
+ * `node --import tsx bench/replan.ts [--only NAME,...] [--time S] [--first-time S] [--seed N] [--reassignment-share S] [--bench-dir DIR]`
  */
 import { parseArgs } from "node:util";
 import { solveRequest, type SolvedResultObject } from "../src/problem/solve-request.js";
@@ -33,10 +36,12 @@ const { values } = parseArgs({
     time: { type: "string", default: "30" },
     "first-time": { type: "string", default: "10" },
     seed: { type: "string", default: "1" },
+    "reassignment-share": { type: "string", default: "0" },
     "bench-dir": { type: "string" },
   },
 });
 const seed = Number(values.seed);
+const reassignmentShare = Number(values["reassignment-share"]);
 const seconds = Number(values.time);
 const benchmarks = loadBenchmarks(values["bench-dir"]);
 const names = values.only ? values.only.split(",") : DEFAULT_INSTANCES;
@@ -53,7 +58,10 @@ function customersOf(result: SolvedResultObject, vehicles: number): number[][] {
   return routes;
 }
 
-console.log(`re-planning: seed ${seed}, first solve ${values["first-time"]} s, cold ${seconds} s, warm ${seconds / 3} s`);
+console.log(
+  `re-planning: seed ${seed}, first solve ${values["first-time"]} s, cold ${seconds} s, warm ${seconds / 3} s, ` +
+    `reassignment cost ${reassignmentShare} x cost per customer`,
+);
 console.log("| instance | removed / added | locked | cold cost | warm cost | warm - cold % | moved % |");
 console.log("|---|---:|---:|---:|---:|---:|---:|");
 const differences: number[] = [];
@@ -68,8 +76,9 @@ for (const name of names) {
     continue;
   }
   const change = replanChange(request, customersOf(first, request.vehicle_num), 0.05, seed);
+  const price = (reassignmentShare * first.total_cost) / Math.max(1, request.node_num - 1);
   const cold = solve(change.cold, `${name}-cold`, seconds);
-  const warm = solve(change.warm, `${name}-warm`, seconds / 3);
+  const warm = solve(price > 0 ? { ...change.warm, reassignment_cost: price } : change.warm, `${name}-warm`, seconds / 3);
   if (typeof cold === "string" || typeof warm === "string") {
     const failure = (answer: typeof cold) => (typeof answer === "string" ? answer : "-");
     console.log(`| ${name} | ${change.removed} / ${change.added} | ${change.locked} | ${failure(cold)} | ${failure(warm)} | | |`);
@@ -78,13 +87,14 @@ for (const name of names) {
   const after = customersOf(warm, request.vehicle_num);
   let moved = 0;
   after.forEach((route, v) => route.forEach((c) => (change.unlockedVehicle.has(c) && change.unlockedVehicle.get(c) !== v ? moved++ : 0)));
-  const difference = (100 * (warm.total_cost - cold.total_cost)) / cold.total_cost;
+  const warmCost = warm.total_cost - (warm.reassignment_cost_total ?? 0);
+  const difference = (100 * (warmCost - cold.total_cost)) / cold.total_cost;
   const movedShare = (100 * moved) / Math.max(1, change.unlockedVehicle.size);
   differences.push(difference);
   movedShares.push(movedShare);
   console.log(
     `| ${name} | ${change.removed} / ${change.added} | ${change.locked} | ${cold.total_cost.toFixed(1)} | ` +
-      `${warm.total_cost.toFixed(1)} | ${difference.toFixed(2)} | ${movedShare.toFixed(1)} |`,
+      `${warmCost.toFixed(1)} | ${difference.toFixed(2)} | ${movedShare.toFixed(1)} |`,
   );
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN;

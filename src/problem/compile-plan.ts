@@ -6,7 +6,7 @@ import type { PlanFields } from "./constraint-fields.js";
  * validated), or null when no vehicle locks a stop, so that such a request compiles exactly as
  * before the field existed.
  */
-export function compileLockedStops(req: PlanFields, n: number, m: number): LockedStops | null {
+export function compileLockedStops(req: PlanFields, n: number, m: number, isDepot: Uint8Array): LockedStops | null {
   const counts = req.vehicle_locked_stops;
   if (!counts || !req.initial_routes || counts.every((k) => !k)) return null;
   const vehicle = new Int32Array(n).fill(-1);
@@ -14,6 +14,8 @@ export function compileLockedStops(req: PlanFields, n: number, m: number): Locke
   const stops = Array.from({ length: m }, (_, v) => {
     const head = (req.initial_routes![v] ?? []).slice(0, counts[v] ?? 0);
     head.forEach((c, k) => {
+      // A reload stop in a locked head is kept by its place in the head, not as a locked customer.
+      if (isDepot[c]) return;
       vehicle[c] = v;
       position[c] = k + 1;
     });
@@ -26,11 +28,12 @@ export function compileLockedStops(req: PlanFields, n: number, m: number): Locke
  * Every stop's vehicle in initial_routes and the reassignment_cost of serving it on another one,
  * or null when that cost is absent or 0, so that such a request compiles exactly as before.
  */
-export function compileReassignment(req: PlanFields, n: number): Reassignment | null {
+export function compileReassignment(req: PlanFields, n: number, isDepot: Uint8Array): Reassignment | null {
   const price = req.reassignment_cost ?? 0;
   if (!(price > 0) || !req.initial_routes) return null;
   const home = new Int32Array(n).fill(-1);
-  req.initial_routes.forEach((route, v) => (route ?? []).forEach((c) => (home[c] = v)));
+  // Reload stops (depots) of the plan have no home: they serve nobody.
+  req.initial_routes.forEach((route, v) => (route ?? []).forEach((c) => (home[c] = isDepot[c] ? -1 : v)));
   return { home, price };
 }
 

@@ -103,8 +103,8 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
   const rules = compileServiceRules(constraintFields, n, m, isDepot, time, warnings);
   const loads = compileLoadRules(constraintFields, n, m);
   const trips = compileTripRules(constraintFields, n, m, time);
-  const locks = compileLockedStops(constraintFields, n, m);
-  const reassignment = compileReassignment(constraintFields, n);
+  const locks = compileLockedStops(constraintFields, n, m, isDepot);
+  const reassignment = compileReassignment(constraintFields, n, isDepot);
   const travel = compileTravelRules({ ...constraintFields, objective: req.objective }, n, m, time, warnings);
 
   const [h, min, s] = req.base_start_time ?? [9, 0, 0];

@@ -21,8 +21,13 @@ export function lockedStopReasons(p: CompiledProblem, distance: Distance): Infea
   locks.stops.forEach((head, v) => {
     if (head.length === 0) return;
     const vehicle = `Vehicle ${v}`;
+    // Several trips: a reload stop in the head empties the vehicle, so the largest trip is what must fit.
     let demand = 0;
-    for (const c of head) demand += p.demand[c]!;
+    let trip = 0;
+    for (const c of head) {
+      trip = p.isDepot[c] ? 0 : trip + p.demand[c]!;
+      demand = Math.max(demand, trip);
+    }
     if (demand > p.capacity[v]! + EPS) {
       const excess = withoutDust(demand - p.capacity[v]!);
       found.push({

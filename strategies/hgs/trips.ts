@@ -2,6 +2,7 @@ import type { Budget } from "../core/budget.js";
 import type { CompiledProblem, Solution } from "../core/problem.js";
 import { iteratedLocalSearch } from "../ils/general-ils.js";
 import { copiesBack, copiesOf, expandTrips } from "../search/trip-copies.js";
+import { withPlanRules } from "../search/trip-plans.js";
 
 /** Nodes up to which problems with reload stops are searched (their expanded problem holds a full matrix with the copies). */
 export const TRIPS_MAX_NODES = 2000;
@@ -9,9 +10,6 @@ export const TRIPS_MAX_NODES = 2000;
 /** hgs's refusal of a problem with trips too large for the expanded problem's matrix; null otherwise. */
 export function tripsRefusal(p: CompiledProblem): string | null {
   if (!p.trips) return null;
-  // The reload copies' problem does not carry the locked heads or the reassignment cost yet.
-  if (p.locks) return "hgs does not yet search vehicle_locked_stops together with vehicle_reload_nodes or node_release_times";
-  if (p.reassignment) return "hgs does not yet search reassignment_cost together with vehicle_reload_nodes or node_release_times";
   if (p.travel) return "hgs does not yet search the travel fields together with vehicle_reload_nodes or node_release_times";
   if (p.nodeCount <= TRIPS_MAX_NODES) return null;
   return `vehicle_reload_nodes and node_release_times are searched up to ${TRIPS_MAX_NODES} nodes (got ${p.nodeCount})`;
@@ -19,15 +17,19 @@ export function tripsRefusal(p: CompiledProblem): string | null {
 
 /**
  * Several trips and release times: the general iterated local search on the problem with reload
- * copies (search/trip-copies.ts), whose route model prices trips (search/route-trips.ts); the best
+ * copies (search/trip-copies.ts), whose route model prices trips (search/route-trips.ts) and keeps
+ * the given plan's locked stops (reload stops among them) and reassignment cost; the best
  * solutions it reports and returns are mapped back to the request's nodes.
  */
 export function tripSearch(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {
-  const q = expandTrips(p);
+  const expanded = expandTrips(p, initial);
+  // Without a start, from nothing (the savings plan no reload stops): the search's recreate builds it.
+  const start = initial ? copiesOf(p, expanded, initial) : { routes: [] };
+  // Locked heads and the reassignment cost, on the copies the plan's reload stops were mapped to.
+  const q = withPlanRules(p, expanded, start);
   const restore = budget.mapImprovements((best) => copiesBack(p, q, best));
   try {
-    // Without a start, from nothing (the savings plan no reload stops): the search's recreate builds it.
-    return copiesBack(p, q, iteratedLocalSearch(q, budget, initial ? copiesOf(p, q, initial) : { routes: [] }));
+    return copiesBack(p, q, iteratedLocalSearch(q, budget, start));
   } finally {
     restore();
   }

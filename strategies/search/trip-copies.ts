@@ -20,8 +20,12 @@ const SPARE_RELOADS = 1;
  */
 const COPY_NEIGHBOURS = 0;
 
-/** The problem with reload copies (p itself when no vehicle reloads: release times alone). */
-export function expandTrips(p: CompiledProblem): CompiledProblem {
+/**
+ * The problem with reload copies (p itself when no vehicle reloads: release times alone). With a
+ * given plan (`initial`), each vehicle's first copies are its plan's reload stops, in order, so
+ * that copiesOf maps every one of them (a locked head keeps its reload stops).
+ */
+export function expandTrips(p: CompiledProblem, initial?: Solution): CompiledProblem {
   const trips = p.trips!;
   if (!trips.reloadNodes.some((nodes) => nodes.length > 0)) return p;
   const n = p.nodeCount;
@@ -36,12 +40,13 @@ export function expandTrips(p: CompiledProblem): CompiledProblem {
   const copies: number[][] = [];
   for (let v = 0; v < m; v++) {
     const nodes = trips.reloadNodes[v]!;
+    const planned = (initial?.routes[v] ?? []).filter((c) => c < n && p.isDepot[c] && nodes.includes(c));
     // Several reload nodes under a limit share it (round robin), so the copies never exceed it.
-    const total = nodes.length === 0 ? 0 : Math.min(trips.maxReloads[v]!, bound * nodes.length);
+    const total = nodes.length === 0 ? 0 : Math.min(trips.maxReloads[v]!, Math.max(bound * nodes.length, planned.length));
     const own: number[] = [];
     for (let k = 0; k < total; k++) {
       own.push(n + origin.length);
-      origin.push(nodes[k % nodes.length]!);
+      origin.push(k < planned.length ? planned[k]! : nodes[k % nodes.length]!);
       owner.push(v);
     }
     copies.push(own);

@@ -136,19 +136,6 @@ describe("validation of initial_routes, vehicle_locked_stops and evaluate only (
     expect(issuesOf(base({ reassignment_cost: 0, initial_routes: [[1], [2]] }))).to.deep.equal([]);
   });
 
-  it("refuses a reassignment cost together with reload stops, naming both", () => {
-    const issues = issuesOf(
-      base({ reassignment_cost: 5, initial_routes: [[1], [2]], vehicle_reload_nodes: [[0], []], node_time_windows: undefined }),
-    );
-    expect(issues).to.deep.equal([
-      {
-        loc: "body.vehicle_reload_nodes",
-        msg: "vehicle_reload_nodes together with reassignment_cost is not supported yet; send the request without one of them",
-        type: "unsupported_feature",
-      },
-    ]);
-  });
-
   it("refuses a locked stop its vehicle lacks the skills for, but not an unlocked one", () => {
     const skills = { node_skills: [null, ["cold"], null, ["cold", "lift"], null, null], vehicle_skills: [["cold"], []] };
     expect(issuesOf(base({ ...skills, initial_routes: [[1, 3], [2]], vehicle_locked_stops: [2, 1] }))).to.deep.equal([

@@ -101,7 +101,7 @@ describe("validation of several trips and release times (422 messages and loc)",
     ]);
   });
 
-  it("refuses several trips together with travel fields or locked stops, naming both (not yet searched together)", () => {
+  it("refuses several trips together with travel fields, naming both (not yet searched together)", () => {
     const withBreaks = base({
       ...timed,
       vehicle_reload_nodes: [[0], null],
@@ -114,12 +114,44 @@ describe("validation of several trips and release times (422 messages and loc)",
         type: "unsupported_feature",
       },
     ]);
+  });
+
+  it("accepts several trips with locked stops and a reassignment cost, and reload stops of the vehicle in initial_routes", () => {
     const withLocks = base({ ...timed, node_release_times: [0, 30, 0, 0, 0], initial_routes: [[1], []], vehicle_locked_stops: [1, 0] });
-    expect(issuesOf(withLocks)).to.deep.equal([
+    expect(issuesOf(withLocks)).to.deep.equal([]);
+    const reloading = base({
+      ...timed,
+      vehicle_reload_nodes: [[0], null],
+      initial_routes: [[1, 0, 2, 0, 3], []],
+      vehicle_locked_stops: [3, 0],
+      reassignment_cost: 10,
+    });
+    expect(issuesOf(reloading)).to.deep.equal([]);
+  });
+
+  it("refuses a depot in initial_routes that is not one of the vehicle's reload nodes, and a locked head over its reload limit", () => {
+    const other = base({ ...timed, vehicle_reload_nodes: [[0], null], initial_routes: [[1], [0, 2]] });
+    expect(issuesOf(other)).to.deep.equal([
       {
-        loc: "body.node_release_times",
-        msg: "node_release_times together with vehicle_locked_stops is not supported yet; send the request without one of them",
-        type: "unsupported_feature",
+        loc: "body.initial_routes.1.0",
+        msg:
+          "node 0 is a depot (a start or end node) and cannot be in initial_routes: a route lists its customers only " +
+          "(its start and end nodes are implicit) and the reload stops of its vehicle_reload_nodes (vehicle 1 has [])",
+        type: "depot_in_route",
+      },
+    ]);
+    const over = base({
+      ...timed,
+      vehicle_reload_nodes: [[0], null],
+      vehicle_max_reloads: [1, null],
+      initial_routes: [[1, 0, 2, 0, 3], []],
+      vehicle_locked_stops: [4, 0],
+    });
+    expect(issuesOf(over)).to.deep.equal([
+      {
+        loc: "body.vehicle_locked_stops.0",
+        msg: "vehicle 0's locked stops hold 2 reload stop(s), more than its vehicle_max_reloads (1)",
+        type: "value_error",
       },
     ]);
   });

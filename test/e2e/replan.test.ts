@@ -119,6 +119,31 @@ describe("re-planning: evaluate only, warm starts and locked stops (end to end)"
     expect(again.strategy).to.equal("hgs");
   });
 
+  it("keeps stops on their vehicles under a high reassignment cost, and lists the ones a low one lets move", async () => {
+    const first = solvedOf(await solve(grid()));
+    const plan = planOf(first, 3);
+    // A poor hand edit: every route's last stop moved to the next vehicle.
+    const edited = plan.map((r) => r.slice(0, -1));
+    plan.forEach((r, v) => edited[(v + 1) % 3]!.push(r.at(-1)!));
+    const price: Pick<SolveRequest, "reassignment_cost"> = { reassignment_cost: 1000 };
+    const dear = grid({ initial_routes: edited, ...price });
+    const kept = solvedOf(await solve(dear));
+    expect(kept.reassigned_stops).to.deep.equal([]);
+    expect(kept.reassignment_cost_total).to.equal(0);
+    planOf(kept, 3).forEach((route, v) =>
+      expect(
+        [...route].sort((a, b) => a - b),
+        `Vehicle ${v}`,
+      ).to.deep.equal([...edited[v]!].sort((a, b) => a - b)),
+    );
+    checkDistanceResult(dear, kept as never);
+    const cheap = grid({ initial_routes: edited, reassignment_cost: 0.01 });
+    const moved = solvedOf(await solve(cheap));
+    expect(moved.reassigned_stops!.length, "the edit's stops go back where they pay").to.be.greaterThan(0);
+    expect(moved.total_cost).to.be.below(kept.total_cost);
+    checkDistanceResult(cheap, moved as never);
+  });
+
   it("refuses a bad plan with 422s naming field and index", async () => {
     const { error, response } = await client.POST("/api/v1/solve", {
       body: grid({ initial_routes: [[1, 2], [2, 0], null], vehicle_locked_stops: [3, 0, 0] }) as never,

@@ -172,7 +172,9 @@ function reassignmentCheck(request: ConstraintRequestFields, result: PlainResult
   );
   if (!(price > 0)) return 0;
   const home = new Map<number, number>();
-  (request.initial_routes ?? []).forEach((route, v) => (route ?? []).forEach((c) => home.set(c, v)));
+  // Reload stops (depots) in the plan serve nobody: they have no vehicle to keep.
+  const depots = new Set([...(request as PlainCvrpRequest).start_nodes, ...(request as PlainCvrpRequest).end_nodes]);
+  (request.initial_routes ?? []).forEach((route, v) => (route ?? []).forEach((c) => depots.has(c) || home.set(c, v)));
   const moved: { node: number; previous_vehicle: number; vehicle: number }[] = [];
   for (const [label, route] of Object.entries(result.routes)) {
     const v = Number(label.replace("Vehicle ", ""));
@@ -201,9 +203,9 @@ function checkRouteRules(
   for (const c of customers) {
     for (const skill of request.node_skills?.[c] ?? []) expect(has.has(skill), `${label} lacks skill ${skill} of node ${c}`).to.equal(true);
   }
-  // Locked stops: the route begins with the first k stops of its initial route, in that order.
+  // Locked stops: the route begins with the first k stops of its initial route (reload stops among them), in that order.
   const locked = (request.initial_routes?.[v] ?? []).slice(0, request.vehicle_locked_stops?.[v] ?? 0);
-  expect(customers.slice(0, locked.length), `${label} begins with its locked stops`).to.deep.equal(locked);
+  expect(route.slice(1, 1 + locked.length), `${label} begins with its locked stops`).to.deep.equal(locked);
   const maxStops = request.vehicle_max_stops?.[v];
   if (maxStops != null) expect(customers.length, `${label} stops`).to.be.at.most(maxStops);
   const maxDistance = request.vehicle_max_distance?.[v];

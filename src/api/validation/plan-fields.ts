@@ -15,8 +15,9 @@ export const READ_BY_PLAN_RULES = [
 
 /**
  * Cross-field rules of plans that change during the day (constraints.md): per-vehicle lengths,
- * initial routes of customers only (in range, no start or end node, each at most once in the
- * whole plan), locked counts within their routes and only with initial_routes, locked stops the
+ * initial routes of customers and the vehicle's reload stops only (in range, no other start or end
+ * node, each customer at most once in the whole plan), at most vehicle_max_reloads reload stops
+ * in a locked head, locked counts within their routes and only with initial_routes, locked stops the
  * vehicle has the skills for, a reassignment cost only with initial_routes, and max_iterations 0 (evaluate only) only with a plan to evaluate.
  */
 export function planFieldIssues(req: SolveRequestInput & ConstraintFields, add: Add): void {
@@ -53,14 +54,20 @@ export function planFieldIssues(req: SolveRequestInput & ConstraintFields, add: 
   if (!routes) return;
   const firstAt = new Map<number, string>();
   routes.forEach((route, v) => {
+    // A vehicle's reload stops (vehicle_reload_nodes) are the depots its route may visit inside, as often as it reloads.
+    const reloads = new Set(req.vehicle_reload_nodes?.[v] ?? []);
     (route ?? []).forEach((node, k) => {
       const loc = ["initial_routes", String(v), String(k)];
       if (node >= n) add(loc, `node index ${node} is out of range (node_num is ${n})`, "index_out_of_range");
+      else if (reloads.has(node)) return;
       else if (depots.has(node))
         add(
           loc,
           `node ${node} is a depot (a start or end node) and cannot be in initial_routes: ` +
-            "a route lists its customers only (its start and end nodes are implicit)",
+            "a route lists its customers only (its start and end nodes are implicit)" +
+            (req.vehicle_reload_nodes
+              ? ` and the reload stops of its vehicle_reload_nodes (vehicle ${v} has ${JSON.stringify(req.vehicle_reload_nodes[v] ?? [])})`
+              : ""),
           "depot_in_route",
         );
       else if (firstAt.has(node))
@@ -79,6 +86,24 @@ export function planFieldIssues(req: SolveRequestInput & ConstraintFields, add: 
       );
   });
   lockedSkillIssues(req, add);
+  lockedReloadIssues(req, add);
+}
+
+/** A locked head's reload stops are made: they may not exceed the vehicle's vehicle_max_reloads. */
+function lockedReloadIssues(req: SolveRequestInput & ConstraintFields, add: Add): void {
+  const limits = req.vehicle_max_reloads;
+  if (!Array.isArray(limits) || limits.length !== req.vehicle_num) return;
+  req.vehicle_locked_stops!.forEach((k, v) => {
+    const limit = limits[v];
+    const reloads = new Set(req.vehicle_reload_nodes?.[v] ?? []);
+    const made = (req.initial_routes![v] ?? []).slice(0, k).filter((node) => reloads.has(node)).length;
+    if (typeof limit === "number" && made > limit)
+      add(
+        ["vehicle_locked_stops", String(v)],
+        `vehicle ${v}'s locked stops hold ${made} reload stop(s), more than its vehicle_max_reloads (${limit})`,
+        "value_error",
+      );
+  });
 }
 
 /** A locked stop stays on its vehicle: that vehicle must have every skill the stop needs. */

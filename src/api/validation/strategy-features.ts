@@ -75,8 +75,8 @@ export function unsupportedFeatureIssues(r: SolveRequestInput): ValidationIssue[
 
 /**
  * Several trips are searched on their own route model (reload copies), which does not yet carry
- * the travel rules, locked stops or the reassignment cost: a request combining them is refused at submission, naming the
- * trip field and what it is combined with.
+ * the travel rules: a request combining them is refused at submission, naming the trip field and
+ * the travel fields it is combined with.
  */
 function tripCombinationIssues(r: SolveRequestInput, travel: readonly TravelFeature[]): ValidationIssue[] {
   const req = r as SolveRequestInput & ConstraintFields;
@@ -86,11 +86,7 @@ function tripCombinationIssues(r: SolveRequestInput, travel: readonly TravelFeat
       ? "node_release_times"
       : null;
   if (field === null) return [];
-  const others = [
-    ...travel.map((f) => FIELD_OF[f]),
-    ...(req.vehicle_locked_stops?.some((k) => k > 0) ? ["vehicle_locked_stops"] : []),
-    ...((req.reassignment_cost ?? 0) > 0 ? ["reassignment_cost"] : []),
-  ];
+  const others = travel.map((f) => FIELD_OF[f]);
   if (others.length === 0) return [];
   return [
     {
