@@ -79,7 +79,7 @@ describe("solving with load rules (pickups, backhauls, shipments, extra dimensio
           if (!p.loads || p.loads.shipments.length === 0) return;
           // A time limit as well, so that a slow draw cannot hold the suite; the properties hold
           // however many iterations run.
-          const budget = Budget.forSeconds(3, 3, 300);
+          const budget = Budget.forSeconds(2, 3, 150);
           const costs: number[] = [];
           budget.onImprovement((best) => {
             const score = evaluateSolution(p, best);
@@ -96,10 +96,10 @@ describe("solving with load rules (pickups, backhauls, shipments, extra dimensio
           solved++;
         }),
         // Many draws have no shipment or no feasible routing and check nothing: enough draws that
-        // at least five solved ones are all but certain (12 left four now and then).
+        // most of them solve one.
         { numRuns: 30 },
       );
-      expect(solved).to.be.greaterThan(4);
+      expect(solved).to.be.greaterThan(12);
     },
   );
 
