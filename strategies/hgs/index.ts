@@ -34,7 +34,15 @@ import { tripSearch, tripsRefusal } from "./trips.js";
  * transformation (search/backhaul-model.ts) hands to the textbook iterated local search.
  */
 /** The travel features its search honours (core/travel.ts); it declines the others. */
-const HGS_TRAVEL: readonly StrategyFeature[] = ["duration_matrix", "profiles", "time_costs", "open_routes", "several_windows", "breaks"];
+const HGS_TRAVEL: readonly StrategyFeature[] = [
+  "duration_matrix",
+  "profiles",
+  "profile_distances",
+  "time_costs",
+  "open_routes",
+  "several_windows",
+  "breaks",
+];
 const HGS_FEATURES: readonly StrategyFeature[] = STRATEGY_FEATURES.filter(
   (f) => !(TRAVEL_FEATURES as readonly string[]).includes(f) || HGS_TRAVEL.includes(f),
 );

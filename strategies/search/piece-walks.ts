@@ -13,6 +13,9 @@ export interface PieceSource {
   readonly seq: Int32Array[];
   readonly fwd: Float64Array[];
   readonly bwd: Float64Array[];
+  /** Prefix distances on every matrix of a fleet on several (routes.ts); null on one. */
+  readonly fwdBy: Float64Array[][] | null;
+  readonly bwdBy: Float64Array[][] | null;
   readonly serv: Float64Array[];
   readonly load: Float64Array[];
 }
@@ -21,7 +24,11 @@ export interface PieceSource {
 export function piecesDistance(rs: PieceSource, v: number, pieces: Pieces): number {
   const m = rs.m;
   const n = m.nodeCount;
-  const d = m.dist;
+  const k = m.distances.indexOf[v]!;
+  const d = m.distances.matrices[k]!;
+  // A piece keeps its prefix distances on v's matrix, whichever vehicle drives it now.
+  const fwd = rs.fwdBy ? rs.fwdBy[k]! : rs.fwd;
+  const bwd = rs.bwdBy ? rs.bwdBy[k]! : rs.bwd;
   let distance = 0;
   let prev = m.start[v]!;
   for (let k = 0; k < pieces.count; k++) {
@@ -32,10 +39,10 @@ export function piecesDistance(rs: PieceSource, v: number, pieces: Pieces): numb
       distance += d[prev * n + from]!;
       prev = from;
     } else if (pieces.reversed[k]) {
-      distance += d[prev * n + rs.seq[r]![to]!]! + rs.bwd[r]![to]! - rs.bwd[r]![from]!;
+      distance += d[prev * n + rs.seq[r]![to]!]! + bwd[r]![to]! - bwd[r]![from]!;
       prev = rs.seq[r]![from]!;
     } else {
-      distance += d[prev * n + rs.seq[r]![from]!]! + rs.fwd[r]![to]! - rs.fwd[r]![from]!;
+      distance += d[prev * n + rs.seq[r]![from]!]! + fwd[r]![to]! - fwd[r]![from]!;
       prev = rs.seq[r]![to]!;
     }
   }

@@ -1,5 +1,6 @@
 import { isSymmetric, nearestNeighbours } from "../core/neighbours.js";
 import { travelData, travelKey } from "./travel-data.js";
+import { distanceProfiles, type DistanceProfiles } from "./distance-profiles.js";
 import { shipmentRoles } from "../core/evaluate-loads.js";
 import { windowsBindAgainst, type CompiledProblem, type LockedStops, type Reassignment } from "../core/problem.js";
 import { arrivalClose, departureOpen, durationCap } from "../core/evaluate-rules.js";
@@ -26,7 +27,9 @@ export interface ProblemData {
   p: CompiledProblem;
   nodeCount: number;
   customers: Int32Array;
+  /** The request's distances; a vehicle of a profile with its own reads `distances` (distance-profiles.ts). */
   dist: Float64Array;
+  distances: DistanceProfiles;
   demand: Float64Array;
   /** Service minutes per node (0 at depots and without a time dimension). */
   service: Float64Array;
@@ -240,6 +243,7 @@ export function buildProblemData(p: CompiledProblem, view?: TextbookView): Probl
     nodeCount: p.nodeCount,
     customers: p.customers,
     dist: p.dist,
+    distances: distanceProfiles(p, routes),
     demand: p.demand,
     service,
     twStart: timed ? timed.twStartMin : null,

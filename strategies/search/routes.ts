@@ -31,6 +31,13 @@ export class Routes {
   readonly length: Int32Array;
   readonly fwd: Float64Array[];
   readonly bwd: Float64Array[];
+  /**
+   * Vehicles on several distance matrices (distance-profiles.ts): fwdBy[k][r] and bwdBy[k][r] are
+   * route r's prefix distances on matrix k (on its own, fwd[r] and bwd[r] themselves); null when
+   * the fleet drives on one matrix.
+   */
+  readonly fwdBy: Float64Array[][] | null;
+  readonly bwdBy: Float64Array[][] | null;
   /** Delivered load (dimension 0) of positions 1..k; position length + 1 repeats the total. */
   readonly load: Float64Array[];
   /** Service minutes of positions 0..k. */
@@ -77,6 +84,10 @@ export class Routes {
     this.seq = make(() => new Int32Array(slots));
     this.fwd = make(() => new Float64Array(slots));
     this.bwd = make(() => new Float64Array(slots));
+    const { matrices, indexOf } = m.distances;
+    const on = (k: number, own: Float64Array[]) => own.map((prefix, r) => (indexOf[r] === k ? prefix : new Float64Array(slots)));
+    this.fwdBy = matrices.length > 1 ? matrices.map((_, k) => on(k, this.fwd)) : null;
+    this.bwdBy = matrices.length > 1 ? matrices.map((_, k) => on(k, this.bwd)) : null;
     this.load = make(() => new Float64Array(slots));
     this.serv = make(() => new Float64Array(slots));
     this.trips = m.p.trips ? new RouteTrips(m, slots) : null;
@@ -140,7 +151,7 @@ export class Routes {
   setRoute(r: number, customers: ArrayLike<number>, count: number, forgetOld = true): void {
     const m = this.m;
     const n = m.nodeCount;
-    const d = m.dist;
+    const d = m.distances.matrices[m.distances.indexOf[r]!]!;
     const seq = this.seq[r]!;
     const fwd = this.fwd[r]!;
     const bwd = this.bwd[r]!;
@@ -163,6 +174,7 @@ export class Routes {
         this.pos[b] = k;
       }
     }
+    if (this.fwdBy) this.otherPrefixes(r, seq, count);
     this.length[r] = count;
     this.loadExcess[r] = this.trips?.reloads
       ? this.trips.excess(r, seq, 1, count)
@@ -210,6 +222,39 @@ export class Routes {
     this.cost[r] = this.penalised(r);
     this.modifiedAt[r] = ++this.clock;
     this.changes?.record(seq, count, this.clock);
+  }
+
+  /** Route r's prefix distances on the fleet's other distance matrices (fwdBy, bwdBy). */
+  private otherPrefixes(r: number, seq: Int32Array, count: number): void {
+    const { matrices, indexOf } = this.m.distances;
+    const n = this.m.nodeCount;
+    for (let k = 0; k < matrices.length; k++) {
+      if (k === indexOf[r]) continue;
+      const d = matrices[k]!;
+      const fwd = this.fwdBy![k]![r]!;
+      const bwd = this.bwdBy![k]![r]!;
+      for (let t = 1; t <= count + 1; t++) {
+        const a = seq[t - 1]!;
+        const b = seq[t]!;
+        fwd[t] = fwd[t - 1]! + d[a * n + b]!;
+        bwd[t] = bwd[t - 1]! + d[b * n + a]!;
+      }
+    }
+  }
+
+  /** Route r's forward prefix distances on vehicle v's distance matrix. */
+  fwdOn(r: number, v: number): Float64Array {
+    return this.fwdBy ? this.fwdBy[this.m.distances.indexOf[v]!]![r]! : this.fwd[r]!;
+  }
+
+  /** Route r's backward prefix distances on vehicle v's distance matrix. */
+  bwdOn(r: number, v: number): Float64Array {
+    return this.bwdBy ? this.bwdBy[this.m.distances.indexOf[v]!]![r]! : this.bwd[r]!;
+  }
+
+  /** Vehicle v's distance matrix. */
+  matrixOf(v: number): Float64Array {
+    return this.m.distances.matrices[this.m.distances.indexOf[v]!]!;
   }
 
   /** Starts recording which customers change route neighbours (for a localised search). */

@@ -1,4 +1,5 @@
 import type { CompiledProblem } from "../core/problem.js";
+import { slotMinutes } from "./distance-profiles.js";
 
 /**
  * The travel rules as the route model reads them (constraints.md, third table): each slot's
@@ -23,10 +24,9 @@ export function travelKey(p: CompiledProblem, v: number): string {
 export function travelData(p: CompiledProblem, routes: number): TravelData {
   const tr = p.travel;
   if (!tr || routes === 0) return { durationOf: null, timeCostPerMin: null, visitTimes: false };
-  const durationOf = Array.from({ length: routes }, (_, v) => tr.duration[v] ?? null);
   const costs = tr.timeCostPerMin.subarray(0, routes);
   return {
-    durationOf: durationOf.some((d) => d !== null) ? durationOf : null,
+    durationOf: slotMinutes(p, routes),
     timeCostPerMin: costs.some((c) => c > 0) ? costs : null,
     visitTimes: tr.windowSets.some((set) => set !== null) || tr.breaks.some((list) => list.length > 0),
   };

@@ -19,7 +19,7 @@ import { checkTravelResult, type TravelRequest, type TravelResult } from "../hel
 import { fleetArb, fleetInstance, plainWarp, type FleetOptions } from "./fleet-problems.js";
 
 type Request = SolveRequestInput & ConstraintFields;
-type Field = "durations" | "profiles" | "time_costs" | "open_routes" | "several_windows" | "breaks";
+type Field = "durations" | "profiles" | "profile_distances" | "time_costs" | "open_routes" | "several_windows" | "breaks";
 
 const penaltyArb = fc.record({
   load: fc.double({ min: 0.1, max: 50, noNaN: true }),
@@ -53,6 +53,12 @@ function travelInstance(o: FleetOptions, fields: readonly Field[], seed: number,
   if (timed && fields.includes("profiles")) {
     req.profiles = { slow: { duration_matrix: minutes.map((row) => row.map((x) => Math.round(1.6 * x))) } };
     req.vehicle_profiles = Array.from({ length: m }, () => (rng.next() < 0.5 ? "slow" : null));
+  }
+  if (fields.includes("profile_distances")) {
+    // A network of its own (a bike's roads): distances not proportional to the request's, both ways.
+    const roads = req.distance_matrix.map((row) => row.map((d) => (d === 0 ? 0 : Math.round(d * (0.5 + rng.next())) + rng.int(4))));
+    req.profiles = { ...req.profiles, bike: { distance_matrix: roads } };
+    req.vehicle_profiles = Array.from({ length: m }, (_, v) => (rng.next() < 0.5 ? "bike" : (req.vehicle_profiles?.[v] ?? null)));
   }
   if (timed && fields.includes("time_costs") && req.objective === "min_total_cost")
     req.vehicle_unit_time_costs = Array.from({ length: m }, () => rng.int(40));
@@ -99,8 +105,12 @@ function scratchCost(p: CompiledProblem, req: Request, v: number, pen: Penalties
   }
   const profile = req.vehicle_profiles?.[v];
   const matrix = (profile ? req.profiles![profile]!.duration_matrix : undefined) ?? req.duration_matrix;
+  // A profile with its own distances and no minutes drives them at the vehicle's speed.
+  const roads = profile ? req.profiles![profile]!.distance_matrix : undefined;
+  const speed = t.speed[v]!;
+  const minutes = matrix ? (a: number, b: number) => matrix[a]![b]! : roads ? (a: number, b: number) => roads[a]![b]! / speed : undefined;
   const noReturn = req.vehicle_return_to_end?.[v] === false;
-  const { warp, duration } = plainWarp(p, v, route, { minutes: matrix ? (a, b) => matrix[a]![b]! : undefined, noReturn });
+  const { warp, duration } = plainWarp(p, v, route, { minutes, noReturn });
   if (warp <= 1e-9) expect(score.durationMin, "no warp: the evaluator's duration").to.be.closeTo(duration, 1e-6);
   const perMinute = req.objective === "min_total_cost" ? (req.vehicle_unit_time_costs?.[v] ?? 0) / 60 : 0;
   return cost + pen.timeWarp * warp + pen.duration * Math.max(0, duration - durationCap(p, v)) + perMinute * duration;
@@ -163,6 +173,8 @@ describe("the general search with travel times, profiles, time costs, open route
     ["several windows", ["several_windows"]],
     ["breaks", ["breaks"]],
     ["every field together", ["durations", "profiles", "time_costs", "open_routes", "several_windows", "breaks"]],
+    ["a profile's own distances", ["profile_distances"]],
+    ["a profile's own distances beside profiles, time costs and open routes", ["profile_distances", "profiles", "time_costs", "open_routes"]],
   ] as const) {
     it(`prices every move exactly with ${name} under hard windows`, () => {
       expect(pricingProperty("hard", fields, 120, 31)).to.be.greaterThan(300);
@@ -170,7 +182,7 @@ describe("the general search with travel times, profiles, time costs, open route
   }
 
   it("prices every move exactly with every field under soft windows and without windows", () => {
-    const all = ["durations", "profiles", "time_costs", "open_routes", "several_windows", "breaks"] as const;
+    const all = ["durations", "profiles", "profile_distances", "time_costs", "open_routes", "several_windows", "breaks"] as const;
     expect(pricingProperty("soft", all, 80, 32)).to.be.greaterThan(200);
     expect(pricingProperty("none", all, 80, 33)).to.be.greaterThan(200);
   });
@@ -179,7 +191,7 @@ describe("the general search with travel times, profiles, time costs, open route
     let solved = 0;
     fc.assert(
       fc.property(fleetArb("hard"), fc.integer({ min: 1, max: 1e6 }), (o, s) => {
-        const all = ["durations", "profiles", "time_costs", "open_routes", "several_windows", "breaks"] as const;
+        const all = ["durations", "profiles", "profile_distances", "time_costs", "open_routes", "several_windows", "breaks"] as const;
         const req = travelInstance({ ...o, cost: true }, all, s, true);
         const outcome = solveRequest(req, { requestId: "travel", timeLimitSeconds: 1, maxIterations: 200, strategy: "hgs" });
         expect(outcome.status, JSON.stringify(outcome).slice(0, 400)).to.equal("solved");

@@ -34,7 +34,9 @@ export class CheapestInsertions {
   preprocess(from: number, into: number, at: Int32Array, removal: Float64Array, positions: Int32Array, count: number): void {
     const m = this.ls.m;
     const n = m.nodeCount;
-    const d = m.dist;
+    // Removal on `from`'s vehicle's distances, insertion on `into`'s (one matrix unless profiles have their own).
+    const dFrom = this.ls.matrixOf(from);
+    const d = this.ls.matrixOf(into);
     const seqF = this.ls.seq[from]!;
     const seqI = this.ls.seq[into]!;
     const lenI = this.ls.length[into]!;
@@ -47,7 +49,7 @@ export class CheapestInsertions {
       const u = seqF[k]!;
       const prev = seqF[k - 1]!;
       const next = seqF[k + 1]!;
-      removal[k] = d[prev * n + next]! - d[prev * n + u]! - d[u * n + next]!;
+      removal[k] = dFrom[prev * n + next]! - dFrom[prev * n + u]! - dFrom[u * n + next]!;
       const entry = this.cached ? into * n + u : u;
       at[k] = 3 * entry;
       if (this.cached && stamp[entry]! >= changed) continue;
@@ -99,7 +101,7 @@ export class CheapestInsertions {
     const cost = this.cost;
     const pos = this.pos;
     const n = this.ls.m.nodeCount;
-    const d = this.ls.m.dist;
+    const d = this.ls.matrixOf(into);
     const seq = this.ls.seq[into]!;
     const prev = seq[kv - 1]!;
     const next = seq[kv + 1]!;

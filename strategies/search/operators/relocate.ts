@@ -19,7 +19,9 @@ export class Relocate implements PairOperator {
     const rs = ls.rs;
     const m = rs.m;
     const n = m.nodeCount;
-    const d = m.dist;
+    // Each route's changes on its own vehicle's distances (one matrix unless profiles have their own).
+    const dU = rs.matrixOf(ru);
+    const dV = rs.matrixOf(rv);
     const seqU = rs.seq[ru]!;
     const seqV = rs.seq[rv]!;
     const lenU = rs.length[ru]!;
@@ -34,8 +36,8 @@ export class Relocate implements PairOperator {
     this.ru = ru;
     this.rv = rv;
     // u after v.
-    let dA = d[pu * n + x]! - d[pu * n + u]! - d[u * n + x]!;
-    let dB = d[v * n + u]! + d[u * n + y]! - d[v * n + y]!;
+    let dA = dU[pu * n + x]! - dU[pu * n + u]! - dU[u * n + x]!;
+    let dB = dV[v * n + u]! + dV[u * n + y]! - dV[v * n + y]!;
     if (ls.pairMayImprove(ru, lenU - 1, distU + dA, rv, lenV + 1, distV + dB) && this.priced(ru, rv, u, -1)) {
       ls.a
         .reset()
@@ -51,8 +53,8 @@ export class Relocate implements PairOperator {
     if (i + 1 > lenU) return false;
     const xx = seqU[i + 2]!;
     // (u, x) after v, in order, then reversed.
-    dA = d[pu * n + xx]! - d[pu * n + u]! - d[u * n + x]! - d[x * n + xx]!;
-    dB = d[v * n + u]! + d[u * n + x]! + d[x * n + y]! - d[v * n + y]!;
+    dA = dU[pu * n + xx]! - dU[pu * n + u]! - dU[u * n + x]! - dU[x * n + xx]!;
+    dB = dV[v * n + u]! + dV[u * n + x]! + dV[x * n + y]! - dV[v * n + y]!;
     if (ls.pairMayImprove(ru, lenU - 2, distU + dA, rv, lenV + 2, distV + dB) && this.priced(ru, rv, u, x)) {
       ls.a
         .reset()
@@ -65,7 +67,7 @@ export class Relocate implements PairOperator {
         .add(rv, j + 1, lenV);
       if (ls.confirmPair(ru, rv)) return true;
     }
-    dB = d[v * n + x]! + d[x * n + u]! + d[u * n + y]! - d[v * n + y]!;
+    dB = dV[v * n + x]! + dV[x * n + u]! + dV[u * n + y]! - dV[v * n + y]!;
     if (ls.pairMayImprove(ru, lenU - 2, distU + dA, rv, lenV + 2, distV + dB) && this.priced(ru, rv, u, x)) {
       ls.a
         .reset()

@@ -18,7 +18,9 @@ export class Swap implements PairOperator {
     const rs = ls.rs;
     const m = rs.m;
     const n = m.nodeCount;
-    const d = m.dist;
+    // Each route's changes on its own vehicle's distances (one matrix unless profiles have their own).
+    const dU = rs.matrixOf(ru);
+    const dV = rs.matrixOf(rv);
     const seqU = rs.seq[ru]!;
     const seqV = rs.seq[rv]!;
     const lenU = rs.length[ru]!;
@@ -36,8 +38,8 @@ export class Swap implements PairOperator {
     this.ru = ru;
     this.rv = rv;
     // u and v.
-    let dA = d[pu * n + v]! + d[v * n + x]! - d[pu * n + u]! - d[u * n + x]!;
-    let dB = d[pv * n + u]! + d[u * n + y]! - d[pv * n + v]! - d[v * n + y]!;
+    let dA = dU[pu * n + v]! + dU[v * n + x]! - dU[pu * n + u]! - dU[u * n + x]!;
+    let dB = dV[pv * n + u]! + dV[u * n + y]! - dV[pv * n + v]! - dV[v * n + y]!;
     if (ls.pairMayImprove(ru, lenU, distU + dA, rv, lenV, distV + dB) && this.priced(ru, rv, u, -1, v, -1)) {
       a.reset()
         .add(ru, 1, i - 1)
@@ -52,8 +54,8 @@ export class Swap implements PairOperator {
     if (i + 1 > lenU) return false;
     const xx = seqU[i + 2]!;
     // (u, x) and v.
-    dA = d[pu * n + v]! + d[v * n + xx]! - d[pu * n + u]! - d[u * n + x]! - d[x * n + xx]!;
-    dB = d[pv * n + u]! + d[u * n + x]! + d[x * n + y]! - d[pv * n + v]! - d[v * n + y]!;
+    dA = dU[pu * n + v]! + dU[v * n + xx]! - dU[pu * n + u]! - dU[u * n + x]! - dU[x * n + xx]!;
+    dB = dV[pv * n + u]! + dV[u * n + x]! + dV[x * n + y]! - dV[pv * n + v]! - dV[v * n + y]!;
     if (ls.pairMayImprove(ru, lenU - 1, distU + dA, rv, lenV + 1, distV + dB) && this.priced(ru, rv, u, x, v, -1)) {
       a.reset()
         .add(ru, 1, i - 1)
@@ -68,8 +70,8 @@ export class Swap implements PairOperator {
     if (j + 1 > lenV) return false;
     const yy = seqV[j + 2]!;
     // (u, x) and (v, y).
-    dA = d[pu * n + v]! + d[v * n + y]! + d[y * n + xx]! - d[pu * n + u]! - d[u * n + x]! - d[x * n + xx]!;
-    dB = d[pv * n + u]! + d[u * n + x]! + d[x * n + yy]! - d[pv * n + v]! - d[v * n + y]! - d[y * n + yy]!;
+    dA = dU[pu * n + v]! + dU[v * n + y]! + dU[y * n + xx]! - dU[pu * n + u]! - dU[u * n + x]! - dU[x * n + xx]!;
+    dB = dV[pv * n + u]! + dV[u * n + x]! + dV[x * n + yy]! - dV[pv * n + v]! - dV[v * n + y]! - dV[y * n + yy]!;
     if (ls.pairMayImprove(ru, lenU, distU + dA, rv, lenV, distV + dB) && this.priced(ru, rv, u, x, v, y)) {
       a.reset()
         .add(ru, 1, i - 1)

@@ -17,7 +17,11 @@ export class TailPrices {
     const rs = this.rs;
     const m = rs.m;
     const n = m.nodeCount;
-    const d = m.dist;
+    // Each part on the distances of the vehicle that drives it now (one matrix unless profiles have their own).
+    const dU = rs.matrixOf(ru);
+    const dV = rs.matrixOf(rv);
+    const vOnU = rs.fwdOn(rv, ru);
+    const uOnV = rs.fwdOn(ru, rv);
     const lenU = rs.length[ru]!;
     const lenV = rs.length[rv]!;
     const seqU = rs.seq[ru]!;
@@ -32,13 +36,13 @@ export class TailPrices {
     const out = this.out;
     // A: start of ru .. u, then v's tail j+1..lenV, then ru's end.
     let distA = fwdU[i]!;
-    if (j < lenV) distA += d[u * n + seqV[j + 1]!]! + fwdV[lenV]! - fwdV[j + 1]! + d[seqV[lenV]! * n + endU]!;
-    else distA += d[u * n + endU]!;
+    if (j < lenV) distA += dU[u * n + seqV[j + 1]!]! + vOnU[lenV]! - vOnU[j + 1]! + dU[seqV[lenV]! * n + endU]!;
+    else distA += dU[u * n + endU]!;
     // B: start of rv .. v (or nothing), then u's tail i+1..lenU, then rv's end.
     let distB = j > 0 ? fwdV[j]! : 0;
     const last = j > 0 ? seqV[j]! : m.start[rv]!;
-    if (i < lenU) distB += d[last * n + seqU[i + 1]!]! + fwdU[lenU]! - fwdU[i + 1]! + d[seqU[lenU]! * n + endV]!;
-    else distB += d[last * n + endV]!;
+    if (i < lenU) distB += dV[last * n + seqU[i + 1]!]! + uOnV[lenU]! - uOnV[i + 1]! + dV[seqU[lenU]! * n + endV]!;
+    else distB += dV[last * n + endV]!;
     out[0] = distA;
     out[1] = loadU[i]! + loadV[lenV]! - loadV[j]!;
     out[2] = i + lenV - j;
@@ -57,15 +61,16 @@ export class TailPrices {
     const rs = this.rs;
     const m = rs.m;
     const n = m.nodeCount;
-    const d = m.dist;
+    const dU = rs.matrixOf(ru);
+    const dV = rs.matrixOf(rv);
+    const bwdVOnU = rs.bwdOn(rv, ru);
+    const bwdUOnV = rs.bwdOn(ru, rv);
     const lenU = rs.length[ru]!;
     const lenV = rs.length[rv]!;
     const seqU = rs.seq[ru]!;
     const seqV = rs.seq[rv]!;
     const fwdU = rs.fwd[ru]!;
     const fwdV = rs.fwd[rv]!;
-    const bwdU = rs.bwd[ru]!;
-    const bwdV = rs.bwd[rv]!;
     const loadU = rs.load[ru]!;
     const loadV = rs.load[rv]!;
     const endU = m.end[ru]!;
@@ -74,17 +79,17 @@ export class TailPrices {
     const out = this.out;
     // A: start of ru .. u, then v_j .. v_1 backwards, then ru's end.
     let distA = fwdU[i]!;
-    if (j > 0) distA += d[u * n + seqV[j]!]! + bwdV[j]! - bwdV[1]! + d[seqV[1]! * n + endU]!;
-    else distA += d[u * n + endU]!;
+    if (j > 0) distA += dU[u * n + seqV[j]!]! + bwdVOnU[j]! - bwdVOnU[1]! + dU[seqV[1]! * n + endU]!;
+    else distA += dU[u * n + endU]!;
     // B: rv's start, u's tail lenU .. i+1 backwards (or nothing), v's tail j+1 .. lenV, rv's end.
     let distB = 0;
     let last = m.start[rv]!;
     if (i < lenU) {
-      distB += d[last * n + seqU[lenU]!]! + bwdU[lenU]! - bwdU[i + 1]!;
+      distB += dV[last * n + seqU[lenU]!]! + bwdUOnV[lenU]! - bwdUOnV[i + 1]!;
       last = seqU[i + 1]!;
     }
-    if (j < lenV) distB += d[last * n + seqV[j + 1]!]! + fwdV[lenV]! - fwdV[j + 1]! + d[seqV[lenV]! * n + endV]!;
-    else distB += d[last * n + endV]!;
+    if (j < lenV) distB += dV[last * n + seqV[j + 1]!]! + fwdV[lenV]! - fwdV[j + 1]! + dV[seqV[lenV]! * n + endV]!;
+    else distB += dV[last * n + endV]!;
     out[0] = distA;
     out[1] = loadU[i]! + loadV[j]!;
     out[2] = i + j;

@@ -53,7 +53,6 @@ export class TwoOptStar implements PairOperator {
   private oneDepotVariants(ru: number, i: number, rv: number, j: number): boolean {
     const ls = this.ls;
     const rs = ls.rs;
-    const d = rs.m.dist;
     const n = rs.m.nodeCount;
     const seqU = rs.seq[ru]!;
     const seqV = rs.seq[rv]!;
@@ -61,14 +60,17 @@ export class TwoOptStar implements PairOperator {
     const lenV = rs.length[rv]!;
     const fwdU = rs.fwd[ru]!;
     const fwdV = rs.fwd[rv]!;
-    const distU = fwdU[lenU + 1]!;
-    const distV = fwdV[lenV + 1]!;
+    // Each part on the distances of the vehicle that drives it now (one matrix unless profiles have their own).
+    const dU = rs.matrixOf(ru);
+    const dV = rs.matrixOf(rv);
+    const vOnU = rs.fwdOn(rv, ru);
+    const uOnV = rs.fwdOn(ru, rv);
     const u = seqU[i]!;
     const x = seqU[i + 1]!;
     const v = seqV[j]!;
     const y = seqV[j + 1]!;
-    let distA = fwdU[i]! + d[u * n + y]! + distV - fwdV[j + 1]!;
-    let distB = fwdV[j]! + d[v * n + x]! + distU - fwdU[i + 1]!;
+    let distA = fwdU[i]! + dU[u * n + y]! + vOnU[lenV + 1]! - vOnU[j + 1]!;
+    let distB = fwdV[j]! + dV[v * n + x]! + uOnV[lenU + 1]! - uOnV[i + 1]!;
     if (ls.pairMayImprove(ru, i + lenV - j, distA, rv, j + lenU - i, distB)) {
       const ldU = rs.load[ru]!;
       const ldV = rs.load[rv]!;
@@ -85,9 +87,9 @@ export class TwoOptStar implements PairOperator {
       )
         return true;
     }
-    const bwdU = rs.bwd[ru]!;
-    distA = fwdU[i]! + d[u * n + v]! + rs.bwd[rv]![j]!;
-    distB = bwdU[lenU + 1]! - bwdU[i + 1]! + d[x * n + y]! + distV - fwdV[j + 1]!;
+    const uBack = rs.bwdOn(ru, rv);
+    distA = fwdU[i]! + dU[u * n + v]! + rs.bwdOn(rv, ru)[j]!;
+    distB = uBack[lenU + 1]! - uBack[i + 1]! + dV[x * n + y]! + fwdV[lenV + 1]! - fwdV[j + 1]!;
     if (!ls.pairMayImprove(ru, i + j, distA, rv, lenU - i + lenV - j, distB)) return false;
     const ldU = rs.load[ru]!;
     const ldV = rs.load[rv]!;

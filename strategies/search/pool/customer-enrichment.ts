@@ -33,10 +33,10 @@ export function addCustomerInsertions(pool: RoutePool, scratch: Routes, routes: 
   const place = new Int32Array(m.nodeCount);
   const buffer = new Int32Array(m.nodeCount);
   const n = m.nodeCount;
-  const d = m.dist;
   for (let r = 0; r < m.routes; r++) {
     const len = scratch.length[r]!;
     if (len === 0) continue;
+    const d = scratch.matrixOf(r);
     const seq = scratch.seq[r]!;
     const base = scratch.fwd[r]![len + 1]!;
     const fixed = m.fixedCost[r]!;
