@@ -31,9 +31,7 @@ describe("strategies through the API (GET /api/v1/strategies, pinned names, stra
     const list = data!.result;
     expect(list.map((s) => s.name)).to.deep.equal(["clarke-wright", "sweep", "alns", "hgs", "large", "exact"]);
     const byName = Object.fromEntries(list.map((s) => [s.name, s]));
-    // Every feature but a profile's own distances, which its search does not read yet.
-    const hgsFeatures = STRATEGY_FEATURES.filter((f) => f !== "profile_distances");
-    expect(byName["hgs"]).to.deep.equal({ name: "hgs", kind: "search", supports: hgsFeatures });
+    expect(byName["hgs"]).to.deep.equal({ name: "hgs", kind: "search", supports: [...STRATEGY_FEATURES] });
     // Every feature but reload stops and release times, which its enumeration does not place.
     expect(byName["exact"]!.supports).to.deep.equal(STRATEGY_FEATURES.filter((f) => f !== "reloads" && f !== "release_times"));
     expect(byName["sweep"]!.kind).to.equal("construction");

@@ -120,21 +120,17 @@ describe("travel times, profiles, time costs, open routes and breaks (end to end
     for (const label of Object.keys(result.routes)) if (label !== "Vehicle 1") expect(result.breaks![label], label).to.have.length(1);
   });
 
-  it("refuses a profile's own distances at submission (no search honours them yet), and solves them pinned to exact", async () => {
+  it("solves a profile's own distances with the search (hgs), and pinned to exact on a tiny problem", async () => {
+    // The bike's roads: every leg 7, far from the vans' Euclidean distances.
     const bike = (n: number) => ({
       bike: { distance_matrix: Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 0 : 7))) },
     });
-    const { error, response } = await client.POST("/api/v1/solve", {
-      body: grid({ profiles: bike(13), vehicle_profiles: ["bike", null, null] }) as never,
-    });
-    expect(response.status).to.equal(422);
-    expect((error as unknown as { detail: unknown }).detail).to.deep.equal([
-      {
-        loc: ["body", "profiles"],
-        msg: "profiles (feature 'profile_distances') is not supported yet: no loaded strategy can honour it; send the request without it",
-        type: "unsupported_feature",
-      },
-    ]);
+    const body = grid({ profiles: bike(13), vehicle_profiles: ["bike", null, null] });
+    const searched = await solved(body);
+    expect(searched.strategy).to.equal("hgs");
+    // checkTravelResult (in solved) measures each route on its vehicle's own distances.
+    const onBike = searched.routes["Vehicle 0"];
+    if (onBike) expect(searched.distances[0]).to.equal(7 * (onBike.length - 1));
     const keep = 5;
     const tiny = grid({ strategy: "exact", vehicle_num: 2, start_nodes: [0, 0], end_nodes: [0, 0], vehicles_capacity: [6, 6] });
     tiny.node_num = keep;
