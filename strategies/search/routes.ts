@@ -38,6 +38,8 @@ export class Routes {
    */
   readonly fwdBy: Float64Array[][] | null;
   readonly bwdBy: Float64Array[][] | null;
+  /** Per route slot its vehicle's distance matrix (the request's unless its profile has its own). */
+  private readonly slotMatrix: Float64Array[];
   /** Delivered load (dimension 0) of positions 1..k; position length + 1 repeats the total. */
   readonly load: Float64Array[];
   /** Service minutes of positions 0..k. */
@@ -86,6 +88,7 @@ export class Routes {
     this.bwd = make(() => new Float64Array(slots));
     const { matrices, indexOf } = m.distances;
     const on = (k: number, own: Float64Array[]) => own.map((prefix, r) => (indexOf[r] === k ? prefix : new Float64Array(slots)));
+    this.slotMatrix = Array.from(indexOf, (k) => matrices[k]!);
     this.fwdBy = matrices.length > 1 ? matrices.map((_, k) => on(k, this.fwd)) : null;
     this.bwdBy = matrices.length > 1 ? matrices.map((_, k) => on(k, this.bwd)) : null;
     this.load = make(() => new Float64Array(slots));
@@ -151,7 +154,7 @@ export class Routes {
   setRoute(r: number, customers: ArrayLike<number>, count: number, forgetOld = true): void {
     const m = this.m;
     const n = m.nodeCount;
-    const d = m.distances.matrices[m.distances.indexOf[r]!]!;
+    const d = this.slotMatrix[r]!;
     const seq = this.seq[r]!;
     const fwd = this.fwd[r]!;
     const bwd = this.bwd[r]!;
@@ -254,7 +257,7 @@ export class Routes {
 
   /** Vehicle v's distance matrix. */
   matrixOf(v: number): Float64Array {
-    return this.m.distances.matrices[this.m.distances.indexOf[v]!]!;
+    return this.slotMatrix[v]!;
   }
 
   /** Starts recording which customers change route neighbours (for a localised search). */
