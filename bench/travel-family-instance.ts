@@ -32,6 +32,8 @@ export interface TravelInstance {
   planted: number[][];
   /** Its objective value, computed here from the family's own rules (independent of the evaluator). */
   plantedCost: number;
+  /** Per node the window the planted plan serves it in (its only one unless several were drawn). */
+  plantedWindows: [number, number][];
 }
 
 type Point = [number, number];
@@ -197,6 +199,7 @@ export function travelInstance(family: TravelFamily, index: number, seed = 2026)
   const horizon = Math.ceil(Math.max(...drives.map((d) => d.finish)) * 1.3 + 60);
   const windows: [number, number][] = pos.map(() => [0, horizon]);
   const windowSets: ([number, number][] | null)[] = pos.map(() => null);
+  const plantedWindows: [number, number][] = pos.map(() => [0, horizon]);
   const windowShare = 0.5 + 0.5 * rand();
   planted.forEach((route, v) =>
     route.forEach((c, k) => {
@@ -205,6 +208,7 @@ export function travelInstance(family: TravelFamily, index: number, seed = 2026)
       const half = int(20, 90);
       const own: [number, number] = [Math.max(0, Math.floor(at - half * rand())), Math.ceil(at + half * rand()) + 1];
       windows[c] = own;
+      plantedWindows[c] = own;
       if (family !== "two-windows") return;
       const gap = int(30, 120);
       const width = int(30, 120);
@@ -251,5 +255,6 @@ export function travelInstance(family: TravelFamily, index: number, seed = 2026)
   if (family === "breaks") request.vehicle_breaks = vehicles.map((v) => v.breaks);
   if (family === "open") request.vehicle_return_to_end = vehicles.map((v) => v.returns);
   if (family === "time-cost") request.vehicle_unit_time_costs = hourly;
-  return { name: `${family}-${index}-n${customers}`, family, request, planted, plantedCost };
+  plantedWindows[0] = windows[0]!;
+  return { name: `${family}-${index}-n${customers}`, family, request, planted, plantedCost, plantedWindows };
 }
