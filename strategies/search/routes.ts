@@ -39,7 +39,7 @@ export class Routes {
   readonly fwdBy: Float64Array[][] | null;
   readonly bwdBy: Float64Array[][] | null;
   /** Per route slot its vehicle's distance matrix (the request's unless its profile has its own). */
-  private readonly slotMatrix: Float64Array[];
+  readonly slotMatrix: Float64Array[];
   /** Delivered load (dimension 0) of positions 1..k; position length + 1 repeats the total. */
   readonly load: Float64Array[];
   /** Service minutes of positions 0..k. */

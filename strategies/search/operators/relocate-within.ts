@@ -15,7 +15,7 @@ export class RelocateWithin implements RouteOperator {
     const ls = this.ls;
     const rs = ls.rs;
     const n = rs.m.nodeCount;
-    const d = rs.matrixOf(r);
+    const d = rs.slotMatrix[r]!;
     const seq = rs.seq[r]!;
     const len = rs.length[r]!;
     const a = ls.a;

@@ -15,7 +15,7 @@ export class SwapWithin implements RouteOperator {
     const rs = ls.rs;
     const lo = Math.min(i, j);
     const hi = Math.max(i, j);
-    if (!ls.withinImproves(r, swapDelta(rs.matrixOf(r), rs.m.nodeCount, rs.seq[r]!, lo, hi))) return false;
+    if (!ls.withinImproves(r, swapDelta(rs.slotMatrix[r]!, rs.m.nodeCount, rs.seq[r]!, lo, hi))) return false;
     this.r = r;
     // Neighbours (hi = lo + 1) leave the middle piece empty, which `add` skips.
     ls.a

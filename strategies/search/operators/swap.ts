@@ -19,8 +19,8 @@ export class Swap implements PairOperator {
     const m = rs.m;
     const n = m.nodeCount;
     // Each route's changes on its own vehicle's distances (one matrix unless profiles have their own).
-    const dU = rs.matrixOf(ru);
-    const dV = rs.matrixOf(rv);
+    const dU = rs.slotMatrix[ru]!;
+    const dV = rs.slotMatrix[rv]!;
     const seqU = rs.seq[ru]!;
     const seqV = rs.seq[rv]!;
     const lenU = rs.length[ru]!;

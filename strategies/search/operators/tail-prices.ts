@@ -18,16 +18,16 @@ export class TailPrices {
     const m = rs.m;
     const n = m.nodeCount;
     // Each part on the distances of the vehicle that drives it now (one matrix unless profiles have their own).
-    const dU = rs.matrixOf(ru);
-    const dV = rs.matrixOf(rv);
-    const vOnU = rs.fwdOn(rv, ru);
-    const uOnV = rs.fwdOn(ru, rv);
+    const dU = rs.slotMatrix[ru]!;
+    const dV = rs.slotMatrix[rv]!;
     const lenU = rs.length[ru]!;
     const lenV = rs.length[rv]!;
     const seqU = rs.seq[ru]!;
     const seqV = rs.seq[rv]!;
     const fwdU = rs.fwd[ru]!;
     const fwdV = rs.fwd[rv]!;
+    const vOnU = rs.fwdBy ? rs.fwdOn(rv, ru) : fwdV;
+    const uOnV = rs.fwdBy ? rs.fwdOn(ru, rv) : fwdU;
     const loadU = rs.load[ru]!;
     const loadV = rs.load[rv]!;
     const endU = m.end[ru]!;
@@ -61,10 +61,10 @@ export class TailPrices {
     const rs = this.rs;
     const m = rs.m;
     const n = m.nodeCount;
-    const dU = rs.matrixOf(ru);
-    const dV = rs.matrixOf(rv);
-    const bwdVOnU = rs.bwdOn(rv, ru);
-    const bwdUOnV = rs.bwdOn(ru, rv);
+    const dU = rs.slotMatrix[ru]!;
+    const dV = rs.slotMatrix[rv]!;
+    const bwdVOnU = rs.bwdBy ? rs.bwdOn(rv, ru) : rs.bwd[rv]!;
+    const bwdUOnV = rs.bwdBy ? rs.bwdOn(ru, rv) : rs.bwd[ru]!;
     const lenU = rs.length[ru]!;
     const lenV = rs.length[rv]!;
     const seqU = rs.seq[ru]!;

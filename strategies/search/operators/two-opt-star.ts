@@ -61,10 +61,10 @@ export class TwoOptStar implements PairOperator {
     const fwdU = rs.fwd[ru]!;
     const fwdV = rs.fwd[rv]!;
     // Each part on the distances of the vehicle that drives it now (one matrix unless profiles have their own).
-    const dU = rs.matrixOf(ru);
-    const dV = rs.matrixOf(rv);
-    const vOnU = rs.fwdOn(rv, ru);
-    const uOnV = rs.fwdOn(ru, rv);
+    const dU = rs.slotMatrix[ru]!;
+    const dV = rs.slotMatrix[rv]!;
+    const vOnU = rs.fwdBy ? rs.fwdOn(rv, ru) : fwdV;
+    const uOnV = rs.fwdBy ? rs.fwdOn(ru, rv) : fwdU;
     const u = seqU[i]!;
     const x = seqU[i + 1]!;
     const v = seqV[j]!;
@@ -87,8 +87,8 @@ export class TwoOptStar implements PairOperator {
       )
         return true;
     }
-    const uBack = rs.bwdOn(ru, rv);
-    distA = fwdU[i]! + dU[u * n + v]! + rs.bwdOn(rv, ru)[j]!;
+    const uBack = rs.bwdBy ? rs.bwdOn(ru, rv) : rs.bwd[ru]!;
+    distA = fwdU[i]! + dU[u * n + v]! + (rs.bwdBy ? rs.bwdOn(rv, ru) : rs.bwd[rv]!)[j]!;
     distB = uBack[lenU + 1]! - uBack[i + 1]! + dV[x * n + y]! + fwdV[lenV + 1]! - fwdV[j + 1]!;
     if (!ls.pairMayImprove(ru, i + j, distA, rv, lenU - i + lenV - j, distB)) return false;
     const ldU = rs.load[ru]!;

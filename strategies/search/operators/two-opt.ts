@@ -14,7 +14,7 @@ export class TwoOpt implements RouteOperator {
   evaluate(r: number, i: number, j: number): boolean {
     const ls = this.ls;
     const rs = ls.rs;
-    const d = rs.matrixOf(r);
+    const d = rs.slotMatrix[r]!;
     const n = rs.m.nodeCount;
     const seq = rs.seq[r]!;
     const fwd = rs.fwd[r]!;
