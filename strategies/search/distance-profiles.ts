@@ -49,3 +49,43 @@ export function slotMinutes(p: CompiledProblem, routes: number): (Float64Array |
   });
   return minutes.some((d) => d !== null) ? minutes : null;
 }
+
+/**
+ * The route model's prefix distances of every route on the fleet's other matrices (routes.ts keeps
+ * each route's own): fwdBy[k][r] and bwdBy[k][r], the route's own arrays where k is its matrix.
+ */
+export class OtherMatrixPrefixes {
+  readonly fwdBy: Float64Array[][];
+  readonly bwdBy: Float64Array[][];
+
+  constructor(
+    private readonly distances: DistanceProfiles,
+    private readonly nodeCount: number,
+    fwd: Float64Array[],
+    bwd: Float64Array[],
+    slots: number,
+  ) {
+    const { matrices, indexOf } = distances;
+    const on = (k: number, own: Float64Array[]) => own.map((prefix, r) => (indexOf[r] === k ? prefix : new Float64Array(slots)));
+    this.fwdBy = matrices.map((_, k) => on(k, fwd));
+    this.bwdBy = matrices.map((_, k) => on(k, bwd));
+  }
+
+  /** Route r now serves seq[1..count] (its start and end nodes at 0 and count + 1). */
+  set(r: number, seq: Int32Array, count: number): void {
+    const { matrices, indexOf } = this.distances;
+    const n = this.nodeCount;
+    for (let k = 0; k < matrices.length; k++) {
+      if (k === indexOf[r]) continue;
+      const d = matrices[k]!;
+      const fwd = this.fwdBy[k]![r]!;
+      const bwd = this.bwdBy[k]![r]!;
+      for (let t = 1; t <= count + 1; t++) {
+        const a = seq[t - 1]!;
+        const b = seq[t]!;
+        fwd[t] = fwd[t - 1]! + d[a * n + b]!;
+        bwd[t] = bwd[t - 1]! + d[b * n + a]!;
+      }
+    }
+  }
+}

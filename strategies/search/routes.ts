@@ -5,6 +5,7 @@ import { CostEvaluator } from "./cost-evaluator.js";
 import type { ProblemData } from "./problem-data.js";
 import type { Penalties } from "./penalties.js";
 import type { Pieces } from "./pieces.js";
+import { OtherMatrixPrefixes } from "./distance-profiles.js";
 import { piecesDistance, piecesLoad, piecesService, writePieces } from "./piece-walks.js";
 import { RouteLoads } from "./route-loads.js";
 import { RouteLocks } from "./route-locks.js";
@@ -40,6 +41,7 @@ export class Routes {
   readonly bwdBy: Float64Array[][] | null;
   /** Per route slot its vehicle's distance matrix (the request's unless its profile has its own). */
   readonly slotMatrix: Float64Array[];
+  private readonly otherMatrices: OtherMatrixPrefixes | null;
   /** Delivered load (dimension 0) of positions 1..k; position length + 1 repeats the total. */
   readonly load: Float64Array[];
   /** Service minutes of positions 0..k. */
@@ -87,10 +89,10 @@ export class Routes {
     this.fwd = make(() => new Float64Array(slots));
     this.bwd = make(() => new Float64Array(slots));
     const { matrices, indexOf } = m.distances;
-    const on = (k: number, own: Float64Array[]) => own.map((prefix, r) => (indexOf[r] === k ? prefix : new Float64Array(slots)));
     this.slotMatrix = Array.from(indexOf, (k) => matrices[k]!);
-    this.fwdBy = matrices.length > 1 ? matrices.map((_, k) => on(k, this.fwd)) : null;
-    this.bwdBy = matrices.length > 1 ? matrices.map((_, k) => on(k, this.bwd)) : null;
+    this.otherMatrices = matrices.length > 1 ? new OtherMatrixPrefixes(m.distances, m.nodeCount, this.fwd, this.bwd, slots) : null;
+    this.fwdBy = this.otherMatrices?.fwdBy ?? null;
+    this.bwdBy = this.otherMatrices?.bwdBy ?? null;
     this.load = make(() => new Float64Array(slots));
     this.serv = make(() => new Float64Array(slots));
     this.trips = m.p.trips ? new RouteTrips(m, slots) : null;
@@ -177,7 +179,7 @@ export class Routes {
         this.pos[b] = k;
       }
     }
-    if (this.fwdBy) this.otherPrefixes(r, seq, count);
+    this.otherMatrices?.set(r, seq, count);
     this.length[r] = count;
     this.loadExcess[r] = this.trips?.reloads
       ? this.trips.excess(r, seq, 1, count)
@@ -225,24 +227,6 @@ export class Routes {
     this.cost[r] = this.penalised(r);
     this.modifiedAt[r] = ++this.clock;
     this.changes?.record(seq, count, this.clock);
-  }
-
-  /** Route r's prefix distances on the fleet's other distance matrices (fwdBy, bwdBy). */
-  private otherPrefixes(r: number, seq: Int32Array, count: number): void {
-    const { matrices, indexOf } = this.m.distances;
-    const n = this.m.nodeCount;
-    for (let k = 0; k < matrices.length; k++) {
-      if (k === indexOf[r]) continue;
-      const d = matrices[k]!;
-      const fwd = this.fwdBy![k]![r]!;
-      const bwd = this.bwdBy![k]![r]!;
-      for (let t = 1; t <= count + 1; t++) {
-        const a = seq[t - 1]!;
-        const b = seq[t]!;
-        fwd[t] = fwd[t - 1]! + d[a * n + b]!;
-        bwd[t] = bwd[t - 1]! + d[b * n + a]!;
-      }
-    }
   }
 
   /** Route r's forward prefix distances on vehicle v's distance matrix. */
