@@ -174,7 +174,10 @@ describe("the general search with travel times, profiles, time costs, open route
     ["breaks", ["breaks"]],
     ["every field together", ["durations", "profiles", "time_costs", "open_routes", "several_windows", "breaks"]],
     ["a profile's own distances", ["profile_distances"]],
-    ["a profile's own distances beside profiles, time costs and open routes", ["profile_distances", "profiles", "time_costs", "open_routes"]],
+    [
+      "a profile's own distances beside profiles, time costs and open routes",
+      ["profile_distances", "profiles", "time_costs", "open_routes"],
+    ],
   ] as const) {
     it(`prices every move exactly with ${name} under hard windows`, () => {
       expect(pricingProperty("hard", fields, 120, 31)).to.be.greaterThan(300);
