@@ -18,7 +18,8 @@ export const READ_BY_PLAN_RULES = [
  * initial routes of customers and the vehicle's reload stops only (in range, no other start or end
  * node, each customer at most once in the whole plan), at most vehicle_max_reloads reload stops
  * in a locked head, locked counts within their routes and only with initial_routes, locked stops the
- * vehicle has the skills for, a reassignment cost only with initial_routes, and max_iterations 0 (evaluate only) only with a plan to evaluate.
+ * vehicle has the skills for, a reassignment cost only with initial_routes, and max_iterations 0
+ * (evaluate only) only with a plan to evaluate.
  */
 export function planFieldIssues(req: SolveRequestInput & ConstraintFields, add: Add): void {
   const n = req.node_num;
