@@ -119,7 +119,9 @@ export function assembleModel(p: CompiledProblem, arcs?: { dist: Float64Array; n
     symmetric,
   });
   // The order rule is priced by the arcs: the route model must not refuse it as well.
-  return { ok: true, model: arcs ? { ...built, dist: arcs.dist, order: null } : built };
+  // The route model reads every slot's distances from `distances`: the priced arcs replace the one matrix there too.
+  const distances = { matrices: [arcs?.dist ?? built.dist], indexOf: built.distances.indexOf };
+  return { ok: true, model: arcs ? { ...built, dist: arcs.dist, distances, order: null } : built };
 }
 
 /**
