@@ -78,6 +78,7 @@ async function main(): Promise<void> {
 
   // Per family: gaps to the better of the two and to the planted plan, over paired runs only.
   const gaps = new Map<TravelFamily, { ours: number[]; pyvrp: number[]; oursPlanted: number[]; pyvrpPlanted: number[] }>();
+  const bySeed = new Map<number, { ours: number[]; pyvrp: number[] }>();
   let better = 0;
   let worse = 0;
   let compared = 0;
@@ -86,11 +87,12 @@ async function main(): Promise<void> {
   console.log("| instance | seed | s | planted | ours | PyVRP | ours gap % | PyVRP gap % | ours - planted % | PyVRP - planted % | note |");
   console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
   try {
-    for (const instance of instances) {
-      const file = join(dir, `${instance.name}.json`);
-      writeFileSync(file, JSON.stringify(instance.request));
-      const seconds = protocolSeconds(instance.request, values.time);
-      for (const seed of seeds) {
+    for (const instance of instances) writeFileSync(join(dir, `${instance.name}.json`), JSON.stringify(instance.request));
+    // Seed by seed, so that a run cut short still has every instance at the first seeds.
+    for (const seed of seeds) {
+      for (const instance of instances) {
+        const file = join(dir, `${instance.name}.json`);
+        const seconds = protocolSeconds(instance.request, values.time);
         const [a, b] = await Promise.all([ours(instance, file, seconds, seed), pyvrp(python, file, seconds, seed)]);
         const found = [a.cost, b.cost].filter((c): c is number => c !== null);
         const best = found.length > 0 ? Math.min(...found) : null;
@@ -103,6 +105,10 @@ async function main(): Promise<void> {
           g.oursPlanted.push(pa);
           g.pyvrpPlanted.push(pb);
           gaps.set(instance.family, g);
+          const s = bySeed.get(seed) ?? { ours: [], pyvrp: [] };
+          s.ours.push(ga);
+          s.pyvrp.push(gb);
+          bySeed.set(seed, s);
           compared++;
           if (ga < gb - 1e-9) better++;
           if (gb < ga - 1e-9) worse++;
@@ -131,6 +137,8 @@ async function main(): Promise<void> {
     `| all | ${all.ours.length} | ${mean(all.ours).toFixed(2)} | ${mean(all.pyvrp).toFixed(2)} | ` +
       `${mean(all.oursPlanted).toFixed(2)} | ${mean(all.pyvrpPlanted).toFixed(2)} |`,
   );
+  console.log("\n| seed | paired runs | ours mean gap % | PyVRP mean gap % |\n|---:|---:|---:|---:|");
+  for (const [seed, s] of bySeed) console.log(`| ${seed} | ${s.ours.length} | ${mean(s.ours).toFixed(2)} | ${mean(s.pyvrp).toFixed(2)} |`);
   console.log(`\nours strictly better on ${better}, PyVRP on ${worse}, of ${compared} paired runs`);
 }
 
