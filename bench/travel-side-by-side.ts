@@ -53,12 +53,27 @@ async function ours(instance: TravelInstance, file: string, seconds: number, see
   return { cost: verdict.total_cost, note: drift > 1e-6 ? `ours reported ${result.total_cost}` : "" };
 }
 
+/**
+ * PyVRP's answer as our evaluator prices it. PyVRP's own objective (its integer model over the
+ * cost unit) is shown beside a plan our evaluator refuses, and when it differs from our price on
+ * one it accepts: on exact data the two agree, so a difference is a conversion or rule mismatch.
+ */
 async function pyvrp(python: string, file: string, seconds: number, seed: number): Promise<Outcome> {
   const answer = await runPyvrpPinned(python, join(REPO_ROOT, "bench", "peers", "pyvrp-travel.py"), file, seconds, seed);
   if ("error" in answer) return { cost: null, note: answer.error };
-  const line = answer.line as { total_cost?: number | null; feasible?: boolean; error?: string | null };
-  if (answer.code !== 0 || !line.feasible) return { cost: null, note: `PyVRP: ${String(line.error ?? "infeasible").slice(0, 120)}` };
-  return { cost: line.total_cost ?? null, note: "" };
+  const line = answer.line as {
+    total_cost?: number | null;
+    feasible?: boolean;
+    error?: string | null;
+    pyvrp_feasible?: boolean;
+    pyvrp_objective?: number | null;
+  };
+  const own = `PyVRP's own verdict: ${line.pyvrp_feasible ? "feasible" : "infeasible"}, objective ${show(line.pyvrp_objective ?? null, 1)}`;
+  if (answer.code !== 0 || !line.feasible)
+    return { cost: null, note: `PyVRP refused: ${String(line.error ?? "infeasible").slice(0, 160)} (${own})` };
+  const cost = line.total_cost ?? null;
+  const agree = cost !== null && line.pyvrp_objective != null && Math.abs(cost - line.pyvrp_objective) <= 1e-6 * Math.max(1, cost);
+  return { cost, note: agree ? "" : own };
 }
 
 const pct = (cost: number | null, reference: number | null) =>
