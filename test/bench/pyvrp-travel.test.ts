@@ -135,7 +135,10 @@ describe("bench/peers: PyVRP on the travel families", function () {
   describe("the converter's model (pyvrp-travel.py --dump-model)", function () {
     let dir = "";
     before(function () {
-      if (!python) this.skip(); // reason: no python3 on PATH to run the converter
+      if (!python) {
+        console.log("      (skipped: no python3 on PATH to run bench/peers/pyvrp-travel.py --dump-model)");
+        this.skip();
+      }
       dir = mkdtempSync(join(tmpdir(), "pyvrp-travel-"));
     });
     after(() => dir && rmSync(dir, { recursive: true, force: true }));
