@@ -13,7 +13,6 @@
  * [--only A,B] [--seeds 1,2,3] [--time S] [--pyvrp PYTHON] [--peers DIR] [--bench-dir DIR]`
  * PYTHON (or PYVRP_PYTHON) is the venv's python that `../shared/peers/build-pyvrp.sh` built.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -21,6 +20,7 @@ import { parseArgs } from "node:util";
 import { REPO_ROOT } from "../src/infra/repo-root.js";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { BenchSetupError, entryRequest, loadBenchmarks } from "./benchmark-folder.js";
+import { mean, protocolSeconds, run, runOursPinned, runPyvrpPinned, show } from "./side-by-side-run.js";
 import { ghLike } from "./gh-like.js";
 import { generateHfvrpLike } from "./hfvrp-like.js";
 import { pcLike } from "./pc-like.js";
@@ -85,34 +85,13 @@ function instances(): Instance[] {
   return only ? list.filter((i) => only.has(i.name)) : list;
 }
 
-/** Runs a command to its end; its standard output, and its exit code. */
-function run(command: string, args: string[]): Promise<{ out: string; code: number }> {
-  return new Promise((done) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    child.on("close", (code) => done({ out, code: code ?? 1 }));
-  });
-}
-
 interface Outcome {
   cost: number | null;
   note: string;
 }
 
 async function ours(file: string, resultFile: string, seconds: number, seed: number): Promise<Outcome> {
-  const args = [
-    "-c",
-    "1",
-    process.execPath,
-    join(REPO_ROOT, "bin", "vrp-solve.mjs"),
-    file,
-    "--time-limit",
-    String(seconds),
-    "--seed",
-    String(seed),
-  ];
-  const { out, code } = await run("taskset", args);
+  const { out, code } = await runOursPinned(file, seconds, seed);
   if (code !== 0) return { cost: null, note: `ours failed: ${out.slice(0, 120)}` };
   writeFileSync(resultFile, out);
   const check = await run(process.execPath, [join(values.peers, "check-result.mjs"), file, resultFile]);
@@ -121,12 +100,10 @@ async function ours(file: string, resultFile: string, seconds: number, seed: num
 }
 
 async function pyvrp(python: string, file: string, seconds: number, seed: number): Promise<Outcome> {
-  const args = ["-c", "0", python, join(values.peers, "pyvrp-eval.py"), file, "-l", String(seconds), "--seed", String(seed)];
-  const { out, code } = await run("taskset", args);
-  const line = out.trim().split("\n").at(-1) ?? "";
-  if (code !== 0 || !line.startsWith("{")) return { cost: null, note: `PyVRP: ${line.slice(0, 120)}` };
-  const answer = JSON.parse(line) as { total_cost: number; feasible: boolean };
-  return answer.feasible ? { cost: answer.total_cost, note: "" } : { cost: null, note: "PyVRP infeasible" };
+  const answer = await runPyvrpPinned(python, join(values.peers, "pyvrp-eval.py"), file, seconds, seed);
+  if ("error" in answer) return { cost: null, note: answer.error };
+  if (answer.code !== 0) return { cost: null, note: `PyVRP: ${JSON.stringify(answer.line).slice(0, 120)}` };
+  return answer.line.feasible ? { cost: answer.line.total_cost ?? null, note: "" } : { cost: null, note: "PyVRP infeasible" };
 }
 
 async function main(): Promise<void> {
@@ -144,8 +121,7 @@ async function main(): Promise<void> {
     for (const instance of instances()) {
       const file = join(dir, `${instance.name}.json`);
       writeFileSync(file, JSON.stringify(instance.request));
-      const customers = instance.request.node_num - new Set([...instance.request.start_nodes, ...instance.request.end_nodes]).size;
-      const seconds = values.time ? Number(values.time) : customers <= 200 ? 10 : 30;
+      const seconds = protocolSeconds(instance.request, values.time);
       for (const seed of seeds) {
         const [a, b] = await Promise.all([
           ours(file, join(dir, `${instance.name}-${seed}.result.json`), seconds, seed),
@@ -161,7 +137,6 @@ async function main(): Promise<void> {
           compared++;
           if (ga < gb - 1e-9) better++;
         }
-        const show = (x: number | null, digits: number) => (x === null ? "-" : x.toFixed(digits));
         console.log(
           `| ${instance.name} | ${seed} | ${show(reference, 1)} | ${show(a.cost, 1)} | ${show(b.cost, 1)} | ` +
             `${show(ga, 2)} | ${show(gb, 2)} | ${[a.note, b.note].filter(Boolean).join("; ")} |`,
@@ -171,7 +146,6 @@ async function main(): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
   console.log("\n| seed | ours mean gap % | PyVRP mean gap % |\n|---:|---:|---:|");
   for (const seed of seeds)
     console.log(`| ${seed} | ${mean(gaps.ours.get(seed) ?? []).toFixed(2)} | ${mean(gaps.pyvrp.get(seed) ?? []).toFixed(2)} |`);
