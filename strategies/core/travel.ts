@@ -25,6 +25,12 @@ export function returnsToEnd(p: CompiledProblem, v: number): boolean {
 }
 
 /**
+ * A computed arrival within this of a window's end is in that window: floating-point dust of the
+ * sums that reach it (a departure delayed to meet a window exactly), as lateness below it is none.
+ */
+const WINDOW_END_EPS = 1e-7;
+
+/**
  * When service starts at `node` for a vehicle arriving at `arrive`, and how late that is: in the
  * earliest window whose end it can reach (waiting for its start), else on arrival, late by the
  * time past the last window's end.
@@ -37,7 +43,7 @@ export function serviceStart(p: CompiledProblem, node: number, arrive: number): 
     return { begin, late: Math.max(0, begin - t.twEndMin[node]!) };
   }
   for (let k = 0; k < set.length; k += 2) {
-    if (arrive <= set[k + 1]!) return { begin: Math.max(arrive, set[k]!), late: 0 };
+    if (arrive <= set[k + 1]! + WINDOW_END_EPS) return { begin: Math.max(arrive, set[k]!), late: 0 };
   }
   return { begin: arrive, late: arrive - set[set.length - 1]! };
 }
@@ -46,7 +52,7 @@ export function serviceStart(p: CompiledProblem, node: number, arrive: number): 
 export function windowEndAt(p: CompiledProblem, node: number, begin: number): number {
   const set = p.travel ? p.travel.windowSets[node] : null;
   if (!set) return p.time!.twEndMin[node]!;
-  for (let k = 0; k < set.length; k += 2) if (begin <= set[k + 1]!) return set[k + 1]!;
+  for (let k = 0; k < set.length; k += 2) if (begin <= set[k + 1]! + WINDOW_END_EPS) return set[k + 1]!;
   return set[set.length - 1]!;
 }
 

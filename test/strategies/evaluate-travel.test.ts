@@ -5,6 +5,7 @@ import type { ConstraintFields } from "../../src/problem/constraint-fields.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import { solveRequest } from "../../src/problem/solve-request.js";
 import { violationReasons } from "../../src/problem/violations.js";
+import { serviceStart, windowEndAt } from "../../strategies/core/travel.js";
 import { checkTravelResult, type TravelRequest, type TravelResult } from "../helpers/check-travel.js";
 
 type Request = SolveRequestInput & ConstraintFields;
@@ -112,6 +113,19 @@ describe("the evaluator with the travel fields", () => {
     got = score(request({ node_time_windows: hull(8), node_time_window_sets: sets([7, 8]), late_penalty_per_min: 3 }), 0, [1]);
     expect(got.score.latePenalty).to.equal(6);
     expect(got.score.feasible).to.equal(true);
+  });
+
+  it("node_time_window_sets: an arrival a rounding error past a window's end is in that window, as with one window", () => {
+    const sets = [null, [[0, 5], [30, 40]], null, null];
+    const hull = square(4, (i, j) => (j === 0 ? 0 : i === 1 ? 40 : 1000));
+    const p = compileRequest(request({ node_time_windows: hull, node_time_window_sets: sets })).problem;
+    // A departure delayed to meet the first window's end exactly can arrive at 5.000000000000001.
+    const dust = 5 + 1e-12;
+    expect(serviceStart(p, 1, dust)).to.deep.equal({ begin: dust, late: 0 });
+    expect(windowEndAt(p, 1, dust)).to.equal(5);
+    // A real minute past it waits for the second window.
+    expect(serviceStart(p, 1, 5.01)).to.deep.equal({ begin: 30, late: 0 });
+    expect(windowEndAt(p, 1, 30)).to.equal(40);
   });
 
   it("vehicle_breaks: taken once in its window at a stop, counted in the duration; no place makes the route infeasible", () => {
