@@ -116,7 +116,15 @@ describe("the evaluator with the travel fields", () => {
   });
 
   it("node_time_window_sets: an arrival a rounding error past a window's end is in that window, as with one window", () => {
-    const sets = [null, [[0, 5], [30, 40]], null, null];
+    const sets = [
+      null,
+      [
+        [0, 5],
+        [30, 40],
+      ],
+      null,
+      null,
+    ];
     const hull = square(4, (i, j) => (j === 0 ? 0 : i === 1 ? 40 : 1000));
     const p = compileRequest(request({ node_time_windows: hull, node_time_window_sets: sets })).problem;
     // A departure delayed to meet the first window's end exactly can arrive at 5.000000000000001.
