@@ -8,7 +8,7 @@ type ReassignedStop = components["schemas"]["ReassignedStop"];
 /**
  * The result's re-planning fields for a request with a reassignment cost: the stops the answer
  * serves on another vehicle than the given plan did, ascending by node, and what they cost (the
- * evaluator's own count, so the total matches the routes' costs). Nothing without that cost.
+ * evaluator's rule, so the total matches the routes' costs). Nothing without that cost.
  */
 export function reassignmentFields(
   p: CompiledProblem,
@@ -17,16 +17,14 @@ export function reassignmentFields(
   const r = p.reassignment;
   if (!r) return {};
   const stops: ReassignedStop[] = [];
-  let count = 0;
   solution.routes.forEach((route, v) => {
-    count += reassignedCount(r, v, route);
     for (const node of route) {
       const home = r.home[node] ?? -1;
       if (home >= 0 && home !== v) stops.push({ node, previous_vehicle: home, vehicle: v });
     }
   });
   stops.sort((a, b) => a.node - b.node);
-  return { reassigned_stops: stops, reassignment_cost_total: withoutDust(r.price * count) };
+  return { reassigned_stops: stops, reassignment_cost_total: withoutDust(r.price * stops.length) };
 }
 
 /** One route's share of the reassignment cost, for its route detail. */

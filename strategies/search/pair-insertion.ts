@@ -62,7 +62,7 @@ export class PairInsertion {
     const rs = this.rs;
     const m = rs.m;
     const n = m.nodeCount;
-    const d = rs.matrixOf(r);
+    const d = rs.slotMatrix[r]!;
     const seq = rs.seq[r]!;
     const len = rs.length[r]!;
     const fixed = m.fixedCost[r]!;

@@ -63,7 +63,7 @@ export class PairScan {
     const times = rs.times!;
     const loads = rs.loads!;
     const n = m.nodeCount;
-    const d = rs.matrixOf(r);
+    const d = rs.slotMatrix[r]!;
     const seq = rs.seq[r]!;
     const len = rs.length[r]!;
     const fixed = m.fixedCost[r]!;
@@ -172,7 +172,7 @@ export class PairScan {
     const times = rs.times!;
     const loads = rs.loads!;
     const n = m.nodeCount;
-    const d = rs.matrixOf(r);
+    const d = rs.slotMatrix[r]!;
     const seq = rs.seq[r]!;
     const len = rs.length[r]!;
     const fixed = m.fixedCost[r]!;

@@ -239,11 +239,6 @@ export class Routes {
     return this.bwdBy ? this.bwdBy[this.m.distances.indexOf[v]!]![r]! : this.bwd[r]!;
   }
 
-  /** Vehicle v's distance matrix. */
-  matrixOf(v: number): Float64Array {
-    return this.slotMatrix[v]!;
-  }
-
   /** Starts recording which customers change route neighbours (for a localised search). */
   trackChanges(): ChangedCustomers {
     this.changes ??= new ChangedCustomers(this.m.nodeCount);

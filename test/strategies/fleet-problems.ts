@@ -167,7 +167,7 @@ export function plainWarp(
  * and duration, and where nothing warps a check that the evaluator agrees (on time, same duration).
  */
 /** The reassignment cost of the route, counted here from the plan's homes (0 without it). */
-function reassignmentCost(p: CompiledProblem, v: number, route: readonly number[]): number {
+export function reassignmentCost(p: CompiledProblem, v: number, route: readonly number[]): number {
   const r = p.reassignment;
   if (!r) return 0;
   return r.price * route.filter((c) => r.home[c]! >= 0 && r.home[c] !== v).length;

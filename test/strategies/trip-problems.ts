@@ -5,6 +5,7 @@ import { evaluateRoute } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
+import { reassignmentCost } from "./fleet-problems.js";
 
 /** Random multi-trip instances: small capacity (several trips), windows, release times, one or two reload depots. */
 export const tripArb = fc.record({
@@ -111,12 +112,6 @@ function scratchWarp(q: CompiledProblem, v: number, route: number[]): { warp: nu
     else hi = mid;
   }
   return { warp: least, duration: simulate(lo).duration };
-}
-
-/** The reassignment cost of route v, counted here from the plan's homes (0 without it). */
-function reassignmentCost(q: CompiledProblem, v: number, route: number[]): number {
-  const r = q.reassignment;
-  return r ? r.price * route.filter((c) => r.home[c]! >= 0 && r.home[c] !== v).length : 0;
 }
 
 /** The penalised price of route v from scratch: the evaluator's distance and per-trip excess, the warp above. */

@@ -35,8 +35,8 @@ export class CheapestInsertions {
     const m = this.ls.m;
     const n = m.nodeCount;
     // Removal on `from`'s vehicle's distances, insertion on `into`'s (one matrix unless profiles have their own).
-    const dFrom = this.ls.matrixOf(from);
-    const d = this.ls.matrixOf(into);
+    const dFrom = this.ls.slotMatrix[from]!;
+    const d = this.ls.slotMatrix[into]!;
     const seqF = this.ls.seq[from]!;
     const seqI = this.ls.seq[into]!;
     const lenI = this.ls.length[into]!;
@@ -101,7 +101,7 @@ export class CheapestInsertions {
     const cost = this.cost;
     const pos = this.pos;
     const n = this.ls.m.nodeCount;
-    const d = this.ls.matrixOf(into);
+    const d = this.ls.slotMatrix[into]!;
     const seq = this.ls.seq[into]!;
     const prev = seq[kv - 1]!;
     const next = seq[kv + 1]!;

@@ -24,9 +24,9 @@ export function pairExchange(ls: GeneralMovePricing, p1: number, p2: number): bo
   const lenU = rs.length[ru]!;
   const lenV = rs.length[rv]!;
   const travelU =
-    m.fixedCost[ru]! + m.unitCost[ru]! * (rs.fwd[ru]![lenU + 1]! + swapDelta(rs.seq[ru]!, i1, j1, p2, d2, rs.matrixOf(ru), m.nodeCount));
+    m.fixedCost[ru]! + m.unitCost[ru]! * (rs.fwd[ru]![lenU + 1]! + swapDelta(rs.seq[ru]!, i1, j1, p2, d2, rs.slotMatrix[ru]!, m.nodeCount));
   const travelV =
-    m.fixedCost[rv]! + m.unitCost[rv]! * (rs.fwd[rv]![lenV + 1]! + swapDelta(rs.seq[rv]!, i2, j2, p1, d1, rs.matrixOf(rv), m.nodeCount));
+    m.fixedCost[rv]! + m.unitCost[rv]! * (rs.fwd[rv]![lenV + 1]! + swapDelta(rs.seq[rv]!, i2, j2, p1, d1, rs.slotMatrix[rv]!, m.nodeCount));
   if (travelU + travelV >= before) return false;
   ls.a
     .reset()

@@ -23,7 +23,7 @@ export function pairRelocateWithin(ls: GeneralMovePricing, pickup: number): bool
   if (len < 3) return false;
   const seq = rs.seq[r]!;
   const n = m.nodeCount;
-  const d = rs.matrixOf(r);
+  const d = rs.slotMatrix[r]!;
   const i = rs.pos[pickup]!;
   const j = rs.pos[delivery]!;
   // Distance of the route without the pair.

@@ -93,7 +93,7 @@ export class InsertUnserved {
   private considerAfter(u: number, skip: number, r: number, j: number): void {
     const m = this.ls.rs.m;
     const n = m.nodeCount;
-    const d = this.ls.rs.matrixOf(r);
+    const d = this.ls.rs.slotMatrix[r]!;
     const seq = this.ls.rs.seq[r]!;
     const a = seq[j]!;
     const b = seq[j + 1]!;
@@ -112,7 +112,7 @@ export class InsertUnserved {
     const rs = this.ls.rs;
     const m = rs.m;
     const n = m.nodeCount;
-    const d = rs.matrixOf(r);
+    const d = rs.slotMatrix[r]!;
     if (this.bounded) {
       const seq = rs.seq[r]!;
       const a = seq[j - 1]!;

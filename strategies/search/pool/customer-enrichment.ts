@@ -36,7 +36,7 @@ export function addCustomerInsertions(pool: RoutePool, scratch: Routes, routes: 
   for (let r = 0; r < m.routes; r++) {
     const len = scratch.length[r]!;
     if (len === 0) continue;
-    const d = scratch.matrixOf(r);
+    const d = scratch.slotMatrix[r]!;
     const seq = scratch.seq[r]!;
     const base = scratch.fwd[r]![len + 1]!;
     const fixed = m.fixedCost[r]!;
