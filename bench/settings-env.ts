@@ -8,6 +8,7 @@
  * - SOLVER_GENERAL_FOCUS=0: the general search without localised education, feasible current and
  *   family threshold.
  * - SOLVER_POOL_FAMILIES=skills,types,depots: set partitioning in those families too.
+ * - SOLVER_THRESHOLD=W: the general search accepts by the annealed threshold with starting weight W.
  * - LARGE_SUB_CUSTOMERS, LARGE_SUB_SECONDS, LARGE_FIRST_ROUND (a fixed first-round share),
  *   LARGE_START_SHARE (0: the savings' first variant only), LARGE_ROTATION=0 (random group seeds),
  *   LARGE_SQUEEZE=0 (no route elimination), LARGE_WINDOW_GROUPS=1 (time-aware groups),
@@ -27,6 +28,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): SettingsOverride {
 
   const general: NonNullable<SettingsOverride["general"]> = {};
   if (env.SOLVER_GENERAL_FOCUS === "0") Object.assign(general, { focus: false, feasibleCurrent: false, thresholdWeight: null });
+  const threshold = Number(env.SOLVER_THRESHOLD);
+  if (env.SOLVER_THRESHOLD !== undefined && Number.isFinite(threshold) && threshold >= 0) general.thresholdWeight = threshold;
   if (env.SOLVER_POOL_FAMILIES) {
     const named = env.SOLVER_POOL_FAMILIES.split(",").map((name) => name.trim());
     general.poolFamilies = POOL_FAMILIES.filter((family) => named.includes(family));

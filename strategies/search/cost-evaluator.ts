@@ -17,9 +17,22 @@ export class CostEvaluator {
   private readonly speed: Float64Array;
   private readonly durationLimit: number;
   private readonly perMinute: Float64Array | null;
+  /**
+   * Per vehicle, the minute price that a route's time cost has at least per unit of distance (its
+   * minutes are distance over speed; 0 where a duration matrix sets them) and per service minute:
+   * null where no route price holds a time cost. Without it the bounds see none of the time cost,
+   * and nearly every candidate reaches the exact time price.
+   */
+  private readonly floorPerDistance: Float64Array | null;
 
   constructor(readonly m: ProblemData) {
     this.perMinute = m.timeCostPerMin;
+    const perMinute = m.timeCostPerMin;
+    // Several trips price their time apart, without the time cost (routes.ts timePrice).
+    this.floorPerDistance =
+      perMinute && m.twStart && !m.p.trips?.copyOf
+        ? Float64Array.from(perMinute, (price, v) => (m.durationOf?.[v] ? 0 : price / m.speed[v]!))
+        : null;
     this.fixedCost = m.fixedCost;
     this.unitCost = m.unitCost;
     this.capacity = m.capacity;
@@ -49,6 +62,15 @@ export class CostEvaluator {
   /** Fixed + unit x distance of vehicle v: the price's part that no penalty lowers, the bound moves prune on. */
   travel(v: number, distance: number): number {
     return this.fixedCost[v]! + this.unitCost[v]! * distance;
+  }
+
+  /**
+   * A lower bound on the time cost of vehicle v's route with this distance and service: its
+   * duration is at least its driving and service minutes (0 without time costs).
+   */
+  timeFloor(v: number, distance: number, service: number): number {
+    const perDistance = this.floorPerDistance;
+    return perDistance ? perDistance[v]! * distance + this.perMinute![v]! * service : 0;
   }
 
   /** Time warp and working-hours excess of a route whose time segment is `seg`, under the duration cap `cap`. */

@@ -163,6 +163,13 @@ export class RouteTimes {
     return seg.append(m.dist[seq[len]! * n + end]! / speed, 0, 0, Number.NEGATIVE_INFINITY, m.arriveClose![r]!, end);
   }
 
+  /** Whether route r's vehicle drives in vehicle v's minutes, so that r's stored segments hold on v. */
+  private sameMinutes(r: number, v: number): boolean {
+    const m = this.m;
+    const dur = m.durationOf ? m.durationOf[v]! : null;
+    return dur !== null ? m.durationOf![r] === dur : (m.durationOf === null || m.durationOf[r] === null) && m.speed[r] === m.speed[v];
+  }
+
   /** Segment of vehicle v driving `pieces` (positions 1..length of current routes, or loose nodes) from its start to its end node. */
   segmentOf(v: number, pieces: Pieces, seqs: readonly Int32Array[], lengths: Int32Array): TimeSegment {
     const m = this.m;
@@ -174,9 +181,6 @@ export class RouteTimes {
     const dur = m.durationOf ? m.durationOf[v]! : null;
     const dv = dur ?? d;
     const per = dur ? 1 : speed;
-    // A piece keeps its stored segments on a vehicle that drives it in the same minutes.
-    const sameMinutes = (r: number) =>
-      m.durationOf ? m.durationOf[r] === dur && (dur !== null || m.speed[r] === speed) : m.speed[r] === speed;
     const seg = this.startAt(v);
     for (let k = 0; k < pieces.count; k++) {
       const r = pieces.route[k]!;
@@ -187,7 +191,7 @@ export class RouteTimes {
         continue;
       }
       const seq = seqs[r]!;
-      if (pieces.reversed[k] === 0 && sameMinutes(r) && (from === 1 || to === lengths[r])) {
+      if (pieces.reversed[k] === 0 && this.sameMinutes(r, v) && (from === 1 || to === lengths[r])) {
         const travel = dv[seg.last * n + seq[from]!]! / per;
         if (from === 1)
           seg.append(travel, this.preDur[r]![to]!, this.preWarp[r]![to]!, this.preEarly[r]![to]!, this.preLate[r]![to]!, seq[to]!);

@@ -190,6 +190,43 @@ describe("the general search with travel times, profiles, time costs, open route
     expect(pricingProperty("none", all, 80, 33)).to.be.greaterThan(200);
   });
 
+  it("bounds a route's time cost from below by its driving and service minutes, exactly when nothing waits", () => {
+    let priced = 0;
+    let exact = 0;
+    fc.assert(
+      fc.property(fleetArb("hard"), fc.integer({ min: 1, max: 1e6 }), fc.boolean(), penaltyArb, (o, s, roomy, pen) => {
+        const fields = roomy ? (["time_costs", "open_routes"] as const) : (["time_costs", "durations", "profiles", "open_routes"] as const);
+        const req = travelInstance({ ...o, cost: true }, fields, s, roomy);
+        const m = buildProblemData(withOpenEnd(compileRequest(req).problem));
+        const rs = new Routes(m);
+        rs.penalties = pen;
+        const rng = new Rng(s);
+        const routes: number[][] = Array.from({ length: m.routes }, () => []);
+        for (const c of rng.shuffle(Array.from(m.customers))) routes[rng.int(m.routes)]!.push(c);
+        rs.loadRoutes(routes);
+        for (let r = 0; r < m.routes; r++) {
+          const len = rs.length[r]!;
+          if (len === 0) continue;
+          const distance = rs.fwd[r]![len + 1]!;
+          const floor = rs.costs.travel(r, distance) + rs.costs.timeFloor(r, distance, rs.serv[r]![len + 1]!);
+          const load = rs.load[r]![len]! - m.capacity[r]!;
+          // The load penalty is no part of the floor, so it is added to compare with the route's price.
+          const bound = floor + (load > 0 ? pen.load * load : 0);
+          expect(bound, `route ${r}`).to.be.at.most(rs.cost[r]! + 1e-7 * Math.max(1, rs.cost[r]!));
+          if (m.timeCostPerMin?.[r]) priced++;
+          // Roomy windows, minutes from distance: no waiting and no warp, so the floor is the time cost.
+          if (roomy && m.timeCostPerMin?.[r]) {
+            expect(bound, `route ${r} without waiting`).to.be.closeTo(rs.cost[r]!, 1e-7 * Math.max(1, rs.cost[r]!));
+            exact++;
+          }
+        }
+      }),
+      { numRuns: 60, seed: 36 },
+    );
+    expect(priced).to.be.greaterThan(30);
+    expect(exact).to.be.greaterThan(10);
+  });
+
   it("hgs solves them feasibly, its answers accepted by the independent checker", () => {
     let solved = 0;
     fc.assert(

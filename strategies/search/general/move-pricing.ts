@@ -97,7 +97,8 @@ export class GeneralMovePricing implements MovePricing {
   withinImproves(r: number, delta: number): boolean {
     const rs = this.rs;
     const len = rs.length[r]!;
-    return below(this.base(r, len, rs.fwd[r]![len + 1]! + delta, rs.load[r]![len]!), rs.cost[r]!);
+    const distance = rs.fwd[r]![len + 1]! + delta;
+    return below(this.base(r, len, distance, rs.load[r]![len]!) + rs.costs.timeFloor(r, distance, rs.serv[r]![len + 1]!), rs.cost[r]!);
   }
 
   /** Prices pieces `a` on route r's vehicle (a move within r); applies it when it improves. orderKept: as tryPair. */
@@ -135,13 +136,15 @@ export class GeneralMovePricing implements MovePricing {
 
   /**
    * Whether routes ru and rv with these counts and distances may cost less than they do now
-   * (`before`, set here): their fixed and distance costs, which `base` only adds to.
+   * (`before`, set here): their fixed and distance costs and the time cost of their driving
+   * minutes, which `pairImproves` only adds to.
    */
   pairMayImprove(ru: number, countA: number, distA: number, rv: number, countB: number, distB: number): boolean {
     const m = this.rs.m;
     const before = (this.before = this.rs.cost[ru]! + this.rs.cost[rv]!);
-    const boundA = countA > 0 ? m.fixedCost[ru]! + m.unitCost[ru]! * distA : 0;
-    const boundB = countB > 0 ? m.fixedCost[rv]! + m.unitCost[rv]! * distB : 0;
+    const costs = this.rs.costs;
+    const boundA = countA > 0 ? m.fixedCost[ru]! + m.unitCost[ru]! * distA + costs.timeFloor(ru, distA, 0) : 0;
+    const boundB = countB > 0 ? m.fixedCost[rv]! + m.unitCost[rv]! * distB + costs.timeFloor(rv, distB, 0) : 0;
     if (boundA + boundB >= before - EPS) return false;
     this.ru = ru;
     this.rv = rv;
@@ -154,11 +157,14 @@ export class GeneralMovePricing implements MovePricing {
 
   /**
    * Whether the candidates bounded last may cost less than `before`: the fixed, distance and
-   * delivered-load part of each price, which the exact price never undercuts. Service time is not
-   * in it (the exact price has the durations).
+   * delivered-load part of each price and the least time cost of its driving and service minutes,
+   * which the exact price never undercuts.
    */
-  pairImproves(loadA: number, _servA: number, loadB: number, _servB: number): boolean {
-    return this.base(this.ru, this.countA, this.distA, loadA) + this.base(this.rv, this.countB, this.distB, loadB) < this.before - EPS;
+  pairImproves(loadA: number, servA: number, loadB: number, servB: number): boolean {
+    const costs = this.rs.costs;
+    const a = this.countA > 0 ? this.base(this.ru, this.countA, this.distA, loadA) + costs.timeFloor(this.ru, this.distA, servA) : 0;
+    const b = this.countB > 0 ? this.base(this.rv, this.countB, this.distB, loadB) + costs.timeFloor(this.rv, this.distB, servB) : 0;
+    return a + b < this.before - EPS;
   }
 
   /**
