@@ -4,7 +4,8 @@
  * hour), each instance built around a planted feasible plan. Reports, per instance, the planted
  * plan's cost, ours, and the gap to the reference: the best of the planted plan and of the long
  * runs stored in bench/instances/travel-families-SEED.json (`--write-reference` makes them:
- * `--reference-time` seconds for each of `--reference-seeds`, keeping the best).
+ * `--reference-time` seconds for each of `--reference-seeds`, keeping the best, also of earlier
+ * reference runs; runs on different `--families` may share the file from two cores).
  *
  * `--first-window` solves each two-windows instance twice, with its several windows and with only
  * the window the planted plan serves each customer in (every plan of the second is a plan of the
@@ -85,8 +86,11 @@ if (values["first-window"]) {
       const { cost } = solve(instance, Number(values["reference-time"]), seed);
       if (cost !== null) best = Math.min(best, cost);
     }
-    references[instance.name] = best;
-    writeFileSync(referencePath, JSON.stringify(references, null, 1) + "\n");
+    // Read again before writing: runs on other families (another core) may have written meanwhile,
+    // and a reference only ever improves.
+    const latest: Record<string, number> = existsSync(referencePath) ? JSON.parse(readFileSync(referencePath, "utf8")) : {};
+    latest[instance.name] = Math.min(best, latest[instance.name] ?? Number.POSITIVE_INFINITY);
+    writeFileSync(referencePath, JSON.stringify(latest, null, 1) + "\n");
     console.log(`${instance.name}: reference ${best.toFixed(2)} (planted ${instance.plantedCost.toFixed(2)})`);
   }
 } else {
