@@ -1,4 +1,4 @@
-import type { GeneralMovePricing } from "../general/move-pricing.js";
+import type { PerVehiclePricing } from "../pricing/per-vehicle.js";
 import { Pieces } from "../pieces.js";
 
 const EPS = 1e-7;
@@ -11,7 +11,7 @@ const other = new Pieces();
  * different types swap vehicles when that pays. Type counts hold by construction: a route only
  * ever moves to a vehicle that is free. Returns whether anything changed.
  */
-export function improveFleetUse(ls: GeneralMovePricing): boolean {
+export function improveFleetUse(ls: PerVehiclePricing): boolean {
   const rs = ls.rs;
   const m = rs.m;
   if (m.typeSlots.length < 2) return false;
