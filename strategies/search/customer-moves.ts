@@ -52,15 +52,17 @@ export class CustomerMoves {
   private readonly insertUnserved: InsertUnserved;
   private readonly removeOptional: RemoveOptional;
   /** Optional stops (settings.optionalStops): 1 "untilRepriced", 2 "whenNearbyChanged", 0 none. */
-  private readonly optional: number;
+  private readonly optional: number = 0;
   /** "untilRepriced": 1 when u was unserved at its last examination and no insertion of it was improving then. */
   private readonly unservedIdle: Uint8Array;
   /** Shipment partners, backhaul kinds and reload copies when their moves are on (else null). */
   private readonly partner: Int32Array | null;
   private readonly backhaul: Uint8Array | null;
   private readonly trips: RouteTrips | null;
+  /** Shipments, backhauls or rules: some moves between routes are refused or replaced (guardedBetween). */
+  private readonly guarded: boolean = false;
   /** Vehicle types whose empty routes are tried (the identical-vehicles search: the first empty route alone). */
-  private readonly emptyTypes: number;
+  private readonly emptyTypes: number = 0;
 
   constructor(
     private readonly rs: Routes,
@@ -89,6 +91,7 @@ export class CustomerMoves {
     this.partner = settings.shipmentMoves ? m.order!.partner : null;
     this.backhaul = settings.backhaulMoves ? m.order!.backhaul : null;
     this.trips = settings.reloadMoves ? rs.trips : null;
+    this.guarded = this.partner !== null || this.backhaul !== null || rs.rules !== null;
     this.emptyTypes = settings.emptyRoutes === "fromSecondPass" ? 1 : m.typeSlots.length;
   }
 
@@ -206,33 +209,7 @@ export class CustomerMoves {
     const rs = this.rs;
     const ru = rs.routeOf[u]!;
     const i = rs.pos[u]!;
-    if (ru !== rv) {
-      // A shipment's stop moved alone to another route always splits its pair: only 2-opt* (tails
-      // that carry whole pairs) can pass; the pair moves do the rest.
-      const partner = this.partner;
-      if (partner !== null && partner[u]! >= 0) return this.applyTwoOptStar(ru, i, rv, j);
-      const backhaul = this.backhaul;
-      if (backhaul !== null) {
-        const pv = this.perVehicle!;
-        pv.before = rs.cost[ru]! + rs.cost[rv]!;
-        if (backhaul[u] === 1 && linehaulTwoOptStar(pv, ru, i, rv, j)) return true;
-        if (backhaul[u] === 2 && backhaulHeadExchange(pv, ru, i, rv, j)) return true;
-      }
-      // Skills: relocate and swap put u on rv (and swap v on ru); when rv's vehicle may not serve
-      // u they can only be refused, so they are not priced (route-rules.ts).
-      const rules = rs.rules;
-      if (rules === null || rules.serves(rv, u)) {
-        if (this.relocate.evaluate(ru, i, rv, j)) {
-          this.relocate.apply();
-          return true;
-        }
-        if (j > 0 && (rules === null || rules.serves(ru, rs.seq[rv]![j]!)) && this.swap.evaluate(ru, i, rv, j)) {
-          this.swap.apply();
-          return true;
-        }
-      }
-      return this.applyTwoOptStar(ru, i, rv, j);
-    }
+    if (ru !== rv) return this.guarded ? this.guardedBetween(u, ru, i, rv, j) : this.between(ru, i, rv, j);
     if (j === i || j === i - 1) return false;
     if (this.relocateWithin.evaluate(ru, i, j)) {
       this.relocateWithin.apply();
@@ -245,6 +222,50 @@ export class CustomerMoves {
     if (i >= j || !this.twoOpt.evaluate(ru, i, j)) return false;
     this.twoOpt.apply();
     return true;
+  }
+
+  /** Relocate, swap and 2-opt* between u at position i of ru and position j of rv. */
+  private between(ru: number, i: number, rv: number, j: number): boolean {
+    if (this.relocate.evaluate(ru, i, rv, j)) {
+      this.relocate.apply();
+      return true;
+    }
+    if (j > 0 && this.swap.evaluate(ru, i, rv, j)) {
+      this.swap.apply();
+      return true;
+    }
+    return this.applyTwoOptStar(ru, i, rv, j);
+  }
+
+  /** As between, under shipments, backhauls or rules, which refuse some moves and add their own. */
+  private guardedBetween(u: number, ru: number, i: number, rv: number, j: number): boolean {
+    const rs = this.rs;
+    // A shipment's stop moved alone to another route always splits its pair: only 2-opt* (tails
+    // that carry whole pairs) can pass; the pair moves do the rest.
+    const partner = this.partner;
+    if (partner !== null && partner[u]! >= 0) return this.applyTwoOptStar(ru, i, rv, j);
+    const backhaul = this.backhaul;
+    if (backhaul !== null) {
+      const pv = this.perVehicle!;
+      pv.before = rs.cost[ru]! + rs.cost[rv]!;
+      if (backhaul[u] === 1 && linehaulTwoOptStar(pv, ru, i, rv, j)) return true;
+      if (backhaul[u] === 2 && backhaulHeadExchange(pv, ru, i, rv, j)) return true;
+    }
+    // Skills: relocate and swap put u on rv (and swap v on ru); when rv's vehicle may not serve
+    // u they can only be refused, so they are not priced (route-rules.ts).
+    const rules = rs.rules;
+    if (rules === null) return this.between(ru, i, rv, j);
+    if (rules.serves(rv, u)) {
+      if (this.relocate.evaluate(ru, i, rv, j)) {
+        this.relocate.apply();
+        return true;
+      }
+      if (j > 0 && rules.serves(ru, rs.seq[rv]![j]!) && this.swap.evaluate(ru, i, rv, j)) {
+        this.swap.apply();
+        return true;
+      }
+    }
+    return this.applyTwoOptStar(ru, i, rv, j);
   }
 
   private applyTwoOptStar(ru: number, i: number, rv: number, j: number): boolean {

@@ -27,8 +27,9 @@ export class IdenticalVehiclesPricing implements MovePricing {
   private readonly costs: CostEvaluator;
   /** Cost of both routes before the move being priced (set by pairImproves). */
   private before = 0;
-  private readonly fixedCost: number;
-  private readonly unitCost: number;
+  /** Numbers from the start (not undefined until the constructor), so that V8 keeps them as doubles. */
+  private readonly fixedCost: number = 0;
+  private readonly unitCost: number = 0;
   /** The candidates last bounded by `pairMayImprove`, priced by `pairImproves`. */
   private countA = 0;
   private countB = 0;
