@@ -83,7 +83,7 @@ describe("the search under optional stops, skills, shifts and route limits (rout
     let commits = 0;
     fc.assert(
       fc.property(fc.oneof(fleetArb("none", 12), fleetArb("hard", 12)), penaltyArb, (o, pen) => {
-        // Only skills, shifts and working hours: the rules SWAP* prices (general/local-search.ts).
+        // Only skills, shifts and working hours: the rules SWAP* prices (strategies/settings.ts localSearchSettings).
         const full = withRules(fleetInstance(o), o.seed, false);
         const req = { ...full, node_skip_penalties: undefined, vehicle_max_distance: undefined, vehicle_max_stops: undefined };
         const { problem: p } = compileRequest(req as SolveRequestInput);
