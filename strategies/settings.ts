@@ -207,7 +207,10 @@ export interface LocalSearchSettings {
    * last tested, across runs. A localised run tests changed pairs only.
    */
   swapStar: "allPairs" | "changedPairs" | null;
-  /** After each pass a route may move to a free vehicle of another type, or two swap vehicles (moves/vehicle-change.ts). */
+  /**
+   * After each pass a route may move to a free vehicle of another type, or two swap vehicles
+   * (moves/vehicle-change.ts, which itself returns at once when the fleet leaves it nothing to do).
+   */
   vehicleChange: boolean;
   /** Shipments move whole (moves/pair-*.ts): a stop never moves alone to another route. */
   shipmentMoves: boolean;
@@ -262,7 +265,7 @@ export function localSearchSettings(m: ProblemData, pricing: MovePricingKind): L
     pricing,
     emptyRoutes: "whenRouteChanged",
     swapStar: swapStar ? "changedPairs" : null,
-    vehicleChange: m.typeSlots.length > 1,
+    vehicleChange: true,
     shipmentMoves: m.order?.partner != null,
     backhaulMoves: m.order?.backhaul != null,
     reloadMoves: m.p.trips != null,
