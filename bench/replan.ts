@@ -6,10 +6,11 @@
  * reached the cold cost in a third of the time) and the share of the unlocked stops that stay
  * whose vehicle the warm answer changed. `--reassignment-share S` prices a change of vehicle
  * (reassignment_cost) at S times the first answer's cost per customer, as a dispatcher who wants
- * a stop moved only when that saves a share of an average stop's cost; costs are reported
+ * a stop moved only when that saves a share of an average stop's cost; a list (`0,0.02,0.05`)
+ * solves warm once per price from the same first answer and cold solve. Costs are reported
  * without that price, so warm and cold compare on the same objective.
  *
- * `node --import tsx bench/replan.ts [--only NAME,...] [--time S] [--first-time S] [--seed N] [--reassignment-share S] [--bench-dir DIR]`
+ * `node --import tsx bench/replan.ts [--only NAME,...] [--time S] [--first-time S] [--seed N] [--reassignment-share S[,S...]] [--bench-dir DIR]`
  */
 import { parseArgs } from "node:util";
 import { solveRequest, type SolvedResultObject } from "../src/problem/solve-request.js";
@@ -58,14 +59,19 @@ function customersOf(result: SolvedResultObject, vehicles: number): number[][] {
   return routes;
 }
 
+const shares = values["reassignment-share"].split(",").map(Number);
+for (const share of shares)
+  if (!Number.isFinite(share) || share < 0) throw new Error(`bench: --reassignment-share '${share}' is not a share`);
+
 console.log(
   `re-planning: seed ${seed}, first solve ${values["first-time"]} s, cold ${seconds} s, warm ${seconds / 3} s, ` +
-    `reassignment cost ${reassignmentShare} x cost per customer`,
+    `reassignment cost ${shares.join(" / ")} x cost per customer`,
 );
-console.log("| instance | removed / added | locked | cold cost | warm cost | warm - cold % | moved % |");
-console.log("|---|---:|---:|---:|---:|---:|---:|");
-const differences: number[] = [];
-const movedShares: number[] = [];
+const perShare = shares.map((share) => `warm cost, ${share} | warm - cold %, ${share} | moved %, ${share}`).join(" | ");
+console.log(`| instance | removed / added | locked | cold cost | ${perShare} |`);
+console.log(`|---|---:|---:|---:|${shares.map(() => "---:|---:|---:|").join("")}`);
+const differences: number[][] = shares.map(() => []);
+const movedShares: number[][] = shares.map(() => []);
 for (const name of names) {
   const entry = benchmarks.entries.find((e) => e.name === name);
   if (!entry) throw new Error(`bench: instance ${name} not found (${benchmarks.lookedFor})`);
@@ -76,29 +82,40 @@ for (const name of names) {
     continue;
   }
   const change = replanChange(request, customersOf(first, request.vehicle_num), 0.05, seed);
-  const price = (reassignmentShare * first.total_cost) / Math.max(1, request.node_num - 1);
   const cold = solve(change.cold, `${name}-cold`, seconds);
-  const warm = solve(price > 0 ? { ...change.warm, reassignment_cost: price } : change.warm, `${name}-warm`, seconds / 3);
-  if (typeof cold === "string" || typeof warm === "string") {
-    const failure = (answer: typeof cold) => (typeof answer === "string" ? answer : "-");
-    console.log(`| ${name} | ${change.removed} / ${change.added} | ${change.locked} | ${failure(cold)} | ${failure(warm)} | | |`);
+  if (typeof cold === "string") {
+    console.log(`| ${name} | ${change.removed} / ${change.added} | ${change.locked} | ${cold} |`);
     continue;
   }
-  const after = customersOf(warm, request.vehicle_num);
-  let moved = 0;
-  after.forEach((route, v) => route.forEach((c) => (change.unlockedVehicle.has(c) && change.unlockedVehicle.get(c) !== v ? moved++ : 0)));
-  const warmCost = warm.total_cost - (warm.reassignment_cost_total ?? 0);
-  const difference = (100 * (warmCost - cold.total_cost)) / cold.total_cost;
-  const movedShare = (100 * moved) / Math.max(1, change.unlockedVehicle.size);
-  differences.push(difference);
-  movedShares.push(movedShare);
+  // One first answer and one cold solve for every price: the warm solves differ in the price alone.
+  const cells = shares.map((share, k) => {
+    const price = (share * first.total_cost) / Math.max(1, request.node_num - 1);
+    const warm = solve(price > 0 ? { ...change.warm, reassignment_cost: price } : change.warm, `${name}-warm`, seconds / 3);
+    if (typeof warm === "string") return `${warm} | | `;
+    const after = customersOf(warm, request.vehicle_num);
+    let moved = 0;
+    after.forEach((route, v) => route.forEach((c) => (change.unlockedVehicle.has(c) && change.unlockedVehicle.get(c) !== v ? moved++ : 0)));
+    const warmCost = warm.total_cost - (warm.reassignment_cost_total ?? 0);
+    const difference = (100 * (warmCost - cold.total_cost)) / cold.total_cost;
+    const movedShare = (100 * moved) / Math.max(1, change.unlockedVehicle.size);
+    differences[k]!.push(difference);
+    movedShares[k]!.push(movedShare);
+    return `${warmCost.toFixed(1)} | ${difference.toFixed(2)} | ${movedShare.toFixed(1)}`;
+  });
   console.log(
-    `| ${name} | ${change.removed} / ${change.added} | ${change.locked} | ${cold.total_cost.toFixed(1)} | ` +
-      `${warmCost.toFixed(1)} | ${difference.toFixed(2)} | ${movedShare.toFixed(1)} |`,
+    `| ${name} | ${change.removed} / ${change.added} | ${change.locked} | ${cold.total_cost.toFixed(1)} | ${cells.join(" | ")} |`,
   );
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN;
-console.log(
-  `\nwarm at or below cold on ${differences.filter((d) => d <= 1e-9).length} of ${differences.length}; ` +
-    `median warm - cold ${median(differences).toFixed(2)}%; median moved ${median(movedShares).toFixed(1)}%`,
+/** The median (the mean of the two middle values of an even count). */
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length === 0 ? NaN : sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+console.log("");
+shares.forEach((share, k) =>
+  console.log(
+    `price ${share}: warm at or below cold on ${differences[k]!.filter((d) => d <= 1e-9).length} of ${differences[k]!.length}; ` +
+      `median warm - cold ${median(differences[k]!).toFixed(2)}%; median moved ${median(movedShares[k]!).toFixed(1)}%`,
+  ),
 );

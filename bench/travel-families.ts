@@ -3,8 +3,9 @@
  * (duration matrices, two profiles, two windows per customer, breaks, open routes, cost per
  * hour), each instance built around a planted feasible plan. Reports, per instance, the planted
  * plan's cost, ours, and the gap to the reference: the best of the planted plan and of the long
- * runs stored in bench/instances/travel-families-SEED.json (`--write-reference` makes them:
- * `--reference-time` seconds for each of `--reference-seeds`, keeping the best).
+ * runs stored in bench/instances/travel-families-SEED.json (travel-references.ts;
+ * `--write-reference` makes them: `--reference-time` seconds for each of `--reference-seeds`,
+ * keeping the best, also of earlier runs; runs on different `--families` may share the file).
  *
  * `--first-window` solves each two-windows instance twice, with its several windows and with only
  * the window the planted plan serves each customer in (every plan of the second is a plan of the
@@ -14,12 +15,10 @@
  * [--instance-seed N] [--write-reference] [--reference-time S] [--reference-seeds 1,2,3] [--first-window]`
  * (default time: the protocol's, 10 s up to 200 customers and 30 s above)
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { solveRequest } from "../src/problem/solve-request.js";
 import { benchSettings } from "./settings-env.js";
+import { readReferences, recordReference } from "./travel-references.js";
 import { TRAVEL_FAMILIES, travelInstance, type TravelFamily, type TravelInstance } from "./travel-family-instance.js";
 
 const { values } = parseArgs({
@@ -39,8 +38,7 @@ const { values } = parseArgs({
 const families = values.families.split(",") as TravelFamily[];
 for (const f of families) if (!TRAVEL_FAMILIES.includes(f)) throw new Error(`unknown family '${f}' (${TRAVEL_FAMILIES.join(", ")})`);
 const instanceSeed = Number(values["instance-seed"]);
-const referencePath = join(fileURLToPath(new URL(".", import.meta.url)), "instances", `travel-families-${instanceSeed}.json`);
-const references: Record<string, number> = existsSync(referencePath) ? JSON.parse(readFileSync(referencePath, "utf8")) : {};
+const references = readReferences(instanceSeed);
 
 /** Our cost on one instance, or null when the answer is not a solution. */
 function solve(instance: TravelInstance, seconds: number, seed: number): { cost: number | null; note: string } {
@@ -85,9 +83,10 @@ if (values["first-window"]) {
       const { cost } = solve(instance, Number(values["reference-time"]), seed);
       if (cost !== null) best = Math.min(best, cost);
     }
-    references[instance.name] = best;
-    writeFileSync(referencePath, JSON.stringify(references, null, 1) + "\n");
-    console.log(`${instance.name}: reference ${best.toFixed(2)} (planted ${instance.plantedCost.toFixed(2)})`);
+    const reference = recordReference(instanceSeed, instance.name, best);
+    console.log(
+      `${instance.name}: best of these runs ${best.toFixed(2)}, reference ${reference.toFixed(2)} (planted ${instance.plantedCost.toFixed(2)})`,
+    );
   }
 } else {
   const seed = Number(values.seed);

@@ -9,7 +9,9 @@
  * to the better of the two on each run and to the planted plan.
  *
  * `node --import tsx bench/travel-side-by-side.ts [--families a,b] [--count K] [--instance-seed N]
- * [--only NAME,...] [--seeds 1,2,3] [--time S] [--pyvrp PYTHON]`
+ * [--only NAME,...] [--seeds 1,2,3] [--time S] [--pyvrp PYTHON] [--update-reference]`
+ * `--update-reference` records the better plan of each run as the instance's reference when it
+ * improves on it (travel-references.ts), for travel-families.ts's gaps.
  * PYTHON (or PYVRP_PYTHON) is the venv's python that `../shared/peers/build-pyvrp.sh` built.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -21,6 +23,7 @@ import { BenchSetupError } from "./benchmark-folder.js";
 import { evaluateRoutes, initialRoutesFromResult } from "./peers/pyvrp-routes.js";
 import { mean, protocolSeconds, runOursPinned, runPyvrpPinned, show } from "./side-by-side-run.js";
 import { travelInstance, type TravelFamily, type TravelInstance } from "./travel-family-instance.js";
+import { recordReference } from "./travel-references.js";
 
 /** The families PyVRP 0.14 models as we do; `breaks` is left out (pyvrp-travel.py refuses it). */
 const PYVRP_FAMILIES: TravelFamily[] = ["durations", "profiles", "two-windows", "open", "time-cost"];
@@ -34,6 +37,7 @@ const { values } = parseArgs({
     seeds: { type: "string", default: "1" },
     time: { type: "string" },
     pyvrp: { type: "string" },
+    "update-reference": { type: "boolean", default: false },
   },
 });
 
@@ -111,6 +115,7 @@ async function main(): Promise<void> {
         const [a, b] = await Promise.all([ours(instance, file, seconds, seed), pyvrp(python, file, seconds, seed)]);
         const found = [a.cost, b.cost].filter((c): c is number => c !== null);
         const best = found.length > 0 ? Math.min(...found) : null;
+        if (best !== null && values["update-reference"]) recordReference(Number(values["instance-seed"]), instance.name, best);
         const [ga, gb] = [pct(a.cost, best), pct(b.cost, best)];
         const [pa, pb] = [pct(a.cost, instance.plantedCost), pct(b.cost, instance.plantedCost)];
         if (ga !== null && gb !== null && pa !== null && pb !== null) {

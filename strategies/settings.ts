@@ -157,6 +157,8 @@ export function generalSettings(m: ProblemData, override: SettingsOverride = {})
 }
 
 function setPartitioning(m: ProblemData, optedIn: readonly PoolFamily[]): boolean {
+  // The pool prices a route by its vehicle's type; under a reassignment cost the vehicle itself matters.
+  if (m.reassignment !== null) return false;
   if (m.order?.partner != null) return m.typeSlots.length === 1 && m.rules === null;
   const family = poolFamily(m);
   return family !== null && optedIn.includes(family);

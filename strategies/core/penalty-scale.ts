@@ -46,9 +46,12 @@ export function loadReference(unitCost: number, maxDistance: number, maxDemand: 
   return usable(perDistance + fixedPerUnit);
 }
 
-/** Price of one minute of time warp or overtime: the cost of driving for a minute. */
-export function timeReference(unitCost: number, speed: number): number {
-  return usable(unitCost * speed);
+/**
+ * Price of one minute of time warp or overtime: the cost of driving for a minute, and of the
+ * minute itself where routes pay by the hour (a minute of warp saves a minute of paid duration).
+ */
+export function timeReference(unitCost: number, speed: number, perMinute = 0): number {
+  return usable(unitCost * speed + perMinute);
 }
 
 /**

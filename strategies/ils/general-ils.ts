@@ -152,6 +152,16 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
     return true;
   };
 
+  // Feasible current: once a feasible solution is known, an infeasible current (an education whose
+  // repair failed, before any was known) gives way to the best. Kept, its penalised cost at low
+  // prices stayed below every feasible candidate's, and no candidate could replace it until the
+  // prices had risen far enough, a large share of a short budget.
+  const feasibleOnceKnown = (s: Snapshot): Snapshot => {
+    if (!mode.feasibleCurrent || best === null || looksFeasible(s)) return s;
+    rs.loadRoutes((best as Solution).routes);
+    return snapshot(rs);
+  };
+
   const start = startRoutes(m, initial);
   rs.penalties = penalties.current;
   // Prize-collecting: serving nobody (the route model starts empty) is already feasible; counting
@@ -181,6 +191,7 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
   consider(snapshot(rs));
   let current = educate();
   consider(current);
+  current = feasibleOnceKnown(current);
   const startedMs = solverNow();
   // Problems without rules keep late acceptance and the uniform route ruin (the same routes as
   // before; the diversified search has been tried on problems with rules only).
@@ -238,6 +249,7 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
     else if (diversified && infeasible) accepted = candidateCost < currentCost;
     else accepted = acceptance.accept(currentCost, candidateCost, budget.progress(startedMs));
     if (accepted) current = candidate;
+    current = feasibleOnceKnown(current);
     if (stopAfter !== null && sinceBest >= stopAfter) break;
     // Set partitioning over the pooled routes: a new best becomes the current solution too.
     if (pool && best && pool.due()) {

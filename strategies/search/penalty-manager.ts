@@ -34,7 +34,8 @@ export class PenaltyManager {
     private readonly segment = SEGMENT,
     fixedCostFloor = false,
   ) {
-    const timePrice = timeReference(m.meanUnitCost, m.meanSpeed);
+    const perMinute = m.timeCostPerMin ? m.timeCostPerMin.reduce((sum, price) => sum + price, 0) / Math.max(1, m.routes) : 0;
+    const timePrice = timeReference(m.meanUnitCost, m.meanSpeed, perMinute);
     // A unit of load on a vehicle costs about its fixed cost per unit of capacity: overloading a
     // small vehicle must not look cheaper than the larger vehicle it stands for.
     let fixedPerUnit = 0;

@@ -200,9 +200,10 @@ export function buildProblemData(p: CompiledProblem, view?: TextbookView): Probl
   for (let v = 0; v < routes; v++) {
     const key =
       `${p.capacity[v]}|${p.fixedCost[v]}|${p.unitCost[v]}|${speed[v]}|` +
-      `${p.startNode[v]}|${p.endNode[v]}${rulesKey(rules, v)}${extraCapacityKey(p, v)}${travelKey(p, v)}` +
-      // Under a reassignment cost a route's price depends on the very vehicle that drives it.
-      (p.reassignment ? `|${v}` : "");
+      `${p.startNode[v]}|${p.endNode[v]}${rulesKey(rules, v)}${extraCapacityKey(p, v)}${travelKey(p, v)}`;
+    // Under a reassignment cost vehicles of one type still differ by the stops homed on them: the
+    // vehicle change moves routes home (moves/vehicle-change.ts). A type per vehicle made every
+    // move into an empty vehicle and every recreate try each of them, several times slower.
     let type = keys.get(key);
     if (type === undefined) {
       type = slots.length;

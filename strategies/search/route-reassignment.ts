@@ -57,6 +57,11 @@ export class RouteReassignment {
     return (this.routePrice[route] = this.r.price * count);
   }
 
+  /** The home vehicles of route r's stops that are away from home (one entry per stop, in route order). */
+  awayHomes(route: number): Int32Array {
+    return this.awayHome[route]!.subarray(0, this.awayCount[route]!);
+  }
+
   /** The price of vehicle v serving the customers of `pieces`. */
   price(v: number, pieces: Pieces): number {
     const home = this.r.home;

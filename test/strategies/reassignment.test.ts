@@ -7,6 +7,10 @@ import { judgeSolution } from "../../src/problem/route-rules.js";
 import { solveRequest, type SolveOutcome } from "../../src/problem/solve-request.js";
 import { evaluateSolution } from "../../strategies/core/evaluator.js";
 import { checkDistanceResult } from "../helpers/check-result.js";
+import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
+import { improveFleetUse } from "../../strategies/search/moves/vehicle-change.js";
+import { buildProblemData } from "../../strategies/search/problem-data.js";
+import { Routes } from "../../strategies/search/routes.js";
 import { fleetArb, fleetInstance } from "./fleet-problems.js";
 import { withRandomPlan } from "./replan-problems.js";
 
@@ -107,5 +111,35 @@ describe("the reassignment cost: stops keep their vehicle unless moving pays mor
     expect(free).to.not.have.property("reassigned_stops");
     expect(free).to.not.have.property("reassignment_cost_total");
     expect(compileRequest(twoRoutes(0)).problem.reassignment ?? null).to.equal(null);
+  });
+
+  it("moves a whole route back to the free vehicle its stops came from, or swaps two vehicles of one type", () => {
+    // Three identical vehicles: their only difference is which stops the given plan had on each.
+    const req = { ...twoRoutes(5), vehicle_num: 3, start_nodes: [0, 0, 0], end_nodes: [0, 0, 0], vehicles_capacity: [3, 3, 3] };
+    req.initial_routes = [[1, 2], [3, 4], []];
+    const p = compileRequest(req).problem;
+    const m = buildProblemData(p);
+    expect(m.typeSlots.length, "one type: the vehicles are alike but for their stops").to.equal(1);
+    const rs = new Routes(m);
+    const ls = new GeneralLocalSearch(rs);
+    let predicted = 0;
+    ls.onCommit = (price) => (predicted += price);
+    const plan = (routes: number[][]) => {
+      rs.loadRoutes(routes);
+      const before = rs.totalCost();
+      expect(improveFleetUse(ls)).to.equal(true);
+      return { before, after: rs.totalCost(), routes: rs.routes() };
+    };
+    const moved = plan([[], [3, 4], [1, 2]]);
+    expect(moved.routes).to.deep.equal([[1, 2], [3, 4], []]);
+    expect(moved.before - moved.after, "two stops back home").to.be.closeTo(10, 1e-9);
+    expect(moved.after).to.be.closeTo(evaluateSolution(p, { routes: moved.routes }).cost, 1e-9);
+    const swapped = plan([[3, 4], [1, 2], []]);
+    expect(swapped.routes).to.deep.equal([[1, 2], [3, 4], []]);
+    expect(swapped.before - swapped.after, "four stops back home").to.be.closeTo(20, 1e-9);
+    expect(predicted).to.be.greaterThan(0);
+    // At home already: nothing moves.
+    rs.loadRoutes([[1, 2], [3, 4], []]);
+    expect(improveFleetUse(ls)).to.equal(false);
   });
 });
