@@ -10,7 +10,8 @@
  * solves warm once per price from the same first answer and cold solve. Costs are reported
  * without that price, so warm and cold compare on the same objective.
  *
- * `node --import tsx bench/replan.ts [--only NAME,...] [--time S] [--first-time S] [--seed N] [--reassignment-share S[,S...]] [--bench-dir DIR]`
+ * `node --import tsx bench/replan.ts [--only NAME,...] [--time S] [--first-time S] [--seed N]
+ * [--reassignment-share S[,S...]] [--bench-dir DIR]`
  */
 import { parseArgs } from "node:util";
 import { solveRequest, type SolvedResultObject } from "../src/problem/solve-request.js";

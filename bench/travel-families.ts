@@ -85,7 +85,8 @@ if (values["first-window"]) {
     }
     const reference = recordReference(instanceSeed, instance.name, best);
     console.log(
-      `${instance.name}: best of these runs ${best.toFixed(2)}, reference ${reference.toFixed(2)} (planted ${instance.plantedCost.toFixed(2)})`,
+      `${instance.name}: best of these runs ${best.toFixed(2)}, reference ${reference.toFixed(2)} ` +
+        `(planted ${instance.plantedCost.toFixed(2)})`,
     );
   }
 } else {

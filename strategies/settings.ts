@@ -185,6 +185,98 @@ export function poolFamily(m: ProblemData): PoolFamily | null {
   return m.typeSlots.length > 1 ? "types" : null;
 }
 
+// ---- the local search (search/local-search.ts) ----
+
+/**
+ * How the local search prices a candidate (search/pricing/): "identicalVehicles", one vehicle
+ * type from one depot (the textbook model, read as slot 0), from route totals with an absolute
+ * tolerance; "perVehicle", any fleet, bounded from totals then exact on each vehicle, relative tolerance.
+ */
+export type MovePricingKind = "identicalVehicles" | "perVehicle";
+
+export interface LocalSearchSettings {
+  pricing: MovePricingKind;
+  /**
+   * Moves into an empty route. "fromSecondPass": none on a run's first pass, then into the first
+   * empty route, for every customer in a full run and in a localised one for a customer whose
+   * route changed since it was last examined. "whenRouteChanged": on every pass, for such a
+   * customer, into one empty vehicle of each type (empty vehicles of a type are alike).
+   */
+  emptyRoutes: "fromSecondPass" | "whenRouteChanged";
+  /**
+   * SWAP* after each pass of a full run (null: never): "allPairs" tests every pair of neighbouring
+   * routes on the first pass, "changedPairs" only pairs with a route changed since the pair was
+   * last tested, across runs. A localised run tests changed pairs only.
+   */
+  swapStar: "allPairs" | "changedPairs" | null;
+  /**
+   * After each pass a route may move to a free vehicle of another type, or two swap vehicles
+   * (moves/vehicle-change.ts, which itself returns at once when the fleet leaves it nothing to do).
+   */
+  vehicleChange: boolean;
+  /** Shipments move whole (moves/pair-*.ts): a stop never moves alone to another route. */
+  shipmentMoves: boolean;
+  /** Backhauls on the route model (the textbook model prices them by arcs): moves/linehaul-two-opt-star.ts, backhaul-pairing.ts. */
+  backhaulMoves: boolean;
+  /** Reload stops (search/trip-copies.ts) move within their vehicle's route and enter it when unserved (moves/reload-insert.ts). */
+  reloadMoves: boolean;
+  /**
+   * Optional stops (null: none). "untilRepriced": an unserved stop no insertion improved is tried
+   * next only on routes rewritten since, until the prices change, within the insertion bounds
+   * (operators/insert-unserved.ts); a served one may leave at every examination.
+   * "whenNearbyChanged": an unserved stop is tried when a route next to it changed, every
+   * insertion priced (the bounds are not checked against rules); a served one may leave when its
+   * route changed.
+   */
+  optionalStops: "untilRepriced" | "whenNearbyChanged" | null;
+  /** Each run and each load examines every customer again; otherwise the marks last until `forget()`. */
+  freshRuns: boolean;
+  /**
+   * Which customers a localised search examines: "promisingCustomers", those of the routes
+   * rewritten since the last pass and the customers that list them as neighbours (runLocalised);
+   * "changedCustomers", those whose route neighbours changed since `focus()` (run).
+   */
+  localised: "promisingCustomers" | "changedCustomers";
+}
+
+/**
+ * The local search for `m` priced as `pricing` says: on identical vehicles (hgs's genetic and
+ * iterated searches) the textbook method's loop, on any fleet (the general iterated search)
+ * PyVRP's with the moves of its rules. SWAP* there only without time windows, shipments, rules
+ * or locks: under windows its distance-chosen places mostly fail the exact time check and its
+ * tables cost time the other moves use better (MDVRPTW, BENCHMARKS.md); with shipments it would
+ * only split pairs; it knows skills but not route caps, and was no better on SDVRPTW; it prices
+ * from totals, past the locks.
+ */
+export function localSearchSettings(m: ProblemData, pricing: MovePricingKind): LocalSearchSettings {
+  if (pricing === "identicalVehicles") {
+    const optionalStops = m.skipPrice ? "untilRepriced" : null;
+    const none = { vehicleChange: false, shipmentMoves: false, backhaulMoves: false, reloadMoves: false };
+    return {
+      pricing,
+      emptyRoutes: "fromSecondPass",
+      swapStar: "allPairs",
+      ...none,
+      optionalStops,
+      freshRuns: true,
+      localised: "promisingCustomers",
+    };
+  }
+  const swapStar = m.twStart === null && !m.order?.partner && m.rules === null && m.locks === null;
+  return {
+    pricing,
+    emptyRoutes: "whenRouteChanged",
+    swapStar: swapStar ? "changedPairs" : null,
+    vehicleChange: true,
+    shipmentMoves: m.order?.partner != null,
+    backhaulMoves: m.order?.backhaul != null,
+    reloadMoves: m.p.trips != null,
+    optionalStops: m.rules !== null && m.rules.anyOptional ? "whenNearbyChanged" : null,
+    freshRuns: false,
+    localised: "changedCustomers",
+  };
+}
+
 // ---- the decomposition of large problems (strategies/large) ----
 
 /**

@@ -5,7 +5,7 @@ import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { adaptPrice, priceRange, type PriceRange } from "../core/penalty-scale.js";
 import { initialPenalties, type Penalties } from "../search/textbook-model.js";
 import type { ProblemData } from "../search/problem-data.js";
-import { LocalSearch } from "../search/textbook/local-search.js";
+import { LocalSearch } from "../search/local-search.js";
 import { completeRoutes as complete, toSolution } from "../search/textbook/solutions.js";
 import { orderedCrossover } from "./crossover.js";
 import { Individual } from "./individual.js";
@@ -41,7 +41,7 @@ class Search {
     readonly rng: Rng,
     private readonly stop: () => boolean,
   ) {
-    this.ls = new LocalSearch(m);
+    this.ls = LocalSearch.identicalVehicles(m);
     this.population = new Population(m);
     this.penalties = initialPenalties(m);
     this.ranges = {

@@ -3,7 +3,7 @@ import { evaluateSolution } from "../core/evaluator.js";
 import type { CompiledProblem, Solution } from "../core/problem.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { buildProblemData, type ProblemData } from "../search/problem-data.js";
-import { GeneralLocalSearch } from "../search/general/local-search.js";
+import { LocalSearch } from "../search/local-search.js";
 import { PenaltyManager } from "../search/penalty-manager.js";
 import { Routes } from "../search/routes.js";
 import { solverNow } from "../core/clock.js";
@@ -98,7 +98,7 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
   const mode = generalSettings(m, budget.overrides);
   const rng = budget.rng;
   const rs = new Routes(m);
-  const ls = new GeneralLocalSearch(rs);
+  const ls = LocalSearch.perVehicle(rs);
   if (mode.focus) rs.trackChanges();
   // With load rules an iteration costs more (pair moves, O(route) checks) and the start is built
   // from nothing: the prices adapt after fewer outcomes, or they would barely move in the time given.
@@ -186,7 +186,7 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
     rs.penalties = penalties.current;
     rs.reprice();
   }
-  recreate(ls, rng, start.missing, m.order !== null);
+  recreate(ls.pricing, rng, start.missing, m.order !== null);
   // A feasible start counts as it is: education on a penalised cost may trade it for a worse one.
   consider(snapshot(rs));
   let current = educate();
@@ -219,17 +219,17 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?
       rs.reprice();
       ls.forget();
     }
-    rs.loadRoutes(current.routes);
+    ls.loadRoutes(current.routes);
     // Localised education: only what the ruin and recreate (then the moves) change is examined.
     ls.focus();
     const eliminated = shipments && rng.next() < ELIMINATION_PROBABILITY ? ruinShortestRoute(rs, rng) : [];
     const eliminate = eliminated.length > 0;
     const removed = eliminate ? eliminated : ruin(rs, rng, 1 + rng.int(maxRuin), diversified);
-    recreate(ls, rng, removed, false, !eliminate);
+    recreate(ls.pricing, rng, removed, false, !eliminate);
     // Whatever the used routes could not take (a route elimination) goes anywhere after all.
     if (eliminate)
       recreate(
-        ls,
+        ls.pricing,
         rng,
         removed.filter((c) => rs.routeOf[c]! < 0),
       );

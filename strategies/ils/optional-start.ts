@@ -1,7 +1,7 @@
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import type { CompiledProblem } from "../core/problem.js";
 import type { Rng } from "../core/rng.js";
-import { LocalSearch } from "../search/textbook/local-search.js";
+import { LocalSearch } from "../search/local-search.js";
 import { Penalties } from "../search/textbook-model.js";
 import type { ProblemData } from "../search/problem-data.js";
 import { completeRoutes } from "../search/textbook/solutions.js";
@@ -18,7 +18,7 @@ import { TextbookRuin } from "./textbook-ruin.js";
  * pay for most customers, which growing from nothing reaches only slowly.
  */
 export function optionalStart(p: CompiledProblem, m: ProblemData, pen: Penalties, rng: Rng): number[][] {
-  const ls = new LocalSearch(m);
+  const ls = LocalSearch.identicalVehicles(m);
   ls.penalties = pen;
   ls.loadRoutes([]);
   new TextbookRuin(ls).reinsert(rng, Array.from(m.customers));

@@ -1,11 +1,11 @@
-import type { GeneralMovePricing } from "../search/general/move-pricing.js";
+import type { PerVehiclePricing } from "../search/pricing/per-vehicle.js";
 
 /**
  * The routes a shipment is first tried in, into `into` (cleared first), in this order: those of
  * its pickup's granular neighbours, of its delivery's, then one free vehicle of each type (unless
  * `openVehicles` is false: a route elimination, where the used routes must take everything).
  */
-function nearRoutes(ls: GeneralMovePricing, pickup: number, delivery: number, into: Set<number>, openVehicles: boolean): Set<number> {
+function nearRoutes(ls: PerVehiclePricing, pickup: number, delivery: number, into: Set<number>, openVehicles: boolean): Set<number> {
   const rs = ls.rs;
   const m = rs.m;
   into.clear();
@@ -20,7 +20,7 @@ function nearRoutes(ls: GeneralMovePricing, pickup: number, delivery: number, in
 }
 
 /** Writes route r with the pickup after its position i and the delivery after position j (pair-insertion.ts `place`). */
-function insertPair(ls: GeneralMovePricing, r: number, pickup: number, delivery: number, i: number, j: number): void {
+function insertPair(ls: PerVehiclePricing, r: number, pickup: number, delivery: number, i: number, j: number): void {
   const rs = ls.rs;
   const out = new Int32Array(rs.length[r]! + 2);
   const count = rs.write(ls.pairInsertion.place(r, pickup, delivery, i, j), out);
@@ -28,7 +28,7 @@ function insertPair(ls: GeneralMovePricing, r: number, pickup: number, delivery:
 }
 
 /** Inserts shipment (pickup, delivery) at the cheapest places in its near routes (nearRoutes); where none takes it, anywhere. */
-export function recreatePair(ls: GeneralMovePricing, pickup: number, delivery: number, openVehicles = true): void {
+export function recreatePair(ls: PerVehiclePricing, pickup: number, delivery: number, openVehicles = true): void {
   const rs = ls.rs;
   const pair = ls.pairInsertion;
   let bestDelta = Number.POSITIVE_INFINITY;
@@ -60,7 +60,7 @@ export function recreatePair(ls: GeneralMovePricing, pickup: number, delivery: n
  * Prices are kept per (shipment, route) and only the route that changed is priced again.
  * `pickups` lists the shipments by their pickup; each goes in whole, pickup first.
  */
-export function recreatePairsByRegret(ls: GeneralMovePricing, pickups: number[], openVehicles = true): void {
+export function recreatePairsByRegret(ls: PerVehiclePricing, pickups: number[], openVehicles = true): void {
   const rs = ls.rs;
   const m = rs.m;
   const partner = m.order!.partner!;

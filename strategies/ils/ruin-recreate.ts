@@ -1,5 +1,5 @@
 import type { Rng } from "../core/rng.js";
-import type { GeneralMovePricing } from "../search/general/move-pricing.js";
+import type { PerVehiclePricing } from "../search/pricing/per-vehicle.js";
 import { Pieces } from "../search/pieces.js";
 import type { Routes } from "../search/routes.js";
 import { recreatePair, recreatePairsByRegret } from "./pair-recreate.js";
@@ -192,7 +192,7 @@ function insertionDelta(rs: Routes, c: number, r: number, j: number): number {
  * exists, every position of every used route is tried. On problems with rules a customer whose
  * cheapest place costs more than its skip price (fleet-rules.ts) stays unserved.
  */
-export function recreate(ls: GeneralMovePricing, rng: Rng, removed: number[], largestFirst = false, openVehicles = true): void {
+export function recreate(ls: PerVehiclePricing, rng: Rng, removed: number[], largestFirst = false, openVehicles = true): void {
   const rs = ls.rs;
   const m = rs.m;
   rng.shuffle(removed);

@@ -1,7 +1,7 @@
 import type { Budget } from "../core/budget.js";
 import { evaluateSolution } from "../core/evaluator.js";
 import type { CompiledProblem, Solution } from "../core/problem.js";
-import { LocalSearch } from "../search/textbook/local-search.js";
+import { LocalSearch } from "../search/local-search.js";
 import { Penalties } from "../search/textbook-model.js";
 import type { ProblemData } from "../search/problem-data.js";
 import { toSolution } from "../search/textbook/solutions.js";
@@ -74,7 +74,7 @@ export function textbookIteratedLocalSearch(
 ): Solution {
   const rng = budget.rng;
   const stop = () => budget.exhausted();
-  const ls = new LocalSearch(m);
+  const ls = LocalSearch.identicalVehicles(m);
   const ruin = new TextbookRuin(ls);
   const routes = m.routes;
   const saved = Array.from({ length: routes }, () => new Int32Array(m.customers.length));

@@ -1,5 +1,5 @@
 import type { Rng } from "../core/rng.js";
-import type { LocalSearch } from "../search/textbook/local-search.js";
+import type { LocalSearch } from "../search/local-search.js";
 import { WindowInsertion } from "../search/textbook/window-insertion.js";
 import { Pieces } from "../search/pieces.js";
 import { ClusterRoute } from "../search/moves/textbook-cluster-route.js";

@@ -25,7 +25,7 @@ import type { TimeSegment } from "./time-segment.js";
  * vehicle's, which is what makes moves between mixed vehicles and depots exact. Soft windows
  * (lateness delays the rest of the route) are priced by simulating the candidate with the shared
  * evaluator: exact, O(route length). Every price goes through `costs` (cost-evaluator.ts): the
- * textbook local search (textbook/routes.ts) from totals, the general one with basePrice/timePrice.
+ * identical-vehicles pricing (pricing/identical-vehicles.ts) from totals, the per-vehicle one with basePrice/timePrice.
  */
 export class Routes {
   readonly seq: Int32Array[];

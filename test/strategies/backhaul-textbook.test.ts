@@ -18,8 +18,8 @@ import { TwoOpt } from "../../strategies/search/operators/two-opt.js";
 import { TwoOptStar } from "../../strategies/search/operators/two-opt-star.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import type { ProblemData } from "../../strategies/search/problem-data.js";
-import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
-import type { TextbookMovePricing } from "../../strategies/search/textbook/move-pricing.js";
+import { LocalSearch } from "../../strategies/search/local-search.js";
+import type { MovePricing } from "../../strategies/search/operators/operator.js";
 import { scratchRouteCost } from "./fleet-problems.js";
 import { applyPair, applyWithin } from "./operator-calls.js";
 import { loadArb, loadInstance, type LoadOptions } from "./load-problems.js";
@@ -65,7 +65,7 @@ function exercise(
   ls: LocalSearch,
   pen: Penalties,
   seed: number,
-  move: (ls: TextbookMovePricing, ru: number, i: number, rv: number, j: number) => boolean,
+  move: (ls: MovePricing, ru: number, i: number, rv: number, j: number) => boolean,
 ): number {
   const rng = new Rng(seed);
   const m = ls.m;
@@ -87,7 +87,7 @@ function exercise(
     for (let rv = 0; rv < m.routes; rv++) {
       for (let j = 0; j <= ls.rs.length[rv]!; j++) {
         const ru = ls.rs.routeOf[u]!;
-        move(ls, ru, ls.rs.pos[u]!, rv, j);
+        move(ls.pricing, ru, ls.rs.pos[u]!, rv, j);
       }
     }
   }
@@ -100,7 +100,7 @@ function exercise(
   return commits;
 }
 
-const MOVES: { name: string; move: (ls: TextbookMovePricing, ru: number, i: number, rv: number, j: number) => boolean }[] = [
+const MOVES: { name: string; move: (ls: MovePricing, ru: number, i: number, rv: number, j: number) => boolean }[] = [
   { name: "relocate between routes", move: (ls, ru, i, rv, j) => ru !== rv && applyPair(new Relocate(ls), ru, i, rv, j) },
   {
     name: "relocate within a route",
@@ -128,7 +128,7 @@ describe("backhauls on the textbook search (search/backhaul-model.ts), priced ag
           fc.property(backhaulArb(10), penaltyArb, (o, pen) => {
             const built = backhaulModel(o);
             if (!built) return;
-            commits += exercise(built.p, new LocalSearch(built.m), pen, o.seed, move);
+            commits += exercise(built.p, LocalSearch.identicalVehicles(built.m), pen, o.seed, move);
           }),
           { numRuns: 60 },
         );
@@ -143,7 +143,7 @@ describe("backhauls on the textbook search (search/backhaul-model.ts), priced ag
       fc.property(backhaulArb(12), penaltyArb, (o, pen) => {
         const built = backhaulModel(o);
         if (!built) return;
-        const ls = new LocalSearch(built.m);
+        const ls = LocalSearch.identicalVehicles(built.m);
         const swapStar = new SwapStar(ls);
         commits += exercise(built.p, ls, pen, o.seed, () => false);
         ls.onCommit = (predicted, ra, rb) => {
@@ -175,7 +175,7 @@ describe("backhauls on the textbook search (search/backhaul-model.ts), priced ag
           if (!built) return;
           runs++;
           const { p, m } = built;
-          const ls = new LocalSearch(m);
+          const ls = LocalSearch.identicalVehicles(m);
           const rng = new Rng(o.seed);
           exercise(p, ls, pen, o.seed, () => false);
           ls.onCommit = (predicted, ra, rb) => {

@@ -7,7 +7,7 @@ import { evaluateRoute, evaluateSolution } from "../../strategies/core/evaluator
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
-import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
+import { LocalSearch } from "../../strategies/search/local-search.js";
 import { hgs } from "../../strategies/hgs/index.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { Routes } from "../../strategies/search/routes.js";
@@ -38,7 +38,7 @@ function checkEveryMove(p: CompiledProblem, pen: Penalties, seed: number): { mov
   const scratchTotal = () => rs.routes().reduce((sum, r, v) => sum + scratchRouteCost(p, v, pen, r), 0);
   let total = rs.totalCost();
   expect(total).to.be.closeTo(scratchTotal(), 1e-6);
-  const ls = new GeneralLocalSearch(rs);
+  const ls = LocalSearch.perVehicle(rs);
   let moves = 0;
   let vehicleChanges = 0;
   ls.onCommit = (predicted, ra, rb) => {
@@ -56,7 +56,7 @@ function checkEveryMove(p: CompiledProblem, pen: Penalties, seed: number): { mov
   expect(sorted(rs.routes().flat())).to.deep.equal(sorted(Array.from(m.customers)));
   expect(rs.totalCost()).to.be.closeTo(scratchTotal(), 1e-6 * Math.max(1, total));
   ls.onCommit = null;
-  recreate(ls, rng, ruin(rs, rng, 1 + rng.int(m.customers.length)));
+  recreate(ls.pricing, rng, ruin(rs, rng, 1 + rng.int(m.customers.length)));
   expect(sorted(rs.routes().flat())).to.deep.equal(sorted(Array.from(m.customers)));
   expect(rs.totalCost()).to.be.closeTo(scratchTotal(), 1e-6 * Math.max(1, rs.totalCost()));
   return { moves, vehicleChanges };
@@ -110,7 +110,7 @@ describe("hgs general search (mixed fleets, several depots, speeds, soft windows
           const start: number[][] = Array.from({ length: m.routes }, () => []);
           for (const c of rng.shuffle(Array.from(m.customers))) start[rng.int(m.routes)]!.push(c);
           rs.loadRoutes(start);
-          new GeneralLocalSearch(rs).run(rng);
+          LocalSearch.perVehicle(rs).run(rng);
           const routes = rs.routes();
           const cost = (v: number, r: number[]) => scratchRouteCost(p, v, pen, r);
           // Every customer is a granular neighbour of every other here (at most 10 customers).
@@ -152,7 +152,7 @@ describe("hgs general search (mixed fleets, several depots, speeds, soft windows
           const start: number[][] = Array.from({ length: m.routes }, () => []);
           for (const c of rng.shuffle(Array.from(m.customers))) start[rng.int(m.routes)]!.push(c);
           rs.loadRoutes(start);
-          new GeneralLocalSearch(rs).run(rng);
+          LocalSearch.perVehicle(rs).run(rng);
           const routes = rs.routes();
           const cost = (v: number, r: number[]) => scratchRouteCost(p, v, pen, r);
           for (let ru = 0; ru < m.routes; ru++) {
@@ -195,7 +195,7 @@ describe("hgs general search (mixed fleets, several depots, speeds, soft windows
           const start: number[][] = Array.from({ length: m.routes }, () => []);
           for (const c of rng.shuffle(Array.from(m.customers))) start[rng.int(m.routes)]!.push(c);
           rs.loadRoutes(start);
-          new GeneralLocalSearch(rs).run(rng);
+          LocalSearch.perVehicle(rs).run(rng);
           rs.routes().forEach((route, r) => {
             const before = scratchRouteCost(p, r, pen, route);
             const check = (candidate: number[], what: string) => {
@@ -242,7 +242,7 @@ describe("hgs general search (mixed fleets, several depots, speeds, soft windows
           const start: number[][] = Array.from({ length: m.routes }, () => []);
           for (const c of rng.shuffle(Array.from(m.customers))) start[rng.int(m.routes)]!.push(c);
           rs.loadRoutes(start);
-          new GeneralLocalSearch(rs).run(rng);
+          LocalSearch.perVehicle(rs).run(rng);
           const routes = rs.routes();
           const cost = (v: number, r: number[]) => scratchRouteCost(p, v, pen, r);
           const bestWith = (v: number, rest: number[], c: number) =>

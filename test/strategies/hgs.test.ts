@@ -8,7 +8,7 @@ import { evaluateRoute, evaluateSolution } from "../../strategies/core/evaluator
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { hgs } from "../../strategies/hgs/index.js";
-import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
+import { LocalSearch } from "../../strategies/search/local-search.js";
 import { buildModel, type Penalties } from "../../strategies/search/textbook-model.js";
 import type { ProblemData } from "../../strategies/search/problem-data.js";
 import { split } from "../../strategies/genetic/split.js";
@@ -250,7 +250,7 @@ function runCheckingEveryMove(
 ): { ls: LocalSearch; final: number[][]; moves: number } {
   const routes: number[][] = Array.from({ length: m.routes }, () => []);
   for (const c of rng.shuffle(Array.from(m.customers))) routes[rng.int(m.routes)]!.push(c);
-  const ls = new LocalSearch(m);
+  const ls = LocalSearch.identicalVehicles(m);
   ls.penalties = pen;
   ls.loadRoutes(routes);
   let total = ls.totalCost();

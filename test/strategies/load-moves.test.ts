@@ -6,8 +6,8 @@ import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
-import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
-import { GeneralMovePricing } from "../../strategies/search/general/move-pricing.js";
+import { LocalSearch } from "../../strategies/search/local-search.js";
+import { PerVehiclePricing } from "../../strategies/search/pricing/per-vehicle.js";
 import { backhaulHeadExchange, linehaulTwoOptStar } from "../../strategies/search/moves/linehaul-two-opt-star.js";
 import { minimumAssignment } from "../../strategies/search/moves/assignment.js";
 import { repairBackhaulPairing } from "../../strategies/search/moves/backhaul-pairing.js";
@@ -52,7 +52,7 @@ function priceOf(p: CompiledProblem, v: number, pen: Penalties, route: number[])
   return scratchRouteCost(p, v, pen, route);
 }
 
-type Move = (ls: GeneralMovePricing, u: number, ru: number, i: number, rv: number, j: number) => boolean;
+type Move = (ls: PerVehiclePricing, u: number, ru: number, i: number, rv: number, j: number) => boolean;
 
 const MOVES: { name: string; move: Move }[] = [
   { name: "relocate between routes", move: (ls, _u, ru, i, rv, j) => ru !== rv && applyPair(new Relocate(ls), ru, i, rv, j) },
@@ -206,7 +206,7 @@ describe("moves with load rules (pickups, backhauls, shipments, extra dimensions
         const rs = new Routes(buildProblemData(p));
         rs.penalties = pen;
         rs.loadRoutes(validLists(p, rng));
-        const ls = new GeneralLocalSearch(rs);
+        const ls = LocalSearch.perVehicle(rs);
         ls.onCommit = (predicted, ra, rb) => {
           commits++;
           const now = rs.routes();
@@ -215,7 +215,7 @@ describe("moves with load rules (pickups, backhauls, shipments, extra dimensions
         };
         for (let round = 0; round < 3; round++) {
           ls.run(rng);
-          recreate(ls, rng, ruin(rs, rng, 1 + rng.int(p.customers.length)));
+          recreate(ls.pricing, rng, ruin(rs, rng, 1 + rng.int(p.customers.length)));
           const total = rs.routes().reduce((sum, r, v) => sum + priceOf(p, v, pen, r), 0);
           expect(rs.totalCost()).to.be.closeTo(total, 1e-6 * Math.max(1, total));
           expect(

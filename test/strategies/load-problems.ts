@@ -3,7 +3,7 @@ import { compileRequest } from "../../src/problem/compile-request.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
-import { GeneralMovePricing } from "../../strategies/search/general/move-pricing.js";
+import { PerVehiclePricing } from "../../strategies/search/pricing/per-vehicle.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { Routes } from "../../strategies/search/routes.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
@@ -105,12 +105,12 @@ export function validLists(p: CompiledProblem, rng: Rng): number[][] {
 export function pricedRandomRoutes(
   o: LoadOptions,
   pen: Penalties,
-): { p: CompiledProblem; rng: Rng; rs: Routes; ls: GeneralMovePricing } | null {
+): { p: CompiledProblem; rng: Rng; rs: Routes; ls: PerVehiclePricing } | null {
   const { problem: p } = compileRequest(loadInstance(o));
   if (!p.loads) return null;
   const rng = new Rng(o.seed);
   const rs = new Routes(buildProblemData(p));
   rs.penalties = pen;
   rs.loadRoutes(validLists(p, rng));
-  return { p, rng, rs, ls: new GeneralMovePricing(rs) };
+  return { p, rng, rs, ls: new PerVehiclePricing(rs) };
 }

@@ -108,7 +108,7 @@ describe("solving with load rules (pickups, backhauls, shipments, extra dimensio
       "with hard windows run their 300 iterations (a move and its reverse priced as " +
       "improvements by rounding noise cycled until the time ran out)",
     () => {
-      // Fixed draws (fast-check seed 42): the first of them cycled before the relative tolerance of move-pricing.ts.
+      // Fixed draws (fast-check seed 42): the first of them cycled before the relative tolerance of pricing/per-vehicle.ts.
       for (const o of fc.sample(loadArb("hard", 14, "shipments"), { numRuns: 6, seed: 42 })) {
         const { problem: p } = compileRequest(loadInstance({ ...o, customers: Math.max(o.customers, 10) }));
         // About 3,000 stop checks in a normal run; the cycle asked millions.

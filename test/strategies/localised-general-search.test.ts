@@ -4,7 +4,7 @@ import { compileRequest } from "../../src/problem/compile-request.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { ChangedCustomers } from "../../strategies/search/changed-customers.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
-import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
+import { LocalSearch } from "../../strategies/search/local-search.js";
 import { PenaltyManager } from "../../strategies/search/penalty-manager.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
@@ -75,7 +75,7 @@ describe("localised general search (promising customers: mixed fleets, windows, 
         const routes: number[][] = Array.from({ length: m.routes }, () => []);
         for (const c of rng.shuffle(Array.from(m.customers))) routes[rng.int(m.routes)]!.push(c);
         rs.loadRoutes(routes);
-        const ls = new GeneralLocalSearch(rs);
+        const ls = LocalSearch.perVehicle(rs);
         ls.run(rng);
         const optimum = rs.totalCost();
         // Nothing changed since the focus: a localised run finds nothing to do at a local optimum.
@@ -83,7 +83,7 @@ describe("localised general search (promising customers: mixed fleets, windows, 
         ls.run(rng);
         expect(rs.totalCost()).to.equal(optimum);
         let total = optimum;
-        recreate(ls, rng, ruin(rs, rng, 1 + rng.int(m.customers.length)));
+        recreate(ls.pricing, rng, ruin(rs, rng, 1 + rng.int(m.customers.length)));
         total = rs.totalCost();
         ls.onCommit = (predicted, ra, rb) => {
           moves++;
@@ -131,7 +131,7 @@ describe("localised general search (promising customers: mixed fleets, windows, 
               if (may.length > 0) routes[may[rng.int(may.length)]!]!.push(c);
             }
             rs.loadRoutes(routes);
-            const ls = new GeneralLocalSearch(rs);
+            const ls = LocalSearch.perVehicle(rs);
             ls.run(rng);
             const optimum = rs.totalCost();
             ls.focus();
@@ -147,7 +147,7 @@ describe("localised general search (promising customers: mixed fleets, windows, 
             };
             for (let round = 0; round < 3; round++) {
               ls.focus();
-              recreate(ls, rng, ruin(rs, rng, 1 + rng.int(m.customers.length), rules));
+              recreate(ls.pricing, rng, ruin(rs, rng, 1 + rng.int(m.customers.length), rules));
               ls.run(rng);
               // A repair as the iterated search makes it: raised prices, the violating routes examined again.
               repairing = true;

@@ -5,7 +5,7 @@ import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
-import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
+import { LocalSearch } from "../../strategies/search/local-search.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { Pieces } from "../../strategies/search/pieces.js";
 import { Routes } from "../../strategies/search/routes.js";
@@ -34,7 +34,7 @@ function checkLockedSearch(req: SolveRequestInput, pen: Penalties, seed: number)
   const rs = new Routes(m);
   rs.penalties = pen;
   rs.loadRoutes((req.initial_routes as number[][]).map((r) => r.slice()));
-  const ls = new GeneralLocalSearch(rs);
+  const ls = LocalSearch.perVehicle(rs);
   let moves = 0;
   ls.onCommit = (predicted, ra, rb) => {
     moves++;
@@ -49,7 +49,7 @@ function checkLockedSearch(req: SolveRequestInput, pen: Penalties, seed: number)
   for (let round = 0; round < 5; round++) {
     const removed = ruin(rs, rng, 1 + rng.int(m.customers.length));
     for (const c of removed) expect(m.locks?.vehicle[c] ?? -1, `ruin removed locked stop ${c}`).to.equal(-1);
-    recreate(ls, rng, removed);
+    recreate(ls.pricing, rng, removed);
     expectLocksKept(p, rs.routes(), "after ruin and recreate");
     ls.run(rng);
   }

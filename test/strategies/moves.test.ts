@@ -2,12 +2,13 @@ import { expect } from "chai";
 import fc from "fast-check";
 import { compileRequest } from "../../src/problem/compile-request.js";
 import { evaluateRoute } from "../../strategies/core/evaluator.js";
-import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
+import { LocalSearch } from "../../strategies/search/local-search.js";
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
-import { GeneralMovePricing } from "../../strategies/search/general/move-pricing.js";
+import { PerVehiclePricing } from "../../strategies/search/pricing/per-vehicle.js";
+import type { IdenticalVehiclesPricing } from "../../strategies/search/pricing/identical-vehicles.js";
 import { LoadSegment } from "../../strategies/search/load-segment.js";
 import { SwapStar } from "../../strategies/search/moves/swap-star.js";
 import { Relocate } from "../../strategies/search/operators/relocate.js";
@@ -19,7 +20,6 @@ import { TwoOptStar } from "../../strategies/search/operators/two-opt-star.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { buildModel } from "../../strategies/search/textbook-model.js";
-import { TextbookMovePricing } from "../../strategies/search/textbook/move-pricing.js";
 import { fleetArb, fleetInstance, scratchRouteCost } from "./fleet-problems.js";
 import { applyPair, applyWithin } from "./operator-calls.js";
 
@@ -90,8 +90,8 @@ function exercise(
 
 interface MoveCase {
   name: string;
-  general: (ls: GeneralMovePricing) => { inter: Inter | null; intra: Intra | null };
-  textbook: (ls: TextbookMovePricing) => { inter: Inter | null; intra: Intra | null };
+  general: (ls: PerVehiclePricing) => { inter: Inter | null; intra: Intra | null };
+  textbook: (ls: IdenticalVehiclesPricing) => { inter: Inter | null; intra: Intra | null };
 }
 
 const relocate = (op: Relocate) => ({ inter: (ru: number, i: number, rv: number, j: number) => applyPair(op, ru, i, rv, j), intra: null });
@@ -146,7 +146,7 @@ describe("moves (strategies/search/moves), each priced on the route model agains
       fc.assert(
         fc.property(fc.oneof(fleetArb("none", 9), fleetArb("hard", 9), fleetArb("soft", 9)), penaltyArb, (o, pen) => {
           const { problem: p } = compileRequest(fleetInstance(o));
-          const ls = new GeneralMovePricing(new Routes(buildProblemData(p)));
+          const ls = new PerVehiclePricing(new Routes(buildProblemData(p)));
           const { inter, intra } = move.general(ls);
           commits += exercise(p, ls.rs, pen, o.seed, (f) => (ls.onCommit = f), inter, intra);
         }),
@@ -166,8 +166,8 @@ describe("moves (strategies/search/moves), each priced on the route model agains
           // Windows that cannot bind become an additive duration cap: hgs.test.ts checks that case.
           if (!outcome.ok || (p.time !== null && outcome.model.windows === null)) return;
           runs++;
-          const ls = new TextbookMovePricing(outcome.model);
-          const { inter, intra } = move.textbook(ls);
+          const ls = LocalSearch.identicalVehicles(outcome.model);
+          const { inter, intra } = move.textbook(ls.pricing);
           commits += exercise(p, ls.rs, pen, o.seed, (f) => (ls.onCommit = f), inter, intra);
         }),
         { numRuns: 40 },
@@ -186,7 +186,7 @@ describe("SWAP* (strategies/search/moves/swap-star.ts), one implementation for b
     fc.assert(
       fc.property(fleetArb("none", 12), penaltyArb, (o, pen) => {
         const { problem: p } = compileRequest(fleetInstance(o));
-        const ls = new GeneralMovePricing(new Routes(buildProblemData(p)));
+        const ls = LocalSearch.perVehicle(new Routes(buildProblemData(p)));
         const swapStar = new SwapStar(ls);
         commits += exercise(
           p,
@@ -212,7 +212,7 @@ describe("SWAP* (strategies/search/moves/swap-star.ts), one implementation for b
         const { problem: p } = compileRequest(fleetInstance(o));
         const outcome = buildModel(p);
         if (!outcome.ok || (p.time !== null && outcome.model.windows === null)) return;
-        const ls = new TextbookMovePricing(outcome.model);
+        const ls = LocalSearch.identicalVehicles(outcome.model);
         const swapStar = new SwapStar(ls);
         commits += exercise(
           p,
@@ -253,7 +253,7 @@ describe("SWAP* (strategies/search/moves/swap-star.ts), one implementation for b
           const { problem: p } = compileRequest(fleetInstance(o));
           const outcome = buildModel(p);
           if (!outcome.ok || outcome.model.windows === null || outcome.model.routes < 2) return;
-          const ls = new TextbookMovePricing(outcome.model);
+          const ls = LocalSearch.identicalVehicles(outcome.model);
           const m = ls.m;
           // Routes that are compact in space (customers by distance from one of them), so that
           // many customers have no granular neighbour in the other routes.
@@ -352,7 +352,7 @@ describe("the route model with several load dimensions and pickups (route-loads.
         rs.loadRoutes(lists);
         const total = () => rs.routes().reduce((sum, r, v) => sum + scratch(v, r), 0);
         expect(rs.totalCost()).to.be.closeTo(total(), 1e-6 * Math.max(1, total()));
-        const ls = new GeneralLocalSearch(rs);
+        const ls = LocalSearch.perVehicle(rs);
         ls.onCommit = (predicted, ra, rb) => {
           moves++;
           const now = rs.routes();
@@ -361,7 +361,7 @@ describe("the route model with several load dimensions and pickups (route-loads.
         };
         ls.run(rng);
         ls.onCommit = null;
-        recreate(ls, rng, ruin(rs, rng, 1 + rng.int(m.customers.length)));
+        recreate(ls.pricing, rng, ruin(rs, rng, 1 + rng.int(m.customers.length)));
         expect(rs.totalCost()).to.be.closeTo(total(), 1e-6 * Math.max(1, total()));
       }),
       { numRuns: 80 },

@@ -7,8 +7,8 @@ import { judgeSolution } from "../../src/problem/route-rules.js";
 import { solveRequest, type SolveOutcome } from "../../src/problem/solve-request.js";
 import { evaluateSolution } from "../../strategies/core/evaluator.js";
 import { checkDistanceResult } from "../helpers/check-result.js";
-import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
 import { improveFleetUse } from "../../strategies/search/moves/vehicle-change.js";
+import { PerVehiclePricing } from "../../strategies/search/pricing/per-vehicle.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { fleetArb, fleetInstance } from "./fleet-problems.js";
@@ -121,9 +121,9 @@ describe("the reassignment cost: stops keep their vehicle unless moving pays mor
     const m = buildProblemData(p);
     expect(m.typeSlots.length, "one type: the vehicles are alike but for their stops").to.equal(1);
     const rs = new Routes(m);
-    const ls = new GeneralLocalSearch(rs);
+    const ls = new PerVehiclePricing(rs);
     let predicted = 0;
-    ls.onCommit = (price) => (predicted += price);
+    ls.onCommit = (price: number) => (predicted += price);
     const plan = (routes: number[][]) => {
       rs.loadRoutes(routes);
       const before = rs.totalCost();

@@ -8,7 +8,7 @@ import { iteratedLocalSearch } from "../../strategies/ils/general-ils.js";
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
 import { Budget } from "../../strategies/core/budget.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
-import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
+import { LocalSearch } from "../../strategies/search/local-search.js";
 import { SwapStar } from "../../strategies/search/moves/swap-star.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { fleetArb, fleetInstance, rulesPenaltyArb as penaltyArb, scratchCost, withRules } from "./fleet-problems.js";
@@ -42,7 +42,7 @@ describe("the search under optional stops, skills, shifts and route limits (rout
           rs.loadRoutes(lists);
           const total = () => rs.routes().reduce((sum, r, v) => sum + scratchCost(p, v, pen, r), 0);
           expect(rs.totalCost()).to.be.closeTo(total(), 1e-6 * Math.max(1, total()));
-          const ls = new GeneralLocalSearch(rs);
+          const ls = LocalSearch.perVehicle(rs);
           let served = rs.routes().flat().length;
           ls.onCommit = (predicted, ra, rb) => {
             commits++;
@@ -59,7 +59,7 @@ describe("the search under optional stops, skills, shifts and route limits (rout
           for (const [v, route] of rs.routes().entries())
             for (const c of route) expect(!rules.allowed || rules.allowed[v * p.nodeCount + c] === 1).to.equal(true);
           // The general search ruins problems with rules preferring short routes (general-ils.ts).
-          recreate(ls, rng, ruin(rs, rng, 1 + rng.int(p.customers.length), true));
+          recreate(ls.pricing, rng, ruin(rs, rng, 1 + rng.int(p.customers.length), true));
           expect(rs.totalCost()).to.be.closeTo(total(), 1e-6 * Math.max(1, total()));
           const routed = new Set(rs.routes().flat());
           for (const c of p.customers) {
@@ -83,7 +83,7 @@ describe("the search under optional stops, skills, shifts and route limits (rout
     let commits = 0;
     fc.assert(
       fc.property(fc.oneof(fleetArb("none", 12), fleetArb("hard", 12)), penaltyArb, (o, pen) => {
-        // Only skills, shifts and working hours: the rules SWAP* prices (general/local-search.ts).
+        // Only skills, shifts and working hours: the rules SWAP* prices (strategies/settings.ts localSearchSettings).
         const full = withRules(fleetInstance(o), o.seed, false);
         const req = { ...full, node_skip_penalties: undefined, vehicle_max_distance: undefined, vehicle_max_stops: undefined };
         const { problem: p } = compileRequest(req as SolveRequestInput);
@@ -99,7 +99,7 @@ describe("the search under optional stops, skills, shifts and route limits (rout
           if (allowed.length > 0) lists[allowed[rng.int(allowed.length)]!]!.push(c);
         }
         rs.loadRoutes(lists);
-        const ls = new GeneralLocalSearch(rs);
+        const ls = LocalSearch.perVehicle(rs);
         ls.onCommit = (predicted, ra, rb) => {
           commits++;
           const now = rs.routes();

@@ -7,7 +7,7 @@ import { evaluateRoute, evaluateSolution } from "../../strategies/core/evaluator
 import { Rng } from "../../strategies/core/rng.js";
 import { hgs } from "../../strategies/hgs/index.js";
 import { ClusterRoute } from "../../strategies/search/moves/textbook-cluster-route.js";
-import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
+import { LocalSearch } from "../../strategies/search/local-search.js";
 import { scratchRouteCost } from "./fleet-problems.js";
 import { modelOf, penaltyArb, prizeProblem, scratchTotal } from "./prize-problems.js";
 
@@ -63,7 +63,7 @@ describe("a route for a cluster of unserved optional customers (moves/textbook-c
           const m = modelOf(p);
           // Windows that cannot bind become an additive duration cap: that model prices them too.
           const rng = new Rng(o.seed);
-          const ls = new LocalSearch(m);
+          const ls = LocalSearch.identicalVehicles(m);
           ls.penalties = pen;
           const lists: number[][] = Array.from({ length: m.routes }, () => []);
           // Vehicle `empty` gets nothing: the route to open.
@@ -121,7 +121,7 @@ describe("a route for a cluster of unserved optional customers (moves/textbook-c
     () => {
       const { problem: p } = compileRequest(farCluster(6, 12, 60, 3));
       const m = modelOf(p);
-      const ls = new LocalSearch(m);
+      const ls = LocalSearch.identicalVehicles(m);
       ls.penalties = { load: 10, duration: 10, timeWarp: 10 };
       ls.loadRoutes([[1, 2, 3, 4, 5, 6]]);
       const cluster = new ClusterRoute(ls);
@@ -142,7 +142,7 @@ describe("a route for a cluster of unserved optional customers (moves/textbook-c
       // since the passing route takes each for less than a route of their own costs.
       const near = compileRequest(farCluster(8, 0, 100, 3)).problem;
       const mn = modelOf(near);
-      const lsn = new LocalSearch(mn);
+      const lsn = LocalSearch.identicalVehicles(mn);
       lsn.penalties = { load: 10, duration: 10, timeWarp: 10 };
       lsn.loadRoutes([[1, 3, 5, 7]]);
       expect(new ClusterRoute(lsn).open(2, 1, 20)).to.equal(0);

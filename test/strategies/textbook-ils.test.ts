@@ -8,7 +8,7 @@ import type { CompiledProblem, Solution } from "../../strategies/core/problem.js
 import { Rng } from "../../strategies/core/rng.js";
 import { clarkeWrightSolution } from "../../strategies/clarke-wright/index.js";
 import { hgs } from "../../strategies/hgs/index.js";
-import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
+import { LocalSearch } from "../../strategies/search/local-search.js";
 import { buildModel, initialPenalties, type Penalties } from "../../strategies/search/textbook-model.js";
 import type { ProblemData } from "../../strategies/search/problem-data.js";
 import { textbookIteratedLocalSearch } from "../../strategies/ils/textbook-ils.js";
@@ -82,7 +82,7 @@ describe("textbook iterated local search (hgs above 300 customers)", function ()
           const m = modelOf(p);
           const pen = { load: loadPrice, duration: durationPrice, timeWarp: 1 };
           const rng = new Rng(o.seed);
-          const ls = new LocalSearch(m);
+          const ls = LocalSearch.identicalVehicles(m);
           ls.penalties = pen;
           ls.loadRoutes(clarkeWrightSolution(p).routes);
           const ruin = new TextbookRuin(ls);

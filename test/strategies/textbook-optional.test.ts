@@ -9,7 +9,7 @@ import { Rng } from "../../strategies/core/rng.js";
 import { hgs } from "../../strategies/hgs/index.js";
 import { textbookIteratedLocalSearch } from "../../strategies/ils/textbook-ils.js";
 import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
-import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
+import { LocalSearch } from "../../strategies/search/local-search.js";
 import { InsertUnserved } from "../../strategies/search/operators/insert-unserved.js";
 import { buildModel, initialPenalties, textbookMismatch } from "../../strategies/search/textbook-model.js";
 import type { ProblemData } from "../../strategies/search/problem-data.js";
@@ -79,7 +79,7 @@ describe("optional customers in the textbook iterated local search (operators/in
         // Windows that cannot bind become an additive duration cap: hgs.test.ts checks that case.
         if (p.time !== null && m.windows === null) return;
         const rng = new Rng(o.seed);
-        const ls = new LocalSearch(m);
+        const ls = LocalSearch.identicalVehicles(m);
         ls.penalties = pen;
         const lists: number[][] = Array.from({ length: m.routes }, () => []);
         for (const c of rng.shuffle(Array.from(m.customers))) if (!mayLeaveOut(m, c) || rng.next() < 0.6) lists[rng.int(m.routes)]!.push(c);
@@ -132,10 +132,10 @@ describe("optional customers in the textbook iterated local search (operators/in
           for (const c of rng.shuffle(Array.from(m.customers)))
             if (!mayLeaveOut(m, c) || rng.next() < 0.7) lists[rng.int(m.routes)]!.push(c);
           // Two searches in the same state, edited alike: one looks at every route, the other skips those unchanged since `since`.
-          const all = new LocalSearch(m);
-          const localised = new LocalSearch(m);
-          const insertAll = new InsertUnserved(all, true);
-          const insertLocalised = new InsertUnserved(localised, true);
+          const all = LocalSearch.identicalVehicles(m);
+          const localised = LocalSearch.identicalVehicles(m);
+          const insertAll = new InsertUnserved(all.pricing, true);
+          const insertLocalised = new InsertUnserved(localised.pricing, true);
           for (const ls of [all, localised]) {
             ls.penalties = pen;
             ls.loadRoutes(lists);
@@ -192,16 +192,16 @@ describe("optional customers in the textbook iterated local search (operators/in
         const rng = new Rng(o.seed);
         const lists: number[][] = Array.from({ length: m.routes }, () => []);
         for (const c of rng.shuffle(Array.from(m.customers))) if (!mayLeaveOut(m, c) || rng.next() < 0.5) lists[rng.int(m.routes)]!.push(c);
-        const bounded = new LocalSearch(m);
-        const full = new LocalSearch(m);
+        const bounded = LocalSearch.identicalVehicles(m);
+        const full = LocalSearch.identicalVehicles(m);
         for (const ls of [bounded, full]) {
           ls.penalties = pen;
           ls.loadRoutes(lists);
         }
         for (const c of m.customers) {
           if (bounded.rs.routeOf[c]! >= 0) continue;
-          const a = insertUnserved(new InsertUnserved(bounded, true), c);
-          const b = insertUnserved(new InsertUnserved(full, false), c);
+          const a = insertUnserved(new InsertUnserved(bounded.pricing, true), c);
+          const b = insertUnserved(new InsertUnserved(full.pricing, false), c);
           expect(a).to.equal(b);
           expect(bounded.routes()).to.deep.equal(full.routes());
           if (a) moves++;
@@ -221,7 +221,7 @@ describe("optional customers in the textbook iterated local search (operators/in
         const m = modelOf(p);
         if (p.time !== null && m.windows === null) return;
         const rng = new Rng(o.seed);
-        const ls = new LocalSearch(m);
+        const ls = LocalSearch.identicalVehicles(m);
         ls.penalties = pen;
         ls.loadRoutes([]);
         const ruin = new TextbookRuin(ls);

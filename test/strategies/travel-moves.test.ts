@@ -9,7 +9,7 @@ import { durationCap } from "../../strategies/core/evaluate-rules.js";
 import { evaluateRoute } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
-import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
+import { LocalSearch } from "../../strategies/search/local-search.js";
 import { withOpenEnd } from "../../strategies/search/open-routes.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
@@ -131,7 +131,7 @@ function checkEveryMove(req: Request, pen: Penalties, seed: number): number {
   const scratchTotal = () => rs.routes().reduce((sum, r, v) => sum + scratch(v, r), 0);
   let total = rs.totalCost();
   expect(total).to.be.closeTo(scratchTotal(), 1e-6 * Math.max(1, total));
-  const ls = new GeneralLocalSearch(rs);
+  const ls = LocalSearch.perVehicle(rs);
   let moves = 0;
   ls.onCommit = (predicted, ra, rb) => {
     moves++;
@@ -145,7 +145,7 @@ function checkEveryMove(req: Request, pen: Penalties, seed: number): number {
   ls.run(rng);
   expect(rs.totalCost()).to.be.closeTo(scratchTotal(), 1e-6 * Math.max(1, total));
   ls.onCommit = null;
-  recreate(ls, rng, ruin(rs, rng, 1 + rng.int(m.customers.length)));
+  recreate(ls.pricing, rng, ruin(rs, rng, 1 + rng.int(m.customers.length)));
   expect(rs.totalCost()).to.be.closeTo(scratchTotal(), 1e-6 * Math.max(1, rs.totalCost()));
   return moves;
 }

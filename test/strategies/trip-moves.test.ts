@@ -4,8 +4,8 @@ import { compileRequest } from "../../src/problem/compile-request.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
-import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
-import { GeneralMovePricing } from "../../strategies/search/general/move-pricing.js";
+import { LocalSearch } from "../../strategies/search/local-search.js";
+import { PerVehiclePricing } from "../../strategies/search/pricing/per-vehicle.js";
 import { insertReload, moveReload } from "../../strategies/search/moves/reload-insert.js";
 import { Relocate } from "../../strategies/search/operators/relocate.js";
 import { RelocateWithin } from "../../strategies/search/operators/relocate-within.js";
@@ -37,7 +37,7 @@ function setup(o: TripOptions, pen: Penalties) {
   return { p, q, rng, rs };
 }
 
-function checkCommits(q: CompiledProblem, rs: Routes, ls: GeneralMovePricing, pen: Penalties, count: () => void) {
+function checkCommits(q: CompiledProblem, rs: Routes, ls: PerVehiclePricing, pen: Penalties, count: () => void) {
   let total = rs.totalCost();
   expect(total).to.be.closeTo(
     rs.routes().reduce((s, r, v) => s + scratchPrice(q, v, pen, r), 0),
@@ -53,7 +53,7 @@ function checkCommits(q: CompiledProblem, rs: Routes, ls: GeneralMovePricing, pe
   };
 }
 
-type Move = (ls: GeneralMovePricing, ru: number, i: number, rv: number, j: number) => boolean;
+type Move = (ls: PerVehiclePricing, ru: number, i: number, rv: number, j: number) => boolean;
 const MOVES: { name: string; move: Move }[] = [
   { name: "relocate between routes", move: (ls, ru, i, rv, j) => ru !== rv && applyPair(new Relocate(ls), ru, i, rv, j) },
   {
@@ -78,7 +78,7 @@ describe("moves with reload stops and release times, priced against a from-scrat
       fc.assert(
         fc.property(tripArb, penaltyArb, (o, pen) => {
           const { q, rng, rs } = setup(o, pen);
-          const ls = new GeneralMovePricing(rs);
+          const ls = new PerVehiclePricing(rs);
           checkCommits(q, rs, ls, pen, () => commits++);
           for (const u of rng.shuffle(Array.from(q.customers))) {
             if (rs.routeOf[u]! < 0) continue;
@@ -104,7 +104,7 @@ describe("moves with reload stops and release times, priced against a from-scrat
     fc.assert(
       fc.property(tripArb, penaltyArb, (o, pen) => {
         const { q, rng, rs } = setup(o, pen);
-        const ls = new GeneralMovePricing(rs);
+        const ls = new PerVehiclePricing(rs);
         let commits = 0;
         checkCommits(q, rs, ls, pen, () => commits++);
         for (const u of q.customers) {
@@ -135,13 +135,13 @@ describe("moves with reload stops and release times, priced against a from-scrat
     fc.assert(
       fc.property(tripArb, penaltyArb, (o, pen) => {
         const { q, rng, rs } = setup(o, pen);
-        const ls = new GeneralLocalSearch(rs);
-        checkCommits(q, rs, ls, pen, () => commits++);
+        const ls = LocalSearch.perVehicle(rs);
+        checkCommits(q, rs, ls.pricing, pen, () => commits++);
         ls.run(rng);
         ls.onCommit = null;
         const removed = ruin(rs, rng, 3);
-        recreate(ls, rng, removed);
-        checkCommits(q, rs, ls, pen, () => commits++);
+        recreate(ls.pricing, rng, removed);
+        checkCommits(q, rs, ls.pricing, pen, () => commits++);
         ls.run(rng);
       }),
       { numRuns: 60 },

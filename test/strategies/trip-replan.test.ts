@@ -8,7 +8,7 @@ import { solveRequest, type SolveOutcome } from "../../src/problem/solve-request
 import { evaluateSolution } from "../../strategies/core/evaluator.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
-import { GeneralLocalSearch } from "../../strategies/search/general/local-search.js";
+import { LocalSearch } from "../../strategies/search/local-search.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { copiesOf, expandTrips } from "../../strategies/search/trip-copies.js";
@@ -60,11 +60,11 @@ describe("several trips with locked stops and a reassignment cost", function () 
         const rs = new Routes(buildProblemData(q));
         rs.penalties = pen;
         rs.loadRoutes(start.routes);
-        const ls = new GeneralLocalSearch(rs);
+        const ls = LocalSearch.perVehicle(rs);
         const rng = new Rng(o.seed);
         // The customers left out of the plan (new orders) are inserted first, as the search does.
         recreate(
-          ls,
+          ls.pricing,
           rng,
           Array.from(q.customers).filter((c) => rs.routeOf[c]! < 0 && q.trips?.copyOf?.[c] === -1),
         );
@@ -77,7 +77,7 @@ describe("several trips with locked stops and a reassignment cost", function () 
         };
         ls.run(rng);
         for (let round = 0; round < 3; round++) {
-          recreate(ls, rng, ruin(rs, rng, 1 + rng.int(p.customers.length)));
+          recreate(ls.pricing, rng, ruin(rs, rng, 1 + rng.int(p.customers.length)));
           expectLocksKept(q, rs.routes(), "after ruin and recreate");
           ls.run(rng);
         }

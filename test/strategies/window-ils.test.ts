@@ -9,7 +9,7 @@ import { Rng } from "../../strategies/core/rng.js";
 import { timePrice } from "../../strategies/search/cost-evaluator.js";
 import { clarkeWrightSolution } from "../../strategies/clarke-wright/index.js";
 import { hgs } from "../../strategies/hgs/index.js";
-import { LocalSearch } from "../../strategies/search/textbook/local-search.js";
+import { LocalSearch } from "../../strategies/search/local-search.js";
 import { buildModel, initialPenalties, routeSegment, type Penalties } from "../../strategies/search/textbook-model.js";
 import type { ProblemData } from "../../strategies/search/problem-data.js";
 import { textbookIteratedLocalSearch } from "../../strategies/ils/textbook-ils.js";
@@ -99,7 +99,7 @@ describe("iterated local search under binding windows (hgs above 100 customers w
           const m = modelOf(p);
           expect(m.windows, "the windows bind").to.not.equal(null);
           const pen = { load: 1, duration: durationPrice, timeWarp: warpPrice };
-          const ls = new LocalSearch(m);
+          const ls = LocalSearch.identicalVehicles(m);
           ls.penalties = pen;
           const routes = clarkeWrightSolution(p).routes.slice(0, m.routes);
           // Take one customer out of its route and price it at every position of every route.
@@ -133,7 +133,7 @@ describe("iterated local search under binding windows (hgs above 100 customers w
         const m = modelOf(p);
         const pen = { load: 5, duration: 2, timeWarp: warpPrice };
         const rng = new Rng(o.seed);
-        const ls = new LocalSearch(m);
+        const ls = LocalSearch.identicalVehicles(m);
         ls.penalties = pen;
         ls.loadRoutes(clarkeWrightSolution(p).routes.slice(0, m.routes));
         const ruin = new TextbookRuin(ls);

@@ -1,4 +1,4 @@
-import type { GeneralMovePricing } from "../general/move-pricing.js";
+import type { PerVehiclePricing } from "../pricing/per-vehicle.js";
 import { Pieces } from "../pieces.js";
 import { minimumAssignment } from "./assignment.js";
 
@@ -19,7 +19,7 @@ const candidate = new Pieces();
  * 2-opt* (one pair of routes, cut where granular neighbours meet) reaches only by chance.
  * Returns whether it changed the routes.
  */
-export function repairBackhaulPairing(ls: GeneralMovePricing): boolean {
+export function repairBackhaulPairing(ls: PerVehiclePricing): boolean {
   const rs = ls.rs;
   const m = rs.m;
   const kind = m.order?.backhaul;

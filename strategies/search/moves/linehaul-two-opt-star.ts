@@ -1,4 +1,4 @@
-import type { GeneralMovePricing } from "../general/move-pricing.js";
+import type { PerVehiclePricing } from "../pricing/per-vehicle.js";
 
 /**
  * 2-opt* for backhauls, between the delivery parts of two routes: delivery u (position i of ru)
@@ -7,7 +7,7 @@ import type { GeneralMovePricing } from "../general/move-pricing.js";
  * Both variants, straight and with the heads' tails reversed. Priced exactly on both vehicles
  * (routes.ts); `ls.before` set by the caller. Returns whether it applied the move.
  */
-export function linehaulTwoOptStar(ls: GeneralMovePricing, ru: number, i: number, rv: number, j: number): boolean {
+export function linehaulTwoOptStar(ls: PerVehiclePricing, ru: number, i: number, rv: number, j: number): boolean {
   const rs = ls.rs;
   const ends = rs.loads!.order!.deliveriesEnd;
   const endU = ends[ru]!;
@@ -37,7 +37,7 @@ export function linehaulTwoOptStar(ls: GeneralMovePricing, ru: number, i: number
 }
 
 /** Fixed and distance cost of candidates `a` (on ru) and `b` (on rv), a lower bound of their price, below the routes' cost now. */
-function mayPay(ls: GeneralMovePricing, ru: number, rv: number): boolean {
+function mayPay(ls: PerVehiclePricing, ru: number, rv: number): boolean {
   const rs = ls.rs;
   const m = rs.m;
   const costA = ls.a.size > 0 ? m.fixedCost[ru]! + m.unitCost[ru]! * rs.distanceOf(ru, ls.a) : 0;
@@ -50,7 +50,7 @@ function mayPay(ls: GeneralMovePricing, ru: number, rv: number): boolean {
  * of rv, or j = rv's last delivery: before its first pickup) exchange the heads of their pickup
  * parts, each route keeping its delivery part and its pickup tail (plain 2-opt* exchanges tails).
  */
-export function backhaulHeadExchange(ls: GeneralMovePricing, ru: number, i: number, rv: number, j: number): boolean {
+export function backhaulHeadExchange(ls: PerVehiclePricing, ru: number, i: number, rv: number, j: number): boolean {
   const rs = ls.rs;
   const ends = rs.loads!.order!.deliveriesEnd;
   const endU = ends[ru]!;

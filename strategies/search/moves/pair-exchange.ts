@@ -1,4 +1,4 @@
-import type { GeneralMovePricing } from "../general/move-pricing.js";
+import type { PerVehiclePricing } from "../pricing/per-vehicle.js";
 
 /**
  * Exchange of two shipments between routes: shipment (p1, d1) takes the places of (p2, d2) and
@@ -6,7 +6,7 @@ import type { GeneralMovePricing } from "../general/move-pricing.js";
  * pieces of the current ones, priced exactly on its vehicle (routes.ts). p1 and p2 are pickups on
  * different routes. Returns whether it applied the move.
  */
-export function pairExchange(ls: GeneralMovePricing, p1: number, p2: number): boolean {
+export function pairExchange(ls: PerVehiclePricing, p1: number, p2: number): boolean {
   const rs = ls.rs;
   const partner = rs.m.order!.partner!;
   const d1 = partner[p1]!;

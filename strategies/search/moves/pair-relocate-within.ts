@@ -1,4 +1,4 @@
-import { below, type GeneralMovePricing } from "../general/move-pricing.js";
+import { below, type PerVehiclePricing } from "../pricing/per-vehicle.js";
 import type { Pieces } from "../pieces.js";
 
 /**
@@ -13,7 +13,7 @@ import type { Pieces } from "../pieces.js";
  * in order, the first improving one applied. `pickup` must be a shipment's pickup on a route.
  * Returns whether it applied a move.
  */
-export function pairRelocateWithin(ls: GeneralMovePricing, pickup: number): boolean {
+export function pairRelocateWithin(ls: PerVehiclePricing, pickup: number): boolean {
   const rs = ls.rs;
   const m = rs.m;
   const delivery = m.order!.partner![pickup]!;
@@ -100,7 +100,7 @@ export function pairRelocateWithin(ls: GeneralMovePricing, pickup: number): bool
  * fromPos / toPos: positions in the route of length `len` (0 and len + 1 are its ends; a moving stop passes 1).
  */
 function warpOfArc(
-  m: GeneralMovePricing["m"],
+  m: PerVehiclePricing["m"],
   speed: number,
   len: number,
   fromPos: number,

@@ -1,4 +1,4 @@
-import type { GeneralMovePricing } from "../general/move-pricing.js";
+import type { PerVehiclePricing } from "../pricing/per-vehicle.js";
 
 const EPS = 1e-7;
 /** The price of the last route left behind, kept while that route is unchanged (one pickup is tried against many routes). */
@@ -21,7 +21,7 @@ let cachedLeft = 0;
  * (`nearDelivery`) the delivery next to a neighbour of the delivery and the pickup anywhere
  * before. Returns whether it applied the move.
  */
-export function pairRelocate(ls: GeneralMovePricing, pickup: number, rv: number, near = -1, nearDelivery = false): boolean {
+export function pairRelocate(ls: PerVehiclePricing, pickup: number, rv: number, near = -1, nearDelivery = false): boolean {
   const rs = ls.rs;
   const delivery = rs.m.order!.partner![pickup]!;
   const ru = rs.routeOf[pickup]!;

@@ -1,4 +1,4 @@
-import type { GeneralMovePricing } from "../general/move-pricing.js";
+import type { PerVehiclePricing } from "../pricing/per-vehicle.js";
 
 const EPS = 1e-7;
 
@@ -8,7 +8,7 @@ const EPS = 1e-7;
  * or late can gain (a reload only adds driving otherwise), so others are not tried. Every place
  * between two of the route's stops is priced exactly by the route model, O(length) each.
  */
-export function insertReload(ls: GeneralMovePricing, u: number, r: number): boolean {
+export function insertReload(ls: PerVehiclePricing, u: number, r: number): boolean {
   const rs = ls.rs;
   const len = rs.length[r]!;
   if (len < 2 || (rs.loadExcess[r]! <= 0 && rs.timeWarp[r]! <= 0 && rs.durationExcess[r]! <= 0)) return false;
@@ -46,7 +46,7 @@ export function insertReload(ls: GeneralMovePricing, u: number, r: number): bool
  * lowers the route's price: where a trip ends decides both trips' loads and, with release times,
  * when the next one may leave. O(length) places, each priced exactly, O(length).
  */
-export function moveReload(ls: GeneralMovePricing, u: number): boolean {
+export function moveReload(ls: PerVehiclePricing, u: number): boolean {
   const rs = ls.rs;
   const r = rs.routeOf[u]!;
   const len = rs.length[r]!;

@@ -12,7 +12,7 @@ const EPS = 1e-7;
  * (cost-evaluator.ts).
  */
 export interface SwapStarHost {
-  readonly model: Routes;
+  readonly rs: Routes;
   readonly scratch: Int32Array;
   readonly scratch2: Int32Array;
   setRoute(r: number, customers: Int32Array, count: number): void;
@@ -46,7 +46,7 @@ export class SwapStar {
   private readonly ls: Routes;
 
   constructor(private readonly host: SwapStarHost) {
-    const ls = (this.ls = host.model);
+    const ls = (this.ls = host.rs);
     const m = ls.m;
     const slots = m.customers.length + 2;
     const routes = m.routes;

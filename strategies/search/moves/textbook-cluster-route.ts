@@ -1,4 +1,4 @@
-import type { TextbookMovePricing } from "../textbook/move-pricing.js";
+import type { LocalSearch } from "../local-search.js";
 
 const EPS = 1e-7;
 
@@ -23,7 +23,7 @@ export class ClusterRoute {
   private readonly seen: Int32Array;
   private stamp = 0;
 
-  constructor(private readonly ls: TextbookMovePricing) {
+  constructor(private readonly ls: LocalSearch) {
     const nodes = ls.m.nodeCount;
     this.route = new Int32Array(ls.m.customers.length);
     this.queue = new Int32Array(ls.m.customers.length);
@@ -101,7 +101,7 @@ export class ClusterRoute {
         const rise =
           ls.rs.price(
             q,
-            ls.a
+            ls.pricing.a
               .reset()
               .add(q, 1, j)
               .node(c)
@@ -162,7 +162,7 @@ export class ClusterRoute {
       if (value - (unpenalised - before) <= bestGain) continue;
       const price = ls.rs.price(
         r,
-        ls.a
+        ls.pricing.a
           .reset()
           .add(r, 1, j)
           .node(c)

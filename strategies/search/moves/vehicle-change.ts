@@ -1,4 +1,4 @@
-import type { GeneralMovePricing } from "../general/move-pricing.js";
+import type { PerVehiclePricing } from "../pricing/per-vehicle.js";
 import { Pieces } from "../pieces.js";
 
 const EPS = 1e-7;
@@ -12,7 +12,7 @@ const other = new Pieces();
  * or swaps with, the vehicle its stops came from. Type counts hold by construction: a route only
  * ever moves to a vehicle that is free. Returns whether anything changed.
  */
-export function improveFleetUse(ls: GeneralMovePricing): boolean {
+export function improveFleetUse(ls: PerVehiclePricing): boolean {
   const rs = ls.rs;
   const m = rs.m;
   const homes = rs.reassignment;
@@ -53,7 +53,7 @@ export function improveFleetUse(ls: GeneralMovePricing): boolean {
 }
 
 /** Moves route r whole to free vehicle `free` when that is cheaper; whether it did. */
-function moveRoute(ls: GeneralMovePricing, r: number, free: number): boolean {
+function moveRoute(ls: PerVehiclePricing, r: number, free: number): boolean {
   const rs = ls.rs;
   whole.reset().add(r, 1, rs.length[r]!);
   const after = rs.price(free, whole);
@@ -67,7 +67,7 @@ function moveRoute(ls: GeneralMovePricing, r: number, free: number): boolean {
 }
 
 /** Swaps the vehicles of routes r1 and r2 when that is cheaper; whether it did. */
-function swapRoutes(ls: GeneralMovePricing, r1: number, r2: number): boolean {
+function swapRoutes(ls: PerVehiclePricing, r1: number, r2: number): boolean {
   const rs = ls.rs;
   whole.reset().add(r1, 1, rs.length[r1]!);
   other.reset().add(r2, 1, rs.length[r2]!);

@@ -2,10 +2,18 @@ import type { Pieces } from "../pieces.js";
 import type { Routes } from "../routes.js";
 
 /**
- * What an operator (this folder) prices its candidates with, implemented by both local searches'
- * pricings: textbook/move-pricing.ts (identical vehicles: priced from totals, absolute tolerance)
- * and general/move-pricing.ts (any fleet: a lower bound from totals, then the exact price on each
- * vehicle, relative tolerance). An operator computes the candidate routes' totals from the route
+ * How a move's rewritten routes reach the route store: the store itself, or the store and a
+ * localised search's record of rewritten routes (promising-customers.ts).
+ */
+export interface RouteWriter {
+  setRoute(r: number, customers: Int32Array, count: number): void;
+}
+
+/**
+ * What an operator (this folder) prices its candidates with, implemented by the local search's
+ * two pricings: pricing/identical-vehicles.ts (one vehicle type from one depot: priced from totals,
+ * absolute tolerance) and pricing/per-vehicle.ts (any fleet: a lower bound from totals, then the
+ * exact price on each vehicle, relative tolerance). An operator computes the candidate routes' totals from the route
  * store and describes them as pieces `a` (and `b`) of the current routes; the pricing decides in
  * steps so that most candidates stop at the cheapest: `pairMayImprove` (a bound from distances:
  * most candidates stop there, before their loads are even read), `pairImproves` (from totals),
@@ -19,6 +27,14 @@ export interface MovePricing {
   readonly b: Pieces;
   /** Penalised cost of the routes the last confirmed move rewrites, after it. */
   predicted: number;
+  /** Where a committed move writes its candidates' customers (`a`, then `b`). */
+  readonly outA: Int32Array;
+  readonly outB: Int32Array;
+  /**
+   * Test hook: called after every applied move with the penalised cost the move was priced at
+   * and the routes it rewrote (rb = -1 for a move within one route).
+   */
+  onCommit: ((predicted: number, ra: number, rb: number) => void) | null;
   /**
    * Whether route ru with `countA` customers and distance `distA`, and rv with `countB` and
    * `distB`, may cost less than ru and rv do now: a lower bound (fixed and distance costs).

@@ -1,26 +1,35 @@
+import type { CostEvaluator } from "../cost-evaluator.js";
 import { Pieces } from "../pieces.js";
-import type { MovePricing } from "../operators/operator.js";
-import { TextbookRoutes } from "./routes.js";
+import type { ProblemData } from "../problem-data.js";
+import type { Routes } from "../routes.js";
+import type { MovePricing, RouteWriter } from "../operators/operator.js";
 
 const EPS = 1e-7;
 
 /**
- * What the textbook local search's operators (operators/*.ts, operator.ts) price with: candidate
- * routes as pieces `a` and `b` of the current routes; `pairImproves` prices two candidate routes
- * from their totals (distance, load, service: O(1) from the prefix sums), `confirmPair` adds the
- * exact load on board and time-window penalty of the pieces on the route model (routes.ts) and
- * `commitPair` applies them; `withinImproves` / `confirmWithin` / `commitWithin` do the same for a
- * move within one route. The tolerance is absolute (1e-7): identical vehicles keep prices small.
+ * Move pricing for a fleet of identical vehicles from one depot (the textbook model,
+ * textbook-model.ts, read as slot 0): candidate routes as pieces `a` and `b` of the current
+ * routes; `pairImproves` prices two candidate routes from their totals (distance, load, service:
+ * O(1) from the prefix sums), `confirmPair` adds the exact load on board and time-window penalty
+ * of the pieces on the route model (routes.ts) and `commitPair` applies them; `withinImproves` /
+ * `confirmWithin` / `commitWithin` do the same for a move within one route. The tolerance is
+ * absolute (1e-7): identical vehicles keep prices small.
  */
-export class TextbookMovePricing extends TextbookRoutes implements MovePricing {
+export class IdenticalVehiclesPricing implements MovePricing {
   readonly a = new Pieces();
   readonly b = new Pieces();
+  readonly m: ProblemData;
+  readonly outA: Int32Array;
+  readonly outB: Int32Array;
   /** Penalised cost of the candidate routes (set when they improve). */
   predicted = 0;
+  onCommit: ((predicted: number, ra: number, rb: number) => void) | null = null;
+  private readonly costs: CostEvaluator;
   /** Cost of both routes before the move being priced (set by pairImproves). */
   private before = 0;
-  private readonly fixedCost = this.m.fixedCost[0]!;
-  private readonly unitCost = this.m.unitCost[0]!;
+  /** Numbers from the start (not undefined until the constructor), so that V8 keeps them as doubles. */
+  private readonly fixedCost: number = 0;
+  private readonly unitCost: number = 0;
   /** The candidates last bounded by `pairMayImprove`, priced by `pairImproves`. */
   private countA = 0;
   private countB = 0;
@@ -29,6 +38,19 @@ export class TextbookMovePricing extends TextbookRoutes implements MovePricing {
   /** Delivered totals of the two candidate routes last priced by `pairImproves` (for the exact load in `confirmPair`). */
   private loadA = 0;
   private loadB = 0;
+
+  /** `writer`: where committed moves go (the route store itself unless a localised search records them). */
+  constructor(
+    readonly rs: Routes,
+    private readonly writer: RouteWriter = rs,
+  ) {
+    const m = (this.m = rs.m);
+    this.costs = rs.costs;
+    this.fixedCost = m.fixedCost[0]!;
+    this.unitCost = m.unitCost[0]!;
+    this.outA = new Int32Array(m.customers.length + 2);
+    this.outB = new Int32Array(m.customers.length + 2);
+  }
 
   /** Whether routes ru and rv with these counts and distances may cost less than they do now (`before`, set here). */
   pairMayImprove(ru: number, countA: number, distA: number, rv: number, countB: number, distB: number): boolean {
@@ -70,10 +92,10 @@ export class TextbookMovePricing extends TextbookRoutes implements MovePricing {
   }
 
   commitPair(ra: number, rb: number): void {
-    const countA = this.write(this.a, this.scratch);
-    const countB = this.write(this.b, this.scratch2);
-    this.setRoute(ra, this.scratch, countA);
-    this.setRoute(rb, this.scratch2, countB);
+    const countA = this.rs.write(this.a, this.outA);
+    const countB = this.rs.write(this.b, this.outB);
+    this.writer.setRoute(ra, this.outA, countA);
+    this.writer.setRoute(rb, this.outB, countB);
     if (this.onCommit) this.onCommit(this.predicted, ra, rb);
   }
 
@@ -115,7 +137,7 @@ export class TextbookMovePricing extends TextbookRoutes implements MovePricing {
   private loadCorrection(r: number, pieces: Pieces, delivered: number): number {
     if (pieces.size === 0) return 0;
     const exact = this.rs.loads!.excessOfPieces(r, pieces, this.rs.seq);
-    return this.penalties.load * (exact - Math.max(0, delivered - this.m.capacity[r]!));
+    return this.rs.penalties.load * (exact - Math.max(0, delivered - this.m.capacity[r]!));
   }
 
   /** The first empty route other than `except` (-1: none): the vehicles are identical, so there is one type. */
@@ -126,8 +148,8 @@ export class TextbookMovePricing extends TextbookRoutes implements MovePricing {
   }
 
   commitWithin(r: number): void {
-    const count = this.write(this.a, this.scratch);
-    this.setRoute(r, this.scratch, count);
+    const count = this.rs.write(this.a, this.outA);
+    this.writer.setRoute(r, this.outA, count);
     if (this.onCommit) this.onCommit(this.predicted, r, -1);
   }
 }

@@ -2,7 +2,7 @@ import type { ProblemData } from "../problem-data.js";
 import { PairInsertion } from "../pair-insertion.js";
 import { Pieces } from "../pieces.js";
 import type { Routes } from "../routes.js";
-import type { MovePricing } from "../operators/operator.js";
+import type { MovePricing, RouteWriter } from "../operators/operator.js";
 
 const EPS = 1e-7;
 /**
@@ -19,14 +19,14 @@ export function below(after: number, before: number): boolean {
 }
 
 /**
- * What the general search's operators (operators/*.ts, moves/*.ts) price with: candidate routes as
- * pieces `a` and `b` of the current routes, lower bounds from distance (`pairMayImprove`) and from
+ * Move pricing for any fleet (types, depots, speeds, rules; operators/*.ts, moves/*.ts): candidate
+ * routes as pieces `a` and `b` of the current routes, lower bounds from distance (`pairMayImprove`) and from
  * distance and load (`base`: `pairImproves`, `withinImproves`) checked before the exact price
  * (`confirmPair`, `confirmWithin`: the candidates on their vehicles, the route model routes.ts),
  * and `tryWithin` / `tryPair`, which confirm and apply at once. `onCommit` lets the property test
  * compare each predicted price with a from-scratch one.
  */
-export class GeneralMovePricing implements MovePricing {
+export class PerVehiclePricing implements MovePricing {
   readonly a = new Pieces();
   readonly b = new Pieces();
   readonly outA: Int32Array;
@@ -48,7 +48,11 @@ export class GeneralMovePricing implements MovePricing {
   /** The same for a move that rewrites several routes at once (moves/backhaul-pairing.ts). */
   onCommitMany: ((predicted: number, routes: readonly number[]) => void) | null = null;
 
-  constructor(readonly rs: Routes) {
+  /** `writer`: where the operators' committed moves go (the route store itself unless a localised search records them). */
+  constructor(
+    readonly rs: Routes,
+    private readonly writer: RouteWriter = rs,
+  ) {
     const m = rs.m;
     this.outA = new Int32Array(m.customers.length + 2);
     this.outB = new Int32Array(m.customers.length + 2);
@@ -58,23 +62,6 @@ export class GeneralMovePricing implements MovePricing {
 
   get m(): ProblemData {
     return this.rs.m;
-  }
-
-  /** The route model (for SWAP*, moves/swap-star.ts). */
-  get model(): Routes {
-    return this.rs;
-  }
-
-  get scratch(): Int32Array {
-    return this.outA;
-  }
-
-  get scratch2(): Int32Array {
-    return this.outB;
-  }
-
-  setRoute(r: number, customers: Int32Array, count: number): void {
-    this.rs.setRoute(r, customers, count);
   }
 
   /** First empty route of type `type` other than `except` (-1: none left). */
@@ -122,7 +109,7 @@ export class GeneralMovePricing implements MovePricing {
 
   commitWithin(r: number): void {
     const count = this.rs.write(this.a, this.outA);
-    this.rs.setRoute(r, this.outA, count);
+    this.writer.setRoute(r, this.outA, count);
     this.onCommit?.(this.predicted, r, -1);
   }
 
@@ -195,8 +182,8 @@ export class GeneralMovePricing implements MovePricing {
     const rs = this.rs;
     const countA = rs.write(this.a, this.outA);
     const countB = rs.write(this.b, this.outB);
-    rs.setRoute(ru, this.outA, countA);
-    rs.setRoute(rv, this.outB, countB);
+    this.writer.setRoute(ru, this.outA, countA);
+    this.writer.setRoute(rv, this.outB, countB);
     this.onCommit?.(this.predicted, ru, rv);
   }
 }

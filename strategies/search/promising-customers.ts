@@ -1,12 +1,15 @@
-import type { ProblemData } from "../problem-data.js";
+import type { RouteWriter } from "./operators/operator.js";
+import type { ProblemData } from "./problem-data.js";
+import type { Routes } from "./routes.js";
 
 /**
  * Which customers a localised local-search pass must look at (PyVRP's promising nodes): those of
  * every route rewritten since the last collection, and every customer that has one of them
- * among its granular neighbours (its moves towards that route may have become improving). The
- * local search reports each rewritten route (touch); a localised pass collects the customers.
+ * among its granular neighbours (its moves towards that route may have become improving). Every
+ * route the search rewrites goes through `setRoute` here (or is reported by touch); a localised
+ * pass collects the customers.
  */
-export class PromisingCustomers {
+export class PromisingCustomers implements RouteWriter {
   /** For each customer, the customers that list it as a granular neighbour. */
   private readonly reverse: Int32Array[];
   private readonly touched: Int32Array;
@@ -15,13 +18,26 @@ export class PromisingCustomers {
   private readonly customerStamp: Int32Array;
   private stamp = 0;
 
-  constructor(m: ProblemData) {
+  constructor(
+    m: ProblemData,
+    private readonly rs: Routes,
+  ) {
     const lists: number[][] = Array.from({ length: m.nodeCount }, () => []);
     for (const u of m.customers) for (const v of m.neighbours[u]!) lists[v]!.push(u);
     this.reverse = lists.map((l) => Int32Array.from(l));
     this.touched = new Int32Array(m.routes);
     this.routeFlag = new Uint8Array(m.routes);
     this.customerStamp = new Int32Array(m.nodeCount);
+  }
+
+  /**
+   * Rewrites route r in the route store and records it. The search's moves re-place every
+   * customer they take out, and its ruin marks the others unrouted, so the store need not forget
+   * the route's old customers.
+   */
+  setRoute(r: number, customers: Int32Array, count: number): void {
+    this.rs.setRoute(r, customers, count, false);
+    this.touch(r);
   }
 
   touch(r: number): void {
