@@ -18,6 +18,8 @@ BUILD_STAMP := dist/.built
 BUILD_SOURCES := $(shell find src strategies generated -name '*.ts' -not -name '*.test.ts' 2>/dev/null) src/worker/thread-boot.mjs
 
 # The whole suite; `npx mocha FILE` (the same configuration, .mocharc.json) runs one file alone.
+# `make test` runs two files at a time (--parallel): every file starts its own services on free
+# ports with its own temporary directories, and much of a file's time is spent waiting on them.
 TEST_SPECS := 'test/**/*.test.ts' 'strategies/**/*.test.ts'
 
 .PHONY: help deps test-deps build sdk-build sdk-pack sdk run test test-strategies test-soak test-faults typecheck lint gen bench clean
@@ -133,7 +135,7 @@ test: test-deps build sdk $(PLAYGROUND) $(REFERENCE)
 	tsc -p tsconfig.json
 	tsc -p playground/tsconfig.json
 	tsc -p reference/tsconfig.json
-	mocha $(TEST_SPECS)
+	mocha --parallel --jobs 2 $(TEST_SPECS)
 
 # The solver strategies' tests alone (test/strategies/ and strategies/**/*.test.ts), for work on a
 # strategy: they start no services, so nothing is built first.

@@ -42,7 +42,7 @@ describe("large requests and worker crashes", function () {
     });
     await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
     const callback_url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/done`;
-    const request = { ...cvrpRequest({ customers: 60, vehicles: 8, capacity: 50, seed: 5 }), time_limit_seconds: 6, callback_url };
+    const request = { ...cvrpRequest({ customers: 60, vehicles: 8, capacity: 50, seed: 5 }), time_limit_seconds: 3, callback_url };
     const { data } = await client.POST("/api/v1/solve", { body: request as never });
     await pollUntil(client, data!.request_id, (b) => (b.result as { phase?: string }).phase === "solving");
     const victim = stack.workers[0]!;

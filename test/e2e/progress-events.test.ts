@@ -91,8 +91,9 @@ describe("progress while solving and the event stream", function () {
     "streams queued (with its depth), solving, progress at most once a second and " +
       "the final poll response, on another API instance than the submit",
     async () => {
-      // A first task keeps the only worker busy, so the second is seen queued.
-      const blocker = await submit(a, { ...cvrpRequest({ customers: 30, vehicles: 6, capacity: 50 }), time_limit_seconds: 2 });
+      // A first task keeps the only worker busy, so the second is seen queued, and long enough that
+      // the stream, opened after a second submit, still waits over a keep-alive interval on a busy machine.
+      const blocker = await submit(a, { ...cvrpRequest({ customers: 30, vehicles: 6, capacity: 50 }), time_limit_seconds: 3 });
       const id = await submit(a, {
         ...cvrpRequest({ customers: 60, vehicles: 10, capacity: 50, seed: 5 }),
         time_limit_seconds: 4,

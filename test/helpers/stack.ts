@@ -68,22 +68,28 @@ export async function startStack(
     if (mismatches.length > 0) throw new Error(`responses that do not match the OpenAPI document:\n${mismatches.slice(0, 5).join("\n")}`);
   };
   try {
-    const apis: ServiceProcess[] = [];
-    for (let i = 0; i < (options.apis ?? 1); i++) {
-      const api = await spawnService("api", { ...env, PORT: i === 0 ? env.PORT : String(await freePort()) });
-      started.push(api);
-      apis.push(api);
-    }
+    const config = loadConfig(env);
+    // The streams and buckets are made here, before any service starts, so the API instances and
+    // workers can start side by side (each finds them made) instead of one after the other.
+    await (await connectNats(config, "test-setup", quietLog)).close();
+    const apiCount = options.apis ?? 1;
+    const settled = await Promise.allSettled([
+      // The first instance listens on env.PORT; the others on a port the kernel picks (their ready line names it).
+      ...Array.from({ length: apiCount }, (_, i) => spawnService("api", i === 0 ? env : { ...env, PORT: "0" })),
+      ...Array.from({ length: options.workers ?? 1 }, () => spawnService("worker", env)),
+    ]);
+    for (const s of settled) if (s.status === "fulfilled") started.push(s.value);
+    const failed = settled.find((s) => s.status === "rejected");
+    if (failed) throw failed.reason;
+    const apis = started.slice(0, apiCount);
     const api = apis[0]!;
-    const workers: ServiceProcess[] = [];
+    const workers: ServiceProcess[] = started.slice(apiCount);
     const startWorker = async (extraEnv: NodeJS.ProcessEnv = {}) => {
       const w = await spawnService("worker", { ...env, ...extraEnv });
       started.push(w);
       workers.push(w);
       return w;
     };
-    for (let i = 0; i < (options.workers ?? 1); i++) await startWorker();
-    const config = loadConfig(env);
     stack = {
       nats,
       api,
