@@ -1,4 +1,5 @@
 import type { Rng } from "./rng.js";
+import { InsertionMemo } from "./insertion-memo.js";
 import type { Workspace } from "./workspace.js";
 
 const SEQUENTIAL_ABOVE = 120;
@@ -19,13 +20,14 @@ export function regretInsertion(ws: Workspace, k: number, rng: Rng | null = null
     }
     return;
   }
+  const memo = new InsertionMemo(ws, pending);
   while (pending.length > 0) {
     let pick = -1;
     let pickScore = Number.NEGATIVE_INFINITY;
     let pickInsertion = null;
     for (let i = 0; i < pending.length; i++) {
       const c = pending[i]!;
-      const options = ws.bestInsertions(c, Math.max(1, k));
+      const options = memo.bestInsertions(c, Math.max(1, k));
       if (options.length === 0) continue;
       const best = options[0]!;
       let score: number;
@@ -46,5 +48,6 @@ export function regretInsertion(ws: Workspace, k: number, rng: Rng | null = null
     const c = pending[pick]!;
     pending.splice(pick, 1);
     ws.insert(c, pickInsertion.vehicle, pickInsertion.position);
+    memo.forget(pickInsertion.vehicle);
   }
 }

@@ -32,13 +32,14 @@ export function travelScore<S extends { cost: number; feasible: boolean }>(
     schedule.onBoard?.pop();
     schedule.extraOnBoard?.pop();
   }
-  return {
-    ...score,
-    cost: score.cost + timeCost,
-    timeCost,
-    breakMinutes: times?.breakMinutes ?? 0,
-    missedBreaks,
-    missedBreakMinutes: times?.missedBreakMinutes ?? 0,
-    feasible: score.feasible && missedBreaks === 0,
-  };
+  // Completed in place: the score is the caller's fresh object, and a copy per evaluation was a
+  // large share of the construction's time under travel rules.
+  const out = score as S & { timeCost: number; breakMinutes: number; missedBreaks: number; missedBreakMinutes: number };
+  out.cost = score.cost + timeCost;
+  out.timeCost = timeCost;
+  out.breakMinutes = times?.breakMinutes ?? 0;
+  out.missedBreaks = missedBreaks;
+  out.missedBreakMinutes = times?.missedBreakMinutes ?? 0;
+  out.feasible = score.feasible && missedBreaks === 0;
+  return out;
 }

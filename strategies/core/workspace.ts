@@ -40,6 +40,16 @@ export interface Insertion {
   delta: number;
 }
 
+/** Adds `ins` to `best` (cheapest first, at most `k`; on a tie the earlier route stays first). */
+export function keepBest(best: Insertion[], ins: Insertion, k: number): void {
+  let i = best.length;
+  while (i > 0 && best[i - 1]!.delta > ins.delta) i--;
+  if (i < k) {
+    best.splice(i, 0, ins);
+    if (best.length > k) best.pop();
+  }
+}
+
 /** Granular candidate lists are used above this many customers; below, every position is tried. */
 const EXACT_INSERTION_LIMIT = 200;
 
@@ -159,23 +169,22 @@ export class Workspace {
   bestInsertions(c: number, k: number, vehicles?: number[]): Insertion[] {
     const best: Insertion[] = [];
     const positions: number[] = [];
-    const consider = vehicles ?? this.vehicleCandidates(c);
-    for (const v of consider) {
-      this.candidatePositions(c, v, positions);
-      let routeBest: Insertion | null = null;
-      for (const pos of positions) {
-        const delta = this.insertionDelta(c, v, pos);
-        if (delta < (routeBest?.delta ?? Number.POSITIVE_INFINITY)) routeBest = { vehicle: v, position: pos, delta };
-      }
-      if (!routeBest) continue;
-      let i = best.length;
-      while (i > 0 && best[i - 1]!.delta > routeBest.delta) i--;
-      if (i < k) {
-        best.splice(i, 0, routeBest);
-        if (best.length > k) best.pop();
-      }
+    for (const v of vehicles ?? this.vehicleCandidates(c)) {
+      const routeBest = this.bestInRoute(c, v, positions);
+      if (routeBest) keepBest(best, routeBest, k);
     }
     return best;
+  }
+
+  /** The cheapest feasible insertion of `c` into route `v` (the first of equal ones), or null; `positions` is scratch. */
+  bestInRoute(c: number, v: number, positions: number[]): Insertion | null {
+    this.candidatePositions(c, v, positions);
+    let routeBest: Insertion | null = null;
+    for (const pos of positions) {
+      const delta = this.insertionDelta(c, v, pos);
+      if (delta < (routeBest?.delta ?? Number.POSITIVE_INFINITY)) routeBest = { vehicle: v, position: pos, delta };
+    }
+    return routeBest;
   }
 
   /**
