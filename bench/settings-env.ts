@@ -26,7 +26,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): SettingsOverride {
   if (method === "genetic" || method === "iterated") out.hgs = { windowsMethod: method };
   if (method === "general") out.hgs = { windowsMethod: "general", optionalStopsMethod: "general" };
 
-  const general: NonNullable<SettingsOverride["general"]> = {};
+  const general: NonNullable<SettingsOverride["perVehicle"]> = {};
   if (env.SOLVER_GENERAL_FOCUS === "0") Object.assign(general, { focus: false, feasibleCurrent: false, thresholdWeight: null });
   const threshold = Number(env.SOLVER_THRESHOLD);
   if (env.SOLVER_THRESHOLD !== undefined && Number.isFinite(threshold) && threshold >= 0) general.thresholdWeight = threshold;
@@ -34,7 +34,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): SettingsOverride {
     const named = env.SOLVER_POOL_FAMILIES.split(",").map((name) => name.trim());
     general.poolFamilies = POOL_FAMILIES.filter((family) => named.includes(family));
   }
-  if (Object.keys(general).length > 0) out.general = general;
+  if (Object.keys(general).length > 0) out.perVehicle = general;
 
   // A number that is not one (or is out of range) leaves the family's setting.
   const number = (name: string, ok: (value: number) => boolean): number | undefined => {

@@ -1,5 +1,5 @@
 import { windowsBindAgainst, type CompiledProblem } from "./core/problem.js";
-import { textbookMismatch } from "./search/textbook-model.js";
+import { identicalVehiclesMismatch } from "./search/textbook-model.js";
 import type { Strategy } from "./core/strategy.js";
 import { findStrategy } from "./registry.js";
 
@@ -83,7 +83,7 @@ export const DEFAULT_SELECTION: readonly SelectionRule[] = [
 
 /** One depot, identical vehicles, hard windows if any: where hgs runs its genetic search. */
 export function isTextbook(p: CompiledProblem): boolean {
-  return textbookMismatch(p) === null;
+  return identicalVehiclesMismatch(p) === null;
 }
 
 /** Whether some customer's window is narrower than a start node's (Solomon-like windows). */

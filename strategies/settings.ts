@@ -4,16 +4,16 @@ import type { ProblemData } from "./search/problem-data.js";
 /**
  * Every search setting that differs by problem family, and why, in one place. Each method reads
  * its own section, chosen from the features of the model it builds: the textbook model from the
- * compiled problem (textbookSettings), hgs from its textbook model (hgsSettings), the general
- * iterated local search from its problem data (generalSettings), the decomposition from the
+ * compiled problem (neighbourhoodSettings), hgs from its textbook model (hgsSettings), the general
+ * iterated local search from its problem data (perVehicleSettings), the decomposition from the
  * compiled problem (decompositionSettings). The service never overrides
  * them; benchmarks may, through a SettingsOverride on the Budget, to compare settings on the
  * same problems. The figures behind each choice are in BENCHMARKS.md.
  */
 export interface SearchSettings {
-  textbook: TextbookSettings;
+  neighbourhood: NeighbourhoodSettings;
   hgs: HgsSettings;
-  general: GeneralSettings;
+  perVehicle: PerVehicleSettings;
   decomposition: DecompositionSettings;
 }
 
@@ -21,7 +21,7 @@ export interface SearchSettings {
 export interface SettingsOverride {
   hgs?: Partial<SearchSettings["hgs"]>;
   /** `poolFamilies` opts the named families into set partitioning (by default none is). */
-  general?: Partial<SearchSettings["general"]> & { poolFamilies?: readonly PoolFamily[] };
+  perVehicle?: Partial<SearchSettings["perVehicle"]> & { poolFamilies?: readonly PoolFamily[] };
   decomposition?: Partial<SearchSettings["decomposition"]>;
   /** Told what the decomposition's route elimination tried, one line each (for studying it). */
   trace?: (line: string) => void;
@@ -41,7 +41,7 @@ const LONG_ROUTE = 25;
 /** Customers above which the long-route settings apply (short routes and small problems do better without). */
 const LONG_ROUTES_ABOVE = 200;
 
-export interface TextbookSettings {
+export interface NeighbourhoodSettings {
   /** Each customer's granular neighbours: this many nearest (by time-aware proximity under windows). */
   granularity: number;
   /**
@@ -52,7 +52,7 @@ export interface TextbookSettings {
 }
 
 /** The textbook model's neighbourhood for `p`; `windows`: binding windows priced by time warp on the request's own distances. */
-export function textbookSettings(p: CompiledProblem, windows: boolean): TextbookSettings {
+export function neighbourhoodSettings(p: CompiledProblem, windows: boolean): NeighbourhoodSettings {
   const long = windows && longWindowRoutes(p);
   return { granularity: long ? WINDOWS_GRANULARITY : GRANULARITY, nearSwapStar: long };
 }
@@ -114,7 +114,7 @@ export function hgsSettings(customers: number, override: SettingsOverride = {}):
 /** Families where set partitioning over the route pool is off by default (see poolFamily). */
 export type PoolFamily = "skills" | "types" | "depots";
 
-export interface GeneralSettings {
+export interface PerVehicleSettings {
   /**
    * Localised education: each education examines only the customers whose route neighbours
    * changed (search/changed-customers.ts); with long routes nearly every ruin touches most routes.
@@ -142,8 +142,8 @@ export interface GeneralSettings {
  * off for skills, mixed fleets and several depots (unless opted in), where its solves rarely
  * found a cheaper plan and took a large share of the budget.
  */
-export function generalSettings(m: ProblemData, override: SettingsOverride = {}): GeneralSettings {
-  const { poolFamilies, ...chosen } = override.general ?? {};
+export function perVehicleSettings(m: ProblemData, override: SettingsOverride = {}): PerVehicleSettings {
+  const { poolFamilies, ...chosen } = override.perVehicle ?? {};
   const mode = reloadCopies(m)
     ? reloadMode(m)
     : m.order !== null || m.rules !== null
@@ -321,7 +321,7 @@ export interface DecompositionSettings {
 
 /**
  * The decomposition's settings for `p`, by the method hgs uses on its sub-problems: `textbook`
- * when the textbook model fits it (search/textbook-model.ts textbookMismatch is null).
+ * when the textbook model fits it (search/textbook-model.ts identicalVehiclesMismatch is null).
  */
 export function decompositionSettings(p: CompiledProblem, textbook: boolean, override: SettingsOverride = {}): DecompositionSettings {
   const { windowGroups, ...chosen } = override.decomposition ?? {};

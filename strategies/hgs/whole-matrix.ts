@@ -1,5 +1,5 @@
 import { euclidean, hasDenseMatrix, windowsBindAgainst, type CompiledProblem } from "../core/problem.js";
-import { textbookMismatch } from "../search/textbook-model.js";
+import { identicalVehiclesMismatch } from "../search/textbook-model.js";
 
 /**
  * Most nodes for which hgs builds the full distance matrix itself when the request gave only
@@ -14,7 +14,7 @@ export const WINDOWS_WHOLE_MAX_NODES = 5001;
 /** Whether hgs takes this matrix-less problem by building the matrix from coordinates (see above). */
 export function buildsOwnMatrix(p: CompiledProblem): boolean {
   if (hasDenseMatrix(p) || !p.coords || p.nodeCount > WINDOWS_WHOLE_MAX_NODES) return false;
-  if (textbookMismatch(p) !== null || p.loads) return false;
+  if (identicalVehiclesMismatch(p) !== null || p.loads) return false;
   return p.time !== null && p.vehicleCount > 0 && windowsBindAgainst(p, p.startNode[0]!);
 }
 

@@ -11,7 +11,7 @@ import { recreate, ruin, ruinShortestRoute } from "./ruin-recreate.js";
 import { LateAcceptance, ThresholdAcceptance, type Acceptance } from "./acceptance.js";
 import { PoolRecombination } from "./pool-recombination.js";
 import { looksFeasible, penalised, recordOutcome, snapshot, type Snapshot } from "./snapshot.js";
-import { generalSettings } from "../settings.js";
+import { perVehicleSettings } from "../settings.js";
 
 /** Late acceptance: a candidate is accepted when it beats the current one or the one this many iterations ago. */
 const HISTORY = 100;
@@ -95,7 +95,7 @@ function startRoutes(m: ProblemData, initial: Solution | undefined): { routes: n
 export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {
   const m = buildProblemData(p);
   // The parts of PyVRP's ILS this problem's family uses (strategies/settings.ts).
-  const mode = generalSettings(m, budget.overrides);
+  const mode = perVehicleSettings(m, budget.overrides);
   const rng = budget.rng;
   const rs = new Routes(m);
   const ls = LocalSearch.perVehicle(rs);

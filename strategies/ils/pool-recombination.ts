@@ -7,7 +7,7 @@ import { PartitionRows } from "../search/pool/partition-rows.js";
 import { isFeasible, routeKey, RoutePool, type PooledRoute } from "../search/pool/route-pool.js";
 import { solveSetPartition, type PartitionColumn } from "../search/pool/set-partition.js";
 import { Routes } from "../search/routes.js";
-import type { GeneralSettings } from "../settings.js";
+import type { PerVehicleSettings } from "../settings.js";
 
 /**
  * Shares of the budget at which the pool is recombined (the last leaves time to polish the
@@ -47,7 +47,7 @@ export class PoolRecombination {
   private enrichedFor: readonly (readonly number[])[] | null = null;
 
   /** Whether set partitioning runs: where the family's settings have it and HiGHS is there. */
-  static applies(settings: Pick<GeneralSettings, "setPartitioning">): boolean {
+  static applies(settings: Pick<PerVehicleSettings, "setPartitioning">): boolean {
     return highsRuntime() !== null && settings.setPartitioning;
   }
 

@@ -17,7 +17,7 @@ import { RouteRotation } from "../decomposition/rotation.js";
 import { decompositionRefusal, extractSubProblem, liftRoutes, MatrixPool } from "../decomposition/subproblem.js";
 import { firstRoundShare } from "./settings.js";
 import { decompositionSettings } from "../settings.js";
-import { textbookMismatch } from "../search/textbook-model.js";
+import { identicalVehiclesMismatch } from "../search/textbook-model.js";
 import { bestLargeStart } from "./start.js";
 import { FleetSqueeze, fleetFloor } from "./squeeze.js";
 import { solverNow } from "../core/clock.js";
@@ -106,7 +106,7 @@ export const large: Strategy = {
     const startedMs = solverNow();
     // A problem that one sub-problem would cover is hgs's own (it also stops early on tiny ones).
     if (p.customers.length <= WHOLE_PROBLEM_CUSTOMERS && hgs.supports(p).ok) return hgs.solve(p, budget, initial);
-    const settings = decompositionSettings(p, textbookMismatch(p) === null, budget.overrides);
+    const settings = decompositionSettings(p, identicalVehiclesMismatch(p) === null, budget.overrides);
     // A given plan (initial_routes) that serves every customer once is the start; else the built one.
     const given = initial ? evaluateSolution(p, initial) : null;
     const current =

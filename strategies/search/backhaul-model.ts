@@ -1,7 +1,7 @@
 import { nearestNeighbours } from "../core/neighbours.js";
 import type { CompiledProblem } from "../core/problem.js";
 import { sameKindFirst } from "./problem-data.js";
-import { assembleModel, textbookMismatch, type ModelOutcome } from "./textbook-model.js";
+import { assembleModel, identicalVehiclesMismatch, type ModelOutcome } from "./textbook-model.js";
 
 /**
  * Backhauls (constraints.md: node_pickups with pickups_after_deliveries) as the textbook model
@@ -29,7 +29,7 @@ export function backhaulMismatch(p: CompiledProblem): string | null {
   if (!rules || !rules.pickupsAfterDeliveries) return "no backhaul order";
   if (rules.shipments.length > 0) return "shipments";
   if (rules.extraDims > 0) return "extra load dimensions";
-  const fleet = textbookMismatch(p, true);
+  const fleet = identicalVehiclesMismatch(p, true);
   if (fleet !== null) return fleet;
   // A customer with neither a delivery nor a pickup could sit between a pickup and a delivery
   // without a forbidden arc: such problems stay with the general search, which checks the order.

@@ -170,7 +170,7 @@ export interface TextbookView {
   neighbours: Int32Array[];
   windows: boolean;
   durationLimit: number;
-  /** Long routes under binding windows (strategies/settings.ts, textbookSettings). */
+  /** Long routes under binding windows (strategies/settings.ts, neighbourhoodSettings). */
   nearSwapStar?: boolean;
   /** The optional stops' skip prices (the view carries no other rules). */
   skipPrice: Float64Array | null;

@@ -6,7 +6,7 @@ import { buildFleetRules } from "./fleet-rules.js";
 import type { Penalties } from "./penalties.js";
 import { TimeSegment } from "./time-segment.js";
 import { windowNeighbours } from "./window-neighbours.js";
-import { textbookSettings } from "../settings.js";
+import { neighbourhoodSettings } from "../settings.js";
 
 /**
  * The textbook methods (genetic search, textbook iterated local search) work on the one problem
@@ -40,7 +40,7 @@ function durationLimitOf(p: CompiledProblem, depot: number): number | "windows" 
  * vehicles, hard windows if any, no rules); cheap, for the selection table. `loadsAllowed`: the
  * load rules are the caller's business (backhaul-model.ts).
  */
-export function textbookMismatch(p: CompiledProblem, loadsAllowed = false): string | null {
+export function identicalVehiclesMismatch(p: CompiledProblem, loadsAllowed = false): string | null {
   // Optional stops, skills, shifts and route limits: the selection table sends every problem with rules to hgs.
   if (p.rules) return "optional stops, skills, shifts or route limits";
   return modelMismatch(p, loadsAllowed);
@@ -64,7 +64,7 @@ export function onlyOptionalRules(p: CompiledProblem): boolean {
   return true;
 }
 
-/** As textbookMismatch, but problems whose only rules are optional stops fit (the textbook iterated local search prices them). */
+/** As identicalVehiclesMismatch, but problems whose only rules are optional stops fit (the textbook iterated local search prices them). */
 function modelMismatch(p: CompiledProblem, loadsAllowed = false): string | null {
   if (p.vehicleCount === 0) return "there are no vehicles";
   if (!onlyOptionalRules(p)) return "skills, shifts or route limits (priced by the general search's route model only, route-rules.ts)";
@@ -103,7 +103,7 @@ export function assembleModel(p: CompiledProblem, arcs?: { dist: Float64Array; n
   // More routes than customers is never useful, and each route costs memory in the search.
   const vehicles = Math.min(p.vehicleCount, Math.max(1, p.customers.length));
   // Its neighbourhood, by the length of routes under windows (strategies/settings.ts).
-  const view = textbookSettings(p, !arcs && windows);
+  const view = neighbourhoodSettings(p, !arcs && windows);
   const neighbours = arcs ? arcs.neighbours : windows ? windowNeighbours(p, view.granularity) : nearestNeighbours(p, view.granularity);
   const durationLimit = typeof limit === "number" ? limit : Number.POSITIVE_INFINITY;
   const fleetRules = buildFleetRules(p, maxDistance);

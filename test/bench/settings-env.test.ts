@@ -25,10 +25,10 @@ describe("bench/settings-env.ts", () => {
 
   it("maps the general search's switches", () => {
     expect(settingsFromEnv({ SOLVER_GENERAL_FOCUS: "0" })).to.deep.equal({
-      general: { focus: false, feasibleCurrent: false, thresholdWeight: null },
+      perVehicle: { focus: false, feasibleCurrent: false, thresholdWeight: null },
     });
     expect(settingsFromEnv({ SOLVER_POOL_FAMILIES: "skills, depots,unknown" })).to.deep.equal({
-      general: { poolFamilies: ["skills", "depots"] },
+      perVehicle: { poolFamilies: ["skills", "depots"] },
     });
   });
 

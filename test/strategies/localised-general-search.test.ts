@@ -8,7 +8,7 @@ import { LocalSearch } from "../../strategies/search/local-search.js";
 import { PenaltyManager } from "../../strategies/search/penalty-manager.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
-import { generalSettings } from "../../strategies/settings.js";
+import { perVehicleSettings } from "../../strategies/settings.js";
 import { fleetArb, fleetInstance, rulesPenaltyArb, scratchCost, scratchRouteCost, withRules } from "./fleet-problems.js";
 
 /** The unordered pair of route neighbours of every customer of `routes` (depot 0 at both ends). */
@@ -219,16 +219,16 @@ describe("localised general search (promising customers: mixed fleets, windows, 
         ),
       ).problem,
     );
-    expect(generalSettings(timed)).to.deep.equal({ focus: true, feasibleCurrent: true, thresholdWeight: null, setPartitioning: false });
-    expect(generalSettings(ruled).focus).to.equal(false);
-    const off = { general: { focus: false, feasibleCurrent: false } };
-    expect(generalSettings(timed, off)).to.deep.equal({
+    expect(perVehicleSettings(timed)).to.deep.equal({ focus: true, feasibleCurrent: true, thresholdWeight: null, setPartitioning: false });
+    expect(perVehicleSettings(ruled).focus).to.equal(false);
+    const off = { perVehicle: { focus: false, feasibleCurrent: false } };
+    expect(perVehicleSettings(timed, off)).to.deep.equal({
       focus: false,
       feasibleCurrent: false,
       thresholdWeight: null,
       setPartitioning: false,
     });
-    expect(generalSettings(ruled, off).focus).to.equal(false);
+    expect(perVehicleSettings(ruled, off).focus).to.equal(false);
   });
 
   it("with fixed costs and the floor, never lowers the load price below its starting value", () => {

@@ -11,7 +11,7 @@ import { addPairInsertions } from "../../strategies/search/pool/pair-enrichment.
 import { isFeasible, RoutePool } from "../../strategies/search/pool/route-pool.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { loadArb, loadInstance, validLists, type LoadOptions } from "./load-problems.js";
-import { generalSettings } from "../../strategies/settings.js";
+import { perVehicleSettings } from "../../strategies/settings.js";
 
 /** Shipment instances with hard, soft or no windows (mixed fleets: enrichment assumes nothing of the fleet). */
 const shipmentArb = () => fc.oneof(loadArb("none", 14, "shipments"), loadArb("hard", 14, "shipments"), loadArb("soft", 14, "shipments"));
@@ -144,7 +144,7 @@ describe("route pool and set-partitioning recombination", function () {
           const p = compileRequest(request).problem;
           if (!p.loads) return;
           const m = buildProblemData(p);
-          if (!PoolRecombination.applies(generalSettings(m))) return;
+          if (!PoolRecombination.applies(perVehicleSettings(m))) return;
           const rs = new Routes(m);
           const budget = Budget.forSeconds(60, 1);
           const recombination = new PoolRecombination(rs, budget, 0);
@@ -210,7 +210,7 @@ describe("route pool and set-partitioning recombination", function () {
             const p = compileRequest(request).problem;
             if (!p.loads) return;
             const m = buildProblemData(p);
-            if (!PoolRecombination.applies(generalSettings(m))) return;
+            if (!PoolRecombination.applies(perVehicleSettings(m))) return;
             const rs = new Routes(m);
             const recombination = new PoolRecombination(rs, Budget.forSeconds(60, 1), 0);
             // The pool: routes of a few random plans on 1 to all vehicles (the routes of a random plan

@@ -13,7 +13,7 @@ import { RoutePool, type PooledRoute } from "../../strategies/search/pool/route-
 import { PartitionRows } from "../../strategies/search/pool/partition-rows.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { fleetArb, fleetInstance, withRules, type FleetOptions } from "./fleet-problems.js";
-import { generalSettings, type SettingsOverride } from "../../strategies/settings.js";
+import { perVehicleSettings, type SettingsOverride } from "../../strategies/settings.js";
 
 /** Mixed fleets (types, depots, shifts) with skills, optional stops and route caps. */
 const rulesArb = () => fc.tuple(fc.oneof(fleetArb("none", 12), fleetArb("hard", 12), fleetArb("soft", 12)), fc.boolean());
@@ -172,7 +172,7 @@ describe("route pool and set partitioning on vehicle types, skills and optional 
   });
 
   it("runs inside the general search when opted in (skills): answers feasible by the evaluator", () => {
-    const optedIn: SettingsOverride = { general: { poolFamilies: ["skills"] } };
+    const optedIn: SettingsOverride = { perVehicle: { poolFamilies: ["skills"] } };
     let applied = 0;
     for (let seed = 1; applied < 3 && seed < 40; seed++) {
       const o: FleetOptions = {
@@ -190,8 +190,8 @@ describe("route pool and set partitioning on vehicle types, skills and optional 
       // Unassigned customers allowed: random caps and shifts cannot make the problem infeasible.
       const p = problemOf(o, true);
       const m = buildProblemData(p);
-      expect(PoolRecombination.applies(generalSettings(m)), "off unless opted in").to.equal(false);
-      if (!PoolRecombination.applies(generalSettings(m, optedIn))) continue;
+      expect(PoolRecombination.applies(perVehicleSettings(m)), "off unless opted in").to.equal(false);
+      if (!PoolRecombination.applies(perVehicleSettings(m, optedIn))) continue;
       applied++;
       const solution = iteratedLocalSearch(p, Budget.forSeconds(0.6, seed, undefined, undefined, optedIn));
       const score = evaluateSolution(p, solution);

@@ -7,14 +7,14 @@ import {
   WINDOWS_GRANULARITY,
   WINDOWS_ITERATED_ABOVE,
   decompositionSettings,
-  generalSettings,
+  perVehicleSettings,
   hgsSettings,
-  textbookSettings,
+  neighbourhoodSettings,
 } from "../../strategies/settings.js";
 import { buildModel } from "../../strategies/search/textbook-model.js";
 import { ghLike } from "../../bench/gh-like.js";
 import { fleetInstance } from "./fleet-problems.js";
-import { textbookMismatch } from "../../strategies/search/textbook-model.js";
+import { identicalVehiclesMismatch } from "../../strategies/search/textbook-model.js";
 
 /** The settings that differ by family (strategies/settings.ts): chosen from the problem, replaced only by an override. */
 describe("search settings by family (strategies/settings.ts)", () => {
@@ -22,9 +22,9 @@ describe("search settings by family (strategies/settings.ts)", () => {
     // GH-like type 2 (long routes) and type 1 (short ones), 400 customers.
     const long = compileRequest(ghLike(3, 2026, [400]).request).problem;
     const short = compileRequest(ghLike(0, 2026, [400]).request).problem;
-    expect(textbookSettings(long, true)).to.deep.equal({ granularity: WINDOWS_GRANULARITY, nearSwapStar: true });
-    expect(textbookSettings(long, false)).to.deep.equal({ granularity: GRANULARITY, nearSwapStar: false });
-    expect(textbookSettings(short, true)).to.deep.equal({ granularity: GRANULARITY, nearSwapStar: false });
+    expect(neighbourhoodSettings(long, true)).to.deep.equal({ granularity: WINDOWS_GRANULARITY, nearSwapStar: true });
+    expect(neighbourhoodSettings(long, false)).to.deep.equal({ granularity: GRANULARITY, nearSwapStar: false });
+    expect(neighbourhoodSettings(short, true)).to.deep.equal({ granularity: GRANULARITY, nearSwapStar: false });
     const model = buildModel(long);
     expect(model.ok && model.model.neighbours[model.model.customers[0]!]!.length).to.equal(WINDOWS_GRANULARITY);
     expect(model.ok && model.model.nearSwapStar).to.equal(true);
@@ -63,15 +63,22 @@ describe("search settings by family (strategies/settings.ts)", () => {
           }),
         ).problem,
       );
-    expect(generalSettings(fleet(3))).to.deep.equal({ focus: true, feasibleCurrent: true, thresholdWeight: 0.2, setPartitioning: false });
-    expect(generalSettings(fleet(1))).to.deep.equal({
+    expect(perVehicleSettings(fleet(3))).to.deep.equal({
+      focus: true,
+      feasibleCurrent: true,
+      thresholdWeight: 0.2,
+      setPartitioning: false,
+    });
+    expect(perVehicleSettings(fleet(1))).to.deep.equal({
       focus: false,
       feasibleCurrent: false,
       thresholdWeight: null,
       setPartitioning: false,
     });
-    expect(generalSettings(fleet(3), { general: { poolFamilies: ["types"] } }).setPartitioning, "opted in").to.equal(true);
-    expect(generalSettings(fleet(3), { general: { poolFamilies: ["depots"] } }).setPartitioning, "another family opted in").to.equal(false);
+    expect(perVehicleSettings(fleet(3), { perVehicle: { poolFamilies: ["types"] } }).setPartitioning, "opted in").to.equal(true);
+    expect(perVehicleSettings(fleet(3), { perVehicle: { poolFamilies: ["depots"] } }).setPartitioning, "another family opted in").to.equal(
+      false,
+    );
   });
 
   it("decomposition: large groups for textbook problems, small short ones for the rest; overrides replace single settings", () => {
@@ -89,7 +96,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
         seed: 2,
       }),
     ).problem;
-    expect(textbookMismatch(textbook)).to.equal(null);
+    expect(identicalVehiclesMismatch(textbook)).to.equal(null);
     const mixed = compileRequest(
       fleetInstance({
         customers: 20,

@@ -11,7 +11,7 @@ import { textbookIteratedLocalSearch } from "../../strategies/ils/textbook-ils.j
 import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
 import { LocalSearch } from "../../strategies/search/local-search.js";
 import { InsertUnserved } from "../../strategies/search/operators/insert-unserved.js";
-import { buildModel, initialPenalties, textbookMismatch } from "../../strategies/search/textbook-model.js";
+import { buildModel, initialPenalties, identicalVehiclesMismatch } from "../../strategies/search/textbook-model.js";
 import type { ProblemData } from "../../strategies/search/problem-data.js";
 import { scratchRouteCost } from "./fleet-problems.js";
 import { modelOf, penaltyArb, prizeProblem, scratchTotal } from "./prize-problems.js";
@@ -49,7 +49,7 @@ describe("optional customers in the textbook iterated local search (operators/in
     expect(m.skipPrice).to.not.equal(null);
     expect(m.windows).to.not.equal(null);
     // The selection table still sees a problem with rules (select.ts' rules row sends it to hgs).
-    expect(textbookMismatch(p)).to.not.equal(null);
+    expect(identicalVehiclesMismatch(p)).to.not.equal(null);
     const withSkills = {
       ...prizeProblem({ customers: 20, seed: 5, windows: true, hours: false, prize: 1, required: false, allowUnassigned: false }),
       node_skills: [null, ["a"]],

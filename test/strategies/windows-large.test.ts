@@ -11,7 +11,7 @@ import { windowAwareNeighbours } from "../../strategies/decomposition/window-nea
 import { hgs } from "../../strategies/hgs/index.js";
 import { buildsOwnMatrix, withDenseMatrix, WINDOWS_WHOLE_MAX_NODES } from "../../strategies/hgs/whole-matrix.js";
 import { decompositionSettings } from "../../strategies/settings.js";
-import { textbookMismatch } from "../../strategies/search/textbook-model.js";
+import { identicalVehiclesMismatch } from "../../strategies/search/textbook-model.js";
 import { windowNeighbours, windowProximity } from "../../strategies/search/window-neighbours.js";
 import { findStrategy } from "../../strategies/registry.js";
 import { selectStrategy } from "../../strategies/select.js";
@@ -64,9 +64,9 @@ describe("textbook VRPTW above 1,000 customers", function () {
     const rich = compileRequest(richRequest).problem;
     expect(buildsOwnMatrix(rich)).to.equal(false);
     expect(hgs.supports(rich).ok).to.equal(false);
-    expect(decompositionSettings(rich, textbookMismatch(rich) === null, { decomposition: { windowGroups: true } }).windowGroups).to.equal(
-      false,
-    );
+    expect(
+      decompositionSettings(rich, identicalVehiclesMismatch(rich) === null, { decomposition: { windowGroups: true } }).windowGroups,
+    ).to.equal(false);
   });
 
   it("grows groups on time-aware links: each customer's list is its nearest candidates re-ranked by window proximity", () => {
