@@ -3,13 +3,12 @@ import { ejectionRepair, stripViolations } from "./ejection-repair.js";
 import { evaluateSolution } from "./evaluator.js";
 import { regretInsertion } from "./repair.js";
 import { packFleet } from "./fleet-packing.js";
-import { isSymmetric } from "./neighbours.js";
 import { normaliseScale } from "./normalise.js";
 import { cloneSolution, hasDenseMatrix, type CompiledProblem, type Solution } from "./problem.js";
 import type { Strategy } from "./strategy.js";
-import { twoOptRoute } from "./two-opt.js";
 import { Workspace } from "./workspace.js";
 import { solverNow } from "./clock.js";
+import { WorkspaceSearch } from "../search/workspace-search.js";
 
 /**
  * Share of the budget after which a search that has not reported a feasible solution yet is
@@ -87,7 +86,7 @@ export function solveFeasibly(strategy: Strategy, original: CompiledProblem, bud
  * completed the same way; (2b) a fleet-aware construction from scratch, the largest demands
  * placed first into the actual vehicles, with ejections; (3) without a time dimension,
  * a bin packing of the demands into the vehicles by capacity (fleet-packing.ts), each vehicle's
- * customers then ordered by cheapest insertion and 2-opt. The first feasible solution (checked by
+ * customers then ordered by cheapest insertion and polished within each route. The first feasible solution (checked by
  * the evaluator) is returned; null when none is found by `untilMs` (solverNow() clock; it
  * has at least MIN_PHASE_MS).
  */
@@ -124,17 +123,16 @@ export function restoreFeasibility(p: CompiledProblem, budget: Budget, from?: So
   return feasible(packed) ? packed : null;
 }
 
-/** Each vehicle's customers as a route: cheapest insertion, then 2-opt where it is exact. */
+/** Each vehicle's customers as a route: cheapest insertion, then the one search's moves within each route. */
 function routesFromPacking(p: CompiledProblem, vehicleOf: Int32Array): Solution {
   const ws = new Workspace(p);
-  const twoOpt = hasDenseMatrix(p) && isSymmetric(p);
   const byDemand = Array.from(p.customers).sort((a, b) => p.demand[b]! - p.demand[a]! || a - b);
   for (const c of byDemand) {
     const v = vehicleOf[c]!;
     const best = ws.bestInsertions(c, 1, [v])[0];
     ws.insert(c, v, best ? best.position : ws.routes[v]!.length);
   }
-  if (twoOpt) for (let v = 0; v < p.vehicleCount; v++) twoOptRoute(p, v, ws.routes[v]!);
+  if (hasDenseMatrix(p)) new WorkspaceSearch(p).polishRoutes(ws);
   return ws.solution();
 }
 

@@ -6,8 +6,6 @@ import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import { evaluateRoute, evaluateSolution } from "../../strategies/core/evaluator.js";
 import { Budget } from "../../strategies/core/budget.js";
 import { Workspace } from "../../strategies/core/workspace.js";
-import { localSearch } from "../../strategies/core/local-search.js";
-import { twoOptRoute } from "../../strategies/core/two-opt.js";
 import { STRATEGIES } from "../../strategies/registry.js";
 import { selectStrategy } from "../../strategies/select.js";
 import { arbitraryRequest } from "./random-problems.js";
@@ -146,56 +144,6 @@ describe("solver strategies", function () {
             }
       }),
       { numRuns: 40, seed: 7 },
-    );
-  });
-
-  it("leaves no improving or-opt move (chains of 2 or 3, either way round) after its local search", () => {
-    let improvableStarts = 0;
-    fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1e6 }), fc.boolean(), (seed, asym) => {
-        // 10 customers: each one's 12 granular neighbours are all the others, so every move is in reach.
-        const { problem: p } = compileRequest(cvrp(10, 3, 25, seed, asym));
-        const ws = new Workspace(p);
-        Array.from(p.customers).forEach((c, i) => ws.insert(c, i % 3, ws.routes[i % 3]!.length));
-        if (!ws.isFeasible()) return;
-        const before = ws.cost();
-        localSearch(ws, 1000);
-        if (ws.cost() < before - 1e-9) improvableStarts++;
-        const total = (routes: number[][]) => routes.reduce((sum, r, v) => sum + evaluateRoute(p, v, r).cost, 0);
-        const feasible = (routes: number[][]) => routes.every((r, v) => evaluateRoute(p, v, r).feasible);
-        const current = total(ws.routes);
-        ws.routes.forEach((A, ru) => {
-          for (const length of [2, 3])
-            for (let i = 0; i + length <= A.length; i++) {
-              const chain = A.slice(i, i + length);
-              for (const piece of [chain, chain.slice().reverse()])
-                ws.routes.forEach((_, rw) => {
-                  const rest = ws.routes.map((r, v) => (v === ru ? A.slice(0, i).concat(A.slice(i + length)) : r.slice()));
-                  for (let at = 1; at <= rest[rw]!.length; at++) {
-                    const moved = rest.map((r) => r.slice());
-                    moved[rw]!.splice(at, 0, ...piece);
-                    if (feasible(moved)) expect(total(moved), `or-opt ${chain} to ${rw}@${at}`).to.be.at.least(current - 1e-7);
-                  }
-                });
-            }
-        });
-      }),
-      { numRuns: 60, seed: 3 },
-    );
-    expect(improvableStarts).to.be.greaterThan(30);
-  });
-
-  it("keeps 2-opt's O(1) deltas equal to the evaluator's distance", () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1e6 }), (seed) => {
-        const { problem: p } = compileRequest(cvrp(15, 1, 1000, seed));
-        const route = Array.from(p.customers);
-        const before = evaluateRoute(p, 0, route).distance;
-        const saved = twoOptRoute(p, 0, route);
-        expect(before - evaluateRoute(p, 0, route).distance).to.be.closeTo(saved, 1e-6);
-        expect(route.slice().sort((a, b) => a - b)).to.deep.equal(Array.from(p.customers));
-      }),
-      { numRuns: 50, seed: 9 },
     );
   });
 
