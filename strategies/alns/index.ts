@@ -15,7 +15,7 @@ import { Workspace } from "../core/workspace.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { sweepSolution } from "../sweep/index.js";
 import { DESTROY_OPERATORS } from "./destroy.js";
-import { WorkspaceSearch } from "../search/workspace-search.js";
+import { WorkspaceSearch } from "../ils/workspace-search.js";
 import { priceRange, timeReference } from "../core/penalty-scale.js";
 import { evaluateSolution } from "../core/evaluator.js";
 import { solverNow } from "../core/clock.js";
@@ -109,7 +109,7 @@ function initialSolution(p: CompiledProblem, search: WorkspaceSearch): Solution 
 
 /**
  * Adaptive large neighbourhood search: destroy (random, worst, related, route) and repair
- * (greedy, regret-k) chosen by adaptive roulette, the one local search (search/workspace-search.ts)
+ * (greedy, regret-k) chosen by adaptive roulette, the one local search (ils/workspace-search.ts)
  * on the result, simulated-annealing acceptance cooling with the budget. Anytime: returns the best found.
  */
 export const alns: Strategy = {

@@ -109,7 +109,7 @@ export class CustomerMoves {
       const outcome = this.optional === 1 ? this.optionalUntilRepriced(u, lastTested) : this.optionalNearby(u, lastTested);
       if (outcome !== GO_ON) return outcome === MOVED;
     }
-    // Unserved without optional stops (a Workspace's unassigned customers, workspace-search.ts): no moves here.
+    // Unserved without optional stops (a Workspace's unassigned customers, ils/workspace-search.ts): no moves here.
     if (rs.routeOf[u]! < 0) return false;
     const trips = this.trips;
     if (trips !== null && trips.ownerOf[u]! >= 0 && rs.modifiedAt[rs.routeOf[u]!]! > lastTested && moveReload(this.perVehicle!, u))

@@ -11,7 +11,7 @@ import {
 } from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
-import { WorkspaceSearch } from "../search/workspace-search.js";
+import { WorkspaceSearch } from "../ils/workspace-search.js";
 import { Workspace } from "../core/workspace.js";
 
 /**

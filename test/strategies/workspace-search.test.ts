@@ -9,7 +9,7 @@ import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { regretInsertion } from "../../strategies/core/repair.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { Workspace } from "../../strategies/core/workspace.js";
-import { WorkspaceSearch } from "../../strategies/search/workspace-search.js";
+import { WorkspaceSearch } from "../../strategies/ils/workspace-search.js";
 import { sweepSolution } from "../../strategies/sweep/index.js";
 import { fleetArb, fleetInstance, scratchRouteCost } from "./fleet-problems.js";
 import { arbitraryRequest } from "./random-problems.js";

@@ -1,22 +1,22 @@
 import { evaluateRoute, type RouteScore } from "../core/evaluator.js";
-import type { CompiledProblem } from "../core/problem.js";
+import { hasDenseMatrix, type CompiledProblem } from "../core/problem.js";
 import type { Rng } from "../core/rng.js";
 import type { Workspace } from "../core/workspace.js";
-import { looksFeasible, recordOutcome, snapshot } from "../ils/snapshot.js";
-import { LocalSearch } from "./local-search.js";
-import { PenaltyManager } from "./penalty-manager.js";
-import type { PerVehiclePricing } from "./pricing/per-vehicle.js";
-import { buildProblemData, type ProblemData } from "./problem-data.js";
-import { Routes } from "./routes.js";
+import { LocalSearch } from "../search/local-search.js";
+import { PenaltyManager } from "../search/penalty-manager.js";
+import type { PerVehiclePricing } from "../search/pricing/per-vehicle.js";
+import { buildProblemData, type ProblemData } from "../search/problem-data.js";
+import { Routes } from "../search/routes.js";
+import { looksFeasible, recordOutcome, snapshot } from "./snapshot.js";
 
 /** Raised prices for a second and third try when an education ends infeasible (as the general iterated search repairs). */
 const REPAIR_FACTORS = [10, 100] as const;
 const EPS = 1e-9;
 
 /**
- * The one local search (local-search.ts, priced per vehicle) on a Workspace's routes, for the
+ * The one local search (search/local-search.ts, priced per vehicle) on a Workspace's routes, for the
  * searches that keep their solutions as evaluator-scored lists (ALNS, the sweep construction).
- * The search runs on a penalised cost with adaptive prices (penalty-manager.ts); its routes come
+ * The search runs on a penalised cost with adaptive prices (search/penalty-manager.ts); its routes come
  * back into the Workspace only when the trusted evaluator finds them no worse on the Workspace's
  * own objective and within what it allows (never over capacity; late or too long only when a
  * violation weight is set), so a caller that works in the feasible space stays there.
@@ -106,6 +106,11 @@ export class WorkspaceSearch {
     changed.forEach((v, k) => ws.setRoute(v, routes[v]!, scores[k]!));
     return true;
   }
+}
+
+/** The feasibility phase's polish of its packed routes (core/feasibility.ts RoutePolish): where the matrix is whole. */
+export function polishRoutes(ws: Workspace): void {
+  if (hasDenseMatrix(ws.p)) new WorkspaceSearch(ws.p).polishRoutes(ws);
 }
 
 function sameList(a: readonly number[], b: readonly number[]): boolean {
