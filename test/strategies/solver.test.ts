@@ -282,6 +282,19 @@ describe("solver strategies", function () {
     expect(selectStrategy(depots.problem).name).to.equal("hgs");
     const largeMixed = compileRequest({ ...cvrp(1200, 2, 5000, 1), vehicles_capacity: [5000, 6000] });
     expect(selectStrategy(largeMixed.problem).name).to.equal("large");
+    // Textbook problems without binding windows above 2,000 customers: the decomposition too (ALNS only by name).
+    const grid = Array.from({ length: 2501 }, (_, i): [number, number] => [i % 50, Math.floor(i / 50)]);
+    const wide = compileRequest({
+      node_num: grid.length,
+      vehicle_num: 300,
+      distance_matrix: [],
+      node_positions: grid,
+      start_nodes: Array(300).fill(0),
+      end_nodes: Array(300).fill(0),
+      node_demands: grid.map((_, i) => (i === 0 ? 0 : 1)),
+      vehicles_capacity: Array(300).fill(10),
+    });
+    expect(selectStrategy(wide.problem).name).to.equal("large");
     const outcome = solveRequest(cvrp(10, 2, 50, 1), { requestId: "s", timeLimitSeconds: 1, strategy: "sweep" });
     expect(outcome.status).to.equal("failed");
     if (outcome.status === "failed") expect(outcome.error).to.match(/needs node_positions/);
