@@ -1,6 +1,7 @@
 import { Budget } from "../../strategies/core/budget.js";
 import { evaluateSolution } from "../../strategies/core/evaluator.js";
 import { solveFeasibly } from "../../strategies/core/feasibility.js";
+import { polishRoutes } from "../../strategies/ils/workspace-search.js";
 import { findStrategy } from "../../strategies/registry.js";
 import { selectStrategy, type SelectionRule } from "../../strategies/select.js";
 import { compileRequest } from "./compile-request.js";
@@ -155,7 +156,7 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
     return formatResult(problem, candidate, candidateScore, meta);
   });
   // A search that finds no feasible solution goes through the feasibility phase before failing.
-  const searched = solveFeasibly(strategy, problem, budget, plan ?? undefined);
+  const searched = solveFeasibly(strategy, problem, budget, plan ?? undefined, polishRoutes);
   // Customers the search left out that fit somewhere (required ones anywhere, optional ones
   // below their penalty) are placed before the plan is judged.
   completePlan(problem, searched);

@@ -1,7 +1,6 @@
 import { rulesRefusal } from "../core/evaluate-rules.js";
 import { travelRefusal } from "../core/travel.js";
 import { tinyProblemPatience, type Budget } from "../core/budget.js";
-import { isSymmetric } from "../core/neighbours.js";
 import {
   denseMatrixRefusal,
   loadRulesRefusal,
@@ -12,12 +11,11 @@ import {
 } from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
-import { twoOptRoute } from "../core/two-opt.js";
 import { Workspace } from "../core/workspace.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { sweepSolution } from "../sweep/index.js";
 import { DESTROY_OPERATORS } from "./destroy.js";
-import { localSearch } from "../core/local-search.js";
+import { WorkspaceSearch } from "../ils/workspace-search.js";
 import { priceRange, timeReference } from "../core/penalty-scale.js";
 import { evaluateSolution } from "../core/evaluator.js";
 import { solverNow } from "../core/clock.js";
@@ -89,9 +87,9 @@ const REGRET_CONSTRUCTION_LIMIT = 400;
  * constructions. Regret packs tight fleets best (it places hard-to-place customers first), which
  * matters when routes are limited by duration or windows.
  */
-function initialSolution(p: CompiledProblem): Solution {
+function initialSolution(p: CompiledProblem, search: WorkspaceSearch): Solution {
   const candidates = [clarkeWrightSolution(p)];
-  if (p.coords && p.customers.length <= 1000) candidates.push(sweepSolution(p, 0, !p.time && isSymmetric(p)));
+  if (p.coords && p.customers.length <= 1000) candidates.push(sweepSolution(p, 0, p.time ? null : search));
   if (p.customers.length <= REGRET_CONSTRUCTION_LIMIT) {
     const ws = new Workspace(p);
     regretInsertion(ws, 3, null, 0, Number.POSITIVE_INFINITY);
@@ -111,8 +109,8 @@ function initialSolution(p: CompiledProblem): Solution {
 
 /**
  * Adaptive large neighbourhood search: destroy (random, worst, related, route) and repair
- * (greedy, regret-k) chosen by adaptive roulette, 2-opt on the touched routes where it is exact,
- * simulated-annealing acceptance cooling with the budget. Anytime: returns the best found.
+ * (greedy, regret-k) chosen by adaptive roulette, the one local search (ils/workspace-search.ts)
+ * on the result, simulated-annealing acceptance cooling with the budget. Anytime: returns the best found.
  */
 export const alns: Strategy = {
   name: "alns",
@@ -132,10 +130,12 @@ export const alns: Strategy = {
     const started = solverNow();
     const rng = budget.rng;
     // A feasible starting solution (e.g. the feasibility phase's) replaces the constructions.
-    const ws = new Workspace(p, initial && evaluateSolution(p, initial).feasible ? initial : initialSolution(p));
+    // The one local search (search/local-search.ts) educates the Workspace's solutions.
+    const search = new WorkspaceSearch(p);
+    const stop = () => budget.exhausted();
+    const ws = new Workspace(p, initial && evaluateSolution(p, initial).feasible ? initial : initialSolution(p, search));
     regretInsertion(ws, 2);
-    localSearch(ws);
-    const symmetricNoTime = !p.time && isSymmetric(p);
+    search.educate(ws, rng, stop);
     // Tight time problems whose construction left customers out search through priced
     // violations; the weight adapts so that roughly a quarter of the solutions visited are infeasible.
     const penalised = p.time !== null && !ws.isFeasible();
@@ -184,13 +184,8 @@ export const alns: Strategy = {
       const count = minRemove + rng.int(maxRemove - minRemove + 1);
       DESTROY_OPERATORS[d]!.run(ws, count, rng);
       regretInsertion(ws, REPAIRS[r]!.k, rng, REPAIRS[r]!.noise);
-      if (symmetricNoTime) {
-        for (let v = 0; v < ws.routes.length; v++) {
-          if (twoOptRoute(p, v, ws.routes[v]!) > 0) ws.refresh(v);
-        }
-      }
-      // Local search is worth its cost only on promising solutions: those near the best so far.
-      if (ws.cost() < bestCost * 1.01) localSearch(ws);
+      // Every repaired solution is educated: the one search re-examines only the routes the destroy and repair rewrote.
+      search.educate(ws, rng, stop);
       const cost = ws.cost();
       const feasibleNow = ws.isFeasible();
       if (!feasibleNow) infeasibleVisits++;

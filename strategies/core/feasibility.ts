@@ -3,11 +3,9 @@ import { ejectionRepair, stripViolations } from "./ejection-repair.js";
 import { evaluateSolution } from "./evaluator.js";
 import { regretInsertion } from "./repair.js";
 import { packFleet } from "./fleet-packing.js";
-import { isSymmetric } from "./neighbours.js";
 import { normaliseScale } from "./normalise.js";
-import { cloneSolution, hasDenseMatrix, type CompiledProblem, type Solution } from "./problem.js";
+import { cloneSolution, type CompiledProblem, type Solution } from "./problem.js";
 import type { Strategy } from "./strategy.js";
-import { twoOptRoute } from "./two-opt.js";
 import { Workspace } from "./workspace.js";
 import { solverNow } from "./clock.js";
 
@@ -31,6 +29,12 @@ const STEPS_PER_CUSTOMER = 30;
 /** The phase may overrun an exhausted budget by this much (it then has at least this long). */
 const MIN_PHASE_MS = 100;
 
+/**
+ * Orders each route of a Workspace better in place, keeping it feasible (the caller's local search:
+ * core/ sits below the searches, so the service passes the one search's polish, ils/workspace-search.ts).
+ */
+export type RoutePolish = (ws: Workspace) => void;
+
 /** The cheaper feasible of two solutions, or null when neither is feasible. */
 function cheaperFeasible(p: CompiledProblem, a: Solution | null, b: Solution | null): Solution | null {
   const score = (s: Solution | null) => (s ? evaluateSolution(p, s) : null);
@@ -49,7 +53,13 @@ function cheaperFeasible(p: CompiledProblem, a: Solution | null, b: Solution | n
  * problem is first brought to the scale the searches are made for (normalise.ts). `initial`: a
  * plan to start the search from (initial_routes).
  */
-export function solveFeasibly(strategy: Strategy, original: CompiledProblem, budget: Budget, initial?: Solution): Solution {
+export function solveFeasibly(
+  strategy: Strategy,
+  original: CompiledProblem,
+  budget: Budget,
+  initial?: Solution,
+  polish?: RoutePolish,
+): Solution {
   // In units where the searches' tolerances fit (normalise.ts); the routes answer the original.
   const p = normaliseScale(original);
   const total = budget.deadlineMs - solverNow();
@@ -58,7 +68,7 @@ export function solveFeasibly(strategy: Strategy, original: CompiledProblem, bud
   // accepted (the evaluator refuses them), so the search keeps the whole budget.
   if (p.locks) return initial ? strategy.solve(p, budget, initial) : strategy.solve(p, budget);
   budget.setFeasibilityCheckpoint(FEASIBILITY_CHECKPOINT, () => {
-    found = restoreFeasibility(p, budget, undefined, Math.min(budget.deadlineMs, solverNow() + PHASE_SHARE * total));
+    found = restoreFeasibility(p, budget, undefined, Math.min(budget.deadlineMs, solverNow() + PHASE_SHARE * total), polish);
     if (found) {
       budget.improved(cloneSolution(found));
       return true;
@@ -72,7 +82,7 @@ export function solveFeasibly(strategy: Strategy, original: CompiledProblem, bud
   budget.setFeasibilityCheckpoint(null);
   let best = cheaperFeasible(p, first, found);
   if (!best) {
-    best = restoreFeasibility(p, budget, first);
+    best = restoreFeasibility(p, budget, first, budget.deadlineMs, polish);
     if (best) budget.improved(cloneSolution(best));
   }
   if (!interrupted || budget.exhausted()) return best ?? first;
@@ -87,11 +97,17 @@ export function solveFeasibly(strategy: Strategy, original: CompiledProblem, bud
  * completed the same way; (2b) a fleet-aware construction from scratch, the largest demands
  * placed first into the actual vehicles, with ejections; (3) without a time dimension,
  * a bin packing of the demands into the vehicles by capacity (fleet-packing.ts), each vehicle's
- * customers then ordered by cheapest insertion and 2-opt. The first feasible solution (checked by
+ * customers then ordered by cheapest insertion and `polish` (when given). The first feasible solution (checked by
  * the evaluator) is returned; null when none is found by `untilMs` (solverNow() clock; it
  * has at least MIN_PHASE_MS).
  */
-export function restoreFeasibility(p: CompiledProblem, budget: Budget, from?: Solution, untilMs = budget.deadlineMs): Solution | null {
+export function restoreFeasibility(
+  p: CompiledProblem,
+  budget: Budget,
+  from?: Solution,
+  untilMs = budget.deadlineMs,
+  polish?: RoutePolish,
+): Solution | null {
   // Its repairs and constructions plan no reload stops: on vehicles that reload, the search's time is better spent.
   if (p.trips?.reloadNodes.some((nodes) => nodes.length > 0)) return null;
   const hardStop = Math.max(untilMs, solverNow() + MIN_PHASE_MS);
@@ -120,21 +136,20 @@ export function restoreFeasibility(p: CompiledProblem, budget: Budget, from?: So
   if (p.time || stop()) return null;
   const vehicleOf = packFleet(p, budget.rng, stop);
   if (!vehicleOf) return null;
-  const packed = routesFromPacking(p, vehicleOf);
+  const packed = routesFromPacking(p, vehicleOf, polish);
   return feasible(packed) ? packed : null;
 }
 
-/** Each vehicle's customers as a route: cheapest insertion, then 2-opt where it is exact. */
-function routesFromPacking(p: CompiledProblem, vehicleOf: Int32Array): Solution {
+/** Each vehicle's customers as a route: cheapest insertion, then `polish` (the one search's moves within each route). */
+function routesFromPacking(p: CompiledProblem, vehicleOf: Int32Array, polish?: RoutePolish): Solution {
   const ws = new Workspace(p);
-  const twoOpt = hasDenseMatrix(p) && isSymmetric(p);
   const byDemand = Array.from(p.customers).sort((a, b) => p.demand[b]! - p.demand[a]! || a - b);
   for (const c of byDemand) {
     const v = vehicleOf[c]!;
     const best = ws.bestInsertions(c, 1, [v])[0];
     ws.insert(c, v, best ? best.position : ws.routes[v]!.length);
   }
-  if (twoOpt) for (let v = 0; v < p.vehicleCount; v++) twoOptRoute(p, v, ws.routes[v]!);
+  polish?.(ws);
   return ws.solution();
 }
 

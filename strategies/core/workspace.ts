@@ -122,6 +122,13 @@ export class Workspace {
     this.unassigned = Array.from(this.p.customers).filter((c) => this.routeOf[c] === -1);
   }
 
+  /** Replaces route v by `route` (scored `score`); its customers are registered on v. */
+  setRoute(v: number, route: number[], score: RouteScore = evaluateRoute(this.p, v, route)): void {
+    this.routes[v] = route;
+    this.scores[v] = score;
+    for (const c of route) this.routeOf[c] = v;
+  }
+
   refresh(v: number): void {
     this.scores[v] = evaluateRoute(this.p, v, this.routes[v]!);
   }

@@ -109,6 +109,8 @@ export class CustomerMoves {
       const outcome = this.optional === 1 ? this.optionalUntilRepriced(u, lastTested) : this.optionalNearby(u, lastTested);
       if (outcome !== GO_ON) return outcome === MOVED;
     }
+    // Unserved without optional stops (a Workspace's unassigned customers, ils/workspace-search.ts): no moves here.
+    if (rs.routeOf[u]! < 0) return false;
     const trips = this.trips;
     if (trips !== null && trips.ownerOf[u]! >= 0 && rs.modifiedAt[rs.routeOf[u]!]! > lastTested && moveReload(this.perVehicle!, u))
       return true;
@@ -149,6 +151,28 @@ export class CustomerMoves {
       }
     }
     return improved;
+  }
+
+  /**
+   * Route r's own moves (relocate, swap, 2-opt within it) over every pair of positions, not only
+   * granular neighbours, first improvement: a construction's per-route polish, where the routes are
+   * short and a neighbour list would miss most of a route. Whether a move was applied.
+   */
+  improveWithin(r: number): boolean {
+    const rs = this.rs;
+    const seq = rs.seq[r]!;
+    const count = rs.length[r]!;
+    // 2-opt from the start depot (a customer's moves reverse only stretches after it).
+    for (let j = 2; j <= count; j++) {
+      if (!this.twoOpt.evaluate(r, 0, j)) continue;
+      this.twoOpt.apply();
+      return true;
+    }
+    for (let i = 1; i <= count; i++) {
+      const u = seq[i]!;
+      for (let j = 0; j <= count; j++) if (this.movesAfter(u, r, j)) return true;
+    }
+    return false;
   }
 
   /** Optional stops, "untilRepriced": an unserved u can only enter a route; a served one may leave first. */

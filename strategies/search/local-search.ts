@@ -261,6 +261,11 @@ export class LocalSearch<P extends MovePricing = MovePricing> implements SwapSta
     return true;
   }
 
+  /** Improves route r by its own moves alone (customer-moves.ts improveWithin) until none improves. */
+  improveWithin(r: number): void {
+    while (this.moves.improveWithin(r));
+  }
+
   /** The moves after a pass: SWAP*, vehicle changes, the backhaul joins (after a pass that found nothing). */
   private routeMoves(rng: Rng, loop: number, improved: boolean, localised: boolean): boolean {
     let found = false;

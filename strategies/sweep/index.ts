@@ -11,8 +11,7 @@ import {
 } from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
-import { twoOptRoute } from "../core/two-opt.js";
-import { isSymmetric } from "../core/neighbours.js";
+import { WorkspaceSearch } from "../ils/workspace-search.js";
 import { Workspace } from "../core/workspace.js";
 
 /**
@@ -20,7 +19,7 @@ import { Workspace } from "../core/workspace.js";
  * that fill the vehicles largest first (each customer at its cheapest feasible position in the
  * current route), for several starting angles. Needs coordinates.
  */
-export function sweepSolution(p: CompiledProblem, startIndex: number, symmetricNoTime: boolean): Solution {
+export function sweepSolution(p: CompiledProblem, startIndex: number, polish: WorkspaceSearch | null): Solution {
   const coords = p.coords!;
   const depot = p.startNode[0]!;
   const cx = coords[2 * depot]!;
@@ -45,11 +44,7 @@ export function sweepSolution(p: CompiledProblem, startIndex: number, symmetricN
     }
   }
   regretInsertion(ws, 2);
-  if (symmetricNoTime) {
-    ws.routes.forEach((r, v) => {
-      if (twoOptRoute(p, v, r) > 0) ws.refresh(v);
-    });
-  }
+  polish?.polishRoutes(ws);
   return ws.solution();
 }
 
@@ -71,11 +66,12 @@ export const sweep: Strategy = {
   solve(p: CompiledProblem, budget: Budget): Solution {
     const count = p.customers.length;
     const tries = Math.min(count, 24);
-    const symmetricNoTime = !p.time && isSymmetric(p);
+    // Without a time dimension each route is polished by the one search's moves within it.
+    const polish = p.time ? null : new WorkspaceSearch(p);
     let best: Solution | null = null;
     let bestCost = Number.POSITIVE_INFINITY;
     for (let t = 0; t < Math.max(1, tries); t++) {
-      const candidate = sweepSolution(p, Math.floor((t * count) / Math.max(1, tries)), symmetricNoTime);
+      const candidate = sweepSolution(p, Math.floor((t * count) / Math.max(1, tries)), polish);
       const cost = new Workspace(p, candidate).cost();
       if (cost < bestCost) {
         bestCost = cost;
