@@ -44,17 +44,14 @@ const LONG_ROUTES_ABOVE = 200;
 export interface NeighbourhoodSettings {
   /** Each customer's granular neighbours: this many nearest (by time-aware proximity under windows). */
   granularity: number;
-  /**
-   * SWAP* only for customers near the other route (search/moves/swap-star.ts): with long routes
-   * and more neighbours, so that an iteration costs about as before.
-   */
-  nearSwapStar: boolean;
+  /** Long routes under binding windows: the local search's own settings for them (localSearchSettings). */
+  longWindowRoutes: boolean;
 }
 
 /** The textbook model's neighbourhood for `p`; `windows`: binding windows priced by time warp on the request's own distances. */
 export function neighbourhoodSettings(p: CompiledProblem, windows: boolean): NeighbourhoodSettings {
   const long = windows && longWindowRoutes(p);
-  return { granularity: long ? WINDOWS_GRANULARITY : GRANULARITY, nearSwapStar: long };
+  return { granularity: long ? WINDOWS_GRANULARITY : GRANULARITY, longWindowRoutes: long };
 }
 
 /**
@@ -234,9 +231,11 @@ export interface LocalSearchSettings {
   /**
    * Which customers a localised search examines: "promisingCustomers", those of the routes
    * rewritten since the last pass and the customers that list them as neighbours (runLocalised);
-   * "changedCustomers", those whose route neighbours changed since `focus()` (run).
+   * "changedNeighbours", as runLocalised but of the rewritten routes only the customers whose
+   * route neighbours changed; "changedCustomers", those whose route neighbours changed since
+   * `focus()` (run).
    */
-  localised: "promisingCustomers" | "changedCustomers";
+  localised: "promisingCustomers" | "changedNeighbours" | "changedCustomers";
 }
 
 /**
@@ -252,14 +251,19 @@ export function localSearchSettings(m: ProblemData, pricing: MovePricingKind): L
   if (pricing === "identicalVehicles") {
     const optionalStops = m.skipPrice ? "untilRepriced" : null;
     const none = { vehicleChange: false, shipmentMoves: false, backhaulMoves: false, reloadMoves: false };
+    // Long routes under binding windows (neighbourhoodSettings): a rewritten route's customers and
+    // everyone near them were most of the customers after every ruin, and SWAP*'s distance-chosen
+    // exchanges nearly always failed the exact time check there while taking a third of the time;
+    // both went to more iterations of the other moves (BENCHMARKS.md, GH-large).
+    const long = m.longWindowRoutes;
     return {
       pricing,
       emptyRoutes: "fromSecondPass",
-      swapStar: "allPairs",
+      swapStar: long ? null : "allPairs",
       ...none,
       optionalStops,
       freshRuns: true,
-      localised: "promisingCustomers",
+      localised: long ? "changedNeighbours" : "promisingCustomers",
     };
   }
   const swapStar = m.twStart === null && !m.order?.partner && m.rules === null && m.locks === null;

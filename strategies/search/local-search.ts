@@ -52,7 +52,7 @@ export class LocalSearch<P extends MovePricing = MovePricing> implements SwapSta
   static identicalVehicles(m: ProblemData): LocalSearch<IdenticalVehiclesPricing> {
     const rs = new Routes(m);
     const settings = localSearchSettings(m, "identicalVehicles");
-    const promising = new PromisingCustomers(m, rs);
+    const promising = new PromisingCustomers(m, rs, settings.localised === "changedNeighbours");
     return new LocalSearch(rs, settings, new IdenticalVehiclesPricing(rs, promising), promising);
   }
 

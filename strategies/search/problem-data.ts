@@ -93,8 +93,8 @@ export interface ProblemData {
   maxDemand: number;
   meanUnitCost: number;
   meanSpeed: number;
-  /** SWAP* moves only customers with a granular neighbour in the other route (textbook long routes under windows: swap-star.ts). */
-  nearSwapStar: boolean;
+  /** Long routes under binding windows (textbook model: strategies/settings.ts neighbourhoodSettings), whose local search differs. */
+  longWindowRoutes: boolean;
   /**
    * Per route slot its travel minutes (n x n, row-major) when it drives on a duration matrix (the
    * request's duration_matrix or its profile's), null for distance / speed; null as a whole when
@@ -171,7 +171,7 @@ export interface TextbookView {
   windows: boolean;
   durationLimit: number;
   /** Long routes under binding windows (strategies/settings.ts, neighbourhoodSettings). */
-  nearSwapStar?: boolean;
+  longWindowRoutes?: boolean;
   /** The optional stops' skip prices (the view carries no other rules). */
   skipPrice: Float64Array | null;
   symmetric: boolean;
@@ -259,7 +259,7 @@ export function buildProblemData(p: CompiledProblem, view?: TextbookView): Probl
     skipPrice: view ? view.skipPrice : rules && rules.anyOptional ? rules.skipPrice : null,
     symmetric: view ? view.symmetric : isSymmetric(p),
     durationLimit: view ? view.durationLimit : Number.POSITIVE_INFINITY,
-    nearSwapStar: view?.nearSwapStar === true,
+    longWindowRoutes: view?.longWindowRoutes === true,
     latePenalty: timed && timed.latePenaltyPerMin > 0 ? timed.latePenaltyPerMin : 0,
     routes,
     // Vehicles that reload hold capacity per trip (route-trips.ts): no bound on the route's total.

@@ -7,7 +7,10 @@ import type { Routes } from "./routes.js";
  * every route rewritten since the last collection, and every customer that has one of them
  * among its granular neighbours (its moves towards that route may have become improving). Every
  * route the search rewrites goes through `setRoute` here (or is reported by touch); a localised
- * pass collects the customers.
+ * pass collects the customers. With `changedOnly` (long routes under binding windows), a route
+ * rewritten through `setRoute` gives only its customers whose route neighbours changed, as
+ * PyVRP's perturbation and moves mark them: a ruin or a move changes a few places of routes of
+ * 25 to 100 customers, and their whole neighbourhoods were most of the customers each time.
  */
 export class PromisingCustomers implements RouteWriter {
   /** For each customer, the customers that list it as a granular neighbour. */
@@ -17,11 +20,23 @@ export class PromisingCustomers implements RouteWriter {
   private readonly routeFlag: Uint8Array;
   private readonly customerStamp: Int32Array;
   private stamp = 0;
+  /** changedOnly: each customer's route neighbours when last written (unordered), and those changed since the last collection. */
+  private readonly before: Int32Array;
+  private readonly after: Int32Array;
+  private readonly listed: Uint8Array;
+  private readonly changed: Int32Array;
+  private changedCount = 0;
 
   constructor(
     m: ProblemData,
     private readonly rs: Routes,
+    private readonly changedOnly = false,
   ) {
+    const n = changedOnly ? m.nodeCount : 0;
+    this.before = new Int32Array(n).fill(-1);
+    this.after = new Int32Array(n).fill(-1);
+    this.listed = new Uint8Array(n);
+    this.changed = new Int32Array(n);
     const lists: number[][] = Array.from({ length: m.nodeCount }, () => []);
     for (const u of m.customers) for (const v of m.neighbours[u]!) lists[v]!.push(u);
     this.reverse = lists.map((l) => Int32Array.from(l));
@@ -37,7 +52,28 @@ export class PromisingCustomers implements RouteWriter {
    */
   setRoute(r: number, customers: Int32Array, count: number): void {
     this.rs.setRoute(r, customers, count, false);
-    this.touch(r);
+    if (this.changedOnly) this.record(r);
+    else this.touch(r);
+  }
+
+  /** Lists the customers of route r whose route neighbours changed (either order counts as the same). */
+  private record(r: number): void {
+    const seq = this.rs.seq[r]!;
+    const before = this.before;
+    const after = this.after;
+    for (let k = 1; k <= this.rs.length[r]!; k++) {
+      const c = seq[k]!;
+      const a = seq[k - 1]!;
+      const b = seq[k + 1]!;
+      const p = before[c]!;
+      const q = after[c]!;
+      if ((p === a && q === b) || (p === b && q === a)) continue;
+      before[c] = a;
+      after[c] = b;
+      if (this.listed[c]) continue;
+      this.listed[c] = 1;
+      this.changed[this.changedCount++] = c;
+    }
   }
 
   touch(r: number): void {
@@ -51,6 +87,16 @@ export class PromisingCustomers implements RouteWriter {
     const stamp = ++this.stamp;
     const mark = this.customerStamp;
     let count = 0;
+    for (let t = 0; t < this.changedCount; t++) {
+      const w = this.changed[t]!;
+      this.listed[w] = 0;
+      // A changed customer a later ruin took out is on no route: nothing to examine.
+      if (mark[w] !== stamp && this.rs.routeOf[w]! >= 0) {
+        mark[w] = stamp;
+        out[count++] = w;
+      }
+    }
+    this.changedCount = 0;
     for (let t = 0; t < this.touchedCount; t++) {
       const r = this.touched[t]!;
       this.routeFlag[r] = 0;

@@ -114,7 +114,7 @@ export function assembleModel(p: CompiledProblem, arcs?: { dist: Float64Array; n
     neighbours,
     windows,
     durationLimit,
-    nearSwapStar: view.nearSwapStar,
+    longWindowRoutes: view.longWindowRoutes,
     skipPrice,
     symmetric,
   });

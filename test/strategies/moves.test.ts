@@ -11,6 +11,7 @@ import { PerVehiclePricing } from "../../strategies/search/pricing/per-vehicle.j
 import type { IdenticalVehiclesPricing } from "../../strategies/search/pricing/identical-vehicles.js";
 import { LoadSegment } from "../../strategies/search/load-segment.js";
 import { SwapStar } from "../../strategies/search/moves/swap-star.js";
+import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
 import { Relocate } from "../../strategies/search/operators/relocate.js";
 import { RelocateWithin } from "../../strategies/search/operators/relocate-within.js";
 import { Swap } from "../../strategies/search/operators/swap.js";
@@ -229,82 +230,66 @@ describe("SWAP* (strategies/search/moves/swap-star.ts), one implementation for b
     );
     expect(commits).to.be.greaterThan(0);
   });
+});
 
-  it(
-    "textbook search under binding windows: only customers with a granular neighbour " +
-      "in the other route move there, priced as the evaluator prices it",
-    () => {
-      let commits = 0;
-      let excluded = 0;
-      fc.assert(
-        fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 90, max: 140 }), penaltyArb, (seed, customers, pen) => {
-          const o = {
-            customers,
-            types: 1,
-            depots: 1,
-            mixedEnds: false,
-            asymmetric: false,
-            cost: false,
-            time: "hard" as const,
-            hours: false,
-            speeds: false,
-            seed,
-          };
-          const { problem: p } = compileRequest(fleetInstance(o));
-          const outcome = buildModel(p);
-          if (!outcome.ok || outcome.model.windows === null || outcome.model.routes < 2) return;
-          const ls = LocalSearch.identicalVehicles(outcome.model);
-          const m = ls.m;
-          // Routes that are compact in space (customers by distance from one of them), so that
-          // many customers have no granular neighbour in the other routes.
-          const from = m.customers[0]!;
-          const order = Array.from(m.customers).sort((a, b) => m.dist[from * m.nodeCount + a]! - m.dist[from * m.nodeCount + b]!);
-          const size = Math.ceil(order.length / m.routes);
-          ls.penalties = pen;
-          ls.loadRoutes(Array.from({ length: m.routes }, (_, r) => order.slice(r * size, (r + 1) * size)));
-          for (const c of m.customers) if (!Array.from(m.neighbours[c]!).some((w) => ls.rs.routeOf[w] !== ls.rs.routeOf[c])) excluded++;
-          let before = Int32Array.from(ls.rs.routeOf);
+describe("long routes under binding windows (settings.ts: no SWAP*, localised on changed route neighbours)", function () {
+  this.timeout(300_000);
+
+  it("after each ruin and recreate, the localised re-search prices every move exactly and keeps every customer once", () => {
+    let commits = 0;
+    let rounds = 0;
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 60, max: 120 }), penaltyArb, (seed, customers, pen) => {
+        const o = {
+          customers,
+          types: 1,
+          depots: 1,
+          mixedEnds: false,
+          asymmetric: false,
+          cost: false,
+          time: "hard" as const,
+          hours: false,
+          speeds: false,
+          seed,
+        };
+        const { problem: p } = compileRequest(fleetInstance(o));
+        const outcome = buildModel(p);
+        if (!outcome.ok || outcome.model.windows === null || outcome.model.routes < 2) return;
+        // Long routes' setting (textbook-model.ts sets it above 200 customers), on these smaller problems.
+        const m = { ...outcome.model, longWindowRoutes: true };
+        const ls = LocalSearch.identicalVehicles(m);
+        expect(ls.settings.swapStar).to.equal(null);
+        expect(ls.settings.localised).to.equal("changedNeighbours");
+        ls.penalties = pen;
+        const rng = new Rng(seed);
+        const order = rng.shuffle(Array.from(m.customers));
+        const size = Math.ceil(order.length / m.routes);
+        ls.loadRoutes(Array.from({ length: m.routes }, (_, r) => order.slice(r * size, (r + 1) * size)));
+        ls.run(rng);
+        const ruin = new TextbookRuin(ls);
+        const all = Array.from(m.customers).sort((a, b) => a - b);
+        for (let round = 0; round < 5; round++) {
+          ruin.perturb(rng);
           ls.onCommit = (predicted, ra, rb) => {
             commits++;
             const now = ls.routes();
             const actual = scratchRouteCost(p, ra, pen, now[ra]!) + (rb >= 0 ? scratchRouteCost(p, rb, pen, now[rb]!) : 0);
             expect(predicted).to.be.closeTo(actual, 1e-6 * Math.max(1, Math.abs(actual)));
-            for (const c of m.customers) {
-              const joined = ls.rs.routeOf[c]!;
-              if (joined === before[c]) continue;
-              expect(
-                Array.from(m.neighbours[c]!).some((w) => before[w] === joined),
-                `customer ${c} joined route ${joined} with no granular neighbour there`,
-              ).to.equal(true);
-            }
-            before = Int32Array.from(ls.rs.routeOf);
           };
-          // Long routes' setting (textbook-model.ts sets it above 200 customers), on these smaller problems.
-          ls.rs.m.nearSwapStar = true;
-          const swapStar = new SwapStar(ls);
-          // The customers SWAP* may move from one route to another: exactly those with a granular neighbour there.
-          const out = new Int32Array(m.customers.length + 2);
-          for (let r = 0; r < m.routes; r++) {
-            for (let o = 0; o < m.routes; o++) {
-              if (o === r) continue;
-              const listed = new Set(Array.from(out.subarray(0, swapStar.near(r, o, out))));
-              for (let k = 1; k <= ls.rs.length[r]!; k++) {
-                const c = ls.rs.seq[r]![k]!;
-                expect(listed.has(k), `customer ${c} of route ${r} towards ${o}`).to.equal(
-                  Array.from(m.neighbours[c]!).some((w) => ls.rs.routeOf[w] === o),
-                );
-              }
-            }
-          }
-          const rng = new Rng(seed);
-          for (let k = 0; k < 20 && swapStar.pass(rng, 0); k++);
-        }),
-        { numRuns: 40 },
-      );
-      expect(commits).to.be.greaterThan(0);
-      expect(excluded).to.be.greaterThan(0);
-    },
-  );
+          expect(ls.runLocalised(rng)).to.equal(true);
+          ls.onCommit = null;
+          const routes = ls.routes();
+          expect(routes.flat().sort((a, b) => a - b)).to.deep.equal(all);
+          const total = routes.reduce((sum, r, v) => sum + (r.length > 0 ? scratchRouteCost(p, v, pen, r) : 0), 0);
+          expect(ls.totalCost()).to.be.closeTo(total, 1e-6 * Math.max(1, total));
+          rounds++;
+        }
+      }),
+      { numRuns: 30 },
+    );
+    expect(rounds).to.be.greaterThan(50);
+    expect(commits, "the localised searches applied moves").to.be.greaterThan(50);
+  });
 });
 
 describe("the route model with several load dimensions and pickups (route-loads.ts)", function () {

@@ -9,6 +9,7 @@ import {
   decompositionSettings,
   perVehicleSettings,
   hgsSettings,
+  localSearchSettings,
   neighbourhoodSettings,
 } from "../../strategies/settings.js";
 import { buildModel } from "../../strategies/search/textbook-model.js";
@@ -18,16 +19,22 @@ import { identicalVehiclesMismatch } from "../../strategies/search/textbook-mode
 
 /** The settings that differ by family (strategies/settings.ts): chosen from the problem, replaced only by an override. */
 describe("search settings by family (strategies/settings.ts)", () => {
-  it("textbook model: more neighbours and SWAP* near the other route only for long routes under windows", () => {
+  it("textbook model: more neighbours, no SWAP* and a search on changed route neighbours for long routes under windows only", () => {
     // GH-like type 2 (long routes) and type 1 (short ones), 400 customers.
     const long = compileRequest(ghLike(3, 2026, [400]).request).problem;
     const short = compileRequest(ghLike(0, 2026, [400]).request).problem;
-    expect(neighbourhoodSettings(long, true)).to.deep.equal({ granularity: WINDOWS_GRANULARITY, nearSwapStar: true });
-    expect(neighbourhoodSettings(long, false)).to.deep.equal({ granularity: GRANULARITY, nearSwapStar: false });
-    expect(neighbourhoodSettings(short, true)).to.deep.equal({ granularity: GRANULARITY, nearSwapStar: false });
+    expect(neighbourhoodSettings(long, true)).to.deep.equal({ granularity: WINDOWS_GRANULARITY, longWindowRoutes: true });
+    expect(neighbourhoodSettings(long, false)).to.deep.equal({ granularity: GRANULARITY, longWindowRoutes: false });
+    expect(neighbourhoodSettings(short, true)).to.deep.equal({ granularity: GRANULARITY, longWindowRoutes: false });
     const model = buildModel(long);
     expect(model.ok && model.model.neighbours[model.model.customers[0]!]!.length).to.equal(WINDOWS_GRANULARITY);
-    expect(model.ok && model.model.nearSwapStar).to.equal(true);
+    expect(model.ok && model.model.longWindowRoutes).to.equal(true);
+    const shortModel = buildModel(short);
+    if (!model.ok || !shortModel.ok) throw new Error("textbook models expected");
+    const longSearch = localSearchSettings(model.model, "identicalVehicles");
+    expect([longSearch.swapStar, longSearch.localised]).to.deep.equal([null, "changedNeighbours"]);
+    const shortSearch = localSearchSettings(shortModel.model, "identicalVehicles");
+    expect([shortSearch.swapStar, shortSearch.localised]).to.deep.equal(["allPairs", "promisingCustomers"]);
   });
 
   it("hgs: the genetic search on small textbook problems, the iterated one above each size limit", () => {

@@ -2,33 +2,11 @@ import type { Routes } from "../routes.js";
 
 /** The customer lists SWAP* (swap-star.ts) works on: which customers it may move, and a route rewritten by its move. */
 
-/**
- * Writes into `out` the positions of route r's customers SWAP* (swap-star.ts) may move to route
- * `other`; returns their count. All of them, or with `nearOnly` (long routes under binding
- * windows: ProblemData.nearSwapStar) only those with a granular neighbour in `other`: a customer
- * none of whose nearest (by distance and windows) is there has no cheap place there, and on long
- * routes the pairs of all customers made SWAP* a large share of the search's time for moves the
- * exact time price nearly always refused.
- */
-export function swapStarCandidates(rs: Routes, r: number, other: number, nearOnly: boolean, out: Int32Array): number {
-  const seq = rs.seq[r]!;
+/** Writes into `out` the positions of route r's customers SWAP* (swap-star.ts) may move (all of them); returns their count. */
+export function swapStarCandidates(rs: Routes, r: number, out: Int32Array): number {
   const len = rs.length[r]!;
-  let count = 0;
-  if (!nearOnly) {
-    for (let k = 1; k <= len; k++) out[count++] = k;
-    return count;
-  }
-  const routeOf = rs.routeOf;
-  for (let k = 1; k <= len; k++) {
-    const list = rs.m.neighbours[seq[k]!]!;
-    for (let t = 0; t < list.length; t++) {
-      if (routeOf[list[t]!] === other) {
-        out[count++] = k;
-        break;
-      }
-    }
-  }
-  return count;
+  for (let k = 1; k <= len; k++) out[k - 1] = k;
+  return len;
 }
 
 /**

@@ -37,11 +37,9 @@ export class SwapStar {
   private readonly pairMark: Uint8Array;
   private readonly swapTestedAt: Float64Array;
   private readonly routeOrder: Int32Array;
-  /** Positions of each route's customers that SWAP* moves (all, or those near the other route: see near()). */
+  /** Positions of each route's customers that SWAP* moves (swap-star-lists.ts). */
   private readonly list1: Int32Array;
   private readonly list2: Int32Array;
-  /** Only customers with a granular neighbour in the other route are moved (long routes under binding windows). */
-  private readonly nearOnly: boolean;
 
   private readonly ls: Routes;
 
@@ -60,12 +58,11 @@ export class SwapStar {
     this.routeOrder = Int32Array.from({ length: routes }, (_, r) => r);
     this.list1 = new Int32Array(slots);
     this.list2 = new Int32Array(slots);
-    this.nearOnly = ls.times !== null && m.nearSwapStar;
   }
 
-  /** Positions of route r's customers SWAP* may move to route `other`, into `out` (swap-star-lists.ts); returns their count. */
-  near(r: number, other: number, out: Int32Array): number {
-    return swapStarCandidates(this.ls, r, other, this.nearOnly, out);
+  /** Positions of route r's customers SWAP* may move, into `out` (swap-star-lists.ts); returns their count. */
+  private near(r: number, out: Int32Array): number {
+    return swapStarCandidates(this.ls, r, out);
   }
 
   /** Starts a local-search run: every pair of routes is tested again. */
@@ -163,8 +160,8 @@ export class SwapStar {
     const at2s = this.insAt2;
     const list1 = this.list1;
     const list2 = this.list2;
-    const count1 = this.near(r1, r2, list1);
-    const count2 = this.near(r2, r1, list2);
+    const count1 = this.near(r1, list1);
+    const count2 = this.near(r2, list2);
     if (count1 === 0 && count2 === 0) return false;
     this.insertions.preprocess(r1, r2, at1s, this.removal1, list1, count1);
     this.insertions.preprocess(r2, r1, at2s, this.removal2, list2, count2);
