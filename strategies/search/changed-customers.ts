@@ -20,19 +20,17 @@ export class ChangedCustomers {
 
   /** Route sequence `seq` (depots at 0 and count + 1) was just written at `clock`. */
   record(seq: Int32Array, count: number, clock: number): void {
-    const before = this.before;
-    const after = this.after;
-    for (let k = 1; k <= count; k++) {
-      const c = seq[k]!;
-      const a = seq[k - 1]!;
-      const b = seq[k + 1]!;
-      const p = before[c]!;
-      const n = after[c]!;
-      if ((p === a && n === b) || (p === b && n === a)) continue;
-      before[c] = a;
-      after[c] = b;
-      this.changedAt[c] = clock;
-    }
+    for (let k = 1; k <= count; k++) if (this.neighboursChanged(seq[k]!, seq[k - 1]!, seq[k + 1]!)) this.changedAt[seq[k]!] = clock;
+  }
+
+  /** Customer c now lies between a and b: whether that changed its route neighbours (either order is the same), recording it. */
+  neighboursChanged(c: number, a: number, b: number): boolean {
+    const p = this.before[c]!;
+    const n = this.after[c]!;
+    if ((p === a && n === b) || (p === b && n === a)) return false;
+    this.before[c] = a;
+    this.after[c] = b;
+    return true;
   }
 
   /** Marks customer c as changed at `clock` (e.g. its route's prices changed). */

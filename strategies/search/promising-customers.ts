@@ -1,3 +1,4 @@
+import { ChangedCustomers } from "./changed-customers.js";
 import type { RouteWriter } from "./operators/operator.js";
 import type { ProblemData } from "./problem-data.js";
 import type { Routes } from "./routes.js";
@@ -20,9 +21,8 @@ export class PromisingCustomers implements RouteWriter {
   private readonly routeFlag: Uint8Array;
   private readonly customerStamp: Int32Array;
   private stamp = 0;
-  /** changedOnly: each customer's route neighbours when last written (unordered), and those changed since the last collection. */
-  private readonly before: Int32Array;
-  private readonly after: Int32Array;
+  /** changedOnly: each customer's route neighbours when last written, and those changed since the last collection. */
+  private readonly neighbours: ChangedCustomers | null;
   private readonly listed: Uint8Array;
   private readonly changed: Int32Array;
   private changedCount = 0;
@@ -33,8 +33,7 @@ export class PromisingCustomers implements RouteWriter {
     private readonly changedOnly = false,
   ) {
     const n = changedOnly ? m.nodeCount : 0;
-    this.before = new Int32Array(n).fill(-1);
-    this.after = new Int32Array(n).fill(-1);
+    this.neighbours = changedOnly ? new ChangedCustomers(n) : null;
     this.listed = new Uint8Array(n);
     this.changed = new Int32Array(n);
     const lists: number[][] = Array.from({ length: m.nodeCount }, () => []);
@@ -59,18 +58,10 @@ export class PromisingCustomers implements RouteWriter {
   /** Lists the customers of route r whose route neighbours changed (either order counts as the same). */
   private record(r: number): void {
     const seq = this.rs.seq[r]!;
-    const before = this.before;
-    const after = this.after;
+    const neighbours = this.neighbours!;
     for (let k = 1; k <= this.rs.length[r]!; k++) {
       const c = seq[k]!;
-      const a = seq[k - 1]!;
-      const b = seq[k + 1]!;
-      const p = before[c]!;
-      const q = after[c]!;
-      if ((p === a && q === b) || (p === b && q === a)) continue;
-      before[c] = a;
-      after[c] = b;
-      if (this.listed[c]) continue;
+      if (!neighbours.neighboursChanged(c, seq[k - 1]!, seq[k + 1]!) || this.listed[c]) continue;
       this.listed[c] = 1;
       this.changed[this.changedCount++] = c;
     }

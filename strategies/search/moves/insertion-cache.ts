@@ -27,11 +27,11 @@ export class CheapestInsertions {
   }
 
   /**
-   * For each customer of route `from` at the positions `positions[0..count)`: its removal gain,
+   * For each customer of route `from`: its removal gain,
    * and (cached while `into` is unchanged) its three cheapest insertion points in route `into`;
    * `at[k]` is where those are stored.
    */
-  preprocess(from: number, into: number, at: Int32Array, removal: Float64Array, positions: Int32Array, count: number): void {
+  preprocess(from: number, into: number, at: Int32Array, removal: Float64Array): void {
     const m = this.ls.m;
     const n = m.nodeCount;
     // Removal on `from`'s vehicle's distances, insertion on `into`'s (one matrix unless profiles have their own).
@@ -44,8 +44,8 @@ export class CheapestInsertions {
     const pos = this.pos;
     const stamp = this.stamp;
     const changed = this.ls.modifiedAt[into]!;
-    for (let i = 0; i < count; i++) {
-      const k = positions[i]!;
+    const lenF = this.ls.length[from]!;
+    for (let k = 1; k <= lenF; k++) {
       const u = seqF[k]!;
       const prev = seqF[k - 1]!;
       const next = seqF[k + 1]!;

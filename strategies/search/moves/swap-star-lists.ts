@@ -1,13 +1,6 @@
 import type { Routes } from "../routes.js";
 
-/** The customer lists SWAP* (swap-star.ts) works on: which customers it may move, and a route rewritten by its move. */
-
-/** Writes into `out` the positions of route r's customers SWAP* (swap-star.ts) may move (all of them); returns their count. */
-export function swapStarCandidates(rs: Routes, r: number, out: Int32Array): number {
-  const len = rs.length[r]!;
-  for (let k = 1; k <= len; k++) out[k - 1] = k;
-  return len;
-}
+/** A route rewritten by a SWAP* move (swap-star.ts). */
 
 /**
  * Route r rewritten into `out` without its customer at position `remove` (-1: none) and with

@@ -1,7 +1,7 @@
 import type { Rng } from "../../core/rng.js";
 import type { Routes } from "../routes.js";
 import { CheapestInsertions } from "./insertion-cache.js";
-import { rewrite, swapStarCandidates } from "./swap-star-lists.js";
+import { rewrite } from "./swap-star-lists.js";
 
 const EPS = 1e-7;
 
@@ -37,9 +37,6 @@ export class SwapStar {
   private readonly pairMark: Uint8Array;
   private readonly swapTestedAt: Float64Array;
   private readonly routeOrder: Int32Array;
-  /** Positions of each route's customers that SWAP* moves (swap-star-lists.ts). */
-  private readonly list1: Int32Array;
-  private readonly list2: Int32Array;
 
   private readonly ls: Routes;
 
@@ -56,13 +53,6 @@ export class SwapStar {
     this.pairMark = new Uint8Array(routes * routes);
     this.swapTestedAt = new Float64Array(routes);
     this.routeOrder = Int32Array.from({ length: routes }, (_, r) => r);
-    this.list1 = new Int32Array(slots);
-    this.list2 = new Int32Array(slots);
-  }
-
-  /** Positions of route r's customers SWAP* may move, into `out` (swap-star-lists.ts); returns their count. */
-  private near(r: number, out: Int32Array): number {
-    return swapStarCandidates(this.ls, r, out);
   }
 
   /** Starts a local-search run: every pair of routes is tested again. */
@@ -158,19 +148,15 @@ export class SwapStar {
     const costs = this.ls.costs;
     const at1s = this.insAt1;
     const at2s = this.insAt2;
-    const list1 = this.list1;
-    const list2 = this.list2;
-    const count1 = this.near(r1, list1);
-    const count2 = this.near(r2, list2);
-    if (count1 === 0 && count2 === 0) return false;
-    this.insertions.preprocess(r1, r2, at1s, this.removal1, list1, count1);
-    this.insertions.preprocess(r2, r1, at2s, this.removal2, list2, count2);
+    const len1 = this.ls.length[r1]!;
+    const len2 = this.ls.length[r2]!;
+    if (len1 === 0 && len2 === 0) return false;
+    this.insertions.preprocess(r1, r2, at1s, this.removal1);
+    this.insertions.preprocess(r2, r1, at2s, this.removal2);
     const insCost = this.insertions.cost;
     const insPos = this.insertions.pos;
     const seq1 = this.ls.seq[r1]!;
     const seq2 = this.ls.seq[r2]!;
-    const len1 = this.ls.length[r1]!;
-    const len2 = this.ls.length[r2]!;
     const dist1 = this.ls.fwd[r1]![len1 + 1]!;
     const dist2 = this.ls.fwd[r2]![len2 + 1]!;
     const load1 = this.ls.load[r1]![len1 + 1]!;
@@ -199,15 +185,13 @@ export class SwapStar {
     // Skills (route-rules.ts): a customer moves only to a route whose vehicle may serve it.
     const rules = this.ls.rules;
     const sameProfile = rules === null || rules.fr.profileOf[r1] === rules.fr.profileOf[r2];
-    for (let i1 = 0; i1 < count1; i1++) {
-      const k1 = list1[i1]!;
+    for (let k1 = 1; k1 <= len1; k1++) {
       const u = seq1[k1]!;
       if (!sameProfile && !rules!.serves(r2, u)) continue;
       const qu = m.demand[u]!;
       const su = m.service[u]!;
       const rem1 = this.removal1[k1]!;
-      for (let i2 = 0; i2 < count2; i2++) {
-        const k2 = list2[i2]!;
+      for (let k2 = 1; k2 <= len2; k2++) {
         const v = seq2[k2]!;
         if (!sameProfile && !rules!.serves(r1, v)) continue;
         const qv = m.demand[v]!;
@@ -237,8 +221,7 @@ export class SwapStar {
       }
     }
     // Plain relocations to the best insertion point come for free.
-    for (let i1 = 0; i1 < count1; i1++) {
-      const k1 = list1[i1]!;
+    for (let k1 = 1; k1 <= len1; k1++) {
       const u = seq1[k1]!;
       if (!sameProfile && !rules!.serves(r2, u)) continue;
       const after =
@@ -252,8 +235,7 @@ export class SwapStar {
         at2 = insPos[at1s[k1]!]!;
       }
     }
-    for (let i2 = 0; i2 < count2; i2++) {
-      const k2 = list2[i2]!;
+    for (let k2 = 1; k2 <= len2; k2++) {
       const v = seq2[k2]!;
       if (!sameProfile && !rules!.serves(r1, v)) continue;
       const after =
