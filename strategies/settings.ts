@@ -133,8 +133,11 @@ export interface PerVehicleSettings {
  * Mixed fleets without windows, rules or load order: all three parts, with the annealed threshold
  * at 0.2, since late acceptance there ends a run at the cost it reached early. Windows without
  * rules or load order (several depots with windows): the localised education and the feasible
- * current, with the family's late acceptance, which a threshold did not beat. Rules (skills, shifts, caps) and load order (shipments,
- * backhauls): none, as the localised education found no better solutions there. Set partitioning:
+ * current, with the family's late acceptance, which a threshold did not beat. Skills: the
+ * localised education and the feasible current too (with SWAP*, localSearchSettings), whose
+ * iterations, two to three times as many, reached fewer routes on generated skills instances.
+ * Other rules (shifts, caps) and load order (shipments, backhauls): none, as the localised
+ * education found no better solutions there. Set partitioning:
  * shipments on identical vehicles without rules, where the pool holds the better combinations;
  * off for skills, mixed fleets and several depots (unless opted in), where its solves rarely
  * found a cheaper plan and took a large share of the budget.
@@ -143,13 +146,17 @@ export function perVehicleSettings(m: ProblemData, override: SettingsOverride = 
   const { poolFamilies, ...chosen } = override.perVehicle ?? {};
   const mode = reloadCopies(m)
     ? reloadMode(m)
-    : m.order !== null || m.rules !== null
+    : m.order !== null
       ? OFF
-      : m.twStart !== null
-        ? WINDOWS
-        : m.typeSlots.length > 1
-          ? TYPES
-          : OFF;
+      : m.rules !== null
+        ? m.rules.allowed !== null
+          ? WINDOWS
+          : OFF
+        : m.twStart !== null
+          ? WINDOWS
+          : m.typeSlots.length > 1
+            ? TYPES
+            : OFF;
   return { ...mode, setPartitioning: setPartitioning(m, poolFamilies ?? []), ...chosen };
 }
 
@@ -241,10 +248,10 @@ export interface LocalSearchSettings {
 /**
  * The local search for `m` priced as `pricing` says: on identical vehicles (hgs's genetic and
  * iterated searches) the textbook method's loop, on any fleet (the general iterated search)
- * PyVRP's with the moves of its rules. SWAP* there only without time windows, shipments, rules
- * or locks: under windows its distance-chosen places mostly fail the exact time check and its
- * tables cost time the other moves use better (MDVRPTW, BENCHMARKS.md); with shipments it would
- * only split pairs; it knows skills but not route caps, and was no better on SDVRPTW; it prices
+ * PyVRP's with the moves of its rules. SWAP* there without time windows or rules, and with
+ * skills (skillsWithExactTimes), never with shipments or locks: under windows alone its
+ * distance-chosen places mostly fail the exact time check and its tables cost time the other
+ * moves use better (MDVRPTW, BENCHMARKS.md); with shipments it would only split pairs; it prices
  * from totals, past the locks.
  */
 export function localSearchSettings(m: ProblemData, pricing: MovePricingKind): LocalSearchSettings {
@@ -266,7 +273,7 @@ export function localSearchSettings(m: ProblemData, pricing: MovePricingKind): L
       localised: long ? "changedNeighbours" : "promisingCustomers",
     };
   }
-  const swapStar = m.twStart === null && !m.order?.partner && m.rules === null && m.locks === null;
+  const swapStar = !m.order?.partner && m.locks === null && ((m.twStart === null && m.rules === null) || skillsWithExactTimes(m));
   return {
     pricing,
     emptyRoutes: "whenRouteChanged",
@@ -279,6 +286,17 @@ export function localSearchSettings(m: ProblemData, pricing: MovePricingKind): L
     freshRuns: false,
     localised: "changedCustomers",
   };
+}
+
+/**
+ * Skills (without several trips) where SWAP*'s exact check prices time from the route model's
+ * segments (no windows, or hard windows without visit times). With the localised education it
+ * reached lower costs on generated skills instances and on SDVRPTW, under windows too
+ * (BENCHMARKS.md, SDVRPTW).
+ */
+function skillsWithExactTimes(m: ProblemData): boolean {
+  if (m.rules?.allowed == null || m.p.trips) return false;
+  return m.twStart === null || (m.latePenalty === 0 && !m.visitTimes);
 }
 
 // ---- the decomposition of large problems (strategies/large) ----

@@ -182,7 +182,7 @@ describe("localised general search (promising customers: mixed fleets, windows, 
     },
   );
 
-  it("is on under windows without rules or load order (with a feasible current), off under rules and when a benchmark turns it off", () => {
+  it("is on under windows without rules or load order and under skills, off under other rules and when a benchmark turns it off", () => {
     const timed = buildProblemData(
       compileRequest(
         fleetInstance({
@@ -199,27 +199,33 @@ describe("localised general search (promising customers: mixed fleets, windows, 
         }),
       ).problem,
     );
-    const ruled = buildProblemData(
-      compileRequest(
-        withRules(
-          fleetInstance({
-            customers: 10,
-            types: 2,
-            depots: 1,
-            mixedEnds: false,
-            asymmetric: false,
-            cost: true,
-            time: "hard",
-            hours: false,
-            speeds: false,
-            seed: 4,
-          }),
-          4,
-          false,
-        ),
-      ).problem,
+    const withSkills = withRules(
+      fleetInstance({
+        customers: 10,
+        types: 2,
+        depots: 1,
+        mixedEnds: false,
+        asymmetric: false,
+        cost: true,
+        time: "hard",
+        hours: false,
+        speeds: false,
+        seed: 4,
+      }),
+      4,
+      false,
     );
+    const skilled = buildProblemData(compileRequest(withSkills).problem);
+    expect(skilled.rules?.allowed, "the instance needs skills").to.not.equal(null);
+    const ruled = buildProblemData(compileRequest({ ...withSkills, node_skills: undefined, vehicle_skills: undefined }).problem);
+    expect(ruled.rules?.allowed ?? null).to.equal(null);
     expect(perVehicleSettings(timed)).to.deep.equal({ focus: true, feasibleCurrent: true, thresholdWeight: null, setPartitioning: false });
+    expect(perVehicleSettings(skilled)).to.deep.equal({
+      focus: true,
+      feasibleCurrent: true,
+      thresholdWeight: null,
+      setPartitioning: false,
+    });
     expect(perVehicleSettings(ruled).focus).to.equal(false);
     const off = { perVehicle: { focus: false, feasibleCurrent: false } };
     expect(perVehicleSettings(timed, off)).to.deep.equal({

@@ -79,20 +79,19 @@ describe("the search under optional stops, skills, shifts and route limits (rout
     expect(optionalCommits, "insertions and removals of optional customers were applied").to.be.greaterThan(5);
   });
 
-  it("prices every SWAP* move under skills, shifts and working hours (no caps, no optional stops) as the evaluator does", () => {
+  it("prices every SWAP* move under skills, shifts, working hours, route caps and optional stops as the evaluator does", () => {
     let commits = 0;
+    let overCap = 0;
     fc.assert(
       fc.property(fc.oneof(fleetArb("none", 12), fleetArb("hard", 12)), penaltyArb, (o, pen) => {
-        // Only skills, shifts and working hours: the rules SWAP* prices (strategies/settings.ts localSearchSettings).
-        const full = withRules(fleetInstance(o), o.seed, false);
-        const req = { ...full, node_skip_penalties: undefined, vehicle_max_distance: undefined, vehicle_max_stops: undefined };
-        const { problem: p } = compileRequest(req as SolveRequestInput);
+        const { problem: p } = compileRequest(withRules(fleetInstance(o), o.seed, false));
         const rules = p.rules!;
         const rs = new Routes(buildProblemData(p));
         rs.penalties = pen;
         const rng = new Rng(o.seed);
         const lists: number[][] = Array.from({ length: p.vehicleCount }, () => []);
         for (const c of rng.shuffle(Array.from(p.customers))) {
+          if (rules.skipPenalty[c]! !== Number.POSITIVE_INFINITY && rng.next() < 0.3) continue;
           const allowed = Array.from({ length: p.vehicleCount }, (_, v) => v).filter(
             (v) => !rules.allowed || rules.allowed[v * p.nodeCount + c] === 1,
           );
@@ -105,6 +104,7 @@ describe("the search under optional stops, skills, shifts and route limits (rout
           const now = rs.routes();
           const actual = scratchCost(p, ra, pen, now[ra]!) + (rb >= 0 ? scratchCost(p, rb, pen, now[rb]!) : 0);
           expect(predicted, `SWAP* on routes ${ra}, ${rb}`).to.be.closeTo(actual, 1e-6 * Math.max(1, actual));
+          for (const r of [ra, rb]) if (r >= 0 && (rs.distanceExcess[r]! > 0 || rs.stopsExcess[r]! > 0)) overCap++;
         };
         const swapStar = new SwapStar(ls);
         for (let pass = 0; pass < 20 && swapStar.pass(rng, pass); pass++);
@@ -116,6 +116,7 @@ describe("the search under optional stops, skills, shifts and route limits (rout
       { numRuns: 120 },
     );
     expect(commits).to.be.greaterThan(50);
+    expect(overCap, "moves that leave a route above a cap were priced").to.be.greaterThan(5);
   });
 
   it("the general search's answers are feasible by the evaluator, and skipped customers are priced in its cost", () => {

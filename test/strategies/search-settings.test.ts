@@ -14,7 +14,7 @@ import {
 } from "../../strategies/settings.js";
 import { buildModel } from "../../strategies/search/textbook-model.js";
 import { ghLike } from "../../bench/gh-like.js";
-import { fleetInstance } from "./fleet-problems.js";
+import { fleetInstance, withRules } from "./fleet-problems.js";
 import { identicalVehiclesMismatch } from "../../strategies/search/textbook-model.js";
 
 /** The settings that differ by family (strategies/settings.ts): chosen from the problem, replaced only by an override. */
@@ -35,6 +35,32 @@ describe("search settings by family (strategies/settings.ts)", () => {
     expect([longSearch.swapStar, longSearch.localised]).to.deep.equal([null, "changedNeighbours"]);
     const shortSearch = localSearchSettings(shortModel.model, "identicalVehicles");
     expect([shortSearch.swapStar, shortSearch.localised]).to.deep.equal(["allPairs", "promisingCustomers"]);
+  });
+
+  it("general search: SWAP* with skills under hard windows, not under soft ones, nor with other rules alone under windows", () => {
+    const instance = (time: "hard" | "soft") =>
+      withRules(
+        fleetInstance({
+          customers: 10,
+          types: 2,
+          depots: 1,
+          mixedEnds: false,
+          asymmetric: false,
+          cost: true,
+          time,
+          hours: false,
+          speeds: false,
+          seed: 4,
+        }),
+        4,
+        false,
+      );
+    const swapStar = (request: ReturnType<typeof instance>) =>
+      localSearchSettings(buildProblemData(compileRequest(request).problem), "perVehicle").swapStar;
+    expect(swapStar(instance("hard"))).to.equal("changedPairs");
+    expect(buildProblemData(compileRequest(instance("soft")).problem).latePenalty, "soft windows").to.be.greaterThan(0);
+    expect(swapStar(instance("soft"))).to.equal(null);
+    expect(swapStar({ ...instance("hard"), node_skills: undefined, vehicle_skills: undefined })).to.equal(null);
   });
 
   it("hgs: the genetic search on small textbook problems, the iterated one above each size limit", () => {

@@ -1,5 +1,6 @@
 import type { Rng } from "../../core/rng.js";
 import type { Routes } from "../routes.js";
+import { rulePrice } from "../cost-evaluator.js";
 import { CheapestInsertions } from "./insertion-cache.js";
 import { rewrite } from "./swap-star-lists.js";
 
@@ -182,6 +183,9 @@ export class SwapStar {
     let best2 = -1;
     let at1 = -1;
     let at2 = -1;
+    // The chosen move's distances, for the route caps' price (rules), which the choice leaves out.
+    let newDist1 = dist1;
+    let newDist2 = dist2;
     // Skills (route-rules.ts): a customer moves only to a route whose vehicle may serve it.
     const rules = this.ls.rules;
     const sameProfile = rules === null || rules.fr.profileOf[r1] === rules.fr.profileOf[r2];
@@ -217,6 +221,8 @@ export class SwapStar {
           best2 = k2;
           at1 = pos1;
           at2 = pos2;
+          newDist1 = dist1 + rem1 + extra1;
+          newDist2 = dist2 + rem2 + extra2;
         }
       }
     }
@@ -233,6 +239,8 @@ export class SwapStar {
         kind = 2;
         best1 = k1;
         at2 = insPos[at1s[k1]!]!;
+        newDist1 = dist1 + this.removal1[k1]!;
+        newDist2 = dist2 + insCost[at1s[k1]!]!;
       }
     }
     for (let k2 = 1; k2 <= len2; k2++) {
@@ -247,6 +255,8 @@ export class SwapStar {
         kind = 3;
         best2 = k2;
         at1 = insPos[at2s[k2]!]!;
+        newDist2 = dist2 + this.removal2[k2]!;
+        newDist1 = dist1 + insCost[at2s[k2]!]!;
       }
     }
     if (kind === 0) return false;
@@ -268,6 +278,13 @@ export class SwapStar {
       const exact =
         this.ls.loads.listPriceCorrection(r1, this.host.scratch, new1) + this.ls.loads.listPriceCorrection(r2, this.host.scratch2, new2);
       bestAfter += pen.load * exact;
+      if (bestAfter >= before - EPS) return false;
+    }
+    if (rules !== null) {
+      // Chosen without the route caps (distance, stops): their price is added before it is applied.
+      // An emptied route is an unused vehicle, which no cap prices.
+      if (new1 > 0) bestAfter += rulePrice(pen, rules.distanceExcess(r1, newDist1), rules.stopsExcess(r1, new1));
+      if (new2 > 0) bestAfter += rulePrice(pen, rules.distanceExcess(r2, newDist2), rules.stopsExcess(r2, new2));
       if (bestAfter >= before - EPS) return false;
     }
     if (this.ls.times) {
