@@ -28,8 +28,8 @@ export class CheapestInsertions {
 
   /**
    * For each customer of route `from`: its removal gain,
-   * and (cached while `into` is unchanged) its three cheapest insertion points in route `into`;
-   * `at[k]` is where those are stored.
+   * and (cached while `into` is unchanged) its three cheapest insertion points in route `into`
+   * (only for customers `into`'s vehicle may serve); `at[k]` is where those are stored.
    */
   preprocess(from: number, into: number, at: Int32Array, removal: Float64Array): void {
     const m = this.ls.m;
@@ -45,6 +45,9 @@ export class CheapestInsertions {
     const stamp = this.stamp;
     const changed = this.ls.modifiedAt[into]!;
     const lenF = this.ls.length[from]!;
+    // Skills: a customer `into`'s vehicle may not serve never moves there (swap-star.ts skips it), so its places are not sought.
+    const rules = this.ls.rules;
+    const screened = rules !== null && rules.fr.profileOf[from] !== rules.fr.profileOf[into];
     for (let k = 1; k <= lenF; k++) {
       const u = seqF[k]!;
       const prev = seqF[k - 1]!;
@@ -52,6 +55,7 @@ export class CheapestInsertions {
       removal[k] = dFrom[prev * n + next]! - dFrom[prev * n + u]! - dFrom[u * n + next]!;
       const entry = this.cached ? into * n + u : u;
       at[k] = 3 * entry;
+      if (screened && !rules.serves(into, u)) continue;
       if (this.cached && stamp[entry]! >= changed) continue;
       stamp[entry] = this.ls.clock;
       let c0 = Number.POSITIVE_INFINITY;
