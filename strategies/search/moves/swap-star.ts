@@ -24,9 +24,10 @@ export interface SwapStarHost {
  * SWAP* (Vidal 2022), the one implementation both local searches use: exchanges one customer of
  * a route with one of another, each reinserted at its best place in the other route (not
  * necessarily where the other was), or relocates one customer to its best place, choosing on
- * each route's own vehicle price of distance and load from cached cheapest insertions; under
- * hard windows the chosen move is priced exactly (time warp included) before it is applied.
- * Soft windows are not priced here: a search with them does not use SWAP*.
+ * each route's own vehicle price of distance and load from cached cheapest insertions; the
+ * chosen move's route caps (rules) and, under hard windows, its exact time price (time warp
+ * included) are added before it is applied. Skills are never broken: a customer moves only to a
+ * vehicle that may serve it. Soft windows are not priced here: a search with them does not use SWAP*.
  */
 export class SwapStar {
   private readonly insertions: CheapestInsertions;
