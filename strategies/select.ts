@@ -73,10 +73,9 @@ export const DEFAULT_SELECTION: readonly SelectionRule[] = [
   // Textbook problems with binding windows above 1,000 customers: the decomposition, whose
   // sub-problems hgs searches with its textbook windows search; see the comment above the table.
   { maxCustomers: Number.POSITIVE_INFINITY, bindingWindows: true, textbook: true, strategy: "large" },
-  // Above 2,000 customers (textbook problems without binding windows, which took ALNS up to 3,000
-  // before; the decomposition was ahead of it and of hgs on generated X-like CVRPs of 2,100-3,000
-  // customers): decomposition (strategies/large) where it applies, well ahead of the savings
-  // construction at that size. The savings alone remain for what the decomposition's sub-problems
+  // Above 2,000 customers, textbook problems without binding windows too: decomposition
+  // (strategies/large) where it applies, ahead of ALNS, of hgs on the whole problem and of the
+  // savings construction at that size (BENCHMARKS.md). The savings alone remain for what the decomposition's sub-problems
   // do not carry yet (optional stops, skills, shifts, route limits, pickups, shipments, extra
   // load dimensions).
   { maxCustomers: Number.POSITIVE_INFINITY, strategy: "large" },

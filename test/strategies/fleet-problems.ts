@@ -247,3 +247,20 @@ export function scratchCost(p: CompiledProblem, v: number, pen: Penalties, route
   } else expect(score.lateMinutes, "warp: late").to.be.greaterThan(0);
   return cost + pen.timeWarp * warp + pen.duration * Math.max(0, duration - durationCap(p, v));
 }
+
+/** A small two-type fleet with skills, shifts and caps (withRules) under `time` windows: the settings tests' instance. */
+export function smallRulesInstance(time: "hard" | "soft"): SolveRequestInput {
+  const fleet = {
+    customers: 10,
+    types: 2,
+    depots: 1,
+    mixedEnds: false,
+    asymmetric: false,
+    cost: true,
+    time,
+    hours: false,
+    speeds: false,
+    seed: 4,
+  };
+  return withRules(fleetInstance(fleet), 4, false);
+}

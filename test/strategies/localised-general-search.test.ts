@@ -9,7 +9,15 @@ import { PenaltyManager } from "../../strategies/search/penalty-manager.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
 import { perVehicleSettings } from "../../strategies/settings.js";
-import { fleetArb, fleetInstance, rulesPenaltyArb, scratchCost, scratchRouteCost, withRules } from "./fleet-problems.js";
+import {
+  fleetArb,
+  fleetInstance,
+  rulesPenaltyArb,
+  scratchCost,
+  scratchRouteCost,
+  smallRulesInstance,
+  withRules,
+} from "./fleet-problems.js";
 
 /** The unordered pair of route neighbours of every customer of `routes` (depot 0 at both ends). */
 function neighbourPairs(routes: number[][]): Map<number, string> {
@@ -199,22 +207,7 @@ describe("localised general search (promising customers: mixed fleets, windows, 
         }),
       ).problem,
     );
-    const withSkills = withRules(
-      fleetInstance({
-        customers: 10,
-        types: 2,
-        depots: 1,
-        mixedEnds: false,
-        asymmetric: false,
-        cost: true,
-        time: "hard",
-        hours: false,
-        speeds: false,
-        seed: 4,
-      }),
-      4,
-      false,
-    );
+    const withSkills = smallRulesInstance("hard");
     const skilled = buildProblemData(compileRequest(withSkills).problem);
     expect(skilled.rules?.allowed, "the instance needs skills").to.not.equal(null);
     const ruled = buildProblemData(compileRequest({ ...withSkills, node_skills: undefined, vehicle_skills: undefined }).problem);

@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { compileRequest } from "../../src/problem/compile-request.js";
+import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
 import {
   GRANULARITY,
@@ -14,7 +15,7 @@ import {
 } from "../../strategies/settings.js";
 import { buildModel } from "../../strategies/search/textbook-model.js";
 import { ghLike } from "../../bench/gh-like.js";
-import { fleetInstance, withRules } from "./fleet-problems.js";
+import { fleetInstance, smallRulesInstance } from "./fleet-problems.js";
 import { identicalVehiclesMismatch } from "../../strategies/search/textbook-model.js";
 
 /** The settings that differ by family (strategies/settings.ts): chosen from the problem, replaced only by an override. */
@@ -38,29 +39,12 @@ describe("search settings by family (strategies/settings.ts)", () => {
   });
 
   it("general search: SWAP* with skills under hard windows, not under soft ones, nor with other rules alone under windows", () => {
-    const instance = (time: "hard" | "soft") =>
-      withRules(
-        fleetInstance({
-          customers: 10,
-          types: 2,
-          depots: 1,
-          mixedEnds: false,
-          asymmetric: false,
-          cost: true,
-          time,
-          hours: false,
-          speeds: false,
-          seed: 4,
-        }),
-        4,
-        false,
-      );
-    const swapStar = (request: ReturnType<typeof instance>) =>
+    const swapStar = (request: SolveRequestInput) =>
       localSearchSettings(buildProblemData(compileRequest(request).problem), "perVehicle").swapStar;
-    expect(swapStar(instance("hard"))).to.equal("changedPairs");
-    expect(buildProblemData(compileRequest(instance("soft")).problem).latePenalty, "soft windows").to.be.greaterThan(0);
-    expect(swapStar(instance("soft"))).to.equal(null);
-    expect(swapStar({ ...instance("hard"), node_skills: undefined, vehicle_skills: undefined })).to.equal(null);
+    expect(swapStar(smallRulesInstance("hard"))).to.equal("changedPairs");
+    expect(buildProblemData(compileRequest(smallRulesInstance("soft")).problem).latePenalty, "soft windows").to.be.greaterThan(0);
+    expect(swapStar(smallRulesInstance("soft"))).to.equal(null);
+    expect(swapStar({ ...smallRulesInstance("hard"), node_skills: undefined, vehicle_skills: undefined })).to.equal(null);
   });
 
   it("hgs: the genetic search on small textbook problems, the iterated one above each size limit", () => {

@@ -1,9 +1,7 @@
 import type { Routes } from "../routes.js";
 
-/** A route rewritten by a SWAP* move (swap-star.ts). */
-
 /**
- * Route r rewritten into `out` without its customer at position `remove` (-1: none) and with
+ * Route r rewritten by a SWAP* move (swap-star.ts) into `out` without its customer at position `remove` (-1: none) and with
  * `insert` after position `after` (0: first; -1: in the removed customer's place; -2: none);
  * returns the count.
  */
