@@ -77,7 +77,7 @@ export const hgs: Strategy = {
       // (search/backhaul-model.ts), at any size.
       const backhauls = buildBackhaulModel(p);
       if (backhauls.ok)
-        return iteratedLocalSearch(p, budget, undefined, {
+        return iteratedLocalSearch(p, budget, {
           model: backhauls.model,
           routes: complete(backhauls.model, startRoutes(p, backhauls.model, initial)),
           penalties: initialPenalties(backhauls.model),
@@ -94,7 +94,7 @@ export const hgs: Strategy = {
       if (settings.optionalStopsMethod === "general") return iteratedLocalSearch(p, budget, initial);
       // Not the savings of every customer alone: see ils/optional-start.ts.
       const prices = initialPenalties(m);
-      return iteratedLocalSearch(p, budget, undefined, {
+      return iteratedLocalSearch(p, budget, {
         model: m,
         routes: initial ? startRoutes(p, m, initial) : optionalStart(p, m, startingPrices(m, prices), budget.rng),
         penalties: prices,
@@ -102,13 +102,13 @@ export const hgs: Strategy = {
     }
     const start = startRoutes(p, m, initial);
     if (m.windows === null && settings.capacityMethod === "iterated") {
-      return iteratedLocalSearch(p, budget, undefined, { model: m, routes: complete(m, start), penalties: initialPenalties(m) });
+      return iteratedLocalSearch(p, budget, { model: m, routes: complete(m, start), penalties: initialPenalties(m) });
     }
     // Binding windows: by size (strategies/settings.ts).
     const method = m.windows === null ? "genetic" : settings.windowsMethod;
     if (method === "general") return iteratedLocalSearch(p, budget, initial);
     if (method === "iterated")
-      return iteratedLocalSearch(p, budget, undefined, { model: m, routes: complete(m, start), penalties: initialPenalties(m) });
+      return iteratedLocalSearch(p, budget, { model: m, routes: complete(m, start), penalties: initialPenalties(m) });
     return geneticSearch(p, m, budget, complete(m, start));
   },
 };

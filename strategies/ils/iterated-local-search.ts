@@ -19,22 +19,14 @@ export interface IdenticalVehiclesStart {
  * current solution and recreates it, educates the result with the granular local search on a
  * penalised cost (repairing an infeasible one now and then at raised prices), keeps every new best
  * that the shared evaluator finds feasible, accepts or undoes the candidate, adapts the prices of
- * infeasibility, and goes back to the best after a long stagnation. With `identicalVehicles` it
- * searches that model with O(1) move pricing (identical-vehicles-ils.ts); otherwise any fleet, each
- * route priced on its own vehicle (per-vehicle-ils.ts). The two differ only in the parts they
- * choose at the start (ils-parts.ts).
+ * infeasibility, and goes back to the best after a long stagnation. From a start on the
+ * identical-vehicles model it searches that model with O(1) move pricing (identical-vehicles-ils.ts);
+ * otherwise any fleet, each route priced on its own vehicle (per-vehicle-ils.ts), from `start` or
+ * savings. The two differ only in the parts they choose at the start (ils-parts.ts).
  */
-export function iteratedLocalSearch(
-  p: CompiledProblem,
-  budget: Budget,
-  initial?: Solution,
-  identicalVehicles?: IdenticalVehiclesStart,
-): Solution {
-  if (identicalVehicles) {
-    const { model, routes, penalties } = identicalVehicles;
-    return search(startIdenticalVehicles(p, model, budget, routes, penalties), budget);
-  }
-  return search(startPerVehicle(p, budget, initial), budget);
+export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, start?: Solution | IdenticalVehiclesStart): Solution {
+  if (start && "model" in start) return search(startIdenticalVehicles(p, start.model, budget, start.routes, start.penalties), budget);
+  return search(startPerVehicle(p, budget, start), budget);
 }
 
 /** The loop, from the current solution the family's start left. */
@@ -48,20 +40,22 @@ function search<C extends Candidate>(parts: IlsParts<C>, budget: Budget): Soluti
     current.repriced();
     acceptance.pricesChanged(current.cost());
   };
+  const bestKnown = () => best.solution !== null;
   let sinceBest = 0;
   while (!budget.tick()) {
     current.beginCandidate();
     perturbation.perturb(rng);
-    const candidate = education.educate(best.solution !== null);
+    const candidate = education.educate(bestKnown());
     sinceBest = best.consider(candidate) ? 0 : sinceBest + 1;
     const currentCost = current.cost();
-    const verdict = infeasible?.judge(candidate.feasible, currentCost, candidate.cost, best.solution !== null) ?? null;
+    const verdict = infeasible?.judge(candidate.feasible, currentCost, candidate.cost, bestKnown()) ?? null;
     if (verdict ?? acceptance.accept(currentCost, candidate.cost, progress())) current.keep(candidate);
     else current.undo();
     if (restarts.givesUp(sinceBest)) break;
     if (recombination?.step()) sinceBest = 0;
+    // New prices on one side of a restart or the other: see PriceAdaptation.beforeRestart.
     if (prices.beforeRestart) newPrices();
-    if (restarts.due(sinceBest, best.solution !== null, progress)) {
+    if (restarts.due(sinceBest, bestKnown(), progress)) {
       current.backToBest(best.solution!);
       if (restarts.freshAcceptance) acceptance.reset(current.cost());
     }

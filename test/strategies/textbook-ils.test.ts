@@ -142,7 +142,7 @@ describe("textbook iterated local search (hgs above 300 customers)", function ()
           const reported: Solution[] = [];
           budget.onImprovement((s) => reported.push(s));
           // The savings may use more routes than there are vehicles: the search places the rest.
-          const found = iteratedLocalSearch(p, budget, undefined, {
+          const found = iteratedLocalSearch(p, budget, {
             model: m,
             routes: clarkeWrightSolution(p).routes,
             penalties: initialPenalties(m),

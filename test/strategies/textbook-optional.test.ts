@@ -256,7 +256,7 @@ describe("optional customers in the textbook iterated local search (operators/in
         const reported: Solution[] = [];
         budget.onImprovement((s) => reported.push(s));
         const start = Array.from({ length: m.routes }, () => [] as number[]);
-        const found = iteratedLocalSearch(p, budget, undefined, { model: m, routes: start, penalties: initialPenalties(m) });
+        const found = iteratedLocalSearch(p, budget, { model: m, routes: start, penalties: initialPenalties(m) });
         if (reported.length === 0) return;
         searched++;
         const costs = reported.map((s) => {

@@ -169,7 +169,7 @@ describe("iterated local search under binding windows (hgs above 100 customers w
         const budget = new Budget(performance.now() + 60_000, o.seed, 150);
         const reported: Solution[] = [];
         budget.onImprovement((s) => reported.push(s));
-        const found = iteratedLocalSearch(p, budget, undefined, {
+        const found = iteratedLocalSearch(p, budget, {
           model: m,
           routes: start.routes.slice(0, m.routes),
           penalties: initialPenalties(m),
