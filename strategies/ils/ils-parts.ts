@@ -18,7 +18,7 @@ export interface CurrentSolution<C extends Candidate> {
   keep(candidate: C): void;
   /** The candidate is rejected. */
   undo(): void;
-  /** The prices changed. */
+  /** The prices changed: a cost kept for the current solution is priced again. */
   repriced(): void;
   /** Back to the best solution after a long stagnation. */
   backToBest(best: Solution): void;
