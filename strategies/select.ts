@@ -39,7 +39,7 @@ export interface SelectionRule {
  *   decides between its genetic search and its textbook iterated local search (hgs/index.ts,
  *   strategies/settings.ts).
  * - Everything else (mixed fleets, several depots or different start and end nodes, speeds, soft
- *   windows) up to 1,000 customers: hgs's general search (ils/general-ils.ts), ahead of ALNS.
+ *   windows) up to 1,000 customers: hgs's general search (ils/per-vehicle-ils.ts), ahead of ALNS.
  * - Above 1,000 customers, rich problems and textbook ones with binding windows, and above 2,000
  *   every other textbook problem: the decomposition (strategies/large), sub-problems of whole
  *   routes that keep their vehicles, depots and windows, searched by hgs. It beat ALNS and the

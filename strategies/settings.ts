@@ -106,7 +106,7 @@ export function hgsSettings(customers: number, override: SettingsOverride = {}):
   };
 }
 
-// ---- the general iterated local search (ils/general-ils.ts) ----
+// ---- the iterated local search on any fleet (ils/per-vehicle-ils.ts) ----
 
 /** Families where set partitioning over the route pool is off by default (see poolFamily). */
 export type PoolFamily = "skills" | "types" | "depots";
@@ -123,7 +123,7 @@ export interface PerVehicleSettings {
    * the load price never falls below its starting value.
    */
   feasibleCurrent: boolean;
-  /** Acceptance by the annealed threshold with this starting weight (null: the family's own, general-ils.ts). */
+  /** Acceptance by the annealed threshold with this starting weight (null: the family's own, per-vehicle-ils.ts). */
   thresholdWeight: number | null;
   /** Set-partitioning recombination of the route pool (ils/pool-recombination.ts). */
   setPartitioning: boolean;

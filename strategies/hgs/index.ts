@@ -5,8 +5,8 @@ import { denseMatrixRefusal, type CompiledProblem, type Solution } from "../core
 import { STRATEGY_FEATURES, TRAVEL_FEATURES, type Strategy, type StrategyFeature } from "../core/strategy.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { geneticSearch } from "../genetic/genetic-search.js";
-import { iteratedLocalSearch } from "../ils/general-ils.js";
-import { startingPrices, textbookIteratedLocalSearch } from "../ils/textbook-ils.js";
+import { iteratedLocalSearch } from "../ils/iterated-local-search.js";
+import { startingPrices } from "../ils/identical-vehicles-ils.js";
 import { optionalStart } from "../ils/optional-start.js";
 import { buildModel, initialPenalties } from "../search/textbook-model.js";
 import type { ProblemData } from "../search/problem-data.js";
@@ -24,14 +24,15 @@ import { tripSearch, tripsRefusal } from "./trips.js";
  * Above ITERATED_SEARCH_ABOVE customers without binding windows, and above
  * WINDOWS_ITERATED_ABOVE with them (strategies/settings.ts), where a generation costs too much to
  * evolve a population in the time given, the iterated local search around the same local search
- * (ils/textbook-ils.ts). Optional stops (node_skip_penalties, allow_unassigned) when they are the
- * only rules: that same iterated local search at every size, with moves that serve and leave out
+ * (ils/iterated-local-search.ts on that model, ils/identical-vehicles-ils.ts). Optional stops
+ * (node_skip_penalties, allow_unassigned) when they are the only rules: that same iterated local
+ * search at every size, with moves that serve and leave out
  * customers (operators/insert-unserved.ts, remove-optional.ts). Everything else (mixed fleets, several depots or
  * different start and end nodes, speeds, soft windows, and the load rules of constraints.md:
  * pickups, backhauls, shipments, extra dimensions; skills, shifts and route limits): giant-tour split no longer fits, so the
- * iterated local search around the general granular local search (ils/general-ils.ts) that
+ * iterated local search around the general granular local search (ils/per-vehicle-ils.ts) that
  * prices every route on its own vehicle; except backhauls on a textbook fleet, which PyVRP's
- * transformation (search/backhaul-model.ts) hands to the textbook iterated local search.
+ * transformation (search/backhaul-model.ts) hands to the identical-vehicles model.
  */
 /** The travel features its search honours (core/travel.ts); it declines the others. */
 const HGS_TRAVEL: readonly StrategyFeature[] = [
@@ -76,13 +77,11 @@ export const hgs: Strategy = {
       // (search/backhaul-model.ts), at any size.
       const backhauls = buildBackhaulModel(p);
       if (backhauls.ok)
-        return textbookIteratedLocalSearch(
-          p,
-          backhauls.model,
-          budget,
-          complete(backhauls.model, startRoutes(p, backhauls.model, initial)),
-          initialPenalties(backhauls.model),
-        );
+        return iteratedLocalSearch(p, budget, {
+          model: backhauls.model,
+          routes: complete(backhauls.model, startRoutes(p, backhauls.model, initial)),
+          penalties: initialPenalties(backhauls.model),
+        });
       // Mixed fleets, several depots, speeds and soft windows: the general iterated local search.
       return iteratedLocalSearch(p, budget, initial);
     }
@@ -95,22 +94,21 @@ export const hgs: Strategy = {
       if (settings.optionalStopsMethod === "general") return iteratedLocalSearch(p, budget, initial);
       // Not the savings of every customer alone: see ils/optional-start.ts.
       const prices = initialPenalties(m);
-      return textbookIteratedLocalSearch(
-        p,
-        m,
-        budget,
-        initial ? startRoutes(p, m, initial) : optionalStart(p, m, startingPrices(m, prices), budget.rng),
-        prices,
-      );
+      return iteratedLocalSearch(p, budget, {
+        model: m,
+        routes: initial ? startRoutes(p, m, initial) : optionalStart(p, m, startingPrices(m, prices), budget.rng),
+        penalties: prices,
+      });
     }
     const start = startRoutes(p, m, initial);
     if (m.windows === null && settings.capacityMethod === "iterated") {
-      return textbookIteratedLocalSearch(p, m, budget, complete(m, start), initialPenalties(m));
+      return iteratedLocalSearch(p, budget, { model: m, routes: complete(m, start), penalties: initialPenalties(m) });
     }
     // Binding windows: by size (strategies/settings.ts).
     const method = m.windows === null ? "genetic" : settings.windowsMethod;
     if (method === "general") return iteratedLocalSearch(p, budget, initial);
-    if (method === "iterated") return textbookIteratedLocalSearch(p, m, budget, complete(m, start), initialPenalties(m));
+    if (method === "iterated")
+      return iteratedLocalSearch(p, budget, { model: m, routes: complete(m, start), penalties: initialPenalties(m) });
     return geneticSearch(p, m, budget, complete(m, start));
   },
 };

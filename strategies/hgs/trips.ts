@@ -1,6 +1,6 @@
 import type { Budget } from "../core/budget.js";
 import type { CompiledProblem, Solution } from "../core/problem.js";
-import { iteratedLocalSearch } from "../ils/general-ils.js";
+import { iteratedLocalSearch } from "../ils/iterated-local-search.js";
 import { copiesBack, copiesOf, expandTrips } from "../search/trip-copies.js";
 import { withPlanRules } from "../search/trip-plans.js";
 

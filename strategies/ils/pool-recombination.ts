@@ -77,7 +77,7 @@ export class PoolRecombination {
   /**
    * The cheapest plan found from the pool and the best solution's routes (one list per vehicle),
    * or null when none is cheaper than `bestCost` by more than rounding. The plan is priced as the
-   * search's objective prices a solution (general-ils.ts `consider`): its routes' prices on their
+   * search's objective prices a solution (per-vehicle-parts.ts, PerVehicleBest): its routes' prices on their
    * vehicles plus the skip prices of the customers it leaves out.
    */
   recombine(best: readonly (readonly number[])[], bestCost: number): number[][] | null {
@@ -88,7 +88,7 @@ export class PoolRecombination {
 
   /**
    * The cheapest plan from the pool with at most `routeLimit` routes, whatever its cost against
-   * the best (a start for the search with a vehicle fewer, general-ils.ts), or null when the pool
+   * the best (a start for the search with a vehicle fewer, set-partitioning-step.ts), or null when the pool
    * has none, HiGHS finds none within SQUEEZE_SHARE of the budget, or the fleet has several vehicle
    * types (the limit is on the one type's routes).
    */

@@ -6,7 +6,7 @@ import type { Routes } from "../search/routes.js";
 const FEASIBLE_EPS = 1e-9;
 
 /**
- * A copy of the general search's routes with their summed objective and excesses (general-ils.ts):
+ * A copy of the general search's routes with their summed objective and excesses (per-vehicle-parts.ts):
  * what the search keeps as its current and best solutions, and how it prices and judges them.
  */
 export interface Snapshot {

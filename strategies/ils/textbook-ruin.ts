@@ -5,7 +5,7 @@ import { Pieces } from "../search/pieces.js";
 import { ClusterRoute } from "../search/moves/textbook-cluster-route.js";
 
 /**
- * Ruin and recreate of the textbook iterated local search (textbook-ils.ts), after SISR
+ * Ruin and recreate of the iterated local search on the identical-vehicles model (identical-vehicles-ils.ts), after SISR
  * (Christiaens and Vanden Berghe 2020), written for the textbook local search's routes: remove
  * a few strings of consecutive customers from routes that pass near a random customer, then
  * reinsert each removed customer greedily with blinks. Both work in place on the local search's

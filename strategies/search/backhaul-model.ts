@@ -10,7 +10,7 @@ import { assembleModel, identicalVehiclesMismatch, type ModelOutcome } from "./t
  * larger of the two totals (two additive load dimensions, priced exactly by the route model's
  * load segments, route-loads.ts), and the order rule is one forbidden kind of arc, pickup node ->
  * delivery node, priced at ORDER_ARC_FACTOR longest edges per such arc. The textbook local search
- * and its iterated search (ils/textbook-ils.ts, O(1) move pricing on a lower bound of the load,
+ * and its iterated search (ils/identical-vehicles-ils.ts, O(1) move pricing on a lower bound of the load,
  * exact load in `confirm`) then search these problems as they search a CVRP; a solution that still
  * holds such an arc is refused by the evaluator and never reported.
  */

@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import fc from "fast-check";
-import { LateAcceptance, ThresholdAcceptance } from "../../strategies/ils/acceptance.js";
+import { InfeasibleCandidates, LateAcceptance, ThresholdAcceptance } from "../../strategies/ils/acceptance.js";
 
-describe("acceptance criteria of the general iterated local search", () => {
+describe("acceptance criteria of the iterated local search", () => {
   it("late acceptance takes a candidate that beats the current one or the current one of `length` iterations ago", () => {
     const late = new LateAcceptance(3, 100);
     expect(late.accept(100, 101, 0)).to.equal(false); // slot 0 holds 100
@@ -49,5 +49,28 @@ describe("acceptance criteria of the general iterated local search", () => {
     threshold.reset();
     expect(threshold.accept(10, 11, 0)).to.equal(true); // alone after the reset
     expect(threshold.accept(10, 500, 0)).to.equal(false); // best 11, mean 255.5, w 1: limit 255.5
+  });
+
+  it("late acceptance with a tolerance asks for a margin, and may keep its history across price changes", () => {
+    const late = new LateAcceptance(2, 100, { tolerance: 1, keepAcrossPrices: true });
+    expect(late.accept(100, 99.5, 0)).to.equal(false); // within the tolerance of both
+    expect(late.accept(100, 98.5, 0)).to.equal(true);
+    late.pricesChanged(50); // kept: slot 0 still holds 100
+    expect(late.accept(98.5, 99, 0)).to.equal(false); // slot 0: 100 - 1 = 99, not beaten
+    late.reset(200); // a restart starts afresh whatever the option
+    expect(late.accept(150, 180, 0)).to.equal(true);
+    const plain = new LateAcceptance(2, 100);
+    plain.pricesChanged(10);
+    expect(plain.accept(10, 50, 0)).to.equal(false); // the history was refilled at the new prices
+  });
+
+  it("an infeasible candidate is refused once a feasible solution is known, or taken only when cheaper", () => {
+    const never = new InfeasibleCandidates(true, false);
+    expect(never.judge(false, 10, 5, true)).to.equal(false);
+    expect(never.judge(false, 10, 5, false)).to.equal(null); // no feasible solution yet: the criterion decides
+    expect(never.judge(true, 10, 50, true)).to.equal(null); // feasible: the criterion decides
+    const cheaper = new InfeasibleCandidates(false, true);
+    expect(cheaper.judge(false, 10, 9, true)).to.equal(true);
+    expect(cheaper.judge(false, 10, 11, true)).to.equal(false);
   });
 });

@@ -6,7 +6,7 @@ import { evaluateSolution } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { hgs } from "../../strategies/hgs/index.js";
-import { iteratedLocalSearch } from "../../strategies/ils/general-ils.js";
+import { iteratedLocalSearch } from "../../strategies/ils/iterated-local-search.js";
 import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
 import { backhaulMismatch, buildBackhaulModel } from "../../strategies/search/backhaul-model.js";
 import { SwapStar } from "../../strategies/search/moves/swap-star.js";

@@ -5,7 +5,7 @@ import { Budget } from "../../strategies/core/budget.js";
 import { evaluateSolution } from "../../strategies/core/evaluator.js";
 import { findStrategy } from "../../strategies/registry.js";
 import { selectStrategy } from "../../strategies/select.js";
-import { iteratedLocalSearch } from "../../strategies/ils/general-ils.js";
+import { iteratedLocalSearch } from "../../strategies/ils/iterated-local-search.js";
 import { loadArb, loadInstance } from "./load-problems.js";
 
 describe("solving with load rules (pickups, backhauls, shipments, extra dimensions)", function () {

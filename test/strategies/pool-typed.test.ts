@@ -5,7 +5,7 @@ import { Budget } from "../../strategies/core/budget.js";
 import { evaluateRoute, evaluateSolution } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
-import { iteratedLocalSearch } from "../../strategies/ils/general-ils.js";
+import { iteratedLocalSearch } from "../../strategies/ils/iterated-local-search.js";
 import { PoolRecombination } from "../../strategies/ils/pool-recombination.js";
 import { buildProblemData, type ProblemData } from "../../strategies/search/problem-data.js";
 import { addCustomerInsertions } from "../../strategies/search/pool/customer-enrichment.js";
@@ -39,7 +39,7 @@ function vehiclesPricing(p: CompiledProblem, m: ProblemData, route: PooledRoute)
 }
 
 /**
- * The search's objective of a solution (general-ils.ts `consider`): the evaluator's cost plus the search's
+ * The search's objective of a solution (per-vehicle-parts.ts PerVehicleBest): the evaluator's cost plus the search's
  * price of required customers left out.
  */
 function objective(p: CompiledProblem, m: ProblemData, solution: Solution): { feasible: boolean; cost: number } {

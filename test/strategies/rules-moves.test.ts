@@ -4,7 +4,7 @@ import { compileRequest } from "../../src/problem/compile-request.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import { evaluateSolution } from "../../strategies/core/evaluator.js";
 import { Rng } from "../../strategies/core/rng.js";
-import { iteratedLocalSearch } from "../../strategies/ils/general-ils.js";
+import { iteratedLocalSearch } from "../../strategies/ils/iterated-local-search.js";
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
 import { Budget } from "../../strategies/core/budget.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
@@ -58,7 +58,7 @@ describe("the search under optional stops, skills, shifts and route limits (rout
           // Nothing on a vehicle without its skills; every customer left out may be.
           for (const [v, route] of rs.routes().entries())
             for (const c of route) expect(!rules.allowed || rules.allowed[v * p.nodeCount + c] === 1).to.equal(true);
-          // The general search ruins problems with rules preferring short routes (general-ils.ts).
+          // The general search ruins problems with rules preferring short routes (per-vehicle-ils.ts).
           recreate(ls.pricing, rng, ruin(rs, rng, 1 + rng.int(p.customers.length), true));
           expect(rs.totalCost()).to.be.closeTo(total(), 1e-6 * Math.max(1, total()));
           const routed = new Set(rs.routes().flat());

@@ -11,7 +11,7 @@ import { hgs } from "../../strategies/hgs/index.js";
 import { LocalSearch } from "../../strategies/search/local-search.js";
 import { buildModel, initialPenalties, type Penalties } from "../../strategies/search/textbook-model.js";
 import type { ProblemData } from "../../strategies/search/problem-data.js";
-import { textbookIteratedLocalSearch } from "../../strategies/ils/textbook-ils.js";
+import { iteratedLocalSearch } from "../../strategies/ils/iterated-local-search.js";
 import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
 
 /** A random single-depot CVRP with identical vehicles; with `hours`, also a working-hours cap that binds on some routes. */
@@ -142,7 +142,11 @@ describe("textbook iterated local search (hgs above 300 customers)", function ()
           const reported: Solution[] = [];
           budget.onImprovement((s) => reported.push(s));
           // The savings may use more routes than there are vehicles: the search places the rest.
-          const found = textbookIteratedLocalSearch(p, m, budget, clarkeWrightSolution(p).routes, initialPenalties(m));
+          const found = iteratedLocalSearch(p, budget, {
+            model: m,
+            routes: clarkeWrightSolution(p).routes,
+            penalties: initialPenalties(m),
+          });
           if (reported.length === 0) {
             // Never feasible (too small a fleet or too tight hours): the last routes, reported infeasible.
             expect(evaluateSolution(p, found).feasible).to.equal(false);

@@ -7,7 +7,7 @@ import { evaluateSolution } from "../../strategies/core/evaluator.js";
 import type { Solution } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { hgs } from "../../strategies/hgs/index.js";
-import { textbookIteratedLocalSearch } from "../../strategies/ils/textbook-ils.js";
+import { iteratedLocalSearch } from "../../strategies/ils/iterated-local-search.js";
 import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
 import { LocalSearch } from "../../strategies/search/local-search.js";
 import { InsertUnserved } from "../../strategies/search/operators/insert-unserved.js";
@@ -256,7 +256,7 @@ describe("optional customers in the textbook iterated local search (operators/in
         const reported: Solution[] = [];
         budget.onImprovement((s) => reported.push(s));
         const start = Array.from({ length: m.routes }, () => [] as number[]);
-        const found = textbookIteratedLocalSearch(p, m, budget, start, initialPenalties(m));
+        const found = iteratedLocalSearch(p, budget, { model: m, routes: start, penalties: initialPenalties(m) });
         if (reported.length === 0) return;
         searched++;
         const costs = reported.map((s) => {

@@ -12,7 +12,7 @@ import { hgs } from "../../strategies/hgs/index.js";
 import { LocalSearch } from "../../strategies/search/local-search.js";
 import { buildModel, initialPenalties, routeSegment, type Penalties } from "../../strategies/search/textbook-model.js";
 import type { ProblemData } from "../../strategies/search/problem-data.js";
-import { textbookIteratedLocalSearch } from "../../strategies/ils/textbook-ils.js";
+import { iteratedLocalSearch } from "../../strategies/ils/iterated-local-search.js";
 import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
 import { TimeSegment } from "../../strategies/search/time-segment.js";
 import { WindowInsertion } from "../../strategies/search/textbook/window-insertion.js";
@@ -169,7 +169,11 @@ describe("iterated local search under binding windows (hgs above 100 customers w
         const budget = new Budget(performance.now() + 60_000, o.seed, 150);
         const reported: Solution[] = [];
         budget.onImprovement((s) => reported.push(s));
-        const found = textbookIteratedLocalSearch(p, m, budget, start.routes.slice(0, m.routes), initialPenalties(m));
+        const found = iteratedLocalSearch(p, budget, {
+          model: m,
+          routes: start.routes.slice(0, m.routes),
+          penalties: initialPenalties(m),
+        });
         if (reported.length === 0) return;
         searched++;
         const costs = reported.map((s) => {

@@ -3,7 +3,7 @@ import type { PooledRoute } from "./route-pool.js";
 
 /**
  * The customers as rows of set partitioning (set-partition.ts), priced as the search's objective
- * prices a solution (general-ils.ts `consider`): the routes' prices plus the skip prices of the
+ * prices a solution (ils/per-vehicle-parts.ts, PerVehicleBest): the routes' prices plus the skip prices of the
  * customers left out (fleet-rules.ts skipPrice). A customer with a finite skip price (optional, or
  * required when unassigned ones are allowed) is an optional row, and a column serving it costs
  * that much less: the partition's total plus the sum of all finite skip prices is then exactly

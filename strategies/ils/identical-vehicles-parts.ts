@@ -1,0 +1,194 @@
+import type { Budget } from "../core/budget.js";
+import { evaluateSolution } from "../core/evaluator.js";
+import type { CompiledProblem, Solution } from "../core/problem.js";
+import type { Rng } from "../core/rng.js";
+import type { LocalSearch } from "../search/local-search.js";
+import { toSolution } from "../search/textbook/solutions.js";
+import { attemptsRepair, type BestSolution, type Candidate, type CurrentSolution, type Education } from "./ils-parts.js";
+import type { SegmentPrices } from "./price-adaptation.js";
+
+/** Rounding allowed in the local search's running sums when a cost must beat another. */
+const EPS = 1e-7;
+
+/** Which constraints the routes the local search holds keep: load, duration and (under binding windows) time warp. */
+export class Constraints {
+  /** Under binding windows the working-hours cap applies to the scheduled duration (the route model's time segments). */
+  readonly durationLimit: number;
+  constructor(private readonly ls: LocalSearch) {
+    this.durationLimit = ls.m.windows ? ls.m.windows.maxDuration : ls.m.durationLimit;
+  }
+
+  load(): boolean {
+    for (let r = 0; r < this.ls.m.routes; r++) if (this.ls.overloaded(r)) return false;
+    return true;
+  }
+
+  duration(): boolean {
+    for (let r = 0; r < this.ls.m.routes; r++) if (this.ls.durationOf(r) > this.durationLimit + 1e-7) return false;
+    return true;
+  }
+
+  /** No time warp (always true without binding windows). */
+  warp(): boolean {
+    if (!this.ls.m.windows) return true;
+    for (let r = 0; r < this.ls.m.routes; r++) if (this.ls.timeWarpOf(r) > 1e-9) return false;
+    return true;
+  }
+
+  all(): boolean {
+    return this.load() && this.duration() && this.warp();
+  }
+
+  /** Whether route r breaks a constraint. */
+  broken(r: number): boolean {
+    const ls = this.ls;
+    return ls.overloaded(r) || ls.durationOf(r) > this.durationLimit + 1e-7 || (ls.m.windows !== null && ls.timeWarpOf(r) > 1e-9);
+  }
+}
+
+/**
+ * The current solution lives in the local search: a rejected candidate is undone by restoring
+ * only the routes it rewrote (those modified since the perturbation began), O(changed routes).
+ */
+export class InPlaceCurrent implements CurrentSolution<Candidate> {
+  private readonly saved: Int32Array[];
+  private readonly savedLength: Int32Array;
+  private mark = -1;
+  private currentCost = 0;
+  constructor(
+    private readonly p: CompiledProblem,
+    private readonly ls: LocalSearch,
+    private readonly rng: Rng,
+    private readonly stop: () => boolean,
+  ) {
+    this.saved = Array.from({ length: ls.m.routes }, () => new Int32Array(ls.m.customers.length));
+    this.savedLength = new Int32Array(ls.m.routes);
+  }
+
+  /** The routes the local search holds become current. */
+  takeHeld(): void {
+    this.save(-1);
+    this.currentCost = this.ls.totalCost();
+  }
+
+  beginCandidate(): void {
+    this.mark = this.ls.clock;
+  }
+
+  cost(): number {
+    return this.currentCost;
+  }
+
+  keep(candidate: Candidate): void {
+    this.save(this.mark);
+    this.currentCost = candidate.cost;
+  }
+
+  undo(): void {
+    const rs = this.ls.rs;
+    const since = this.mark;
+    // Optional customers: one the candidate served may be on no saved route, so forget the candidate's places first.
+    if (this.ls.m.skipPrice) {
+      for (let r = 0; r < this.ls.m.routes; r++) {
+        if (rs.modifiedAt[r]! <= since) continue;
+        const seq = rs.seq[r]!;
+        for (let k = 1; k <= rs.length[r]!; k++) if (rs.routeOf[seq[k]!] === r) rs.routeOf[seq[k]!] = -1;
+      }
+    }
+    for (let r = 0; r < this.ls.m.routes; r++) if (rs.modifiedAt[r]! > since) this.ls.setRoute(r, this.saved[r]!, this.savedLength[r]!);
+  }
+
+  repriced(): void {
+    this.currentCost = this.ls.totalCost();
+  }
+
+  /** The best again, descended from at the current prices. */
+  backToBest(best: Solution): void {
+    this.ls.loadRoutes(Array.from({ length: this.ls.m.routes }, (_, r) => best.routes[r] ?? []));
+    this.ls.run(this.rng, this.stop);
+    this.takeHeld();
+  }
+
+  solution(): Solution {
+    return toSolution(this.p, this.ls.routes());
+  }
+
+  private save(since: number): void {
+    const rs = this.ls.rs;
+    for (let r = 0; r < this.ls.m.routes; r++) {
+      if (rs.modifiedAt[r]! <= since) continue;
+      this.savedLength[r] = rs.length[r]!;
+      this.saved[r]!.set(rs.seq[r]!.subarray(1, rs.length[r]! + 1));
+    }
+  }
+}
+
+/**
+ * The local search again only around the routes the perturbation changed; an infeasible outcome is
+ * repaired as in HGS: the local search again under penalties x10, then x100, looking first at the
+ * routes that break a constraint, until the routes are feasible; the prices go back after.
+ */
+export class IdenticalVehiclesEducation implements Education<Candidate> {
+  constructor(
+    private readonly ls: LocalSearch,
+    private readonly constraints: Constraints,
+    private readonly prices: SegmentPrices,
+    private readonly rng: Rng,
+    private readonly stop: () => boolean,
+  ) {}
+
+  educate(bestKnown: boolean): Candidate {
+    const c = this.constraints;
+    this.ls.runLocalised(this.rng, this.stop);
+    const load = c.load();
+    const duration = c.duration();
+    const warp = c.warp();
+    this.prices.record(load, duration, warp);
+    if (!(load && duration && warp) && attemptsRepair(this.rng, bestKnown)) this.repair();
+    return { cost: this.ls.totalCost(), feasible: c.all() };
+  }
+
+  repair(): void {
+    const ls = this.ls;
+    const pen = this.prices.current;
+    for (const factor of [10, 100]) {
+      ls.penalties = {
+        load: pen.load * factor,
+        duration: pen.duration * factor,
+        timeWarp: ls.m.windows ? pen.timeWarp * factor : pen.timeWarp,
+      };
+      ls.reprice();
+      for (let r = 0; r < ls.m.routes; r++) if (this.constraints.broken(r)) ls.markChanged(r);
+      ls.runLocalised(this.rng, this.stop);
+      if (this.constraints.all()) break;
+    }
+    ls.penalties = pen;
+    ls.reprice();
+  }
+}
+
+/** The best feasible solution: the local search's routes when their penalised cost is a new low and the evaluator agrees. */
+export class IdenticalVehiclesBest implements BestSolution<Candidate> {
+  solution: Solution | null = null;
+  private cost = Number.POSITIVE_INFINITY;
+  constructor(
+    private readonly p: CompiledProblem,
+    private readonly ls: LocalSearch,
+    private readonly budget: Budget,
+  ) {}
+
+  consider(candidate: Candidate): boolean {
+    return candidate.feasible && this.record(candidate.cost);
+  }
+
+  /** Records the routes the local search holds, feasible at `cost`, when they are a new best. */
+  record(cost: number): boolean {
+    if (cost >= this.cost - EPS) return false;
+    const solution = toSolution(this.p, this.ls.routes());
+    if (!evaluateSolution(this.p, solution).feasible) return false;
+    this.solution = solution;
+    this.cost = cost;
+    this.budget.improved(toSolution(this.p, solution.routes));
+    return true;
+  }
+}

@@ -1,0 +1,194 @@
+import type { Budget } from "../core/budget.js";
+import { evaluateSolution } from "../core/evaluator.js";
+import type { CompiledProblem, Solution } from "../core/problem.js";
+import type { Rng } from "../core/rng.js";
+import type { LocalSearch } from "../search/local-search.js";
+import type { PenaltyManager } from "../search/penalty-manager.js";
+import type { PerVehiclePricing } from "../search/pricing/per-vehicle.js";
+import type { ProblemData } from "../search/problem-data.js";
+import type { Routes } from "../search/routes.js";
+import { attemptsRepair, type BestSolution, type Candidate, type CurrentSolution, type Education } from "./ils-parts.js";
+import type { PoolRecombination } from "./pool-recombination.js";
+import { recreate, ruin, ruinShortestRoute } from "./ruin-recreate.js";
+import { looksFeasible, penalised, recordOutcome, snapshot, type Snapshot } from "./snapshot.js";
+
+/** An educated solution of the per-vehicle family: a copy of its routes with their objective and excesses. */
+export interface SnapshotCandidate extends Candidate {
+  readonly snapshot: Snapshot;
+}
+
+/**
+ * The current solution is a snapshot, loaded into the local search before each perturbation (only
+ * routes that differ are rewritten). With `feasibleCurrent` an infeasible current (an education
+ * whose repair failed, before a feasible solution was known) gives way to the best once one is
+ * known: kept, its penalised cost at low prices stayed below every feasible candidate's, and no
+ * candidate could replace it until the prices had risen far enough.
+ */
+export class SnapshotCurrent implements CurrentSolution<SnapshotCandidate> {
+  current!: Snapshot;
+  constructor(
+    private readonly rs: Routes,
+    private readonly ls: LocalSearch<PerVehiclePricing>,
+    private readonly penalties: PenaltyManager,
+    private readonly best: PerVehicleBest,
+    private readonly feasibleCurrent: boolean,
+  ) {}
+
+  beginCandidate(): void {
+    this.ls.loadRoutes(this.current.routes);
+    // Localised education: only what the ruin and recreate (then the moves) change is examined.
+    this.ls.focus();
+  }
+
+  cost(): number {
+    return penalised(this.current, this.penalties.current);
+  }
+
+  /** `s` becomes current as it is. */
+  set(s: Snapshot): void {
+    this.current = s;
+  }
+
+  keep(candidate: SnapshotCandidate): void {
+    this.current = candidate.snapshot;
+    this.feasibleOnceKnown();
+  }
+
+  undo(): void {
+    this.feasibleOnceKnown();
+  }
+
+  repriced(): void {}
+
+  backToBest(best: Solution): void {
+    this.rs.loadRoutes(best.routes);
+    this.current = snapshot(this.rs);
+  }
+
+  solution(): Solution {
+    return { routes: this.current.routes };
+  }
+
+  /** With a feasible current: the best replaces an infeasible current once it is known. */
+  feasibleOnceKnown(): void {
+    const best = this.best.solution;
+    if (!this.feasibleCurrent || best === null || looksFeasible(this.current)) return;
+    this.rs.loadRoutes(best.routes);
+    this.current = snapshot(this.rs);
+  }
+}
+
+/**
+ * The general granular local search on a penalised cost (after `focus`, only around what changed);
+ * an infeasible result is repaired with the prices raised x10, then x100, revisiting the routes that
+ * break a constraint. With `feasibleCurrent` every infeasible result gets a repair (infeasible
+ * candidates never become current), and the prices adapt to the education's own outcome, before
+ * any repair: counting repaired outcomes (nearly all feasible) kept lowering the load price while
+ * the educations came out ever more overloaded, every repair then a plan far dearer than the best.
+ */
+export class PerVehicleEducation implements Education<SnapshotCandidate> {
+  constructor(
+    private readonly rs: Routes,
+    private readonly ls: LocalSearch<PerVehiclePricing>,
+    private readonly penalties: PenaltyManager,
+    private readonly pool: PoolRecombination | null,
+    private readonly feasibleCurrent: boolean,
+    private readonly rng: Rng,
+    private readonly stop: () => boolean,
+  ) {}
+
+  educate(bestKnown: boolean): SnapshotCandidate {
+    const { rs, ls, penalties, pool } = this;
+    ls.run(this.rng, this.stop);
+    pool?.harvest();
+    let result = snapshot(rs);
+    const beforeRepair = result;
+    if (!looksFeasible(result) && attemptsRepair(this.rng, bestKnown, this.feasibleCurrent)) {
+      for (const factor of [10, 100]) {
+        rs.penalties = penalties.scaled(factor);
+        rs.reprice();
+        ls.revisitViolating();
+        ls.run(this.rng, this.stop);
+        const repaired = snapshot(rs);
+        pool?.harvest();
+        if (looksFeasible(repaired)) {
+          result = repaired;
+          break;
+        }
+      }
+      rs.penalties = penalties.current;
+      rs.reprice();
+      ls.revisitViolating();
+    }
+    recordOutcome(penalties, this.feasibleCurrent ? beforeRepair : result);
+    return { snapshot: result, cost: penalised(result, penalties.current), feasible: looksFeasible(result) };
+  }
+}
+
+/**
+ * The best feasible solution. With rules the search's objective adds the skip prices of unserved
+ * customers (the evaluator's cost has the optional ones' penalties; required ones left out, when
+ * allowed, are priced as the search prices them, so that serving one always counts as better).
+ */
+export class PerVehicleBest implements BestSolution<SnapshotCandidate> {
+  solution: Solution | null = null;
+  cost = Number.POSITIVE_INFINITY;
+  constructor(
+    private readonly p: CompiledProblem,
+    private readonly m: ProblemData,
+    private readonly budget: Budget,
+  ) {}
+
+  consider(candidate: SnapshotCandidate): boolean {
+    return this.considerSnapshot(candidate.snapshot);
+  }
+
+  considerSnapshot(s: Snapshot): boolean {
+    if (!looksFeasible(s) || s.objective + s.unserved >= this.cost - 1e-9) return false;
+    const solution = { routes: s.routes.map((r) => r.slice()) };
+    const score = evaluateSolution(this.p, solution);
+    const cost = this.m.rules && score.missing.length > 0 ? score.cost + requiredPrice(this.m, score.missing) : score.cost;
+    if (!score.feasible || cost >= this.cost - 1e-9) return false;
+    this.solution = solution;
+    this.cost = cost;
+    this.budget.improved({ routes: solution.routes.map((r) => r.slice()) });
+    return true;
+  }
+}
+
+/** The search's price of required customers left unserved (allowed unassigned). */
+function requiredPrice(m: ProblemData, missing: readonly number[]): number {
+  let total = 0;
+  for (const c of missing) total += m.rules!.skipPrice[c]!;
+  return total;
+}
+
+/**
+ * Ruins a few nearby customers or a route (`shortRoutes`: preferring short routes) and reinserts
+ * them greedily through the pricing. Shipments (`eliminations`): that share of perturbations
+ * removes the route with the fewest stops instead, and the used routes must take its customers
+ * first (no vehicle may open); whatever they could not take goes anywhere after.
+ */
+export class RuinRecreate {
+  constructor(
+    private readonly rs: Routes,
+    private readonly pricing: PerVehiclePricing,
+    private readonly maxRuin: number,
+    private readonly shortRoutes: boolean,
+    private readonly eliminations: number,
+  ) {}
+
+  perturb(rng: Rng): void {
+    const rs = this.rs;
+    const eliminated = this.eliminations > 0 && rng.next() < this.eliminations ? ruinShortestRoute(rs, rng) : [];
+    const eliminate = eliminated.length > 0;
+    const removed = eliminate ? eliminated : ruin(rs, rng, 1 + rng.int(this.maxRuin), this.shortRoutes);
+    recreate(this.pricing, rng, removed, false, !eliminate);
+    if (eliminate)
+      recreate(
+        this.pricing,
+        rng,
+        removed.filter((c) => rs.routeOf[c]! < 0),
+      );
+  }
+}
