@@ -82,7 +82,7 @@ export const hgs: Strategy = {
           routes: complete(backhauls.model, startRoutes(p, backhauls.model, initial)),
           penalties: initialPenalties(backhauls.model),
         });
-      // Mixed fleets, several depots, speeds and soft windows: the general iterated local search.
+      // Mixed fleets, several depots, speeds and soft windows: the iterated local search priced per vehicle.
       return iteratedLocalSearch(p, budget, initial);
     }
     const m = outcome.model;

@@ -16,7 +16,7 @@ export function tripsRefusal(p: CompiledProblem): string | null {
 }
 
 /**
- * Several trips and release times: the general iterated local search on the problem with reload
+ * Several trips and release times: the iterated local search, priced per vehicle, on the problem with reload
  * copies (search/trip-copies.ts), whose route model prices trips (search/route-trips.ts) and keeps
  * the given plan's locked stops (reload stops among them) and reassignment cost; the best
  * solutions it reports and returns are mapped back to the request's nodes.
