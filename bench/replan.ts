@@ -8,7 +8,8 @@
  * (reassignment_cost) at S times the first answer's cost per customer, as a dispatcher who wants
  * a stop moved only when that saves a share of an average stop's cost; a list (`0,0.02,0.05`)
  * solves warm once per price from the same first answer and cold solve. Costs are reported
- * without that price, so warm and cold compare on the same objective.
+ * without that price, so warm and cold compare on the same objective. Each solve's iterations go
+ * to stderr, to tell a slow search from a converged one.
  *
  * `node --import tsx bench/replan.ts [--only NAME,...] [--time S] [--first-time S] [--seed N]
  * [--reassignment-share S[,S...]] [--bench-dir DIR]`
@@ -99,6 +100,7 @@ for (const name of names) {
     const warmCost = warm.total_cost - (warm.reassignment_cost_total ?? 0);
     const difference = (100 * (warmCost - cold.total_cost)) / cold.total_cost;
     const movedShare = (100 * moved) / Math.max(1, change.unlockedVehicle.size);
+    console.error(`${name}: cold ${cold.iterations} iterations, warm (${share}) ${warm.iterations}`);
     differences[k]!.push(difference);
     movedShares[k]!.push(movedShare);
     return `${warmCost.toFixed(1)} | ${difference.toFixed(2)} | ${movedShare.toFixed(1)}`;
