@@ -142,7 +142,7 @@ export function startPerVehicle(p: CompiledProblem, budget: Budget, initial?: So
       ? new ThresholdAcceptance(THRESHOLD_HISTORY, mode.thresholdWeight, keepAcrossPrices)
       : diversified || shipments
         ? new ThresholdAcceptance(THRESHOLD_HISTORY, THRESHOLD_WEIGHT, keepAcrossPrices)
-        : new LateAcceptance(HISTORY, penalised(current.current, penalties.current), { keepAcrossPrices });
+        : new LateAcceptance(HISTORY, penalised(current.current, penalties.current));
   const maxRuin = Math.min(m.customers.length, Math.max(MIN_RUIN, Math.min(MAX_RUIN, Math.ceil(m.customers.length / 40))));
   return {
     current,
