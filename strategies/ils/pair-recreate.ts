@@ -23,7 +23,7 @@ function nearRoutes(ls: PerVehiclePricing, pickup: number, delivery: number, int
 function insertPair(ls: PerVehiclePricing, r: number, pickup: number, delivery: number, i: number, j: number): void {
   const rs = ls.rs;
   const out = new Int32Array(rs.length[r]! + 2);
-  const count = rs.write(ls.pairInsertion.place(r, pickup, delivery, i, j), out);
+  const count = rs.candidates.write(ls.pairInsertion.place(r, pickup, delivery, i, j), out);
   rs.setRoute(r, out, count);
 }
 

@@ -183,7 +183,7 @@ function insertionDelta(rs: Routes, c: number, r: number, j: number): number {
     .add(r, 1, j)
     .node(c)
     .add(r, j + 1, rs.length[r]!);
-  return rs.price(r, pieces) - rs.cost[r]!;
+  return rs.candidates.price(r, pieces) - rs.cost[r]!;
 }
 
 /**
@@ -250,7 +250,7 @@ export function recreate(ls: PerVehiclePricing, rng: Rng, removed: number[], lar
       .node(c)
       .add(bestRoute, bestAfter + 1, rs.length[bestRoute]!);
     const out = new Int32Array(pieces.size);
-    const count = rs.write(pieces, out);
+    const count = rs.candidates.write(pieces, out);
     rs.setRoute(bestRoute, out, count);
   }
 }

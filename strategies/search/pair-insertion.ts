@@ -89,7 +89,7 @@ export class PairInsertion {
         if (fixed + unit * (distance + delta) >= limit) continue;
         const p = this.place(r, pickup, delivery, i, j);
         // A pair placed in order into a route that keeps its pairs keeps them: no check needed.
-        const price = rs.price(r, p, true);
+        const price = rs.candidates.price(r, p, true);
         if (price < limit) {
           limit = price;
           best = price;

@@ -1,19 +1,17 @@
 import { evaluateRoute } from "../core/evaluator.js";
 import { visitWarp } from "./travel-data.js";
 import { ChangedCustomers } from "./changed-customers.js";
+import { CandidatePrices } from "./candidate-prices.js";
 import { CostEvaluator } from "./cost-evaluator.js";
 import type { ProblemData } from "./problem-data.js";
 import type { Penalties } from "./penalties.js";
-import type { Pieces } from "./pieces.js";
 import { OtherMatrixPrefixes } from "./distance-profiles.js";
-import { piecesDistance, piecesLoad, piecesService, writePieces } from "./piece-walks.js";
 import { RouteLoads } from "./route-loads.js";
 import { RouteLocks } from "./route-locks.js";
 import { RouteReassignment } from "./route-reassignment.js";
 import { RouteRules } from "./route-rules.js";
 import { RouteTimes } from "./route-times.js";
 import { RouteTrips } from "./route-trips.js";
-import type { TimeSegment } from "./time-segment.js";
 
 /**
  * THE route model of the search, for every method: one route per vehicle (its start node at
@@ -25,7 +23,8 @@ import type { TimeSegment } from "./time-segment.js";
  * vehicle's, which is what makes moves between mixed vehicles and depots exact. Soft windows
  * (lateness delays the rest of the route) are priced by simulating the candidate with the shared
  * evaluator: exact, O(route length). Every price goes through `costs` (cost-evaluator.ts): the
- * identical-vehicles pricing (pricing/identical-vehicles.ts) from totals, the per-vehicle one with basePrice/timePrice.
+ * identical-vehicles pricing (pricing/identical-vehicles.ts) from totals, the per-vehicle one
+ * through `candidates` (candidate-prices.ts).
  */
 export class Routes {
   readonly seq: Int32Array[];
@@ -77,8 +76,10 @@ export class Routes {
   clock = 0;
   /** Customers whose route neighbours changed, when a localised search asked for it (trackChanges). */
   changes: ChangedCustomers | null = null;
-  /** Prices every route and candidate at the current penalties. */
+  /** Prices every route at the current penalties. */
   readonly costs: CostEvaluator;
+  /** Prices candidate routes (pieces of these routes on a vehicle) at the same penalties. */
+  readonly candidates: CandidatePrices;
   private readonly buffer: Int32Array;
 
   constructor(readonly m: ProblemData) {
@@ -116,6 +117,7 @@ export class Routes {
     this.locks = m.locks ? new RouteLocks(m.locks, m.routes) : null;
     this.reassignment = m.reassignment ? new RouteReassignment(m.reassignment, m.routes, slots) : null;
     this.buffer = new Int32Array(slots);
+    this.candidates = new CandidatePrices(this);
     for (let r = 0; r < m.routes; r++) this.setRoute(r, this.buffer, 0);
   }
 
@@ -270,90 +272,5 @@ export class Routes {
     let total = 0;
     for (let r = 0; r < this.m.routes; r++) total += this.cost[r]!;
     return total;
-  }
-
-  /**
-   * Fixed + unit x distance + load penalty of vehicle v driving `pieces` (0 when empty): a lower
-   * bound of the full price, checked first so that most candidates never reach the time part.
-   * With `limit`: once fixed + unit x distance alone reaches it, that part is returned without
-   * the order and load walks (the full price can only be higher, so a caller that refuses a
-   * price >= limit decides the same; those walks are a large share of the time on shipments).
-   */
-  basePrice(v: number, pieces: Pieces, orderKept = false, limit = Number.POSITIVE_INFINITY): number {
-    if (this.locks && !this.locks.keeps(v, pieces)) return Number.POSITIVE_INFINITY;
-    if (pieces.size === 0) return 0;
-    // Skills first: on problems with them most refused candidates are refused here, in O(pieces).
-    if (this.rules && !this.rules.allows(v, pieces, this.seq)) return Number.POSITIVE_INFINITY;
-    const m = this.m;
-    const distance = piecesDistance(this, v, pieces);
-    const travel = m.fixedCost[v]! + m.unitCost[v]! * distance + (this.reassignment ? this.reassignment.price(v, pieces) : 0);
-    if (travel >= limit) return travel;
-    const order = this.loads?.order;
-    if (order && !orderKept && order.brokenPieces(pieces, this.seq, this.routeOf, this.pos)) return Number.POSITIVE_INFINITY;
-    // Backhauls: a delivery after a pickup is refused, as PyVRP refuses a backhaul -> linehaul arc.
-    if (order && order.orderExcessPieces(pieces, this.seq) > 0) return Number.POSITIVE_INFINITY;
-    const excess = this.trips?.reloads
-      ? this.trips.excess(v, this.buffer, 0, this.write(pieces, this.buffer) - 1)
-      : this.loads
-        ? this.loads.excessOfPieces(v, pieces, this.seq)
-        : piecesLoad(this, pieces) - m.capacity[v]!;
-    const price = travel + (excess > 0 ? this.penalties.load * excess : 0);
-    return this.rules ? price + this.rules.capPrice(v, pieces, distance, this.penalties) : price;
-  }
-
-  /** The time part of the price: time warp and working-hours excess, or soft lateness (exact), or additive duration excess. */
-  timePrice(v: number, pieces: Pieces): number {
-    const m = this.m;
-    if (pieces.size === 0) return 0;
-    const pen = this.penalties;
-    if (this.trips?.timed) {
-      const seg = this.trips.segment(v, this.buffer, 0, this.write(pieces, this.buffer) - 1);
-      return this.costs.timePrice(seg, m.maxDurationOf![v]!);
-    }
-    if (this.times) {
-      return this.costs.routeTimePrice(v, this.times.segmentOf(v, pieces, this.seq, this.length), m.maxDurationOf![v]!);
-    }
-    if (m.twStart) {
-      const count = this.write(pieces, this.buffer);
-      const score = evaluateRoute(m.p, v, this.buffer, count);
-      const warp = m.visitTimes ? pen.timeWarp * visitWarp(m, score) : 0;
-      return score.latePenalty + (score.timeCost ?? 0) + pen.duration * score.durationExcessMin + warp;
-    }
-    if (m.durationLimit === Number.POSITIVE_INFINITY) return 0;
-    const excess = this.distanceOf(v, pieces) / m.speed[v]! + this.serviceOf(pieces) - m.durationLimit;
-    return excess > 0 ? pen.duration * excess : 0;
-  }
-
-  /** orderKept: the caller knows the candidate keeps every shipment whole (pair-insertion.ts), so it is not checked. */
-  price(v: number, pieces: Pieces, orderKept = false): number {
-    return this.basePrice(v, pieces, orderKept) + this.timePrice(v, pieces);
-  }
-
-  /** Time segment of vehicle v driving `pieces` from its start node to its end node (hard windows). */
-  segmentOf(v: number, pieces: Pieces): TimeSegment {
-    return this.times!.segmentOf(v, pieces, this.seq, this.length);
-  }
-
-  /** Time price (as timePrice) of vehicle v driving customers[0..count) under hard windows, from scratch (0 without them). */
-  listTimePrice(v: number, customers: ArrayLike<number>, count: number): number {
-    if (count > 0 && this.trips?.timed)
-      return this.costs.timePrice(this.trips.segment(v, customers, 0, count - 1), this.m.maxDurationOf![v]!);
-    if (count === 0 || !this.times) return 0;
-    return this.costs.routeTimePrice(v, this.times.listSegment(v, customers, count), this.m.maxDurationOf![v]!);
-  }
-
-  /** Distance of vehicle v driving `pieces` from its start to its end node. */
-  distanceOf(v: number, pieces: Pieces): number {
-    return piecesDistance(this, v, pieces);
-  }
-
-  /** Service minutes of the customers in `pieces`. */
-  serviceOf(pieces: Pieces): number {
-    return piecesService(this, pieces);
-  }
-
-  /** Writes the customers of `pieces` in order into `out`; returns their count. */
-  write(pieces: Pieces, out: Int32Array): number {
-    return writePieces(this, pieces, out);
   }
 }

@@ -48,9 +48,9 @@ describe("route model: base price with a limit", function () {
               .add(r, i, i)
               .add(r, j + 1, i - 1)
               .add(r, i + 1, len);
-          const exact = rs.basePrice(r, pieces);
+          const exact = rs.candidates.basePrice(r, pieces);
           const limit = share * rs.cost[r]!;
-          const bounded = rs.basePrice(r, pieces, false, limit);
+          const bounded = rs.candidates.basePrice(r, pieces, false, limit);
           if (bounded === exact) full++;
           else {
             cut++;

@@ -131,7 +131,7 @@ describe("locked stops in the general search's route model", function () {
     const rs = new Routes(buildProblemData(compileRequest(req).problem));
     rs.loadRoutes(req.initial_routes);
     const pieces = new Pieces();
-    const price = (v: number, build: (x: Pieces) => Pieces) => rs.price(v, build(pieces.reset()));
+    const price = (v: number, build: (x: Pieces) => Pieces) => rs.candidates.price(v, build(pieces.reset()));
     expect(price(0, (x) => x.add(0, 1, 4))).to.be.closeTo(rs.cost[0]!, 1e-9);
     expect(
       price(0, (x) => x.add(0, 1, 2).node(5).add(0, 3, 4)),

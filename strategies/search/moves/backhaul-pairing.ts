@@ -53,7 +53,7 @@ export function repairBackhaulPairing(ls: PerVehiclePricing): boolean {
         .reset()
         .add(ra, 1, cut[a]!)
         .add(rb, cut[b]! + 1, rs.length[rb]!);
-      cost[a * n + b] = rs.price(ra, candidate);
+      cost[a * n + b] = rs.candidates.price(ra, candidate);
     }
   }
   const match = minimumAssignment(cost, n);
@@ -69,7 +69,7 @@ export function repairBackhaulPairing(ls: PerVehiclePricing): boolean {
       .add(ra, 1, cut[a]!)
       .add(rb, cut[match[a]!]! + 1, rs.length[rb]!);
     const out = new Int32Array(candidate.size);
-    rs.write(candidate, out);
+    rs.candidates.write(candidate, out);
     lists.push(out);
   }
   for (let a = 0; a < n; a++) rs.setRoute(routes[a]!, lists[a]!, lists[a]!.length, false);

@@ -40,8 +40,8 @@ export function linehaulTwoOptStar(ls: PerVehiclePricing, ru: number, i: number,
 function mayPay(ls: PerVehiclePricing, ru: number, rv: number): boolean {
   const rs = ls.rs;
   const m = rs.m;
-  const costA = ls.a.size > 0 ? m.fixedCost[ru]! + m.unitCost[ru]! * rs.distanceOf(ru, ls.a) : 0;
-  const costB = ls.b.size > 0 ? m.fixedCost[rv]! + m.unitCost[rv]! * rs.distanceOf(rv, ls.b) : 0;
+  const costA = ls.a.size > 0 ? m.fixedCost[ru]! + m.unitCost[ru]! * rs.candidates.distanceOf(ru, ls.a) : 0;
+  const costB = ls.b.size > 0 ? m.fixedCost[rv]! + m.unitCost[rv]! * rs.candidates.distanceOf(rv, ls.b) : 0;
   return costA + costB < ls.before - 1e-7;
 }
 

@@ -45,7 +45,7 @@ export function pairRelocate(ls: PerVehiclePricing, pickup: number, rv: number, 
     cachedDurationPrice = pen.duration;
     cachedPickup = pickup;
     cachedClock = rs.modifiedAt[ru]!;
-    cachedLeft = rs.price(ru, a, true);
+    cachedLeft = rs.candidates.price(ru, a, true);
   }
   const left = cachedLeft;
   if (left >= before - EPS) return false;
@@ -58,8 +58,8 @@ export function pairRelocate(ls: PerVehiclePricing, pickup: number, rv: number, 
   else if (nearDelivery) after = pair.best(rv, pickup, delivery, limit, 0, Number.MAX_SAFE_INTEGER, at - 1, at);
   else after = pair.best(rv, pickup, delivery, limit, at - 1, at);
   if (after === Number.POSITIVE_INFINITY) return false;
-  const countB = rs.write(pair.place(rv, pickup, delivery, pair.i, pair.j), ls.outB);
-  const countA = rs.write(a, ls.outA);
+  const countB = rs.candidates.write(pair.place(rv, pickup, delivery, pair.i, pair.j), ls.outB);
+  const countA = rs.candidates.write(a, ls.outA);
   ls.predicted = left + after;
   rs.setRoute(ru, ls.outA, countA);
   rs.setRoute(rv, ls.outB, countB);

@@ -16,7 +16,7 @@ export function insertReload(ls: PerVehiclePricing, u: number, r: number): boole
   let best = rs.cost[r]! - EPS;
   let bestAt = -1;
   for (let j = 1; j < len; j++) {
-    const price = rs.price(
+    const price = rs.candidates.price(
       r,
       a
         .reset()
@@ -35,7 +35,7 @@ export function insertReload(ls: PerVehiclePricing, u: number, r: number): boole
     .node(u)
     .add(r, bestAt + 1, len);
   ls.predicted = best;
-  const count = rs.write(a, ls.outA);
+  const count = rs.candidates.write(a, ls.outA);
   rs.setRoute(r, ls.outA, count);
   ls.onCommit?.(best, r, -1);
   return true;
@@ -72,7 +72,7 @@ export function moveReload(ls: PerVehiclePricing, u: number): boolean {
           .add(r, j + 2, len);
   for (let j = 1; j < len - 1; j++) {
     if (j === i - 1) continue;
-    const price = rs.price(r, place(j));
+    const price = rs.candidates.price(r, place(j));
     if (price < best) {
       best = price;
       bestAt = j;
@@ -81,7 +81,7 @@ export function moveReload(ls: PerVehiclePricing, u: number): boolean {
   if (bestAt < 0) return false;
   place(bestAt);
   ls.predicted = best;
-  const count = rs.write(a, ls.outA);
+  const count = rs.candidates.write(a, ls.outA);
   rs.setRoute(r, ls.outA, count);
   ls.onCommit?.(best, r, -1);
   return true;

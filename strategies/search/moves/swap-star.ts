@@ -290,7 +290,8 @@ export class SwapStar {
     }
     if (this.ls.times) {
       // Chosen on distance and load; priced exactly (time warp, duration) before it is applied.
-      bestAfter += this.ls.listTimePrice(r1, this.host.scratch, new1) + this.ls.listTimePrice(r2, this.host.scratch2, new2);
+      bestAfter +=
+        this.ls.candidates.listTimePrice(r1, this.host.scratch, new1) + this.ls.candidates.listTimePrice(r2, this.host.scratch2, new2);
       if (bestAfter >= before - EPS) return false;
     }
     this.host.setRoute(r1, this.host.scratch, new1);

@@ -99,7 +99,7 @@ export class ClusterRoute {
         // The detour bounds the rise from below (penalties only add).
         if (m.unitCost[q]! * (d[a * n + c]! + d[c * n + b]! - d[a * n + b]!) >= best) continue;
         const rise =
-          ls.rs.price(
+          ls.rs.candidates.price(
             q,
             ls.pricing.a
               .reset()
@@ -160,7 +160,7 @@ export class ClusterRoute {
       // The price rises at least by the detour (penalties only add): a position that cannot gain most is not priced.
       const unpenalised = ls.costs.travel(r, distance + detour);
       if (value - (unpenalised - before) <= bestGain) continue;
-      const price = ls.rs.price(
+      const price = ls.rs.candidates.price(
         r,
         ls.pricing.a
           .reset()

@@ -56,10 +56,10 @@ export function improveFleetUse(ls: PerVehiclePricing): boolean {
 function moveRoute(ls: PerVehiclePricing, r: number, free: number): boolean {
   const rs = ls.rs;
   whole.reset().add(r, 1, rs.length[r]!);
-  const after = rs.price(free, whole);
+  const after = rs.candidates.price(free, whole);
   if (after >= rs.cost[r]! - EPS) return false;
   const out = new Int32Array(whole.size);
-  const count = rs.write(whole, out);
+  const count = rs.candidates.write(whole, out);
   rs.setRoute(free, out, count);
   rs.setRoute(r, out, 0);
   ls.onCommit?.(after, free, r);
@@ -72,14 +72,14 @@ function swapRoutes(ls: PerVehiclePricing, r1: number, r2: number): boolean {
   whole.reset().add(r1, 1, rs.length[r1]!);
   other.reset().add(r2, 1, rs.length[r2]!);
   const before = rs.cost[r1]! + rs.cost[r2]!;
-  const base = rs.basePrice(r2, whole) + rs.basePrice(r1, other);
+  const base = rs.candidates.basePrice(r2, whole) + rs.candidates.basePrice(r1, other);
   if (base >= before - EPS) return false;
-  const after = base + rs.timePrice(r2, whole) + rs.timePrice(r1, other);
+  const after = base + rs.candidates.timePrice(r2, whole) + rs.candidates.timePrice(r1, other);
   if (after >= before - EPS) return false;
   const out1 = new Int32Array(whole.size);
   const out2 = new Int32Array(other.size);
-  rs.write(whole, out1);
-  rs.write(other, out2);
+  rs.candidates.write(whole, out1);
+  rs.candidates.write(other, out2);
   rs.setRoute(r1, out2, out2.length);
   rs.setRoute(r2, out1, out1.length);
   ls.onCommit?.(after, r1, r2);

@@ -61,7 +61,7 @@ export class InsertUnserved {
       .add(r, 1, this.bestFrom - 1)
       .node(u)
       .add(r, this.bestTo + 1, rs.length[r]!);
-    ls.predicted = rs.price(r, ls.a);
+    ls.predicted = rs.candidates.price(r, ls.a);
     return true;
   }
 
@@ -80,7 +80,7 @@ export class InsertUnserved {
       .add(r, 1, from - 1)
       .node(u)
       .add(r, to + 1, rs.length[r]!);
-    const gain = skip + freed - (rs.price(r, a) - rs.cost[r]!);
+    const gain = skip + freed - (rs.candidates.price(r, a) - rs.cost[r]!);
     if (gain > this.bestGain) {
       this.bestGain = gain;
       this.bestRoute = r;

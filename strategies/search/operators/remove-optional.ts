@@ -25,7 +25,7 @@ export class RemoveOptional {
       .reset()
       .add(r, 1, i - 1)
       .add(r, i + 1, rs.length[r]!);
-    const after = rs.price(r, a);
+    const after = rs.candidates.price(r, a);
     if (after + skip >= rs.cost[r]! - EPS) return false;
     ls.predicted = after;
     this.r = r;

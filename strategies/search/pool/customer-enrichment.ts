@@ -50,7 +50,7 @@ export function addCustomerInsertions(pool: RoutePool, scratch: Routes, routes: 
         const a = seq[j]!;
         const b = seq[j + 1]!;
         if (fixed + unit * (base + d[a * n + c]! + d[c * n + b]! - d[a * n + b]!) >= limit) continue;
-        const price = scratch.price(
+        const price = scratch.candidates.price(
           r,
           pieces
             .reset()

@@ -51,7 +51,7 @@ export function addPairInsertions(pool: RoutePool, scratch: Routes, routes: read
     }
     for (let k = 0; k < cheapest.count; k++) {
       const pickup = cheapest.items[k]!;
-      const count = scratch.write(insertion.place(r, pickup, partner[pickup]!, placeI[pickup]!, placeJ[pickup]!), buffer);
+      const count = scratch.candidates.write(insertion.place(r, pickup, partner[pickup]!, placeI[pickup]!, placeJ[pickup]!), buffer);
       scratch.setRoute(r, buffer, count, false);
       if (isFeasible(scratch, r)) pool.add(m.typeOf[r]!, buffer.subarray(0, count), scratch.objective[r]!);
       scratch.setRoute(r, old, len, false);

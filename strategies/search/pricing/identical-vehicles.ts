@@ -87,13 +87,13 @@ export class IdenticalVehiclesPricing implements MovePricing {
       if (this.predicted >= this.before - EPS) return false;
     }
     if (!this.m.windows) return true;
-    this.predicted += this.rs.timePrice(ra, this.a) + this.rs.timePrice(rb, this.b);
+    this.predicted += this.rs.candidates.timePrice(ra, this.a) + this.rs.candidates.timePrice(rb, this.b);
     return this.predicted < this.before - EPS;
   }
 
   commitPair(ra: number, rb: number): void {
-    const countA = this.rs.write(this.a, this.outA);
-    const countB = this.rs.write(this.b, this.outB);
+    const countA = this.rs.candidates.write(this.a, this.outA);
+    const countB = this.rs.candidates.write(this.b, this.outB);
     this.writer.setRoute(ra, this.outA, countA);
     this.writer.setRoute(rb, this.outB, countB);
     if (this.onCommit) this.onCommit(this.predicted, ra, rb);
@@ -125,7 +125,7 @@ export class IdenticalVehiclesPricing implements MovePricing {
       if (this.predicted >= this.rs.cost[r]! - EPS) return false;
     }
     if (!this.m.windows) return true;
-    this.predicted += this.rs.timePrice(r, this.a);
+    this.predicted += this.rs.candidates.timePrice(r, this.a);
     return this.predicted < this.rs.cost[r]! - EPS;
   }
 
@@ -148,7 +148,7 @@ export class IdenticalVehiclesPricing implements MovePricing {
   }
 
   commitWithin(r: number): void {
-    const count = this.rs.write(this.a, this.outA);
+    const count = this.rs.candidates.write(this.a, this.outA);
     this.writer.setRoute(r, this.outA, count);
     if (this.onCommit) this.onCommit(this.predicted, r, -1);
   }

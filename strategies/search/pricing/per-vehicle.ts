@@ -99,16 +99,16 @@ export class PerVehiclePricing implements MovePricing {
   confirmWithin(r: number, orderKept = false): boolean {
     const rs = this.rs;
     const before = rs.cost[r]!;
-    const base = rs.basePrice(r, this.a, orderKept, before);
+    const base = rs.candidates.basePrice(r, this.a, orderKept, before);
     if (!below(base, before)) return false;
-    const after = base + rs.timePrice(r, this.a);
+    const after = base + rs.candidates.timePrice(r, this.a);
     if (!below(after, before)) return false;
     this.predicted = after;
     return true;
   }
 
   commitWithin(r: number): void {
-    const count = this.rs.write(this.a, this.outA);
+    const count = this.rs.candidates.write(this.a, this.outA);
     this.writer.setRoute(r, this.outA, count);
     this.onCommit?.(this.predicted, r, -1);
   }
@@ -167,12 +167,12 @@ export class PerVehiclePricing implements MovePricing {
   /** Whether pieces `a` on ru's vehicle and `b` on rv's cost less than `before`, priced exactly (the price goes to `predicted`). */
   confirmPair(ru: number, rv: number, orderKept = false): boolean {
     const rs = this.rs;
-    const baseA = rs.basePrice(ru, this.a, orderKept, this.before);
+    const baseA = rs.candidates.basePrice(ru, this.a, orderKept, this.before);
     // Prices are never negative: a first route already as dear as both was is enough to stop.
     if (!below(baseA, this.before)) return false;
-    const baseB = rs.basePrice(rv, this.b, orderKept, this.before - baseA);
+    const baseB = rs.candidates.basePrice(rv, this.b, orderKept, this.before - baseA);
     if (!below(baseA + baseB, this.before)) return false;
-    const after = baseA + baseB + rs.timePrice(ru, this.a) + rs.timePrice(rv, this.b);
+    const after = baseA + baseB + rs.candidates.timePrice(ru, this.a) + rs.candidates.timePrice(rv, this.b);
     if (!below(after, this.before)) return false;
     this.predicted = after;
     return true;
@@ -180,8 +180,8 @@ export class PerVehiclePricing implements MovePricing {
 
   commitPair(ru: number, rv: number): void {
     const rs = this.rs;
-    const countA = rs.write(this.a, this.outA);
-    const countB = rs.write(this.b, this.outB);
+    const countA = rs.candidates.write(this.a, this.outA);
+    const countB = rs.candidates.write(this.b, this.outB);
     this.writer.setRoute(ru, this.outA, countA);
     this.writer.setRoute(rv, this.outB, countB);
     this.onCommit?.(this.predicted, ru, rv);

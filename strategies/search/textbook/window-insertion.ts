@@ -17,7 +17,7 @@ export class WindowInsertion {
   /** Time penalty of route r (sequence `seq`, end node at `end`) with customer c inserted after position j. */
   penalty(r: number, _seq: Int32Array, end: number, j: number, c: number, pen: Penalties): number {
     const model = this.routes;
-    const seg = model.segmentOf(
+    const seg = model.candidates.segmentOf(
       r,
       this.pieces
         .reset()

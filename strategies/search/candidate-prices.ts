@@ -1,0 +1,126 @@
+import { evaluateRoute } from "../core/evaluator.js";
+import type { CostEvaluator } from "./cost-evaluator.js";
+import type { Pieces } from "./pieces.js";
+import { piecesDistance, piecesLoad, piecesService, writePieces, type PieceSource } from "./piece-walks.js";
+import type { RouteLoads } from "./route-loads.js";
+import type { RouteLocks } from "./route-locks.js";
+import type { RouteReassignment } from "./route-reassignment.js";
+import type { RouteRules } from "./route-rules.js";
+import type { RouteTimes } from "./route-times.js";
+import type { RouteTrips } from "./route-trips.js";
+import type { TimeSegment } from "./time-segment.js";
+import { visitWarp } from "./travel-data.js";
+
+/** The parts of the route model (routes.ts) that price a candidate route. */
+export interface CandidateSource extends PieceSource {
+  readonly length: Int32Array;
+  readonly routeOf: Int32Array;
+  readonly pos: Int32Array;
+  readonly times: RouteTimes | null;
+  readonly loads: RouteLoads | null;
+  readonly trips: RouteTrips | null;
+  readonly rules: RouteRules | null;
+  readonly locks: RouteLocks | null;
+  readonly reassignment: RouteReassignment | null;
+  readonly costs: CostEvaluator;
+}
+
+/**
+ * The price of a candidate route, a vehicle driving pieces (pieces.ts) of the model's routes, in
+ * about O(pieces): a bound (fixed + unit x distance, the load part and the rules' caps) that most
+ * candidates fail, then the time part (time segments under hard windows, the shared evaluator
+ * under soft ones, the additive duration otherwise). The stored routes' own prices are routes.ts's.
+ */
+export class CandidatePrices {
+  private readonly buffer: Int32Array;
+
+  constructor(private readonly rs: CandidateSource) {
+    this.buffer = new Int32Array(rs.m.customers.length + 2);
+  }
+
+  /**
+   * Fixed + unit x distance + load penalty of vehicle v driving `pieces` (0 when empty): a lower
+   * bound of the full price, checked first so that most candidates never reach the time part.
+   * With `limit`: once fixed + unit x distance alone reaches it, that part is returned without
+   * the order and load walks (the full price can only be higher, so a caller that refuses a
+   * price >= limit decides the same; those walks are a large share of the time on shipments).
+   * orderKept: the caller knows the candidate keeps every shipment whole (pair-insertion.ts).
+   */
+  basePrice(v: number, pieces: Pieces, orderKept = false, limit = Number.POSITIVE_INFINITY): number {
+    const rs = this.rs;
+    if (rs.locks && !rs.locks.keeps(v, pieces)) return Number.POSITIVE_INFINITY;
+    if (pieces.size === 0) return 0;
+    // Skills first: on problems with them most refused candidates are refused here, in O(pieces).
+    if (rs.rules && !rs.rules.allows(v, pieces, rs.seq)) return Number.POSITIVE_INFINITY;
+    const m = rs.m;
+    const distance = piecesDistance(rs, v, pieces);
+    const travel = m.fixedCost[v]! + m.unitCost[v]! * distance + (rs.reassignment ? rs.reassignment.price(v, pieces) : 0);
+    if (travel >= limit) return travel;
+    const order = rs.loads?.order;
+    if (order && !orderKept && order.brokenPieces(pieces, rs.seq, rs.routeOf, rs.pos)) return Number.POSITIVE_INFINITY;
+    // Backhauls: a delivery after a pickup is refused, as PyVRP refuses a backhaul -> linehaul arc.
+    if (order && order.orderExcessPieces(pieces, rs.seq) > 0) return Number.POSITIVE_INFINITY;
+    const excess = rs.trips?.reloads
+      ? rs.trips.excess(v, this.buffer, 0, this.write(pieces, this.buffer) - 1)
+      : rs.loads
+        ? rs.loads.excessOfPieces(v, pieces, rs.seq)
+        : piecesLoad(rs, pieces) - m.capacity[v]!;
+    const price = travel + (excess > 0 ? rs.costs.penalties.load * excess : 0);
+    return rs.rules ? price + rs.rules.capPrice(v, pieces, distance, rs.costs.penalties) : price;
+  }
+
+  /** The time part of the price: time warp and working-hours excess, or soft lateness (exact), or additive duration excess. */
+  timePrice(v: number, pieces: Pieces): number {
+    const rs = this.rs;
+    const m = rs.m;
+    if (pieces.size === 0) return 0;
+    const pen = rs.costs.penalties;
+    if (rs.trips?.timed) {
+      const seg = rs.trips.segment(v, this.buffer, 0, this.write(pieces, this.buffer) - 1);
+      return rs.costs.timePrice(seg, m.maxDurationOf![v]!);
+    }
+    if (rs.times) return rs.costs.routeTimePrice(v, rs.times.segmentOf(v, pieces, rs.seq, rs.length), m.maxDurationOf![v]!);
+    if (m.twStart) {
+      const count = this.write(pieces, this.buffer);
+      const score = evaluateRoute(m.p, v, this.buffer, count);
+      const warp = m.visitTimes ? pen.timeWarp * visitWarp(m, score) : 0;
+      return score.latePenalty + (score.timeCost ?? 0) + pen.duration * score.durationExcessMin + warp;
+    }
+    if (m.durationLimit === Number.POSITIVE_INFINITY) return 0;
+    const excess = this.distanceOf(v, pieces) / m.speed[v]! + this.serviceOf(pieces) - m.durationLimit;
+    return excess > 0 ? pen.duration * excess : 0;
+  }
+
+  /** The full price (orderKept: as in basePrice). */
+  price(v: number, pieces: Pieces, orderKept = false): number {
+    return this.basePrice(v, pieces, orderKept) + this.timePrice(v, pieces);
+  }
+
+  /** Time segment of vehicle v driving `pieces` from its start node to its end node (hard windows). */
+  segmentOf(v: number, pieces: Pieces): TimeSegment {
+    return this.rs.times!.segmentOf(v, pieces, this.rs.seq, this.rs.length);
+  }
+
+  /** Time price (as timePrice) of vehicle v driving customers[0..count) under hard windows, from scratch (0 without them). */
+  listTimePrice(v: number, customers: ArrayLike<number>, count: number): number {
+    const rs = this.rs;
+    if (count > 0 && rs.trips?.timed) return rs.costs.timePrice(rs.trips.segment(v, customers, 0, count - 1), rs.m.maxDurationOf![v]!);
+    if (count === 0 || !rs.times) return 0;
+    return rs.costs.routeTimePrice(v, rs.times.listSegment(v, customers, count), rs.m.maxDurationOf![v]!);
+  }
+
+  /** Distance of vehicle v driving `pieces` from its start to its end node. */
+  distanceOf(v: number, pieces: Pieces): number {
+    return piecesDistance(this.rs, v, pieces);
+  }
+
+  /** Service minutes of the customers in `pieces`. */
+  serviceOf(pieces: Pieces): number {
+    return piecesService(this.rs, pieces);
+  }
+
+  /** Writes the customers of `pieces` in order into `out`; returns their count. */
+  write(pieces: Pieces, out: Int32Array): number {
+    return writePieces(this.rs, pieces, out);
+  }
+}
