@@ -12,8 +12,13 @@
  * to stderr, to tell a slow search from a converged one.
  *
  * `node --import tsx bench/replan.ts [--only NAME,...] [--time S] [--first-time S] [--seed N]
- * [--reassignment-share S[,S...]] [--bench-dir DIR]`
+ * [--reassignment-share S[,S...]] [--bench-dir DIR] [--cache FILE]`
+ *
+ * `--cache FILE` keeps each instance's first answer and cold cost there (by instance, seed and
+ * times) and reuses them: two runs that differ only in the warm search then solve the same changed
+ * problems against the same cold costs, a paired comparison instead of two clocked first answers.
  */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { solveRequest, type SolvedResultObject } from "../src/problem/solve-request.js";
 import { entryRequest, loadBenchmarks } from "./benchmark-folder.js";
@@ -41,6 +46,7 @@ const { values } = parseArgs({
     seed: { type: "string", default: "1" },
     "reassignment-share": { type: "string", default: "0" },
     "bench-dir": { type: "string" },
+    cache: { type: "string" },
   },
 });
 const seed = Number(values.seed);
@@ -61,6 +67,17 @@ function customersOf(result: SolvedResultObject, vehicles: number): number[][] {
   return routes;
 }
 
+/** What a run keeps of an instance's first answer and cold solve, for another run to reuse. */
+interface CachedSolves {
+  firstCost: number;
+  firstRoutes: number[][];
+  coldCost: number;
+  coldIterations: number;
+}
+const cacheFile = values.cache;
+const cache: Record<string, CachedSolves> = cacheFile && existsSync(cacheFile) ? JSON.parse(readFileSync(cacheFile, "utf8")) : {};
+const cacheKey = (name: string) => `${name}|seed ${seed}|first ${values["first-time"]}|cold ${seconds}`;
+
 const shares = values["reassignment-share"].split(",").map(Number);
 for (const share of shares)
   if (!Number.isFinite(share) || share < 0) throw new Error(`bench: --reassignment-share '${share}' is not a share`);
@@ -78,36 +95,53 @@ for (const name of names) {
   const entry = benchmarks.entries.find((e) => e.name === name);
   if (!entry) throw new Error(`bench: instance ${name} not found (${benchmarks.lookedFor})`);
   const request = entryRequest(entry, benchmarks);
-  const first = solve(request, name, Number(values["first-time"]));
-  if (typeof first === "string") {
-    console.log(`| ${name} | first solve failed: ${first} |`);
-    continue;
+  const cached = cache[cacheKey(name)];
+  let firstCost: number;
+  let firstRoutes: number[][];
+  if (cached) ({ firstCost, firstRoutes } = cached);
+  else {
+    const first = solve(request, name, Number(values["first-time"]));
+    if (typeof first === "string") {
+      console.log(`| ${name} | first solve failed: ${first} |`);
+      continue;
+    }
+    firstCost = first.total_cost;
+    firstRoutes = customersOf(first, request.vehicle_num);
   }
-  const change = replanChange(request, customersOf(first, request.vehicle_num), 0.05, seed);
-  const cold = solve(change.cold, `${name}-cold`, seconds);
-  if (typeof cold === "string") {
-    console.log(`| ${name} | ${change.removed} / ${change.added} | ${change.locked} | ${cold} |`);
-    continue;
+  const change = replanChange(request, firstRoutes, 0.05, seed);
+  let coldCost: number;
+  let coldIterations: number;
+  if (cached) ({ coldCost, coldIterations } = cached);
+  else {
+    const cold = solve(change.cold, `${name}-cold`, seconds);
+    if (typeof cold === "string") {
+      console.log(`| ${name} | ${change.removed} / ${change.added} | ${change.locked} | ${cold} |`);
+      continue;
+    }
+    coldCost = cold.total_cost;
+    coldIterations = cold.iterations ?? 0;
+    if (cacheFile) {
+      cache[cacheKey(name)] = { firstCost, firstRoutes, coldCost, coldIterations };
+      writeFileSync(cacheFile, JSON.stringify(cache));
+    }
   }
   // One first answer and one cold solve for every price: the warm solves differ in the price alone.
   const cells = shares.map((share, k) => {
-    const price = (share * first.total_cost) / Math.max(1, request.node_num - 1);
+    const price = (share * firstCost) / Math.max(1, request.node_num - 1);
     const warm = solve(price > 0 ? { ...change.warm, reassignment_cost: price } : change.warm, `${name}-warm`, seconds / 3);
     if (typeof warm === "string") return `${warm} | | `;
     const after = customersOf(warm, request.vehicle_num);
     let moved = 0;
     after.forEach((route, v) => route.forEach((c) => (change.unlockedVehicle.has(c) && change.unlockedVehicle.get(c) !== v ? moved++ : 0)));
     const warmCost = warm.total_cost - (warm.reassignment_cost_total ?? 0);
-    const difference = (100 * (warmCost - cold.total_cost)) / cold.total_cost;
+    const difference = (100 * (warmCost - coldCost)) / coldCost;
     const movedShare = (100 * moved) / Math.max(1, change.unlockedVehicle.size);
-    console.error(`${name}: cold ${cold.iterations} iterations, warm (${share}) ${warm.iterations}`);
+    console.error(`${name}: cold ${coldIterations} iterations, warm (${share}) ${warm.iterations}`);
     differences[k]!.push(difference);
     movedShares[k]!.push(movedShare);
     return `${warmCost.toFixed(1)} | ${difference.toFixed(2)} | ${movedShare.toFixed(1)}`;
   });
-  console.log(
-    `| ${name} | ${change.removed} / ${change.added} | ${change.locked} | ${cold.total_cost.toFixed(1)} | ${cells.join(" | ")} |`,
-  );
+  console.log(`| ${name} | ${change.removed} / ${change.added} | ${change.locked} | ${coldCost.toFixed(1)} | ${cells.join(" | ")} |`);
 }
 /** The median (the mean of the two middle values of an even count). */
 const median = (xs: number[]) => {
