@@ -1,4 +1,4 @@
-import { ChangedCustomers } from "./changed-customers.js";
+import type { ChangedCustomers } from "./changed-customers.js";
 import type { RouteWriter } from "./operators/operator.js";
 import type { ProblemData } from "./problem-data.js";
 import type { Routes } from "./routes.js";
@@ -9,9 +9,10 @@ import type { Routes } from "./routes.js";
  * among its granular neighbours (its moves towards that route may have become improving). Every
  * route the search rewrites goes through `setRoute` here (or is reported by touch); a localised
  * pass collects the customers. With `changedOnly` (long routes under binding windows), a route
- * rewritten through `setRoute` gives only its customers whose route neighbours changed, as
- * PyVRP's perturbation and moves mark them: a ruin or a move changes a few places of routes of
- * 25 to 100 customers, and their whole neighbourhoods were most of the customers each time.
+ * rewritten gives only its customers whose route neighbours changed (the route model's change
+ * record, changed-customers.ts), as PyVRP's perturbation and moves mark them: a ruin or a move
+ * changes a few places of routes of 25 to 100 customers, and their whole neighbourhoods were
+ * most of the customers each time.
  */
 export class PromisingCustomers implements RouteWriter {
   /** For each customer, the customers that list it as a granular neighbour. */
@@ -21,21 +22,16 @@ export class PromisingCustomers implements RouteWriter {
   private readonly routeFlag: Uint8Array;
   private readonly customerStamp: Int32Array;
   private stamp = 0;
-  /** changedOnly: each customer's route neighbours when last written, and those changed since the last collection. */
-  private readonly neighbours: ChangedCustomers | null;
-  private readonly listed: Uint8Array;
-  private readonly changed: Int32Array;
-  private changedCount = 0;
+  /** changedOnly: the route model's change record, listing the customers changed since the last collection. */
+  private readonly changes: ChangedCustomers | null;
 
   constructor(
     m: ProblemData,
     private readonly rs: Routes,
     private readonly changedOnly = false,
   ) {
-    const n = changedOnly ? m.nodeCount : 0;
-    this.neighbours = changedOnly ? new ChangedCustomers(n) : null;
-    this.listed = new Uint8Array(n);
-    this.changed = new Int32Array(n);
+    this.changes = changedOnly ? rs.trackChanges() : null;
+    this.changes?.listChanged();
     const lists: number[][] = Array.from({ length: m.nodeCount }, () => []);
     for (const u of m.customers) for (const v of m.neighbours[u]!) lists[v]!.push(u);
     this.reverse = lists.map((l) => Int32Array.from(l));
@@ -50,21 +46,9 @@ export class PromisingCustomers implements RouteWriter {
    * the route's old customers.
    */
   setRoute(r: number, customers: Int32Array, count: number): void {
+    // With changedOnly the route model records the changed customers itself.
     this.rs.setRoute(r, customers, count, false);
-    if (this.changedOnly) this.record(r);
-    else this.touch(r);
-  }
-
-  /** Lists the customers of route r whose route neighbours changed (either order counts as the same). */
-  private record(r: number): void {
-    const seq = this.rs.seq[r]!;
-    const neighbours = this.neighbours!;
-    for (let k = 1; k <= this.rs.length[r]!; k++) {
-      const c = seq[k]!;
-      if (!neighbours.neighboursChanged(c, seq[k - 1]!, seq[k + 1]!) || this.listed[c]) continue;
-      this.listed[c] = 1;
-      this.changed[this.changedCount++] = c;
-    }
+    if (!this.changedOnly) this.touch(r);
   }
 
   touch(r: number): void {
@@ -78,16 +62,13 @@ export class PromisingCustomers implements RouteWriter {
     const stamp = ++this.stamp;
     const mark = this.customerStamp;
     let count = 0;
-    for (let t = 0; t < this.changedCount; t++) {
-      const w = this.changed[t]!;
-      this.listed[w] = 0;
+    this.changes?.takeListed((w) => {
       // A changed customer a later ruin took out is on no route: nothing to examine.
       if (mark[w] !== stamp && this.rs.routeOf[w]! >= 0) {
         mark[w] = stamp;
         out[count++] = w;
       }
-    }
-    this.changedCount = 0;
+    });
     for (let t = 0; t < this.touchedCount; t++) {
       const r = this.touched[t]!;
       this.routeFlag[r] = 0;
