@@ -22,8 +22,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { solveRequest, type SolvedResultObject } from "../src/problem/solve-request.js";
 import { entryRequest, loadBenchmarks } from "./benchmark-folder.js";
-import { replanChange } from "./replan-change.js";
+import { replanChange, type ReplanChange } from "./replan-change.js";
 import { benchSettings } from "./settings-env.js";
+import type { SolveRequestInput } from "../src/problem/request-types.js";
 
 const DEFAULT_INSTANCES = [
   "X-n204-k19",
@@ -78,6 +79,28 @@ const cacheFile = values.cache;
 const cache: Record<string, CachedSolves> = cacheFile && existsSync(cacheFile) ? JSON.parse(readFileSync(cacheFile, "utf8")) : {};
 const cacheKey = (name: string) => `${name}|seed ${seed}|first ${values["first-time"]}|cold ${seconds}`;
 
+/**
+ * An instance's first answer, its change and the cold solve of the change: from the cache when it
+ * holds them (the change is rebuilt from the kept first routes), else solved and kept. A string
+ * is the table row of a solve that failed.
+ */
+function firstAndCold(name: string, request: SolveRequestInput): { change: ReplanChange; solves: CachedSolves } | string {
+  const cached = cache[cacheKey(name)];
+  if (cached) return { change: replanChange(request, cached.firstRoutes, 0.05, seed), solves: cached };
+  const first = solve(request, name, Number(values["first-time"]));
+  if (typeof first === "string") return `| ${name} | first solve failed: ${first} |`;
+  const firstRoutes = customersOf(first, request.vehicle_num);
+  const change = replanChange(request, firstRoutes, 0.05, seed);
+  const cold = solve(change.cold, `${name}-cold`, seconds);
+  if (typeof cold === "string") return `| ${name} | ${change.removed} / ${change.added} | ${change.locked} | ${cold} |`;
+  const solves = { firstCost: first.total_cost, firstRoutes, coldCost: cold.total_cost, coldIterations: cold.iterations ?? 0 };
+  if (cacheFile) {
+    cache[cacheKey(name)] = solves;
+    writeFileSync(cacheFile, JSON.stringify(cache));
+  }
+  return { change, solves };
+}
+
 const shares = values["reassignment-share"].split(",").map(Number);
 for (const share of shares)
   if (!Number.isFinite(share) || share < 0) throw new Error(`bench: --reassignment-share '${share}' is not a share`);
@@ -95,36 +118,13 @@ for (const name of names) {
   const entry = benchmarks.entries.find((e) => e.name === name);
   if (!entry) throw new Error(`bench: instance ${name} not found (${benchmarks.lookedFor})`);
   const request = entryRequest(entry, benchmarks);
-  const cached = cache[cacheKey(name)];
-  let firstCost: number;
-  let firstRoutes: number[][];
-  if (cached) ({ firstCost, firstRoutes } = cached);
-  else {
-    const first = solve(request, name, Number(values["first-time"]));
-    if (typeof first === "string") {
-      console.log(`| ${name} | first solve failed: ${first} |`);
-      continue;
-    }
-    firstCost = first.total_cost;
-    firstRoutes = customersOf(first, request.vehicle_num);
+  const prepared = firstAndCold(name, request);
+  if (typeof prepared === "string") {
+    console.log(prepared);
+    continue;
   }
-  const change = replanChange(request, firstRoutes, 0.05, seed);
-  let coldCost: number;
-  let coldIterations: number;
-  if (cached) ({ coldCost, coldIterations } = cached);
-  else {
-    const cold = solve(change.cold, `${name}-cold`, seconds);
-    if (typeof cold === "string") {
-      console.log(`| ${name} | ${change.removed} / ${change.added} | ${change.locked} | ${cold} |`);
-      continue;
-    }
-    coldCost = cold.total_cost;
-    coldIterations = cold.iterations ?? 0;
-    if (cacheFile) {
-      cache[cacheKey(name)] = { firstCost, firstRoutes, coldCost, coldIterations };
-      writeFileSync(cacheFile, JSON.stringify(cache));
-    }
-  }
+  const { change, solves } = prepared;
+  const { firstCost, coldCost, coldIterations } = solves;
   // One first answer and one cold solve for every price: the warm solves differ in the price alone.
   const cells = shares.map((share, k) => {
     const price = (share * firstCost) / Math.max(1, request.node_num - 1);

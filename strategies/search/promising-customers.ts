@@ -22,13 +22,13 @@ export class PromisingCustomers implements RouteWriter {
   private readonly routeFlag: Uint8Array;
   private readonly customerStamp: Int32Array;
   private stamp = 0;
-  /** changedOnly: the route model's change record, listing the customers changed since the last collection. */
+  /** changedOnly: the route model's change record, listing the customers changed since the last collection (null otherwise). */
   private readonly changes: ChangedCustomers | null;
 
   constructor(
     m: ProblemData,
     private readonly rs: Routes,
-    private readonly changedOnly = false,
+    changedOnly = false,
   ) {
     this.changes = changedOnly ? rs.trackChanges() : null;
     this.changes?.listChanged();
@@ -48,7 +48,7 @@ export class PromisingCustomers implements RouteWriter {
   setRoute(r: number, customers: Int32Array, count: number): void {
     // With changedOnly the route model records the changed customers itself.
     this.rs.setRoute(r, customers, count, false);
-    if (!this.changedOnly) this.touch(r);
+    if (this.changes === null) this.touch(r);
   }
 
   touch(r: number): void {
