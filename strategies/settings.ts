@@ -106,6 +106,22 @@ export function hgsSettings(customers: number, override: SettingsOverride = {}):
   };
 }
 
+// ---- the identical-vehicles iterated local search's recreate (ils/textbook-ruin.ts) ----
+
+/**
+ * Where recreate puts each removed customer. "anywhere": its cheapest place among every position
+ * of the routes near it (SISR's greedy insertion). "afterNeighbours": its cheapest place right
+ * after one of its granular neighbours, or first in an empty route (PyVRP's insertion after its
+ * perturbation). Long routes under binding windows take the second: the rougher plan leaves the
+ * local search after it more to do, and the search settled less early on a plan with a route
+ * too many (BENCHMARKS.md, GH-large).
+ */
+export type RecreatePlaces = "anywhere" | "afterNeighbours";
+
+export function recreatePlaces(m: ProblemData): RecreatePlaces {
+  return m.longWindowRoutes ? "afterNeighbours" : "anywhere";
+}
+
 // ---- the iterated local search on any fleet (ils/per-vehicle-ils.ts) ----
 
 /** Families where set partitioning over the route pool is off by default (see poolFamily). */

@@ -3,6 +3,7 @@ import type { LocalSearch } from "../search/local-search.js";
 import { WindowInsertion } from "../search/textbook/window-insertion.js";
 import { Pieces } from "../search/pieces.js";
 import { ClusterRoute } from "../search/moves/textbook-cluster-route.js";
+import type { RecreatePlaces } from "../settings.js";
 
 /**
  * Ruin and recreate of the iterated local search on the identical-vehicles model (identical-vehicles-ils.ts), after SISR
@@ -39,8 +40,18 @@ export class TextbookRuin {
   /** Opens routes for clusters of unserved optional customers (null when every customer is required). */
   private readonly cluster: ClusterRoute | null;
   private clusterTurn = false;
+  /** Where recreate looks for places: right after neighbours (placeAfterNeighbours) or everywhere nearby (placeAnywhere). */
+  private readonly afterNeighbours: boolean;
+  /** The cheapest place found so far for the customer being inserted. */
+  private bestDelta = 0;
+  private bestRoute = -1;
+  private bestAfter = 0;
 
-  constructor(private readonly ls: LocalSearch) {
+  /** `places`: where recreate looks for a customer's place (settings.ts recreatePlaces). */
+  constructor(
+    private readonly ls: LocalSearch,
+    places: RecreatePlaces = "anywhere",
+  ) {
     const m = ls.m;
     this.cluster = m.skipPrice ? new ClusterRoute(ls) : null;
     this.windows = ls.rs.times ? new WindowInsertion(ls.rs) : null;
@@ -48,6 +59,7 @@ export class TextbookRuin {
     this.touched = new Uint8Array(m.routes);
     this.buffer = new Int32Array(m.customers.length + 2);
     this.candidateRoutes = new Int32Array(m.routes);
+    this.afterNeighbours = places === "afterNeighbours";
   }
 
   /** Ruins, then recreates; returns the number of customers moved. */
@@ -157,9 +169,9 @@ export class TextbookRuin {
 
   /**
    * Greedy insertion in SISR's orders (random, by decreasing demand, farthest from the depot
-   * first, nearest first: weights 4, 4, 2, 1), each customer at its cheapest penalised position
-   * (blinks aside) in the routes of its granular neighbours or in an empty route; when none of
-   * those exists, in any route.
+   * first, nearest first: weights 4, 4, 2, 1), each customer at its cheapest penalised place
+   * (placeAnywhere or placeAfterNeighbours), kept out when it is optional and even that place
+   * costs more than its skip price.
    */
   private recreate(rng: Rng): void {
     const ls = this.ls;
@@ -172,55 +184,102 @@ export class TextbookRuin {
     if (order < 4) removed.sort((a, b) => m.demand[b]! - m.demand[a]!);
     else if (order < 6) removed.sort((a, b) => m.dist[depotRow + b]! - m.dist[depotRow + a]!);
     else if (order < 7) removed.sort((a, b) => m.dist[depotRow + a]! - m.dist[depotRow + b]!);
-    const mark = this.touched;
     const skip = m.skipPrice;
     for (const c of removed) {
-      mark.fill(0);
-      let routes = 0;
-      for (const w of m.neighbours[c]!) {
-        const r = ls.rs.routeOf[w]!;
-        if (r >= 0 && !mark[r]) {
-          mark[r] = 1;
-          this.candidateRoutes[routes++] = r;
-        }
+      this.bestDelta = Number.POSITIVE_INFINITY;
+      this.bestRoute = -1;
+      this.bestAfter = 0;
+      if (this.afterNeighbours) this.placeAfterNeighbours(c);
+      else this.placeAnywhere(c, rng);
+      if (skip && !this.forced && this.bestDelta >= skip[c]!) continue;
+      this.insert(c, this.bestRoute, this.bestAfter);
+    }
+  }
+
+  /**
+   * Every position (blinks aside) of the routes of c's granular neighbours and of an empty route;
+   * when none of those exists, of any route.
+   */
+  private placeAnywhere(c: number, rng: Rng): void {
+    const ls = this.ls;
+    const m = ls.m;
+    const mark = this.touched;
+    mark.fill(0);
+    let routes = 0;
+    for (const w of m.neighbours[c]!) {
+      const r = ls.rs.routeOf[w]!;
+      if (r >= 0 && !mark[r]) {
+        mark[r] = 1;
+        this.candidateRoutes[routes++] = r;
       }
-      let empty = -1;
-      for (let r = 0; r < m.routes && empty < 0; r++) if (ls.rs.length[r] === 0) empty = r;
-      // A forced insertion (unserved customers served at any price) joins a served neighbour's
-      // route when there is one: opening routes for them left more, shorter routes than the best
-      // known solutions have on long-route instances.
-      if (empty >= 0 && !(this.forced && routes > 0)) this.candidateRoutes[routes++] = empty;
-      if (routes === 0) for (let r = 0; r < m.routes; r++) this.candidateRoutes[routes++] = r;
-      let bestDelta = Number.POSITIVE_INFINITY;
-      let bestRoute = -1;
-      let bestAfter = 0;
-      for (let t = 0; t < routes; t++) {
-        const r = this.candidateRoutes[t]!;
-        const seq = ls.rs.seq[r]!;
-        const length = ls.rs.length[r]!;
-        const end = length + 1;
-        const distance = ls.rs.fwd[r]![end]!;
-        const load = ls.rs.load[r]![end]! + m.demand[c]!;
-        const service = ls.rs.serv[r]![end]! + m.service[c]!;
-        const base = ls.rs.cost[r]! - this.pickupCorrection(r, c, load);
-        for (let j = 0; j <= length; j++) {
-          if (bestRoute >= 0 && rng.next() < BLINK) continue;
-          const a = seq[j]!;
-          const b = seq[j + 1]!;
-          const detour = m.dist[a * n + c]! + m.dist[c * n + b]! - m.dist[a * n + b]!;
-          let delta = ls.costs.fromTotals(r, length + 1, distance + detour, load, service) - base;
-          // Time warp only adds, so a position already no better skips its segment concatenation.
-          if (this.windows && delta < bestDelta) delta += this.windows.penalty(r, seq, end, j, c, ls.penalties);
-          if (delta < bestDelta) {
-            bestDelta = delta;
-            bestRoute = r;
-            bestAfter = j;
-          }
-        }
+    }
+    const empty = this.emptyRoute();
+    // A forced insertion (unserved customers served at any price) joins a served neighbour's
+    // route when there is one: opening routes for them left more, shorter routes than the best
+    // known solutions have on long-route instances.
+    if (empty >= 0 && !(this.forced && routes > 0)) this.candidateRoutes[routes++] = empty;
+    if (routes === 0) for (let r = 0; r < m.routes; r++) this.candidateRoutes[routes++] = r;
+    for (let t = 0; t < routes; t++) {
+      const r = this.candidateRoutes[t]!;
+      const base = this.baseOf(r, c);
+      for (let j = 0; j <= ls.rs.length[r]!; j++) {
+        if (this.bestRoute >= 0 && rng.next() < BLINK) continue;
+        this.consider(r, j, c, base);
       }
-      // An optional customer stays out when even its cheapest place costs more than its skip price.
-      if (skip && !this.forced && bestDelta >= skip[c]!) continue;
-      this.insert(c, bestRoute, bestAfter);
+    }
+  }
+
+  /**
+   * Right after each of c's granular neighbours that is on a route, or first in an empty route
+   * (PyVRP's insertion after its perturbation); when none of those exists, first in any route.
+   * Cheaper than every position, and rougher: the local search after it finds the better places.
+   */
+  private placeAfterNeighbours(c: number): void {
+    const ls = this.ls;
+    const rs = ls.rs;
+    for (const w of ls.m.neighbours[c]!) {
+      const r = rs.routeOf[w]!;
+      if (r >= 0) this.consider(r, rs.pos[w]!, c, this.baseOf(r, c));
+    }
+    const empty = this.emptyRoute();
+    if (empty >= 0 && !(this.forced && this.bestRoute >= 0)) this.consider(empty, 0, c, this.baseOf(empty, c));
+    for (let r = 0; r < ls.m.routes && this.bestRoute < 0; r++) this.consider(r, 0, c, this.baseOf(r, c));
+  }
+
+  private emptyRoute(): number {
+    const rs = this.ls.rs;
+    for (let r = 0; r < this.ls.m.routes; r++) if (rs.length[r] === 0) return r;
+    return -1;
+  }
+
+  /** Route r's penalised cost before c joins it (with pickups on board, less c's load correction). */
+  private baseOf(r: number, c: number): number {
+    const rs = this.ls.rs;
+    const end = rs.length[r]! + 1;
+    return rs.cost[r]! - this.pickupCorrection(r, c, rs.load[r]![end]! + this.ls.m.demand[c]!);
+  }
+
+  /** Prices c after position j of route r against `base` and keeps it when it is the cheapest so far. */
+  private consider(r: number, j: number, c: number, base: number): void {
+    const ls = this.ls;
+    const m = ls.m;
+    const n = m.nodeCount;
+    const rs = ls.rs;
+    const seq = rs.seq[r]!;
+    const length = rs.length[r]!;
+    const end = length + 1;
+    const a = seq[j]!;
+    const b = seq[j + 1]!;
+    const detour = m.dist[a * n + c]! + m.dist[c * n + b]! - m.dist[a * n + b]!;
+    const load = rs.load[r]![end]! + m.demand[c]!;
+    const service = rs.serv[r]![end]! + m.service[c]!;
+    let delta = ls.costs.fromTotals(r, end, rs.fwd[r]![end]! + detour, load, service) - base;
+    // Time warp only adds, so a position already no better skips its segment concatenation.
+    if (this.windows && delta < this.bestDelta) delta += this.windows.penalty(r, seq, end, j, c, ls.penalties);
+    if (delta < this.bestDelta) {
+      this.bestDelta = delta;
+      this.bestRoute = r;
+      this.bestAfter = j;
     }
   }
 

@@ -158,6 +158,53 @@ describe("iterated local search under binding windows (hgs above 100 customers w
     expect(rounds).to.equal(240);
   });
 
+  it("recreates after neighbours: each customer at the cheapest place right after a routed neighbour, or alone in an empty route", () => {
+    let placed = 0;
+    let intoEmpty = 0;
+    fc.assert(
+      fc.property(arb, fc.double({ min: 0.1, max: 50, noNaN: true }), fc.integer({ min: 1, max: 8 }), (o, warpPrice, count) => {
+        const { problem: p } = compileRequest(vrptw(o));
+        const m = modelOf(p);
+        const pen = { load: 5, duration: 2, timeWarp: warpPrice };
+        const rng = new Rng(o.seed);
+        const ls = LocalSearch.identicalVehicles(m);
+        ls.penalties = pen;
+        const start = clarkeWrightSolution(p).routes.slice(0, m.routes);
+        const removed = start.flat().filter((_, k) => k % Math.max(2, Math.floor(m.customers.length / count)) === 0);
+        ls.loadRoutes(start.map((r) => r.filter((c) => !removed.includes(c))));
+        const ruin = new TextbookRuin(ls, "afterNeighbours");
+        const total = (routes: number[][]) => routes.reduce((sum, r) => sum + scratchCost(p, m, pen, r), 0);
+        for (const c of removed) {
+          const before = ls.routes().map((r) => [...r]);
+          // Every place the rule allows, priced from scratch.
+          const options: number[][][] = [];
+          for (const w of m.neighbours[c]!) {
+            const r = before.findIndex((route) => route.includes(w));
+            if (r < 0) continue;
+            const at = before[r]!.indexOf(w) + 1;
+            options.push(before.map((route, k) => (k === r ? [...route.slice(0, at), c, ...route.slice(at)] : route)));
+          }
+          const empty = before.findIndex((route) => route.length === 0);
+          if (empty >= 0) options.push(before.map((route, k) => (k === empty ? [c] : route)));
+          if (options.length === 0) continue;
+          const cheapest = Math.min(...options.map(total));
+          ruin.reinsert(rng, [c]);
+          const after = ls.routes().map((r) => [...r]);
+          expect(total(after)).to.be.closeTo(cheapest, 1e-6);
+          expect(ls.totalCost()).to.be.closeTo(total(after), 1e-6);
+          const r = after.findIndex((route) => route.includes(c));
+          const at = after[r]!.indexOf(c);
+          if (at === 0) intoEmpty += before[r]!.length === 0 ? 1 : 0;
+          else expect(Array.from(m.neighbours[c]!), "right after a granular neighbour").to.include(after[r]![at - 1]!);
+          placed++;
+        }
+      }),
+      { numRuns: 80, seed: 33 },
+    );
+    expect(placed).to.be.greaterThan(200);
+    expect(intoEmpty, "some customers open an empty route").to.be.greaterThan(0);
+  });
+
   it("reports only improving feasible solutions (evaluator-checked), better than the savings it starts from", () => {
     let improvedOnStart = 0;
     let searched = 0;
