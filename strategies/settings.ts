@@ -112,14 +112,16 @@ export function hgsSettings(customers: number, override: SettingsOverride = {}):
  * Where recreate puts each removed customer. "anywhere": its cheapest place among every position
  * of the routes near it (SISR's greedy insertion). "afterNeighbours": its cheapest place right
  * after one of its granular neighbours, or first in an empty route (PyVRP's insertion after its
- * perturbation). Long routes under binding windows take the second: the rougher plan leaves the
- * local search after it more to do, and the search settled less early on a plan with a route
- * too many (BENCHMARKS.md, GH-large).
+ * perturbation). Long routes under binding windows take the second when every customer is
+ * required: the rougher plan leaves the local search after it more to do, and the search settled
+ * less early on a plan with a route too many. With optional customers that place is also the
+ * price that decides whether a customer is served, and the rough one left out customers a better
+ * place pays for (BENCHMARKS.md, GH-large).
  */
 export type RecreatePlaces = "anywhere" | "afterNeighbours";
 
 export function recreatePlaces(m: ProblemData): RecreatePlaces {
-  return m.longWindowRoutes ? "afterNeighbours" : "anywhere";
+  return m.longWindowRoutes && m.skipPrice === null ? "afterNeighbours" : "anywhere";
 }
 
 // ---- the iterated local search on any fleet (ils/per-vehicle-ils.ts) ----
