@@ -83,6 +83,21 @@ function scratchCost(p: CompiledProblem, m: ProblemData, pen: Penalties, route: 
   );
 }
 
+/** Penalised cost of every route from scratch. */
+function scratchTotal(p: CompiledProblem, m: ProblemData, pen: Penalties, routes: number[][]): number {
+  return routes.reduce((sum, r) => sum + scratchCost(p, m, pen, r), 0);
+}
+
+/** A random VRPTW of `o` and an empty local search on it at fixed prices, time warp at `warpPrice`. */
+function windowsSearch(o: Parameters<typeof vrptw>[0], warpPrice: number) {
+  const { problem: p } = compileRequest(vrptw(o));
+  const m = modelOf(p);
+  const pen = { load: 5, duration: 2, timeWarp: warpPrice };
+  const ls = LocalSearch.identicalVehicles(m);
+  ls.penalties = pen;
+  return { p, m, pen, rng: new Rng(o.seed), ls };
+}
+
 describe("iterated local search under binding windows (hgs above 100 customers with windows)", function () {
   this.timeout(120_000);
 
@@ -129,12 +144,7 @@ describe("iterated local search under binding windows (hgs above 100 customers w
     let rounds = 0;
     fc.assert(
       fc.property(arb, fc.double({ min: 0.1, max: 50, noNaN: true }), (o, warpPrice) => {
-        const { problem: p } = compileRequest(vrptw(o));
-        const m = modelOf(p);
-        const pen = { load: 5, duration: 2, timeWarp: warpPrice };
-        const rng = new Rng(o.seed);
-        const ls = LocalSearch.identicalVehicles(m);
-        ls.penalties = pen;
+        const { p, m, pen, rng, ls } = windowsSearch(o, warpPrice);
         ls.loadRoutes(clarkeWrightSolution(p).routes.slice(0, m.routes));
         const ruin = new TextbookRuin(ls);
         ruin.reinsert(
@@ -146,10 +156,7 @@ describe("iterated local search under binding windows (hgs above 100 customers w
           ls.runLocalised(rng);
           const now = ls.routes();
           expect(now.flat().sort((a, b) => a - b)).to.deep.equal(Array.from(m.customers).sort((a, b) => a - b));
-          expect(ls.totalCost()).to.be.closeTo(
-            now.reduce((sum, r) => sum + scratchCost(p, m, pen, r), 0),
-            1e-6,
-          );
+          expect(ls.totalCost()).to.be.closeTo(scratchTotal(p, m, pen, now), 1e-6);
           rounds++;
         }
       }),
@@ -163,17 +170,12 @@ describe("iterated local search under binding windows (hgs above 100 customers w
     let intoEmpty = 0;
     fc.assert(
       fc.property(arb, fc.double({ min: 0.1, max: 50, noNaN: true }), fc.integer({ min: 1, max: 8 }), (o, warpPrice, count) => {
-        const { problem: p } = compileRequest(vrptw(o));
-        const m = modelOf(p);
-        const pen = { load: 5, duration: 2, timeWarp: warpPrice };
-        const rng = new Rng(o.seed);
-        const ls = LocalSearch.identicalVehicles(m);
-        ls.penalties = pen;
+        const { p, m, pen, rng, ls } = windowsSearch(o, warpPrice);
         const start = clarkeWrightSolution(p).routes.slice(0, m.routes);
         const removed = start.flat().filter((_, k) => k % Math.max(2, Math.floor(m.customers.length / count)) === 0);
         ls.loadRoutes(start.map((r) => r.filter((c) => !removed.includes(c))));
         const ruin = new TextbookRuin(ls, "afterNeighbours");
-        const total = (routes: number[][]) => routes.reduce((sum, r) => sum + scratchCost(p, m, pen, r), 0);
+        const total = (routes: number[][]) => scratchTotal(p, m, pen, routes);
         for (const c of removed) {
           const before = ls.routes().map((r) => [...r]);
           // Every place the rule allows, priced from scratch.
