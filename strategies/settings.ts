@@ -157,8 +157,10 @@ export interface PerVehicleSettings {
  * Other rules (shifts, caps) and load order (shipments, backhauls): none, as the localised
  * education found no better solutions there. Set partitioning:
  * shipments on identical vehicles without rules, where the pool holds the better combinations;
- * off for skills, mixed fleets and several depots (unless opted in), where its solves rarely
- * found a cheaper plan and took a large share of the budget.
+ * re-plans with a reassignment cost, where it found cheaper plans on the larger instances (the
+ * pool holds the priced routes of many local optima around the given plan); off for skills, mixed
+ * fleets and several depots (unless opted in), where its solves rarely found a cheaper plan and
+ * took a large share of the budget.
  */
 export function perVehicleSettings(m: ProblemData, override: SettingsOverride = {}): PerVehicleSettings {
   const { poolFamilies, ...chosen } = override.perVehicle ?? {};
@@ -179,8 +181,9 @@ export function perVehicleSettings(m: ProblemData, override: SettingsOverride = 
 }
 
 function setPartitioning(m: ProblemData, optedIn: readonly PoolFamily[]): boolean {
-  // The pool prices a route by its vehicle's type; under a reassignment cost the vehicle itself matters.
-  if (m.reassignment !== null) return false;
+  // Re-plans priced by a reassignment cost: each vehicle is its own group of the pool
+  // (search/pool/route-pool.ts PoolGroups), so a route keeps its vehicle's price.
+  if (m.reassignment !== null) return true;
   if (m.order?.partner != null) return m.typeSlots.length === 1 && m.rules === null;
   const family = poolFamily(m);
   return family !== null && optedIn.includes(family);

@@ -32,7 +32,7 @@ function randomLists(p: CompiledProblem, rng: Rng): number[][] {
 /** The vehicles of a pooled route's type on which the evaluator finds it feasible at its pooled cost. */
 function vehiclesPricing(p: CompiledProblem, m: ProblemData, route: PooledRoute): number[] {
   const list = Array.from(route.customers);
-  return Array.from(m.typeSlots[route.type]!).filter((v) => {
+  return Array.from(m.typeSlots[route.group]!).filter((v) => {
     const score = evaluateRoute(p, v, list);
     return score.feasible && Math.abs(score.cost - route.cost) < 1e-6;
   });
@@ -53,7 +53,7 @@ function objective(p: CompiledProblem, m: ProblemData, solution: Solution): { fe
 function onSlots(m: ProblemData, routes: readonly PooledRoute[]): number[][] {
   const lists: number[][] = Array.from({ length: m.routes }, () => []);
   const used = new Int32Array(m.typeSlots.length);
-  for (const route of routes) lists[m.typeSlots[route.type]![used[route.type]!++]!] = Array.from(route.customers);
+  for (const route of routes) lists[m.typeSlots[route.group]![used[route.group]!++]!] = Array.from(route.customers);
   return lists;
 }
 
@@ -72,7 +72,7 @@ describe("route pool and set partitioning on vehicle types, skills and optional 
         pool.harvest();
         const expected = lists.filter((route, v) => route.length > 0 && evaluateRoute(p, v, route).feasible);
         expect(pool.size).to.equal(new Set(expected.map((route) => `${m.typeOf[lists.indexOf(route)]}:${route}`)).size);
-        for (const pooled of pool.routes()) expect(vehiclesPricing(p, m, pooled)).to.deep.equal(Array.from(m.typeSlots[pooled.type]!));
+        for (const pooled of pool.routes()) expect(vehiclesPricing(p, m, pooled)).to.deep.equal(Array.from(m.typeSlots[pooled.group]!));
       }),
       { numRuns: 150 },
     );
@@ -90,7 +90,7 @@ describe("route pool and set partitioning on vehicle types, skills and optional 
         for (const pooled of pool.routes()) {
           const route = Array.from(pooled.customers);
           const from = lists.flatMap((list, v) =>
-            m.typeOf[v] === pooled.type &&
+            m.typeOf[v] === pooled.group &&
             list.length + 1 === route.length &&
             route.filter((c) => list.includes(c)).join(",") === list.join(",")
               ? [v]

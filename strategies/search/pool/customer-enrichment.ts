@@ -74,7 +74,7 @@ export function addCustomerInsertions(pool: RoutePool, scratch: Routes, routes: 
       buffer[j] = c;
       buffer.set(old.subarray(j), j + 1);
       scratch.setRoute(r, buffer, len + 1, false);
-      if (isFeasible(scratch, r)) pool.add(m.typeOf[r]!, buffer.subarray(0, len + 1), scratch.objective[r]!);
+      if (isFeasible(scratch, r)) pool.add(pool.groups.of[r]!, buffer.subarray(0, len + 1), scratch.objective[r]!);
       scratch.setRoute(r, old, len, false);
     }
   }

@@ -53,7 +53,7 @@ export function addPairInsertions(pool: RoutePool, scratch: Routes, routes: read
       const pickup = cheapest.items[k]!;
       const count = scratch.candidates.write(insertion.place(r, pickup, partner[pickup]!, placeI[pickup]!, placeJ[pickup]!), buffer);
       scratch.setRoute(r, buffer, count, false);
-      if (isFeasible(scratch, r)) pool.add(m.typeOf[r]!, buffer.subarray(0, count), scratch.objective[r]!);
+      if (isFeasible(scratch, r)) pool.add(pool.groups.of[r]!, buffer.subarray(0, count), scratch.objective[r]!);
       scratch.setRoute(r, old, len, false);
     }
   }
