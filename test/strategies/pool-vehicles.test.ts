@@ -29,38 +29,37 @@ function randomPlan(p: CompiledProblem, rng: Rng): number[][] {
   return routes;
 }
 
+/** A random fleet's re-plan at a random price, and the seed that drew its plan. */
+const replanArb = fc
+  .tuple(fleetArb("none", 12), fc.integer({ min: 1, max: 1_000_000 }), fc.double({ min: 0.1, max: 30, noNaN: true }))
+  .map(([o, seed, price]) => ({ p: replan(seed, price, o), seed }));
+
 describe("set partitioning when routes belong to their vehicles (locked stops, a reassignment cost)", function () {
   this.timeout(120_000);
 
   it("pools each feasible route on its own vehicle, at the evaluator's cost there, the reassignment cost included", () => {
     let pooled = 0;
     fc.assert(
-      fc.property(
-        fleetArb("none", 12),
-        fc.integer({ min: 1, max: 1_000_000 }),
-        fc.double({ min: 0.1, max: 30, noNaN: true }),
-        (o, seed, price) => {
-          const p = replan(seed, price, o);
-          const m = buildProblemData(p);
-          const rs = new Routes(m);
-          const lists = randomPlan(p, new Rng(seed));
-          rs.loadRoutes(lists);
-          const pool = new RoutePool(rs, 1000);
-          pool.harvest();
-          expect(pool.groups.perVehicle).to.equal(true);
-          const feasible = lists.filter((route, v) => route.length > 0 && evaluateRoute(p, v, route).feasible);
-          expect(pool.size).to.equal(feasible.length);
-          for (const route of pool.routes()) {
-            const v = Array.from(pool.groups.slots[route.group]!);
-            expect(v, "a group is one vehicle").to.deep.equal([route.group]);
-            const score = evaluateRoute(p, route.group, route.customers);
-            expect(score.feasible).to.equal(true);
-            expect(route.cost).to.be.closeTo(score.cost, 1e-6 * Math.max(1, score.cost));
-            expect(Array.from(route.customers)).to.deep.equal(lists[route.group]);
-            pooled++;
-          }
-        },
-      ),
+      fc.property(replanArb, ({ p, seed }) => {
+        const m = buildProblemData(p);
+        const rs = new Routes(m);
+        const lists = randomPlan(p, new Rng(seed));
+        rs.loadRoutes(lists);
+        const pool = new RoutePool(rs, 1000);
+        pool.harvest();
+        expect(pool.groups.perVehicle).to.equal(true);
+        const feasible = lists.filter((route, v) => route.length > 0 && evaluateRoute(p, v, route).feasible);
+        expect(pool.size).to.equal(feasible.length);
+        for (const route of pool.routes()) {
+          const v = Array.from(pool.groups.slots[route.group]!);
+          expect(v, "a group is one vehicle").to.deep.equal([route.group]);
+          const score = evaluateRoute(p, route.group, route.customers);
+          expect(score.feasible).to.equal(true);
+          expect(route.cost).to.be.closeTo(score.cost, 1e-6 * Math.max(1, score.cost));
+          expect(Array.from(route.customers)).to.deep.equal(lists[route.group]);
+          pooled++;
+        }
+      }),
       { numRuns: 100 },
     );
     expect(pooled, "routes were pooled").to.be.greaterThan(50);
@@ -69,36 +68,30 @@ describe("set partitioning when routes belong to their vehicles (locked stops, a
   it("recombines into a plan that keeps every locked head, each route on its vehicle, cheaper by the evaluator", () => {
     let plans = 0;
     fc.assert(
-      fc.property(
-        fleetArb("none", 12),
-        fc.integer({ min: 1, max: 1_000_000 }),
-        fc.double({ min: 0.1, max: 30, noNaN: true }),
-        (o, seed, price) => {
-          const p = replan(seed, price, o);
-          const m = buildProblemData(p);
-          const rs = new Routes(m);
-          const recombination = new PoolRecombination(rs, Budget.forSeconds(60, 1), 0);
-          const rng = new Rng(seed);
-          const plansSeen: number[][][] = [];
-          for (let k = 0; k < 8; k++) {
-            const lists = randomPlan(p, rng);
-            rs.loadRoutes(lists);
-            recombination.harvest();
-            plansSeen.push(lists);
-          }
-          // The cheapest feasible plan seen is the best the recombination must beat.
-          const scored = plansSeen.map((routes) => ({ routes, score: evaluateSolution(p, { routes }) })).filter((s) => s.score.feasible);
-          fc.pre(scored.length > 0);
-          const best = scored.reduce((a, b) => (b.score.cost < a.score.cost ? b : a));
-          const plan = recombination.recombine(best.routes, best.score.cost);
-          if (plan === null) return;
-          plans++;
-          const verdict = evaluateSolution(p, { routes: plan });
-          expect(verdict.feasible, "the recombined plan is feasible").to.equal(true);
-          expect(verdict.cost).to.be.below(best.score.cost);
-          expectLocksKept(p, plan, "recombined plan");
-        },
-      ),
+      fc.property(replanArb, ({ p, seed }) => {
+        const m = buildProblemData(p);
+        const rs = new Routes(m);
+        const recombination = new PoolRecombination(rs, Budget.forSeconds(60, 1), 0);
+        const rng = new Rng(seed);
+        const plansSeen: number[][][] = [];
+        for (let k = 0; k < 8; k++) {
+          const lists = randomPlan(p, rng);
+          rs.loadRoutes(lists);
+          recombination.harvest();
+          plansSeen.push(lists);
+        }
+        // The cheapest feasible plan seen is the best the recombination must beat.
+        const scored = plansSeen.map((routes) => ({ routes, score: evaluateSolution(p, { routes }) })).filter((s) => s.score.feasible);
+        fc.pre(scored.length > 0);
+        const best = scored.reduce((a, b) => (b.score.cost < a.score.cost ? b : a));
+        const plan = recombination.recombine(best.routes, best.score.cost);
+        if (plan === null) return;
+        plans++;
+        const verdict = evaluateSolution(p, { routes: plan });
+        expect(verdict.feasible, "the recombined plan is feasible").to.equal(true);
+        expect(verdict.cost).to.be.below(best.score.cost);
+        expectLocksKept(p, plan, "recombined plan");
+      }),
       { numRuns: 60 },
     );
     expect(plans, "some recombinations found a cheaper plan").to.be.greaterThan(5);
