@@ -2,8 +2,8 @@ import { tinyProblemPatience, type Budget } from "../core/budget.js";
 import type { CompiledProblem, Solution } from "../core/problem.js";
 import type { Rng } from "../core/rng.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
-import { adaptPrice, priceRange, type PriceRange } from "../core/penalty-scale.js";
 import { initialPenalties, type Penalties } from "../search/textbook-model.js";
+import { PenaltyManager } from "../search/penalty-manager.js";
 import type { ProblemData } from "../search/problem-data.js";
 import { LocalSearch } from "../search/local-search.js";
 import { completeRoutes as complete, toSolution } from "../search/textbook/solutions.js";
@@ -29,12 +29,8 @@ function randomTour(m: ProblemData, rng: Rng): Int32Array {
 class Search {
   readonly ls: LocalSearch;
   readonly population: Population;
-  penalties: Penalties;
-  /** Each price adapts within a range around its starting value (scale-free, no fixed cap). */
-  private readonly ranges: Record<"load" | "duration" | "timeWarp", PriceRange>;
-  private loadFeasibleHistory: boolean[] = [];
-  private durationFeasibleHistory: boolean[] = [];
-  private warpFeasibleHistory: boolean[] = [];
+  /** Load, duration and time-warp prices, adapted every PENALTY_SEGMENT generations. */
+  private readonly prices: PenaltyManager;
 
   constructor(
     readonly m: ProblemData,
@@ -43,12 +39,12 @@ class Search {
   ) {
     this.ls = LocalSearch.identicalVehicles(m);
     this.population = new Population(m);
-    this.penalties = initialPenalties(m);
-    this.ranges = {
-      load: priceRange(this.penalties.load),
-      duration: priceRange(this.penalties.duration),
-      timeWarp: priceRange(this.penalties.timeWarp),
-    };
+    const start = initialPenalties(m);
+    this.prices = new PenaltyManager(start, start, ["load", "duration", "timeWarp"], PENALTY_SEGMENT, TARGET_FEASIBLE);
+  }
+
+  get penalties(): Penalties {
+    return this.prices.current;
   }
 
   /** Educates (local search) a solution and adds it, with a repair attempt when infeasible. */
@@ -66,19 +62,13 @@ class Search {
       if (ls.durationOf(r) > limit + 1e-7) durationOk = false;
       if (ls.timeWarpOf(r) > 1e-9) warpOk = false;
     }
-    this.loadFeasibleHistory.push(loadOk);
-    this.durationFeasibleHistory.push(durationOk);
-    this.warpFeasibleHistory.push(warpOk);
+    this.prices.record({ load: loadOk, duration: durationOk, timeWarp: warpOk });
     const educated = new Individual(this.m, ls.routes(), this.penalties);
     let improved = this.population.add(educated);
     if (!educated.feasible && this.rng.next() < REPAIR_PROBABILITY) {
       // Repair as in HGS: penalties x10, then x100 if the result is still infeasible.
       for (const factor of [10, 100]) {
-        ls.penalties = {
-          load: this.penalties.load * factor,
-          duration: this.penalties.duration * factor,
-          timeWarp: this.penalties.timeWarp * factor,
-        };
+        ls.penalties = this.prices.scaled(factor);
         ls.reprice();
         ls.run(this.rng, this.stop);
         const repaired = new Individual(this.m, ls.routes(), this.penalties);
@@ -92,20 +82,9 @@ class Search {
     return improved;
   }
 
-  /** Moves each penalty so that about TARGET_FEASIBLE of the educated solutions are feasible. */
+  /** Moves each price so that about TARGET_FEASIBLE of the educated solutions keep its constraint. */
   adaptPenalties(): void {
-    const adjust = (key: "load" | "duration" | "timeWarp", history: boolean[]) =>
-      history.length === 0
-        ? this.penalties[key]
-        : adaptPrice(this.penalties[key], history.filter(Boolean).length / history.length, TARGET_FEASIBLE, this.ranges[key]);
-    this.penalties = {
-      load: adjust("load", this.loadFeasibleHistory),
-      duration: adjust("duration", this.durationFeasibleHistory),
-      timeWarp: adjust("timeWarp", this.warpFeasibleHistory),
-    };
-    this.loadFeasibleHistory = [];
-    this.durationFeasibleHistory = [];
-    this.warpFeasibleHistory = [];
+    this.prices.adaptNow();
     this.population.reprice(this.penalties);
   }
 

@@ -7,7 +7,8 @@ import { recreatePlaces } from "../settings.js";
 import { LateAcceptance } from "./acceptance.js";
 import { Constraints, IdenticalVehiclesBest, IdenticalVehiclesEducation, InPlaceCurrent } from "./identical-vehicles-parts.js";
 import type { Candidate, IlsParts } from "./ils-parts.js";
-import { SegmentPrices } from "./price-adaptation.js";
+import { AdaptivePrices } from "./price-adaptation.js";
+import { PenaltyManager, type PriceKind } from "../search/penalty-manager.js";
 import { StagnationRestart } from "./restarts.js";
 import { TextbookRuin } from "./textbook-ruin.js";
 
@@ -75,14 +76,19 @@ export function startIdenticalVehicles(
   const backhauls = m.richLoads;
   let pen = startingPrices(m, penalties);
   if (backhauls) pen = { ...pen, load: pen.load * BACKHAUL_START_PRICE_FACTOR };
-  const prices = new SegmentPrices(ls, m.windows ? WINDOWS_PENALTY_SEGMENT : PENALTY_SEGMENT, penalties, pen);
+  // Ranges centred on the model's prices (load and duration before the backhauls' factor); time
+  // warp adapts only under binding windows.
+  const kinds: PriceKind[] = m.windows ? ["load", "duration", "timeWarp"] : ["load", "duration"];
+  const references = { load: penalties.load, duration: penalties.duration, timeWarp: pen.timeWarp };
+  const manager = new PenaltyManager(pen, references, kinds, m.windows ? WINDOWS_PENALTY_SEGMENT : PENALTY_SEGMENT);
+  const prices = new AdaptivePrices(manager, ls, true);
   ls.penalties = pen;
   ls.loadRoutes(start);
   const missing = Array.from(m.customers).filter((c) => ls.rs.routeOf[c]! < 0);
   if (missing.length > 0) ruin.reinsert(rng, missing);
 
   const constraints = new Constraints(ls);
-  const education = new IdenticalVehiclesEducation(ls, constraints, prices, rng, stop);
+  const education = new IdenticalVehiclesEducation(ls, constraints, manager, rng, stop);
   const best = new IdenticalVehiclesBest(p, ls, budget);
   // A feasible start counts as it is: the search on a penalised cost may trade it for a worse one.
   if (constraints.all()) best.record(ls.totalCost());

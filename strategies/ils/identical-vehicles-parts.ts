@@ -5,7 +5,7 @@ import type { Rng } from "../core/rng.js";
 import type { LocalSearch } from "../search/local-search.js";
 import { toSolution } from "../search/textbook/solutions.js";
 import { attemptsRepair, type BestSolution, type Candidate, type CurrentSolution, type Education } from "./ils-parts.js";
-import type { SegmentPrices } from "./price-adaptation.js";
+import type { PenaltyManager } from "../search/penalty-manager.js";
 
 /** Rounding allowed in the local search's running sums when a cost must beat another. */
 const EPS = 1e-7;
@@ -132,7 +132,7 @@ export class IdenticalVehiclesEducation implements Education<Candidate> {
   constructor(
     private readonly ls: LocalSearch,
     private readonly constraints: Constraints,
-    private readonly prices: SegmentPrices,
+    private readonly prices: PenaltyManager,
     private readonly rng: Rng,
     private readonly stop: () => boolean,
   ) {}
@@ -143,7 +143,7 @@ export class IdenticalVehiclesEducation implements Education<Candidate> {
     const load = c.load();
     const duration = c.duration();
     const warp = c.warp();
-    this.prices.record(load, duration, warp);
+    this.prices.record({ load, duration, timeWarp: warp });
     if (!(load && duration && warp) && attemptsRepair(this.rng, bestKnown)) this.repair();
     return { cost: this.ls.totalCost(), feasible: c.all() };
   }
@@ -152,11 +152,7 @@ export class IdenticalVehiclesEducation implements Education<Candidate> {
     const ls = this.ls;
     const pen = this.prices.current;
     for (const factor of [10, 100]) {
-      ls.penalties = {
-        load: pen.load * factor,
-        duration: pen.duration * factor,
-        timeWarp: ls.m.windows ? pen.timeWarp * factor : pen.timeWarp,
-      };
+      ls.penalties = this.prices.scaled(factor);
       ls.reprice();
       for (let r = 0; r < ls.m.routes; r++) if (this.constraints.broken(r)) ls.markChanged(r);
       ls.runLocalised(this.rng, this.stop);

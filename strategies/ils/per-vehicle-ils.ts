@@ -11,7 +11,7 @@ import { InfeasibleCandidates, LateAcceptance, ThresholdAcceptance, type Accepta
 import type { IlsParts } from "./ils-parts.js";
 import { PerVehicleBest, PerVehicleEducation, RuinRecreate, SnapshotCurrent, type SnapshotCandidate } from "./per-vehicle-parts.js";
 import { PoolRecombination } from "./pool-recombination.js";
-import { PenaltyManagerPrices } from "./price-adaptation.js";
+import { AdaptivePrices } from "./price-adaptation.js";
 import { PeriodicRestart } from "./restarts.js";
 import { recreate } from "./ruin-recreate.js";
 import { SetPartitioningStep } from "./set-partitioning-step.js";
@@ -89,7 +89,7 @@ export function startPerVehicle(p: CompiledProblem, budget: Budget, initial?: So
   if (mode.focus) rs.trackChanges();
   // With load rules an iteration costs more (pair moves, O(route) checks) and the start is built
   // from nothing: the prices adapt after fewer outcomes, or they would barely move in the time given.
-  const penalties = new PenaltyManager(m, m.order ? LOAD_RULES_SEGMENT : undefined, mode.feasibleCurrent);
+  const penalties = PenaltyManager.forProblem(m, m.order ? LOAD_RULES_SEGMENT : undefined, mode.feasibleCurrent);
   const stop = () => budget.exhausted();
   const best = new PerVehicleBest(p, m, budget);
   const pool = PoolRecombination.applies(mode) ? new PoolRecombination(rs, budget, solverNow()) : null;
@@ -154,7 +154,7 @@ export function startPerVehicle(p: CompiledProblem, budget: Budget, initial?: So
     // candidate never becomes current once a feasible solution is known. With rules the threshold's
     // leeway is for feasible candidates only.
     infeasible: new InfeasibleCandidates(mode.feasibleCurrent, diversified),
-    prices: new PenaltyManagerPrices(penalties, rs, ls),
+    prices: new AdaptivePrices(penalties, ls, false),
     restarts: new PeriodicRestart(RESTART_AFTER, tinyProblemPatience(m.customers.length, ITERATION_WEIGHT)),
     recombination: pool ? new SetPartitioningStep(pool, rs, current, education, best, shipments) : null,
   };

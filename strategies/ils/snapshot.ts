@@ -68,11 +68,11 @@ export function looksFeasible(s: Snapshot): boolean {
 
 /** Tells the penalty manager which constraints the outcome `s` kept. */
 export function recordOutcome(penalties: PenaltyManager, s: Snapshot): void {
-  penalties.record(
-    s.loadExcess <= FEASIBLE_EPS,
-    s.timeWarp <= FEASIBLE_EPS,
-    s.durationExcess <= FEASIBLE_EPS,
-    s.distanceExcess <= FEASIBLE_EPS,
-    s.stopsExcess === 0,
-  );
+  penalties.record({
+    load: s.loadExcess <= FEASIBLE_EPS,
+    duration: s.durationExcess <= FEASIBLE_EPS,
+    timeWarp: s.timeWarp <= FEASIBLE_EPS,
+    distance: s.distanceExcess <= FEASIBLE_EPS,
+    stops: s.stopsExcess === 0,
+  });
 }

@@ -31,7 +31,7 @@ export class WorkspaceSearch {
     this.m = buildProblemData(p);
     this.rs = new Routes(this.m);
     this.ls = LocalSearch.perVehicle(this.rs);
-    this.penalties = new PenaltyManager(this.m);
+    this.penalties = PenaltyManager.forProblem(this.m);
     this.rs.penalties = this.penalties.current;
   }
 

@@ -244,12 +244,12 @@ describe("localised general search (promising customers: mixed fleets, windows, 
       seed: 9,
     });
     const m = buildProblemData(compileRequest(req).problem);
-    const floored = new PenaltyManager(m, 10, true);
-    const free = new PenaltyManager(m, 10, false);
+    const floored = PenaltyManager.forProblem(m, 10, true);
+    const free = PenaltyManager.forProblem(m, 10, false);
     const start = floored.current.load;
     for (let k = 0; k < 200; k++) {
-      floored.record(true, true, true);
-      free.record(true, true, true);
+      floored.record({ load: true, duration: true, timeWarp: true });
+      free.record({ load: true, duration: true, timeWarp: true });
       floored.adapt();
       free.adapt();
     }
