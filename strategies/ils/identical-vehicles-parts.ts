@@ -6,6 +6,7 @@ import type { LocalSearch } from "../search/local-search.js";
 import { toSolution } from "../search/textbook/solutions.js";
 import { attemptsRepair, type BestSolution, type Candidate, type CurrentSolution, type Education } from "./ils-parts.js";
 import type { PenaltyManager } from "../search/penalty-manager.js";
+import { RouteUndo } from "./route-undo.js";
 
 /** Rounding allowed in the local search's running sums when a cost must beat another. */
 const EPS = 1e-7;
@@ -48,11 +49,10 @@ export class Constraints {
 
 /**
  * The current solution lives in the local search: a rejected candidate is undone by restoring
- * only the routes it rewrote (those modified since the perturbation began), O(changed routes).
+ * the routes it rewrote (route-undo.ts), and its cost is the local search's running total.
  */
 export class InPlaceCurrent implements CurrentSolution<Candidate> {
-  private readonly saved: Int32Array[];
-  private readonly savedLength: Int32Array;
+  private readonly routes: RouteUndo;
   private mark = -1;
   private currentCost = 0;
   constructor(
@@ -61,13 +61,12 @@ export class InPlaceCurrent implements CurrentSolution<Candidate> {
     private readonly rng: Rng,
     private readonly stop: () => boolean,
   ) {
-    this.saved = Array.from({ length: ls.m.routes }, () => new Int32Array(ls.m.customers.length));
-    this.savedLength = new Int32Array(ls.m.routes);
+    this.routes = new RouteUndo(ls);
   }
 
   /** The routes the local search holds become current. */
   takeHeld(): void {
-    this.save(-1);
+    this.routes.save(-1);
     this.currentCost = this.ls.totalCost();
   }
 
@@ -80,22 +79,12 @@ export class InPlaceCurrent implements CurrentSolution<Candidate> {
   }
 
   keep(candidate: Candidate): void {
-    this.save(this.mark);
+    this.routes.save(this.mark);
     this.currentCost = candidate.cost;
   }
 
   undo(): void {
-    const rs = this.ls.rs;
-    const since = this.mark;
-    // Optional customers: one the candidate served may be on no saved route, so forget the candidate's places first.
-    if (this.ls.m.skipPrice) {
-      for (let r = 0; r < this.ls.m.routes; r++) {
-        if (rs.modifiedAt[r]! <= since) continue;
-        const seq = rs.seq[r]!;
-        for (let k = 1; k <= rs.length[r]!; k++) if (rs.routeOf[seq[k]!] === r) rs.routeOf[seq[k]!] = -1;
-      }
-    }
-    for (let r = 0; r < this.ls.m.routes; r++) if (rs.modifiedAt[r]! > since) this.ls.setRoute(r, this.saved[r]!, this.savedLength[r]!);
+    this.routes.restore(this.mark);
   }
 
   repriced(): void {
@@ -111,15 +100,6 @@ export class InPlaceCurrent implements CurrentSolution<Candidate> {
 
   solution(): Solution {
     return toSolution(this.p, this.ls.routes());
-  }
-
-  private save(since: number): void {
-    const rs = this.ls.rs;
-    for (let r = 0; r < this.ls.m.routes; r++) {
-      if (rs.modifiedAt[r]! <= since) continue;
-      this.savedLength[r] = rs.length[r]!;
-      this.saved[r]!.set(rs.seq[r]!.subarray(1, rs.length[r]! + 1));
-    }
   }
 }
 

@@ -123,7 +123,7 @@ export function startPerVehicle(p: CompiledProblem, budget: Budget, initial?: So
   recreate(ls.pricing, rng, start.missing, m.order !== null);
   // A feasible start counts as it is: education on a penalised cost may trade it for a worse one.
   best.considerSnapshot(snapshot(rs));
-  current.set(education.educate(best.solution !== null).snapshot);
+  current.set(education.educate(best.solution !== null));
   best.considerSnapshot(current.current);
   current.feasibleOnceKnown();
 

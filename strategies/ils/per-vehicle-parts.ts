@@ -10,32 +10,40 @@ import type { Routes } from "../search/routes.js";
 import { attemptsRepair, type BestSolution, type Candidate, type CurrentSolution, type Education } from "./ils-parts.js";
 import type { PoolRecombination } from "./pool-recombination.js";
 import { recreate, ruin, ruinShortestRoute } from "./ruin-recreate.js";
+import { RouteUndo } from "./route-undo.js";
 import { looksFeasible, penalised, recordOutcome, snapshot, type Snapshot } from "./snapshot.js";
 
 /** An educated solution of the per-vehicle family: a copy of its routes with their objective and excesses. */
 export interface SnapshotCandidate extends Candidate {
   readonly snapshot: Snapshot;
+  /** Whether the route store holds the snapshot's routes (not when a failed repair left its attempt there). */
+  readonly held: boolean;
 }
 
 /**
- * The current solution is a snapshot, loaded into the local search before each perturbation (only
- * routes that differ are rewritten). With `feasibleCurrent` an infeasible current (an education
- * whose repair failed, before a feasible solution was known) gives way to the best once one is
- * known: kept, its penalised cost at low prices stayed below every feasible candidate's, and no
- * candidate could replace it until the prices had risen far enough.
+ * The current solution lives in the route store, as a snapshot beside it for its price: a
+ * rejected candidate is undone by restoring the routes it rewrote (route-undo.ts). With
+ * `feasibleCurrent` an infeasible current (an education whose repair failed, before a feasible
+ * solution was known) gives way to the best once one is known: kept, its penalised cost at low
+ * prices stayed below every feasible candidate's, and no candidate could replace it until the
+ * prices had risen far enough.
  */
 export class SnapshotCurrent implements CurrentSolution<SnapshotCandidate> {
   current!: Snapshot;
+  private readonly routes: RouteUndo;
+  private mark = -1;
   constructor(
     private readonly rs: Routes,
     private readonly ls: LocalSearch<PerVehiclePricing>,
     private readonly penalties: PenaltyManager,
     private readonly best: PerVehicleBest,
     private readonly feasibleCurrent: boolean,
-  ) {}
+  ) {
+    this.routes = new RouteUndo(ls);
+  }
 
   beginCandidate(): void {
-    this.ls.loadRoutes(this.current.routes);
+    this.mark = this.rs.clock;
     // Localised education: only what the ruin and recreate (then the moves) change is examined.
     this.ls.focus();
   }
@@ -44,25 +52,25 @@ export class SnapshotCurrent implements CurrentSolution<SnapshotCandidate> {
     return penalised(this.current, this.penalties.current);
   }
 
-  /** `s` becomes current as it is. */
-  set(s: Snapshot): void {
-    this.current = s;
+  /** The candidate becomes current as it is, wherever the route store stands. */
+  set(candidate: SnapshotCandidate): void {
+    this.hold(candidate, -1);
   }
 
   keep(candidate: SnapshotCandidate): void {
-    this.current = candidate.snapshot;
+    this.hold(candidate, this.mark);
     this.feasibleOnceKnown();
   }
 
   undo(): void {
+    this.routes.restore(this.mark);
     this.feasibleOnceKnown();
   }
 
   repriced(): void {}
 
   backToBest(best: Solution): void {
-    this.rs.loadRoutes(best.routes);
-    this.current = snapshot(this.rs);
+    this.load(best.routes);
   }
 
   solution(): Solution {
@@ -73,7 +81,20 @@ export class SnapshotCurrent implements CurrentSolution<SnapshotCandidate> {
   feasibleOnceKnown(): void {
     const best = this.best.solution;
     if (!this.feasibleCurrent || best === null || looksFeasible(this.current)) return;
-    this.rs.loadRoutes(best.routes);
+    this.load(best.routes);
+  }
+
+  /** The candidate is current; the store's routes rewritten after clock `since` are saved. */
+  private hold(candidate: SnapshotCandidate, since: number): void {
+    if (candidate.held) this.routes.save(since);
+    else this.load(candidate.snapshot.routes);
+    this.current = candidate.snapshot;
+  }
+
+  /** The store holds `routes`, and they are current. */
+  private load(routes: readonly (readonly number[])[]): void {
+    this.rs.loadRoutes(routes);
+    this.routes.save(-1);
     this.current = snapshot(this.rs);
   }
 }
@@ -103,7 +124,9 @@ export class PerVehicleEducation implements Education<SnapshotCandidate> {
     pool?.harvest();
     let result = snapshot(rs);
     const beforeRepair = result;
+    let held = true;
     if (!looksFeasible(result) && attemptsRepair(this.rng, bestKnown, this.feasibleCurrent)) {
+      held = false;
       for (const factor of [10, 100]) {
         rs.penalties = penalties.scaled(factor);
         rs.reprice();
@@ -113,6 +136,7 @@ export class PerVehicleEducation implements Education<SnapshotCandidate> {
         pool?.harvest();
         if (looksFeasible(repaired)) {
           result = repaired;
+          held = true;
           break;
         }
       }
@@ -121,7 +145,7 @@ export class PerVehicleEducation implements Education<SnapshotCandidate> {
       ls.revisitViolating();
     }
     recordOutcome(penalties, this.feasibleCurrent ? beforeRepair : result);
-    return { snapshot: result, cost: penalised(result, penalties.current), feasible: looksFeasible(result) };
+    return { snapshot: result, held, cost: penalised(result, penalties.current), feasible: looksFeasible(result) };
   }
 }
 

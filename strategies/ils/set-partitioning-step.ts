@@ -33,7 +33,7 @@ export class SetPartitioningStep implements Recombination {
     if (plan) {
       rs.loadRoutes(plan);
       if (!best.considerSnapshot(snapshot(rs))) return false;
-      this.current.set(this.education.educate(true).snapshot);
+      this.current.set(this.education.educate(true));
       best.considerSnapshot(this.current.current);
       return true;
     }
@@ -47,7 +47,7 @@ export class SetPartitioningStep implements Recombination {
     const fewer = used >= MIN_ROUTES_TO_SQUEEZE ? pool.fewerRoutes(bestRoutes, used - 1) : null;
     if (!fewer) return false;
     rs.loadRoutes(fewer);
-    this.current.set(this.education.educate(true).snapshot);
+    this.current.set(this.education.educate(true));
     return best.considerSnapshot(this.current.current);
   }
 }

@@ -1,0 +1,125 @@
+import { expect } from "chai";
+import fc from "fast-check";
+import { compileRequest } from "../../src/problem/compile-request.js";
+import { Rng } from "../../strategies/core/rng.js";
+import { RouteUndo } from "../../strategies/ils/route-undo.js";
+import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
+import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
+import { LocalSearch } from "../../strategies/search/local-search.js";
+import { buildProblemData } from "../../strategies/search/problem-data.js";
+import { Routes } from "../../strategies/search/routes.js";
+import { fleetArb, fleetInstance, rulesPenaltyArb, withRules } from "./fleet-problems.js";
+import { modelOf, penaltyArb, prizeProblem } from "./prize-problems.js";
+
+/** What must hold after a restore: the saved routes, every customer's place agreeing with them, and their price. */
+function expectHeld(ls: LocalSearch, saved: number[][], freshTotal: number): void {
+  const rs = ls.rs;
+  expect(rs.routes()).to.deep.equal(saved);
+  for (const c of rs.m.customers) {
+    const r = saved.findIndex((route) => route.includes(c));
+    expect(rs.routeOf[c], `customer ${c}`).to.equal(r);
+    if (r >= 0) expect(rs.pos[c]).to.equal(saved[r]!.indexOf(c) + 1);
+  }
+  // A required customer left unserved prices the plan at infinity, on both sides.
+  if (Number.isFinite(freshTotal)) expect(ls.totalCost()).to.be.closeTo(freshTotal, 1e-9 * Math.max(1, Math.abs(freshTotal)));
+  else expect(ls.totalCost()).to.equal(freshTotal);
+}
+
+/**
+ * Runs candidates (a perturbation, then the local search) from the held routes, keeping every
+ * other one: after each rejected candidate the store must hold the current routes again, with
+ * routes equal to their copy not rewritten; a kept one becomes what later restores go back to.
+ */
+function exercise(ls: LocalSearch, perturb: () => void, freshTotal: (routes: number[][]) => number, rng: Rng): number {
+  const rs = ls.rs;
+  const undo = new RouteUndo(ls);
+  undo.save(-1);
+  let current = rs.routes();
+  let restored = 0;
+  for (let round = 0; round < 6; round++) {
+    const mark = rs.clock;
+    perturb();
+    ls.run(rng);
+    if (round % 2 === 1) {
+      undo.save(mark);
+      current = rs.routes();
+      continue;
+    }
+    const candidate = rs.routes();
+    const same = current.map((route, r) => route.length === candidate[r]!.length && route.every((c, k) => candidate[r]![k] === c));
+    const modifiedBefore = Float64Array.from(rs.modifiedAt);
+    undo.restore(mark);
+    expectHeld(ls, current, freshTotal(current));
+    for (let r = 0; r < rs.m.routes; r++) {
+      if (same[r]) expect(rs.modifiedAt[r], `route ${r} held its routes and stays as it was`).to.equal(modifiedBefore[r]);
+      else restored++;
+    }
+  }
+  return restored;
+}
+
+describe("the iterated search's one undo (ils/route-undo.ts)", function () {
+  this.timeout(120_000);
+
+  it("restores the current routes on identical vehicles, optional customers and windows included", () => {
+    let restored = 0;
+    const arb = fc.record({
+      customers: fc.integer({ min: 6, max: 40 }),
+      seed: fc.integer({ min: 1, max: 1e6 }),
+      windows: fc.boolean(),
+      hours: fc.boolean(),
+      prize: fc.constantFrom(0.3, 1, 3, 10),
+      required: fc.boolean(),
+      allowUnassigned: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(arb, penaltyArb, (o, pen) => {
+        const { problem: p } = compileRequest(prizeProblem(o));
+        const m = modelOf(p);
+        const rng = new Rng(o.seed);
+        const ls = LocalSearch.identicalVehicles(m);
+        ls.penalties = pen;
+        const lists: number[][] = Array.from({ length: m.routes }, () => []);
+        for (const c of rng.shuffle(Array.from(m.customers))) lists[rng.int(m.routes)]!.push(c);
+        ls.loadRoutes(lists);
+        ls.run(rng);
+        const ruin = new TextbookRuin(ls);
+        const fresh = (routes: number[][]) => {
+          const other = LocalSearch.identicalVehicles(m);
+          other.penalties = pen;
+          other.loadRoutes(routes);
+          return other.totalCost();
+        };
+        restored += exercise(ls, () => ruin.perturb(rng), fresh, rng);
+      }),
+      { numRuns: 80, seed: 31 },
+    );
+    expect(restored, "candidates rewrote routes that were restored").to.be.greaterThan(100);
+  });
+
+  it("restores the current routes on any fleet, with skills, caps and unserved customers", () => {
+    let restored = 0;
+    fc.assert(
+      fc.property(fleetArb("hard", 16), rulesPenaltyArb, fc.boolean(), (o, pen, allowUnassigned) => {
+        const { problem: p } = compileRequest(withRules(fleetInstance(o), o.seed, allowUnassigned));
+        const m = buildProblemData(p);
+        const rng = new Rng(o.seed);
+        const rs = new Routes(m);
+        rs.penalties = pen;
+        const ls = LocalSearch.perVehicle(rs);
+        recreate(ls.pricing, rng, Array.from(m.customers));
+        ls.run(rng);
+        const fresh = (routes: number[][]) => {
+          const other = new Routes(m);
+          other.penalties = pen;
+          other.loadRoutes(routes);
+          return LocalSearch.perVehicle(other).totalCost();
+        };
+        const perturb = () => recreate(ls.pricing, rng, ruin(rs, rng, 1 + rng.int(m.customers.length)));
+        restored += exercise(ls, perturb, fresh, rng);
+      }),
+      { numRuns: 80, seed: 32 },
+    );
+    expect(restored, "candidates rewrote routes that were restored").to.be.greaterThan(40);
+  });
+});
