@@ -42,7 +42,7 @@ export class PenaltyManager {
     private readonly segment: number,
     private readonly target = TARGET_FEASIBLE,
   ) {
-    this.current = start;
+    this.current = copyOf(start);
     for (const kind of kinds) this.ranges[kind] = priceRange(references[kind]!);
   }
 
@@ -81,14 +81,14 @@ export class PenaltyManager {
 
   /** The current prices with every adapting kind multiplied by `factor` (a repair's raised prices). */
   scaled(factor: number): Penalties {
-    const out = { ...this.current };
+    const out = copyOf(this.current);
     for (const kind of this.kinds) out[kind] = this.current[kind]! * factor;
     return out;
   }
 
   /** Multiplies every adapting price by `factor` (within its range). */
   raise(factor: number): void {
-    const next = { ...this.current };
+    const next = copyOf(this.current);
     for (const kind of this.kinds) {
       const range = this.ranges[kind]!;
       next[kind] = Math.min(range.max, Math.max(range.min, this.current[kind]! * factor));
@@ -117,7 +117,7 @@ export class PenaltyManager {
   adaptNow(): void {
     const outcomes = this.outcomes;
     if (outcomes > 0) {
-      const next = { ...this.current };
+      const next = copyOf(this.current);
       for (const kind of this.kinds)
         next[kind] = adaptPrice(this.current[kind]!, this.kept[kind] / outcomes, this.target, this.ranges[kind]!);
       this.current = next;
@@ -125,4 +125,15 @@ export class PenaltyManager {
     for (const kind of Object.keys(this.kept) as PriceKind[]) this.kept[kind] = 0;
     this.outcomes = 0;
   }
+}
+
+/**
+ * A copy of `p` built field by field: every price object then has one shape, which the local
+ * search's move pricing reads for every candidate (copies by spread were measurably slower there).
+ */
+function copyOf(p: Penalties): Penalties {
+  const out: Penalties = { load: p.load, duration: p.duration, timeWarp: p.timeWarp };
+  if (p.distance !== undefined) out.distance = p.distance;
+  if (p.stops !== undefined) out.stops = p.stops;
+  return out;
 }
