@@ -63,8 +63,13 @@ export class SnapshotCurrent implements CurrentSolution<SnapshotCandidate> {
   }
 
   undo(): void {
-    this.routes.restore(this.mark);
+    this.revert(this.mark);
     this.feasibleOnceKnown();
+  }
+
+  /** The store's routes rewritten after clock `since` go back to the current solution's. */
+  revert(since: number): void {
+    this.routes.restore(since);
   }
 
   repriced(): void {}

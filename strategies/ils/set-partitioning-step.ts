@@ -31,8 +31,13 @@ export class SetPartitioningStep implements Recombination {
     const bestRoutes = best.solution.routes;
     const plan = pool.recombine(bestRoutes, best.cost);
     if (plan) {
+      const before = rs.clock;
       rs.loadRoutes(plan);
-      if (!best.considerSnapshot(snapshot(rs))) return false;
+      if (!best.considerSnapshot(snapshot(rs))) {
+        // Not a new best after all (the evaluator's check): the search goes on from the current solution.
+        this.current.revert(before);
+        return false;
+      }
       this.current.set(this.education.educate(true));
       best.considerSnapshot(this.current.current);
       return true;

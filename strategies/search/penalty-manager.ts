@@ -128,8 +128,8 @@ export class PenaltyManager {
 }
 
 /**
- * A copy of `p` built field by field: every price object then has one shape, which the local
- * search's move pricing reads for every candidate (copies by spread were measurably slower there).
+ * A copy of `p` built field by field, so that every price object has one shape: the move pricing
+ * reads them for every candidate, and objects of several shapes there slow it down.
  */
 function copyOf(p: Penalties): Penalties {
   const out: Penalties = { load: p.load, duration: p.duration, timeWarp: p.timeWarp };

@@ -2,7 +2,13 @@ import { expect } from "chai";
 import fc from "fast-check";
 import { compileRequest } from "../../src/problem/compile-request.js";
 import { Rng } from "../../strategies/core/rng.js";
+import { Budget } from "../../strategies/core/budget.js";
+import { PerVehicleBest, PerVehicleEducation, SnapshotCurrent } from "../../strategies/ils/per-vehicle-parts.js";
+import type { PoolRecombination } from "../../strategies/ils/pool-recombination.js";
 import { RouteUndo } from "../../strategies/ils/route-undo.js";
+import { SetPartitioningStep } from "../../strategies/ils/set-partitioning-step.js";
+import { snapshot } from "../../strategies/ils/snapshot.js";
+import { PenaltyManager } from "../../strategies/search/penalty-manager.js";
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
 import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
 import { LocalSearch } from "../../strategies/search/local-search.js";
@@ -121,5 +127,41 @@ describe("the iterated search's one undo (ils/route-undo.ts)", function () {
       { numRuns: 80, seed: 32 },
     );
     expect(restored, "candidates rewrote routes that were restored").to.be.greaterThan(40);
+  });
+
+  it("goes back to the current routes when a recombined plan is not a new best after all", () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(fleetArb("hard", 16), fc.integer({ min: 1, max: 1e6 }), (o, seed) => {
+        const { problem: p } = compileRequest(fleetInstance(o));
+        const m = buildProblemData(p);
+        const rng = new Rng(seed);
+        const rs = new Routes(m);
+        const penalties = PenaltyManager.forProblem(m);
+        rs.penalties = penalties.current;
+        const ls = LocalSearch.perVehicle(rs);
+        recreate(ls.pricing, rng, Array.from(m.customers));
+        ls.run(rng);
+        const budget = Budget.forSeconds(60, seed);
+        // A best no plan can beat: every recombined plan is turned down.
+        const best = new PerVehicleBest(p, m, budget);
+        best.solution = { routes: rs.routes() };
+        best.cost = Number.NEGATIVE_INFINITY;
+        const current = new SnapshotCurrent(rs, ls, penalties, best, false);
+        const s = snapshot(rs);
+        current.set({ snapshot: s, held: true, cost: 0, feasible: true });
+        const held = rs.routes();
+        // The pool offers the current routes shuffled among the vehicles.
+        const plan = rng.shuffle(held.map((route) => route.slice()));
+        const pool = { due: () => true, recombine: () => plan } as unknown as PoolRecombination;
+        const education = new PerVehicleEducation(rs, ls, penalties, null, false, rng, () => false);
+        const step = new SetPartitioningStep(pool, rs, current, education, best, false);
+        expect(step.step()).to.equal(false);
+        expect(rs.routes()).to.deep.equal(held);
+        if (plan.some((route, r) => route.join() !== held[r]!.join())) checked++;
+      }),
+      { numRuns: 60, seed: 33 },
+    );
+    expect(checked, "plans that differed from the current routes").to.be.greaterThan(20);
   });
 });
