@@ -58,6 +58,18 @@ export function prizeProblem(o: {
   return req;
 }
 
+/** Options of prizeProblem drawn at random, with `minCustomers` to 40 customers. */
+export const prizeArb = (minCustomers: number) =>
+  fc.record({
+    customers: fc.integer({ min: minCustomers, max: 40 }),
+    seed: fc.integer({ min: 1, max: 1e6 }),
+    windows: fc.boolean(),
+    hours: fc.boolean(),
+    prize: fc.constantFrom(0.3, 1, 3, 10),
+    required: fc.boolean(),
+    allowUnassigned: fc.boolean(),
+  });
+
 /** The textbook model of a problem that has one (a test failure otherwise). */
 export function modelOf(p: CompiledProblem): ProblemData {
   const outcome = buildModel(p);

@@ -15,7 +15,7 @@ import { LocalSearch } from "../../strategies/search/local-search.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { fleetArb, fleetInstance, rulesPenaltyArb, withRules } from "./fleet-problems.js";
-import { modelOf, penaltyArb, prizeProblem } from "./prize-problems.js";
+import { modelOf, penaltyArb, prizeArb, prizeProblem } from "./prize-problems.js";
 
 /** What must hold after a restore: the saved routes, every customer's place agreeing with them, and their price. */
 function expectHeld(ls: LocalSearch, saved: number[][], freshTotal: number): void {
@@ -69,17 +69,8 @@ describe("the iterated search's one undo (ils/route-undo.ts)", function () {
 
   it("restores the current routes on identical vehicles, optional customers and windows included", () => {
     let restored = 0;
-    const arb = fc.record({
-      customers: fc.integer({ min: 6, max: 40 }),
-      seed: fc.integer({ min: 1, max: 1e6 }),
-      windows: fc.boolean(),
-      hours: fc.boolean(),
-      prize: fc.constantFrom(0.3, 1, 3, 10),
-      required: fc.boolean(),
-      allowUnassigned: fc.boolean(),
-    });
     fc.assert(
-      fc.property(arb, penaltyArb, (o, pen) => {
+      fc.property(prizeArb(6), penaltyArb, (o, pen) => {
         const { problem: p } = compileRequest(prizeProblem(o));
         const m = modelOf(p);
         const rng = new Rng(o.seed);

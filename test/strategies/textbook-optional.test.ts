@@ -14,7 +14,7 @@ import { InsertUnserved } from "../../strategies/search/operators/insert-unserve
 import { buildModel, initialPenalties, identicalVehiclesMismatch } from "../../strategies/search/textbook-model.js";
 import type { ProblemData } from "../../strategies/search/problem-data.js";
 import { scratchRouteCost } from "./fleet-problems.js";
-import { modelOf, penaltyArb, prizeProblem, scratchTotal } from "./prize-problems.js";
+import { modelOf, penaltyArb, prizeArb, prizeProblem, scratchTotal } from "./prize-problems.js";
 
 /** Inserts unserved customer c where the operator finds it gains most, as the search does; whether it did. */
 function insertUnserved(op: InsertUnserved, c: number, since = -1): boolean {
@@ -23,15 +23,7 @@ function insertUnserved(op: InsertUnserved, c: number, since = -1): boolean {
   return true;
 }
 
-const arb = fc.record({
-  customers: fc.integer({ min: 4, max: 40 }),
-  seed: fc.integer({ min: 1, max: 1e6 }),
-  windows: fc.boolean(),
-  hours: fc.boolean(),
-  prize: fc.constantFrom(0.3, 1, 3, 10),
-  required: fc.boolean(),
-  allowUnassigned: fc.boolean(),
-});
+const arb = prizeArb(4);
 
 /** Customers the model may leave out (a finite skip price). */
 function mayLeaveOut(m: ProblemData, c: number): boolean {
