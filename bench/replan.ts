@@ -12,7 +12,11 @@
  * to stderr, to tell a slow search from a converged one.
  *
  * `node --import tsx bench/replan.ts [--only NAME,...] [--time S] [--first-time S] [--seed N]
- * [--reassignment-share S[,S...]] [--bench-dir DIR] [--cache FILE]`
+ * [--reassignment-share S[,S...]] [--bench-dir DIR] [--cache FILE] [--generated K]`
+ *
+ * `--generated K` re-plans K generated instances instead of the shared ones, none of them in
+ * `../shared/`: X-like CVRPs of 301-1,000 customers (x-like-instance.ts) and Gehring-Homberger-like
+ * VRPTWs of 400-1,000 (gh-like.ts), alternately, the same K for every seed.
  *
  * `--cache FILE` keeps each instance's first answer and cold cost there (by instance, seed and
  * times) and reuses them: two runs that differ only in the warm search then solve the same changed
@@ -23,7 +27,9 @@ import { parseArgs } from "node:util";
 import { solveRequest, type SolvedResultObject } from "../src/problem/solve-request.js";
 import { entryRequest, loadBenchmarks } from "./benchmark-folder.js";
 import { replanChange, type ReplanChange } from "./replan-change.js";
+import { ghLike } from "./gh-like.js";
 import { benchSettings } from "./settings-env.js";
+import { generateXLike } from "./x-like-instance.js";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
 
 const DEFAULT_INSTANCES = [
@@ -48,13 +54,30 @@ const { values } = parseArgs({
     "reassignment-share": { type: "string", default: "0" },
     "bench-dir": { type: "string" },
     cache: { type: "string" },
+    generated: { type: "string" },
   },
 });
+/** The instance family of `--generated`: its own seed base, so that no instance repeats another bench's. */
+const GENERATED_SEED_BASE = 37;
 const seed = Number(values.seed);
 const reassignmentShare = Number(values["reassignment-share"]);
 const seconds = Number(values.time);
-const benchmarks = loadBenchmarks(values["bench-dir"]);
-const names = values.only ? values.only.split(",") : DEFAULT_INSTANCES;
+const generatedCount = values.generated === undefined ? 0 : Number(values.generated);
+if (!Number.isInteger(generatedCount) || generatedCount < 0) throw new Error(`bench: --generated '${values.generated}' is not a count`);
+const generated = Array.from({ length: generatedCount }, (_, i) =>
+  i % 2 === 0 ? generateXLike(i, GENERATED_SEED_BASE) : ghLike(i, GENERATED_SEED_BASE),
+);
+const benchmarks = generatedCount > 0 ? null : loadBenchmarks(values["bench-dir"]);
+const names = values.only ? values.only.split(",") : generatedCount > 0 ? generated.map((g) => g.name) : DEFAULT_INSTANCES;
+
+/** The named instance's request: a generated one, or a shared one from the benchmark folder. */
+function requestOf(name: string): SolveRequestInput {
+  const made = generated.find((g) => g.name === name);
+  if (made) return made.request;
+  const entry = benchmarks?.entries.find((e) => e.name === name);
+  if (!entry || !benchmarks) throw new Error(`bench: instance ${name} not found (${benchmarks?.lookedFor ?? "--generated"})`);
+  return entryRequest(entry, benchmarks);
+}
 
 function solve(request: Parameters<typeof solveRequest>[0], name: string, limit: number): SolvedResultObject | string {
   const outcome = solveRequest(request, { settings: benchSettings, requestId: name, timeLimitSeconds: limit, seed });
@@ -115,9 +138,7 @@ console.log(`|---|---:|---:|---:|${shares.map(() => "---:|---:|---:|").join("")}
 const differences: number[][] = shares.map(() => []);
 const movedShares: number[][] = shares.map(() => []);
 for (const name of names) {
-  const entry = benchmarks.entries.find((e) => e.name === name);
-  if (!entry) throw new Error(`bench: instance ${name} not found (${benchmarks.lookedFor})`);
-  const request = entryRequest(entry, benchmarks);
+  const request = requestOf(name);
   const prepared = firstAndCold(name, request);
   if (typeof prepared === "string") {
     console.log(prepared);
