@@ -21,7 +21,9 @@ function violationKey(ws: Workspace, s: RouteScore): [number, number] {
 export function stripViolations(ws: Workspace, stop: () => boolean = () => false): void {
   const p = ws.p;
   for (let v = 0; v < p.vehicleCount; v++) {
-    while (!ws.scores[v]!.feasible && ws.routes[v]!.length > 0) {
+    // Locked stops stay: only the customers after them are taken off.
+    const head = ws.lockedCount(v);
+    while (!ws.scores[v]!.feasible && ws.routes[v]!.length > head) {
       const route = ws.routes[v]!;
       if (stop()) {
         ws.remove(route[route.length - 1]!);
@@ -29,7 +31,7 @@ export function stripViolations(ws: Workspace, stop: () => boolean = () => false
       }
       let pick = -1;
       let pickKey: number[] = [];
-      for (let i = 0; i < route.length; i++) {
+      for (let i = head; i < route.length; i++) {
         const rest = route.slice(0, i).concat(route.slice(i + 1));
         const s = evaluateRoute(p, v, rest);
         const key = [...violationKey(ws, s), p.demand[route[i]!]!, s.cost];
@@ -97,7 +99,8 @@ export function ejectionRepair(ws: Workspace, rng: Rng, stop: () => boolean, max
       // Fits nowhere even with an ejection: make room at random and try again later.
       const v = rng.int(p.vehicleCount);
       const route = ws.routes[v]!;
-      if (route.length > 0) ws.remove(route[rng.int(route.length)]!);
+      const head = ws.lockedCount(v);
+      if (route.length > head) ws.remove(route[head + rng.int(route.length - head)]!);
       continue;
     }
     for (const e of chosen.ejected) ws.remove(e);
@@ -120,7 +123,7 @@ function bestEjection(ws: Workspace, c: number, step: number, tabuUntil: Int32Ar
   for (let v = 0; v < p.vehicleCount; v++) {
     if (p.capacity[v]! + 1e-9 < p.demand[c]!) continue;
     const route = ws.routes[v]!;
-    for (let i = 0; i < route.length; i++) {
+    for (let i = ws.lockedCount(v); i < route.length; i++) {
       const e = route[i]!;
       if (tabuUntil[e]! > step) continue;
       consider(v, [e], route.slice(0, i).concat(route.slice(i + 1)));
@@ -130,7 +133,7 @@ function bestEjection(ws: Workspace, c: number, step: number, tabuUntil: Int32Ar
   for (let v = 0; v < p.vehicleCount; v++) {
     const route = ws.routes[v]!;
     if (p.capacity[v]! + 1e-9 < p.demand[c]! || route.length > PAIR_EJECTION_MAX_ROUTE) continue;
-    for (let i = 0; i < route.length; i++) {
+    for (let i = ws.lockedCount(v); i < route.length; i++) {
       if (tabuUntil[route[i]!]! > step) continue;
       for (let j = i + 1; j < route.length; j++) {
         if (tabuUntil[route[j]!]! > step) continue;

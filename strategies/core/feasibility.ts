@@ -64,9 +64,6 @@ export function solveFeasibly(
   const p = normaliseScale(original);
   const total = budget.deadlineMs - solverNow();
   let found: Solution | null = null;
-  // The phase's constructions and repairs move any stop: with locked stops their plans are never
-  // accepted (the evaluator refuses them), so the search keeps the whole budget.
-  if (p.locks) return initial ? strategy.solve(p, budget, initial) : strategy.solve(p, budget);
   budget.setFeasibilityCheckpoint(FEASIBILITY_CHECKPOINT, () => {
     found = restoreFeasibility(p, budget, undefined, Math.min(budget.deadlineMs, solverNow() + PHASE_SHARE * total), polish);
     if (found) {
@@ -97,7 +94,8 @@ export function solveFeasibly(
  * completed the same way; (2b) a fleet-aware construction from scratch, the largest demands
  * placed first into the actual vehicles, with ejections; (3) without a time dimension,
  * a bin packing of the demands into the vehicles by capacity (fleet-packing.ts), each vehicle's
- * customers then ordered by cheapest insertion and `polish` (when given). The first feasible solution (checked by
+ * customers then ordered by cheapest insertion and `polish` (when given). Locked stops stay at their
+ * routes' heads in (1)-(2b); (3) is skipped under them. The first feasible solution (checked by
  * the evaluator) is returned; null when none is found by `untilMs` (solverNow() clock; it
  * has at least MIN_PHASE_MS).
  */
@@ -122,18 +120,20 @@ export function restoreFeasibility(
     if (ws.isFeasible() && feasible(ws.solution())) return ws.solution();
   }
   if (stop()) return null;
-  // From scratch: regret insertion (which places hard-to-place customers first), then ejections.
-  const fresh = new Workspace(p);
+  // From scratch (from the locked stops, which stay at their routes' heads): regret insertion
+  // (which places hard-to-place customers first), then ejections.
+  const fresh = new Workspace(p, lockedHeads(p));
   regretInsertion(fresh, 2);
   ejectionRepair(fresh, budget.rng, stop, steps);
   if (fresh.isFeasible() && feasible(fresh.solution())) return fresh.solution();
   if (stop()) return null;
   // From scratch again, the largest demands first: a fleet-aware bin packing with routes.
-  const packing = new Workspace(p);
+  const packing = new Workspace(p, lockedHeads(p));
   ejectionRepair(packing, budget.rng, stop, steps);
   if (packing.isFeasible() && feasible(packing.solution())) return packing.solution();
 
-  if (p.time || stop()) return null;
+  // The bin packing knows no locked stops.
+  if (p.time || p.locks || stop()) return null;
   const vehicleOf = packFleet(p, budget.rng, stop);
   if (!vehicleOf) return null;
   const packed = routesFromPacking(p, vehicleOf, polish);
@@ -151,6 +151,11 @@ function routesFromPacking(p: CompiledProblem, vehicleOf: Int32Array, polish?: R
   }
   polish?.(ws);
   return ws.solution();
+}
+
+/** Each vehicle's locked stops as its route (undefined without locks: every route empty). */
+function lockedHeads(p: CompiledProblem): Solution | undefined {
+  return p.locks ? { routes: p.locks.stops.map((head) => Array.from(head)) } : undefined;
 }
 
 /** `from` with one route per vehicle, customers only, each at most once. */

@@ -88,6 +88,11 @@ export class Workspace {
     this.scratch = new Int32Array(p.customers.length + 2);
   }
 
+  /** How many stops at the head of vehicle v's route are locked there (vehicle_locked_stops): nothing goes before them. */
+  lockedCount(v: number): number {
+    return this.p.locks?.stops[v]?.length ?? 0;
+  }
+
   /** Time-constraint violation of a route in minutes (soft-window lateness is priced in cost instead). */
   violation(s: RouteScore): number {
     const hardWindows = this.p.time !== null && this.p.time.latePenaltyPerMin <= 0;
@@ -136,6 +141,7 @@ export class Workspace {
   /** Cost change of inserting `c` into route `v` before index `pos`, or Infinity if infeasible. */
   insertionDelta(c: number, v: number, pos: number): number {
     const p = this.p;
+    if (pos < this.lockedCount(v)) return Number.POSITIVE_INFINITY;
     const route = this.routes[v]!;
     const score = this.scores[v]!;
     if (score.load + p.demand[c]! > p.capacity[v]! + 1e-9) return Number.POSITIVE_INFINITY;
