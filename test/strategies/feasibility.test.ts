@@ -12,8 +12,8 @@ import { restoreFeasibility, solveFeasibly } from "../../strategies/core/feasibi
 import { packFleet } from "../../strategies/core/fleet-packing.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
-import type { Strategy } from "../../strategies/core/strategy.js";
 import { hgs } from "../../strategies/hgs/index.js";
+import { stubSearch } from "./stub-strategy.js";
 
 const example = JSON.parse(readFileSync(join(REPO_ROOT, "examples/small-cvrp.json"), "utf8")) as SolveRequestInput;
 
@@ -72,17 +72,11 @@ describe("the feasibility phase (core/feasibility.ts)", () => {
     const p = exactPacking();
     const starts: (Solution | undefined)[] = [];
     // Everyone on the first vehicle, whatever it is given: never feasible, never reported.
-    const stubborn: Strategy = {
-      name: "stubborn",
-      kind: "search",
-      features: ["capacities"],
-      supports: () => ({ ok: true }),
-      solve(problem, budget, initial) {
-        starts.push(initial);
-        while (!budget.tick());
-        return { routes: [Array.from(problem.customers), [], []] };
-      },
-    };
+    const stubborn = stubSearch("stubborn", (problem, budget, initial) => {
+      starts.push(initial);
+      while (!budget.tick());
+      return { routes: [Array.from(problem.customers), [], []] };
+    });
     const budget = new Budget(performance.now() + 60_000, 1, 1000);
     const answer = solveFeasibly(stubborn, p, budget);
     expect(evaluateSolution(p, answer).feasible).to.equal(true);
@@ -110,18 +104,12 @@ describe("the feasibility phase (core/feasibility.ts)", () => {
       vehicles_capacity: [10, 10],
     }).problem;
     let calls = 0;
-    const late: Strategy = {
-      name: "late",
-      kind: "search",
-      features: ["capacities"],
-      supports: () => ({ ok: true }),
-      solve(_problem, budget) {
-        calls++;
-        const s = { routes: [[1, 2], [3]] };
-        while (!budget.tick()) if (budget.iterationCount === 700) budget.improved(s);
-        return s;
-      },
-    };
+    const late = stubSearch("late", (_problem, budget) => {
+      calls++;
+      const s = { routes: [[1, 2], [3]] };
+      while (!budget.tick()) if (budget.iterationCount === 700) budget.improved(s);
+      return s;
+    });
     const budget = new Budget(performance.now() + 60_000, 1, 1000);
     solveFeasibly(late, p, budget);
     expect(calls).to.equal(1);
@@ -131,25 +119,19 @@ describe("the feasibility phase (core/feasibility.ts)", () => {
   it("does not interrupt a search that has reported a feasible solution", () => {
     const p = exactPacking();
     let calls = 0;
-    const reporting: Strategy = {
-      name: "reporting",
-      kind: "search",
-      features: ["capacities"],
-      supports: () => ({ ok: true }),
-      solve(_problem, budget) {
-        calls++;
-        const s = {
-          routes: [
-            [1, 4],
-            [2, 3],
-            [5, 6, 7],
-          ],
-        };
-        budget.improved(s);
-        while (!budget.tick());
-        return s;
-      },
-    };
+    const reporting = stubSearch("reporting", (_problem, budget) => {
+      calls++;
+      const s = {
+        routes: [
+          [1, 4],
+          [2, 3],
+          [5, 6, 7],
+        ],
+      };
+      budget.improved(s);
+      while (!budget.tick());
+      return s;
+    });
     const budget = new Budget(performance.now() + 60_000, 1, 400);
     solveFeasibly(reporting, p, budget);
     expect(calls).to.equal(1);

@@ -5,9 +5,9 @@ import { evaluateSolution } from "../../strategies/core/evaluator.js";
 import { stripViolations } from "../../strategies/core/ejection-repair.js";
 import { restoreFeasibility, solveFeasibly } from "../../strategies/core/feasibility.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
-import type { Strategy } from "../../strategies/core/strategy.js";
 import { Workspace } from "../../strategies/core/workspace.js";
 import { expectLocksKept } from "./replan-problems.js";
+import { stubSearch } from "./stub-strategy.js";
 
 /**
  * Twelve customers of demand 1 on a line, three vehicles of capacity 4 (every unit used), each
@@ -79,23 +79,17 @@ describe("the feasibility phase with locked stops (core/feasibility.ts)", () => 
   it("repairs the end of a search that never finds a feasible plan under locks", () => {
     const p = lockedTightLine();
     // The locked heads, then every other customer on vehicle 1: never feasible.
-    const stubborn: Strategy = {
-      name: "stubborn",
-      kind: "search",
-      features: ["capacities"],
-      supports: () => ({ ok: true }),
-      solve(problem, budget) {
-        while (!budget.tick());
-        const rest = Array.from(problem.customers).filter((c) => problem.locks!.vehicle[c]! < 0);
-        return {
-          routes: [
-            [11, 12],
-            [1, 2, ...rest],
-            [3, 4],
-          ],
-        };
-      },
-    };
+    const stubborn = stubSearch("stubborn", (problem, budget) => {
+      while (!budget.tick());
+      const rest = Array.from(problem.customers).filter((c) => problem.locks!.vehicle[c]! < 0);
+      return {
+        routes: [
+          [11, 12],
+          [1, 2, ...rest],
+          [3, 4],
+        ],
+      };
+    });
     const answer = solveFeasibly(stubborn, p, new Budget(performance.now() + 60_000, 1, 1000));
     expectFeasibleWithLocks(p, answer, "the answer");
   });
