@@ -6,8 +6,10 @@
  * reached the cold cost in a third of the time) and the share of the unlocked stops that stay
  * whose vehicle the warm answer changed. `--reassignment-share S` prices a change of vehicle
  * (reassignment_cost) at S times the first answer's cost per customer, as a dispatcher who wants
- * a stop moved only when that saves a share of an average stop's cost; a list (`0,0.02,0.05`)
- * solves warm once per price from the same first answer and cold solve. Costs are reported
+ * a stop moved only when that saves a share of an average stop's cost; `default` (the default)
+ * gives none, so the warm solve takes the service's default for a re-plan with locked stops
+ * (src/problem/stability-price.ts), and 0 turns that off; a list (`0,default,0.08`) solves warm
+ * once per price from the same first answer and cold solve. Costs are reported
  * without that price, so warm and cold compare on the same objective. Each solve's iterations go
  * to stderr, to tell a slow search from a converged one.
  *
@@ -51,7 +53,7 @@ const { values } = parseArgs({
     time: { type: "string", default: "30" },
     "first-time": { type: "string", default: "10" },
     seed: { type: "string", default: "1" },
-    "reassignment-share": { type: "string", default: "0" },
+    "reassignment-share": { type: "string", default: "default" },
     "bench-dir": { type: "string" },
     cache: { type: "string" },
     generated: { type: "string" },
@@ -60,7 +62,6 @@ const { values } = parseArgs({
 /** The instance family of `--generated`: its own seed base, so that no instance repeats another bench's. */
 const GENERATED_SEED_BASE = 37;
 const seed = Number(values.seed);
-const reassignmentShare = Number(values["reassignment-share"]);
 const seconds = Number(values.time);
 const generatedCount = values.generated === undefined ? 0 : Number(values.generated);
 if (!Number.isInteger(generatedCount) || generatedCount < 0) throw new Error(`bench: --generated '${values.generated}' is not a count`);
@@ -124,9 +125,14 @@ function firstAndCold(name: string, request: SolveRequestInput): { change: Repla
   return { change, solves };
 }
 
-const shares = values["reassignment-share"].split(",").map(Number);
+/**
+ * Each warm solve's price: a share of the cost per customer, or "default": no reassignment_cost,
+ * so the service's own applies (stability-price.ts).
+ */
+const shares = values["reassignment-share"].split(",").map((share) => (share === "default" ? share : Number(share)));
 for (const share of shares)
-  if (!Number.isFinite(share) || share < 0) throw new Error(`bench: --reassignment-share '${share}' is not a share`);
+  if (share !== "default" && (!Number.isFinite(share) || share < 0))
+    throw new Error(`bench: --reassignment-share '${share}' is not a share`);
 
 console.log(
   `re-planning: seed ${seed}, first solve ${values["first-time"]} s, cold ${seconds} s, warm ${seconds / 3} s, ` +
@@ -148,8 +154,8 @@ for (const name of names) {
   const { firstCost, coldCost, coldIterations } = solves;
   // One first answer and one cold solve for every price: the warm solves differ in the price alone.
   const cells = shares.map((share, k) => {
-    const price = (share * firstCost) / Math.max(1, request.node_num - 1);
-    const warm = solve(price > 0 ? { ...change.warm, reassignment_cost: price } : change.warm, `${name}-warm`, seconds / 3);
+    const price = share === "default" ? null : (share * firstCost) / Math.max(1, request.node_num - 1);
+    const warm = solve(price === null ? change.warm : { ...change.warm, reassignment_cost: price }, `${name}-warm`, seconds / 3);
     if (typeof warm === "string") return `${warm} | | `;
     const after = customersOf(warm, request.vehicle_num);
     let moved = 0;

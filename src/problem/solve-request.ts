@@ -14,6 +14,7 @@ import { alignWithPlan } from "./align-plan.js";
 import type { SolveRequestInput } from "./request-types.js";
 import { solverVersion } from "./solver-version.js";
 import { initialSolution } from "./compile-plan.js";
+import { searchedProblem } from "./stability-price.js";
 import { EVALUATE_ONLY, judgePlan, keepCheaperPlan } from "./evaluate-plan.js";
 import { planViolationReasons } from "./plan-violations.js";
 import type { Solution } from "../../strategies/core/problem.js";
@@ -117,13 +118,16 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
   const reasons = proven.filter((i) => !i.may_be_unassigned).map((i) => i.message);
   if (reasons.length > 0) return fail(`No feasible solution exists: ${reasons.slice(0, 3).join("; ")}`, reasons, null, proven);
 
+  // A re-plan with locked stops is searched with a default price on moving a stop to another
+  // vehicle (stability-price.ts); its answer is still scored and formatted on `problem`.
+  const searchProblem = searchedProblem(problem, request);
   const pinned = options.strategy ?? request.strategy;
-  const strategy = pinned ? findStrategy(pinned) : selectStrategy(problem, options.selection);
+  const strategy = pinned ? findStrategy(pinned) : selectStrategy(searchProblem, options.selection);
   // A strategy that does not claim locked stops (a plugin's too) never gets them, whatever its supports says.
   const support =
     problem.locks && !strategy.features.includes("locked_stops")
       ? { ok: false as const, reason: `the ${strategy.name} strategy does not claim the locked_stops feature (vehicle_locked_stops)` }
-      : strategy.supports(problem);
+      : strategy.supports(searchProblem);
   if (!support.ok) {
     return fail(
       `Strategy '${strategy.name}' declined this request: ${support.reason}`,
@@ -156,7 +160,7 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
     return formatResult(problem, candidate, candidateScore, meta);
   });
   // A search that finds no feasible solution goes through the feasibility phase before failing.
-  const searched = solveFeasibly(strategy, problem, budget, plan ?? undefined, polishRoutes);
+  const searched = solveFeasibly(strategy, searchProblem, budget, plan ?? undefined, polishRoutes);
   // Customers the search left out that fit somewhere (required ones anywhere, optional ones
   // below their penalty) are placed before the plan is judged.
   completePlan(problem, searched);
@@ -165,9 +169,11 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
   if (options.stats) options.stats.iterations = budget.iterationCount;
   const found = evaluateSolution(problem, solution);
   const foundFeasible = judgeSolution(problem, solution, found).feasible;
-  // Never costlier than a feasible given plan, whatever the strategy answered.
-  const given = keepCheaperPlan(problem, plan, foundFeasible ? found.cost : null);
-  const answer = given ?? { solution, score: found };
+  // Never costlier than a feasible given plan, whatever the strategy answered, on the objective
+  // searched (with a default reassignment price the given plan may then be kept at a higher cost).
+  const searchedCost = searchProblem === problem ? found.cost : evaluateSolution(searchProblem, solution).cost;
+  const given = keepCheaperPlan(searchProblem, plan, foundFeasible ? searchedCost : null);
+  const answer = given ? { solution: given.solution, score: evaluateSolution(problem, given.solution) } : { solution, score: found };
   if (!given && !foundFeasible) {
     const why = violationReasons(problem, found, { solution, proven });
     return fail(`No feasible solution found within the time limit: ${why.join("; ")}`, why, strategy.name);

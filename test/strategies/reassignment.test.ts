@@ -5,6 +5,7 @@ import { withoutDust } from "../../src/problem/message-numbers.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import { judgeSolution } from "../../src/problem/route-rules.js";
 import { solveRequest, type SolveOutcome } from "../../src/problem/solve-request.js";
+import { defaultReassignmentCost } from "../../src/problem/stability-price.js";
 import { evaluateSolution } from "../../strategies/core/evaluator.js";
 import { checkDistanceResult } from "../helpers/check-result.js";
 import { improveFleetUse } from "../../strategies/search/moves/vehicle-change.js";
@@ -111,6 +112,47 @@ describe("the reassignment cost: stops keep their vehicle unless moving pays mor
     expect(free).to.not.have.property("reassigned_stops");
     expect(free).to.not.have.property("reassignment_cost_total");
     expect(compileRequest(twoRoutes(0)).problem.reassignment ?? null).to.equal(null);
+  });
+
+  it("defaults, in a re-plan with locked stops, to keeping a stop whose move saves less than 6% of a stop's cost", () => {
+    // Vehicle 0 locks 1 and then serves 3; vehicle 1 locks 2 and then serves 4. The plan costs 46
+    // (11.5 a stop, so the default price is 0.69); moving 3 behind 2, or 4 behind 3, saves 0.5.
+    const request = (extra: Partial<SolveRequestInput>) =>
+      ({
+        node_num: 5,
+        vehicle_num: 2,
+        distance_matrix: [
+          [0, 10, 10, 10, 10],
+          [10, 0, 2, 1, 20],
+          [10, 2, 0, 1, 5],
+          [10, 1, 1, 0, 4.5],
+          [10, 20, 5, 4.5, 0],
+        ],
+        start_nodes: [0, 0],
+        end_nodes: [0, 0],
+        node_demands: [0, 1, 1, 1, 1],
+        vehicles_capacity: [10, 10],
+        initial_routes: [
+          [1, 3],
+          [2, 4],
+        ],
+        vehicle_locked_stops: [1, 1],
+        ...extra,
+      }) as SolveRequestInput;
+    expect(defaultReassignmentCost(compileRequest(request({})).problem, request({}))).to.be.closeTo(0.06 * 11.5, 1e-9);
+    for (const seed of [1, 2]) {
+      const kept = solved(solve(request({}), seed, 200));
+      expect(kept.routes).to.deep.equal({ "Vehicle 0": [0, 1, 3, 0], "Vehicle 1": [0, 2, 4, 0] });
+      // The price steers the search only: the answer's cost and fields are those of a request without it.
+      expect(kept.total_cost).to.equal(46);
+      expect(kept).to.not.have.property("reassigned_stops");
+      checkDistanceResult(request({}) as never, kept as never);
+      const free = solved(solve(request({ reassignment_cost: 0 }), seed, 200));
+      expect(free.total_cost).to.equal(45.5);
+      // Without locked stops no price is assumed.
+      const unlocked = request({ vehicle_locked_stops: undefined });
+      expect(defaultReassignmentCost(compileRequest(unlocked).problem, unlocked)).to.equal(null);
+    }
   });
 
   it("moves a whole route back to the free vehicle its stops came from, or swaps two vehicles of one type", () => {
