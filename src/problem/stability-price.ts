@@ -7,8 +7,8 @@ import type { SolveRequestInput } from "./request-types.js";
  * A re-plan during the day (initial_routes with locked stops) that names no reassignment_cost is
  * searched as if a stop moved to another vehicle cost this share of the given plan's cost per
  * stop: the dispatcher wants a better plan, not a new one that moves every driver. Reported costs
- * leave it out. At this share the re-planning benchmark's warm solves reached the cold solves'
- * cost at the median while moving under a tenth of the unlocked stops (BENCHMARKS.md, Re-planning).
+ * leave it out. The trade-off of cost against moved stops behind the share is in BENCHMARKS.md
+ * (Re-planning).
  */
 export const DEFAULT_REASSIGNMENT_SHARE = 0.06;
 

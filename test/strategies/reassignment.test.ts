@@ -149,10 +149,10 @@ describe("the reassignment cost: stops keep their vehicle unless moving pays mor
       checkDistanceResult(request({}) as never, kept as never);
       const free = solved(solve(request({ reassignment_cost: 0 }), seed, 200));
       expect(free.total_cost).to.equal(45.5);
-      // Without locked stops no price is assumed.
-      const unlocked = request({ vehicle_locked_stops: undefined });
-      expect(defaultReassignmentCost(compileRequest(unlocked).problem, unlocked)).to.equal(null);
     }
+    // Without locked stops no price is assumed.
+    const unlocked = request({ vehicle_locked_stops: undefined });
+    expect(defaultReassignmentCost(compileRequest(unlocked).problem, unlocked)).to.equal(null);
   });
 
   it("moves a whole route back to the free vehicle its stops came from, or swaps two vehicles of one type", () => {
