@@ -1,5 +1,6 @@
 import type { Budget } from "../core/budget.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
+import { keepsLocks } from "../core/evaluate-locks.js";
 import { evaluateRoute } from "../core/evaluator.js";
 import { denseMatrixRefusal, emptySolution, tripRulesRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import { STRATEGY_FEATURES, type Strategy } from "../core/strategy.js";
@@ -151,6 +152,9 @@ class Enumeration {
           if (!score.feasible) return;
           cost += score.cost;
           if (cost >= bound) return;
+        } else if (!keepsLocks(p, v, order, 0)) {
+          // An empty route is never scored, but a vehicle with locked stops may not be left empty.
+          return;
         }
         from = to;
       }
