@@ -9,6 +9,7 @@ import { exact, fitsExhaustive, solutionCount } from "../../strategies/exact/ind
 import { hgs } from "../../strategies/hgs/index.js";
 import { selectStrategy } from "../../strategies/select.js";
 import { arbitraryRequest } from "./random-problems.js";
+import { twoLockedRoutes } from "./replan-problems.js";
 
 /** A random solution: customers shuffled and dealt to random vehicles. */
 function randomSolution(p: CompiledProblem, rng: Rng): Solution {
@@ -59,27 +60,8 @@ describe("exact (exhaustive search for tiny problems)", () => {
   });
 
   it("keeps every vehicle's locked stops, also on a vehicle the cheapest plan without them would leave empty", () => {
-    // Without locks one route 0-1-3-2-4-0 (27) is cheapest; vehicle 1 locks stop 2, so it must drive.
-    const { problem } = compileRequest({
-      node_num: 5,
-      vehicle_num: 2,
-      distance_matrix: [
-        [0, 10, 10, 10, 10],
-        [10, 0, 2, 1, 20],
-        [10, 2, 0, 1, 5],
-        [10, 1, 1, 0, 4.5],
-        [10, 20, 5, 4.5, 0],
-      ],
-      start_nodes: [0, 0],
-      end_nodes: [0, 0],
-      node_demands: [0, 1, 1, 1, 1],
-      vehicles_capacity: [10, 10],
-      initial_routes: [
-        [1, 3],
-        [2, 4],
-      ],
-      vehicle_locked_stops: [1, 1],
-    } as never);
+    // Without locks one route (27) is cheapest; vehicle 1 locks stop 2, so it must drive.
+    const { problem } = compileRequest(twoLockedRoutes());
     const solution = exact.solve(problem, Budget.forSeconds(5, 1));
     const score = evaluateSolution(problem, solution);
     expect(score.feasible).to.equal(true);

@@ -13,7 +13,7 @@ import { PerVehiclePricing } from "../../strategies/search/pricing/per-vehicle.j
 import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { fleetArb, fleetInstance } from "./fleet-problems.js";
-import { withRandomPlan } from "./replan-problems.js";
+import { twoLockedRoutes, withRandomPlan } from "./replan-problems.js";
 
 type Solved = Extract<SolveOutcome, { status: "solved" }>["result"];
 
@@ -115,30 +115,8 @@ describe("the reassignment cost: stops keep their vehicle unless moving pays mor
   });
 
   it("defaults, in a re-plan with locked stops, to keeping a stop whose move saves less than 6% of a stop's cost", () => {
-    // Vehicle 0 locks 1 and then serves 3; vehicle 1 locks 2 and then serves 4. The plan costs 46
-    // (11.5 a stop, so the default price is 0.69); moving 3 behind 2, or 4 behind 3, saves 0.5.
-    const request = (extra: Partial<SolveRequestInput>) =>
-      ({
-        node_num: 5,
-        vehicle_num: 2,
-        distance_matrix: [
-          [0, 10, 10, 10, 10],
-          [10, 0, 2, 1, 20],
-          [10, 2, 0, 1, 5],
-          [10, 1, 1, 0, 4.5],
-          [10, 20, 5, 4.5, 0],
-        ],
-        start_nodes: [0, 0],
-        end_nodes: [0, 0],
-        node_demands: [0, 1, 1, 1, 1],
-        vehicles_capacity: [10, 10],
-        initial_routes: [
-          [1, 3],
-          [2, 4],
-        ],
-        vehicle_locked_stops: [1, 1],
-        ...extra,
-      }) as SolveRequestInput;
+    // twoLockedRoutes: the plan costs 11.5 a stop, so the default price is 0.69; a move saves 0.5.
+    const request = twoLockedRoutes;
     expect(defaultReassignmentCost(compileRequest(request({})).problem, request({}))).to.be.closeTo(0.06 * 11.5, 1e-9);
     for (const seed of [1, 2]) {
       const kept = solved(solve(request({}), seed, 200));

@@ -36,3 +36,32 @@ export function expectLocksKept(p: CompiledProblem, routes: readonly (readonly n
     }),
   );
 }
+
+/**
+ * Two vehicles from depot 0: vehicle 0 locks 1 and then serves 3, vehicle 1 locks 2 and then
+ * serves 4. The plan costs 46 (11.5 a stop); moving 3 behind 2, or 4 behind 3, saves 0.5 (45.5),
+ * and without the locks one route 0-1-3-2-4-0 (27) would be cheapest.
+ */
+export function twoLockedRoutes(extra: Partial<SolveRequestInput> = {}): SolveRequestInput {
+  return {
+    node_num: 5,
+    vehicle_num: 2,
+    distance_matrix: [
+      [0, 10, 10, 10, 10],
+      [10, 0, 2, 1, 20],
+      [10, 2, 0, 1, 5],
+      [10, 1, 1, 0, 4.5],
+      [10, 20, 5, 4.5, 0],
+    ],
+    start_nodes: [0, 0],
+    end_nodes: [0, 0],
+    node_demands: [0, 1, 1, 1, 1],
+    vehicles_capacity: [10, 10],
+    initial_routes: [
+      [1, 3],
+      [2, 4],
+    ],
+    vehicle_locked_stops: [1, 1],
+    ...extra,
+  } as SolveRequestInput;
+}
