@@ -24,8 +24,17 @@ import { benchSettings } from "./settings-env.js";
 const SIZES = [400, 600, 800, 1000];
 const CLASSES = ["C", "R", "RC"] as const;
 
-/** `sizes`: the customer counts to draw from (the large-VRPTW bench, tw-large.ts, passes one of 1,500-2,500). */
-export function ghLike(index: number, seedBase: number, sizes: readonly number[] = SIZES): { name: string; request: SolveRequestInput } {
+/**
+ * `sizes`: the customer counts to draw from (the large-VRPTW bench, tw-large.ts, passes one of
+ * 1,500-2,500); `sideOf`: the square's side for a count (Solomon's 100-customer instances keep
+ * the 100 x 100 square of the 200-customer ones, mt-like.ts).
+ */
+export function ghLike(
+  index: number,
+  seedBase: number,
+  sizes: readonly number[] = SIZES,
+  sideOf: (customers: number) => number = (customers) => customers / 2,
+): { name: string; request: SolveRequestInput } {
   let s = (seedBase * 7919 + index * 104_729) >>> 0 || 1;
   const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
@@ -33,7 +42,7 @@ export function ghLike(index: number, seedBase: number, sizes: readonly number[]
   // Every class and type in turn, so that a handful of instances covers them all.
   const kind = CLASSES[index % 3]!;
   const type = 1 + (Math.floor(index / 3) % 2);
-  const side = customers / 2;
+  const side = sideOf(customers);
   const positions: [number, number][] = [[side / 2, side / 2]];
   const clustered = kind === "C" ? customers : kind === "RC" ? Math.floor(customers / 2) : 0;
   const centres = Array.from({ length: Math.max(1, Math.round(clustered / 10)) }, (): [number, number] => [int(0, side), int(0, side)]);

@@ -5,7 +5,7 @@
  * the compiled service solver), one instance at a time, at the protocol's limits (10 s up to 200
  * customers, 30 s above) unless `--time` says otherwise. Our answers are also checked by the
  * peers' independent checker. Instances: a shared set (`--set`, gaps to its best known), a
- * generated family (`--family gh|pc|sd|hfvrp|x`, `--count` of them, gaps to the better of the two
+ * generated family (`--family gh|pc|sd|hfvrp|x|mt`, `--count` of them, gaps to the better of the two
  * on each run, since there is no best known), or the cached tight fleets around a strong known
  * plan (`--family tight`, or `tight-spare` with spare vehicles to 84% of the capacity; gaps to the plan).
  *
@@ -23,6 +23,7 @@ import { BenchSetupError, entryRequest, loadBenchmarks } from "./benchmark-folde
 import { mean, protocolSeconds, run, runOursPinned, runPyvrpPinned, show } from "./side-by-side-run.js";
 import { ghLike } from "./gh-like.js";
 import { generateHfvrpLike } from "./hfvrp-like.js";
+import { mtLike } from "./mt-like.js";
 import { pcLike } from "./pc-like.js";
 import { sdLike } from "./sd-like.js";
 import { strongTightFamily, withSpareVehicles } from "./strong-tight-fleets.js";
@@ -46,6 +47,7 @@ function tightFleet(index: number, spare: boolean): Instance {
 const FAMILIES: Record<string, (index: number, seed: number) => Instance> = {
   gh: (i, s) => ({ ...ghLike(i, s), best: null }),
   pc: (i, s) => ({ ...pcLike(i, s), best: null }),
+  mt: (i, s) => ({ ...mtLike(i, s), best: null }),
   sd: (i, s) => ({ ...sdLike(i, s), best: null }),
   hfvrp: (i, s) => ({ ...generateHfvrpLike(i, s), best: null }),
   x: (i, s) => ({ ...generateXLike(i, s), best: null }),
