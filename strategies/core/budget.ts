@@ -73,6 +73,24 @@ export class Budget {
     this.checkpointHit = false;
   }
 
+  /**
+   * Runs `search` with a checkpoint of its own at `fraction`: stopped there when no feasible
+   * solution has been reported by then (`stopped`), so that the caller may start again otherwise.
+   * The caller's checkpoint (solveFeasibly's) holds again afterwards.
+   */
+  searchUntilFeasible<T>(fraction: number, search: () => T): { result: T; stopped: boolean } {
+    const saved = { checkpoint: this.checkpoint, onCheckpoint: this.onCheckpoint, hit: this.checkpointHit };
+    this.setFeasibilityCheckpoint(fraction);
+    try {
+      const result = search();
+      return { result, stopped: this.checkpointHit };
+    } finally {
+      this.checkpoint = saved.checkpoint;
+      this.onCheckpoint = saved.onCheckpoint;
+      this.checkpointHit = saved.hit;
+    }
+  }
+
   /** Whether the last search was stopped by the feasibility checkpoint. */
   get checkpointReached(): boolean {
     return this.checkpointHit;

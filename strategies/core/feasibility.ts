@@ -8,6 +8,7 @@ import { cloneSolution, type CompiledProblem, type Solution } from "./problem.js
 import type { Strategy } from "./strategy.js";
 import { Workspace } from "./workspace.js";
 import { solverNow } from "./clock.js";
+import { plansTrips, timeOrientedTrips } from "./time-oriented-trips.js";
 
 /**
  * Share of the budget after which a search that has not reported a feasible solution yet is
@@ -95,9 +96,10 @@ export function solveFeasibly(
  * placed first into the actual vehicles, with ejections; (3) without a time dimension,
  * a bin packing of the demands into the vehicles by capacity (fleet-packing.ts), each vehicle's
  * customers then ordered by cheapest insertion and `polish` (when given). Locked stops stay at their
- * routes' heads in (1)-(2b); (3) is skipped under them. The first feasible solution (checked by
- * the evaluator) is returned; null when none is found by `untilMs` (solverNow() clock; it
- * has at least MIN_PHASE_MS).
+ * routes' heads in (1)-(2b); (3) is skipped under them. Vehicles that reload get none of these,
+ * which plan no reload stops: under hard windows and without locks, the time-oriented plan with
+ * trips (time-oriented-trips.ts) instead. The first feasible solution (checked by the evaluator)
+ * is returned; null when none is found by `untilMs` (solverNow() clock; it has at least MIN_PHASE_MS).
  */
 export function restoreFeasibility(
   p: CompiledProblem,
@@ -106,8 +108,13 @@ export function restoreFeasibility(
   untilMs = budget.deadlineMs,
   polish?: RoutePolish,
 ): Solution | null {
-  // Its repairs and constructions plan no reload stops: on vehicles that reload, the search's time is better spent.
-  if (p.trips?.reloadNodes.some((nodes) => nodes.length > 0)) return null;
+  // Its repairs and constructions plan no reload stops. On vehicles that reload under hard windows,
+  // the time-oriented construction plans trips; otherwise the search's time is better spent.
+  if (p.trips?.reloadNodes.some((nodes) => nodes.length > 0)) {
+    if (!plansTrips(p)) return null;
+    const plan = timeOrientedTrips(p);
+    return evaluateSolution(p, plan).feasible ? plan : null;
+  }
   const hardStop = Math.max(untilMs, solverNow() + MIN_PHASE_MS);
   const stop = () => solverNow() >= hardStop;
   const steps = STEPS_PER_CUSTOMER * Math.max(1, p.customers.length);

@@ -3,9 +3,18 @@ import type { CompiledProblem, Solution } from "../core/problem.js";
 import { iteratedLocalSearch } from "../ils/iterated-local-search.js";
 import { copiesBack, copiesOf, expandTrips } from "../search/trip-copies.js";
 import { withPlanRules } from "../search/trip-plans.js";
+import { plansTrips, timeOrientedTrips } from "../core/time-oriented-trips.js";
 
 /** Nodes up to which problems with reload stops are searched (their expanded problem holds a full matrix with the copies). */
 export const TRIPS_MAX_NODES = 2000;
+/**
+ * Share of the budget after which a search from nothing that has no feasible plan yet starts again
+ * from the time-oriented plan (core/time-oriented-trips.ts). From nothing it is ahead where it finds
+ * feasible plans at all, which on the shared set takes a fraction of a second; on a tight
+ * generated day (clustered windows, long services) it kept time warp for 60 s, and from the
+ * time-oriented plan it found feasible plans within a few hundred iterations (BENCHMARKS.md, MTVRPTWR).
+ */
+const TIME_ORIENTED_AFTER = 0.25;
 
 /** hgs's refusal of a problem with trips too large for the expanded problem's matrix; null otherwise. */
 export function tripsRefusal(p: CompiledProblem): string | null {
@@ -19,9 +28,19 @@ export function tripsRefusal(p: CompiledProblem): string | null {
  * Several trips and release times: the iterated local search, priced per vehicle, on the problem with reload
  * copies (search/trip-copies.ts), whose route model prices trips (search/route-trips.ts) and keeps
  * the given plan's locked stops (reload stops among them) and reassignment cost; the best
- * solutions it reports and returns are mapped back to the request's nodes.
+ * solutions it reports and returns are mapped back to the request's nodes. Without a given plan it
+ * starts from nothing, and again from the time-oriented plan when it has no feasible plan by
+ * TIME_ORIENTED_AFTER of the budget.
  */
 export function tripSearch(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {
+  if (initial || !plansTrips(p)) return searchFrom(p, budget, initial);
+  const fromNothing = budget.searchUntilFeasible(TIME_ORIENTED_AFTER, () => searchFrom(p, budget));
+  if (!fromNothing.stopped) return fromNothing.result;
+  return searchFrom(p, budget, timeOrientedTrips(p));
+}
+
+/** The search on the problem with reload copies, from `initial` (mapped onto the copies) or from nothing. */
+function searchFrom(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {
   const expanded = expandTrips(p, initial);
   // Without a start, from nothing (the savings plan no reload stops): the search's recreate builds it.
   const start = initial ? copiesOf(p, expanded, initial) : { routes: [] };
