@@ -9,10 +9,10 @@ import { plansTrips, timeOrientedTrips } from "../core/time-oriented-trips.js";
 export const TRIPS_MAX_NODES = 2000;
 /**
  * Share of the budget after which a search from nothing that has no feasible plan yet starts again
- * from the time-oriented plan (core/time-oriented-trips.ts). From nothing it is ahead where it finds
- * feasible plans at all, which on the shared set takes a fraction of a second; on a tight
- * generated day (clustered windows, long services) it kept time warp for 60 s, and from the
- * time-oriented plan it found feasible plans within a few hundred iterations (BENCHMARKS.md, MTVRPTWR).
+ * from the time-oriented plan (core/time-oriented-trips.ts). Where the search from nothing finds
+ * feasible plans it ends lower than from that plan; on a day with little time to spare it can keep
+ * time warp it never removes, and from that plan it reaches feasible plans (BENCHMARKS.md, "Several
+ * trips: generated multi-trip days side by side").
  */
 const TIME_ORIENTED_AFTER = 0.25;
 
