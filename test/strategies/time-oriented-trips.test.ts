@@ -2,13 +2,12 @@ import { expect } from "chai";
 import fc from "fast-check";
 import { mtLike } from "../../bench/mt-like.js";
 import { compileRequest } from "../../src/problem/compile-request.js";
-import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import { solveRequest } from "../../src/problem/solve-request.js";
 import { Budget } from "../../strategies/core/budget.js";
 import { evaluateRoute, evaluateSolution } from "../../strategies/core/evaluator.js";
 import { restoreFeasibility } from "../../strategies/core/feasibility.js";
 import { timeOrientedTrips } from "../../strategies/core/time-oriented-trips.js";
-import { tripArb, tripRequest } from "./trip-problems.js";
+import { star, tripArb, tripRequest } from "./trip-problems.js";
 
 describe("the time-oriented first plan for vehicles that reload (core/time-oriented-trips.ts)", () => {
   it("builds only routes the evaluator calls feasible, each customer at most once, on random multi-trip problems", () => {
@@ -54,30 +53,17 @@ describe("the time-oriented first plan for vehicles that reload (core/time-orien
 
   it("gives the feasibility phase a plan with trips where it had none", () => {
     // One vehicle of capacity 4 reloading at the depot; six customers of demand 2, two released late.
-    const xy = [
-      [0, 0],
-      [10, 0],
-      [12, 3],
-      [0, 10],
-      [-3, 12],
-      [-10, 0],
-      [-12, -3],
-    ];
-    const request = {
-      node_num: 7,
+    const request = star({
       vehicle_num: 1,
-      node_positions: xy,
-      distance_matrix: [],
       start_nodes: [0],
       end_nodes: [0],
-      node_demands: [0, 2, 2, 2, 2, 2, 2],
       vehicles_capacity: [4],
       vehicle_reload_nodes: [[0]],
-      node_time_windows: xy.map(() => [0, 500]),
-      node_service_time: xy.map((_, i) => (i === 0 ? 0 : 5)),
+      node_time_windows: Array.from({ length: 7 }, () => [0, 500]),
+      node_service_time: [0, 5, 5, 5, 5, 5, 5],
       vehicle_speeds: [1],
       node_release_times: [0, 0, 0, 0, 0, 60, 60],
-    } as unknown as SolveRequestInput;
+    });
     const { problem } = compileRequest(request);
     const found = restoreFeasibility(problem, Budget.forSeconds(2, 1));
     expect(found, "a feasible plan").to.not.equal(null);

@@ -1,35 +1,10 @@
 import { expect } from "chai";
 import { compileRequest } from "../../src/problem/compile-request.js";
-import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import { Budget } from "../../strategies/core/budget.js";
 import { evaluateSolution } from "../../strategies/core/evaluator.js";
 import { hgs } from "../../strategies/hgs/index.js";
 import { copiesBack, copiesOf, expandTrips } from "../../strategies/search/trip-copies.js";
-
-/** Depot 0 and customers 1..6 around it, demand 2 each; vehicles of capacity 4 reloading at 0. */
-function star(extra: Record<string, unknown> = {}): SolveRequestInput {
-  const xy = [
-    [0, 0],
-    [10, 0],
-    [12, 3],
-    [0, 10],
-    [-3, 12],
-    [-10, 0],
-    [-12, -3],
-  ];
-  return {
-    node_num: 7,
-    vehicle_num: 2,
-    node_positions: xy,
-    distance_matrix: [],
-    start_nodes: [0, 0],
-    end_nodes: [0, 0],
-    node_demands: [0, 2, 2, 2, 2, 2, 2],
-    vehicles_capacity: [4, 4],
-    vehicle_reload_nodes: [[0], null],
-    ...extra,
-  } as SolveRequestInput;
-}
+import { star } from "./trip-problems.js";
 
 describe("reload copies of the search's problem (trip-copies.ts)", () => {
   it("gives each reloading vehicle copies of its reload node, optional at price 0 and allowed on it alone", () => {

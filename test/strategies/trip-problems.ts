@@ -128,3 +128,28 @@ export function scratchPrice(q: CompiledProblem, v: number, pen: Penalties, rout
   cost += pen.timeWarp * warp + pen.duration * Math.max(0, duration - q.time.maxRouteMin);
   return cost;
 }
+
+/** Depot 0 and customers 1..6 around it, demand 2 each; vehicles of capacity 4 reloading at 0. */
+export function star(extra: Record<string, unknown> = {}): SolveRequestInput {
+  const xy = [
+    [0, 0],
+    [10, 0],
+    [12, 3],
+    [0, 10],
+    [-3, 12],
+    [-10, 0],
+    [-12, -3],
+  ];
+  return {
+    node_num: 7,
+    vehicle_num: 2,
+    node_positions: xy,
+    distance_matrix: [],
+    start_nodes: [0, 0],
+    end_nodes: [0, 0],
+    node_demands: [0, 2, 2, 2, 2, 2, 2],
+    vehicles_capacity: [4, 4],
+    vehicle_reload_nodes: [[0], null],
+    ...extra,
+  } as SolveRequestInput;
+}
