@@ -120,7 +120,7 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
 
   // A re-plan with locked stops is searched with a default price on moving a stop to another
   // vehicle (stability-price.ts); its answer is still scored and formatted on `problem`.
-  const searchProblem = searchedProblem(problem, request);
+  const searchProblem = searchedProblem(problem, request, plan);
   const pinned = options.strategy ?? request.strategy;
   const strategy = pinned ? findStrategy(pinned) : selectStrategy(searchProblem, options.selection);
   // A strategy that does not claim locked stops (a plugin's too) never gets them, whatever its supports says.

@@ -1,5 +1,5 @@
 import { evaluateSolution } from "../../strategies/core/evaluator.js";
-import type { CompiledProblem } from "../../strategies/core/problem.js";
+import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
 import { compileReassignment, initialSolution } from "./compile-plan.js";
 import type { SolveRequestInput } from "./request-types.js";
 
@@ -17,18 +17,27 @@ export const DEFAULT_REASSIGNMENT_SHARE = 0.06;
  * reassignment_cost of its own, `problem` with the default reassignment price. Answers are still
  * scored and formatted on `problem`, so the price only steers the search.
  */
-export function searchedProblem(problem: CompiledProblem, request: SolveRequestInput): CompiledProblem {
-  const price = defaultReassignmentCost(problem, request);
+export function searchedProblem(
+  problem: CompiledProblem,
+  request: SolveRequestInput,
+  plan: Solution | null = initialSolution(request, problem.vehicleCount),
+): CompiledProblem {
+  const price = defaultReassignmentCost(problem, request, plan);
   if (price === null) return problem;
   const reassignment = compileReassignment({ ...request, reassignment_cost: price }, problem.nodeCount, problem.isDepot);
   return reassignment ? { ...problem, reassignment } : problem;
 }
 
-/** The default price of a stop moved to another vehicle for this request, or null when none applies. */
-export function defaultReassignmentCost(problem: CompiledProblem, request: SolveRequestInput): number | null {
-  if (request.reassignment_cost !== undefined || !problem.locks || problem.reassignment) return null;
-  const plan = initialSolution(request, problem.vehicleCount);
-  if (!plan) return null;
+/**
+ * The default price of a stop moved to another vehicle for this request, or null when none
+ * applies. `plan`: the request's initial_routes as a solution, when the caller has it already.
+ */
+export function defaultReassignmentCost(
+  problem: CompiledProblem,
+  request: SolveRequestInput,
+  plan: Solution | null = initialSolution(request, problem.vehicleCount),
+): number | null {
+  if (request.reassignment_cost !== undefined || !problem.locks || problem.reassignment || !plan) return null;
   let stops = 0;
   for (const route of plan.routes) for (const c of route) if (!problem.isDepot[c]) stops++;
   const cost = evaluateSolution(problem, plan).cost;
