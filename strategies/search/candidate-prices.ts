@@ -61,7 +61,7 @@ export class CandidatePrices {
     // Backhauls: a delivery after a pickup is refused, as PyVRP refuses a backhaul -> linehaul arc.
     if (order && order.orderExcessPieces(pieces, rs.seq) > 0) return Number.POSITIVE_INFINITY;
     const excess = rs.trips?.reloads
-      ? rs.trips.excess(v, this.buffer, 0, this.write(pieces, this.buffer) - 1)
+      ? rs.trips.excessOf(v, pieces, rs.seq, rs.length)
       : rs.loads
         ? rs.loads.excessOfPieces(v, pieces, rs.seq)
         : piecesLoad(rs, pieces) - m.capacity[v]!;
@@ -76,8 +76,7 @@ export class CandidatePrices {
     if (pieces.size === 0) return 0;
     const pen = rs.costs.penalties;
     if (rs.trips?.timed) {
-      const seg = rs.trips.segment(v, this.buffer, 0, this.write(pieces, this.buffer) - 1);
-      return rs.costs.timePrice(seg, m.maxDurationOf![v]!);
+      return rs.costs.timePrice(rs.trips.segmentOf(v, pieces, rs.seq, rs.length), m.maxDurationOf![v]!);
     }
     if (rs.times) return rs.costs.routeTimePrice(v, rs.times.segmentOf(v, pieces, rs.seq, rs.length), m.maxDurationOf![v]!);
     if (m.twStart) {
@@ -104,7 +103,7 @@ export class CandidatePrices {
   /** Time price (as timePrice) of vehicle v driving customers[0..count) under hard windows, from scratch (0 without them). */
   listTimePrice(v: number, customers: ArrayLike<number>, count: number): number {
     const rs = this.rs;
-    if (count > 0 && rs.trips?.timed) return rs.costs.timePrice(rs.trips.segment(v, customers, 0, count - 1), rs.m.maxDurationOf![v]!);
+    if (count > 0 && rs.trips?.timed) return rs.costs.timePrice(rs.trips.listSegment(v, customers, count), rs.m.maxDurationOf![v]!);
     if (count === 0 || !rs.times) return 0;
     return rs.costs.routeTimePrice(v, rs.times.listSegment(v, customers, count), rs.m.maxDurationOf![v]!);
   }

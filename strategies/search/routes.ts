@@ -12,6 +12,7 @@ import { RouteReassignment } from "./route-reassignment.js";
 import { RouteRules } from "./route-rules.js";
 import { RouteTimes } from "./route-times.js";
 import { RouteTrips } from "./route-trips.js";
+import type { TimeSegment } from "./time-segment.js";
 
 /**
  * THE route model of the search, for every method: one route per vehicle (its start node at
@@ -96,7 +97,7 @@ export class Routes {
     this.bwdBy = this.otherMatrices?.bwdBy ?? null;
     this.load = make(() => new Float64Array(slots));
     this.serv = make(() => new Float64Array(slots));
-    this.trips = m.p.trips ? new RouteTrips(m, slots) : null;
+    this.trips = m.p.trips ? new RouteTrips(m) : null;
     this.times = m.twStart !== null && m.latePenalty === 0 && !m.visitTimes && !this.trips ? new RouteTimes(m, slots) : null;
     this.loads = m.richLoads ? new RouteLoads(m) : null;
     this.length = new Int32Array(m.routes);
@@ -183,8 +184,9 @@ export class Routes {
     }
     this.otherMatrices?.set(r, seq, count);
     this.length[r] = count;
+    const tripTime = this.trips ? this.tripSegment(r, count) : null;
     this.loadExcess[r] = this.trips?.reloads
-      ? this.trips.excess(r, seq, 1, count)
+      ? this.trips.excess
       : this.loads
         ? this.loads.setRoute(r, seq, count)
         : Math.max(0, load[count]! - m.capacity[r]!);
@@ -195,8 +197,8 @@ export class Routes {
     this.durationExcess[r] = 0;
     this.duration[r] = 0;
     let late = 0;
-    if (count > 0 && this.trips?.timed) {
-      const seg = this.trips.segment(r, seq, 1, count);
+    if (count > 0 && tripTime) {
+      const seg = tripTime;
       this.timeWarp[r] = seg.timeWarp;
       this.duration[r] = seg.duration;
       this.durationExcess[r] = Math.max(0, seg.duration - m.maxDurationOf![r]!);
@@ -229,6 +231,14 @@ export class Routes {
     this.cost[r] = this.penalised(r);
     this.modifiedAt[r] = ++this.clock;
     this.changes?.record(seq, count, this.clock);
+  }
+
+  /** Stores route r's trip segments; its time segment under hard windows (null without them), the load excess in trips.excess. */
+  private tripSegment(r: number, count: number): TimeSegment | null {
+    const trips = this.trips!;
+    trips.set(r, this.seq[r]!, count);
+    const seg = trips.whole(r, count);
+    return trips.timed ? seg : null;
   }
 
   /** Route r's forward prefix distances on vehicle v's distance matrix. */
