@@ -45,7 +45,8 @@ export function stripViolations(ws: Workspace, stop: () => boolean = () => false
   }
 }
 
-function lexLess(a: number[], b: number[]): boolean {
+/** Whether key a comes before key b (lexicographic, 1e-9 ties). */
+export function lexLess(a: number[], b: number[]): boolean {
   for (let i = 0; i < a.length; i++) {
     if (a[i]! < b[i]! - 1e-9) return true;
     if (a[i]! > b[i]! + 1e-9) return false;

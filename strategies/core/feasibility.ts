@@ -9,6 +9,7 @@ import type { Strategy } from "./strategy.js";
 import { Workspace } from "./workspace.js";
 import { solverNow } from "./clock.js";
 import { plansTrips, timeOrientedTrips } from "./time-oriented-trips.js";
+import { repairTrips } from "./trip-repair.js";
 
 /**
  * Share of the budget after which a search that has not reported a feasible solution yet is
@@ -98,7 +99,8 @@ export function solveFeasibly(
  * customers then ordered by cheapest insertion and `polish` (when given). Locked stops stay at their
  * routes' heads in (1)-(2b); (3) is skipped under them. Vehicles that reload get none of these,
  * which plan no reload stops: under hard windows and without locks, the time-oriented plan with
- * trips (time-oriented-trips.ts) instead. The first feasible solution (checked by the evaluator)
+ * trips (time-oriented-trips.ts) instead, or when it leaves customers out, the trip repair
+ * (trip-repair.ts) of `from` and then of that plan. The first feasible solution (checked by the evaluator)
  * is returned; null when none is found by `untilMs` (solverNow() clock; it has at least MIN_PHASE_MS).
  */
 export function restoreFeasibility(
@@ -108,18 +110,25 @@ export function restoreFeasibility(
   untilMs = budget.deadlineMs,
   polish?: RoutePolish,
 ): Solution | null {
-  // Its repairs and constructions plan no reload stops. On vehicles that reload under hard windows,
-  // the time-oriented construction plans trips; otherwise the search's time is better spent.
-  if (p.trips?.reloadNodes.some((nodes) => nodes.length > 0)) {
-    if (!plansTrips(p)) return null;
-    const plan = timeOrientedTrips(p);
-    return evaluateSolution(p, plan).feasible ? plan : null;
-  }
   const hardStop = Math.max(untilMs, solverNow() + MIN_PHASE_MS);
   const stop = () => solverNow() >= hardStop;
   const steps = STEPS_PER_CUSTOMER * Math.max(1, p.customers.length);
   const feasible = (s: Solution) => evaluateSolution(p, s).feasible;
 
+  // The repairs and constructions below plan no reload stops. On vehicles that reload under hard
+  // windows: the time-oriented plan with trips, else the trip repair of the search's answer, then of
+  // that plan; otherwise the search's time is better spent.
+  if (p.trips?.reloadNodes.some((nodes) => nodes.length > 0)) {
+    if (!plansTrips(p)) return null;
+    const plan = timeOrientedTrips(p);
+    if (feasible(plan)) return plan;
+    // The search's answer may have half the time: a repair that cannot finish it leaves the plan the rest.
+    const half = solverNow() + (hardStop - solverNow()) / 2;
+    const fromRepaired = from ? repairTrips(p, from, budget.rng, () => solverNow() >= half, steps) : null;
+    if (fromRepaired && feasible(fromRepaired)) return fromRepaired;
+    const repaired = repairTrips(p, plan, budget.rng, stop, steps);
+    return repaired && feasible(repaired) ? repaired : null;
+  }
   if (from) {
     const ws = new Workspace(p, sanitised(p, from));
     stripViolations(ws, stop);

@@ -3,18 +3,23 @@ import type { CompiledProblem, Solution } from "../core/problem.js";
 import { iteratedLocalSearch } from "../ils/iterated-local-search.js";
 import { copiesBack, copiesOf, expandTrips } from "../search/trip-copies.js";
 import { withPlanRules } from "../search/trip-plans.js";
+import { solverNow } from "../core/clock.js";
+import { restoreFeasibility } from "../core/feasibility.js";
 import { plansTrips, timeOrientedTrips } from "../core/time-oriented-trips.js";
 
 /** Nodes up to which problems with reload stops are searched (their expanded problem holds a full matrix with the copies). */
 export const TRIPS_MAX_NODES = 2000;
 /**
  * Share of the budget after which a search from nothing that has no feasible plan yet starts again
- * from the time-oriented plan (core/time-oriented-trips.ts). Where the search from nothing finds
- * feasible plans it ends lower than from that plan; on a day with little time to spare it can keep
- * time warp it never removes, and from that plan it reaches feasible plans (BENCHMARKS.md, "Several
- * trips: generated multi-trip days side by side").
+ * from a feasible plan made by the feasibility phase (core/feasibility.ts). Where the search from
+ * nothing finds feasible plans it ends lower than from such a plan; on a day with little time to
+ * spare it can keep time warp it never removes (BENCHMARKS.md, "Several trips: generated multi-trip
+ * days side by side").
  */
 const TIME_ORIENTED_AFTER = 0.25;
+
+/** Share of the budget left at TIME_ORIENTED_AFTER that the trip repair (core/trip-repair.ts) may take. */
+const REPAIR_SHARE = 0.2;
 
 /** hgs's refusal of a problem with trips too large for the expanded problem's matrix; null otherwise. */
 export function tripsRefusal(p: CompiledProblem): string | null {
@@ -29,14 +34,17 @@ export function tripsRefusal(p: CompiledProblem): string | null {
  * copies (search/trip-copies.ts), whose route model prices trips (search/route-trips.ts) and keeps
  * the given plan's locked stops (reload stops among them) and reassignment cost; the best
  * solutions it reports and returns are mapped back to the request's nodes. Without a given plan it
- * starts from nothing, and again from the time-oriented plan when it has no feasible plan by
- * TIME_ORIENTED_AFTER of the budget.
+ * starts from nothing, and again when it has no feasible plan by TIME_ORIENTED_AFTER of the
+ * budget: from the feasibility phase's plan (core/feasibility.ts: the time-oriented plan, or the
+ * trip repair of the search's answer or of that plan), else from the time-oriented plan.
  */
 export function tripSearch(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {
   if (initial || !plansTrips(p)) return searchFrom(p, budget, initial);
   const fromNothing = budget.searchUntilFeasible(TIME_ORIENTED_AFTER, () => searchFrom(p, budget));
   if (!fromNothing.stopped) return fromNothing.result;
-  return searchFrom(p, budget, timeOrientedTrips(p));
+  // The trip repair of the search's answer (or of the time-oriented plan), within a share of what is left.
+  const until = solverNow() + REPAIR_SHARE * Math.max(0, budget.deadlineMs - solverNow());
+  return searchFrom(p, budget, restoreFeasibility(p, budget, fromNothing.result, until) ?? timeOrientedTrips(p));
 }
 
 /** The search on the problem with reload copies, from `initial` (mapped onto the copies) or from nothing. */
