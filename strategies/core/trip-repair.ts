@@ -36,7 +36,7 @@ export function repairTrips(p: CompiledProblem, from: Solution, rng: Rng, stop: 
   for (let step = 1; step <= maxSteps && repair.unassigned.length > 0; step++) {
     if (stop()) return null;
     const c = repair.nextCustomer(rng);
-    const placed = repair.bestPlacement(c, -1) ?? repair.bestEjection(c, step, tabuUntil, rng);
+    const placed = repair.bestPlacement(c) ?? repair.bestEjection(c, step, tabuUntil, rng);
     if (placed) {
       repair.place(c, placed);
       if (placed.ejected >= 0) tabuUntil[c] = step + TABU_STEPS;
@@ -115,11 +115,10 @@ class TripRepair {
     return c;
   }
 
-  /** Cheapest feasible place of c in any route (only = -1) or in route `only`, as it stands. */
-  bestPlacement(c: number, only: number): Placement | null {
+  /** Cheapest feasible place of c in any route as it stands. */
+  bestPlacement(c: number): Placement | null {
     let best: Placement | null = null;
     for (let v = 0; v < this.p.vehicleCount; v++) {
-      if (only >= 0 && v !== only) continue;
       const at = this.cheapestIn(v, this.routes[v]!, c);
       if (at && (!best || at.cost - this.scores[v]!.cost < best.key[1])) {
         best = { vehicle: v, route: at.route, key: [0, at.cost - this.scores[v]!.cost], ejected: -1 };
