@@ -81,13 +81,7 @@ export class TripSegment {
     this.frontLoad = o.frontLoad;
     copyPart(this.closed, o.closed);
     this.closedExcess = o.closedExcess;
-    this.reload = o.reload;
-    this.reloadOpen = o.reloadOpen;
-    this.reloadClose = o.reloadClose;
-    copyPart(this.back, o.back);
-    this.backRelease = o.backRelease;
-    this.backLoad = o.backLoad;
-    return this;
+    return this.takeLastTrip(o);
   }
 
   /** Appends `o` (driven right after this piece) on the vehicle of `terms`. */
@@ -109,6 +103,11 @@ export class TripSegment {
       join(this.closed, o.closed, terms);
       this.closedExcess += o.closedExcess;
     }
+    return this.takeLastTrip(o);
+  }
+
+  /** o's last reload stop and open trip as this segment's. */
+  private takeLastTrip(o: TripSegment): this {
     this.reload = o.reload;
     this.reloadOpen = o.reloadOpen;
     this.reloadClose = o.reloadClose;
