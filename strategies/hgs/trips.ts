@@ -16,9 +16,9 @@ export const TRIPS_MAX_NODES = 2000;
  * spare it can keep time warp it never removes (BENCHMARKS.md, "Several trips: generated multi-trip
  * days side by side").
  */
-const TIME_ORIENTED_AFTER = 0.25;
+const RESTART_AFTER = 0.25;
 
-/** Share of the budget left at TIME_ORIENTED_AFTER that the trip repair (core/trip-repair.ts) may take. */
+/** Share of the budget left at RESTART_AFTER that the trip repair (core/trip-repair.ts) may take. */
 const REPAIR_SHARE = 0.2;
 
 /** hgs's refusal of a problem with trips too large for the expanded problem's matrix; null otherwise. */
@@ -34,13 +34,13 @@ export function tripsRefusal(p: CompiledProblem): string | null {
  * copies (search/trip-copies.ts), whose route model prices trips (search/route-trips.ts) and keeps
  * the given plan's locked stops (reload stops among them) and reassignment cost; the best
  * solutions it reports and returns are mapped back to the request's nodes. Without a given plan it
- * starts from nothing, and again when it has no feasible plan by TIME_ORIENTED_AFTER of the
+ * starts from nothing, and again when it has no feasible plan by RESTART_AFTER of the
  * budget: from the feasibility phase's plan (core/feasibility.ts: the time-oriented plan, or the
  * trip repair of the search's answer or of that plan), else from the time-oriented plan.
  */
 export function tripSearch(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {
   if (initial || !plansTrips(p)) return searchFrom(p, budget, initial);
-  const fromNothing = budget.searchUntilFeasible(TIME_ORIENTED_AFTER, () => searchFrom(p, budget));
+  const fromNothing = budget.searchUntilFeasible(RESTART_AFTER, () => searchFrom(p, budget));
   if (!fromNothing.stopped) return fromNothing.result;
   // The trip repair of the search's answer (or of the time-oriented plan), within a share of what is left.
   const until = solverNow() + REPAIR_SHARE * Math.max(0, budget.deadlineMs - solverNow());

@@ -198,10 +198,9 @@ export class Routes {
     this.duration[r] = 0;
     let late = 0;
     if (count > 0 && tripTime) {
-      const seg = tripTime;
-      this.timeWarp[r] = seg.timeWarp;
-      this.duration[r] = seg.duration;
-      this.durationExcess[r] = Math.max(0, seg.duration - m.maxDurationOf![r]!);
+      this.timeWarp[r] = tripTime.timeWarp;
+      this.duration[r] = tripTime.duration;
+      this.durationExcess[r] = Math.max(0, tripTime.duration - m.maxDurationOf![r]!);
     } else if (count > 0 && this.times) {
       this.times.set(r, seq, count);
       const seg = this.times.whole(r, seq, count);
