@@ -43,7 +43,7 @@ describe("the time-oriented first plan for vehicles that reload (core/time-orien
     expect(reloads).to.be.greaterThan(50);
   });
 
-  it("is where hgs starts again when its search from nothing has no feasible plan: a tight multi-trip day is solved, not failed", () => {
+  it("with the trip repair, is where hgs starts again when its search from nothing has no feasible plan: a tight day is solved", () => {
     // Clustered windows, 90-minute services, 8 vehicles of capacity 100 for 100 customers
     // (bench/mt-like.ts). From nothing the search kept time warp it never removed.
     const { request } = mtLike(0, 2027);
