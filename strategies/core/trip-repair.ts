@@ -21,13 +21,14 @@ interface Placement {
 /**
  * The feasibility repair for vehicles that reload, whose plans the ejection repair of
  * ejection-repair.ts cannot make (it places customers only). Customers are taken off violating
- * routes until each is feasible (the one whose removal leaves the least excess load, then the fewest
- * minutes late, goes first), then put back, largest demand first: at the cheapest feasible place,
- * where a place is a position in a trip, or a new trip made by a reload stop just before or after
- * the customer; when nothing fits, into a route from which one customer of smaller demand is
- * ejected to make room, the ejected one placed in turn (a customer just placed is not ejected again
- * for a few steps). Every check is the shared evaluator's. Returns a feasible plan, with the empty
- * trips it leaves taken out, or null when none is found within `maxSteps` or before `stop`.
+ * routes until each is feasible (the one whose removal leaves the fewest customers the vehicle may
+ * not serve, then the least excess load, then the least other excess, goes first), then put back,
+ * largest demand first: at the cheapest feasible place, where a place is a position in a trip, or a
+ * new trip made by a reload stop just before or after the customer; when nothing fits, into a route
+ * from which one customer of smaller demand is ejected to make room, the ejected one placed in turn
+ * (a customer just placed is not ejected again for a few steps). Every check is the shared
+ * evaluator's. Returns a feasible plan, with the empty trips it leaves taken out, or null when none
+ * is found within `maxSteps` or before `stop`.
  */
 export function repairTrips(p: CompiledProblem, from: Solution, rng: Rng, stop: () => boolean, maxSteps: number): Solution | null {
   const repair = new TripRepair(p, from);
@@ -91,7 +92,7 @@ class TripRepair {
         for (let i = 0; i < route.length; i++) {
           if (isReloadStop(p.trips!, v, route[i]!)) continue;
           const s = evaluateRoute(p, v, without(route, i));
-          const key = [s.capacityExcess, this.violation(s), p.demand[route[i]!]!, s.cost];
+          const key = [s.forbidden, s.capacityExcess, this.violation(s), p.demand[route[i]!]!, s.cost];
           if (pick < 0 || lexLess(key, pickKey)) {
             pick = i;
             pickKey = key;
@@ -265,8 +266,9 @@ class TripRepair {
     this.scores[v] = score;
   }
 
+  /** Minutes late or over the working hours, reloads over the limit, and distance and stops over the route caps. */
   private violation(s: RouteScore): number {
-    return (this.hardWindows ? s.lateMinutes : 0) + s.durationExcessMin + (s.reloadsExcess ?? 0);
+    return (this.hardWindows ? s.lateMinutes : 0) + s.durationExcessMin + (s.reloadsExcess ?? 0) + s.distanceExcess + s.stopsExcess;
   }
 }
 
