@@ -124,10 +124,9 @@ export function restoreFeasibility(
     if (feasible(plan)) return plan;
     // The search's answer may have half the time: a repair that cannot finish it leaves the plan the rest.
     const half = solverNow() + (hardStop - solverNow()) / 2;
+    // repairTrips answers only plans the evaluator calls feasible.
     const fromRepaired = from ? repairTrips(p, from, budget.rng, () => solverNow() >= half, steps) : null;
-    if (fromRepaired && feasible(fromRepaired)) return fromRepaired;
-    const repaired = repairTrips(p, plan, budget.rng, stop, steps);
-    return repaired && feasible(repaired) ? repaired : null;
+    return fromRepaired ?? repairTrips(p, plan, budget.rng, stop, steps);
   }
   if (from) {
     const ws = new Workspace(p, sanitised(p, from));
