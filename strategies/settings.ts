@@ -124,6 +124,23 @@ export function recreatePlaces(m: ProblemData): RecreatePlaces {
   return m.longWindowRoutes && m.skipPrice === null ? "afterNeighbours" : "anywhere";
 }
 
+/** How the identical-vehicles ruin's size adapts (ils/ruin-strength.ts): growth per undone perturbation, largest multiple. */
+export interface RuinStrengthSettings {
+  growth: number;
+  max: number;
+}
+
+/**
+ * Long routes under binding windows, every customer required (the recreate after neighbours):
+ * about half the candidates of SISR's usual ruin (10 customers on average) came back at the
+ * current solution's cost, the local search putting the customers back where they were, so the
+ * ruin grows while that happens, up to three times its usual size. With optional customers it
+ * came out dearer (BENCHMARKS.md, GH-large); elsewhere the size stays SISR's (null).
+ */
+export function ruinStrength(m: ProblemData): RuinStrengthSettings | null {
+  return recreatePlaces(m) === "afterNeighbours" ? { growth: 0.05, max: 3 } : null;
+}
+
 // ---- the iterated local search on any fleet (ils/per-vehicle-ils.ts) ----
 
 /** Families where set partitioning over the route pool is off by default (see poolFamily). */

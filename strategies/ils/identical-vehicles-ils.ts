@@ -3,7 +3,7 @@ import type { CompiledProblem } from "../core/problem.js";
 import { LocalSearch } from "../search/local-search.js";
 import type { Penalties } from "../search/penalties.js";
 import type { ProblemData } from "../search/problem-data.js";
-import { recreatePlaces } from "../settings.js";
+import { recreatePlaces, ruinStrength } from "../settings.js";
 import { LateAcceptance } from "./acceptance.js";
 import { Constraints, IdenticalVehiclesBest, IdenticalVehiclesEducation, InPlaceCurrent } from "./identical-vehicles-parts.js";
 import type { Candidate, IlsParts } from "./ils-parts.js";
@@ -71,7 +71,7 @@ export function startIdenticalVehicles(
   const rng = budget.rng;
   const stop = () => budget.exhausted();
   const ls = LocalSearch.identicalVehicles(m);
-  const ruin = new TextbookRuin(ls, recreatePlaces(m));
+  const ruin = new TextbookRuin(ls, recreatePlaces(m), ruinStrength(m));
   const current = new InPlaceCurrent(p, ls, rng, stop);
   const backhauls = m.richLoads;
   let pen = startingPrices(m, penalties);

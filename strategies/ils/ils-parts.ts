@@ -29,6 +29,8 @@ export interface CurrentSolution<C extends Candidate> {
 /** Ruins part of the solution the search holds and recreates it. */
 export interface Perturbation {
   perturb(rng: Rng): void;
+  /** After the education: whether the candidate came back at the current solution's cost (the perturbation was undone). */
+  outcome?(cameBack: boolean): void;
 }
 
 /**

@@ -14,6 +14,9 @@ export interface IdenticalVehiclesStart {
   penalties: Penalties;
 }
 
+/** Relative difference under which a candidate's cost is the current solution's (rounding of the running totals). */
+const SAME_COST = 1e-9;
+
 /**
  * Iterated local search (PyVRP 0.14's design, written anew): each iteration ruins part of the
  * current solution and recreates it, educates the result with the granular local search on a
@@ -48,6 +51,7 @@ function search<C extends Candidate>(parts: IlsParts<C>, budget: Budget): Soluti
     const candidate = education.educate(bestKnown());
     sinceBest = best.consider(candidate) ? 0 : sinceBest + 1;
     const currentCost = current.cost();
+    perturbation.outcome?.(Math.abs(candidate.cost - currentCost) <= SAME_COST * Math.max(1, Math.abs(currentCost)));
     const verdict = infeasible?.judge(candidate.feasible, currentCost, candidate.cost, bestKnown()) ?? null;
     if (verdict ?? acceptance.accept(currentCost, candidate.cost, progress())) current.keep(candidate);
     else current.undo();

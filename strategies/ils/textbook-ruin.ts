@@ -3,7 +3,8 @@ import type { LocalSearch } from "../search/local-search.js";
 import { WindowInsertion } from "../search/textbook/window-insertion.js";
 import { Pieces } from "../search/pieces.js";
 import { ClusterRoute } from "../search/moves/textbook-cluster-route.js";
-import type { RecreatePlaces } from "../settings.js";
+import type { RecreatePlaces, RuinStrengthSettings } from "../settings.js";
+import { RuinStrength } from "./ruin-strength.js";
 
 /**
  * Ruin and recreate of the iterated local search on the identical-vehicles model (identical-vehicles-ils.ts), after SISR
@@ -46,12 +47,19 @@ export class TextbookRuin {
   private bestDelta = 0;
   private bestRoute = -1;
   private bestAfter = 0;
+  /** The ruin's size as a multiple of AVERAGE_REMOVED (ruin-strength.ts). */
+  readonly strength: RuinStrength;
 
-  /** `places`: where recreate looks for a customer's place (settings.ts recreatePlaces). */
+  /**
+   * `places`: where recreate looks for a customer's place (settings.ts recreatePlaces);
+   * `strength`: how the ruin's size adapts (settings.ts ruinStrength; null: SISR's).
+   */
   constructor(
     private readonly ls: LocalSearch,
     places: RecreatePlaces = "anywhere",
+    strength: RuinStrengthSettings | null = null,
   ) {
+    this.strength = new RuinStrength(strength);
     const m = ls.m;
     this.cluster = m.skipPrice ? new ClusterRoute(ls) : null;
     this.windows = ls.rs.times ? new WindowInsertion(ls.rs) : null;
@@ -67,6 +75,10 @@ export class TextbookRuin {
     this.ruin(rng);
     this.recreate(rng);
     return this.removedCount;
+  }
+
+  outcome(cameBack: boolean): void {
+    this.strength.outcome(cameBack);
   }
 
   /** Inserts customers that are on no route (a partial start) as recreate does. */
@@ -94,7 +106,7 @@ export class TextbookRuin {
     // Every customer is served unless some are optional: then the routes' own length counts.
     const meanLength = (m.skipPrice ? served : m.customers.length) / Math.max(1, used);
     const maxString = Math.min(MAX_STRING, meanLength);
-    const maxStrings = Math.max(1, (4 * AVERAGE_REMOVED) / (1 + maxString) - 1);
+    const maxStrings = Math.max(1, (4 * AVERAGE_REMOVED * this.strength.value) / (1 + maxString) - 1);
     const strings = 1 + Math.floor(rng.next() * maxStrings);
     this.touched.fill(0);
     this.removedCount = 0;

@@ -1,0 +1,92 @@
+import { expect } from "chai";
+import { compileRequest } from "../../src/problem/compile-request.js";
+import type { SolveRequestInput } from "../../src/problem/request-types.js";
+import { Rng } from "../../strategies/core/rng.js";
+import { clarkeWrightSolution } from "../../strategies/clarke-wright/index.js";
+import { RuinStrength } from "../../strategies/ils/ruin-strength.js";
+import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
+import { LocalSearch } from "../../strategies/search/local-search.js";
+import { buildModel } from "../../strategies/search/textbook-model.js";
+
+/** A random CVRP of `customers` customers on a 100 x 100 square, routes of about 10 customers. */
+function cvrp(customers: number, seed: number): SolveRequestInput {
+  const rng = new Rng(seed);
+  const n = customers + 1;
+  const pos = Array.from({ length: n }, () => [rng.next() * 100, rng.next() * 100] as const);
+  const demands = pos.map((_, i) => (i === 0 ? 0 : 1 + rng.int(10)));
+  const capacity = 10 * 6;
+  const vehicles = Math.ceil(demands.reduce((a, b) => a + b, 0) / capacity) + 2;
+  return {
+    objective: "min_total_distance",
+    node_num: n,
+    vehicle_num: vehicles,
+    distance_matrix: pos.map((a) => pos.map((b) => Math.round(10 * Math.hypot(a[0] - b[0], a[1] - b[1])) / 10)),
+    start_nodes: Array(vehicles).fill(0),
+    end_nodes: Array(vehicles).fill(0),
+    node_demands: demands,
+    vehicles_capacity: Array(vehicles).fill(capacity),
+  };
+}
+
+describe("ruin strength: the identical-vehicles ruin grows while the local search undoes it", () => {
+  it("grows on candidates that came back, up to its maximum, and shrinks back to 1 on others", () => {
+    const strength = new RuinStrength({ growth: 0.05, max: 3 });
+    let last = strength.value;
+    for (let k = 0; k < 10; k++) {
+      strength.outcome(true);
+      expect(strength.value).to.be.greaterThan(last);
+      last = strength.value;
+    }
+    for (let k = 0; k < 200; k++) strength.outcome(true);
+    expect(strength.value).to.equal(3);
+    strength.outcome(false);
+    expect(strength.value).to.be.lessThan(3);
+    for (let k = 0; k < 2000; k++) strength.outcome(false);
+    expect(strength.value).to.equal(1);
+  });
+
+  it("settles where about a fifth of the candidates come back", () => {
+    const rng = new Rng(7);
+    const strength = new RuinStrength({ growth: 0.05, max: 100 });
+    // Outcomes whose chance of coming back falls as the ruin grows: the size settles where it is a fifth.
+    for (let k = 0; k < 20_000; k++) strength.outcome(rng.next() < 0.6 / strength.value);
+    expect(strength.value).to.be.within(2, 4.5);
+  });
+
+  it("stays at SISR's size without settings", () => {
+    const strength = new RuinStrength(null);
+    for (let k = 0; k < 100; k++) strength.outcome(true);
+    expect(strength.value).to.equal(1);
+  });
+
+  it("removes more customers per perturbation once grown, and every customer is served once after it", () => {
+    const { problem: p } = compileRequest(cvrp(120, 3));
+    const built = buildModel(p);
+    if (!built.ok) throw new Error(built.reason);
+    const m = built.model;
+    const start = clarkeWrightSolution(p).routes.slice(0, m.routes);
+    const removedOnAverage = (grown: boolean): number => {
+      const ls = LocalSearch.identicalVehicles(m);
+      ls.penalties = { load: 10, duration: 1, timeWarp: 1 };
+      const ruin = new TextbookRuin(ls, "anywhere", { growth: 0.05, max: 3 });
+      for (let k = 0; k < (grown ? 100 : 0); k++) ruin.outcome(true);
+      const rng = new Rng(11);
+      let removed = 0;
+      const rounds = 300;
+      for (let round = 0; round < rounds; round++) {
+        ls.loadRoutes(start);
+        removed += ruin.perturb(rng);
+        const served = ls
+          .routes()
+          .flat()
+          .sort((a, b) => a - b);
+        expect(served).to.deep.equal(Array.from(m.customers).sort((a, b) => a - b));
+      }
+      return removed / rounds;
+    };
+    const usual = removedOnAverage(false);
+    const grown = removedOnAverage(true);
+    expect(usual).to.be.within(5, 15);
+    expect(grown).to.be.greaterThan(1.5 * usual);
+  });
+});
