@@ -48,7 +48,7 @@ export class TextbookRuin {
   private bestRoute = -1;
   private bestAfter = 0;
   /** The ruin's size as a multiple of AVERAGE_REMOVED (ruin-strength.ts). */
-  readonly strength: RuinStrength;
+  private readonly strength: RuinStrength;
 
   /**
    * `places`: where recreate looks for a customer's place (settings.ts recreatePlaces);
