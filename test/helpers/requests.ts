@@ -1,4 +1,4 @@
-/** Small, deterministic solve requests for service tests (the solver tests have their own). */
+/** Small, deterministic solve requests shared by tests (most solver tests build their own). */
 
 function lcg(seed: number): () => number {
   let s = seed >>> 0;

@@ -1,32 +1,13 @@
 import { expect } from "chai";
 import { compileRequest } from "../../src/problem/compile-request.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
+import { cvrpRequest } from "../helpers/requests.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { clarkeWrightSolution } from "../../strategies/clarke-wright/index.js";
 import { RuinStrength } from "../../strategies/ils/ruin-strength.js";
 import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
 import { LocalSearch } from "../../strategies/search/local-search.js";
 import { buildModel } from "../../strategies/search/textbook-model.js";
-
-/** A random CVRP of `customers` customers on a 100 x 100 square, routes of about 10 customers. */
-function cvrp(customers: number, seed: number): SolveRequestInput {
-  const rng = new Rng(seed);
-  const n = customers + 1;
-  const pos = Array.from({ length: n }, () => [rng.next() * 100, rng.next() * 100] as const);
-  const demands = pos.map((_, i) => (i === 0 ? 0 : 1 + rng.int(10)));
-  const capacity = 10 * 6;
-  const vehicles = Math.ceil(demands.reduce((a, b) => a + b, 0) / capacity) + 2;
-  return {
-    objective: "min_total_distance",
-    node_num: n,
-    vehicle_num: vehicles,
-    distance_matrix: pos.map((a) => pos.map((b) => Math.round(10 * Math.hypot(a[0] - b[0], a[1] - b[1])) / 10)),
-    start_nodes: Array(vehicles).fill(0),
-    end_nodes: Array(vehicles).fill(0),
-    node_demands: demands,
-    vehicles_capacity: Array(vehicles).fill(capacity),
-  };
-}
 
 describe("ruin strength: the identical-vehicles ruin grows while the local search undoes it", () => {
   it("grows on candidates that came back, up to its maximum, and shrinks back to 1 on others", () => {
@@ -60,7 +41,8 @@ describe("ruin strength: the identical-vehicles ruin grows while the local searc
   });
 
   it("removes more customers per perturbation once grown, and every customer is served once after it", () => {
-    const { problem: p } = compileRequest(cvrp(120, 3));
+    // 120 customers, routes of about a dozen (demands 1-9, capacity 60).
+    const { problem: p } = compileRequest(cvrpRequest({ customers: 120, vehicles: 13, capacity: 60, seed: 3 }) as SolveRequestInput);
     const built = buildModel(p);
     if (!built.ok) throw new Error(built.reason);
     const m = built.model;
