@@ -28,7 +28,7 @@ export function returnsToEnd(p: CompiledProblem, v: number): boolean {
  * A computed arrival within this of a window's end is in that window: floating-point dust of the
  * sums that reach it (a departure delayed to meet a window exactly), as lateness below it is none.
  */
-const WINDOW_END_EPS = 1e-7;
+export const WINDOW_END_EPS = 1e-7;
 
 /**
  * When service starts at `node` for a vehicle arriving at `arrive`, and how late that is: in the
@@ -36,16 +36,33 @@ const WINDOW_END_EPS = 1e-7;
  * time past the last window's end.
  */
 export function serviceStart(p: CompiledProblem, node: number, arrive: number): { begin: number; late: number } {
-  const t = p.time!;
+  const begin = serviceBegin(p, node, arrive);
+  return { begin, late: lateAt(p, node, begin) };
+}
+
+/**
+ * serviceStart's start alone, without an object per call (the search walks schedules with it). It
+ * never decreases when the arrival is later, which lets a route's stored schedule price the part
+ * of a candidate after the stops that moved (search/route-lateness.ts).
+ */
+export function serviceBegin(p: CompiledProblem, node: number, arrive: number): number {
   const set = p.travel ? p.travel.windowSets[node] : null;
   if (!set) {
-    const begin = Math.max(arrive, t.twStartMin[node]!);
-    return { begin, late: Math.max(0, begin - t.twEndMin[node]!) };
+    const open = p.time!.twStartMin[node]!;
+    return arrive > open ? arrive : open;
   }
   for (let k = 0; k < set.length; k += 2) {
-    if (arrive <= set[k + 1]! + WINDOW_END_EPS) return { begin: Math.max(arrive, set[k]!), late: 0 };
+    if (arrive <= set[k + 1]! + WINDOW_END_EPS) return arrive > set[k]! ? arrive : set[k]!;
   }
-  return { begin: arrive, late: arrive - set[set.length - 1]! };
+  return arrive;
+}
+
+/** serviceStart's lateness of a service that starts at `begin` (serviceBegin's): 0 within a window. */
+export function lateAt(p: CompiledProblem, node: number, begin: number): number {
+  const set = p.travel ? p.travel.windowSets[node] : null;
+  if (!set) return Math.max(0, begin - p.time!.twEndMin[node]!);
+  const last = set[set.length - 1]!;
+  return begin > last + WINDOW_END_EPS ? begin - last : 0;
 }
 
 /** The end of the window service at `node` starts in when it starts at `begin` (the v1 window's end without several). */

@@ -3,6 +3,7 @@ import type { CostEvaluator } from "./cost-evaluator.js";
 import type { Pieces } from "./pieces.js";
 import { piecesDistance, piecesLoad, piecesService, writePieces, type PieceSource } from "./piece-walks.js";
 import type { RouteLoads } from "./route-loads.js";
+import type { RouteLateness } from "./route-lateness.js";
 import type { RouteLocks } from "./route-locks.js";
 import type { RouteReassignment } from "./route-reassignment.js";
 import type { RouteRules } from "./route-rules.js";
@@ -19,6 +20,7 @@ export interface CandidateSource extends PieceSource {
   readonly times: RouteTimes | null;
   readonly loads: RouteLoads | null;
   readonly trips: RouteTrips | null;
+  readonly lateness: RouteLateness | null;
   readonly rules: RouteRules | null;
   readonly locks: RouteLocks | null;
   readonly reassignment: RouteReassignment | null;
@@ -79,6 +81,7 @@ export class CandidatePrices {
       return rs.costs.timePrice(rs.trips.segmentOf(v, pieces, rs.seq, rs.length), m.maxDurationOf![v]!);
     }
     if (rs.times) return rs.costs.routeTimePrice(v, rs.times.segmentOf(v, pieces, rs.seq, rs.length), m.maxDurationOf![v]!);
+    if (rs.lateness) return this.latePrice(rs.lateness.minutesLate(v, pieces, rs.seq, rs.length));
     if (m.twStart) {
       const count = this.write(pieces, this.buffer);
       const score = evaluateRoute(m.p, v, this.buffer, count);
@@ -88,6 +91,12 @@ export class CandidatePrices {
     if (m.durationLimit === Number.POSITIVE_INFINITY) return 0;
     const excess = this.distanceOf(v, pieces) / m.speed[v]! + this.serviceOf(pieces) - m.durationLimit;
     return excess > 0 ? pen.duration * excess : 0;
+  }
+
+  /** The price of late minutes where they are the whole time price: soft windows' own, else time warp. */
+  private latePrice(minutes: number): number {
+    const m = this.rs.m;
+    return m.latePenalty > 0 ? m.latePenalty * minutes : this.rs.costs.penalties.timeWarp * minutes;
   }
 
   /** The full price (orderKept: as in basePrice). */
@@ -100,10 +109,14 @@ export class CandidatePrices {
     return this.rs.times!.segmentOf(v, pieces, this.rs.seq, this.rs.length);
   }
 
-  /** Time price (as timePrice) of vehicle v driving customers[0..count) under hard windows, from scratch (0 without them). */
+  /**
+   * Time price (as timePrice) of vehicle v driving customers[0..count) from scratch, under hard
+   * windows or where late minutes are the whole time price (0 otherwise).
+   */
   listTimePrice(v: number, customers: ArrayLike<number>, count: number): number {
     const rs = this.rs;
     if (count > 0 && rs.trips?.timed) return rs.costs.timePrice(rs.trips.listSegment(v, customers, count), rs.m.maxDurationOf![v]!);
+    if (count > 0 && rs.lateness) return this.latePrice(rs.lateness.listMinutesLate(v, customers, count));
     if (count === 0 || !rs.times) return 0;
     return rs.costs.routeTimePrice(v, rs.times.listSegment(v, customers, count), rs.m.maxDurationOf![v]!);
   }
