@@ -3,7 +3,7 @@
  * another) with seed 1 and a fixed `max_iterations` on one instance per path of the search (genetic
  * search, windows, duration cap, textbook iterated local search with and without optional stops,
  * backhauls, long routes under windows, general iterated local search on a mixed fleet, several
- * depots with windows, shipments, skills and soft windows, and ALNS) and prints a digest of each
+ * depots with windows, shipments, skills, soft windows, several windows, breaks, and ALNS) and prints a digest of each
  * solution's routes. The decomposition (`large`) runs its groups on the clock, so it has no digest. `--write FILE`
  * stores the digests, `--check FILE` compares with stored ones and exits 1 on any difference, so a
  * refactoring that must not change behaviour can show that it did not:
@@ -21,6 +21,7 @@ import { compileRequest } from "../src/problem/compile-request.js";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { generateXLike } from "./x-like-instance.js";
 import { ghLike } from "./gh-like.js";
+import { travelInstance } from "./travel-family-instance.js";
 import { benchSettings } from "./settings-env.js";
 
 const { values } = parseArgs({ options: { write: { type: "string" }, check: { type: "string" }, only: { type: "string" } } });
@@ -64,6 +65,13 @@ const CASES: Case[] = [
     request: () => ({ ...read("Solomon/RC101.json"), late_penalty_per_min: 1 }),
   },
   { name: "gh2-400", path: "long routes under windows", iterations: 1000, request: () => ghLike(4, 2026, [400]).request },
+  {
+    name: "two-windows-1",
+    path: "several windows",
+    iterations: 800,
+    request: () => travelInstance("two-windows", 1, 2026).request as SolveRequestInput,
+  },
+  { name: "breaks-2", path: "breaks", iterations: 300, request: () => travelInstance("breaks", 2, 2026).request as SolveRequestInput },
   shared("A-n80-alns", "A/A-n80-k10.json", "alns", 2000, "alns"),
   shared("RC101-alns", "Solomon/RC101.json", "alns, windows", 500, "alns"),
 ];
