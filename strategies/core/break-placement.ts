@@ -1,11 +1,27 @@
 import { arrivalClose } from "./evaluate-rules.js";
 import type { BreakRule, CompiledProblem } from "./problem.js";
-import { legMinutes, returnsToEnd, serviceStart } from "./travel.js";
+import { lateAt, legMinutes, returnsToEnd, serviceBegin } from "./travel.js";
 
 const EPS = 1e-9;
 const TRAVEL = 0;
 const TAKE = 1;
 const MISS = 2;
+
+/** The programme's arrays, reused from call to call (the search places breaks for every candidate it prices). */
+let buffers = { missed: new Float64Array(4), late: new Float64Array(4), ready: new Float64Array(4), how: new Uint8Array(64) };
+
+function scratch(width: number, steps: number): typeof buffers {
+  if (buffers.missed.length < width || buffers.how.length < steps) {
+    const size = Math.max(width, 2 * buffers.missed.length);
+    buffers = {
+      missed: new Float64Array(size),
+      late: new Float64Array(size),
+      ready: new Float64Array(size),
+      how: new Uint8Array(Math.max(steps, 2 * buffers.how.length)),
+    };
+  }
+  return buffers;
+}
 
 /**
  * Where vehicle v, leaving its start node at `departure`, takes its breaks along `route`: for each
@@ -26,10 +42,8 @@ export function placeBreaks(
 ): Int32Array {
   const count = breaks.length;
   const width = count + 1;
-  const missed = new Float64Array(width).fill(Number.POSITIVE_INFINITY);
-  const late = new Float64Array(width);
-  const ready = new Float64Array(width);
-  const how = new Uint8Array((len + 1) * width);
+  const { missed, late, ready, how } = scratch(width, (len + 1) * width);
+  missed.fill(Number.POSITIVE_INFINITY, 0, width);
   const better = (m: number, l: number, r: number, j: number) =>
     m < missed[j]! || (m === missed[j]! && (l < late[j]! - EPS || (l <= late[j]! + EPS && r < ready[j]! - EPS)));
   const set = (k: number, j: number, m: number, l: number, r: number, code: number) => {
@@ -57,8 +71,8 @@ export function placeBreaks(
     const service = p.time!.serviceMin[c]!;
     for (let j = 0; j <= count; j++) {
       if (missed[j] === Number.POSITIVE_INFINITY) continue;
-      const { begin, late: lateHere } = serviceStart(p, c, ready[j]! + legMinutes(p, v, prev, c));
-      set(k, j, missed[j]!, late[j]! + lateHere, begin + service, TRAVEL);
+      const begin = serviceBegin(p, c, ready[j]! + legMinutes(p, v, prev, c));
+      set(k, j, missed[j]!, late[j]! + lateAt(p, c, begin), begin + service, TRAVEL);
     }
     takeHere(k);
     prev = c;

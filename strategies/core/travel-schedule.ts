@@ -2,7 +2,7 @@ import { arrivalClose, departureOpen, durationCap } from "./evaluate-rules.js";
 import type { BreakRule, CompiledProblem } from "./problem.js";
 import type { PlacedBreak, RouteSchedule, RouteTimes } from "./schedule-types.js";
 import { placeBreaks } from "./break-placement.js";
-import { legMinutes, returnsToEnd, serviceStart, windowEndAt } from "./travel.js";
+import { lateAt, legMinutes, returnsToEnd, serviceBegin, windowEndAt } from "./travel.js";
 
 const EPS = 1e-9;
 const NO_BREAKS: readonly BreakRule[] = [];
@@ -23,7 +23,8 @@ function travelDepartureDelay(p: CompiledProblem, v: number, route: ArrayLike<nu
   for (let k = 0; k < len; k++) {
     const c = route[k]!;
     const arrive = clock + legMinutes(p, v, prev, c);
-    const { begin, late } = serviceStart(p, c, arrive);
+    const begin = serviceBegin(p, c, arrive);
+    const late = lateAt(p, c, begin);
     waited += begin - arrive;
     bound = Math.min(bound, late <= EPS ? waited + windowEndAt(p, c, begin) - begin : waited);
     clock = begin + t.serviceMin[c]!;
@@ -56,6 +57,8 @@ export function timeTravelRoute(
   const later = walk(p, v, route, len, open + delay);
   const early = walk(p, v, route, len, open);
   const keepsLater = later.missedBreaks! <= early.missedBreaks! && later.lateMinutes <= early.lateMinutes + EPS;
+  // The walk is a function of its departure: walked again only to fill in the schedule.
+  if (!schedule) return keepsLater ? later : early;
   return walk(p, v, route, len, keepsLater ? open + delay : open, schedule);
 }
 
@@ -112,8 +115,8 @@ function walk(
   for (let k = 0; k < len; k++) {
     const c = route[k]!;
     const arrive = clock + legMinutes(p, v, prev, c);
-    const { begin, late } = serviceStart(p, c, arrive);
-    lateMinutes += late;
+    const begin = serviceBegin(p, c, arrive);
+    lateMinutes += lateAt(p, c, begin);
     clock = begin + t.serviceMin[c]!;
     cumulativeLoad += p.demand[c]!;
     begins.push(begin);
