@@ -43,7 +43,7 @@ export function serviceStart(p: CompiledProblem, node: number, arrive: number): 
 /**
  * serviceStart's start alone, without an object per call (the search walks schedules with it). It
  * never decreases when the arrival is later, which lets a route's stored schedule price the part
- * of a candidate after the stops that moved (search/route-lateness.ts).
+ * of a candidate after the stops that moved (search/route-schedules.ts).
  */
 export function serviceBegin(p: CompiledProblem, node: number, arrive: number): number {
   const set = p.travel ? p.travel.windowSets[node] : null;

@@ -3,7 +3,7 @@ import type { CostEvaluator } from "./cost-evaluator.js";
 import type { Pieces } from "./pieces.js";
 import { piecesDistance, piecesLoad, piecesService, writePieces, type PieceSource } from "./piece-walks.js";
 import type { RouteLoads } from "./route-loads.js";
-import type { RouteLateness } from "./route-lateness.js";
+import type { RouteSchedules } from "./route-schedules.js";
 import type { RouteLocks } from "./route-locks.js";
 import type { RouteReassignment } from "./route-reassignment.js";
 import type { RouteRules } from "./route-rules.js";
@@ -20,7 +20,7 @@ export interface CandidateSource extends PieceSource {
   readonly times: RouteTimes | null;
   readonly loads: RouteLoads | null;
   readonly trips: RouteTrips | null;
-  readonly lateness: RouteLateness | null;
+  readonly schedules: RouteSchedules | null;
   readonly rules: RouteRules | null;
   readonly locks: RouteLocks | null;
   readonly reassignment: RouteReassignment | null;
@@ -81,7 +81,10 @@ export class CandidatePrices {
       return rs.costs.timePrice(rs.trips.segmentOf(v, pieces, rs.seq, rs.length), m.maxDurationOf![v]!);
     }
     if (rs.times) return rs.costs.routeTimePrice(v, rs.times.segmentOf(v, pieces, rs.seq, rs.length), m.maxDurationOf![v]!);
-    if (rs.lateness) return this.latePrice(rs.lateness.minutesLate(v, pieces, rs.seq, rs.length));
+    if (rs.schedules) {
+      rs.schedules.walk(v, pieces, rs.seq, rs.length);
+      return this.schedulePrice(v, rs.schedules);
+    }
     if (m.twStart) {
       const count = this.write(pieces, this.buffer);
       const score = evaluateRoute(m.p, v, this.buffer, count);
@@ -93,10 +96,14 @@ export class CandidatePrices {
     return excess > 0 ? pen.duration * excess : 0;
   }
 
-  /** The price of late minutes where they are the whole time price: soft windows' own, else time warp. */
-  private latePrice(minutes: number): number {
+  /** The time price of the schedule last walked: soft lateness or hard lateness as time warp, and with durations their cost and cap. */
+  private schedulePrice(v: number, schedules: RouteSchedules): number {
     const m = this.rs.m;
-    return m.latePenalty > 0 ? m.latePenalty * minutes : this.rs.costs.penalties.timeWarp * minutes;
+    const costs = this.rs.costs;
+    const late = schedules.lateMinutes * (m.latePenalty > 0 ? m.latePenalty : costs.penalties.timeWarp);
+    if (!schedules.durations) return late;
+    const excess = schedules.duration - m.maxDurationOf![v]!;
+    return late + costs.timeCost(v, schedules.duration) + (excess > 0 ? costs.penalties.duration * excess : 0);
   }
 
   /** The full price (orderKept: as in basePrice). */
@@ -111,12 +118,15 @@ export class CandidatePrices {
 
   /**
    * Time price (as timePrice) of vehicle v driving customers[0..count) from scratch, under hard
-   * windows or where late minutes are the whole time price (0 otherwise).
+   * windows or on the evaluator's schedules of several or soft windows (0 otherwise).
    */
   listTimePrice(v: number, customers: ArrayLike<number>, count: number): number {
     const rs = this.rs;
     if (count > 0 && rs.trips?.timed) return rs.costs.timePrice(rs.trips.listSegment(v, customers, count), rs.m.maxDurationOf![v]!);
-    if (count > 0 && rs.lateness) return this.latePrice(rs.lateness.listMinutesLate(v, customers, count));
+    if (count > 0 && rs.schedules) {
+      rs.schedules.walkList(v, customers, count);
+      return this.schedulePrice(v, rs.schedules);
+    }
     if (count === 0 || !rs.times) return 0;
     return rs.costs.routeTimePrice(v, rs.times.listSegment(v, customers, count), rs.m.maxDurationOf![v]!);
   }

@@ -6,7 +6,7 @@ import { CostEvaluator } from "./cost-evaluator.js";
 import type { ProblemData } from "./problem-data.js";
 import type { Penalties } from "./penalties.js";
 import { OtherMatrixPrefixes } from "./distance-profiles.js";
-import { RouteLateness } from "./route-lateness.js";
+import { RouteSchedules } from "./route-schedules.js";
 import { RouteLoads } from "./route-loads.js";
 import { RouteLocks } from "./route-locks.js";
 import { RouteReassignment } from "./route-reassignment.js";
@@ -22,11 +22,10 @@ import type { TimeSegment } from "./time-segment.js";
  * service as a prefix sum (the additive duration of problems whose windows cannot bind), and
  * under hard windows the time segments of route-times.ts. A candidate route is a vehicle plus
  * pieces (pieces.ts); its start and end nodes, capacity, costs, speed and windows are that
- * vehicle's, which is what makes moves between mixed vehicles and depots exact. Where late
- * minutes are the whole time price (soft windows, several windows: lateness delays the rest of
- * the route) the stored schedules of route-lateness.ts price them; with a price per minute, a
- * working-hours cap or breaks beside them, the candidate is simulated with the shared evaluator:
- * exact, O(route length). Every price goes through `costs` (cost-evaluator.ts): the
+ * vehicle's, which is what makes moves between mixed vehicles and depots exact. Under several or
+ * soft windows (lateness delays the rest of the route) the evaluator's own schedules, stored per
+ * route (route-schedules.ts), price them; with breaks the candidate is simulated with the shared
+ * evaluator: exact, O(route length). Every price goes through `costs` (cost-evaluator.ts): the
  * identical-vehicles pricing (pricing/identical-vehicles.ts) from totals, the per-vehicle one
  * through `candidates` (candidate-prices.ts).
  */
@@ -54,8 +53,8 @@ export class Routes {
   readonly loads: RouteLoads | null;
   /** Reload stops and release times (route-trips.ts); null without them. */
   readonly trips: RouteTrips | null;
-  /** Stored schedules where late minutes are the whole time price (route-lateness.ts); null elsewhere. */
-  readonly lateness: RouteLateness | null;
+  /** The evaluator's schedules under several or soft windows without breaks (route-schedules.ts); null elsewhere. */
+  readonly schedules: RouteSchedules | null;
   /** Penalised cost per route under `penalties`. */
   readonly cost: Float64Array;
   /** Objective per route: fixed + unit x distance, plus the soft-window lateness penalty and the reassignment cost. */
@@ -104,7 +103,7 @@ export class Routes {
     this.serv = make(() => new Float64Array(slots));
     this.trips = m.p.trips ? new RouteTrips(m) : null;
     this.times = m.twStart !== null && m.latePenalty === 0 && !m.visitTimes && !this.trips ? new RouteTimes(m, slots) : null;
-    this.lateness = RouteLateness.applies(m) ? new RouteLateness(m, slots) : null;
+    this.schedules = RouteSchedules.applies(m) ? new RouteSchedules(m, slots) : null;
     this.loads = m.richLoads ? new RouteLoads(m) : null;
     this.length = new Int32Array(m.routes);
     this.cost = new Float64Array(m.routes);
@@ -213,11 +212,17 @@ export class Routes {
       this.timeWarp[r] = seg.timeWarp;
       this.duration[r] = seg.duration;
       this.durationExcess[r] = Math.max(0, seg.duration - m.maxDurationOf![r]!);
-    } else if (count > 0 && this.lateness) {
+    } else if (count > 0 && this.schedules) {
       // Soft windows: lateness is priced in the objective; several hard windows: it is time warp.
-      const minutes = this.lateness.set(r, seq, count);
-      if (m.latePenalty > 0) late = m.latePenalty * minutes;
-      else this.timeWarp[r] = minutes;
+      const schedules = this.schedules;
+      schedules.set(r, seq, count);
+      if (m.latePenalty > 0) late = m.latePenalty * schedules.lateMinutes;
+      else this.timeWarp[r] = schedules.lateMinutes;
+      if (schedules.durations) {
+        this.duration[r] = schedules.duration;
+        this.durationExcess[r] = Math.max(0, schedules.duration - m.maxDurationOf![r]!);
+        late += this.costs.timeCost(r, schedules.duration);
+      }
     } else if (count > 0 && m.twStart) {
       const score = evaluateRoute(m.p, r, customers, count);
       // Soft windows: the evaluator's own lateness price, and its time cost with travel rules.

@@ -1,0 +1,182 @@
+import { expect } from "chai";
+import fc from "fast-check";
+import { compileRequest } from "../../src/problem/compile-request.js";
+import type { ConstraintFields } from "../../src/problem/constraint-fields.js";
+import type { SolveRequestInput } from "../../src/problem/request-types.js";
+import { evaluateRoute } from "../../strategies/core/evaluator.js";
+import { Rng } from "../../strategies/core/rng.js";
+import { LocalSearch } from "../../strategies/search/local-search.js";
+import { withOpenEnd } from "../../strategies/search/open-routes.js";
+import { Pieces } from "../../strategies/search/pieces.js";
+import { buildProblemData, type ProblemData } from "../../strategies/search/problem-data.js";
+import { RouteSchedules } from "../../strategies/search/route-schedules.js";
+import { Routes } from "../../strategies/search/routes.js";
+import { fleetArb, fleetInstance, type FleetOptions } from "./fleet-problems.js";
+
+type Request = SolveRequestInput & ConstraintFields;
+
+/**
+ * A fleet instance with several windows on some customers (under soft windows optionally none), and
+ * optionally shifts, a duration matrix and open routes; with `durations` also a working-hours cap,
+ * per vehicle or for all, and prices per hour under min_total_cost.
+ */
+function scheduleInstance(o: FleetOptions, seed: number, durations: boolean): Request {
+  const req = fleetInstance({ ...o, hours: durations && o.hours }) as Request;
+  const rng = new Rng(seed);
+  const windows = req.node_time_windows!;
+  const horizon = Math.max(...windows.map((w) => w[1]!));
+  const depots = new Set([...req.start_nodes, ...req.end_nodes]);
+  if (o.time === "hard" || rng.next() < 0.5) {
+    req.node_time_window_sets = windows.map(([a, b], i) => {
+      if (depots.has(i) || b! - a! < 20 || rng.next() < 0.3) return null;
+      // Two or three windows inside the hull, with gaps between them.
+      const cut = a! + Math.floor((b! - a!) / 3);
+      const again = cut + 1 + rng.int(Math.floor((b! - a!) / 3));
+      return rng.next() < 0.5
+        ? [
+            [a!, cut],
+            [again, b!],
+          ]
+        : [
+            [a!, cut],
+            [again, again + 1 + rng.int(5)],
+            [b! - 1, b!],
+          ];
+    });
+  }
+  if (rng.next() < 0.4) {
+    req.duration_matrix = req.distance_matrix.map((row) => row.map((d) => (d === 0 ? 0 : Math.round(d * (0.4 + rng.next())))));
+    delete req.vehicle_speeds;
+  }
+  if (rng.next() < 0.4) req.vehicle_return_to_end = req.start_nodes.map(() => rng.next() < 0.5);
+  if (durations && rng.next() < 0.5)
+    req.vehicle_max_working_hours = req.start_nodes.map(() => (rng.next() < 0.5 ? null : 1 + rng.int(40) / 10));
+  if (durations && req.objective === "min_total_cost" && rng.next() < 0.7)
+    req.vehicle_unit_time_costs = req.start_nodes.map(() => rng.int(40));
+  if (rng.next() < 0.4) {
+    // Shifts, a few starting after their depot has closed (lateness at the start).
+    req.vehicle_time_windows = req.start_nodes.map(() => {
+      if (rng.next() < 0.3) return null;
+      const start = rng.int(Math.round(1.1 * horizon));
+      return [start, start + 30 + rng.int(horizon)];
+    });
+  }
+  return req;
+}
+
+function loaded(req: Request, seed: number): { m: ProblemData; rs: Routes; rng: Rng } {
+  const m = buildProblemData(withOpenEnd(compileRequest(req).problem));
+  const rs = new Routes(m);
+  const rng = new Rng(seed);
+  const routes: number[][] = Array.from({ length: m.routes }, () => []);
+  for (const c of rng.shuffle(Array.from(m.customers))) routes[rng.int(m.routes)]!.push(c);
+  rs.loadRoutes(routes);
+  return { m, rs, rng };
+}
+
+/** A random candidate on vehicle v: maybe v's own head, loose customers, a piece of any route (maybe reversed), maybe a route's tail. */
+function randomCandidate(rs: Routes, rng: Rng, v: number, pieces: Pieces): Pieces {
+  pieces.reset();
+  const len = (r: number) => rs.length[r]!;
+  if (len(v) > 0 && rng.next() < 0.7) pieces.add(v, 1, 1 + rng.int(len(v)));
+  const customers = rs.m.customers;
+  for (let k = rng.int(3); k > 0; k--) pieces.node(customers[rng.int(customers.length)]!);
+  const middle = rng.int(rs.m.routes);
+  if (len(middle) > 0 && rng.next() < 0.5) {
+    const from = 1 + rng.int(len(middle));
+    pieces.add(middle, from, from + rng.int(len(middle) - from + 1), rng.next() < 0.4);
+  }
+  const tail = rng.next() < 0.5 ? v : rng.int(rs.m.routes);
+  if (len(tail) > 0 && rng.next() < 0.8) pieces.add(tail, 1 + rng.int(len(tail)), len(tail));
+  return pieces;
+}
+
+describe("the evaluator's schedules stored in the route model (route-schedules.ts)", function () {
+  this.timeout(120_000);
+
+  for (const durations of [false, true]) {
+    const what = durations ? "late minutes and duration" : "late minutes";
+    it(`gives any candidate route the evaluator's ${what}${durations ? " under caps and prices per hour" : ""}`, () => {
+      let late = 0;
+      let onTime = 0;
+      fc.assert(
+        fc.property(fleetArb("hard", 14), fc.integer({ min: 1, max: 1e6 }), fc.boolean(), (o, seed, soft) => {
+          const { m, rs, rng } = loaded(scheduleInstance({ ...o, time: soft ? "soft" : "hard" }, seed, durations), seed);
+          const schedules = rs.schedules!;
+          expect(schedules, "the stored schedules price this problem").to.not.equal(null);
+          if (!durations) expect(schedules.durations, "no duration priced").to.equal(false);
+          const pieces = new Pieces();
+          const out = new Int32Array(4 * m.nodeCount);
+          for (let i = 0; i < 60; i++) {
+            const v = rng.int(m.routes);
+            randomCandidate(rs, rng, v, pieces);
+            const count = rs.candidates.write(pieces, out);
+            if (count === 0) continue;
+            const expected = evaluateRoute(m.p, v, out, count);
+            const close = (x: number) => 1e-6 * Math.max(1, Math.abs(x));
+            const route = `vehicle ${v}, route ${Array.from(out.subarray(0, count))}`;
+            schedules.walk(v, pieces, rs.seq, rs.length);
+            expect(schedules.lateMinutes, route).to.be.closeTo(expected.lateMinutes, close(expected.lateMinutes));
+            if (schedules.durations) expect(schedules.duration, route).to.be.closeTo(expected.durationMin, close(expected.durationMin));
+            schedules.walkList(v, out, count);
+            expect(schedules.lateMinutes, route).to.be.closeTo(expected.lateMinutes, close(expected.lateMinutes));
+            if (schedules.durations) expect(schedules.duration, route).to.be.closeTo(expected.durationMin, close(expected.durationMin));
+            if (expected.lateMinutes > 0) late++;
+            else onTime++;
+          }
+        }),
+        { numRuns: 150, seed: durations ? 43 : 41 },
+      );
+      expect(late, "candidates late somewhere").to.be.greaterThan(1000);
+      expect(onTime, "candidates on time").to.be.greaterThan(300);
+    });
+
+    it(`prices every move of the local search as the evaluator does, ${durations ? "with" : "without"} durations`, () => {
+      let moves = 0;
+      fc.assert(
+        fc.property(fleetArb("hard", 14), fc.integer({ min: 1, max: 1e6 }), fc.boolean(), (o, seed, soft) => {
+          const req = scheduleInstance({ ...o, time: soft ? "soft" : "hard" }, seed, durations);
+          const { m, rs, rng } = loaded(req, seed);
+          rs.penalties = { load: 1 + rng.int(20), duration: 1 + rng.int(20), timeWarp: 0.5 + rng.int(20) };
+          rs.reprice();
+          const pen = rs.penalties;
+          const price = (v: number, route: number[]) => {
+            if (route.length === 0) return 0;
+            const s = evaluateRoute(m.p, v, route);
+            const time = s.latePenalty + (s.timeCost ?? 0) + pen.duration * s.durationExcessMin;
+            const warp = m.latePenalty > 0 ? 0 : pen.timeWarp * s.lateMinutes;
+            return m.fixedCost[v]! + m.unitCost[v]! * s.distance + pen.load * s.capacityExcess + time + warp;
+          };
+          const total = () => rs.routes().reduce((sum, r, v) => sum + price(v, r), 0);
+          expect(rs.totalCost()).to.be.closeTo(total(), 1e-6 * Math.max(1, rs.totalCost()));
+          const ls = LocalSearch.perVehicle(rs);
+          ls.onCommit = (predicted, ra, rb) => {
+            moves++;
+            const now = rs.routes();
+            const actual = price(ra, now[ra]!) + (rb >= 0 ? price(rb, now[rb]!) : 0);
+            expect(predicted, `move on routes ${ra}, ${rb}`).to.be.closeTo(actual, 1e-6 * Math.max(1, Math.abs(actual)));
+          };
+          ls.run(rng);
+          expect(rs.totalCost()).to.be.closeTo(total(), 1e-6 * Math.max(1, rs.totalCost()));
+        }),
+        { numRuns: 120, seed: durations ? 44 : 42 },
+      );
+      expect(moves).to.be.greaterThan(500);
+    });
+  }
+
+  it("prices several and soft windows on them, with or without durations, and breaks not", () => {
+    const base = scheduleInstance(fc.sample(fleetArb("hard"), { seed: 7, numRuns: 1 })[0]!, 7, false);
+    const schedules = (req: Request) => new Routes(buildProblemData(withOpenEnd(compileRequest(req).problem))).schedules;
+    expect(schedules(base)?.durations, "several windows").to.equal(false);
+    expect(schedules({ ...base, node_time_window_sets: undefined }), "one hard window each: time segments").to.equal(null);
+    expect(schedules({ ...base, node_time_window_sets: undefined, late_penalty_per_min: 2 })?.durations, "soft windows").to.equal(false);
+    expect(schedules({ ...base, max_working_hours: 4 })?.durations, "a working-hours cap").to.equal(true);
+    const vehicles = base.start_nodes.length;
+    const hourly = { vehicle_unit_time_costs: Array<number>(vehicles).fill(10), objective: "min_total_cost" as const };
+    expect(schedules({ ...base, ...hourly })?.durations, "a price per hour").to.equal(true);
+    const breaks = Array.from({ length: vehicles }, () => [{ earliest_start: 10, latest_start: 60, duration: 10 }]);
+    expect(schedules({ ...base, vehicle_breaks: breaks }), "breaks").to.equal(null);
+    expect(RouteSchedules.applies(buildProblemData(compileRequest({ ...base, vehicle_breaks: breaks }).problem))).to.equal(false);
+  });
+});
