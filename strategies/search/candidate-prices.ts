@@ -71,8 +71,13 @@ export class CandidatePrices {
     return rs.rules ? price + rs.rules.capPrice(v, pieces, distance, rs.costs.penalties) : price;
   }
 
-  /** The time part of the price: time warp and working-hours excess, or soft lateness (exact), or additive duration excess. */
-  timePrice(v: number, pieces: Pieces): number {
+  /**
+   * The time part of the price: time warp and working-hours excess, or soft lateness (exact), or
+   * additive duration excess. With `limit`: a vehicle with breaks whose schedule without them is
+   * already priced at `limit` or more gets that lower bound (a caller that refuses a price >= limit
+   * decides the same) instead of the evaluator's simulation.
+   */
+  timePrice(v: number, pieces: Pieces, limit = Number.POSITIVE_INFINITY): number {
     const rs = this.rs;
     const m = rs.m;
     if (pieces.size === 0) return 0;
@@ -83,7 +88,8 @@ export class CandidatePrices {
     if (rs.times) return rs.costs.routeTimePrice(v, rs.times.segmentOf(v, pieces, rs.seq, rs.length), m.maxDurationOf![v]!);
     if (rs.schedules) {
       rs.schedules.walk(v, pieces, rs.seq, rs.length);
-      return this.schedulePrice(v, rs.schedules);
+      const price = this.schedulePrice(v, rs.schedules);
+      if (price >= limit || rs.schedules.exact(v)) return price;
     }
     if (m.twStart) {
       const count = this.write(pieces, this.buffer);
@@ -123,7 +129,7 @@ export class CandidatePrices {
   listTimePrice(v: number, customers: ArrayLike<number>, count: number): number {
     const rs = this.rs;
     if (count > 0 && rs.trips?.timed) return rs.costs.timePrice(rs.trips.listSegment(v, customers, count), rs.m.maxDurationOf![v]!);
-    if (count > 0 && rs.schedules) {
+    if (count > 0 && rs.schedules?.exact(v)) {
       rs.schedules.walkList(v, customers, count);
       return this.schedulePrice(v, rs.schedules);
     }

@@ -15,7 +15,9 @@ const LATE_EPS = 1e-9;
  * its vehicle's own head, walks the stops that moved and then the tail it joins, until a service
  * starts when the stored one does (both waited for one opening): from there the two schedules are
  * one. Where only late minutes are priced, reaching the tail by its latest on-time arrival ends
- * the walk at once.
+ * the walk at once. A vehicle with breaks is priced by the evaluator (where they fall is its choice
+ * over the whole route); its schedule without them is a lower bound of that price, since breaks
+ * only make every later time later, and lets most dear candidates be refused without it.
  *
  * Durations (a price per minute or a working-hours cap): the evaluator leaves as late as keeps
  * every visit in the window it is served in, which changes no lateness and no finish, only the
@@ -50,6 +52,8 @@ export class RouteSchedules {
   private readonly matrixOf: Float64Array[];
   private readonly divisorOf: Float64Array;
   private readonly startLate: Float64Array;
+  /** Per slot 1 when its vehicle takes breaks. */
+  private readonly breaksOn: Uint8Array;
   private readonly n: number;
   /** A walk's state: when it leaves its last stop, late and waited minutes so far, the departure bound, that stop. */
   private clock = 0;
@@ -60,11 +64,14 @@ export class RouteSchedules {
   /** When the last visit's service started. */
   private started = 0;
 
-  /** Whether `m`'s routes are priced on these schedules: several or soft windows, no breaks, no trips. */
+  /** Whether `m`'s routes are priced (or bounded, with breaks) on these schedules: several or soft windows or breaks, no trips. */
   static applies(m: ProblemData): boolean {
-    if (m.twStart === null || m.p.trips) return false;
-    if (m.latePenalty === 0 && !m.visitTimes) return false;
-    return !m.p.travel?.breaks.some((list) => list.length > 0);
+    return m.twStart !== null && !m.p.trips && (m.latePenalty > 0 || m.visitTimes);
+  }
+
+  /** Whether vehicle v's price is its schedule's (it takes no breaks), not only bounded by it. */
+  exact(v: number): boolean {
+    return this.breaksOn[v] === 0;
   }
 
   constructor(
@@ -85,6 +92,7 @@ export class RouteSchedules {
     this.n = m.nodeCount;
     this.matrixOf = Array.from({ length: m.routes }, (_, v) => m.durationOf?.[v] ?? m.dist);
     this.divisorOf = Float64Array.from({ length: m.routes }, (_, v) => (m.durationOf?.[v] ? 1 : m.speed[v]!));
+    this.breaksOn = Uint8Array.from({ length: m.routes }, (_, v) => ((m.p.travel?.breaks[v]?.length ?? 0) > 0 ? 1 : 0));
     const twEnd = m.twEnd!;
     this.startLate = Float64Array.from({ length: m.routes }, (_, v) => {
       const open = m.departOpen![v]!;

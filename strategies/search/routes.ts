@@ -24,8 +24,9 @@ import type { TimeSegment } from "./time-segment.js";
  * pieces (pieces.ts); its start and end nodes, capacity, costs, speed and windows are that
  * vehicle's, which is what makes moves between mixed vehicles and depots exact. Under several or
  * soft windows (lateness delays the rest of the route) the evaluator's own schedules, stored per
- * route (route-schedules.ts), price them; with breaks the candidate is simulated with the shared
- * evaluator: exact, O(route length). Every price goes through `costs` (cost-evaluator.ts): the
+ * route (route-schedules.ts), price them; a vehicle with breaks is simulated with the shared
+ * evaluator (exact, O(route length)) once its schedule without them, a lower bound, leaves the
+ * candidate a chance. Every price goes through `costs` (cost-evaluator.ts): the
  * identical-vehicles pricing (pricing/identical-vehicles.ts) from totals, the per-vehicle one
  * through `candidates` (candidate-prices.ts).
  */
@@ -212,7 +213,7 @@ export class Routes {
       this.timeWarp[r] = seg.timeWarp;
       this.duration[r] = seg.duration;
       this.durationExcess[r] = Math.max(0, seg.duration - m.maxDurationOf![r]!);
-    } else if (count > 0 && this.schedules) {
+    } else if (count > 0 && this.schedules?.exact(r)) {
       // Soft windows: lateness is priced in the objective; several hard windows: it is time warp.
       const schedules = this.schedules;
       schedules.set(r, seq, count);
@@ -224,6 +225,8 @@ export class Routes {
         late += this.costs.timeCost(r, schedules.duration);
       }
     } else if (count > 0 && m.twStart) {
+      // Breaks: the schedule without them bounds the candidates that join this route from below.
+      this.schedules?.set(r, seq, count);
       const score = evaluateRoute(m.p, r, customers, count);
       // Soft windows: the evaluator's own lateness price, and its time cost with travel rules.
       late = score.latePenalty + (score.timeCost ?? 0);

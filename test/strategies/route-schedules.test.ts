@@ -165,7 +165,7 @@ describe("the evaluator's schedules stored in the route model (route-schedules.t
     });
   }
 
-  it("prices several and soft windows on them, with or without durations, and breaks not", () => {
+  it("prices several and soft windows on them, with or without durations, and bounds breaks", () => {
     const base = scheduleInstance(fc.sample(fleetArb("hard"), { seed: 7, numRuns: 1 })[0]!, 7, false);
     const schedules = (req: Request) => new Routes(buildProblemData(withOpenEnd(compileRequest(req).problem))).schedules;
     expect(schedules(base)?.durations, "several windows").to.equal(false);
@@ -175,8 +175,68 @@ describe("the evaluator's schedules stored in the route model (route-schedules.t
     const vehicles = base.start_nodes.length;
     const hourly = { vehicle_unit_time_costs: Array<number>(vehicles).fill(10), objective: "min_total_cost" as const };
     expect(schedules({ ...base, ...hourly })?.durations, "a price per hour").to.equal(true);
-    const breaks = Array.from({ length: vehicles }, () => [{ earliest_start: 10, latest_start: 60, duration: 10 }]);
-    expect(schedules({ ...base, vehicle_breaks: breaks }), "breaks").to.equal(null);
-    expect(RouteSchedules.applies(buildProblemData(compileRequest({ ...base, vehicle_breaks: breaks }).problem))).to.equal(false);
+    const breaks = Array.from({ length: vehicles }, (_, v) => (v === 0 ? [{ earliest_start: 10, latest_start: 60, duration: 10 }] : null));
+    const withBreaks = schedules({ ...base, vehicle_breaks: breaks })!;
+    expect(withBreaks.exact(0), "a vehicle with breaks: bounded").to.equal(false);
+    expect(withBreaks.exact(vehicles - 1), "one without").to.equal(vehicles === 1 ? false : true);
+  });
+
+  it("bounds the price of a vehicle with breaks from below, and the search still prices every move exactly", () => {
+    let bounded = 0;
+    let moves = 0;
+    fc.assert(
+      fc.property(fleetArb("hard", 14), fc.integer({ min: 1, max: 1e6 }), fc.boolean(), fc.boolean(), (o, seed, soft, durations) => {
+        const req = scheduleInstance({ ...o, time: soft ? "soft" : "hard" }, seed, durations);
+        const rng = new Rng(seed + 1);
+        const horizon = Math.max(...req.node_time_windows!.map((w) => w[1]!));
+        req.vehicle_breaks = req.start_nodes.map(() => {
+          if (rng.next() < 0.3) return null;
+          const earliest = rng.int(Math.floor(horizon / 2));
+          return [{ earliest_start: earliest, latest_start: earliest + rng.int(120), duration: 5 + rng.int(30) }];
+        });
+        const { m, rs } = loaded(req, seed);
+        rs.penalties = { load: 1 + rng.int(20), duration: 1 + rng.int(20), timeWarp: 0.5 + rng.int(20) };
+        rs.reprice();
+        const pen = rs.penalties;
+        const timeOf = (v: number, route: ArrayLike<number>, count: number) => {
+          const s = evaluateRoute(m.p, v, route, count);
+          const warp = (m.latePenalty > 0 ? 0 : s.lateMinutes) + (s.missedBreakMinutes ?? 0);
+          return s.latePenalty + (s.timeCost ?? 0) + pen.duration * s.durationExcessMin + pen.timeWarp * warp;
+        };
+        const pieces = new Pieces();
+        const out = new Int32Array(4 * m.nodeCount);
+        for (let i = 0; i < 40; i++) {
+          const v = rng.int(m.routes);
+          randomCandidate(rs, rng, v, pieces);
+          const count = rs.candidates.write(pieces, out);
+          // The route model holds routes of every customer at most once: no longer candidates.
+          if (count === 0 || count > m.customers.length) continue;
+          const exact = timeOf(v, out, count);
+          // With a limit of 0 a bounded vehicle answers its bound; without one, the exact price.
+          const bound = rs.candidates.timePrice(v, pieces, 0);
+          expect(bound, `vehicle ${v}`).to.be.at.most(exact + 1e-6 * Math.max(1, exact));
+          expect(rs.candidates.timePrice(v, pieces), `vehicle ${v}`).to.be.closeTo(exact, 1e-6 * Math.max(1, exact));
+          if (!rs.schedules!.exact(v) && bound < exact - 1e-6) bounded++;
+        }
+        const price = (v: number, route: number[]) =>
+          route.length === 0
+            ? 0
+            : m.fixedCost[v]! +
+              m.unitCost[v]! * evaluateRoute(m.p, v, route).distance +
+              pen.load * evaluateRoute(m.p, v, route).capacityExcess +
+              timeOf(v, route, route.length);
+        const ls = LocalSearch.perVehicle(rs);
+        ls.onCommit = (predicted, ra, rb) => {
+          moves++;
+          const now = rs.routes();
+          const actual = price(ra, now[ra]!) + (rb >= 0 ? price(rb, now[rb]!) : 0);
+          expect(predicted, `move on routes ${ra}, ${rb}`).to.be.closeTo(actual, 1e-6 * Math.max(1, Math.abs(actual)));
+        };
+        ls.run(rng);
+      }),
+      { numRuns: 100, seed: 45 },
+    );
+    expect(bounded, "bounds below the price (breaks moved something)").to.be.greaterThan(100);
+    expect(moves).to.be.greaterThan(300);
   });
 });
