@@ -8,6 +8,7 @@ import { Rng } from "../../strategies/core/rng.js";
 import { LocalSearch } from "../../strategies/search/local-search.js";
 import { withOpenEnd } from "../../strategies/search/open-routes.js";
 import { Pieces } from "../../strategies/search/pieces.js";
+import type { Penalties } from "../../strategies/search/penalties.js";
 import { buildProblemData, type ProblemData } from "../../strategies/search/problem-data.js";
 import { RouteSchedules } from "../../strategies/search/route-schedules.js";
 import { Routes } from "../../strategies/search/routes.js";
@@ -91,6 +92,37 @@ function randomCandidate(rs: Routes, rng: Rng, v: number, pieces: Pieces): Piece
   return pieces;
 }
 
+/**
+ * The search's price of vehicle v driving `route`, from the evaluator: distance, load, and the time
+ * part (soft lateness, or hard lateness and breaks without a place as time warp; time cost; cap).
+ */
+function evaluatorPrice(m: ProblemData, pen: Penalties): (v: number, route: ArrayLike<number>, count?: number) => number {
+  return (v, route, count = route.length) => {
+    if (count === 0) return 0;
+    const s = evaluateRoute(m.p, v, route, count);
+    const warp = (m.latePenalty > 0 ? 0 : s.lateMinutes) + (s.missedBreakMinutes ?? 0);
+    const time = s.latePenalty + (s.timeCost ?? 0) + pen.duration * s.durationExcessMin + pen.timeWarp * warp;
+    return m.fixedCost[v]! + m.unitCost[v]! * s.distance + pen.load * s.capacityExcess + time;
+  };
+}
+
+/** Runs the local search on `rs`, checking every applied move's predicted price against `price`; returns the moves. */
+function checkEveryMove(rs: Routes, rng: Rng, price: (v: number, route: number[]) => number): number {
+  let moves = 0;
+  const total = () => rs.routes().reduce((sum, r, v) => sum + price(v, r), 0);
+  expect(rs.totalCost()).to.be.closeTo(total(), 1e-6 * Math.max(1, rs.totalCost()));
+  const ls = LocalSearch.perVehicle(rs);
+  ls.onCommit = (predicted, ra, rb) => {
+    moves++;
+    const now = rs.routes();
+    const actual = price(ra, now[ra]!) + (rb >= 0 ? price(rb, now[rb]!) : 0);
+    expect(predicted, `move on routes ${ra}, ${rb}`).to.be.closeTo(actual, 1e-6 * Math.max(1, Math.abs(actual)));
+  };
+  ls.run(rng);
+  expect(rs.totalCost()).to.be.closeTo(total(), 1e-6 * Math.max(1, rs.totalCost()));
+  return moves;
+}
+
 describe("the evaluator's schedules stored in the route model (route-schedules.ts)", function () {
   this.timeout(120_000);
 
@@ -139,25 +171,7 @@ describe("the evaluator's schedules stored in the route model (route-schedules.t
           const { m, rs, rng } = loaded(req, seed);
           rs.penalties = { load: 1 + rng.int(20), duration: 1 + rng.int(20), timeWarp: 0.5 + rng.int(20) };
           rs.reprice();
-          const pen = rs.penalties;
-          const price = (v: number, route: number[]) => {
-            if (route.length === 0) return 0;
-            const s = evaluateRoute(m.p, v, route);
-            const time = s.latePenalty + (s.timeCost ?? 0) + pen.duration * s.durationExcessMin;
-            const warp = m.latePenalty > 0 ? 0 : pen.timeWarp * s.lateMinutes;
-            return m.fixedCost[v]! + m.unitCost[v]! * s.distance + pen.load * s.capacityExcess + time + warp;
-          };
-          const total = () => rs.routes().reduce((sum, r, v) => sum + price(v, r), 0);
-          expect(rs.totalCost()).to.be.closeTo(total(), 1e-6 * Math.max(1, rs.totalCost()));
-          const ls = LocalSearch.perVehicle(rs);
-          ls.onCommit = (predicted, ra, rb) => {
-            moves++;
-            const now = rs.routes();
-            const actual = price(ra, now[ra]!) + (rb >= 0 ? price(rb, now[rb]!) : 0);
-            expect(predicted, `move on routes ${ra}, ${rb}`).to.be.closeTo(actual, 1e-6 * Math.max(1, Math.abs(actual)));
-          };
-          ls.run(rng);
-          expect(rs.totalCost()).to.be.closeTo(total(), 1e-6 * Math.max(1, rs.totalCost()));
+          moves += checkEveryMove(rs, rng, evaluatorPrice(m, rs.penalties));
         }),
         { numRuns: 120, seed: durations ? 44 : 42 },
       );
@@ -197,11 +211,11 @@ describe("the evaluator's schedules stored in the route model (route-schedules.t
         const { m, rs } = loaded(req, seed);
         rs.penalties = { load: 1 + rng.int(20), duration: 1 + rng.int(20), timeWarp: 0.5 + rng.int(20) };
         rs.reprice();
-        const pen = rs.penalties;
+        const price = evaluatorPrice(m, rs.penalties);
+        // The time part alone: the price less distance and load (the evaluator's, as the route model's base price has them).
         const timeOf = (v: number, route: ArrayLike<number>, count: number) => {
           const s = evaluateRoute(m.p, v, route, count);
-          const warp = (m.latePenalty > 0 ? 0 : s.lateMinutes) + (s.missedBreakMinutes ?? 0);
-          return s.latePenalty + (s.timeCost ?? 0) + pen.duration * s.durationExcessMin + pen.timeWarp * warp;
+          return price(v, route, count) - (m.fixedCost[v]! + m.unitCost[v]! * s.distance + rs.penalties.load * s.capacityExcess);
         };
         const pieces = new Pieces();
         const out = new Int32Array(4 * m.nodeCount);
@@ -218,21 +232,7 @@ describe("the evaluator's schedules stored in the route model (route-schedules.t
           expect(rs.candidates.timePrice(v, pieces), `vehicle ${v}`).to.be.closeTo(exact, 1e-6 * Math.max(1, exact));
           if (!rs.schedules!.exact(v) && bound < exact - 1e-6) bounded++;
         }
-        const price = (v: number, route: number[]) =>
-          route.length === 0
-            ? 0
-            : m.fixedCost[v]! +
-              m.unitCost[v]! * evaluateRoute(m.p, v, route).distance +
-              pen.load * evaluateRoute(m.p, v, route).capacityExcess +
-              timeOf(v, route, route.length);
-        const ls = LocalSearch.perVehicle(rs);
-        ls.onCommit = (predicted, ra, rb) => {
-          moves++;
-          const now = rs.routes();
-          const actual = price(ra, now[ra]!) + (rb >= 0 ? price(rb, now[rb]!) : 0);
-          expect(predicted, `move on routes ${ra}, ${rb}`).to.be.closeTo(actual, 1e-6 * Math.max(1, Math.abs(actual)));
-        };
-        ls.run(rng);
+        moves += checkEveryMove(rs, rng, price);
       }),
       { numRuns: 100, seed: 45 },
     );
