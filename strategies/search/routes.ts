@@ -6,11 +6,11 @@ import { CostEvaluator } from "./cost-evaluator.js";
 import type { ProblemData } from "./problem-data.js";
 import type { Penalties } from "./penalties.js";
 import { OtherMatrixPrefixes } from "./distance-profiles.js";
-import { RouteSchedules } from "./route-schedules.js";
 import { RouteLoads } from "./route-loads.js";
 import { RouteLocks } from "./route-locks.js";
 import { RouteReassignment } from "./route-reassignment.js";
 import { RouteRules } from "./route-rules.js";
+import { RouteSchedules } from "./route-schedules.js";
 import { RouteTimes } from "./route-times.js";
 import { RouteTrips } from "./route-trips.js";
 import type { TimeSegment } from "./time-segment.js";
@@ -54,7 +54,7 @@ export class Routes {
   readonly loads: RouteLoads | null;
   /** Reload stops and release times (route-trips.ts); null without them. */
   readonly trips: RouteTrips | null;
-  /** The evaluator's schedules under several or soft windows without breaks (route-schedules.ts); null elsewhere. */
+  /** The evaluator's schedules under several or soft windows or breaks (route-schedules.ts; with breaks a lower bound); null elsewhere. */
   readonly schedules: RouteSchedules | null;
   /** Penalised cost per route under `penalties`. */
   readonly cost: Float64Array;
