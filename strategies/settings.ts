@@ -327,14 +327,14 @@ export function localSearchSettings(m: ProblemData, pricing: MovePricingKind): L
 }
 
 /**
- * Skills (without several trips) where SWAP*'s exact check prices time from the route model's
- * segments (no windows, or hard windows without visit times). With the localised education it
- * reached lower costs on generated skills instances and on SDVRPTW, under windows too
- * (BENCHMARKS.md, SDVRPTW).
+ * Skills (without several trips) where SWAP*'s exact check prices time on the route model (no
+ * windows; hard windows on time segments; soft or several windows on the stored schedules), not
+ * with breaks, which only the evaluator prices. With the localised education it reached lower costs
+ * on generated skills instances and on SDVRPTW, under hard and soft windows (BENCHMARKS.md, SDVRPTW).
  */
 function skillsWithExactTimes(m: ProblemData): boolean {
   if (m.rules?.allowed == null || m.p.trips) return false;
-  return m.twStart === null || (m.latePenalty === 0 && !m.visitTimes);
+  return m.twStart === null || !m.p.travel?.breaks.some((list) => list.length > 0);
 }
 
 // ---- the decomposition of large problems (strategies/large) ----

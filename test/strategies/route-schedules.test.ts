@@ -65,12 +65,29 @@ function scheduleInstance(o: FleetOptions, seed: number, durations: boolean): Re
   return req;
 }
 
+/** Two skills on some customers, and vehicles that hold one or both (every customer keeps a vehicle). */
+function randomSkills(req: Request, seed: number): Pick<ConstraintFields, "node_skills" | "vehicle_skills"> {
+  const rng = new Rng(seed + 7);
+  const depots = new Set([...req.start_nodes, ...req.end_nodes]);
+  return {
+    node_skills: Array.from({ length: req.node_num }, (_, i) =>
+      depots.has(i) || rng.next() < 0.5 ? null : rng.next() < 0.5 ? ["a"] : ["b"],
+    ),
+    vehicle_skills: req.start_nodes.map((_, v) => (v === 0 ? ["a", "b"] : rng.next() < 0.5 ? ["a"] : ["b"])),
+  };
+}
+
 function loaded(req: Request, seed: number): { m: ProblemData; rs: Routes; rng: Rng } {
   const m = buildProblemData(withOpenEnd(compileRequest(req).problem));
   const rs = new Routes(m);
   const rng = new Rng(seed);
   const routes: number[][] = Array.from({ length: m.routes }, () => []);
-  for (const c of rng.shuffle(Array.from(m.customers))) routes[rng.int(m.routes)]!.push(c);
+  // Each customer on a vehicle that may serve it (a route with one it may not is priced Infinity).
+  const allowed = m.p.rules?.allowed ?? null;
+  for (const c of rng.shuffle(Array.from(m.customers))) {
+    const vehicles = Array.from({ length: m.routes }, (_, v) => v).filter((v) => !allowed || allowed[v * m.nodeCount + c] === 1);
+    routes[vehicles[rng.int(vehicles.length)]!]!.push(c);
+  }
   rs.loadRoutes(routes);
   return { m, rs, rng };
 }
@@ -163,12 +180,20 @@ describe("the evaluator's schedules stored in the route model (route-schedules.t
       expect(onTime, "candidates on time").to.be.greaterThan(300);
     });
 
-    it(`prices every move of the local search as the evaluator does, ${durations ? "with" : "without"} durations`, () => {
+    it(`prices every move of the local search as the evaluator does, ${durations ? "with" : "without"} durations, with SWAP*`, () => {
       let moves = 0;
+      let swapStars = 0;
       fc.assert(
-        fc.property(fleetArb("hard", 14), fc.integer({ min: 1, max: 1e6 }), fc.boolean(), (o, seed, soft) => {
+        fc.property(fleetArb("hard", 14), fc.integer({ min: 1, max: 1e6 }), fc.boolean(), fc.boolean(), (o, seed, soft, skilled) => {
           const req = scheduleInstance({ ...o, time: soft ? "soft" : "hard" }, seed, durations);
+          // Skills turn SWAP* on (strategies/settings.ts), which prices time on these schedules too.
+          if (skilled) Object.assign(req, randomSkills(req, seed));
           const { m, rs, rng } = loaded(req, seed);
+          // (Skills every vehicle holds restrict nothing: then there are no rules to search with.)
+          if (skilled && m.rules?.allowed) {
+            expect(LocalSearch.perVehicle(rs).settings.swapStar, "SWAP* under skills").to.not.equal(null);
+            swapStars++;
+          }
           rs.penalties = { load: 1 + rng.int(20), duration: 1 + rng.int(20), timeWarp: 0.5 + rng.int(20) };
           rs.reprice();
           moves += checkEveryMove(rs, rng, evaluatorPrice(m, rs.penalties));
@@ -176,6 +201,7 @@ describe("the evaluator's schedules stored in the route model (route-schedules.t
         { numRuns: 120, seed: durations ? 44 : 42 },
       );
       expect(moves).to.be.greaterThan(500);
+      expect(swapStars, "searches with SWAP*").to.be.greaterThan(30);
     });
   }
 

@@ -1,3 +1,4 @@
+import type { ConstraintFields } from "../../src/problem/constraint-fields.js";
 import { expect } from "chai";
 import { compileRequest } from "../../src/problem/compile-request.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
@@ -38,12 +39,24 @@ describe("search settings by family (strategies/settings.ts)", () => {
     expect([shortSearch.swapStar, shortSearch.localised]).to.deep.equal(["allPairs", "promisingCustomers"]);
   });
 
-  it("general search: SWAP* with skills under hard windows, not under soft ones, nor with other rules alone under windows", () => {
+  it("general search: SWAP* with skills under hard, soft or several windows, not with breaks nor other rules alone", () => {
     const swapStar = (request: SolveRequestInput) =>
       localSearchSettings(buildProblemData(compileRequest(request).problem), "perVehicle").swapStar;
     expect(swapStar(smallRulesInstance("hard"))).to.equal("changedPairs");
     expect(buildProblemData(compileRequest(smallRulesInstance("soft")).problem).latePenalty, "soft windows").to.be.greaterThan(0);
-    expect(swapStar(smallRulesInstance("soft"))).to.equal(null);
+    expect(swapStar(smallRulesInstance("soft"))).to.equal("changedPairs");
+    const hard = smallRulesInstance("hard") as SolveRequestInput & ConstraintFields;
+    const sets = hard.node_time_windows!.map(([a, b], i): [number, number][] | null =>
+      i === 0 || b! - a! < 4
+        ? null
+        : [
+            [a!, a! + 1],
+            [b! - 1, b!],
+          ],
+    );
+    expect(swapStar({ ...hard, node_time_window_sets: sets } as SolveRequestInput), "several windows").to.equal("changedPairs");
+    const breaks = hard.start_nodes.map(() => [{ earliest_start: 0, latest_start: 100, duration: 10 }]);
+    expect(swapStar({ ...hard, vehicle_breaks: breaks } as SolveRequestInput), "breaks").to.equal(null);
     expect(swapStar({ ...smallRulesInstance("hard"), node_skills: undefined, vehicle_skills: undefined })).to.equal(null);
   });
 

@@ -25,9 +25,10 @@ export interface SwapStarHost {
  * a route with one of another, each reinserted at its best place in the other route (not
  * necessarily where the other was), or relocates one customer to its best place, choosing on
  * each route's own vehicle price of distance and load from cached cheapest insertions; the
- * chosen move's route caps (rules) and, under hard windows, its exact time price (time warp
- * included) are added before it is applied. Skills are never broken: a customer moves only to a
- * vehicle that may serve it. Soft windows are not priced here: a search with them does not use SWAP*.
+ * chosen move's route caps (rules) and, under windows, its exact time price (time warp or soft
+ * lateness, and durations; route-times.ts or route-schedules.ts) are added before it is applied.
+ * Skills are never broken: a customer moves only to a vehicle that may serve it. Breaks are not
+ * priced here: a search with them does not use SWAP*.
  */
 export class SwapStar {
   private readonly insertions: CheapestInsertions;
@@ -288,8 +289,8 @@ export class SwapStar {
       if (new2 > 0) bestAfter += rulePrice(pen, rules.distanceExcess(r2, newDist2), rules.stopsExcess(r2, new2));
       if (bestAfter >= before - EPS) return false;
     }
-    if (this.ls.times) {
-      // Chosen on distance and load; priced exactly (time warp, duration) before it is applied.
+    if (this.ls.times || this.ls.schedules) {
+      // Chosen on distance and load; priced exactly (time warp or lateness, duration) before it is applied.
       bestAfter +=
         this.ls.candidates.listTimePrice(r1, this.host.scratch, new1) + this.ls.candidates.listTimePrice(r2, this.host.scratch2, new2);
       if (bestAfter >= before - EPS) return false;
