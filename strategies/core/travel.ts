@@ -31,19 +31,10 @@ export function returnsToEnd(p: CompiledProblem, v: number): boolean {
 export const WINDOW_END_EPS = 1e-7;
 
 /**
- * When service starts at `node` for a vehicle arriving at `arrive`, and how late that is: in the
- * earliest window whose end it can reach (waiting for its start), else on arrival, late by the
- * time past the last window's end.
- */
-export function serviceStart(p: CompiledProblem, node: number, arrive: number): { begin: number; late: number } {
-  const begin = serviceBegin(p, node, arrive);
-  return { begin, late: lateAt(p, node, begin) };
-}
-
-/**
- * serviceStart's start alone, without an object per call (the search walks schedules with it). It
- * never decreases when the arrival is later, which lets a route's stored schedule price the part
- * of a candidate after the stops that moved (search/route-schedules.ts).
+ * When service starts at `node` for a vehicle arriving at `arrive`: in the earliest window whose
+ * end it can reach (waiting for its start), else on arrival, late (lateAt) by the time past the
+ * last window's end. It never decreases when the arrival is later, which lets a route's stored
+ * schedule price the part of a candidate after the stops that moved (search/route-schedules.ts).
  */
 export function serviceBegin(p: CompiledProblem, node: number, arrive: number): number {
   const set = p.travel ? p.travel.windowSets[node] : null;
@@ -57,7 +48,7 @@ export function serviceBegin(p: CompiledProblem, node: number, arrive: number): 
   return arrive;
 }
 
-/** serviceStart's lateness of a service that starts at `begin` (serviceBegin's): 0 within a window. */
+/** How late a service that starts at `begin` (serviceBegin's) is: 0 within a window. */
 export function lateAt(p: CompiledProblem, node: number, begin: number): number {
   const set = p.travel ? p.travel.windowSets[node] : null;
   if (!set) return Math.max(0, begin - p.time!.twEndMin[node]!);

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { compileRequest } from "../../src/problem/compile-request.js";
 import type { ConstraintFields } from "../../src/problem/constraint-fields.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
-import { evaluateRoute } from "../../strategies/core/evaluator.js";
+import { evaluateRoute, type RouteScore } from "../../strategies/core/evaluator.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { LocalSearch } from "../../strategies/search/local-search.js";
 import { withOpenEnd } from "../../strategies/search/open-routes.js";
@@ -109,17 +109,18 @@ function randomCandidate(rs: Routes, rng: Rng, v: number, pieces: Pieces): Piece
   return pieces;
 }
 
-/**
- * The search's price of vehicle v driving `route`, from the evaluator: distance, load, and the time
- * part (soft lateness, or hard lateness and breaks without a place as time warp; time cost; cap).
- */
-function evaluatorPrice(m: ProblemData, pen: Penalties): (v: number, route: ArrayLike<number>, count?: number) => number {
-  return (v, route, count = route.length) => {
-    if (count === 0) return 0;
-    const s = evaluateRoute(m.p, v, route, count);
-    const warp = (m.latePenalty > 0 ? 0 : s.lateMinutes) + (s.missedBreakMinutes ?? 0);
-    const time = s.latePenalty + (s.timeCost ?? 0) + pen.duration * s.durationExcessMin + pen.timeWarp * warp;
-    return m.fixedCost[v]! + m.unitCost[v]! * s.distance + pen.load * s.capacityExcess + time;
+/** The search's time price of an evaluator score: soft lateness, or hard lateness and missed breaks as time warp; time cost; cap. */
+function timePart(m: ProblemData, pen: Penalties, s: RouteScore): number {
+  const warp = (m.latePenalty > 0 ? 0 : s.lateMinutes) + (s.missedBreakMinutes ?? 0);
+  return s.latePenalty + (s.timeCost ?? 0) + pen.duration * s.durationExcessMin + pen.timeWarp * warp;
+}
+
+/** The search's price of vehicle v driving `route`, from the evaluator: distance, load and the time part. */
+function evaluatorPrice(m: ProblemData, pen: Penalties): (v: number, route: ArrayLike<number>) => number {
+  return (v, route) => {
+    if (route.length === 0) return 0;
+    const s = evaluateRoute(m.p, v, route);
+    return m.fixedCost[v]! + m.unitCost[v]! * s.distance + pen.load * s.capacityExcess + timePart(m, pen, s);
   };
 }
 
@@ -237,12 +238,8 @@ describe("the evaluator's schedules stored in the route model (route-schedules.t
         const { m, rs } = loaded(req, seed);
         rs.penalties = { load: 1 + rng.int(20), duration: 1 + rng.int(20), timeWarp: 0.5 + rng.int(20) };
         rs.reprice();
-        const price = evaluatorPrice(m, rs.penalties);
-        // The time part alone: the price less distance and load (the evaluator's, as the route model's base price has them).
-        const timeOf = (v: number, route: ArrayLike<number>, count: number) => {
-          const s = evaluateRoute(m.p, v, route, count);
-          return price(v, route, count) - (m.fixedCost[v]! + m.unitCost[v]! * s.distance + rs.penalties.load * s.capacityExcess);
-        };
+        const timeOf = (v: number, route: ArrayLike<number>, count: number) =>
+          timePart(m, rs.penalties, evaluateRoute(m.p, v, route, count));
         const pieces = new Pieces();
         const out = new Int32Array(4 * m.nodeCount);
         for (let i = 0; i < 40; i++) {
@@ -258,7 +255,7 @@ describe("the evaluator's schedules stored in the route model (route-schedules.t
           expect(rs.candidates.timePrice(v, pieces), `vehicle ${v}`).to.be.closeTo(exact, 1e-6 * Math.max(1, exact));
           if (!rs.schedules!.exact(v) && bound < exact - 1e-6) bounded++;
         }
-        moves += checkEveryMove(rs, rng, price);
+        moves += checkEveryMove(rs, rng, evaluatorPrice(m, rs.penalties));
       }),
       { numRuns: 100, seed: 45 },
     );
