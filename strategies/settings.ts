@@ -1,4 +1,4 @@
-import { windowsBindAgainst, type CompiledProblem } from "./core/problem.js";
+import { hasBreaks, windowsBindAgainst, type CompiledProblem } from "./core/problem.js";
 import type { ProblemData } from "./search/problem-data.js";
 
 /**
@@ -334,7 +334,7 @@ export function localSearchSettings(m: ProblemData, pricing: MovePricingKind): L
  */
 function skillsWithExactTimes(m: ProblemData): boolean {
   if (m.rules?.allowed == null || m.p.trips) return false;
-  return m.twStart === null || !m.p.travel?.breaks.some((list) => list.length > 0);
+  return m.twStart === null || !hasBreaks(m.p);
 }
 
 // ---- the decomposition of large problems (strategies/large) ----

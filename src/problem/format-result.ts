@@ -1,6 +1,6 @@
 import type { components } from "../../generated/api.js";
 import { evaluateRoute, type RouteSchedule, type SolutionScore } from "../../strategies/core/evaluator.js";
-import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
+import { hasBreaks, type CompiledProblem, type Solution } from "../../strategies/core/problem.js";
 import { loadResultFields, type LoadResultField } from "./load-result.js";
 import { reassignmentFields, routeReassignmentCost } from "./reassigned-stops.js";
 import { routeDetail, type RouteDetail } from "./route-details.js";
@@ -122,6 +122,6 @@ export function formatResult(
     ...extensions,
     ...loadResultFields(p, schedules),
     ...reassignmentFields(p, solution),
-    ...(p.travel?.breaks.some((list) => list.length > 0) ? { breaks } : {}),
+    ...(hasBreaks(p) ? { breaks } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import type { components } from "../../generated/api.js";
 import type { RouteSchedule, RouteScore } from "../../strategies/core/evaluator.js";
-import type { CompiledProblem } from "../../strategies/core/problem.js";
+import { hasBreaks, type CompiledProblem } from "../../strategies/core/problem.js";
 import { capMinutes } from "./service-diagnostics.js";
 import { withoutDust } from "./message-numbers.js";
 import { legMinutes, returnsToEnd } from "../../strategies/core/travel.js";
@@ -51,7 +51,7 @@ export function routeDetail(p: CompiledProblem, v: number, score: RouteScore, sc
   if (travel) {
     // The travel extensions' parts, only for requests that use them.
     if (travel.timeCostPerMin.some((c) => c > 0)) detail.time_cost = withoutDust(score.timeCost ?? 0);
-    if (travel.breaks.some((list) => list.length > 0)) detail.break_minutes = withoutDust(score.breakMinutes ?? 0);
+    if (hasBreaks(p)) detail.break_minutes = withoutDust(score.breakMinutes ?? 0);
     if (travel.profile.some((name) => name !== null)) detail.profile = travel.profile[v] ?? null;
     if (!returnsToEnd(p, v) && detail.stops !== undefined) detail.stops = schedule.nodes.length - 1;
   }

@@ -1,6 +1,6 @@
 import type { components } from "../../generated/api.js";
 import { arrivalClose, departureOpen } from "../../strategies/core/evaluate-rules.js";
-import type { CompiledProblem } from "../../strategies/core/problem.js";
+import { hasBreaks, type CompiledProblem } from "../../strategies/core/problem.js";
 import { returnsToEnd } from "../../strategies/core/travel.js";
 import { evidenceNumber, withoutDust } from "./message-numbers.js";
 
@@ -17,7 +17,7 @@ const EPS = 1e-9;
  */
 export function breakReasons(p: CompiledProblem): Infeasibility[] {
   const tr = p.travel;
-  if (!tr || !p.time || !tr.breaks.some((list) => list.length > 0)) return [];
+  if (!tr || !p.time || !hasBreaks(p)) return [];
   const found: Infeasibility[] = [];
   let unusable = 0;
   for (let v = 0; v < p.vehicleCount; v++) {

@@ -268,3 +268,8 @@ export function loadRulesRefusal(p: CompiledProblem, strategy: string): string |
     "or extra load dimensions; use the hgs strategy"
   );
 }
+
+/** Whether any vehicle has breaks to take. */
+export function hasBreaks(p: CompiledProblem): boolean {
+  return p.travel?.breaks.some((list) => list.length > 0) ?? false;
+}

@@ -1,4 +1,4 @@
-import { distanceBetween, type CompiledProblem } from "./problem.js";
+import { distanceBetween, hasBreaks, type CompiledProblem } from "./problem.js";
 import { TRAVEL_FEATURES, type StrategyFeature } from "./strategy.js";
 
 /**
@@ -78,7 +78,7 @@ export function travelFeatures(p: CompiledProblem): TravelFeature[] {
   if (tr.timeCostPerMin.some((c) => c > 0)) found.push("time_costs");
   if (tr.returnToEnd.some((back) => back === 0)) found.push("open_routes");
   if (tr.windowSets.some((set) => set !== null && set.length > 2)) found.push("several_windows");
-  if (tr.breaks.some((list) => list.length > 0)) found.push("breaks");
+  if (hasBreaks(p)) found.push("breaks");
   return found;
 }
 

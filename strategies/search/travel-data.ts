@@ -1,4 +1,4 @@
-import type { CompiledProblem } from "../core/problem.js";
+import { hasBreaks, type CompiledProblem } from "../core/problem.js";
 import { slotMinutes } from "./distance-profiles.js";
 
 /**
@@ -28,7 +28,7 @@ export function travelData(p: CompiledProblem, routes: number): TravelData {
   return {
     durationOf: slotMinutes(p, routes),
     timeCostPerMin: costs.some((c) => c > 0) ? costs : null,
-    visitTimes: tr.windowSets.some((set) => set !== null) || tr.breaks.some((list) => list.length > 0),
+    visitTimes: tr.windowSets.some((set) => set !== null) || hasBreaks(p),
   };
 }
 

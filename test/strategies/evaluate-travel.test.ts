@@ -129,7 +129,10 @@ describe("the evaluator with the travel fields", () => {
     const p = compileRequest(request({ node_time_windows: hull, node_time_window_sets: sets })).problem;
     // A departure delayed to meet the first window's end exactly can arrive at 5.000000000000001.
     const dust = 5 + 1e-12;
-    const serviceStart = (arrive: number) => ({ begin: serviceBegin(p, 1, arrive), late: lateAt(p, 1, serviceBegin(p, 1, arrive)) });
+    const serviceStart = (arrive: number) => {
+      const begin = serviceBegin(p, 1, arrive);
+      return { begin, late: lateAt(p, 1, begin) };
+    };
     expect(serviceStart(dust)).to.deep.equal({ begin: dust, late: 0 });
     expect(windowEndAt(p, 1, dust)).to.equal(5);
     // A real minute past it waits for the second window.
