@@ -170,9 +170,11 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
   const found = evaluateSolution(problem, solution);
   const foundFeasible = judgeSolution(problem, solution, found).feasible;
   // Never costlier than a feasible given plan, whatever the strategy answered, on the objective
-  // searched (with a default reassignment price the given plan may then be kept at a higher cost).
-  const searchedCost = searchProblem === problem ? found.cost : evaluateSolution(searchProblem, solution).cost;
-  const given = keepCheaperPlan(searchProblem, plan, foundFeasible ? searchedCost : null);
+  // searched; under the default reassignment price the answer is the cheapest within its moves, and
+  // the given plan moves none, so that comparison is on the cost without the price.
+  const judgedOn = searchProblem.reassignment?.movedShare === undefined ? searchProblem : problem;
+  const searchedCost = judgedOn === problem ? found.cost : evaluateSolution(judgedOn, solution).cost;
+  const given = keepCheaperPlan(judgedOn, plan, foundFeasible ? searchedCost : null);
   const answer = given ? { solution: given.solution, score: evaluateSolution(problem, given.solution) } : { solution, score: found };
   if (!given && !foundFeasible) {
     const why = violationReasons(problem, found, { solution, proven });

@@ -88,6 +88,13 @@ export interface Reassignment {
   home: Int32Array;
   /** Cost added per stop served by a vehicle other than its home one (> 0). */
   price: number;
+  /**
+   * Only with the service's default price (src/problem/stability-price.ts): the answer moves at
+   * most this share of the given plan's unlocked stops, whenever a feasible plan the search met
+   * does, and is the cheapest such plan counted without the price. Absent: the answer is the
+   * cheapest plan counted with the price.
+   */
+  movedShare?: number;
 }
 
 /** One driver break: it starts in [earliest, latest] and lasts `duration` minutes. */

@@ -54,9 +54,12 @@ export function attemptsRepair(rng: Rng, bestKnown: boolean, always = false): bo
 
 /** The best feasible solution found, each new one checked by the shared evaluator and handed to the budget. */
 export interface BestSolution<C extends Candidate> {
+  /** The best on the searched cost: where restarts go back to. */
   readonly solution: Solution | null;
   /** Whether the candidate is a new best. */
   consider(candidate: C): boolean;
+  /** The answer, when it is chosen otherwise than as `solution` (per-vehicle-parts.ts PerVehicleBest). */
+  answer?(): Solution | null;
 }
 
 /**

@@ -66,5 +66,5 @@ function search<C extends Candidate>(parts: IlsParts<C>, budget: Budget): Soluti
     if (!prices.beforeRestart) newPrices();
   }
   // Never feasible: the last current solution, for the caller to report as infeasible.
-  return best.solution ?? current.solution();
+  return (best.answer ? best.answer() : best.solution) ?? current.solution();
 }

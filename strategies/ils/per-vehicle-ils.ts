@@ -9,6 +9,8 @@ import { Routes } from "../search/routes.js";
 import { perVehicleSettings } from "../settings.js";
 import { InfeasibleCandidates, LateAcceptance, ThresholdAcceptance, type Acceptance } from "./acceptance.js";
 import type { IlsParts } from "./ils-parts.js";
+import { MovedStopsFront } from "./moved-stops-front.js";
+import { MovesPrice } from "./moves-price.js";
 import { PerVehicleBest, PerVehicleEducation, RuinRecreate, SnapshotCurrent, type SnapshotCandidate } from "./per-vehicle-parts.js";
 import { PoolRecombination } from "./pool-recombination.js";
 import { AdaptivePrices } from "./price-adaptation.js";
@@ -81,7 +83,9 @@ function startRoutes(m: ProblemData, initial: Solution | undefined): { routes: n
  * Builds its start from `initial` (or savings) and educates it first.
  */
 export function startPerVehicle(p: CompiledProblem, budget: Budget, initial?: Solution): IlsParts<SnapshotCandidate> {
-  const m = buildProblemData(p);
+  // Under the default reassignment price the search prices moves at its own, adapting price (moves-price.ts).
+  const front = MovedStopsFront.forProblem(p);
+  const m = buildProblemData(front ? { ...p, reassignment: { ...p.reassignment! } } : p);
   const mode = perVehicleSettings(m, budget.overrides);
   const rng = budget.rng;
   const rs = new Routes(m);
@@ -91,7 +95,7 @@ export function startPerVehicle(p: CompiledProblem, budget: Budget, initial?: So
   // from nothing: the prices adapt after fewer outcomes, or they would barely move in the time given.
   const penalties = PenaltyManager.forProblem(m, m.order ? LOAD_RULES_SEGMENT : undefined, mode.feasibleCurrent);
   const stop = () => budget.exhausted();
-  const best = new PerVehicleBest(p, m, budget);
+  const best = new PerVehicleBest(p, m, budget, front);
   const pool = PoolRecombination.applies(mode) ? new PoolRecombination(rs, budget, solverNow()) : null;
   const education = new PerVehicleEducation(rs, ls, penalties, pool, mode.feasibleCurrent, rng, stop);
   const current = new SnapshotCurrent(rs, ls, penalties, best, mode.feasibleCurrent);
@@ -154,7 +158,9 @@ export function startPerVehicle(p: CompiledProblem, budget: Budget, initial?: So
     // candidate never becomes current once a feasible solution is known. With rules the threshold's
     // leeway is for feasible candidates only.
     infeasible: new InfeasibleCandidates(mode.feasibleCurrent, diversified),
-    prices: new AdaptivePrices(penalties, ls, false),
+    prices: front
+      ? new MovesPrice(new AdaptivePrices(penalties, ls, false), front, rs, ls, p.reassignment!.price)
+      : new AdaptivePrices(penalties, ls, false),
     restarts: new PeriodicRestart(RESTART_AFTER, tinyProblemPatience(m.customers.length, ITERATION_WEIGHT)),
     recombination: pool ? new SetPartitioningStep(pool, rs, current, education, best, shipments) : null,
   };

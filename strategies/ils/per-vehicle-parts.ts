@@ -10,6 +10,7 @@ import type { Routes } from "../search/routes.js";
 import { attemptsRepair, type BestSolution, type Candidate, type CurrentSolution, type Education } from "./ils-parts.js";
 import type { PoolRecombination } from "./pool-recombination.js";
 import { recreate, ruin, ruinShortestRoute } from "./ruin-recreate.js";
+import { MovedStopsFront } from "./moved-stops-front.js";
 import { RouteUndo } from "./route-undo.js";
 import { looksFeasible, penalised, recordOutcome, snapshot, type Snapshot } from "./snapshot.js";
 
@@ -32,6 +33,7 @@ export class SnapshotCurrent implements CurrentSolution<SnapshotCandidate> {
   current!: Snapshot;
   private readonly routes: RouteUndo;
   private mark = -1;
+  private reassignmentPrice: number;
   constructor(
     private readonly rs: Routes,
     private readonly ls: LocalSearch<PerVehiclePricing>,
@@ -40,6 +42,7 @@ export class SnapshotCurrent implements CurrentSolution<SnapshotCandidate> {
     private readonly feasibleCurrent: boolean,
   ) {
     this.routes = new RouteUndo(ls);
+    this.reassignmentPrice = rs.reassignment?.r.price ?? 0;
   }
 
   beginCandidate(): void {
@@ -72,7 +75,13 @@ export class SnapshotCurrent implements CurrentSolution<SnapshotCandidate> {
     this.routes.restore(since);
   }
 
-  repriced(): void {}
+  /** The current solution's objective at the search's reassignment price, when that changed (moves-price.ts). */
+  repriced(): void {
+    const price = this.rs.reassignment?.r.price ?? 0;
+    if (price === this.reassignmentPrice) return;
+    this.current = { ...this.current, objective: this.current.objective + (price - this.reassignmentPrice) * this.current.away };
+    this.reassignmentPrice = price;
+  }
 
   backToBest(best: Solution): void {
     this.load(best.routes);
@@ -166,14 +175,26 @@ export class PerVehicleBest implements BestSolution<SnapshotCandidate> {
     private readonly p: CompiledProblem,
     private readonly m: ProblemData,
     private readonly budget: Budget,
+    /** Under the default reassignment price: the plans the answer is chosen from (moved-stops-front.ts). */
+    private readonly front: MovedStopsFront | null = null,
   ) {}
 
   consider(candidate: SnapshotCandidate): boolean {
     return this.considerSnapshot(candidate.snapshot);
   }
 
+  /** The best, or under the default reassignment price the front's choice when the evaluator finds it feasible. */
+  answer(): Solution | null {
+    const chosen = this.front?.answer() ?? null;
+    return chosen && evaluateSolution(this.p, chosen).feasible ? chosen : this.solution;
+  }
+
   considerSnapshot(s: Snapshot): boolean {
-    if (!looksFeasible(s) || s.objective + s.unserved >= this.cost - 1e-9) return false;
+    // The search's reassignment price may differ from the problem's (moves-price.ts); the best is on the problem's.
+    const searchPrice = this.m.reassignment?.price ?? 0;
+    this.front?.offer(s, searchPrice);
+    const objective = s.objective + ((this.p.reassignment?.price ?? 0) - searchPrice) * s.away;
+    if (!looksFeasible(s) || objective + s.unserved >= this.cost - 1e-9) return false;
     const solution = { routes: s.routes.map((r) => r.slice()) };
     const score = evaluateSolution(this.p, solution);
     const cost = this.m.rules && score.missing.length > 0 ? score.cost + requiredPrice(this.m, score.missing) : score.cost;

@@ -19,6 +19,8 @@ export interface Snapshot {
   distanceExcess: number;
   stopsExcess: number;
   unserved: number;
+  /** Stops away from their vehicle in the given plan (0 without a reassignment cost). */
+  away: number;
 }
 
 export function snapshot(rs: Routes): Snapshot {
@@ -37,7 +39,8 @@ export function snapshot(rs: Routes): Snapshot {
     stopsExcess += rs.stopsExcess[r]!;
   }
   const unserved = unservedPrice(rs);
-  return { routes: rs.routes(), objective, loadExcess, timeWarp, durationExcess, distanceExcess, stopsExcess, unserved };
+  const away = rs.reassignment ? rs.reassignment.awayTotal() : 0;
+  return { routes: rs.routes(), objective, loadExcess, timeWarp, durationExcess, distanceExcess, stopsExcess, unserved, away };
 }
 
 /** The search's price of the customers on no route (0 without rules; see fleet-rules.ts skipPrice). */

@@ -57,6 +57,26 @@ export class RouteReassignment {
     return (this.routePrice[route] = this.r.price * count);
   }
 
+  /**
+   * A new price per away stop (the default price's adaptation, ils/moves-price.ts): each route's
+   * price and its `objective` change with it.
+   */
+  setPrice(price: number, objective: Float64Array): void {
+    this.r.price = price;
+    for (let route = 0; route < this.routePrice.length; route++) {
+      const next = price * this.awayCount[route]!;
+      objective[route] = objective[route]! + next - this.routePrice[route]!;
+      this.routePrice[route] = next;
+    }
+  }
+
+  /** How many stops of all routes are away from their home vehicle. */
+  awayTotal(): number {
+    let total = 0;
+    for (let r = 0; r < this.awayCount.length; r++) total += this.awayCount[r]!;
+    return total;
+  }
+
   /** The home vehicles of route r's stops that are away from home (one entry per stop, in route order). */
   awayHomes(route: number): Int32Array {
     return this.awayHome[route]!.subarray(0, this.awayCount[route]!);

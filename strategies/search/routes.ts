@@ -296,6 +296,12 @@ export class Routes {
     for (let r = 0; r < this.m.routes; r++) this.cost[r] = this.penalised(r);
   }
 
+  /** A new reassignment price on every route (the model's Reassignment must be the search's own copy). */
+  setReassignmentPrice(price: number): void {
+    this.reassignment!.setPrice(price, this.objective);
+    this.reprice();
+  }
+
   totalCost(): number {
     let total = 0;
     for (let r = 0; r < this.m.routes; r++) total += this.cost[r]!;

@@ -25,5 +25,5 @@ export function withPlanRules(p: CompiledProblem, q: CompiledProblem, start: Sol
     locks = { stops, vehicle, position };
   }
   const home = p.reassignment ? Int32Array.from({ length: nq }, (_, i) => (i < n ? p.reassignment!.home[i]! : -1)) : null;
-  return { ...q, locks, reassignment: home ? { home, price: p.reassignment!.price } : null };
+  return { ...q, locks, reassignment: home ? { ...p.reassignment!, home } : null };
 }
