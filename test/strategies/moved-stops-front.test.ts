@@ -2,6 +2,8 @@ import { expect } from "chai";
 import fc from "fast-check";
 import { compileRequest } from "../../src/problem/compile-request.js";
 import { initialSolution } from "../../src/problem/compile-plan.js";
+import type { SolveRequestInput } from "../../src/problem/request-types.js";
+import { solveRequest, type SolveOutcome } from "../../src/problem/solve-request.js";
 import { DEFAULT_MOVED_SHARE, searchedProblem } from "../../src/problem/stability-price.js";
 import { Budget } from "../../strategies/core/budget.js";
 import { evaluateSolution } from "../../strategies/core/evaluator.js";
@@ -122,5 +124,39 @@ describe("the default reassignment price: the cheapest plan within a few moves",
     );
     expect(cases, "cases with a feasible given plan").to.be.at.least(10);
     expect(changed, "cases where the front answered another plan than the priced best").to.be.greaterThan(0);
+  });
+
+  it("moves more than the allowance when the changed problem forces it, and answers a feasible plan", () => {
+    // Twenty customers on a circle; vehicle 0 had fifteen of them, but its capacity is now 8: at
+    // least seven of its stops must change vehicle, far beyond 10% of the eighteen unlocked ones.
+    const positions = [
+      [0, 0],
+      ...Array.from({ length: 20 }, (_, i) => [Math.round(50 * Math.cos(i / 3)), Math.round(50 * Math.sin(i / 3))]),
+    ];
+    const request = {
+      node_num: 21,
+      vehicle_num: 2,
+      node_positions: positions,
+      distance_matrix: [],
+      start_nodes: [0, 0],
+      end_nodes: [0, 0],
+      node_demands: [0, ...Array.from({ length: 20 }, () => 1)],
+      vehicles_capacity: [8, 20],
+      initial_routes: [Array.from({ length: 15 }, (_, i) => i + 1), [16, 17, 18, 19, 20]],
+      vehicle_locked_stops: [1, 1],
+    } as SolveRequestInput;
+    const problem = compileRequest(request).problem;
+    const searched = searchedProblem(problem, request);
+    expect(MovedStopsFront.forProblem(searched)!.allowance).to.equal(1);
+    for (const seed of [1, 2]) {
+      const outcome = solveRequest(request, { requestId: "forced", timeLimitSeconds: 20, seed, maxIterations: 300 });
+      expect(outcome.status, outcome.status === "failed" ? outcome.error : "").to.equal("solved");
+      const result = (outcome as Extract<SolveOutcome, { status: "solved" }>).result;
+      const routes = Array.from({ length: 2 }, (_, v) => result.routes[`Vehicle ${v}`]!.filter((c) => c !== 0));
+      const answer = { routes };
+      expect(evaluateSolution(problem, answer).feasible).to.equal(true);
+      expect(moved(searched, answer), "the stops vehicle 0 can no longer carry").to.be.at.least(7);
+      expectLocksKept(problem, routes, "forced");
+    }
   });
 });
