@@ -52,13 +52,12 @@ export class MovedStopsFront {
     );
   }
 
-  /** Feasible plans offered since the last `takeCounts`. */
-  peekFeasible(): number {
-    return this.feasible;
-  }
-
-  /** The feasible plans offered since the last call, and how many of them moved no more than the allowance. */
-  takeCounts(): { feasible: number; within: number } {
+  /**
+   * The feasible plans offered since the last call, and how many of them moved no more than the
+   * allowance; null (the counts kept) while fewer than `atLeast` feasible plans came.
+   */
+  takeCounts(atLeast = 0): { feasible: number; within: number } | null {
+    if (this.feasible < atLeast) return null;
     const counts = { feasible: this.feasible, within: this.within };
     this.feasible = this.within = 0;
     return counts;

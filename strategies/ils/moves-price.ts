@@ -36,7 +36,7 @@ export class MovesPrice implements PriceAdaptation {
 
   adaptWhenDue(): boolean {
     const changed = this.inner.adaptWhenDue();
-    const counts = this.front.peekFeasible() >= SEGMENT ? this.front.takeCounts() : null;
+    const counts = this.front.takeCounts(SEGMENT);
     if (!counts) return changed;
     const share = counts.within / counts.feasible;
     const next =
