@@ -10,9 +10,8 @@ import { looksFeasible, type Snapshot } from "./snapshot.js";
  * to keep the search near the allowance (moves-price.ts).
  */
 export class MovedStopsFront {
-  /** cost.get(k) / routes.get(k): the cheapest plan met that moves k stops, when no plan with fewer costs less. */
-  private readonly cost = new Map<number, number>();
-  private readonly routes = new Map<number, number[][]>();
+  /** plans.get(k): the cheapest plan met that moves k stops, when no plan with fewer costs less. */
+  private readonly plans = new Map<number, { cost: number; routes: number[][] }>();
   /** Feasible plans offered since the last `takeCounts`, and how many of them within the allowance. */
   private feasible = 0;
   private within = 0;
@@ -39,17 +38,9 @@ export class MovedStopsFront {
     if (moved > this.allowance) return;
     this.within++;
     const cost = s.objective + s.unserved - price * moved;
-    for (const [k, c] of this.cost) if (k <= moved && c <= cost + 1e-9) return;
-    for (const [k, c] of this.cost)
-      if (k >= moved && c >= cost) {
-        this.cost.delete(k);
-        this.routes.delete(k);
-      }
-    this.cost.set(moved, cost);
-    this.routes.set(
-      moved,
-      s.routes.map((r) => r.slice()),
-    );
+    for (const [k, plan] of this.plans) if (k <= moved && plan.cost <= cost + 1e-9) return;
+    for (const [k, plan] of this.plans) if (k >= moved && plan.cost >= cost) this.plans.delete(k);
+    this.plans.set(moved, { cost, routes: s.routes.map((r) => r.slice()) });
   }
 
   /**
@@ -66,7 +57,7 @@ export class MovedStopsFront {
   /** The cheapest plan within the allowance (the one with the most moves: the front's cost falls as they rise), or null. */
   answer(): Solution | null {
     let chosen = -1;
-    for (const k of this.cost.keys()) if (k > chosen) chosen = k;
-    return chosen < 0 ? null : { routes: this.routes.get(chosen)!.map((r) => r.slice()) };
+    for (const k of this.plans.keys()) if (k > chosen) chosen = k;
+    return chosen < 0 ? null : { routes: this.plans.get(chosen)!.routes.map((r) => r.slice()) };
   }
 }
