@@ -1,7 +1,7 @@
 import { arrivalClose, departureOpen, durationCap } from "./evaluate-rules.js";
 import type { BreakRule, CompiledProblem } from "./problem.js";
 import type { PlacedBreak, RouteSchedule, RouteTimes } from "./schedule-types.js";
-import { placeBreaks } from "./break-placement.js";
+import { BreakStates } from "./break-states.js";
 import { lateAt, legMinutes, returnsToEnd, serviceBegin, windowEndAt } from "./travel.js";
 
 const EPS = 1e-9;
@@ -37,10 +37,15 @@ function travelDepartureDelay(p: CompiledProblem, v: number, route: ArrayLike<nu
   return Math.max(0, Math.min(bound, waited));
 }
 
+/** One programme per list of breaks, traced (the evaluator reads where the breaks fall). */
+const statesOf = new WeakMap<readonly BreakRule[], BreakStates>();
+
 /**
  * The schedule under travel rules: travel minutes from the vehicle's network, service in the
- * earliest reachable window, breaks placed by break-placement.ts (fewest missed, then least late,
- * then earliest), no last leg on an open route.
+ * earliest reachable window, no last leg on an open route. Without breaks the vehicle leaves as
+ * late as keeps every visit in its window; with them, the breaks fall where break-states.ts's
+ * programme puts them from the earliest departure, and the vehicle leaves as late as keeps every
+ * visit and every break in its window, so only the duration changes.
  */
 export function timeTravelRoute(
   p: CompiledProblem,
@@ -50,24 +55,61 @@ export function timeTravelRoute(
   schedule?: RouteSchedule,
 ): RouteTimes {
   const open = departureOpen(p, v);
-  const delay = travelDepartureDelay(p, v, route, len, open);
-  if (delay <= 0 || (p.travel!.breaks[v] ?? NO_BREAKS).length === 0) return walk(p, v, route, len, open + delay, schedule);
-  // The delay is reckoned without breaks, which push the visits after them later: leaving later may
-  // then miss a break or make a visit late. Leave later only when that costs neither.
-  const later = walk(p, v, route, len, open + delay);
-  const early = walk(p, v, route, len, open);
-  const keepsLater = later.missedBreaks! <= early.missedBreaks! && later.lateMinutes <= early.lateMinutes + EPS;
-  // The walk is a function of its departure: walked again only to fill in the schedule.
-  if (!schedule) return keepsLater ? later : early;
-  return walk(p, v, route, len, keepsLater ? open + delay : open, schedule);
+  const breaks = p.travel!.breaks[v] ?? NO_BREAKS;
+  if (breaks.length === 0) return walk(p, v, route, len, open + travelDepartureDelay(p, v, route, len, open), NO_PLACEMENT, schedule);
+  let states = statesOf.get(breaks);
+  if (!states) statesOf.set(breaks, (states = new BreakStates(breaks, true)));
+  const start = p.startNode[v]!;
+  states.start(open, p.time!.twEndMin[start]! - open);
+  let prev = start;
+  for (let k = 0; k < len; k++) {
+    const c = route[k]!;
+    states.visit(p, c, legMinutes(p, v, prev, c));
+    prev = c;
+  }
+  const back = returnsToEnd(p, v);
+  states.end(back, back ? legMinutes(p, v, prev, p.endNode[v]!) : 0, arrivalClose(p, v));
+  if (schedule) return walk(p, v, route, len, open + states.delay, states.placement(), schedule);
+  const departure = open + states.delay;
+  const lateMinutes = (p.rules && open > p.time!.twEndMin[start]! ? open - p.time!.twEndMin[start]! : 0) + states.lateMinutes;
+  return routeTimes(p, v, lateMinutes, departure, states.finish, states.breakMinutes, states.missedCount, states.missedBreakMinutes);
 }
 
+/** The figures of a schedule that leaves at `departure` and reaches its end at `finish`. */
+function routeTimes(
+  p: CompiledProblem,
+  v: number,
+  late: number,
+  departure: number,
+  finish: number,
+  breakMinutes: number,
+  missedBreaks: number,
+  missedBreakMinutes: number,
+): RouteTimes {
+  const t = p.time!;
+  const durationMin = finish - departure;
+  const lateMinutes = late < 1e-7 ? 0 : late;
+  return {
+    lateMinutes,
+    latePenalty: t.latePenaltyPerMin > 0 ? lateMinutes * t.latePenaltyPerMin : 0,
+    durationMin,
+    durationExcessMin: Math.max(0, durationMin - durationCap(p, v)),
+    departureMin: departure,
+    breakMinutes,
+    missedBreaks,
+    missedBreakMinutes,
+    timeCost: p.travel!.timeCostPerMin[v]! * durationMin,
+  };
+}
+
+/** Drives the route from `departure` with the breaks at `placement` (break-states.ts), filling `schedule`. */
 function walk(
   p: CompiledProblem,
   v: number,
   route: ArrayLike<number>,
   len: number,
   departure: number,
+  placement: Int32Array,
   schedule?: RouteSchedule,
 ): RouteTimes {
   const t = p.time!;
@@ -76,7 +118,6 @@ function walk(
   const end = p.endNode[v]!;
   const back = returnsToEnd(p, v);
   const breaks = tr.breaks[v] ?? NO_BREAKS;
-  const placement = breaks.length > 0 ? placeBreaks(p, v, route, len, departure, breaks) : NO_PLACEMENT;
   const placed: PlacedBreak[] = [];
   let next = 0;
   let missed = 0;
@@ -147,17 +188,5 @@ function walk(
     schedule.begin = begins;
     schedule.breaks = placed;
   }
-  const durationMin = finish - departure;
-  if (lateMinutes < 1e-7) lateMinutes = 0;
-  return {
-    lateMinutes,
-    latePenalty: t.latePenaltyPerMin > 0 ? lateMinutes * t.latePenaltyPerMin : 0,
-    durationMin,
-    durationExcessMin: Math.max(0, durationMin - durationCap(p, v)),
-    departureMin: departure,
-    breakMinutes,
-    missedBreaks: missed,
-    missedBreakMinutes: missedMinutes,
-    timeCost: tr.timeCostPerMin[v]! * durationMin,
-  };
+  return routeTimes(p, v, lateMinutes, departure, finish, breakMinutes, missed, missedMinutes);
 }

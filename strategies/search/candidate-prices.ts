@@ -72,12 +72,10 @@ export class CandidatePrices {
   }
 
   /**
-   * The time part of the price: time warp and working-hours excess, or soft lateness (exact), or
-   * additive duration excess. With `limit`: a vehicle with breaks whose schedule without them is
-   * already priced at `limit` or more gets that lower bound (a caller that refuses a price >= limit
-   * decides the same) instead of the evaluator's simulation.
+   * The time part of the price: time warp and working-hours excess, or soft lateness and missed
+   * breaks (exact, on the stored schedules), or additive duration excess.
    */
-  timePrice(v: number, pieces: Pieces, limit = Number.POSITIVE_INFINITY): number {
+  timePrice(v: number, pieces: Pieces): number {
     const rs = this.rs;
     const m = rs.m;
     if (pieces.size === 0) return 0;
@@ -88,8 +86,7 @@ export class CandidatePrices {
     if (rs.times) return rs.costs.routeTimePrice(v, rs.times.segmentOf(v, pieces, rs.seq, rs.length), m.maxDurationOf![v]!);
     if (rs.schedules) {
       rs.schedules.walk(v, pieces, rs.seq, rs.length);
-      const price = this.schedulePrice(v, rs.schedules);
-      if (price >= limit || rs.schedules.exact(v)) return price;
+      return this.schedulePrice(v, rs.schedules);
     }
     if (m.twStart) {
       const count = this.write(pieces, this.buffer);
@@ -106,7 +103,9 @@ export class CandidatePrices {
   private schedulePrice(v: number, schedules: RouteSchedules): number {
     const m = this.rs.m;
     const costs = this.rs.costs;
-    const late = schedules.lateMinutes * (m.latePenalty > 0 ? m.latePenalty : costs.penalties.timeWarp);
+    const late =
+      schedules.lateMinutes * (m.latePenalty > 0 ? m.latePenalty : costs.penalties.timeWarp) +
+      schedules.missedBreakMinutes * costs.penalties.timeWarp;
     if (!schedules.durations) return late;
     const excess = schedules.duration - m.maxDurationOf![v]!;
     return late + costs.timeCost(v, schedules.duration) + (excess > 0 ? costs.penalties.duration * excess : 0);
@@ -129,7 +128,7 @@ export class CandidatePrices {
   listTimePrice(v: number, customers: ArrayLike<number>, count: number): number {
     const rs = this.rs;
     if (count > 0 && rs.trips?.timed) return rs.costs.timePrice(rs.trips.listSegment(v, customers, count), rs.m.maxDurationOf![v]!);
-    if (count > 0 && rs.schedules?.exact(v)) {
+    if (count > 0 && rs.schedules) {
       rs.schedules.walkList(v, customers, count);
       return this.schedulePrice(v, rs.schedules);
     }

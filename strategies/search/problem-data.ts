@@ -105,9 +105,9 @@ export interface ProblemData {
   timeCostPerMin: Float64Array | null;
   /**
    * Several windows per stop or driver breaks: a visit's service start is no longer one window's
-   * clamp, so the route model prices time on the trusted evaluator's schedule (routes.ts: stored
-   * per route without breaks, simulated per candidate with them), the way it prices soft windows,
-   * its hard lateness and breaks without a place as time warp.
+   * clamp, so the route model prices time on the trusted evaluator's schedule, stored per route
+   * (route-schedules.ts, and route-breaks.ts for a vehicle's breaks), the way it prices soft
+   * windows, its hard lateness and breaks without a place as time warp.
    */
   visitTimes: boolean;
 }

@@ -1,5 +1,6 @@
 import { lateAt, serviceBegin, windowEndAt, WINDOW_END_EPS } from "../core/travel.js";
 import type { Pieces } from "./pieces.js";
+import { RouteBreaks } from "./route-breaks.js";
 import type { ProblemData } from "./problem-data.js";
 
 /** The evaluator's tolerance on a late minute when it chooses the departure (core/schedule.ts, core/travel-schedule.ts). */
@@ -15,9 +16,8 @@ const LATE_EPS = 1e-9;
  * its vehicle's own head, walks the stops that moved and then the tail it joins, until a service
  * starts when the stored one does (both waited for one opening): from there the two schedules are
  * one. Where only late minutes are priced, reaching the tail by its latest on-time arrival ends
- * the walk at once. A vehicle with breaks is priced by the evaluator (where they fall is its choice
- * over the whole route); its schedule without them is a lower bound of that price, since breaks
- * only make every later time later, and lets most dear candidates be refused without it.
+ * the walk at once. A vehicle with breaks keeps the evaluator's break programme instead
+ * (route-breaks.ts), walked the same way.
  *
  * Durations (a price per minute or a working-hours cap): the evaluator leaves as late as keeps
  * every visit in the window it is served in, which changes no lateness and no finish, only the
@@ -28,8 +28,9 @@ const LATE_EPS = 1e-9;
 export class RouteSchedules {
   /** Whether durations are priced (a price per minute, or a cap on some vehicle): the walks then compute them too. */
   readonly durations: boolean;
-  /** The last walk's (or `set`'s) late minutes and duration (the duration only with `durations`). */
+  /** The last walk's (or `set`'s) late minutes, missed breaks' minutes and duration (the duration only with `durations`). */
   lateMinutes = 0;
+  missedBreakMinutes = 0;
   duration = 0;
   /** Per route, per position 0..len: when the position is left, leaving at the earliest departure (0: the departure). */
   private readonly leave: Float64Array[];
@@ -52,8 +53,9 @@ export class RouteSchedules {
   private readonly matrixOf: Float64Array[];
   private readonly divisorOf: Float64Array;
   private readonly startLate: Float64Array;
-  /** Per slot 1 when its vehicle takes breaks. */
+  /** Per slot 1 when its vehicle takes breaks; their programme's stored states. */
   private readonly breaksOn: Uint8Array;
+  private readonly breaks: RouteBreaks | null;
   private readonly n: number;
   /** A walk's state: when it leaves its last stop, late and waited minutes so far, the departure bound, that stop. */
   private clock = 0;
@@ -64,14 +66,9 @@ export class RouteSchedules {
   /** When the last visit's service started. */
   private started = 0;
 
-  /** Whether `m`'s routes are priced (or bounded, with breaks) on these schedules: several or soft windows or breaks, no trips. */
+  /** Whether `m`'s routes are priced on these schedules: several or soft windows or breaks, no trips. */
   static applies(m: ProblemData): boolean {
     return m.twStart !== null && !m.p.trips && (m.latePenalty > 0 || m.visitTimes);
-  }
-
-  /** Whether vehicle v's price is its schedule's (it takes no breaks), not only bounded by it. */
-  exact(v: number): boolean {
-    return this.breaksOn[v] === 0;
   }
 
   constructor(
@@ -93,6 +90,7 @@ export class RouteSchedules {
     this.matrixOf = Array.from({ length: m.routes }, (_, v) => m.durationOf?.[v] ?? m.dist);
     this.divisorOf = Float64Array.from({ length: m.routes }, (_, v) => (m.durationOf?.[v] ? 1 : m.speed[v]!));
     this.breaksOn = Uint8Array.from({ length: m.routes }, (_, v) => ((m.p.travel?.breaks[v]?.length ?? 0) > 0 ? 1 : 0));
+    this.breaks = this.breaksOn.includes(1) ? new RouteBreaks(m, slots, this.durations, this) : null;
     const twEnd = m.twEnd!;
     this.startLate = Float64Array.from({ length: m.routes }, (_, v) => {
       const open = m.departOpen![v]!;
@@ -103,6 +101,11 @@ export class RouteSchedules {
 
   /** Stores route r's schedule, customers seq[1..len] (len > 0); its late minutes and duration go to the fields. */
   set(r: number, seq: Int32Array, len: number): void {
+    if (this.breaksOn[r]) {
+      this.breaks!.set(r, seq, len);
+      return this.fromBreaks();
+    }
+    this.missedBreakMinutes = 0;
     const m = this.m;
     const leave = this.leave[r]!;
     const begin = this.begin[r]!;
@@ -132,6 +135,11 @@ export class RouteSchedules {
 
   /** The late minutes and duration (in the fields) of vehicle v driving `pieces` (positions of the routes `seqs`, or loose nodes). */
   walk(v: number, pieces: Pieces, seqs: readonly Int32Array[], lengths: Int32Array): void {
+    if (this.breaksOn[v]) {
+      this.breaks!.walk(v, pieces, seqs, lengths);
+      return this.fromBreaks();
+    }
+    this.missedBreakMinutes = 0;
     let k = 0;
     // The vehicle's own head: its stored schedule starts where and when this candidate does.
     if (pieces.count > 0 && pieces.route[0] === v && pieces.from[0] === 1 && pieces.reversed[0] === 0) {
@@ -160,9 +168,22 @@ export class RouteSchedules {
 
   /** As `walk`, for vehicle v driving customers[0..count) (count > 0), from scratch. */
   walkList(v: number, customers: ArrayLike<number>, count: number): void {
+    if (this.breaksOn[v]) {
+      this.breaks!.walkList(v, customers, count);
+      return this.fromBreaks();
+    }
+    this.missedBreakMinutes = 0;
     this.startOn(v);
     for (let k = 0; k < count; k++) this.visit(v, customers[k]!);
     this.finish(v, this.clock + this.leg(v, this.prev, this.m.end[v]!));
+  }
+
+  /** Takes the figures of the break programme's last walk. */
+  private fromBreaks(): void {
+    const breaks = this.breaks!;
+    this.lateMinutes = breaks.lateMinutes;
+    this.missedBreakMinutes = breaks.missedBreakMinutes;
+    this.duration = breaks.duration;
   }
 
   private startOn(v: number): void {
@@ -267,15 +288,16 @@ export class RouteSchedules {
   }
 
   /** Travel minutes of slot v from a to b. */
-  private leg(v: number, a: number, b: number): number {
+  leg(v: number, a: number, b: number): number {
     return this.matrixOf[v]![a * this.n + b]! / this.divisorOf[v]!;
   }
 
-  /** Whether route r's stored tail holds for vehicle v: the same travel minutes, end node and closing time. */
-  private sameTail(r: number, v: number): boolean {
+  /** Whether route r's stored tail holds for vehicle v: the same travel minutes, end node and closing time, breaks or none. */
+  sameTail(r: number, v: number): boolean {
     const m = this.m;
     if (r === v) return true;
     return (
+      this.breaksOn[r] === this.breaksOn[v] &&
       this.matrixOf[r] === this.matrixOf[v] &&
       this.divisorOf[r] === this.divisorOf[v] &&
       m.end[r] === m.end[v] &&

@@ -24,9 +24,8 @@ import type { TimeSegment } from "./time-segment.js";
  * pieces (pieces.ts); its start and end nodes, capacity, costs, speed and windows are that
  * vehicle's, which is what makes moves between mixed vehicles and depots exact. Under several or
  * soft windows (lateness delays the rest of the route) the evaluator's own schedules, stored per
- * route (route-schedules.ts), price them; a vehicle with breaks is simulated with the shared
- * evaluator (exact, O(route length)) once its schedule without them, a lower bound, leaves the
- * candidate a chance. Every price goes through `costs` (cost-evaluator.ts): the
+ * route (route-schedules.ts), price them, with a vehicle's breaks placed by the evaluator's own
+ * programme stored per route the same way (route-breaks.ts). Every price goes through `costs` (cost-evaluator.ts): the
  * identical-vehicles pricing (pricing/identical-vehicles.ts) from totals, the per-vehicle one
  * through `candidates` (candidate-prices.ts).
  */
@@ -54,7 +53,7 @@ export class Routes {
   readonly loads: RouteLoads | null;
   /** Reload stops and release times (route-trips.ts); null without them. */
   readonly trips: RouteTrips | null;
-  /** The evaluator's schedules under several or soft windows or breaks (route-schedules.ts; with breaks a lower bound); null elsewhere. */
+  /** The evaluator's schedules under several or soft windows or breaks (route-schedules.ts); null elsewhere. */
   readonly schedules: RouteSchedules | null;
   /** Penalised cost per route under `penalties`. */
   readonly cost: Float64Array;
@@ -213,20 +212,20 @@ export class Routes {
       this.timeWarp[r] = seg.timeWarp;
       this.duration[r] = seg.duration;
       this.durationExcess[r] = Math.max(0, seg.duration - m.maxDurationOf![r]!);
-    } else if (count > 0 && this.schedules?.exact(r)) {
-      // Soft windows: lateness is priced in the objective; several hard windows: it is time warp.
+    } else if (count > 0 && this.schedules) {
+      // Soft windows: lateness is priced in the objective; several hard windows: it is time warp, as a missed break is.
       const schedules = this.schedules;
       schedules.set(r, seq, count);
       if (m.latePenalty > 0) late = m.latePenalty * schedules.lateMinutes;
       else this.timeWarp[r] = schedules.lateMinutes;
+      this.timeWarp[r] += schedules.missedBreakMinutes;
       if (schedules.durations) {
         this.duration[r] = schedules.duration;
         this.durationExcess[r] = Math.max(0, schedules.duration - m.maxDurationOf![r]!);
         late += this.costs.timeCost(r, schedules.duration);
       }
     } else if (count > 0 && m.twStart) {
-      // Breaks: the schedule without them bounds the candidates that join this route from below.
-      this.schedules?.set(r, seq, count);
+      // Windows that no stored form covers: the evaluator's own figures.
       const score = evaluateRoute(m.p, r, customers, count);
       // Soft windows: the evaluator's own lateness price, and its time cost with travel rules.
       late = score.latePenalty + (score.timeCost ?? 0);

@@ -206,7 +206,7 @@ describe("the evaluator's schedules stored in the route model (route-schedules.t
     });
   }
 
-  it("prices several and soft windows on them, with or without durations, and bounds breaks", () => {
+  it("prices several and soft windows and breaks on them, with or without durations", () => {
     const base = scheduleInstance(fc.sample(fleetArb("hard"), { seed: 7, numRuns: 1 })[0]!, 7, false);
     const schedules = (req: Request) => new Routes(buildProblemData(withOpenEnd(compileRequest(req).problem))).schedules;
     expect(schedules(base)?.durations, "several windows").to.equal(false);
@@ -217,13 +217,13 @@ describe("the evaluator's schedules stored in the route model (route-schedules.t
     const hourly = { vehicle_unit_time_costs: Array<number>(vehicles).fill(10), objective: "min_total_cost" as const };
     expect(schedules({ ...base, ...hourly })?.durations, "a price per hour").to.equal(true);
     const breaks = Array.from({ length: vehicles }, (_, v) => (v === 0 ? [{ earliest_start: 10, latest_start: 60, duration: 10 }] : null));
-    const withBreaks = schedules({ ...base, vehicle_breaks: breaks })!;
-    expect(withBreaks.exact(0), "a vehicle with breaks: bounded").to.equal(false);
-    expect(withBreaks.exact(vehicles - 1), "one without").to.equal(vehicles === 1 ? false : true);
+    const oneHard = { ...base, node_time_window_sets: undefined };
+    expect(schedules({ ...oneHard, vehicle_breaks: breaks })?.durations, "breaks under one hard window each").to.equal(false);
   });
 
-  it("bounds the price of a vehicle with breaks from below, and the search still prices every move exactly", () => {
-    let bounded = 0;
+  it("prices a vehicle with breaks as the evaluator does, every candidate and every move of the search", () => {
+    let taken = 0;
+    let missed = 0;
     let moves = 0;
     fc.assert(
       fc.property(fleetArb("hard", 14), fc.integer({ min: 1, max: 1e6 }), fc.boolean(), fc.boolean(), (o, seed, soft, durations) => {
@@ -238,8 +238,6 @@ describe("the evaluator's schedules stored in the route model (route-schedules.t
         const { m, rs } = loaded(req, seed);
         rs.penalties = { load: 1 + rng.int(20), duration: 1 + rng.int(20), timeWarp: 0.5 + rng.int(20) };
         rs.reprice();
-        const timeOf = (v: number, route: ArrayLike<number>, count: number) =>
-          timePart(m, rs.penalties, evaluateRoute(m.p, v, route, count));
         const pieces = new Pieces();
         const out = new Int32Array(4 * m.nodeCount);
         for (let i = 0; i < 40; i++) {
@@ -248,18 +246,18 @@ describe("the evaluator's schedules stored in the route model (route-schedules.t
           const count = rs.candidates.write(pieces, out);
           // The route model holds routes of every customer at most once: no longer candidates.
           if (count === 0 || count > m.customers.length) continue;
-          const exact = timeOf(v, out, count);
-          // With a limit of 0 a bounded vehicle answers its bound; without one, the exact price.
-          const bound = rs.candidates.timePrice(v, pieces, 0);
-          expect(bound, `vehicle ${v}`).to.be.at.most(exact + 1e-6 * Math.max(1, exact));
+          const score = evaluateRoute(m.p, v, out, count);
+          const exact = timePart(m, rs.penalties, score);
           expect(rs.candidates.timePrice(v, pieces), `vehicle ${v}`).to.be.closeTo(exact, 1e-6 * Math.max(1, exact));
-          if (!rs.schedules!.exact(v) && bound < exact - 1e-6) bounded++;
+          if ((score.breakMinutes ?? 0) > 0) taken++;
+          if ((score.missedBreaks ?? 0) > 0) missed++;
         }
         moves += checkEveryMove(rs, rng, evaluatorPrice(m, rs.penalties));
       }),
       { numRuns: 100, seed: 45 },
     );
-    expect(bounded, "bounds below the price (breaks moved something)").to.be.greaterThan(100);
+    expect(taken, "candidates that take a break").to.be.greaterThan(300);
+    expect(missed, "candidates that miss one").to.be.greaterThan(100);
     expect(moves).to.be.greaterThan(300);
   });
 });

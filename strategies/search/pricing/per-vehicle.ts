@@ -101,7 +101,7 @@ export class PerVehiclePricing implements MovePricing {
     const before = rs.cost[r]!;
     const base = rs.candidates.basePrice(r, this.a, orderKept, before);
     if (!below(base, before)) return false;
-    const after = base + rs.candidates.timePrice(r, this.a, before - base);
+    const after = base + rs.candidates.timePrice(r, this.a);
     if (!below(after, before)) return false;
     this.predicted = after;
     return true;
@@ -172,9 +172,7 @@ export class PerVehiclePricing implements MovePricing {
     if (!below(baseA, this.before)) return false;
     const baseB = rs.candidates.basePrice(rv, this.b, orderKept, this.before - baseA);
     if (!below(baseA + baseB, this.before)) return false;
-    // Each time price may stop at the share of `before` the others leave (candidate-prices.ts).
-    const timeA = rs.candidates.timePrice(ru, this.a, this.before - baseA - baseB);
-    const after = baseA + baseB + timeA + rs.candidates.timePrice(rv, this.b, this.before - baseA - baseB - timeA);
+    const after = baseA + baseB + rs.candidates.timePrice(ru, this.a) + rs.candidates.timePrice(rv, this.b);
     if (!below(after, this.before)) return false;
     this.predicted = after;
     return true;
