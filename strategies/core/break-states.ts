@@ -52,6 +52,10 @@ export class BreakStates {
   breakMinutes = 0;
   finish = 0;
   delay = 0;
+  /** After `meets`: this walk's missed breaks, their minutes and late minutes less the saved walk's. */
+  missedShift = 0;
+  missedMinutesShift = 0;
+  lateShift = 0;
 
   constructor(
     readonly breaks: readonly BreakRule[],
@@ -221,11 +225,6 @@ export class BreakStates {
     }
     return !first;
   }
-
-  /** After `meets`: this walk's missed breaks, their minutes and late minutes less the saved walk's. */
-  missedShift = 0;
-  missedMinutesShift = 0;
-  lateShift = 0;
 
   /** Values per saved position. */
   static size(width: number): number {
