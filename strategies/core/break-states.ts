@@ -6,7 +6,8 @@ const TRAVEL = 0;
 const TAKE = 1;
 const MISS = 2;
 
-/** The fields of one state, in the order `save` and `load` lay them out. */
+/** Where each field of the states sits in a saved position: field x width + state. */
+export const SAVED = { missed: 0, missedMinutes: 1, late: 2, ready: 3, waited: 4, bound: 5, onBreak: 6 } as const;
 const FIELDS = 7;
 
 /**
@@ -170,29 +171,23 @@ export class BreakStates {
     }
   }
 
-  /** Copies the states into `store` from index `at` (FIELDS x width values). */
+  /** Copies the states into `store` from index `at` (FIELDS x width values, laid out as SAVED says). */
   save(store: Float64Array, at: number): void {
-    const w = this.width;
-    store.set(this.missed, at);
-    store.set(this.missedMinutes, at + w);
-    store.set(this.late, at + 2 * w);
-    store.set(this.ready, at + 3 * w);
-    store.set(this.waited, at + 4 * w);
-    store.set(this.bound, at + 5 * w);
-    store.set(this.onBreak, at + 6 * w);
+    const fields = this.fields();
+    for (let f = 0; f < FIELDS; f++) store.set(fields[f]!, at + f * this.width);
   }
 
   /** Takes the states saved at `at` as those of position `position` (tracing is not continued). */
   load(store: Float64Array, at: number, position: number): void {
     const w = this.width;
     this.position = position;
-    this.missed.set(store.subarray(at, at + w));
-    this.missedMinutes.set(store.subarray(at + w, at + 2 * w));
-    this.late.set(store.subarray(at + 2 * w, at + 3 * w));
-    this.ready.set(store.subarray(at + 3 * w, at + 4 * w));
-    this.waited.set(store.subarray(at + 4 * w, at + 5 * w));
-    this.bound.set(store.subarray(at + 5 * w, at + 6 * w));
-    this.onBreak.set(store.subarray(at + 6 * w, at + 7 * w));
+    const fields = this.fields();
+    for (let f = 0; f < FIELDS; f++) fields[f]!.set(store.subarray(at + f * w, at + (f + 1) * w));
+  }
+
+  /** The state arrays in SAVED's order. */
+  private fields(): readonly Float64Array[] {
+    return [this.missed, this.missedMinutes, this.late, this.ready, this.waited, this.bound, this.onBreak];
   }
 
   /**
@@ -205,15 +200,15 @@ export class BreakStates {
     const w = this.width;
     let first = true;
     for (let j = 0; j < w; j++) {
-      const stored = store[at + j]!;
+      const stored = store[at + SAVED.missed * w + j]!;
       if (this.missed[j] === Number.POSITIVE_INFINITY || stored === Number.POSITIVE_INFINITY) {
         if (this.missed[j] !== stored) return false;
         continue;
       }
-      if (this.ready[j] !== store[at + 3 * w + j]) return false;
+      if (this.ready[j] !== store[at + SAVED.ready * w + j]) return false;
       const missed = this.missed[j]! - stored;
-      const missedMinutes = this.missedMinutes[j]! - store[at + w + j]!;
-      const late = this.late[j]! - store[at + 2 * w + j]!;
+      const missedMinutes = this.missedMinutes[j]! - store[at + SAVED.missedMinutes * w + j]!;
+      const late = this.late[j]! - store[at + SAVED.late * w + j]!;
       if (first) {
         this.missedShift = missed;
         this.missedMinutesShift = missedMinutes;

@@ -1,4 +1,4 @@
-import { BreakStates } from "../core/break-states.js";
+import { BreakStates, SAVED } from "../core/break-states.js";
 import { windowEndAt } from "../core/travel.js";
 import type { Pieces } from "./pieces.js";
 import type { ProblemData } from "./problem-data.js";
@@ -49,7 +49,7 @@ export class RouteBreaks {
 
   constructor(
     private readonly m: ProblemData,
-    private readonly slots: number,
+    slots: number,
     durations: boolean,
     private readonly travel: BreakTravel,
   ) {
@@ -201,10 +201,9 @@ export class RouteBreaks {
     const w = states.width;
     const breaks = states.breaks;
     states.chain(chain);
-    // Offsets of a state's fields in a saved position (break-states.ts's layout).
-    const late = 2 * w;
-    const ready = 3 * w;
-    const waited = 4 * w;
+    const late = SAVED.late * w;
+    const ready = SAVED.ready * w;
+    const waited = SAVED.waited * w;
     const endWaited = store[len * stride + waited + chain[len]!]!;
     const lateEnd = states.finish - m.arriveClose![r]!;
     let least = Math.min(endWaited, lateEnd <= EPS ? endWaited - lateEnd : endWaited);
