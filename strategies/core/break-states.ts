@@ -58,10 +58,13 @@ export class BreakStates {
   missedMinutesShift = 0;
   lateShift = 0;
 
-  constructor(
-    readonly breaks: readonly BreakRule[],
-    private readonly tracing = false,
-  ) {
+  /**
+   * Whether the walks from the next `start` keep each state's transition, which `placement` and
+   * `chain` read; off, a walk only prices.
+   */
+  tracing = false;
+
+  constructor(readonly breaks: readonly BreakRule[]) {
     this.width = breaks.length + 1;
     const make = () => new Float64Array(this.width);
     this.missed = make();

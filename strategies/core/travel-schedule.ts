@@ -37,7 +37,7 @@ function travelDepartureDelay(p: CompiledProblem, v: number, route: ArrayLike<nu
   return Math.max(0, Math.min(bound, waited));
 }
 
-/** One programme per list of breaks, traced (the evaluator reads where the breaks fall). */
+/** One programme per list of breaks. */
 const statesOf = new WeakMap<readonly BreakRule[], BreakStates>();
 
 /**
@@ -58,7 +58,9 @@ export function timeTravelRoute(
   const breaks = p.travel!.breaks[v] ?? NO_BREAKS;
   if (breaks.length === 0) return walk(p, v, route, len, open + travelDepartureDelay(p, v, route, len, open), NO_PLACEMENT, schedule);
   let states = statesOf.get(breaks);
-  if (!states) statesOf.set(breaks, (states = new BreakStates(breaks, true)));
+  if (!states) statesOf.set(breaks, (states = new BreakStates(breaks)));
+  // Where the breaks fall is read only to fill in a schedule.
+  states.tracing = schedule !== undefined;
   const start = p.startNode[v]!;
   states.start(open, p.time!.twEndMin[start]! - open);
   let prev = start;

@@ -55,7 +55,7 @@ export class RouteBreaks {
   ) {
     this.durations = durations;
     const breaks = m.p.travel!.breaks;
-    this.statesOf = Array.from({ length: m.routes }, (_, v) => ((breaks[v]?.length ?? 0) > 0 ? new BreakStates(breaks[v]!, true) : null));
+    this.statesOf = Array.from({ length: m.routes }, (_, v) => ((breaks[v]?.length ?? 0) > 0 ? new BreakStates(breaks[v]!) : null));
     this.stride = Int32Array.from(this.statesOf, (s) => (s ? BreakStates.size(s.width) : 0));
     const ids = new Map<string, number>();
     this.breaksId = Int32Array.from({ length: m.routes }, (_, v) => {
@@ -83,6 +83,8 @@ export class RouteBreaks {
     const states = this.statesOf[r]!;
     const store = this.stored[r]!;
     const stride = this.stride[r]!;
+    // Only a stored route's chain is read back (for the duration); candidate walks keep no trace.
+    states.tracing = this.durations;
     let prev = this.startOn(r, states);
     states.save(store, 0);
     for (let k = 1; k <= len; k++) {
@@ -94,6 +96,7 @@ export class RouteBreaks {
     this.missedMinutesOf[r] = states.missedBreakMinutes;
     this.finishOf[r] = states.finish;
     if (this.durations) this.storeChain(r, states, seq, len);
+    states.tracing = false;
   }
 
   /** The figures (in the fields) of vehicle v driving `pieces` (positions of the routes `seqs`, or loose nodes). */
