@@ -2,9 +2,10 @@
  * Same seed, same iteration budget, same routes: runs the `hgs` strategy (pinned; a case may name
  * another) with seed 1 and a fixed `max_iterations` on one instance per path of the search (genetic
  * search, windows, duration cap, textbook iterated local search with and without optional stops,
- * backhauls, long routes under windows, general iterated local search on a mixed fleet, several
- * depots with windows, shipments, skills, soft windows, several windows, breaks, and ALNS) and prints a digest of each
- * solution's routes. The decomposition (`large`) runs its groups on the clock, so it has no digest. `--write FILE`
+ * backhauls, long routes under windows (three quarters of the customers windowed, and all), general
+ * iterated local search on a mixed fleet, several depots with windows, shipments, skills, soft
+ * windows, several windows, breaks, and ALNS) and prints a digest of each solution's routes. The
+ * decomposition (`large`) runs its groups on the clock, so it has no digest. `--write FILE`
  * stores the digests, `--check FILE` compares with stored ones and exits 1 on any difference, so a
  * refactoring that must not change behaviour can show that it did not:
  * `node --import tsx bench/same-routes.ts --write /tmp/routes-before.json` on the old commit,
@@ -65,6 +66,12 @@ const CASES: Case[] = [
     request: () => ({ ...read("Solomon/RC101.json"), late_penalty_per_min: 1 }),
   },
   { name: "gh2-400", path: "long routes under windows", iterations: 1000, request: () => ghLike(4, 2026, [400]).request },
+  {
+    name: "ghrc2-400-d100",
+    path: "long routes, windows everywhere",
+    iterations: 1000,
+    request: () => ghLike(5, 2053, [400]).request,
+  },
   {
     name: "two-windows-1",
     path: "several windows",

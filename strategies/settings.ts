@@ -1,4 +1,4 @@
-import { hasBreaks, windowsBindAgainst, type CompiledProblem } from "./core/problem.js";
+import { bindingWindowShare, hasBreaks, windowsBindAgainst, type CompiledProblem } from "./core/problem.js";
 import type { ProblemData } from "./search/problem-data.js";
 
 /**
@@ -139,6 +139,64 @@ export interface RuinStrengthSettings {
  */
 export function ruinStrength(m: ProblemData): RuinStrengthSettings | null {
   return recreatePlaces(m) === "afterNeighbours" ? { growth: 0.05, max: 3 } : null;
+}
+
+/**
+ * The identical-vehicles ruin (ils/textbook-ruin.ts). "strings": SISR's strings from the routes
+ * near a random customer, which often empty a route and so bring the route count down.
+ * "neighbourhood": PyVRP's perturbation, a random customer and 1 to 25 of its nearest granular
+ * neighbours, each taken out alone, which seldom empties a route.
+ */
+export type RuinShape = "strings" | "neighbourhood";
+
+export interface RuinSettings {
+  ruin: RuinShape;
+  /** With the neighbourhood ruin, the share of perturbations that take SISR's strings instead. */
+  stringsShare: number;
+  places: RecreatePlaces;
+  strength: RuinStrengthSettings | null;
+}
+
+export interface PerturbationSettings extends RuinSettings {
+  /** Whether an infeasible outcome still gets a repair attempt (on half of them) once a feasible plan is known. */
+  repairOnceFeasible: boolean;
+  /** Late acceptance's memory in iterations (null: the family's own, ils/identical-vehicles-ils.ts). */
+  history: number | null;
+}
+
+/** SISR's ruin and recreate as the paper has them: the default wherever no family says otherwise. */
+export const STRINGS_PERTURBATION: RuinSettings = { ruin: "strings", stringsShare: 1, places: "anywhere", strength: null };
+
+/** Share of customers with a binding window (core/problem.ts bindingWindowShare) from which the windows set the routes. */
+const WINDOWED_ROUTES = 0.9;
+/** PyVRP's late-acceptance memory, which its perturbation goes with. */
+const NEIGHBOURHOOD_HISTORY = 300;
+/** Under the neighbourhood ruin, one perturbation in ten by SISR's strings, so that a route can still close. */
+const STRINGS_AMONG_NEIGHBOURHOODS = 0.1;
+
+/**
+ * The identical-vehicles iterated local search's perturbation. Long routes where nearly every
+ * customer has a binding window (and every customer is required) take PyVRP's perturbation step:
+ * its neighbourhood ruin, recreate right after neighbours in random order, no repair once a
+ * feasible plan is known (time warp is then only priced), and its late-acceptance memory; one
+ * perturbation in ten still removes SISR's strings. There the windows more than the load set how
+ * many routes a good plan has: SISR's strings alone kept closing routes the windows need, and the
+ * neighbourhood alone left clustered customers a route or two too many. Where a quarter to three
+ * quarters of the customers have a window the strings alone are ahead (BENCHMARKS.md, GH-large).
+ */
+export function perturbationSettings(m: ProblemData): PerturbationSettings {
+  const places = recreatePlaces(m);
+  const strength = ruinStrength(m);
+  if (places === "afterNeighbours" && bindingWindowShare(m.p, m.start[0]!) >= WINDOWED_ROUTES)
+    return {
+      ruin: "neighbourhood",
+      stringsShare: STRINGS_AMONG_NEIGHBOURHOODS,
+      places,
+      strength,
+      repairOnceFeasible: false,
+      history: NEIGHBOURHOOD_HISTORY,
+    };
+  return { ruin: "strings", stringsShare: 1, places, strength, repairOnceFeasible: true, history: null };
 }
 
 // ---- the iterated local search on any fleet (ils/per-vehicle-ils.ts) ----

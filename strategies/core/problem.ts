@@ -217,6 +217,31 @@ export function windowsBindAgainst(p: CompiledProblem, depot: number): boolean {
   return false;
 }
 
+/**
+ * A window that leaves a customer at least this share of the span in which a vehicle could start
+ * serving it does not bind: it is the horizon rounded, not a wish of the customer.
+ */
+const UNBINDING_SHARE = 0.99;
+
+/**
+ * Share of the customers whose window binds: it leaves less than UNBINDING_SHARE of the span in
+ * which a vehicle leaving `depot` at its opening (at its first vehicle's speed) and back by its
+ * closing could start serving them. 0 without windows.
+ */
+export function bindingWindowShare(p: CompiledProblem, depot: number): number {
+  const t = p.time;
+  if (!t || p.customers.length === 0) return 0;
+  const speed = t.speed[0]!;
+  let binding = 0;
+  for (const c of p.customers) {
+    const earliest = t.twStartMin[depot]! + distanceBetween(p, depot, c) / speed;
+    const latest = t.twEndMin[depot]! - distanceBetween(p, c, depot) / speed - t.serviceMin[c]!;
+    const open = Math.min(latest, t.twEndMin[c]!) - Math.max(earliest, t.twStartMin[c]!);
+    if (open < UNBINDING_SHARE * (latest - earliest)) binding++;
+  }
+  return binding / p.customers.length;
+}
+
 /** Euclidean distance between nodes i and j of an interleaved x, y array: THE formula for coordinates. */
 export function euclidean(coords: Float64Array, i: number, j: number): number {
   const dx = coords[2 * i]! - coords[2 * j]!;

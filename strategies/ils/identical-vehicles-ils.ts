@@ -3,7 +3,7 @@ import type { CompiledProblem } from "../core/problem.js";
 import { LocalSearch } from "../search/local-search.js";
 import type { Penalties } from "../search/penalties.js";
 import type { ProblemData } from "../search/problem-data.js";
-import { recreatePlaces, ruinStrength } from "../settings.js";
+import { perturbationSettings } from "../settings.js";
 import { LateAcceptance } from "./acceptance.js";
 import { Constraints, IdenticalVehiclesBest, IdenticalVehiclesEducation, InPlaceCurrent } from "./identical-vehicles-parts.js";
 import type { Candidate, IlsParts } from "./ils-parts.js";
@@ -71,7 +71,8 @@ export function startIdenticalVehicles(
   const rng = budget.rng;
   const stop = () => budget.exhausted();
   const ls = LocalSearch.identicalVehicles(m);
-  const ruin = new TextbookRuin(ls, recreatePlaces(m), ruinStrength(m));
+  const perturbation = perturbationSettings(m);
+  const ruin = new TextbookRuin(ls, perturbation);
   const current = new InPlaceCurrent(p, ls, rng, stop);
   const backhauls = m.richLoads;
   let pen = startingPrices(m, penalties);
@@ -88,7 +89,7 @@ export function startIdenticalVehicles(
   if (missing.length > 0) ruin.reinsert(rng, missing);
 
   const constraints = new Constraints(ls);
-  const education = new IdenticalVehiclesEducation(ls, constraints, manager, rng, stop);
+  const education = new IdenticalVehiclesEducation(ls, constraints, manager, rng, stop, perturbation.repairOnceFeasible);
   const best = new IdenticalVehiclesBest(p, ls, budget);
   // A feasible start counts as it is: the search on a penalised cost may trade it for a worse one.
   if (constraints.all()) best.record(ls.totalCost());
@@ -97,7 +98,7 @@ export function startIdenticalVehicles(
   current.takeHeld();
   if (constraints.all()) best.record(current.cost());
   // Pickups on board (the backhaul model, the only textbook one with load segments): as windows.
-  const history = m.windows || backhauls ? WINDOWS_HISTORY : HISTORY;
+  const history = perturbation.history ?? (m.windows || backhauls ? WINDOWS_HISTORY : HISTORY);
   return {
     current,
     perturbation: ruin,

@@ -106,7 +106,9 @@ export class InPlaceCurrent implements CurrentSolution<Candidate> {
 /**
  * The local search again only around the routes the perturbation changed; an infeasible outcome is
  * repaired as in HGS: the local search again under penalties x10, then x100, looking first at the
- * routes that break a constraint, until the routes are feasible; the prices go back after.
+ * routes that break a constraint, until the routes are feasible; the prices go back after. Once a
+ * feasible plan is known, only half the infeasible outcomes get a repair attempt, or none when
+ * `repairOnceFeasible` is false (PyVRP's way: the prices alone steer back to feasible plans).
  */
 export class IdenticalVehiclesEducation implements Education<Candidate> {
   constructor(
@@ -115,6 +117,7 @@ export class IdenticalVehiclesEducation implements Education<Candidate> {
     private readonly prices: PenaltyManager,
     private readonly rng: Rng,
     private readonly stop: () => boolean,
+    private readonly repairOnceFeasible = true,
   ) {}
 
   educate(bestKnown: boolean): Candidate {
@@ -124,7 +127,8 @@ export class IdenticalVehiclesEducation implements Education<Candidate> {
     const duration = c.duration();
     const warp = c.warp();
     this.prices.record({ load, duration, timeWarp: warp });
-    if (!(load && duration && warp) && attemptsRepair(this.rng, bestKnown)) this.repair();
+    const feasible = load && duration && warp;
+    if (!feasible && (this.repairOnceFeasible ? attemptsRepair(this.rng, bestKnown) : !bestKnown)) this.repair();
     return { cost: this.ls.totalCost(), feasible: c.all() };
   }
 

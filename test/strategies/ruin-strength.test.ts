@@ -50,7 +50,7 @@ describe("ruin strength: the identical-vehicles ruin grows while the local searc
     const removedOnAverage = (grown: boolean): number => {
       const ls = LocalSearch.identicalVehicles(m);
       ls.penalties = { load: 10, duration: 1, timeWarp: 1 };
-      const ruin = new TextbookRuin(ls, "anywhere", { growth: 0.05, max: 3 });
+      const ruin = new TextbookRuin(ls, { ruin: "strings", stringsShare: 1, places: "anywhere", strength: { growth: 0.05, max: 3 } });
       for (let k = 0; k < (grown ? 100 : 0); k++) ruin.outcome(true);
       const rng = new Rng(11);
       let removed = 0;

@@ -13,7 +13,9 @@ import {
   hgsSettings,
   localSearchSettings,
   neighbourhoodSettings,
+  perturbationSettings,
 } from "../../strategies/settings.js";
+import { bindingWindowShare } from "../../strategies/core/problem.js";
 import { buildModel } from "../../strategies/search/textbook-model.js";
 import { ghLike } from "../../bench/gh-like.js";
 import { fleetInstance, smallRulesInstance } from "./fleet-problems.js";
@@ -37,6 +39,51 @@ describe("search settings by family (strategies/settings.ts)", () => {
     expect([longSearch.swapStar, longSearch.localised]).to.deep.equal([null, "changedNeighbours"]);
     const shortSearch = localSearchSettings(shortModel.model, "identicalVehicles");
     expect([shortSearch.swapStar, shortSearch.localised]).to.deep.equal(["allPairs", "promisingCustomers"]);
+  });
+
+  it("identical vehicles: PyVRP's perturbation on long routes where nearly every customer's window binds, SISR's strings elsewhere", () => {
+    const model = (request: SolveRequestInput) => {
+      const p = compileRequest(request).problem;
+      const built = buildModel(p);
+      if (!built.ok) throw new Error(built.reason);
+      return { p, m: built.model };
+    };
+    // GH-like type 2 with every customer windowed and with three quarters; type 1 with every one.
+    const everywhere = model(ghLike(5, 2053, [400]).request);
+    const most = model(ghLike(4, 2026, [400]).request);
+    const short = model(ghLike(1, 2029, [400]).request);
+    expect(bindingWindowShare(everywhere.p, 0)).to.equal(1);
+    expect(bindingWindowShare(most.p, 0)).to.be.within(0.7, 0.8);
+    expect(bindingWindowShare(short.p, 0)).to.equal(1);
+    expect(perturbationSettings(everywhere.m)).to.deep.equal({
+      ruin: "neighbourhood",
+      stringsShare: 0.1,
+      places: "afterNeighbours",
+      strength: { growth: 0.05, max: 3 },
+      repairOnceFeasible: false,
+      history: 300,
+    });
+    expect(perturbationSettings(most.m)).to.deep.equal({
+      ruin: "strings",
+      stringsShare: 1,
+      places: "afterNeighbours",
+      strength: { growth: 0.05, max: 3 },
+      repairOnceFeasible: true,
+      history: null,
+    });
+    expect(short.m.longWindowRoutes).to.equal(false);
+    expect(perturbationSettings(short.m)).to.deep.equal({
+      ruin: "strings",
+      stringsShare: 1,
+      places: "anywhere",
+      strength: null,
+      repairOnceFeasible: true,
+      history: null,
+    });
+    // Optional customers keep SISR's strings, whatever their windows.
+    const optional = { ...ghLike(5, 2053, [400]).request, node_skip_penalties: Array(401).fill(1000) } as SolveRequestInput;
+    expect(perturbationSettings(model(optional).m).ruin).to.equal("strings");
+    expect(bindingWindowShare(compileRequest({ ...ghLike(5, 2053, [400]).request, node_time_windows: undefined }).problem, 0)).to.equal(0);
   });
 
   it("general search: SWAP* with skills under hard, soft or several windows, not with breaks nor other rules alone", () => {

@@ -174,7 +174,7 @@ describe("iterated local search under binding windows (hgs above 100 customers w
         const start = clarkeWrightSolution(p).routes.slice(0, m.routes);
         const removed = start.flat().filter((_, k) => k % Math.max(2, Math.floor(m.customers.length / count)) === 0);
         ls.loadRoutes(start.map((r) => r.filter((c) => !removed.includes(c))));
-        const ruin = new TextbookRuin(ls, "afterNeighbours");
+        const ruin = new TextbookRuin(ls, { ruin: "strings", stringsShare: 1, places: "afterNeighbours", strength: null });
         const total = (routes: number[][]) => scratchTotal(p, m, pen, routes);
         for (const c of removed) {
           const before = ls.routes().map((r) => [...r]);
@@ -205,6 +205,59 @@ describe("iterated local search under binding windows (hgs above 100 customers w
     );
     expect(placed).to.be.greaterThan(200);
     expect(intoEmpty, "some customers open an empty route").to.be.greaterThan(0);
+  });
+
+  it("PyVRP's neighbourhood ruin: a customer and 1 to 25 of its nearest neighbours out, all back with the penalised cost exact", () => {
+    let rounds = 0;
+    const sizes = new Set<number>();
+    fc.assert(
+      fc.property(arb, fc.double({ min: 0.1, max: 50, noNaN: true }), (o, warpPrice) => {
+        const { p, m, pen, rng, ls } = windowsSearch(o, warpPrice);
+        ls.loadRoutes(clarkeWrightSolution(p).routes.slice(0, m.routes));
+        const ruin = new TextbookRuin(ls, { ruin: "neighbourhood", stringsShare: 0, places: "afterNeighbours", strength: null });
+        ruin.reinsert(
+          rng,
+          Array.from(m.customers).filter((c) => ls.rs.routeOf[c]! < 0),
+        );
+        for (let round = 0; round < 6; round++) {
+          const count = ruin.perturb(rng);
+          const removed = Array.from(ruin.lastRemoved());
+          expect(count).to.equal(removed.length).and.to.be.within(1, Math.min(25, m.customers.length));
+          // Every customer is on a route, so the ruin takes the seed's nearest neighbours in order.
+          expect(removed.slice(1)).to.deep.equal(Array.from(m.neighbours[removed[0]!]!.subarray(0, count - 1)));
+          sizes.add(count);
+          const now = ls.routes();
+          expect(now.flat().sort((a, b) => a - b)).to.deep.equal(Array.from(m.customers).sort((a, b) => a - b));
+          expect(ls.totalCost()).to.be.closeTo(scratchTotal(p, m, pen, now), 1e-6);
+          ls.runLocalised(rng);
+          expect(ls.totalCost()).to.be.closeTo(scratchTotal(p, m, pen, ls.routes()), 1e-6);
+          rounds++;
+        }
+      }),
+      { numRuns: 60, seed: 34 },
+    );
+    expect(rounds).to.equal(360);
+    expect(sizes.size, "sizes spread over the range").to.be.greaterThan(15);
+  });
+
+  it("the neighbourhood ruin gives its stated share of perturbations to SISR's strings", () => {
+    const { p, m, rng, ls } = windowsSearch({ customers: 50, seed: 5, hours: false, spare: 2 }, 5);
+    ls.loadRoutes(clarkeWrightSolution(p).routes.slice(0, m.routes));
+    const ruin = new TextbookRuin(ls, { ruin: "neighbourhood", stringsShare: 0.3, places: "afterNeighbours", strength: null });
+    ruin.reinsert(
+      rng,
+      Array.from(m.customers).filter((c) => ls.rs.routeOf[c]! < 0),
+    );
+    let strings = 0;
+    const rounds = 400;
+    for (let round = 0; round < rounds; round++) {
+      ruin.perturb(rng);
+      const removed = Array.from(ruin.lastRemoved());
+      const near = Array.from(m.neighbours[removed[0]!]!.subarray(0, removed.length - 1));
+      if (removed.length > 1 && removed.slice(1).join() !== near.join()) strings++;
+    }
+    // Strings of one customer look like a neighbourhood of one, so a little under the share.
+    expect(strings / rounds).to.be.within(0.15, 0.35);
   });
 
   it("reports only improving feasible solutions (evaluator-checked), better than the savings it starts from", () => {
