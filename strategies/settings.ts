@@ -120,7 +120,7 @@ export function hgsSettings(customers: number, override: SettingsOverride = {}):
  */
 export type RecreatePlaces = "anywhere" | "afterNeighbours";
 
-export function recreatePlaces(m: ProblemData): RecreatePlaces {
+function recreatePlaces(m: ProblemData): RecreatePlaces {
   return m.longWindowRoutes && m.skipPrice === null ? "afterNeighbours" : "anywhere";
 }
 
@@ -137,7 +137,7 @@ export interface RuinStrengthSettings {
  * ruin grows while that happens, up to three times its usual size. With optional customers it
  * came out dearer (BENCHMARKS.md, GH-large); elsewhere the size stays SISR's (null).
  */
-export function ruinStrength(m: ProblemData): RuinStrengthSettings | null {
+function ruinStrength(m: ProblemData): RuinStrengthSettings | null {
   return recreatePlaces(m) === "afterNeighbours" ? { growth: 0.05, max: 3 } : null;
 }
 
