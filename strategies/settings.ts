@@ -168,21 +168,21 @@ export interface PerturbationSettings extends RuinSettings {
 export const STRINGS_PERTURBATION: RuinSettings = { ruin: "strings", stringsShare: 1, places: "anywhere", strength: null };
 
 /** Share of customers with a binding window (core/problem.ts bindingWindowShare) from which the windows set the routes. */
-const WINDOWED_ROUTES = 0.9;
+const WINDOWED_ROUTES = 0.7;
 /** PyVRP's late-acceptance memory, which its perturbation goes with. */
 const NEIGHBOURHOOD_HISTORY = 300;
 /** Under the neighbourhood ruin, one perturbation in ten by SISR's strings, so that a route can still close. */
 const STRINGS_AMONG_NEIGHBOURHOODS = 0.1;
 
 /**
- * The identical-vehicles iterated local search's perturbation. Long routes where nearly every
- * customer has a binding window (and every customer is required) take PyVRP's perturbation step:
+ * The identical-vehicles iterated local search's perturbation. Long routes where seven customers in
+ * ten or more have a binding window (and every customer is required) take PyVRP's perturbation step:
  * its neighbourhood ruin, recreate right after neighbours in random order, no repair once a
  * feasible plan is known (time warp is then only priced), and its late-acceptance memory; one
  * perturbation in ten still removes SISR's strings. There the windows more than the load set how
  * many routes a good plan has: SISR's strings alone kept closing routes the windows need, and the
- * neighbourhood alone left clustered customers a route or two too many. Where a quarter to three
- * quarters of the customers have a window the strings alone are ahead (BENCHMARKS.md, GH-large).
+ * neighbourhood alone left clustered customers a route or two too many. Where a quarter or half of
+ * the customers have a window the strings alone are ahead (BENCHMARKS.md, GH-large).
  */
 export function perturbationSettings(m: ProblemData): PerturbationSettings {
   const places = recreatePlaces(m);

@@ -41,29 +41,33 @@ describe("search settings by family (strategies/settings.ts)", () => {
     expect([shortSearch.swapStar, shortSearch.localised]).to.deep.equal(["allPairs", "promisingCustomers"]);
   });
 
-  it("identical vehicles: PyVRP's perturbation on long routes where nearly every customer's window binds, SISR's strings elsewhere", () => {
+  it("identical vehicles: PyVRP's perturbation on long routes where most customers' windows bind, SISR's strings elsewhere", () => {
     const model = (request: SolveRequestInput) => {
       const p = compileRequest(request).problem;
       const built = buildModel(p);
       if (!built.ok) throw new Error(built.reason);
       return { p, m: built.model };
     };
-    // GH-like type 2 with every customer windowed and with three quarters; type 1 with every one.
+    // GH-like type 2 with every customer windowed, with three quarters and with half; type 1 with every one.
     const everywhere = model(ghLike(5, 2053, [400]).request);
     const most = model(ghLike(4, 2026, [400]).request);
+    const half = model(ghLike(4, 2032, [400]).request);
     const short = model(ghLike(1, 2029, [400]).request);
     expect(bindingWindowShare(everywhere.p, 0)).to.equal(1);
     expect(bindingWindowShare(most.p, 0)).to.be.within(0.7, 0.8);
+    expect(bindingWindowShare(half.p, 0)).to.be.within(0.4, 0.6);
     expect(bindingWindowShare(short.p, 0)).to.equal(1);
-    expect(perturbationSettings(everywhere.m)).to.deep.equal({
+    const neighbourhood = {
       ruin: "neighbourhood",
       stringsShare: 0.1,
       places: "afterNeighbours",
       strength: { growth: 0.05, max: 3 },
       repairOnceFeasible: false,
       history: 300,
-    });
-    expect(perturbationSettings(most.m)).to.deep.equal({
+    };
+    expect(perturbationSettings(everywhere.m)).to.deep.equal(neighbourhood);
+    expect(perturbationSettings(most.m)).to.deep.equal(neighbourhood);
+    expect(perturbationSettings(half.m)).to.deep.equal({
       ruin: "strings",
       stringsShare: 1,
       places: "afterNeighbours",
