@@ -144,8 +144,8 @@ function ruinStrength(m: ProblemData): RuinStrengthSettings | null {
 /**
  * The identical-vehicles ruin (ils/textbook-ruin.ts). "strings": SISR's strings from the routes
  * near a random customer, which often empty a route and so bring the route count down.
- * "neighbourhood": PyVRP's perturbation, a random customer and 1 to 25 of its nearest granular
- * neighbours, each taken out alone, which seldom empties a route.
+ * "neighbourhood": PyVRP's perturbation, 1 to 25 of a random customer's granular neighbourhood
+ * taken out route by route, each alone, which seldom empties a route.
  */
 export type RuinShape = "strings" | "neighbourhood";
 

@@ -144,9 +144,12 @@ export class TextbookRuin {
   }
 
   /**
-   * PyVRP's perturbation: a random customer and its granular neighbours, nearest first, 1 to
-   * MAX_NEIGHBOURHOOD of them, each taken out alone. Smaller and more local than SISR's strings, it
-   * seldom empties a route, so the search keeps the route count the windows need.
+   * PyVRP's perturbation: 1 to MAX_NEIGHBOURHOOD customers among a random customer and its
+   * granular neighbours, taken out route by route: first those on the seed's route, nearest first,
+   * then those on the route of the nearest neighbour not yet taken, and so on. Smaller and more
+   * local than SISR's strings, it seldom empties a route, so the search keeps the route count the
+   * windows need. Taking each route's share of the neighbourhood together (PyVRP's order) frees
+   * stretches of a few routes at once rather than single stops on many.
    */
   private ruinNeighbourhood(rng: Rng): void {
     const ls = this.ls;
@@ -156,10 +159,15 @@ export class TextbookRuin {
     const count = 1 + rng.int(MAX_NEIGHBOURHOOD);
     const seed = m.customers[rng.int(m.customers.length)]!;
     const near = m.neighbours[seed]!;
+    const routeOf = ls.rs.routeOf;
     for (let k = -1; k < near.length && this.removedCount < count; k++) {
-      const c = k < 0 ? seed : near[k]!;
-      const r = ls.rs.routeOf[c]!;
-      if (r >= 0) this.removeString(r, ls.rs.pos[c]!, 1);
+      const r = routeOf[k < 0 ? seed : near[k]!]!;
+      if (r < 0) continue;
+      // The first of the neighbourhood on route r: the rest of r's share follows, nearest first.
+      for (let j = k; j < near.length && this.removedCount < count; j++) {
+        const c = j < 0 ? seed : near[j]!;
+        if (routeOf[c] === r) this.removeString(r, ls.rs.pos[c]!, 1);
+      }
     }
   }
 
