@@ -88,7 +88,6 @@ function scratchTotal(p: CompiledProblem, m: ProblemData, pen: Penalties, routes
   return routes.reduce((sum, r) => sum + scratchCost(p, m, pen, r), 0);
 }
 
-/** A random VRPTW of `o` and an empty local search on it at fixed prices, time warp at `warpPrice`. */
 /**
  * PyVRP's removal order, written out plainly: the seed and its granular neighbours grouped by the
  * route each was on (groups in order of first appearance, members nearest first), the first `count`.
@@ -104,6 +103,7 @@ function neighbourhoodByRoute(m: ProblemData, routeOf: Int32Array, seed: number,
   return [...groups.values()].flat().slice(0, count);
 }
 
+/** A random VRPTW of `o` and an empty local search on it at fixed prices, time warp at `warpPrice`. */
 function windowsSearch(o: Parameters<typeof vrptw>[0], warpPrice: number) {
   const { problem: p } = compileRequest(vrptw(o));
   const m = modelOf(p);
