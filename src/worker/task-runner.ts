@@ -95,7 +95,12 @@ export class TaskRunner {
     // a miss is read again once the record exists, which the submit creates only after the body.
     const earlyRead = queue.loadRequest(message.taskId);
     earlyRead.catch(() => undefined);
-    const admission = await awaitAdmission(m, message, { queue, log: taskLog, deadlineMs: config.worker.admissionDeadlineMs });
+    const admission = await awaitAdmission(m, message, {
+      queue,
+      log: taskLog,
+      deadlineMs: config.worker.admissionDeadlineMs,
+      nc: this.deps.nats.nc,
+    });
     if (admission.kind !== "live") return { end: admission.kind === "dropped" ? "acked" : "handed-back" };
     const found = admission.found;
     const task = found.record;

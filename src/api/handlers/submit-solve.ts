@@ -149,7 +149,7 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
       const outcome = { uncertain: false };
       let accepted = false;
       try {
-        await commitAdmission(queue, task, writes, state.log, outcome);
+        await commitAdmission(queue, task, writes, state.log, outcome, services.announceAdmitted);
         accepted = true;
       } finally {
         if (!accepted) {
