@@ -87,6 +87,7 @@ export async function startApi(config: Readonly<Config>, log: Logger, options: {
         // Event streams never end by themselves; without this the server would wait on them.
         await services.eventStreams.closeAll();
         await closeServer(server, config.apiDrain.timeoutMs, log);
+        await services.admission.close().catch((err: unknown) => log.warn("quota blocks not given back", { err }));
         accounts.stop();
         await nats.close();
         log.info("api stopped");
