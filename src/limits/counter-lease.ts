@@ -34,15 +34,13 @@ export type TakeResult = CounterResult & { used: number };
  */
 export class LeasedCounter {
   private readonly leases = new Map<string, Lease>();
-  private readonly sweeper: NodeJS.Timeout;
+  /** Runs while any block is held. */
+  private sweeper: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly counter: KvCounter,
     private readonly now: () => number = Date.now,
-  ) {
-    this.sweeper = setInterval(() => void this.returnIdle(IDLE_RETURN_MS), IDLE_RETURN_MS / 2);
-    this.sweeper.unref();
-  }
+  ) {}
 
   /** The counter's value as this process last saw it, or null (no round trip). */
   lastKnown(key: string): number | null {
@@ -82,7 +80,6 @@ export class LeasedCounter {
 
   /** Gives back every unused unit (the API instance stops). */
   async close(): Promise<void> {
-    clearInterval(this.sweeper);
     await this.returnIdle(0);
   }
 
@@ -94,6 +91,10 @@ export class LeasedCounter {
   private async reserveBlock(key: string, size: number, blockLimit: number): Promise<void> {
     const lease: Lease = this.leases.get(key) ?? { unused: 0, pending: null, lastTake: this.now() };
     this.leases.set(key, lease);
+    if (!this.sweeper) {
+      this.sweeper = setInterval(() => void this.returnIdle(IDLE_RETURN_MS), IDLE_RETURN_MS / 2);
+      this.sweeper.unref();
+    }
     lease.pending = (async () => {
       try {
         const result = await this.counter.add(key, size, blockLimit);
@@ -116,6 +117,10 @@ export class LeasedCounter {
       this.leases.delete(key);
       // Given back failing (NATS unreachable) leaves the units counted: fewer for the account, never more.
       if (lease.unused > 0) returns.push(this.counter.add(key, -lease.unused, Number.MAX_SAFE_INTEGER).catch(() => undefined));
+    }
+    if (this.leases.size === 0 && this.sweeper) {
+      clearInterval(this.sweeper);
+      this.sweeper = null;
     }
     await Promise.all(returns);
   }
