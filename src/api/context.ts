@@ -28,8 +28,8 @@ export interface ApiServices {
   eventStreams: EventStreamRegistry;
   /** Tells the worker solving `taskId`, wherever it runs, to stop (a NATS message). */
   signalCancel(taskId: string): void;
-  /** Tells the worker that may hold a new task's message that its record now exists (a NATS message). */
-  announceAdmitted(record: TaskRecord, revision: number): void;
+  /** Tells the worker that may hold a new task's message that its record now exists (a NATS message, with a small body). */
+  announceAdmitted(record: TaskRecord, revision: number, body: string | null): void;
   /** Submit-time check of a callback URL; null when acceptable. */
   checkCallbackUrl(url: string): string | null;
 }

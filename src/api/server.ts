@@ -53,7 +53,7 @@ export async function startApi(config: Readonly<Config>, log: Logger, options: {
     progress: new ProgressStore(nats.progress),
     eventStreams: new EventStreamRegistry(),
     signalCancel: (taskId) => nats.nc.publish(`${NAMES.cancelSubjectPrefix}.${taskId}`),
-    announceAdmitted: (record, revision) => announceAdmitted(nats.nc, record, revision),
+    announceAdmitted: (record, revision, body) => announceAdmitted(nats.nc, record, revision, body),
     checkCallbackUrl: (url) =>
       checkCallbackUrl(url, { allowLoopback: config.callbacks.allowLoopback, trustedNetworks: config.callbacks.trustedNetworks }),
   };

@@ -2,7 +2,7 @@ import type { JsMsg } from "@nats-io/jetstream";
 import type { Logger } from "../log/logger.js";
 import type { TaskMessage, TaskQueue } from "../queue/task-queue.js";
 import type { StoredTask } from "../queue/task-store.js";
-import { awaitAdmittedNotice } from "../queue/admission-notice.js";
+import { awaitAdmittedNotice, type AnnouncedTask } from "../queue/admission-notice.js";
 import type { NatsConnection } from "@nats-io/transport-node";
 
 /** Until the deadline, a message without its record is handed back with this delay. */
@@ -14,7 +14,9 @@ const ADMISSION_RETRY_MS = 1_000;
  */
 const NOTICE_WAIT_MS = 1_000;
 
-export type Admission = { kind: "live"; found: Extract<StoredTask, { kind: "live" }> } | { kind: "dropped" } | { kind: "later" };
+/** `body`: the request body, when the API's notice carried it. */
+export type Admission =
+  { kind: "live"; found: Extract<StoredTask, { kind: "live" }>; body?: Uint8Array } | { kind: "dropped" } | { kind: "later" };
 
 /**
  * The task's record once its admission has completed. A missing record is never taken as "done":
@@ -38,13 +40,16 @@ export async function awaitAdmission(
   // Only on the first delivery: a message handed back for want of its record is not waited for
   // again, so an admission that died cannot hold a worker for long.
   const read = async () => settled(await queue.store.read(message.taskId));
-  let found = await read();
+  let found: StoredTask | AnnouncedTask | null = await read();
   if (found === null && m.info.deliveryCount === 1) {
     found = await awaitAdmittedNotice(deps.nc, message.taskId, NOTICE_WAIT_MS, read);
     // No notice: it may have been lost (it is not stored), so the record is read once more.
     found ??= await read();
   }
-  if (found?.kind === "live") return { kind: "live", found };
+  if (found?.kind === "live") {
+    const { body, ...live } = found as AnnouncedTask;
+    return { kind: "live", found: live, ...(body ? { body } : {}) };
+  }
   if (found?.kind === "abandoned") return drop(m, message, deps, "admission given up");
   const ageMs = Date.now() - m.time.getTime();
   if (ageMs < deps.deadlineMs) {

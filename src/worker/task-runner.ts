@@ -107,7 +107,7 @@ export class TaskRunner {
     if (admission.kind !== "live") return { end: admission.kind === "dropped" ? "acked" : "handed-back" };
     const found = admission.found;
     const task = found.record;
-    const requestRead = earlyRead.then((bytes) => bytes ?? queue.loadRequest(task.id));
+    const requestRead = admission.body ? Promise.resolve(admission.body) : earlyRead.then((bytes) => bytes ?? queue.loadRequest(task.id));
     requestRead.catch(() => undefined);
     profileStage(task.id, "w.admitted");
     const delivery = m.info.deliveryCount;
