@@ -27,10 +27,10 @@ function readyUrl(output: string): string | null {
 const OUTPUT_TAIL_CHARS = 200_000;
 
 /**
- * The last `limit` characters of a stream of chunks. Chunks are only appended (copied together
- * once they reach twice the limit), so keeping the tail costs the same per byte however busy the
- * process is: a copy of the whole tail per chunk cost the `make run` supervisor more CPU per tiny
- * task than the API's own work on it.
+ * The last `limit` characters of a stream of chunks: bounded, so a long run does not grow the
+ * parent's memory without end. Chunks are only appended (copied together once they reach twice
+ * the limit), so the cost per byte stays the same however chatty the process is; copying the
+ * whole tail on every chunk made `make run`'s supervisor one of the busiest processes under load.
  */
 export class OutputTail {
   private chunks: string[] = [];
