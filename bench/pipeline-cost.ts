@@ -20,7 +20,8 @@ export interface CostProcesses {
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
-function cpuMsOf(pid: number): number {
+/** CPU ms a process used so far, all its threads (utime + stime from /proc). */
+export function cpuMsOf(pid: number): number {
   // Fields after the parenthesised command name; utime and stime are the 14th and 15th overall.
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");

@@ -13,7 +13,8 @@
  * Protocol default time: 10 s up to 200 customers, 30 s above; XXL 60 s up to 10,000 customers,
  * 120 s above. `SOLVER_CLOCK=cpu` counts each limit in this process's CPU seconds (the header
  * says so); the search-setting variables of bench/settings-env.ts apply to every solve.
- * `npm run bench -- pipeline`: the service pipeline's speed (bench/pipeline.ts).
+ * `npm run bench -- pipeline`: the service pipeline's speed (bench/pipeline.ts); `pipeline-partner`
+ * the same on the path partners take, `make run` with a real plan (bench/pipeline-partner.ts).
  */
 import { parseArgs } from "node:util";
 import { BenchSetupError, loadBenchmarks, unknownSetMessage } from "./benchmark-folder.js";
@@ -29,6 +30,10 @@ const USAGE =
 
 if (process.argv[2] === "pipeline") {
   await import("./pipeline.js");
+  process.exit(process.exitCode ?? 0);
+}
+if (process.argv[2] === "pipeline-partner") {
+  await import("./pipeline-partner.js");
   process.exit(process.exitCode ?? 0);
 }
 

@@ -50,7 +50,8 @@ export function newTaskRecord(id: string, caller: Caller, request: ValidRequest)
  * admission is made impossible to complete (a tombstone), and the error is thrown; when even that
  * cannot be settled (NATS unreachable) `uncertain` is set, as the record may exist. The record
  * found instead of a tombstone means our own create landed and only its answer was lost: the task
- * is accepted after all.
+ * is accepted after all. `announce` tells the worker that may already hold the task's message
+ * that the record exists (admission-notice.ts).
  */
 export async function commitAdmission(
   queue: TaskQueue,
@@ -58,10 +59,11 @@ export async function commitAdmission(
   writes: Promise<void>,
   log: Logger,
   outcome: { uncertain: boolean },
+  announce: (record: TaskRecord, revision: number) => void,
 ): Promise<void> {
   try {
     await writes;
-    await queue.commit(task);
+    announce(task, await queue.commit(task));
   } catch (err) {
     const abandoned = await queue.store.abandon(task.id).catch(() => null);
     if (abandoned !== false) {

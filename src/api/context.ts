@@ -5,6 +5,7 @@ import type { ApiMetrics } from "../metrics/registry.js";
 import type { ProgressStore } from "../queue/progress-store.js";
 import type { TaskEvents } from "../queue/task-events.js";
 import type { TaskQueue } from "../queue/task-queue.js";
+import type { TaskRecord } from "../queue/task-store.js";
 import type { EventStreamRegistry } from "./event-stream.js";
 import type { AccountStore } from "../store/accounts.js";
 import type { HistoryStore } from "../store/history.js";
@@ -27,6 +28,8 @@ export interface ApiServices {
   eventStreams: EventStreamRegistry;
   /** Tells the worker solving `taskId`, wherever it runs, to stop (a NATS message). */
   signalCancel(taskId: string): void;
+  /** Tells the worker that may hold a new task's message that its record now exists (a NATS message, with a small body). */
+  announceAdmitted(record: TaskRecord, revision: number, body: string | null): void;
   /** Submit-time check of a callback URL; null when acceptable. */
   checkCallbackUrl(url: string): string | null;
 }

@@ -9,6 +9,7 @@ import { createApiMetrics } from "../metrics/registry.js";
 import { connectNats } from "../queue/connection.js";
 import { IdempotencyStore } from "../store/idempotency.js";
 import { NAMES } from "../queue/names.js";
+import { announceAdmitted } from "../queue/admission-notice.js";
 import { ProgressStore } from "../queue/progress-store.js";
 import { TaskEvents } from "../queue/task-events.js";
 import { TaskQueue } from "../queue/task-queue.js";
@@ -52,6 +53,7 @@ export async function startApi(config: Readonly<Config>, log: Logger, options: {
     progress: new ProgressStore(nats.progress),
     eventStreams: new EventStreamRegistry(),
     signalCancel: (taskId) => nats.nc.publish(`${NAMES.cancelSubjectPrefix}.${taskId}`),
+    announceAdmitted: (record, revision, body) => announceAdmitted(nats.nc, record, revision, body),
     checkCallbackUrl: (url) =>
       checkCallbackUrl(url, { allowLoopback: config.callbacks.allowLoopback, trustedNetworks: config.callbacks.trustedNetworks }),
   };
@@ -85,6 +87,7 @@ export async function startApi(config: Readonly<Config>, log: Logger, options: {
         // Event streams never end by themselves; without this the server would wait on them.
         await services.eventStreams.closeAll();
         await closeServer(server, config.apiDrain.timeoutMs, log);
+        await services.admission.close().catch((err: unknown) => log.warn("quota blocks not given back", { err }));
         accounts.stop();
         await nats.close();
         log.info("api stopped");

@@ -23,6 +23,40 @@ function readyUrl(output: string): string | null {
   return null;
 }
 
+/** How much of a process's latest output is kept for diagnostics. */
+const OUTPUT_TAIL_CHARS = 200_000;
+
+/**
+ * The last `limit` characters of a stream of chunks: bounded, so a long run does not grow the
+ * parent's memory without end. Chunks are only appended (copied together once they reach twice
+ * the limit), so the cost per byte stays the same however chatty the process is; copying the
+ * whole tail on every chunk made `make run`'s supervisor one of the busiest processes under load.
+ */
+export class OutputTail {
+  private chunks: string[] = [];
+  private length = 0;
+
+  constructor(private readonly limit: number) {}
+
+  push(text: string): void {
+    this.chunks.push(text);
+    this.length += text.length;
+    if (this.length > 2 * this.limit) this.compact();
+  }
+
+  text(): string {
+    this.compact();
+    return this.chunks[0] ?? "";
+  }
+
+  private compact(): void {
+    if (this.chunks.length <= 1 && this.length <= this.limit) return;
+    const joined = this.chunks.join("").slice(-this.limit);
+    this.chunks = [joined];
+    this.length = joined.length;
+  }
+}
+
 export interface ServiceProcess {
   /** The `url` of the process's ready line: the API's base URL or a worker's metrics URL. */
   url: string;
@@ -60,13 +94,11 @@ export async function spawnService(
     detached: options.ownProcessGroup ?? false,
   });
   options.onSpawn?.(child);
-  let output = "";
+  const tail = new OutputTail(OUTPUT_TAIL_CHARS);
   const log = logFile ? createWriteStream(logFile, { flags: "a" }) : null;
   const collect = (chunk: Buffer) => {
-    const text = chunk.toString();
-    // Bounded, so a long soak run does not grow the parent's memory without end.
-    output = (output + text).slice(-200_000);
-    log?.write(text);
+    tail.push(chunk.toString());
+    log?.write(chunk);
   };
   child.stdout!.on("data", collect);
   child.stderr!.on("data", collect);
@@ -76,10 +108,10 @@ export async function spawnService(
     const timer = setTimeout(() => {
       // Not left running untracked: the caller gets no handle to stop it.
       child.kill("SIGKILL");
-      reject(new Error(`${entry} did not become ready within ${readyTimeoutMs / 1000} s:\n${output}`));
+      reject(new Error(`${entry} did not become ready within ${readyTimeoutMs / 1000} s:\n${tail.text()}`));
     }, readyTimeoutMs);
     const onData = () => {
-      const url = readyUrl(output);
+      const url = readyUrl(tail.text());
       if (url !== null) {
         clearTimeout(timer);
         child.stdout!.off("data", onData);
@@ -89,13 +121,13 @@ export async function spawnService(
     child.stdout!.on("data", onData);
     void exitPromise.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`${entry} exited with code ${code} before it was ready:\n${output}`));
+      reject(new Error(`${entry} exited with code ${code} before it was ready:\n${tail.text()}`));
     });
   });
   return {
     url,
     child,
-    output: () => output,
+    output: () => tail.text(),
     signal: (sig) => {
       if (child.exitCode === null && child.signalCode === null) child.kill(sig);
     },

@@ -1,5 +1,6 @@
 import type { Plan } from "../config/plans.js";
 import { ApiError } from "../errors/api-error.js";
+import { LeasedCounter } from "./counter-lease.js";
 import type { KvCounter } from "./kv-counter.js";
 
 export interface Clock {
@@ -35,22 +36,41 @@ function monthWindow(now: Date): { id: string; resetSeconds: number } {
 const SPECULATION_HEADROOM = 10_000;
 
 /**
+ * Submits in the current minute (as this process last saw the account's rate counter) from which
+ * an account is busy: its rate and quota are then taken in blocks (counter-lease.ts). Below it,
+ * each submit is counted on its own, so a block is never reserved for an account that would
+ * leave most of it idle (and usage read from the counters is exact for it).
+ */
+const BUSY_SUBMITS_PER_MINUTE = 32;
+
+/**
  * Per-minute rate and monthly quota, both fixed windows in UTC, both counted with CAS counters in
- * NATS KV so that any number of API instances agree on them.
+ * NATS KV so that any number of API instances agree on them. A busy account's units are taken in
+ * blocks per API instance (counter-lease.ts): no round trip per submit, and still no more than
+ * the limit across all instances.
  */
 export class Admission {
+  private readonly leased: LeasedCounter;
+
   constructor(
     private readonly counter: KvCounter,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.leased = new LeasedCounter(counter);
+  }
+
+  private busy(owner: string): boolean {
+    const minute = this.counter.lastKnown(`rate.${ownerKey(owner)}.${minuteWindow(this.clock.now()).id}`);
+    return minute !== null && minute >= BUSY_SUBMITS_PER_MINUTE;
+  }
 
   /** Counts one submit against the per-minute rate; throws 429 rate_limit_exceeded when over. */
   async consumeRate(owner: string, plan: Plan): Promise<RateState> {
     const window = minuteWindow(this.clock.now());
-    const result = await this.counter.add(`rate.${ownerKey(owner)}.${window.id}`, 1, plan.submitsPerMinute);
+    const result = await this.leased.take(`rate.${ownerKey(owner)}.${window.id}`, plan.submitsPerMinute, this.busy(owner));
     const state = {
       limit: plan.submitsPerMinute,
-      remaining: Math.max(0, plan.submitsPerMinute - result.value),
+      remaining: Math.max(0, plan.submitsPerMinute - result.used),
       resetSeconds: window.resetSeconds,
     };
     if (!result.ok) {
@@ -67,7 +87,7 @@ export class Admission {
   /** Reserves one task of the monthly quota; throws 429 monthly_quota_exceeded when used up. */
   async reserveQuota(owner: string, plan: Plan): Promise<void> {
     const window = monthWindow(this.clock.now());
-    const result = await this.counter.add(`quota.${ownerKey(owner)}.${window.id}`, 1, plan.monthlyQuota);
+    const result = await this.leased.take(`quota.${ownerKey(owner)}.${window.id}`, plan.monthlyQuota, this.busy(owner));
     if (!result.ok) throw quotaExceeded(plan, window.resetSeconds);
   }
 
@@ -78,7 +98,9 @@ export class Admission {
    * round trip instead of two. False when this process has not seen the counter yet.
    */
   quotaHasRoom(owner: string, plan: Plan): boolean {
-    const known = this.counter.lastKnown(`quota.${ownerKey(owner)}.${monthWindow(this.clock.now()).id}`);
+    const key = `quota.${ownerKey(owner)}.${monthWindow(this.clock.now()).id}`;
+    if (this.leased.unused(key) > 0) return true;
+    const known = this.counter.lastKnown(key);
     return known !== null && known + SPECULATION_HEADROOM <= plan.monthlyQuota;
   }
 
@@ -90,14 +112,18 @@ export class Admission {
    * client over its rate keeps being refused before anything is written.
    */
   rateHasRoom(owner: string, plan: Plan): boolean {
-    const known = this.counter.lastKnown(`rate.${ownerKey(owner)}.${minuteWindow(this.clock.now()).id}`);
+    const key = `rate.${ownerKey(owner)}.${minuteWindow(this.clock.now()).id}`;
+    if (this.leased.unused(key) > 0) return true;
+    const known = this.counter.lastKnown(key);
     return known !== null && known + Math.max(10, plan.submitsPerMinute / 10) <= plan.submitsPerMinute;
   }
 
   /** The refusal reserveQuota would give now, without reserving anything (validate-only requests). */
   async quotaRefusal(owner: string, plan: Plan): Promise<ApiError | null> {
     const window = monthWindow(this.clock.now());
-    const used = await this.counter.read(`quota.${ownerKey(owner)}.${window.id}`);
+    const key = `quota.${ownerKey(owner)}.${window.id}`;
+    if (this.leased.unused(key) > 0) return null;
+    const used = await this.counter.read(key);
     return used + 1 > plan.monthlyQuota ? quotaExceeded(plan, window.resetSeconds) : null;
   }
 
@@ -107,6 +133,15 @@ export class Admission {
     await this.counter.add(`quota.${ownerKey(owner)}.${window.id}`, -1, Number.MAX_SAFE_INTEGER);
   }
 
+  /** Gives back the units this instance holds in blocks (the API stops). */
+  async close(): Promise<void> {
+    await this.leased.close();
+  }
+
+  /**
+   * The counters as stored. For a busy account they include the units API instances hold in
+   * blocks and have not used yet (given back within about a second of the account going quiet).
+   */
   async usage(owner: string): Promise<{ minute: number; month: number }> {
     const now = this.clock.now();
     const [minute, month] = await Promise.all([

@@ -2,6 +2,8 @@
  * One JSON line per event on stdout. A dozen lines of our own rather than a logging library:
  * the service needs levels, a fixed set of base fields and secret-free output, nothing more.
  */
+import { writeSync } from "node:fs";
+
 type Level = "debug" | "info" | "warn" | "error";
 const RANK: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
@@ -30,10 +32,38 @@ function redact(value: unknown, depth = 0): unknown {
   return out;
 }
 
+let stdoutLines: ((line: string) => void) | null = null;
+
+/**
+ * Lines to stdout, the lines of one turn of the event loop in one write: a write to a pipe is a
+ * system call that blocks the process on Linux, and under load the API logs a few lines per
+ * request. Lines still waiting when the process exits are written before it does.
+ */
+function batchedStdout(): (line: string) => void {
+  if (stdoutLines) return stdoutLines;
+  let pending: string[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    const text = pending.join("\n") + "\n";
+    pending = [];
+    process.stdout.write(text);
+  };
+  process.on("exit", () => {
+    if (pending.length === 0) return;
+    const text = pending.join("\n") + "\n";
+    pending = [];
+    writeSync(1, text);
+  });
+  stdoutLines = (line) => {
+    if (pending.push(line) === 1) setImmediate(flush);
+  };
+  return stdoutLines;
+}
+
 export function createLogger(
   base: Record<string, unknown>,
   level: Level = "info",
-  write: (line: string) => void = (line) => process.stdout.write(line + "\n"),
+  write: (line: string) => void = batchedStdout(),
 ): Logger {
   return new JsonLogger(base, RANK[level], write);
 }

@@ -18,4 +18,6 @@ export const NAMES = {
   eventSubjectPrefix: "vrp.events",
   progressBucket: "vrp_progress",
   cancelSubjectPrefix: "vrp.cancel",
+  /** Core NATS notices that a task's admission committed (`vrp.admitted.<task id>`, admission-notice.ts). */
+  admittedSubjectPrefix: "vrp.admitted",
 } as const;

@@ -2,23 +2,26 @@ import type { JsMsg } from "@nats-io/jetstream";
 import type { Logger } from "../log/logger.js";
 import type { TaskMessage, TaskQueue } from "../queue/task-queue.js";
 import type { StoredTask } from "../queue/task-store.js";
+import { awaitAdmittedNotice, type AnnouncedTask } from "../queue/admission-notice.js";
+import type { NatsConnection } from "@nats-io/transport-node";
 
 /** Until the deadline, a message without its record is handed back with this delay. */
 const ADMISSION_RETRY_MS = 1_000;
 /**
- * Re-reads right after the message arrives: the record's `create` is usually on its way (the API
- * sends it as soon as the publish is acknowledged, about when the worker receives the message).
- * The first re-reads go out back to back (each waits a round trip anyway), so a record that lands
- * a few milliseconds after the message is seen within one round trip rather than after a sleep
- * (the pipeline profile showed the sleeps adding 5-8 ms); then they back off.
+ * How long a worker that got the message before the record waits for the API's notice that the
+ * admission committed (admission-notice.ts); the record's `create` is usually a round trip away.
+ * Past this the admission is late or has failed: the message is handed back as before.
  */
-const QUICK_RETRIES_MS = [0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32];
+const NOTICE_WAIT_MS = 1_000;
 
-export type Admission = { kind: "live"; found: Extract<StoredTask, { kind: "live" }> } | { kind: "dropped" } | { kind: "later" };
+/** `body`: the request body, when the API's notice carried it. */
+export type Admission =
+  { kind: "live"; found: Extract<StoredTask, { kind: "live" }>; body?: Uint8Array } | { kind: "dropped" } | { kind: "later" };
 
 /**
  * The task's record once its admission has completed. A missing record is never taken as "done":
- * it is read again, the message handed back with a delay while the admission may still complete,
+ * on a first delivery the worker waits for the API's notice that the admission committed (or
+ * NOTICE_WAIT_MS), the message is handed back with a delay while the admission may still complete,
  * and only after `deadlineMs` (WORKER_ADMISSION_DEADLINE_MS, 30 s: the submit publishes the message
  * before it creates the record, and an API instance bounds each NATS request by
  * NATS_REQUEST_TIMEOUT_MS, so an admission unfinished after this long has failed or its API
@@ -28,15 +31,26 @@ export type Admission = { kind: "live"; found: Extract<StoredTask, { kind: "live
 export async function awaitAdmission(
   m: JsMsg,
   message: TaskMessage,
-  deps: { queue: TaskQueue; log: Logger; deadlineMs: number },
+  deps: { queue: TaskQueue; log: Logger; deadlineMs: number; nc: NatsConnection },
 ): Promise<Admission> {
   const { queue, log } = deps;
-  for (const delay of QUICK_RETRIES_MS) {
-    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-    const found = await queue.store.read(message.taskId);
-    if (found.kind === "live") return { kind: "live", found };
-    if (found.kind === "abandoned") return drop(m, message, deps, "admission given up");
+  const settled = (found: StoredTask) => (found.kind === "missing" ? null : found);
+  // Read once; if the record is not there yet, wait for the API's notice rather than read again
+  // and again (reading once more with the listener in place, for a notice sent before it was).
+  // Only on the first delivery: a message handed back for want of its record is not waited for
+  // again, so an admission that died cannot hold a worker for long.
+  const read = async () => settled(await queue.store.read(message.taskId));
+  let found: StoredTask | AnnouncedTask | null = await read();
+  if (found === null && m.info.deliveryCount === 1) {
+    found = await awaitAdmittedNotice(deps.nc, message.taskId, NOTICE_WAIT_MS, read);
+    // No notice: it may have been lost (it is not stored), so the record is read once more.
+    found ??= await read();
   }
+  if (found?.kind === "live") {
+    const { body, ...live } = found as AnnouncedTask;
+    return { kind: "live", found: live, ...(body ? { body } : {}) };
+  }
+  if (found?.kind === "abandoned") return drop(m, message, deps, "admission given up");
   const ageMs = Date.now() - m.time.getTime();
   if (ageMs < deps.deadlineMs) {
     m.nak(ADMISSION_RETRY_MS);
@@ -47,8 +61,8 @@ export async function awaitAdmission(
     return drop(m, message, deps, "admission never completed");
   }
   // The tombstone lost: the entry is there, so a "missing" read is a stale one, not a verdict.
-  const found = await queue.store.readTaken(message.taskId);
-  if (found.kind === "live") return { kind: "live", found };
+  const taken = await queue.store.readTaken(message.taskId);
+  if (taken.kind === "live") return { kind: "live", found: taken };
   return drop(m, message, deps, "admission given up");
 }
 

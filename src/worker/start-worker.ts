@@ -13,6 +13,8 @@ import { HistoryStore } from "../store/history.js";
 import { ConsumeLoop } from "./consume.js";
 import { SolverThreadRunner } from "./solver-thread-runner.js";
 import { TaskRunner } from "./task-runner.js";
+import { InlineSolver } from "./inline-solve.js";
+import type { SelectionRule } from "../../strategies/select.js";
 import { loadStrategyModules } from "../../strategies/registry.js";
 
 export interface RunningWorker {
@@ -43,6 +45,7 @@ export async function startWorker(config: Readonly<Config>, log: Logger): Promis
     history: new HistoryStore(nats.history, nats.requests, nats.requestBodies),
     metrics,
     solver,
+    inline: new InlineSolver(config.worker.strategySelection as SelectionRule[] | null),
     events: new TaskEvents(nats.js, nats.jsm),
     progress: new ProgressStore(nats.progress),
   });

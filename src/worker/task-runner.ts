@@ -14,6 +14,7 @@ import { bookkeeping } from "./bookkeeping.js";
 import type { AccountStore } from "../store/accounts.js";
 import type { HistoryStore } from "../store/history.js";
 import type { SolverThreadRunner } from "./solver-thread-runner.js";
+import type { InlineSolver } from "./inline-solve.js";
 import { finalRecord } from "./final-record.js";
 import { TaskProgress } from "./task-progress.js";
 import { profileStage } from "../infra/stage-profile.js";
@@ -27,6 +28,8 @@ export interface TaskRunnerDeps {
   history: HistoryStore;
   metrics: WorkerMetrics;
   solver: SolverThreadRunner;
+  /** Solves tiny problems on this thread instead of the solver thread's. */
+  inline: InlineSolver;
   events: TaskEvents;
   progress: ProgressStore;
 }
@@ -95,11 +98,16 @@ export class TaskRunner {
     // a miss is read again once the record exists, which the submit creates only after the body.
     const earlyRead = queue.loadRequest(message.taskId);
     earlyRead.catch(() => undefined);
-    const admission = await awaitAdmission(m, message, { queue, log: taskLog, deadlineMs: config.worker.admissionDeadlineMs });
+    const admission = await awaitAdmission(m, message, {
+      queue,
+      log: taskLog,
+      deadlineMs: config.worker.admissionDeadlineMs,
+      nc: this.deps.nats.nc,
+    });
     if (admission.kind !== "live") return { end: admission.kind === "dropped" ? "acked" : "handed-back" };
     const found = admission.found;
     const task = found.record;
-    const requestRead = earlyRead.then((bytes) => bytes ?? queue.loadRequest(task.id));
+    const requestRead = admission.body ? Promise.resolve(admission.body) : earlyRead.then((bytes) => bytes ?? queue.loadRequest(task.id));
     requestRead.catch(() => undefined);
     profileStage(task.id, "w.admitted");
     const delivery = m.info.deliveryCount;
@@ -186,21 +194,26 @@ export class TaskRunner {
           diagnostics: [],
         };
       } else {
-        const running = solver.run(
-          {
-            requestJson: Buffer.from(requestBytes).toString("utf8"),
-            options: {
-              requestId: task.id,
-              timeLimitSeconds: task.timeLimitSeconds,
-              ...(task.strategy ? { strategy: task.strategy } : {}),
-              ...(task.seed !== undefined ? { seed: task.seed } : {}),
-            },
-            progressIntervalMs: PROGRESS_INTERVAL_MS,
+        const job = {
+          requestJson: Buffer.from(requestBytes).toString("utf8"),
+          options: {
+            requestId: task.id,
+            timeLimitSeconds: task.timeLimitSeconds,
+            ...(task.strategy ? { strategy: task.strategy } : {}),
+            ...(task.seed !== undefined ? { seed: task.seed } : {}),
           },
-          task.timeLimitSeconds * 1000 + HARD_LIMIT_GRACE_MS,
-          { onProgress: (report) => progress.report(report), stop: cancel.signal },
-          { nodes: task.nodeNum, requestBytes: requestBytes.byteLength },
-        );
+          progressIntervalMs: PROGRESS_INTERVAL_MS,
+        };
+        // A tiny problem the exhaustive search takes is solved right here (inline-solve.ts).
+        const inline = this.deps.inline.tryRun(job, cancel.signal);
+        const running = inline
+          ? Promise.resolve(inline)
+          : solver.run(
+              job,
+              task.timeLimitSeconds * 1000 + HARD_LIMIT_GRACE_MS,
+              { onProgress: (report) => progress.report(report), stop: cancel.signal },
+              { nodes: task.nodeNum, requestBytes: requestBytes.byteLength },
+            );
         if (!moved) {
           let timer: NodeJS.Timeout | undefined;
           const done = await Promise.race([

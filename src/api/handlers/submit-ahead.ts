@@ -40,8 +40,8 @@ const AHEAD_MAX_BODY_BYTES = 256 * 1024;
  * a refusal after the writes undoes them with a tombstone (admit-task.ts, undoWrites), so the
  * task can never be admitted and its message is dropped by the worker that takes it: a refused
  * submit still leaves nothing that can run or be polled. Nothing is committed here; the caller
- * commits (the record's create) once the writes are stored. Resolves with the task and its
- * writes; throws the first refusal in the order of checks.
+ * commits (the record's create) once the writes are stored. Resolves with the task, its writes
+ * and the request body as written; throws the first refusal in the order of checks.
  */
 export async function submitAhead(
   services: ApiServices,
@@ -50,7 +50,7 @@ export async function submitAhead(
   caller: Caller,
   earlyQuota: Promise<unknown>,
   readJsonBody: (ctx: KoaContext) => Promise<JsonBody>,
-): Promise<{ task: TaskRecord; writes: Promise<void> }> {
+): Promise<{ task: TaskRecord; writes: Promise<void>; body: string }> {
   const { admission, queue, config } = services;
   const state = ctx.state as RequestState;
   const rateCheck = settle(admission.consumeRate(caller.owner, caller.plan));
@@ -105,7 +105,7 @@ export async function submitAhead(
       const queuedEvent = services.events.publishQueued(task.id, taskEnvelope(task, depthNow + 1));
       writes = queue.writeAdmission(task, Buffer.from(body.value.raw, "utf8"), queuedEvent);
     }
-    const result = { task, writes };
+    const result = { task, writes, body: body.value.raw };
     writes = null; // handed over: the caller commits or undoes them
     return result;
   } finally {

@@ -52,7 +52,7 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
         queue.cachedDepth() !== null
       ) {
         const ahead = await submitAhead(services, c, ctx, caller, early, readJsonBody);
-        await accept(ahead.task, ahead.writes, null);
+        await accept(ahead.task, ahead.writes, null, ahead.body);
         return;
       }
       let quotaChecked = false;
@@ -124,7 +124,7 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
         // an accepted task's log always starts with it; a refused submit's stray event is never
         // served (events are read through the task's record, which such a submit never has).
         const queuedEvent = services.events.publishQueued(task.id, taskEnvelope(task, depth + 1));
-        await accept(task, queue.writeAdmission(task, Buffer.from(body.raw, "utf8"), queuedEvent), claim);
+        await accept(task, queue.writeAdmission(task, Buffer.from(body.raw, "utf8"), queuedEvent), claim, body.raw);
       } finally {
         if (!busyChecked) {
           await admission.releaseQuota(caller.owner).catch(() => undefined);
@@ -145,11 +145,14 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
       task: ReturnType<typeof newTaskRecord>,
       writes: Promise<void>,
       claim: Exclude<Awaited<ReturnType<typeof claimIdempotencyKey>>, true>,
+      requestBody: string,
     ): Promise<void> {
       const outcome = { uncertain: false };
       let accepted = false;
       try {
-        await commitAdmission(queue, task, writes, state.log, outcome);
+        await commitAdmission(queue, task, writes, state.log, outcome, (record, revision) =>
+          services.announceAdmitted(record, revision, requestBody),
+        );
         accepted = true;
       } finally {
         if (!accepted) {

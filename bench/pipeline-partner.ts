@@ -1,0 +1,224 @@
+/**
+ * `npm run bench -- pipeline-partner [--sequential N] [--burst N] [--accounts K] [--plan NAME]
+ * [--plans-file FILE] [--profile] [--cpu-prof DIR]`: tiny tasks on the path partners take. The
+ * service is started as `make run` starts it (dist/src/bin/dev.js: nats-server with its file store,
+ * the API and 2 workers, LOG_LEVEL info with logs to files), with accounts on a real plan of
+ * config/plans.json (default `enterprise`), whose rate and quota are counted as for any partner.
+ *
+ * - sequential: N (default 150) 3-customer tasks one after another from one account; per task the
+ *   time from the submit's start to the first poll that shows the result (polls back to back),
+ *   minus the solve time the result reports. p50 / p95.
+ * - burst: N (default 400) such tasks submitted at once (32 lanes), spread round-robin over K
+ *   (default 4) fresh accounts on the same plan, then polled until all are solved: tasks per second
+ *   from the first submit to the last result; none may be missing and none refused. Several
+ *   accounts because enterprise's 1,200 submits a minute is one partner's limit: K partners on
+ *   the plan, each well within its own rate, is the load the service must clear.
+ *
+ * Per phase it prints CPU ms per task of each process (from /proc, all threads): the API, the
+ * workers, nats-server and the `make run` supervisor (which copies the services' logs to files).
+ */
+import { appendFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { profileTable } from "./pipeline-profile.js";
+import { cpuMsOf } from "./pipeline-cost.js";
+import { startPartnerService, type PartnerService } from "./partner-service.js";
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== "pipeline-partner"),
+  options: {
+    sequential: { type: "string", default: "150" },
+    burst: { type: "string", default: "400" },
+    accounts: { type: "string", default: "4" },
+    plan: { type: "string", default: "enterprise" },
+    "plans-file": { type: "string" },
+    workers: { type: "string", default: "2" },
+    profile: { type: "boolean", default: false },
+    "cpu-prof": { type: "string" },
+  },
+});
+const SEQUENTIAL = Number(values.sequential);
+const BURST = Number(values.burst);
+const ACCOUNTS = Math.max(1, Number(values.accounts));
+const WORKERS = Number(values.workers);
+const PROFILE_FILE = values.profile ? join(mkdtempSync(join(tmpdir(), "partner-profile-")), "stages.jsonl") : null;
+const CPU_PROF_DIR = values["cpu-prof"];
+const stage = (task: string, name: string, at: number) => {
+  if (PROFILE_FILE) appendFileSync(PROFILE_FILE, `${JSON.stringify({ task, stage: name, at: performance.timeOrigin + at })}\n`);
+};
+
+const TINY = JSON.stringify({
+  node_num: 4,
+  vehicle_num: 1,
+  distance_matrix: [
+    [0, 3, 4, 5],
+    [3, 0, 2, 4],
+    [4, 2, 0, 3],
+    [5, 4, 3, 0],
+  ],
+  start_nodes: [0],
+  end_nodes: [0],
+  node_demands: [0, 1, 2, 1],
+  vehicles_capacity: [10],
+  time_limit_seconds: 1,
+});
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+interface Poll {
+  success: boolean;
+  result: { status?: string; time?: number } | null;
+}
+
+type Cpu = Record<"api" | "workers" | "nats" | "supervisor", number>;
+
+function cpuSnapshot(service: PartnerService): Cpu {
+  const { pids } = service;
+  return {
+    api: cpuMsOf(pids.api),
+    workers: pids.workers.reduce((s, p) => s + cpuMsOf(p), 0),
+    nats: cpuMsOf(pids.nats),
+    supervisor: cpuMsOf(pids.supervisor),
+  };
+}
+
+function cpuRow(phase: string, tasks: number, before: Cpu, after: Cpu, note: string): string {
+  const keys = ["api", "workers", "nats", "supervisor"] as const;
+  const per = (k: (typeof keys)[number]) => (after[k] - before[k]) / tasks;
+  const total = keys.reduce((s, k) => s + per(k), 0);
+  return `| ${phase} | ${tasks} | ${keys.map((k) => per(k).toFixed(2)).join(" | ")} | ${total.toFixed(2)} | ${note} |`;
+}
+
+const service = await startPartnerService(WORKERS, {
+  ...(values["plans-file"] ? { PLANS_FILE: values["plans-file"] } : {}),
+  ...(PROFILE_FILE ? { PIPELINE_PROFILE_FILE: PROFILE_FILE } : {}),
+  ...(CPU_PROF_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROF_DIR}` } : {}),
+});
+let polls = 0;
+let refused = 0;
+try {
+  const headersOf = async (user: string) => ({ ...(await service.account(user, values.plan)), "content-type": "application/json" });
+  const submit = async (h: Record<string, string>): Promise<string> => {
+    const res = await fetch(`${service.baseUrl}/api/v1/solve`, { method: "POST", headers: h, body: TINY });
+    const json = (await res.json()) as { request_id: string };
+    if (res.status !== 200) {
+      refused++;
+      throw new Error(`submit answered ${res.status}: ${JSON.stringify(json)}`);
+    }
+    return json.request_id;
+  };
+  const poll = async (h: Record<string, string>, id: string): Promise<Poll> => {
+    polls++;
+    const res = await fetch(`${service.baseUrl}/api/v1/solve/result/${id}`, { headers: h });
+    return (await res.json()) as Poll;
+  };
+  const finished = (p: Poll) => !p.success || p.result?.status === "solved";
+
+  const seqHeaders = await headersOf("partner-seq");
+  // Warm-up: JIT, connections, the solver threads, this account's cached counters.
+  for (let i = 0; i < 20; i++) {
+    const id = await submit(seqHeaders);
+    while (!finished(await poll(seqHeaders, id)));
+  }
+  const burstHeaders = await Promise.all(Array.from({ length: ACCOUNTS }, (_, i) => headersOf(`partner-burst-${i}`)));
+
+  const IDLE_MS = 2000;
+  const idleCpu = cpuSnapshot(service);
+  await new Promise((r) => setTimeout(r, IDLE_MS));
+  const seqCpu = cpuSnapshot(service);
+  const seqPolls = polls;
+  const seqStarted = performance.now();
+  const total: number[] = [];
+  const overhead: number[] = [];
+  const submitMs: number[] = [];
+  const sequentialIds: string[] = [];
+  for (let i = 0; i < SEQUENTIAL; i++) {
+    const t0 = performance.now();
+    const id = await submit(seqHeaders);
+    const answered = performance.now();
+    submitMs.push(answered - t0);
+    let p: Poll;
+    do p = await poll(seqHeaders, id);
+    while (!finished(p));
+    const seen = performance.now();
+    stage(id, "c.submit", t0);
+    stage(id, "c.answer", answered);
+    stage(id, "c.seen", seen);
+    sequentialIds.push(id);
+    total.push(seen - t0);
+    overhead.push(seen - t0 - (p.result?.time ?? 0) * 1000);
+  }
+  for (const xs of [total, overhead, submitMs]) xs.sort((a, b) => a - b);
+  await new Promise((r) => setTimeout(r, 300));
+  const seqWallMs = performance.now() - seqStarted;
+  const burstCpu = cpuSnapshot(service);
+  const burstPolls = polls;
+
+  const started = performance.now();
+  const submitted: { id: string; h: Record<string, string> }[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next < BURST) {
+        const h = burstHeaders[next++ % ACCOUNTS]!;
+        submitted.push({ id: await submit(h), h });
+      }
+    }),
+  );
+  const submittedMs = performance.now() - started;
+  const pending = new Map(submitted.map((s) => [s.id, s.h]));
+  const deadline = Date.now() + 120_000;
+  while (pending.size > 0 && Date.now() < deadline) {
+    const batch = [...pending];
+    let k = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (k < batch.length) {
+          const [id, h] = batch[k++]!;
+          if (finished(await poll(h, id))) pending.delete(id);
+        }
+      }),
+    );
+  }
+  const burstMs = performance.now() - started;
+  await new Promise((r) => setTimeout(r, 300));
+  const endCpu = cpuSnapshot(service);
+
+  const f = (x: number) => x.toFixed(1);
+  console.log(
+    `pipeline-partner: make run's service (dist/, ${WORKERS} workers, LOG_LEVEL info), plan '${values.plan}', ` +
+      `3-customer tasks; load average before: ${(await import("node:os")).loadavg()[0]!.toFixed(2)}`,
+  );
+  console.log(`| measure | p50 | p95 |`);
+  console.log(`|---|---:|---:|`);
+  console.log(`| submit -> result seen (ms), ${SEQUENTIAL} sequential | ${f(pct(total, 50))} | ${f(pct(total, 95))} |`);
+  console.log(`| overhead beyond solve (ms) | ${f(pct(overhead, 50))} | ${f(pct(overhead, 95))} |`);
+  console.log(`| of which: the submit's answer (ms) | ${f(pct(submitMs, 50))} | ${f(pct(submitMs, 95))} |`);
+  console.log(
+    `burst: ${BURST} tasks from ${ACCOUNTS} accounts submitted in ${f(submittedMs / 1000)} s, all results in ` +
+      `${f(burstMs / 1000)} s: ${(BURST / (burstMs / 1000)).toFixed(0)} tasks/s; missing ${pending.size}, refused ${refused}`,
+  );
+  console.log(`\nCPU ms per task (from /proc):`);
+  console.log(`| phase | tasks | API | workers | nats-server | make run supervisor | total | note |`);
+  console.log(`|---|---:|---:|---:|---:|---:|---:|---|`);
+  console.log(cpuRow("idle (per second)", IDLE_MS / 1000, idleCpu, seqCpu, "no task"));
+  console.log(
+    cpuRow(
+      "sequential",
+      SEQUENTIAL,
+      seqCpu,
+      burstCpu,
+      `${((burstPolls - seqPolls) / SEQUENTIAL).toFixed(2)} polls/task, ${(seqWallMs / 1000).toFixed(1)} s`,
+    ),
+  );
+  console.log(cpuRow("burst", BURST, burstCpu, endCpu, `${((polls - burstPolls) / BURST).toFixed(2)} polls/task, ${f(burstMs / 1000)} s`));
+  if (PROFILE_FILE) {
+    await new Promise((r) => setTimeout(r, 500));
+    console.log(`\nprofile of the ${SEQUENTIAL} sequential tasks (${PROFILE_FILE}):\n${profileTable(PROFILE_FILE, sequentialIds)}`);
+  }
+  if (pending.size > 0 || refused > 0) process.exitCode = 1;
+} finally {
+  await service.stop();
+  if (CPU_PROF_DIR) console.log(`CPU profiles in ${CPU_PROF_DIR}`);
+}
