@@ -32,8 +32,11 @@ export interface SolveOptions {
   selection?: readonly SelectionRule[];
   /** Told when the search starts, to follow it (progress reports, best so far). */
   observer?: SolveObserver;
-  /** Filled in after solving: the strategy's iteration count (benchmarks report iterations/s). */
-  stats?: { iterations: number };
+  /**
+   * Filled in after solving: the strategy's iteration count (benchmarks report iterations/s) and
+   * the seconds spent after the strategy returned (completing, judging, formatting).
+   */
+  stats?: { iterations: number; postSolveSeconds?: number };
   /** Search settings that replace the family's own (strategies/settings.ts): benchmarks only, never the service. */
   settings?: SettingsOverride;
 }
@@ -159,26 +162,33 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
     };
     return formatResult(problem, candidate, candidateScore, meta);
   });
+  // After the search: complete, judge and format its answer (timed apart for benchmarks).
+  const answerOutcome = (searched: Solution): SolveOutcome => {
+    // Customers the search left out that fit somewhere (required ones anywhere, optional ones
+    // below their penalty) are placed before the plan is judged.
+    completePlan(problem, searched);
+    // A re-plan keeps routes on the vehicles that had most of their stops, where vehicles are alike.
+    const solution = plan ? alignWithPlan(problem, request, searched, plan) : searched;
+    if (options.stats) options.stats.iterations = budget.iterationCount;
+    const found = evaluateSolution(problem, solution);
+    const foundFeasible = judgeSolution(problem, solution, found).feasible;
+    // Never costlier than a feasible given plan, whatever the strategy answered, on the objective
+    // searched; under the default reassignment price the answer is the cheapest within its moves, and
+    // the given plan moves none, so that comparison is on the cost without the price.
+    const judgedOn = searchProblem.reassignment?.movedShare === undefined ? searchProblem : problem;
+    const searchedCost = judgedOn === problem ? found.cost : evaluateSolution(judgedOn, solution).cost;
+    const given = keepCheaperPlan(judgedOn, plan, foundFeasible ? searchedCost : null);
+    const answer = given ? { solution: given.solution, score: evaluateSolution(problem, given.solution) } : { solution, score: found };
+    if (!given && !foundFeasible) {
+      const why = violationReasons(problem, found, { solution, proven });
+      return fail(`No feasible solution found within the time limit: ${why.join("; ")}`, why, strategy.name);
+    }
+    return { status: "solved", result: formatResult(problem, answer.solution, answer.score, meta(strategy.name, budget.iterationCount)) };
+  };
   // A search that finds no feasible solution goes through the feasibility phase before failing.
   const searched = solveFeasibly(strategy, searchProblem, budget, plan ?? undefined, polishRoutes);
-  // Customers the search left out that fit somewhere (required ones anywhere, optional ones
-  // below their penalty) are placed before the plan is judged.
-  completePlan(problem, searched);
-  // A re-plan keeps routes on the vehicles that had most of their stops, where vehicles are alike.
-  const solution = plan ? alignWithPlan(problem, request, searched, plan) : searched;
-  if (options.stats) options.stats.iterations = budget.iterationCount;
-  const found = evaluateSolution(problem, solution);
-  const foundFeasible = judgeSolution(problem, solution, found).feasible;
-  // Never costlier than a feasible given plan, whatever the strategy answered, on the objective
-  // searched; under the default reassignment price the answer is the cheapest within its moves, and
-  // the given plan moves none, so that comparison is on the cost without the price.
-  const judgedOn = searchProblem.reassignment?.movedShare === undefined ? searchProblem : problem;
-  const searchedCost = judgedOn === problem ? found.cost : evaluateSolution(judgedOn, solution).cost;
-  const given = keepCheaperPlan(judgedOn, plan, foundFeasible ? searchedCost : null);
-  const answer = given ? { solution: given.solution, score: evaluateSolution(problem, given.solution) } : { solution, score: found };
-  if (!given && !foundFeasible) {
-    const why = violationReasons(problem, found, { solution, proven });
-    return fail(`No feasible solution found within the time limit: ${why.join("; ")}`, why, strategy.name);
-  }
-  return { status: "solved", result: formatResult(problem, answer.solution, answer.score, meta(strategy.name, budget.iterationCount)) };
+  const solvedAt = performance.now();
+  const outcome = answerOutcome(searched);
+  if (options.stats) options.stats.postSolveSeconds = (performance.now() - solvedAt) / 1000;
+  return outcome;
 }
