@@ -1,4 +1,5 @@
 import { Budget } from "../../strategies/core/budget.js";
+import { evaluateAnswer } from "../../strategies/core/answer-evaluation.js";
 import { evaluateSolution } from "../../strategies/core/evaluator.js";
 import { solveFeasibly } from "../../strategies/core/feasibility.js";
 import { polishRoutes } from "../../strategies/ils/workspace-search.js";
@@ -6,9 +7,9 @@ import { findStrategy } from "../../strategies/registry.js";
 import { selectStrategy, type SelectionRule } from "../../strategies/select.js";
 import { compileRequest } from "./compile-request.js";
 import { infeasibilities, type Infeasibility } from "./diagnostics.js";
-import { violationReasons } from "./violations.js";
-import { formatResult, type SolvedResultObject } from "./format-result.js";
-import { judgeSolution } from "./route-rules.js";
+import { answerViolationReasons } from "./violations.js";
+import { formatAnswer, type SolvedResultObject } from "./format-result.js";
+import { judgeAnswer } from "./route-rules.js";
 import { completePlan } from "./complete-plan.js";
 import { alignWithPlan } from "./align-plan.js";
 import type { SolveRequestInput } from "./request-types.js";
@@ -114,8 +115,8 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
   // Evaluate only: the given plan as it is, scored by the same evaluator as every answer.
   if (plan && maxIterations === 0) {
     const judged = judgePlan(problem, plan);
-    if (judged.feasible) return { status: "solved", result: formatResult(problem, plan, judged.score, meta(EVALUATE_ONLY, 0)) };
-    const why = planViolationReasons(problem, plan, judged.score, proven);
+    if (judged.feasible) return { status: "solved", result: formatAnswer(problem, judged.answer, meta(EVALUATE_ONLY, 0)) };
+    const why = planViolationReasons(problem, judged.answer, proven);
     return fail(`The given plan (initial_routes) is infeasible: ${why.join("; ")}`, why, EVALUATE_ONLY, proven);
   }
   const reasons = proven.filter((i) => !i.may_be_unassigned).map((i) => i.message);
@@ -145,8 +146,8 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
   const seconds = Math.max(0.05, options.timeLimitSeconds - elapsed - RESERVED_SECONDS);
   const budget = Budget.forSeconds(seconds, seed, maxIterations, options.shouldAbort, options.settings);
   options.observer?.searchStarted(budget, strategy.name, (candidate) => {
-    const candidateScore = evaluateSolution(problem, candidate);
-    if (!judgeSolution(problem, candidate, candidateScore).feasible) return null;
+    const evaluated = evaluateAnswer(problem, candidate);
+    if (!judgeAnswer(problem, evaluated).feasible) return null;
     // Progress reports price few insertions: the final result prices them all.
     const meta = {
       requestId: options.requestId,
@@ -160,7 +161,7 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
       proven,
       pricingBudget: PROGRESS_PRICING_BUDGET,
     };
-    return formatResult(problem, candidate, candidateScore, meta);
+    return formatAnswer(problem, evaluated, meta);
   });
   // After the search: complete, judge and format its answer (timed apart for benchmarks).
   const answerOutcome = (searched: Solution): SolveOutcome => {
@@ -170,20 +171,20 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
     // A re-plan keeps routes on the vehicles that had most of their stops, where vehicles are alike.
     const solution = plan ? alignWithPlan(problem, request, searched, plan) : searched;
     if (options.stats) options.stats.iterations = budget.iterationCount;
-    const found = evaluateSolution(problem, solution);
-    const foundFeasible = judgeSolution(problem, solution, found).feasible;
+    const found = evaluateAnswer(problem, solution);
+    const foundFeasible = judgeAnswer(problem, found).feasible;
     // Never costlier than a feasible given plan, whatever the strategy answered, on the objective
     // searched; under the default reassignment price the answer is the cheapest within its moves, and
     // the given plan moves none, so that comparison is on the cost without the price.
     const judgedOn = searchProblem.reassignment?.movedShare === undefined ? searchProblem : problem;
-    const searchedCost = judgedOn === problem ? found.cost : evaluateSolution(judgedOn, solution).cost;
+    const searchedCost = judgedOn === problem ? found.score.cost : evaluateSolution(judgedOn, solution).cost;
     const given = keepCheaperPlan(judgedOn, plan, foundFeasible ? searchedCost : null);
-    const answer = given ? { solution: given.solution, score: evaluateSolution(problem, given.solution) } : { solution, score: found };
     if (!given && !foundFeasible) {
-      const why = violationReasons(problem, found, { solution, proven });
+      const why = answerViolationReasons(problem, found, proven);
       return fail(`No feasible solution found within the time limit: ${why.join("; ")}`, why, strategy.name);
     }
-    return { status: "solved", result: formatResult(problem, answer.solution, answer.score, meta(strategy.name, budget.iterationCount)) };
+    const answer = !given ? found : judgedOn === problem ? given : evaluateAnswer(problem, given.solution);
+    return { status: "solved", result: formatAnswer(problem, answer, meta(strategy.name, budget.iterationCount)) };
   };
   // A search that finds no feasible solution goes through the feasibility phase before failing.
   const searched = solveFeasibly(strategy, searchProblem, budget, plan ?? undefined, polishRoutes);
