@@ -11,12 +11,17 @@
 import path from "node:path";
 import ts from "typescript";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
+const rootAt = process.argv.indexOf("--root");
+/** `--root DIR`: another checkout's src/ and strategies/ (e.g. main's, to count before a change). */
+const ROOT = rootAt > 0 ? path.resolve(process.argv[rootAt + 1]!) : path.resolve(import.meta.dirname, "..");
 const ENTRY = path.join(ROOT, "src/problem/solve-request.ts");
 /** Files of strategies/core whose functions evaluate routes (times, loads, rules, costs). */
 const EVALUATION_FILE = /strategies\/core\/(evaluator|evaluate-[\w-]+|answer-[\w-]+|schedule|travel-schedule|travel-score)\.ts$/;
 /** Iterated expressions that are a route, a plan's routes or a schedule's rows. */
 const ROUTE_LIKE = /\b(route|routes|customers|nodes|schedule|stops|onBoard|profile)\b/;
+/** What a loop reads when it computes times, loads or costs again: the problem's per-node data or the evaluator. */
+const RECOMPUTES =
+  /\b(demand|pickup|shipmentLoad|extraDemand|twStartMin|twEndMin|serviceMin|release|home|legMinutes|distanceBetween|evaluateRoute|evaluateSolution|reassignedCount)\b/;
 
 const program = ts.createProgram([ENTRY], { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, strict: true });
 const checker = program.getTypeChecker();
@@ -46,18 +51,24 @@ function callsIn(node: ts.Node, found: (ts.CallExpression | ts.NewExpression)[] 
   return found;
 }
 
-/** Whether a function body loops over a route, the routes or a schedule's rows. */
+/**
+ * Whether a function body walks a route, the routes or a schedule's rows and recomputes on the
+ * way (its loop reads the problem's per-node data or calls the evaluator).
+ */
 function walksRoutes(fn: FunctionLike): boolean {
   let walks = false;
   const visit = (node: ts.Node): void => {
     if (walks) return;
-    if (ts.isForOfStatement(node) && ROUTE_LIKE.test(node.expression.getText())) walks = true;
-    if (ts.isForStatement(node) && node.condition && ROUTE_LIKE.test(node.condition.getText())) walks = true;
+    if (ts.isForOfStatement(node) && ROUTE_LIKE.test(node.expression.getText()) && RECOMPUTES.test(node.statement.getText())) walks = true;
+    if (ts.isForStatement(node) && node.condition && ROUTE_LIKE.test(node.condition.getText()) && RECOMPUTES.test(node.statement.getText()))
+      walks = true;
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
       const method = node.expression.name.text;
+      const body = node.arguments[0]?.getText() ?? "";
       if (
         ["forEach", "map", "filter", "some", "every", "reduce", "flatMap"].includes(method) &&
-        ROUTE_LIKE.test(node.expression.expression.getText())
+        ROUTE_LIKE.test(node.expression.expression.getText()) &&
+        RECOMPUTES.test(body)
       )
         walks = true;
     }
@@ -104,6 +115,8 @@ console.log(
   JSON.stringify({
     stops: stops.size,
     files: files.size,
+    srcProblemStops: [...stops.keys()].filter((k) => k.startsWith("src/problem/")).length,
+    srcProblemFiles: [...files].filter((f) => f.startsWith("src/problem/")).length,
     climbs: climbs.length,
     routeEvaluationsFromSrcProblem: evaluatorCalls.length,
     srcProblemWalks: walks.length,

@@ -1,5 +1,4 @@
 import type { AnswerEvaluation, ShipmentBreach } from "../../strategies/core/answer-evaluation.js";
-import { overloadedOnBoard } from "../../strategies/core/evaluate-breaches.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { amountNumber, listedItems } from "./message-numbers.js";
 
@@ -20,7 +19,7 @@ export function loadViolationReasons(p: CompiledProblem, answer: AnswerEvaluatio
   const extraOver = Array.from({ length: rules.extraDims }, () => ({ routes: [] as string[], excess: 0 }));
   answer.routes.forEach(({ vehicle: v, route, loads }) => {
     if (!loads) return;
-    if (overloadedOnBoard(p, v, loads)) {
+    if (loads.overloaded) {
       const at = loads.peakAt;
       const after = at <= route.length ? route[at - 1] : p.endNode[v];
       overloaded.push(

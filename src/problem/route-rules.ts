@@ -1,5 +1,4 @@
 import { evaluateAnswer, type AnswerEvaluation } from "../../strategies/core/answer-evaluation.js";
-import { breaksAny } from "../../strategies/core/evaluate-breaches.js";
 import type { SolutionScore } from "../../strategies/core/evaluator.js";
 import { unservedNodes } from "../../strategies/core/evaluate-rules.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
@@ -27,7 +26,7 @@ export function judgeAnswer(p: CompiledProblem, answer: AnswerEvaluation): Judge
   let feasible = s.routes.length === p.vehicleCount && score.duplicated.length === 0 && unservedRequired.length === 0;
   for (let v = 0; feasible && v < p.vehicleCount; v++) {
     const route = answer.routes[v]!;
-    if (route.foreignNodes.length > 0 || !route.score.feasible || breaksAny(route.rules)) feasible = false;
+    if (route.foreignNodes.length > 0 || !route.acceptable) feasible = false;
   }
   return { feasible, unserved, unservedRequired };
 }

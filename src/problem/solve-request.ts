@@ -1,6 +1,5 @@
 import { Budget } from "../../strategies/core/budget.js";
 import { evaluateAnswer } from "../../strategies/core/answer-evaluation.js";
-import { evaluateSolution } from "../../strategies/core/evaluator.js";
 import { solveFeasibly } from "../../strategies/core/feasibility.js";
 import { polishRoutes } from "../../strategies/ils/workspace-search.js";
 import { findStrategy } from "../../strategies/registry.js";
@@ -11,7 +10,7 @@ import { answerViolationReasons } from "./violations.js";
 import { formatAnswer, type SolvedResultObject } from "./format-result.js";
 import { judgeAnswer } from "./route-rules.js";
 import { completePlan } from "./complete-plan.js";
-import { alignWithPlan } from "./align-plan.js";
+import { alignAnswer } from "./align-plan.js";
 import type { SolveRequestInput } from "./request-types.js";
 import { solverVersion } from "./solver-version.js";
 import { initialSolution } from "./compile-plan.js";
@@ -168,22 +167,20 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
     // Customers the search left out that fit somewhere (required ones anywhere, optional ones
     // below their penalty) are placed before the plan is judged.
     completePlan(problem, searched);
-    // A re-plan keeps routes on the vehicles that had most of their stops, where vehicles are alike.
-    const solution = plan ? alignWithPlan(problem, request, searched, plan) : searched;
     if (options.stats) options.stats.iterations = budget.iterationCount;
-    const found = evaluateAnswer(problem, solution);
+    // A re-plan keeps routes on the vehicles that had most of their stops, where vehicles are alike.
+    const found = plan ? alignAnswer(problem, request, evaluateAnswer(problem, searched), plan) : evaluateAnswer(problem, searched);
     const foundFeasible = judgeAnswer(problem, found).feasible;
-    // Never costlier than a feasible given plan, whatever the strategy answered, on the objective
-    // searched; under the default reassignment price the answer is the cheapest within its moves, and
-    // the given plan moves none, so that comparison is on the cost without the price.
-    const judgedOn = searchProblem.reassignment?.movedShare === undefined ? searchProblem : problem;
-    const searchedCost = judgedOn === problem ? found.score.cost : evaluateSolution(judgedOn, solution).cost;
-    const given = keepCheaperPlan(judgedOn, plan, foundFeasible ? searchedCost : null);
+    // Never costlier than a feasible given plan, whatever the strategy answered. Both are scored on
+    // `problem`: under a re-plan's default reassignment price (which only steers the search) the
+    // answer is the cheapest within its moves, and the given plan moves none, so that comparison
+    // is on the cost without the price.
+    const given = keepCheaperPlan(problem, plan, foundFeasible ? found.score.cost : null);
     if (!given && !foundFeasible) {
       const why = answerViolationReasons(problem, found, proven);
       return fail(`No feasible solution found within the time limit: ${why.join("; ")}`, why, strategy.name);
     }
-    const answer = !given ? found : judgedOn === problem ? given : evaluateAnswer(problem, given.solution);
+    const answer = given ?? found;
     return { status: "solved", result: formatAnswer(problem, answer, meta(strategy.name, budget.iterationCount)) };
   };
   // A search that finds no feasible solution goes through the feasibility phase before failing.

@@ -33,10 +33,10 @@ export function tripDetails(p: CompiledProblem, evaluated: RouteEvaluation): Par
       trip = open(stop.node, stop.leave);
       continue;
     }
-    const c = stop.node;
     trip.stops++;
-    trip.load = withoutDust(trip.load + p.demand[c]!);
-    if (trips.release) trip.release_minutes = Math.max(trip.release_minutes ?? 0, trips.release[c]!);
+    // The evaluator's load is the trip's so far: it starts again at 0 at each reload stop.
+    trip.load = withoutDust(stop.load);
+    if (trips.release) trip.release_minutes = Math.max(trip.release_minutes ?? 0, trips.release[stop.node]!);
   }
   list.push(trip);
   const limit = trips.maxReloads[evaluated.vehicle]!;

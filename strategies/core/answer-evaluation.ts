@@ -1,4 +1,5 @@
 import {
+  breaksAny,
   loadBreaches,
   routeBreaches,
   shipmentBreaches,
@@ -40,6 +41,8 @@ export interface RouteEvaluation {
   costs: CostTerms;
   /** Skills, shifts, working hours and route limits (all nothing without those rules). */
   rules: RuleBreaches;
+  /** The evaluator finds the route feasible and it breaks none of `rules`: the service accepts it. */
+  acceptable: boolean;
   /** Load rules, for a non-empty route of a problem that has them; null otherwise. */
   loads: LoadBreaches | null;
   /** The route's stops that the given plan had on another vehicle, in route order, with that vehicle. */
@@ -98,6 +101,7 @@ function evaluateRouteOf(
     reassignment: p.reassignment ? p.reassignment.price * reassigned.length : 0,
     total: score.cost,
   };
+  const rules = routeBreaches(p, v, route, score);
   return {
     vehicle: v,
     route,
@@ -105,7 +109,8 @@ function evaluateRouteOf(
     schedule,
     stops: evaluateStops(p, v, schedule),
     costs,
-    rules: routeBreaches(p, v, route, score),
+    rules,
+    acceptable: score.feasible && !breaksAny(rules),
     loads: p.loads && used ? loadBreaches(p, p.loads, v, route, schedule) : null,
     reassigned,
     foreignNodes,

@@ -62,6 +62,8 @@ export interface LoadBreaches {
   /** The most on board in the first dimension, and the schedule position where it is first reached (0: leaving the start). */
   peakOnBoard: number;
   peakAt: number;
+  /** The peak is above the vehicle's capacity. */
+  overloaded: boolean;
   /** Under pickups_after_deliveries: the first pickup node and a delivery node after it, or null. */
   pickupBeforeDelivery: [number, number] | null;
   /** Per extra dimension, the route's total delivered. */
@@ -87,12 +89,8 @@ export function loadBreaches(
     if (load > peakOnBoard) [peakOnBoard, peakAt] = [load, i];
   });
   const pickupBeforeDelivery = rules.pickupsAfterDeliveries ? firstPickupBeforeDelivery(p, rules, route) : null;
-  return { peakOnBoard, peakAt, pickupBeforeDelivery, extraDelivered: [...(profile.extraOnBoard![0] ?? [])] };
-}
-
-/** Whether a route's load breaches break capacity on board in the first dimension. */
-export function overloadedOnBoard(p: CompiledProblem, v: number, b: LoadBreaches): boolean {
-  return b.peakOnBoard > p.capacity[v]! + EPS_LOAD;
+  const overloaded = peakOnBoard > p.capacity[v]! + EPS_LOAD;
+  return { peakOnBoard, peakAt, overloaded, pickupBeforeDelivery, extraDelivered: [...(profile.extraOnBoard![0] ?? [])] };
 }
 
 /** The loads on board along a route from its start node to its end node, every node walked in one pass. */
