@@ -20,8 +20,10 @@ const EVALUATION_FILE = /strategies\/core\/(evaluator|evaluate-[\w-]+|answer-[\w
 /** Iterated expressions that are a route, a plan's routes or a schedule's rows. */
 const ROUTE_LIKE = /\b(route|routes|customers|nodes|schedule|stops|onBoard|profile)\b/;
 /** What a loop reads when it computes times, loads or costs again: the problem's per-node data or the evaluator. */
-const RECOMPUTES =
-  /\b(demand|pickup|shipmentLoad|extraDemand|twStartMin|twEndMin|serviceMin|release|home|legMinutes|distanceBetween|evaluateRoute|evaluateSolution|reassignedCount)\b/;
+const RECOMPUTES = new RegExp(
+  "\\b(demand|pickup|shipmentLoad|extraDemand|twStartMin|twEndMin|serviceMin|release|home|" +
+    "legMinutes|distanceBetween|evaluateRoute|evaluateSolution|reassignedCount)\\b",
+);
 
 const program = ts.createProgram([ENTRY], { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, strict: true });
 const checker = program.getTypeChecker();

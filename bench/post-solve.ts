@@ -4,10 +4,14 @@
  * (several depots, a mixed fleet, windows) as it is, and with every tenth customer optional
  * (its `unassigned` entries priced). A fixed iteration count keeps the answer the same from run to
  * run, so only the post-solve phase is compared; the median of `--runs` runs per request.
+ * `--against DIR` runs another checkout's solveRequest (one that reports postSolveSeconds, e.g. a
+ * `git archive` of an earlier commit inside this tree) alternately with this one in the same
+ * process, and prints the ratio of the medians.
  *
- *   taskset -c 1 node --import tsx bench/post-solve.ts [--runs 7] [--customers 1000]
+ *   taskset -c 1 node --import tsx bench/post-solve.ts [--runs 7] [--customers 1000] [--against DIR]
  */
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { solveRequest } from "../src/problem/solve-request.js";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
@@ -19,8 +23,15 @@ const { values } = parseArgs({
     customers: { type: "string", default: "1000" },
     iterations: { type: "string", default: "200" },
     shared: { type: "string", default: "/work/shared/benchmarks" },
+    against: { type: "string" },
   },
 });
+type Solve = typeof solveRequest;
+const solvers: [string, Solve][] = [["this", solveRequest]];
+if (values.against) {
+  const other = (await import(pathToFileURL(resolve(values.against, "src/problem/solve-request.ts")).href)) as { solveRequest: Solve };
+  solvers.unshift([values.against, other.solveRequest]);
+}
 const runs = Number(values.runs);
 const customers = Number(values.customers);
 
@@ -37,20 +48,26 @@ for (const [name, request] of [
   ["rich-xxl-1000", rich],
   ["rich-xxl-1000-optional", optional],
 ] as const) {
-  const seconds: number[] = [];
+  const seconds = solvers.map((): number[] => []);
   let status = "";
+  // Alternating, so that both meet the same load of a shared machine.
   for (let k = 0; k < runs; k++) {
-    const stats: { iterations: number; postSolveSeconds?: number } = { iterations: 0 };
-    const outcome = solveRequest(request, {
-      requestId: "post-solve",
-      timeLimitSeconds: 120,
-      seed: 1,
-      maxIterations: Number(values.iterations),
-      stats,
+    solvers.forEach(([, solve], i) => {
+      const stats: { iterations: number; postSolveSeconds?: number } = { iterations: 0 };
+      const outcome = solve(request, {
+        requestId: "post-solve",
+        timeLimitSeconds: 120,
+        seed: 1,
+        maxIterations: Number(values.iterations),
+        stats,
+      });
+      status = outcome.status;
+      seconds[i]!.push(stats.postSolveSeconds ?? Number.NaN);
     });
-    status = outcome.status;
-    seconds.push(stats.postSolveSeconds ?? Number.NaN);
   }
-  const ms = seconds.map((s) => (s * 1000).toFixed(1)).join(" ");
-  console.log(`${name}: ${status}, post-solve median ${(median(seconds) * 1000).toFixed(1)} ms over ${runs} runs (${ms})`);
+  solvers.forEach(([who], i) => {
+    const ms = seconds[i]!.map((s) => (s * 1000).toFixed(1)).join(" ");
+    console.log(`${name} (${who}): ${status}, post-solve median ${(median(seconds[i]!) * 1000).toFixed(1)} ms over ${runs} runs (${ms})`);
+  });
+  if (solvers.length === 2) console.log(`${name}: this / ${solvers[0]![0]} = ${(median(seconds[1]!) / median(seconds[0]!)).toFixed(2)}`);
 }

@@ -59,7 +59,12 @@ export function loadViolationReasons(p: CompiledProblem, answer: AnswerEvaluatio
 
 function shipmentMessage(b: ShipmentBreach): string {
   if (b.kind === "half") return `shipment ${b.shipment}: node ${b.served} served, its partner node ${b.missing} not`;
-  if (b.kind === "split")
-    return `shipment ${b.shipment}: pickup node ${b.pickup} on vehicle ${b.pickupVehicle}, delivery node ${b.delivery} on vehicle ${b.deliveryVehicle}`;
+  if (b.kind === "split") {
+    const [pickup, delivery] = [
+      `pickup node ${b.pickup} on vehicle ${b.pickupVehicle}`,
+      `delivery node ${b.delivery} on vehicle ${b.deliveryVehicle}`,
+    ];
+    return `shipment ${b.shipment}: ${pickup}, ${delivery}`;
+  }
   return `shipment ${b.shipment}: delivery node ${b.delivery} before pickup node ${b.pickup} on vehicle ${b.vehicle}`;
 }

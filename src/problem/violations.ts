@@ -14,7 +14,7 @@ type Infeasibility = components["schemas"]["Infeasibility"];
  * of a search that ended infeasible. With the constraint fields (`rules`), the solution and the
  * pre-check's proofs name the reason of a required customer left out, and the route limits broken.
  * With load rules (pickups, shipments, extra dimensions) the capacity rule is the one on board,
- * told from the solution by loadViolationReasons.
+ * read off the evaluation's load breaches by loadViolationReasons.
  */
 export function violationReasons(
   p: CompiledProblem,
