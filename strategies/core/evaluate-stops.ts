@@ -31,6 +31,9 @@ export interface StopEvaluation {
   end: boolean;
   /** The evaluator's cumulative load after this position (the current trip's, with several trips). */
   load: number;
+  /** With load rules: on board after this position, first dimension and the extra ones (absent past an open route's end). */
+  onBoard?: number;
+  extraOnBoard?: readonly number[];
 }
 
 /**
@@ -61,6 +64,8 @@ export function evaluateStops(p: CompiledProblem, v: number, schedule: RouteSche
       end,
       load: schedule.loads[k]!,
     };
+    if (schedule.onBoard && k < schedule.onBoard.length) stop.onBoard = schedule.onBoard[k]!;
+    if (schedule.extraOnBoard && k < schedule.extraOnBoard.length) stop.extraOnBoard = schedule.extraOnBoard[k]!;
     if (t) {
       stop.driveMinutes = legMinutes(p, v, nodes[k - 1]!, node);
       stop.begin = end ? arrive : reload ? stop.leave : (schedule.begin?.[k] ?? Math.max(arrive, t.twStartMin[node]!));

@@ -221,6 +221,12 @@ describe("the answer evaluated once (strategies/core/answer-evaluation.ts), read
     const onBoard = full.schedule.onBoard!;
     expect(full.loads!.peakOnBoard).to.equal(Math.max(0, ...onBoard));
     expect(onBoard[full.loads!.peakAt]).to.equal(full.loads!.peakOnBoard);
+    // Per stop, what is on board after it: every delivery still to make, plus what was picked up.
+    let carried = routes[0]!.reduce((sum, c) => sum + p.demand[c]!, 0);
+    full.stops.slice(0, -1).forEach((stop) => {
+      carried += p.loads!.pickup[stop.node]! + p.loads!.shipmentLoad[stop.node]! - p.demand[stop.node]!;
+      expect(stop.onBoard, `on board after node ${stop.node}`).to.be.closeTo(carried, 1e-9);
+    });
     const why = answerViolationReasons(p, answer, []).join("; ");
     expect(why).to.contain(`shipment 0: pickup node ${shipment.pickup} on vehicle 1, delivery node ${shipment.delivery} on vehicle 0`);
     if (full.loads!.peakOnBoard > p.capacity[0]!) expect(why).to.contain("capacity exceeded on board");
