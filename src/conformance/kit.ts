@@ -2,13 +2,13 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Budget } from "../../strategies/core/budget.js";
 import { solverNow } from "../../strategies/core/clock.js";
-import { evaluateSolution } from "../../strategies/core/evaluator.js";
+import { evaluateAnswer } from "../../strategies/core/answer-evaluation.js";
 import { isReloadStop } from "../../strategies/core/evaluate-trips.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
 import { STRATEGY_FEATURES, type Strategy } from "../../strategies/core/strategy.js";
 import { compileRequest } from "../problem/compile-request.js";
 import { infeasibilities } from "../problem/diagnostics.js";
-import { judgeSolution } from "../problem/route-rules.js";
+import { judgeAnswer } from "../problem/route-rules.js";
 import type { SolveRequestInput } from "../problem/request-types.js";
 import { REPO_ROOT } from "../infra/repo-root.js";
 import { baseRequest, familyRequest, requestFeatures } from "./families.js";
@@ -144,8 +144,9 @@ function judge(p: CompiledProblem, s: Solution): { ok: true; cost: number } | { 
     .flatMap((route, v) => route.filter((c) => !Number.isInteger(c) || c < 0 || c >= p.nodeCount || depotInside(c, v)))
     .at(0);
   if (stray !== undefined) return { ok: false, why: `routes may hold customers only; found ${stray}` };
-  const score = evaluateSolution(p, s);
-  const verdict = judgeSolution(p, s, score);
+  const answer = evaluateAnswer(p, s);
+  const score = answer.score;
+  const verdict = judgeAnswer(p, answer);
   if (verdict.feasible) return { ok: true, cost: score.cost };
   const parts = [
     score.missing.length ? `required customers missing: ${score.missing.join(", ")}` : "",

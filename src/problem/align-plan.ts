@@ -1,4 +1,4 @@
-import { evaluateSolution } from "../../strategies/core/evaluator.js";
+import { evaluateAnswer, type AnswerEvaluation } from "../../strategies/core/answer-evaluation.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
 import type { SolveRequestInput } from "./request-types.js";
 
@@ -29,10 +29,37 @@ function interchangeable(request: SolveRequestInput): number[] {
  * A re-plan's answer with its routes handed to the vehicles that drove most of their stops in the
  * given plan, among vehicles that are interchangeable, so that a driver keeps what nothing forces
  * away from them. Only routes move between identical vehicles, so the cost is the same; the
- * result is checked with the evaluator and the answer is left as it was if anything differs.
- * The assignment is greedy by the stops in common (largest first), not an optimal matching.
+ * result is evaluated and the answer is left as it was if anything differs. The assignment is
+ * greedy by the stops in common (largest first), not an optimal matching. Returns the evaluation
+ * of the answer kept.
  */
+export function alignAnswer(
+  problem: CompiledProblem,
+  request: SolveRequestInput,
+  answer: AnswerEvaluation,
+  plan: Solution,
+): AnswerEvaluation {
+  const solution = answer.solution;
+  const routes = alignedRoutes(problem, request, solution, plan);
+  if (routes.every((route, v) => sameRoute(route, solution.routes[v]!))) return answer;
+  const before = answer.score;
+  const aligned = evaluateAnswer(problem, { routes });
+  const after = aligned.score;
+  const same = after.feasible === before.feasible && Math.abs(after.cost - before.cost) <= 1e-9 * Math.max(1, Math.abs(before.cost));
+  return same ? aligned : answer;
+}
+
+/** alignAnswer for a caller that holds the solution only: it is evaluated here. */
 export function alignWithPlan(problem: CompiledProblem, request: SolveRequestInput, solution: Solution, plan: Solution): Solution {
+  return alignAnswer(problem, request, evaluateAnswer(problem, solution), plan).solution;
+}
+
+function sameRoute(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((c, k) => c === b[k]);
+}
+
+/** Each class of interchangeable vehicles' routes, handed to the vehicles with the most stops in common. */
+function alignedRoutes(problem: CompiledProblem, request: SolveRequestInput, solution: Solution, plan: Solution): number[][] {
   const classOf = interchangeable(request);
   const previous = new Int32Array(problem.nodeCount).fill(-1);
   plan.routes.forEach((route, v) => route.forEach((c) => (previous[c] = v)));
@@ -60,9 +87,5 @@ export function alignWithPlan(problem: CompiledProblem, request: SolveRequestInp
     const freeVehicles = members.filter((v) => !vehicleTaken.has(v));
     members.filter((r) => !routeDone.has(r)).forEach((r, k) => (routes[freeVehicles[k]!] = solution.routes[r]!.slice()));
   }
-  const aligned = { routes };
-  const before = evaluateSolution(problem, solution);
-  const after = evaluateSolution(problem, aligned);
-  const same = after.feasible === before.feasible && Math.abs(after.cost - before.cost) <= 1e-9 * Math.max(1, Math.abs(before.cost));
-  return same ? aligned : solution;
+  return routes;
 }

@@ -1,18 +1,18 @@
-import { evaluateSolution, type SolutionScore } from "../../strategies/core/evaluator.js";
+import { evaluateAnswer, type AnswerEvaluation } from "../../strategies/core/answer-evaluation.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
-import { judgeSolution } from "./route-rules.js";
+import { judgeAnswer } from "./route-rules.js";
 
 /** The name a plan answered without search reports as its `strategy`. */
 export const EVALUATE_ONLY = "evaluate";
 
 /**
- * A given plan scored by the trusted evaluator, as every solve's answer is: its score, and
- * whether the service may answer it as solved (every hard rule kept, every customer it must
+ * A given plan evaluated by the trusted evaluator, as every solve's answer is: its evaluation,
+ * and whether the service may answer it as solved (every hard rule kept, every customer it must
  * serve on a route). Customers the plan leaves out stay unserved.
  */
-export function judgePlan(p: CompiledProblem, plan: Solution): { score: SolutionScore; feasible: boolean } {
-  const score = evaluateSolution(p, plan);
-  return { score, feasible: judgeSolution(p, plan, score).feasible };
+export function judgePlan(p: CompiledProblem, plan: Solution): { answer: AnswerEvaluation; feasible: boolean } {
+  const answer = evaluateAnswer(p, plan);
+  return { answer, feasible: judgeAnswer(p, answer).feasible };
 }
 
 /**
@@ -20,14 +20,10 @@ export function judgePlan(p: CompiledProblem, plan: Solution): { score: Solution
  * feasible, costs less (the promise of initial_routes, kept here for every strategy, plugins
  * included). `searchCost` is null when the search's answer is not feasible.
  */
-export function keepCheaperPlan(
-  p: CompiledProblem,
-  plan: Solution | null,
-  searchCost: number | null,
-): { solution: Solution; score: SolutionScore } | null {
+export function keepCheaperPlan(p: CompiledProblem, plan: Solution | null, searchCost: number | null): AnswerEvaluation | null {
   if (!plan) return null;
   const judged = judgePlan(p, plan);
   if (!judged.feasible) return null;
-  if (searchCost !== null && searchCost <= judged.score.cost) return null;
-  return { solution: plan, score: judged.score };
+  if (searchCost !== null && searchCost <= judged.answer.score.cost) return null;
+  return judged.answer;
 }

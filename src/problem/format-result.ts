@@ -1,13 +1,14 @@
 import type { components } from "../../generated/api.js";
-import { evaluateRoute, type RouteSchedule, type SolutionScore } from "../../strategies/core/evaluator.js";
+import { evaluateAnswer, type AnswerEvaluation } from "../../strategies/core/answer-evaluation.js";
+import type { SolutionScore } from "../../strategies/core/evaluator.js";
 import { hasBreaks, type CompiledProblem, type Solution } from "../../strategies/core/problem.js";
 import { loadResultFields, type LoadResultField } from "./load-result.js";
-import { reassignmentFields, routeReassignmentCost } from "./reassigned-stops.js";
+import { reassignmentFields } from "./reassigned-stops.js";
 import { routeDetail, type RouteDetail } from "./route-details.js";
-import { skipPenaltyTotal, unservedCustomers } from "./route-rules.js";
+import { skipPenaltyTotal } from "./route-rules.js";
 import { anyMayBeUnassigned } from "./service-diagnostics.js";
 import { unassignedEntries } from "./unassigned.js";
-import { withoutDust } from "./message-numbers.js";
+import { vehicleLabel, withoutDust } from "./message-numbers.js";
 
 type Infeasibility = components["schemas"]["Infeasibility"];
 type OnlyWhenUsed = "stopped" | "unassigned" | "skip_penalty_total" | "breaks" | "reassigned_stops" | "reassignment_cost_total";
@@ -31,50 +32,50 @@ export function clockTime(baseStartSeconds: number, minutes: number): string {
   return `${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}`;
 }
 
+/** What a result says about its making: request, strategy, timing, seed, and the pre-check's proofs. */
+export interface ResultMeta {
+  requestId: string;
+  solveSeconds: number;
+  strategy: string;
+  warnings: string[];
+  baseStartSeconds: number;
+  seed: number;
+  iterations: number;
+  solverVersion: string;
+  /** The pre-check's proven reasons: the reasons of unserved customers that have one. */
+  proven?: readonly Infeasibility[];
+  /** Route evaluations allowed for pricing the insertion of unserved customers. */
+  pricingBudget?: number;
+}
+
+/** formatAnswer for a caller that holds a solution and its score only: the solution is evaluated once here. */
+export function formatResult(p: CompiledProblem, solution: Solution, score: SolutionScore, meta: ResultMeta): SolvedResultObject {
+  return formatAnswer(p, { ...evaluateAnswer(p, solution), score }, meta);
+}
+
 /**
- * The spec's result object (2.5 plus extensions), built from the evaluator's schedule so that
+ * The spec's result object (2.5 plus extensions), read off the answer's one evaluation so that
  * cost, routes, loads and times cannot disagree.
  */
-export function formatResult(
-  p: CompiledProblem,
-  solution: Solution,
-  score: SolutionScore,
-  meta: {
-    requestId: string;
-    solveSeconds: number;
-    strategy: string;
-    warnings: string[];
-    baseStartSeconds: number;
-    seed: number;
-    iterations: number;
-    solverVersion: string;
-    /** The pre-check's proven reasons: the reasons of unserved customers that have one. */
-    proven?: readonly Infeasibility[];
-    /** Route evaluations allowed for pricing the insertion of unserved customers. */
-    pricingBudget?: number;
-  },
-): SolvedResultObject {
+export function formatAnswer(p: CompiledProblem, answer: AnswerEvaluation, meta: ResultMeta): SolvedResultObject {
+  const score = answer.score;
   const routes: Record<string, number[]> = {};
   const loads: Record<string, number[]> = {};
   const timeWindows: Record<string, [string, string][]> = {};
   const distances: number[] = [];
   const routeDetails: Record<string, RouteDetail> = {};
   let routesCost = 0;
-  const schedules = new Map<string, RouteSchedule>();
   const breaks: NonNullable<components["schemas"]["SolvedResult"]["breaks"]> = {};
-  for (let v = 0; v < p.vehicleCount; v++) {
-    const route = solution.routes[v]!;
-    if (route.length === 0) continue;
-    const label = `Vehicle ${v}`;
-    const schedule: RouteSchedule = { nodes: [], arrive: [], leave: [], loads: [] };
-    const routeScore = evaluateRoute(p, v, route, route.length, schedule);
-    routesCost += routeScore.cost;
+  for (const evaluated of answer.routes) {
+    if (evaluated.route.length === 0) continue;
+    const { vehicle: v, schedule, costs } = evaluated;
+    const label = vehicleLabel(v);
+    routesCost += costs.total;
     routes[label] = schedule.nodes;
-    schedules.set(label, schedule);
     loads[label] = schedule.loads.map(withoutDust);
-    distances.push(withoutDust(routeScore.distance));
-    routeDetails[label] = routeDetail(p, v, routeScore, schedule);
-    if (p.reassignment) routeDetails[label].reassignment_cost = routeReassignmentCost(p, v, route);
+    distances.push(withoutDust(evaluated.score.distance));
+    routeDetails[label] = routeDetail(p, evaluated);
+    if (p.reassignment) routeDetails[label].reassignment_cost = withoutDust(costs.reassignment);
     if (p.time) {
       timeWindows[label] = schedule.arrive.map((a, i) => [
         clockTime(meta.baseStartSeconds, a),
@@ -91,11 +92,11 @@ export function formatResult(
   // Requests that let customers be left out: the unserved ones with their reasons, and their
   // penalties in total_cost beside the routes' costs (route_details add up to the rest).
   const leftOut = anyMayBeUnassigned(p);
-  const unserved = leftOut ? unservedCustomers(p, solution) : [];
+  const unserved = leftOut ? answer.unserved : [];
   const skipped = leftOut ? skipPenaltyTotal(p, unserved) : 0;
   const extensions = leftOut
     ? {
-        unassigned: unassignedEntries(p, solution, unserved, meta.proven ?? [], meta.pricingBudget),
+        unassigned: unassignedEntries(p, answer, unserved, meta.proven ?? [], meta.pricingBudget),
         skip_penalty_total: withoutDust(skipped),
       }
     : {};
@@ -120,8 +121,8 @@ export function formatResult(
     solver_version: meta.solverVersion,
     route_details: routeDetails,
     ...extensions,
-    ...loadResultFields(p, schedules),
-    ...reassignmentFields(p, solution),
+    ...loadResultFields(p, answer),
+    ...reassignmentFields(p, answer),
     ...(hasBreaks(p) ? { breaks } : {}),
   };
 }

@@ -31,3 +31,8 @@ export function withoutDust(x: number): number {
   const scaled = x * 1e9;
   return Number.isFinite(scaled) ? Math.round(scaled) / 1e9 : x;
 }
+
+/** A used vehicle's key in the result's per-route fields. */
+export function vehicleLabel(v: number): string {
+  return `Vehicle ${v}`;
+}

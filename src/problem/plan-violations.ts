@@ -1,9 +1,9 @@
 import type { components } from "../../generated/api.js";
-import { evaluateRoute, type RouteSchedule, type SolutionScore } from "../../strategies/core/evaluator.js";
-import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
+import type { AnswerEvaluation } from "../../strategies/core/answer-evaluation.js";
+import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { amountNumber, listedItems } from "./message-numbers.js";
 import { mayBeUnassigned } from "./service-diagnostics.js";
-import { violationReasons } from "./violations.js";
+import { reasonsOf } from "./violations.js";
 
 /** Nodes named in a message before the rest are counted as "and N more". */
 const NAMED_NODES = 20;
@@ -23,49 +23,42 @@ function nodeList(nodes: readonly number[]): string {
  */
 export function planViolationReasons(
   p: CompiledProblem,
-  plan: Solution,
-  score: SolutionScore,
+  answer: AnswerEvaluation,
   proven: readonly components["schemas"]["Infeasibility"][],
 ): string[] {
+  const score = answer.score;
   const why: string[] = [];
   const missing = score.missing.filter((c) => !mayBeUnassigned(p, c));
   if (missing.length > 0)
     why.push(
       `${missing.length} customer(s) that must be served are not in the plan (node${missing.length > 1 ? "s" : ""} ${nodeList(missing)})`,
     );
-  const late = lateStops(p, plan);
+  const late = lateStops(p, answer);
   if (late.items.length > 0)
     why.push(
       `hard time windows missed at ${late.items.length} stop(s) by ${amountNumber(late.total)} min in total (${listedItems(late.items)})`,
     );
-  const rest = violationReasons(p, { ...score, missing: [] }, { solution: plan, proven, given: true });
+  const rest = reasonsOf(p, { ...score, missing: [] }, { answer, proven, given: true });
   if (!(why.length > 0 && rest.length === 1 && rest[0]!.startsWith("the answer is not a valid solution"))) why.push(...rest);
   return why;
 }
 
 /** Stops reached after their hard window closes (and late returns to the end node), with the minutes. */
-function lateStops(p: CompiledProblem, plan: Solution): { items: string[]; total: number } {
+function lateStops(p: CompiledProblem, answer: AnswerEvaluation): { items: string[]; total: number } {
   const t = p.time;
   const items: string[] = [];
   let total = 0;
   if (!t || t.latePenaltyPerMin > 0) return { items, total };
-  plan.routes.forEach((route, v) => {
-    if (route.length === 0) return;
-    const schedule: RouteSchedule = { nodes: [], arrive: [], leave: [], loads: [] };
-    evaluateRoute(p, v, route, route.length, schedule);
-    const last = schedule.nodes.length - 1;
-    for (let k = 1; k <= last; k++) {
-      const node = schedule.nodes[k]!;
-      const begin = k === last ? schedule.arrive[k]! : schedule.leave[k]! - t.serviceMin[node]!;
-      const lateBy = begin - t.twEndMin[node]!;
-      if (lateBy <= EPS_MIN) continue;
+  for (const { vehicle: v, stops } of answer.routes) {
+    stops.forEach(({ node, lateBy }, i) => {
+      if (lateBy <= EPS_MIN) return;
       total += lateBy;
       items.push(
-        k === last
+        i === stops.length - 1
           ? `vehicle ${v} returns to its end node ${node} ${amountNumber(lateBy)} min late`
           : `node ${node} on vehicle ${v} ${amountNumber(lateBy)} min late`,
       );
-    }
-  });
+    });
+  }
   return { items, total };
 }

@@ -1,6 +1,6 @@
 import type { components } from "../../generated/api.js";
-import { reassignedCount } from "../../strategies/core/evaluate-reassignment.js";
-import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
+import type { AnswerEvaluation } from "../../strategies/core/answer-evaluation.js";
+import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { withoutDust } from "./message-numbers.js";
 
 type ReassignedStop = components["schemas"]["ReassignedStop"];
@@ -12,22 +12,13 @@ type ReassignedStop = components["schemas"]["ReassignedStop"];
  */
 export function reassignmentFields(
   p: CompiledProblem,
-  solution: Solution,
+  answer: AnswerEvaluation,
 ): { reassigned_stops: ReassignedStop[]; reassignment_cost_total: number } | Record<string, never> {
   const r = p.reassignment;
   if (!r) return {};
-  const stops: ReassignedStop[] = [];
-  solution.routes.forEach((route, v) => {
-    for (const node of route) {
-      const home = r.home[node] ?? -1;
-      if (home >= 0 && home !== v) stops.push({ node, previous_vehicle: home, vehicle: v });
-    }
-  });
+  const stops: ReassignedStop[] = answer.routes.flatMap(({ vehicle, reassigned }) =>
+    reassigned.map(({ node, previousVehicle }) => ({ node, previous_vehicle: previousVehicle, vehicle })),
+  );
   stops.sort((a, b) => a.node - b.node);
   return { reassigned_stops: stops, reassignment_cost_total: withoutDust(r.price * stops.length) };
-}
-
-/** One route's share of the reassignment cost, for its route detail. */
-export function routeReassignmentCost(p: CompiledProblem, v: number, route: readonly number[]): number {
-  return p.reassignment ? withoutDust(p.reassignment.price * reassignedCount(p.reassignment, v, route)) : 0;
 }

@@ -1,10 +1,10 @@
 import type { components } from "../../generated/api.js";
-import type { RouteSchedule, RouteScore } from "../../strategies/core/evaluator.js";
+import type { RouteEvaluation } from "../../strategies/core/answer-evaluation.js";
 import { hasBreaks, type CompiledProblem } from "../../strategies/core/problem.js";
 import { capMinutes } from "./service-diagnostics.js";
 import { withoutDust } from "./message-numbers.js";
-import { legMinutes, returnsToEnd } from "../../strategies/core/travel.js";
-import { isStopAt, tripDetails } from "./trip-details.js";
+import { returnsToEnd } from "../../strategies/core/travel.js";
+import { tripDetails } from "./trip-details.js";
 
 export type RouteDetail = components["schemas"]["RouteDetail"];
 
@@ -13,19 +13,17 @@ const LATE_EPS = 1e-7;
 
 /**
  * One used vehicle's cost and schedule broken down ("cost explained"). The money parts
- * are the evaluator's own numbers for the route (`score`), so fixed + distance cost + lateness
- * penalty is the route's cost in `total_cost`; the minutes are read off the evaluator's schedule
- * with its rule for service start (arrival, or the window's opening when earlier).
+ * are the evaluation's cost terms for the route, so fixed + distance cost + lateness penalty is
+ * the route's cost in `total_cost`; the minutes are the sums of its evaluated stops.
  */
-export function routeDetail(p: CompiledProblem, v: number, score: RouteScore, schedule: RouteSchedule): RouteDetail {
-  const fixed = p.fixedCost[v]!;
-  const distanceCost = p.unitCost[v]! * score.distance;
+export function routeDetail(p: CompiledProblem, evaluated: RouteEvaluation): RouteDetail {
+  const { vehicle: v, score, schedule, costs } = evaluated;
   const detail: RouteDetail = {
     distance: withoutDust(score.distance),
-    fixed_cost: withoutDust(fixed),
-    distance_cost: withoutDust(distanceCost),
-    lateness_penalty: withoutDust(score.latePenalty),
-    cost: withoutDust(score.cost),
+    fixed_cost: withoutDust(costs.fixed),
+    distance_cost: withoutDust(costs.distance),
+    lateness_penalty: withoutDust(costs.lateness),
+    cost: withoutDust(costs.total),
     driving_minutes: null,
     waiting_minutes: null,
     service_minutes: null,
@@ -35,7 +33,7 @@ export function routeDetail(p: CompiledProblem, v: number, score: RouteScore, sc
     max_duration_minutes: null,
     load: withoutDust(score.load),
     capacity: p.capacity[v]!,
-    ...tripDetails(p, v, schedule),
+    ...tripDetails(p, evaluated),
   };
   const rules = p.rules;
   if (rules) {
@@ -50,34 +48,26 @@ export function routeDetail(p: CompiledProblem, v: number, score: RouteScore, sc
   const travel = p.travel;
   if (travel) {
     // The travel extensions' parts, only for requests that use them.
-    if (travel.timeCostPerMin.some((c) => c > 0)) detail.time_cost = withoutDust(score.timeCost ?? 0);
+    if (travel.timeCostPerMin.some((c) => c > 0)) detail.time_cost = withoutDust(costs.time);
     if (hasBreaks(p)) detail.break_minutes = withoutDust(score.breakMinutes ?? 0);
     if (travel.profile.some((name) => name !== null)) detail.profile = travel.profile[v] ?? null;
     if (!returnsToEnd(p, v) && detail.stops !== undefined) detail.stops = schedule.nodes.length - 1;
   }
-  const t = p.time;
-  if (!t) return detail;
-  const nodes = schedule.nodes;
-  const open = !returnsToEnd(p, v);
+  if (!p.time) return detail;
   let driving = 0;
   let waiting = 0;
   let service = 0;
-  for (let k = 1; k < nodes.length; k++) {
-    const node = nodes[k]!;
-    driving += legMinutes(p, v, nodes[k - 1]!, node);
-    const arrive = schedule.arrive[k]!;
-    const isEnd = k === nodes.length - 1 && !open;
-    // A reload stop serves nobody: it is left when the next trip's goods are released (its leave time).
-    const reload = isStopAt(p, v, schedule, k);
-    const begin = isEnd ? arrive : reload ? schedule.leave[k]! : (schedule.begin?.[k] ?? Math.max(arrive, t.twStartMin[node]!));
-    if (!isEnd) {
-      waiting += begin - arrive;
-      if (!reload) service += t.serviceMin[node]!;
-    }
-    // Several windows: lateness is after the last one, which is the hull's end.
-    const late = begin - t.twEndMin[node]!;
-    if (late > LATE_EPS) {
-      detail.late_stops.push({ node, lateness_minutes: withoutDust(late), penalty: withoutDust(late * t.latePenaltyPerMin) });
+  for (const stop of evaluated.stops) {
+    driving += stop.driveMinutes;
+    waiting += stop.waitMinutes;
+    service += stop.serviceMinutes;
+    if (stop.lateBy > LATE_EPS) {
+      const late = stop.lateBy;
+      detail.late_stops.push({
+        node: stop.node,
+        lateness_minutes: withoutDust(late),
+        penalty: withoutDust(late * p.time.latePenaltyPerMin),
+      });
     }
   }
   detail.driving_minutes = withoutDust(driving);

@@ -1,7 +1,6 @@
 import type { components } from "../../generated/api.js";
-import type { SolutionScore } from "../../strategies/core/evaluator.js";
-import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
-import { routeBreaches, unservedCustomers } from "./route-rules.js";
+import type { AnswerEvaluation } from "../../strategies/core/answer-evaluation.js";
+import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { capMinutes, mayBeUnassigned } from "./service-diagnostics.js";
 import { unassignedEntries } from "./unassigned.js";
 import { amountNumber, listedItems } from "./message-numbers.js";
@@ -15,17 +14,16 @@ type Infeasibility = components["schemas"]["Infeasibility"];
  */
 export function ruleViolationReasons(
   p: CompiledProblem,
-  score: SolutionScore,
-  solution: Solution,
+  answer: AnswerEvaluation,
   proven: readonly Infeasibility[],
   /** A given plan: its missing customers are named by plan-violations.ts. */
   given = false,
 ): string[] {
   if (!p.rules) return [];
   const why: string[] = [];
-  const required = given ? [] : unservedCustomers(p, solution).filter((c) => !mayBeUnassigned(p, c));
+  const required = given ? [] : answer.unserved.filter((c) => !mayBeUnassigned(p, c));
   if (required.length > 0) {
-    const [first] = unassignedEntries(p, solution, required.slice(0, 1), proven);
+    const [first] = unassignedEntries(p, answer, required.slice(0, 1), proven);
     why.push(
       `${required.length} customer(s) that must be served could not be placed on any ` +
         `route under the hard constraints (${first!.message}; allow_unassigned would ` +
@@ -38,10 +36,10 @@ export function ruleViolationReasons(
   const overtime: string[] = [];
   const far: string[] = [];
   const stops: string[] = [];
-  solution.routes.forEach((route, v) => {
-    const r = score.routes[v];
-    if (!r) return;
-    const b = routeBreaches(p, v, route, r);
+  answer.solution.routes.forEach((route, v) => {
+    const evaluated = answer.routes[v];
+    if (!evaluated) return;
+    const [r, b] = [evaluated.score, evaluated.rules];
     if (b.skillNodes.length > 0) skills.push(`vehicle ${v} serves node ${b.skillNodes[0]} without its skills`);
     if (b.shiftEarlyMin > 1e-7) early.push(`vehicle ${v} leaves ${amountNumber(b.shiftEarlyMin)} min before its shift starts`);
     if (b.shiftLateMin > 1e-7) late.push(`vehicle ${v} returns ${amountNumber(b.shiftLateMin)} min after its shift ends`);

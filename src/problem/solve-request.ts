@@ -1,16 +1,16 @@
 import { Budget } from "../../strategies/core/budget.js";
-import { evaluateSolution } from "../../strategies/core/evaluator.js";
+import { evaluateAnswer } from "../../strategies/core/answer-evaluation.js";
 import { solveFeasibly } from "../../strategies/core/feasibility.js";
 import { polishRoutes } from "../../strategies/ils/workspace-search.js";
 import { findStrategy } from "../../strategies/registry.js";
 import { selectStrategy, type SelectionRule } from "../../strategies/select.js";
 import { compileRequest } from "./compile-request.js";
 import { infeasibilities, type Infeasibility } from "./diagnostics.js";
-import { violationReasons } from "./violations.js";
-import { formatResult, type SolvedResultObject } from "./format-result.js";
-import { judgeSolution } from "./route-rules.js";
+import { answerViolationReasons } from "./violations.js";
+import { formatAnswer, type SolvedResultObject } from "./format-result.js";
+import { judgeAnswer } from "./route-rules.js";
 import { completePlan } from "./complete-plan.js";
-import { alignWithPlan } from "./align-plan.js";
+import { alignAnswer } from "./align-plan.js";
 import type { SolveRequestInput } from "./request-types.js";
 import { solverVersion } from "./solver-version.js";
 import { initialSolution } from "./compile-plan.js";
@@ -32,8 +32,11 @@ export interface SolveOptions {
   selection?: readonly SelectionRule[];
   /** Told when the search starts, to follow it (progress reports, best so far). */
   observer?: SolveObserver;
-  /** Filled in after solving: the strategy's iteration count (benchmarks report iterations/s). */
-  stats?: { iterations: number };
+  /**
+   * Filled in after solving: the strategy's iteration count (benchmarks report iterations/s) and
+   * the seconds spent after the strategy returned (completing, judging, formatting).
+   */
+  stats?: { iterations: number; postSolveSeconds?: number };
   /** Search settings that replace the family's own (strategies/settings.ts): benchmarks only, never the service. */
   settings?: SettingsOverride;
 }
@@ -111,8 +114,8 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
   // Evaluate only: the given plan as it is, scored by the same evaluator as every answer.
   if (plan && maxIterations === 0) {
     const judged = judgePlan(problem, plan);
-    if (judged.feasible) return { status: "solved", result: formatResult(problem, plan, judged.score, meta(EVALUATE_ONLY, 0)) };
-    const why = planViolationReasons(problem, plan, judged.score, proven);
+    if (judged.feasible) return { status: "solved", result: formatAnswer(problem, judged.answer, meta(EVALUATE_ONLY, 0)) };
+    const why = planViolationReasons(problem, judged.answer, proven);
     return fail(`The given plan (initial_routes) is infeasible: ${why.join("; ")}`, why, EVALUATE_ONLY, proven);
   }
   const reasons = proven.filter((i) => !i.may_be_unassigned).map((i) => i.message);
@@ -142,8 +145,8 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
   const seconds = Math.max(0.05, options.timeLimitSeconds - elapsed - RESERVED_SECONDS);
   const budget = Budget.forSeconds(seconds, seed, maxIterations, options.shouldAbort, options.settings);
   options.observer?.searchStarted(budget, strategy.name, (candidate) => {
-    const candidateScore = evaluateSolution(problem, candidate);
-    if (!judgeSolution(problem, candidate, candidateScore).feasible) return null;
+    const evaluated = evaluateAnswer(problem, candidate);
+    if (!judgeAnswer(problem, evaluated).feasible) return null;
     // Progress reports price few insertions: the final result prices them all.
     const meta = {
       requestId: options.requestId,
@@ -157,28 +160,33 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
       proven,
       pricingBudget: PROGRESS_PRICING_BUDGET,
     };
-    return formatResult(problem, candidate, candidateScore, meta);
+    return formatAnswer(problem, evaluated, meta);
   });
+  // After the search: complete, judge and format its answer (timed apart for benchmarks).
+  const answerOutcome = (searched: Solution): SolveOutcome => {
+    // Customers the search left out that fit somewhere (required ones anywhere, optional ones
+    // below their penalty) are placed before the plan is judged.
+    completePlan(problem, searched);
+    if (options.stats) options.stats.iterations = budget.iterationCount;
+    // A re-plan keeps routes on the vehicles that had most of their stops, where vehicles are alike.
+    const found = plan ? alignAnswer(problem, request, evaluateAnswer(problem, searched), plan) : evaluateAnswer(problem, searched);
+    const foundFeasible = judgeAnswer(problem, found).feasible;
+    // Never costlier than a feasible given plan, whatever the strategy answered. Both are scored on
+    // `problem`: under a re-plan's default reassignment price (which only steers the search) the
+    // answer is the cheapest within its moves, and the given plan moves none, so that comparison
+    // is on the cost without the price.
+    const given = keepCheaperPlan(problem, plan, foundFeasible ? found.score.cost : null);
+    if (!given && !foundFeasible) {
+      const why = answerViolationReasons(problem, found, proven);
+      return fail(`No feasible solution found within the time limit: ${why.join("; ")}`, why, strategy.name);
+    }
+    const answer = given ?? found;
+    return { status: "solved", result: formatAnswer(problem, answer, meta(strategy.name, budget.iterationCount)) };
+  };
   // A search that finds no feasible solution goes through the feasibility phase before failing.
   const searched = solveFeasibly(strategy, searchProblem, budget, plan ?? undefined, polishRoutes);
-  // Customers the search left out that fit somewhere (required ones anywhere, optional ones
-  // below their penalty) are placed before the plan is judged.
-  completePlan(problem, searched);
-  // A re-plan keeps routes on the vehicles that had most of their stops, where vehicles are alike.
-  const solution = plan ? alignWithPlan(problem, request, searched, plan) : searched;
-  if (options.stats) options.stats.iterations = budget.iterationCount;
-  const found = evaluateSolution(problem, solution);
-  const foundFeasible = judgeSolution(problem, solution, found).feasible;
-  // Never costlier than a feasible given plan, whatever the strategy answered, on the objective
-  // searched; under the default reassignment price the answer is the cheapest within its moves, and
-  // the given plan moves none, so that comparison is on the cost without the price.
-  const judgedOn = searchProblem.reassignment?.movedShare === undefined ? searchProblem : problem;
-  const searchedCost = judgedOn === problem ? found.cost : evaluateSolution(judgedOn, solution).cost;
-  const given = keepCheaperPlan(judgedOn, plan, foundFeasible ? searchedCost : null);
-  const answer = given ? { solution: given.solution, score: evaluateSolution(problem, given.solution) } : { solution, score: found };
-  if (!given && !foundFeasible) {
-    const why = violationReasons(problem, found, { solution, proven });
-    return fail(`No feasible solution found within the time limit: ${why.join("; ")}`, why, strategy.name);
-  }
-  return { status: "solved", result: formatResult(problem, answer.solution, answer.score, meta(strategy.name, budget.iterationCount)) };
+  const solvedAt = performance.now();
+  const outcome = answerOutcome(searched);
+  if (options.stats) options.stats.postSolveSeconds = (performance.now() - solvedAt) / 1000;
+  return outcome;
 }

@@ -1,6 +1,5 @@
 import type { components } from "../../generated/api.js";
-import type { RouteSchedule } from "../../strategies/core/evaluator.js";
-import { isReloadStop } from "../../strategies/core/evaluate-trips.js";
+import type { RouteEvaluation } from "../../strategies/core/answer-evaluation.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { UNLIMITED_RELOADS } from "./compile-trips.js";
 import { withoutDust } from "./message-numbers.js";
@@ -8,42 +7,38 @@ import { withoutDust } from "./message-numbers.js";
 type RouteDetail = components["schemas"]["RouteDetail"];
 type Trip = NonNullable<RouteDetail["trips"]>[number];
 
-/** Whether schedule position k (not the start or end node) is a reload stop of vehicle v. */
-export function isStopAt(p: CompiledProblem, v: number, schedule: RouteSchedule, k: number): boolean {
-  return p.trips != null && k > 0 && k < schedule.nodes.length - 1 && isReloadStop(p.trips, v, schedule.nodes[k]!);
-}
-
 /**
  * The several-trips part of a route's details (constraints.md, "Plans that change during the
  * day"): the reload count beside the vehicle's limit, and each trip split at the reload stops,
  * with its customers, load, departure from its depot and largest release time. Nothing for a
  * request without reload nodes or release times.
  */
-export function tripDetails(p: CompiledProblem, v: number, schedule: RouteSchedule): Partial<RouteDetail> {
+export function tripDetails(p: CompiledProblem, evaluated: RouteEvaluation): Partial<RouteDetail> {
   const trips = p.trips;
   if (!trips) return {};
-  const nodes = schedule.nodes;
+  const { schedule, stops } = evaluated;
   const list: Trip[] = [];
-  const open = (k: number): Trip => ({
-    from_node: nodes[k]!,
+  const open = (node: number, leave: number): Trip => ({
+    from_node: node,
     stops: 0,
     load: 0,
-    departure_minutes: p.time ? withoutDust(schedule.leave[k]!) : null,
+    departure_minutes: p.time ? withoutDust(leave) : null,
     release_minutes: null,
   });
-  let trip = open(0);
-  for (let k = 1; k < nodes.length - 1; k++) {
-    if (isStopAt(p, v, schedule, k)) {
+  let trip = open(schedule.nodes[0]!, schedule.leave[0]!);
+  // The last position is the end node (or an open route's last stop, which is a customer).
+  for (const stop of stops.slice(0, -1)) {
+    if (stop.reload) {
       list.push(trip);
-      trip = open(k);
+      trip = open(stop.node, stop.leave);
       continue;
     }
-    const c = nodes[k]!;
     trip.stops++;
-    trip.load = withoutDust(trip.load + p.demand[c]!);
-    if (trips.release) trip.release_minutes = Math.max(trip.release_minutes ?? 0, trips.release[c]!);
+    // The evaluator's load is the trip's so far: it starts again at 0 at each reload stop.
+    trip.load = withoutDust(stop.load);
+    if (trips.release) trip.release_minutes = Math.max(trip.release_minutes ?? 0, trips.release[stop.node]!);
   }
   list.push(trip);
-  const limit = trips.maxReloads[v]!;
+  const limit = trips.maxReloads[evaluated.vehicle]!;
   return { reloads: list.length - 1, max_reloads: limit === UNLIMITED_RELOADS ? null : limit, trips: list };
 }

@@ -1,7 +1,8 @@
 import type { components } from "../../generated/api.js";
+import type { AnswerEvaluation } from "../../strategies/core/answer-evaluation.js";
+import { routeAcceptable } from "../../strategies/core/evaluate-breaches.js";
 import { evaluateRoute } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
-import { routeAcceptable } from "./route-rules.js";
 import { isAllowed, mustServe } from "./service-diagnostics.js";
 import { evidenceNumber, withoutDust } from "./message-numbers.js";
 
@@ -35,17 +36,18 @@ export const DEFAULT_PRICING_BUDGET = 4_000_000;
  */
 export function unassignedEntries(
   p: CompiledProblem,
-  s: Solution,
+  answer: AnswerEvaluation,
   unserved: readonly number[],
   proven: readonly Infeasibility[],
   budget = DEFAULT_PRICING_BUDGET,
 ): UnassignedNode[] {
   const byNode = new Map<number, Infeasibility[]>();
   for (const i of proven) if (i.node !== undefined) byNode.set(i.node, [...(byNode.get(i.node) ?? []), i]);
+  const s = answer.solution;
   let work = 0;
   for (const route of s.routes) work += (route.length + 1) * (route.length + 2);
   const priceable = work * unserved.length <= budget;
-  const routeCosts = priceable ? s.routes.map((r, v) => evaluateRoute(p, v, r).cost) : [];
+  const routeCosts = priceable ? answer.routes.map((r) => r.score.cost) : [];
   return [...unserved]
     .sort((a, b) => a - b)
     .map((c) => {

@@ -80,7 +80,7 @@ export interface Unserved {
 
 /**
  * Which customers are served by no route of `s`, ascending by node: optional ones (skipped) and
- * required ones. Exported for the result's `unassigned` list (src/problem/format-result.ts).
+ * required ones. Exported for completing a plan before it is evaluated (src/problem/complete-plan.ts).
  */
 export function unservedNodes(p: CompiledProblem, s: Solution): Unserved {
   const seen = new Uint8Array(p.nodeCount);

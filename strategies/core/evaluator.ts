@@ -205,8 +205,11 @@ export function evaluateRoute(
   return p.travel ? travelScore(p, v, score, times, schedule) : score;
 }
 
-/** Scores a whole solution: every route from scratch plus "every customer exactly once". */
-export function evaluateSolution(p: CompiledProblem, s: Solution): SolutionScore {
+/**
+ * Scores a whole solution: every route from scratch plus "every customer exactly once". With
+ * `schedules`, each vehicle's schedule is written there too (answer-evaluation.ts reads them).
+ */
+export function evaluateSolution(p: CompiledProblem, s: Solution, schedules?: RouteSchedule[]): SolutionScore {
   const seen = new Uint16Array(p.nodeCount);
   const routes: RouteScore[] = [];
   let cost = 0;
@@ -226,7 +229,9 @@ export function evaluateSolution(p: CompiledProblem, s: Solution): SolutionScore
       if (seen[c]! > 0) duplicated.push(c);
       seen[c] = seen[c]! + 1;
     }
-    const score = evaluateRoute(p, v, route);
+    let schedule: RouteSchedule | undefined;
+    if (schedules) schedules.push((schedule = { nodes: [], arrive: [], leave: [], loads: [] }));
+    const score = evaluateRoute(p, v, route, route.length, schedule);
     routes.push(score);
     cost += score.cost;
     distance += score.distance;
