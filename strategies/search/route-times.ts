@@ -170,43 +170,103 @@ export class RouteTimes {
     return dur !== null ? m.durationOf![r] === dur : (m.durationOf === null || m.durationOf[r] === null) && m.speed[r] === m.speed[v];
   }
 
-  /** Segment of vehicle v driving `pieces` (positions 1..length of current routes, or loose nodes) from its start to its end node. */
+  /**
+   * Segment of vehicle v driving `pieces` (positions 1..length of current routes, or loose nodes)
+   * from its start to its end node. The hottest function of the search under windows: the running
+   * segment lives in locals and each step is TimeSegment.append written out, the same arithmetic
+   * in the same order, so that nothing is stored back until the end.
+   */
   segmentOf(v: number, pieces: Pieces, seqs: readonly Int32Array[], lengths: Int32Array): TimeSegment {
     const m = this.m;
     const n = m.nodeCount;
-    const d = m.dist;
     const twS = m.twStart!;
     const twE = m.twEnd!;
-    const speed = m.speed[v]!;
+    const service = m.service;
     const dur = m.durationOf ? m.durationOf[v]! : null;
-    const dv = dur ?? d;
-    const per = dur ? 1 : speed;
-    const seg = this.startAt(v);
-    for (let k = 0; k < pieces.count; k++) {
-      const r = pieces.route[k]!;
-      const from = pieces.from[k]!;
-      const to = pieces.to[k]!;
+    const dv = dur ?? m.dist;
+    const per = dur ? 1 : m.speed[v]!;
+    const start = this.startAt(v);
+    let sDur = start.duration;
+    let sWarp = start.timeWarp;
+    let sEarly = start.earliest;
+    let sLate = start.latest;
+    let last = start.last;
+    const count = pieces.count;
+    const routeOf = pieces.route;
+    const fromOf = pieces.from;
+    const toOf = pieces.to;
+    const reversedOf = pieces.reversed;
+    for (let k = 0; k < count; k++) {
+      const r = routeOf[k]!;
+      const from = fromOf[k]!;
+      const to = toOf[k]!;
+      let eDur: number;
+      let eWarp: number;
+      let eEarly: number;
+      let eLate: number;
+      let eLast: number;
+      let travel: number;
       if (r < 0) {
-        seg.append(dv[seg.last * n + from]! / per, m.service[from]!, 0, twS[from]!, twE[from]!, from);
-        continue;
+        travel = dv[last * n + from]! / per;
+        eDur = service[from]!;
+        eWarp = 0;
+        eEarly = twS[from]!;
+        eLate = twE[from]!;
+        eLast = from;
+      } else {
+        const seq = seqs[r]!;
+        if (reversedOf[k] === 0 && (from === 1 || to === lengths[r]) && this.sameMinutes(r, v)) {
+          travel = dv[last * n + seq[from]!]! / per;
+          if (from === 1) {
+            eDur = this.preDur[r]![to]!;
+            eWarp = this.preWarp[r]![to]!;
+            eEarly = this.preEarly[r]![to]!;
+            eLate = this.preLate[r]![to]!;
+          } else {
+            eDur = this.sufDur[r]![from]!;
+            eWarp = this.sufWarp[r]![from]!;
+            eEarly = this.sufEarly[r]![from]!;
+            eLate = this.sufLate[r]![from]!;
+          }
+          eLast = seq[to]!;
+        } else {
+          // A piece walked visit by visit: every visit but the last is appended here, the last below.
+          const step = reversedOf[k] ? -1 : 1;
+          const stop = step > 0 ? to : from;
+          for (let t = step > 0 ? from : to; t !== stop; t += step) {
+            const c = seq[t]!;
+            const tr = dv[last * n + c]! / per;
+            const delta = sDur - sWarp + tr;
+            const wait = Math.max(twS[c]! - delta - sLate, 0);
+            const warp = Math.max(sEarly + delta - twE[c]!, 0);
+            sDur = sDur + service[c]! + tr + wait;
+            sWarp = sWarp + 0 + warp;
+            sEarly = Math.max(twS[c]! - delta, sEarly) - wait;
+            sLate = Math.min(twE[c]! - delta, sLate) + warp;
+            last = c;
+          }
+          const c = seq[stop]!;
+          travel = dv[last * n + c]! / per;
+          eDur = service[c]!;
+          eWarp = 0;
+          eEarly = twS[c]!;
+          eLate = twE[c]!;
+          eLast = c;
+        }
       }
-      const seq = seqs[r]!;
-      if (pieces.reversed[k] === 0 && this.sameMinutes(r, v) && (from === 1 || to === lengths[r])) {
-        const travel = dv[seg.last * n + seq[from]!]! / per;
-        if (from === 1)
-          seg.append(travel, this.preDur[r]![to]!, this.preWarp[r]![to]!, this.preEarly[r]![to]!, this.preLate[r]![to]!, seq[to]!);
-        else
-          seg.append(travel, this.sufDur[r]![from]!, this.sufWarp[r]![from]!, this.sufEarly[r]![from]!, this.sufLate[r]![from]!, seq[to]!);
-        continue;
-      }
-      const step = pieces.reversed[k] ? -1 : 1;
-      for (let t = step > 0 ? from : to; step > 0 ? t <= to : t >= from; t += step) {
-        const c = seq[t]!;
-        seg.append(dv[seg.last * n + c]! / per, m.service[c]!, 0, twS[c]!, twE[c]!, c);
-      }
+      const delta = sDur - sWarp + travel;
+      const wait = Math.max(eEarly - delta - sLate, 0);
+      const warp = Math.max(sEarly + delta - eLate, 0);
+      sDur = sDur + eDur + travel + wait;
+      sWarp = sWarp + eWarp + warp;
+      sEarly = Math.max(eEarly - delta, sEarly) - wait;
+      sLate = Math.min(eLate - delta, sLate) + warp;
+      last = eLast;
     }
     const end = m.end[v]!;
-    return seg.append(dv[seg.last * n + end]! / per, 0, 0, Number.NEGATIVE_INFINITY, m.arriveClose![v]!, end);
+    return start
+      .set(sDur, sWarp, sEarly, sLate, start.first, last)
+      .append(dv[last * n + end]! / per, 0, 0, Number.NEGATIVE_INFINITY, m.arriveClose![v]!, end);
   }
 
   /** Segment of vehicle v driving customers[0..count) from its start to its end node, from scratch. */

@@ -87,7 +87,11 @@ export class IdenticalVehiclesPricing implements MovePricing {
       if (this.predicted >= this.before - EPS) return false;
     }
     if (!this.m.windows) return true;
-    this.predicted += this.rs.candidates.timePrice(ra, this.a) + this.rs.candidates.timePrice(rb, this.b);
+    // A time price is never negative, so a candidate that fails on one route's alone fails on
+    // both: b (the route that receives customers in most moves) is priced first and often alone.
+    const timeB = this.rs.candidates.timePrice(rb, this.b);
+    if (this.predicted + timeB >= this.before - EPS) return false;
+    this.predicted += this.rs.candidates.timePrice(ra, this.a) + timeB;
     return this.predicted < this.before - EPS;
   }
 

@@ -172,7 +172,10 @@ export class PerVehiclePricing implements MovePricing {
     if (!below(baseA, this.before)) return false;
     const baseB = rs.candidates.basePrice(rv, this.b, orderKept, this.before - baseA);
     if (!below(baseA + baseB, this.before)) return false;
-    const after = baseA + baseB + rs.candidates.timePrice(ru, this.a) + rs.candidates.timePrice(rv, this.b);
+    // Time prices are never negative either: the first route's may already be enough to stop.
+    const withA = baseA + baseB + rs.candidates.timePrice(ru, this.a);
+    if (!below(withA, this.before)) return false;
+    const after = withA + rs.candidates.timePrice(rv, this.b);
     if (!below(after, this.before)) return false;
     this.predicted = after;
     return true;
