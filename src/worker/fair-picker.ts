@@ -1,0 +1,115 @@
+import { randomUUID } from "node:crypto";
+import type { JsMsg } from "@nats-io/jetstream";
+import type { Logger } from "../log/logger.js";
+import type { Nats } from "../queue/connection.js";
+import { FairScheduleStore } from "../queue/fair-schedule-store.js";
+import { candidateOrder } from "../queue/fair-share.js";
+import { pullNow } from "../queue/flow-pull.js";
+import { listFlows, type FlowState } from "../queue/flows.js";
+import { NAMES } from "../queue/names.js";
+
+/** How long an idle worker waits for a wake-up before it scans the flows again (redeliveries publish nothing). */
+const IDLE_SCAN_MS = 1000;
+/**
+ * A publish is seen by core subscribers about when the stream stores it, and the API creates an
+ * account's consumer alongside its first publish: a scan right after a wake-up may not see the
+ * task yet, so for this long after one the worker scans again shortly.
+ */
+const WAKE_SETTLE_MS = 150;
+const SETTLE_RETRY_MS = 15;
+/** Flows tried per scan before the flows are listed again. */
+const MAX_PULLS_PER_SCAN = 6;
+const PULL_TIMEOUT_MS = 3000;
+
+export interface TakenTask {
+  message: JsMsg;
+  flow: FlowState;
+}
+
+/**
+ * Chooses the next task for this worker among the accounts' flows (fair-share.ts), from state
+ * kept only in NATS: the consumers list says which flows have tasks, the shared schedule which
+ * flow is next; taking a task charges its flow. Idle, it waits for a task subject's publish or
+ * a freed place (core-NATS wake-ups) with a periodic re-scan as safety net.
+ */
+export class FairPicker {
+  private readonly schedule: FairScheduleStore;
+  private wakes = 0;
+  private lastWakeAt = 0;
+  private waiter: (() => void) | null = null;
+  private readonly subscriptions;
+  private stopped = false;
+  private charging: Promise<void> = Promise.resolve();
+  /** Marks this worker's own freed notices, which need not wake it. */
+  private readonly id = randomUUID();
+
+  constructor(
+    private readonly nats: Nats,
+    private readonly log: Logger,
+    private readonly onTaken: (taken: TakenTask) => void = () => undefined,
+  ) {
+    this.schedule = new FairScheduleStore(nats.fairShare);
+    const wake = (_err: unknown, m: { string(): string }) => {
+      if (m.string() === this.id) return;
+      this.wakes++;
+      this.lastWakeAt = Date.now();
+      this.waiter?.();
+    };
+    this.subscriptions = [NAMES.taskSubject, `${NAMES.flowSubjectPrefix}>`, NAMES.freedSubject].map((subject) =>
+      nats.nc.subscribe(subject, { callback: wake }),
+    );
+  }
+
+  /** The next task, or null after a wait with nothing to take (the caller checks whether to stop, then asks again). */
+  async next(gate?: Promise<boolean>): Promise<JsMsg | null> {
+    if (this.stopped) return null;
+    const wakesBefore = this.wakes;
+    // This worker's last charge is in before it chooses again.
+    await this.charging;
+    const [flows, known] = await Promise.all([listFlows(this.nats.jsm), this.schedule.read()]);
+    const candidates = candidateOrder(flows, known.schedule).slice(0, MAX_PULLS_PER_SCAN);
+    if (candidates.length > 0 && gate && !(await gate)) return null;
+    for (const flow of candidates) {
+      const message = await pullNow(this.nats.nc, flow.consumer, PULL_TIMEOUT_MS);
+      if (!message) continue;
+      // A redelivery (a crashed worker's task, one handed back) was charged when first taken.
+      if (message.info.deliveryCount === 1) {
+        this.charging = this.schedule.charge(flow.key, flow.weight, known).then(
+          () => undefined,
+          (err: unknown) => this.log.warn("fair-share charge not written", { err, flow: flow.consumer }),
+        );
+      }
+      this.onTaken({ message, flow });
+      return message;
+    }
+    if (this.wakes !== wakesBefore || Date.now() - this.lastWakeAt < WAKE_SETTLE_MS) {
+      await sleep(SETTLE_RETRY_MS);
+    } else {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, IDLE_SCAN_MS);
+        this.waiter = done;
+        function done() {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      this.waiter = null;
+    }
+    return null;
+  }
+
+  /** Tells idle workers that a place was freed (a task ended or was handed back). */
+  released(): void {
+    if (!this.nats.nc.isClosed()) this.nats.nc.publish(NAMES.freedSubject, this.id);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.waiter?.();
+    for (const s of this.subscriptions) s.unsubscribe();
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
