@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { JsMsg } from "@nats-io/jetstream";
-import type { Msg, NatsConnection } from "@nats-io/transport-node";
+import { createInbox, type Msg, type NatsConnection, type Subscription } from "@nats-io/transport-node";
 import { NAMES } from "./names.js";
 
 /**
@@ -15,19 +15,54 @@ const { toJsMsg } = requireCjs(join(dirname(requireCjs.resolve("@nats-io/jetstre
 };
 
 /**
- * Takes one message from a consumer if it has one to give now, else null (nothing queued, the
- * consumer at its max_ack_pending, gone, or the request timed out; a message the server sent
- * after the timeout is redelivered once its ack_wait runs out).
+ * Takes single messages from the flows' consumers, one pull at a time, through one inbox of its
+ * own (a delivered message carries its stream subject, not the inbox, so the client's shared
+ * request inbox would not see it). A consumer at its max_ack_pending does not answer a no_wait
+ * pull at once but keeps it waiting: a message it delivers after the puller stopped waiting is
+ * handed back at once, so nothing sits unacknowledged until its ack_wait runs out.
  */
-export async function pullNow(nc: NatsConnection, consumer: string, timeoutMs: number): Promise<JsMsg | null> {
-  let reply: Msg;
-  try {
-    reply = await nc.request(`$JS.API.CONSUMER.MSG.NEXT.${NAMES.taskStream}.${consumer}`, JSON.stringify({ batch: 1, no_wait: true }), {
-      timeout: timeoutMs,
-    });
-  } catch {
-    return null;
+export class FlowPuller {
+  private readonly inbox = createInbox();
+  private readonly subscription: Subscription;
+  private waiting: ((m: JsMsg | null) => void) | null = null;
+
+  constructor(private readonly nc: NatsConnection) {
+    this.subscription = nc.subscribe(this.inbox, { callback: (_err, msg) => this.answer(msg) });
   }
-  if (reply.headers?.hasError || !reply.reply?.startsWith("$JS.ACK.")) return null;
-  return toJsMsg(reply);
+
+  private answer(msg: Msg): void {
+    const delivered = !msg.headers?.hasError && msg.reply?.startsWith("$JS.ACK.") ? toJsMsg(msg) : null;
+    const waiting = this.waiting;
+    this.waiting = null;
+    if (waiting) waiting(delivered);
+    else delivered?.nak();
+  }
+
+  /** One message from the consumer if it has one to give now, else null (nothing there, at its limit, or no answer in time). */
+  async pull(consumer: string, timeoutMs: number): Promise<JsMsg | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const answered = new Promise<JsMsg | null>((resolve) => {
+      this.waiting = resolve;
+      timer = setTimeout(() => {
+        if (this.waiting === resolve) this.waiting = null;
+        resolve(null);
+      }, timeoutMs);
+    });
+    try {
+      this.nc.publish(`$JS.API.CONSUMER.MSG.NEXT.${NAMES.taskStream}.${consumer}`, JSON.stringify({ batch: 1, no_wait: true }), {
+        reply: this.inbox,
+      });
+    } catch {
+      this.waiting = null;
+      clearTimeout(timer);
+      return null;
+    }
+    const message = await answered;
+    clearTimeout(timer);
+    return message;
+  }
+
+  close(): void {
+    this.subscription.unsubscribe();
+  }
 }

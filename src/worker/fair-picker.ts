@@ -4,7 +4,7 @@ import type { Logger } from "../log/logger.js";
 import type { Nats } from "../queue/connection.js";
 import { FairScheduleStore } from "../queue/fair-schedule-store.js";
 import { candidateOrder } from "../queue/fair-share.js";
-import { pullNow } from "../queue/flow-pull.js";
+import { FlowPuller } from "../queue/flow-pull.js";
 import { listFlows, type FlowState } from "../queue/flows.js";
 import { NAMES } from "../queue/names.js";
 
@@ -19,7 +19,7 @@ const WAKE_SETTLE_MS = 150;
 const SETTLE_RETRY_MS = 15;
 /** Flows tried per scan before the flows are listed again. */
 const MAX_PULLS_PER_SCAN = 6;
-const PULL_TIMEOUT_MS = 3000;
+const PULL_TIMEOUT_MS = 1000;
 
 export interface TakenTask {
   message: JsMsg;
@@ -34,6 +34,7 @@ export interface TakenTask {
  */
 export class FairPicker {
   private readonly schedule: FairScheduleStore;
+  private readonly puller: FlowPuller;
   private wakes = 0;
   private lastWakeAt = 0;
   private waiter: (() => void) | null = null;
@@ -49,6 +50,7 @@ export class FairPicker {
     private readonly onTaken: (taken: TakenTask) => void = () => undefined,
   ) {
     this.schedule = new FairScheduleStore(nats.fairShare);
+    this.puller = new FlowPuller(nats.nc);
     const wake = (_err: unknown, m: { string(): string }) => {
       if (m.string() === this.id) return;
       this.wakes++;
@@ -69,9 +71,11 @@ export class FairPicker {
     const [flows, known] = await Promise.all([listFlows(this.nats.jsm), this.schedule.read()]);
     const candidates = candidateOrder(flows, known.schedule).slice(0, MAX_PULLS_PER_SCAN);
     if (candidates.length > 0 && gate && !(await gate)) return null;
-    for (const flow of candidates) {
-      const message = await pullNow(this.nats.nc, flow.consumer, PULL_TIMEOUT_MS);
+    for (const chosen of candidates) {
+      const message = await this.puller.pull(chosen.consumer, PULL_TIMEOUT_MS);
       if (!message) continue;
+      // Usually the chosen flow's; a late answer to an earlier pull may be another's.
+      const flow = flows.find((f) => f.consumer === message.info.consumer) ?? chosen;
       // A redelivery (a crashed worker's task, one handed back) was charged when first taken.
       if (message.info.deliveryCount === 1) {
         this.charging = this.schedule.charge(flow.key, flow.weight, known).then(
@@ -107,6 +111,7 @@ export class FairPicker {
     this.stopped = true;
     this.waiter?.();
     for (const s of this.subscriptions) s.unsubscribe();
+    this.puller.close();
   }
 }
 
