@@ -18,20 +18,21 @@ export function passOf(schedule: Schedule, key: string): number {
   return Math.max(schedule.passes[key] ?? schedule.clock, schedule.clock);
 }
 
-/** Whether a pull from this flow may give a task: something queued or awaiting redelivery, and room under max_solving. */
-function mayHaveWork(flow: FlowState): boolean {
-  return (flow.pending > 0 || flow.ackPending > 0) && flow.ackPending < flow.maxAckPending;
+/** A flow at its max_ack_pending: only a redelivery (of a task handed back or timed out) can come from it. */
+export function atLimit(flow: FlowState): boolean {
+  return flow.ackPending >= flow.maxAckPending;
 }
 
 /**
- * The flows to try, best first: those with queued tasks by pass (ties by key, so every worker
- * sees the same order), then those with only tasks delivered and unacknowledged (one may be
- * waiting for redelivery, which the consumer info does not tell apart).
+ * The flows to try, best first: those with queued tasks and room under max_solving by pass (ties
+ * by key, so every worker sees the same order), then those with tasks delivered and not
+ * acknowledged, where one may await redelivery (the consumer info does not tell them apart).
  */
 export function candidateOrder(flows: readonly FlowState[], schedule: Schedule): FlowState[] {
   const byPass = (a: FlowState, b: FlowState) => passOf(schedule, a.key) - passOf(schedule, b.key) || (a.key < b.key ? -1 : 1);
-  const usable = flows.filter(mayHaveWork);
-  return [...usable.filter((f) => f.pending > 0).sort(byPass), ...usable.filter((f) => f.pending === 0).sort(byPass)];
+  const queued = flows.filter((f) => f.pending > 0 && !atLimit(f));
+  const delivered = flows.filter((f) => f.ackPending > 0 && (f.pending === 0 || atLimit(f)));
+  return [...queued.sort(byPass), ...delivered.sort(byPass)];
 }
 
 /** The schedule after one task was taken from `key`. Passes behind the new clock are dropped (they equal it). */

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { JsMsg } from "@nats-io/jetstream";
-import { createInbox, type Msg, type NatsConnection, type Subscription } from "@nats-io/transport-node";
+import { createInbox, nanos, type Msg, type NatsConnection, type Subscription } from "@nats-io/transport-node";
 import { NAMES } from "./names.js";
 
 /**
@@ -17,9 +17,8 @@ const { toJsMsg } = requireCjs(join(dirname(requireCjs.resolve("@nats-io/jetstre
 /**
  * Takes single messages from the flows' consumers, one pull at a time, through one inbox of its
  * own (a delivered message carries its stream subject, not the inbox, so the client's shared
- * request inbox would not see it). A consumer at its max_ack_pending does not answer a no_wait
- * pull at once but keeps it waiting: a message it delivers after the puller stopped waiting is
- * handed back at once, so nothing sits unacknowledged until its ack_wait runs out.
+ * request inbox would not see it). A message delivered after the puller stopped waiting for it
+ * is handed back at once, so nothing sits unacknowledged until its ack_wait runs out.
  */
 export class FlowPuller {
   private readonly inbox = createInbox();
@@ -38,8 +37,12 @@ export class FlowPuller {
     else delivered?.nak();
   }
 
-  /** One message from the consumer if it has one to give now, else null (nothing there, at its limit, or no answer in time). */
-  async pull(consumer: string, timeoutMs: number): Promise<JsMsg | null> {
+  /**
+   * One message from the consumer if it has one to give now, else null (nothing there, or no
+   * answer in time). A consumer at its limit answers a no_wait pull only with a redelivery, or
+   * when `atLimitWaitMs` (the pull's expiry, to pass for it) has run out.
+   */
+  async pull(consumer: string, timeoutMs: number, atLimitWaitMs?: number): Promise<JsMsg | null> {
     let timer: NodeJS.Timeout | undefined;
     const answered = new Promise<JsMsg | null>((resolve) => {
       this.waiting = resolve;
@@ -49,9 +52,8 @@ export class FlowPuller {
       }, timeoutMs);
     });
     try {
-      this.nc.publish(`$JS.API.CONSUMER.MSG.NEXT.${NAMES.taskStream}.${consumer}`, JSON.stringify({ batch: 1, no_wait: true }), {
-        reply: this.inbox,
-      });
+      const request = { batch: 1, no_wait: true, ...(atLimitWaitMs ? { expires: nanos(atLimitWaitMs) } : {}) };
+      this.nc.publish(`$JS.API.CONSUMER.MSG.NEXT.${NAMES.taskStream}.${consumer}`, JSON.stringify(request), { reply: this.inbox });
     } catch {
       this.waiting = null;
       clearTimeout(timer);

@@ -3,7 +3,7 @@ import type { JsMsg } from "@nats-io/jetstream";
 import type { Logger } from "../log/logger.js";
 import type { Nats } from "../queue/connection.js";
 import { FairScheduleStore } from "../queue/fair-schedule-store.js";
-import { candidateOrder } from "../queue/fair-share.js";
+import { atLimit, candidateOrder } from "../queue/fair-share.js";
 import { FlowPuller } from "../queue/flow-pull.js";
 import { listFlows, type FlowState } from "../queue/flows.js";
 import { NAMES } from "../queue/names.js";
@@ -20,6 +20,8 @@ const SETTLE_RETRY_MS = 15;
 /** Flows tried per scan before the flows are listed again. */
 const MAX_PULLS_PER_SCAN = 6;
 const PULL_TIMEOUT_MS = 1000;
+/** How long a pull from a flow at its max_solving waits for the server's answer that it has no redelivery. */
+const AT_LIMIT_WAIT_MS = 50;
 
 export interface TakenTask {
   message: JsMsg;
@@ -72,7 +74,7 @@ export class FairPicker {
     const candidates = candidateOrder(flows, known.schedule).slice(0, MAX_PULLS_PER_SCAN);
     if (candidates.length > 0 && gate && !(await gate)) return null;
     for (const chosen of candidates) {
-      const message = await this.puller.pull(chosen.consumer, PULL_TIMEOUT_MS);
+      const message = await this.puller.pull(chosen.consumer, PULL_TIMEOUT_MS, atLimit(chosen) ? AT_LIMIT_WAIT_MS : undefined);
       if (!message) continue;
       // Usually the chosen flow's; a late answer to an earlier pull may be another's.
       const flow = flows.find((f) => f.consumer === message.info.consumer) ?? chosen;
