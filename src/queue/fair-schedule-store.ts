@@ -2,6 +2,11 @@ import type { KV } from "@nats-io/kv";
 import { charge, EMPTY_SCHEDULE, type Schedule } from "./fair-share.js";
 
 const KEY = "schedule";
+
+export interface StoredSchedule {
+  schedule: Schedule;
+  revision: number;
+}
 /** Compare-and-set attempts before a charge is given up (it only shifts the order a little). */
 const CAS_ATTEMPTS = 8;
 
@@ -13,26 +18,26 @@ const CAS_ATTEMPTS = 8;
 export class FairScheduleStore {
   constructor(private readonly kv: KV) {}
 
-  async read(): Promise<{ schedule: Schedule; revision: number }> {
+  async read(): Promise<StoredSchedule> {
     const entry = await this.kv.get(KEY);
     if (!entry || entry.operation !== "PUT" || entry.length === 0) return { schedule: EMPTY_SCHEDULE, revision: 0 };
     return { schedule: entry.json<Schedule>(), revision: entry.revision };
   }
 
-  /** Advances the flow's pass by one task; resolves false if it could not be written. */
-  async charge(key: string, weight: number, known?: { schedule: Schedule; revision: number }): Promise<boolean> {
+  /** Advances the flow's pass by one task; resolves with the state written, or null if it could not be. */
+  async charge(key: string, weight: number, known?: StoredSchedule): Promise<StoredSchedule | null> {
     for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
       // The state the choice was made from is tried first: usually nobody changed it since.
       const { schedule, revision } = attempt === 0 && known ? known : await this.read();
-      const next = JSON.stringify(charge(schedule, key, weight));
+      const next = charge(schedule, key, weight);
+      const text = JSON.stringify(next);
       try {
-        if (revision === 0) await this.kv.create(KEY, next);
-        else await this.kv.update(KEY, next, revision);
-        return true;
+        const written = revision === 0 ? await this.kv.create(KEY, text) : await this.kv.update(KEY, text, revision);
+        return { schedule: next, revision: written };
       } catch (err) {
         if (!/wrong last sequence|key exists/i.test(err instanceof Error ? err.message : String(err))) throw err;
       }
     }
-    return false;
+    return null;
   }
 }

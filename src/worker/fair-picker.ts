@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import type { JsMsg } from "@nats-io/jetstream";
 import type { Logger } from "../log/logger.js";
 import type { Nats } from "../queue/connection.js";
-import { FairScheduleStore } from "../queue/fair-schedule-store.js";
+import { FairScheduleStore, type StoredSchedule } from "../queue/fair-schedule-store.js";
 import { atLimit, candidateOrder } from "../queue/fair-share.js";
 import { FlowPuller } from "../queue/flow-pull.js";
-import { listFlows, type FlowState } from "../queue/flows.js";
+import { LEGACY_FLOW, type FlowState } from "../queue/flows.js";
 import { NAMES } from "../queue/names.js";
+import { FlowView } from "./flow-view.js";
 
 /** How long an idle worker waits for a wake-up before it scans the flows again (redeliveries publish nothing). */
 const IDLE_SCAN_MS = 1000;
@@ -20,6 +21,8 @@ const SETTLE_RETRY_MS = 15;
 /** Flows tried per scan before the flows are listed again. */
 const MAX_PULLS_PER_SCAN = 6;
 const PULL_TIMEOUT_MS = 1000;
+/** This worker's own last charge stands for the shared schedule this long (a stale one only fails its compare-and-set). */
+const OWN_SCHEDULE_MS = 100;
 /** How long a pull from a flow at its max_solving waits for the server's answer that it has no redelivery. */
 const AT_LIMIT_WAIT_MS = 50;
 
@@ -43,6 +46,8 @@ export class FairPicker {
   private readonly subscriptions;
   private stopped = false;
   private charging: Promise<void> = Promise.resolve();
+  private readonly view: FlowView;
+  private ownSchedule: { stored: StoredSchedule; at: number } | null = null;
   /** Marks this worker's own freed notices, which need not wake it. */
   private readonly id = randomUUID();
 
@@ -53,8 +58,14 @@ export class FairPicker {
   ) {
     this.schedule = new FairScheduleStore(nats.fairShare);
     this.puller = new FlowPuller(nats.nc);
-    const wake = (_err: unknown, m: { string(): string }) => {
-      if (m.string() === this.id) return;
+    this.view = new FlowView(nats.jsm);
+    const wake = (_err: unknown, m: { subject: string; string(): string }) => {
+      if (m.subject === NAMES.freedSubject) {
+        if (m.string() === this.id) return;
+        this.view.freed();
+      } else {
+        this.view.published(m.subject === NAMES.taskSubject ? LEGACY_FLOW : m.subject.slice(NAMES.flowSubjectPrefix.length));
+      }
       this.wakes++;
       this.lastWakeAt = Date.now();
       this.waiter?.();
@@ -70,21 +81,22 @@ export class FairPicker {
     const wakesBefore = this.wakes;
     // This worker's last charge is in before it chooses again.
     await this.charging;
-    const [flows, known] = await Promise.all([listFlows(this.nats.jsm), this.schedule.read()]);
+    const own = this.ownSchedule && Date.now() - this.ownSchedule.at < OWN_SCHEDULE_MS ? this.ownSchedule.stored : null;
+    const [flows, known] = await Promise.all([this.view.current(), own ?? this.schedule.read()]);
     const candidates = candidateOrder(flows, known.schedule).slice(0, MAX_PULLS_PER_SCAN);
     if (candidates.length > 0 && gate && !(await gate)) return null;
     for (const chosen of candidates) {
       const message = await this.puller.pull(chosen.consumer, PULL_TIMEOUT_MS, atLimit(chosen) ? AT_LIMIT_WAIT_MS : undefined);
-      if (!message) continue;
+      if (!message) {
+        if (chosen.pending > 0) this.view.invalidate();
+        continue;
+      }
       // Usually the chosen flow's; a late answer to an earlier pull may be another's.
       const flow = flows.find((f) => f.consumer === message.info.consumer) ?? chosen;
+      const first = message.info.deliveryCount === 1;
+      this.view.took(flow, first);
       // A redelivery (a crashed worker's task, one handed back) was charged when first taken.
-      if (message.info.deliveryCount === 1) {
-        this.charging = this.schedule.charge(flow.key, flow.weight, known).then(
-          () => undefined,
-          (err: unknown) => this.log.warn("fair-share charge not written", { err, flow: flow.consumer }),
-        );
-      }
+      if (first) this.charging = this.charge(flow, known);
       this.onTaken({ message, flow });
       return message;
     }
@@ -104,8 +116,19 @@ export class FairPicker {
     return null;
   }
 
+  private async charge(flow: FlowState, known: StoredSchedule): Promise<void> {
+    try {
+      const stored = await this.schedule.charge(flow.key, flow.weight, known);
+      this.ownSchedule = stored ? { stored, at: Date.now() } : null;
+    } catch (err) {
+      this.ownSchedule = null;
+      this.log.warn("fair-share charge not written", { err, flow: flow.consumer });
+    }
+  }
+
   /** Tells idle workers that a place was freed (a task ended or was handed back). */
   released(): void {
+    this.view.freed();
     if (!this.nats.nc.isClosed()) this.nats.nc.publish(NAMES.freedSubject, this.id);
   }
 
