@@ -14,6 +14,7 @@
  * 120 s above. `SOLVER_CLOCK=cpu` counts each limit in this process's CPU seconds (the header
  * says so); the search-setting variables of bench/settings-env.ts apply to every solve.
  * `npm run bench -- pipeline`: the service pipeline's speed (bench/pipeline.ts).
+ * `npm run bench -- fairness`: fair shares between accounts on the service (bench/fairness.ts).
  */
 import { parseArgs } from "node:util";
 import { BenchSetupError, loadBenchmarks, unknownSetMessage } from "./benchmark-folder.js";
@@ -29,6 +30,10 @@ const USAGE =
 
 if (process.argv[2] === "pipeline") {
   await import("./pipeline.js");
+  process.exit(process.exitCode ?? 0);
+}
+if (process.argv[2] === "fairness") {
+  await import("./fairness.js");
   process.exit(process.exitCode ?? 0);
 }
 
