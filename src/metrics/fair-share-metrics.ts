@@ -1,4 +1,5 @@
 import { Gauge, Histogram, type Registry } from "prom-client";
+import type { Plan } from "../config/plans.js";
 import type { FlowState } from "../queue/flows.js";
 
 /**
@@ -6,7 +7,18 @@ import type { FlowState } from "../queue/flows.js";
  * consumers (the same figures from every worker: aggregate with max, not sum), and the wait from
  * submit to the start of its first solve, observed by the worker that took it.
  */
-export function createFairShareMetrics(registry: Registry, flows: () => Promise<readonly FlowState[]>) {
+export function createFairShareMetrics(
+  registry: Registry,
+  flows: () => Promise<readonly FlowState[]>,
+  plans: Iterable<Pick<Plan, "name" | "waitTargetSeconds">>,
+) {
+  const target = new Gauge({
+    name: "vrp_plan_wait_target_seconds",
+    help: "The p95 wait from submit to solve start each plan is meant to keep (wait_target_seconds).",
+    labelNames: ["plan"] as const,
+    registers: [registry],
+  });
+  for (const plan of plans) target.set({ plan: plan.name }, plan.waitTargetSeconds);
   new Gauge({
     name: "vrp_plan_tasks",
     help: "Tasks of all accounts on a plan, by state (queued, solving), as the task stream's consumers count them.",

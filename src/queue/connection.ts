@@ -176,7 +176,8 @@ export async function connectNats(
       await new Promise((r) => setTimeout(r, 1000));
     }
   }
-  const { jsm, js, tasks, requests, requestBodies, accounts, apiKeys, counters, history, idempotency, taskTtlMs, progress, fairShare } = parts;
+  const { jsm, js, tasks, requests, requestBodies, accounts, apiKeys, counters, history, idempotency, taskTtlMs, progress, fairShare } =
+    parts;
 
   return {
     nc,

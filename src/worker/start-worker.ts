@@ -37,7 +37,7 @@ export async function startWorker(config: Readonly<Config>, log: Logger): Promis
     config.worker.solverMaxHeapMb,
   );
   solver.warmUp();
-  const fairShareMetrics = createFairShareMetrics(metrics.registry, () => listFlows(nats.jsm));
+  const fairShareMetrics = createFairShareMetrics(metrics.registry, () => listFlows(nats.jsm), config.plans.plans.values());
   const accounts = new AccountStore(nats.accounts, nats.apiKeys);
   const runner = new TaskRunner({
     config,
