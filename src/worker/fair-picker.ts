@@ -48,6 +48,7 @@ export class FairPicker {
   private charging: Promise<void> = Promise.resolve();
   private readonly view: FlowView;
   private ownSchedule: { stored: StoredSchedule; at: number } | null = null;
+  private lastRead: StoredSchedule | null = null;
   /** Marks this worker's own freed notices, which need not wake it. */
   private readonly id = randomUUID();
 
@@ -82,7 +83,7 @@ export class FairPicker {
     // This worker's last charge is in before it chooses again.
     await this.charging;
     const own = this.ownSchedule && Date.now() - this.ownSchedule.at < OWN_SCHEDULE_MS ? this.ownSchedule.stored : null;
-    const [flows, known] = await Promise.all([this.view.current(), own ?? this.schedule.read()]);
+    const [flows, known] = await Promise.all([this.view.current(), own ?? this.readSchedule()]);
     const candidates = candidateOrder(flows, known.schedule).slice(0, MAX_PULLS_PER_SCAN);
     if (candidates.length > 0 && gate && !(await gate)) return null;
     for (const chosen of candidates) {
@@ -116,9 +117,23 @@ export class FairPicker {
     return null;
   }
 
+  /**
+   * The shared schedule; while it cannot be read (its bucket failing over) the last one read
+   * serves for the choice, so tasks keep starting (the charge then reads it again itself).
+   */
+  private async readSchedule(): Promise<StoredSchedule> {
+    try {
+      this.lastRead = await this.schedule.read();
+      return this.lastRead;
+    } catch (err) {
+      if (!this.lastRead) throw err;
+      return { schedule: this.lastRead.schedule, revision: -1 };
+    }
+  }
+
   private async charge(flow: FlowState, known: StoredSchedule): Promise<void> {
     try {
-      const stored = await this.schedule.charge(flow.key, flow.weight, known);
+      const stored = await this.schedule.charge(flow.key, flow.weight, known.revision >= 0 ? known : undefined);
       this.ownSchedule = stored ? { stored, at: Date.now() } : null;
     } catch (err) {
       this.ownSchedule = null;

@@ -13,20 +13,31 @@ const LIST_MAX_AGE_MS = 100;
  */
 export class FlowView {
   private flows: FlowState[] | null = null;
+  private fresh = false;
   private at = 0;
 
   constructor(private readonly jsm: JetStreamManager) {}
 
+  /**
+   * The flows, listed again when the view is stale. While the list cannot be read (the stream
+   * failing over) the last one serves, so the workers keep pulling from the consumers they know.
+   */
   async current(): Promise<FlowState[]> {
-    if (this.flows && Date.now() - this.at < LIST_MAX_AGE_MS) return this.flows;
-    const flows = await listFlows(this.jsm);
-    this.flows = flows;
-    this.at = Date.now();
-    return flows;
+    if (this.flows && this.fresh && Date.now() - this.at < LIST_MAX_AGE_MS) return this.flows;
+    try {
+      const flows = await listFlows(this.jsm);
+      this.flows = flows;
+      this.at = Date.now();
+      this.fresh = true;
+      return flows;
+    } catch (err) {
+      if (!this.flows) throw err;
+      return this.flows;
+    }
   }
 
   invalidate(): void {
-    this.flows = null;
+    this.fresh = false;
   }
 
   /** A task was published on the flow `key`'s subject. */
