@@ -167,13 +167,10 @@ describe("cancelling a task", function () {
 
       // The blocker finishes, the worker pulls the cancelled task's message and only acknowledges it.
       await pollUntil(a, blocker, isFinished);
-      await waitFor(
-        "the queue to drain",
-        async () => {
-          const counts = await queueCounts(nats.jsm);
-          return counts.ackPending === 0 && counts.pending === 0;
-        },
-      );
+      await waitFor("the queue to drain", async () => {
+        const counts = await queueCounts(nats.jsm);
+        return counts.ackPending === 0 && counts.pending === 0;
+      });
       await new Promise((r) => setTimeout(r, 500));
       expect(await pollUntil(a, id, () => true)).to.deep.equal(polled);
       expect(callbacksTo("/queued"), "exactly one callback").to.have.length(1);
