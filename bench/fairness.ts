@@ -41,7 +41,7 @@ const MIXED_SECONDS = Number(values["mixed-seconds"]);
 const WORKERS = Number(values.workers);
 
 const task = (seconds: number, seed: number) => ({
-  ...cvrpRequest({ customers: 40, vehicles: 6, capacity: 50, seed }),
+  ...cvrpRequest({ customers: 40, vehicles: 6, capacity: 70, seed }),
   time_limit_seconds: seconds,
 });
 

@@ -23,7 +23,7 @@ const { toJsMsg } = requireCjs(join(dirname(requireCjs.resolve("@nats-io/jetstre
 export class FlowPuller {
   private readonly inbox = createInbox();
   private readonly subscription: Subscription;
-  private waiting: ((m: JsMsg | null) => void) | null = null;
+  private waiting: ((m: JsMsg | null | "timeout") => void) | null = null;
 
   constructor(private readonly nc: NatsConnection) {
     this.subscription = nc.subscribe(this.inbox, { callback: (_err, msg) => this.answer(msg) });
@@ -38,17 +38,17 @@ export class FlowPuller {
   }
 
   /**
-   * One message from the consumer if it has one to give now, else null (nothing there, or no
-   * answer in time). A consumer at its limit answers a no_wait pull only with a redelivery, or
+   * One message from the consumer if it has one to give now, null if it has none, "timeout"
+   * without an answer in time. A consumer at its limit answers a no_wait pull only with a redelivery, or
    * when `atLimitWaitMs` (the pull's expiry, to pass for it) has run out.
    */
-  async pull(consumer: string, timeoutMs: number, atLimitWaitMs?: number): Promise<JsMsg | null> {
+  async pull(consumer: string, timeoutMs: number, atLimitWaitMs?: number): Promise<JsMsg | null | "timeout"> {
     let timer: NodeJS.Timeout | undefined;
-    const answered = new Promise<JsMsg | null>((resolve) => {
+    const answered = new Promise<JsMsg | null | "timeout">((resolve) => {
       this.waiting = resolve;
       timer = setTimeout(() => {
         if (this.waiting === resolve) this.waiting = null;
-        resolve(null);
+        resolve("timeout");
       }, timeoutMs);
     });
     try {
@@ -57,7 +57,7 @@ export class FlowPuller {
     } catch {
       this.waiting = null;
       clearTimeout(timer);
-      return null;
+      return "timeout";
     }
     const message = await answered;
     clearTimeout(timer);

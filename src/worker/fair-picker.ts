@@ -20,7 +20,7 @@ const WAKE_SETTLE_MS = 150;
 const SETTLE_RETRY_MS = 15;
 /** Flows tried per scan before the flows are listed again. */
 const MAX_PULLS_PER_SCAN = 6;
-const PULL_TIMEOUT_MS = 1000;
+const PULL_TIMEOUT_MS = 500;
 /** This worker's own last charge stands for the shared schedule this long (a stale one only fails its compare-and-set). */
 const OWN_SCHEDULE_MS = 100;
 /** How long a pull from a flow at its max_solving waits for the server's answer that it has no redelivery. */
@@ -88,6 +88,12 @@ export class FairPicker {
     if (candidates.length > 0 && gate && !(await gate)) return null;
     for (const chosen of candidates) {
       const message = await this.puller.pull(chosen.consumer, PULL_TIMEOUT_MS, atLimit(chosen) ? AT_LIMIT_WAIT_MS : undefined);
+      // No answer (the consumer without a leader, a failover): the flows are listed again rather
+      // than waiting on the next candidate too, so a task that arrived meanwhile is not held up.
+      if (message === "timeout") {
+        this.view.invalidate();
+        break;
+      }
       if (!message) {
         if (chosen.pending > 0) this.view.invalidate();
         continue;

@@ -31,7 +31,7 @@ const PLANS = {
 
 /** A task that solves for about `seconds` (the search runs to its time limit). */
 const task = (seconds: number, seed = 1) => ({
-  ...cvrpRequest({ customers: 25, vehicles: 4, capacity: 40, seed }),
+  ...cvrpRequest({ customers: 25, vehicles: 4, capacity: 60, seed }),
   time_limit_seconds: seconds,
 });
 

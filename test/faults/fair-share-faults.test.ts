@@ -18,7 +18,7 @@ const PLANS = JSON.parse(readFileSync(new URL("../fixtures/plans.json", import.m
 };
 const fairPlan = (weight: number) => ({ ...PLANS.plans.fuzz, weight, max_queued: 1000, max_solving: 3 });
 /** A task that solves for about a second (the search runs to its time limit). */
-const oneSecond = (seed: number) => ({ ...cvrpRequest({ customers: 25, vehicles: 4, capacity: 40, seed }), time_limit_seconds: 1 });
+const oneSecond = (seed: number) => ({ ...cvrpRequest({ customers: 25, vehicles: 4, capacity: 60, seed }), time_limit_seconds: 1 });
 
 /**
  * Fair shares through faults: two API instances, three workers, a three-node cluster (replicas
