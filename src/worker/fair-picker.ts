@@ -66,9 +66,10 @@ export class FairPicker {
         this.view.freed();
       } else {
         this.view.published(m.subject === NAMES.taskSubject ? LEGACY_FLOW : m.subject.slice(NAMES.flowSubjectPrefix.length));
+        // Only a publish may be ahead of what the consumers list shows (see WAKE_SETTLE_MS).
+        this.lastWakeAt = Date.now();
       }
       this.wakes++;
-      this.lastWakeAt = Date.now();
       this.waiter?.();
     };
     this.subscriptions = [NAMES.taskSubject, `${NAMES.flowSubjectPrefix}>`, NAMES.freedSubject].map((subject) =>
