@@ -3,9 +3,9 @@ import type { JsMsg } from "@nats-io/jetstream";
 import type { Logger } from "../log/logger.js";
 import type { Nats } from "../queue/connection.js";
 import { FairScheduleStore, type StoredSchedule } from "../queue/fair-schedule-store.js";
-import { atLimit, candidateOrder } from "../queue/fair-share.js";
+import { atLimit, candidateOrder, EMPTY_SCHEDULE } from "../queue/fair-share.js";
 import { FlowPuller } from "../queue/flow-pull.js";
-import { LEGACY_FLOW, type FlowState } from "../queue/flows.js";
+import { flowConsumer, LEGACY_FLOW, type FlowState } from "../queue/flows.js";
 import { NAMES } from "../queue/names.js";
 import { FlowView } from "./flow-view.js";
 
@@ -17,7 +17,9 @@ const IDLE_SCAN_MS = 1000;
  * task yet, so for this long after one the worker scans again shortly.
  */
 const WAKE_SETTLE_MS = 150;
-const SETTLE_RETRY_MS = 15;
+const SETTLE_RETRY_MS = 3;
+/** Pulls, a millisecond apart, from the flow a publish was just seen on. */
+const HINT_PULLS = 3;
 /** Flows tried per scan before the flows are listed again. */
 const MAX_PULLS_PER_SCAN = 6;
 const PULL_TIMEOUT_MS = 500;
@@ -49,6 +51,8 @@ export class FairPicker {
   private readonly view: FlowView;
   private ownSchedule: { stored: StoredSchedule; at: number } | null = null;
   private lastRead: StoredSchedule | null = null;
+  /** The flow of the latest publish seen. */
+  private hint: string | null = null;
   /** Marks this worker's own freed notices, which need not wake it. */
   private readonly id = randomUUID();
 
@@ -65,7 +69,9 @@ export class FairPicker {
         if (m.string() === this.id) return;
         this.view.freed();
       } else {
-        this.view.published(m.subject === NAMES.taskSubject ? LEGACY_FLOW : m.subject.slice(NAMES.flowSubjectPrefix.length));
+        const key = m.subject === NAMES.taskSubject ? LEGACY_FLOW : m.subject.slice(NAMES.flowSubjectPrefix.length);
+        this.view.published(key);
+        this.hint = key;
         // Only a publish may be ahead of what the consumers list shows (see WAKE_SETTLE_MS).
         this.lastWakeAt = Date.now();
       }
@@ -83,6 +89,23 @@ export class FairPicker {
     const wakesBefore = this.wakes;
     // This worker's last charge is in before it chooses again.
     await this.charging;
+    // Nothing was queued anywhere, and a task was just published: it is the one to take (no other
+    // flow can be ahead of it), straight from its flow without listing the flows first.
+    const hinted = this.hint;
+    this.hint = null;
+    if (hinted !== null && !gate && this.view.nothingQueued()) {
+      const consumer = hinted === LEGACY_FLOW ? NAMES.taskConsumer : flowConsumer(hinted);
+      // A core subscriber may see the publish a moment before the stream has stored it.
+      for (let attempt = 0; attempt < HINT_PULLS; attempt++) {
+        const message = await this.puller.pull(consumer, PULL_TIMEOUT_MS);
+        if (message === "timeout") break;
+        if (message) {
+          this.charging = this.chargeLater(message);
+          return message;
+        }
+        await sleep(1);
+      }
+    }
     const own = this.ownSchedule && Date.now() - this.ownSchedule.at < OWN_SCHEDULE_MS ? this.ownSchedule.stored : null;
     const [flows, known] = await Promise.all([this.view.current(), own ?? this.readSchedule()]);
     const candidates = candidateOrder(flows, known.schedule).slice(0, MAX_PULLS_PER_SCAN);
@@ -136,6 +159,19 @@ export class FairPicker {
       if (!this.lastRead) throw err;
       return { schedule: this.lastRead.schedule, revision: -1 };
     }
+  }
+
+  /** Charges and reports a task taken without a list in hand: its flow (weight, plan) is looked up first. */
+  private async chargeLater(message: JsMsg): Promise<void> {
+    this.view.invalidate();
+    const flows = await this.view.current().catch(() => [] as FlowState[]);
+    const flow = flows.find((f) => f.consumer === message.info.consumer);
+    if (!flow) return this.log.warn("fair-share charge not written: flow not listed", { flow: message.info.consumer });
+    // Listed after the take: the list already counts it.
+    this.onTaken({ message, flow });
+    if (message.info.deliveryCount !== 1) return;
+    const known = await this.readSchedule().catch(() => null);
+    await this.charge(flow, known ?? { schedule: EMPTY_SCHEDULE, revision: -1 });
   }
 
   private async charge(flow: FlowState, known: StoredSchedule): Promise<void> {

@@ -40,6 +40,11 @@ export class FlowView {
     this.fresh = false;
   }
 
+  /** Whether, as last seen, no flow had a task queued (an idle service). */
+  nothingQueued(): boolean {
+    return this.flows !== null && this.flows.every((f) => f.pending === 0);
+  }
+
   /** A task was published on the flow `key`'s subject. */
   published(key: string): void {
     if (!this.flows?.some((f) => f.key === key && f.pending > 0)) this.invalidate();
