@@ -14,9 +14,9 @@ const IDLE_SCAN_MS = 1000;
 /**
  * A publish is seen by core subscribers about when the stream stores it, and the API creates an
  * account's consumer alongside its first publish: a scan right after a wake-up may not see the
- * task yet, so for this long after one the worker scans again shortly.
+ * task yet, so after one the worker scans this many more times, SETTLE_RETRY_MS apart.
  */
-const WAKE_SETTLE_MS = 150;
+const SETTLE_SCANS = 5;
 const SETTLE_RETRY_MS = 3;
 /** Pulls, a millisecond apart, from the flow a publish was just seen on. */
 const HINT_PULLS = 3;
@@ -43,7 +43,7 @@ export class FairPicker {
   private readonly schedule: FairScheduleStore;
   private readonly puller: FlowPuller;
   private wakes = 0;
-  private lastWakeAt = 0;
+  private settleLeft = 0;
   private waiter: (() => void) | null = null;
   private readonly subscriptions;
   private stopped = false;
@@ -72,8 +72,8 @@ export class FairPicker {
         const key = m.subject === NAMES.taskSubject ? LEGACY_FLOW : m.subject.slice(NAMES.flowSubjectPrefix.length);
         this.view.published(key);
         this.hint = key;
-        // Only a publish may be ahead of what the consumers list shows (see WAKE_SETTLE_MS).
-        this.lastWakeAt = Date.now();
+        // Only a publish may be ahead of what the consumers list shows (see SETTLE_SCANS).
+        this.settleLeft = SETTLE_SCANS;
       }
       this.wakes++;
       this.waiter?.();
@@ -94,6 +94,8 @@ export class FairPicker {
     const hinted = this.hint;
     this.hint = null;
     if (hinted !== null && !gate && this.view.nothingQueued()) {
+      // The pulls below wait for the stream to store the task; no settle scans after them.
+      this.settleLeft = 0;
       const consumer = hinted === LEGACY_FLOW ? NAMES.taskConsumer : flowConsumer(hinted);
       // A core subscriber may see the publish a moment before the stream has stored it.
       for (let attempt = 0; attempt < HINT_PULLS; attempt++) {
@@ -131,7 +133,8 @@ export class FairPicker {
       this.onTaken({ message, flow });
       return message;
     }
-    if (this.wakes !== wakesBefore || Date.now() - this.lastWakeAt < WAKE_SETTLE_MS) {
+    if (this.wakes !== wakesBefore || this.settleLeft > 0) {
+      this.settleLeft = Math.max(0, this.settleLeft - 1);
       await sleep(SETTLE_RETRY_MS);
     } else {
       await new Promise<void>((resolve) => {
