@@ -15,6 +15,7 @@
  * says so); the search-setting variables of bench/settings-env.ts apply to every solve.
  * `npm run bench -- pipeline`: the service pipeline's speed (bench/pipeline.ts); `pipeline-partner`
  * the same on the path partners take, `make run` with a real plan (bench/pipeline-partner.ts).
+ * `npm run bench -- fairness`: fair shares between accounts on the service (bench/fairness.ts).
  */
 import { parseArgs } from "node:util";
 import { BenchSetupError, loadBenchmarks, unknownSetMessage } from "./benchmark-folder.js";
@@ -34,6 +35,10 @@ if (process.argv[2] === "pipeline") {
 }
 if (process.argv[2] === "pipeline-partner") {
   await import("./pipeline-partner.js");
+  process.exit(process.exitCode ?? 0);
+}
+if (process.argv[2] === "fairness") {
+  await import("./fairness.js");
   process.exit(process.exitCode ?? 0);
 }
 

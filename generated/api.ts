@@ -621,7 +621,7 @@ export interface components {
             status: "processing";
             /** @enum {string} */
             phase: "queued" | "solving";
-            /** @description When `phase` is queued: tasks accepted and not yet picked up by a worker (running ones excluded). Null while solving. */
+            /** @description When `phase` is queued: the tasks ahead of this one (running ones excluded) in the fair order between accounts, the account's own earlier tasks plus as many of each other account's as the plans' weights serve first. Null while solving. */
             queue_depth: number | null;
             progress?: components["schemas"]["SolveProgress"];
         };

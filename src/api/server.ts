@@ -33,7 +33,7 @@ export async function startApi(config: Readonly<Config>, log: Logger, options: {
   const plugins = await loadStrategyModules(config.strategyModules);
   if (plugins.length > 0) log.info("strategy modules loaded", { strategies: plugins.map((s) => s.name) });
   const nats = await connectNats(config, "vrp-api", log);
-  const queue = new TaskQueue(nats);
+  const queue = new TaskQueue(nats, config.worker.ackWaitMs);
   const accounts = await AccountStore.cached(nats.accounts, nats.apiKeys);
   const services: ApiServices = {
     config,

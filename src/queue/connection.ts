@@ -33,6 +33,8 @@ export interface Nats {
   resultTtlMs: number;
   /** Latest progress (and best solution so far) of solving tasks. */
   progress: KV;
+  /** The fair scheduler's state (fair-schedule-store.ts). */
+  fairShare: KV;
   /** False while the client is between a disconnect and the next reconnect. */
   isConnected(): boolean;
   close(): Promise<void>;
@@ -92,7 +94,8 @@ export async function connectNats(
     const replicas = config.natsReplicas;
     await ensureStream(jsm, {
       name: NAMES.taskStream,
-      subjects: [NAMES.taskSubject],
+      // Each account's flow has its own subject; the legacy one keeps a store's older tasks running.
+      subjects: [NAMES.taskSubject, `${NAMES.flowSubjectPrefix}>`],
       retention: RetentionPolicy.Workqueue,
       storage: StorageType.File,
       num_replicas: replicas,
@@ -150,12 +153,14 @@ export async function connectNats(
     // counts for expires_at is the TTL the bucket really has.
     const taskTtlMs = (await tasks.status()).ttl || resultTtlMs;
     const progress = await kvm.create(NAMES.progressBucket, { ...kvOptions, ttl: resultTtlMs });
+    // Compare-and-set on it decides the order of service: read from the leader.
+    const fairShare = await kvm.create(NAMES.fairShareBucket, leaderReads);
     const requests = await new Objm(js).create(NAMES.requestStore, {
       replicas,
       storage: StorageType.File,
       ttl: nanos(Math.max(resultTtlMs, config.historyRetentionDays * DAY_MS)),
     });
-    return { jsm, js, tasks, requests, requestBodies, accounts, apiKeys, counters, history, idempotency, taskTtlMs, progress };
+    return { jsm, js, tasks, requests, requestBodies, accounts, apiKeys, counters, history, idempotency, taskTtlMs, progress, fairShare };
   };
   let parts: Awaited<ReturnType<typeof setUp>>;
   for (let attempt = 1; ; attempt++) {
@@ -171,7 +176,8 @@ export async function connectNats(
       await new Promise((r) => setTimeout(r, 1000));
     }
   }
-  const { jsm, js, tasks, requests, requestBodies, accounts, apiKeys, counters, history, idempotency, taskTtlMs, progress } = parts;
+  const { jsm, js, tasks, requests, requestBodies, accounts, apiKeys, counters, history, idempotency, taskTtlMs, progress, fairShare } =
+    parts;
 
   return {
     nc,
@@ -187,6 +193,7 @@ export async function connectNats(
     idempotency,
     resultTtlMs: taskTtlMs,
     progress,
+    fairShare,
     isConnected: () => connected && !nc.isClosed(),
     close: async () => {
       if (!nc.isClosed()) await nc.drain().catch(() => nc.close());

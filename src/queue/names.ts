@@ -1,8 +1,17 @@
 /** Every NATS stream, subject, consumer and bucket name lives here and nowhere else. */
 export const NAMES = {
   taskStream: "VRP_TASKS",
+  /** The subject every task went to before tasks had a flow per account; still drained. */
   taskSubject: "vrp.tasks.solve",
+  /** One durable consumer of the legacy subject. */
   taskConsumer: "solvers",
+  /** An account's flow: subject `vrp.tasks.solve.<owner in hex>`, durable consumer `flow_<owner in hex>`. */
+  flowSubjectPrefix: "vrp.tasks.solve.",
+  flowConsumerPrefix: "flow_",
+  /** Core-NATS notice from a worker that freed a place (a task ended or was handed back). */
+  freedSubject: "vrp.tasks.freed",
+  /** The fair scheduler's virtual times (one key, updated with compare-and-set). */
+  fairShareBucket: "vrp_fair_share",
   deadLetterStream: "VRP_DEAD_LETTERS",
   deadLetterSubject: "vrp.tasks.dead",
   taskBucket: "vrp_tasks",

@@ -1,5 +1,8 @@
+import type { Plan } from "../config/plans.js";
 import type { Nats } from "./connection.js";
 import { NAMES } from "./names.js";
+import { ensureFlow, flowKey, flowSubject, LEGACY_FLOW } from "./flows.js";
+import { FlowSnapshot, type AdmissionRoom } from "./flow-snapshot.js";
 import type { TaskRecord } from "./task-store.js";
 import { TaskStore } from "./task-store.js";
 import { profileStage } from "../infra/stage-profile.js";
@@ -9,7 +12,8 @@ export interface TaskMessage {
   taskId: string;
 }
 
-const DEPTH_CACHE_MS = 250;
+/** How long an API instance trusts that an account's consumer exists (well below its inactivity threshold). */
+const FLOW_KNOWN_MS = 10 * 60_000;
 /** Bodies up to this size go to a KV bucket (one write); larger ones to the chunked object store. */
 const INLINE_BODY_LIMIT = 768 * 1024;
 const encoder = new TextEncoder();
@@ -25,10 +29,16 @@ function ignoreNotFound(err: unknown): void {
  */
 export class TaskQueue {
   readonly store: TaskStore;
-  private depthCache: { value: number; at: number } | null = null;
+  private readonly flows: FlowSnapshot;
+  /** Accounts whose consumer this process made (by key): its configuration and when. */
+  private readonly knownFlows = new Map<string, { config: string; at: number }>();
 
-  constructor(private readonly nats: Nats) {
+  constructor(
+    private readonly nats: Nats,
+    private readonly ackWaitMs = 30_000,
+  ) {
     this.store = new TaskStore(nats.tasks, nats.resultTtlMs);
+    this.flows = new FlowSnapshot(nats.jsm);
   }
 
   /**
@@ -39,54 +49,95 @@ export class TaskQueue {
    * and drops a message whose record never appears (TaskStore.abandon). So a submit that fails at
    * any step leaves nothing that can run or be polled. Resolves with the record's revision.
    */
-  async enqueue(task: TaskRecord, requestBody: Uint8Array, alongside: Promise<unknown> = Promise.resolve()): Promise<number> {
-    await this.writeAdmission(task, requestBody, alongside);
+  async enqueue(
+    task: TaskRecord,
+    requestBody: Uint8Array,
+    alongside: Promise<unknown> = Promise.resolve(),
+    room?: AdmissionRoom,
+  ): Promise<number> {
+    await this.writeAdmission(task, requestBody, alongside, room);
     return this.commit(task);
   }
 
   /**
    * The first half of `enqueue`: the request body, the task message and `alongside`, all at once;
    * rejects with the first failure once all have settled. Nothing can run until `commit`.
+   * With the account's `room` (roomFor), the message goes to the account's flow, whose consumer
+   * is made if this process has not made it lately; without, to the legacy subject.
    */
-  async writeAdmission(task: TaskRecord, requestBody: Uint8Array, alongside: Promise<unknown> = Promise.resolve()): Promise<void> {
+  async writeAdmission(
+    task: TaskRecord,
+    requestBody: Uint8Array,
+    alongside: Promise<unknown> = Promise.resolve(),
+    room?: AdmissionRoom,
+  ): Promise<void> {
     const storeBody =
       requestBody.length <= INLINE_BODY_LIMIT
         ? this.nats.requestBodies.put(task.id, requestBody)
         : this.nats.requests.putBlob({ name: task.id }, requestBody);
     const message: TaskMessage = { taskId: task.id };
-    const publish = this.nats.js.publish(NAMES.taskSubject, encoder.encode(JSON.stringify(message)), { msgID: task.id });
+    if (room) task.flowMark = room.mark;
+    const subject = room ? flowSubject(room.key) : NAMES.taskSubject;
+    const publish = this.nats.js.publish(subject, encoder.encode(JSON.stringify(message)), { msgID: task.id });
+    const flow = room ? this.ensureFlow(room) : Promise.resolve();
     void storeBody.then(
       () => profileStage(task.id, "api.body"),
       () => undefined,
     );
     void publish.then(
-      () => profileStage(task.id, "api.publish"),
+      () => {
+        profileStage(task.id, "api.publish");
+        // A stored message is queued (a worker drops it if its record never comes): counted into
+        // the cached flows rather than asking the server again.
+        if (room) this.flows.admitted(room.key, room.plan);
+      },
       () => undefined,
     );
     void alongside.then(
       () => profileStage(task.id, "api.queuedEvent"),
       () => undefined,
     );
-    const written = await Promise.allSettled([storeBody, publish, alongside]);
+    const written = await Promise.allSettled([storeBody, publish, alongside, flow]);
     const failed = written.find((w) => w.status === "rejected");
     if (failed) throw failed.reason;
     profileStage(task.id, "api.written");
   }
 
+  /** Makes the account's consumer unless this process made it with this configuration lately. */
+  private async ensureFlow(room: AdmissionRoom): Promise<void> {
+    const config = `${room.plan.name}/${room.plan.weight}/${room.plan.maxSolving}`;
+    const known = this.knownFlows.get(room.key);
+    if (known && known.config === config && Date.now() - known.at < FLOW_KNOWN_MS) return;
+    await ensureFlow(this.nats.jsm, room.key, room.plan, this.ackWaitMs);
+    this.knownFlows.set(room.key, { config, at: Date.now() });
+  }
+
   /** The second half of `enqueue`: the record's `create`, the commit point (TaskStore.admit). */
-  async commit(task: TaskRecord): Promise<number> {
-    const revision = await this.store.admit(task);
-    // Count our own submission into the cached depth rather than asking the server again.
-    if (this.depthCache) this.depthCache.value++;
-    return revision;
+  commit(task: TaskRecord): Promise<number> {
+    return this.store.admit(task);
   }
 
   /**
-   * The depth as last read, if that read is fresh enough to be used without asking the server
-   * (the same freshness `queueDepth` uses); null otherwise.
+   * The whole service's depth as last read, if that read is fresh enough to be used without
+   * asking the server (the same freshness `queueDepth` uses); null otherwise.
    */
   cachedDepth(): number | null {
-    return this.depthCache && Date.now() - this.depthCache.at < DEPTH_CACHE_MS ? this.depthCache.value : null;
+    return this.flows.cachedServiceDepth();
+  }
+
+  /** The account's standing for a submit (busy checks, the new task's place), from the flows. */
+  roomFor(owner: string, plan: Plan): Promise<AdmissionRoom> {
+    return this.flows.room(owner, plan);
+  }
+
+  /** As roomFor, from the cached flows only; null when they are not fresh. */
+  cachedRoomFor(owner: string, plan: Plan): AdmissionRoom | null {
+    return this.flows.cachedRoom(owner, plan);
+  }
+
+  /** Tasks ahead of a queued task under the fair order (the poll's queue_depth). */
+  tasksAhead(task: TaskRecord): Promise<number> {
+    return this.flows.aheadOf(task.flowMark ? flowKey(task.owner) : LEGACY_FLOW, task.flowMark);
   }
 
   /** Removes a task's stored request body (data removal), wherever it was kept. */
@@ -100,18 +151,13 @@ export class TaskQueue {
     return this.nats.requests.getBlob(taskId);
   }
 
-  /** Tasks accepted and not yet picked up by a worker (running ones excluded), briefly cached. */
-  async queueDepth(): Promise<number> {
-    const now = Date.now();
-    if (this.depthCache && now - this.depthCache.at < DEPTH_CACHE_MS) return this.depthCache.value;
-    const info = await this.nats.jsm.consumers.info(NAMES.taskStream, NAMES.taskConsumer);
-    this.depthCache = { value: info.num_pending, at: now };
-    return info.num_pending;
+  /** Tasks accepted and not yet picked up by a worker (running ones excluded), of every account, briefly cached. */
+  queueDepth(): Promise<number> {
+    return this.flows.serviceDepth();
   }
 
   /** Tasks handed to a worker and not yet acknowledged. */
-  async inProgress(): Promise<number> {
-    const info = await this.nats.jsm.consumers.info(NAMES.taskStream, NAMES.taskConsumer);
-    return info.num_ack_pending;
+  inProgress(): Promise<number> {
+    return this.flows.inProgress();
   }
 }

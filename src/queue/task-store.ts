@@ -1,3 +1,4 @@
+import type { FlowMark } from "./flow-snapshot.js";
 import type { KV } from "@nats-io/kv";
 import type { Infeasibility } from "../problem/diagnostics.js";
 import type { SolvedResultObject } from "../problem/solve-request.js";
@@ -39,6 +40,8 @@ export interface TaskRecord {
   solveAttempts: number;
   /** The search's seed: the request's, or one the API picked at submit (so a redelivery repeats it). */
   seed?: number;
+  /** Where the task stood in its account's flow when admitted (for the poll's queue_depth); none on the legacy subject. */
+  flowMark?: FlowMark;
   /**
    * When the result expires: the last change of state plus the bucket's TTL (set by TaskStore).
    * Later bookkeeping writes re-arm the TTL without moving this, so it is never later than the real expiry.

@@ -1,4 +1,4 @@
-import type { Consumer, JsMsg } from "@nats-io/jetstream";
+import type { JsMsg } from "@nats-io/jetstream";
 import type { Logger } from "../log/logger.js";
 import type { TaskRunner } from "./task-runner.js";
 
@@ -7,9 +7,15 @@ import type { TaskRunner } from "./task-runner.js";
  * behind the current solve; the loop waits for one to end before taking another task.
  */
 const MAX_TAILS = 16;
-/** How long a pull waits for a message before it is made again. */
-const PULL_EXPIRES_MS = 2000;
-/** How long a message taken ahead may wait for the task in hand before it is handed back. */
+
+/** Where the loop takes its tasks from (FairPicker): null means nothing for now, ask again. */
+export interface TaskSource {
+  /** With `gate`, the task is chosen at once but taken only if the gate resolves true. */
+  next(gate?: Promise<boolean>): Promise<JsMsg | null>;
+  /** A task this worker held ended or was handed back: a place may be free for another worker. */
+  released(): void;
+}
+/** How long the task in hand may run for the next one to be taken ahead (see prefetch). */
 const HOLD_MS = 50;
 
 /**
@@ -26,7 +32,7 @@ export class ConsumeLoop {
   private done: Promise<void> | null = null;
 
   constructor(
-    private readonly consumer: Consumer,
+    private readonly source: TaskSource,
     private readonly runner: TaskRunner,
     private readonly log: Logger,
   ) {}
@@ -41,7 +47,7 @@ export class ConsumeLoop {
       if (this.tails.size >= MAX_TAILS) await Promise.race(this.tails);
       let m: JsMsg | null;
       try {
-        m = await (prefetched ?? this.consumer.next({ expires: PULL_EXPIRES_MS }));
+        m = await (prefetched ?? this.source.next());
       } catch (err) {
         // NATS unreachable: the client reconnects by itself; try again shortly.
         this.log.warn("pull failed", { err });
@@ -58,8 +64,11 @@ export class ConsumeLoop {
       const started = Date.now();
       const current = this.runner.process(m).then(
         (outcome) => {
-          if (!outcome.tail) return;
-          const tail = outcome.tail.finally(() => this.tails.delete(tail));
+          if (!outcome.tail) return this.source.released();
+          const tail = outcome.tail.finally(() => {
+            this.tails.delete(tail);
+            this.source.released();
+          });
           this.tails.add(tail);
         },
         (err: unknown) => {
@@ -67,6 +76,7 @@ export class ConsumeLoop {
           this.log.error("task processing failed; handing back", { err, seq: m.seq });
           try {
             m.nak(1000);
+            this.source.released();
           } catch {
             /* connection gone: ack_wait will redeliver it */
           }
@@ -84,29 +94,26 @@ export class ConsumeLoop {
       await current;
       this.current = null;
     }
-    // A message taken ahead and not started: another worker's.
+    // A message taken ahead and not started (stopped meanwhile): another worker's.
     const left = await prefetched?.catch(() => null);
-    left?.nak();
+    if (left) {
+      left.nak();
+      this.source.released();
+    }
   }
 
   /**
-   * The next pull goes out while the current task runs, so a queue of
-   * tiny tasks is not paced by one pull round trip each. A message that arrives while the current
-   * task is still running after HOLD_MS is handed back at once, for a free worker to take, rather
-   * than kept waiting behind a long solve.
+   * The next task is chosen while the current one runs, so a queue of tiny tasks is not paced by
+   * the choice's round trips; it is taken only when the current task ends within HOLD_MS, so no
+   * task is ever held behind a long solve (where a free worker could start it) nor handed back.
    */
   private async prefetch(current: Promise<void>, started: number): Promise<JsMsg | null> {
-    const next = await this.consumer.next({ expires: PULL_EXPIRES_MS });
-    if (!next) return null;
     let timer: NodeJS.Timeout | undefined;
-    const quick = await Promise.race([
-      current.then(() => true),
+    const gate = Promise.race([
+      current.then(() => !this.stopped),
       new Promise<boolean>((r) => (timer = setTimeout(() => r(false), Math.max(0, started + HOLD_MS - Date.now())))),
-    ]);
-    clearTimeout(timer);
-    if (quick && !this.stopped) return next;
-    next.nak();
-    return null;
+    ]).finally(() => clearTimeout(timer));
+    return this.source.next(gate);
   }
 
   /** Stops pulling and waits for the task in hand, handing it back if it outlasts `graceMs`. */

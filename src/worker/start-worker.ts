@@ -2,15 +2,18 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Config } from "../config/load.js";
 import type { Logger } from "../log/logger.js";
+import { createFairShareMetrics } from "../metrics/fair-share-metrics.js";
 import { createWorkerMetrics } from "../metrics/registry.js";
 import { connectNats } from "../queue/connection.js";
-import { NAMES } from "../queue/names.js";
+import { listFlows } from "../queue/flows.js";
 import { ProgressStore } from "../queue/progress-store.js";
 import { TaskEvents } from "../queue/task-events.js";
 import { TaskQueue } from "../queue/task-queue.js";
 import { AccountStore } from "../store/accounts.js";
 import { HistoryStore } from "../store/history.js";
 import { ConsumeLoop } from "./consume.js";
+import { FairPicker } from "./fair-picker.js";
+import { keepFlowsConsumed } from "./flow-rescue.js";
 import { SolverThreadRunner } from "./solver-thread-runner.js";
 import { TaskRunner } from "./task-runner.js";
 import { InlineSolver } from "./inline-solve.js";
@@ -29,19 +32,21 @@ export async function startWorker(config: Readonly<Config>, log: Logger): Promis
   const plugins = await loadStrategyModules(config.strategyModules);
   if (plugins.length > 0) log.info("strategy modules loaded", { strategies: plugins.map((s) => s.name) });
   const nats = await connectNats(config, `vrp-worker-${process.pid}`, log);
-  const queue = new TaskQueue(nats);
+  const queue = new TaskQueue(nats, config.worker.ackWaitMs);
   const metrics = createWorkerMetrics(nats.isConnected);
   const solver = new SolverThreadRunner(
     { strategyModules: config.strategyModules, strategySelection: config.worker.strategySelection },
     config.worker.solverMaxHeapMb,
   );
   solver.warmUp();
+  const fairShareMetrics = createFairShareMetrics(metrics.registry, () => listFlows(nats.jsm), config.plans.plans.values());
+  const accounts = new AccountStore(nats.accounts, nats.apiKeys);
   const runner = new TaskRunner({
     config,
     log,
     nats,
     queue,
-    accounts: new AccountStore(nats.accounts, nats.apiKeys),
+    accounts,
     history: new HistoryStore(nats.history, nats.requests, nats.requestBodies),
     metrics,
     solver,
@@ -49,8 +54,13 @@ export async function startWorker(config: Readonly<Config>, log: Logger): Promis
     events: new TaskEvents(nats.js, nats.jsm),
     progress: new ProgressStore(nats.progress),
   });
-  const consumer = await nats.js.consumers.get(NAMES.taskStream, NAMES.taskConsumer);
-  const loop = new ConsumeLoop(consumer, runner, log);
+  const picker = new FairPicker(nats, log, ({ message, flow }) => {
+    if (message.info.deliveryCount === 1) {
+      fairShareMetrics.planWait.observe({ plan: flow.plan }, Math.max(0, Date.now() - message.info.timestampNanos / 1e6) / 1000);
+    }
+  });
+  const rescue = keepFlowsConsumed(config, nats, accounts, log);
+  const loop = new ConsumeLoop(picker, runner, log);
   loop.start();
 
   let stopping = false;
@@ -79,6 +89,8 @@ export async function startWorker(config: Readonly<Config>, log: Logger): Promis
     metricsUrl,
     stop: async () => {
       stopping = true;
+      rescue.stop();
+      picker.stop();
       await loop.stop(config.worker.shutdownGraceMs);
       await solver.kill();
       metricsServer.close();

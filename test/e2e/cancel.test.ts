@@ -11,6 +11,7 @@ import { openEvents } from "../helpers/events.js";
 import { quietLog } from "../helpers/nats.js";
 import { cvrpRequest } from "../helpers/requests.js";
 import { startStack, type Stack } from "../helpers/stack.js";
+import { queueCounts } from "../helpers/task-queue.js";
 
 const CANCELLED = "cancelled by the caller";
 
@@ -166,12 +167,10 @@ describe("cancelling a task", function () {
 
       // The blocker finishes, the worker pulls the cancelled task's message and only acknowledges it.
       await pollUntil(a, blocker, isFinished);
-      await waitFor(
-        "the queue to drain",
-        async () =>
-          (await nats.jsm.consumers.info("VRP_TASKS", "solvers")).num_ack_pending === 0 &&
-          (await nats.jsm.consumers.info("VRP_TASKS", "solvers")).num_pending === 0,
-      );
+      await waitFor("the queue to drain", async () => {
+        const counts = await queueCounts(nats.jsm);
+        return counts.ackPending === 0 && counts.pending === 0;
+      });
       await new Promise((r) => setTimeout(r, 500));
       expect(await pollUntil(a, id, () => true)).to.deep.equal(polled);
       expect(callbacksTo("/queued"), "exactly one callback").to.have.length(1);

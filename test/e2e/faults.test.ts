@@ -13,6 +13,7 @@ import { apiClient, isFinished, pollUntil } from "../helpers/client.js";
 import { cvrpRequest } from "../helpers/requests.js";
 import { expectMatchesSpec } from "../helpers/spec.js";
 import { startStack, type Stack } from "../helpers/stack.js";
+import { flowConsumer, flowKey } from "../../src/queue/flows.js";
 
 const POISON_MODULE = fileURLToPath(new URL("../fixtures/poison-strategies.ts", import.meta.url));
 
@@ -164,7 +165,7 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
       // What a worker does when NATS fails over under it before it starts solving: nak, again and again.
       const nc = await connect({ servers: stack.nats.url });
       try {
-        const consumer = await jetstream(nc).consumers.get(NAMES.taskStream, NAMES.taskConsumer);
+        const consumer = await jetstream(nc).consumers.get(NAMES.taskStream, flowConsumer(flowKey("failover")));
         for (let delivery = 1; delivery <= 3; delivery++) {
           const m = await consumer.next({ expires: 5000 });
           expect(m, `delivery ${delivery}`).to.not.equal(null);

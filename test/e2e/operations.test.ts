@@ -157,10 +157,51 @@ describe("operations: metrics, health, Prometheus", function () {
     }
   });
 
+  it("fires the plan wait alert for the plan whose p95 wait is over its target, not for the other (promtool test rules)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "vrp-rules-"));
+    try {
+      const rules = join(REPO_ROOT, "deploy/alert-rules.yml");
+      // Per minute, every task of "pro" waits 40-60 s (its target: 30 s), every task of "enterprise" under 5 s (target 30 s).
+      const bucket = (plan: string, le: string, perMinute: number) =>
+        `      - series: 'vrp_plan_wait_seconds_bucket{plan="${plan}",le="${le}",job="vrp-worker",instance="w1"}'\n` +
+        `        values: '0+${perMinute}x30'`;
+      writeFileSync(
+        join(dir, "test.yml"),
+        [
+          `rule_files: ["${rules}"]`,
+          "evaluation_interval: 1m",
+          "tests:",
+          "  - interval: 1m",
+          "    input_series:",
+          ...["5", "30"].map((le) => bucket("pro", le, 0)),
+          ...["60", "+Inf"].map((le) => bucket("pro", le, 10)),
+          ...["5", "30", "60", "+Inf"].map((le) => bucket("enterprise", le, 10)),
+          ...["pro", "enterprise"].map(
+            (plan) =>
+              `      - series: 'vrp_plan_wait_target_seconds{plan="${plan}",job="vrp-worker",instance="w1"}'\n        values: '30x30'`,
+          ),
+          "    alert_rule_test:",
+          "      - eval_time: 25m",
+          "        alertname: VrpPlanWaitAboveTarget",
+          "        exp_alerts:",
+          "          - exp_labels: { severity: warning, plan: pro }",
+          "            exp_annotations:",
+          '              summary: "p95 wait of plan pro is 58.5s, above its target"',
+          '              description: "Tasks of this plan wait longer than wait_target_seconds before a worker starts them: add workers, ' +
+            "or check the plans' weights and max_solving (vrp_plan_tasks shows who is queued and solving).\"",
+        ].join("\n") + "\n",
+      );
+      const result = promtool(["test", "rules", join(dir, "test.yml")]);
+      expect(result.status, result.output).to.equal(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("ships alert rules that pass promtool check rules and a scrape config that passes check config", () => {
     const rules = promtool(["check", "rules", "deploy/alert-rules.yml"]);
     expect(rules.status, rules.output).to.equal(0);
-    expect(rules.output).to.match(/SUCCESS: 9 rules found/);
+    expect(rules.output).to.match(/SUCCESS: 10 rules found/);
     const config = promtool(["check", "config", "deploy/prometheus.yml"]);
     expect(config.status, config.output).to.equal(0);
   });

@@ -12,6 +12,7 @@ import { quietLog } from "../helpers/nats.js";
 import { cvrpRequest } from "../helpers/requests.js";
 import { startStack, type Stack } from "../helpers/stack.js";
 import { fileURLToPath } from "node:url";
+import { queueCounts } from "../helpers/task-queue.js";
 
 const PLANS_FILE = fileURLToPath(new URL("../fixtures/plans.json", import.meta.url));
 
@@ -181,12 +182,12 @@ describe("pipeline shortcuts keep their guarantees", function () {
       }
       // The worker drops the messages sent ahead (it finds the tombstone) and their bodies.
       const deadline = Date.now() + 20_000;
-      let info = await nats.jsm.consumers.info(NAMES.taskStream, NAMES.taskConsumer);
-      while ((info.num_pending > 0 || info.num_ack_pending > 0) && Date.now() < deadline) {
+      let info = await queueCounts(nats.jsm);
+      while ((info.pending > 0 || info.ackPending > 0) && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 200));
-        info = await nats.jsm.consumers.info(NAMES.taskStream, NAMES.taskConsumer);
+        info = await queueCounts(nats.jsm);
       }
-      expect(info.num_pending + info.num_ack_pending, "messages left in the work queue").to.equal(0);
+      expect(info.pending + info.ackPending, "messages left in the work queue").to.equal(0);
       for (const id of refused)
         expect(await nats.requestBodies.get(id).then((e) => (e && e.operation === "PUT" && e.length > 0 ? "body" : null))).to.equal(null);
       expect((await admission.usage(user)).month, "only accepted submits keep their quota unit").to.equal(accepted);

@@ -53,7 +53,8 @@ describe("solve pipeline (API + JetStream + workers)", function () {
     const second = await client.submit(request);
     expect(second.error).to.equal(null);
     const queued = await client.poll(second.request_id);
-    expect(queued.result).to.deep.equal({ status: "processing", phase: "queued", queue_depth: 2 });
+    // One task ahead of it (its account's first).
+    expect(queued.result).to.deep.equal({ status: "processing", phase: "queued", queue_depth: 1 });
 
     await stack.startWorker();
     const solving = await pollUntilSolving(ack.request_id);

@@ -103,7 +103,8 @@ describe("progress while solving and the event stream", function () {
       const events = await stream.readAll(60_000);
       const names = events.map((e) => e.event);
       expect(names[0]).to.equal("queued");
-      expect(events[0]!.data.result.queue_depth).to.be.at.least(1);
+      // The tasks ahead of it: the blocker, unless a worker took it before the submit looked.
+      expect(events[0]!.data.result.queue_depth).to.be.within(0, 1);
       expect(names[1]).to.equal("solving");
       expect(names.at(-1)).to.equal("solved");
       expect(names.slice(2, -1).every((n) => n === "progress")).to.equal(true);

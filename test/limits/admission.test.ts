@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { ApiError } from "../../src/errors/api-error.js";
-import type { Plan } from "../../src/config/plans.js";
+import { FAIR_SHARE_DEFAULTS, type Plan } from "../../src/config/plans.js";
 import { Admission, rateLimitHeaders, type Clock } from "../../src/limits/admission.js";
 import { KvCounter } from "../../src/limits/kv-counter.js";
 import { withNats } from "../helpers/nats.js";
@@ -13,6 +13,7 @@ const plan: Plan = {
   maxSolveSeconds: 5,
   submitsPerMinute: 20,
   monthlyQuota: 20,
+  ...FAIR_SHARE_DEFAULTS,
 };
 
 class FakeClock implements Clock {

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import type { KV } from "@nats-io/kv";
-import type { Plan } from "../../src/config/plans.js";
+import { FAIR_SHARE_DEFAULTS, type Plan } from "../../src/config/plans.js";
 import type { ApiError } from "../../src/errors/api-error.js";
 import { Admission, type Clock } from "../../src/limits/admission.js";
 import { blockSize, LeasedCounter } from "../../src/limits/counter-lease.js";
@@ -75,6 +75,7 @@ describe("counters taken in blocks per API instance", function () {
       maxSolveSeconds: 5,
       submitsPerMinute: 100_000,
       monthlyQuota: 1_000_000,
+      ...FAIR_SHARE_DEFAULTS,
     };
     const admission = new Admission(new KvCounter((await nats.connect()).counters), clock);
     for (let i = 0; i < 31; i++) {

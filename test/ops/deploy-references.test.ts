@@ -3,12 +3,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Registry } from "prom-client";
 import { REPO_ROOT } from "../../src/infra/service-process.js";
+import { createFairShareMetrics } from "../../src/metrics/fair-share-metrics.js";
 import { createApiMetrics, createWorkerMetrics } from "../../src/metrics/registry.js";
 
 /** Every metric name the API and a worker define, with its label names (histograms add `le`). */
 async function definedMetrics(): Promise<Map<string, Set<string>>> {
   const api = createApiMetrics({ queueDepth: async () => 0, inProgress: async () => 0, natsConnected: () => true });
   const worker = createWorkerMetrics(() => true);
+  createFairShareMetrics(worker.registry, async () => [], [{ name: "pro", waitTargetSeconds: 30 }]);
   const defined = new Map<string, Set<string>>();
   for (const registry of [api.registry, worker.registry] as Registry[]) {
     for (const metric of await registry.getMetricsAsJSON()) {

@@ -3,7 +3,6 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import yaml from "js-yaml";
 import { REPO_ROOT } from "../../src/infra/repo-root.js";
-import { NAMES } from "../../src/queue/names.js";
 
 const DIR = join(REPO_ROOT, "deploy/k8s");
 
@@ -115,15 +114,15 @@ describe("deploy/k8s manifests (schema-checked, not applied: no cluster here)", 
     expect(config.NATS_REPLICAS).to.equal("3");
   });
 
-  it("KEDA scales the worker Deployment on the work queue's consumer", () => {
+  it("KEDA scales the worker Deployment on the backlog of every account's flow (the API's vrp_queue_depth)", () => {
     const spec = find("ScaledObject", "vrp-worker").spec as {
       scaleTargetRef: { name: string };
       triggers: { type: string; metadata: Record<string, string> }[];
     };
     expect(spec.scaleTargetRef.name).to.equal("vrp-worker");
-    expect(spec.triggers[0]!.type).to.equal("nats-jetstream");
-    expect(spec.triggers[0]!.metadata).to.include({ stream: NAMES.taskStream, consumer: NAMES.taskConsumer });
-    expect(spec.triggers[0]!.metadata.natsServerMonitoringEndpoint).to.match(/^vrp-nats-headless\.vrp\.svc\.cluster\.local:8222$/);
+    expect(spec.triggers[0]!.type).to.equal("prometheus");
+    expect(spec.triggers[0]!.metadata).to.include({ query: "max(vrp_queue_depth)", threshold: "10" });
+    expect(spec.triggers[0]!.metadata.serverAddress).to.match(/^http:\/\/[a-z0-9.-]+:9090$/);
   });
 
   it("the ServiceMonitor selects the API and worker Services by the ports they name", () => {

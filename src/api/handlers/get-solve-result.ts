@@ -19,7 +19,7 @@ export function getSolveResultHandler(services: ApiServices) {
     const task = TASK_ID_PATTERN.test(id) ? await queue.store.get(id) : null;
     if (!task) throw new ApiError("not_found", MESSAGES.notFound);
     if (task.owner !== caller.owner) throw new ApiError("forbidden", MESSAGES.forbiddenResult);
-    const depth = task.state === "queued" ? await queue.queueDepth() : null;
+    const depth = task.state === "queued" ? await queue.tasksAhead(task) : null;
     const body = taskEnvelope(task, depth);
     ctx.status = 200;
     // A solving task's progress, and with ?include=best its best solution so far.

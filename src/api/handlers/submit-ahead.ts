@@ -5,7 +5,8 @@ import { planLimitMessage } from "../../errors/codes.js";
 import { profileStage } from "../../infra/stage-profile.js";
 import { rateLimitHeaders } from "../../limits/admission.js";
 import type { TaskRecord } from "../../queue/task-store.js";
-import { busyRetryAfter, newTaskRecord, undoWrites } from "../admit-task.js";
+import { newTaskRecord, undoWrites } from "../admit-task.js";
+import { busyRefusal } from "../queue-room.js";
 import type { Caller } from "../auth.js";
 import type { ApiServices, RequestState } from "../context.js";
 import type { JsonBody } from "../read-json-body.js";
@@ -61,13 +62,13 @@ export async function submitAhead(
     const declared = Number(ctx.get("content-length") || "0");
     const read = declared <= AHEAD_MAX_BODY_BYTES ? await settle(readJsonBody(ctx)) : null;
     const validation = read?.ok ? validateSolveRequest(c.api as OpenAPIBackend, read.value.parsed, services.checkCallbackUrl) : null;
-    const depth = queue.cachedDepth();
-    if (read?.ok && validation?.ok && depth !== null && depth < config.busyQueueThreshold) {
+    const room = queue.cachedRoomFor(caller.owner, caller.plan);
+    if (read?.ok && validation?.ok && room !== null && busyRefusal(room, config.busyQueueThreshold) === null) {
       const request = validation.request;
       if (request.node_num <= caller.plan.maxNodes && request.vehicle_num <= caller.plan.maxVehicles) {
         task = newTaskRecord(state.httpRequestId, caller, request);
-        const queuedEvent = services.events.publishQueued(task.id, taskEnvelope(task, depth + 1));
-        writes = queue.writeAdmission(task, Buffer.from(read.value.raw, "utf8"), queuedEvent);
+        const queuedEvent = services.events.publishQueued(task.id, taskEnvelope(task, room.ahead));
+        writes = queue.writeAdmission(task, Buffer.from(read.value.raw, "utf8"), queuedEvent, room);
         writes.catch(() => undefined);
       }
     }
@@ -90,20 +91,18 @@ export async function submitAhead(
     quotaChecked = true;
     if (quotaRefusal !== null) throw quotaRefusal;
     profileStage(state.httpRequestId, "api.quota");
-    // The depth as it was when the writes went out (or is now, for a body read late).
-    const depthNow = depth ?? (await queue.queueDepth());
-    if (depthNow >= config.busyQueueThreshold) {
+    // The queue as it was when the writes went out (or is now, for a body read late).
+    const roomNow = room ?? (await queue.roomFor(caller.owner, caller.plan));
+    const busy = busyRefusal(roomNow, config.busyQueueThreshold);
+    if (busy) {
       await admission.releaseQuota(caller.owner).catch(() => undefined);
-      const retry = busyRetryAfter(depthNow, config.busyQueueThreshold);
-      throw new ApiError("service_busy", `Service busy: ${depthNow} tasks are waiting in the queue. Retry in ${retry} s`, {
-        retryAfterSeconds: retry,
-      });
+      throw busy;
     }
     if (!task || !writes) {
       // Read after the rate check (a large body): the writes go out now, as on the ordinary path.
       task = newTaskRecord(state.httpRequestId, caller, request);
-      const queuedEvent = services.events.publishQueued(task.id, taskEnvelope(task, depthNow + 1));
-      writes = queue.writeAdmission(task, Buffer.from(body.value.raw, "utf8"), queuedEvent);
+      const queuedEvent = services.events.publishQueued(task.id, taskEnvelope(task, roomNow.ahead));
+      writes = queue.writeAdmission(task, Buffer.from(body.value.raw, "utf8"), queuedEvent, roomNow);
     }
     const result = { task, writes, body: body.value.raw };
     writes = null; // handed over: the caller commits or undoes them

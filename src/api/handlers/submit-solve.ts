@@ -12,6 +12,8 @@ import { validateSolveRequest } from "../validation/validate-solve-request.js";
 import { claimIdempotencyKey, readIdempotencyKey } from "../idempotency-key.js";
 import { profileStage } from "../../infra/stage-profile.js";
 import { busyRetryAfter, commitAdmission, newTaskRecord, type ValidRequest } from "../admit-task.js";
+import { busyRefusal } from "../queue-room.js";
+import type { AdmissionRoom } from "../../queue/flow-snapshot.js";
 import { submitAhead } from "./submit-ahead.js";
 
 /** A quota reservation's outcome: null once reserved, else its refusal or failure. */
@@ -58,7 +60,7 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
       let quotaChecked = false;
       let claim: Awaited<ReturnType<typeof claimIdempotencyKey>>;
       let body: JsonBody;
-      let depthRead: Promise<number>;
+      let roomRead: Promise<AdmissionRoom>;
       let request: ValidRequest;
       try {
         const rate = await admission.consumeRate(caller.owner, caller.plan);
@@ -93,10 +95,10 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
           metrics.submissions.inc({ outcome: "replayed", code: "none" });
           return;
         }
-        // The depth is read alongside the quota (usually from its short cache); the quota refusal
-        // still wins over the busy one, as the order of checks wants.
-        depthRead = queue.queueDepth();
-        depthRead.catch(() => undefined);
+        // The queue's figures are read alongside the quota (usually from their short cache); the
+        // quota refusal still wins over the busy one, as the order of checks wants.
+        roomRead = queue.roomFor(caller.owner, caller.plan);
+        roomRead.catch(() => undefined);
         const quotaRefusal = await (early ?? reservation(admission.reserveQuota(caller.owner, caller.plan)));
         quotaChecked = true;
         if (quotaRefusal !== null) {
@@ -110,21 +112,17 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
       let busyChecked = false;
       try {
         stage("api.quota");
-        const depth = await depthRead;
+        const room = await roomRead;
         stage("api.depth");
-        if (depth >= config.busyQueueThreshold) {
-          const retry = busyRetryAfter(depth, config.busyQueueThreshold);
-          throw new ApiError("service_busy", `Service busy: ${depth} tasks are waiting in the queue. Retry in ${retry} s`, {
-            retryAfterSeconds: retry,
-          });
-        }
+        const busy = busyRefusal(room, config.busyQueueThreshold);
+        if (busy) throw busy;
         busyChecked = true;
         const task = newTaskRecord(state.httpRequestId, caller, request);
         // The `queued` event is part of the admission (its failure fails the submit), so
         // an accepted task's log always starts with it; a refused submit's stray event is never
         // served (events are read through the task's record, which such a submit never has).
-        const queuedEvent = services.events.publishQueued(task.id, taskEnvelope(task, depth + 1));
-        await accept(task, queue.writeAdmission(task, Buffer.from(body.raw, "utf8"), queuedEvent), claim, body.raw);
+        const queuedEvent = services.events.publishQueued(task.id, taskEnvelope(task, room.ahead));
+        await accept(task, queue.writeAdmission(task, Buffer.from(body.raw, "utf8"), queuedEvent, room), claim, body.raw);
       } finally {
         if (!busyChecked) {
           await admission.releaseQuota(caller.owner).catch(() => undefined);

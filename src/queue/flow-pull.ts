@@ -1,0 +1,70 @@
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import type { JsMsg } from "@nats-io/jetstream";
+import { createInbox, nanos, type Msg, type NatsConnection, type Subscription } from "@nats-io/transport-node";
+import { NAMES } from "./names.js";
+
+/**
+ * The client's own wrapper of a delivered message (ack, nak, working, delivery info), which its
+ * package does not export. Its pull API waits at least a second for a message; a scheduler that
+ * has chosen a flow needs the server's immediate "nothing there" (no_wait) to move on to the next.
+ */
+const requireCjs = createRequire(import.meta.url);
+const { toJsMsg } = requireCjs(join(dirname(requireCjs.resolve("@nats-io/jetstream")), "jsmsg.js")) as {
+  toJsMsg(m: Msg, ackTimeout?: number): JsMsg;
+};
+
+/**
+ * Takes single messages from the flows' consumers, one pull at a time, through one inbox of its
+ * own (a delivered message carries its stream subject, not the inbox, so the client's shared
+ * request inbox would not see it). A message delivered after the puller stopped waiting for it
+ * is handed back at once, so nothing sits unacknowledged until its ack_wait runs out.
+ */
+export class FlowPuller {
+  private readonly inbox = createInbox();
+  private readonly subscription: Subscription;
+  private waiting: ((m: JsMsg | null | "timeout") => void) | null = null;
+
+  constructor(private readonly nc: NatsConnection) {
+    this.subscription = nc.subscribe(this.inbox, { callback: (_err, msg) => this.answer(msg) });
+  }
+
+  private answer(msg: Msg): void {
+    const delivered = !msg.headers?.hasError && msg.reply?.startsWith("$JS.ACK.") ? toJsMsg(msg) : null;
+    const waiting = this.waiting;
+    this.waiting = null;
+    if (waiting) waiting(delivered);
+    else delivered?.nak();
+  }
+
+  /**
+   * One message from the consumer if it has one to give now, null if it has none, "timeout"
+   * without an answer in time. A consumer at its limit answers a no_wait pull only with a redelivery, or
+   * when `atLimitWaitMs` (the pull's expiry, to pass for it) has run out.
+   */
+  async pull(consumer: string, timeoutMs: number, atLimitWaitMs?: number): Promise<JsMsg | null | "timeout"> {
+    let timer: NodeJS.Timeout | undefined;
+    const answered = new Promise<JsMsg | null | "timeout">((resolve) => {
+      this.waiting = resolve;
+      timer = setTimeout(() => {
+        if (this.waiting === resolve) this.waiting = null;
+        resolve("timeout");
+      }, timeoutMs);
+    });
+    try {
+      const request = { batch: 1, no_wait: true, ...(atLimitWaitMs ? { expires: nanos(atLimitWaitMs) } : {}) };
+      this.nc.publish(`$JS.API.CONSUMER.MSG.NEXT.${NAMES.taskStream}.${consumer}`, JSON.stringify(request), { reply: this.inbox });
+    } catch {
+      this.waiting = null;
+      clearTimeout(timer);
+      return "timeout";
+    }
+    const message = await answered;
+    clearTimeout(timer);
+    return message;
+  }
+
+  close(): void {
+    this.subscription.unsubscribe();
+  }
+}
