@@ -82,7 +82,9 @@ function problem(words: string[]): string | null {
     const script = rest[0]!;
     if (!(script in scripts)) return `no npm script '${script}' in package.json`;
     args = rest.slice(rest.indexOf("--") < 0 ? rest.length : rest.indexOf("--") + 1);
-    file = script === "bench" && args[0] === "pipeline" ? "bench/pipeline.ts" : scriptFile(script);
+    // `npm run bench -- NAME ...` hands over to bench/NAME.ts (bench/run.ts's service benches).
+    const subcommand = script === "bench" && args[0] && !args[0].startsWith("-") ? `bench/${args[0]}.ts` : null;
+    file = subcommand && existsSync(join(REPO_ROOT, subcommand)) ? subcommand : scriptFile(script);
   } else if (words[0] === "make") {
     const target = words
       .slice(1)
