@@ -28,6 +28,7 @@ import { parseArgs } from "node:util";
 import { startStack } from "../test/helpers/stack.js";
 import { profileTable } from "./pipeline-profile.js";
 import { COST_HEADER, costRow, costSnapshot, type CostProcesses } from "./pipeline-cost.js";
+import { pct, TINY_REQUEST, type Poll } from "./tiny-task.js";
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== "pipeline"),
@@ -47,29 +48,6 @@ const stage = (task: string, name: string, at: number) => {
   if (PROFILE_FILE) appendFileSync(PROFILE_FILE, `${JSON.stringify({ task, stage: name, at: performance.timeOrigin + at })}\n`);
 };
 const PLANS_FILE = fileURLToPath(new URL("../test/fixtures/plans.json", import.meta.url));
-
-const TINY = JSON.stringify({
-  node_num: 4,
-  vehicle_num: 1,
-  distance_matrix: [
-    [0, 3, 4, 5],
-    [3, 0, 2, 4],
-    [4, 2, 0, 3],
-    [5, 4, 3, 0],
-  ],
-  start_nodes: [0],
-  end_nodes: [0],
-  node_demands: [0, 1, 2, 1],
-  vehicles_capacity: [10],
-  time_limit_seconds: 1,
-});
-
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-
-interface Poll {
-  success: boolean;
-  result: { status?: string; time?: number } | null;
-}
 
 const CPU_PROF_DIR = values["cpu-prof"];
 const stack = await startStack({
@@ -95,7 +73,7 @@ try {
   const { headers } = await stack.account("pipeline", "fuzz");
   const h = { ...headers, "content-type": "application/json" };
   const submit = async (): Promise<string> => {
-    const res = await fetch(`${stack.baseUrl}/api/v1/solve`, { method: "POST", headers: h, body: TINY });
+    const res = await fetch(`${stack.baseUrl}/api/v1/solve`, { method: "POST", headers: h, body: TINY_REQUEST });
     const json = (await res.json()) as { request_id: string };
     if (res.status !== 200) throw new Error(`submit answered ${res.status}: ${JSON.stringify(json)}`);
     return json.request_id;
