@@ -3,36 +3,18 @@ import { randomUUID } from "node:crypto";
 import { loadConfig } from "../../src/config/load.js";
 import { connectNats, type Nats } from "../../src/queue/connection.js";
 import { NAMES } from "../../src/queue/names.js";
-import { AdmissionAbandoned, TaskStore, type TaskRecord } from "../../src/queue/task-store.js";
+import { AdmissionAbandoned, TaskStore } from "../../src/queue/task-store.js";
 import { apiClient, isFinished, pollUntil } from "../helpers/client.js";
 import { quietLog } from "../helpers/nats.js";
 import { cvrpRequest } from "../helpers/requests.js";
 import { expectMatchesSpec } from "../helpers/spec.js";
 import { startStack, type Stack } from "../helpers/stack.js";
+import { queuedTaskRecord } from "../helpers/task-queue.js";
 
 const BODY = JSON.stringify({ ...cvrpRequest({ customers: 4, vehicles: 1, capacity: 50 }), time_limit_seconds: 1 });
 const DEADLINE_MS = 3000;
-
-function record(id: string, owner: string): TaskRecord {
-  const now = new Date().toISOString();
-  return {
-    id,
-    owner,
-    channel: "direct",
-    state: "queued",
-    submittedAt: now,
-    updatedAt: now,
-    name: null,
-    nodeNum: 5,
-    vehicleNum: 1,
-    objective: "min_total_distance",
-    timeLimitSeconds: 1,
-    strategy: null,
-    callbackUrl: null,
-    solveAttempts: 0,
-    seed: 1,
-  };
-}
+/** The size of BODY, as the record of a submit of it says. */
+const ADMITTED_SIZE = { nodeNum: 5, vehicleNum: 1 };
 
 /**
  * A task runs only once its record exists (the submit's commit point), a missing record
@@ -68,7 +50,7 @@ describe("admission: the task record as the submit's commit point", function () 
     await new Promise((r) => setTimeout(r, 1500));
     const info = await nats.jsm.consumers.info(NAMES.taskStream, NAMES.taskConsumer);
     expect(info.num_pending + info.num_ack_pending, "the message is still there").to.equal(1);
-    await new TaskStore(nats.tasks).admit(record(id, "late"));
+    await new TaskStore(nats.tasks).admit(queuedTaskRecord(id, "late", ADMITTED_SIZE));
     for (const deadline = Date.now() + 30_000; (await stack.task(id))?.state !== "solved";) {
       expect(Date.now()).to.be.lessThan(deadline);
       await new Promise((r) => setTimeout(r, 200));
@@ -88,7 +70,7 @@ describe("admission: the task record as the submit's commit point", function () 
         await publishMessage(id);
         await new Promise((r) => setTimeout(r, delay));
         await nats.requestBodies.put(id, new TextEncoder().encode(BODY));
-        await new TaskStore(nats.tasks).admit(record(id, "body-late"));
+        await new TaskStore(nats.tasks).admit(queuedTaskRecord(id, "body-late", ADMITTED_SIZE));
         for (const deadline = Date.now() + 30_000; !["solved", "failed"].includes((await stack.task(id))?.state ?? "");) {
           expect(Date.now()).to.be.lessThan(deadline);
           await new Promise((r) => setTimeout(r, 50));
@@ -106,7 +88,7 @@ describe("admission: the task record as the submit's commit point", function () 
     const store = new TaskStore(nats.tasks);
     expect((await store.read(id)).kind).to.equal("abandoned");
     let error: unknown = null;
-    await store.admit(record(id, "late")).catch((err: unknown) => (error = err));
+    await store.admit(queuedTaskRecord(id, "late", ADMITTED_SIZE)).catch((err: unknown) => (error = err));
     expect(error).to.be.instanceOf(AdmissionAbandoned);
     expect(await store.get(id)).to.equal(null);
   });

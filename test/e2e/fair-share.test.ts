@@ -7,8 +7,9 @@ import { loadConfig } from "../../src/config/load.js";
 import { connectNats, type Nats } from "../../src/queue/connection.js";
 import { flowConsumer, flowKey } from "../../src/queue/flows.js";
 import { NAMES } from "../../src/queue/names.js";
-import { TaskStore, type TaskRecord } from "../../src/queue/task-store.js";
+import { TaskStore } from "../../src/queue/task-store.js";
 import { quietLog } from "../helpers/nats.js";
+import { queuedTaskRecord } from "../helpers/task-queue.js";
 import { cvrpRequest } from "../helpers/requests.js";
 import { startStack, type Stack } from "../helpers/stack.js";
 
@@ -212,7 +213,7 @@ describe("fair shares between accounts", function () {
     const id = randomUUID();
     await nats.requestBodies.put(id, new TextEncoder().encode(JSON.stringify(task(1))));
     await nats.js.publish(NAMES.taskSubject, JSON.stringify({ taskId: id }), { msgID: id });
-    await new TaskStore(nats.tasks).admit(legacyRecord(id, "fair-light"));
+    await new TaskStore(nats.tasks).admit(queuedTaskRecord(id, "fair-light", { nodeNum: 26, vehicleNum: 4 }));
     for (const deadline = Date.now() + 30_000; (await stack.task(id))?.state !== "solved";) {
       expect(Date.now()).to.be.lessThan(deadline);
       await new Promise((r) => setTimeout(r, 200));
@@ -220,24 +221,3 @@ describe("fair shares between accounts", function () {
     await drained();
   });
 });
-
-function legacyRecord(id: string, owner: string): TaskRecord {
-  const now = new Date().toISOString();
-  return {
-    id,
-    owner,
-    channel: "direct",
-    state: "queued",
-    submittedAt: now,
-    updatedAt: now,
-    name: null,
-    nodeNum: 26,
-    vehicleNum: 4,
-    objective: "min_total_distance",
-    timeLimitSeconds: 1,
-    strategy: null,
-    callbackUrl: null,
-    solveAttempts: 0,
-    seed: 1,
-  };
-}
