@@ -14,6 +14,8 @@ import { AccountStore } from "../src/store/accounts.js";
 export interface PartnerService {
   baseUrl: string;
   natsUrl: string;
+  /** nats-server's monitoring endpoints (NATS_MONITOR_PORT), for counting messages and stored writes. */
+  monitorUrl: string;
   /** PIDs by role, found from the supervisor's descendants and their command lines. */
   pids: { supervisor: number; api: number; workers: number[]; nats: number };
   /** Creates an account on `plan` (from the plans file the service runs with) and one key. */
@@ -54,9 +56,10 @@ export async function startPartnerService(workers: number, env: NodeJS.ProcessEn
   const varDir = mkdtempSync(join(tmpdir(), "vrp-partner-"));
   const port = await freeServicePort(workers);
   const natsPort = await freePort();
+  const monitorPort = await freePort();
   const child: ChildProcess = spawn(process.execPath, [join(REPO_ROOT, "dist/src/bin/dev.js")], {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...env, VAR_DIR: varDir, PORT: String(port), NATS_PORT: String(natsPort), WORKERS: String(workers) },
+    env: { ...process.env, ...env, VAR_DIR: varDir, PORT: String(port), NATS_PORT: String(natsPort), NATS_MONITOR_PORT: String(monitorPort), WORKERS: String(workers) },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -86,6 +89,7 @@ export async function startPartnerService(workers: number, env: NodeJS.ProcessEn
   return {
     baseUrl,
     natsUrl,
+    monitorUrl: `http://127.0.0.1:${monitorPort}`,
     pids: { supervisor, api: apiPid, workers: workerPids, nats: natsPid },
     account: async (user, plan) => {
       const conn = await connectNats(config, "bench-setup", quietLog);

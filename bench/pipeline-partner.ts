@@ -15,7 +15,9 @@
  *   the plan, each well within its own rate, is the load the service must clear.
  *
  * Per phase it prints CPU ms per task of each process (from /proc, all threads): the API, the
- * workers, nats-server and the `make run` supervisor (which copies the services' logs to files).
+ * workers, nats-server and the `make run` supervisor (which copies the services' logs to files),
+ * and the NATS messages each role sent and received and the stored writes per stream
+ * (bench/nats-traffic.ts, from nats-server's monitoring endpoints).
  */
 import { appendFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,6 +27,7 @@ import { profileTable } from "./pipeline-profile.js";
 import { cpuMsOf } from "./pipeline-cost.js";
 import { startPartnerService, type PartnerService } from "./partner-service.js";
 import { pct, TINY_REQUEST, type Poll } from "./tiny-task.js";
+import { trafficSnapshot, trafficTables } from "./nats-traffic.js";
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== "pipeline-partner"),
@@ -102,9 +105,12 @@ try {
   const burstHeaders = await Promise.all(Array.from({ length: ACCOUNTS }, (_, i) => headersOf(`partner-burst-${i}`)));
 
   const IDLE_MS = 2000;
+  const traffic = () => trafficSnapshot(service.monitorUrl);
+  const idleTraffic = await traffic();
   const idleCpu = cpuSnapshot(service);
   await new Promise((r) => setTimeout(r, IDLE_MS));
   const seqCpu = cpuSnapshot(service);
+  const seqTraffic = await traffic();
   const seqPolls = polls;
   const seqStarted = performance.now();
   const total: number[] = [];
@@ -131,6 +137,7 @@ try {
   await new Promise((r) => setTimeout(r, 300));
   const seqWallMs = performance.now() - seqStarted;
   const burstCpu = cpuSnapshot(service);
+  const burstTraffic = await traffic();
   const burstPolls = polls;
 
   const started = performance.now();
@@ -162,6 +169,7 @@ try {
   const burstMs = performance.now() - started;
   await new Promise((r) => setTimeout(r, 300));
   const endCpu = cpuSnapshot(service);
+  const endTraffic = await traffic();
 
   const f = (x: number) => x.toFixed(1);
   console.log(
@@ -191,6 +199,9 @@ try {
     ),
   );
   console.log(cpuRow("burst", BURST, burstCpu, endCpu, `${((polls - burstPolls) / BURST).toFixed(2)} polls/task, ${f(burstMs / 1000)} s`));
+  console.log(`\n${trafficTables(`idle (per second)`, IDLE_MS / 1000, idleTraffic, seqTraffic)}`);
+  console.log(`\n${trafficTables("sequential", SEQUENTIAL, seqTraffic, burstTraffic)}`);
+  console.log(`\n${trafficTables("burst", BURST, burstTraffic, endTraffic)}`);
   if (PROFILE_FILE) {
     await new Promise((r) => setTimeout(r, 500));
     console.log(`\nprofile of the ${SEQUENTIAL} sequential tasks (${PROFILE_FILE}):\n${profileTable(PROFILE_FILE, sequentialIds)}`);

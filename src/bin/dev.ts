@@ -20,6 +20,8 @@ const natsPort = Number(process.env.NATS_PORT ?? 4222);
 const workerCount = Math.max(1, Number(process.env.WORKERS ?? 2));
 const port = Number(process.env.PORT ?? 8080);
 const host = process.env.HOST ?? "127.0.0.1";
+/** Benchmarks only: nats-server's monitoring endpoints (/connz, /jsz) on this port; off by default. */
+const natsMonitorPort = Number(process.env.NATS_MONITOR_PORT ?? 0);
 
 // A closed terminal makes writes to it fail; that must not stop the clean-up below.
 process.stdout.on("error", () => {});
@@ -85,7 +87,13 @@ if (taken) await fail(taken);
 
 mkdirSync(logDir, { recursive: true });
 const onSpawn = (role: "nats" | "api" | "worker") => (child: ChildProcess) => void spawned.push({ role, child });
-nats = await startNatsServer({ storeDir: join(varDir, "nats"), port: natsPort, ownProcessGroup: true, onSpawn: onSpawn("nats") }).catch(
+nats = await startNatsServer({
+  storeDir: join(varDir, "nats"),
+  port: natsPort,
+  ownProcessGroup: true,
+  onSpawn: onSpawn("nats"),
+  ...(natsMonitorPort > 0 ? { monitorPort: natsMonitorPort } : {}),
+}).catch(
   (err: Error) =>
     fail(
       /address already in use/i.test(err.message)
