@@ -53,7 +53,9 @@ export function trafficTables(phase: string, tasks: number, before: TrafficSnaps
   const per = (a: number | undefined, b: number | undefined) => ((b ?? 0) - (a ?? 0)) / tasks;
   const lines = [`NATS messages per task, ${phase} (${tasks} tasks):`, "| role | sent | received |", "|---|---:|---:|"];
   for (const role of ROLES) {
-    lines.push(`| ${role} | ${per(before.sent[role], after.sent[role]).toFixed(2)} | ${per(before.received[role], after.received[role]).toFixed(2)} |`);
+    lines.push(
+      `| ${role} | ${per(before.sent[role], after.sent[role]).toFixed(2)} | ${per(before.received[role], after.received[role]).toFixed(2)} |`,
+    );
   }
   lines.push("", `Stored writes per task, ${phase}:`, "| stream | writes |", "|---|---:|");
   let total = 0;
@@ -65,4 +67,20 @@ export function trafficTables(phase: string, tasks: number, before: TrafficSnaps
   }
   lines.push(`| total | ${total.toFixed(2)} |`);
   return lines.join("\n");
+}
+
+/** A subject with its task ids, account keys and inbox tokens replaced, so subjects of one kind count together. */
+export function subjectKind(subject: string): string {
+  return subject
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<id>")
+    .replace(/^_INBOX\..*/, "_INBOX.<reply>")
+    .replace(/^\$JS\.ACK\..*/, "$JS.ACK.<delivery>")
+    .replace(/(flow_|vrp\.tasks\.solve\.)[0-9a-f]+/g, "$1<key>")
+    .replace(/(\$KV\.vrp_history\.h\.)[0-9a-f]+\.\d+\.<id>/, "$1<entry>");
+}
+
+/** Counts by kind of subject, most frequent first, per task, as a markdown table. */
+export function subjectTable(counts: Map<string, number>, tasks: number): string {
+  const rows = [...counts].sort((a, b) => b[1] - a[1]).map(([kind, n]) => `| \`${kind}\` | ${(n / tasks).toFixed(2)} |`);
+  return ["| subject | messages per task |", "|---|---:|", ...rows].join("\n");
 }

@@ -59,7 +59,15 @@ export async function startPartnerService(workers: number, env: NodeJS.ProcessEn
   const monitorPort = await freePort();
   const child: ChildProcess = spawn(process.execPath, [join(REPO_ROOT, "dist/src/bin/dev.js")], {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...env, VAR_DIR: varDir, PORT: String(port), NATS_PORT: String(natsPort), NATS_MONITOR_PORT: String(monitorPort), WORKERS: String(workers) },
+    env: {
+      ...process.env,
+      ...env,
+      VAR_DIR: varDir,
+      PORT: String(port),
+      NATS_PORT: String(natsPort),
+      NATS_MONITOR_PORT: String(monitorPort),
+      WORKERS: String(workers),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- pipeline-partner [--sequential N] [--burst N] [--accounts K] [--plan NAME]
- * [--plans-file FILE] [--profile] [--cpu-prof DIR]`: tiny tasks on the path partners take. The
+ * [--plans-file FILE] [--profile] [--cpu-prof DIR] [--subjects]`: tiny tasks on the path partners take. The
  * service is started as `make run` starts it (dist/src/bin/dev.js: nats-server with its file store,
  * the API and 2 workers, LOG_LEVEL info with logs to files), with accounts on a real plan of
  * config/plans.json (default `enterprise`), whose rate and quota are counted as for any partner.
@@ -27,7 +27,8 @@ import { profileTable } from "./pipeline-profile.js";
 import { cpuMsOf } from "./pipeline-cost.js";
 import { startPartnerService, type PartnerService } from "./partner-service.js";
 import { pct, TINY_REQUEST, type Poll } from "./tiny-task.js";
-import { trafficSnapshot, trafficTables } from "./nats-traffic.js";
+import { subjectKind, subjectTable, trafficSnapshot, trafficTables } from "./nats-traffic.js";
+import { connect } from "@nats-io/transport-node";
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== "pipeline-partner"),
@@ -40,6 +41,7 @@ const { values } = parseArgs({
     workers: { type: "string", default: "2" },
     profile: { type: "boolean", default: false },
     "cpu-prof": { type: "string" },
+    subjects: { type: "boolean", default: false },
   },
 });
 const SEQUENTIAL = Number(values.sequential);
@@ -112,6 +114,16 @@ try {
   const seqCpu = cpuSnapshot(service);
   const seqTraffic = await traffic();
   const seqPolls = polls;
+  // Every message of the sequential phase by kind of subject (--subjects; the tap costs nats-server CPU).
+  const subjects = new Map<string, number>();
+  const tap = values.subjects ? await connect({ servers: service.natsUrl, name: "bench-tap" }) : null;
+  tap?.subscribe(">", {
+    callback: (_e, m) => {
+      const kind = subjectKind(m.subject);
+      subjects.set(kind, (subjects.get(kind) ?? 0) + 1);
+    },
+  });
+  await tap?.flush();
   const seqStarted = performance.now();
   const total: number[] = [];
   const overhead: number[] = [];
@@ -135,6 +147,7 @@ try {
   }
   for (const xs of [total, overhead, submitMs]) xs.sort((a, b) => a - b);
   await new Promise((r) => setTimeout(r, 300));
+  await tap?.close();
   const seqWallMs = performance.now() - seqStarted;
   const burstCpu = cpuSnapshot(service);
   const burstTraffic = await traffic();
@@ -202,6 +215,7 @@ try {
   console.log(`\n${trafficTables(`idle (per second)`, IDLE_MS / 1000, idleTraffic, seqTraffic)}`);
   console.log(`\n${trafficTables("sequential", SEQUENTIAL, seqTraffic, burstTraffic)}`);
   console.log(`\n${trafficTables("burst", BURST, burstTraffic, endTraffic)}`);
+  if (tap) console.log(`\nMessages of the sequential phase by subject (every process):\n${subjectTable(subjects, SEQUENTIAL)}`);
   if (PROFILE_FILE) {
     await new Promise((r) => setTimeout(r, 500));
     console.log(`\nprofile of the ${SEQUENTIAL} sequential tasks (${PROFILE_FILE}):\n${profileTable(PROFILE_FILE, sequentialIds)}`);

@@ -93,13 +93,12 @@ nats = await startNatsServer({
   ownProcessGroup: true,
   onSpawn: onSpawn("nats"),
   ...(natsMonitorPort > 0 ? { monitorPort: natsMonitorPort } : {}),
-}).catch(
-  (err: Error) =>
-    fail(
-      /address already in use/i.test(err.message)
-        ? `port ${natsPort} is in use (nats-server); set NATS_PORT=... to use another`
-        : firstLine(err.message),
-    ),
+}).catch((err: Error) =>
+  fail(
+    /address already in use/i.test(err.message)
+      ? `port ${natsPort} is in use (nats-server); set NATS_PORT=... to use another`
+      : firstLine(err.message),
+  ),
 );
 const env = { ...process.env, NATS_URL: nats.url, PORT: String(port) };
 const config = loadConfig(env);

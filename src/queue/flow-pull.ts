@@ -39,10 +39,15 @@ export class FlowPuller {
 
   /**
    * One message from the consumer if it has one to give now, null if it has none, "timeout"
-   * without an answer in time. A consumer at its limit answers a no_wait pull only with a redelivery, or
-   * when `atLimitWaitMs` (the pull's expiry, to pass for it) has run out.
+   * without an answer in time. With `wait`, the server holds the pull for up to `expiresMs`:
+   * for a consumer at its limit (which answers a no_wait pull only with a redelivery, or when the
+   * expiry has run out), or, with `waitForMessage`, until a message is stored.
    */
-  async pull(consumer: string, timeoutMs: number, atLimitWaitMs?: number): Promise<JsMsg | null | "timeout"> {
+  async pull(
+    consumer: string,
+    timeoutMs: number,
+    wait?: { expiresMs: number; waitForMessage?: boolean },
+  ): Promise<JsMsg | null | "timeout"> {
     let timer: NodeJS.Timeout | undefined;
     const answered = new Promise<JsMsg | null | "timeout">((resolve) => {
       this.waiting = resolve;
@@ -52,7 +57,7 @@ export class FlowPuller {
       }, timeoutMs);
     });
     try {
-      const request = { batch: 1, no_wait: true, ...(atLimitWaitMs ? { expires: nanos(atLimitWaitMs) } : {}) };
+      const request = { batch: 1, no_wait: !wait?.waitForMessage, ...(wait ? { expires: nanos(wait.expiresMs) } : {}) };
       this.nc.publish(`$JS.API.CONSUMER.MSG.NEXT.${NAMES.taskStream}.${consumer}`, JSON.stringify(request), { reply: this.inbox });
     } catch {
       this.waiting = null;

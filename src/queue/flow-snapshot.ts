@@ -5,6 +5,8 @@ import { flowKey, listFlows, type FlowState } from "./flows.js";
 
 /** How long one consumers list answers the API's questions (depths, room, tasks ahead). */
 const SNAPSHOT_MS = 250;
+/** How long a question waits for a new list before the last one answers it. */
+const SLOW_LIST_MS = 200;
 
 /** Where a new task stands in its account's flow when admitted; kept in its record for the poll's queue_depth. */
 export interface FlowMark {
@@ -52,7 +54,17 @@ export class FlowSnapshot {
     this.reading ??= listFlows(this.jsm)
       .then((flows) => (this.snapshot = { at: Date.now(), flows: new Map(flows.map((f) => [f.key, f])) }))
       .finally(() => (this.reading = null));
-    return this.reading;
+    const last = this.snapshot;
+    if (!last) return this.reading;
+    // A list slow to come (on a cluster the server waits up to 4 s for a consumer that does not
+    // answer, such as one just made) must not hold up submits and polls: the last one answers.
+    let timer: NodeJS.Timeout | undefined;
+    const timely = await Promise.race([
+      this.reading.catch(() => null),
+      new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), SLOW_LIST_MS))),
+    ]);
+    clearTimeout(timer);
+    return timely ?? last;
   }
 
   /** Counts an admitted task into the snapshot rather than asking the server again. */

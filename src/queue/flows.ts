@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { AckPolicy, DeliverPolicy, type ConsumerConfig, type JetStreamManager } from "@nats-io/jetstream";
+import { AckPolicy, DeliverPolicy, type ConsumerConfig, type ConsumerInfo, type JetStreamManager } from "@nats-io/jetstream";
 import { nanos } from "@nats-io/transport-node";
 import type { Plan } from "../config/plans.js";
 import { NAMES } from "./names.js";
@@ -101,25 +101,41 @@ function parseDescription(text: string | undefined): FlowDescription {
   return { plan: "unknown", weight: 1 };
 }
 
+/** One consumer's flow, or null for a consumer of the task stream that is no flow. */
+function flowOf(info: ConsumerInfo): FlowState | null {
+  const name = info.name;
+  const legacy = name === NAMES.taskConsumer;
+  if (!legacy && !name.startsWith(NAMES.flowConsumerPrefix)) return null;
+  const description = legacy ? { plan: LEGACY_FLOW, weight: 1 } : parseDescription(info.config.description);
+  return {
+    ...description,
+    key: legacy ? LEGACY_FLOW : name.slice(NAMES.flowConsumerPrefix.length),
+    consumer: name,
+    pending: info.num_pending,
+    ackPending: info.num_ack_pending,
+    maxAckPending: info.config.max_ack_pending ?? Number.MAX_SAFE_INTEGER,
+    delivered: info.delivered.consumer_seq,
+  };
+}
+
 /** Every flow of the task stream (the legacy consumer included), from one consumers list. */
 export async function listFlows(jsm: JetStreamManager): Promise<FlowState[]> {
   const flows: FlowState[] = [];
   for await (const info of jsm.consumers.list(NAMES.taskStream)) {
-    const name = info.name;
-    const legacy = name === NAMES.taskConsumer;
-    if (!legacy && !name.startsWith(NAMES.flowConsumerPrefix)) continue;
-    const description = legacy ? { plan: LEGACY_FLOW, weight: 1 } : parseDescription(info.config.description);
-    flows.push({
-      ...description,
-      key: legacy ? LEGACY_FLOW : name.slice(NAMES.flowConsumerPrefix.length),
-      consumer: name,
-      pending: info.num_pending,
-      ackPending: info.num_ack_pending,
-      maxAckPending: info.config.max_ack_pending ?? Number.MAX_SAFE_INTEGER,
-      delivered: info.delivered.consumer_seq,
-    });
+    const flow = flowOf(info);
+    if (flow) flows.push(flow);
   }
   return flows;
+}
+
+/** One flow from its own consumer's info (answered by that consumer alone, unlike a list). */
+export async function readFlow(jsm: JetStreamManager, consumer: string): Promise<FlowState | null> {
+  return flowOf(await jsm.consumers.info(NAMES.taskStream, consumer));
+}
+
+/** The consumer of the flow `key` (the legacy one included). */
+export function consumerOfKey(key: string): string {
+  return key === LEGACY_FLOW ? NAMES.taskConsumer : flowConsumer(key);
 }
 
 /**

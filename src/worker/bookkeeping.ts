@@ -25,13 +25,14 @@ export interface BookkeepingDeps {
  * the history entry (repaired if a failover lost it), the final event (exactly one), the callback
  * (at most one, and only for a stored result), then the acknowledgement. `before`: the writes
  * (progress, `solving` event) the final event must follow. A failing step hands the message back
- * for another try rather than leaving the history or the events short.
+ * for another try rather than leaving the history or the events short. Resolves true once
+ * acknowledged, false when handed back.
  *
  * The final event is always published after reading the log's last event (publishFinalOnce), also
  * when this delivery's own write finished the task: publishing it without that read (one round
  * trip less) left two tasks per fault scenario without a final event in the fault suite.
  */
-export async function bookkeeping(m: JsMsg, task: TaskRecord, before: Promise<void>, deps: BookkeepingDeps, log: Logger): Promise<void> {
+export async function bookkeeping(m: JsMsg, task: TaskRecord, before: Promise<void>, deps: BookkeepingDeps, log: Logger): Promise<boolean> {
   const { queue, config, metrics } = deps;
   try {
     await before;
@@ -46,6 +47,7 @@ export async function bookkeeping(m: JsMsg, task: TaskRecord, before: Promise<vo
     profileStage(task.id, "w.tail.callback");
     await m.ackAck().catch(() => m.ack());
     profileStage(task.id, "w.tail.acked");
+    return true;
   } catch (err) {
     log.warn("bookkeeping after the result failed; handing the message back", { err });
     try {
@@ -53,5 +55,6 @@ export async function bookkeeping(m: JsMsg, task: TaskRecord, before: Promise<vo
     } catch {
       /* connection gone: ack_wait will redeliver it */
     }
+    return false;
   }
 }

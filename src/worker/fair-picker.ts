@@ -5,9 +5,9 @@ import type { Nats } from "../queue/connection.js";
 import { FairScheduleStore, type StoredSchedule } from "../queue/fair-schedule-store.js";
 import { atLimit, candidateOrder, EMPTY_SCHEDULE } from "../queue/fair-share.js";
 import { FlowPuller } from "../queue/flow-pull.js";
-import { flowConsumer, LEGACY_FLOW, type FlowState } from "../queue/flows.js";
+import { consumerOfKey, LEGACY_FLOW, readFlow, type FlowState } from "../queue/flows.js";
 import { NAMES } from "../queue/names.js";
-import { FlowView } from "./flow-view.js";
+import { FlowView, UNLISTED_PLAN } from "./flow-view.js";
 
 /** How long an idle worker waits for a wake-up before it scans the flows again (redeliveries publish nothing). */
 const IDLE_SCAN_MS = 1000;
@@ -18,8 +18,12 @@ const IDLE_SCAN_MS = 1000;
  */
 const SETTLE_SCANS = 5;
 const SETTLE_RETRY_MS = 3;
-/** Pulls, a millisecond apart, from the flow a publish was just seen on. */
-const HINT_PULLS = 3;
+/**
+ * How long the pull from the flow a publish was just seen on waits on the server for a message:
+ * the stream may store the task a moment after core subscribers see the publish, and one waiting
+ * pull answers as soon as it is stored (where pulls a millisecond apart cost a request each).
+ */
+const HINT_WAIT_MS = 50;
 /** Flows tried per scan before the flows are listed again. */
 const MAX_PULLS_PER_SCAN = 6;
 const PULL_TIMEOUT_MS = 500;
@@ -27,6 +31,12 @@ const PULL_TIMEOUT_MS = 500;
 const OWN_SCHEDULE_MS = 100;
 /** How long a pull from a flow at its max_solving waits for the server's answer that it has no redelivery. */
 const AT_LIMIT_WAIT_MS = 50;
+
+/** The end of a freed notice whose task was handed back for redelivery, and of one whose task was acknowledged. */
+const HANDED_BACK = ":handed-back";
+const ENDED = ":ended";
+/** Stands for the shared schedule where it need not be read (one flow or none to order). */
+const UNREAD: StoredSchedule = { schedule: EMPTY_SCHEDULE, revision: -1 };
 
 export interface TakenTask {
   message: JsMsg;
@@ -53,6 +63,8 @@ export class FairPicker {
   private lastRead: StoredSchedule | null = null;
   /** The flow of the latest publish seen. */
   private hint: string | null = null;
+  /** A hand-back seen, or the periodic re-scan due: the next scan also tries flows that may hold a redelivery. */
+  private redeliveryLikely = true;
   /** Marks this worker's own freed notices, which need not wake it. */
   private readonly id = randomUUID();
 
@@ -66,7 +78,10 @@ export class FairPicker {
     this.view = new FlowView(nats.jsm);
     const wake = (_err: unknown, m: { subject: string; string(): string }) => {
       if (m.subject === NAMES.freedSubject) {
-        if (m.string() === this.id) return;
+        const notice = m.string();
+        if (notice.startsWith(this.id)) return;
+        // A notice without the mark (one from an older worker) may be a hand-back too.
+        if (!notice.endsWith(ENDED)) this.redeliveryLikely = true;
         this.view.freed();
       } else {
         const key = m.subject === NAMES.taskSubject ? LEGACY_FLOW : m.subject.slice(NAMES.flowSubjectPrefix.length);
@@ -94,26 +109,40 @@ export class FairPicker {
     const hinted = this.hint;
     this.hint = null;
     if (hinted !== null && !gate && this.view.nothingQueued()) {
-      // The pulls below wait for the stream to store the task; no settle scans after them.
+      // The pull below waits for the stream to store the task; no settle scans after it.
       this.settleLeft = 0;
-      const consumer = hinted === LEGACY_FLOW ? NAMES.taskConsumer : flowConsumer(hinted);
-      // A core subscriber may see the publish a moment before the stream has stored it.
-      for (let attempt = 0; attempt < HINT_PULLS; attempt++) {
-        const message = await this.puller.pull(consumer, PULL_TIMEOUT_MS);
-        if (message === "timeout") break;
-        if (message) {
-          this.charging = this.chargeLater(message);
-          return message;
-        }
-        await sleep(1);
+      const consumer = consumerOfKey(hinted);
+      const message = await this.puller.pull(consumer, PULL_TIMEOUT_MS, { expiresMs: HINT_WAIT_MS, waitForMessage: true });
+      if (message && message !== "timeout") {
+        this.charging = this.reportHinted(message);
+        return message;
+      }
+      if (message === null && this.wakes === wakesBefore) {
+        // Stored and not given to this worker: another idle worker took it, or its flow is at
+        // its max_solving (a freed place wakes this worker). Nothing else came meanwhile, so
+        // there is nothing to scan for; the next wake-up lists the flows again.
+        this.view.invalidate();
+        await this.idle();
+        return null;
       }
     }
+    const redeliveries = this.redeliveryLikely;
+    this.redeliveryLikely = false;
+    const flows = await this.view.current();
+    // Flows whose tasks are all in workers' hands give nothing but a redelivery; they are tried
+    // only when one is likely (a task handed back) or on the periodic re-scan, not on every wake.
+    const open = flows.filter((f) => (f.pending > 0 && !atLimit(f)) || (redeliveries && f.ackPending > 0));
+    // The shared schedule only orders two or more flows; the charge reads it itself otherwise.
     const own = this.ownSchedule && Date.now() - this.ownSchedule.at < OWN_SCHEDULE_MS ? this.ownSchedule.stored : null;
-    const [flows, known] = await Promise.all([this.view.current(), own ?? this.readSchedule()]);
-    const candidates = candidateOrder(flows, known.schedule).slice(0, MAX_PULLS_PER_SCAN);
+    const known = own ?? (open.length > 1 ? await this.readSchedule() : UNREAD);
+    const candidates = candidateOrder(open, known.schedule).slice(0, MAX_PULLS_PER_SCAN);
     if (candidates.length > 0 && gate && !(await gate)) return null;
     for (const chosen of candidates) {
-      const message = await this.puller.pull(chosen.consumer, PULL_TIMEOUT_MS, atLimit(chosen) ? AT_LIMIT_WAIT_MS : undefined);
+      const message = await this.puller.pull(
+        chosen.consumer,
+        PULL_TIMEOUT_MS,
+        atLimit(chosen) ? { expiresMs: AT_LIMIT_WAIT_MS } : undefined,
+      );
       // No answer (the consumer without a leader, a failover): the flows are listed again rather
       // than waiting on the next candidate too, so a task that arrived meanwhile is not held up.
       if (message === "timeout") {
@@ -121,6 +150,7 @@ export class FairPicker {
         break;
       }
       if (!message) {
+        this.view.missed(chosen);
         if (chosen.pending > 0) this.view.invalidate();
         continue;
       }
@@ -128,6 +158,15 @@ export class FairPicker {
       const flow = flows.find((f) => f.consumer === message.info.consumer) ?? chosen;
       const first = message.info.deliveryCount === 1;
       this.view.took(flow, first);
+      if (flow.plan === UNLISTED_PLAN) {
+        // Seen only through its publish (the list was slow): its plan and weight are read first.
+        this.charging = this.describe(message.info.consumer).then((described) => {
+          if (!described) return;
+          this.onTaken({ message, flow: described });
+          if (first) return this.charge(described, known);
+        });
+        return message;
+      }
       // A redelivery (a crashed worker's task, one handed back) was charged when first taken.
       if (first) this.charging = this.charge(flow, known);
       this.onTaken({ message, flow });
@@ -137,17 +176,25 @@ export class FairPicker {
       this.settleLeft = Math.max(0, this.settleLeft - 1);
       await sleep(SETTLE_RETRY_MS);
     } else {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, IDLE_SCAN_MS);
-        this.waiter = done;
-        function done() {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      this.waiter = null;
+      await this.idle();
     }
     return null;
+  }
+
+  /** Waits for a wake-up; without one, the periodic re-scan also tries flows that may hold a redelivery. */
+  private async idle(): Promise<void> {
+    const woken = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), IDLE_SCAN_MS);
+      this.waiter = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+    });
+    this.waiter = null;
+    if (!woken) {
+      this.redeliveryLikely = true;
+      this.view.invalidate();
+    }
   }
 
   /**
@@ -164,17 +211,27 @@ export class FairPicker {
     }
   }
 
-  /** Charges and reports a task taken without a list in hand: its flow (weight, plan) is looked up first. */
-  private async chargeLater(message: JsMsg): Promise<void> {
-    this.view.invalidate();
-    const flows = await this.view.current().catch(() => [] as FlowState[]);
-    const flow = flows.find((f) => f.consumer === message.info.consumer);
-    if (!flow) return this.log.warn("fair-share charge not written: flow not listed", { flow: message.info.consumer });
-    // Listed after the take: the list already counts it.
-    this.onTaken({ message, flow });
-    if (message.info.deliveryCount !== 1) return;
-    const known = await this.readSchedule().catch(() => null);
-    await this.charge(flow, known ?? { schedule: EMPTY_SCHEDULE, revision: -1 });
+  /**
+   * Reports a task taken from a just-published flow while nothing was queued anywhere; its flow
+   * (plan, weight) comes from the last list, or a new one for a flow not seen before. It is not
+   * charged: it held up no other account, and virtual time only runs while flows compete (a
+   * charge would put the account behind the others later for a task that cost them nothing).
+   */
+  private async reportHinted(message: JsMsg): Promise<void> {
+    const listed = this.view.find(message.info.consumer);
+    if (listed) this.view.took(listed, message.info.deliveryCount === 1);
+    const flow = listed ?? (await this.describe(message.info.consumer));
+    if (flow) this.onTaken({ message, flow });
+  }
+
+  /** A flow's plan and weight from its own consumer's info (a flow the last list did not show). */
+  private async describe(consumer: string): Promise<FlowState | null> {
+    try {
+      return await readFlow(this.nats.jsm, consumer);
+    } catch (err) {
+      this.log.warn("task taken from a flow that could not be read", { err, flow: consumer });
+      return null;
+    }
   }
 
   private async charge(flow: FlowState, known: StoredSchedule): Promise<void> {
@@ -187,10 +244,13 @@ export class FairPicker {
     }
   }
 
-  /** Tells idle workers that a place was freed (a task ended or was handed back). */
-  released(): void {
+  /**
+   * Tells idle workers that a place was freed: a task ended or, with `handedBack`, was given back
+   * for redelivery (which they then also pull for).
+   */
+  released(handedBack: boolean): void {
     this.view.freed();
-    if (!this.nats.nc.isClosed()) this.nats.nc.publish(NAMES.freedSubject, this.id);
+    if (!this.nats.nc.isClosed()) this.nats.nc.publish(NAMES.freedSubject, `${this.id}${handedBack ? HANDED_BACK : ENDED}`);
   }
 
   stop(): void {

@@ -1,43 +1,101 @@
 import type { JetStreamManager } from "@nats-io/jetstream";
 import { atLimit } from "../queue/fair-share.js";
-import { listFlows, type FlowState } from "../queue/flows.js";
+import { consumerOfKey, listFlows, type FlowState } from "../queue/flows.js";
 
 /** How long one consumers list serves a worker's choices while nothing says it went stale. */
 const LIST_MAX_AGE_MS = 100;
+/**
+ * How long a choice waits for a new consumers list before it goes on with the last one. On a
+ * cluster the server waits up to 4 s for every consumer's leader to answer a list (one just made
+ * for an account's first task, one whose node is catching up after a restart): every worker
+ * waiting on such a list stood idle that long with tasks queued.
+ */
+const LIST_WAIT_MS = 200;
+
+/** A flow seen only through a publish on its subject, not yet in a list: its plan and weight are unknown. */
+export const UNLISTED_PLAN = "unlisted";
 
 /**
  * A worker's recent view of the flows: one consumers list serves its next choices (a burst of
  * tiny tasks is not paced by a list each), kept up to date with what the worker itself took,
  * and dropped as soon as something it cannot know arrives: a task published to a flow it
- * does not see queued, a place freed in a flow at its limit, a pull that found nothing.
+ * does not see queued, a place freed in a flow at its limit, a pull that found nothing. While a
+ * new list is slow to come, the last one serves, with the flows published to since then added.
  */
 export class FlowView {
   private flows: FlowState[] | null = null;
   private fresh = false;
   private at = 0;
+  /** Bumped by every invalidation: a list asked for before one is not fresh when it comes. */
+  private generation = 0;
+  private listing: Promise<FlowState[]> | null = null;
+  /** Flows published to that the last list did not show. */
+  private readonly unlisted = new Set<string>();
 
   constructor(private readonly jsm: JetStreamManager) {}
 
   /**
    * The flows, listed again when the view is stale. While the list cannot be read (the stream
-   * failing over) the last one serves, so the workers keep pulling from the consumers they know.
+   * failing over) or is slow to come, the last one serves, so the workers keep pulling from the
+   * consumers they know and from those they saw a publish for.
    */
   async current(): Promise<FlowState[]> {
     if (this.flows && this.fresh && Date.now() - this.at < LIST_MAX_AGE_MS) return this.flows;
-    try {
-      const flows = await listFlows(this.jsm);
-      this.flows = flows;
-      this.at = Date.now();
-      this.fresh = true;
-      return flows;
-    } catch (err) {
-      if (!this.flows) throw err;
-      return this.flows;
-    }
+    const listing = this.list();
+    if (!this.flows) return listing;
+    let timer: NodeJS.Timeout | undefined;
+    const timely = await Promise.race([
+      listing.catch(() => null),
+      new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), LIST_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
+    return timely ?? this.withUnlisted(this.flows);
+  }
+
+  /** One list at a time; what it shows replaces the view when it comes, however late. */
+  private list(): Promise<FlowState[]> {
+    if (this.listing) return this.listing;
+    const generation = this.generation;
+    const listing = listFlows(this.jsm)
+      .then((flows) => {
+        this.flows = flows;
+        this.at = Date.now();
+        this.fresh = generation === this.generation;
+        for (const f of flows) this.unlisted.delete(f.key);
+        return flows;
+      })
+      .finally(() => {
+        if (this.listing === listing) this.listing = null;
+      });
+    this.listing = listing;
+    return listing;
+  }
+
+  /** The last list with a queued task assumed in each flow published to since (the pull tells). */
+  private withUnlisted(flows: FlowState[]): FlowState[] {
+    const extra = [...this.unlisted]
+      .filter((key) => !flows.some((f) => f.key === key))
+      .map((key) => ({
+        key,
+        consumer: consumerOfKey(key),
+        plan: UNLISTED_PLAN,
+        weight: 1,
+        pending: 1,
+        ackPending: 0,
+        maxAckPending: Number.MAX_SAFE_INTEGER,
+        delivered: 0,
+      }));
+    return extra.length > 0 ? [...flows, ...extra] : flows;
+  }
+
+  /** The flow of `consumer` as last listed, however old the list. */
+  find(consumer: string): FlowState | undefined {
+    return this.flows?.find((f) => f.consumer === consumer);
   }
 
   invalidate(): void {
     this.fresh = false;
+    this.generation++;
   }
 
   /** Whether, as last seen, no flow had a task queued (an idle service). */
@@ -47,7 +105,9 @@ export class FlowView {
 
   /** A task was published on the flow `key`'s subject. */
   published(key: string): void {
-    if (!this.flows?.some((f) => f.key === key && f.pending > 0)) this.invalidate();
+    if (this.flows?.some((f) => f.key === key && f.pending > 0)) return;
+    if (!this.flows?.some((f) => f.key === key)) this.unlisted.add(key);
+    this.invalidate();
   }
 
   /** A task ended or was handed back somewhere. */
@@ -55,8 +115,14 @@ export class FlowView {
     if (this.flows?.some(atLimit)) this.invalidate();
   }
 
+  /** A pull from the flow found nothing: a flow assumed from a publish is assumed no longer. */
+  missed(flow: FlowState): void {
+    if (flow.plan === UNLISTED_PLAN) this.unlisted.delete(flow.key);
+  }
+
   /** This worker took a message from the flow (a first delivery leaves the queue for a worker's hands). */
   took(flow: FlowState, firstDelivery: boolean): void {
+    if (flow.plan === UNLISTED_PLAN) this.unlisted.delete(flow.key);
     if (!firstDelivery) return;
     flow.pending = Math.max(0, flow.pending - 1);
     flow.ackPending++;

@@ -48,11 +48,11 @@ export type TaskEnd = "acked" | "handed-back";
 /**
  * One delivery's outcome. `tail`, when present, is the bookkeeping after the result was stored
  * (history, final event, callback, acknowledgement): it runs while the worker already solves the
- * next task, and hands the message back itself if it fails.
+ * next task, and hands the message back itself if it fails (resolving false; true once acknowledged).
  */
 export interface TaskOutcome {
   end: TaskEnd;
-  tail?: Promise<void>;
+  tail?: Promise<boolean>;
 }
 
 /** A record as stored, with its revision (the next compare-and-set starts from it). */
