@@ -1,18 +1,7 @@
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import type { JsMsg } from "@nats-io/jetstream";
 import { createInbox, nanos, type Msg, type NatsConnection, type Subscription } from "@nats-io/transport-node";
+import { DeliveredMessage, isDelivery } from "./delivered-message.js";
 import { NAMES } from "./names.js";
-
-/**
- * The client's own wrapper of a delivered message (ack, nak, working, delivery info), which its
- * package does not export. Its pull API waits at least a second for a message; a scheduler that
- * has chosen a flow needs the server's immediate "nothing there" (no_wait) to move on to the next.
- */
-const requireCjs = createRequire(import.meta.url);
-const { toJsMsg } = requireCjs(join(dirname(requireCjs.resolve("@nats-io/jetstream")), "jsmsg.js")) as {
-  toJsMsg(m: Msg, ackTimeout?: number): JsMsg;
-};
 
 /**
  * Takes single messages from the flows' consumers, one pull at a time, through one inbox of its
@@ -30,7 +19,7 @@ export class FlowPuller {
   }
 
   private answer(msg: Msg): void {
-    const delivered = !msg.headers?.hasError && msg.reply?.startsWith("$JS.ACK.") ? toJsMsg(msg) : null;
+    const delivered = isDelivery(msg) ? new DeliveredMessage(msg, this.nc) : null;
     const waiting = this.waiting;
     this.waiting = null;
     if (waiting) waiting(delivered);
