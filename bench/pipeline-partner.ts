@@ -106,7 +106,7 @@ try {
   }
   const burstHeaders = await Promise.all(Array.from({ length: ACCOUNTS }, (_, i) => headersOf(`partner-burst-${i}`)));
 
-  const IDLE_MS = 2000;
+  const IDLE_MS = 5000;
   const traffic = () => trafficSnapshot(service.monitorUrl);
   const idleTraffic = await traffic();
   const idleCpu = cpuSnapshot(service);
