@@ -53,9 +53,9 @@ export function trafficTables(phase: string, tasks: number, before: TrafficSnaps
   const per = (a: number | undefined, b: number | undefined) => ((b ?? 0) - (a ?? 0)) / tasks;
   const lines = [`NATS messages per task, ${phase} (${tasks} tasks):`, "| role | sent | received |", "|---|---:|---:|"];
   for (const role of ROLES) {
-    lines.push(
-      `| ${role} | ${per(before.sent[role], after.sent[role]).toFixed(2)} | ${per(before.received[role], after.received[role]).toFixed(2)} |`,
-    );
+    const sent = per(before.sent[role], after.sent[role]);
+    const received = per(before.received[role], after.received[role]);
+    lines.push(`| ${role} | ${sent.toFixed(2)} | ${received.toFixed(2)} |`);
   }
   lines.push("", `Stored writes per task, ${phase}:`, "| stream | writes |", "|---|---:|");
   let total = 0;
