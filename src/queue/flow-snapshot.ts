@@ -6,7 +6,7 @@ import { flowKey, listFlows, type FlowState } from "./flows.js";
 /** How long one consumers list answers the API's questions (depths, room, tasks ahead). */
 const SNAPSHOT_MS = 250;
 /** How long a question waits for a new list before the last one answers it. */
-const SLOW_LIST_MS = 200;
+const SLOW_LIST_MS = 500;
 
 /** Where a new task stands in its account's flow when admitted; kept in its record for the poll's queue_depth. */
 export interface FlowMark {

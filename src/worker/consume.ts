@@ -12,8 +12,8 @@ const MAX_TAILS = 16;
 export interface TaskSource {
   /** With `gate`, the task is chosen at once but taken only if the gate resolves true. */
   next(gate?: Promise<boolean>): Promise<JsMsg | null>;
-  /** A task this worker held ended or, with `handedBack`, was handed back: a place may be free for another worker. */
-  released(handedBack: boolean): void;
+  /** The task of `message` ended or, with `handedBack`, was handed back: a place may be free for another worker. */
+  released(message: JsMsg, handedBack: boolean): void;
 }
 /** How long the task in hand may run for the next one to be taken ahead (see prefetch). */
 const HOLD_MS = 50;
@@ -64,10 +64,10 @@ export class ConsumeLoop {
       const started = Date.now();
       const current = this.runner.process(m).then(
         (outcome) => {
-          if (!outcome.tail) return this.source.released(outcome.end === "handed-back");
+          if (!outcome.tail) return this.source.released(m, outcome.end === "handed-back");
           const tail = outcome.tail.then((acked) => {
             this.tails.delete(tail);
-            this.source.released(!acked);
+            this.source.released(m, !acked);
           });
           this.tails.add(tail);
         },
@@ -76,7 +76,7 @@ export class ConsumeLoop {
           this.log.error("task processing failed; handing back", { err, seq: m.seq });
           try {
             m.nak(1000);
-            this.source.released(true);
+            this.source.released(m, true);
           } catch {
             /* connection gone: ack_wait will redeliver it */
           }
@@ -98,7 +98,7 @@ export class ConsumeLoop {
     const left = await prefetched?.catch(() => null);
     if (left) {
       left.nak();
-      this.source.released(true);
+      this.source.released(left, true);
     }
   }
 

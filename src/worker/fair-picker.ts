@@ -248,7 +248,8 @@ export class FairPicker {
    * Tells idle workers that a place was freed: a task ended or, with `handedBack`, was given back
    * for redelivery (which they then also pull for).
    */
-  released(handedBack: boolean): void {
+  released(message: JsMsg, handedBack: boolean): void {
+    if (!handedBack) this.view.ended(message.info.consumer);
     this.view.freed();
     if (!this.nats.nc.isClosed()) this.nats.nc.publish(NAMES.freedSubject, `${this.id}${handedBack ? HANDED_BACK : ENDED}`);
   }

@@ -10,7 +10,7 @@ const LIST_MAX_AGE_MS = 100;
  * for an account's first task, one whose node is catching up after a restart): every worker
  * waiting on such a list stood idle that long with tasks queued.
  */
-const LIST_WAIT_MS = 200;
+const LIST_WAIT_MS = 500;
 
 /** A flow seen only through a publish on its subject, not yet in a list: its plan and weight are unknown. */
 export const UNLISTED_PLAN = "unlisted";
@@ -108,6 +108,15 @@ export class FlowView {
     if (this.flows?.some((f) => f.key === key && f.pending > 0)) return;
     if (!this.flows?.some((f) => f.key === key)) this.unlisted.add(key);
     this.invalidate();
+  }
+
+  /**
+   * This worker's task from the flow of `consumer` was acknowledged: its place is free. Counted
+   * in, so that a list slow to come still shows the flow below its limit to this worker's next choice.
+   */
+  ended(consumer: string): void {
+    const flow = this.find(consumer);
+    if (flow) flow.ackPending = Math.max(0, flow.ackPending - 1);
   }
 
   /** A task ended or was handed back somewhere. */
