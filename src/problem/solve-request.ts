@@ -18,6 +18,7 @@ import { searchedProblem } from "./stability-price.js";
 import { EVALUATE_ONLY, judgePlan, keepCheaperPlan } from "./evaluate-plan.js";
 import { planViolationReasons } from "./plan-violations.js";
 import type { Solution } from "../../strategies/core/problem.js";
+import { planRank } from "../../strategies/core/plan-order.js";
 import type { SettingsOverride } from "../../strategies/settings.js";
 
 export type { SolvedResultObject } from "./format-result.js";
@@ -175,7 +176,7 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
     // `problem`: under a re-plan's default reassignment price (which only steers the search) the
     // answer is the cheapest within its moves, and the given plan moves none, so that comparison
     // is on the cost without the price.
-    const given = keepCheaperPlan(problem, plan, foundFeasible ? found.score.cost : null);
+    const given = keepCheaperPlan(problem, plan, foundFeasible ? planRank(problem, found.solution, found.score.cost) : null);
     if (!given && !foundFeasible) {
       const why = answerViolationReasons(problem, found, proven);
       return fail(`No feasible solution found within the time limit: ${why.join("; ")}`, why, strategy.name);
