@@ -1,6 +1,7 @@
 import { Budget } from "../../strategies/core/budget.js";
 import { evaluateAnswer } from "../../strategies/core/answer-evaluation.js";
 import { solveFeasibly } from "../../strategies/core/feasibility.js";
+import { solveFewestVehicles } from "../../strategies/core/fewest-vehicles.js";
 import { polishRoutes } from "../../strategies/ils/workspace-search.js";
 import { findStrategy } from "../../strategies/registry.js";
 import { selectStrategy, type SelectionRule } from "../../strategies/select.js";
@@ -185,7 +186,9 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
     return { status: "solved", result: formatAnswer(problem, answer, meta(strategy.name, budget.iterationCount)) };
   };
   // A search that finds no feasible solution goes through the feasibility phase before failing.
-  const searched = solveFeasibly(strategy, searchProblem, budget, plan ?? undefined, polishRoutes);
+  // Under min_vehicles the search has phases of its own (route elimination, then a fixed fleet).
+  const solve = searchProblem.minVehicles ? solveFewestVehicles : solveFeasibly;
+  const searched = solve(strategy, searchProblem, budget, plan ?? undefined, polishRoutes);
   const solvedAt = performance.now();
   const outcome = answerOutcome(searched);
   if (options.stats) options.stats.postSolveSeconds = (performance.now() - solvedAt) / 1000;
