@@ -1,7 +1,7 @@
 import { Budget } from "../../strategies/core/budget.js";
 import { evaluateAnswer } from "../../strategies/core/answer-evaluation.js";
 import { solveFeasibly } from "../../strategies/core/feasibility.js";
-import { solveFewestVehicles } from "../../strategies/core/fewest-vehicles.js";
+import { solveFewestVehicles } from "../../strategies/search/fewest-vehicles.js";
 import { polishRoutes } from "../../strategies/ils/workspace-search.js";
 import { findStrategy } from "../../strategies/registry.js";
 import { selectStrategy, type SelectionRule } from "../../strategies/select.js";

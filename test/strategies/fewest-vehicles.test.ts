@@ -4,11 +4,12 @@ import { compileRequest } from "../../src/problem/compile-request.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import { solveRequest } from "../../src/problem/solve-request.js";
 import { Budget } from "../../strategies/core/budget.js";
-import { evaluateSolution } from "../../strategies/core/evaluator.js";
+import { evaluateRoute, evaluateSolution } from "../../strategies/core/evaluator.js";
 import { restoreFeasibility } from "../../strategies/core/feasibility.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
-import { eliminateRoutes } from "../../strategies/core/route-elimination.js";
+import { eliminateRoutes } from "../../strategies/search/route-elimination.js";
+import { cheapestWindowPosition, windowsOnly } from "../../strategies/search/window-insertion.js";
 import { checkDistanceResult } from "../helpers/check-result.js";
 import { checkFewestVehicles } from "../helpers/check-fewest-vehicles.js";
 import { arbitraryRequest } from "./random-problems.js";
@@ -78,6 +79,34 @@ describe("objective min_vehicles", () => {
     expect(priced.objective).to.equal("cost");
     expect(Array.from(priced.fixedCost)).to.deep.equal([7, 9]);
     expect(compileRequest({ ...base, objective: "min_total_cost" }).problem.minVehicles).to.equal(undefined);
+  });
+
+  it("window insertion: the segments' cheapest feasible position is the evaluator's (property)", () => {
+    let compared = 0;
+    fc.assert(
+      fc.property(arbitraryRequest(9), fc.integer({ min: 0, max: 1_000_000 }), (request, pick) => {
+        const { problem } = compileRequest(request);
+        fc.pre(windowsOnly(problem));
+        const customers = Array.from(problem.customers);
+        const c = customers[pick % customers.length]!;
+        const route = customers.filter((x, i) => x !== c && (pick >> i) % 2 === 0);
+        const v = pick % problem.vehicleCount;
+        let cheapest = Number.POSITIVE_INFINITY;
+        for (let at = 0; at <= route.length; at++) {
+          const score = evaluateRoute(problem, v, [...route.slice(0, at), c, ...route.slice(at)]);
+          if (score.feasible || score.capacityExcess > 0) {
+            const ignoringLoad = score.lateMinutes === 0 && score.durationExcessMin <= 1e-9;
+            if (ignoringLoad) cheapest = Math.min(cheapest, score.cost);
+          }
+        }
+        const found = cheapestWindowPosition(problem, v, route, c);
+        compared++;
+        if (cheapest === Number.POSITIVE_INFINITY) expect(found).to.equal(null);
+        else expect(found?.cost).to.be.closeTo(cheapest, 1e-6 * Math.max(1, cheapest));
+      }),
+      { numRuns: 300 },
+    );
+    expect(compared).to.be.greaterThan(20);
   });
 
   it("route elimination: always a feasible plan with at most the routes it started from (property, evaluator)", () => {

@@ -1,9 +1,11 @@
-import { evaluateRoute } from "./evaluator.js";
-import { lexLess } from "./ejection-repair.js";
-import { usedVehicles } from "./plan-order.js";
-import type { CompiledProblem, Solution } from "./problem.js";
-import type { Rng } from "./rng.js";
-import { Workspace } from "./workspace.js";
+import { evaluateRoute } from "../core/evaluator.js";
+import { lexLess } from "../core/ejection-repair.js";
+import { nearestNeighbours } from "../core/neighbours.js";
+import { usedVehicles } from "../core/plan-order.js";
+import { hasDenseMatrix, type CompiledProblem, type Solution } from "../core/problem.js";
+import type { Rng } from "../core/rng.js";
+import { Workspace } from "../core/workspace.js";
+import { cheapestWindowPosition, windowsOnly } from "./window-insertion.js";
 
 /** Longest route whose pairs of customers are tried for a double ejection (cubic in its length). */
 const PAIR_EJECTION_MAX_ROUTE = 30;
@@ -13,6 +15,8 @@ const PERTURBATION_MOVES = 8;
 const STEPS_PER_CUSTOMER = 40;
 /** Attempts in a row that remove no route, after which the phase ends early. */
 const MAX_FAILED_ATTEMPTS = 40;
+/** Ejections are looked for in the routes of a customer's nearest customers, this many of them. */
+const EJECTION_NEIGHBOURS = 20;
 
 /**
  * The route-elimination phase of the hierarchical objective, after Nagata and Bräysy (2009): a
@@ -88,7 +92,11 @@ interface Ejection {
   key: [number, number];
 }
 
-/** The ejection of one or two customers of the least penalty that lets `c` into an open route. */
+/**
+ * The ejection of one or two customers of the least penalty that lets `c` into an open route
+ * near it (one holding one of its nearest customers; any open route when none does). A pair is
+ * tried only where it weighs less than the best single ejection found.
+ */
 function cheapestEjection(ws: Workspace, c: number, open: number[], penalty: Float64Array): Ejection | null {
   const p = ws.p;
   let best: Ejection | null = null;
@@ -99,18 +107,19 @@ function cheapestEjection(ws: Workspace, c: number, open: number[], penalty: Flo
       out += p.demand[e]!;
       weight += penalty[e]!;
     }
-    if (best && weight > best.key[0]) return;
+    if (best && (weight > best.key[0] || (ejected.length > 1 && weight >= best.key[0]))) return;
     if (ws.scores[v]!.load - out + p.demand[c]! > p.capacity[v]! + 1e-9) return;
     const at = cheapestFeasiblePosition(ws, v, rest, c);
     if (!at) return;
     const key: [number, number] = [weight, at.cost - ws.scores[v]!.cost];
     if (!best || lexLess(key, best.key)) best = { vehicle: v, ejected, position: at.position, key };
   };
-  for (const v of open) {
+  const near = nearRoutes(ws, c, open);
+  for (const v of near) {
     const route = ws.routes[v]!;
     for (let i = ws.lockedCount(v); i < route.length; i++) consider(v, [route[i]!], route.slice(0, i).concat(route.slice(i + 1)));
   }
-  for (const v of open) {
+  for (const v of near) {
     const route = ws.routes[v]!;
     if (route.length > PAIR_EJECTION_MAX_ROUTE) continue;
     for (let i = ws.lockedCount(v); i < route.length; i++)
@@ -124,8 +133,32 @@ function cheapestEjection(ws: Workspace, c: number, open: number[], penalty: Flo
   return best;
 }
 
-/** Cheapest feasible position of `c` in `route` on vehicle v (after its locked head), or null. */
+/** The open routes that hold one of c's nearest customers (all open routes when none does, or without a matrix). */
+function nearRoutes(ws: Workspace, c: number, open: number[]): number[] {
+  if (!hasDenseMatrix(ws.p)) return open;
+  const isOpen = new Set(open);
+  const found = new Set<number>();
+  for (const m of nearestNeighbours(ws.p, EJECTION_NEIGHBOURS)[c]!) {
+    const v = ws.routeOf[m]!;
+    if (v >= 0 && isOpen.has(v)) found.add(v);
+  }
+  return found.size > 0 ? [...found] : open;
+}
+
+/**
+ * Cheapest feasible position of `c` in `route` on vehicle v (after its locked head), or null. Under
+ * hard windows alone the time segments find it (window-insertion.ts) and the evaluator confirms
+ * it; otherwise the evaluator scores every position.
+ */
 function cheapestFeasiblePosition(ws: Workspace, v: number, route: number[], c: number): { position: number; cost: number } | null {
+  if (windowsOnly(ws.p)) {
+    const found = cheapestWindowPosition(ws.p, v, route, c);
+    if (!found) return null;
+    const trial = route.slice();
+    trial.splice(found.position, 0, c);
+    const exact = evaluateRoute(ws.p, v, trial);
+    if (exact.feasible) return { position: found.position, cost: exact.cost };
+  }
   let best: { position: number; cost: number } | null = null;
   const head = ws.lockedCount(v);
   const trial = route.slice();

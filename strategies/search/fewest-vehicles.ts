@@ -1,17 +1,17 @@
-import type { Budget } from "./budget.js";
-import { solverNow } from "./clock.js";
-import { evaluateSolution } from "./evaluator.js";
-import { solveFeasibly, type RoutePolish } from "./feasibility.js";
-import { fixedFleet } from "./fixed-fleet.js";
-import { normaliseScale } from "./normalise.js";
-import { betterPlan, planRank, type PlanRank } from "./plan-order.js";
-import { cloneSolution, type CompiledProblem, type Solution } from "./problem.js";
+import type { Budget } from "../core/budget.js";
+import { solverNow } from "../core/clock.js";
+import { evaluateSolution } from "../core/evaluator.js";
+import { solveFeasibly, type RoutePolish } from "../core/feasibility.js";
+import { fixedFleet } from "../core/fixed-fleet.js";
+import { normaliseScale } from "../core/normalise.js";
+import { betterPlan, planRank, type PlanRank } from "../core/plan-order.js";
+import { cloneSolution, type CompiledProblem, type Solution } from "../core/problem.js";
 import { eliminateRoutes } from "./route-elimination.js";
-import type { Strategy } from "./strategy.js";
+import type { Strategy } from "../core/strategy.js";
 import type { SettingsOverride } from "../settings.js";
 
 /** Share of the time for the first plan (the strategy's own search, on the whole fleet). */
-const FIRST_PLAN_SHARE = 0.3;
+const FIRST_PLAN_SHARE = 0.2;
 /** Share of the time left after it for the route elimination. */
 const ELIMINATION_SHARE = 0.5;
 
