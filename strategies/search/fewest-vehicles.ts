@@ -13,7 +13,7 @@ import type { SettingsOverride } from "../settings.js";
 /** Share of the time for the first plan (the strategy's own search, on the whole fleet). */
 const FIRST_PLAN_SHARE = 0.2;
 /** Share of the time left after it for the route elimination. */
-const ELIMINATION_SHARE = 0.5;
+const ELIMINATION_SHARE = 0.6;
 
 /**
  * The search with the fleet fixed: the iterated local search from the plan, whatever the size.

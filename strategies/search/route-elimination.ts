@@ -4,7 +4,7 @@ import { nearestNeighbours } from "../core/neighbours.js";
 import { usedVehicles } from "../core/plan-order.js";
 import { hasDenseMatrix, type CompiledProblem, type Solution } from "../core/problem.js";
 import type { Rng } from "../core/rng.js";
-import { Workspace } from "../core/workspace.js";
+import { keepBest, Workspace, type Insertion } from "../core/workspace.js";
 import { cheapestWindowPosition, windowsOnly } from "./window-insertion.js";
 
 /** Longest route whose pairs of customers are tried for a double ejection (cubic in its length). */
@@ -36,7 +36,9 @@ export function eliminateRoutes(p: CompiledProblem, start: Solution, rng: Rng, s
     const ws = new Workspace(p, best);
     const removable = ws.routes.flatMap((r, v) => (r.length > 0 && ws.lockedCount(v) === 0 ? [v] : []));
     if (removable.length === 0) break;
-    const gone = removable[rng.int(removable.length)]!;
+    // The shortest route on the first attempt after a success (the smallest pool), then any.
+    const shortest = removable.reduce((a, b) => (ws.routes[b]!.length < ws.routes[a]!.length ? b : a));
+    const gone = failures === 0 ? shortest : removable[rng.int(removable.length)]!;
     const open = ws.routes.flatMap((r, v) => (r.length > 0 && v !== gone ? [v] : []));
     for (const c of ws.routes[gone]!.slice()) ws.remove(c);
     if (emptyPool(ws, open, rng, stop) && ws.isFeasible()) {
@@ -65,7 +67,7 @@ function emptyPool(ws: Workspace, open: number[], rng: Rng, stop: () => boolean)
   for (let step = 0; step < steps && ws.unassigned.length > 0; step++) {
     if (stop()) return false;
     const c = ws.unassigned[ws.unassigned.length - 1]!;
-    const direct = ws.bestInsertions(c, 1, open)[0];
+    const direct = bestPlaces(ws, c, open, 1)[0];
     if (direct) {
       ws.insert(c, direct.vehicle, direct.position);
       continue;
@@ -171,6 +173,23 @@ function cheapestFeasiblePosition(ws: Workspace, v: number, route: number[], c: 
   return best;
 }
 
+/**
+ * The best `k` feasible insertions of `c` into the open routes, at most one per route: under hard
+ * windows alone from the time segments (window-insertion.ts, O(route length) a route), otherwise
+ * from the workspace's evaluator-priced insertions.
+ */
+function bestPlaces(ws: Workspace, c: number, open: number[], k: number): Insertion[] {
+  const p = ws.p;
+  if (!windowsOnly(p)) return ws.bestInsertions(c, k, open);
+  const out: Insertion[] = [];
+  for (const v of open) {
+    if (ws.scores[v]!.load + p.demand[c]! > p.capacity[v]! + 1e-9) continue;
+    const found = cheapestWindowPosition(p, v, ws.routes[v]!, c);
+    if (found) keepBest(out, { vehicle: v, position: found.position, delta: found.cost - ws.scores[v]!.cost }, k);
+  }
+  return out;
+}
+
 /** A few random feasible relocations between the open routes (a customer goes back when none is). */
 function perturb(ws: Workspace, open: number[], rng: Rng): void {
   for (let k = 0; k < PERTURBATION_MOVES; k++) {
@@ -181,7 +200,7 @@ function perturb(ws: Workspace, open: number[], rng: Rng): void {
     const at = head + rng.int(route.length - head);
     const c = route[at]!;
     ws.remove(c);
-    const options = ws.bestInsertions(c, 3, open);
+    const options = bestPlaces(ws, c, open, 3);
     const pick = options[rng.int(Math.max(1, options.length))];
     if (pick) ws.insert(c, pick.vehicle, pick.position);
     else ws.insert(c, v, at);

@@ -4,6 +4,13 @@ import { TimeSegment } from "./time-segment.js";
 /** Time warp below this is none, as the evaluator rounds lateness (core/schedule.ts). */
 const NO_WARP = 1e-7;
 
+/** Prefix and suffix segments reused from call to call (the search is single-threaded), grown on demand. */
+const prefix: TimeSegment[] = [];
+const suffix: TimeSegment[] = [];
+const one = new TimeSegment();
+const mid = new TimeSegment();
+const trial = new TimeSegment();
+
 /**
  * Whether a route's feasibility is its load and its hard windows alone (with the duration cap):
  * the time dimension with hard windows and none of the rules, loads, travel, trips, locks or
@@ -40,12 +47,13 @@ export function cheapestWindowPosition(
   const start = p.startNode[v]!;
   const end = p.endNode[v]!;
   const m = route.length + 2;
+  while (prefix.length < m) {
+    prefix.push(new TimeSegment());
+    suffix.push(new TimeSegment());
+  }
   const at = (k: number) => (k === 0 ? start : k === m - 1 ? end : route[k - 1]!);
   const visit = (node: number, into: TimeSegment) =>
     into.setNode(node, t.twStartMin[node]!, t.twEndMin[node]!, node === start || node === end ? 0 : t.serviceMin[node]!);
-  const prefix = Array.from({ length: m }, () => new TimeSegment());
-  const suffix = Array.from({ length: m }, () => new TimeSegment());
-  const one = new TimeSegment();
   let distance = 0;
   visit(start, prefix[0]!);
   for (let k = 1; k < m; k++) {
@@ -74,8 +82,7 @@ export function cheapestWindowPosition(
     );
   }
   const cap = t.maxRouteMin;
-  const mid = visit(c, new TimeSegment());
-  const trial = new TimeSegment();
+  visit(c, mid);
   let best: { position: number; cost: number } | null = null;
   for (let k = 0; k < m - 1; k++) {
     const before = prefix[k]!;
