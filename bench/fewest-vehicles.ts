@@ -60,7 +60,8 @@ async function main(): Promise<void> {
     alt_bks?: AltBks[];
   })[];
   console.log(
-    `fewest-vehicles: ${entries.length} instances, objective min_vehicles, ${seconds} s, seed ${seed}, ${where}, ${new Date().toISOString()}`,
+    `fewest-vehicles: ${entries.length} instances, objective min_vehicles, ${seconds} s, seed ${seed}, ${where}, ` +
+      new Date().toISOString(),
   );
   console.log("| instance | vehicles (BKS) | distance | distance, as the BKS's | BKS distance | gap at equal vehicles | basis |");
   console.log("|---|---|---|---|---|---|---|");
@@ -90,7 +91,8 @@ async function main(): Promise<void> {
   for (const [set, t] of tally) {
     const mean = t.gaps.length > 0 ? pct(t.gaps.reduce((a, b) => a + b, 0) / t.gaps.length) : "-";
     console.log(
-      `${set}: at the BKS's vehicle count (or fewer) ${t.at} of ${t.total}; mean gap at equal vehicles ${mean} (${t.gaps.length} instances)`,
+      `${set}: at the BKS's vehicle count (or fewer) ${t.at} of ${t.total}; ` +
+        `mean gap at equal vehicles ${mean} (${t.gaps.length} instances)`,
     );
   }
   const generated = Number(values.generated);

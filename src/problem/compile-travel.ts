@@ -48,8 +48,7 @@ export function compileTravelRules(
 
   const timeCostPerMin = new Float64Array(m);
   if (time && pricedByCost(req)) req.vehicle_unit_time_costs?.forEach((c, v) => (timeCostPerMin[v] = c / 60));
-  else if (costs && !pricedByCost(req))
-    warnings.push("vehicle_unit_time_costs was ignored because the objective is min_total_distance");
+  else if (costs && !pricedByCost(req)) warnings.push("vehicle_unit_time_costs was ignored because the objective is min_total_distance");
 
   const windowSets = Array.from({ length: n }, (_, i) => {
     const set = time ? req.node_time_window_sets?.[i] : null;

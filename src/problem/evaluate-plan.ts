@@ -18,8 +18,9 @@ export function judgePlan(p: CompiledProblem, plan: Solution): { answer: AnswerE
 
 /**
  * The answer of a solve that started from a given plan: the search's answer unless the plan,
- * feasible, ranks better (plan-order.ts: fewer vehicles under min_vehicles, else costs less) (the promise of initial_routes, kept here for every strategy, plugins
- * included). `search` (vehicles under min_vehicles, and cost) is null when the search's answer is not feasible.
+ * feasible, ranks better (plan-order.ts: fewer vehicles under min_vehicles, else costs less):
+ * the promise of initial_routes, kept here for every strategy, plugins included. `search` (the
+ * answer's vehicles and cost) is null when the search's answer is not feasible.
  */
 export function keepCheaperPlan(p: CompiledProblem, plan: Solution | null, search: PlanRank | null): AnswerEvaluation | null {
   if (!plan) return null;
