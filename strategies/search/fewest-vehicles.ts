@@ -57,8 +57,11 @@ export function solveFewestVehicles(
   consider(found);
   if (!best) return found;
 
-  const until = solverNow() + ELIMINATION_SHARE * Math.max(0, budget.deadlineMs - solverNow());
-  consider(eliminateRoutes(normaliseScale(p), best, budget.rng, () => solverNow() >= until || budget.exhausted()));
+  // Routes with reload stops are not the pool's to take apart (it plans no reloads): the searches keep them.
+  if (!p.trips) {
+    const until = solverNow() + ELIMINATION_SHARE * Math.max(0, budget.deadlineMs - solverNow());
+    consider(eliminateRoutes(normaliseScale(p), best, budget.rng, () => solverNow() >= until || budget.exhausted()));
+  }
 
   const start: Solution = best;
   const kept = start.routes.flatMap((r, v) => (r.length > 0 ? [v] : []));
