@@ -243,11 +243,11 @@ export interface components {
             /** @description Label for the request, shown in the planning history. */
             name?: string;
             /**
-             * @description `min_total_distance`: total distance of all routes (+ lateness penalty). `min_total_cost`: sum over used vehicles of fixed cost + unit distance cost x route distance (+ lateness penalty); an omitted cost array then means fixed cost 0 and unit cost 1.
+             * @description `min_total_distance`: total distance of all routes (+ lateness penalty). `min_total_cost`: sum over used vehicles of fixed cost + unit distance cost x route distance (+ lateness penalty); an omitted cost array then means fixed cost 0 and unit cost 1. `min_vehicles`: the fewest vehicles used first (a vehicle is used when its route has a stop), then among plans with as few the lowest cost as under `min_total_cost` when any cost array is given, else the lowest total distance (the hierarchical objective of the Solomon and Gehring-Homberger literature); `total_cost` is that second figure, and the number of non-empty `routes` the first. The cost arrays, when given, are checked as under `min_total_cost`.
              * @default min_total_distance
              * @enum {string}
              */
-            objective?: "min_total_distance" | "min_total_cost";
+            objective?: "min_total_distance" | "min_total_cost" | "min_vehicles";
             /** @description Number of nodes (depots and customers). Plans limit it further (400 above the plan's limit). Above 3,000 nodes `node_positions` are required (422 otherwise): a full matrix that large exceeds the request body limit, and distances are then computed from the positions. */
             node_num: number;
             /** @description Optional [x, y] per node. With `node_num` pairs, d(i,j) is the Euclidean distance between them (real-valued, not rounded) and `distance_matrix` is ignored (it may then be `[]`). An empty array is accepted and means: use the matrix. Each coordinate between -1e12 and 1e12. */
@@ -870,7 +870,7 @@ export interface components {
             node_num: number;
             vehicle_num: number;
             /** @enum {string} */
-            objective: "min_total_distance" | "min_total_cost";
+            objective: "min_total_distance" | "min_total_cost" | "min_vehicles";
             /** @description Null until solved. */
             total_cost: number | null;
         };

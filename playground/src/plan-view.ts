@@ -157,7 +157,10 @@ function lockedNodes(request: SolveRequest, v: number): Set<number> {
 export function buildPlanView(request: SolveRequest, result: SolvedResult): PlanView {
   const timed = isTimed(request) && Object.keys(result.time_windows ?? {}).length > 0;
   const base = baseMinutes(request);
-  const costObjective = request.objective === "min_total_cost";
+  // min_vehicles prices by the cost arrays when it gives any (its second figure), as min_total_cost does.
+  const costArrays = [request.vehicle_fixed_costs, request.vehicle_unit_distance_costs, request.vehicle_unit_time_costs];
+  const priced = request.objective === "min_vehicles" && costArrays.some((costs) => costs != null);
+  const costObjective = request.objective === "min_total_cost" || priced;
   const soft = timed && (request.late_penalty_per_min ?? 0) > 0;
   const labels = Object.keys(result.routes).sort((a, b) => vehicleId(a) - vehicleId(b));
   const visits = new Map<number, { plan: VehiclePlan; stop: Stop }>();

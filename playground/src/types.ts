@@ -6,7 +6,7 @@ type Schemas = components["schemas"];
 /** The request as the page edits it: the document's fields, plus any the user types in (sent as they are, for the service to judge). */
 export interface SolveRequest {
   name?: string;
-  objective?: "min_total_distance" | "min_total_cost";
+  objective?: "min_total_distance" | "min_total_cost" | "min_vehicles";
   node_num: number;
   node_positions?: [number, number][];
   vehicle_num: number;

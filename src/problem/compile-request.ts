@@ -3,6 +3,7 @@ import { compileLoadRules, compileServiceRules } from "./compile-constraints.js"
 import { compileLockedStops, compileReassignment } from "./compile-plan.js";
 import { compileTravelRules } from "./compile-travel.js";
 import type { ConstraintFields } from "./constraint-fields.js";
+import { pricedByCost } from "./objective-pricing.js";
 import { compileTripRules } from "./compile-trips.js";
 import type { SolveRequestInput } from "./request-types.js";
 
@@ -61,7 +62,7 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
   const customers: number[] = [];
   for (let i = 0; i < n; i++) if (!isDepot[i]) customers.push(i);
 
-  const objective = (req.objective ?? "min_total_distance") === "min_total_cost" ? "cost" : "distance";
+  const objective = pricedByCost(req) ? "cost" : "distance";
   const fixedCost = new Float64Array(m);
   const unitCost = new Float64Array(m).fill(1);
   if (objective === "cost") {
@@ -130,6 +131,7 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
       ...(locks ? { locks } : {}),
       ...(reassignment ? { reassignment } : {}),
       ...(travel ? { travel } : {}),
+      ...(req.objective === "min_vehicles" ? { minVehicles: true } : {}),
     },
     warnings,
     baseStartSeconds: (h ?? 9) * 3600 + (min ?? 0) * 60 + (s ?? 0),

@@ -1,5 +1,6 @@
 import type { BreakRule, TravelRules, TimeBlock } from "../../strategies/core/problem.js";
 import type { ConstraintFields } from "./constraint-fields.js";
+import { pricedByCost, type PricingFields } from "./objective-pricing.js";
 
 /** A row-major n x n copy of a validated matrix. */
 function flat(matrix: number[][], n: number): Float64Array {
@@ -16,7 +17,7 @@ function flat(matrix: number[][], n: number): Float64Array {
  * duration matrix alone without windows is ignored with a warning.
  */
 export function compileTravelRules(
-  req: ConstraintFields & { objective?: string | null },
+  req: ConstraintFields & PricingFields,
   n: number,
   m: number,
   time: TimeBlock | null,
@@ -46,9 +47,8 @@ export function compileTravelRules(
   const duration = profile.map((name) => (name ? (byName.get(name)?.duration ?? own) : own));
 
   const timeCostPerMin = new Float64Array(m);
-  if (time && req.objective === "min_total_cost") req.vehicle_unit_time_costs?.forEach((c, v) => (timeCostPerMin[v] = c / 60));
-  else if (costs && req.objective !== "min_total_cost")
-    warnings.push("vehicle_unit_time_costs was ignored because the objective is min_total_distance");
+  if (time && pricedByCost(req)) req.vehicle_unit_time_costs?.forEach((c, v) => (timeCostPerMin[v] = c / 60));
+  else if (costs && !pricedByCost(req)) warnings.push("vehicle_unit_time_costs was ignored because the objective is min_total_distance");
 
   const windowSets = Array.from({ length: n }, (_, i) => {
     const set = time ? req.node_time_window_sets?.[i] : null;

@@ -1,6 +1,7 @@
 import { Budget } from "../../strategies/core/budget.js";
 import { evaluateAnswer } from "../../strategies/core/answer-evaluation.js";
 import { solveFeasibly } from "../../strategies/core/feasibility.js";
+import { solveFewestVehicles } from "../../strategies/search/fewest-vehicles.js";
 import { polishRoutes } from "../../strategies/ils/workspace-search.js";
 import { findStrategy } from "../../strategies/registry.js";
 import { selectStrategy, type SelectionRule } from "../../strategies/select.js";
@@ -18,6 +19,7 @@ import { searchedProblem } from "./stability-price.js";
 import { EVALUATE_ONLY, judgePlan, keepCheaperPlan } from "./evaluate-plan.js";
 import { planViolationReasons } from "./plan-violations.js";
 import type { Solution } from "../../strategies/core/problem.js";
+import { planRank } from "../../strategies/core/plan-order.js";
 import type { SettingsOverride } from "../../strategies/settings.js";
 
 export type { SolvedResultObject } from "./format-result.js";
@@ -175,7 +177,7 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
     // `problem`: under a re-plan's default reassignment price (which only steers the search) the
     // answer is the cheapest within its moves, and the given plan moves none, so that comparison
     // is on the cost without the price.
-    const given = keepCheaperPlan(problem, plan, foundFeasible ? found.score.cost : null);
+    const given = keepCheaperPlan(problem, plan, foundFeasible ? planRank(problem, found.solution, found.score.cost) : null);
     if (!given && !foundFeasible) {
       const why = answerViolationReasons(problem, found, proven);
       return fail(`No feasible solution found within the time limit: ${why.join("; ")}`, why, strategy.name);
@@ -184,7 +186,9 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
     return { status: "solved", result: formatAnswer(problem, answer, meta(strategy.name, budget.iterationCount)) };
   };
   // A search that finds no feasible solution goes through the feasibility phase before failing.
-  const searched = solveFeasibly(strategy, searchProblem, budget, plan ?? undefined, polishRoutes);
+  // Under min_vehicles the search has phases of its own (route elimination, then a fixed fleet).
+  const solve = searchProblem.minVehicles ? solveFewestVehicles : solveFeasibly;
+  const searched = solve(strategy, searchProblem, budget, plan ?? undefined, polishRoutes);
   const solvedAt = performance.now();
   const outcome = answerOutcome(searched);
   if (options.stats) options.stats.postSolveSeconds = (performance.now() - solvedAt) / 1000;

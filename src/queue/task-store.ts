@@ -28,7 +28,7 @@ export interface TaskRecord {
   name: string | null;
   nodeNum: number;
   vehicleNum: number;
-  objective: "min_total_distance" | "min_total_cost";
+  objective: "min_total_distance" | "min_total_cost" | "min_vehicles";
   timeLimitSeconds: number;
   strategy: string | null;
   callbackUrl: string | null;

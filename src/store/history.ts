@@ -11,7 +11,7 @@ export interface HistoryEntry {
   state: TaskState | "deleted";
   node_num: number;
   vehicle_num: number;
-  objective: "min_total_distance" | "min_total_cost";
+  objective: "min_total_distance" | "min_total_cost" | "min_vehicles";
   total_cost: number | null;
 }
 

@@ -139,6 +139,25 @@ export class Budget {
   get improvementCount(): number {
     return this.improvements;
   }
+
+  /**
+   * A budget for one phase of a run: `share` of what is left of this one's time (and iterations,
+   * when capped), this one's abort flag, its overrides unless others are given, a seed drawn from its rng. Call `spent`
+   * when the phase ends so that its iterations count here too.
+   */
+  phase(share: number, overrides: SettingsOverride = this.overrides): Budget {
+    const now = solverNow();
+    const iterations = Number.isFinite(this.maxIterations)
+      ? Math.max(1, Math.floor(share * (this.maxIterations - this.iterations)))
+      : Number.POSITIVE_INFINITY;
+    const seed = 1 + this.rng.int(2 ** 30);
+    return new Budget(now + share * Math.max(0, this.deadlineMs - now), seed, iterations, this.shouldAbort, overrides);
+  }
+
+  /** Counts a finished phase's iterations (see `phase`). */
+  spent(phase: Budget): void {
+    this.iterations += phase.iterationCount;
+  }
 }
 
 /** Problems this small have their optimum found long before any deadline. */

@@ -7,6 +7,7 @@ import { normaliseScale } from "./normalise.js";
 import { cloneSolution, type CompiledProblem, type Solution } from "./problem.js";
 import type { Strategy } from "./strategy.js";
 import { Workspace } from "./workspace.js";
+import { comparePlans, planRank } from "./plan-order.js";
 import { solverNow } from "./clock.js";
 import { plansTrips, timeOrientedTrips } from "./time-oriented-trips.js";
 import { repairTrips } from "./trip-repair.js";
@@ -37,12 +38,12 @@ const MIN_PHASE_MS = 100;
  */
 export type RoutePolish = (ws: Workspace) => void;
 
-/** The cheaper feasible of two solutions, or null when neither is feasible. */
+/** The better feasible of two solutions (plan-order.ts), or null when neither is feasible. */
 function cheaperFeasible(p: CompiledProblem, a: Solution | null, b: Solution | null): Solution | null {
   const score = (s: Solution | null) => (s ? evaluateSolution(p, s) : null);
   const sa = score(a);
   const sb = score(b);
-  if (sa?.feasible && (!sb?.feasible || sa.cost <= sb.cost)) return a;
+  if (sa?.feasible && (!sb?.feasible || comparePlans(planRank(p, a!, sa.cost), planRank(p, b!, sb.cost)) <= 0)) return a;
   return sb?.feasible ? b : null;
 }
 

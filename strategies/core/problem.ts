@@ -70,6 +70,11 @@ export interface CompiledProblem {
    * Absent or null when the request uses neither: a route then never visits a depot inside.
    */
   trips?: TripRules | null;
+  /**
+   * Objective min_vehicles: the fewest used vehicles first, then the cost (plan-order.ts). Absent
+   * otherwise: plans are compared on their cost alone, exactly as before.
+   */
+  minVehicles?: boolean;
 }
 
 /** The locked head of each route: same vehicle, same order, before every other stop. */

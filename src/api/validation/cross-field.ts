@@ -114,13 +114,14 @@ export function crossFieldIssues(req: SolveRequestInput, checkCallbackUrl: Callb
   if (req.node_service_time) lengthIs("node_service_time", n, "node_num");
   if (req.vehicle_speeds) lengthIs("vehicle_speeds", v, "vehicle_num");
 
-  if ((req.objective ?? "min_total_distance") === "min_total_cost") {
+  const objective = req.objective ?? "min_total_distance";
+  if (objective === "min_total_cost" || objective === "min_vehicles") {
     for (const field of ["vehicle_fixed_costs", "vehicle_unit_distance_costs"] as const) {
       const costs = req[field];
       if (!costs) continue;
       if (!lengthIs(field, v, "vehicle_num")) continue;
       costs.forEach((c, i) => {
-        if (c < 0) add([field, String(i)], `${field} must be non-negative under min_total_cost, got ${c}`, "greater_than_equal");
+        if (c < 0) add([field, String(i)], `${field} must be non-negative under ${objective}, got ${c}`, "greater_than_equal");
       });
     }
   }

@@ -5,6 +5,7 @@ import { TRAVEL_FEATURES } from "../../../strategies/core/strategy.js";
 import { allStrategies } from "../../../strategies/registry.js";
 import { hasTimeDimension } from "./travel-fields.js";
 import { DENSE_MATRIX_MAX_NODES } from "../../problem/compile-request.js";
+import { pricedByCost } from "../../problem/objective-pricing.js";
 
 type TravelFeature = (typeof TRAVEL_FEATURES)[number];
 
@@ -27,7 +28,7 @@ export function travelFeaturesOf(r: SolveRequestInput): TravelFeature[] {
   if (timed && req.duration_matrix != null) found.push("duration_matrix");
   if (req.vehicle_profiles?.some((p) => p != null)) found.push("profiles");
   if (req.vehicle_profiles?.some((p) => p != null && req.profiles?.[p]?.distance_matrix != null)) found.push("profile_distances");
-  const cost = req.objective === "min_total_cost";
+  const cost = pricedByCost(req);
   if (timed && cost && req.vehicle_unit_time_costs?.some((c) => c > 0)) found.push("time_costs");
   if (req.vehicle_return_to_end?.some((back) => back === false)) found.push("open_routes");
   if (timed && req.node_time_window_sets?.some((set) => set != null && set.length > 1)) found.push("several_windows");

@@ -1,0 +1,118 @@
+/**
+ * The objective min_vehicles against the literature's hierarchical best known solutions:
+ *   npm run -s bench -- fewest-vehicles [--time S] [--seed N] [--only NAME,...] [--generated K] [--core N]
+ * Every shared Solomon (29) and GH200 (6) request, its `objective` set to `min_vehicles`, solved
+ * by the compiled service solver on one pinned core (10 s each by default, seed 1): vehicles used
+ * against the hierarchical best known's (bench/hierarchical-references.ts), and at equal vehicles
+ * the distance gap against its distance, measured alike. `--generated K` adds K windowed
+ * instances of bench/gh-like.ts (200 customers, seeds 1..K of a base the shared sets never
+ * used), each solved under min_total_distance and min_vehicles: vehicles and distance of both.
+ */
+import { parseArgs } from "node:util";
+import type { SolveRequestInput } from "../src/problem/request-types.js";
+import { entryRequest, loadBenchmarks, type ManifestEntry } from "./benchmark-folder.js";
+import { compiledSolver, type CompiledSolver } from "./compiled-solver.js";
+import { ghLike } from "./gh-like.js";
+import { hierarchicalAlt, hierarchicalReference, type AltBks } from "./hierarchical-references.js";
+import { pinToOneCore } from "./pin.js";
+
+const SETS = ["Solomon", "GH200"];
+/** The generated instances' seed base: none of the benches' own (gh-like.ts, tw-large.ts) uses it. */
+const GENERATED_SEED_BASE = 6800;
+const GENERATED_CUSTOMERS = [200];
+
+interface Solved {
+  routes: number[][];
+  vehicles: number;
+  distance: number;
+}
+
+function solve(solver: CompiledSolver, request: SolveRequestInput, seconds: number, seed: number): Solved | null {
+  const outcome = solver.solveRequest(request, { requestId: request.name ?? "bench", timeLimitSeconds: seconds, seed });
+  if (outcome.status !== "solved") return null;
+  const depots = new Set([...request.start_nodes, ...request.end_nodes]);
+  const routes = Object.values(outcome.result.routes as Record<string, number[]>)
+    .map((r) => r.filter((c) => !depots.has(c)))
+    .filter((r) => r.length > 0);
+  return { routes, vehicles: routes.length, distance: outcome.result.total_distance as number };
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(2)}%`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    args: process.argv.slice(3),
+    options: {
+      time: { type: "string", default: "10" },
+      seed: { type: "string", default: "1" },
+      only: { type: "string" },
+      generated: { type: "string", default: "0" },
+      core: { type: "string" },
+    },
+  });
+  const seconds = Number(values.time);
+  const seed = Number(values.seed);
+  const where = pinToOneCore(values.core === undefined ? undefined : Number(values.core));
+  const solver = await compiledSolver();
+  const benchmarks = loadBenchmarks(undefined);
+  const only = values.only ? new Set(values.only.split(",")) : null;
+  const entries = benchmarks.entries.filter((e) => SETS.includes(e.set) && (!only || only.has(e.name))) as (ManifestEntry & {
+    alt_bks?: AltBks[];
+  })[];
+  console.log(
+    `fewest-vehicles: ${entries.length} instances, objective min_vehicles, ${seconds} s, seed ${seed}, ${where}, ` +
+      new Date().toISOString(),
+  );
+  console.log("| instance | vehicles (BKS) | distance | distance, as the BKS's | BKS distance | gap at equal vehicles | basis |");
+  console.log("|---|---|---|---|---|---|---|");
+  const tally = new Map<string, { at: number; total: number; gaps: number[] }>();
+  for (const entry of entries) {
+    const request = { ...entryRequest(entry, benchmarks), objective: "min_vehicles" as const };
+    const alt = hierarchicalAlt(entry.alt_bks);
+    const ref = alt && benchmarks.folder ? hierarchicalReference(benchmarks.folder, entry.set, entry.name, alt, request) : null;
+    const solved = solve(solver, request, seconds, seed);
+    const t = tally.get(entry.set) ?? { at: 0, total: 0, gaps: [] };
+    tally.set(entry.set, t);
+    t.total++;
+    if (!solved || !ref) {
+      console.log(`| ${entry.name} | ${solved ? solved.vehicles : "failed"} (${ref?.vehicles ?? "?"}) | | | | | |`);
+      continue;
+    }
+    const measured = ref.measure(solved.routes);
+    const equal = solved.vehicles === ref.vehicles;
+    if (solved.vehicles <= ref.vehicles) t.at++;
+    const gap = (measured - ref.distance) / ref.distance;
+    if (equal) t.gaps.push(gap);
+    console.log(
+      `| ${entry.name} | ${solved.vehicles} (${ref.vehicles}) | ${solved.distance.toFixed(1)} | ${measured.toFixed(2)} | ` +
+        `${ref.distance.toFixed(2)} | ${equal ? pct(gap) : "-"} | ${ref.basis} |`,
+    );
+  }
+  for (const [set, t] of tally) {
+    const mean = t.gaps.length > 0 ? pct(t.gaps.reduce((a, b) => a + b, 0) / t.gaps.length) : "-";
+    console.log(
+      `${set}: at the BKS's vehicle count (or fewer) ${t.at} of ${t.total}; ` +
+        `mean gap at equal vehicles ${mean} (${t.gaps.length} instances)`,
+    );
+  }
+  const generated = Number(values.generated);
+  if (generated > 0) generatedTable(solver, generated, seconds, seed);
+}
+
+/** Generated windowed instances: min_total_distance against min_vehicles, vehicles and distance. */
+function generatedTable(solver: CompiledSolver, count: number, seconds: number, seed: number): void {
+  console.log(`\ngenerated (bench/gh-like.ts, ${GENERATED_CUSTOMERS.join("/")} customers, seed base ${GENERATED_SEED_BASE})`);
+  console.log("| instance | load bound | vehicles, distance objective | distance | vehicles, min_vehicles | distance |");
+  console.log("|---|---|---|---|---|---|");
+  for (let i = 0; i < count; i++) {
+    const { name, request } = ghLike(i, GENERATED_SEED_BASE, GENERATED_CUSTOMERS);
+    const demand = request.node_demands.reduce((a, b) => a + b, 0);
+    const bound = Math.ceil(demand / Math.max(...request.vehicles_capacity));
+    const plain = solve(solver, { ...request, objective: "min_total_distance" }, seconds, seed);
+    const fewest = solve(solver, { ...request, objective: "min_vehicles" }, seconds, seed);
+    const cell = (s: Solved | null) => (s ? `${s.vehicles} | ${s.distance.toFixed(1)}` : "failed | -");
+    console.log(`| ${name} | ${bound} | ${cell(plain)} | ${cell(fewest)} |`);
+  }
+}
+
+await main();

@@ -1,0 +1,208 @@
+import { evaluateRoute } from "../core/evaluator.js";
+import { lexLess } from "../core/ejection-repair.js";
+import { nearestNeighbours } from "../core/neighbours.js";
+import { usedVehicles } from "../core/plan-order.js";
+import { hasDenseMatrix, type CompiledProblem, type Solution } from "../core/problem.js";
+import type { Rng } from "../core/rng.js";
+import { keepBest, Workspace, type Insertion } from "../core/workspace.js";
+import { cheapestWindowPosition, windowsOnly } from "./window-insertion.js";
+
+/** Longest route whose pairs of customers are tried for a double ejection (cubic in its length). */
+const PAIR_EJECTION_MAX_ROUTE = 30;
+/** Random feasible relocations after each ejection, so that the pool does not cycle. */
+const PERTURBATION_MOVES = 8;
+/** Pool steps of one attempt per customer, before the attempt is given up. */
+const STEPS_PER_CUSTOMER = 40;
+/** Attempts in a row that remove no route, after which the phase ends early. */
+const MAX_FAILED_ATTEMPTS = 40;
+/** Ejections are looked for in the routes of a customer's nearest customers, this many of them. */
+const EJECTION_NEIGHBOURS = 20;
+
+/**
+ * The route-elimination phase of the hierarchical objective, after Nagata and Bräysy (2009): a
+ * feasible plan loses one route, whose customers go into an ejection pool; the last one in is
+ * placed at its cheapest feasible position in the remaining routes, or else (its penalty counter
+ * raised) in the position that needs the ejection of one or two customers of the smallest total
+ * penalty, which go into the pool in turn; a few random feasible relocations follow each
+ * ejection. An empty pool is a feasible plan with one route fewer, and the next route is tried;
+ * the phase ends at `stop`, at the load's lower bound, or after many attempts in vain. Returns
+ * the feasible plan with the fewest routes found (`start` itself when none has fewer).
+ */
+export function eliminateRoutes(p: CompiledProblem, start: Solution, rng: Rng, stop: () => boolean): Solution {
+  let best = start;
+  const floor = loadLowerBound(p);
+  let failures = 0;
+  while (!stop() && failures < MAX_FAILED_ATTEMPTS && usedVehicles(best.routes) > floor) {
+    const ws = new Workspace(p, best);
+    const removable = ws.routes.flatMap((r, v) => (r.length > 0 && ws.lockedCount(v) === 0 ? [v] : []));
+    if (removable.length === 0) break;
+    // The shortest route on the first attempt after a success (the smallest pool), then any.
+    const shortest = removable.reduce((a, b) => (ws.routes[b]!.length < ws.routes[a]!.length ? b : a));
+    const gone = failures === 0 ? shortest : removable[rng.int(removable.length)]!;
+    const open = ws.routes.flatMap((r, v) => (r.length > 0 && v !== gone ? [v] : []));
+    for (const c of ws.routes[gone]!.slice()) ws.remove(c);
+    if (emptyPool(ws, open, rng, stop) && ws.isFeasible()) {
+      best = ws.solution();
+      failures = 0;
+    } else {
+      failures++;
+    }
+  }
+  return best;
+}
+
+/** At least this many routes carry the total demand (on the largest vehicle). */
+function loadLowerBound(p: CompiledProblem): number {
+  let demand = 0;
+  for (const c of p.customers) demand += p.demand[c]!;
+  let capacity = 0;
+  for (let v = 0; v < p.vehicleCount; v++) capacity = Math.max(capacity, p.capacity[v]!);
+  return capacity > 0 ? Math.max(1, Math.ceil(demand / capacity - 1e-9)) : 1;
+}
+
+/** Places the pool (ws.unassigned, last in first out) into the `open` routes; whether it emptied. */
+function emptyPool(ws: Workspace, open: number[], rng: Rng, stop: () => boolean): boolean {
+  const penalty = new Float64Array(ws.p.nodeCount).fill(1);
+  const steps = STEPS_PER_CUSTOMER * ws.p.customers.length;
+  for (let step = 0; step < steps && ws.unassigned.length > 0; step++) {
+    if (stop()) return false;
+    const c = ws.unassigned[ws.unassigned.length - 1]!;
+    const direct = bestPlaces(ws, c, open, 1)[0];
+    if (direct) {
+      ws.insert(c, direct.vehicle, direct.position);
+      continue;
+    }
+    penalty[c] = penalty[c]! + 1;
+    const chosen = cheapestEjection(ws, c, open, penalty);
+    if (!chosen) {
+      // Fits nowhere even with an ejection: try it again after the others.
+      ws.unassigned.unshift(ws.unassigned.pop()!);
+      continue;
+    }
+    for (const e of chosen.ejected) ws.remove(e);
+    ws.insert(c, chosen.vehicle, chosen.position);
+    perturb(ws, open, rng);
+  }
+  return ws.unassigned.length === 0;
+}
+
+interface Ejection {
+  vehicle: number;
+  ejected: number[];
+  position: number;
+  /** Penalty sum of the ejected, then the route's cost change: smaller is better. */
+  key: [number, number];
+}
+
+/**
+ * The ejection of one or two customers of the least penalty that lets `c` into an open route
+ * near it (one holding one of its nearest customers; any open route when none does). A pair is
+ * tried only where it weighs less than the best single ejection found.
+ */
+function cheapestEjection(ws: Workspace, c: number, open: number[], penalty: Float64Array): Ejection | null {
+  const p = ws.p;
+  let best: Ejection | null = null;
+  const consider = (v: number, ejected: number[], rest: number[]) => {
+    let out = 0;
+    let weight = 0;
+    for (const e of ejected) {
+      out += p.demand[e]!;
+      weight += penalty[e]!;
+    }
+    if (best && (weight > best.key[0] || (ejected.length > 1 && weight >= best.key[0]))) return;
+    if (ws.scores[v]!.load - out + p.demand[c]! > p.capacity[v]! + 1e-9) return;
+    const at = cheapestFeasiblePosition(ws, v, rest, c);
+    if (!at) return;
+    const key: [number, number] = [weight, at.cost - ws.scores[v]!.cost];
+    if (!best || lexLess(key, best.key)) best = { vehicle: v, ejected, position: at.position, key };
+  };
+  const near = nearRoutes(ws, c, open);
+  for (const v of near) {
+    const route = ws.routes[v]!;
+    for (let i = ws.lockedCount(v); i < route.length; i++) consider(v, [route[i]!], route.slice(0, i).concat(route.slice(i + 1)));
+  }
+  for (const v of near) {
+    const route = ws.routes[v]!;
+    if (route.length > PAIR_EJECTION_MAX_ROUTE) continue;
+    for (let i = ws.lockedCount(v); i < route.length; i++)
+      for (let j = i + 1; j < route.length; j++)
+        consider(
+          v,
+          [route[i]!, route[j]!],
+          route.filter((_, k) => k !== i && k !== j),
+        );
+  }
+  return best;
+}
+
+/** The open routes that hold one of c's nearest customers (all open routes when none does, or without a matrix). */
+function nearRoutes(ws: Workspace, c: number, open: number[]): number[] {
+  if (!hasDenseMatrix(ws.p)) return open;
+  const isOpen = new Set(open);
+  const found = new Set<number>();
+  for (const m of nearestNeighbours(ws.p, EJECTION_NEIGHBOURS)[c]!) {
+    const v = ws.routeOf[m]!;
+    if (v >= 0 && isOpen.has(v)) found.add(v);
+  }
+  return found.size > 0 ? [...found] : open;
+}
+
+/**
+ * Cheapest feasible position of `c` in `route` on vehicle v (after its locked head), or null. Under
+ * hard windows alone the time segments find it (window-insertion.ts) and the evaluator confirms
+ * it; otherwise the evaluator scores every position.
+ */
+function cheapestFeasiblePosition(ws: Workspace, v: number, route: number[], c: number): { position: number; cost: number } | null {
+  if (windowsOnly(ws.p)) {
+    const found = cheapestWindowPosition(ws.p, v, route, c);
+    if (!found) return null;
+    const trial = route.slice();
+    trial.splice(found.position, 0, c);
+    const exact = evaluateRoute(ws.p, v, trial);
+    if (exact.feasible) return { position: found.position, cost: exact.cost };
+  }
+  let best: { position: number; cost: number } | null = null;
+  const head = ws.lockedCount(v);
+  const trial = route.slice();
+  trial.splice(head, 0, c);
+  for (let pos = head; pos <= route.length; pos++) {
+    if (pos > head) [trial[pos - 1], trial[pos]] = [trial[pos]!, trial[pos - 1]!];
+    const s = evaluateRoute(ws.p, v, trial);
+    if (s.feasible && (!best || s.cost < best.cost)) best = { position: pos, cost: s.cost };
+  }
+  return best;
+}
+
+/**
+ * The best `k` feasible insertions of `c` into the open routes, at most one per route: under hard
+ * windows alone from the time segments (window-insertion.ts, O(route length) a route), otherwise
+ * from the workspace's evaluator-priced insertions.
+ */
+function bestPlaces(ws: Workspace, c: number, open: number[], k: number): Insertion[] {
+  const p = ws.p;
+  if (!windowsOnly(p)) return ws.bestInsertions(c, k, open);
+  const out: Insertion[] = [];
+  for (const v of open) {
+    if (ws.scores[v]!.load + p.demand[c]! > p.capacity[v]! + 1e-9) continue;
+    const found = cheapestWindowPosition(p, v, ws.routes[v]!, c);
+    if (found) keepBest(out, { vehicle: v, position: found.position, delta: found.cost - ws.scores[v]!.cost }, k);
+  }
+  return out;
+}
+
+/** A few random feasible relocations between the open routes (a customer goes back when none is). */
+function perturb(ws: Workspace, open: number[], rng: Rng): void {
+  for (let k = 0; k < PERTURBATION_MOVES; k++) {
+    const v = open[rng.int(open.length)]!;
+    const route = ws.routes[v]!;
+    const head = ws.lockedCount(v);
+    if (route.length <= head) continue;
+    const at = head + rng.int(route.length - head);
+    const c = route[at]!;
+    ws.remove(c);
+    const options = bestPlaces(ws, c, open, 3);
+    const pick = options[rng.int(Math.max(1, options.length))];
+    if (pick) ws.insert(c, pick.vehicle, pick.position);
+    else ws.insert(c, v, at);
+  }
+}
