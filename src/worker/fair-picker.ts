@@ -187,6 +187,15 @@ export class FairPicker {
     }
   }
 
+  /**
+   * Ends an idle wait now, and makes a scan under way end without one: the caller has other work
+   * for an idle worker (help items, help-loop.ts) and asks again right after it.
+   */
+  wake(): void {
+    this.wakes++;
+    this.waiter?.();
+  }
+
   /** Tells idle workers that a place was freed (a task ended or was handed back). */
   released(): void {
     this.view.freed();

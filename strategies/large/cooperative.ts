@@ -18,6 +18,11 @@ export const MAX_ITEM_SECONDS = 1.5;
 const GROWN_ITEM_CUSTOMERS = 200;
 /** Beyond an item's own seconds: publish, pull, decode, answer. */
 const ROUND_TRIP_MS = 700;
+/**
+ * Items out per available helper: the second waits in the stream while the first is searched, so
+ * a helper goes on to its next item at once instead of waiting for the owner's next iteration.
+ */
+const ITEMS_PER_HELPER = 2;
 /** No item is due later than this before the owner's own deadline (its merge must still fit). */
 const END_MARGIN_MS = 300;
 
@@ -100,11 +105,12 @@ export class HelperGroups {
   offer(c: GroupContext): void {
     const grow = c.seconds < MIN_ITEM_SECONDS;
     const itemTarget = grow ? Math.max(c.target, GROWN_ITEM_CUSTOMERS) : c.target;
-    while (this.offered.size < this.helpers.available()) {
+    while (this.offered.size < ITEMS_PER_HELPER * this.helpers.available()) {
       const baseSeconds = grow ? MIN_ITEM_SECONDS : (c.seconds * itemTarget) / c.target;
       const seconds = Math.min(MAX_ITEM_SECONDS, Math.max(MIN_ITEM_SECONDS, baseSeconds));
       const now = solverNow();
-      const dueMs = Math.min(now + seconds * 1000 + ROUND_TRIP_MS, c.deadlineMs - END_MARGIN_MS);
+      // Due after both of a helper's items could have been searched.
+      const dueMs = Math.min(now + ITEMS_PER_HELPER * seconds * 1000 + ROUND_TRIP_MS, c.deadlineMs - END_MARGIN_MS);
       if (dueMs - now < seconds * 1000 + ROUND_TRIP_MS / 2) return;
       const seed = c.rotation ? c.rotation.next(c.current.routes, c.rng) : -1;
       if (this.isReserved(seed)) return;
