@@ -16,6 +16,7 @@
  * `npm run bench -- pipeline`: the service pipeline's speed (bench/pipeline.ts); `pipeline-partner`
  * the same on the path partners take, `make run` with a real plan (bench/pipeline-partner.ts).
  * `npm run bench -- fairness`: fair shares between accounts on the service (bench/fairness.ts).
+ * `npm run bench -- cooperative`: one large instance on 1 worker, then 2 (bench/cooperative.ts).
  */
 import { parseArgs } from "node:util";
 import { BenchSetupError, loadBenchmarks, unknownSetMessage } from "./benchmark-folder.js";
@@ -35,6 +36,10 @@ if (process.argv[2] === "pipeline") {
 }
 if (process.argv[2] === "pipeline-partner") {
   await import("./pipeline-partner.js");
+  process.exit(process.exitCode ?? 0);
+}
+if (process.argv[2] === "cooperative") {
+  await import("./cooperative.js");
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv[2] === "fairness") {
