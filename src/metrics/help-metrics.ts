@@ -37,7 +37,9 @@ export function createHelpMetrics(registry: Registry, ownedTasks: () => Promise<
     }),
     dropped: new Counter({
       name: "vrp_help_items_dropped_total",
-      help: "This worker's items not merged: no answer by the item's deadline (late), routes changed meanwhile (stale), no better (not_better), not published (unsent).",
+      help:
+        "This worker's items not merged: no answer by the item's deadline (late), routes changed meanwhile (stale), " +
+        "no better (not_better), not published (unsent).",
       labelNames: ["reason"] as const,
       registers: [registry],
     }),
