@@ -17,6 +17,7 @@
  * the same on the path partners take, `make run` with a real plan (bench/pipeline-partner.ts).
  * `npm run bench -- fairness`: fair shares between accounts on the service (bench/fairness.ts).
  * `npm run bench -- fewest-vehicles`: the objective min_vehicles on Solomon and GH200 (bench/fewest-vehicles.ts).
+ * `npm run bench -- cooperative`: one large instance on 1 worker, then 2 (bench/cooperative.ts).
  */
 import { parseArgs } from "node:util";
 import { BenchSetupError, loadBenchmarks, unknownSetMessage } from "./benchmark-folder.js";
@@ -40,6 +41,10 @@ if (process.argv[2] === "pipeline-partner") {
 }
 if (process.argv[2] === "fewest-vehicles") {
   await import("./fewest-vehicles.js");
+  process.exit(process.exitCode ?? 0);
+}
+if (process.argv[2] === "cooperative") {
+  await import("./cooperative.js");
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv[2] === "fairness") {

@@ -12,6 +12,7 @@ import { judgeAnswer } from "../problem/route-rules.js";
 import type { SolveRequestInput } from "../problem/request-types.js";
 import { REPO_ROOT } from "../infra/repo-root.js";
 import { baseRequest, familyRequest, requestFeatures } from "./families.js";
+import { checkCooperative } from "./cooperative-check.js";
 
 export interface CheckResult {
   check: string;
@@ -28,7 +29,12 @@ export interface KitOptions {
   cancelAfterMs?: number;
   /** Iterations per solve in the result checks (a cap, so they stay short and repeatable). */
   iterations?: number;
+  /** Seconds of each of the cooperative check's three solves (a cooperative strategy only). */
+  cooperativeSeconds?: number;
 }
+
+/** The cooperative check's instance: large enough that a decomposition has groups to hand out. */
+export const COOPERATIVE_CUSTOMERS = 700;
 
 const SEED = 7;
 
@@ -38,7 +44,14 @@ const SEED = 7;
  * its route rules.
  */
 export function runConformance(strategy: Strategy, options: KitOptions = {}): CheckResult[] {
-  const o = { examplesDir: join(REPO_ROOT, "examples"), timeLimitSeconds: 0.5, cancelAfterMs: 200, iterations: 300, ...options };
+  const o = {
+    examplesDir: join(REPO_ROOT, "examples"),
+    timeLimitSeconds: 0.5,
+    cancelAfterMs: 200,
+    iterations: 300,
+    cooperativeSeconds: 2,
+    ...options,
+  };
   const results: CheckResult[] = [];
   const record = (check: string, run: () => Omit<CheckResult, "check">) => {
     try {
@@ -129,11 +142,19 @@ export function runConformance(strategy: Strategy, options: KitOptions = {}): Ch
     }
     return pass(`${reports.length} improvement(s) reported, each feasible (${size})`);
   });
+  record("cooperative", () => {
+    if (!strategy.cooperative) return skip("not a cooperative strategy");
+    const request = baseRequest(COOPERATIVE_CUSTOMERS, Math.ceil(COOPERATIVE_CUSTOMERS / 8), 11);
+    const problem = compileRequest(request).problem;
+    if (!strategy.supports(problem).ok) return skip(`declined its ${COOPERATIVE_CUSTOMERS}-customer instance`);
+    const checked = checkCooperative(strategy, problem, o.cooperativeSeconds, SEED, judge);
+    return checked.ok ? pass(checked.detail) : fail(checked.detail);
+  });
   return results;
 }
 
 /** The service's own verdict on a solution, plus a structural check a strategy could get wrong. */
-function judge(p: CompiledProblem, s: Solution): { ok: true; cost: number } | { ok: false; why: string } {
+export function judge(p: CompiledProblem, s: Solution): { ok: true; cost: number } | { ok: false; why: string } {
   if (!s || !Array.isArray(s.routes) || s.routes.length !== p.vehicleCount) {
     const got = Array.isArray(s?.routes) ? s.routes.length : "none";
     return { ok: false, why: `the solution must have one route per vehicle (${p.vehicleCount}), got ${got}` };

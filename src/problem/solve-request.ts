@@ -20,6 +20,7 @@ import { EVALUATE_ONLY, judgePlan, keepCheaperPlan } from "./evaluate-plan.js";
 import { planViolationReasons } from "./plan-violations.js";
 import type { Solution } from "../../strategies/core/problem.js";
 import { planRank } from "../../strategies/core/plan-order.js";
+import type { Helpers } from "../../strategies/core/helpers.js";
 import type { SettingsOverride } from "../../strategies/settings.js";
 
 export type { SolvedResultObject } from "./format-result.js";
@@ -41,6 +42,8 @@ export interface SolveOptions {
   stats?: { iterations: number; postSolveSeconds?: number };
   /** Search settings that replace the family's own (strategies/settings.ts): benchmarks only, never the service. */
   settings?: SettingsOverride;
+  /** Other workers' help, given to a cooperative strategy only (strategies/core/helpers.ts). */
+  helpers?: Helpers;
 }
 
 /** Follows a running search: the worker's progress reports come from here. */
@@ -146,6 +149,7 @@ export function solveRequest(request: SolveRequestInput, options: SolveOptions):
   const elapsed = (performance.now() - started) / 1000;
   const seconds = Math.max(0.05, options.timeLimitSeconds - elapsed - RESERVED_SECONDS);
   const budget = Budget.forSeconds(seconds, seed, maxIterations, options.shouldAbort, options.settings);
+  if (strategy.cooperative && options.helpers) budget.helpers = options.helpers;
   options.observer?.searchStarted(budget, strategy.name, (candidate) => {
     const evaluated = evaluateAnswer(problem, candidate);
     if (!judgeAnswer(problem, evaluated).feasible) return null;

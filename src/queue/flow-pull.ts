@@ -14,7 +14,11 @@ export class FlowPuller {
   private readonly subscription: Subscription;
   private waiting: ((m: JsMsg | null | "timeout") => void) | null = null;
 
-  constructor(private readonly nc: NatsConnection) {
+  constructor(
+    private readonly nc: NatsConnection,
+    /** The stream of the consumers pulled from (the help stream's for help items). */
+    private readonly stream: string = NAMES.taskStream,
+  ) {
     this.subscription = nc.subscribe(this.inbox, { callback: (_err, msg) => this.answer(msg) });
   }
 
@@ -47,7 +51,7 @@ export class FlowPuller {
     });
     try {
       const request = { batch: 1, no_wait: !wait?.waitForMessage, ...(wait ? { expires: nanos(wait.expiresMs) } : {}) };
-      this.nc.publish(`$JS.API.CONSUMER.MSG.NEXT.${NAMES.taskStream}.${consumer}`, JSON.stringify(request), { reply: this.inbox });
+      this.nc.publish(`$JS.API.CONSUMER.MSG.NEXT.${this.stream}.${consumer}`, JSON.stringify(request), { reply: this.inbox });
     } catch {
       this.waiting = null;
       clearTimeout(timer);

@@ -29,4 +29,12 @@ export const NAMES = {
   cancelSubjectPrefix: "vrp.cancel",
   /** Core NATS notices that a task's admission committed (`vrp.admitted.<task id>`, admission-notice.ts). */
   admittedSubjectPrefix: "vrp.admitted",
+  /** Cooperative solves: items a task's worker offers to idle workers (a work queue), one durable consumer. */
+  helpStream: "VRP_HELP",
+  helpItemSubject: "vrp.help.items",
+  helpConsumer: "helpers",
+  /** Core NATS: workers that could take an item say so here every HELP_ANNOUNCE_MS. */
+  helpAvailableSubject: "vrp.help.available",
+  /** Core NATS: answers to a worker's items (`vrp.help.answers.<worker id>`). */
+  helpAnswerSubjectPrefix: "vrp.help.answers",
 } as const;

@@ -245,6 +245,15 @@ export class FairPicker {
   }
 
   /**
+   * Ends an idle wait now, and makes a scan under way end without one: the caller has other work
+   * for an idle worker (help items, help-loop.ts) and asks again right after it.
+   */
+  wake(): void {
+    this.wakes++;
+    this.waiter?.();
+  }
+
+  /**
    * Tells idle workers that a place was freed: a task ended or, with `handedBack`, was given back
    * for redelivery (which they then also pull for).
    */

@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
-import type { SolveJob, SolveReply } from "./solve-thread.js";
+import type { HelpJob, SolveJob, SolveReply } from "./solve-thread.js";
+import type { HelpReply, HelpWork } from "./help-solve.js";
 import { isProgressMessage, type ProgressReport } from "./progress-reporter.js";
 import { solverHeapLimitMb, type JobSize } from "./solver-heap.js";
 
@@ -106,7 +107,16 @@ export class SolverThreadRunner {
     const reply = await this.runOnThread(job, hardLimitMs, hooks, limitMb);
     const retry =
       !reply.ok && reply.outOfMemory && limitMb !== null && this.maxHeapMb !== null && limitMb < this.maxHeapMb && !hooks.stop?.aborted;
-    return retry ? this.runOnThread(job, hardLimitMs, hooks, this.maxHeapMb) : reply;
+    // The help channel went to the thread with the first attempt: the retry solves without help.
+    const { helpPort: _sent, ...again } = job;
+    return retry ? this.runOnThread(again, hardLimitMs, hooks, this.maxHeapMb) : reply;
+  }
+
+  /** Searches another worker's item on the thread as it is (no restart for its size: items are small). */
+  async runHelp(help: HelpWork, hardLimitMs: number, stop?: AbortSignal): Promise<HelpReply> {
+    const limitMb = this.thread ? this.threadLimitMb : this.limitFor();
+    const reply = await this.runOnThread({ help }, hardLimitMs, stop ? { stop } : {}, limitMb);
+    return reply as HelpReply;
   }
 
   private async runOnThread(
@@ -114,7 +124,19 @@ export class SolverThreadRunner {
     hardLimitMs: number,
     hooks: RunHooks,
     limitMb: number | null,
-  ): Promise<SolveReply> {
+  ): Promise<SolveReply>;
+  private async runOnThread(
+    job: Omit<HelpJob, "abortFlag">,
+    hardLimitMs: number,
+    hooks: RunHooks,
+    limitMb: number | null,
+  ): Promise<HelpReply | SolveReply>;
+  private async runOnThread(
+    job: Omit<SolveJob, "abortFlag"> | Omit<HelpJob, "abortFlag">,
+    hardLimitMs: number,
+    hooks: RunHooks,
+    limitMb: number | null,
+  ): Promise<SolveReply | HelpReply> {
     const thread = await this.ensureThread(limitMb);
     const buffer = new SharedArrayBuffer(4);
     const abortFlag = new Int32Array(buffer);
@@ -123,19 +145,19 @@ export class SolverThreadRunner {
     if (hooks.stop?.aborted) stopNow();
     hooks.stop?.addEventListener("abort", stopNow);
     try {
-      return await new Promise<SolveReply>((resolve) => {
+      return await new Promise<SolveReply | HelpReply>((resolve) => {
         const timer = setTimeout(() => {
           cleanup();
           void this.kill();
           resolve({ ok: false, error: `the solver did not stop within ${Math.round(hardLimitMs / 1000)} s and was terminated` });
         }, hardLimitMs);
-        const onMessage = (reply: SolveReply | unknown) => {
+        const onMessage = (reply: SolveReply | HelpReply | unknown) => {
           if (isProgressMessage(reply)) {
             hooks.onProgress?.(reply.report);
             return;
           }
           cleanup();
-          resolve(reply as SolveReply);
+          resolve(reply as SolveReply | HelpReply);
         };
         const onError = (err: Error) => {
           cleanup();
@@ -162,7 +184,8 @@ export class SolverThreadRunner {
         thread.on("message", onMessage);
         thread.on("error", onError);
         thread.on("exit", onExit);
-        thread.postMessage({ ...job, abortFlag: buffer } satisfies SolveJob);
+        const port = "helpPort" in job ? job.helpPort : undefined;
+        thread.postMessage({ ...job, abortFlag: buffer } satisfies SolveJob | HelpJob, port ? [port] : []);
       });
     } finally {
       hooks.stop?.removeEventListener("abort", stopNow);

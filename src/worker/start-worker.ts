@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Config } from "../config/load.js";
@@ -19,6 +20,10 @@ import { TaskRunner } from "./task-runner.js";
 import { InlineSolver } from "./inline-solve.js";
 import type { SelectionRule } from "../../strategies/select.js";
 import { loadStrategyModules } from "../../strategies/registry.js";
+import { createHelpMetrics } from "../metrics/help-metrics.js";
+import { ensureHelpStream } from "../queue/help-items.js";
+import { HelpCoordinator } from "./help-coordinator.js";
+import { HelpingSource } from "./help-loop.js";
 
 export interface RunningWorker {
   metricsUrl: string;
@@ -41,6 +46,11 @@ export async function startWorker(config: Readonly<Config>, log: Logger): Promis
   solver.warmUp();
   const fairShareMetrics = createFairShareMetrics(metrics.registry, () => listFlows(nats.jsm), config.plans.plans.values());
   const accounts = new AccountStore(nats.accounts, nats.apiKeys);
+  // Cooperative solves: this worker offers items of its large tasks and helps others' when idle.
+  await ensureHelpStream(nats.jsm, config.natsReplicas);
+  const workerId = randomUUID();
+  const helpMetrics = createHelpMetrics(metrics.registry, async () => (await metrics.inProgress.get()).values[0]?.value ?? 0);
+  const help = new HelpCoordinator(nats, helpMetrics, log, workerId);
   const runner = new TaskRunner({
     config,
     log,
@@ -53,6 +63,7 @@ export async function startWorker(config: Readonly<Config>, log: Logger): Promis
     inline: new InlineSolver(config.worker.strategySelection as SelectionRule[] | null),
     events: new TaskEvents(nats.js, nats.jsm),
     progress: new ProgressStore(nats.progress),
+    help,
   });
   const picker = new FairPicker(nats, log, ({ message, flow }) => {
     if (message.info.deliveryCount === 1) {
@@ -60,7 +71,8 @@ export async function startWorker(config: Readonly<Config>, log: Logger): Promis
     }
   });
   const rescue = keepFlowsConsumed(config, nats, accounts, log);
-  const loop = new ConsumeLoop(picker, runner, log);
+  const source = new HelpingSource(picker, nats, solver, helpMetrics, log, workerId);
+  const loop = new ConsumeLoop(source, runner, log);
   loop.start();
 
   let stopping = false;
@@ -90,8 +102,10 @@ export async function startWorker(config: Readonly<Config>, log: Logger): Promis
     stop: async () => {
       stopping = true;
       rescue.stop();
+      source.stop();
       picker.stop();
       await loop.stop(config.worker.shutdownGraceMs);
+      help.stop();
       await solver.kill();
       metricsServer.close();
       await nats.close();

@@ -18,6 +18,7 @@ import type { InlineSolver } from "./inline-solve.js";
 import { finalRecord } from "./final-record.js";
 import { TaskProgress } from "./task-progress.js";
 import { profileStage } from "../infra/stage-profile.js";
+import type { HelpCoordinator } from "./help-coordinator.js";
 
 export interface TaskRunnerDeps {
   config: Readonly<Config>;
@@ -32,6 +33,8 @@ export interface TaskRunnerDeps {
   inline: InlineSolver;
   events: TaskEvents;
   progress: ProgressStore;
+  /** Other workers' help for a cooperative strategy on a large task (help-coordinator.ts). */
+  help?: HelpCoordinator;
 }
 
 /** Extra time past the task's own limit before a solve is considered hung and its thread killed. */
@@ -206,14 +209,16 @@ export class TaskRunner {
         };
         // A tiny problem the exhaustive search takes is solved right here (inline-solve.ts).
         const inline = this.deps.inline.tryRun(job, cancel.signal);
+        const help = inline ? undefined : this.deps.help?.open(task.nodeNum);
         const running = inline
           ? Promise.resolve(inline)
           : solver.run(
-              job,
+              help ? { ...job, helpPort: help.port } : job,
               task.timeLimitSeconds * 1000 + HARD_LIMIT_GRACE_MS,
               { onProgress: (report) => progress.report(report), stop: cancel.signal },
               { nodes: task.nodeNum, requestBytes: requestBytes.byteLength },
             );
+        running.finally(() => help?.close()).catch(() => undefined);
         if (!moved) {
           let timer: NodeJS.Timeout | undefined;
           const done = await Promise.race([

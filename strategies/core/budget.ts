@@ -2,6 +2,7 @@ import type { Solution } from "./problem.js";
 import { Rng } from "./rng.js";
 import { solverNow } from "./clock.js";
 import type { SettingsOverride } from "../settings.js";
+import type { Helpers } from "./helpers.js";
 
 /**
  * Told of each new best feasible solution a strategy finds, while it searches: the worker turns
@@ -26,6 +27,8 @@ export class Budget {
   private checkpoint: number | null = null;
   private checkpointHit = false;
   private onCheckpoint: () => boolean = () => true;
+  /** Other workers' help, set by the caller for a cooperative strategy's own budget only (never a sub-search's). */
+  helpers: Helpers | null = null;
   constructor(
     readonly deadlineMs: number,
     seed: number,

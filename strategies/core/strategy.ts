@@ -70,4 +70,9 @@ export interface Strategy {
    * strategy that can use it seeds its search with it, the others may ignore it.
    */
   solve(p: CompiledProblem, budget: Budget, initial?: Solution): Solution;
+  /**
+   * A cooperative strategy may hand work to idle workers through `budget.helpers` (core/helpers.ts);
+   * the others never see it. With no helper available it must search exactly as without one.
+   */
+  readonly cooperative?: boolean;
 }

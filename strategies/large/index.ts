@@ -22,6 +22,7 @@ import { bestLargeStart } from "./start.js";
 import { FleetSqueeze, fleetFloor } from "./squeeze.js";
 import { solverNow } from "../core/clock.js";
 import { windowAwareNeighbours } from "../decomposition/window-near.js";
+import { better, HelperGroups, standing, type GroupContext } from "./cooperative.js";
 
 /** Up to this size the whole problem goes to hgs at once (it has the matrix there). */
 const WHOLE_PROBLEM_CUSTOMERS = 300;
@@ -31,28 +32,6 @@ function refusal(p: CompiledProblem): string | null {
   if (p.customers.length < 2) return "it needs at least two customers";
   if (p.vehicleCount === 0) return "there are no vehicles";
   return decompositionRefusal(p);
-}
-
-/** A group's standing: routes that break a hard rule first, then cost. */
-interface Standing {
-  broken: number;
-  cost: number;
-  complete: boolean;
-}
-
-function standing(p: CompiledProblem, s: Solution): Standing {
-  const score = evaluateSolution(p, s);
-  return {
-    broken: score.routes.filter((r) => !r.feasible).length,
-    cost: score.cost,
-    complete: score.missing.length === 0 && score.duplicated.length === 0,
-  };
-}
-
-function better(after: Standing, before: Standing): boolean {
-  if (!after.complete) return false;
-  if (after.broken !== before.broken) return after.broken < before.broken;
-  return after.cost < before.cost - 1e-7;
 }
 
 /**
@@ -92,6 +71,7 @@ function spareVehicles(p: CompiledProblem, routes: readonly number[][], group: r
 export const large: Strategy = {
   name: "large",
   kind: "search",
+  cooperative: true,
   features: ["capacities", "distance_matrix", "time_windows", "multiple_depots", "mixed_fleet"],
   supports(p) {
     const reason =
@@ -138,7 +118,36 @@ export const large: Strategy = {
     const rotation = settings.rotation ? new RouteRotation(p.vehicleCount) : null;
     const floor = settings.squeeze ? fleetFloor(p) : null;
     const squeeze = floor === null ? null : new FleetSqueeze(floor, p.vehicleCount);
+    // Other workers' help (cooperative.ts): absent, or with none available, nothing below changes.
+    const helped = budget.helpers ? new HelperGroups(budget.helpers, p.vehicleCount) : null;
+    const adopt = (vehicles: number[], routes: number[][], mended: number) => {
+      squeeze?.changed(vehicles);
+      routes.forEach((route, k) => {
+        const v = vehicles[k]!;
+        current.routes[v] = route;
+        for (const c of route) routeOf[c] = v;
+      });
+      broken -= mended;
+      // No other route changed: the whole is feasible when no route breaks a rule any more.
+      if (broken === 0 && complete) budget.improved(cloneSolution(current));
+    };
+    const shared: GroupContext = {
+      p,
+      current,
+      routeOf,
+      near,
+      target,
+      seconds: settings.seconds,
+      rng: budget.rng,
+      deadlineMs: budget.deadlineMs,
+      rotation,
+      spares: (group) => spareVehicles(p, current.routes, group),
+    };
     while (!budget.tick()) {
+      if (helped) {
+        helped.merge(shared, adopt);
+        helped.offer(shared);
+      }
       // Route elimination (squeeze.ts) once the first round has harvested the easy gains.
       if (squeeze && broken === 0 && (rotation?.rounds ?? 2) >= 2 && squeeze.due(current.routes)) {
         const context = { p, current, routeOf, near, target, seconds: settings.seconds, solver: subSolver, pool, budget };
@@ -146,7 +155,8 @@ export const large: Strategy = {
         continue;
       }
       const seed = rotation ? rotation.next(current.routes, budget.rng) : -1;
-      const group = pickRouteGroup(current.routes, routeOf, near, target, budget.rng, seed);
+      if (helped?.isReserved(seed)) continue;
+      const group = pickRouteGroup(current.routes, helped?.visible(routeOf) ?? routeOf, near, target, budget.rng, seed);
       rotation?.cover(group);
       const vehicles = [...group, ...spareVehicles(p, current.routes, group)];
       const sub = extractSubProblem(
@@ -169,15 +179,7 @@ export const large: Strategy = {
       const found = subSolver.solve(sub.problem, subBudget, sub.start);
       const after = standing(sub.problem, found);
       if (!better(after, before)) continue;
-      squeeze?.changed(vehicles);
-      liftRoutes(sub, found).forEach((route, k) => {
-        const v = vehicles[k]!;
-        current.routes[v] = route;
-        for (const c of route) routeOf[c] = v;
-      });
-      broken += after.broken - before.broken;
-      // No other route changed: the whole is feasible when no route breaks a rule any more.
-      if (broken === 0 && complete) budget.improved(cloneSolution(current));
+      adopt(vehicles, liftRoutes(sub, found), before.broken - after.broken);
     }
     if (squeeze) budget.overrides.trace?.(`squeeze: ${squeeze.successes} of ${squeeze.attempts} attempts eliminated a route`);
     return current;

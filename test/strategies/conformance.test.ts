@@ -1,14 +1,18 @@
 import { expect } from "chai";
 import { createSpecBackend } from "../../src/api/spec-backend.js";
 import { validateSolveRequest } from "../../src/api/validation/validate-solve-request.js";
-import { familyRequest, requestFeatures } from "../../src/conformance/families.js";
-import { runConformance, type CheckResult, type KitOptions } from "../../src/conformance/kit.js";
+import { baseRequest, familyRequest, requestFeatures } from "../../src/conformance/families.js";
+import { COOPERATIVE_CUSTOMERS, judge, runConformance, type CheckResult, type KitOptions } from "../../src/conformance/kit.js";
+import { checkCooperative } from "../../src/conformance/cooperative-check.js";
+import { compileRequest } from "../../src/problem/compile-request.js";
 import { solverNow } from "../../strategies/core/clock.js";
 import { STRATEGY_FEATURES, type Strategy } from "../../strategies/core/strategy.js";
 import { STRATEGIES } from "../../strategies/registry.js";
 
 /** Short limits: the kit's checks on tiny instances, so the six built-ins take seconds. */
-const FAST: KitOptions = { timeLimitSeconds: 0.3, cancelAfterMs: 100, iterations: 150 };
+const FAST: KitOptions = { timeLimitSeconds: 0.3, cancelAfterMs: 100, iterations: 150, cooperativeSeconds: 1.5 };
+
+const cooperativeInstance = () => compileRequest(baseRequest(COOPERATIVE_CUSTOMERS, Math.ceil(COOPERATIVE_CUSTOMERS / 8), 11)).problem;
 
 const failures = (results: CheckResult[]) => results.filter((r) => r.outcome === "fail").map((r) => `${r.check}: ${r.detail}`);
 
@@ -23,6 +27,37 @@ describe("the strategy conformance kit", function () {
       for (const feature of STRATEGY_FEATURES) expect(results.map((r) => r.check)).to.include(`feature ${feature}`);
     });
   }
+
+  it("checks the cooperative large strategy with zero, one and two helpers, items round-tripped through the wire form", () => {
+    const large = STRATEGIES.find((s) => s.name === "large")!;
+    const check = checkCooperative(large, cooperativeInstance(), 3, 7, judge);
+    expect(check.ok, check.detail).to.equal(true);
+    const offered = [...check.detail.matchAll(/(\d+) item\(s\) offered/g)].map((m) => Number(m[1]));
+    expect(offered, check.detail).to.have.length(2);
+    for (const count of offered) expect(count, "items offered with helpers available").to.be.greaterThan(0);
+  });
+
+  it("fails a cooperative strategy that offers items with no helper available", () => {
+    const large = STRATEGIES.find((s) => s.name === "large")!;
+    const eager: Strategy = {
+      ...large,
+      name: "eager",
+      solve(p, budget, initial) {
+        const sub = {
+          problem: p,
+          start: { routes: Array.from({ length: p.vehicleCount }, () => []) },
+          strategy: "hgs",
+          seed: 1,
+          seconds: 0.01,
+        };
+        budget.helpers?.offer(sub, budget.deadlineMs);
+        return large.solve(p, budget, initial);
+      },
+    };
+    const check = checkCooperative(eager, cooperativeInstance(), 0.5, 7, judge);
+    expect(check.ok).to.equal(false);
+    expect(check.detail).to.include("with no helper available");
+  });
 
   it("generates one valid request per feature family, which uses that feature", async () => {
     const api = await createSpecBackend({});

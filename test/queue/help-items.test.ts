@@ -1,0 +1,39 @@
+import { expect } from "chai";
+import { extractSubProblem } from "../../strategies/decomposition/subproblem.js";
+import { compileRequest } from "../../src/problem/compile-request.js";
+import { decodeProblem, encodeProblem, type EncodedProblem } from "../../src/queue/help-items.js";
+import { baseRequest } from "../../src/conformance/families.js";
+import { cvrpRequest } from "../helpers/requests.js";
+import type { SolveRequestInput } from "../../src/problem/request-types.js";
+
+/** A sub-problem of the first routes of a plain split of the customers over the vehicles. */
+function subOf(request: SolveRequestInput) {
+  const { problem } = compileRequest(request);
+  const per = Math.ceil(problem.customers.length / problem.vehicleCount);
+  const routes = Array.from({ length: problem.vehicleCount }, (_, v) => [...problem.customers.slice(v * per, (v + 1) * per)]);
+  return extractSubProblem(problem, [0, 1, 2], routes.slice(0, 3)).problem;
+}
+
+const wire = (p: ReturnType<typeof subOf>) => JSON.parse(JSON.stringify(encodeProblem(p))) as EncodedProblem;
+
+describe("help items on the wire", () => {
+  it("leave out distances that are the coordinates' and give back the same sub-problem", () => {
+    const sub = subOf(baseRequest(60, 6, 5));
+    const sent = wire(sub);
+    expect(sent.dist, "no matrix travels").to.equal("");
+    expect(decodeProblem(sent)).to.deep.equal(sub);
+  });
+
+  it("carry a given matrix that is not the coordinates' as it is", () => {
+    // Rounded distances: not the coordinates' euclidean ones.
+    const sub = subOf(cvrpRequest({ customers: 30, vehicles: 5, capacity: 40, seed: 3 }) as unknown as SolveRequestInput);
+    const sent = wire(sub);
+    expect(sent.dist).to.not.equal("");
+    expect(decodeProblem(sent)).to.deep.equal(sub);
+  });
+
+  it("refuse an item whose arrays do not match its sizes", () => {
+    const sent = wire(subOf(baseRequest(20, 4, 5)));
+    expect(() => decodeProblem({ ...sent, vehicleCount: sent.vehicleCount + 1 })).to.throw(/match/);
+  });
+});
