@@ -38,9 +38,5 @@ export function trafficFieldIssues(req: Request, add: Add): void {
       add([field, String(i), "factor"], `${field}[${i}].factor must be a finite number > 0, got ${slot.factor}`, "value_error");
   });
   if (req.vehicle_breaks?.some((list) => list != null && list.length > 0))
-    add(
-      [field],
-      `${field} together with vehicle_breaks is not supported yet; send the request without one of them`,
-      "unsupported_feature",
-    );
+    add([field], `${field} together with vehicle_breaks is not supported yet; send the request without one of them`, "unsupported_feature");
 }
