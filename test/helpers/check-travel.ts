@@ -33,7 +33,10 @@ export interface TravelResult {
   distances: number[];
   time_windows?: Record<string, string[][]>;
   breaks?: Record<string, { start: string; end: string; after_node: number }[]>;
-  route_details?: Record<string, { cost: number; duration_minutes: number | null; time_cost?: number; break_minutes?: number }>;
+  route_details?: Record<
+    string,
+    { cost: number; duration_minutes: number | null; time_cost?: number; break_minutes?: number; driving_minutes?: number | null }
+  >;
 }
 
 /** Clock times are rounded to the second. */
@@ -158,9 +161,11 @@ export function checkTravelResult(req: TravelRequest, result: TravelResult): voi
       return ready;
     };
     let ready = after(0, times[0]![1]!);
+    let driving = 0;
     for (let i = 1; i < route.length; i++) {
       const node = route[i]!;
       const [arrive, leave] = times[i]! as [number, number];
+      driving += arrive - ready;
       expect(arrive, `${label} arrival at node ${node}`).to.be.closeTo(drive(v, route[i - 1]!, node, ready), 2 * stretch * SLACK);
       const isEnd = !open && i === route.length - 1;
       if (isEnd) {
@@ -181,6 +186,8 @@ export function checkTravelResult(req: TravelRequest, result: TravelResult): voi
     const duration = ready - times[0]![1]!;
     const details = result.route_details?.[label];
     if (details?.duration_minutes != null) expect(details.duration_minutes, `${label} duration`).to.be.closeTo(duration, 3 * SLACK);
+    if (details?.driving_minutes != null)
+      expect(details.driving_minutes, `${label} driving minutes`).to.be.closeTo(driving, 2 * stretch * SLACK * route.length);
     if (wanted.length > 0) expect(details?.break_minutes, `${label} break minutes`).to.be.closeTo(breakMinutes, 3 * SLACK);
     const perHour = req.objective === "min_total_cost" ? (req.vehicle_unit_time_costs?.[v] ?? 0) : 0;
     if (req.vehicle_unit_time_costs && perHour >= 0 && req.objective === "min_total_cost")

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { compileRequest } from "../../src/problem/compile-request.js";
 import type { ConstraintFields } from "../../src/problem/constraint-fields.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
+import { infeasibilities } from "../../src/problem/diagnostics.js";
 import { solveRequest } from "../../src/problem/solve-request.js";
 import { evaluateRoute } from "../../strategies/core/evaluator.js";
 import type { RouteSchedule } from "../../strategies/core/schedule-types.js";
@@ -211,5 +212,31 @@ describe("traffic by time of day: solving", function () {
       if (outcome.status !== "solved") continue;
       checkTravelResult(req as TravelRequest, outcome.result as TravelResult);
     }
+  });
+});
+
+describe("traffic by time of day: the pre-check", () => {
+  const late = line({
+    node_time_windows: [
+      [0, 600],
+      [0, 25],
+      [0, 600],
+      [0, 600],
+    ],
+  });
+
+  it("proves a window unreachable only at the fastest slot's pace", () => {
+    // 30 minutes at factor 1 miss [0, 25]; at the fastest slot's 0.5 they would not.
+    expect(infeasibilities(compileRequest(late).problem).map((f) => [f.kind, f.node])).to.deep.equal([["window_unreachable", 1]]);
+    const fast = {
+      ...late,
+      time_dependent_durations: [
+        { start: 0, factor: 1 },
+        { start: 300, factor: 0.5 },
+      ],
+    };
+    expect(infeasibilities(compileRequest(fast).problem)).to.deep.equal([]);
+    const slow = { ...late, time_dependent_durations: [{ start: 0, factor: 1.5 }] };
+    expect(infeasibilities(compileRequest(slow).problem).map((f) => [f.kind, f.node])).to.deep.equal([["window_unreachable", 1]]);
   });
 });
