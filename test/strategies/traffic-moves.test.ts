@@ -125,6 +125,34 @@ describe("the general search under traffic by time of day", function () {
     expect(pricingProperty("hard", true, 80, 73)).to.be.greaterThan(200);
   });
 
+  it("bounds a route's time cost from below at the fastest slot's pace (the bound moves prune on)", () => {
+    let priced = 0;
+    fc.assert(
+      fc.property(fleetArb("hard"), fc.integer({ min: 1, max: 1e6 }), penaltyArb, (o, s, pen) => {
+        const req = trafficInstance({ ...o, cost: true }, s, false);
+        req.vehicle_unit_time_costs = req.start_nodes.map((_, v) => 10 + v);
+        const m = buildProblemData(withOpenEnd(compileRequest(req).problem));
+        const rs = new Routes(m);
+        rs.penalties = pen;
+        const rng = new Rng(s);
+        const routes: number[][] = Array.from({ length: m.routes }, () => []);
+        for (const c of rng.shuffle(Array.from(m.customers))) routes[rng.int(m.routes)]!.push(c);
+        rs.loadRoutes(routes);
+        for (let r = 0; r < m.routes; r++) {
+          const len = rs.length[r]!;
+          if (len === 0) continue;
+          const distance = rs.fwd[r]![len + 1]!;
+          const floor = rs.costs.travel(r, distance) + rs.costs.timeFloor(r, distance, rs.serv[r]![len + 1]!);
+          const load = rs.load[r]![len]! - m.capacity[r]!;
+          expect(floor + (load > 0 ? pen.load * load : 0), `route ${r}`).to.be.at.most(rs.cost[r]! + 1e-7 * Math.max(1, rs.cost[r]!));
+          priced++;
+        }
+      }),
+      { numRuns: 80, seed: 75 },
+    );
+    expect(priced).to.be.greaterThan(80);
+  });
+
   it("solves with hgs, every answer accepted by the independent travel checker", () => {
     let solved = 0;
     fc.assert(
