@@ -4,7 +4,7 @@
  * driving takes 1.6 times as long from 07:00 to 09:00 and from 16:00 to 18:00. Customers on a
  * 160 x 160 grid (random, clustered or half of each) are cut into sectors around a central depot,
  * one per route, each ordered by nearest neighbour; each route leaves the depot at a drawn minute
- * between 06:00 and 11:00 and is driven through the slots at their pace, and the windows of most customers
+ * between 06:00 and 08:30 and is driven through the slots at their pace, and the windows of most customers
  * are drawn around their planted arrival, so the planted plan meets every window.
  */
 import type { SolveRequestInput } from "../src/problem/request-types.js";
@@ -109,12 +109,12 @@ export function trafficInstance(index: number, seed = 2026): TrafficInstance {
   const windowShare = 0.8 + 0.2 * rand();
   for (const route of planted) {
     if (route.length === 0) continue;
-    let clock = int(0, 300);
+    let clock = int(0, 150);
     let prev = 0;
     for (const c of route) {
       clock = arrivalAfter(slots, clock, dist[prev]![c]!);
       if (rand() < windowShare) {
-        const half = int(10, 40);
+        const half = int(5, 25);
         windows[c] = [Math.max(0, Math.floor(clock - half * rand())), Math.ceil(clock + half * rand()) + 1];
       }
       clock += service[c]!;
