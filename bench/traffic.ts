@@ -88,5 +88,6 @@ const mean = ratios.length ? ratios.reduce((a, b) => a + b, 0) / ratios.length :
 console.log(
   `\nlate minutes under traffic: baseline ${baselineLate.toFixed(1)}, ours ${oursLate.toFixed(1)} ` +
     `(${baselineLate > 0 ? (100 * (1 - oursLate / baselineLate)).toFixed(1) : "-"}% lower); ` +
-    `ours infeasible under traffic on ${infeasible} of ${values.count}; distance ours vs baseline: median ${median.toFixed(2)}%, mean ${mean.toFixed(2)}%`,
+    `ours infeasible under traffic on ${infeasible} of ${values.count}; ` +
+    `distance ours vs baseline: median ${median.toFixed(2)}%, mean ${mean.toFixed(2)}%`,
 );

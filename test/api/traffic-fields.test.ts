@@ -51,7 +51,9 @@ describe("validation of time_dependent_durations (422 messages and loc)", () => 
     expect(issuesOf(base({ time_dependent_durations: slots }))).to.deep.equal([
       {
         loc: "body.time_dependent_durations",
-        msg: "time_dependent_durations needs the time dimension: give node_time_windows, node_service_time and vehicle_speeds (or duration_matrix)",
+        msg:
+          "time_dependent_durations needs the time dimension: give node_time_windows, node_service_time and " +
+          "vehicle_speeds (or duration_matrix)",
         type: "time_dimension_required",
       },
     ]);
