@@ -3,6 +3,9 @@ import { lateAt, legArrival, legDeparture, returnsToEnd, serviceBegin, windowEnd
 
 const EPS = 1e-9;
 
+/** Per stop the latest service start, reused between calls (the search times many candidates). */
+let scratch = new Float64Array(64);
+
 /**
  * Under traffic, the departure delay from the start node of travel-schedule.ts's rule: the latest
  * departure from which the route still finishes when it does leaving at `departure` (the earliest)
@@ -13,7 +16,8 @@ const EPS = 1e-9;
 export function trafficDepartureDelay(p: CompiledProblem, v: number, route: ArrayLike<number>, len: number, departure: number): number {
   const t = p.time!;
   const start = p.startNode[v]!;
-  const latest = new Float64Array(len);
+  if (scratch.length < len) scratch = new Float64Array(2 * len);
+  const latest = scratch;
   let prev = start;
   let clock = departure;
   for (let k = 0; k < len; k++) {
