@@ -47,6 +47,10 @@ if (process.argv[2] === "cooperative") {
   await import("./cooperative.js");
   process.exit(process.exitCode ?? 0);
 }
+if (process.argv[2] === "traffic") {
+  await import("./traffic.js");
+  process.exit(process.exitCode ?? 0);
+}
 if (process.argv[2] === "fairness") {
   await import("./fairness.js");
   process.exit(process.exitCode ?? 0);

@@ -335,6 +335,37 @@ export interface components {
              */
             duration_matrix?: number[][];
             /**
+             * @description Extension (traffic by time of day): slots `{ start, factor }` sorted by `start`, the first at minute 0. From a slot's `start` until the next slot's, driving takes `factor` times its base travel minutes (from `duration_matrix`, the vehicle's profile, or distance / speed); the last slot lasts for the rest of the day. A leg that spans slots is driven through them at each slot's pace (the Ichoua-Gendreau-Potvin model), so leaving later never arrives earlier. Arrivals, departures and `driving_minutes` in the result are the time-dependent ones. Needs the time dimension (422 otherwise); slots not sorted, a first `start` other than 0 or a factor that is not positive are each a 422 naming the field and index. Not yet combinable with `vehicle_breaks` (422). Omitted: the same pace all day.
+             * @example [
+             *       {
+             *         "start": 0,
+             *         "factor": 1
+             *       },
+             *       {
+             *         "start": 60,
+             *         "factor": 1.6
+             *       },
+             *       {
+             *         "start": 180,
+             *         "factor": 1
+             *       },
+             *       {
+             *         "start": 600,
+             *         "factor": 1.6
+             *       },
+             *       {
+             *         "start": 720,
+             *         "factor": 1
+             *       }
+             *     ]
+             */
+            time_dependent_durations?: {
+                /** @description Minute the slot begins, counted like the time windows (minutes after `base_start_time`). */
+                start: number;
+                /** @description Driving in this slot takes `factor` times the base travel minutes (1.6: rush hour, 60% slower). */
+                factor: number;
+            }[];
+            /**
              * @description Extension (vehicle profiles): further road networks by name (a bike, a truck that may not take some roads), at most 16. A name is 1 to 64 characters of `A-Z a-z 0-9 _ -` (422 otherwise). A profile that lacks a matrix uses the request's. Vehicles choose a profile in `vehicle_profiles`.
              * @example {
              *       "bike": {
@@ -1223,8 +1254,8 @@ export interface components {
              * @enum {string}
              */
             kind: "construction" | "search" | "exact";
-            /** @description The request features the strategy takes: `capacities` (one depot, node_positions, demands and capacities: every strategy), `distance_matrix` (a matrix without node_positions), `time_windows` (node_time_windows, service times, speeds), `multiple_depots` (start and end nodes differing by vehicle), `mixed_fleet` (min_total_cost with vehicle costs and capacities differing by vehicle), `optional_stops` (node_skip_penalties, allow_unassigned), `skills`, `shifts` (vehicle_time_windows), `route_limits` (vehicle_max_distance, vehicle_max_working_hours, vehicle_max_stops), `pickups` (node_pickups), `backhauls` (pickups_after_deliveries), `shipments`, `extra_dimensions` (node_extra_demands, vehicles_extra_capacity), `locked_stops` (vehicle_locked_stops: every operator keeps the locked stops in place; `initial_routes` alone needs no feature, since every answer is checked against the given plan), `duration_matrix`, `profiles` (vehicle_profiles: vehicles on their own travel minutes), `profile_distances` (a vehicle's profile with its own distance_matrix), `time_costs` (vehicle_unit_time_costs), `open_routes` (vehicle_return_to_end false), `several_windows` (node_time_window_sets), `breaks` (vehicle_breaks), `reloads` (vehicle_reload_nodes, vehicle_max_reloads), `release_times` (node_release_times). A request using a feature missing here, pinned to the strategy, fails with `strategy_declined` (for the seven travel features it is refused at submission with a 422 `unsupported_feature`, as is such a request that no loaded strategy other than an exact one claims); the strategy may also decline a problem for its size. */
-            supports: ("capacities" | "distance_matrix" | "time_windows" | "multiple_depots" | "mixed_fleet" | "optional_stops" | "skills" | "shifts" | "route_limits" | "pickups" | "backhauls" | "shipments" | "extra_dimensions" | "locked_stops" | "duration_matrix" | "profiles" | "profile_distances" | "time_costs" | "open_routes" | "several_windows" | "breaks" | "reloads" | "release_times")[];
+            /** @description The request features the strategy takes: `capacities` (one depot, node_positions, demands and capacities: every strategy), `distance_matrix` (a matrix without node_positions), `time_windows` (node_time_windows, service times, speeds), `multiple_depots` (start and end nodes differing by vehicle), `mixed_fleet` (min_total_cost with vehicle costs and capacities differing by vehicle), `optional_stops` (node_skip_penalties, allow_unassigned), `skills`, `shifts` (vehicle_time_windows), `route_limits` (vehicle_max_distance, vehicle_max_working_hours, vehicle_max_stops), `pickups` (node_pickups), `backhauls` (pickups_after_deliveries), `shipments`, `extra_dimensions` (node_extra_demands, vehicles_extra_capacity), `locked_stops` (vehicle_locked_stops: every operator keeps the locked stops in place; `initial_routes` alone needs no feature, since every answer is checked against the given plan), `duration_matrix`, `profiles` (vehicle_profiles: vehicles on their own travel minutes), `profile_distances` (a vehicle's profile with its own distance_matrix), `time_costs` (vehicle_unit_time_costs), `open_routes` (vehicle_return_to_end false), `several_windows` (node_time_window_sets), `breaks` (vehicle_breaks), `traffic` (time_dependent_durations), `reloads` (vehicle_reload_nodes, vehicle_max_reloads), `release_times` (node_release_times). A request using a feature missing here, pinned to the strategy, fails with `strategy_declined` (for the eight travel features it is refused at submission with a 422 `unsupported_feature`, as is such a request that no loaded strategy other than an exact one claims); the strategy may also decline a problem for its size. */
+            supports: ("capacities" | "distance_matrix" | "time_windows" | "multiple_depots" | "mixed_fleet" | "optional_stops" | "skills" | "shifts" | "route_limits" | "pickups" | "backhauls" | "shipments" | "extra_dimensions" | "locked_stops" | "duration_matrix" | "profiles" | "profile_distances" | "time_costs" | "open_routes" | "several_windows" | "breaks" | "traffic" | "reloads" | "release_times")[];
         };
         /**
          * StrategyListEnvelope

@@ -392,7 +392,7 @@ export function localSearchSettings(m: ProblemData, pricing: MovePricingKind): L
  */
 function skillsWithExactTimes(m: ProblemData): boolean {
   if (m.rules?.allowed == null || m.p.trips) return false;
-  return m.twStart === null || !hasBreaks(m.p);
+  return m.twStart === null || (!hasBreaks(m.p) && !m.p.travel?.traffic);
 }
 
 // ---- the decomposition of large problems (strategies/large) ----

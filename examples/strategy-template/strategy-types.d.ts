@@ -83,6 +83,7 @@ export type StrategyFeature =
   | "open_routes"
   | "several_windows"
   | "breaks"
+  | "traffic"
   | "reloads"
   | "release_times";
 

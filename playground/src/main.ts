@@ -1,5 +1,6 @@
 import multiDepotCost from "../../examples/multi-depot-cost.json";
 import pickupsAndDeliveries from "../../examples/pickups-and-deliveries.json";
+import rushHour from "../../examples/rush-hour.json";
 import serviceConstraints from "../../examples/service-constraints.json";
 import smallCvrp from "../../examples/small-cvrp.json";
 import timeWindows from "../../examples/time-windows.json";
@@ -23,6 +24,7 @@ const EXAMPLES: Record<string, unknown> = {
   "multi-depot-cost.json": multiDepotCost,
   "pickups-and-deliveries.json": pickupsAndDeliveries,
   "service-constraints.json": serviceConstraints,
+  "rush-hour.json": rushHour,
 };
 
 const results = new ResultView();

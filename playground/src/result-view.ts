@@ -4,6 +4,7 @@ import { classicalMds } from "./mds.js";
 import { baseMinutes, buildPlanView } from "./plan-view.js";
 import { renderRoutesTable } from "./routes-table.js";
 import { renderTimelines } from "./timeline-view.js";
+import { trafficSlotsOf } from "./traffic-view.js";
 import { isSolved, type Envelope, type SolveRequest, type SolvedResult } from "./types.js";
 import { renderUnassigned } from "./unassigned-view.js";
 
@@ -105,7 +106,7 @@ export class ResultView {
         return span;
       }),
     );
-    renderTimelines($("timelines"), plan, base);
+    renderTimelines($("timelines"), plan, base, trafficSlotsOf(this.request));
     this.showUnassigned(plan);
     renderRoutesTable($<HTMLTableElement>("routes-table"), $("summary"), plan, result, base);
     this.setDownloads(true);

@@ -1,6 +1,7 @@
 import { describeOnBoard, drawOnBoard } from "./onboard-view.js";
 import type { PlanView, VehiclePlan } from "./plan-view.js";
 import { minutesToClock } from "./plan-view.js";
+import { trafficRow, type TrafficSlot } from "./traffic-view.js";
 
 export const TIMELINE_COLORS = {
   driving: "#4a6fa5",
@@ -28,7 +29,7 @@ const ROW_HEIGHT = 26;
  * have a dark mark above their service; a reload stop (several trips) is a full-height green mark, and
  * the load column then shows the fullest trip. Each row also says its day in words (aria-label) for screen readers.
  */
-export function renderTimelines(container: HTMLElement, plan: PlanView, base: number): void {
+export function renderTimelines(container: HTMLElement, plan: PlanView, base: number, traffic: readonly TrafficSlot[] = []): void {
   container.replaceChildren();
   const starts = plan.vehicles.map((v) =>
     Math.min(v.depart ?? 0, ...v.stops.map((s) => s.window?.[0] ?? Infinity), v.shift?.[0] ?? Infinity, ...v.breaks.map((b) => b.start)),
@@ -53,6 +54,8 @@ export function renderTimelines(container: HTMLElement, plan: PlanView, base: nu
     container.append(note);
   }
   container.append(axisRow(axis, plan.timed, base));
+  // Traffic by time of day: its slots as a band on the same axis.
+  if (plan.timed && traffic.length > 0) container.append(trafficRow(traffic, axis, base));
   for (const vehicle of plan.vehicles) container.append(vehicleRow(vehicle, plan, axis, base));
 }
 

@@ -1,6 +1,7 @@
 import type { BreakRule, TravelRules, TimeBlock } from "../../strategies/core/problem.js";
 import type { ConstraintFields } from "./constraint-fields.js";
 import { pricedByCost, type PricingFields } from "./objective-pricing.js";
+import { compileTraffic } from "./compile-traffic.js";
 
 /** A row-major n x n copy of a validated matrix. */
 function flat(matrix: number[][], n: number): Float64Array {
@@ -32,7 +33,8 @@ export function compileTravelRules(
   if (!time && req.duration_matrix != null)
     warnings.push("duration_matrix was ignored because the time dimension is off (it needs node_time_windows and node_service_time)");
   const durations = time !== null && req.duration_matrix != null;
-  if (!(durations || named || open || (time && (costs || sets || breaksGiven)))) return null;
+  const traffic = compileTraffic(req, time);
+  if (!(durations || named || open || traffic || (time && (costs || sets || breaksGiven)))) return null;
 
   const own = durations ? flat(req.duration_matrix!, n) : null;
   const byName = new Map<string, { distance: Float64Array | null; duration: Float64Array | null }>();
@@ -62,5 +64,7 @@ export function compileTravelRules(
       : [],
   );
   const returnToEnd = Uint8Array.from({ length: m }, (_, v) => (req.vehicle_return_to_end?.[v] === false ? 0 : 1));
-  return { duration, distance, profile, timeCostPerMin, windowSets, breaks, returnToEnd };
+  return traffic
+    ? { duration, distance, profile, timeCostPerMin, windowSets, breaks, returnToEnd, traffic }
+    : { duration, distance, profile, timeCostPerMin, windowSets, breaks, returnToEnd };
 }

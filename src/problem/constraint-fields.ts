@@ -28,7 +28,10 @@ export type TripFields = Pick<SolveRequest, "vehicle_reload_nodes" | "vehicle_ma
 export type PlanFields = Pick<SolveRequest, "initial_routes" | "vehicle_locked_stops" | "reassignment_cost">;
 
 /** The request fields of constraints.md. */
-export type ConstraintFields = ServiceFields & LoadFields & PlanFields & TravelFields & TripFields;
+export type ConstraintFields = ServiceFields & LoadFields & PlanFields & TravelFields & TripFields & TrafficFields;
+
+/** Traffic by time of day (constraints.md, "What dispatchers weigh beyond distance"): the document's own type. */
+export type TrafficFields = Pick<SolveRequest, "time_dependent_durations">;
 
 /** Travel times, profiles, cost per hour, several windows, breaks and open routes (constraints.md, third table). */
 export type TravelFields = Pick<

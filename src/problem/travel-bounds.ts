@@ -28,15 +28,21 @@ export class TravelBounds {
   /** At least the minutes vehicle v needs from node i to node j. */
   from(v: number, i: number, j: number): number {
     const matrix = this.p.travel?.duration[v] ?? null;
-    if (!matrix) return legMinutesWith(this.p, v, i, j, this.dist);
-    return this.paths(matrix, i, true)[j]!;
+    if (!matrix) return this.inTraffic(legMinutesWith(this.p, v, i, j, this.dist));
+    return this.inTraffic(this.paths(matrix, i, true)[j]!);
   }
 
   /** At least the minutes vehicle v needs from node i to node j, computed towards j (one search per end node). */
   to(v: number, i: number, j: number): number {
     const matrix = this.p.travel?.duration[v] ?? null;
-    if (!matrix) return legMinutesWith(this.p, v, i, j, this.dist);
-    return this.paths(matrix, j, false)[i]!;
+    if (!matrix) return this.inTraffic(legMinutesWith(this.p, v, i, j, this.dist));
+    return this.inTraffic(this.paths(matrix, j, false)[i]!);
+  }
+
+  /** Under traffic (time_dependent_durations) base minutes take at least their time at the fastest slot's pace. */
+  private inTraffic(minutes: number): number {
+    const traffic = this.p.travel?.traffic;
+    return traffic ? minutes * Math.min(...traffic.factor) : minutes;
   }
 
   /** Shortest paths from `node` (forward) or to it (backward) on `matrix`, services of the stops passed through included. */

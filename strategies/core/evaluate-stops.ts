@@ -67,7 +67,8 @@ export function evaluateStops(p: CompiledProblem, v: number, schedule: RouteSche
     if (schedule.onBoard && k < schedule.onBoard.length) stop.onBoard = schedule.onBoard[k]!;
     if (schedule.extraOnBoard && k < schedule.extraOnBoard.length) stop.extraOnBoard = schedule.extraOnBoard[k]!;
     if (t) {
-      stop.driveMinutes = legMinutes(p, v, nodes[k - 1]!, node);
+      // Under traffic a leg's minutes depend on when it is driven (no breaks then: validation refuses both).
+      stop.driveMinutes = p.travel?.traffic ? arrive - schedule.leave[k - 1]! : legMinutes(p, v, nodes[k - 1]!, node);
       stop.begin = end ? arrive : reload ? stop.leave : (schedule.begin?.[k] ?? Math.max(arrive, t.twStartMin[node]!));
       if (!end) stop.waitMinutes = stop.begin - arrive;
       if (!end && !reload) stop.serviceMinutes = t.serviceMin[node]!;

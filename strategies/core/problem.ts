@@ -1,3 +1,5 @@
+import type { TrafficSlots } from "./traffic.js";
+
 /** The time dimension; present only when windows, service times and speeds are all given. */
 export interface TimeBlock {
   twStartMin: Float64Array;
@@ -125,6 +127,8 @@ export interface TravelRules {
   breaks: BreakRule[][];
   /** Per vehicle: 1 returns to its end node, 0 an open route that ends at its last stop. */
   returnToEnd: Uint8Array;
+  /** Traffic by time of day (time_dependent_durations, core/traffic.ts); absent or null: the same pace all day. */
+  traffic?: TrafficSlots | null;
 }
 
 /** Reload stops and release times; evaluated by evaluate-trips.ts. */

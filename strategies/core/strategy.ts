@@ -32,6 +32,7 @@ export const STRATEGY_FEATURES = [
   "open_routes",
   "several_windows",
   "breaks",
+  "traffic",
 ] as const;
 export type StrategyFeature = (typeof STRATEGY_FEATURES)[number];
 
@@ -44,6 +45,7 @@ export const TRAVEL_FEATURES = [
   "open_routes",
   "several_windows",
   "breaks",
+  "traffic",
 ] as const;
 
 /**

@@ -2,7 +2,8 @@ import { arrivalClose, departureOpen, durationCap } from "./evaluate-rules.js";
 import type { BreakRule, CompiledProblem } from "./problem.js";
 import type { PlacedBreak, RouteSchedule, RouteTimes } from "./schedule-types.js";
 import { BreakStates } from "./break-states.js";
-import { lateAt, legMinutes, returnsToEnd, serviceBegin, windowEndAt } from "./travel.js";
+import { lateAt, legArrival, legMinutes, returnsToEnd, serviceBegin, windowEndAt } from "./travel.js";
+import { trafficDepartureDelay } from "./traffic-departure.js";
 
 const EPS = 1e-9;
 const NO_BREAKS: readonly BreakRule[] = [];
@@ -56,7 +57,10 @@ export function timeTravelRoute(
 ): RouteTimes {
   const open = departureOpen(p, v);
   const breaks = p.travel!.breaks[v] ?? NO_BREAKS;
-  if (breaks.length === 0) return walk(p, v, route, len, open + travelDepartureDelay(p, v, route, len, open), NO_PLACEMENT, schedule);
+  if (breaks.length === 0) {
+    const delay = p.travel!.traffic ? trafficDepartureDelay(p, v, route, len, open) : travelDepartureDelay(p, v, route, len, open);
+    return walk(p, v, route, len, open + delay, NO_PLACEMENT, schedule);
+  }
   let states = statesOf.get(breaks);
   if (!states) statesOf.set(breaks, (states = new BreakStates(breaks)));
   // Where the breaks fall is read only to fill in a schedule.
@@ -157,7 +161,7 @@ function walk(
   let cumulativeLoad = 0;
   for (let k = 0; k < len; k++) {
     const c = route[k]!;
-    const arrive = clock + legMinutes(p, v, prev, c);
+    const arrive = legArrival(p, v, prev, c, clock);
     const begin = serviceBegin(p, c, arrive);
     lateMinutes += lateAt(p, c, begin);
     clock = begin + t.serviceMin[c]!;
@@ -176,7 +180,7 @@ function walk(
   missed += breaks.length - next;
   let finish = clock;
   if (back) {
-    finish = clock + legMinutes(p, v, prev, end);
+    finish = legArrival(p, v, prev, end, clock);
     lateMinutes += Math.max(0, finish - arrivalClose(p, v));
     begins.push(finish);
     if (schedule) {

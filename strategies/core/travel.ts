@@ -1,4 +1,5 @@
 import { distanceBetween, hasBreaks, type CompiledProblem } from "./problem.js";
+import { arrivalAfter, latestDepartureFor } from "./traffic.js";
 import { TRAVEL_FEATURES, type StrategyFeature } from "./strategy.js";
 
 /**
@@ -17,6 +18,21 @@ export function legDistance(p: CompiledProblem, v: number, i: number, j: number)
 export function legMinutes(p: CompiledProblem, v: number, i: number, j: number): number {
   const own = p.travel ? p.travel.duration[v] : null;
   return own ? own[i * p.nodeCount + j]! : legDistance(p, v, i, j) / p.time!.speed[v]!;
+}
+
+/**
+ * When vehicle v, leaving i at `depart`, reaches j: `depart` plus its travel minutes, or under
+ * traffic (core/traffic.ts) those minutes driven at each slot's pace.
+ */
+export function legArrival(p: CompiledProblem, v: number, i: number, j: number, depart: number): number {
+  const traffic = p.travel?.traffic;
+  return traffic ? arrivalAfter(traffic, depart, legMinutes(p, v, i, j)) : depart + legMinutes(p, v, i, j);
+}
+
+/** The latest departure from i that reaches j by `arrive` (legArrival's inverse). */
+export function legDeparture(p: CompiledProblem, v: number, i: number, j: number, arrive: number): number {
+  const traffic = p.travel?.traffic;
+  return traffic ? latestDepartureFor(traffic, arrive, legMinutes(p, v, i, j)) : arrive - legMinutes(p, v, i, j);
 }
 
 /** Whether vehicle v drives back to its end node (false: an open route ending at its last stop). */
@@ -79,6 +95,7 @@ export function travelFeatures(p: CompiledProblem): TravelFeature[] {
   if (tr.returnToEnd.some((back) => back === 0)) found.push("open_routes");
   if (tr.windowSets.some((set) => set !== null && set.length > 2)) found.push("several_windows");
   if (hasBreaks(p)) found.push("breaks");
+  if (tr.traffic) found.push("traffic");
   return found;
 }
 

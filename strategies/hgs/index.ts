@@ -43,6 +43,7 @@ const HGS_TRAVEL: readonly StrategyFeature[] = [
   "open_routes",
   "several_windows",
   "breaks",
+  "traffic",
 ];
 const HGS_FEATURES: readonly StrategyFeature[] = STRATEGY_FEATURES.filter(
   (f) => !(TRAVEL_FEATURES as readonly string[]).includes(f) || HGS_TRAVEL.includes(f),

@@ -88,12 +88,7 @@ export class CandidatePrices {
       rs.schedules.walk(v, pieces, rs.seq, rs.length);
       return this.schedulePrice(v, rs.schedules);
     }
-    if (m.twStart) {
-      const count = this.write(pieces, this.buffer);
-      const score = evaluateRoute(m.p, v, this.buffer, count);
-      const warp = m.visitTimes ? pen.timeWarp * visitWarp(m, score) : 0;
-      return score.latePenalty + (score.timeCost ?? 0) + pen.duration * score.durationExcessMin + warp;
-    }
+    if (m.twStart) return this.evaluatedTimePrice(v, this.buffer, this.write(pieces, this.buffer));
     if (m.durationLimit === Number.POSITIVE_INFINITY) return 0;
     const excess = this.distanceOf(v, pieces) / m.speed[v]! + this.serviceOf(pieces) - m.durationLimit;
     return excess > 0 ? pen.duration * excess : 0;
@@ -132,8 +127,19 @@ export class CandidatePrices {
       rs.schedules.walkList(v, customers, count);
       return this.schedulePrice(v, rs.schedules);
     }
+    // Traffic: no stored form times the route, the evaluator does (as in timePrice).
+    if (count > 0 && !rs.times && rs.m.twStart && rs.m.p.travel?.traffic) return this.evaluatedTimePrice(v, customers, count);
     if (count === 0 || !rs.times) return 0;
     return rs.costs.routeTimePrice(v, rs.times.listSegment(v, customers, count), rs.m.maxDurationOf![v]!);
+  }
+
+  /** The time price of vehicle v driving customers[0..count) as the evaluator times it: soft lateness, time cost, excess, warp. */
+  private evaluatedTimePrice(v: number, customers: ArrayLike<number>, count: number): number {
+    const m = this.rs.m;
+    const pen = this.rs.costs.penalties;
+    const score = evaluateRoute(m.p, v, customers, count);
+    const warp = m.visitTimes ? pen.timeWarp * visitWarp(m, score) : 0;
+    return score.latePenalty + (score.timeCost ?? 0) + pen.duration * score.durationExcessMin + warp;
   }
 
   /** Distance of vehicle v driving `pieces` from its start to its end node. */

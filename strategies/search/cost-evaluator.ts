@@ -28,10 +28,13 @@ export class CostEvaluator {
   constructor(readonly m: ProblemData) {
     this.perMinute = m.timeCostPerMin;
     const perMinute = m.timeCostPerMin;
+    // Under traffic driving takes at least its base minutes at the fastest slot's pace.
+    const traffic = m.p.travel?.traffic;
+    const pace = traffic ? Math.min(1, ...traffic.factor) : 1;
     // Several trips price their time apart, without the time cost (routes.ts timePrice).
     this.floorPerDistance =
       perMinute && m.twStart && !m.p.trips?.copyOf
-        ? Float64Array.from(perMinute, (price, v) => (m.durationOf?.[v] ? 0 : price / m.speed[v]!))
+        ? Float64Array.from(perMinute, (price, v) => (m.durationOf?.[v] ? 0 : (pace * price) / m.speed[v]!))
         : null;
     this.fixedCost = m.fixedCost;
     this.unitCost = m.unitCost;

@@ -68,7 +68,8 @@ export class RouteSchedules {
 
   /** Whether `m`'s routes are priced on these schedules: several or soft windows or breaks, no trips. */
   static applies(m: ProblemData): boolean {
-    return m.twStart !== null && !m.p.trips && (m.latePenalty > 0 || m.visitTimes);
+    // Under traffic a leg's minutes depend on its departure: each candidate is timed by the evaluator instead.
+    return m.twStart !== null && !m.p.trips && !m.p.travel?.traffic && (m.latePenalty > 0 || m.visitTimes);
   }
 
   constructor(

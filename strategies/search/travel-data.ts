@@ -28,7 +28,8 @@ export function travelData(p: CompiledProblem, routes: number): TravelData {
   return {
     durationOf: slotMinutes(p, routes),
     timeCostPerMin: costs.some((c) => c > 0) ? costs : null,
-    visitTimes: tr.windowSets.some((set) => set !== null) || hasBreaks(p),
+    // Under traffic a visit's start also comes from the evaluator's schedule (core/traffic.ts).
+    visitTimes: tr.windowSets.some((set) => set !== null) || hasBreaks(p) || tr.traffic != null,
   };
 }
 

@@ -24,6 +24,7 @@ export interface TravelRequest {
   node_time_window_sets?: (number[][] | null)[];
   vehicle_breaks?: ({ earliest_start: number; latest_start: number; duration: number }[] | null)[];
   vehicle_return_to_end?: boolean[];
+  time_dependent_durations?: { start: number; factor: number }[];
 }
 
 export interface TravelResult {
@@ -32,7 +33,10 @@ export interface TravelResult {
   distances: number[];
   time_windows?: Record<string, string[][]>;
   breaks?: Record<string, { start: string; end: string; after_node: number }[]>;
-  route_details?: Record<string, { cost: number; duration_minutes: number | null; time_cost?: number; break_minutes?: number }>;
+  route_details?: Record<
+    string,
+    { cost: number; duration_minutes: number | null; time_cost?: number; break_minutes?: number; driving_minutes?: number | null }
+  >;
 }
 
 /** Clock times are rounded to the second. */
@@ -68,6 +72,31 @@ export function checkTravelResult(req: TravelRequest, result: TravelResult): voi
     const own = profileOf(v).duration_matrix ?? req.duration_matrix;
     return own ? own[i]![j]! : dist(v, i, j) / req.vehicle_speeds![v]!;
   };
+  // Traffic, checked through progress: base minutes driven by clock t are the integral of 1 / factor
+  // up to t, and a leg arrives when that progress has grown by its base minutes.
+  const slots = req.time_dependent_durations ?? [{ start: 0, factor: 1 }];
+  const progressAt = (t: number) => {
+    let done = t < 0 ? t / slots[0]!.factor : 0;
+    slots.forEach((slot, k) => {
+      const until = Math.min(t, slots[k + 1]?.start ?? Number.POSITIVE_INFINITY);
+      if (until > slot.start) done += (until - slot.start) / slot.factor;
+    });
+    return done;
+  };
+  const clockAt = (progress: number) => {
+    if (progress < 0) return progress * slots[0]!.factor;
+    let done = 0;
+    for (let k = 0; ; k++) {
+      const slot = slots[k]!;
+      const span = k + 1 < slots.length ? (slots[k + 1]!.start - slot.start) / slot.factor : Number.POSITIVE_INFINITY;
+      if (done + span >= progress) return slot.start + (progress - done) * slot.factor;
+      done += span;
+    }
+  };
+  const drive = (v: number, i: number, j: number, leave: number) => clockAt(progressAt(leave) + travel(v, i, j));
+  // A clock rounded to the second moves an arrival by up to the slowest slot's pace over the fastest's.
+  const paces = slots.map((s) => s.factor);
+  const stretch = Math.max(...paces) / Math.min(...paces);
   const windowsOf = (node: number) => req.node_time_window_sets?.[node] ?? [req.node_time_windows![node]!];
   const cost = req.objective === "min_total_cost";
   const seen = new Map<number, number>();
@@ -132,10 +161,12 @@ export function checkTravelResult(req: TravelRequest, result: TravelResult): voi
       return ready;
     };
     let ready = after(0, times[0]![1]!);
+    let driving = 0;
     for (let i = 1; i < route.length; i++) {
       const node = route[i]!;
       const [arrive, leave] = times[i]! as [number, number];
-      expect(arrive, `${label} arrival at node ${node}`).to.be.closeTo(ready + travel(v, route[i - 1]!, node), 2 * SLACK);
+      driving += arrive - ready;
+      expect(arrive, `${label} arrival at node ${node}`).to.be.closeTo(drive(v, route[i - 1]!, node, ready), 2 * stretch * SLACK);
       const isEnd = !open && i === route.length - 1;
       if (isEnd) {
         expect(arrive, `${label} back at node ${node} in time`).to.be.at.most(req.node_time_windows![node]![1]! + SLACK);
@@ -155,6 +186,8 @@ export function checkTravelResult(req: TravelRequest, result: TravelResult): voi
     const duration = ready - times[0]![1]!;
     const details = result.route_details?.[label];
     if (details?.duration_minutes != null) expect(details.duration_minutes, `${label} duration`).to.be.closeTo(duration, 3 * SLACK);
+    if (details?.driving_minutes != null)
+      expect(details.driving_minutes, `${label} driving minutes`).to.be.closeTo(driving, 2 * stretch * SLACK * route.length);
     if (wanted.length > 0) expect(details?.break_minutes, `${label} break minutes`).to.be.closeTo(breakMinutes, 3 * SLACK);
     const perHour = req.objective === "min_total_cost" ? (req.vehicle_unit_time_costs?.[v] ?? 0) : 0;
     if (req.vehicle_unit_time_costs && perHour >= 0 && req.objective === "min_total_cost")

@@ -18,6 +18,7 @@ const FIELD_OF: Record<TravelFeature, string> = {
   open_routes: "vehicle_return_to_end",
   several_windows: "node_time_window_sets",
   breaks: "vehicle_breaks",
+  traffic: "time_dependent_durations",
 };
 
 /** The travel features a (validated) request uses; a field that changes nothing (all null, all true) uses none. */
@@ -33,6 +34,7 @@ export function travelFeaturesOf(r: SolveRequestInput): TravelFeature[] {
   if (req.vehicle_return_to_end?.some((back) => back === false)) found.push("open_routes");
   if (timed && req.node_time_window_sets?.some((set) => set != null && set.length > 1)) found.push("several_windows");
   if (timed && req.vehicle_breaks?.some((list) => list != null && list.length > 0)) found.push("breaks");
+  if (timed && req.time_dependent_durations != null) found.push("traffic");
   return found;
 }
 
