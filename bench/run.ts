@@ -18,6 +18,7 @@
  * `npm run bench -- fairness`: fair shares between accounts on the service (bench/fairness.ts).
  * `npm run bench -- fewest-vehicles`: the objective min_vehicles on Solomon and GH200 (bench/fewest-vehicles.ts).
  * `npm run bench -- cooperative`: one large instance on 1 worker, then 2 (bench/cooperative.ts).
+ * `npm run bench -- traffic`: generated rush-hour families against a plan made at mean pace (bench/traffic.ts).
  */
 import { parseArgs } from "node:util";
 import { BenchSetupError, loadBenchmarks, unknownSetMessage } from "./benchmark-folder.js";

@@ -623,6 +623,8 @@ export interface components {
             unassigned?: components["schemas"]["UnassignedNode"][];
             /** @description Extension: the sum of the skip penalties of the unserved optional customers, included in `total_cost` (so `total_cost` = the sum of `route_details[*].cost` + `skip_penalty_total`). Required customers left out under `allow_unassigned` add nothing. Present exactly when `unassigned` is. */
             skip_penalty_total?: number;
+            /** @description Extension: the number of vehicles with a route, the first figure of `objective: "min_vehicles"` (fewest vehicles first, then `total_cost`). Present exactly under that objective. */
+            vehicles_used?: number;
             /** @description Extension (driver breaks): key = vehicle label, as in `routes`; per used vehicle the breaks of `vehicle_breaks` in the order taken. `time_windows` keep their meaning: a break shows as the gap between a node's leave time and the next arrival minus the travel time. Present exactly when some vehicle has a break in `vehicle_breaks`. */
             breaks?: {
                 [key: string]: {

@@ -11,14 +11,16 @@ import { unassignedEntries } from "./unassigned.js";
 import { vehicleLabel, withoutDust } from "./message-numbers.js";
 
 type Infeasibility = components["schemas"]["Infeasibility"];
-type OnlyWhenUsed = "stopped" | "unassigned" | "skip_penalty_total" | "breaks" | "reassigned_stops" | "reassignment_cost_total";
+type OnlyWhenUsed =
+  "stopped" | "unassigned" | "skip_penalty_total" | "vehicles_used" | "breaks" | "reassigned_stops" | "reassignment_cost_total";
 
 /**
  * The solved result object exactly as the OpenAPI document's generated `SolvedResult`, with every
  * extension field always present (the worker fills them all) except `stopped`, which only a
  * cancelled solve carries, `unassigned` / `skip_penalty_total`, which only a request that lets
  * customers be left out carries, the loads on board, which only a request with load rules gets, and
- * the reassigned stops, which only a request with a reassignment cost gets.
+ * the reassigned stops, which only a request with a reassignment cost gets, and `vehicles_used`,
+ * which only `objective: "min_vehicles"` reports.
  */
 export type SolvedResultObject = Required<Omit<components["schemas"]["SolvedResult"], OnlyWhenUsed | LoadResultField>> &
   Pick<components["schemas"]["SolvedResult"], OnlyWhenUsed | LoadResultField>;
@@ -124,5 +126,6 @@ export function formatAnswer(p: CompiledProblem, answer: AnswerEvaluation, meta:
     ...loadResultFields(p, answer),
     ...reassignmentFields(p, answer),
     ...(hasBreaks(p) ? { breaks } : {}),
+    ...(p.minVehicles ? { vehicles_used: Object.keys(routes).length } : {}),
   };
 }

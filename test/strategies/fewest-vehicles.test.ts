@@ -176,8 +176,10 @@ describe("objective min_vehicles", () => {
     if (outcome.status !== "solved") throw new Error("not solved");
     expect(checkFewestVehicles(request as never, outcome.result as never, 1)).to.equal(1);
     expect(outcome.result.total_cost).to.be.closeTo(120, 1e-9);
+    expect(outcome.result.vehicles_used, "the first figure of the objective, in the result").to.equal(1);
     const shortest = solveRequest({ ...request, objective: "min_total_distance" }, { requestId: "two", timeLimitSeconds: 1 });
     if (shortest.status !== "solved") throw new Error("not solved");
     expect(Object.values(shortest.result.routes).filter((r) => r.length > 2)).to.have.length(2);
+    expect(shortest.result, "only min_vehicles reports the count").to.not.have.property("vehicles_used");
   });
 });
