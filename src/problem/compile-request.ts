@@ -4,6 +4,7 @@ import { compileLockedStops, compileReassignment } from "./compile-plan.js";
 import { compileTravelRules } from "./compile-travel.js";
 import type { ConstraintFields } from "./constraint-fields.js";
 import { compileTripRules } from "./compile-trips.js";
+import { compileVisitRules } from "./compile-visits.js";
 import type { SolveRequestInput } from "./request-types.js";
 
 /**
@@ -106,6 +107,7 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
   const locks = compileLockedStops(constraintFields, n, m, isDepot);
   const reassignment = compileReassignment(constraintFields, n, isDepot);
   const travel = compileTravelRules({ ...constraintFields, objective: req.objective }, n, m, time, warnings);
+  const visits = compileVisitRules(constraintFields, n);
 
   const [h, min, s] = req.base_start_time ?? [9, 0, 0];
   return {
@@ -130,6 +132,7 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
       ...(locks ? { locks } : {}),
       ...(reassignment ? { reassignment } : {}),
       ...(travel ? { travel } : {}),
+      ...(visits ? { visits } : {}),
     },
     warnings,
     baseStartSeconds: (h ?? 9) * 3600 + (min ?? 0) * 60 + (s ?? 0),
