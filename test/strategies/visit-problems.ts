@@ -32,6 +32,8 @@ export function visitInstance(o: VisitOptions): SolveRequestInput & ConstraintFi
   if (kinds.includes("goods")) {
     const types = ["food", "bleach", "paper"];
     req.node_load_types = Array.from({ length: n }, (_, i) => (depots.has(i) || rand() < 0.3 ? null : types[Math.floor(rand() * 3)]!));
+    // A shipment's goods are its two stops' types: one type for both, so no shipment conflicts with itself.
+    for (const x of req.shipments ?? []) req.node_load_types[x.delivery] = req.node_load_types[x.pickup]!;
     req.incompatible_load_types =
       req.node_load_types.includes("food") && req.node_load_types.includes("bleach") ? [["food", "bleach"]] : [];
   }
