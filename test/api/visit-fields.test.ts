@@ -120,6 +120,17 @@ describe("validation and pre-check of ride-time limits, incompatible goods and s
     expect(issuesOf(base({ same_vehicle_groups: [[1]] })).map((i) => i.loc)).to.deep.equal(["body.same_vehicle_groups.0"]);
   });
 
+  it("refuses the visit rules together with several trips, naming the field", () => {
+    const issues = issuesOf(base({ ...timed, same_vehicle_groups: [[1, 2]], vehicle_reload_nodes: [[0], null] }));
+    expect(issues).to.deep.equal([
+      {
+        loc: "body.same_vehicle_groups",
+        msg: "same_vehicle_groups together with vehicle_reload_nodes or node_release_times is not supported yet; send the request without one of them",
+        type: "unsupported_combination",
+      },
+    ]);
+  });
+
   it("the pre-check names a group heavier than every vehicle and a shipment whose direct drive exceeds its ride limit", () => {
     const p = compileRequest(
       base({

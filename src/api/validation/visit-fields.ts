@@ -11,6 +11,8 @@ export const READ_BY_VISIT_RULES = [
   "same_vehicle_groups",
   "shipments",
   "node_skip_penalties",
+  "vehicle_reload_nodes",
+  "node_release_times",
 ] as const;
 
 /** Different goods types that pairs may name: one bit each in the search's on-board masks. */
@@ -75,6 +77,22 @@ export function visitFieldIssues(req: SolveRequestInput & ConstraintFields, add:
     );
 
   groupIssues(req, depots, add);
+
+  // Several trips are searched on reload copies of the depots, which the visit rules do not cover yet.
+  const trips = req.vehicle_reload_nodes?.some((nodes) => (nodes?.length ?? 0) > 0) || req.node_release_times?.some((t) => t > 0);
+  const visitField = req.shipments?.some((x) => x.max_ride_minutes !== undefined)
+    ? "max_ride_minutes"
+    : (req.incompatible_load_types?.length ?? 0) > 0
+      ? "incompatible_load_types"
+      : (req.same_vehicle_groups?.length ?? 0) > 0
+        ? "same_vehicle_groups"
+        : null;
+  if (trips && visitField !== null)
+    add(
+      [visitField === "max_ride_minutes" ? "shipments" : visitField],
+      `${visitField} together with vehicle_reload_nodes or node_release_times is not supported yet; send the request without one of them`,
+      "unsupported_combination",
+    );
 }
 
 function groupIssues(req: SolveRequestInput & ConstraintFields, depots: Set<number>, add: Add): void {
