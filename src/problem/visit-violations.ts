@@ -56,7 +56,9 @@ export function groupUnassigned(p: CompiledProblem, c: number): UnassignedNode |
   return {
     node: c,
     reason: "same_vehicle_group",
-    message: `node ${c} was left out with the other stops of its same-vehicle group ${g} (nodes ${nodes.join(", ")}), which go on one vehicle or none`,
+    message:
+      `node ${c} was left out with the other stops of its same-vehicle group ${g} ` +
+      `(nodes ${nodes.join(", ")}), which go on one vehicle or none`,
     evidence: { group: g, group_nodes: nodes },
   };
 }

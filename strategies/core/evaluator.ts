@@ -43,7 +43,10 @@ export interface RouteScore {
   /** With trips only (p.trips): reload stops on the route, and how many exceed the vehicle's limit (evaluate-trips.ts). */
   reloads?: number;
   reloadsExcess?: number;
-  /** With visit rules only (p.visits, evaluate-visits.ts): minutes shipments ride beyond their limit, legs carrying an incompatible pair. */
+  /**
+   * With visit rules only (p.visits, evaluate-visits.ts): minutes shipments ride beyond their
+   * limit, and legs carrying an incompatible pair.
+   */
   rideExcessMin?: number;
   conflictLegs?: number;
   feasible: boolean;

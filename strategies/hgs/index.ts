@@ -131,5 +131,8 @@ function startRoutes(p: CompiledProblem, m: ProblemData, initial?: Solution): nu
 /** Reload copies (hgs/trips.ts) add nodes that the visit rules' per-node arrays do not cover. */
 function visitTripsRefusal(p: CompiledProblem): string | null {
   if (!p.visits || !p.trips) return null;
-  return "hgs does not yet combine max_ride_minutes, incompatible_load_types or same_vehicle_groups with vehicle_reload_nodes or node_release_times";
+  return (
+    "hgs does not yet combine max_ride_minutes, incompatible_load_types or same_vehicle_groups " +
+    "with vehicle_reload_nodes or node_release_times"
+  );
 }

@@ -108,12 +108,16 @@ describe("validation and pre-check of ride-time limits, incompatible goods and s
       },
       {
         loc: "body.shipments.0",
-        msg: "shipment 0's pickup 3 and delivery 4 are in different same_vehicle_groups (or one in none): put both in the same group or in none",
+        msg:
+          "shipment 0's pickup 3 and delivery 4 are in different same_vehicle_groups (or one in none): " +
+          "put both in the same group or in none",
         type: "group_splits_shipment",
       },
       {
         loc: "body.same_vehicle_groups.0",
-        msg: "group 0 mixes optional nodes (1) with required ones: its nodes are served or left out together, so give all of them a skip penalty or none",
+        msg:
+          "group 0 mixes optional nodes (1) with required ones: its nodes are served or left out together, " +
+          "so give all of them a skip penalty or none",
         type: "group_mixed_optional",
       },
     ]);
@@ -125,7 +129,9 @@ describe("validation and pre-check of ride-time limits, incompatible goods and s
     expect(issues).to.deep.equal([
       {
         loc: "body.same_vehicle_groups",
-        msg: "same_vehicle_groups together with vehicle_reload_nodes or node_release_times is not supported yet; send the request without one of them",
+        msg:
+          "same_vehicle_groups together with vehicle_reload_nodes or node_release_times is not supported yet; " +
+          "send the request without one of them",
         type: "unsupported_combination",
       },
     ]);
@@ -146,7 +152,8 @@ describe("validation and pre-check of ride-time limits, incompatible goods and s
       ["ride_time_too_short", 4],
     ]);
     expect(found[0]!.message).to.equal(
-      "same_vehicle_groups[0] (nodes 1, 2) demands 5 together, more than the largest vehicle capacity 4 by 1: its stops must share one vehicle",
+      "same_vehicle_groups[0] (nodes 1, 2) demands 5 together, more than the largest vehicle capacity 4 by 1: " +
+        "its stops must share one vehicle",
     );
     expect(found[1]!.evidence).to.deep.include({ shipment: 0, travel_minutes: 10, max_ride_minutes: 8, late_by: 2 });
     const fits = compileRequest(base({ ...timed, shipments: [{ pickup: 3, delivery: 4, amount: 1, max_ride_minutes: 10 }] })).problem;
