@@ -10,6 +10,7 @@ import { hgs } from "../../strategies/hgs/index.js";
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { LocalSearch } from "../../strategies/search/local-search.js";
+import { relocateGroups } from "../../strategies/search/moves/group-relocate.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { validLists } from "./load-problems.js";
 import { scratchVisitCost, visitArb, visitInstance } from "./visit-problems.js";
@@ -99,8 +100,9 @@ describe("visit rules: ride-time limits, incompatible goods, same-vehicle groups
     expect(evaluateSolution(p, { routes: [[2, 1], []] }).routes[0]!.conflictLegs).to.equal(1);
   });
 
-  it("prices every applied move and ruin and recreate as the evaluator does", () => {
+  it("prices every applied move, ruin and recreate, and a group moved as one block as the evaluator does", () => {
     let commits = 0;
+    let groupMoves = 0;
     fc.assert(
       fc.property(
         fc.oneof(visitArb("none", 10), visitArb("hard", 10), visitArb("soft", 10)),
@@ -131,11 +133,17 @@ describe("visit rules: ride-time limits, incompatible goods, same-vehicle groups
           ls.onCommit = null;
           recreate(ls.pricing, rng, ruin(rs, rng, 1 + rng.int(p.customers.length), true));
           expect(rs.totalCost()).to.be.closeTo(total(), 1e-6 * Math.max(1, total()));
+          // A group moved as one block is kept only when the routes it touches cost less.
+          const before = rs.totalCost();
+          if (relocateGroups(rs)) groupMoves++;
+          expect(rs.totalCost()).to.be.at.most(before + 1e-9 * Math.max(1, before));
+          expect(rs.totalCost()).to.be.closeTo(total(), 1e-6 * Math.max(1, total()));
         },
       ),
       { numRuns: 60 },
     );
     expect(commits).to.be.greaterThan(50);
+    expect(groupMoves, "groups moved as one block").to.be.greaterThan(0);
   });
 
   it("never fails when the exhaustive search finds a feasible plan (5-7 stops), and never splits a group", () => {
