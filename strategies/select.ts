@@ -28,6 +28,8 @@ export interface SelectionRule {
   lockedStops?: boolean;
   /** Match only problems with (true) or without (false) travel rules (constraints.md, third table); omitted: either. */
   travelRules?: boolean;
+  /** Match only problems with (true) or without (false) ride-time limits, incompatible goods or same-vehicle groups; omitted: either. */
+  visitRules?: boolean;
   strategy: string;
 }
 
@@ -67,6 +69,9 @@ export const DEFAULT_SELECTION: readonly SelectionRule[] = [
   // Travel rules (duration matrices, profiles, time costs, open routes, several windows, breaks)
   // at any size the submission takes them at: only hgs's general search prices them.
   { maxCustomers: Number.POSITIVE_INFINITY, travelRules: true, strategy: "hgs" },
+  // Ride-time limits, incompatible goods and same-vehicle groups at any size: only hgs's general
+  // search prices them (search/route-visits.ts).
+  { maxCustomers: Number.POSITIVE_INFINITY, visitRules: true, strategy: "hgs" },
   // Several depots, mixed fleets, speeds or soft windows above 1,000 customers: decomposition
   // into sub-problems of whole routes searched by hgs (strategies/large); see the comment above.
   { maxCustomers: Number.POSITIVE_INFINITY, textbook: false, strategy: "large" },
@@ -105,6 +110,7 @@ export function selectStrategy(p: CompiledProblem, table: readonly SelectionRule
     if (rule.loadRules !== undefined && rule.loadRules !== (p.loads != null)) continue;
     if (rule.lockedStops !== undefined && rule.lockedStops !== (p.locks != null)) continue;
     if (rule.travelRules !== undefined && rule.travelRules !== (p.travel != null)) continue;
+    if (rule.visitRules !== undefined && rule.visitRules !== (p.visits != null)) continue;
     const strategy = findStrategy(rule.strategy);
     if (p.locks && !strategy.features.includes("locked_stops")) continue;
     if (strategy.supports(p).ok) return strategy;

@@ -5,6 +5,7 @@ import { compileTravelRules } from "./compile-travel.js";
 import type { ConstraintFields } from "./constraint-fields.js";
 import { pricedByCost } from "./objective-pricing.js";
 import { compileTripRules } from "./compile-trips.js";
+import { compileVisitRules } from "./compile-visits.js";
 import type { SolveRequestInput } from "./request-types.js";
 
 /**
@@ -107,6 +108,7 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
   const locks = compileLockedStops(constraintFields, n, m, isDepot);
   const reassignment = compileReassignment(constraintFields, n, isDepot);
   const travel = compileTravelRules({ ...constraintFields, objective: req.objective }, n, m, time, warnings);
+  const visits = compileVisitRules(constraintFields, n);
 
   const [h, min, s] = req.base_start_time ?? [9, 0, 0];
   return {
@@ -132,6 +134,7 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
       ...(reassignment ? { reassignment } : {}),
       ...(travel ? { travel } : {}),
       ...(req.objective === "min_vehicles" ? { minVehicles: true } : {}),
+      ...(visits ? { visits } : {}),
     },
     warnings,
     baseStartSeconds: (h ?? 9) * 3600 + (min ?? 0) * 60 + (s ?? 0),

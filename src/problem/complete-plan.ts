@@ -28,6 +28,8 @@ export function completePlan(p: CompiledProblem, s: Solution): number {
   // Required customers first: they must be placed wherever they fit, before optional ones take the room.
   const ordered = [...unserved.filter((c) => mustServe(p, c)), ...unserved.filter((c) => !mustServe(p, c))];
   for (const c of ordered) {
+    // A stop of a same-vehicle group goes in with its whole group, which only the search places.
+    if ((p.visits?.groupOf?.[c] ?? -1) >= 0) continue;
     const best = cheapestInsertion(p, s, c, allowedVehicles(p, c), routeCosts);
     if (!best) continue;
     if (!mustServe(p, c) && !(best.delta < rules.skipPenalty[c]! - 1e-9)) continue;

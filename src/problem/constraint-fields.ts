@@ -27,8 +27,11 @@ export type TripFields = Pick<SolveRequest, "vehicle_reload_nodes" | "vehicle_ma
 /** Plans that change during the day: a plan to start from and its locked stops (the document's own types). */
 export type PlanFields = Pick<SolveRequest, "initial_routes" | "vehicle_locked_stops" | "reassignment_cost">;
 
+/** Goods types that may not ride together and stops that go on one vehicle (constraints.md, "What dispatchers weigh beyond distance"). */
+export type VisitFields = Pick<SolveRequest, "node_load_types" | "incompatible_load_types" | "same_vehicle_groups">;
+
 /** The request fields of constraints.md. */
-export type ConstraintFields = ServiceFields & LoadFields & PlanFields & TravelFields & TripFields & TrafficFields;
+export type ConstraintFields = ServiceFields & LoadFields & PlanFields & TravelFields & TripFields & TrafficFields & VisitFields;
 
 /** Traffic by time of day (constraints.md, "What dispatchers weigh beyond distance"): the document's own type. */
 export type TrafficFields = Pick<SolveRequest, "time_dependent_durations">;

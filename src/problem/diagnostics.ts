@@ -17,6 +17,7 @@ import { returnsToEnd } from "../../strategies/core/travel.js";
 import { TravelBounds } from "./travel-bounds.js";
 import { breakReasons } from "./travel-diagnostics.js";
 import { releaseReasons } from "./trip-diagnostics.js";
+import { visitReasons } from "./visit-diagnostics.js";
 
 /** One proven reason why no feasible solution exists: the OpenAPI document's `Infeasibility`. */
 export type Infeasibility = components["schemas"]["Infeasibility"];
@@ -42,6 +43,7 @@ export function infeasibilities(
     ...serviceReasons(p, distance, request),
     ...breakReasons(p),
     ...releaseReasons(p, distance),
+    ...visitReasons(p, distance),
   ];
   // Locked stops are always served: their proofs fail the task whatever allow_unassigned says.
   return [...markMayBeUnassigned(p, found), ...lockedStopReasons(p, distance)];

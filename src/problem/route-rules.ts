@@ -28,6 +28,7 @@ export function judgeAnswer(p: CompiledProblem, answer: AnswerEvaluation): Judge
     const route = answer.routes[v]!;
     if (route.foreignNodes.length > 0 || !route.acceptable) feasible = false;
   }
+  if (answer.groups.length > 0) feasible = false;
   return { feasible, unserved, unservedRequired };
 }
 

@@ -5,6 +5,7 @@ import { evaluateRoute } from "../../strategies/core/evaluator.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
 import { isAllowed, mustServe } from "./service-diagnostics.js";
 import { evidenceNumber, withoutDust } from "./message-numbers.js";
+import { groupUnassigned } from "./visit-violations.js";
 
 export type UnassignedNode = components["schemas"]["UnassignedNode"];
 type Infeasibility = components["schemas"]["Infeasibility"];
@@ -56,7 +57,7 @@ export function unassignedEntries(
         const found = reasons.find((i) => i.kind === kind);
         if (found) return { node: c, reason, message: found.message, evidence: found.evidence };
       }
-      return planReason(p, s, c, priceable ? routeCosts : null);
+      return groupUnassigned(p, c) ?? planReason(p, s, c, priceable ? routeCosts : null);
     });
 }
 

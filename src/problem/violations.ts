@@ -4,6 +4,7 @@ import type { components } from "../../generated/api.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
 import { loadViolationReasons } from "./load-violations.js";
 import { ruleViolationReasons } from "./rule-violations.js";
+import { visitViolationReasons } from "./visit-violations.js";
 import { amountNumber, listedItems } from "./message-numbers.js";
 
 type Infeasibility = components["schemas"]["Infeasibility"];
@@ -86,6 +87,7 @@ export function reasonsOf(
     );
   }
   if (answer) why.push(...loadViolationReasons(p, answer));
+  if (answer) why.push(...visitViolationReasons(p, answer));
   // Driver breaks (vehicle_breaks) that found no place inside their windows on the route.
   const missed = score.routes.flatMap((r, v) => ((r.missedBreaks ?? 0) > 0 ? [`vehicle ${v} misses ${r.missedBreaks}`] : []));
   if (missed.length > 0) why.push(`breaks not taken within their windows on ${missed.length} route(s) (${listedItems(missed)})`);

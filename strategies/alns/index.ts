@@ -6,6 +6,7 @@ import {
   loadRulesRefusal,
   lockedStopsRefusal,
   tripRulesRefusal,
+  visitRulesRefusal,
   type CompiledProblem,
   type Solution,
 } from "../core/problem.js";
@@ -123,6 +124,7 @@ export const alns: Strategy = {
       loadRulesRefusal(p, "alns") ??
       lockedStopsRefusal(p, "alns") ??
       tripRulesRefusal(p, "alns") ??
+      visitRulesRefusal(p, "alns") ??
       travelRefusal(p, "alns", alns.features);
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },

@@ -8,6 +8,7 @@ import {
   loadRulesRefusal,
   lockedStopsRefusal,
   tripRulesRefusal,
+  visitRulesRefusal,
   type CompiledProblem,
   type Solution,
 } from "../core/problem.js";
@@ -103,6 +104,7 @@ export const clarkeWright: Strategy = {
       loadRulesRefusal(p, "clarke-wright") ??
       lockedStopsRefusal(p, "clarke-wright") ??
       tripRulesRefusal(p, "clarke-wright") ??
+      visitRulesRefusal(p, "clarke-wright") ??
       travelRefusal(p, "clarke-wright", clarkeWright.features);
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },

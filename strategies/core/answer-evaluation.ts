@@ -8,12 +8,14 @@ import {
   type ShipmentBreach,
 } from "./evaluate-breaches.js";
 import { isReloadStop } from "./evaluate-trips.js";
+import { groupBreaches, loadConflicts, rideExcess, type GroupBreach, type VisitBreaches } from "./evaluate-visits.js";
 import { evaluateStops, type StopEvaluation } from "./evaluate-stops.js";
 import { evaluateSolution, type RouteSchedule, type RouteScore, type SolutionScore } from "./evaluator.js";
 import type { CompiledProblem, Solution } from "./problem.js";
 
 export type { StopEvaluation } from "./evaluate-stops.js";
 export type { LoadBreaches, RuleBreaches, ShipmentBreach } from "./evaluate-breaches.js";
+export type { GroupBreach, VisitBreaches } from "./evaluate-visits.js";
 
 /** A route's cost split by term; `total` is the evaluator's route cost (their sum). */
 export interface CostTerms {
@@ -49,6 +51,8 @@ export interface RouteEvaluation {
   reassigned: { node: number; previousVehicle: number }[];
   /** Entries that are no customer of this route: out of range, or a depot that is not one of its reload stops. */
   foreignNodes: number[];
+  /** Ride-time limits and incompatible goods, for a non-empty route of a problem that has them; null otherwise. */
+  visits: VisitBreaches | null;
 }
 
 /**
@@ -65,6 +69,8 @@ export interface AnswerEvaluation {
   unserved: number[];
   /** Shipments not served by one vehicle with the pickup first (load rules only). */
   shipments: ShipmentBreach[];
+  /** Same-vehicle groups split over vehicles or served in part (none without groups). */
+  groups: GroupBreach[];
 }
 
 /** Evaluates a solution once: the plan's score, each route's schedule, stops, costs and breaches. */
@@ -74,7 +80,8 @@ export function evaluateAnswer(p: CompiledProblem, solution: Solution): AnswerEv
   const routes = score.routes.map((routeScore, v) => evaluateRouteOf(p, v, solution.routes[v] ?? [], routeScore, schedules[v]!));
   const unserved = [...score.skipped, ...score.missing].sort((a, b) => a - b);
   const shipments = p.loads ? shipmentBreaches(p.loads, solution, p.nodeCount) : [];
-  return { solution, score, routes, unserved, shipments };
+  const groups = groupBreaches(p, solution);
+  return { solution, score, routes, unserved, shipments, groups };
 }
 
 function evaluateRouteOf(
@@ -114,5 +121,12 @@ function evaluateRouteOf(
     loads: p.loads && used ? loadBreaches(p, p.loads, v, route, schedule) : null,
     reassigned,
     foreignNodes,
+    visits: p.visits && used ? { rides: ridesOf(p, schedule), conflicts: loadConflicts(p, v, route) } : null,
   };
+}
+
+function ridesOf(p: CompiledProblem, schedule: RouteSchedule): VisitBreaches["rides"] {
+  const rides: VisitBreaches["rides"] = [];
+  rideExcess(p, schedule, rides);
+  return rides;
 }

@@ -1,5 +1,6 @@
 import { checkRouteLoads } from "./evaluate-loads.js";
 import { evaluateTripRoute, isReloadStop } from "./evaluate-trips.js";
+import { conflictingLegs, groupBreaches, rideExcess } from "./evaluate-visits.js";
 import { keepsLocks } from "./evaluate-locks.js";
 import { reassignedCount } from "./evaluate-reassignment.js";
 import { routeRuleExcess, unservedFromSeen } from "./evaluate-rules.js";
@@ -42,6 +43,12 @@ export interface RouteScore {
   /** With trips only (p.trips): reload stops on the route, and how many exceed the vehicle's limit (evaluate-trips.ts). */
   reloads?: number;
   reloadsExcess?: number;
+  /**
+   * With visit rules only (p.visits, evaluate-visits.ts): minutes shipments ride beyond their
+   * limit, and legs carrying an incompatible pair.
+   */
+  rideExcessMin?: number;
+  conflictLegs?: number;
   feasible: boolean;
 }
 
@@ -64,6 +71,8 @@ export interface SolutionScore {
   /** Optional customers left unserved, and the sum of their skip penalties (included in `cost`). */
   skipped: number[];
   skipPenaltyTotal: number;
+  /** With same-vehicle groups only: the groups split over vehicles or served in part (infeasible). */
+  splitGroups?: number[];
   feasible: boolean;
 }
 
@@ -78,6 +87,17 @@ export function evaluateRoute(
   len = route.length,
   schedule?: RouteSchedule,
 ): RouteScore {
+  if (!p.visits || len === 0) return scoreRoute(p, v, route, len, schedule);
+  // Ride times are read off the schedule, so a route with a limited shipment always gets one.
+  const own = schedule ?? (p.visits.maxRide && p.time ? { nodes: [], arrive: [], leave: [], loads: [] } : undefined);
+  const score = scoreRoute(p, v, route, len, own);
+  score.rideExcessMin = own ? rideExcess(p, own) : 0;
+  score.conflictLegs = conflictingLegs(p, v, route, len);
+  if (score.rideExcessMin > 1e-7 || score.conflictLegs > 0) score.feasible = false;
+  return score;
+}
+
+function scoreRoute(p: CompiledProblem, v: number, route: ArrayLike<number>, len: number, schedule?: RouteSchedule): RouteScore {
   const start = p.startNode[v]!;
   const end = p.endNode[v]!;
   if (len === 0) {
@@ -244,7 +264,10 @@ export function evaluateSolution(p: CompiledProblem, s: Solution, schedules?: Ro
   const missing = unserved.required;
   if ((missing.length > 0 && !p.rules?.allowUnassigned) || duplicated.length > 0) feasible = false;
   cost += unserved.skipPenaltyTotal;
+  const splitGroups = p.visits?.groupOf ? groupBreaches(p, s).map((b) => b.group) : undefined;
+  if (splitGroups && splitGroups.length > 0) feasible = false;
   return {
+    ...(splitGroups ? { splitGroups } : {}),
     cost,
     distance,
     lateMinutes,

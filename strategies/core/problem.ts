@@ -77,6 +77,25 @@ export interface CompiledProblem {
    * otherwise: plans are compared on their cost alone, exactly as before.
    */
   minVehicles?: boolean;
+  /**
+   * Ride-time limits, incompatible goods and same-vehicle groups (evaluate-visits.ts). Absent or
+   * null when the request uses none of them: no stop then constrains another.
+   */
+  visits?: VisitRules | null;
+}
+
+/** Properties of visits and of what is on board between them. Arrays are full length or null when unused. */
+export interface VisitRules {
+  /** Per node: at a shipment's pickup its max_ride_minutes (Infinity elsewhere); null when no shipment has one. */
+  maxRide: Float64Array | null;
+  /** Per node: the bit of its goods type among the types incompatible pairs name (0: none); null without pairs. */
+  typeBit: Int32Array | null;
+  /** Per bit position k: the mask of the types that may not be on board with type k. */
+  conflicts: Int32Array;
+  /** Per node: its same-vehicle group, -1 in none; null without groups. */
+  groupOf: Int32Array | null;
+  /** Each group's nodes. */
+  groups: Int32Array[];
 }
 
 /** The locked head of each route: same vehicle, same order, before every other stop. */
@@ -287,6 +306,15 @@ export function denseMatrixRefusal(p: CompiledProblem, strategy: string): string
 export function tripRulesRefusal(p: CompiledProblem, strategy: string): string | null {
   if (!p.trips) return null;
   return `the ${strategy} strategy does not handle vehicle_reload_nodes or node_release_times; use the hgs strategy`;
+}
+
+/**
+ * The refusal of a strategy that knows no ride-time limits, incompatible goods or same-vehicle
+ * groups; null without them. Only hgs's general search and the exhaustive search price them.
+ */
+export function visitRulesRefusal(p: CompiledProblem, strategy: string): string | null {
+  if (!p.visits) return null;
+  return `the ${strategy} strategy does not handle max_ride_minutes, incompatible_load_types or same_vehicle_groups; use the hgs strategy`;
 }
 
 /**

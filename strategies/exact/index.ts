@@ -1,6 +1,7 @@
 import type { Budget } from "../core/budget.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { keepsLocks } from "../core/evaluate-locks.js";
+import { groupsKept } from "../core/evaluate-visits.js";
 import { evaluateRoute } from "../core/evaluator.js";
 import { denseMatrixRefusal, emptySolution, tripRulesRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import { STRATEGY_FEATURES, type Strategy } from "../core/strategy.js";
@@ -125,11 +126,24 @@ class Enumeration {
   private bestRequiredOut = Number.POSITIVE_INFINITY;
   private bestCost = Number.POSITIVE_INFINITY;
   private evaluated = 0;
+  private vehicleOf: Int32Array | null = null;
 
   constructor(
     private readonly p: CompiledProblem,
     private readonly budget: Budget,
   ) {}
+
+  /** Whether the candidate serves each same-vehicle group on one vehicle or leaves it out whole. */
+  private keepsGroups(order: Int32Array, cuts: Int32Array): boolean {
+    const vehicleOf = (this.vehicleOf ??= new Int32Array(this.p.nodeCount));
+    vehicleOf.fill(-1);
+    let from = 0;
+    for (let v = 0; v < cuts.length; v++) {
+      for (let k = from; k < cuts[v]!; k++) vehicleOf[order[k]!] = v;
+      from = cuts[v]!;
+    }
+    return groupsKept(this.p.visits!, vehicleOf);
+  }
 
   run(served: Int32Array, requiredOut: number, penalty: number): void {
     const p = this.p;
@@ -160,6 +174,7 @@ class Enumeration {
       }
       // Every route empty (every served customer left out): the penalties alone must still beat the best.
       if (cost >= bound) return;
+      if (p.visits?.groupOf && !this.keepsGroups(order, cuts)) return;
       this.bestCost = cost;
       this.bestRequiredOut = requiredOut;
       const routes: number[][] = [];

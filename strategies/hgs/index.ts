@@ -54,7 +54,11 @@ export const hgs: Strategy = {
   kind: "search",
   features: HGS_FEATURES,
   supports(p) {
-    const refusal = (buildsOwnMatrix(p) ? null : denseMatrixRefusal(p, "hgs")) ?? travelRefusal(p, "hgs", HGS_FEATURES) ?? tripsRefusal(p);
+    const refusal =
+      (buildsOwnMatrix(p) ? null : denseMatrixRefusal(p, "hgs")) ??
+      travelRefusal(p, "hgs", HGS_FEATURES) ??
+      tripsRefusal(p) ??
+      visitTripsRefusal(p);
     if (refusal) return { ok: false, reason: refusal };
     if (p.customers.length < 2) return { ok: false, reason: "hgs needs at least two customers" };
     if (p.vehicleCount === 0) return { ok: false, reason: "there are no vehicles" };
@@ -69,6 +73,9 @@ export const hgs: Strategy = {
     // (search/problem-data.ts), prices time costs, takes several windows and breaks from the
     // evaluator's schedule (search/routes.ts); open routes end at a free extra depot.
     if (p.travel) return iteratedLocalSearch(withOpenEnd(p), budget, initial);
+    // Ride times, incompatible goods and same-vehicle groups: the general search's route model
+    // prices them (search/route-visits.ts).
+    if (p.visits) return iteratedLocalSearch(p, budget, initial);
     // Locked stops and the reassignment cost are rules of the general search's route model
     // (search/route-locks.ts, search/route-reassignment.ts).
     if (p.locks || p.reassignment) return iteratedLocalSearch(p, budget, initial);
@@ -120,4 +127,13 @@ export const hgs: Strategy = {
  */
 function startRoutes(p: CompiledProblem, m: ProblemData, initial?: Solution): number[][] {
   return initial ? initial.routes.map((r) => r.filter((c) => c >= 0 && c < m.nodeCount && !p.isDepot[c])) : clarkeWrightSolution(p).routes;
+}
+
+/** Reload copies (hgs/trips.ts) add nodes that the visit rules' per-node arrays do not cover. */
+function visitTripsRefusal(p: CompiledProblem): string | null {
+  if (!p.visits || !p.trips) return null;
+  return (
+    "hgs does not yet combine max_ride_minutes, incompatible_load_types or same_vehicle_groups " +
+    "with vehicle_reload_nodes or node_release_times"
+  );
 }

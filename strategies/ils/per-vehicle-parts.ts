@@ -1,3 +1,4 @@
+import { relocateGroups } from "../search/moves/group-relocate.js";
 import type { Budget } from "../core/budget.js";
 import { evaluateSolution } from "../core/evaluator.js";
 import type { CompiledProblem, Solution } from "../core/problem.js";
@@ -135,6 +136,8 @@ export class PerVehicleEducation implements Education<SnapshotCandidate> {
   educate(bestKnown: boolean): SnapshotCandidate {
     const { rs, ls, penalties, pool } = this;
     ls.run(this.rng, this.stop);
+    // Same-vehicle groups change vehicle as one block (moves/group-relocate.ts), then the moves polish.
+    if (rs.visits && relocateGroups(rs)) ls.run(this.rng, this.stop);
     pool?.harvest();
     let result = snapshot(rs);
     const beforeRepair = result;

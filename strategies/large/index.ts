@@ -7,6 +7,7 @@ import {
   loadRulesRefusal,
   lockedStopsRefusal,
   tripRulesRefusal,
+  visitRulesRefusal,
   type CompiledProblem,
   type Solution,
 } from "../core/problem.js";
@@ -79,6 +80,7 @@ export const large: Strategy = {
       loadRulesRefusal(p, "large") ??
       lockedStopsRefusal(p, "large") ??
       tripRulesRefusal(p, "large") ??
+      visitRulesRefusal(p, "large") ??
       travelRefusal(p, "large", large.features);
     return reason ? { ok: false, reason: `the large strategy cannot take this request: ${reason}` } : { ok: true };
   },

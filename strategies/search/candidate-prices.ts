@@ -9,6 +9,7 @@ import type { RouteRules } from "./route-rules.js";
 import type { RouteSchedules } from "./route-schedules.js";
 import type { RouteTimes } from "./route-times.js";
 import type { RouteTrips } from "./route-trips.js";
+import type { RouteVisits } from "./route-visits.js";
 import type { TimeSegment } from "./time-segment.js";
 import { visitWarp } from "./travel-data.js";
 
@@ -20,6 +21,7 @@ export interface CandidateSource extends PieceSource {
   readonly times: RouteTimes | null;
   readonly loads: RouteLoads | null;
   readonly trips: RouteTrips | null;
+  readonly visits: RouteVisits | null;
   readonly schedules: RouteSchedules | null;
   readonly rules: RouteRules | null;
   readonly locks: RouteLocks | null;
@@ -76,6 +78,14 @@ export class CandidatePrices {
    * breaks (exact, on the stored schedules), or additive duration excess.
    */
   timePrice(v: number, pieces: Pieces): number {
+    const own = this.ownTimePrice(v, pieces);
+    if (!this.rs.visits || pieces.size === 0) return own;
+    // Visit rules (route-visits.ts): priced on the candidate's whole customer list, after the bound.
+    const count = this.write(pieces, this.buffer);
+    return own + this.rs.visits.price(v, this.buffer, count, this.rs.costs.penalties);
+  }
+
+  private ownTimePrice(v: number, pieces: Pieces): number {
     const rs = this.rs;
     const m = rs.m;
     if (pieces.size === 0) return 0;
@@ -121,6 +131,11 @@ export class CandidatePrices {
    * windows or on the evaluator's schedules of several or soft windows (0 otherwise).
    */
   listTimePrice(v: number, customers: ArrayLike<number>, count: number): number {
+    const own = this.ownListTimePrice(v, customers, count);
+    return this.rs.visits ? own + this.rs.visits.price(v, customers, count, this.rs.costs.penalties) : own;
+  }
+
+  private ownListTimePrice(v: number, customers: ArrayLike<number>, count: number): number {
     const rs = this.rs;
     if (count > 0 && rs.trips?.timed) return rs.costs.timePrice(rs.trips.listSegment(v, customers, count), rs.m.maxDurationOf![v]!);
     if (count > 0 && rs.schedules) {

@@ -40,6 +40,7 @@ export class PairScan {
       rs.loads !== null &&
       rs.loads.stored &&
       rs.rules === null &&
+      rs.visits === null &&
       !m.order?.backhaul &&
       m.loads.length <= MAX_DIMENSIONS
     );

@@ -13,6 +13,7 @@ import { RouteRules } from "./route-rules.js";
 import { RouteSchedules } from "./route-schedules.js";
 import { RouteTimes } from "./route-times.js";
 import { RouteTrips } from "./route-trips.js";
+import { RouteVisits } from "./route-visits.js";
 import type { TimeSegment } from "./time-segment.js";
 
 /**
@@ -53,6 +54,8 @@ export class Routes {
   readonly loads: RouteLoads | null;
   /** Reload stops and release times (route-trips.ts); null without them. */
   readonly trips: RouteTrips | null;
+  /** Ride-time limits, incompatible goods and same-vehicle groups (route-visits.ts); null without them. */
+  readonly visits: RouteVisits | null;
   /** The evaluator's schedules under several or soft windows or breaks (route-schedules.ts); null elsewhere. */
   readonly schedules: RouteSchedules | null;
   /** Penalised cost per route under `penalties`. */
@@ -102,6 +105,7 @@ export class Routes {
     this.load = make(() => new Float64Array(slots));
     this.serv = make(() => new Float64Array(slots));
     this.trips = m.p.trips ? new RouteTrips(m) : null;
+    this.visits = m.p.visits ? new RouteVisits(m) : null;
     this.times = m.twStart !== null && m.latePenalty === 0 && !m.visitTimes && !this.trips ? new RouteTimes(m, slots) : null;
     this.schedules = RouteSchedules.applies(m) ? new RouteSchedules(m, slots) : null;
     this.loads = m.richLoads ? new RouteLoads(m) : null;
@@ -243,6 +247,11 @@ export class Routes {
       this.stopsExcess[r] = this.rules.stopsExcess(r, count);
     }
     if (this.times && m.timeCostPerMin) late = this.costs.timeCost(r, this.duration[r]!);
+    if (this.visits && count > 0) {
+      const visits = this.visits.measure(r, customers, count);
+      this.timeWarp[r] += visits.rideMinutes;
+      this.loadExcess[r] += visits.loadUnits;
+    }
     const reassigned = this.reassignment ? this.reassignment.setRoute(r, seq, count) : 0;
     this.objective[r] = count > 0 ? m.fixedCost[r]! + m.unitCost[r]! * fwd[count + 1]! + late + reassigned : 0;
     this.cost[r] = this.penalised(r);

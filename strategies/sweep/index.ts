@@ -6,6 +6,7 @@ import {
   loadRulesRefusal,
   lockedStopsRefusal,
   tripRulesRefusal,
+  visitRulesRefusal,
   type CompiledProblem,
   type Solution,
 } from "../core/problem.js";
@@ -60,6 +61,7 @@ export const sweep: Strategy = {
       loadRulesRefusal(p, "sweep") ??
       lockedStopsRefusal(p, "sweep") ??
       tripRulesRefusal(p, "sweep") ??
+      visitRulesRefusal(p, "sweep") ??
       travelRefusal(p, "sweep", sweep.features);
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },

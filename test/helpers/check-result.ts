@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { checkLoadRules, type LoadFieldsOfRequest } from "./check-loads.js";
 import { checkTripRules, type TripFieldsOfRequest } from "./check-trips.js";
+import { checkVisitRules, type VisitFieldsOfRequest } from "./check-visits.js";
 import type { PlainCvrpRequest } from "./requests.js";
 
 /**
@@ -47,6 +48,7 @@ const REASONS = new Set([
   "distance_limit",
   "working_hours_too_short",
   "stops_limit",
+  "same_vehicle_group",
   "no_feasible_insertion",
 ]);
 
@@ -70,7 +72,7 @@ function minutesOf(clock: string, base: number[]): number {
  * them, their absence otherwise.
  */
 export function checkDistanceResult(
-  request: PlainCvrpRequest & ConstraintRequestFields & Partial<LoadFieldsOfRequest> & TripFieldsOfRequest,
+  request: PlainCvrpRequest & ConstraintRequestFields & Partial<LoadFieldsOfRequest> & TripFieldsOfRequest & VisitFieldsOfRequest,
   result: PlainResult,
 ): void {
   const n = request.node_num;
@@ -157,6 +159,7 @@ export function checkDistanceResult(
     );
   }
   checkLoadRules(request, result);
+  checkVisitRules(request, result);
 }
 
 /**

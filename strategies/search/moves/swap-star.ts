@@ -294,6 +294,10 @@ export class SwapStar {
       bestAfter +=
         this.ls.candidates.listTimePrice(r1, this.host.scratch, new1) + this.ls.candidates.listTimePrice(r2, this.host.scratch2, new2);
       if (bestAfter >= before - EPS) return false;
+    } else if (this.ls.visits) {
+      // Chosen without the visit rules (route-visits.ts): their price is added before it is applied.
+      bestAfter += this.ls.visits.price(r1, this.host.scratch, new1, pen) + this.ls.visits.price(r2, this.host.scratch2, new2, pen);
+      if (bestAfter >= before - EPS) return false;
     }
     this.host.setRoute(r1, this.host.scratch, new1);
     this.host.setRoute(r2, this.host.scratch2, new2);
