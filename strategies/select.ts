@@ -28,6 +28,8 @@ export interface SelectionRule {
   lockedStops?: boolean;
   /** Match only problems with (true) or without (false) travel rules (constraints.md, third table); omitted: either. */
   travelRules?: boolean;
+  /** Match only problems with (true) or without (false) a balance term (balance); omitted: either. */
+  balance?: boolean;
   strategy: string;
 }
 
@@ -67,6 +69,8 @@ export const DEFAULT_SELECTION: readonly SelectionRule[] = [
   // Travel rules (duration matrices, profiles, time costs, open routes, several windows, breaks)
   // at any size the submission takes them at: only hgs's general search prices them.
   { maxCustomers: Number.POSITIVE_INFINITY, travelRules: true, strategy: "hgs" },
+  // Balanced workloads at any size: only hgs's general search prices the largest workload.
+  { maxCustomers: Number.POSITIVE_INFINITY, balance: true, strategy: "hgs" },
   // Several depots, mixed fleets, speeds or soft windows above 1,000 customers: decomposition
   // into sub-problems of whole routes searched by hgs (strategies/large); see the comment above.
   { maxCustomers: Number.POSITIVE_INFINITY, textbook: false, strategy: "large" },
@@ -105,8 +109,10 @@ export function selectStrategy(p: CompiledProblem, table: readonly SelectionRule
     if (rule.loadRules !== undefined && rule.loadRules !== (p.loads != null)) continue;
     if (rule.lockedStops !== undefined && rule.lockedStops !== (p.locks != null)) continue;
     if (rule.travelRules !== undefined && rule.travelRules !== (p.travel != null)) continue;
+    if (rule.balance !== undefined && rule.balance !== (p.balance != null)) continue;
     const strategy = findStrategy(rule.strategy);
     if (p.locks && !strategy.features.includes("locked_stops")) continue;
+    if (p.balance && !strategy.features.includes("balance")) continue;
     if (strategy.supports(p).ok) return strategy;
   }
   return findStrategy("clarke-wright");

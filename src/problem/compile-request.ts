@@ -1,6 +1,7 @@
 import { euclidean, type CompiledProblem, type TimeBlock } from "../../strategies/core/problem.js";
 import { compileLoadRules, compileServiceRules } from "./compile-constraints.js";
 import { compileLockedStops, compileReassignment } from "./compile-plan.js";
+import { compileBalance } from "./compile-balance.js";
 import { compileTravelRules } from "./compile-travel.js";
 import type { ConstraintFields } from "./constraint-fields.js";
 import { compileTripRules } from "./compile-trips.js";
@@ -106,6 +107,7 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
   const locks = compileLockedStops(constraintFields, n, m, isDepot);
   const reassignment = compileReassignment(constraintFields, n, isDepot);
   const travel = compileTravelRules({ ...constraintFields, objective: req.objective }, n, m, time, warnings);
+  const balance = compileBalance(req, time !== null);
 
   const [h, min, s] = req.base_start_time ?? [9, 0, 0];
   return {
@@ -129,6 +131,7 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
       ...(trips ? { trips } : {}),
       ...(locks ? { locks } : {}),
       ...(reassignment ? { reassignment } : {}),
+      ...(balance ? { balance } : {}),
       ...(travel ? { travel } : {}),
     },
     warnings,

@@ -2,6 +2,7 @@ import { checkRouteLoads } from "./evaluate-loads.js";
 import { evaluateTripRoute, isReloadStop } from "./evaluate-trips.js";
 import { keepsLocks } from "./evaluate-locks.js";
 import { reassignedCount } from "./evaluate-reassignment.js";
+import { balanceCost, routeWorkload } from "./evaluate-balance.js";
 import { routeRuleExcess, unservedFromSeen } from "./evaluate-rules.js";
 import { timeRoute } from "./schedule.js";
 import { returnsToEnd } from "./travel.js";
@@ -64,6 +65,8 @@ export interface SolutionScore {
   /** Optional customers left unserved, and the sum of their skip penalties (included in `cost`). */
   skipped: number[];
   skipPenaltyTotal: number;
+  /** With balance only: each vehicle's workload (0 when unused) and the balance term (included in `cost`). */
+  balance?: { workloads: number[]; cost: number };
   feasible: boolean;
 }
 
@@ -244,6 +247,11 @@ export function evaluateSolution(p: CompiledProblem, s: Solution, schedules?: Ro
   const missing = unserved.required;
   if ((missing.length > 0 && !p.rules?.allowUnassigned) || duplicated.length > 0) feasible = false;
   cost += unserved.skipPenaltyTotal;
+  // The largest workload is a term of the plan, in no route's cost.
+  const b = p.balance;
+  const workloads = b ? routes.map((score, v) => routeWorkload(p, b, v, s.routes[v] ?? [], score)) : null;
+  const balance = b && workloads ? { workloads, cost: balanceCost(b, workloads) } : null;
+  if (balance) cost += balance.cost;
   return {
     cost,
     distance,
@@ -254,6 +262,7 @@ export function evaluateSolution(p: CompiledProblem, s: Solution, schedules?: Ro
     duplicated,
     skipped: unserved.skipped,
     skipPenaltyTotal: unserved.skipPenaltyTotal,
+    ...(balance ? { balance } : {}),
     feasible,
   };
 }

@@ -72,7 +72,7 @@ export const exact: Strategy = {
   name: "exact",
   kind: "exact",
   // Its enumeration plans no reload stops and knows no release times.
-  features: STRATEGY_FEATURES.filter((f) => f !== "reloads" && f !== "release_times"),
+  features: STRATEGY_FEATURES.filter((f) => f !== "reloads" && f !== "release_times" && f !== "balance"),
   supports(p) {
     const refusal = denseMatrixRefusal(p, "exact") ?? tripRulesRefusal(p, "exact");
     if (refusal) return { ok: false, reason: refusal };

@@ -8,6 +8,7 @@ import { loadFieldIssues, READ_BY_LOAD_RULES } from "./load-fields.js";
 import { READ_BY_TRAVEL_RULES, travelFieldIssues } from "./travel-fields.js";
 import { READ_BY_TRIP_RULES, tripFieldIssues } from "./trip-fields.js";
 import { planFieldIssues, READ_BY_PLAN_RULES } from "./plan-fields.js";
+import { balanceFieldIssues, READ_BY_BALANCE_RULES } from "./balance-fields.js";
 
 /** Checks an URL for the callback target; null means acceptable. */
 export type CallbackUrlCheck = (url: string) => string | null;
@@ -34,6 +35,7 @@ export const READ_BY_CROSS_FIELD_RULES: ReadonlySet<string> = new Set([
   ...READ_BY_TRAVEL_RULES,
   ...READ_BY_TRIP_RULES,
   ...READ_BY_PLAN_RULES,
+  ...READ_BY_BALANCE_RULES,
 ]);
 
 /**
@@ -130,6 +132,7 @@ export function crossFieldIssues(req: SolveRequestInput, checkCallbackUrl: Callb
   travelFieldIssues(req, add);
   tripFieldIssues(req, add);
   planFieldIssues(req, add);
+  balanceFieldIssues(req, add);
 
   if (req.callback_url !== undefined) {
     const reason = checkCallbackUrl(req.callback_url);
