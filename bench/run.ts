@@ -37,6 +37,10 @@ if (process.argv[2] === "pipeline-partner") {
   await import("./pipeline-partner.js");
   process.exit(process.exitCode ?? 0);
 }
+if (process.argv[2] === "balance") {
+  await import("./balance.js");
+  process.exit(process.exitCode ?? 0);
+}
 if (process.argv[2] === "fairness") {
   await import("./fairness.js");
   process.exit(process.exitCode ?? 0);

@@ -27,3 +27,9 @@ export function balanceCost(b: Balance, workloads: ArrayLike<number>): number {
   for (let k = 0; k < workloads.length; k++) if (workloads[k]! > largest) largest = workloads[k]!;
   return b.costPerUnit * largest;
 }
+
+/** The refusal of a strategy whose search does not price the largest workload, for problems with balance; null without it. */
+export function balanceRefusal(p: CompiledProblem, strategy: string): string | null {
+  if (!p.balance) return null;
+  return `the ${strategy} strategy does not price balance (the largest route workload); use the hgs strategy`;
+}

@@ -22,6 +22,7 @@ import { bestLargeStart } from "./start.js";
 import { FleetSqueeze, fleetFloor } from "./squeeze.js";
 import { solverNow } from "../core/clock.js";
 import { windowAwareNeighbours } from "../decomposition/window-near.js";
+import { balanceRefusal } from "../core/evaluate-balance.js";
 
 /** Up to this size the whole problem goes to hgs at once (it has the matrix there). */
 const WHOLE_PROBLEM_CUSTOMERS = 300;
@@ -98,6 +99,7 @@ export const large: Strategy = {
       refusal(p) ??
       loadRulesRefusal(p, "large") ??
       lockedStopsRefusal(p, "large") ??
+      balanceRefusal(p, "large") ??
       tripRulesRefusal(p, "large") ??
       travelRefusal(p, "large", large.features);
     return reason ? { ok: false, reason: `the large strategy cannot take this request: ${reason}` } : { ok: true };
