@@ -7,13 +7,16 @@
  *    then worth `factor`% of the distance);
  *  - reference: cost_per_unit 100 x D0 / L0 and a longer limit, to find the shortest longest day
  *    it can (Lmin is the least longest day of all runs, an upper bound of the true one).
+ * With `--fleet used` (the default) the balanced and reference runs get as many vehicles as the
+ * unbalanced plan uses (the same drivers share the work out: the unbalanced plan stays feasible);
+ * with `--fleet free` the generated fleet, where a shorter longest day mostly means more vans.
  * The issue's bar: the balanced longest day at most 5% above Lmin, its distance at most 3% above D0.
  * The reference's own distance (Dref / D0) says what the shortest day costs.
  * Families: "gh" (Gehring-Homberger-like VRPTWs of 100 customers on a 100 x 100 square, bench/gh-like.ts,
  * every class and type in turn) and "x" (X-like CVRPs of 100 customers, bench/x-like-instance.ts,
  * given a working day: windows open all day, 10 minutes of service, travel minutes = distance).
  *
- * `npm run -s bench -- balance [--family gh|x] [--time S] [--reference-time S] [--factors F,G] [--count K] [--seed N] [--instance-seed N]`
+ * `npm run -s bench -- balance [--family gh|x] [--time S] [--reference-time S] [--factors F,G] [--fleet used|free] [--count K] [--seed N] [--instance-seed N]`
  */
 import { parseArgs } from "node:util";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
@@ -54,6 +57,19 @@ function solve(request: SolveRequestInput, name: string, seconds: number, seed: 
   return { distance: outcome.result.total_distance, longest: Math.max(0, ...days), routes: days.length };
 }
 
+/** The request with its first `count` vehicles only (they are alike in both families). */
+function usedFleet(request: SolveRequestInput, count: number): SolveRequestInput {
+  const first = <T>(list: T[] | undefined | null) => (list ? list.slice(0, count) : list);
+  return {
+    ...request,
+    vehicle_num: count,
+    start_nodes: first(request.start_nodes)!,
+    end_nodes: first(request.end_nodes)!,
+    vehicles_capacity: first(request.vehicles_capacity)!,
+    ...(request.vehicle_speeds ? { vehicle_speeds: first(request.vehicle_speeds)! } : {}),
+  };
+}
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
@@ -67,6 +83,7 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[2] === "bala
       time: { type: "string", default: "10" },
       "reference-time": { type: "string", default: "40" },
       factors: { type: "string", default: "1" },
+      fleet: { type: "string", default: "used" },
       count: { type: "string", default: "6" },
       seed: { type: "string", default: "1" },
       "instance-seed": { type: "string", default: "2026" },
@@ -77,7 +94,7 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[2] === "bala
   const factors = values.factors.split(",").map(Number);
   console.log(
     `balance: family ${family}, ${values.count} instances (instance seed ${values["instance-seed"]}), seed ${seed}, ` +
-      `${time} s (reference ${referenceTime} s), cost_per_unit factor x D0 / L0`,
+      `${time} s (reference ${referenceTime} s), cost_per_unit factor x D0 / L0, fleet ${values.fleet}`,
   );
   console.log("| instance | D0 | L0 | routes | Lmin | Dref / D0 | factor | L | L / Lmin | D / D0 | routes | both bars |");
   console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
@@ -91,7 +108,8 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[2] === "bala
       continue;
     }
     const unit = plain.distance / plain.longest;
-    const withBalance = (costPerUnit: number) => ({ ...request, balance: { measure: "duration" as const, cost_per_unit: costPerUnit } });
+    const fleet = values.fleet === "free" ? request : usedFleet(request, plain.routes);
+    const withBalance = (costPerUnit: number) => ({ ...fleet, balance: { measure: "duration" as const, cost_per_unit: costPerUnit } });
     const reference = solve(withBalance(100 * unit), name, referenceTime, seed);
     const balanced = factors.map((factor) => solve(withBalance(factor * unit), name, time, seed));
     if (!reference || balanced.some((b) => b === null)) {

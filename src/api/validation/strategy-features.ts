@@ -110,7 +110,9 @@ function balanceStrategyIssues(r: SolveRequestInput): ValidationIssue[] {
   return [
     {
       loc: ["body", "balance"],
-      msg: `balance (feature 'balance') is not supported yet: the pinned strategy '${pinned.name}' does not honour it; send the request without it or without the strategy`,
+      msg:
+        `balance (feature 'balance') is not supported yet: the pinned strategy '${pinned.name}' does not honour it; ` +
+        "send the request without it or without the strategy",
       type: "unsupported_feature",
     },
   ];
