@@ -10,7 +10,16 @@ import { LocalSearch } from "../../strategies/search/local-search.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { Routes } from "../../strategies/search/routes.js";
-import { fleetArb, fleetInstance, plainWarp, scratchRouteCost, type FleetOptions } from "./fleet-problems.js";
+import {
+  fleetArb,
+  fleetInstance,
+  plainWarp,
+  rulesPenaltyArb,
+  scratchCost,
+  scratchRouteCost,
+  withRules,
+  type FleetOptions,
+} from "./fleet-problems.js";
 import type { BalanceMeasure } from "./balance-problems.js";
 
 const penaltyArb = fc.record({
@@ -31,10 +40,11 @@ function scratchWorkload(p: CompiledProblem, v: number, route: number[], measure
   return p.time!.latePenaltyPerMin > 0 ? evaluateRoute(p, v, route).durationMin : plainWarp(p, v, route).duration;
 }
 
-/** The penalised cost of a plan from scratch: its routes' prices and the balance term. */
+/** The penalised cost of a plan from scratch: its routes' prices (rules included where the problem has them) and the balance term. */
 function scratchTotal(p: CompiledProblem, pen: Penalties, routes: number[][]): number {
   const b = p.balance!;
-  const routesCost = routes.reduce((sum, r, v) => sum + scratchRouteCost(p, v, pen, r), 0);
+  const routeCost = p.rules ? scratchCost : scratchRouteCost;
+  const routesCost = routes.reduce((sum, r, v) => sum + routeCost(p, v, pen, r), 0);
   const largest = Math.max(0, ...routes.map((r, v) => scratchWorkload(p, v, r, b.measure)));
   return routesCost + b.costPerUnit * largest;
 }
@@ -51,8 +61,22 @@ function checkEveryMove(p: CompiledProblem, pen: Penalties, seed: number): numbe
   const rs = new Routes(m);
   rs.penalties = pen;
   const routes: number[][] = Array.from({ length: m.routes }, () => []);
-  for (const c of rng.shuffle(Array.from(m.customers))) routes[rng.int(m.routes)]!.push(c);
+  const rules = p.rules;
+  for (const c of rng.shuffle(Array.from(m.customers))) {
+    // Under rules: some optional customers start unserved, the others on a vehicle with their skills.
+    if (rules && rules.skipPenalty[c]! !== Number.POSITIVE_INFINITY && rng.next() < 0.3) continue;
+    const allowed = routes.map((_, v) => v).filter((v) => !rules?.allowed || rules.allowed[v * p.nodeCount + c] === 1);
+    if (allowed.length > 0) routes[allowed[rng.int(allowed.length)]!]!.push(c);
+  }
   rs.loadRoutes(routes);
+  const routeCost = rules ? scratchCost : scratchRouteCost;
+  // What the search asks for the customers on no route (optional ones at their skip price).
+  const unserved = (plan: number[][]) => {
+    const served = new Set(plan.flat());
+    // A required customer no vehicle may serve stays out whatever the moves do: it counts on neither side.
+    const price = (c: number) => (served.has(c) || !Number.isFinite(m.skipPrice![c]!) ? 0 : m.skipPrice![c]!);
+    return Array.from(m.customers).reduce((sum, c) => sum + price(c), 0);
+  };
   let before = rs.routes();
   let total = scratchTotal(p, pen, before);
   expect(rs.totalCost()).to.be.closeTo(total, 1e-6 * Math.max(1, total));
@@ -62,14 +86,17 @@ function checkEveryMove(p: CompiledProblem, pen: Penalties, seed: number): numbe
     moves++;
     const now = rs.routes();
     const after = scratchTotal(p, pen, now);
-    const old = scratchRouteCost(p, ra, pen, before[ra]!) + (rb >= 0 ? scratchRouteCost(p, rb, pen, before[rb]!) : 0);
+    // Whether the move improves counts the skip prices of the customers it serves or leaves out.
+    if (rules) expect(after + unserved(now)).to.be.lessThan(total + unserved(before));
+    const old = routeCost(p, ra, pen, before[ra]!) + (rb >= 0 ? routeCost(p, rb, pen, before[rb]!) : 0);
     expect(predicted - old, `move on routes ${ra}, ${rb}`).to.be.closeTo(after - total, 1e-6 * Math.max(1, Math.abs(after)));
-    expect(after).to.be.lessThan(total);
-    expect(rs.totalCost()).to.be.closeTo(after, 1e-6 * Math.max(1, after));
+    if (!rules) expect(after).to.be.lessThan(total);
+    if (!rules) expect(rs.totalCost()).to.be.closeTo(after, 1e-6 * Math.max(1, after));
     total = after;
     before = now;
   };
   ls.run(rng);
+  if (rules) return moves;
   const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
   expect(sorted(rs.routes().flat())).to.deep.equal(sorted(Array.from(m.customers)));
   ls.onCommit = null;
@@ -111,6 +138,24 @@ describe("balance in the general search: every move prices the largest workload 
   it("prices the longest working day under hard and soft windows", () => {
     expect(pricingProperty("hard", "duration", 40, 70)).to.be.greaterThan(100);
     expect(pricingProperty("soft", "duration", 30, 71)).to.be.greaterThan(100);
+  });
+
+  it("prices the largest workload in the moves of optional stops, skills, shifts and route caps", () => {
+    let moves = 0;
+    fc.assert(
+      fc.property(
+        fc.oneof(fleetArb("none", 12), fleetArb("hard", 12)),
+        rulesPenaltyArb,
+        fc.constantFrom("stops", "distance"),
+        fc.double({ min: 0.05, max: 20, noNaN: true }),
+        (o, pen, measure, costPerUnit) => {
+          const req = { ...withRules(fleetInstance(o), o.seed, false), balance: { measure, cost_per_unit: costPerUnit } };
+          moves += checkEveryMove(compileRequest(req as SolveRequestInput).problem, pen, o.seed);
+        },
+      ),
+      { numRuns: 60, seed: 72 },
+    );
+    expect(moves).to.be.greaterThan(100);
   });
 
   it("takes a move that shortens the longest route at equal distance", () => {
