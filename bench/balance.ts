@@ -16,7 +16,8 @@
  * every class and type in turn) and "x" (X-like CVRPs of 100 customers, bench/x-like-instance.ts,
  * given a working day: windows open all day, 10 minutes of service, travel minutes = distance).
  *
- * `npm run -s bench -- balance [--family gh|x] [--time S] [--reference-time S] [--factors F,G] [--fleet used|free] [--count K] [--seed N] [--instance-seed N]`
+ * `npm run -s bench -- balance [--family gh|x] [--time S] [--reference-time S] [--factors F,G] [--fleet used|free]`
+ * `[--count K] [--seed N] [--instance-seed N]`
  */
 import { parseArgs } from "node:util";
 import type { SolveRequestInput } from "../src/problem/request-types.js";

@@ -505,7 +505,7 @@ export interface components {
              */
             reassignment_cost?: number;
             /**
-             * @description Extension (balanced workloads): the objective gains `cost_per_unit` x the largest `measure` over the used routes (the longest working day, the most stops, the longest distance), so a plan that evens the work out wins when the saving pays for it. The result gives that term apart in `balance_cost` (included in `total_cost`, in no route's `cost`) and each route's workload in `route_details[*].balance_measure`. Absent: no route's workload is priced.
+             * @description Extension (balanced workloads): the objective gains `cost_per_unit` x the largest `measure` over the used routes (the longest working day, the most stops, the longest distance), so a plan that evens the work out wins when the saving pays for it. The result gives that term apart in `balance_cost` (included in `total_cost`, in no route's `cost`) and each route's workload in `route_details[*].balance_measure`. Not yet together with several trips (`vehicle_reload_nodes`, `node_release_times`): refused with 422 `unsupported_feature`. Absent: no route's workload is priced.
              * @example {
              *       "measure": "duration",
              *       "cost_per_unit": 2

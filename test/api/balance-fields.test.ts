@@ -87,4 +87,15 @@ describe("validation of balance (422 messages and loc)", () => {
     ]);
     expect(issuesOf(base({ balance: { measure: "stops", cost_per_unit: 1 }, strategy: "hgs" }))).to.deep.equal([]);
   });
+
+  it("refuses balance together with several trips, whose search does not price it", () => {
+    const trips = { balance: { measure: "stops", cost_per_unit: 1 }, vehicle_reload_nodes: [[0], [0]] };
+    expect(issuesOf(base(trips))).to.deep.equal([
+      {
+        loc: "body.vehicle_reload_nodes",
+        msg: "vehicle_reload_nodes together with balance is not supported yet; send the request without one of them",
+        type: "unsupported_feature",
+      },
+    ]);
+  });
 });

@@ -88,7 +88,8 @@ function tripCombinationIssues(r: SolveRequestInput, travel: readonly TravelFeat
       ? "node_release_times"
       : null;
   if (field === null) return [];
-  const others = travel.map((f) => FIELD_OF[f]);
+  // The trips' search on reload copies does not price the balance term either.
+  const others = [...travel.map((f) => FIELD_OF[f]), ...(req.balance ? ["balance"] : [])];
   if (others.length === 0) return [];
   return [
     {
