@@ -52,6 +52,10 @@ if (process.argv[2] === "traffic") {
   await import("./traffic.js");
   process.exit(process.exitCode ?? 0);
 }
+if (process.argv[2] === "balance") {
+  await import("./balance.js");
+  process.exit(process.exitCode ?? 0);
+}
 if (process.argv[2] === "fairness") {
   await import("./fairness.js");
   process.exit(process.exitCode ?? 0);

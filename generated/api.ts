@@ -576,6 +576,22 @@ export interface components {
              * @example 25
              */
             reassignment_cost?: number;
+            /**
+             * @description Extension (balanced workloads): the objective gains `cost_per_unit` x the largest `measure` over the used routes (the longest working day, the most stops, the longest distance), so a plan that evens the work out wins when the saving pays for it. The result gives that term apart in `balance_cost` (included in `total_cost`, in no route's `cost`) and each route's workload in `route_details[*].balance_measure`. Not yet together with several trips (`vehicle_reload_nodes`, `node_release_times`): refused with 422 `unsupported_feature`. Absent: no route's workload is priced.
+             * @example {
+             *       "measure": "duration",
+             *       "cost_per_unit": 2
+             *     }
+             */
+            balance?: {
+                /**
+                 * @description What a route's workload is: `duration`, its working minutes from leaving its start node to reaching its end node, waiting included (as `max_working_hours` counts them; needs the time dimension, 422 otherwise); `stops`, the customers it serves; `distance`, the distance it drives.
+                 * @enum {string}
+                 */
+                measure: "duration" | "stops" | "distance";
+                /** @description The price of one unit of the largest workload (a minute, a stop, a distance unit), in the units of the objective. */
+                cost_per_unit: number;
+            };
         };
         /**
          * @description Machine-readable error code. Spec codes on 429: rate_limit_exceeded, service_busy, monthly_quota_exceeded; the others are extensions: malformed_json (400), plan_limit_exceeded (400), missing_credentials / invalid_credentials / invalid_proxy_secret (401), api_access_not_in_plan / forbidden (403), not_found (404), method_not_allowed (405), task_finished (409, cancelling a task that already ended), payload_too_large (413), unsupported_media_type (415), validation_failed (422), internal_error (500), service_unavailable (503), and on failed tasks no_feasible_solution / strategy_declined (a pinned strategy declined the problem) / task_failed / cancelled. Also extensions: idempotency_key_in_use (409, a submit with the same Idempotency-Key is still being admitted), task_not_finished (409, deleting a result that is still queued or solving).
@@ -607,7 +623,7 @@ export interface components {
             success: true;
             /** @description Solver-level error; null on success. */
             error: null;
-            /** @description The objective value: total distance or total cost depending on `objective`, lateness penalty included, and (extension) the skip penalties of the optional customers left out (`skip_penalty_total`). */
+            /** @description The objective value: total distance or total cost depending on `objective`, lateness penalty included, and (extension) the skip penalties of the optional customers left out (`skip_penalty_total`) and the balance term (`balance_cost`). */
             total_cost: number;
             /** @description Key = vehicle label; value = node indices from start node to end node. With `vehicle_reload_nodes` (extension) a route may hold a reload stop between customers: that depot's index. */
             routes: {
@@ -681,6 +697,8 @@ export interface components {
             reassigned_stops?: components["schemas"]["ReassignedStop"][];
             /** @description Extension (re-planning): `reassignment_cost` times the number of `reassigned_stops`, already included in the `cost` of the routes that serve them and so in `total_cost`. Present exactly when `reassigned_stops` is. */
             reassignment_cost_total?: number;
+            /** @description Extension (balanced workloads): `balance.cost_per_unit` x the largest `route_details[*].balance_measure` (0 without used routes), included in `total_cost` and in no route's `cost` (so `total_cost` = the sum of `route_details[*].cost` + `skip_penalty_total` + `balance_cost`). Present exactly when the request gives `balance`. */
+            balance_cost?: number;
         };
         AcceptedResult: {
             /** @constant */
@@ -1188,7 +1206,7 @@ export interface components {
         };
         /**
          * RouteDetail
-         * @description Extension: the cost and schedule of one used vehicle's route, from the same evaluator that computes `total_cost`. `cost` = `fixed_cost` + `distance_cost` + `lateness_penalty` (+ `time_cost` and `reassignment_cost` when present), and the `cost` of all routes adds up to `total_cost` (less `skip_penalty_total` when the result has one). Under `min_total_distance` the fixed cost is 0 and the distance cost is the distance. Minutes are null when the time dimension is off.
+         * @description Extension: the cost and schedule of one used vehicle's route, from the same evaluator that computes `total_cost`. `cost` = `fixed_cost` + `distance_cost` + `lateness_penalty` (+ `time_cost` and `reassignment_cost` when present), and the `cost` of all routes adds up to `total_cost` (less `skip_penalty_total` and `balance_cost` when the result has them). Under `min_total_distance` the fixed cost is 0 and the distance cost is the distance. Minutes are null when the time dimension is off.
          */
         RouteDetail: {
             /** @description Route distance (as in `distances`). */
@@ -1251,6 +1269,8 @@ export interface components {
                 /** @description The largest release time of the trip's customers; null without `node_release_times`. */
                 release_minutes?: number | null;
             }[];
+            /** @description Extension (balanced workloads): the route's workload in the request's `balance.measure` (working minutes, customers served or distance); the largest of them, times `balance.cost_per_unit`, is the result's `balance_cost`. Present when the request gives `balance`. */
+            balance_measure?: number;
         };
         /**
          * Rejection
@@ -1303,8 +1323,8 @@ export interface components {
              * @enum {string}
              */
             kind: "construction" | "search" | "exact";
-            /** @description The request features the strategy takes: `capacities` (one depot, node_positions, demands and capacities: every strategy), `distance_matrix` (a matrix without node_positions), `time_windows` (node_time_windows, service times, speeds), `multiple_depots` (start and end nodes differing by vehicle), `mixed_fleet` (min_total_cost with vehicle costs and capacities differing by vehicle), `optional_stops` (node_skip_penalties, allow_unassigned), `skills`, `shifts` (vehicle_time_windows), `route_limits` (vehicle_max_distance, vehicle_max_working_hours, vehicle_max_stops), `pickups` (node_pickups), `backhauls` (pickups_after_deliveries), `shipments`, `extra_dimensions` (node_extra_demands, vehicles_extra_capacity), `locked_stops` (vehicle_locked_stops: every operator keeps the locked stops in place; `initial_routes` alone needs no feature, since every answer is checked against the given plan), `duration_matrix`, `profiles` (vehicle_profiles: vehicles on their own travel minutes), `profile_distances` (a vehicle's profile with its own distance_matrix), `time_costs` (vehicle_unit_time_costs), `open_routes` (vehicle_return_to_end false), `several_windows` (node_time_window_sets), `breaks` (vehicle_breaks), `traffic` (time_dependent_durations), `reloads` (vehicle_reload_nodes, vehicle_max_reloads), `release_times` (node_release_times). A request using a feature missing here, pinned to the strategy, fails with `strategy_declined` (for the eight travel features it is refused at submission with a 422 `unsupported_feature`, as is such a request that no loaded strategy other than an exact one claims); the strategy may also decline a problem for its size. */
-            supports: ("capacities" | "distance_matrix" | "time_windows" | "multiple_depots" | "mixed_fleet" | "optional_stops" | "skills" | "shifts" | "route_limits" | "pickups" | "backhauls" | "shipments" | "extra_dimensions" | "locked_stops" | "duration_matrix" | "profiles" | "profile_distances" | "time_costs" | "open_routes" | "several_windows" | "breaks" | "traffic" | "reloads" | "release_times")[];
+            /** @description The request features the strategy takes: `capacities` (one depot, node_positions, demands and capacities: every strategy), `distance_matrix` (a matrix without node_positions), `time_windows` (node_time_windows, service times, speeds), `multiple_depots` (start and end nodes differing by vehicle), `mixed_fleet` (min_total_cost with vehicle costs and capacities differing by vehicle), `optional_stops` (node_skip_penalties, allow_unassigned), `skills`, `shifts` (vehicle_time_windows), `route_limits` (vehicle_max_distance, vehicle_max_working_hours, vehicle_max_stops), `pickups` (node_pickups), `backhauls` (pickups_after_deliveries), `shipments`, `extra_dimensions` (node_extra_demands, vehicles_extra_capacity), `locked_stops` (vehicle_locked_stops: every operator keeps the locked stops in place; `initial_routes` alone needs no feature, since every answer is checked against the given plan), `balance` (balance: the search prices the largest route workload), `duration_matrix`, `profiles` (vehicle_profiles: vehicles on their own travel minutes), `profile_distances` (a vehicle's profile with its own distance_matrix), `time_costs` (vehicle_unit_time_costs), `open_routes` (vehicle_return_to_end false), `several_windows` (node_time_window_sets), `breaks` (vehicle_breaks), `traffic` (time_dependent_durations), `reloads` (vehicle_reload_nodes, vehicle_max_reloads), `release_times` (node_release_times). A request using a feature missing here, pinned to the strategy, fails with `strategy_declined` (for the eight travel features and `balance` it is refused at submission with a 422 `unsupported_feature`, as is such a request that no loaded strategy other than an exact one claims); the strategy may also decline a problem for its size. */
+            supports: ("capacities" | "distance_matrix" | "time_windows" | "multiple_depots" | "mixed_fleet" | "optional_stops" | "skills" | "shifts" | "route_limits" | "pickups" | "backhauls" | "shipments" | "extra_dimensions" | "locked_stops" | "balance" | "duration_matrix" | "profiles" | "profile_distances" | "time_costs" | "open_routes" | "several_windows" | "breaks" | "traffic" | "reloads" | "release_times")[];
         };
         /**
          * StrategyListEnvelope

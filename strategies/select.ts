@@ -30,6 +30,8 @@ export interface SelectionRule {
   travelRules?: boolean;
   /** Match only problems with (true) or without (false) ride-time limits, incompatible goods or same-vehicle groups; omitted: either. */
   visitRules?: boolean;
+  /** Match only problems with (true) or without (false) a balance term (balance); omitted: either. */
+  balance?: boolean;
   strategy: string;
 }
 
@@ -72,6 +74,8 @@ export const DEFAULT_SELECTION: readonly SelectionRule[] = [
   // Ride-time limits, incompatible goods and same-vehicle groups at any size: only hgs's general
   // search prices them (search/route-visits.ts).
   { maxCustomers: Number.POSITIVE_INFINITY, visitRules: true, strategy: "hgs" },
+  // Balanced workloads at any size: only hgs's general search prices the largest workload.
+  { maxCustomers: Number.POSITIVE_INFINITY, balance: true, strategy: "hgs" },
   // Several depots, mixed fleets, speeds or soft windows above 1,000 customers: decomposition
   // into sub-problems of whole routes searched by hgs (strategies/large); see the comment above.
   { maxCustomers: Number.POSITIVE_INFINITY, textbook: false, strategy: "large" },
@@ -111,8 +115,10 @@ export function selectStrategy(p: CompiledProblem, table: readonly SelectionRule
     if (rule.lockedStops !== undefined && rule.lockedStops !== (p.locks != null)) continue;
     if (rule.travelRules !== undefined && rule.travelRules !== (p.travel != null)) continue;
     if (rule.visitRules !== undefined && rule.visitRules !== (p.visits != null)) continue;
+    if (rule.balance !== undefined && rule.balance !== (p.balance != null)) continue;
     const strategy = findStrategy(rule.strategy);
     if (p.locks && !strategy.features.includes("locked_stops")) continue;
+    if (p.balance && !strategy.features.includes("balance")) continue;
     if (strategy.supports(p).ok) return strategy;
   }
   return findStrategy("clarke-wright");

@@ -256,6 +256,8 @@ export function perVehicleSettings(m: ProblemData, override: SettingsOverride = 
 }
 
 function setPartitioning(m: ProblemData, optedIn: readonly PoolFamily[]): boolean {
+  // A set partition sums route prices; the balance term is the plan's largest workload, no sum.
+  if (m.p.balance) return false;
   // Re-plans priced by a reassignment cost: each vehicle is its own group of the pool
   // (search/pool/route-pool.ts PoolGroups), so a route keeps its vehicle's price.
   if (m.reassignment !== null) return true;

@@ -61,6 +61,7 @@ export const nearestNeighbour = {
     if (p.locks) return { ok: false, reason: "nearest-neighbour does not keep locked stops" };
     if (p.travel) return { ok: false, reason: "nearest-neighbour does not handle travel profiles or open routes" };
     if (p.trips) return { ok: false, reason: "nearest-neighbour does not plan reload stops" };
+    if (p.balance) return { ok: false, reason: "nearest-neighbour does not price balanced workloads" };
     return { ok: true };
   },
   solve,

@@ -38,6 +38,8 @@ export interface CompiledProblem {
   trips?: object | null;
   /** Stops locked at the head of routes (vehicle_locked_stops); absent or null when none is. */
   locks?: object | null;
+  /** The price of the largest route workload (balance); absent or null without it. */
+  balance?: object | null;
   /** Travel times, profiles, cost per hour, several windows, breaks, open routes; absent or null when none is used. */
   travel?: object | null;
 }
@@ -76,6 +78,7 @@ export type StrategyFeature =
   | "shipments"
   | "extra_dimensions"
   | "locked_stops"
+  | "balance"
   | "duration_matrix"
   | "profiles"
   | "profile_distances"

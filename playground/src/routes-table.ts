@@ -7,6 +7,9 @@ const num = (x: number, digits = 1) => x.toLocaleString("en-US", { maximumFracti
 /** The route list: one row per used vehicle, the totals, and the result's own summary figures. */
 export function renderRoutesTable(table: HTMLTableElement, summary: HTMLElement, plan: PlanView, result: SolvedResult, base: number): void {
   const trips = plan.vehicles.some((v) => v.trips > 1);
+  // Balanced workloads: each route's workload in the request's measure, last, only when the result has the term.
+  const balanced = result.balance_cost !== undefined;
+  const workload = (label: string) => result.route_details?.[label]?.balance_measure ?? 0;
   const head = [
     "Vehicle",
     "Stops",
@@ -15,6 +18,7 @@ export function renderRoutesTable(table: HTMLTableElement, summary: HTMLElement,
     "Cost",
     "Load / capacity",
     ...(plan.timed ? ["Departs", "Returns", "Late (min)"] : []),
+    ...(balanced ? ["Workload"] : []),
   ];
   const rows = plan.vehicles.map((v) => [
     v.label,
@@ -26,6 +30,7 @@ export function renderRoutesTable(table: HTMLTableElement, summary: HTMLElement,
     ...(plan.timed
       ? [v.depart === null ? "" : minutesToClock(v.depart, base), v.finish === null ? "" : minutesToClock(v.finish, base), num(v.lateness)]
       : []),
+    ...(balanced ? [num(workload(v.label))] : []),
   ]);
   const totals = [
     "Total",
@@ -35,6 +40,7 @@ export function renderRoutesTable(table: HTMLTableElement, summary: HTMLElement,
     num(plan.totals.cost, 2),
     String(plan.totals.load),
     ...(plan.timed ? ["", "", num(plan.totals.lateness)] : []),
+    ...(balanced ? [`largest ${num(Math.max(0, ...plan.vehicles.map((v) => workload(v.label))))}`] : []),
   ];
   table.replaceChildren();
   const thead = table.createTHead().insertRow();
@@ -64,6 +70,7 @@ export function renderRoutesTable(table: HTMLTableElement, summary: HTMLElement,
     ["Strategy", result.strategy ?? "(not reported)"],
     ["Solve time", `${num(result.time, 2)} s`],
   ];
+  if (balanced) facts.push(["Balance term", num(result.balance_cost!, 2)]);
   if (result.lateness_minutes)
     facts.push(["Lateness", `${num(result.lateness_minutes)} min (penalty ${num(result.lateness_penalty ?? 0, 2)})`]);
   summary.replaceChildren(

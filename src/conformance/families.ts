@@ -131,6 +131,10 @@ export function familyRequest(feature: StrategyFeature): SolveRequestInput {
       r.initial_routes = [[5, 3], [1]];
       r.vehicle_locked_stops = [1, 1];
       break;
+    case "balance":
+      // A price per stop of the busiest route that pays for splitting the five stops between both vehicles.
+      r.balance = { measure: "stops", cost_per_unit: 1000 };
+      break;
     default:
       travelFamily(r, feature);
   }
@@ -188,6 +192,7 @@ export function requestFeatures(r: SolveRequestInput): StrategyFeature[] {
     "locked_stops",
     has(req.vehicle_locked_stops, (v) => typeof v === "number" && v > 0),
   );
+  add("balance", req.balance != null);
   found.push(...travelFeaturesOf(r));
   return found;
 }

@@ -1,6 +1,7 @@
 import { euclidean, type CompiledProblem, type TimeBlock } from "../../strategies/core/problem.js";
 import { compileLoadRules, compileServiceRules } from "./compile-constraints.js";
 import { compileLockedStops, compileReassignment } from "./compile-plan.js";
+import { compileBalance } from "./compile-balance.js";
 import { compileTravelRules } from "./compile-travel.js";
 import type { ConstraintFields } from "./constraint-fields.js";
 import { pricedByCost } from "./objective-pricing.js";
@@ -109,6 +110,7 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
   const reassignment = compileReassignment(constraintFields, n, isDepot);
   const travel = compileTravelRules({ ...constraintFields, objective: req.objective }, n, m, time, warnings);
   const visits = compileVisitRules(constraintFields, n);
+  const balance = compileBalance(req, time !== null);
 
   const [h, min, s] = req.base_start_time ?? [9, 0, 0];
   return {
@@ -132,6 +134,7 @@ export function compileRequest(req: SolveRequestInput, options: { withDistances?
       ...(trips ? { trips } : {}),
       ...(locks ? { locks } : {}),
       ...(reassignment ? { reassignment } : {}),
+      ...(balance ? { balance } : {}),
       ...(travel ? { travel } : {}),
       ...(req.objective === "min_vehicles" ? { minVehicles: true } : {}),
       ...(visits ? { visits } : {}),

@@ -4,6 +4,7 @@ import type { SolutionScore } from "../../strategies/core/evaluator.js";
 import { hasBreaks, type CompiledProblem, type Solution } from "../../strategies/core/problem.js";
 import { loadResultFields, type LoadResultField } from "./load-result.js";
 import { reassignmentFields } from "./reassigned-stops.js";
+import { balanceFields, balanceMeasureOf } from "./balance-result.js";
 import { routeDetail, type RouteDetail } from "./route-details.js";
 import { skipPenaltyTotal } from "./route-rules.js";
 import { anyMayBeUnassigned } from "./service-diagnostics.js";
@@ -12,7 +13,7 @@ import { vehicleLabel, withoutDust } from "./message-numbers.js";
 
 type Infeasibility = components["schemas"]["Infeasibility"];
 type OnlyWhenUsed =
-  "stopped" | "unassigned" | "skip_penalty_total" | "vehicles_used" | "breaks" | "reassigned_stops" | "reassignment_cost_total";
+  "stopped" | "unassigned" | "skip_penalty_total" | "vehicles_used" | "breaks" | "reassigned_stops" | "reassignment_cost_total" | "balance_cost";
 
 /**
  * The solved result object exactly as the OpenAPI document's generated `SolvedResult`, with every
@@ -78,6 +79,7 @@ export function formatAnswer(p: CompiledProblem, answer: AnswerEvaluation, meta:
     distances.push(withoutDust(evaluated.score.distance));
     routeDetails[label] = routeDetail(p, evaluated);
     if (p.reassignment) routeDetails[label].reassignment_cost = withoutDust(costs.reassignment);
+    if (p.balance) routeDetails[label].balance_measure = balanceMeasureOf(p, answer, v)!;
     if (p.time) {
       timeWindows[label] = schedule.arrive.map((a, i) => [
         clockTime(meta.baseStartSeconds, a),
@@ -106,7 +108,7 @@ export function formatAnswer(p: CompiledProblem, answer: AnswerEvaluation, meta:
     status: "solved",
     success: true,
     error: null,
-    total_cost: withoutDust(p.rules ? routesCost + skipped : score.cost),
+    total_cost: withoutDust(p.rules ? routesCost + skipped + (score.balance?.cost ?? 0) : score.cost),
     routes,
     distances,
     loads,
@@ -125,6 +127,7 @@ export function formatAnswer(p: CompiledProblem, answer: AnswerEvaluation, meta:
     ...extensions,
     ...loadResultFields(p, answer),
     ...reassignmentFields(p, answer),
+    ...balanceFields(p, answer),
     ...(hasBreaks(p) ? { breaks } : {}),
     ...(p.minVehicles ? { vehicles_used: Object.keys(routes).length } : {}),
   };

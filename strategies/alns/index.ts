@@ -20,6 +20,7 @@ import { WorkspaceSearch } from "../ils/workspace-search.js";
 import { priceRange, timeReference } from "../core/penalty-scale.js";
 import { evaluateSolution } from "../core/evaluator.js";
 import { solverNow } from "../core/clock.js";
+import { balanceRefusal } from "../core/evaluate-balance.js";
 
 const REPAIRS: readonly { name: string; k: number; noise: number }[] = [
   { name: "greedy", k: 1, noise: 0 },
@@ -123,6 +124,7 @@ export const alns: Strategy = {
       rulesRefusal(p, "alns") ??
       loadRulesRefusal(p, "alns") ??
       lockedStopsRefusal(p, "alns") ??
+      balanceRefusal(p, "alns") ??
       tripRulesRefusal(p, "alns") ??
       visitRulesRefusal(p, "alns") ??
       travelRefusal(p, "alns", alns.features);

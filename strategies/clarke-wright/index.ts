@@ -15,6 +15,7 @@ import {
 import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
 import { Workspace } from "../core/workspace.js";
+import { balanceRefusal } from "../core/evaluate-balance.js";
 
 /**
  * Parallel Clarke-Wright savings, adapted: savings against the first vehicle's depot on a
@@ -103,6 +104,7 @@ export const clarkeWright: Strategy = {
       rulesRefusal(p, "clarke-wright") ??
       loadRulesRefusal(p, "clarke-wright") ??
       lockedStopsRefusal(p, "clarke-wright") ??
+      balanceRefusal(p, "clarke-wright") ??
       tripRulesRefusal(p, "clarke-wright") ??
       visitRulesRefusal(p, "clarke-wright") ??
       travelRefusal(p, "clarke-wright", clarkeWright.features);

@@ -3,6 +3,7 @@ import { evaluateTripRoute, isReloadStop } from "./evaluate-trips.js";
 import { conflictingLegs, groupBreaches, rideExcess } from "./evaluate-visits.js";
 import { keepsLocks } from "./evaluate-locks.js";
 import { reassignedCount } from "./evaluate-reassignment.js";
+import { balanceCost, routeWorkload } from "./evaluate-balance.js";
 import { routeRuleExcess, unservedFromSeen } from "./evaluate-rules.js";
 import { timeRoute } from "./schedule.js";
 import { returnsToEnd } from "./travel.js";
@@ -73,6 +74,8 @@ export interface SolutionScore {
   skipPenaltyTotal: number;
   /** With same-vehicle groups only: the groups split over vehicles or served in part (infeasible). */
   splitGroups?: number[];
+  /** With balance only: each vehicle's workload (0 when unused) and the balance term (included in `cost`). */
+  balance?: { workloads: number[]; cost: number };
   feasible: boolean;
 }
 
@@ -266,6 +269,11 @@ export function evaluateSolution(p: CompiledProblem, s: Solution, schedules?: Ro
   cost += unserved.skipPenaltyTotal;
   const splitGroups = p.visits?.groupOf ? groupBreaches(p, s).map((b) => b.group) : undefined;
   if (splitGroups && splitGroups.length > 0) feasible = false;
+  // The largest workload is a term of the plan, in no route's cost.
+  const b = p.balance;
+  const workloads = b ? routes.map((score, v) => routeWorkload(p, b, v, s.routes[v] ?? [], score)) : null;
+  const balance = b && workloads ? { workloads, cost: balanceCost(b, workloads) } : null;
+  if (balance) cost += balance.cost;
   return {
     ...(splitGroups ? { splitGroups } : {}),
     cost,
@@ -277,6 +285,7 @@ export function evaluateSolution(p: CompiledProblem, s: Solution, schedules?: Ro
     duplicated,
     skipped: unserved.skipped,
     skipPenaltyTotal: unserved.skipPenaltyTotal,
+    ...(balance ? { balance } : {}),
     feasible,
   };
 }

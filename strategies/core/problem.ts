@@ -62,6 +62,11 @@ export interface CompiledProblem {
    */
   reassignment?: Reassignment | null;
   /**
+   * Balanced workloads (balance): the objective gains a price per unit of the largest route
+   * workload. Absent or null without it: no route's workload is priced.
+   */
+  balance?: Balance | null;
+  /**
    * Travel times, profiles, cost per hour, several windows, breaks and open routes (constraints.md,
    * third table; see travel.ts). Absent or null when the request uses none of them: travel minutes
    * are then distance / speed and every route returns to its end node, exactly as before.
@@ -109,6 +114,16 @@ export interface LockedStops {
 }
 
 /** The vehicle each stop of the given plan was on, and the price of serving it on another one. */
+/** What a route's workload is: its working minutes, its customers or its distance. */
+export type BalanceMeasure = "duration" | "stops" | "distance";
+
+/** The balance term: costPerUnit x the largest workload over the used routes. */
+export interface Balance {
+  measure: BalanceMeasure;
+  /** > 0. */
+  costPerUnit: number;
+}
+
 export interface Reassignment {
   /** Per node: its vehicle in the given plan, -1 when it was on none (or is a depot). */
   home: Int32Array;

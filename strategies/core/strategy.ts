@@ -25,6 +25,7 @@ export const STRATEGY_FEATURES = [
   "reloads",
   "release_times",
   "locked_stops",
+  "balance",
   "duration_matrix",
   "profiles",
   "profile_distances",

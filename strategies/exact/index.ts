@@ -3,6 +3,7 @@ import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { keepsLocks } from "../core/evaluate-locks.js";
 import { groupsKept } from "../core/evaluate-visits.js";
 import { evaluateRoute } from "../core/evaluator.js";
+import { routeWorkload } from "../core/evaluate-balance.js";
 import { denseMatrixRefusal, emptySolution, tripRulesRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import { STRATEGY_FEATURES, type Strategy } from "../core/strategy.js";
 
@@ -158,6 +159,9 @@ class Enumeration {
     const scoreCuts = (): void => {
       let cost = penalty;
       const bound = requiredOut < this.bestRequiredOut ? Number.POSITIVE_INFINITY : this.bestCost;
+      // The balance term is never negative: the routes' sum bounds the plan's cost from below.
+      const balance = p.balance;
+      let largest = 0;
       let from = 0;
       for (let v = 0; v < k; v++) {
         const to = cuts[v]!;
@@ -166,12 +170,14 @@ class Enumeration {
           if (!score.feasible) return;
           cost += score.cost;
           if (cost >= bound) return;
+          if (balance) largest = Math.max(largest, routeWorkload(p, balance, v, order.subarray(from, to), score));
         } else if (!keepsLocks(p, v, order, 0)) {
           // An empty route is never scored, but a vehicle with locked stops may not be left empty.
           return;
         }
         from = to;
       }
+      if (balance) cost += balance.costPerUnit * largest;
       // Every route empty (every served customer left out): the penalties alone must still beat the best.
       if (cost >= bound) return;
       if (p.visits?.groupOf && !this.keepsGroups(order, cuts)) return;

@@ -79,6 +79,8 @@ export const hgs: Strategy = {
     // Locked stops and the reassignment cost are rules of the general search's route model
     // (search/route-locks.ts, search/route-reassignment.ts).
     if (p.locks || p.reassignment) return iteratedLocalSearch(p, budget, initial);
+    // The largest workload is priced by the general search's route model (search/route-balance.ts).
+    if (p.balance) return iteratedLocalSearch(p, budget, initial);
     const outcome = buildModel(p);
     if (!outcome.ok) {
       // Backhauls on a textbook fleet: the textbook iterated search on PyVRP's transformation

@@ -183,7 +183,9 @@ function insertionDelta(rs: Routes, c: number, r: number, j: number): number {
     .add(r, 1, j)
     .node(c)
     .add(r, j + 1, rs.length[r]!);
-  return rs.candidates.price(r, pieces) - rs.cost[r]!;
+  const delta = rs.candidates.price(r, pieces) - rs.cost[r]!;
+  // With balance, a stop on the longest route also raises the largest workload.
+  return rs.balance ? delta + rs.balance.delta(r, rs.balance.workloadOf(r, pieces), -1, 0) : delta;
 }
 
 /**

@@ -38,6 +38,8 @@ export function snapshot(rs: Routes): Snapshot {
     distanceExcess += rs.distanceExcess[r]!;
     stopsExcess += rs.stopsExcess[r]!;
   }
+  // The balance term is the plan's, in no route's objective.
+  if (rs.balance) objective += rs.balance.term();
   const unserved = unservedPrice(rs);
   const away = rs.reassignment ? rs.reassignment.awayTotal() : 0;
   return { routes: rs.routes(), objective, loadExcess, timeWarp, durationExcess, distanceExcess, stopsExcess, unserved, away };

@@ -24,6 +24,7 @@ import { FleetSqueeze, fleetFloor } from "./squeeze.js";
 import { solverNow } from "../core/clock.js";
 import { windowAwareNeighbours } from "../decomposition/window-near.js";
 import { better, HelperGroups, standing, type GroupContext } from "./cooperative.js";
+import { balanceRefusal } from "../core/evaluate-balance.js";
 
 /** Up to this size the whole problem goes to hgs at once (it has the matrix there). */
 const WHOLE_PROBLEM_CUSTOMERS = 300;
@@ -79,6 +80,7 @@ export const large: Strategy = {
       refusal(p) ??
       loadRulesRefusal(p, "large") ??
       lockedStopsRefusal(p, "large") ??
+      balanceRefusal(p, "large") ??
       tripRulesRefusal(p, "large") ??
       visitRulesRefusal(p, "large") ??
       travelRefusal(p, "large", large.features);

@@ -287,6 +287,7 @@ export class LocalSearch<P extends MovePricing = MovePricing> implements SwapSta
   totalCost(): number {
     let total = 0;
     for (let r = 0; r < this.m.routes; r++) total += this.rs.cost[r]!;
+    if (this.rs.balance) total += this.rs.balance.term();
     return this.m.skipPrice ? total + this.skippedCost() : total;
   }
 

@@ -9,6 +9,7 @@ import { OtherMatrixPrefixes } from "./distance-profiles.js";
 import { RouteLoads } from "./route-loads.js";
 import { RouteLocks } from "./route-locks.js";
 import { RouteReassignment } from "./route-reassignment.js";
+import { RouteBalance } from "./route-balance.js";
 import { RouteRules } from "./route-rules.js";
 import { RouteSchedules } from "./route-schedules.js";
 import { RouteTimes } from "./route-times.js";
@@ -81,6 +82,8 @@ export class Routes {
   readonly locks: RouteLocks | null;
   /** The reassignment cost of stops away from their vehicle in the given plan (route-reassignment.ts); null without it. */
   readonly reassignment: RouteReassignment | null;
+  /** Each route's workload and the largest ones (route-balance.ts); null without balance. */
+  readonly balance: RouteBalance | null;
   clock = 0;
   /** Customers whose route neighbours changed, when a localised search asked for it (trackChanges). */
   changes: ChangedCustomers | null = null;
@@ -127,6 +130,7 @@ export class Routes {
     this.locks = m.locks ? new RouteLocks(m.locks, m.routes) : null;
     this.reassignment = m.reassignment ? new RouteReassignment(m.reassignment, m.routes, slots) : null;
     this.buffer = new Int32Array(slots);
+    this.balance = m.p.balance ? new RouteBalance(m, this, m.p.balance) : null;
     this.candidates = new CandidatePrices(this);
     for (let r = 0; r < m.routes; r++) this.setRoute(r, this.buffer, 0);
   }
@@ -255,6 +259,7 @@ export class Routes {
     const reassigned = this.reassignment ? this.reassignment.setRoute(r, seq, count) : 0;
     this.objective[r] = count > 0 ? m.fixedCost[r]! + m.unitCost[r]! * fwd[count + 1]! + late + reassigned : 0;
     this.cost[r] = this.penalised(r);
+    this.balance?.setRoute(r, seq, count);
     this.modifiedAt[r] = ++this.clock;
     this.changes?.record(seq, count, this.clock);
   }
@@ -313,6 +318,6 @@ export class Routes {
   totalCost(): number {
     let total = 0;
     for (let r = 0; r < this.m.routes; r++) total += this.cost[r]!;
-    return total;
+    return this.balance ? total + this.balance.term() : total;
   }
 }

@@ -14,6 +14,7 @@ import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
 import { WorkspaceSearch } from "../ils/workspace-search.js";
 import { Workspace } from "../core/workspace.js";
+import { balanceRefusal } from "../core/evaluate-balance.js";
 
 /**
  * Polar sweep: customers ordered by angle around the first vehicle's depot, cut into routes
@@ -60,6 +61,7 @@ export const sweep: Strategy = {
       rulesRefusal(p, "sweep") ??
       loadRulesRefusal(p, "sweep") ??
       lockedStopsRefusal(p, "sweep") ??
+      balanceRefusal(p, "sweep") ??
       tripRulesRefusal(p, "sweep") ??
       visitRulesRefusal(p, "sweep") ??
       travelRefusal(p, "sweep", sweep.features);

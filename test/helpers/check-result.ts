@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { checkLoadRules, type LoadFieldsOfRequest } from "./check-loads.js";
 import { checkTripRules, type TripFieldsOfRequest } from "./check-trips.js";
 import { checkVisitRules, type VisitFieldsOfRequest } from "./check-visits.js";
+import { balanceCheck, type BalanceFieldsOfRequest } from "./check-balance.js";
 import type { PlainCvrpRequest } from "./requests.js";
 
 /**
@@ -32,11 +33,12 @@ interface PlainResult {
   time_windows?: Record<string, string[][]>;
   unassigned?: { node: number; reason: string; message: string; evidence: Record<string, unknown> }[];
   skip_penalty_total?: number;
-  route_details?: Record<string, { cost: number }>;
+  route_details?: Record<string, { cost: number; balance_measure?: number }>;
   loads_on_board?: Record<string, number[]>;
   extra_loads_on_board?: Record<string, number[][]>;
   reassigned_stops?: { node: number; previous_vehicle: number; vehicle: number }[];
   reassignment_cost_total?: number;
+  balance_cost?: number;
 }
 
 const REASONS = new Set([
@@ -67,12 +69,13 @@ function minutesOf(clock: string, base: number[]): number {
  * per-vehicle working hours (read off `time_windows`, to the second), skip penalties in
  * `total_cost` and `skip_penalty_total`, `unassigned` ascending with known reasons, locked stops
  * (vehicle_locked_stops) at the head of their vehicle's route, stops served on another vehicle
- * than initial_routes' priced at reassignment_cost in `total_cost` and listed; and the load
+ * than initial_routes' priced at reassignment_cost in `total_cost` and listed, the balance term
+ * (check-balance.ts) in `total_cost` and apart; and the load
  * rules (pickups, backhauls, shipments, extra dimensions: check-loads.ts) when the request has
  * them, their absence otherwise.
  */
 export function checkDistanceResult(
-  request: PlainCvrpRequest & ConstraintRequestFields & Partial<LoadFieldsOfRequest> & TripFieldsOfRequest & VisitFieldsOfRequest,
+  request: PlainCvrpRequest & ConstraintRequestFields & Partial<LoadFieldsOfRequest> & TripFieldsOfRequest & VisitFieldsOfRequest & BalanceFieldsOfRequest,
   result: PlainResult,
 ): void {
   const n = request.node_num;
@@ -88,6 +91,7 @@ export function checkDistanceResult(
   expect(ids, "route keys ascending by vehicle id").to.deep.equal([...ids].sort((a, b) => a - b));
   expect(result.distances).to.have.length(labels.length);
   let total = 0;
+  const routeDistances: Record<string, number> = {};
   // A vehicle with locked stops is used: its route must be in the result.
   (request.vehicle_locked_stops ?? []).forEach((k, v) => {
     if (k > 0) expect(ids, `Vehicle ${v} serves its locked stops`).to.include(v);
@@ -120,6 +124,7 @@ export function checkDistanceResult(
     checkRouteRules(request, result, label, v, route, dist);
     checkTripRules(request, result, label, v, route);
     total += dist;
+    routeDistances[label] = dist;
   });
   const unassigned = result.unassigned;
   const mayLeaveOut =
@@ -149,12 +154,12 @@ export function checkDistanceResult(
     ).to.equal(expected);
   }
   if (mayLeaveOut) expect(result.skip_penalty_total).to.be.closeTo(penalties, 1e-6 * Math.max(1, penalties));
-  const expectedCost = total + penalties + reassignmentCheck(request, result);
+  const expectedCost = total + penalties + reassignmentCheck(request, result) + balanceCheck(request, result, routeDistances);
   expect(result.total_cost).to.be.closeTo(expectedCost, 1e-6 * Math.max(1, expectedCost));
   if (result.route_details && mayLeaveOut) {
     const routeCosts = Object.values(result.route_details).reduce((s, r) => s + r.cost, 0);
     expect(result.total_cost, "total_cost = route costs + skip penalties").to.be.closeTo(
-      routeCosts + penalties,
+      routeCosts + penalties + (result.balance_cost ?? 0),
       1e-6 * Math.max(1, expectedCost),
     );
   }

@@ -10,6 +10,7 @@ import { READ_BY_TRIP_RULES, tripFieldIssues } from "./trip-fields.js";
 import { planFieldIssues, READ_BY_PLAN_RULES } from "./plan-fields.js";
 import { READ_BY_TRAFFIC_RULES, trafficFieldIssues } from "./traffic-fields.js";
 import { READ_BY_VISIT_RULES, visitFieldIssues } from "./visit-fields.js";
+import { balanceFieldIssues, READ_BY_BALANCE_RULES } from "./balance-fields.js";
 
 /** Checks an URL for the callback target; null means acceptable. */
 export type CallbackUrlCheck = (url: string) => string | null;
@@ -38,6 +39,7 @@ export const READ_BY_CROSS_FIELD_RULES: ReadonlySet<string> = new Set([
   ...READ_BY_PLAN_RULES,
   ...READ_BY_TRAFFIC_RULES,
   ...READ_BY_VISIT_RULES,
+  ...READ_BY_BALANCE_RULES,
 ]);
 
 /**
@@ -137,6 +139,7 @@ export function crossFieldIssues(req: SolveRequestInput, checkCallbackUrl: Callb
   planFieldIssues(req, add);
   trafficFieldIssues(req, add);
   visitFieldIssues(req, add);
+  balanceFieldIssues(req, add);
 
   if (req.callback_url !== undefined) {
     const reason = checkCallbackUrl(req.callback_url);

@@ -48,6 +48,8 @@ export function unsupportedFeatureIssues(r: SolveRequestInput): ValidationIssue[
   const used = travelFeaturesOf(r);
   const combined = tripCombinationIssues(r, used);
   if (combined.length > 0) return combined;
+  const balance = balanceStrategyIssues(r);
+  if (balance.length > 0) return balance;
   if (used.length === 0) return [];
   // Above the dense matrix's size only the decomposition (large) runs, and it honours none of them.
   if (r.node_num > DENSE_MATRIX_MAX_NODES) {
@@ -89,12 +91,32 @@ function tripCombinationIssues(r: SolveRequestInput, travel: readonly TravelFeat
       ? "node_release_times"
       : null;
   if (field === null) return [];
-  const others = travel.map((f) => FIELD_OF[f]);
+  // The trips' search on reload copies does not price the balance term either.
+  const others = [...travel.map((f) => FIELD_OF[f]), ...(req.balance ? ["balance"] : [])];
   if (others.length === 0) return [];
   return [
     {
       loc: ["body", field],
       msg: `${field} together with ${[...new Set(others)].join(", ")} is not supported yet; send the request without one of them`,
+      type: "unsupported_feature",
+    },
+  ];
+}
+
+/**
+ * Only strategies that claim `balance` price the largest workload: a pinned strategy that does
+ * not is refused at submission, naming the field, rather than solving with the term unpriced.
+ */
+function balanceStrategyIssues(r: SolveRequestInput): ValidationIssue[] {
+  if (r.balance == null || typeof r.strategy !== "string") return [];
+  const pinned = allStrategies().find((s) => s.name === r.strategy);
+  if (!pinned || (pinned.features as readonly string[]).includes("balance")) return [];
+  return [
+    {
+      loc: ["body", "balance"],
+      msg:
+        `balance (feature 'balance') is not supported yet: the pinned strategy '${pinned.name}' does not honour it; ` +
+        "send the request without it or without the strategy",
       type: "unsupported_feature",
     },
   ];

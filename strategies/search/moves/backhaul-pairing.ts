@@ -23,7 +23,8 @@ export function repairBackhaulPairing(ls: PerVehiclePricing): boolean {
   const rs = ls.rs;
   const m = rs.m;
   const kind = m.order?.backhaul;
-  if (!kind || m.order!.partner) return false;
+  // The balance term of a reassignment among many routes is not priced here: the repair stays off.
+  if (!kind || m.order!.partner || rs.balance) return false;
   const routes: number[] = [];
   let empty = -1;
   for (let r = 0; r < m.routes; r++) {

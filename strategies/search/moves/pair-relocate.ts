@@ -58,9 +58,17 @@ export function pairRelocate(ls: PerVehiclePricing, pickup: number, rv: number, 
   else if (nearDelivery) after = pair.best(rv, pickup, delivery, limit, 0, Number.MAX_SAFE_INTEGER, at - 1, at);
   else after = pair.best(rv, pickup, delivery, limit, at - 1, at);
   if (after === Number.POSITIVE_INFINITY) return false;
-  const countB = rs.candidates.write(pair.place(rv, pickup, delivery, pair.i, pair.j), ls.outB);
+  const placed = pair.place(rv, pickup, delivery, pair.i, pair.j);
+  let predicted = left + after;
+  const balance = rs.balance;
+  if (balance) {
+    // Chosen without the balance term: its change is priced before the move is applied.
+    predicted += balance.delta(ru, balance.workloadOf(ru, a), rv, balance.workloadOf(rv, placed));
+    if (predicted >= before - EPS) return false;
+  }
+  const countB = rs.candidates.write(placed, ls.outB);
   const countA = rs.candidates.write(a, ls.outA);
-  ls.predicted = left + after;
+  ls.predicted = predicted;
   rs.setRoute(ru, ls.outA, countA);
   rs.setRoute(rv, ls.outB, countB);
   ls.onCommit?.(ls.predicted, ru, rv);

@@ -299,6 +299,13 @@ export class SwapStar {
       bestAfter += this.ls.visits.price(r1, this.host.scratch, new1, pen) + this.ls.visits.price(r2, this.host.scratch2, new2, pen);
       if (bestAfter >= before - EPS) return false;
     }
+    const balance = this.ls.balance;
+    if (balance !== null) {
+      // Chosen without the balance term: its change is priced before the move is applied.
+      const w1 = balance.workloadOfList(r1, this.host.scratch, new1, newDist1);
+      bestAfter += balance.delta(r1, w1, r2, balance.workloadOfList(r2, this.host.scratch2, new2, newDist2));
+      if (bestAfter >= before - EPS) return false;
+    }
     this.host.setRoute(r1, this.host.scratch, new1);
     this.host.setRoute(r2, this.host.scratch2, new2);
     if (this.host.onCommit) this.host.onCommit(bestAfter, r1, r2);

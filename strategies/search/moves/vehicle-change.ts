@@ -56,7 +56,9 @@ export function improveFleetUse(ls: PerVehiclePricing): boolean {
 function moveRoute(ls: PerVehiclePricing, r: number, free: number): boolean {
   const rs = ls.rs;
   whole.reset().add(r, 1, rs.length[r]!);
-  const after = rs.candidates.price(free, whole);
+  let after = rs.candidates.price(free, whole);
+  // Another vehicle may drive the route longer or shorter: the balance term changes with it.
+  if (rs.balance) after += rs.balance.delta(free, rs.balance.workloadOf(free, whole), r, 0);
   if (after >= rs.cost[r]! - EPS) return false;
   const out = new Int32Array(whole.size);
   const count = rs.candidates.write(whole, out);
@@ -74,7 +76,8 @@ function swapRoutes(ls: PerVehiclePricing, r1: number, r2: number): boolean {
   const before = rs.cost[r1]! + rs.cost[r2]!;
   const base = rs.candidates.basePrice(r2, whole) + rs.candidates.basePrice(r1, other);
   if (base >= before - EPS) return false;
-  const after = base + rs.candidates.timePrice(r2, whole) + rs.candidates.timePrice(r1, other);
+  let after = base + rs.candidates.timePrice(r2, whole) + rs.candidates.timePrice(r1, other);
+  if (rs.balance) after += rs.balance.delta(r2, rs.balance.workloadOf(r2, whole), r1, rs.balance.workloadOf(r1, other));
   if (after >= before - EPS) return false;
   const out1 = new Int32Array(whole.size);
   const out2 = new Int32Array(other.size);

@@ -61,7 +61,7 @@ export class InsertUnserved {
       .add(r, 1, this.bestFrom - 1)
       .node(u)
       .add(r, this.bestTo + 1, rs.length[r]!);
-    ls.predicted = rs.candidates.price(r, ls.a);
+    ls.predicted = rs.candidates.price(r, ls.a) + (rs.balance ? rs.balance.delta(r, rs.balance.workloadOf(r, ls.a), -1, 0) : 0);
     return true;
   }
 
@@ -80,7 +80,9 @@ export class InsertUnserved {
       .add(r, 1, from - 1)
       .node(u)
       .add(r, to + 1, rs.length[r]!);
-    const gain = skip + freed - (rs.candidates.price(r, a) - rs.cost[r]!);
+    let gain = skip + freed - (rs.candidates.price(r, a) - rs.cost[r]!);
+    // A longer longest route raises the balance term: the gain pays for that too.
+    if (rs.balance) gain -= rs.balance.delta(r, rs.balance.workloadOf(r, a), -1, 0);
     if (gain > this.bestGain) {
       this.bestGain = gain;
       this.bestRoute = r;

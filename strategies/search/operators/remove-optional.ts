@@ -25,7 +25,9 @@ export class RemoveOptional {
       .reset()
       .add(r, 1, i - 1)
       .add(r, i + 1, rs.length[r]!);
-    const after = rs.candidates.price(r, a);
+    let after = rs.candidates.price(r, a);
+    // A shorter longest route lowers the balance term too.
+    if (rs.balance) after += rs.balance.delta(r, rs.balance.workloadOf(r, a), -1, 0);
     if (after + skip >= rs.cost[r]! - EPS) return false;
     ls.predicted = after;
     this.r = r;

@@ -43,6 +43,9 @@ export class PerVehiclePricing implements MovePricing {
   private countB = 0;
   private distA = 0;
   private distB = 0;
+  /** A lower bound of the change of the balance term for the candidates bounded last (0 without balance). */
+  private balanceBound = 0;
+  /** Includes the change of the balance term the move makes (with balance). */
   predicted = 0;
   onCommit: ((predicted: number, ra: number, rb: number) => void) | null = null;
   /** The same for a move that rewrites several routes at once (moves/backhaul-pairing.ts). */
@@ -85,7 +88,10 @@ export class PerVehiclePricing implements MovePricing {
     const rs = this.rs;
     const len = rs.length[r]!;
     const distance = rs.fwd[r]![len + 1]! + delta;
-    return below(this.base(r, len, distance, rs.load[r]![len]!) + rs.costs.timeFloor(r, distance, rs.serv[r]![len + 1]!), rs.cost[r]!);
+    let bound = this.base(r, len, distance, rs.load[r]![len]!) + rs.costs.timeFloor(r, distance, rs.serv[r]![len + 1]!);
+    // A shorter longest route lowers the balance term: the bound falls by what it may save.
+    if (rs.balance) bound += rs.balance.boundDelta(r, len, distance, -1, 0, 0);
+    return below(bound, rs.cost[r]!);
   }
 
   /** Prices pieces `a` on route r's vehicle (a move within r); applies it when it improves. orderKept: as tryPair. */
@@ -99,9 +105,13 @@ export class PerVehiclePricing implements MovePricing {
   confirmWithin(r: number, orderKept = false): boolean {
     const rs = this.rs;
     const before = rs.cost[r]!;
-    const base = rs.candidates.basePrice(r, this.a, orderKept, before);
-    if (!below(base, before)) return false;
-    const after = base + rs.candidates.timePrice(r, this.a);
+    const balance = rs.balance;
+    // With balance the route's price may rise by as much as the term can fall.
+    const limit = balance ? before - balance.delta(r, 0, -1, 0) : before;
+    const base = rs.candidates.basePrice(r, this.a, orderKept, limit);
+    if (!below(base, limit)) return false;
+    let after = base + rs.candidates.timePrice(r, this.a);
+    if (balance) after += balance.delta(r, balance.workloadOf(r, this.a), -1, 0);
     if (!below(after, before)) return false;
     this.predicted = after;
     return true;
@@ -132,7 +142,11 @@ export class PerVehiclePricing implements MovePricing {
     const costs = this.rs.costs;
     const boundA = countA > 0 ? m.fixedCost[ru]! + m.unitCost[ru]! * distA + costs.timeFloor(ru, distA, 0) : 0;
     const boundB = countB > 0 ? m.fixedCost[rv]! + m.unitCost[rv]! * distB + costs.timeFloor(rv, distB, 0) : 0;
-    if (boundA + boundB >= before - EPS) return false;
+    let bound = boundA + boundB;
+    // A move that shortens the longest route pays through the balance term, even at equal distance.
+    const balance = this.rs.balance;
+    if (balance) bound += this.balanceBound = balance.boundDelta(ru, countA, distA, rv, countB, distB);
+    if (bound >= before - EPS) return false;
     this.ru = ru;
     this.rv = rv;
     this.countA = countA;
@@ -151,7 +165,7 @@ export class PerVehiclePricing implements MovePricing {
     const costs = this.rs.costs;
     const a = this.countA > 0 ? this.base(this.ru, this.countA, this.distA, loadA) + costs.timeFloor(this.ru, this.distA, servA) : 0;
     const b = this.countB > 0 ? this.base(this.rv, this.countB, this.distB, loadB) + costs.timeFloor(this.rv, this.distB, servB) : 0;
-    return a + b < this.before - EPS;
+    return a + b + this.balanceBound < this.before - EPS;
   }
 
   /**
@@ -167,15 +181,20 @@ export class PerVehiclePricing implements MovePricing {
   /** Whether pieces `a` on ru's vehicle and `b` on rv's cost less than `before`, priced exactly (the price goes to `predicted`). */
   confirmPair(ru: number, rv: number, orderKept = false): boolean {
     const rs = this.rs;
-    const baseA = rs.candidates.basePrice(ru, this.a, orderKept, this.before);
+    const balance = rs.balance;
+    // With balance the routes' prices may rise by as much as the term can fall (callers may set
+    // `before` without pairMayImprove, so that bound is taken here).
+    const limit = balance ? this.before - balance.delta(ru, 0, rv, 0) : this.before;
+    const baseA = rs.candidates.basePrice(ru, this.a, orderKept, limit);
     // Prices are never negative: a first route already as dear as both was is enough to stop.
-    if (!below(baseA, this.before)) return false;
-    const baseB = rs.candidates.basePrice(rv, this.b, orderKept, this.before - baseA);
-    if (!below(baseA + baseB, this.before)) return false;
+    if (!below(baseA, limit)) return false;
+    const baseB = rs.candidates.basePrice(rv, this.b, orderKept, limit - baseA);
+    if (!below(baseA + baseB, limit)) return false;
     // Time prices are never negative either: the first route's may already be enough to stop.
     const withA = baseA + baseB + rs.candidates.timePrice(ru, this.a);
-    if (!below(withA, this.before)) return false;
-    const after = withA + rs.candidates.timePrice(rv, this.b);
+    if (!below(withA, limit)) return false;
+    let after = withA + rs.candidates.timePrice(rv, this.b);
+    if (balance) after += balance.delta(ru, balance.workloadOf(ru, this.a), rv, balance.workloadOf(rv, this.b));
     if (!below(after, this.before)) return false;
     this.predicted = after;
     return true;
