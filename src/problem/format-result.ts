@@ -13,7 +13,14 @@ import { vehicleLabel, withoutDust } from "./message-numbers.js";
 
 type Infeasibility = components["schemas"]["Infeasibility"];
 type OnlyWhenUsed =
-  "stopped" | "unassigned" | "skip_penalty_total" | "vehicles_used" | "breaks" | "reassigned_stops" | "reassignment_cost_total" | "balance_cost";
+  | "stopped"
+  | "unassigned"
+  | "skip_penalty_total"
+  | "vehicles_used"
+  | "breaks"
+  | "reassigned_stops"
+  | "reassignment_cost_total"
+  | "balance_cost";
 
 /**
  * The solved result object exactly as the OpenAPI document's generated `SolvedResult`, with every

@@ -75,7 +75,12 @@ function minutesOf(clock: string, base: number[]): number {
  * them, their absence otherwise.
  */
 export function checkDistanceResult(
-  request: PlainCvrpRequest & ConstraintRequestFields & Partial<LoadFieldsOfRequest> & TripFieldsOfRequest & VisitFieldsOfRequest & BalanceFieldsOfRequest,
+  request: PlainCvrpRequest &
+    ConstraintRequestFields &
+    Partial<LoadFieldsOfRequest> &
+    TripFieldsOfRequest &
+    VisitFieldsOfRequest &
+    BalanceFieldsOfRequest,
   result: PlainResult,
 ): void {
   const n = request.node_num;
