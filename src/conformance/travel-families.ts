@@ -58,6 +58,15 @@ export function travelFamily(req: SolveRequestInput, feature: StrategyFeature): 
             ],
       );
       break;
+    case "traffic":
+      // A rush hour in the middle of the morning: driving then takes half as long again.
+      timed(r);
+      r.time_dependent_durations = [
+        { start: 0, factor: 1 },
+        { start: 60, factor: 1.5 },
+        { start: 180, factor: 1 },
+      ];
+      break;
     case "breaks":
       timed(r);
       r.vehicle_breaks = [[{ earliest_start: 30, latest_start: 600, duration: 20 }], null];

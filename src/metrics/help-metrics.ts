@@ -10,8 +10,8 @@ export type DropReason = "late" | "stale" | "not_better" | "unsent";
 export function createHelpMetrics(registry: Registry, ownedTasks: () => Promise<number>) {
   let helping = 0;
   new Gauge({
-    name: "vrp_worker_busy",
-    help: "Whether this worker is busy solving a task of its own (owning) or an item of another worker's task (helping).",
+    name: "vrp_busy_workers",
+    help: "1 while this worker is busy solving a task of its own (owning) or an item of another worker's task (helping).",
     labelNames: ["role"] as const,
     registers: [registry],
     async collect() {

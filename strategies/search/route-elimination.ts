@@ -40,7 +40,9 @@ export function eliminateRoutes(p: CompiledProblem, start: Solution, rng: Rng, s
     const shortest = removable.reduce((a, b) => (ws.routes[b]!.length < ws.routes[a]!.length ? b : a));
     const gone = failures === 0 ? shortest : removable[rng.int(removable.length)]!;
     const open = ws.routes.flatMap((r, v) => (r.length > 0 && v !== gone ? [v] : []));
+    const pooled = ws.scores[gone]!.load;
     for (const c of ws.routes[gone]!.slice()) ws.remove(c);
+    if (pooled > spareCapacity(ws, open) + 1e-9) moveToRoomierVehicle(ws, open, gone);
     if (emptyPool(ws, open, rng, stop) && ws.isFeasible()) {
       best = ws.solution();
       failures = 0;
@@ -58,6 +60,37 @@ function loadLowerBound(p: CompiledProblem): number {
   let capacity = 0;
   for (let v = 0; v < p.vehicleCount; v++) capacity = Math.max(capacity, p.capacity[v]!);
   return capacity > 0 ? Math.max(1, Math.ceil(demand / capacity - 1e-9)) : 1;
+}
+
+function spareCapacity(ws: Workspace, open: number[]): number {
+  let spare = 0;
+  for (const v of open) spare += ws.p.capacity[v]! - ws.scores[v]!.load;
+  return spare;
+}
+
+/**
+ * With a mixed fleet the routes left may lack the room for the pool even where the fleet has it:
+ * one open route moves whole to the unused vehicle that adds the most room (when it is feasible
+ * there), and `open` names that vehicle instead.
+ */
+function moveToRoomierVehicle(ws: Workspace, open: number[], gone: number): void {
+  const p = ws.p;
+  let best: { at: number; to: number; gain: number } | null = null;
+  for (let to = 0; to < p.vehicleCount; to++) {
+    if (to === gone || ws.routes[to]!.length > 0 || ws.lockedCount(to) > 0) continue;
+    open.forEach((from, at) => {
+      const gain = p.capacity[to]! - p.capacity[from]!;
+      if (gain <= 1e-9 || ws.lockedCount(from) > 0 || (best && gain <= best.gain)) return;
+      if (evaluateRoute(p, to, ws.routes[from]!).feasible) best = { at, to, gain };
+    });
+  }
+  if (!best) return;
+  const { at, to } = best;
+  const from = open[at]!;
+  const route = ws.routes[from]!;
+  ws.setRoute(from, []);
+  ws.setRoute(to, route);
+  open[at] = to;
 }
 
 /** Places the pool (ws.unassigned, last in first out) into the `open` routes; whether it emptied. */

@@ -154,6 +154,34 @@ describe("objective min_vehicles", () => {
     expect(checkFewestVehicles(example as never, outcome.result as never, 1)).to.equal(1);
   });
 
+  it("moves a route to a roomier unused vehicle when the routes left lack the room (mixed fleet)", () => {
+    // The plan found first serves 3 and 2 from vehicle 1's own depot (capacity 9, load 7) and 4
+    // on vehicle 2: only the unused vehicle 0 (capacity 13) carries all three.
+    const request: SolveRequestInput = {
+      objective: "min_vehicles",
+      node_num: 5,
+      vehicle_num: 3,
+      distance_matrix: [
+        [0, 58, 91, 38, 26],
+        [62, 0, 42, 50, 52],
+        [92, 51, 0, 50, 75],
+        [42, 50, 40, 0, 23],
+        [25, 49, 70, 19, 0],
+      ],
+      start_nodes: [0, 1, 0],
+      end_nodes: [0, 1, 0],
+      node_demands: [0, 0, 5, 2, 3],
+      vehicles_capacity: [13, 9, 6],
+      vehicle_fixed_costs: [42, 24, 1],
+      vehicle_unit_distance_costs: [0.9, 0.6, 1.1],
+      time_limit_seconds: 1,
+    };
+    const outcome = solveRequest(request, { requestId: "roomier", timeLimitSeconds: 1 });
+    if (outcome.status !== "solved") throw new Error("not solved");
+    expect(checkFewestVehicles(request as never, outcome.result as never, 1)).to.equal(1);
+    expect(Object.keys(outcome.result.routes)).to.deep.equal(["Vehicle 0"]);
+  });
+
   it("takes one vehicle where the shortest plan takes two", () => {
     // Two customers 10 from the depot and 100 from each other (a river between them): two
     // vehicles drive 40, one drives 120.

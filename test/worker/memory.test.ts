@@ -37,6 +37,8 @@ describe("worker memory over many small tasks", function () {
     const end = samples[3]!;
     // 300 tasks lie between the two samples: 2 MB of growth would be about 7 KB kept per task.
     expect(end.heapUsed - warm.heapUsed, "heap growth after warm-up (bytes)").to.be.lessThan(2 * 1048576);
-    expect(end.activeResources, "live handles").to.be.at.most(warm.activeResources);
+    // An idle worker holds one or two short timers depending on where its loop is (waiting on the
+    // queue, or pulling a help item between waits); a handle kept per task would add hundreds.
+    expect(end.activeResources, "live handles").to.be.at.most(warm.activeResources + 2);
   });
 });
