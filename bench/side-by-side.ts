@@ -5,7 +5,7 @@
  * the compiled service solver), one instance at a time, at the protocol's limits (10 s up to 200
  * customers, 30 s above) unless `--time` says otherwise. Our answers are also checked by the
  * peers' independent checker. Instances: a shared set (`--set`, gaps to its best known), a
- * generated family (`--family gh|pc|sd|hfvrp|x|mt`, `--count` of them, gaps to the better of the two
+ * generated family (`--family gh|gh-small|pc|sd|hfvrp|x|mt`, `--count` of them, gaps to the better of the two
  * on each run, since there is no best known), or the cached tight fleets around a strong known
  * plan (`--family tight`, or `tight-spare` with spare vehicles to 84% of the capacity; gaps to the plan).
  *
@@ -46,6 +46,8 @@ function tightFleet(index: number, spare: boolean): Instance {
 
 const FAMILIES: Record<string, (index: number, seed: number) => Instance> = {
   gh: (i, s) => ({ ...ghLike(i, s), best: null }),
+  // Solomon-sized: 100 or 200 customers on Solomon's 100 x 100 square.
+  "gh-small": (i, s) => ({ ...ghLike(i, s, [100, 200], () => 100), best: null }),
   pc: (i, s) => ({ ...pcLike(i, s), best: null }),
   mt: (i, s) => ({ ...mtLike(i, s), best: null }),
   sd: (i, s) => ({ ...sdLike(i, s), best: null }),

@@ -84,10 +84,18 @@ export const ITERATED_SEARCH_ABOVE = 300;
  */
 export const WINDOWS_ITERATED_ABOVE = 100;
 
+/**
+ * Below this many seconds per customer, textbook problems with binding windows go to the iterated
+ * local search at every size: the genetic search spends such a budget educating its first
+ * population (4 x 25 local searches from random tours) and hardly evolves it, while the iterated
+ * search improves one plan from its first second.
+ */
+export const WINDOWS_GENETIC_SECONDS_PER_CUSTOMER = 0.04;
+
 export interface HgsSettings {
   /** Textbook problems without binding windows: the genetic search, or the iterated one on large problems. */
   capacityMethod: "genetic" | "iterated";
-  /** Textbook problems with binding windows: by size (WINDOWS_ITERATED_ABOVE). */
+  /** Textbook problems with binding windows: by size (WINDOWS_ITERATED_ABOVE) and budget (WINDOWS_GENETIC_SECONDS_PER_CUSTOMER). */
   windowsMethod: WindowsMethod;
   /**
    * Textbook problems with optional stops: the textbook iterated local search, the only textbook
@@ -96,11 +104,15 @@ export interface HgsSettings {
   optionalStopsMethod: "iterated" | "general";
 }
 
-/** hgs's methods for a textbook problem of `customers` customers. */
-export function hgsSettings(customers: number, override: SettingsOverride = {}): HgsSettings {
+/**
+ * hgs's methods for a textbook problem of `customers` customers; `seconds`: the whole solve's time
+ * budget, or null (an iteration cap, or a sub-search inside a larger one), where size alone decides.
+ */
+export function hgsSettings(customers: number, override: SettingsOverride = {}, seconds: number | null = null): HgsSettings {
+  const shortBudget = seconds !== null && seconds < customers * WINDOWS_GENETIC_SECONDS_PER_CUSTOMER;
   return {
     capacityMethod: customers > ITERATED_SEARCH_ABOVE ? "iterated" : "genetic",
-    windowsMethod: customers > WINDOWS_ITERATED_ABOVE ? "iterated" : "genetic",
+    windowsMethod: customers > WINDOWS_ITERATED_ABOVE || shortBudget ? "iterated" : "genetic",
     optionalStopsMethod: "iterated",
     ...override.hgs,
   };

@@ -109,6 +109,15 @@ export class Budget {
     return Math.min(1, byTime);
   }
 
+  /**
+   * The seconds this budget was given, or null under an iteration cap: there a search must not
+   * choose its method by the clock, so that seeded runs repeat on any machine.
+   */
+  get givenSeconds(): number | null {
+    if (Number.isFinite(this.maxIterations)) return null;
+    return Math.max(0, this.deadlineMs - this.startedMs) / 1000;
+  }
+
   get iterationCount(): number {
     return this.iterations;
   }

@@ -22,7 +22,8 @@ import { tripSearch, tripsRefusal } from "./trips.js";
  * (genetic/genetic-search.ts); windows that cannot bind before the depot closes are a duration
  * cap, binding hard windows are priced by time warp (Vidal et al. 2013, search/time-segment.ts).
  * Above ITERATED_SEARCH_ABOVE customers without binding windows, and above
- * WINDOWS_ITERATED_ABOVE with them (strategies/settings.ts), where a generation costs too much to
+ * WINDOWS_ITERATED_ABOVE with them, or with them when the whole solve's budget is short for the size
+ * (WINDOWS_GENETIC_SECONDS_PER_CUSTOMER; strategies/settings.ts), where a generation costs too much to
  * evolve a population in the time given, the iterated local search around the same local search
  * (ils/iterated-local-search.ts on that model, ils/identical-vehicles-ils.ts). Optional stops
  * (node_skip_penalties, allow_unassigned) when they are the only rules: that same iterated local
@@ -96,7 +97,9 @@ export const hgs: Strategy = {
       return iteratedLocalSearch(p, budget, initial);
     }
     const m = outcome.model;
-    const settings = hgsSettings(m.customers.length, budget.overrides);
+    // A caller's starting plan marks a sub-search (a decomposition's group, a re-plan): its method
+    // follows the size alone, as measured there.
+    const settings = hgsSettings(m.customers.length, budget.overrides, initial ? null : budget.givenSeconds);
     // Optional stops (ProblemData.skipPrice): of the textbook methods only the iterated local search
     // (its moves and recreate) leaves customers out, and it is ahead of the general search there
     // (BENCHMARKS.md, PCVRPTW); a benchmark's override may still force it.

@@ -7,6 +7,7 @@ import {
   GRANULARITY,
   ITERATED_SEARCH_ABOVE,
   WINDOWS_GRANULARITY,
+  WINDOWS_GENETIC_SECONDS_PER_CUSTOMER,
   WINDOWS_ITERATED_ABOVE,
   decompositionSettings,
   perVehicleSettings,
@@ -15,6 +16,7 @@ import {
   neighbourhoodSettings,
   perturbationSettings,
 } from "../../strategies/settings.js";
+import { Budget } from "../../strategies/core/budget.js";
 import { bindingWindowShare } from "../../strategies/core/problem.js";
 import { buildModel } from "../../strategies/search/textbook-model.js";
 import { ghLike } from "../../bench/gh-like.js";
@@ -124,6 +126,19 @@ describe("search settings by family (strategies/settings.ts)", () => {
       windowsMethod: "genetic",
       optionalStopsMethod: "general",
     });
+  });
+
+  it("hgs: a budget short for the size sends binding windows to the iterated search; an iteration cap never does", () => {
+    const customers = 100;
+    const enough = customers * WINDOWS_GENETIC_SECONDS_PER_CUSTOMER;
+    expect(hgsSettings(customers, {}, enough).windowsMethod).to.equal("genetic");
+    expect(hgsSettings(customers, {}, enough - 0.01).windowsMethod).to.equal("iterated");
+    expect(hgsSettings(customers, {}, null).windowsMethod, "no clock: size alone").to.equal("genetic");
+    expect(hgsSettings(customers, { hgs: { windowsMethod: "genetic" } }, 1).windowsMethod, "a benchmark's override").to.equal("genetic");
+    expect(hgsSettings(customers, {}, 1).capacityMethod, "without windows the budget does not count").to.equal("genetic");
+    const timed = Budget.forSeconds(2);
+    expect(timed.givenSeconds).to.be.within(1.9, 2);
+    expect(Budget.forSeconds(2, 1, 500).givenSeconds, "iteration cap").to.equal(null);
   });
 
   it("general search: mixed fleets get the low threshold, identical vehicles without windows none of the parts", () => {
