@@ -1,5 +1,5 @@
 /**
- * Generated windowed problems with rush hours (issue 68's traffic bullet), each built around a
+ * Generated windowed problems with rush hours, each built around a
  * planted plan that is feasible under the traffic. The day starts at 06:00 (base_start_time);
  * driving takes 1.6 times as long from 07:00 to 09:00 and from 16:00 to 18:00. Customers on a
  * 160 x 160 grid (random, clustered or half of each) are cut into sectors around a central depot,

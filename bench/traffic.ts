@@ -1,5 +1,5 @@
 /**
- * Traffic by time of day (issue 68): on the generated rush-hour problems of traffic-instance.ts,
+ * Traffic by time of day: on the generated rush-hour problems of traffic-instance.ts,
  * the baseline is the plan found at the day's mean pace without the slots, then timed under the
  * slots by the shared evaluator; ours is the plan found with the slots. Per instance: each plan's
  * late minutes under traffic (hard windows: ours must have none), its distance, and ours against
