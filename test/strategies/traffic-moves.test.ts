@@ -15,6 +15,7 @@ import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { checkTravelResult, type TravelRequest, type TravelResult } from "../helpers/check-travel.js";
 import { fleetArb, fleetInstance, type FleetOptions } from "./fleet-problems.js";
+import { routeFloors } from "./time-floors.js";
 
 type Request = SolveRequestInput & ConstraintFields;
 
@@ -131,20 +132,8 @@ describe("the general search under traffic by time of day", function () {
       fc.property(fleetArb("hard"), fc.integer({ min: 1, max: 1e6 }), penaltyArb, (o, s, pen) => {
         const req = trafficInstance({ ...o, cost: true }, s, false);
         req.vehicle_unit_time_costs = req.start_nodes.map((_, v) => 10 + v);
-        const m = buildProblemData(withOpenEnd(compileRequest(req).problem));
-        const rs = new Routes(m);
-        rs.penalties = pen;
-        const rng = new Rng(s);
-        const routes: number[][] = Array.from({ length: m.routes }, () => []);
-        for (const c of rng.shuffle(Array.from(m.customers))) routes[rng.int(m.routes)]!.push(c);
-        rs.loadRoutes(routes);
-        for (let r = 0; r < m.routes; r++) {
-          const len = rs.length[r]!;
-          if (len === 0) continue;
-          const distance = rs.fwd[r]![len + 1]!;
-          const floor = rs.costs.travel(r, distance) + rs.costs.timeFloor(r, distance, rs.serv[r]![len + 1]!);
-          const load = rs.load[r]![len]! - m.capacity[r]!;
-          expect(floor + (load > 0 ? pen.load * load : 0), `route ${r}`).to.be.at.most(rs.cost[r]! + 1e-7 * Math.max(1, rs.cost[r]!));
+        for (const { route: r, bound, cost } of routeFloors(req, s, pen)) {
+          expect(bound, `route ${r}`).to.be.at.most(cost + 1e-7 * Math.max(1, cost));
           priced++;
         }
       }),

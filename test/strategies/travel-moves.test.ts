@@ -17,6 +17,7 @@ import { Routes } from "../../strategies/search/routes.js";
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
 import { checkTravelResult, type TravelRequest, type TravelResult } from "../helpers/check-travel.js";
 import { fleetArb, fleetInstance, plainWarp, type FleetOptions } from "./fleet-problems.js";
+import { routeFloors } from "./time-floors.js";
 
 type Request = SolveRequestInput & ConstraintFields;
 type Field = "durations" | "profiles" | "profile_distances" | "time_costs" | "open_routes" | "several_windows" | "breaks";
@@ -197,26 +198,12 @@ describe("the general search with travel times, profiles, time costs, open route
       fc.property(fleetArb("hard"), fc.integer({ min: 1, max: 1e6 }), fc.boolean(), penaltyArb, (o, s, roomy, pen) => {
         const fields = roomy ? (["time_costs", "open_routes"] as const) : (["time_costs", "durations", "profiles", "open_routes"] as const);
         const req = travelInstance({ ...o, cost: true }, fields, s, roomy);
-        const m = buildProblemData(withOpenEnd(compileRequest(req).problem));
-        const rs = new Routes(m);
-        rs.penalties = pen;
-        const rng = new Rng(s);
-        const routes: number[][] = Array.from({ length: m.routes }, () => []);
-        for (const c of rng.shuffle(Array.from(m.customers))) routes[rng.int(m.routes)]!.push(c);
-        rs.loadRoutes(routes);
-        for (let r = 0; r < m.routes; r++) {
-          const len = rs.length[r]!;
-          if (len === 0) continue;
-          const distance = rs.fwd[r]![len + 1]!;
-          const floor = rs.costs.travel(r, distance) + rs.costs.timeFloor(r, distance, rs.serv[r]![len + 1]!);
-          const load = rs.load[r]![len]! - m.capacity[r]!;
-          // The load penalty is no part of the floor, so it is added to compare with the route's price.
-          const bound = floor + (load > 0 ? pen.load * load : 0);
-          expect(bound, `route ${r}`).to.be.at.most(rs.cost[r]! + 1e-7 * Math.max(1, rs.cost[r]!));
-          if (m.timeCostPerMin?.[r]) priced++;
+        for (const { route: r, bound, cost, timeCosted } of routeFloors(req, s, pen)) {
+          expect(bound, `route ${r}`).to.be.at.most(cost + 1e-7 * Math.max(1, cost));
+          if (timeCosted) priced++;
           // Roomy windows, minutes from distance: no waiting and no warp, so the floor is the time cost.
-          if (roomy && m.timeCostPerMin?.[r]) {
-            expect(bound, `route ${r} without waiting`).to.be.closeTo(rs.cost[r]!, 1e-7 * Math.max(1, rs.cost[r]!));
+          if (roomy && timeCosted) {
+            expect(bound, `route ${r} without waiting`).to.be.closeTo(cost, 1e-7 * Math.max(1, cost));
             exact++;
           }
         }
