@@ -2,6 +2,8 @@ import { checkRouteLoads, type OnBoardLoads } from "./evaluate-loads.js";
 import { keepsLocks } from "./evaluate-locks.js";
 import { arrivalClose, departureOpen, durationCap, routeRuleExcess } from "./evaluate-rules.js";
 import { distanceBetween, type CompiledProblem, type TripRules } from "./problem.js";
+import type { RouteScore } from "./route-score.js";
+import type { RouteSchedule } from "./schedule-types.js";
 
 /**
  * The evaluator's part for several trips and release times (constraints.md, "Plans that change
@@ -15,34 +17,8 @@ import { distanceBetween, type CompiledProblem, type TripRules } from "./problem
 
 const EPS = 1e-9;
 
-/** The schedule evaluator.ts's RouteSchedule holds (restated: evaluator.ts imports this module). */
-interface TripSchedule {
-  nodes: number[];
-  arrive: number[];
-  leave: number[];
-  loads: number[];
-}
-
-/** A route's score as evaluator.ts's RouteScore (restated for the same reason), with the reload counts. */
-export interface TripRouteScore {
-  distance: number;
-  cost: number;
-  load: number;
-  capacityExcess: number;
-  lateMinutes: number;
-  latePenalty: number;
-  durationMin: number;
-  durationExcessMin: number;
-  departureMin: number;
-  distanceExcess: number;
-  stopsExcess: number;
-  forbidden: number;
-  peakOnBoard?: number;
-  orderViolations?: number;
-  reloads: number;
-  reloadsExcess: number;
-  feasible: boolean;
-}
+/** A route's score with its reload stops and how many exceed the vehicle's limit. */
+export type TripRouteScore = RouteScore & { reloads: number; reloadsExcess: number };
 
 /** Whether `node` is one of vehicle v's reload nodes (a reload stop when it is inside v's route). */
 export function isReloadStop(trips: TripRules, v: number, node: number): boolean {
@@ -116,7 +92,7 @@ export function evaluateTripRoute(
   v: number,
   route: ArrayLike<number>,
   len: number,
-  schedule?: TripSchedule,
+  schedule?: RouteSchedule,
 ): TripRouteScore {
   const trips = p.trips!;
   const start = p.startNode[v]!;
@@ -148,7 +124,7 @@ export function evaluateTripRoute(
   distance += distanceBetween(p, prev, end);
   capacityExcess += Math.max(0, tripLoad - cap);
   const loadCheck =
-    p.loads && reloads === 0 ? checkRouteLoads(p, p.loads, v, route, len, schedule as (TripSchedule & OnBoardLoads) | undefined) : null;
+    p.loads && reloads === 0 ? checkRouteLoads(p, p.loads, v, route, len, schedule as (RouteSchedule & OnBoardLoads) | undefined) : null;
   if (loadCheck) capacityExcess = loadCheck.excess;
   const reloadsExcess = Math.max(0, reloads - trips.maxReloads[v]!);
 
