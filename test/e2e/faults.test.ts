@@ -52,7 +52,7 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
     it("hands a long task back when the grace period runs out; another worker solves it once", async () => {
       const client = apiClient(stack.baseUrl, (await stack.account("sre", "pro")).headers);
       const { data } = await client.POST("/api/v1/solve", {
-        body: { ...cvrpRequest({ customers: 40, vehicles: 6, capacity: 50 }), time_limit_seconds: 8, callback_url: callbacks.url } as never,
+        body: { ...cvrpRequest({ customers: 40, vehicles: 6, capacity: 50 }), time_limit_seconds: 5, callback_url: callbacks.url } as never,
       });
       const id = data!.request_id;
       await pollUntil(client, id, (b) => phase(b) === "solving");
