@@ -1,7 +1,9 @@
+import type { components } from "../../generated/api.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
-import type { Infeasibility } from "./diagnostics.js";
 import { evidenceNumber, withoutDust } from "./message-numbers.js";
 import { isAllowed, type Distance } from "./service-diagnostics.js";
+
+type Infeasibility = components["schemas"]["Infeasibility"];
 
 const EPS = 1e-9;
 
