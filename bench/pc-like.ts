@@ -18,9 +18,16 @@ import { solverClockIsCpu } from "../strategies/core/clock.js";
 import { ghLike } from "./gh-like.js";
 import { benchSettings } from "./settings-env.js";
 
-/** The GH-like instance `index` with prizes, cut to `customers` (all when undefined), with or without windows. */
-export function pcLike(index: number, seedBase: number, customers?: number, windows = true): { name: string; request: SolveRequestInput } {
-  const { name, request } = ghLike(index, seedBase);
+/** The GH-like instance `index` (or `base`) with prizes, cut to `customers` (all when undefined), with or without windows. */
+export function pcLike(
+  index: number,
+  seedBase: number,
+  customers?: number,
+  windows = true,
+  base?: { name: string; request: SolveRequestInput },
+): { name: string; request: SolveRequestInput } {
+  // `base`: this index and seed's GH-like instance drawn otherwise (pcLongLike's size).
+  const { name, request } = base ?? ghLike(index, seedBase);
   const n = customers === undefined ? request.node_num : Math.min(request.node_num, customers + 1);
   const keep = <T>(xs: T[]): T[] => xs.slice(0, n);
   let s = (seedBase * 31 + index * 7) >>> 0 || 1;
@@ -44,6 +51,33 @@ export function pcLike(index: number, seedBase: number, customers?: number, wind
     out.vehicle_speeds = Array(vehicles).fill(1);
   }
   return { name: `pc-${name.replace(/-n\d+/, `-n${n - 1}`)}${windows ? "" : "-nowin"}`, request: out };
+}
+
+/**
+ * The long-route kind of PyVRP's PCVRPTW files (R2_10_2, RC2_10_2): random or half-clustered
+ * customers, type 2 (wide windows, long routes), always 1,000 customers, and the files' fleet,
+ * just enough vehicles to carry every demand (19 and 18 there) rather than the GH files' 250,
+ * which pcLike keeps. Instance `index` alternates R2 and RC2 over distinct GH-like draws.
+ */
+export function pcLongLike(index: number, seedBase: number): { name: string; request: SolveRequestInput } {
+  // ghLike's index picks the class (index mod 3) and the type (index / 3 mod 2): 4 is R2, 5 is RC2.
+  const ghIndex = 4 + (index % 2) + 6 * Math.floor(index / 2);
+  const drawn = ghLike(ghIndex, seedBase, [1000]);
+  const { request: prized } = pcLike(ghIndex, seedBase, undefined, true, drawn);
+  const demand = prized.node_demands!.reduce((sum, q) => sum + q, 0);
+  const vehicles = Math.ceil(demand / prized.vehicles_capacity![0]!) + 1;
+  const fleet = <T>(xs: T[]): T[] => xs.slice(0, 1).flatMap((x) => Array<T>(vehicles).fill(x));
+  return {
+    name: `pcl-${drawn.name}`,
+    request: {
+      ...prized,
+      vehicle_num: vehicles,
+      start_nodes: fleet(prized.start_nodes),
+      end_nodes: fleet(prized.end_nodes),
+      vehicles_capacity: fleet(prized.vehicles_capacity!),
+      vehicle_speeds: fleet(prized.vehicle_speeds!),
+    },
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

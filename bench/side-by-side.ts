@@ -5,7 +5,7 @@
  * the compiled service solver), one instance at a time, at the protocol's limits (10 s up to 200
  * customers, 30 s above) unless `--time` says otherwise. Our answers are also checked by the
  * peers' independent checker. Instances: a shared set (`--set`, gaps to its best known), a
- * generated family (`--family gh|gh-small|pc|sd|hfvrp|x|mt`, `--count` of them, gaps to the better of the two
+ * generated family (`--family gh|gh-small|pc|pc-long|sd|hfvrp|x|mt`, `--count` of them, gaps to the better of the two
  * on each run, since there is no best known), or the cached tight fleets around a strong known
  * plan (`--family tight`, or `tight-spare` with spare vehicles to 84% of the capacity; gaps to the plan).
  *
@@ -24,7 +24,7 @@ import { mean, protocolSeconds, run, runOursPinned, runPyvrpPinned, show } from 
 import { ghLike } from "./gh-like.js";
 import { generateHfvrpLike } from "./hfvrp-like.js";
 import { mtLike } from "./mt-like.js";
-import { pcLike } from "./pc-like.js";
+import { pcLike, pcLongLike } from "./pc-like.js";
 import { sdLike } from "./sd-like.js";
 import { strongTightFamily, withSpareVehicles } from "./strong-tight-fleets.js";
 import { generateXLike } from "./x-like-instance.js";
@@ -49,6 +49,8 @@ const FAMILIES: Record<string, (index: number, seed: number) => Instance> = {
   // Solomon-sized: 100 or 200 customers on Solomon's 100 x 100 square.
   "gh-small": (i, s) => ({ ...ghLike(i, s, [100, 200], () => 100), best: null }),
   pc: (i, s) => ({ ...pcLike(i, s), best: null }),
+  // PCVRPTW's long-route kind: R2 and RC2, 1,000 customers, the files' fleet.
+  "pc-long": (i, s) => ({ ...pcLongLike(i, s), best: null }),
   mt: (i, s) => ({ ...mtLike(i, s), best: null }),
   sd: (i, s) => ({ ...sdLike(i, s), best: null }),
   hfvrp: (i, s) => ({ ...generateHfvrpLike(i, s), best: null }),
