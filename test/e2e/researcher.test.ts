@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { REPO_ROOT } from "../../src/infra/repo-root.js";
 import { apiClient, isFinished, pollUntil, type ApiClient } from "../helpers/client.js";
-import { checkDistanceResult } from "../helpers/check-result.js";
+import { checkDistanceResult } from "../../checker/check-result.js";
 import { cvrpRequest } from "../helpers/requests.js";
 import { startStack, type Stack } from "../helpers/stack.js";
 
@@ -92,7 +92,7 @@ describe("a researcher plugs in a strategy from a copy of the template", functio
 
   it("passes the conformance kit (npm run conformance -- FOLDER)", async () => {
     const { stdout } = await run("npm", ["run", "-s", "conformance", "--", copy], { cwd: REPO_ROOT });
-    expect(stdout).to.include(`${NAME} (construction; claims capacities, distance_matrix, multiple_depots, mixed_fleet)`);
+    expect(stdout).to.include(`${NAME} (construction; claims capacities, distance_matrix, multiple_depots, mixed_fleet, min_vehicles)`);
     expect(stdout).to.match(/\n {2}PASS {2}feature capacities /);
     expect(stdout.trim().split("\n").pop()).to.equal("conformance: every check passed");
   });
