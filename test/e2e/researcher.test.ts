@@ -50,7 +50,7 @@ describe("a researcher plugs in a strategy from a copy of the template", functio
     expect(data!.result).to.deep.include({
       name: NAME,
       kind: "construction",
-      supports: ["capacities", "distance_matrix", "multiple_depots", "mixed_fleet"],
+      supports: ["capacities", "distance_matrix", "multiple_depots", "mixed_fleet", "min_vehicles"],
     });
     const request = { ...cvrpRequest({ customers: 12, vehicles: 3, capacity: 30, seed: 5 }), strategy: NAME, time_limit_seconds: 2 };
     const submitted = await client.POST("/api/v1/solve", { body: request as never });
