@@ -13,7 +13,7 @@
  * Customers on a square of side 100, depot in the centre, as many vehicles as the witness needs
  * (others free: distance objective). Each instance is solved with the rule and again with its
  * fields removed (same seed, same time), through the service's path (solveRequest); the answer
- * with the rule is judged by the evaluator and by the tests' independent checker. The table
+ * with the rule is judged by the evaluator and by the independent checker (checker/). The table
  * gives per instance both distances and their ratio, then per family the feasible count and the
  * median ratio.
  *
@@ -24,7 +24,7 @@ import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { compileRequest } from "../src/problem/compile-request.js";
 import { solveRequest } from "../src/problem/solve-request.js";
 import { evaluateSolution } from "../strategies/core/evaluator.js";
-import { checkDistanceResult } from "../test/helpers/check-result.js";
+import { checkDistanceResult } from "../checker/check-result.js";
 
 type Family = "ride" | "goods" | "groups";
 type Request = SolveRequestInput & Record<string, unknown>;

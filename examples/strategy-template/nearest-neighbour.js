@@ -53,7 +53,8 @@ export const nearestNeighbour = {
   name: "nearest-neighbour",
   kind: "construction",
   // The request features this strategy handles; it must decline every other (see supports).
-  features: ["capacities", "distance_matrix", "multiple_depots", "mixed_fleet"],
+  // min_vehicles needs nothing of it: the service's route elimination runs around its plans.
+  features: ["capacities", "distance_matrix", "multiple_depots", "mixed_fleet", "min_vehicles"],
   supports(p) {
     if (p.time) return { ok: false, reason: "nearest-neighbour ignores time windows" };
     if (p.rules) return { ok: false, reason: "nearest-neighbour does not handle optional stops, skills, shifts or route limits" };
@@ -62,6 +63,7 @@ export const nearestNeighbour = {
     if (p.travel) return { ok: false, reason: "nearest-neighbour does not handle travel profiles or open routes" };
     if (p.trips) return { ok: false, reason: "nearest-neighbour does not plan reload stops" };
     if (p.balance) return { ok: false, reason: "nearest-neighbour does not price balanced workloads" };
+    if (p.visits) return { ok: false, reason: "nearest-neighbour does not handle ride times, incompatible goods or same-vehicle groups" };
     return { ok: true };
   },
   solve,

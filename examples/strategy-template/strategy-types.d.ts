@@ -40,6 +40,10 @@ export interface CompiledProblem {
   locks?: object | null;
   /** The price of the largest route workload (balance); absent or null without it. */
   balance?: object | null;
+  /** Objective min_vehicles: the service's phases around the strategy use the fewest vehicles first. */
+  minVehicles?: boolean;
+  /** Ride-time limits, incompatible goods, same-vehicle groups; absent or null when none is used. */
+  visits?: object | null;
   /** Travel times, profiles, cost per hour, several windows, breaks, open routes; absent or null when none is used. */
   travel?: object | null;
 }
@@ -79,6 +83,10 @@ export type StrategyFeature =
   | "extra_dimensions"
   | "locked_stops"
   | "balance"
+  | "min_vehicles"
+  | "ride_times"
+  | "load_types"
+  | "same_vehicle_groups"
   | "duration_matrix"
   | "profiles"
   | "profile_distances"

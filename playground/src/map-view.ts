@@ -2,6 +2,7 @@ import { describeLoads, drawShipmentLinks, shipmentsOf } from "./map-pairs.js";
 import type { PlanView } from "./plan-view.js";
 import { baseMinutes, minutesToClock } from "./plan-view.js";
 import type { SolveRequest } from "./types.js";
+import { buildVisitRules, describeVisitRules, type VisitRulesView } from "./visit-rules-view.js";
 
 const PAD = 24;
 const HIT_RADIUS_PX = 9;
@@ -17,6 +18,7 @@ export const UNASSIGNED_COLOR = "#d81b60";
 export class RouteMap {
   private request: SolveRequest | null = null;
   private plan: PlanView | null = null;
+  private rules: VisitRulesView | null = null;
   private positions: [number, number][] = [];
   private depots = new Set<number>();
   private zoom = 1;
@@ -53,6 +55,7 @@ export class RouteMap {
     this.request = request;
     this.positions = positions;
     this.plan = plan;
+    this.rules = buildVisitRules(request, plan);
     this.depots = new Set([...request.start_nodes, ...request.end_nodes]);
     this.render();
   }
@@ -248,6 +251,7 @@ export class RouteMap {
         lines.push(`arrival ${minutesToClock(visit.stop.arrive, base)}`, `waiting ${visit.stop.waiting.toFixed(1)} min`);
       if (visit.stop.lateness > 0) lines.push(`late ${visit.stop.lateness.toFixed(1)} min`);
     }
+    if (this.rules) lines.push(...describeVisitRules(this.rules, node));
     const left = this.plan?.unassigned.get(node);
     if (left) lines.push(`unassigned: ${left.reason}`, left.message);
     return lines.join("\n");

@@ -7,6 +7,7 @@ import { renderTimelines } from "./timeline-view.js";
 import { trafficSlotsOf } from "./traffic-view.js";
 import { isSolved, type Envelope, type SolveRequest, type SolvedResult } from "./types.js";
 import { renderUnassigned } from "./unassigned-view.js";
+import { buildVisitRules } from "./visit-rules-view.js";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -108,7 +109,8 @@ export class ResultView {
     );
     renderTimelines($("timelines"), plan, base, trafficSlotsOf(this.request));
     this.showUnassigned(plan);
-    renderRoutesTable($<HTMLTableElement>("routes-table"), $("summary"), plan, result, base);
+    const rules = buildVisitRules(this.request, plan);
+    renderRoutesTable($<HTMLTableElement>("routes-table"), $("summary"), plan, result, base, rules);
     this.setDownloads(true);
     const unused = this.request.vehicle_num - plan.vehicles.length;
     const left = plan.unassigned.size > 0 ? `, ${plan.unassigned.size} unassigned` : "";

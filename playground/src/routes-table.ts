@@ -1,11 +1,19 @@
 import type { PlanView } from "./plan-view.js";
 import { minutesToClock } from "./plan-view.js";
 import type { SolvedResult } from "./types.js";
+import { routeRuleLines, type VisitRulesView } from "./visit-rules-view.js";
 
 const num = (x: number, digits = 1) => x.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** The route list: one row per used vehicle, the totals, and the result's own summary figures. */
-export function renderRoutesTable(table: HTMLTableElement, summary: HTMLElement, plan: PlanView, result: SolvedResult, base: number): void {
+export function renderRoutesTable(
+  table: HTMLTableElement,
+  summary: HTMLElement,
+  plan: PlanView,
+  result: SolvedResult,
+  base: number,
+  rules: VisitRulesView | null = null,
+): void {
   const trips = plan.vehicles.some((v) => v.trips > 1);
   // Balanced workloads: each route's workload in the request's measure, last, only when the result has the term.
   const balanced = result.balance_cost !== undefined;
@@ -50,6 +58,13 @@ export function renderRoutesTable(table: HTMLTableElement, summary: HTMLElement,
     th.textContent = h;
     thead.append(th);
   }
+  // The visit rules (ride times, goods, groups), last, only when the request has one.
+  if (rules) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = "Visit rules";
+    thead.append(th);
+  }
   const body = table.createTBody();
   plan.vehicles.forEach((v, i) => {
     const tr = body.insertRow();
@@ -59,9 +74,11 @@ export function renderRoutesTable(table: HTMLTableElement, summary: HTMLElement,
       td.textContent = cell;
       if (c === 0) td.style.borderLeft = `6px solid ${v.color}`;
     });
+    if (rules) tr.insertCell().append(...ruleLineElements(routeRuleLines(rules, v)));
   });
   const foot = table.createTFoot().insertRow();
   for (const cell of totals) foot.insertCell().textContent = cell;
+  if (rules) foot.insertCell().textContent = ruleTotals(rules);
 
   const facts: [string, string][] = [
     ["Total cost (objective)", num(result.total_cost, 2)],
@@ -89,4 +106,25 @@ export function renderRoutesTable(table: HTMLTableElement, summary: HTMLElement,
     dd.textContent = `Warning: ${warning}`;
     summary.append(dd);
   }
+}
+
+/** One block per line; a broken rule is marked (class `rule-breach`) besides saying so in words. */
+function ruleLineElements(lines: { text: string; breach: boolean }[]): HTMLElement[] {
+  return lines.map((line) => {
+    const div = document.createElement("div");
+    div.className = line.breach ? "rule-line rule-breach" : "rule-line";
+    div.textContent = line.text;
+    return div;
+  });
+}
+
+function ruleTotals(rules: VisitRulesView): string {
+  const over = rules.rides.filter((r) => r.breach).length;
+  const split = rules.groups.filter((g) => g.split).length;
+  const parts = [
+    ...(rules.rides.length > 0 ? [`${rules.rides.length - over} of ${rules.rides.length} rides within limit`] : []),
+    ...(rules.conflicts.length > 0 ? [`${rules.conflicts.length} goods conflict(s)`] : []),
+    ...(rules.groups.length > 0 ? [`${rules.groups.length - split} of ${rules.groups.length} groups together`] : []),
+  ];
+  return parts.join("; ");
 }

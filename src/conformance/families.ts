@@ -135,6 +135,25 @@ export function familyRequest(feature: StrategyFeature): SolveRequestInput {
       // A price per stop of the busiest route that pays for splitting the five stops between both vehicles.
       r.balance = { measure: "stops", cost_per_unit: 1000 };
       break;
+    case "min_vehicles":
+      r.objective = "min_vehicles";
+      break;
+    case "ride_times":
+      // Shipment 1 -> 3 may ride at most 150 minutes: a detour through two other stops still fits.
+      r.node_time_windows = perNode(() => [0, 1000]);
+      r.node_service_time = perNode((i) => (i === 0 ? 0 : 5));
+      r.vehicle_speeds = [1, 1];
+      r.shipments = [{ pickup: 1, delivery: 3, amount: 2, max_ride_minutes: 150 }];
+      r.node_demands = r.node_demands.map((d, i) => (i === 1 || i === 3 ? 0 : d));
+      break;
+    case "load_types":
+      // Deliveries ride from the depot: fish (1, 2) and bleach (4) never share a vehicle.
+      r.node_load_types = perNode((i) => (i === 1 || i === 2 ? "fish" : i === 4 ? "bleach" : null));
+      r.incompatible_load_types = [["fish", "bleach"]];
+      break;
+    case "same_vehicle_groups":
+      r.same_vehicle_groups = [[1, 5]];
+      break;
     default:
       travelFamily(r, feature);
   }
@@ -193,6 +212,16 @@ export function requestFeatures(r: SolveRequestInput): StrategyFeature[] {
     has(req.vehicle_locked_stops, (v) => typeof v === "number" && v > 0),
   );
   add("balance", req.balance != null);
+  add("min_vehicles", req.objective === "min_vehicles");
+  add(
+    "ride_times",
+    has(req.shipments, (s) => typeof s === "object" && s !== null && "max_ride_minutes" in s),
+  );
+  add("load_types", has(req.incompatible_load_types, () => true) && Array.isArray(req.node_load_types));
+  add(
+    "same_vehicle_groups",
+    has(req.same_vehicle_groups, () => true),
+  );
   found.push(...travelFeaturesOf(r));
   return found;
 }

@@ -117,7 +117,7 @@ function initialSolution(p: CompiledProblem, search: WorkspaceSearch): Solution 
 export const alns: Strategy = {
   name: "alns",
   kind: "search",
-  features: ["capacities", "distance_matrix", "time_windows", "multiple_depots", "mixed_fleet"],
+  features: ["capacities", "distance_matrix", "time_windows", "multiple_depots", "mixed_fleet", "min_vehicles"],
   supports: (p) => {
     const refusal =
       denseMatrixRefusal(p, "alns") ??

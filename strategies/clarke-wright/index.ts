@@ -97,7 +97,7 @@ function loadOf(p: CompiledProblem, route: number[]): number {
 export const clarkeWright: Strategy = {
   name: "clarke-wright",
   kind: "construction",
-  features: ["capacities", "distance_matrix", "time_windows", "multiple_depots", "mixed_fleet"],
+  features: ["capacities", "distance_matrix", "time_windows", "multiple_depots", "mixed_fleet", "min_vehicles"],
   // Also the selection's last resort (select.ts), which calls it whatever supports says.
   supports: (p) => {
     const refusal =

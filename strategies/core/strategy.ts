@@ -4,9 +4,12 @@ import type { CompiledProblem, Solution } from "./problem.js";
 /**
  * The feature families of a request a strategy may claim (GET /api/v1/strategies lists them as
  * `supports`, and the conformance kit generates one small instance of each). `capacities` is the
- * base every strategy takes: one depot, node_positions, demands and capacities. The last seven are
- * constraints.md's third table (TRAVEL_FEATURES): a request using one that no loaded strategy
- * claims is refused at submission, so a strategy never meets a field it would ignore.
+ * base every strategy takes: one depot, node_positions, demands and capacities. The travel
+ * features (TRAVEL_FEATURES), `balance`, `min_vehicles` and the visit rules (`ride_times`,
+ * `load_types`, `same_vehicle_groups`) are refused at submission when the pinned strategy, or
+ * without a pin every loaded one, does not claim them, so a strategy never meets a field it would
+ * ignore. `min_vehicles` is searched by the service's phases around any strategy
+ * (search/fewest-vehicles.ts): a strategy claims it when its plans may go through them.
  */
 export const STRATEGY_FEATURES = [
   "capacities",
@@ -26,6 +29,10 @@ export const STRATEGY_FEATURES = [
   "release_times",
   "locked_stops",
   "balance",
+  "min_vehicles",
+  "ride_times",
+  "load_types",
+  "same_vehicle_groups",
   "duration_matrix",
   "profiles",
   "profile_distances",

@@ -74,7 +74,7 @@ export const large: Strategy = {
   name: "large",
   kind: "search",
   cooperative: true,
-  features: ["capacities", "distance_matrix", "time_windows", "multiple_depots", "mixed_fleet"],
+  features: ["capacities", "distance_matrix", "time_windows", "multiple_depots", "mixed_fleet", "min_vehicles"],
   supports(p) {
     const reason =
       refusal(p) ??

@@ -53,7 +53,7 @@ export function sweepSolution(p: CompiledProblem, startIndex: number, polish: Wo
 export const sweep: Strategy = {
   name: "sweep",
   kind: "construction",
-  features: ["capacities", "time_windows", "multiple_depots", "mixed_fleet"],
+  features: ["capacities", "time_windows", "multiple_depots", "mixed_fleet", "min_vehicles"],
   supports: (p) => {
     if (!p.coords) return { ok: false, reason: "the sweep strategy needs node_positions (coordinates)" };
     const refusal =

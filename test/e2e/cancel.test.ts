@@ -5,7 +5,7 @@ import { loadConfig } from "../../src/config/load.js";
 import { Admission, SYSTEM_CLOCK } from "../../src/limits/admission.js";
 import { KvCounter } from "../../src/limits/kv-counter.js";
 import { connectNats, type Nats } from "../../src/queue/connection.js";
-import { checkDistanceResult } from "../helpers/check-result.js";
+import { checkDistanceResult } from "../../checker/check-result.js";
 import { apiClient, isFinished, pollUntil, type ApiClient } from "../helpers/client.js";
 import { openEvents } from "../helpers/events.js";
 import { quietLog } from "../helpers/nats.js";

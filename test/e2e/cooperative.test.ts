@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { generateXxlLike } from "../../bench/xxl-like-instance.js";
 import type { ServiceProcess } from "../../src/infra/service-process.js";
 import { apiClient, isFinished, pollUntil, type ApiClient } from "../helpers/client.js";
-import { checkDistanceResult } from "../helpers/check-result.js";
+import { checkDistanceResult } from "../../checker/check-result.js";
 import { sampleValue, scrape } from "../helpers/metrics.js";
 import { cvrpRequest, type PlainCvrpRequest } from "../helpers/requests.js";
 import { startStack, type Stack } from "../helpers/stack.js";

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { apiClient, isFinished, pollUntil, type ApiClient } from "../helpers/client.js";
-import { checkDistanceResult } from "../helpers/check-result.js";
+import { checkDistanceResult } from "../../checker/check-result.js";
 import { sampleValue, scrape } from "../helpers/metrics.js";
 import { cvrpRequest } from "../helpers/requests.js";
 import { startStack, type Stack } from "../helpers/stack.js";

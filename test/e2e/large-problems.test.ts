@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { apiClient, isFinished, pollUntil, type ApiClient } from "../helpers/client.js";
-import { checkDistanceResult } from "../helpers/check-result.js";
+import { checkDistanceResult } from "../../checker/check-result.js";
 import { cvrpRequest } from "../helpers/requests.js";
 import { startStack, type Stack } from "../helpers/stack.js";
 

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { PollSolved, SolvedResult } from "../../clients/typescript/src/index.js";
-import { checkDistanceResult } from "../helpers/check-result.js";
+import { checkDistanceResult } from "../../checker/check-result.js";
 import { loadRequest, type LoadKind } from "../helpers/load-requests.js";
 import { sdkClient, TEST_WAIT } from "../helpers/sdk.js";
 import { startStack, type Stack } from "../helpers/stack.js";

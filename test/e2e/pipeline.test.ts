@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT } from "../../src/infra/service-process.js";
 import { isApiError, type PollResult, type VrpClient } from "../../clients/typescript/src/index.js";
-import { checkDistanceResult } from "../helpers/check-result.js";
+import { checkDistanceResult } from "../../checker/check-result.js";
 import { cvrpRequest } from "../helpers/requests.js";
 import { asSolveRequest, sdkClient, TEST_WAIT } from "../helpers/sdk.js";
 import { startStack, type Stack } from "../helpers/stack.js";

@@ -4,7 +4,7 @@ import { loadConfig } from "../../src/config/load.js";
 import { connectNats, type Nats } from "../../src/queue/connection.js";
 import { NAMES } from "../../src/queue/names.js";
 import { TaskStore } from "../../src/queue/task-store.js";
-import { checkDistanceResult } from "../helpers/check-result.js";
+import { checkDistanceResult } from "../../checker/check-result.js";
 import { apiClient, isFinished, pollUntil, type ApiClient } from "../helpers/client.js";
 import { openEvents } from "../helpers/events.js";
 import { quietLog } from "../helpers/nats.js";

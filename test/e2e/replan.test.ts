@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import type { SolveRequest, SolvedResult } from "../../clients/typescript/src/index.js";
-import { checkDistanceResult, type ConstraintRequestFields } from "../helpers/check-result.js";
+import { checkDistanceResult, type ConstraintRequestFields } from "../../checker/check-result.js";
 import { apiClient, isFinished, pollUntil, type ApiClient } from "../helpers/client.js";
 import type { PlainCvrpRequest } from "../helpers/requests.js";
 import { sdkClient, TEST_WAIT } from "../helpers/sdk.js";

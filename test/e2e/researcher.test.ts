@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { REPO_ROOT } from "../../src/infra/repo-root.js";
 import { apiClient, isFinished, pollUntil, type ApiClient } from "../helpers/client.js";
-import { checkDistanceResult } from "../helpers/check-result.js";
+import { checkDistanceResult } from "../../checker/check-result.js";
 import { cvrpRequest } from "../helpers/requests.js";
 import { startStack, type Stack } from "../helpers/stack.js";
 
@@ -50,7 +50,7 @@ describe("a researcher plugs in a strategy from a copy of the template", functio
     expect(data!.result).to.deep.include({
       name: NAME,
       kind: "construction",
-      supports: ["capacities", "distance_matrix", "multiple_depots", "mixed_fleet"],
+      supports: ["capacities", "distance_matrix", "multiple_depots", "mixed_fleet", "min_vehicles"],
     });
     const request = { ...cvrpRequest({ customers: 12, vehicles: 3, capacity: 30, seed: 5 }), strategy: NAME, time_limit_seconds: 2 };
     const submitted = await client.POST("/api/v1/solve", { body: request as never });
@@ -92,7 +92,7 @@ describe("a researcher plugs in a strategy from a copy of the template", functio
 
   it("passes the conformance kit (npm run conformance -- FOLDER)", async () => {
     const { stdout } = await run("npm", ["run", "-s", "conformance", "--", copy], { cwd: REPO_ROOT });
-    expect(stdout).to.include(`${NAME} (construction; claims capacities, distance_matrix, multiple_depots, mixed_fleet)`);
+    expect(stdout).to.include(`${NAME} (construction; claims capacities, distance_matrix, multiple_depots, mixed_fleet, min_vehicles)`);
     expect(stdout).to.match(/\n {2}PASS {2}feature capacities /);
     expect(stdout.trim().split("\n").pop()).to.equal("conformance: every check passed");
   });

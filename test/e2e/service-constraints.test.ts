@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { SolvedResult, UnassignedNode } from "../../clients/typescript/src/index.js";
-import { checkDistanceResult, type ConstraintRequestFields } from "../helpers/check-result.js";
+import { checkDistanceResult, type ConstraintRequestFields } from "../../checker/check-result.js";
 import { apiClient, isFinished, pollUntil, type ApiClient } from "../helpers/client.js";
 import type { PlainCvrpRequest } from "../helpers/requests.js";
 import { asSolveRequest, sdkClient, TEST_WAIT } from "../helpers/sdk.js";

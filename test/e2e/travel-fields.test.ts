@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { checkTravelResult, type TravelRequest, type TravelResult } from "../helpers/check-travel.js";
+import { checkTravelResult, type TravelRequest, type TravelResult } from "../../checker/check-travel.js";
 import { apiClient, isFinished, pollUntil, type ApiClient } from "../helpers/client.js";
 import { expectMatchesSchema } from "../helpers/spec.js";
 import { startStack, type Stack } from "../helpers/stack.js";

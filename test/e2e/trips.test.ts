@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { checkDistanceResult } from "../helpers/check-result.js";
+import { checkDistanceResult } from "../../checker/check-result.js";
 import { apiClient, isFinished, pollUntil, type ApiClient } from "../helpers/client.js";
 import { startStack, type Stack } from "../helpers/stack.js";
 

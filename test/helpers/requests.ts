@@ -8,16 +8,9 @@ function lcg(seed: number): () => number {
   };
 }
 
-/** The fields of a capacity-only request that the result checks read. */
-export interface PlainCvrpRequest {
-  node_num: number;
-  distance_matrix: number[][];
-  node_positions?: number[][];
-  start_nodes: number[];
-  end_nodes: number[];
-  node_demands: number[];
-  vehicles_capacity: number[];
-}
+import type { PlainCvrpRequest } from "../../checker/check-result.js";
+
+export type { PlainCvrpRequest };
 
 export interface CvrpOptions {
   customers: number;

@@ -4,7 +4,7 @@ import { generateProblem, type GeneratorOptions } from "../../playground/src/gen
 import { createSpecBackend } from "../../src/api/spec-backend.js";
 import { validateSolveRequest } from "../../src/api/validation/validate-solve-request.js";
 import { solveRequest } from "../../src/problem/solve-request.js";
-import { checkLoadRules } from "../helpers/check-loads.js";
+import { checkLoadRules } from "../../checker/check-loads.js";
 
 const base = { nodes: 40, depots: 1, capacities: true, windows: false, timeLimitSeconds: 2, seed: 5 };
 

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { checkLoadRules, type LoadFieldsOfRequest } from "../helpers/check-loads.js";
+import { checkLoadRules, type LoadFieldsOfRequest } from "../../checker/check-loads.js";
 
 /** Depot 0, customers 1..4; two vehicles of capacity 5. */
 const request: LoadFieldsOfRequest = {
@@ -17,7 +17,7 @@ const good = {
 };
 
 /** The tests' result checker must catch every broken load rule, or the end-to-end tests prove nothing. */
-describe("the tests' load checker (test/helpers/check-loads.ts)", () => {
+describe("the independent load checker (checker/check-loads.ts)", () => {
   it("accepts a correct result", () => {
     expect(() => checkLoadRules(request, good)).not.to.throw();
   });

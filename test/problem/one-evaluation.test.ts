@@ -9,8 +9,8 @@ import { compileRequest } from "../../src/problem/compile-request.js";
 import { solveRequest, type SolvedResultObject } from "../../src/problem/solve-request.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import { answerViolationReasons } from "../../src/problem/violations.js";
-import { checkDistanceResult } from "../helpers/check-result.js";
-import { checkTravelResult, type TravelRequest } from "../helpers/check-travel.js";
+import { checkDistanceResult } from "../../checker/check-result.js";
+import { checkTravelResult, type TravelRequest } from "../../checker/check-travel.js";
 import { loadRequest, type LoadKind } from "../helpers/load-requests.js";
 import { tripRequest } from "../strategies/trip-problems.js";
 
@@ -256,7 +256,7 @@ describe("the answer evaluated once, against the shared independent checker", fu
     };
     for (const [name, request] of sample()) {
       // The shared checker predates balance and traffic and refuses to judge a field it does not
-      // know; the walks above judge them (test/helpers/check-balance.ts, check-travel.ts).
+      // know; the walks above judge them (checker/check-balance.ts, check-travel.ts).
       if (name === "balance" || name === "traffic") continue;
       const verdict = checkResult(JSON.parse(JSON.stringify(request)), solved(request));
       expect(verdict.violations, name).to.deep.equal([]);

@@ -7,7 +7,7 @@ import { judgeSolution } from "../../src/problem/route-rules.js";
 import { violationReasons } from "../../src/problem/violations.js";
 import { evaluateSolution } from "../../strategies/core/evaluator.js";
 import type { Solution } from "../../strategies/core/problem.js";
-import { checkDistanceResult } from "../helpers/check-result.js";
+import { checkDistanceResult } from "../../checker/check-result.js";
 
 /** Depot 0 and five customers on a line, 10 apart (node i at 10 i); two vehicles, speed 1, wide windows. */
 function line(extra: Partial<SolveRequestInput> = {}): SolveRequestInput {

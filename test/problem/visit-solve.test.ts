@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { solveRequest, type SolvedResultObject } from "../../src/problem/solve-request.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
-import { checkDistanceResult } from "../helpers/check-result.js";
+import { checkDistanceResult } from "../../checker/check-result.js";
 import { visitInstance, type VisitKind } from "../strategies/visit-problems.js";
 
 function solve(request: SolveRequestInput) {

@@ -3,7 +3,7 @@ import { compileRequest } from "../../src/problem/compile-request.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import { solveRequest, type SolveOutcome } from "../../src/problem/solve-request.js";
 import { evaluateSolution } from "../../strategies/core/evaluator.js";
-import { checkDistanceResult } from "../helpers/check-result.js";
+import { checkDistanceResult } from "../../checker/check-result.js";
 import { balanceInstance, type BalanceMeasure } from "./balance-problems.js";
 
 type Solved = Extract<SolveOutcome, { status: "solved" }>["result"];

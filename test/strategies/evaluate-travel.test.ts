@@ -6,7 +6,7 @@ import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import { solveRequest } from "../../src/problem/solve-request.js";
 import { violationReasons } from "../../src/problem/violations.js";
 import { lateAt, serviceBegin, windowEndAt } from "../../strategies/core/travel.js";
-import { checkTravelResult, type TravelRequest, type TravelResult } from "../helpers/check-travel.js";
+import { checkTravelResult, type TravelRequest, type TravelResult } from "../../checker/check-travel.js";
 
 type Request = SolveRequestInput & ConstraintFields;
 const square = (n: number, f: (i: number, j: number) => number) =>

@@ -8,7 +8,7 @@ import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import { evaluateRoute, evaluateSolution, type RouteSchedule } from "../../strategies/core/evaluator.js";
 import type { Solution } from "../../strategies/core/problem.js";
 import { normaliseScale } from "../../strategies/core/normalise.js";
-import { checkDistanceResult } from "../helpers/check-result.js";
+import { checkDistanceResult } from "../../checker/check-result.js";
 
 /** A line: depot 0 at x = 0, customers 1..4 at x = 10, 20, 30, 40; two vehicles of capacity 2 reloading at 0. */
 function line(extra: ConstraintFields & Partial<SolveRequestInput> = {}): SolveRequestInput {

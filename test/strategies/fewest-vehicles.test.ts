@@ -13,8 +13,8 @@ import type { CompiledProblem, Solution } from "../../strategies/core/problem.js
 import { Rng } from "../../strategies/core/rng.js";
 import { eliminateRoutes } from "../../strategies/search/route-elimination.js";
 import { cheapestWindowPosition, windowsOnly } from "../../strategies/search/window-insertion.js";
-import { checkDistanceResult } from "../helpers/check-result.js";
-import { checkFewestVehicles } from "../helpers/check-fewest-vehicles.js";
+import { checkDistanceResult } from "../../checker/check-result.js";
+import { checkFewestVehicles } from "../../checker/check-fewest-vehicles.js";
 import { arbitraryRequest } from "./random-problems.js";
 
 const nonEmpty = (s: Solution) => s.routes.filter((r) => r.length > 0).length;

@@ -7,7 +7,7 @@ import { judgeSolution } from "../../src/problem/route-rules.js";
 import { solveRequest, type SolveOutcome } from "../../src/problem/solve-request.js";
 import { defaultReassignmentCost } from "../../src/problem/stability-price.js";
 import { evaluateSolution } from "../../strategies/core/evaluator.js";
-import { checkDistanceResult } from "../helpers/check-result.js";
+import { checkDistanceResult } from "../../checker/check-result.js";
 import { improveFleetUse } from "../../strategies/search/moves/vehicle-change.js";
 import { PerVehiclePricing } from "../../strategies/search/pricing/per-vehicle.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";

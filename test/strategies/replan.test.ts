@@ -11,7 +11,7 @@ import type { Solution } from "../../strategies/core/problem.js";
 import type { Strategy } from "../../strategies/core/strategy.js";
 import { registerStrategy } from "../../strategies/registry.js";
 import { fleetArb, fleetInstance } from "./fleet-problems.js";
-import { checkDistanceResult } from "../helpers/check-result.js";
+import { checkDistanceResult } from "../../checker/check-result.js";
 import { expectLocksKept, withRandomPlan, type PlanRequest } from "./replan-problems.js";
 
 /** The customers of each vehicle's route in a solved result (labels "Vehicle v"). */

@@ -13,7 +13,7 @@ import { withOpenEnd } from "../../strategies/search/open-routes.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { Routes } from "../../strategies/search/routes.js";
-import { checkTravelResult, type TravelRequest, type TravelResult } from "../helpers/check-travel.js";
+import { checkTravelResult, type TravelRequest, type TravelResult } from "../../checker/check-travel.js";
 import { fleetArb, fleetInstance, type FleetOptions } from "./fleet-problems.js";
 import { routeFloors } from "./time-floors.js";
 

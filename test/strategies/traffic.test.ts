@@ -15,7 +15,7 @@ import {
   pathFunction,
   type TrafficSlots,
 } from "../../strategies/core/traffic.js";
-import { checkTravelResult, type TravelRequest, type TravelResult } from "../helpers/check-travel.js";
+import { checkTravelResult, type TravelRequest, type TravelResult } from "../../checker/check-travel.js";
 
 type Request = SolveRequestInput & ConstraintFields;
 

@@ -15,7 +15,7 @@ import type { Penalties } from "../../strategies/search/penalties.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
-import { checkTravelResult, type TravelRequest, type TravelResult } from "../helpers/check-travel.js";
+import { checkTravelResult, type TravelRequest, type TravelResult } from "../../checker/check-travel.js";
 import { fleetArb, fleetInstance, plainWarp, type FleetOptions } from "./fleet-problems.js";
 import { routeFloors } from "./time-floors.js";
 

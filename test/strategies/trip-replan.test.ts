@@ -13,7 +13,7 @@ import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { copiesOf, expandTrips } from "../../strategies/search/trip-copies.js";
 import { withPlanRules } from "../../strategies/search/trip-plans.js";
-import { checkDistanceResult } from "../helpers/check-result.js";
+import { checkDistanceResult } from "../../checker/check-result.js";
 import { expectLocksKept } from "./replan-problems.js";
 import { penaltyArb, scratchPrice, tripArb, tripRequest, type TripOptions } from "./trip-problems.js";
 

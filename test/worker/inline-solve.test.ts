@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { solveRequest } from "../../src/problem/solve-request.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import { InlineSolver } from "../../src/worker/inline-solve.js";
-import { checkDistanceResult } from "../helpers/check-result.js";
+import { checkDistanceResult } from "../../checker/check-result.js";
 import type { PlainCvrpRequest } from "../helpers/requests.js";
 
 /** A random symmetric instance with `customers` customers on `vehicles` vehicles. */

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { SolverThreadRunner } from "../../src/worker/solver-thread-runner.js";
 import { BASE_MB, BUCKET_MB, solverHeapLimitMb } from "../../src/worker/solver-heap.js";
-import { checkDistanceResult } from "../helpers/check-result.js";
+import { checkDistanceResult } from "../../checker/check-result.js";
 import { cvrpRequest, type PlainCvrpRequest } from "../helpers/requests.js";
 import type { SolveReply } from "../../src/worker/solve-thread.js";
 

@@ -2,10 +2,10 @@ import type { ValidationIssue } from "../../errors/api-error.js";
 import type { ConstraintFields } from "../../problem/constraint-fields.js";
 import type { SolveRequestInput } from "../../problem/request-types.js";
 import { TRAVEL_FEATURES } from "../../../strategies/core/strategy.js";
-import { allStrategies } from "../../../strategies/registry.js";
 import { hasTimeDimension } from "./travel-fields.js";
 import { DENSE_MATRIX_MAX_NODES } from "../../problem/compile-request.js";
 import { pricedByCost } from "../../problem/objective-pricing.js";
+import { strategiesFor, unclaimedRuleIssues } from "./rule-features.js";
 
 type TravelFeature = (typeof TRAVEL_FEATURES)[number];
 
@@ -42,14 +42,15 @@ export function travelFeaturesOf(r: SolveRequestInput): TravelFeature[] {
  * A request using a travel feature must find a strategy that honours it: the pinned one, or
  * without a pin some loaded strategy other than an exact one (exact strategies take only tiny
  * problems, so they cannot vouch for a request of any size). Refused at submission with a 422
- * naming the field, rather than failed after queueing or solved with the field ignored.
+ * naming the field, rather than failed after queueing or solved with the field ignored. The
+ * objective and visit rules of ruleFeaturesOf are held to the same claims (rule-features.ts).
  */
 export function unsupportedFeatureIssues(r: SolveRequestInput): ValidationIssue[] {
   const used = travelFeaturesOf(r);
   const combined = tripCombinationIssues(r, used);
   if (combined.length > 0) return combined;
-  const balance = balanceStrategyIssues(r);
-  if (balance.length > 0) return balance;
+  const rules = unclaimedRuleIssues(r);
+  if (rules.length > 0) return rules;
   if (used.length === 0) return [];
   // Above the dense matrix's size only the decomposition (large) runs, and it honours none of them.
   if (r.node_num > DENSE_MATRIX_MAX_NODES) {
@@ -62,8 +63,7 @@ export function unsupportedFeatureIssues(r: SolveRequestInput): ValidationIssue[
       type: "unsupported_feature",
     }));
   }
-  const pinned = typeof r.strategy === "string" ? allStrategies().find((s) => s.name === r.strategy) : undefined;
-  const candidates = pinned ? [pinned] : allStrategies().filter((s) => s.kind !== "exact");
+  const { pinned, candidates } = strategiesFor(r);
   const issues: ValidationIssue[] = [];
   for (const feature of used) {
     if (candidates.some((s) => (s.features as readonly string[]).includes(feature))) continue;
@@ -98,25 +98,6 @@ function tripCombinationIssues(r: SolveRequestInput, travel: readonly TravelFeat
     {
       loc: ["body", field],
       msg: `${field} together with ${[...new Set(others)].join(", ")} is not supported yet; send the request without one of them`,
-      type: "unsupported_feature",
-    },
-  ];
-}
-
-/**
- * Only strategies that claim `balance` price the largest workload: a pinned strategy that does
- * not is refused at submission, naming the field, rather than solving with the term unpriced.
- */
-function balanceStrategyIssues(r: SolveRequestInput): ValidationIssue[] {
-  if (r.balance == null || typeof r.strategy !== "string") return [];
-  const pinned = allStrategies().find((s) => s.name === r.strategy);
-  if (!pinned || (pinned.features as readonly string[]).includes("balance")) return [];
-  return [
-    {
-      loc: ["body", "balance"],
-      msg:
-        `balance (feature 'balance') is not supported yet: the pinned strategy '${pinned.name}' does not honour it; ` +
-        "send the request without it or without the strategy",
       type: "unsupported_feature",
     },
   ];

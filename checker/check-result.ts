@@ -3,7 +3,17 @@ import { checkLoadRules, type LoadFieldsOfRequest } from "./check-loads.js";
 import { checkTripRules, type TripFieldsOfRequest } from "./check-trips.js";
 import { checkVisitRules, type VisitFieldsOfRequest } from "./check-visits.js";
 import { balanceCheck, type BalanceFieldsOfRequest } from "./check-balance.js";
-import type { PlainCvrpRequest } from "./requests.js";
+
+/** The fields of a capacity-only request that the result checks read. */
+export interface PlainCvrpRequest {
+  node_num: number;
+  distance_matrix: number[][];
+  node_positions?: number[][];
+  start_nodes: number[];
+  end_nodes: number[];
+  node_demands: number[];
+  vehicles_capacity: number[];
+}
 
 /**
  * The constraint fields of constraints.md's first table, as the checker reads them (a plain
