@@ -10,7 +10,7 @@ import { REPO_ROOT } from "../../src/infra/repo-root.js";
  * meaning together just as much.
  */
 
-const SCANNED = ["strategies", "src", "bench", "generated", "test/helpers"];
+const SCANNED = ["strategies", "src", "bench", "generated", "checker", "test/helpers"];
 
 function sources(dir: string): string[] {
   const out: string[] = [];
@@ -85,7 +85,7 @@ describe("the code's layers (bench -> src -> strategies, no import circles)", ()
   const graph = importGraph();
 
   it("reads every layer's modules", () => {
-    for (const layer of ["strategies", "src", "bench", "generated"]) {
+    for (const layer of ["strategies", "src", "bench", "generated", "checker"]) {
       expect([...graph.keys()].filter((f) => f.startsWith(layer + "/")).length, layer).to.be.greaterThan(0);
     }
   });
@@ -98,7 +98,11 @@ describe("the code's layers (bench -> src -> strategies, no import circles)", ()
     expect(reaches(graph, "src", ["bench", "test"])).to.deep.equal([]);
   });
 
-  it("has no import circle among the modules of strategies, src, bench, generated and the test helpers", () => {
+  it("keeps the independent checker independent: it reads requests and answers, never the service's code or evaluator", () => {
+    expect(reaches(graph, "checker", ["src", "strategies", "bench", "test"])).to.deep.equal([]);
+  });
+
+  it("has no import circle among the modules of strategies, src, bench, generated, the checker and the test helpers", () => {
     expect(importCircles(graph)).to.deep.equal([]);
   });
 
