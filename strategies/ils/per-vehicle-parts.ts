@@ -149,6 +149,8 @@ export class PerVehicleEducation implements Education<SnapshotCandidate> {
         rs.reprice();
         ls.revisitViolating();
         ls.run(this.rng, this.stop);
+        // At raised prices a group leaves an overloaded route only as a whole block.
+        if (rs.visits && relocateGroups(rs)) ls.run(this.rng, this.stop);
         const repaired = snapshot(rs);
         pool?.harvest();
         if (looksFeasible(repaired)) {

@@ -3,6 +3,7 @@ import { solveRequest, type SolvedResultObject } from "../../src/problem/solve-r
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import { checkDistanceResult } from "../../checker/check-result.js";
 import { visitInstance, type VisitKind } from "../strategies/visit-problems.js";
+import { visitFamily } from "../../bench/visit-rules.js";
 
 function solve(request: SolveRequestInput) {
   return solveRequest(request, { requestId: "visit-solve", timeLimitSeconds: 5, seed: 1, maxIterations: 300 });
@@ -61,6 +62,17 @@ describe("solving with visit rules through the service's path (solveRequest, the
       expect(solved, "most instances solved").to.be.at.least(3);
     });
   }
+
+  it("solves the bench's same-vehicle groups within 20 iterations: a group leaves an overloaded route as one block", () => {
+    // Half the customers in groups of 2-4 and a fleet with room for every group on its own vehicle:
+    // single-stop moves cannot empty an overloaded route without splitting a group.
+    for (let seed = 1; seed <= 6; seed++) {
+      const { request } = visitFamily("groups", seed, 60);
+      const outcome = solveRequest(request, { requestId: "visit-solve", timeLimitSeconds: 60, seed: 1, maxIterations: 20 });
+      expect(outcome.status, `instance ${seed}`).to.equal("solved");
+      if (outcome.status === "solved") checkDistanceResult(request as never, outcome.result as never);
+    }
+  });
 
   it("keeps a group on one vehicle although splitting it would be shorter", () => {
     const outcome = solve(line({ vehicles_capacity: [4, 4], same_vehicle_groups: [[1, 3]], vehicle_num: 2 }));
