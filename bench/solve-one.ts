@@ -1,6 +1,7 @@
 /**
  * Solves one request file in this process and prints one JSON line: cost, feasibility, strategy,
- * seconds, the time to the first feasible solution and the process's peak RSS. `bench/xxl.ts`
+ * seconds, the time to the first feasible solution, the iterations and CPU seconds of the search
+ * (bench/search-speed.ts reads them) and the process's peak RSS. `bench/xxl.ts`
  * runs it once per instance, so each peak belongs to one instance alone:
  * `node --import tsx bench/solve-one.ts REQUEST.json SECONDS [STRATEGY]`.
  */
@@ -25,7 +26,9 @@ let firstFeasibleSeconds: number | null = null;
 budget.onImprovement(() => {
   firstFeasibleSeconds ??= (performance.now() - started) / 1000;
 });
+const cpuBefore = process.cpuUsage();
 const solution = strategy.solve(problem, budget);
+const cpu = process.cpuUsage(cpuBefore);
 const score = evaluateSolution(problem, solution);
 console.log(
   JSON.stringify({
@@ -34,6 +37,8 @@ console.log(
     cost: score.cost,
     seconds: (performance.now() - started) / 1000,
     firstFeasibleSeconds,
+    iterations: budget.iterationCount,
+    searchCpuSeconds: (cpu.user + cpu.system) / 1e6,
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
   }),
 );
