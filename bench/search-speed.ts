@@ -4,7 +4,7 @@
  * on the CPU clock, `Result.num_iterations`) on core 0 and ours (bench/solve-one.ts under
  * `SOLVER_CLOCK=cpu`, the budget's iteration count) on core 1 are started together, each given
  * `--time` CPU seconds (default 10), so a shared machine changes neither one's figure much.
- * Prints a row per instance (our method, both rates, PyVRP / ours) and the median ratio per family.
+ * Prints a row per instance (our strategy, both rates, PyVRP / ours) and the median ratio per family.
  * Default instances: X (shared and the hold-out .vrp of bench/instances), Solomon and GH.
  *
  * `node --import tsx bench/search-speed.ts [--only A,B] [--time S] [--pyvrp PYTHON] [--peers DIR] [--bench-dir DIR]`
@@ -90,16 +90,18 @@ const median = (xs: number[]) => {
 const dir = mkdtempSync(join(tmpdir(), "search-speed-"));
 const ratios = new Map<string, number[]>();
 console.log(`${seconds} CPU s each, seed 1, PyVRP on core 0 and ours on core 1 started together, ${new Date().toISOString()}`);
-console.log("| family | instance | our method | ours it/CPU s | PyVRP it/CPU s | PyVRP / ours |");
+console.log("| family | instance | our strategy | ours it/CPU s | PyVRP it/CPU s | PyVRP / ours |");
 console.log("|---|---|---|---:|---:|---:|");
 try {
   for (const instance of chosen) {
     const file = join(dir, `${instance.name}.json`);
     writeFileSync(file, JSON.stringify(instance.request()));
     const solveOne = join(REPO_ROOT, "bench", "solve-one.ts");
+    const cpuWrapper = join(REPO_ROOT, "bench", "peers", "pyvrp-cpu.py");
+    const limit = String(seconds);
     const [ours, theirs] = await Promise.all([
-      run("env", ["SOLVER_CLOCK=cpu", "taskset", "-c", "1", process.execPath, "--import", "tsx", solveOne, file, String(seconds)]),
-      run("taskset", ["-c", "0", python, join(REPO_ROOT, "bench", "peers", "pyvrp-cpu.py"), join(peers, "pyvrp-eval.py"), file, "-l", String(seconds)]),
+      run("env", ["SOLVER_CLOCK=cpu", "taskset", "-c", "1", process.execPath, "--import", "tsx", solveOne, file, limit]),
+      run("taskset", ["-c", "0", python, cpuWrapper, join(peers, "pyvrp-eval.py"), file, "-l", limit]),
     ]);
     const o = lastJson(ours.out);
     const p = lastJson(theirs.out);
@@ -108,11 +110,10 @@ try {
     const ratio = theirRate / ourRate;
     if (Number.isFinite(ratio)) ratios.set(instance.family, [...(ratios.get(instance.family) ?? []), ratio]);
     const method = o ? String(o.strategy) : "failed";
-    console.log(`| ${instance.family} | ${instance.name} | ${method} | ${ourRate.toFixed(0)} | ${theirRate.toFixed(0)} | ${ratio.toFixed(2)} |`);
+    const rates = `${ourRate.toFixed(0)} | ${theirRate.toFixed(0)} | ${ratio.toFixed(2)}`;
+    console.log(`| ${instance.family} | ${instance.name} | ${method} | ${rates} |`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(
-  `median PyVRP / ours: ${[...ratios].map(([family, rs]) => `${family} ${median(rs).toFixed(2)} (${rs.length})`).join(", ")}`,
-);
+console.log(`median PyVRP / ours: ${[...ratios].map(([family, rs]) => `${family} ${median(rs).toFixed(2)} (${rs.length})`).join(", ")}`);
