@@ -1,6 +1,7 @@
 import { evaluateRoute } from "../core/evaluator.js";
 import { visitWarp } from "./travel-data.js";
 import { ChangedCustomers } from "./changed-customers.js";
+import { exactlySymmetric } from "./exact-symmetry.js";
 import { CandidatePrices } from "./candidate-prices.js";
 import { CostEvaluator } from "./cost-evaluator.js";
 import type { ProblemData } from "./problem-data.js";
@@ -52,6 +53,8 @@ export class Routes {
   readonly bwdBy: Float64Array[][] | null;
   /** Per route slot its vehicle's distance matrix (the request's unless its profile has its own). */
   readonly slotMatrix: Float64Array[];
+  /** Every slot matrix the same both ways, bit for bit (exact-symmetry.ts): moves may read a distance from either end. */
+  readonly symmetric: boolean;
   private readonly otherMatrices: OtherMatrixPrefixes | null;
   /** Delivered load (dimension 0) of positions 1..k; position length + 1 repeats the total. */
   readonly load: Float64Array[];
@@ -110,6 +113,7 @@ export class Routes {
     this.arc = make(() => new Float64Array(slots));
     const { matrices, indexOf } = m.distances;
     this.slotMatrix = Array.from(indexOf, (k) => matrices[k]!);
+    this.symmetric = m.symmetric && exactlySymmetric(this.slotMatrix, m.nodeCount);
     this.otherMatrices = matrices.length > 1 ? new OtherMatrixPrefixes(m.distances, m.nodeCount, this.fwd, this.bwd, slots) : null;
     this.fwdBy = this.otherMatrices?.fwdBy ?? null;
     this.bwdBy = this.otherMatrices?.bwdBy ?? null;

@@ -24,7 +24,7 @@ function shuffledRoutes(o: Parameters<typeof fleetInstance>[0], seed: number): R
   return rs;
 }
 
-describe("the route model's arcs and time segments", () => {
+describe("the route model's arcs, symmetry and time segments", () => {
   it("holds each route's arcs as its own vehicle's matrix entries, bit for bit, after loads and rewrites", () => {
     fc.assert(
       fc.property(fleetArb("none", 14), fc.integer({ min: 1, max: 1e6 }), (o, seed) => {
@@ -37,6 +37,25 @@ describe("the route model's arcs and time segments", () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it("reads distances from either end only when every vehicle's matrix is the same both ways, bit for bit", () => {
+    let symmetric = 0;
+    let asymmetric = 0;
+    fc.assert(
+      fc.property(fleetArb("none", 10), fc.integer({ min: 1, max: 1e6 }), (o, seed) => {
+        const rs = shuffledRoutes(o, seed);
+        const n = rs.m.nodeCount;
+        const same = rs.slotMatrix.every((d) => d.every((value, at) => value === d[(at % n) * n + Math.floor(at / n)]));
+        expect(rs.symmetric).to.equal(same);
+        if (same) symmetric++;
+        else asymmetric++;
+      }),
+      { numRuns: 60 },
+    );
+    // Both kinds were met, so the check above was made each way.
+    expect(symmetric).to.be.greaterThan(0);
+    expect(asymmetric).to.be.greaterThan(0);
   });
 
   it("builds the same whole-route segment from the stored prefix, the stored suffix and the visits one by one", () => {

@@ -51,8 +51,11 @@ export class CheapestInsertions {
     // Skills: a customer `into`'s vehicle may not serve never moves there (swap-star.ts skips it), so its places are not sought.
     const rules = this.ls.rules;
     const screened = rules !== null && rules.fr.profileOf[from] !== rules.fr.profileOf[into];
+    // Symmetric matrices: d(a, u) read as d(u, a), along u's row, which stays cached over the route (exact-symmetry.ts).
+    const stride = this.ls.symmetric ? 1 : n;
     for (let k = 1; k <= lenF; k++) {
       const u = seqF[k]!;
+      const offset = this.ls.symmetric ? u * n : u;
       const prev = seqF[k - 1]!;
       const next = seqF[k + 1]!;
       removal[k] = dFrom[prev * n + next]! - arcF[k - 1]! - arcF[k]!;
@@ -70,7 +73,7 @@ export class CheapestInsertions {
       for (let p = 0; p <= lenI; p++) {
         const a = seqI[p]!;
         const b = seqI[p + 1]!;
-        const c = d[a * n + u]! + d[u * n + b]! - arcI[p]!;
+        const c = d[a * stride + offset]! + d[u * n + b]! - arcI[p]!;
         if (c >= c2) continue;
         if (c < c0) {
           c2 = c1;
@@ -112,7 +115,7 @@ export class CheapestInsertions {
     const seq = this.ls.seq[into]!;
     const prev = seq[kv - 1]!;
     const next = seq[kv + 1]!;
-    let best = d[prev * n + u]! + d[u * n + next]! - d[prev * n + next]!;
+    let best = d[this.ls.symmetric ? u * n + prev : prev * n + u]! + d[u * n + next]! - d[prev * n + next]!;
     this.position = -1;
     for (let t = 0; t < 3; t++) {
       const p = pos[base + t]!;

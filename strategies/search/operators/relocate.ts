@@ -36,11 +36,14 @@ export class Relocate implements PairOperator {
     const x = seqU[i + 1]!;
     const v = seqV[j]!;
     const y = seqV[j + 1]!;
+    // Symmetric matrices: d(v, .) read from the row of u, x or pu, which stay cached while u's neighbours are walked (exact-symmetry.ts).
+    const vu = rs.symmetric ? u * n + v : v * n + u;
+    const vx = rs.symmetric ? x * n + v : v * n + x;
     this.ru = ru;
     this.rv = rv;
     // u after v.
     let dA = dU[pu * n + x]! - arcU[i - 1]! - arcU[i]!;
-    let dB = dV[v * n + u]! + dV[u * n + y]! - arcV[j]!;
+    let dB = dV[vu]! + dV[u * n + y]! - arcV[j]!;
     if (ls.pairMayImprove(ru, lenU - 1, distU + dA, rv, lenV + 1, distV + dB) && this.priced(ru, rv, u, -1)) {
       ls.a
         .reset()
@@ -57,7 +60,7 @@ export class Relocate implements PairOperator {
     const xx = seqU[i + 2]!;
     // (u, x) after v, in order, then reversed.
     dA = dU[pu * n + xx]! - arcU[i - 1]! - arcU[i]! - arcU[i + 1]!;
-    dB = dV[v * n + u]! + dV[u * n + x]! + dV[x * n + y]! - arcV[j]!;
+    dB = dV[vu]! + dV[u * n + x]! + dV[x * n + y]! - arcV[j]!;
     if (ls.pairMayImprove(ru, lenU - 2, distU + dA, rv, lenV + 2, distV + dB) && this.priced(ru, rv, u, x)) {
       ls.a
         .reset()
@@ -70,7 +73,7 @@ export class Relocate implements PairOperator {
         .add(rv, j + 1, lenV);
       if (ls.confirmPair(ru, rv)) return true;
     }
-    dB = dV[v * n + x]! + dV[x * n + u]! + dV[u * n + y]! - arcV[j]!;
+    dB = dV[vx]! + dV[x * n + u]! + dV[u * n + y]! - arcV[j]!;
     if (ls.pairMayImprove(ru, lenU - 2, distU + dA, rv, lenV + 2, distV + dB) && this.priced(ru, rv, u, x)) {
       ls.a
         .reset()

@@ -38,11 +38,15 @@ export class Swap implements PairOperator {
     const y = seqV[j + 1]!;
     const a = ls.a;
     const b = ls.b;
+    // Symmetric matrices: d(v, .) read from the row of u, x or pu, which stay cached while u's neighbours are walked (exact-symmetry.ts).
+    const sym = rs.symmetric;
+    const vx = sym ? x * n + v : v * n + x;
+    const pvu = sym ? u * n + pv : pv * n + u;
     this.ru = ru;
     this.rv = rv;
     // u and v.
-    let dA = dU[pu * n + v]! + dU[v * n + x]! - arcU[i - 1]! - arcU[i]!;
-    let dB = dV[pv * n + u]! + dV[u * n + y]! - arcV[j - 1]! - arcV[j]!;
+    let dA = dU[pu * n + v]! + dU[vx]! - arcU[i - 1]! - arcU[i]!;
+    let dB = dV[pvu]! + dV[u * n + y]! - arcV[j - 1]! - arcV[j]!;
     if (ls.pairMayImprove(ru, lenU, distU + dA, rv, lenV, distV + dB) && this.priced(ru, rv, u, -1, v, -1)) {
       a.reset()
         .add(ru, 1, i - 1)
@@ -57,8 +61,8 @@ export class Swap implements PairOperator {
     if (i + 1 > lenU) return false;
     const xx = seqU[i + 2]!;
     // (u, x) and v.
-    dA = dU[pu * n + v]! + dU[v * n + xx]! - arcU[i - 1]! - arcU[i]! - arcU[i + 1]!;
-    dB = dV[pv * n + u]! + dV[u * n + x]! + dV[x * n + y]! - arcV[j - 1]! - arcV[j]!;
+    dA = dU[pu * n + v]! + dU[sym ? xx * n + v : v * n + xx]! - arcU[i - 1]! - arcU[i]! - arcU[i + 1]!;
+    dB = dV[pvu]! + dV[u * n + x]! + dV[x * n + y]! - arcV[j - 1]! - arcV[j]!;
     if (ls.pairMayImprove(ru, lenU - 1, distU + dA, rv, lenV + 1, distV + dB) && this.priced(ru, rv, u, x, v, -1)) {
       a.reset()
         .add(ru, 1, i - 1)
@@ -73,8 +77,8 @@ export class Swap implements PairOperator {
     if (j + 1 > lenV) return false;
     const yy = seqV[j + 2]!;
     // (u, x) and (v, y).
-    dA = dU[pu * n + v]! + dU[v * n + y]! + dU[y * n + xx]! - arcU[i - 1]! - arcU[i]! - arcU[i + 1]!;
-    dB = dV[pv * n + u]! + dV[u * n + x]! + dV[x * n + yy]! - arcV[j - 1]! - arcV[j]! - arcV[j + 1]!;
+    dA = dU[pu * n + v]! + dU[v * n + y]! + dU[sym ? xx * n + y : y * n + xx]! - arcU[i - 1]! - arcU[i]! - arcU[i + 1]!;
+    dB = dV[pvu]! + dV[u * n + x]! + dV[x * n + yy]! - arcV[j - 1]! - arcV[j]! - arcV[j + 1]!;
     if (ls.pairMayImprove(ru, lenU, distU + dA, rv, lenV, distV + dB) && this.priced(ru, rv, u, x, v, y)) {
       a.reset()
         .add(ru, 1, i - 1)
