@@ -1,11 +1,13 @@
 /**
  * Solves one request file in this process and prints one JSON line: cost, feasibility, strategy,
- * seconds, the time to the first feasible solution and the process's peak RSS. `bench/xxl.ts`
+ * seconds, the time to the first feasible solution, the iterations and CPU seconds of the search
+ * (bench/search-speed.ts reads them) and the process's peak RSS. `bench/xxl.ts`
  * runs it once per instance, so each peak belongs to one instance alone:
  * `node --import tsx bench/solve-one.ts REQUEST.json SECONDS [STRATEGY]`.
  */
 import { readFileSync } from "node:fs";
 import { Budget } from "../strategies/core/budget.js";
+import { solverClockIsCpu } from "../strategies/core/clock.js";
 import { evaluateSolution } from "../strategies/core/evaluator.js";
 import { findStrategy } from "../strategies/registry.js";
 import { selectStrategy } from "../strategies/select.js";
@@ -20,12 +22,17 @@ const { problem } = compileRequest(request);
 const strategy = pinned ? findStrategy(pinned) : selectStrategy(problem);
 const support = strategy.supports(problem);
 if (!support.ok) throw new Error(support.reason);
-const budget = Budget.forSeconds(Number(secondsArg) - (performance.now() - started) / 1000, 1, undefined, undefined, benchSettings);
+// What start-up used counts against the limit, on the solver's clock: CPU seconds under SOLVER_CLOCK=cpu.
+const used = process.cpuUsage();
+const startup = solverClockIsCpu() ? (used.user + used.system) / 1e6 : (performance.now() - started) / 1000;
+const budget = Budget.forSeconds(Number(secondsArg) - startup, 1, undefined, undefined, benchSettings);
 let firstFeasibleSeconds: number | null = null;
 budget.onImprovement(() => {
   firstFeasibleSeconds ??= (performance.now() - started) / 1000;
 });
+const cpuBefore = process.cpuUsage();
 const solution = strategy.solve(problem, budget);
+const cpu = process.cpuUsage(cpuBefore);
 const score = evaluateSolution(problem, solution);
 console.log(
   JSON.stringify({
@@ -34,6 +41,8 @@ console.log(
     cost: score.cost,
     seconds: (performance.now() - started) / 1000,
     firstFeasibleSeconds,
+    iterations: budget.iterationCount,
+    searchCpuSeconds: (cpu.user + cpu.system) / 1e6,
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
   }),
 );

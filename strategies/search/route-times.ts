@@ -2,6 +2,9 @@ import type { ProblemData } from "./problem-data.js";
 import type { Pieces } from "./pieces.js";
 import { TimeSegment } from "./time-segment.js";
 
+/** Numbers stored per position and segment: duration, time warp, earliest and latest start. */
+const FIELDS = 4;
+
 /**
  * The time part of the route model (routes.ts) under hard windows: per route and customer
  * position k, the time segment (Vidal et al. 2013, time-segment.ts) of customers 1..k (prefix)
@@ -11,14 +14,13 @@ import { TimeSegment } from "./time-segment.js";
  * (another depot) in O(1) when it drives in the same minutes.
  */
 export class RouteTimes {
-  readonly preDur: Float64Array[];
-  readonly preWarp: Float64Array[];
-  readonly preEarly: Float64Array[];
-  readonly preLate: Float64Array[];
-  readonly sufDur: Float64Array[];
-  readonly sufWarp: Float64Array[];
-  readonly sufEarly: Float64Array[];
-  readonly sufLate: Float64Array[];
+  /**
+   * Per route, the prefix segments' fields side by side: position k's duration, time warp,
+   * earliest and latest at 4k..4k + 3, so a candidate's piece reads one cache line, not four arrays.
+   */
+  readonly pre: Float64Array[];
+  /** The suffix segments, laid out as `pre`. */
+  readonly suf: Float64Array[];
   private readonly seg = new TimeSegment();
   private readonly tail = new TimeSegment();
 
@@ -26,15 +28,9 @@ export class RouteTimes {
     readonly m: ProblemData,
     slots: number,
   ) {
-    const make = () => Array.from({ length: m.routes }, () => new Float64Array(slots));
-    this.preDur = make();
-    this.preWarp = make();
-    this.preEarly = make();
-    this.preLate = make();
-    this.sufDur = make();
-    this.sufWarp = make();
-    this.sufEarly = make();
-    this.sufLate = make();
+    const make = () => Array.from({ length: m.routes }, () => new Float64Array(FIELDS * slots));
+    this.pre = make();
+    this.suf = make();
   }
 
   /** Travel minutes of the vehicle of slot v from a to b: its duration matrix, else distance / speed. */
@@ -55,33 +51,27 @@ export class RouteTimes {
     const d = dur ?? m.dist;
     const per = dur ? 1 : speed;
     const seg = this.seg;
-    const pd = this.preDur[r]!;
-    const pw = this.preWarp[r]!;
-    const pe = this.preEarly[r]!;
-    const pl = this.preLate[r]!;
+    const pre = this.pre[r]!;
     for (let k = 1; k <= len; k++) {
       const c = seq[k]!;
       if (k === 1) seg.setNode(c, twS[c]!, twE[c]!, m.service[c]!);
       else seg.append(d[seq[k - 1]! * n + c]! / per, m.service[c]!, 0, twS[c]!, twE[c]!, c);
-      pd[k] = seg.duration;
-      pw[k] = seg.timeWarp;
-      pe[k] = seg.earliest;
-      pl[k] = seg.latest;
+      pre[FIELDS * k] = seg.duration;
+      pre[FIELDS * k + 1] = seg.timeWarp;
+      pre[FIELDS * k + 2] = seg.earliest;
+      pre[FIELDS * k + 3] = seg.latest;
     }
     const tail = this.tail;
-    const sd = this.sufDur[r]!;
-    const sw = this.sufWarp[r]!;
-    const se = this.sufEarly[r]!;
-    const sl = this.sufLate[r]!;
+    const suf = this.suf[r]!;
     for (let k = len; k >= 1; k--) {
       const c = seq[k]!;
       seg.setNode(c, twS[c]!, twE[c]!, m.service[c]!);
       if (k < len) seg.append(d[c * n + seq[k + 1]!]! / per, tail.duration, tail.timeWarp, tail.earliest, tail.latest, tail.last);
       tail.set(seg.duration, seg.timeWarp, seg.earliest, seg.latest, seg.first, seg.last);
-      sd[k] = seg.duration;
-      sw[k] = seg.timeWarp;
-      se[k] = seg.earliest;
-      sl[k] = seg.latest;
+      suf[FIELDS * k] = seg.duration;
+      suf[FIELDS * k + 1] = seg.timeWarp;
+      suf[FIELDS * k + 2] = seg.earliest;
+      suf[FIELDS * k + 3] = seg.latest;
     }
   }
 
@@ -110,14 +100,18 @@ export class RouteTimes {
   appendHead(seg: TimeSegment, r: number, seq: Int32Array, k: number): TimeSegment {
     if (k <= 0) return seg;
     const travel = this.minutes(r, seg.last, seq[1]!);
-    return seg.append(travel, this.preDur[r]![k]!, this.preWarp[r]![k]!, this.preEarly[r]![k]!, this.preLate[r]![k]!, seq[k]!);
+    const pre = this.pre[r]!;
+    const at = FIELDS * k;
+    return seg.append(travel, pre[at]!, pre[at + 1]!, pre[at + 2]!, pre[at + 3]!, seq[k]!);
   }
 
   /** Appends customers k..len of route r (nothing for k > len) to `seg`, at route r's speed. */
   appendTail(seg: TimeSegment, r: number, seq: Int32Array, k: number, len: number): TimeSegment {
     if (k > len) return seg;
     const travel = this.minutes(r, seg.last, seq[k]!);
-    return seg.append(travel, this.sufDur[r]![k]!, this.sufWarp[r]![k]!, this.sufEarly[r]![k]!, this.sufLate[r]![k]!, seq[len]!);
+    const suf = this.suf[r]!;
+    const at = FIELDS * k;
+    return seg.append(travel, suf[at]!, suf[at + 1]!, suf[at + 2]!, suf[at + 3]!, seq[len]!);
   }
 
   /** Appends the visit of customer c, driven at vehicle v's speed. */
@@ -141,25 +135,13 @@ export class RouteTimes {
     const start = m.start[r]!;
     const end = m.end[r]!;
     const seg = this.startAt(r);
+    const pre = this.pre[r]!;
+    const at = FIELDS * len;
     if (m.durationOf) {
-      seg.append(
-        this.minutes(r, start, seq[1]!),
-        this.preDur[r]![len]!,
-        this.preWarp[r]![len]!,
-        this.preEarly[r]![len]!,
-        this.preLate[r]![len]!,
-        seq[len]!,
-      );
+      seg.append(this.minutes(r, start, seq[1]!), pre[at]!, pre[at + 1]!, pre[at + 2]!, pre[at + 3]!, seq[len]!);
       return seg.append(this.minutes(r, seq[len]!, end), 0, 0, Number.NEGATIVE_INFINITY, m.arriveClose![r]!, end);
     }
-    seg.append(
-      m.dist[start * n + seq[1]!]! / speed,
-      this.preDur[r]![len]!,
-      this.preWarp[r]![len]!,
-      this.preEarly[r]![len]!,
-      this.preLate[r]![len]!,
-      seq[len]!,
-    );
+    seg.append(m.dist[start * n + seq[1]!]! / speed, pre[at]!, pre[at + 1]!, pre[at + 2]!, pre[at + 3]!, seq[len]!);
     return seg.append(m.dist[seq[len]! * n + end]! / speed, 0, 0, Number.NEGATIVE_INFINITY, m.arriveClose![r]!, end);
   }
 
@@ -217,17 +199,12 @@ export class RouteTimes {
         const seq = seqs[r]!;
         if (reversedOf[k] === 0 && (from === 1 || to === lengths[r]) && this.sameMinutes(r, v)) {
           travel = dv[last * n + seq[from]!]! / per;
-          if (from === 1) {
-            eDur = this.preDur[r]![to]!;
-            eWarp = this.preWarp[r]![to]!;
-            eEarly = this.preEarly[r]![to]!;
-            eLate = this.preLate[r]![to]!;
-          } else {
-            eDur = this.sufDur[r]![from]!;
-            eWarp = this.sufWarp[r]![from]!;
-            eEarly = this.sufEarly[r]![from]!;
-            eLate = this.sufLate[r]![from]!;
-          }
+          const fields = from === 1 ? this.pre[r]! : this.suf[r]!;
+          const at = FIELDS * (from === 1 ? to : from);
+          eDur = fields[at]!;
+          eWarp = fields[at + 1]!;
+          eEarly = fields[at + 2]!;
+          eLate = fields[at + 3]!;
           eLast = seq[to]!;
         } else {
           // A piece walked visit by visit: every visit but the last is appended here, the last below.

@@ -1,6 +1,7 @@
 import { evaluateRoute } from "../core/evaluator.js";
 import { visitWarp } from "./travel-data.js";
 import { ChangedCustomers } from "./changed-customers.js";
+import { exactlySymmetric } from "./exact-symmetry.js";
 import { CandidatePrices } from "./candidate-prices.js";
 import { CostEvaluator } from "./cost-evaluator.js";
 import type { ProblemData } from "./problem-data.js";
@@ -37,6 +38,13 @@ export class Routes {
   readonly fwd: Float64Array[];
   readonly bwd: Float64Array[];
   /**
+   * Distance from position k to k + 1 (k = 0..length) on the route's own matrix, copied from it:
+   * a move's removed arcs read here, next to each other, instead of in scattered matrix rows
+   * (the first reads of the matrix are most of a move evaluation's cost), and bit for bit the
+   * matrix's value, which a difference of prefix sums is not.
+   */
+  readonly arc: Float64Array[];
+  /**
    * Vehicles on several distance matrices (distance-profiles.ts): fwdBy[k][r] and bwdBy[k][r] are
    * route r's prefix distances on matrix k (on its own, fwd[r] and bwd[r] themselves); null when
    * the fleet drives on one matrix.
@@ -45,6 +53,8 @@ export class Routes {
   readonly bwdBy: Float64Array[][] | null;
   /** Per route slot its vehicle's distance matrix (the request's unless its profile has its own). */
   readonly slotMatrix: Float64Array[];
+  /** Every slot matrix the same both ways, bit for bit (exact-symmetry.ts): moves may read a distance from either end. */
+  readonly symmetric: boolean;
   private readonly otherMatrices: OtherMatrixPrefixes | null;
   /** Delivered load (dimension 0) of positions 1..k; position length + 1 repeats the total. */
   readonly load: Float64Array[];
@@ -100,8 +110,10 @@ export class Routes {
     this.seq = make(() => new Int32Array(slots));
     this.fwd = make(() => new Float64Array(slots));
     this.bwd = make(() => new Float64Array(slots));
+    this.arc = make(() => new Float64Array(slots));
     const { matrices, indexOf } = m.distances;
     this.slotMatrix = Array.from(indexOf, (k) => matrices[k]!);
+    this.symmetric = m.symmetric && exactlySymmetric(this.slotMatrix, m.nodeCount);
     this.otherMatrices = matrices.length > 1 ? new OtherMatrixPrefixes(m.distances, m.nodeCount, this.fwd, this.bwd, slots) : null;
     this.fwdBy = this.otherMatrices?.fwdBy ?? null;
     this.bwdBy = this.otherMatrices?.bwdBy ?? null;
@@ -176,6 +188,7 @@ export class Routes {
     const seq = this.seq[r]!;
     const fwd = this.fwd[r]!;
     const bwd = this.bwd[r]!;
+    const arc = this.arc[r]!;
     const load = this.load[r]!;
     const serv = this.serv[r]!;
     // Customers that leave the route are on none until set elsewhere (a caller that always sets them, or marks them itself, may skip this).
@@ -186,7 +199,9 @@ export class Routes {
     for (let k = 1; k <= count + 1; k++) {
       const a = seq[k - 1]!;
       const b = seq[k]!;
-      fwd[k] = fwd[k - 1]! + d[a * n + b]!;
+      const ab = d[a * n + b]!;
+      arc[k - 1] = ab;
+      fwd[k] = fwd[k - 1]! + ab;
       bwd[k] = bwd[k - 1]! + d[b * n + a]!;
       load[k] = k <= count ? load[k - 1]! + m.demand[b]! : load[k - 1]!;
       serv[k] = serv[k - 1]! + m.service[b]!;

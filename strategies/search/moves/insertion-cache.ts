@@ -39,6 +39,9 @@ export class CheapestInsertions {
     const d = this.ls.slotMatrix[into]!;
     const seqF = this.ls.seq[from]!;
     const seqI = this.ls.seq[into]!;
+    // The arcs an insertion or a removal breaks, from the routes' own copies (routes.ts `arc`): same values, fewer cache misses.
+    const arcF = this.ls.arc[from]!;
+    const arcI = this.ls.arc[into]!;
     const lenI = this.ls.length[into]!;
     const cost = this.cost;
     const pos = this.pos;
@@ -48,11 +51,14 @@ export class CheapestInsertions {
     // Skills: a customer `into`'s vehicle may not serve never moves there (swap-star.ts skips it), so its places are not sought.
     const rules = this.ls.rules;
     const screened = rules !== null && rules.fr.profileOf[from] !== rules.fr.profileOf[into];
+    // Symmetric matrices: d(a, u) read as d(u, a), along u's row, which stays cached over the route (exact-symmetry.ts).
+    const stride = this.ls.symmetric ? 1 : n;
     for (let k = 1; k <= lenF; k++) {
       const u = seqF[k]!;
+      const offset = this.ls.symmetric ? u * n : u;
       const prev = seqF[k - 1]!;
       const next = seqF[k + 1]!;
-      removal[k] = dFrom[prev * n + next]! - dFrom[prev * n + u]! - dFrom[u * n + next]!;
+      removal[k] = dFrom[prev * n + next]! - arcF[k - 1]! - arcF[k]!;
       const entry = this.cached ? into * n + u : u;
       at[k] = 3 * entry;
       if (screened && !rules.serves(into, u)) continue;
@@ -67,7 +73,7 @@ export class CheapestInsertions {
       for (let p = 0; p <= lenI; p++) {
         const a = seqI[p]!;
         const b = seqI[p + 1]!;
-        const c = d[a * n + u]! + d[u * n + b]! - d[a * n + b]!;
+        const c = d[a * stride + offset]! + d[u * n + b]! - arcI[p]!;
         if (c >= c2) continue;
         if (c < c0) {
           c2 = c1;
@@ -109,7 +115,7 @@ export class CheapestInsertions {
     const seq = this.ls.seq[into]!;
     const prev = seq[kv - 1]!;
     const next = seq[kv + 1]!;
-    let best = d[prev * n + u]! + d[u * n + next]! - d[prev * n + next]!;
+    let best = d[this.ls.symmetric ? u * n + prev : prev * n + u]! + d[u * n + next]! - d[prev * n + next]!;
     this.position = -1;
     for (let t = 0; t < 3; t++) {
       const p = pos[base + t]!;

@@ -24,6 +24,9 @@ export class Relocate implements PairOperator {
     const dV = rs.slotMatrix[rv]!;
     const seqU = rs.seq[ru]!;
     const seqV = rs.seq[rv]!;
+    // The arcs a move removes, read from the routes' own copies (routes.ts `arc`): same values, fewer cache misses.
+    const arcU = rs.arc[ru]!;
+    const arcV = rs.arc[rv]!;
     const lenU = rs.length[ru]!;
     const lenV = rs.length[rv]!;
     const distU = rs.fwd[ru]![lenU + 1]!;
@@ -33,11 +36,14 @@ export class Relocate implements PairOperator {
     const x = seqU[i + 1]!;
     const v = seqV[j]!;
     const y = seqV[j + 1]!;
+    // Symmetric matrices: d(v, .) read from the row of u, x or pu, which stay cached while u's neighbours are walked (exact-symmetry.ts).
+    const vu = rs.symmetric ? u * n + v : v * n + u;
+    const vx = rs.symmetric ? x * n + v : v * n + x;
     this.ru = ru;
     this.rv = rv;
     // u after v.
-    let dA = dU[pu * n + x]! - dU[pu * n + u]! - dU[u * n + x]!;
-    let dB = dV[v * n + u]! + dV[u * n + y]! - dV[v * n + y]!;
+    let dA = dU[pu * n + x]! - arcU[i - 1]! - arcU[i]!;
+    let dB = dV[vu]! + dV[u * n + y]! - arcV[j]!;
     if (ls.pairMayImprove(ru, lenU - 1, distU + dA, rv, lenV + 1, distV + dB) && this.priced(ru, rv, u, -1)) {
       ls.a
         .reset()
@@ -53,8 +59,8 @@ export class Relocate implements PairOperator {
     if (i + 1 > lenU) return false;
     const xx = seqU[i + 2]!;
     // (u, x) after v, in order, then reversed.
-    dA = dU[pu * n + xx]! - dU[pu * n + u]! - dU[u * n + x]! - dU[x * n + xx]!;
-    dB = dV[v * n + u]! + dV[u * n + x]! + dV[x * n + y]! - dV[v * n + y]!;
+    dA = dU[pu * n + xx]! - arcU[i - 1]! - arcU[i]! - arcU[i + 1]!;
+    dB = dV[vu]! + dV[u * n + x]! + dV[x * n + y]! - arcV[j]!;
     if (ls.pairMayImprove(ru, lenU - 2, distU + dA, rv, lenV + 2, distV + dB) && this.priced(ru, rv, u, x)) {
       ls.a
         .reset()
@@ -67,7 +73,7 @@ export class Relocate implements PairOperator {
         .add(rv, j + 1, lenV);
       if (ls.confirmPair(ru, rv)) return true;
     }
-    dB = dV[v * n + x]! + dV[x * n + u]! + dV[u * n + y]! - dV[v * n + y]!;
+    dB = dV[vx]! + dV[x * n + u]! + dV[u * n + y]! - arcV[j]!;
     if (ls.pairMayImprove(ru, lenU - 2, distU + dA, rv, lenV + 2, distV + dB) && this.priced(ru, rv, u, x)) {
       ls.a
         .reset()

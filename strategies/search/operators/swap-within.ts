@@ -15,7 +15,7 @@ export class SwapWithin implements RouteOperator {
     const rs = ls.rs;
     const lo = Math.min(i, j);
     const hi = Math.max(i, j);
-    if (!ls.withinImproves(r, swapDelta(rs.slotMatrix[r]!, rs.m.nodeCount, rs.seq[r]!, lo, hi))) return false;
+    if (!ls.withinImproves(r, swapDelta(rs.slotMatrix[r]!, rs.m.nodeCount, rs.seq[r]!, rs.arc[r]!, lo, hi))) return false;
     this.r = r;
     // Neighbours (hi = lo + 1) leave the middle piece empty, which `add` skips.
     ls.a
@@ -34,14 +34,17 @@ export class SwapWithin implements RouteOperator {
   }
 }
 
-/** Distance change of exchanging the visits at positions lo < hi of one route. */
-function swapDelta(d: Float64Array, n: number, seq: Int32Array, lo: number, hi: number): number {
+/**
+ * Distance change of exchanging the visits at positions lo < hi of one route; the arcs it removes
+ * come from the route's own copy (routes.ts `arc`), the same values with fewer cache misses.
+ */
+function swapDelta(d: Float64Array, n: number, seq: Int32Array, arc: Float64Array, lo: number, hi: number): number {
   const p = seq[lo - 1]!;
   const l = seq[lo]!;
   const h = seq[hi]!;
   const q = seq[hi + 1]!;
-  if (hi === lo + 1) return d[p * n + h]! + d[h * n + l]! + d[l * n + q]! - d[p * n + l]! - d[l * n + h]! - d[h * n + q]!;
+  if (hi === lo + 1) return d[p * n + h]! + d[h * n + l]! + d[l * n + q]! - arc[lo - 1]! - arc[lo]! - arc[hi]!;
   const l1 = seq[lo + 1]!;
   const h0 = seq[hi - 1]!;
-  return d[p * n + h]! + d[h * n + l1]! + d[h0 * n + l]! + d[l * n + q]! - d[p * n + l]! - d[l * n + l1]! - d[h0 * n + h]! - d[h * n + q]!;
+  return d[p * n + h]! + d[h * n + l1]! + d[h0 * n + l]! + d[l * n + q]! - arc[lo - 1]! - arc[lo]! - arc[hi - 1]! - arc[hi]!;
 }

@@ -23,6 +23,9 @@ export class Swap implements PairOperator {
     const dV = rs.slotMatrix[rv]!;
     const seqU = rs.seq[ru]!;
     const seqV = rs.seq[rv]!;
+    // The arcs a move removes, read from the routes' own copies (routes.ts `arc`): same values, fewer cache misses.
+    const arcU = rs.arc[ru]!;
+    const arcV = rs.arc[rv]!;
     const lenU = rs.length[ru]!;
     const lenV = rs.length[rv]!;
     const distU = rs.fwd[ru]![lenU + 1]!;
@@ -35,11 +38,15 @@ export class Swap implements PairOperator {
     const y = seqV[j + 1]!;
     const a = ls.a;
     const b = ls.b;
+    // Symmetric matrices: d(v, .) read from the row of u, x or pu, which stay cached while u's neighbours are walked (exact-symmetry.ts).
+    const sym = rs.symmetric;
+    const vx = sym ? x * n + v : v * n + x;
+    const pvu = sym ? u * n + pv : pv * n + u;
     this.ru = ru;
     this.rv = rv;
     // u and v.
-    let dA = dU[pu * n + v]! + dU[v * n + x]! - dU[pu * n + u]! - dU[u * n + x]!;
-    let dB = dV[pv * n + u]! + dV[u * n + y]! - dV[pv * n + v]! - dV[v * n + y]!;
+    let dA = dU[pu * n + v]! + dU[vx]! - arcU[i - 1]! - arcU[i]!;
+    let dB = dV[pvu]! + dV[u * n + y]! - arcV[j - 1]! - arcV[j]!;
     if (ls.pairMayImprove(ru, lenU, distU + dA, rv, lenV, distV + dB) && this.priced(ru, rv, u, -1, v, -1)) {
       a.reset()
         .add(ru, 1, i - 1)
@@ -54,8 +61,8 @@ export class Swap implements PairOperator {
     if (i + 1 > lenU) return false;
     const xx = seqU[i + 2]!;
     // (u, x) and v.
-    dA = dU[pu * n + v]! + dU[v * n + xx]! - dU[pu * n + u]! - dU[u * n + x]! - dU[x * n + xx]!;
-    dB = dV[pv * n + u]! + dV[u * n + x]! + dV[x * n + y]! - dV[pv * n + v]! - dV[v * n + y]!;
+    dA = dU[pu * n + v]! + dU[sym ? xx * n + v : v * n + xx]! - arcU[i - 1]! - arcU[i]! - arcU[i + 1]!;
+    dB = dV[pvu]! + dV[u * n + x]! + dV[x * n + y]! - arcV[j - 1]! - arcV[j]!;
     if (ls.pairMayImprove(ru, lenU - 1, distU + dA, rv, lenV + 1, distV + dB) && this.priced(ru, rv, u, x, v, -1)) {
       a.reset()
         .add(ru, 1, i - 1)
@@ -70,8 +77,8 @@ export class Swap implements PairOperator {
     if (j + 1 > lenV) return false;
     const yy = seqV[j + 2]!;
     // (u, x) and (v, y).
-    dA = dU[pu * n + v]! + dU[v * n + y]! + dU[y * n + xx]! - dU[pu * n + u]! - dU[u * n + x]! - dU[x * n + xx]!;
-    dB = dV[pv * n + u]! + dV[u * n + x]! + dV[x * n + yy]! - dV[pv * n + v]! - dV[v * n + y]! - dV[y * n + yy]!;
+    dA = dU[pu * n + v]! + dU[v * n + y]! + dU[sym ? xx * n + y : y * n + xx]! - arcU[i - 1]! - arcU[i]! - arcU[i + 1]!;
+    dB = dV[pvu]! + dV[u * n + x]! + dV[x * n + yy]! - arcV[j - 1]! - arcV[j]! - arcV[j + 1]!;
     if (ls.pairMayImprove(ru, lenU, distU + dA, rv, lenV, distV + dB) && this.priced(ru, rv, u, x, v, y)) {
       a.reset()
         .add(ru, 1, i - 1)

@@ -70,7 +70,7 @@ export class TwoOptStar implements PairOperator {
     const v = seqV[j]!;
     const y = seqV[j + 1]!;
     let distA = fwdU[i]! + dU[u * n + y]! + vOnU[lenV + 1]! - vOnU[j + 1]!;
-    let distB = fwdV[j]! + dV[v * n + x]! + uOnV[lenU + 1]! - uOnV[i + 1]!;
+    let distB = fwdV[j]! + dV[rs.symmetric ? x * n + v : v * n + x]! + uOnV[lenU + 1]! - uOnV[i + 1]!;
     if (ls.pairMayImprove(ru, i + lenV - j, distA, rv, j + lenU - i, distB)) {
       const ldU = rs.load[ru]!;
       const ldV = rs.load[rv]!;

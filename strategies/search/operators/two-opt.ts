@@ -17,13 +17,15 @@ export class TwoOpt implements RouteOperator {
     const d = rs.slotMatrix[r]!;
     const n = rs.m.nodeCount;
     const seq = rs.seq[r]!;
+    // The arcs the move removes, from the route's own copy (routes.ts `arc`): same values, fewer cache misses.
+    const arc = rs.arc[r]!;
     const fwd = rs.fwd[r]!;
     const bwd = rs.bwd[r]!;
     const u = seq[i]!;
     const x = seq[i + 1]!;
     const v = seq[j]!;
     const y = seq[j + 1]!;
-    const delta = d[u * n + v]! + bwd[j]! - bwd[i + 1]! + d[x * n + y]! - d[u * n + x]! - (fwd[j]! - fwd[i + 1]!) - d[v * n + y]!;
+    const delta = d[u * n + v]! + bwd[j]! - bwd[i + 1]! + d[x * n + y]! - arc[i]! - (fwd[j]! - fwd[i + 1]!) - arc[j]!;
     if (!ls.withinImproves(r, delta)) return false;
     this.r = r;
     ls.a
