@@ -7,9 +7,10 @@ import type { Nats } from "../queue/connection.js";
 import { NAMES } from "../queue/names.js";
 import type { ProgressStore } from "../queue/progress-store.js";
 import type { TaskEvents } from "../queue/task-events.js";
-import type { TaskMessage, TaskQueue } from "../queue/task-queue.js";
+import type { TaskQueue } from "../queue/task-queue.js";
+import { decodeTaskMessage } from "../queue/task-message.js";
 import type { TaskRecord } from "../queue/task-store.js";
-import { awaitAdmission } from "./await-admission.js";
+import { awaitAdmission, committedAdmission, dropMessage } from "./await-admission.js";
 import { bookkeeping } from "./bookkeeping.js";
 import type { AccountStore } from "../store/accounts.js";
 import type { HistoryStore } from "../store/history.js";
@@ -58,6 +59,13 @@ export interface TaskOutcome {
   tail?: Promise<boolean>;
 }
 
+/** The task's record is gone or its admission was given up: the result was not stored. */
+class TaskGone extends Error {
+  constructor(id: string) {
+    super(`task ${id}: its record is gone; the result was not stored`);
+  }
+}
+
 /** A record as stored, with its revision (the next compare-and-set starts from it). */
 type Stored = { record: TaskRecord; revision: number };
 
@@ -86,27 +94,30 @@ export class TaskRunner {
 
   async process(m: JsMsg): Promise<TaskOutcome> {
     const { log, queue, metrics, config } = this.deps;
-    let message: TaskMessage;
-    try {
-      message = JSON.parse(m.string()) as TaskMessage;
-    } catch {
+    const message = decodeTaskMessage(m.data);
+    if (!message) {
       log.error("malformed task message dropped", { seq: m.seq });
       await m.ackAck().catch(() => m.ack());
       return { end: "acked" };
     }
-    const taskLog = log.child({ task_id: message.taskId });
-    profileStage(message.taskId, "w.delivered");
-    // The body is read alongside the record (one round trip less before a quick task can start
-    // solving). The submit writes it alongside the task message, so this early read can miss it;
-    // a miss is read again once the record exists, which the submit creates only after the body.
-    const earlyRead = queue.loadRequest(message.taskId);
+    const taskId = message.layout === "committed" ? message.record.id : message.taskId;
+    const taskLog = log.child({ task_id: taskId });
+    profileStage(taskId, "w.delivered");
+    // A committed message may carry the body. Otherwise the body is read alongside the record (one
+    // round trip less before a quick task can start solving). The older layout's submit writes it
+    // alongside the task message, so this early read can miss it; a miss is read again once the
+    // record exists, which that submit creates only after the body.
+    const earlyRead = message.layout === "committed" && message.body ? Promise.resolve(message.body) : queue.loadRequest(taskId);
     earlyRead.catch(() => undefined);
-    const admission = await awaitAdmission(m, message, {
-      queue,
-      log: taskLog,
-      deadlineMs: config.worker.admissionDeadlineMs,
-      nc: this.deps.nats.nc,
-    });
+    const admission =
+      message.layout === "committed"
+        ? await committedAdmission(m, message.record, { queue, log: taskLog })
+        : await awaitAdmission(m, message, {
+            queue,
+            log: taskLog,
+            deadlineMs: config.worker.admissionDeadlineMs,
+            nc: this.deps.nats.nc,
+          });
     if (admission.kind !== "live") return { end: admission.kind === "dropped" ? "acked" : "handed-back" };
     const found = admission.found;
     const task = found.record;
@@ -127,6 +138,7 @@ export class TaskRunner {
         finished = await this.solve(found, delivery, taskLog, requestRead);
         if (finished === null) {
           clearInterval(heartbeat);
+          if (await this.givenUp(task.id)) return this.dropGivenUp(m, task.id, taskLog);
           m.nak();
           return { end: "handed-back" };
         }
@@ -135,8 +147,19 @@ export class TaskRunner {
       return { end: "acked", tail };
     } catch (err) {
       clearInterval(heartbeat);
+      if (err instanceof TaskGone && (await this.givenUp(task.id))) return this.dropGivenUp(m, task.id, taskLog);
       throw err;
     }
+  }
+
+  /** A tombstone under the task's key: a committed message whose submit gave up (never to run). */
+  private async givenUp(id: string): Promise<boolean> {
+    return (await this.deps.queue.store.read(id)).kind === "abandoned";
+  }
+
+  private async dropGivenUp(m: JsMsg, id: string, log: Logger): Promise<TaskOutcome> {
+    await dropMessage(m, id, { queue: this.deps.queue, log }, "admission given up");
+    return { end: "acked" };
   }
 
   private async solve(found: Stored, delivery: number, log: Logger, requestRead: Promise<Uint8Array | null>): Promise<Finished | null> {
@@ -314,7 +337,7 @@ export class TaskRunner {
       wrote.ours = !(t.state === "solved" || t.state === "failed");
       return wrote.ours ? { ...next, callback: t.callback, cancelRequested: t.cancelRequested } : null;
     });
-    if (!stored) throw new Error(`task ${next.id}: its record is gone; the result was not stored`);
+    if (!stored) throw new TaskGone(next.id);
     return stored;
   }
 
