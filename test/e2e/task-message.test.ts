@@ -100,7 +100,7 @@ describe("the task message as the submit's commit point", function () {
     for (const id of [queued, older]) expect((await stack.task(id))!.solveAttempts, id).to.equal(1);
     const solved = await poll(owner.headers, queued);
     expect(solved.data).to.include({ request_id: queued, success: true });
-    expect(solved.data?.result).to.not.equal(null);
+    expect(solved.data && "result" in solved.data ? solved.data.result : null, "the solution").to.not.equal(null);
     await waitFor("the work queue to drain", async () => {
       const counts = await queueCounts(nats.jsm);
       return counts.pending + counts.ackPending === 0;
