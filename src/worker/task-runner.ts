@@ -8,9 +8,8 @@ import { NAMES } from "../queue/names.js";
 import type { ProgressStore } from "../queue/progress-store.js";
 import type { TaskEvents } from "../queue/task-events.js";
 import type { TaskQueue } from "../queue/task-queue.js";
-import { decodeTaskMessage } from "../queue/task-message.js";
 import type { TaskRecord } from "../queue/task-store.js";
-import { awaitAdmission, committedAdmission, dropMessage } from "./await-admission.js";
+import { dropIfGivenUp, takeDelivery } from "./take-delivery.js";
 import { bookkeeping } from "./bookkeeping.js";
 import type { AccountStore } from "../store/accounts.js";
 import type { HistoryStore } from "../store/history.js";
@@ -94,36 +93,10 @@ export class TaskRunner {
 
   async process(m: JsMsg): Promise<TaskOutcome> {
     const { log, queue, metrics, config } = this.deps;
-    const message = decodeTaskMessage(m.data);
-    if (!message) {
-      log.error("malformed task message dropped", { seq: m.seq });
-      await m.ackAck().catch(() => m.ack());
-      return { end: "acked" };
-    }
-    const taskId = message.layout === "committed" ? message.record.id : message.taskId;
-    const taskLog = log.child({ task_id: taskId });
-    profileStage(taskId, "w.delivered");
-    // A committed message may carry the body. Otherwise the body is read alongside the record (one
-    // round trip less before a quick task can start solving). The older layout's submit writes it
-    // alongside the task message, so this early read can miss it; a miss is read again once the
-    // record exists, which that submit creates only after the body.
-    const earlyRead = message.layout === "committed" && message.body ? Promise.resolve(message.body) : queue.loadRequest(taskId);
-    earlyRead.catch(() => undefined);
-    const admission =
-      message.layout === "committed"
-        ? await committedAdmission(m, message.record, { queue, log: taskLog })
-        : await awaitAdmission(m, message, {
-            queue,
-            log: taskLog,
-            deadlineMs: config.worker.admissionDeadlineMs,
-            nc: this.deps.nats.nc,
-          });
-    if (admission.kind !== "live") return { end: admission.kind === "dropped" ? "acked" : "handed-back" };
-    const found = admission.found;
+    const taken = await takeDelivery(m, { queue, log, nc: this.deps.nats.nc, admissionDeadlineMs: config.worker.admissionDeadlineMs });
+    if (taken.kind === "ended") return { end: taken.end };
+    const { found, requestRead, log: taskLog } = taken;
     const task = found.record;
-    const requestRead = admission.body ? Promise.resolve(admission.body) : earlyRead.then((bytes) => bytes ?? queue.loadRequest(task.id));
-    requestRead.catch(() => undefined);
-    profileStage(task.id, "w.admitted");
     const delivery = m.info.deliveryCount;
     if (delivery > 1) metrics.redeliveries.inc();
 
@@ -138,7 +111,7 @@ export class TaskRunner {
         finished = await this.solve(found, delivery, taskLog, requestRead);
         if (finished === null) {
           clearInterval(heartbeat);
-          if (await this.givenUp(task.id)) return this.dropGivenUp(m, task.id, taskLog);
+          if (await dropIfGivenUp(m, task.id, { queue, log: taskLog })) return { end: "acked" };
           m.nak();
           return { end: "handed-back" };
         }
@@ -147,19 +120,9 @@ export class TaskRunner {
       return { end: "acked", tail };
     } catch (err) {
       clearInterval(heartbeat);
-      if (err instanceof TaskGone && (await this.givenUp(task.id))) return this.dropGivenUp(m, task.id, taskLog);
+      if (err instanceof TaskGone && (await dropIfGivenUp(m, task.id, { queue, log: taskLog }))) return { end: "acked" };
       throw err;
     }
-  }
-
-  /** A tombstone under the task's key: a committed message whose submit gave up (never to run). */
-  private async givenUp(id: string): Promise<boolean> {
-    return (await this.deps.queue.store.read(id)).kind === "abandoned";
-  }
-
-  private async dropGivenUp(m: JsMsg, id: string, log: Logger): Promise<TaskOutcome> {
-    await dropMessage(m, id, { queue: this.deps.queue, log }, "admission given up");
-    return { end: "acked" };
   }
 
   private async solve(found: Stored, delivery: number, log: Logger, requestRead: Promise<Uint8Array | null>): Promise<Finished | null> {
