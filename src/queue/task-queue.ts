@@ -20,6 +20,15 @@ function ignoreNotFound(err: unknown): void {
 }
 
 /**
+ * The task store as the API reads it: a task committed as its message alone (task-message.ts) is
+ * found through its `queued` event until a worker writes its record.
+ */
+export function taskReader(nats: Pick<Nats, "js" | "jsm" | "tasks" | "resultTtlMs">): TaskStore {
+  const events = new TaskEvents(nats.js, nats.jsm);
+  return new TaskStore(nats.tasks, nats.resultTtlMs, (id) => events.queuedRecord(id));
+}
+
+/**
  * Submit side of the pipeline: the request body goes to the object store, the state record to
  * the task bucket, and a small message to the work-queue stream with the task id as message id,
  * so a retried publish is recognised by JetStream as a duplicate rather than a second task.
@@ -34,8 +43,7 @@ export class TaskQueue {
     private readonly nats: Nats,
     private readonly ackWaitMs = 30_000,
   ) {
-    const events = new TaskEvents(nats.js, nats.jsm);
-    this.store = new TaskStore(nats.tasks, nats.resultTtlMs, (id) => events.queuedRecord(id));
+    this.store = taskReader(nats);
     this.flows = new FlowSnapshot(nats.jsm);
   }
 
