@@ -65,13 +65,38 @@ export async function commitAdmission(
     await writes;
     announce(task, await queue.commit(task));
   } catch (err) {
-    const abandoned = await queue.store.abandon(task.id).catch(() => null);
-    if (abandoned !== false) {
-      if (abandoned === null) outcome.uncertain = true;
-      log.warn("task not admitted", { task_id: task.id, err, certain: abandoned === true });
-      throw err instanceof AdmissionAbandoned ? unavailable() : err;
-    }
-    log.warn("task admitted although its record write answered an error", { task_id: task.id, err });
+    await giveUp(queue, task, err, log, outcome);
+  }
+}
+
+/** A failed admission's tombstone; throws the submit's error unless the task turns out admitted. */
+async function giveUp(queue: TaskQueue, task: TaskRecord, err: unknown, log: Logger, outcome: { uncertain: boolean }): Promise<void> {
+  const abandoned = await queue.store.abandon(task.id).catch(() => null);
+  if (abandoned !== false) {
+    if (abandoned === null) outcome.uncertain = true;
+    log.warn("task not admitted", { task_id: task.id, err, certain: abandoned === true });
+    throw err instanceof AdmissionAbandoned ? unavailable() : err;
+  }
+  log.warn("task admitted although its commit answered an error", { task_id: task.id, err });
+}
+
+/**
+ * Admits a task whose message is the commit point (TaskQueue.commitMessage). On a failure the
+ * admission is made impossible to complete, as in commitAdmission: a tombstone under the task's
+ * key, which a worker that took a message stored after all finds when it writes the record (and
+ * then drops the message). The record found instead means a worker already wrote it: accepted.
+ */
+export async function commitMessage(
+  queue: TaskQueue,
+  task: TaskRecord,
+  commit: Promise<void>,
+  log: Logger,
+  outcome: { uncertain: boolean },
+): Promise<void> {
+  try {
+    await commit;
+  } catch (err) {
+    await giveUp(queue, task, err, log, outcome);
   }
 }
 

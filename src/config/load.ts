@@ -49,6 +49,13 @@ export interface Config {
    * get up to `timeoutMs` to finish before their connections are closed.
    */
   apiDrain: { delayMs: number; timeoutMs: number };
+  /**
+   * Where a submit commits (TASK_COMMIT, docs/design/task-message.md): `message`, one work-queue
+   * message with the record and a small body; `record`, the older layout, the record's `create`
+   * after the body and message (kept for a rolling upgrade from it: every worker must read the new
+   * layout before any API writes it).
+   */
+  taskCommit: "message" | "record";
   /** Seconds between keep-alive comments on an idle event stream. */
   eventsKeepAliveSeconds: number;
   logLevel: "debug" | "info" | "warn" | "error";
@@ -70,6 +77,12 @@ function boolEnv(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   return raw === "1" || raw.toLowerCase() === "true";
+}
+
+function taskCommitEnv(env: NodeJS.ProcessEnv): Config["taskCommit"] {
+  const raw = env.TASK_COMMIT ?? "message";
+  if (raw !== "message" && raw !== "record") throw new Error(`TASK_COMMIT must be "message" or "record", not "${raw}"`);
+  return raw;
 }
 
 /** CALLBACK_ALLOWED_NETWORKS: comma-separated CIDR blocks, checked here so a typo stops the start. */
@@ -132,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       delayMs: intEnv(env, "API_DRAIN_DELAY_MS", 0),
       timeoutMs: intEnv(env, "API_DRAIN_TIMEOUT_MS", 30_000),
     },
+    taskCommit: taskCommitEnv(env),
     eventsKeepAliveSeconds: intEnv(env, "EVENTS_KEEPALIVE_SECONDS", 15),
     logLevel: level,
     selfCheckResponses: boolEnv(env, "SELF_CHECK_RESPONSES", false),

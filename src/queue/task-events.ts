@@ -1,5 +1,8 @@
-import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
+import type { JetStreamClient, JetStreamManager, StoredMsg } from "@nats-io/jetstream";
+import { headers } from "@nats-io/transport-node";
 import { NAMES } from "./names.js";
+import { QUEUED_RECORD_HEADER } from "./task-message.js";
+import type { TaskRecord } from "./task-store.js";
 
 export type TaskEventName = "queued" | "solving" | "progress" | "solved" | "failed";
 
@@ -44,9 +47,29 @@ export class TaskEvents {
    * The first event, written by the submit as part of the admission (it must not be
    * dropped). Its message id makes a repeated publish a duplicate rather than a second `queued`.
    */
-  async publishQueued(taskId: string, data: unknown): Promise<void> {
+  async publishQueued(taskId: string, data: unknown, record?: TaskRecord): Promise<void> {
     const body: StoredTaskEvent = { event: "queued", data };
-    await this.js.publish(TaskEvents.subject(taskId), encoder.encode(JSON.stringify(body)), { msgID: `${taskId}.queued` });
+    // A task committed as its message alone has no stored record until a worker takes it: its
+    // first record rides in a header here, where a poll finds it (queuedRecord).
+    const header = record ? headers() : undefined;
+    if (header && record) header.set(QUEUED_RECORD_HEADER, JSON.stringify(record));
+    await this.js.publish(TaskEvents.subject(taskId), encoder.encode(JSON.stringify(body)), {
+      msgID: `${taskId}.queued`,
+      ...(header ? { headers: header } : {}),
+    });
+  }
+
+  /**
+   * The first record of a task that exists so far only as its committed message: the one its
+   * `queued` event carries while that event is the task's last. Null once anything else was
+   * logged (a worker or a cancel has written the record by then) or when there is no such event.
+   */
+  async queuedRecord(taskId: string): Promise<TaskRecord | null> {
+    const m = await this.lastMessage(taskId);
+    const carried = m?.header?.get(QUEUED_RECORD_HEADER);
+    if (!m || !carried) return null;
+    const record = JSON.parse(carried) as TaskRecord;
+    return record.id === taskId ? record : null;
   }
 
   /**
@@ -81,9 +104,13 @@ export class TaskEvents {
 
   /** The task's latest event and its id, or null when it has none (yet, or any more). */
   async last(taskId: string): Promise<(StoredTaskEvent & { seq: number }) | null> {
+    const m = await this.lastMessage(taskId);
+    return m ? { ...(JSON.parse(decoder.decode(m.data)) as StoredTaskEvent), seq: m.seq } : null;
+  }
+
+  private async lastMessage(taskId: string): Promise<StoredMsg | null> {
     try {
-      const m = await this.jsm.streams.getMessage(NAMES.eventStream, { last_by_subj: TaskEvents.subject(taskId) });
-      return m ? { ...(JSON.parse(decoder.decode(m.data)) as StoredTaskEvent), seq: m.seq } : null;
+      return await this.jsm.streams.getMessage(NAMES.eventStream, { last_by_subj: TaskEvents.subject(taskId) });
     } catch (err) {
       if (err instanceof Error && /no message found|not found/i.test(err.message)) return null;
       throw err;

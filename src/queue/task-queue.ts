@@ -6,11 +6,8 @@ import { FlowSnapshot, type AdmissionRoom } from "./flow-snapshot.js";
 import type { TaskRecord } from "./task-store.js";
 import { TaskStore } from "./task-store.js";
 import { profileStage } from "../infra/stage-profile.js";
-
-/** What travels in the work-queue message: ids only, never the (possibly 64 MiB) request body. */
-export interface TaskMessage {
-  taskId: string;
-}
+import { TaskEvents } from "./task-events.js";
+import { BODY_IN_MESSAGE_LIMIT, encodeCommitted, encodeRecordFirst } from "./task-message.js";
 
 /** How long an API instance trusts that an account's consumer exists (well below its inactivity threshold). */
 const FLOW_KNOWN_MS = 10 * 60_000;
@@ -20,6 +17,15 @@ const encoder = new TextEncoder();
 
 function ignoreNotFound(err: unknown): void {
   if (!/not found/i.test(err instanceof Error ? err.message : String(err))) throw err;
+}
+
+/**
+ * The task store as the API reads it: a task committed as its message alone (task-message.ts) is
+ * found through its `queued` event until a worker writes its record.
+ */
+export function taskReader(nats: Pick<Nats, "js" | "jsm" | "tasks" | "resultTtlMs">): TaskStore {
+  const events = new TaskEvents(nats.js, nats.jsm);
+  return new TaskStore(nats.tasks, nats.resultTtlMs, (id) => events.queuedRecord(id));
 }
 
 /**
@@ -37,7 +43,7 @@ export class TaskQueue {
     private readonly nats: Nats,
     private readonly ackWaitMs = 30_000,
   ) {
-    this.store = new TaskStore(nats.tasks, nats.resultTtlMs);
+    this.store = taskReader(nats);
     this.flows = new FlowSnapshot(nats.jsm);
   }
 
@@ -75,10 +81,9 @@ export class TaskQueue {
       requestBody.length <= INLINE_BODY_LIMIT
         ? this.nats.requestBodies.put(task.id, requestBody)
         : this.nats.requests.putBlob({ name: task.id }, requestBody);
-    const message: TaskMessage = { taskId: task.id };
     if (room) task.flowMark = room.mark;
     const subject = room ? flowSubject(room.key) : NAMES.taskSubject;
-    const publish = this.nats.js.publish(subject, encoder.encode(JSON.stringify(message)), { msgID: task.id });
+    const publish = this.nats.js.publish(subject, encodeRecordFirst(task.id), { msgID: task.id });
     const flow = room ? this.ensureFlow(room) : Promise.resolve();
     void storeBody.then(
       () => profileStage(task.id, "api.body"),
@@ -101,6 +106,37 @@ export class TaskQueue {
     const failed = written.find((w) => w.status === "rejected");
     if (failed) throw failed.reason;
     profileStage(task.id, "api.written");
+  }
+
+  /**
+   * Admits a task with its message as the commit point (task-message.ts): a large body is stored
+   * first, the `queued` event (`queuedEvent`, which must carry the record: the poll's only view of
+   * the task until a worker writes it) is logged, and then the one message with the record and a
+   * small body is published, with the task id as message id (a retried publish is a duplicate).
+   * Once that publish is acknowledged the task is accepted; nothing else is written for it here.
+   */
+  async commitMessage(
+    task: TaskRecord,
+    requestBody: string,
+    room: AdmissionRoom,
+    queuedEvent: (record: TaskRecord) => Promise<void>,
+  ): Promise<void> {
+    task.flowMark = room.mark;
+    this.store.stampNew(task);
+    const bytes = Buffer.byteLength(requestBody, "utf8");
+    const inline = bytes <= BODY_IN_MESSAGE_LIMIT;
+    const storeBody = inline
+      ? Promise.resolve()
+      : bytes <= INLINE_BODY_LIMIT
+        ? this.nats.requestBodies.put(task.id, Buffer.from(requestBody, "utf8")).then(() => undefined)
+        : this.nats.requests.putBlob({ name: task.id }, Buffer.from(requestBody, "utf8")).then(() => undefined);
+    const before = await Promise.allSettled([storeBody, queuedEvent(task), this.ensureFlow(room)]);
+    const failed = before.find((w) => w.status === "rejected");
+    if (failed) throw failed.reason;
+    profileStage(task.id, "api.written");
+    await this.nats.js.publish(`${flowSubject(room.key)}`, encodeCommitted(task, inline ? requestBody : null), { msgID: task.id });
+    profileStage(task.id, "api.publish");
+    this.flows.admitted(room.key, room.plan);
   }
 
   /** Makes the account's consumer unless this process made it with this configuration lately. */

@@ -92,16 +92,31 @@ export class EntryUnsettled extends Error {
   }
 }
 
+/** Finds the first record of a task that so far exists only as its committed message (TaskEvents.queuedRecord). */
+export type QueuedRecordLookup = (id: string) => Promise<TaskRecord | null>;
+
+/** A record known only from its committed message: not stored yet, so its first write is a `create`. */
+export const NOT_STORED = 0;
+
 export class TaskStore {
-  /** `ttlMs`: the bucket's TTL, to stamp each record with its expiry (0: leave it unstamped). */
+  /**
+   * `ttlMs`: the bucket's TTL, to stamp each record with its expiry (0: leave it unstamped).
+   * `queuedRecord`: where a task committed as a message alone is found before any record exists.
+   */
   constructor(
     private readonly kv: KV,
     private readonly ttlMs = 0,
+    private readonly queuedRecord: QueuedRecordLookup | null = null,
   ) {}
 
   /** Every write re-arms the bucket's TTL for the key: the expiry is counted from a write. */
   private stamp(task: TaskRecord): void {
     if (this.ttlMs > 0) task.expiresAt = new Date(Date.parse(task.updatedAt) + this.ttlMs).toISOString();
+  }
+
+  /** Stamps a new record's expiry as its first write would (a task committed as a message has none yet). */
+  stampNew(task: TaskRecord): void {
+    this.stamp(task);
   }
 
   /** Removes a record and its history at once (data removal), leaving no value behind. */
@@ -162,10 +177,27 @@ export class TaskStore {
     return { kind: "live", record: value, revision: entry.revision };
   }
 
-  /** The task's record; null when there is none or its admission was given up (never a task). */
+  /**
+   * The task's record; null when there is none or its admission was given up (never a task). A
+   * task committed as a message alone (task-message.ts) is found through its `queued` event.
+   */
   async get(id: string): Promise<TaskRecord | null> {
+    return (await this.readOrQueued(id))?.record ?? null;
+  }
+
+  /**
+   * The stored record, else the first record of a task that exists only as its message (revision
+   * NOT_STORED), else null. The record is read again when the event has no record: a worker may
+   * have written it (and acknowledged the message) between the two reads.
+   */
+  async readOrQueued(id: string): Promise<{ record: TaskRecord; revision: number } | null> {
     const found = await this.read(id);
-    return found.kind === "live" ? found.record : null;
+    if (found.kind === "live") return found;
+    if (found.kind === "abandoned" || !this.queuedRecord) return null;
+    const queued = await this.queuedRecord(id);
+    if (queued) return { record: queued, revision: NOT_STORED };
+    const again = await this.read(id);
+    return again.kind === "live" ? again : null;
   }
 
   /**
@@ -190,9 +222,8 @@ export class TaskStore {
     let current = known;
     for (let attempt = 0; attempt < 20; attempt++) {
       if (!current) {
-        const found = await this.read(id);
-        if (found.kind !== "live") return null;
-        current = found;
+        current = await this.readOrQueued(id);
+        if (!current) return null;
       }
       const next = change(current.record);
       if (next === null) return current;
@@ -201,11 +232,22 @@ export class TaskStore {
       // callback agree; they only push the real expiry a little later than the one announced.
       if (next.state !== current.record.state || next.expiresAt === undefined) this.stamp(next);
       try {
-        const revision = await this.kv.update(id, encoder.encode(JSON.stringify(next)), current.revision);
+        const bytes = encoder.encode(JSON.stringify(next));
+        // The first write of a task committed as a message: whoever writes first wins, and a
+        // tombstone written by a submit that gave up wins over every later write.
+        const revision =
+          current.revision === NOT_STORED ? await this.kv.create(id, bytes) : await this.kv.update(id, bytes, current.revision);
         return { record: next, revision };
       } catch (err) {
-        if (!isWrongLastSequence(err)) throw err;
+        const created = current.revision === NOT_STORED;
+        if (!(created ? isKeyExists(err) : isWrongLastSequence(err))) throw err;
         current = null;
+        if (created) {
+          // The key was taken: read back what is there (a stale "missing" is asked again).
+          const taken = await this.readTaken(id);
+          if (taken.kind !== "live") return null;
+          current = taken;
+        }
       }
     }
     throw new Error(`task ${id}: too many concurrent updates`);

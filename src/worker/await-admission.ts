@@ -1,7 +1,8 @@
 import type { JsMsg } from "@nats-io/jetstream";
 import type { Logger } from "../log/logger.js";
-import type { TaskMessage, TaskQueue } from "../queue/task-queue.js";
-import type { StoredTask } from "../queue/task-store.js";
+import type { TaskQueue } from "../queue/task-queue.js";
+import { NOT_STORED, type StoredTask, type TaskRecord } from "../queue/task-store.js";
+import type { RecordFirstMessage } from "../queue/task-message.js";
 import { awaitAdmittedNotice, type AnnouncedTask } from "../queue/admission-notice.js";
 import type { NatsConnection } from "@nats-io/transport-node";
 
@@ -30,7 +31,7 @@ export type Admission =
  */
 export async function awaitAdmission(
   m: JsMsg,
-  message: TaskMessage,
+  message: RecordFirstMessage,
   deps: { queue: TaskQueue; log: Logger; deadlineMs: number; nc: NatsConnection },
 ): Promise<Admission> {
   const { queue, log } = deps;
@@ -66,7 +67,26 @@ export async function awaitAdmission(
   return drop(m, message, deps, "admission given up");
 }
 
-async function drop(m: JsMsg, message: TaskMessage, deps: { queue: TaskQueue; log: Logger }, reason: string): Promise<Admission> {
+/**
+ * The task of a committed message (task-message.ts): on its first delivery the message's own
+ * record, not yet stored (NOT_STORED: the worker's first write is a `create`, which a tombstone
+ * wins over); on a later one the stored record if a previous delivery or a cancel wrote one, a
+ * tombstone's drop, or the message's record again.
+ */
+export async function committedAdmission(m: JsMsg, record: TaskRecord, deps: { queue: TaskQueue; log: Logger }): Promise<Admission> {
+  if (m.info.deliveryCount === 1) return { kind: "live", found: { kind: "live", record, revision: NOT_STORED } };
+  const found = await deps.queue.store.read(record.id);
+  if (found.kind === "live") return { kind: "live", found };
+  if (found.kind === "abandoned") return drop(m, { taskId: record.id }, deps, "admission given up");
+  return { kind: "live", found: { kind: "live", record, revision: NOT_STORED } };
+}
+
+/** Acknowledges the message of a task that is not to run (its admission given up, or the task removed). */
+export function dropMessage(m: JsMsg, taskId: string, deps: { queue: TaskQueue; log: Logger }, reason: string): Promise<Admission> {
+  return drop(m, { taskId }, deps, reason);
+}
+
+async function drop(m: JsMsg, message: RecordFirstMessage, deps: { queue: TaskQueue; log: Logger }, reason: string): Promise<Admission> {
   deps.log.info("task message dropped", { reason });
   // The request body the failed submit stored before its record: best effort, it expires anyway.
   await deps.queue.removeRequest(message.taskId).catch(() => undefined);

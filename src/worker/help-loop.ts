@@ -12,6 +12,12 @@ import type { SolverThreadRunner } from "./solver-thread-runner.js";
 
 /** How often a worker that could help says so (help-coordinator.ts counts the announcements). */
 const ANNOUNCE_MS = 400;
+/**
+ * A worker says it could help only once it has been idle this long: between the tasks of a burst
+ * of small ones it is idle for moments, and saying so (and taking it back) every time cost two
+ * messages a task that no large task's owner could use.
+ */
+const ANNOUNCE_AFTER_IDLE_MS = 100;
 const PULL_TIMEOUT_MS = 500;
 /** An item due sooner than this is not worth starting: its answer would come too late. */
 const MIN_USEFUL_MS = 300;
@@ -29,7 +35,12 @@ const ITEM_HARD_GRACE_MS = 5000;
  */
 export class HelpingSource implements TaskSource {
   private available = false;
+  /** Whether the coordinators were last told that this worker could help. */
+  private said = false;
   private announcer: NodeJS.Timeout | null = null;
+  private firstAnnouncement: NodeJS.Timeout | null = null;
+  /** When the help stream was last asked for an item without a sign that one was waiting. */
+  private lastBlindPull = 0;
   /** An item was published, or one was just taken (more may wait): look before idling. */
   private itemsWaiting = false;
   private stopped = false;
@@ -81,16 +92,32 @@ export class HelpingSource implements TaskSource {
     if (available === this.available) return;
     this.available = available;
     const say = () => {
+      this.said = this.available;
       const notice: HelperNotice = { id: this.workerId, available: this.available };
       if (!this.nats.nc.isClosed()) this.nats.nc.publish(NAMES.helpAvailableSubject, JSON.stringify(notice));
     };
-    say();
     if (this.announcer) clearInterval(this.announcer);
-    this.announcer = available ? setInterval(say, ANNOUNCE_MS) : null;
+    if (this.firstAnnouncement) clearTimeout(this.firstAnnouncement);
+    this.announcer = null;
+    this.firstAnnouncement = null;
+    if (!available) {
+      if (this.said) say();
+      return;
+    }
+    this.firstAnnouncement = setTimeout(() => {
+      this.firstAnnouncement = null;
+      say();
+      this.announcer = setInterval(say, ANNOUNCE_MS);
+    }, ANNOUNCE_AFTER_IDLE_MS);
   }
 
   /** Takes one item if there is one, searches it, answers it. */
   private async helpOnce(): Promise<void> {
+    // Items are looked for when one was published (the subscription) or taken (more may wait),
+    // and otherwise about as often as the worker announces itself, in case a notice was missed:
+    // not on every idle moment between small tasks.
+    if (!this.itemsWaiting && Date.now() - this.lastBlindPull < ANNOUNCE_MS) return;
+    if (!this.itemsWaiting) this.lastBlindPull = Date.now();
     this.itemsWaiting = false;
     const m = await this.puller.pull(NAMES.helpConsumer, PULL_TIMEOUT_MS);
     if (!m || m === "timeout") return;

@@ -7,9 +7,9 @@ import type { Nats } from "../queue/connection.js";
 import { NAMES } from "../queue/names.js";
 import type { ProgressStore } from "../queue/progress-store.js";
 import type { TaskEvents } from "../queue/task-events.js";
-import type { TaskMessage, TaskQueue } from "../queue/task-queue.js";
+import type { TaskQueue } from "../queue/task-queue.js";
 import type { TaskRecord } from "../queue/task-store.js";
-import { awaitAdmission } from "./await-admission.js";
+import { dropIfGivenUp, takeDelivery } from "./take-delivery.js";
 import { bookkeeping } from "./bookkeeping.js";
 import type { AccountStore } from "../store/accounts.js";
 import type { HistoryStore } from "../store/history.js";
@@ -58,6 +58,13 @@ export interface TaskOutcome {
   tail?: Promise<boolean>;
 }
 
+/** The task's record is gone or its admission was given up: the result was not stored. */
+class TaskGone extends Error {
+  constructor(id: string) {
+    super(`task ${id}: its record is gone; the result was not stored`);
+  }
+}
+
 /** A record as stored, with its revision (the next compare-and-set starts from it). */
 type Stored = { record: TaskRecord; revision: number };
 
@@ -86,33 +93,10 @@ export class TaskRunner {
 
   async process(m: JsMsg): Promise<TaskOutcome> {
     const { log, queue, metrics, config } = this.deps;
-    let message: TaskMessage;
-    try {
-      message = JSON.parse(m.string()) as TaskMessage;
-    } catch {
-      log.error("malformed task message dropped", { seq: m.seq });
-      await m.ackAck().catch(() => m.ack());
-      return { end: "acked" };
-    }
-    const taskLog = log.child({ task_id: message.taskId });
-    profileStage(message.taskId, "w.delivered");
-    // The body is read alongside the record (one round trip less before a quick task can start
-    // solving). The submit writes it alongside the task message, so this early read can miss it;
-    // a miss is read again once the record exists, which the submit creates only after the body.
-    const earlyRead = queue.loadRequest(message.taskId);
-    earlyRead.catch(() => undefined);
-    const admission = await awaitAdmission(m, message, {
-      queue,
-      log: taskLog,
-      deadlineMs: config.worker.admissionDeadlineMs,
-      nc: this.deps.nats.nc,
-    });
-    if (admission.kind !== "live") return { end: admission.kind === "dropped" ? "acked" : "handed-back" };
-    const found = admission.found;
+    const taken = await takeDelivery(m, { queue, log, nc: this.deps.nats.nc, admissionDeadlineMs: config.worker.admissionDeadlineMs });
+    if (taken.kind === "ended") return { end: taken.end };
+    const { found, requestRead, log: taskLog } = taken;
     const task = found.record;
-    const requestRead = admission.body ? Promise.resolve(admission.body) : earlyRead.then((bytes) => bytes ?? queue.loadRequest(task.id));
-    requestRead.catch(() => undefined);
-    profileStage(task.id, "w.admitted");
     const delivery = m.info.deliveryCount;
     if (delivery > 1) metrics.redeliveries.inc();
 
@@ -127,6 +111,7 @@ export class TaskRunner {
         finished = await this.solve(found, delivery, taskLog, requestRead);
         if (finished === null) {
           clearInterval(heartbeat);
+          if (await dropIfGivenUp(m, task.id, { queue, log: taskLog })) return { end: "acked" };
           m.nak();
           return { end: "handed-back" };
         }
@@ -135,6 +120,7 @@ export class TaskRunner {
       return { end: "acked", tail };
     } catch (err) {
       clearInterval(heartbeat);
+      if (err instanceof TaskGone && (await dropIfGivenUp(m, task.id, { queue, log: taskLog }))) return { end: "acked" };
       throw err;
     }
   }
@@ -314,7 +300,7 @@ export class TaskRunner {
       wrote.ours = !(t.state === "solved" || t.state === "failed");
       return wrote.ours ? { ...next, callback: t.callback, cancelRequested: t.cancelRequested } : null;
     });
-    if (!stored) throw new Error(`task ${next.id}: its record is gone; the result was not stored`);
+    if (!stored) throw new TaskGone(next.id);
     return stored;
   }
 

@@ -3,6 +3,7 @@ import { DeliverPolicy } from "@nats-io/jetstream";
 import { NAMES } from "../../src/queue/names.js";
 import { TaskStore } from "../../src/queue/task-store.js";
 import type { StoredTaskEvent } from "../../src/queue/task-events.js";
+import { decodeTaskMessage } from "../../src/queue/task-message.js";
 import { HistoryStore } from "../../src/store/history.js";
 import type { FaultCluster } from "./cluster.js";
 import type { CallbackReceiver, LoadReport } from "./load.js";
@@ -166,7 +167,8 @@ async function queueDiagnosis(cluster: FaultCluster): Promise<string> {
   for (let seq = stream?.state.first_seq ?? 1; stream && seq <= stream.state.last_seq && left.length < 10; seq++) {
     const m = await cluster.nats.jsm.streams.getMessage(NAMES.taskStream, { seq }).catch(() => null);
     if (!m) continue;
-    const id = (JSON.parse(decoder.decode(m.data)) as { taskId: string }).taskId;
+    const message = decodeTaskMessage(m.data);
+    const id = message?.layout === "committed" ? message.record.id : (message?.taskId ?? `seq ${seq}`);
     const found = await store.read(id);
     const state =
       found.kind === "live"

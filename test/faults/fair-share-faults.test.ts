@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "mocha";
 import { flowConsumer, flowKey, listFlows } from "../../src/queue/flows.js";
 import { NAMES } from "../../src/queue/names.js";
-import { TaskStore } from "../../src/queue/task-store.js";
+import { taskReader } from "../../src/queue/task-queue.js";
 import { AccountStore } from "../../src/store/accounts.js";
 import { cvrpRequest } from "../helpers/requests.js";
 import { eventCounts, inspect } from "./checks.js";
@@ -76,7 +76,7 @@ describe("faults: fair shares between accounts through a killed worker and a res
   }
 
   async function state(id: string): Promise<string | undefined> {
-    return inspect("reading a task", async () => (await new TaskStore(cluster.nats.tasks).get(id))?.state);
+    return inspect("reading a task", async () => (await taskReader(cluster.nats).get(id))?.state);
   }
 
   async function delivered(user: string): Promise<number> {

@@ -7,6 +7,7 @@ import { rateLimitHeaders } from "../../limits/admission.js";
 import type { TaskRecord } from "../../queue/task-store.js";
 import { newTaskRecord, undoWrites } from "../admit-task.js";
 import { busyRefusal } from "../queue-room.js";
+import type { AdmissionRoom } from "../../queue/flow-snapshot.js";
 import type { Caller } from "../auth.js";
 import type { ApiServices, RequestState } from "../context.js";
 import type { JsonBody } from "../read-json-body.js";
@@ -51,8 +52,11 @@ export async function submitAhead(
   caller: Caller,
   earlyQuota: Promise<unknown>,
   readJsonBody: (ctx: KoaContext) => Promise<JsonBody>,
-): Promise<{ task: TaskRecord; writes: Promise<void>; body: string }> {
+): Promise<{ task: TaskRecord; writes: Promise<void> | null; body: string; room: AdmissionRoom }> {
   const { admission, queue, config } = services;
+  // With the message as the commit point nothing can be written ahead of the checks (the message
+  // would run): only the reads and the validation overlap the rate's round trip.
+  const writeAhead = config.taskCommit === "record";
   const state = ctx.state as RequestState;
   const rateCheck = settle(admission.consumeRate(caller.owner, caller.plan));
   let writes: Promise<void> | null = null;
@@ -63,7 +67,7 @@ export async function submitAhead(
     const read = declared <= AHEAD_MAX_BODY_BYTES ? await settle(readJsonBody(ctx)) : null;
     const validation = read?.ok ? validateSolveRequest(c.api as OpenAPIBackend, read.value.parsed, services.checkCallbackUrl) : null;
     const room = queue.cachedRoomFor(caller.owner, caller.plan);
-    if (read?.ok && validation?.ok && room !== null && busyRefusal(room, config.busyQueueThreshold) === null) {
+    if (writeAhead && read?.ok && validation?.ok && room !== null && busyRefusal(room, config.busyQueueThreshold) === null) {
       const request = validation.request;
       if (request.node_num <= caller.plan.maxNodes && request.vehicle_num <= caller.plan.maxVehicles) {
         task = newTaskRecord(state.httpRequestId, caller, request);
@@ -98,13 +102,15 @@ export async function submitAhead(
       await admission.releaseQuota(caller.owner).catch(() => undefined);
       throw busy;
     }
+    if (!writeAhead)
+      return { task: newTaskRecord(state.httpRequestId, caller, request), writes: null, body: body.value.raw, room: roomNow };
     if (!task || !writes) {
       // Read after the rate check (a large body): the writes go out now, as on the ordinary path.
       task = newTaskRecord(state.httpRequestId, caller, request);
       const queuedEvent = services.events.publishQueued(task.id, taskEnvelope(task, roomNow.ahead));
       writes = queue.writeAdmission(task, Buffer.from(body.value.raw, "utf8"), queuedEvent, roomNow);
     }
-    const result = { task, writes, body: body.value.raw };
+    const result = { task, writes, body: body.value.raw, room: roomNow };
     writes = null; // handed over: the caller commits or undoes them
     return result;
   } finally {

@@ -11,9 +11,10 @@ import { taskEnvelope } from "../task-view.js";
 import { validateSolveRequest } from "../validation/validate-solve-request.js";
 import { claimIdempotencyKey, readIdempotencyKey } from "../idempotency-key.js";
 import { profileStage } from "../../infra/stage-profile.js";
-import { busyRetryAfter, commitAdmission, newTaskRecord, type ValidRequest } from "../admit-task.js";
+import { busyRetryAfter, commitAdmission, commitMessage, newTaskRecord, type ValidRequest } from "../admit-task.js";
 import { busyRefusal } from "../queue-room.js";
 import type { AdmissionRoom } from "../../queue/flow-snapshot.js";
+import type { TaskRecord } from "../../queue/task-store.js";
 import { submitAhead } from "./submit-ahead.js";
 
 /** A quota reservation's outcome: null once reserved, else its refusal or failure. */
@@ -54,7 +55,8 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
         queue.cachedDepth() !== null
       ) {
         const ahead = await submitAhead(services, c, ctx, caller, early, readJsonBody);
-        await accept(ahead.task, ahead.writes, null, ahead.body);
+        const commit = ahead.writes ? byRecord(ahead.task, ahead.writes, ahead.body) : byMessage(ahead.task, ahead.body, ahead.room);
+        await accept(ahead.task, commit, null);
         return;
       }
       let quotaChecked = false;
@@ -118,11 +120,16 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
         if (busy) throw busy;
         busyChecked = true;
         const task = newTaskRecord(state.httpRequestId, caller, request);
-        // The `queued` event is part of the admission (its failure fails the submit), so
-        // an accepted task's log always starts with it; a refused submit's stray event is never
-        // served (events are read through the task's record, which such a submit never has).
-        const queuedEvent = services.events.publishQueued(task.id, taskEnvelope(task, room.ahead));
-        await accept(task, queue.writeAdmission(task, Buffer.from(body.raw, "utf8"), queuedEvent, room), claim, body.raw);
+        if (config.taskCommit === "message") {
+          await accept(task, byMessage(task, body.raw, room), claim);
+        } else {
+          // The `queued` event is part of the admission (its failure fails the submit), so
+          // an accepted task's log always starts with it; a refused submit's stray event is never
+          // served (events are read through the task's record, which such a submit never has).
+          const queuedEvent = services.events.publishQueued(task.id, taskEnvelope(task, room.ahead));
+          const writes = queue.writeAdmission(task, Buffer.from(body.raw, "utf8"), queuedEvent, room);
+          await accept(task, byRecord(task, writes, body.raw), claim);
+        }
       } finally {
         if (!busyChecked) {
           await admission.releaseQuota(caller.owner).catch(() => undefined);
@@ -134,23 +141,38 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
       throw err;
     }
 
+    type Commit = (outcome: { uncertain: boolean }) => Promise<void>;
+
+    /** The older layout's commit: the record's `create` once the writes under way are stored. */
+    function byRecord(task: TaskRecord, writes: Promise<void>, requestBody: string): Commit {
+      return (outcome) =>
+        commitAdmission(queue, task, writes, state.log, outcome, (record, revision) =>
+          services.announceAdmitted(record, revision, requestBody),
+        );
+    }
+
+    /** The task message as the commit point, its `queued` event (with the record) logged first. */
+    function byMessage(task: TaskRecord, requestBody: string, room: AdmissionRoom): Commit {
+      return (outcome) => {
+        const logged = (record: TaskRecord) => services.events.publishQueued(record.id, taskEnvelope(record, room.ahead), record);
+        return commitMessage(queue, task, queue.commitMessage(task, requestBody, room, logged), state.log, outcome);
+      };
+    }
+
     /**
-     * Commits the admission whose writes are under way and answers the acknowledgement; on a
+     * Commits the admission and answers the acknowledgement; on a
      * failure gives the quota back and frees the Idempotency-Key (unless the admission could
      * not be settled: the record may exist, so a repeat settles the claim, IdempotencyStore.claim).
      */
     async function accept(
-      task: ReturnType<typeof newTaskRecord>,
-      writes: Promise<void>,
+      task: TaskRecord,
+      commit: Commit,
       claim: Exclude<Awaited<ReturnType<typeof claimIdempotencyKey>>, true>,
-      requestBody: string,
     ): Promise<void> {
       const outcome = { uncertain: false };
       let accepted = false;
       try {
-        await commitAdmission(queue, task, writes, state.log, outcome, (record, revision) =>
-          services.announceAdmitted(record, revision, requestBody),
-        );
+        await commit(outcome);
         accepted = true;
       } finally {
         if (!accepted) {

@@ -1,0 +1,59 @@
+import type { TaskRecord } from "./task-store.js";
+
+/**
+ * The two layouts of a work-queue message.
+ *
+ * - `record-first` (older): ids only. The submit writes the body and the `queued` event, then
+ *   creates the task's record, which is the commit point; the worker waits for that record.
+ * - `committed`: the message itself is the commit point. It carries the task's first record and,
+ *   when small, the request body, so the worker starts solving from the message alone; the record
+ *   is first written by the worker (or by a cancel) with a KV `create`, and a tombstone under the
+ *   task's key (TaskStore.abandon) still stops a message whose submit was given up.
+ */
+export interface RecordFirstMessage {
+  taskId: string;
+}
+
+export interface CommittedMessage {
+  /** Named apart from `taskId` so that no reader of the older layout mistakes it for one. */
+  committed: TaskRecord;
+  /** The request body as received, when small enough to ride along. */
+  body?: string;
+}
+
+export type DecodedTaskMessage =
+  { layout: "record-first"; taskId: string } | { layout: "committed"; record: TaskRecord; body: Uint8Array | null };
+
+/** Request bodies up to this size travel inside the message; larger ones are stored as before. */
+export const BODY_IN_MESSAGE_LIMIT = 64 * 1024;
+
+/** The header of the `queued` event that carries the task's first record (for polls before any worker wrote it). */
+export const QUEUED_RECORD_HEADER = "Vrp-Task-Record";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export function encodeCommitted(record: TaskRecord, body: string | null): Uint8Array {
+  const message: CommittedMessage = { committed: record, ...(body !== null ? { body } : {}) };
+  return encoder.encode(JSON.stringify(message));
+}
+
+export function encodeRecordFirst(taskId: string): Uint8Array {
+  const message: RecordFirstMessage = { taskId };
+  return encoder.encode(JSON.stringify(message));
+}
+
+/** Either layout, or null for a message that is neither (malformed). */
+export function decodeTaskMessage(data: Uint8Array): DecodedTaskMessage | null {
+  let parsed: Partial<RecordFirstMessage & CommittedMessage>;
+  try {
+    parsed = JSON.parse(decoder.decode(data)) as Partial<RecordFirstMessage & CommittedMessage>;
+  } catch {
+    return null;
+  }
+  if (parsed.committed && typeof parsed.committed.id === "string") {
+    return { layout: "committed", record: parsed.committed, body: parsed.body === undefined ? null : encoder.encode(parsed.body) };
+  }
+  if (typeof parsed.taskId === "string") return { layout: "record-first", taskId: parsed.taskId };
+  return null;
+}
