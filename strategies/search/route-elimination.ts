@@ -25,10 +25,17 @@ const EJECTION_NEIGHBOURS = 20;
  * raised) in the position that needs the ejection of one or two customers of the smallest total
  * penalty, which go into the pool in turn; a few random feasible relocations follow each
  * ejection. An empty pool is a feasible plan with one route fewer, and the next route is tried;
- * the phase ends at `stop`, at the load's lower bound, or after many attempts in vain. Returns
+ * the phase ends at `stop`, at the load's lower bound, or after many attempts in vain. Each plan
+ * with a route fewer goes to `onRemoved` as it is found. Returns
  * the feasible plan with the fewest routes found (`start` itself when none has fewer).
  */
-export function eliminateRoutes(p: CompiledProblem, start: Solution, rng: Rng, stop: () => boolean): Solution {
+export function eliminateRoutes(
+  p: CompiledProblem,
+  start: Solution,
+  rng: Rng,
+  stop: () => boolean,
+  onRemoved: (plan: Solution) => void = () => {},
+): Solution {
   let best = start;
   const floor = loadLowerBound(p);
   let failures = 0;
@@ -46,6 +53,7 @@ export function eliminateRoutes(p: CompiledProblem, start: Solution, rng: Rng, s
     if (emptyPool(ws, open, rng, stop) && ws.isFeasible()) {
       best = ws.solution();
       failures = 0;
+      onRemoved(best);
     } else {
       failures++;
     }
