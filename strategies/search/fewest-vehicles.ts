@@ -16,6 +16,8 @@ const FIRST_PLAN_SHARE = 0.2;
 const ELIMINATION_SHARE = 0.6;
 /** Share of that time that attempts in vain may always take, however fast the routes before went. */
 const MIN_VAIN_SHARE = 0.25;
+/** Attempts in vain always made after a removal, however long they take (within the share). */
+const MIN_VAIN_ATTEMPTS = 5;
 
 /**
  * The search with the fleet fixed: the iterated local search from the plan, whatever the size.
@@ -64,11 +66,12 @@ export function solveFewestVehicles(
     const from = solverNow();
     const share = ELIMINATION_SHARE * Math.max(0, budget.deadlineMs - from);
     let lastRemoval = from;
-    // Attempts in vain may take as long as the removals before them did (or a floor): the time a
-    // route that will not go takes is left to the distance search instead.
-    const stop = () => {
+    // Attempts in vain (past a few) may take as long as the removals before them did, or a floor:
+    // the time a route that will not go takes is left to the distance search instead.
+    const stop = (vain: number) => {
       const now = solverNow();
-      return now >= from + share || now - lastRemoval > Math.max(lastRemoval - from, MIN_VAIN_SHARE * share) || budget.exhausted();
+      if (now >= from + share || budget.exhausted()) return true;
+      return vain >= MIN_VAIN_ATTEMPTS && now - lastRemoval > Math.max(lastRemoval - from, MIN_VAIN_SHARE * share);
     };
     consider(eliminateRoutes(normaliseScale(p), best, budget.rng, stop, () => (lastRemoval = solverNow())));
   }

@@ -25,7 +25,7 @@ const EJECTION_NEIGHBOURS = 20;
  * raised) in the position that needs the ejection of one or two customers of the smallest total
  * penalty, which go into the pool in turn; a few random feasible relocations follow each
  * ejection. An empty pool is a feasible plan with one route fewer, and the next route is tried;
- * the phase ends at `stop`, at the load's lower bound, or after many attempts in vain. Each plan
+ * the phase ends at `stop` (given the attempts in vain since the last removal), at the load's lower bound, or after many attempts in vain. Each plan
  * with a route fewer goes to `onRemoved` as it is found. Returns
  * the feasible plan with the fewest routes found (`start` itself when none has fewer).
  */
@@ -33,13 +33,13 @@ export function eliminateRoutes(
   p: CompiledProblem,
   start: Solution,
   rng: Rng,
-  stop: () => boolean,
+  stop: (vainAttempts: number) => boolean,
   onRemoved: (plan: Solution) => void = () => {},
 ): Solution {
   let best = start;
   const floor = loadLowerBound(p);
   let failures = 0;
-  while (!stop() && failures < MAX_FAILED_ATTEMPTS && usedVehicles(best.routes) > floor) {
+  while (!stop(failures) && failures < MAX_FAILED_ATTEMPTS && usedVehicles(best.routes) > floor) {
     const ws = new Workspace(p, best);
     const removable = ws.routes.flatMap((r, v) => (r.length > 0 && ws.lockedCount(v) === 0 ? [v] : []));
     if (removable.length === 0) break;
@@ -50,7 +50,7 @@ export function eliminateRoutes(
     const pooled = ws.scores[gone]!.load;
     for (const c of ws.routes[gone]!.slice()) ws.remove(c);
     if (pooled > spareCapacity(ws, open) + 1e-9) moveToRoomierVehicle(ws, open, gone);
-    if (emptyPool(ws, open, rng, stop) && ws.isFeasible()) {
+    if (emptyPool(ws, open, rng, () => stop(failures)) && ws.isFeasible()) {
       best = ws.solution();
       failures = 0;
       onRemoved(best);
