@@ -25,9 +25,10 @@ const EJECTION_NEIGHBOURS = 20;
  * raised) in the position that needs the ejection of one or two customers of the smallest total
  * penalty, which go into the pool in turn; a few random feasible relocations follow each
  * ejection. An empty pool is a feasible plan with one route fewer, and the next route is tried;
- * the phase ends at `stop` (given the attempts in vain since the last removal), at the load's lower bound, or after many attempts in vain. Each plan
- * with a route fewer goes to `onRemoved` as it is found. Returns
- * the feasible plan with the fewest routes found (`start` itself when none has fewer).
+ * the phase ends at `stop` (told the attempts in vain since the last removal), at the load's
+ * lower bound, or after many attempts in vain. Each plan with a route fewer goes to `onRemoved`
+ * as it is found. Returns the feasible plan with the fewest routes found (`start` itself when
+ * none has fewer).
  */
 export function eliminateRoutes(
   p: CompiledProblem,
