@@ -12,8 +12,12 @@ import type { SettingsOverride } from "../settings.js";
 
 /** Share of the time for the first plan (the strategy's own search, on the whole fleet). */
 const FIRST_PLAN_SHARE = 0.2;
-/** Share of the time left after it for the route elimination. */
+/** Share of the time left after it that the route elimination may take at most. */
 const ELIMINATION_SHARE = 0.6;
+/** Share of that time that attempts in vain may always take, however fast the routes before went. */
+const MIN_VAIN_SHARE = 0.25;
+/** Attempts in vain always made after a removal, however long they take (within the share). */
+const MIN_VAIN_ATTEMPTS = 5;
 
 /**
  * The search with the fleet fixed: the iterated local search from the plan, whatever the size.
@@ -59,8 +63,17 @@ export function solveFewestVehicles(
 
   // Routes with reload stops are not the pool's to take apart (it plans no reloads): the searches keep them.
   if (!p.trips) {
-    const until = solverNow() + ELIMINATION_SHARE * Math.max(0, budget.deadlineMs - solverNow());
-    consider(eliminateRoutes(normaliseScale(p), best, budget.rng, () => solverNow() >= until || budget.exhausted()));
+    const from = solverNow();
+    const share = ELIMINATION_SHARE * Math.max(0, budget.deadlineMs - from);
+    let lastRemoval = from;
+    // Attempts in vain (past a few) may take as long as the removals before them did, or a floor:
+    // the time a route that will not go takes is left to the distance search instead.
+    const stop = (vain: number) => {
+      const now = solverNow();
+      if (now >= from + share || budget.exhausted()) return true;
+      return vain >= MIN_VAIN_ATTEMPTS && now - lastRemoval > Math.max(lastRemoval - from, MIN_VAIN_SHARE * share);
+    };
+    consider(eliminateRoutes(normaliseScale(p), best, budget.rng, stop, () => (lastRemoval = solverNow())));
   }
 
   const start: Solution = best;

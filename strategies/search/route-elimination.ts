@@ -5,7 +5,7 @@ import { usedVehicles } from "../core/plan-order.js";
 import { hasDenseMatrix, type CompiledProblem, type Solution } from "../core/problem.js";
 import type { Rng } from "../core/rng.js";
 import { keepBest, Workspace, type Insertion } from "../core/workspace.js";
-import { cheapestWindowPosition, windowsOnly } from "./window-insertion.js";
+import { WindowRoute, WindowRouteCache, windowsOnly } from "./window-insertion.js";
 
 /** Longest route whose pairs of customers are tried for a double ejection (cubic in its length). */
 const PAIR_EJECTION_MAX_ROUTE = 30;
@@ -25,14 +25,22 @@ const EJECTION_NEIGHBOURS = 20;
  * raised) in the position that needs the ejection of one or two customers of the smallest total
  * penalty, which go into the pool in turn; a few random feasible relocations follow each
  * ejection. An empty pool is a feasible plan with one route fewer, and the next route is tried;
- * the phase ends at `stop`, at the load's lower bound, or after many attempts in vain. Returns
- * the feasible plan with the fewest routes found (`start` itself when none has fewer).
+ * the phase ends at `stop` (told the attempts in vain since the last removal), at the load's
+ * lower bound, or after many attempts in vain. Each plan with a route fewer goes to `onRemoved`
+ * as it is found. Returns the feasible plan with the fewest routes found (`start` itself when
+ * none has fewer).
  */
-export function eliminateRoutes(p: CompiledProblem, start: Solution, rng: Rng, stop: () => boolean): Solution {
+export function eliminateRoutes(
+  p: CompiledProblem,
+  start: Solution,
+  rng: Rng,
+  stop: (vainAttempts: number) => boolean,
+  onRemoved: (plan: Solution) => void = () => {},
+): Solution {
   let best = start;
   const floor = loadLowerBound(p);
   let failures = 0;
-  while (!stop() && failures < MAX_FAILED_ATTEMPTS && usedVehicles(best.routes) > floor) {
+  while (!stop(failures) && failures < MAX_FAILED_ATTEMPTS && usedVehicles(best.routes) > floor) {
     const ws = new Workspace(p, best);
     const removable = ws.routes.flatMap((r, v) => (r.length > 0 && ws.lockedCount(v) === 0 ? [v] : []));
     if (removable.length === 0) break;
@@ -43,9 +51,10 @@ export function eliminateRoutes(p: CompiledProblem, start: Solution, rng: Rng, s
     const pooled = ws.scores[gone]!.load;
     for (const c of ws.routes[gone]!.slice()) ws.remove(c);
     if (pooled > spareCapacity(ws, open) + 1e-9) moveToRoomierVehicle(ws, open, gone);
-    if (emptyPool(ws, open, rng, stop) && ws.isFeasible()) {
+    if (emptyPool(ws, open, rng, () => stop(failures)) && ws.isFeasible()) {
       best = ws.solution();
       failures = 0;
+      onRemoved(best);
     } else {
       failures++;
     }
@@ -96,17 +105,18 @@ function moveToRoomierVehicle(ws: Workspace, open: number[], gone: number): void
 /** Places the pool (ws.unassigned, last in first out) into the `open` routes; whether it emptied. */
 function emptyPool(ws: Workspace, open: number[], rng: Rng, stop: () => boolean): boolean {
   const penalty = new Float64Array(ws.p.nodeCount).fill(1);
+  const windows = windowsOnly(ws.p) ? new WindowRouteCache(ws) : null;
   const steps = STEPS_PER_CUSTOMER * ws.p.customers.length;
   for (let step = 0; step < steps && ws.unassigned.length > 0; step++) {
     if (stop()) return false;
     const c = ws.unassigned[ws.unassigned.length - 1]!;
-    const direct = bestPlaces(ws, c, open, 1)[0];
+    const direct = bestPlaces(ws, windows, c, open, 1)[0];
     if (direct) {
       ws.insert(c, direct.vehicle, direct.position);
       continue;
     }
     penalty[c] = penalty[c]! + 1;
-    const chosen = cheapestEjection(ws, c, open, penalty);
+    const chosen = cheapestEjection(ws, windows, c, open, penalty);
     if (!chosen) {
       // Fits nowhere even with an ejection: try it again after the others.
       ws.unassigned.unshift(ws.unassigned.pop()!);
@@ -114,7 +124,7 @@ function emptyPool(ws: Workspace, open: number[], rng: Rng, stop: () => boolean)
     }
     for (const e of chosen.ejected) ws.remove(e);
     ws.insert(c, chosen.vehicle, chosen.position);
-    perturb(ws, open, rng);
+    perturb(ws, windows, open, rng);
   }
   return ws.unassigned.length === 0;
 }
@@ -130,42 +140,48 @@ interface Ejection {
 /**
  * The ejection of one or two customers of the least penalty that lets `c` into an open route
  * near it (one holding one of its nearest customers; any open route when none does). A pair is
- * tried only where it weighs less than the best single ejection found.
+ * tried only where it weighs less than the best single ejection found. Under hard windows alone
+ * the route without the ejected is built as time segments (`windows`), each insertion then O(1).
  */
-function cheapestEjection(ws: Workspace, c: number, open: number[], penalty: Float64Array): Ejection | null {
+function cheapestEjection(
+  ws: Workspace,
+  windows: WindowRouteCache | null,
+  c: number,
+  open: number[],
+  penalty: Float64Array,
+): Ejection | null {
   const p = ws.p;
   let best: Ejection | null = null;
-  const consider = (v: number, ejected: number[], rest: number[]) => {
-    let out = 0;
-    let weight = 0;
-    for (const e of ejected) {
-      out += p.demand[e]!;
-      weight += penalty[e]!;
-    }
-    if (best && (weight > best.key[0] || (ejected.length > 1 && weight >= best.key[0]))) return;
+  const consider = (v: number, i: number, j: number) => {
+    const route = ws.routes[v]!;
+    const weight = penalty[route[i]!]! + (j >= 0 ? penalty[route[j]!]! : 0);
+    if (best && (weight > best.key[0] || (j >= 0 && weight >= best.key[0]))) return;
+    const out = p.demand[route[i]!]! + (j >= 0 ? p.demand[route[j]!]! : 0);
     if (ws.scores[v]!.load - out + p.demand[c]! > p.capacity[v]! + 1e-9) return;
-    const at = cheapestFeasiblePosition(ws, v, rest, c);
+    const at = windows ? windowEjection(windows, v, route, i, j, c) : evaluatedEjection(ws, v, route, i, j, c);
     if (!at) return;
-    const key: [number, number] = [weight, at.cost - ws.scores[v]!.cost];
+    const key: [number, number] = [weight, at.delta];
+    const ejected = j >= 0 ? [route[i]!, route[j]!] : [route[i]!];
     if (!best || lexLess(key, best.key)) best = { vehicle: v, ejected, position: at.position, key };
   };
   const near = nearRoutes(ws, c, open);
+  for (const v of near) for (let i = ws.lockedCount(v); i < ws.routes[v]!.length; i++) consider(v, i, -1);
   for (const v of near) {
-    const route = ws.routes[v]!;
-    for (let i = ws.lockedCount(v); i < route.length; i++) consider(v, [route[i]!], route.slice(0, i).concat(route.slice(i + 1)));
-  }
-  for (const v of near) {
-    const route = ws.routes[v]!;
-    if (route.length > PAIR_EJECTION_MAX_ROUTE) continue;
-    for (let i = ws.lockedCount(v); i < route.length; i++)
-      for (let j = i + 1; j < route.length; j++)
-        consider(
-          v,
-          [route[i]!, route[j]!],
-          route.filter((_, k) => k !== i && k !== j),
-        );
+    const length = ws.routes[v]!.length;
+    if (length > PAIR_EJECTION_MAX_ROUTE) continue;
+    for (let i = ws.lockedCount(v); i < length; i++) for (let j = i + 1; j < length; j++) consider(v, i, j);
   }
   return best;
+}
+
+const withoutEjected = new WindowRoute();
+
+/** The cheapest insertion of `c` into v's route without its customers at i and j (-1: none), from time segments. */
+function windowEjection(windows: WindowRouteCache, v: number, route: number[], i: number, j: number, c: number): Placement | null {
+  const rest = withoutEjected.build(windows.ws.p, v, route, i, j);
+  const found = rest.cheapest(c);
+  if (!found) return null;
+  return { position: found.position, delta: windows.ws.p.unitCost[v]! * (rest.distance + found.added - windows.of(v).distance) };
 }
 
 /** The open routes that hold one of c's nearest customers (all open routes when none does, or without a matrix). */
@@ -180,51 +196,44 @@ function nearRoutes(ws: Workspace, c: number, open: number[]): number[] {
   return found.size > 0 ? [...found] : open;
 }
 
-/**
- * Cheapest feasible position of `c` in `route` on vehicle v (after its locked head), or null. Under
- * hard windows alone the time segments find it (window-insertion.ts) and the evaluator confirms
- * it; otherwise the evaluator scores every position.
- */
-function cheapestFeasiblePosition(ws: Workspace, v: number, route: number[], c: number): { position: number; cost: number } | null {
-  if (windowsOnly(ws.p)) {
-    const found = cheapestWindowPosition(ws.p, v, route, c);
-    if (!found) return null;
-    const trial = route.slice();
-    trial.splice(found.position, 0, c);
-    const exact = evaluateRoute(ws.p, v, trial);
-    if (exact.feasible) return { position: found.position, cost: exact.cost };
-  }
-  let best: { position: number; cost: number } | null = null;
+interface Placement {
+  position: number;
+  /** The route's cost change. */
+  delta: number;
+}
+
+/** The cheapest feasible insertion of `c` into v's route without its customers at i and j (-1: none), scored by the evaluator. */
+function evaluatedEjection(ws: Workspace, v: number, route: number[], i: number, j: number, c: number): Placement | null {
+  const trial = route.filter((_, k) => k !== i && k !== j);
+  let best: Placement | null = null;
   const head = ws.lockedCount(v);
-  const trial = route.slice();
   trial.splice(head, 0, c);
-  for (let pos = head; pos <= route.length; pos++) {
+  for (let pos = head; pos < trial.length; pos++) {
     if (pos > head) [trial[pos - 1], trial[pos]] = [trial[pos]!, trial[pos - 1]!];
     const s = evaluateRoute(ws.p, v, trial);
-    if (s.feasible && (!best || s.cost < best.cost)) best = { position: pos, cost: s.cost };
+    const delta = s.cost - ws.scores[v]!.cost;
+    if (s.feasible && (!best || delta < best.delta)) best = { position: pos, delta };
   }
   return best;
 }
 
 /**
  * The best `k` feasible insertions of `c` into the open routes, at most one per route: under hard
- * windows alone from the time segments (window-insertion.ts, O(route length) a route), otherwise
- * from the workspace's evaluator-priced insertions.
+ * windows alone from the routes' time segments (O(route length) a route), otherwise from the
+ * workspace's evaluator-priced insertions.
  */
-function bestPlaces(ws: Workspace, c: number, open: number[], k: number): Insertion[] {
-  const p = ws.p;
-  if (!windowsOnly(p)) return ws.bestInsertions(c, k, open);
+function bestPlaces(ws: Workspace, windows: WindowRouteCache | null, c: number, open: number[], k: number): Insertion[] {
+  if (!windows) return ws.bestInsertions(c, k, open);
   const out: Insertion[] = [];
   for (const v of open) {
-    if (ws.scores[v]!.load + p.demand[c]! > p.capacity[v]! + 1e-9) continue;
-    const found = cheapestWindowPosition(p, v, ws.routes[v]!, c);
-    if (found) keepBest(out, { vehicle: v, position: found.position, delta: found.cost - ws.scores[v]!.cost }, k);
+    const found = windows.of(v).cheapest(c);
+    if (found) keepBest(out, { vehicle: v, position: found.position, delta: ws.p.unitCost[v]! * found.added }, k);
   }
   return out;
 }
 
 /** A few random feasible relocations between the open routes (a customer goes back when none is). */
-function perturb(ws: Workspace, open: number[], rng: Rng): void {
+function perturb(ws: Workspace, windows: WindowRouteCache | null, open: number[], rng: Rng): void {
   for (let k = 0; k < PERTURBATION_MOVES; k++) {
     const v = open[rng.int(open.length)]!;
     const route = ws.routes[v]!;
@@ -233,7 +242,7 @@ function perturb(ws: Workspace, open: number[], rng: Rng): void {
     const at = head + rng.int(route.length - head);
     const c = route[at]!;
     ws.remove(c);
-    const options = bestPlaces(ws, c, open, 3);
+    const options = bestPlaces(ws, windows, c, open, 3);
     const pick = options[rng.int(Math.max(1, options.length))];
     if (pick) ws.insert(c, pick.vehicle, pick.position);
     else ws.insert(c, v, at);

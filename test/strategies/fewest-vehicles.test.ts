@@ -118,10 +118,25 @@ describe("objective min_vehicles", () => {
         const { problem } = compileRequest(request);
         const start = restoreFeasibility(problem, Budget.forSeconds(1));
         fc.pre(start !== null);
-        const fewer = eliminateRoutes(problem, start!, new Rng(3), () => false);
+        const removed: Solution[] = [];
+        const fewer = eliminateRoutes(
+          problem,
+          start!,
+          new Rng(3),
+          () => false,
+          (plan) => removed.push(plan),
+        );
         const score = evaluateSolution(problem, fewer);
         expect(score.feasible, "feasible by the evaluator").to.equal(true);
         expect(nonEmpty(fewer)).to.be.at.most(nonEmpty(start!));
+        // Each plan reported on the way has a route fewer than the one before, and the last is the answer's.
+        let routes = nonEmpty(start!);
+        for (const plan of removed) {
+          expect(evaluateSolution(problem, plan).feasible, "a reported plan").to.equal(true);
+          expect(nonEmpty(plan)).to.equal(routes - 1);
+          routes--;
+        }
+        expect(routes).to.equal(nonEmpty(fewer));
       }),
       { numRuns: 25 },
     );
