@@ -16,7 +16,7 @@ const FIRST_PLAN_SHARE = 0.2;
 const ELIMINATION_SHARE = 0.6;
 /** Share of that time that attempts in vain may always take, however fast the routes before went. */
 const MIN_VAIN_SHARE = 0.25;
-/** Attempts in vain always made after a removal, however long they take (within the share). */
+/** Attempts in vain always made after a removal, however long they take (within the share), and at least one a route. */
 const MIN_VAIN_ATTEMPTS = 5;
 
 /**
@@ -68,10 +68,11 @@ export function solveFewestVehicles(
     let lastRemoval = from;
     // Attempts in vain (past a few) may take as long as the removals before them did, or a floor:
     // the time a route that will not go takes is left to the distance search instead.
-    const stop = (vain: number) => {
+    const stop = (vain: number, routes: number) => {
       const now = solverNow();
       if (now >= from + share || budget.exhausted()) return true;
-      return vain >= MIN_VAIN_ATTEMPTS && now - lastRemoval > Math.max(lastRemoval - from, MIN_VAIN_SHARE * share);
+      const tried = vain >= Math.max(MIN_VAIN_ATTEMPTS, routes);
+      return tried && now - lastRemoval > Math.max(lastRemoval - from, MIN_VAIN_SHARE * share);
     };
     consider(eliminateRoutes(normaliseScale(p), best, budget.rng, stop, () => (lastRemoval = solverNow())));
   }

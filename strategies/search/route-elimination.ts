@@ -34,24 +34,28 @@ export function eliminateRoutes(
   p: CompiledProblem,
   start: Solution,
   rng: Rng,
-  stop: (vainAttempts: number) => boolean,
+  stop: (vainAttempts: number, routes: number) => boolean,
   onRemoved: (plan: Solution) => void = () => {},
 ): Solution {
   let best = start;
   const floor = loadLowerBound(p);
   let failures = 0;
-  while (!stop(failures) && failures < MAX_FAILED_ATTEMPTS && usedVehicles(best.routes) > floor) {
+  let order: number[] = [];
+  while (!stop(failures, order.length) && failures < MAX_FAILED_ATTEMPTS && usedVehicles(best.routes) > floor) {
     const ws = new Workspace(p, best);
     const removable = ws.routes.flatMap((r, v) => (r.length > 0 && ws.lockedCount(v) === 0 ? [v] : []));
     if (removable.length === 0) break;
-    // The shortest route on the first attempt after a success (the smallest pool), then any.
+    // The shortest route on the first attempt after a success (the smallest pool), then every
+    // route in a random order before any is tried again: a small fleet's one removable route is
+    // not left to chance.
     const shortest = removable.reduce((a, b) => (ws.routes[b]!.length < ws.routes[a]!.length ? b : a));
-    const gone = failures === 0 ? shortest : removable[rng.int(removable.length)]!;
+    if (failures === 0) order = shuffled(removable, rng);
+    const gone = failures === 0 ? shortest : order[(failures - 1) % order.length]!;
     const open = ws.routes.flatMap((r, v) => (r.length > 0 && v !== gone ? [v] : []));
     const pooled = ws.scores[gone]!.load;
     for (const c of ws.routes[gone]!.slice()) ws.remove(c);
     if (pooled > spareCapacity(ws, open) + 1e-9) moveToRoomierVehicle(ws, open, gone);
-    if (emptyPool(ws, open, rng, () => stop(failures)) && ws.isFeasible()) {
+    if (emptyPool(ws, open, rng, () => stop(failures, order.length)) && ws.isFeasible()) {
       best = ws.solution();
       failures = 0;
       onRemoved(best);
@@ -60,6 +64,15 @@ export function eliminateRoutes(
     }
   }
   return best;
+}
+
+function shuffled(items: readonly number[], rng: Rng): number[] {
+  const out = items.slice();
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
 }
 
 /** At least this many routes carry the total demand (on the largest vehicle). */
