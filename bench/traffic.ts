@@ -53,7 +53,8 @@ console.log(
     `baseline at the ${values.baseline === "free" ? "free-flow" : "day's mean"} pace`,
 );
 console.log(
-  "| instance | baseline late min | baseline late routes | ours late min | baseline distance | ours distance | ours vs baseline % | iterations baseline / ours |",
+  "| instance | baseline late min | baseline late routes | ours late min | baseline distance | ours distance | ours vs baseline % | " +
+    "iterations baseline / ours |",
 );
 console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
 let baselineLate = 0;
