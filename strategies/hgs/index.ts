@@ -14,7 +14,6 @@ import { buildBackhaulModel } from "../search/backhaul-model.js";
 import { completeRoutes as complete } from "../search/textbook/solutions.js";
 import { hgsSettings } from "../settings.js";
 import { buildsOwnMatrix, withDenseMatrix } from "./whole-matrix.js";
-import { meanPaceStart } from "./mean-pace-start.js";
 import { tripSearch, tripsRefusal } from "./trips.js";
 
 /**
@@ -74,8 +73,7 @@ export const hgs: Strategy = {
     // Travel rules: the general search, whose route model reads each vehicle's travel minutes
     // (search/problem-data.ts), prices time costs, takes several windows and breaks from the
     // evaluator's schedule (search/routes.ts); open routes end at a free extra depot.
-    // Traffic alone: from the plan found at the day's mean pace (mean-pace-start.ts).
-    if (p.travel) return iteratedLocalSearch(withOpenEnd(p), budget, initial ?? meanPaceStart(p, budget, (q, b) => hgs.solve(q, b)));
+    if (p.travel) return iteratedLocalSearch(withOpenEnd(p), budget, initial);
     // Ride times, incompatible goods and same-vehicle groups: the general search's route model
     // prices them (search/route-visits.ts).
     if (p.visits) return iteratedLocalSearch(p, budget, initial);
