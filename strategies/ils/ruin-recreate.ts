@@ -16,8 +16,6 @@ const DEMAND_ORDER_PROBABILITY = 0.5;
 const REGRET_PROBABILITY = 0.5;
 /** Route elimination takes the shortest route only when it has at most this share of the average stops. */
 const SHORT_ROUTE_SHARE = 0.5;
-/** With balance: share of nearby and string ruins that start on the route of the largest workload. */
-const LONGEST_ROUTE_SEED_PROBABILITY = 0.3;
 
 /**
  * Rewrites every route that lost customers, without them; a shipment's stop takes its partner
@@ -97,7 +95,7 @@ export function ruin(rs: Routes, rng: Rng, size: number, shortRoutes = false): n
   }
   const target = Math.min(size, customers.length);
   const picked = new Set<number>();
-  const queue = [ruinSeed(rs, rng)];
+  const queue = [customers[rng.int(customers.length)]!];
   while (picked.size < target) {
     const c = queue.shift();
     if (c === undefined) {
@@ -111,21 +109,6 @@ export function ruin(rs: Routes, rng: Rng, size: number, shortRoutes = false): n
   const removed = [...picked];
   dropFrom(rs, removed);
   return removed;
-}
-
-/**
- * The customer a nearby or string ruin starts from: a random one, or with balance now and then
- * one of the route of the largest workload, so that the recreate can share its work out (a random
- * seed lands there once in as many ruins as there are routes, and the term only falls when that
- * route gets shorter). Without balance it draws exactly as before.
- */
-function ruinSeed(rs: Routes, rng: Rng): number {
-  const customers = rs.m.customers;
-  if (rs.balance && rng.next() < LONGEST_ROUTE_SEED_PROBABILITY) {
-    const r = rs.balance.largestRoute();
-    if (r >= 0 && rs.length[r]! > 0) return rs.seq[r]![1 + rng.int(rs.length[r]!)]!;
-  }
-  return customers[rng.int(customers.length)]!;
 }
 
 /**
@@ -174,7 +157,7 @@ function removeStrings(rs: Routes, rng: Rng): number[] {
   const maxString = Math.min(SISR_MAX_STRING, served / used);
   const maxRoutes = (4 * SISR_MEAN_REMOVED) / (1 + maxString) - 1;
   const routesToCut = Math.floor(1 + rng.next() * maxRoutes);
-  const seed = ruinSeed(rs, rng);
+  const seed = m.customers[rng.int(m.customers.length)]!;
   const cut = new Set<number>();
   const removed: number[] = [];
   const near = m.neighbours[seed]!;

@@ -57,12 +57,6 @@ export class RouteBalance {
     return this.costPerUnit * this.largestExcept(-1, -1);
   }
 
-  /** The route of the largest workload (-1: no routes). */
-  largestRoute(): number {
-    if (this.stale) this.rank();
-    return this.top[0]!;
-  }
-
   /** The largest workload of the routes other than u and v (-1: none excluded); 0 when none is left. */
   largestExcept(u: number, v: number): number {
     if (this.stale) this.rank();
