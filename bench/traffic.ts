@@ -5,8 +5,13 @@
  * late minutes under traffic (hard windows: ours must have none), its distance, and ours against
  * the baseline's distance.
  *
+ * With `--from-baseline` ours starts from the baseline's routes (`initial_routes`, repaired by the
+ * search under the slots): a diagnosis of whether a plan as short as the baseline's exists under
+ * traffic, not a fair comparison (ours then had the baseline's time too). The iterations column
+ * gives each search's count in its time.
+ *
  * `npm run -s bench -- traffic [--count K] [--first I] [--time S] [--seed N] [--instance-seed N] [--baseline mean|free]`
- * (default time: the protocol's, 10 s up to 200 customers)
+ * `[--from-baseline]` (default time: the protocol's, 10 s up to 200 customers)
  */
 import { parseArgs } from "node:util";
 import { compileRequest } from "../src/problem/compile-request.js";
@@ -25,6 +30,7 @@ const { values } = parseArgs({
     "instance-seed": { type: "string", default: "2026" },
     // The baseline's pace: the day's mean (the issue's), or free flow (the pace outside the rush hours).
     baseline: { type: "string", default: "mean" },
+    "from-baseline": { type: "boolean", default: false },
   },
 });
 
@@ -47,9 +53,10 @@ console.log(
     `baseline at the ${values.baseline === "free" ? "free-flow" : "day's mean"} pace`,
 );
 console.log(
-  "| instance | baseline late min | baseline late routes | ours late min | baseline distance | ours distance | ours vs baseline % |",
+  "| instance | baseline late min | baseline late routes | ours late min | baseline distance | ours distance | ours vs baseline % | " +
+    "iterations baseline / ours |",
 );
-console.log("|---|---:|---:|---:|---:|---:|---:|");
+console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
 let baselineLate = 0;
 let oursLate = 0;
 let infeasible = 0;
@@ -65,8 +72,21 @@ for (let i = first; i < first + Number(values.count); i++) {
   const depots = new Set([0]);
   const timed = (routes: number[][]) => evaluateSolution(p, { routes });
   const plan = values.baseline === "free" ? instance.freeFlow : instance.meanSpeed;
-  const base = solveRequest(plan, { settings: benchSettings, requestId: `${instance.name}-mean`, timeLimitSeconds: seconds, seed });
-  const ours = solveRequest(instance.request, { settings: benchSettings, requestId: instance.name, timeLimitSeconds: seconds, seed });
+  const baseStats = { iterations: 0 };
+  const ourStats = { iterations: 0 };
+  const base = solveRequest(plan, {
+    settings: benchSettings,
+    requestId: `${instance.name}-mean`,
+    timeLimitSeconds: seconds,
+    seed,
+    stats: baseStats,
+  });
+  const start =
+    values["from-baseline"] && base.status === "solved" ? { initial_routes: customerRoutes(base.result, p.vehicleCount, depots) } : {};
+  const ours = solveRequest(
+    { ...instance.request, ...start },
+    { settings: benchSettings, requestId: instance.name, timeLimitSeconds: seconds, seed, stats: ourStats },
+  );
   const ourScore = ours.status === "solved" ? timed(customerRoutes(ours.result, p.vehicleCount, depots)) : null;
   if (!ourScore?.feasible) infeasible++;
   if (base.status !== "solved" || ourScore === null) {
@@ -86,7 +106,8 @@ for (let i = first; i < first + Number(values.count); i++) {
   ratios.push(ratio);
   console.log(
     `| ${instance.name} | ${baseScore.lateMinutes.toFixed(1)} | ${lateRoutes} | ${ourScore.lateMinutes.toFixed(1)} | ` +
-      `${baseScore.distance.toFixed(1)} | ${ourScore.distance.toFixed(1)} | ${ratio >= 0 ? "+" : ""}${ratio.toFixed(2)} |`,
+      `${baseScore.distance.toFixed(1)} | ${ourScore.distance.toFixed(1)} | ${ratio >= 0 ? "+" : ""}${ratio.toFixed(2)} | ` +
+      `${baseStats.iterations} / ${ourStats.iterations} |`,
   );
 }
 const sorted = [...ratios].sort((a, b) => a - b);
