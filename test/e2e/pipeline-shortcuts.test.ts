@@ -25,12 +25,12 @@ const decoder = new TextDecoder();
  * quick task stored as solved straight from `queued` still counts its attempt and logs
  * queued, solving, solved.
  */
-describe("pipeline shortcuts keep their guarantees", function () {
+describe("pipeline shortcuts keep their guarantees (the task message as the commit point, TASK_COMMIT=message)", function () {
   this.timeout(120_000);
   let stack: Stack;
   let nats: Nats;
   before(async () => {
-    stack = await startStack({ workers: 1, env: { PLANS_FILE } });
+    stack = await startStack({ workers: 1, env: { PLANS_FILE, TASK_COMMIT: "message" } });
     nats = await connectNats(loadConfig(stack.env), "shortcuts-test", quietLog);
   });
   after(async () => {

@@ -28,7 +28,7 @@ describe("the task message as the submit's commit point", function () {
   let nats: Nats;
   before(async () => {
     // No worker at first: the tasks stay queued, as messages only, until one is started.
-    stack = await startStack({ workers: 0, env: { PLANS_FILE } });
+    stack = await startStack({ workers: 0, env: { PLANS_FILE, TASK_COMMIT: "message" } });
     nats = await connectNats(loadConfig(stack.env), "task-message-test", quietLog);
   });
   after(async () => {
