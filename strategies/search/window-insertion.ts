@@ -1,6 +1,7 @@
 import { distanceBetween, hasDenseMatrix, type CompiledProblem } from "../core/problem.js";
 import type { RouteScore } from "../core/evaluator.js";
 import type { Workspace } from "../core/workspace.js";
+import { TimeSegment } from "./time-segment.js";
 
 /** Time warp below this is none, as the evaluator rounds lateness (core/schedule.ts). */
 const NO_WARP = 1e-7;
@@ -26,20 +27,11 @@ export function windowsOnly(p: CompiledProblem): boolean {
   );
 }
 
-/** The segment two others make end to end (time-segment.ts's `append`), read from the fields below. */
-let mergedDuration = 0;
-let mergedWarp = 0;
-let mergedEarliest = 0;
-let mergedLatest = 0;
+/** The segment two others make end to end, the route model's own concatenation (time-segment.ts). */
+const merged = new TimeSegment();
 
 function merge(d1: number, w1: number, e1: number, l1: number, travel: number, d2: number, w2: number, e2: number, l2: number): void {
-  const delta = d1 - w1 + travel;
-  const wait = Math.max(e2 - delta - l1, 0);
-  const warp = Math.max(e1 + delta - l2, 0);
-  mergedDuration = d1 + d2 + travel + wait;
-  mergedWarp = w1 + w2 + warp;
-  mergedEarliest = Math.max(e2 - delta, e1) - wait;
-  mergedLatest = Math.min(l2 - delta, l1) + warp;
+  merged.set(d1, w1, e1, l1, -1, -1).append(travel, d2, w2, e2, l2, -1);
 }
 
 /** A cheapest insertion found by WindowRoute: before customer index `position`, `added` distance. */
@@ -158,10 +150,10 @@ export class WindowRoute {
       if (best && added >= best.added) continue;
       const f = k * FIELDS;
       merge(pre[f]!, pre[f + 1]!, pre[f + 2]!, pre[f + 3]!, into / speed, service, 0, open, close);
-      if (mergedWarp >= NO_WARP) continue;
+      if (merged.timeWarp >= NO_WARP) continue;
       const g = (k + 1) * FIELDS;
-      merge(mergedDuration, mergedWarp, mergedEarliest, mergedLatest, out / speed, suf[g]!, suf[g + 1]!, suf[g + 2]!, suf[g + 3]!);
-      if (mergedWarp >= NO_WARP || mergedDuration > cap) continue;
+      merge(merged.duration, merged.timeWarp, merged.earliest, merged.latest, out / speed, suf[g]!, suf[g + 1]!, suf[g + 2]!, suf[g + 3]!);
+      if (merged.timeWarp >= NO_WARP || merged.duration > cap) continue;
       best = { position: k, added };
     }
     return best;
@@ -178,10 +170,10 @@ export class WindowRoute {
 
   private store(into: Float64Array, j: number): void {
     const at = j * FIELDS;
-    into[at] = mergedDuration;
-    into[at + 1] = mergedWarp;
-    into[at + 2] = mergedEarliest;
-    into[at + 3] = mergedLatest;
+    into[at] = merged.duration;
+    into[at + 1] = merged.timeWarp;
+    into[at + 2] = merged.earliest;
+    into[at + 3] = merged.latest;
   }
 
   private grow(m: number): void {
