@@ -50,7 +50,7 @@ export interface Config {
    */
   apiDrain: { delayMs: number; timeoutMs: number };
   /**
-   * Where a submit commits (TASK_COMMIT, docs/design/task-message.md; `record` unless set): `message`, one work-queue
+   * Where a submit commits (TASK_COMMIT, docs/design/task-message.md; `message` unless set): `message`, one work-queue
    * message with the record and a small body; `record`, the older layout, the record's `create`
    * after the body and message (kept for a rolling upgrade from it: every worker must read the new
    * layout before any API writes it).
@@ -80,7 +80,7 @@ function boolEnv(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
 }
 
 function taskCommitEnv(env: NodeJS.ProcessEnv): Config["taskCommit"] {
-  const raw = env.TASK_COMMIT ?? "record";
+  const raw = env.TASK_COMMIT ?? "message";
   if (raw !== "message" && raw !== "record") throw new Error(`TASK_COMMIT must be "message" or "record", not "${raw}"`);
   return raw;
 }

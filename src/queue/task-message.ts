@@ -22,7 +22,7 @@ export interface CommittedMessage {
 }
 
 export type DecodedTaskMessage =
-  { layout: "record-first"; taskId: string } | { layout: "committed"; record: TaskRecord; body: Uint8Array | null };
+  { layout: "record-first"; taskId: string } | { layout: "committed"; record: TaskRecord; body: string | null };
 
 /** Request bodies up to this size travel inside the message; larger ones are stored as before. */
 export const BODY_IN_MESSAGE_LIMIT = 64 * 1024;
@@ -52,7 +52,7 @@ export function decodeTaskMessage(data: Uint8Array): DecodedTaskMessage | null {
     return null;
   }
   if (parsed.committed && typeof parsed.committed.id === "string") {
-    return { layout: "committed", record: parsed.committed, body: parsed.body === undefined ? null : encoder.encode(parsed.body) };
+    return { layout: "committed", record: parsed.committed, body: parsed.body ?? null };
   }
   if (typeof parsed.taskId === "string") return { layout: "record-first", taskId: parsed.taskId };
   return null;

@@ -48,6 +48,17 @@ function resultObjectName(id: string): string {
   return `${id}.result`;
 }
 
+/** The download's request and final body in one value (a request that came inside the task message). */
+function downloadName(id: string): string {
+  return `${id}.download`;
+}
+
+/** What the history keeps of a finished task for its download; `request` undefined when kept apart (the request-body bucket). */
+export interface KeptDownload {
+  request?: unknown;
+  result: unknown;
+}
+
 /**
  * Final bodies up to this size are kept as one KV value (one write, one read); larger ones in the
  * object store, which chunks them (an existence read, then chunk and metadata writes).
@@ -78,12 +89,14 @@ export class HistoryStore {
     }
   }
 
-  /** Updates state and cost, and keeps the final poll body so the download outlives the result TTL. */
-  async finish(task: TaskRecord, finalBody: unknown): Promise<void> {
+  /**
+   * Updates state and cost, and keeps the final poll body so the download outlives the result TTL.
+   * `requestJson`: the request as received, when no submit stored it (it came inside the task
+   * message); kept with the final body in the same write, so reopening a task costs no extra write.
+   */
+  async finish(task: TaskRecord, finalBody: unknown, requestJson: string | null = null): Promise<void> {
     if (task.channel !== "direct") return;
-    const bytes = encoder.encode(JSON.stringify(finalBody));
-    if (bytes.length <= INLINE_FINAL_BODY_LIMIT) await this.smallBlobs.put(resultObjectName(task.id), bytes);
-    else await this.blobs.putBlob({ name: resultObjectName(task.id) }, bytes);
+    await this.keepDownload(task.id, finalBody, requestJson);
     const key = entryKey(task.owner, task.submittedAt, task.id);
     for (let attempt = 0; attempt < 10; attempt++) {
       const current = await this.kv.get(key);
@@ -111,6 +124,22 @@ export class HistoryStore {
       }
     }
     throw new Error(`history entry of ${task.id}: too many concurrent updates`);
+  }
+
+  private async keepDownload(id: string, finalBody: unknown, requestJson: string | null): Promise<void> {
+    const resultJson = JSON.stringify(finalBody);
+    if (requestJson !== null) {
+      // Both are JSON texts already: joined as text rather than parsed and serialised again.
+      const both = encoder.encode(`{"request":${requestJson},"result":${resultJson}}`);
+      if (both.length <= INLINE_FINAL_BODY_LIMIT) {
+        await this.smallBlobs.put(downloadName(id), both);
+        return;
+      }
+      await this.smallBlobs.put(id, encoder.encode(requestJson));
+    }
+    const bytes = encoder.encode(resultJson);
+    if (bytes.length <= INLINE_FINAL_BODY_LIMIT) await this.smallBlobs.put(resultObjectName(id), bytes);
+    else await this.blobs.putBlob({ name: resultObjectName(id) }, bytes);
   }
 
   async setState(task: TaskRecord): Promise<void> {
@@ -150,10 +179,11 @@ export class HistoryStore {
     throw new Error(`history entry of ${task.id}: too many concurrent updates`);
   }
 
-  /** Removes the copy of the final poll body kept for the download, wherever it was kept. */
+  /** Removes the copy of the final poll body (and a request kept with it) for the download, wherever it was kept. */
   async removeFinalBody(id: string): Promise<void> {
     await Promise.all([
       this.smallBlobs.purge(resultObjectName(id)),
+      this.smallBlobs.purge(downloadName(id)),
       this.blobs.delete(resultObjectName(id)).catch((err: unknown) => {
         if (!/not found/i.test(err instanceof Error ? err.message : String(err))) throw err;
       }),
@@ -185,6 +215,14 @@ export class HistoryStore {
       if (e && e.operation === "PUT" && e.length > 0) return JSON.parse(decoder.decode(e.value)) as HistoryEntry;
     }
     return null;
+  }
+
+  /** The final body kept for the download, with the request when it was kept alongside; null when none is kept. */
+  async keptDownload(id: string): Promise<KeptDownload | null> {
+    const both = await this.smallBlobs.get(downloadName(id));
+    if (both && both.operation === "PUT" && both.length > 0) return JSON.parse(decoder.decode(both.value)) as KeptDownload;
+    const result = await this.finalBody(id);
+    return result === null ? null : { result };
   }
 
   async finalBody(id: string): Promise<unknown | null> {

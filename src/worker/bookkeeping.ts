@@ -32,15 +32,22 @@ export interface BookkeepingDeps {
  * when this delivery's own write finished the task: publishing it without that read (one round
  * trip less) left two tasks per fault scenario without a final event in the fault suite.
  */
-export async function bookkeeping(m: JsMsg, task: TaskRecord, before: Promise<void>, deps: BookkeepingDeps, log: Logger): Promise<boolean> {
+export async function bookkeeping(
+  m: JsMsg,
+  finished: { task: TaskRecord; requestInMessage: string | null },
+  before: Promise<void>,
+  deps: BookkeepingDeps,
+  log: Logger,
+): Promise<boolean> {
   const { queue, config, metrics } = deps;
+  const { task } = finished;
   try {
     await before;
     profileStage(task.id, "w.tail.before");
     const body = taskEnvelope(task, null);
     const finalEvent = task.state === "solved" ? "solved" : "failed";
     const logged = deps.events.publishFinalOnce(task.id, finalEvent, body);
-    await Promise.all([deps.history.finish(task, body), logged]);
+    await Promise.all([deps.history.finish(task, body, finished.requestInMessage), logged]);
     profileStage(task.id, "w.tail.historyAndFinalEvent");
     const sent = await sendCallbackOnce(task, { store: queue.store, accounts: deps.accounts, config, log });
     if (sent) metrics.callbacks.inc({ outcome: sent.outcome });

@@ -7,6 +7,8 @@ import type { TaskQueue } from "../queue/task-queue.js";
 import type { TaskRecord } from "../queue/task-store.js";
 import { awaitAdmission, committedAdmission, dropMessage } from "./await-admission.js";
 
+const encoder = new TextEncoder();
+
 export interface DeliveryDeps {
   queue: TaskQueue;
   log: Logger;
@@ -21,6 +23,8 @@ export type Delivery =
       kind: "live";
       found: { record: TaskRecord; revision: number };
       requestRead: Promise<Uint8Array | null>;
+      /** The request as received when it came inside the message (no submit stored it: the history keeps it). */
+      requestInMessage: string | null;
       log: Logger;
     };
 
@@ -44,7 +48,8 @@ export async function takeDelivery(m: JsMsg, deps: DeliveryDeps): Promise<Delive
   // round trip less before a quick task can start solving). The older layout's submit writes it
   // alongside the task message, so this early read can miss it; a miss is read again once the
   // record exists, which that submit creates only after the body.
-  const earlyRead = message.layout === "committed" && message.body ? Promise.resolve(message.body) : queue.loadRequest(taskId);
+  const requestInMessage = message.layout === "committed" ? message.body : null;
+  const earlyRead = requestInMessage !== null ? Promise.resolve(encoder.encode(requestInMessage)) : queue.loadRequest(taskId);
   earlyRead.catch(() => undefined);
   const admission =
     message.layout === "committed"
@@ -55,7 +60,7 @@ export async function takeDelivery(m: JsMsg, deps: DeliveryDeps): Promise<Delive
   const requestRead = admission.body ? Promise.resolve(admission.body) : earlyRead.then((bytes) => bytes ?? queue.loadRequest(taskId));
   requestRead.catch(() => undefined);
   profileStage(taskId, "w.admitted");
-  return { kind: "live", found, requestRead, log: taskLog };
+  return { kind: "live", found, requestRead, requestInMessage, log: taskLog };
 }
 
 /**

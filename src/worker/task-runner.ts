@@ -95,7 +95,7 @@ export class TaskRunner {
     const { log, queue, metrics, config } = this.deps;
     const taken = await takeDelivery(m, { queue, log, nc: this.deps.nats.nc, admissionDeadlineMs: config.worker.admissionDeadlineMs });
     if (taken.kind === "ended") return { end: taken.end };
-    const { found, requestRead, log: taskLog } = taken;
+    const { found, requestRead, requestInMessage, log: taskLog } = taken;
     const task = found.record;
     const delivery = m.info.deliveryCount;
     if (delivery > 1) metrics.redeliveries.inc();
@@ -116,7 +116,9 @@ export class TaskRunner {
           return { end: "handed-back" };
         }
       }
-      const tail = bookkeeping(m, finished.stored.record, finished.before, this.deps, taskLog).finally(() => clearInterval(heartbeat));
+      const tail = bookkeeping(m, { task: finished.stored.record, requestInMessage }, finished.before, this.deps, taskLog).finally(() =>
+        clearInterval(heartbeat),
+      );
       return { end: "acked", tail };
     } catch (err) {
       clearInterval(heartbeat);

@@ -61,7 +61,8 @@ describe("the task message as the submit's commit point", function () {
     const queued = await submit(owner.headers);
 
     // Nothing but the message and the `queued` event: no record, no stored body.
-    expect(await stack.task(queued), "no record before a worker writes it").to.equal(null);
+    expect((await new TaskStore(nats.tasks).read(queued)).kind, "no record before a worker writes it").to.equal("missing");
+    expect((await stack.task(queued))?.state, "read from its `queued` event meanwhile").to.equal("queued");
     const body = await nats.requestBodies.get(queued);
     expect(body === null || body.operation !== "PUT", "the small body rides in the message").to.equal(true);
     expect((await new TaskEvents(nats.js, nats.jsm).last(queued))?.event).to.equal("queued");

@@ -8,7 +8,8 @@ import { spawnService, type ServiceProcess } from "../../src/infra/service-proce
 import { createLogger } from "../../src/log/logger.js";
 import { connectNats } from "../../src/queue/connection.js";
 import { AccountStore } from "../../src/store/accounts.js";
-import { TaskStore, type TaskRecord } from "../../src/queue/task-store.js";
+import type { TaskRecord } from "../../src/queue/task-store.js";
+import { taskReader } from "../../src/queue/task-queue.js";
 
 export interface Stack {
   nats: NatsServerProcess;
@@ -22,7 +23,10 @@ export interface Stack {
   startWorker(extraEnv?: NodeJS.ProcessEnv): Promise<ServiceProcess>;
   /** Creates an account on `plan` and one key for it. */
   account(user: string, plan?: string): Promise<{ user: string; key: string; headers: Record<string, string> }>;
-  /** The task record as stored in the task bucket (what the worker and API keep about a task). */
+  /**
+   * The task as the API reads it: its stored record, or, for a task that so far exists only as its
+   * committed message, the first record its `queued` event carries.
+   */
   task(id: string): Promise<TaskRecord | null>;
   stop(): Promise<void>;
 }
@@ -113,7 +117,7 @@ export async function startStack(
       task: async (id) => {
         const conn = await connectNats(config, "test-inspect", quietLog);
         try {
-          return await new TaskStore(conn.tasks).get(id);
+          return await taskReader(conn).get(id);
         } finally {
           await conn.close();
         }

@@ -3,6 +3,7 @@ import { Admission, SYSTEM_CLOCK } from "../../src/limits/admission.js";
 import { KvCounter } from "../../src/limits/kv-counter.js";
 import { connectNats } from "../../src/queue/connection.js";
 import { TaskQueue } from "../../src/queue/task-queue.js";
+import { HistoryStore } from "../../src/store/history.js";
 import type { Stack } from "./stack.js";
 import { quietLog } from "./nats.js";
 
@@ -16,10 +17,15 @@ export async function usageOf(stack: Stack, owner: string): Promise<{ minute: nu
   }
 }
 
-/** A task's stored request body as the worker would load it; null once removed. */
+/**
+ * A task's stored request body wherever the service keeps it (the request-body bucket, or with the
+ * history's final body when it came inside the task message); null once removed.
+ */
 export async function storedRequestBody(stack: Stack, id: string): Promise<Uint8Array | null> {
   const conn = await connectNats(loadConfig(stack.env), "test-body", quietLog);
   try {
+    const kept = await new HistoryStore(conn.history, conn.requests, conn.requestBodies).keptDownload(id);
+    if (kept?.request !== undefined) return new TextEncoder().encode(JSON.stringify(kept.request));
     return await new TaskQueue(conn).loadRequest(id);
   } finally {
     await conn.close();

@@ -51,19 +51,19 @@ export function downloadHistoryItemHandler(services: ApiServices) {
       if (task && task.owner !== caller.owner) throw new ApiError("forbidden", MESSAGES.forbiddenResult);
       throw new ApiError("not_found", MESSAGES.notFound);
     }
-    const [requestBlob, finalBody, task] = await Promise.all([
-      services.queue.loadRequest(id),
-      services.history.finalBody(id),
-      services.queue.store.get(id),
-    ]);
-    const result = finalBody ?? (task ? taskEnvelope(task, null) : null);
+    const [kept, task] = await Promise.all([services.history.keptDownload(id), services.queue.store.get(id)]);
+    // A request that came inside the task message is kept with the final body; others in the request-body bucket.
+    const requestBlob = kept?.request === undefined ? await services.queue.loadRequest(id) : null;
+    const request =
+      kept?.request !== undefined ? kept.request : requestBlob ? (JSON.parse(Buffer.from(requestBlob).toString("utf8")) as unknown) : null;
+    const result = kept?.result ?? (task ? taskEnvelope(task, null) : null);
     ctx.status = 200;
     ctx.set("Content-Disposition", `attachment; filename="vrp-task-${id}.json"`);
     ctx.body = {
       request_id: id,
       submitted_at: entry.submitted_at,
       state: task ? task.state : entry.state,
-      request: requestBlob ? (JSON.parse(Buffer.from(requestBlob).toString("utf8")) as unknown) : null,
+      request,
       result,
     };
   };
