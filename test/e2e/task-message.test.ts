@@ -102,6 +102,17 @@ describe("the task message as the submit's commit point", function () {
     const solved = await poll(owner.headers, queued);
     expect(solved.data).to.include({ request_id: queued, success: true });
     expect(solved.data && "result" in solved.data ? solved.data.result : null, "the solution").to.not.equal(null);
+    // Reopened from the history: the request that rode in the message is kept with the final
+    // body; the older layout's comes from the request-body bucket, as before.
+    for (const id of [queued, older]) {
+      let download: { request: { node_num: number; node_demands: number[] } | null; result: { success: boolean } } | null = null;
+      await waitFor(`${id}'s history download`, async () => {
+        const res = await fetch(`${stack.baseUrl}/api/v1/history/${id}`, { headers: owner.headers });
+        download = res.status === 200 ? ((await res.json()) as typeof download) : null;
+        return download?.result?.success === true;
+      });
+      expect(download!.request, id).to.deep.include({ node_num: TINY.node_num, node_demands: TINY.node_demands });
+    }
     await waitFor("the work queue to drain", async () => {
       const counts = await queueCounts(nats.jsm);
       return counts.pending + counts.ackPending === 0;
