@@ -20,7 +20,13 @@ BUILD_SOURCES := $(shell find src strategies generated -name '*.ts' -not -name '
 # The whole suite; `npx mocha FILE` (the same configuration, .mocharc.json) runs one file alone.
 # `make test` runs two files at a time (--parallel): every file starts its own services on free
 # ports with its own temporary directories, and much of a file's time is spent waiting on them.
-TEST_SPECS := 'test/**/*.test.ts' 'strategies/**/*.test.ts'
+# The files that take longest start first, so the two jobs end together instead of one long file
+# running alone at the end (one renamed or removed is skipped); the rest follow in path order.
+TEST_SLOW_FIRST := test/e2e/cooperative.test.ts test/cli/cli.test.ts test/e2e/faults.test.ts \
+  test/e2e/cancel.test.ts test/e2e/fair-share.test.ts test/e2e/accounts-plans.test.ts \
+  test/cli/vrp-solve-strategies.test.ts test/bench/travel-families.test.ts
+TEST_FILES := $(wildcard $(TEST_SLOW_FIRST)) $(filter-out $(TEST_SLOW_FIRST),$(shell find test strategies -name '*.test.ts' \
+  -not -path 'test/soak/*' -not -path 'test/faults/*' -not -path 'test/deploy/*' 2>/dev/null | LC_ALL=C sort))
 
 .PHONY: help deps test-deps build sdk-build sdk-pack sdk run test test-strategies test-soak test-faults typecheck lint gen bench clean
 
@@ -128,14 +134,32 @@ endef
 run: deps build $(PLAYGROUND) $(REFERENCE)
 	$(NODE) dist/src/bin/dev.js
 
-test: test-deps build sdk $(PLAYGROUND) $(REFERENCE)
+# Everything the suite needs built, and the static checks, two at a time: each of these steps is a
+# single process on one core, so one after the other they would leave the second core idle.
+# --output-sync keeps each step's output together.
+test: test-deps
 	@echo "Node $$(node --version) from tools/node"
+	@$(MAKE) --no-print-directory -j2 --output-sync=target build sdk $(PLAYGROUND) $(REFERENCE) $(TEST_CHECKS)
+	mocha --parallel --jobs 2 $(TEST_FILES)
+
+TEST_CHECKS := check-format check-line-width check-types check-playground-types check-reference-types
+.PHONY: $(TEST_CHECKS)
+
+check-format: deps
 	prettier --check --log-level warn .
+
+check-line-width: deps
 	node --import tsx scripts/check-line-width.ts
+
+# The tests type-check against the SDK's compiled declarations.
+check-types: deps sdk-build
 	tsc -p tsconfig.json
+
+check-playground-types: deps
 	tsc -p playground/tsconfig.json
+
+check-reference-types: deps
 	tsc -p reference/tsconfig.json
-	mocha --parallel --jobs 2 $(TEST_SPECS)
 
 # The solver strategies' tests alone (test/strategies/ and strategies/**/*.test.ts), for work on a
 # strategy: they start no services, so nothing is built first.

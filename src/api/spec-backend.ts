@@ -31,6 +31,7 @@ export function loadSpecDocument(path = SPEC_PATH): Document {
  * authentication and the rate limit before body validation.
  */
 export async function createSpecBackend(handlers: Record<string, Handler>): Promise<OpenAPIBackend> {
+  const ajvs = new Map<string, InstanceType<typeof Ajv2020>>();
   const api = new OpenAPIBackend31({
     definition: loadSpecDocument(),
     strict: true,
@@ -38,11 +39,7 @@ export async function createSpecBackend(handlers: Record<string, Handler>): Prom
     validate: () => false,
     quick: false,
     ajvOpts: { allErrors: true, strictNumbers: true, strict: false },
-    customizeAjv: (_ajv, opts) => {
-      const ajv = new Ajv2020({ ...(opts as object), allErrors: true, strictNumbers: true, strict: false });
-      addFormats(ajv);
-      return ajv as never;
-    },
+    customizeAjv: (_ajv, opts) => sharedAjv(ajvs, opts),
     handlers,
   });
   // Authentication runs inside the handlers (it must come first in the spec's order of checks and
@@ -54,6 +51,22 @@ export async function createSpecBackend(handlers: Record<string, Handler>): Prom
   memoizeOperations(api);
   precompileRouting(api);
   return api;
+}
+
+/**
+ * openapi-backend asks for a fresh Ajv for every operation and kind of check, and every fresh Ajv
+ * compiles the JSON Schema meta-schema again (most of the start-up time); one instance per set of
+ * options compiles all of them. The schemas carry no `$id`, so they never collide in one instance.
+ */
+function sharedAjv(ajvs: Map<string, InstanceType<typeof Ajv2020>>, opts: unknown): never {
+  const key = JSON.stringify(opts);
+  let ajv = ajvs.get(key);
+  if (!ajv) {
+    ajv = new Ajv2020({ ...(opts as object), allErrors: true, strictNumbers: true, strict: false });
+    addFormats(ajv);
+    ajvs.set(key, ajv);
+  }
+  return ajv as never;
 }
 
 /**

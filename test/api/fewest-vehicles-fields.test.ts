@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import type { OpenAPIBackend } from "openapi-backend";
-import { createSpecBackend } from "../../src/api/spec-backend.js";
+import { sharedSpecBackend } from "../helpers/spec-backend.js";
 import { validateSolveRequest } from "../../src/api/validation/validate-solve-request.js";
 import { travelFeaturesOf } from "../../src/api/validation/strategy-features.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
@@ -29,7 +29,7 @@ function base(extra: Partial<SolveRequestInput> = {}): SolveRequestInput {
 describe("validation of objective min_vehicles", () => {
   let api: OpenAPIBackend;
   before(async () => {
-    api = (await createSpecBackend({})) as OpenAPIBackend;
+    api = (await sharedSpecBackend()) as OpenAPIBackend;
   });
 
   it("accepts min_vehicles with and without cost arrays", () => {

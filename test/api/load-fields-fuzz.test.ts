@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import fc from "fast-check";
-import { createSpecBackend } from "../../src/api/spec-backend.js";
+import { sharedSpecBackend } from "../helpers/spec-backend.js";
 import { validateSolveRequest } from "../../src/api/validation/validate-solve-request.js";
 import { compileRequest, requestDistance } from "../../src/problem/compile-request.js";
 import { infeasibilities } from "../../src/problem/diagnostics.js";
@@ -46,7 +46,7 @@ describe("bad load fields never hurt the solver (property)", function () {
   this.timeout(300_000);
 
   it("refuses or solves every mutation of a request with every load field", async () => {
-    const api = await createSpecBackend({});
+    const api = await sharedSpecBackend();
     let refused = 0;
     let solved = 0;
     await fc.assert(

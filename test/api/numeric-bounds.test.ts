@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createSpecBackend } from "../../src/api/spec-backend.js";
+import { sharedSpecBackend } from "../helpers/spec-backend.js";
 import { validateSolveRequest } from "../../src/api/validation/validate-solve-request.js";
 import { REPO_ROOT } from "../../src/infra/service-process.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
@@ -54,9 +54,9 @@ const CASES: [string, (r: SolveRequestInput, x: number) => void, number][] = [
 ];
 
 describe("numeric bounds of a solve request (the OpenAPI document's minimum / maximum)", () => {
-  let api: Awaited<ReturnType<typeof createSpecBackend>>;
+  let api: Awaited<ReturnType<typeof sharedSpecBackend>>;
   before(async () => {
-    api = await createSpecBackend({});
+    api = await sharedSpecBackend();
   });
 
   for (const [path, set, bound] of CASES) {

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import { solveRequest } from "../../src/problem/solve-request.js";
-import { createSpecBackend } from "../../src/api/spec-backend.js";
+import { sharedSpecBackend } from "../helpers/spec-backend.js";
 import { validateSolveRequest } from "../../src/api/validation/validate-solve-request.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 
@@ -33,9 +33,9 @@ function base(extra: Partial<SolveRequestInput> = {}): SolveRequestInput {
 }
 
 describe("validation of initial_routes, vehicle_locked_stops and evaluate only (422 messages and loc)", () => {
-  let api: Awaited<ReturnType<typeof createSpecBackend>>;
+  let api: Awaited<ReturnType<typeof sharedSpecBackend>>;
   before(async () => {
-    api = await createSpecBackend({});
+    api = await sharedSpecBackend();
   });
   const issuesOf = (body: unknown) => {
     const outcome = validateSolveRequest(api, body, allowAll);

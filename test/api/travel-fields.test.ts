@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import type { OpenAPIBackend } from "openapi-backend";
-import { createSpecBackend } from "../../src/api/spec-backend.js";
+import { sharedSpecBackend } from "../helpers/spec-backend.js";
 import { crossFieldIssues } from "../../src/api/validation/cross-field.js";
 import { validateSolveRequest } from "../../src/api/validation/validate-solve-request.js";
 import type { ConstraintFields } from "../../src/problem/constraint-fields.js";
@@ -39,7 +39,7 @@ const issues = (extra: Partial<Request>) => crossFieldIssues(base(extra), allowA
 describe("validation of the travel fields", () => {
   let api: OpenAPIBackend;
   before(async () => {
-    api = (await createSpecBackend({})) as OpenAPIBackend;
+    api = (await sharedSpecBackend()) as OpenAPIBackend;
   });
 
   it("accepts a consistent request using every field", () => {

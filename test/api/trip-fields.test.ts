@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { createSpecBackend } from "../../src/api/spec-backend.js";
+import { sharedSpecBackend } from "../helpers/spec-backend.js";
 import { validateSolveRequest } from "../../src/api/validation/validate-solve-request.js";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 
@@ -26,9 +26,9 @@ const timed = {
 };
 
 describe("validation of several trips and release times (422 messages and loc)", () => {
-  let api: Awaited<ReturnType<typeof createSpecBackend>>;
+  let api: Awaited<ReturnType<typeof sharedSpecBackend>>;
   before(async () => {
-    api = await createSpecBackend({});
+    api = await sharedSpecBackend();
   });
   const issuesOf = (body: unknown) => {
     const outcome = validateSolveRequest(api, body, allowAll);

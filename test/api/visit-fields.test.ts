@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { createSpecBackend } from "../../src/api/spec-backend.js";
+import { sharedSpecBackend } from "../helpers/spec-backend.js";
 import { validateSolveRequest } from "../../src/api/validation/validate-solve-request.js";
 import { compileRequest } from "../../src/problem/compile-request.js";
 import { infeasibilities } from "../../src/problem/diagnostics.js";
@@ -29,9 +29,9 @@ const timed = {
 };
 
 describe("validation and pre-check of ride-time limits, incompatible goods and same-vehicle groups", () => {
-  let api: Awaited<ReturnType<typeof createSpecBackend>>;
+  let api: Awaited<ReturnType<typeof sharedSpecBackend>>;
   before(async () => {
-    api = await createSpecBackend({});
+    api = await sharedSpecBackend();
   });
   const issuesOf = (body: unknown) => {
     const outcome = validateSolveRequest(api, body, allowAll);

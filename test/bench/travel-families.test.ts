@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { TRAVEL_FAMILIES, travelInstance } from "../../bench/travel-family-instance.js";
-import { createSpecBackend } from "../../src/api/spec-backend.js";
+import { sharedSpecBackend } from "../helpers/spec-backend.js";
 import { validateSolveRequest } from "../../src/api/validation/validate-solve-request.js";
 import { compileRequest } from "../../src/problem/compile-request.js";
 import { evaluateSolution } from "../../strategies/core/evaluator.js";
@@ -13,7 +13,7 @@ import { evaluateSolution } from "../../strategies/core/evaluator.js";
 describe("bench: travel families around a planted plan", () => {
   for (const family of TRAVEL_FAMILIES) {
     it(`${family}: the service accepts the requests and the evaluator prices the planted plan as the generator does`, async () => {
-      const api = await createSpecBackend({});
+      const api = await sharedSpecBackend();
       for (let index = 0; index < 3; index++) {
         const instance = travelInstance(family, index);
         const validation = validateSolveRequest(api, instance.request, () => null);

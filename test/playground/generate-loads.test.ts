@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { routesCsv } from "../../playground/src/downloads.js";
 import { generateProblem, type GeneratorOptions } from "../../playground/src/generate.js";
-import { createSpecBackend } from "../../src/api/spec-backend.js";
+import { sharedSpecBackend } from "../helpers/spec-backend.js";
 import { validateSolveRequest } from "../../src/api/validation/validate-solve-request.js";
 import { solveRequest } from "../../src/problem/solve-request.js";
 import { checkLoadRules } from "../../checker/check-loads.js";
@@ -16,7 +16,7 @@ describe("route playground generator: pickups, shipments, a second dimension", f
   });
 
   it("generates requests the service accepts and solves, every load rule kept", async () => {
-    const api = await createSpecBackend({});
+    const api = await sharedSpecBackend();
     const cases: GeneratorOptions[] = [
       { ...base, pickups: true },
       { ...base, shipments: true },

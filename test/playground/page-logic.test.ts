@@ -4,7 +4,7 @@ import { parseEventBlock } from "../../playground/src/event-stream.js";
 import { generateProblem } from "../../playground/src/generate.js";
 import { classicalMds } from "../../playground/src/mds.js";
 import { clockToMinutes, minutesToClock } from "../../playground/src/plan-view.js";
-import { createSpecBackend } from "../../src/api/spec-backend.js";
+import { sharedSpecBackend } from "../helpers/spec-backend.js";
 import { validateSolveRequest } from "../../src/api/validation/validate-solve-request.js";
 
 const euclid = (a: [number, number], b: [number, number]) => Math.hypot(a[0] - b[0], a[1] - b[1]);
@@ -31,7 +31,7 @@ describe("route playground page logic", () => {
   });
 
   it("generates requests the service's own validation accepts, with the asked size, depots and kinds", async () => {
-    const api = await createSpecBackend({});
+    const api = await sharedSpecBackend();
     for (const options of [
       { nodes: 60, depots: 1, capacities: true, windows: false, timeLimitSeconds: 5, seed: 1 },
       { nodes: 300, depots: 3, capacities: true, windows: true, timeLimitSeconds: 10, seed: 7 },
@@ -50,7 +50,7 @@ describe("route playground page logic", () => {
   it(
     "generates optional stops, skills and shifts the service accepts and can serve: " + "every needed skill on a vehicle of every depot",
     async () => {
-      const api = await createSpecBackend({});
+      const api = await sharedSpecBackend();
       for (const options of [
         { nodes: 60, depots: 1, capacities: true, windows: true, optional: true, skills: true, shifts: true, timeLimitSeconds: 5, seed: 2 },
         {

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { createSpecBackend } from "../../src/api/spec-backend.js";
+import { sharedSpecBackend } from "../helpers/spec-backend.js";
 import { validateSolveRequest } from "../../src/api/validation/validate-solve-request.js";
 import { baseRequest, familyRequest, requestFeatures } from "../../src/conformance/families.js";
 import { COOPERATIVE_CUSTOMERS, judge, runConformance, type CheckResult, type KitOptions } from "../../src/conformance/kit.js";
@@ -60,7 +60,7 @@ describe("the strategy conformance kit", function () {
   });
 
   it("generates one valid request per feature family, which uses that feature", async () => {
-    const api = await createSpecBackend({});
+    const api = await sharedSpecBackend();
     for (const feature of STRATEGY_FEATURES) {
       const request = familyRequest(feature);
       // A travel feature no search claims yet is refused unless pinned to one that does (exact).
