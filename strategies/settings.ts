@@ -23,6 +23,8 @@ export interface SettingsOverride {
   /** `poolFamilies` opts the named families into set partitioning (by default none is). */
   perVehicle?: Partial<SearchSettings["perVehicle"]> & { poolFamilies?: readonly PoolFamily[] };
   decomposition?: Partial<SearchSettings["decomposition"]>;
+  /** The identical-vehicles iterated search's education (ils/identical-vehicles-ils.ts): which customers it examines, and its repairs. */
+  identicalVehicles?: { localised?: IdenticalVehiclesLocalised; repairOnceFeasible?: boolean };
   /** Told what the decomposition's route elimination tried, one line each (for studying it). */
   trace?: (line: string) => void;
 }
@@ -196,19 +198,20 @@ const STRINGS_AMONG_NEIGHBOURHOODS = 0.1;
  * neighbourhood alone left clustered customers a route or two too many. Where a quarter or half of
  * the customers have a window the strings alone are ahead (BENCHMARKS.md, GH-large).
  */
-export function perturbationSettings(m: ProblemData): PerturbationSettings {
+export function perturbationSettings(m: ProblemData, override: SettingsOverride = {}): PerturbationSettings {
   const places = recreatePlaces(m);
   const strength = ruinStrength(m);
+  const repair = override.identicalVehicles?.repairOnceFeasible;
   if (places === "afterNeighbours" && bindingWindowShare(m.p, m.start[0]!) >= WINDOWED_ROUTES)
     return {
       ruin: "neighbourhood",
       stringsShare: STRINGS_AMONG_NEIGHBOURHOODS,
       places,
       strength,
-      repairOnceFeasible: false,
+      repairOnceFeasible: repair ?? false,
       history: NEIGHBOURHOOD_HISTORY,
     };
-  return { ruin: "strings", stringsShare: 1, places, strength, repairOnceFeasible: true, history: null };
+  return { ruin: "strings", stringsShare: 1, places, strength, repairOnceFeasible: repair ?? true, history: null };
 }
 
 // ---- the iterated local search on any fleet (ils/per-vehicle-ils.ts) ----
@@ -352,8 +355,11 @@ export interface LocalSearchSettings {
    * route neighbours changed; "changedCustomers", those whose route neighbours changed since
    * `focus()` (run).
    */
-  localised: "promisingCustomers" | "changedNeighbours" | "changedCustomers";
+  localised: IdenticalVehiclesLocalised | "changedCustomers";
 }
+
+/** The localised runs of the identical-vehicles search (LocalSearchSettings.localised). */
+export type IdenticalVehiclesLocalised = "promisingCustomers" | "changedNeighbours";
 
 /**
  * The local search for `m` priced as `pricing` says: on identical vehicles (hgs's genetic and
@@ -364,7 +370,7 @@ export interface LocalSearchSettings {
  * moves use better (MDVRPTW, BENCHMARKS.md); with shipments it would only split pairs; it prices
  * from totals, past the locks.
  */
-export function localSearchSettings(m: ProblemData, pricing: MovePricingKind): LocalSearchSettings {
+export function localSearchSettings(m: ProblemData, pricing: MovePricingKind, override: SettingsOverride = {}): LocalSearchSettings {
   if (pricing === "identicalVehicles") {
     const optionalStops = m.skipPrice ? "untilRepriced" : null;
     const none = { vehicleChange: false, shipmentMoves: false, backhaulMoves: false, reloadMoves: false };
@@ -380,7 +386,7 @@ export function localSearchSettings(m: ProblemData, pricing: MovePricingKind): L
       ...none,
       optionalStops,
       freshRuns: true,
-      localised: long ? "changedNeighbours" : "promisingCustomers",
+      localised: override.identicalVehicles?.localised ?? (long ? "changedNeighbours" : "promisingCustomers"),
     };
   }
   const swapStar = !m.order?.partner && m.locks === null && ((m.twStart === null && m.rules === null) || skillsWithExactTimes(m));

@@ -70,8 +70,8 @@ export function startIdenticalVehicles(
 ): IlsParts<Candidate> {
   const rng = budget.rng;
   const stop = () => budget.exhausted();
-  const ls = LocalSearch.identicalVehicles(m);
-  const perturbation = perturbationSettings(m);
+  const ls = LocalSearch.identicalVehicles(m, budget.overrides);
+  const perturbation = perturbationSettings(m, budget.overrides);
   const ruin = new TextbookRuin(ls, perturbation);
   const current = new InPlaceCurrent(p, ls, rng, stop);
   const backhauls = m.richLoads;

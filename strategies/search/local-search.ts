@@ -1,5 +1,5 @@
 import type { Rng } from "../core/rng.js";
-import { localSearchSettings, type LocalSearchSettings } from "../settings.js";
+import { localSearchSettings, type LocalSearchSettings, type SettingsOverride } from "../settings.js";
 import type { CostEvaluator } from "./cost-evaluator.js";
 import { CustomerMoves, EMPTY_ALWAYS, EMPTY_IF_CHANGED, EMPTY_NEVER } from "./customer-moves.js";
 import { repairBackhaulPairing } from "./moves/backhaul-pairing.js";
@@ -48,10 +48,13 @@ export class LocalSearch<P extends MovePricing = MovePricing> implements SwapSta
    */
   private focusSince = -1;
 
-  /** The search on a model of identical vehicles from one depot (textbook-model.ts), with a route store of its own. */
-  static identicalVehicles(m: ProblemData): LocalSearch<IdenticalVehiclesPricing> {
+  /**
+   * The search on a model of identical vehicles from one depot (textbook-model.ts), with a route
+   * store of its own; `override`: a benchmark's (strategies/settings.ts).
+   */
+  static identicalVehicles(m: ProblemData, override: SettingsOverride = {}): LocalSearch<IdenticalVehiclesPricing> {
     const rs = new Routes(m);
-    const settings = localSearchSettings(m, "identicalVehicles");
+    const settings = localSearchSettings(m, "identicalVehicles", override);
     const promising = new PromisingCustomers(m, rs, settings.localised === "changedNeighbours");
     return new LocalSearch(rs, settings, new IdenticalVehiclesPricing(rs, promising), promising);
   }

@@ -12,6 +12,8 @@ describe("bench/settings-env.ts", () => {
         LARGE_SUB_SECONDS: "-1",
         LARGE_SQUEEZE: "1",
         SOLVER_GENERAL_FOCUS: "1",
+        SOLVER_ILS_LOCALISED: "everything",
+        SOLVER_ILS_REPAIR: "yes",
       }),
     ).to.deep.equal({});
   });
@@ -30,6 +32,13 @@ describe("bench/settings-env.ts", () => {
     expect(settingsFromEnv({ SOLVER_POOL_FAMILIES: "skills, depots,unknown" })).to.deep.equal({
       perVehicle: { poolFamilies: ["skills", "depots"] },
     });
+  });
+
+  it("maps the identical-vehicles iterated search's switches", () => {
+    expect(settingsFromEnv({ SOLVER_ILS_LOCALISED: "changedNeighbours", SOLVER_ILS_REPAIR: "0" })).to.deep.equal({
+      identicalVehicles: { localised: "changedNeighbours", repairOnceFeasible: false },
+    });
+    expect(settingsFromEnv({ SOLVER_ILS_REPAIR: "1" })).to.deep.equal({ identicalVehicles: { repairOnceFeasible: true } });
   });
 
   it("maps the decomposition's switches", () => {

@@ -41,6 +41,13 @@ describe("search settings by family (strategies/settings.ts)", () => {
     expect([longSearch.swapStar, longSearch.localised]).to.deep.equal([null, "changedNeighbours"]);
     const shortSearch = localSearchSettings(shortModel.model, "identicalVehicles");
     expect([shortSearch.swapStar, shortSearch.localised]).to.deep.equal(["allPairs", "promisingCustomers"]);
+    // A benchmark's override chooses the localised runs either way, and nothing else.
+    const changedOnly = localSearchSettings(shortModel.model, "identicalVehicles", {
+      identicalVehicles: { localised: "changedNeighbours" },
+    });
+    expect(changedOnly).to.deep.equal({ ...shortSearch, localised: "changedNeighbours" });
+    const promising = localSearchSettings(model.model, "identicalVehicles", { identicalVehicles: { localised: "promisingCustomers" } });
+    expect(promising).to.deep.equal({ ...longSearch, localised: "promisingCustomers" });
   });
 
   it("identical vehicles: PyVRP's perturbation on long routes where most customers' windows bind, SISR's strings elsewhere", () => {
@@ -86,6 +93,11 @@ describe("search settings by family (strategies/settings.ts)", () => {
       repairOnceFeasible: true,
       history: null,
     });
+    // A benchmark's override turns the repairs on or off, and nothing else.
+    const noRepair = { identicalVehicles: { repairOnceFeasible: false } };
+    expect(perturbationSettings(short.m, noRepair)).to.deep.equal({ ...perturbationSettings(short.m), repairOnceFeasible: false });
+    const repair = { identicalVehicles: { repairOnceFeasible: true } };
+    expect(perturbationSettings(everywhere.m, repair)).to.deep.equal({ ...neighbourhood, repairOnceFeasible: true });
     // Optional customers keep SISR's strings, whatever their windows.
     const optional = { ...ghLike(5, 2053, [400]).request, node_skip_penalties: Array(401).fill(1000) } as SolveRequestInput;
     expect(perturbationSettings(model(optional).m).ruin).to.equal("strings");
