@@ -6,14 +6,17 @@
  * (the cores swap every row), each through bench/solve-one.ts under `SOLVER_CLOCK=cpu`, so a shared
  * machine changes neither one's budget. Prints a row per run (costs, routes, iterations per CPU
  * second, B against A in %) and the mean difference, wins and losses, so that a method change is
- * judged on instances (an instance seed range) it was not chosen on:
- * `node --import tsx bench/windows-method.ts [--instance-seed N] [--count K] [--sizes 50,100] [--time S] [--seeds 1,2] [--methods A,B]`
+ * judged on instances (an instance seed range) it was not chosen on, then on a folder of shared
+ * requests (`--requests DIR`, e.g. ../shared/benchmarks/requests/Solomon, instead of generated ones):
+ * `node --import tsx bench/windows-method.ts [--instance-seed N] [--count K] [--sizes 50,100] [--time S] [--seeds 1,2]
+ * [--methods A,B] [--requests DIR]`
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { REPO_ROOT } from "../src/infra/repo-root.js";
+import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { ghLike } from "./gh-like.js";
 import { run } from "./side-by-side-run.js";
 
@@ -25,6 +28,7 @@ const { values } = parseArgs({
     time: { type: "string", default: "10" },
     seeds: { type: "string", default: "1" },
     methods: { type: "string", default: "genetic,iterated" },
+    requests: { type: "string" },
   },
 });
 /** Solomon's square, whatever the customer count (gh-like's own side is n / 2). */
@@ -51,21 +55,35 @@ async function solve(file: string, method: string, core: number, seed: number): 
   return { cost: o.cost, feasible: o.feasible, rate: o.iterations / o.searchCpuSeconds };
 }
 
+/**
+ * The instances: the folder's requests, or `count` generated ones (gh-like's C1 left out: on this
+ * square its short day leaves 90-minute services unservable).
+ */
+function instances(): { name: string; request: SolveRequestInput }[] {
+  if (values.requests) {
+    const folder = values.requests;
+    const files = readdirSync(folder)
+      .filter((f) => f.endsWith(".json"))
+      .sort();
+    return files.map((f) => ({ name: f.slice(0, -5), request: JSON.parse(readFileSync(join(folder, f), "utf8")) as SolveRequestInput }));
+  }
+  const out: { name: string; request: SolveRequestInput }[] = [];
+  for (let i = 0; out.length < Number(values.count); i++) if (i % 6 !== 0) out.push(ghLike(i, instanceSeed, sizes, () => SIDE));
+  return out;
+}
+
 const dir = mkdtempSync(join(tmpdir(), "windows-method-"));
 const diffs: number[] = [];
 let row = 0;
+const source = values.requests ?? `${values.count} instances (instance seed ${instanceSeed}, sizes ${values.sizes})`;
 console.log(
-  `windows-method: ${values.count} instances (instance seed ${instanceSeed}, sizes ${values.sizes}), ` +
+  `windows-method: ${source}, ` +
     `seeds ${values.seeds}, ${values.time} CPU s each, ${methodA} against ${methodB}, ${new Date().toISOString()}`,
 );
 console.log(`| instance | seed | ${methodA} | ${methodB} | ${methodB} vs ${methodA} | it/CPU s ${methodA} / ${methodB} |`);
 console.log("|---|---:|---:|---:|---:|---:|");
 try {
-  for (let i = 0, made = 0; made < Number(values.count); i++) {
-    // gh-like's C1 (indices 0, 6, ...): on this square its short day leaves 90-minute services unservable.
-    if (i % 6 === 0) continue;
-    made++;
-    const { name, request } = ghLike(i, instanceSeed, sizes, () => SIDE);
+  for (const { name, request } of instances()) {
     const file = join(dir, `${name}.json`);
     writeFileSync(file, JSON.stringify(request));
     for (const seed of seeds) {
