@@ -113,7 +113,7 @@ function windowsSearch(o: Parameters<typeof vrptw>[0], warpPrice: number) {
   return { p, m, pen, rng: new Rng(o.seed), ls };
 }
 
-describe("iterated local search under binding windows (hgs above 100 customers with windows)", function () {
+describe("iterated local search under binding windows (hgs above 12 customers with windows)", function () {
   this.timeout(120_000);
 
   it("prices the time warp and excess duration of every insertion position exactly", () => {
