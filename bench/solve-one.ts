@@ -3,7 +3,7 @@
  * seconds, the time to the first feasible solution, the iterations and CPU seconds of the search
  * (bench/search-speed.ts reads them) and the process's peak RSS. `bench/xxl.ts`
  * runs it once per instance, so each peak belongs to one instance alone:
- * `node --import tsx bench/solve-one.ts REQUEST.json SECONDS [STRATEGY]`.
+ * `node --import tsx bench/solve-one.ts REQUEST.json SECONDS [STRATEGY] [SEED]` (seed 1 unless given).
  */
 import { readFileSync } from "node:fs";
 import { Budget } from "../strategies/core/budget.js";
@@ -15,7 +15,7 @@ import { compileRequest } from "../src/problem/compile-request.js";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { benchSettings } from "./settings-env.js";
 
-const [file, secondsArg, pinned] = process.argv.slice(2);
+const [file, secondsArg, pinned, seedArg] = process.argv.slice(2);
 const started = performance.now();
 const request = JSON.parse(readFileSync(file!, "utf8")) as SolveRequestInput;
 const { problem } = compileRequest(request);
@@ -25,7 +25,7 @@ if (!support.ok) throw new Error(support.reason);
 // What start-up used counts against the limit, on the solver's clock: CPU seconds under SOLVER_CLOCK=cpu.
 const used = process.cpuUsage();
 const startup = solverClockIsCpu() ? (used.user + used.system) / 1e6 : (performance.now() - started) / 1000;
-const budget = Budget.forSeconds(Number(secondsArg) - startup, 1, undefined, undefined, benchSettings);
+const budget = Budget.forSeconds(Number(secondsArg) - startup, seedArg ? Number(seedArg) : 1, undefined, undefined, benchSettings);
 let firstFeasibleSeconds: number | null = null;
 budget.onImprovement(() => {
   firstFeasibleSeconds ??= (performance.now() - started) / 1000;

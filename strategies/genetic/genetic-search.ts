@@ -5,6 +5,8 @@ import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import { initialPenalties, type Penalties } from "../search/textbook-model.js";
 import { PenaltyManager } from "../search/penalty-manager.js";
 import type { ProblemData } from "../search/problem-data.js";
+import type { ChangedCustomers } from "../search/changed-customers.js";
+import type { OffspringSearch } from "../settings.js";
 import { LocalSearch } from "../search/local-search.js";
 import { completeRoutes as complete, toSolution } from "../search/textbook/solutions.js";
 import { orderedCrossover } from "./crossover.js";
@@ -31,13 +33,17 @@ class Search {
   readonly population: Population;
   /** Load, duration and time-warp prices, adapted every PENALTY_SEGMENT generations. */
   private readonly prices: PenaltyManager;
+  /** With "changedCustomers": which customers' route neighbours an offspring and its education changed. */
+  private readonly changes: ChangedCustomers | null;
 
   constructor(
     readonly m: ProblemData,
     readonly rng: Rng,
     private readonly stop: () => boolean,
+    offspringSearch: OffspringSearch = "everyCustomer",
   ) {
     this.ls = LocalSearch.identicalVehicles(m);
+    this.changes = offspringSearch === "changedCustomers" ? this.ls.rs.trackChanges() : null;
     this.population = new Population(m);
     const start = initialPenalties(m);
     this.prices = new PenaltyManager(start, start, ["load", "duration", "timeWarp"], PENALTY_SEGMENT, TARGET_FEASIBLE);
@@ -47,11 +53,15 @@ class Search {
     return this.prices.current;
   }
 
-  /** Educates (local search) a solution and adds it, with a repair attempt when infeasible. */
-  educateAndAdd(routes: number[][]): boolean {
+  /**
+   * Educates (local search) a solution and adds it, with a repair attempt when infeasible. With
+   * `parent` (its first parent, a local optimum) and "changedCustomers", the education examines
+   * only the customers whose route neighbours differ from the parent's and those its moves change.
+   */
+  educateAndAdd(routes: number[][], parent: Individual | null = null): boolean {
     const ls = this.ls;
     ls.penalties = this.penalties;
-    ls.loadRoutes(routes);
+    this.loadFocused(routes, parent);
     ls.run(this.rng, this.stop);
     let loadOk = true;
     let durationOk = true;
@@ -70,6 +80,8 @@ class Search {
       for (const factor of [10, 100]) {
         ls.penalties = this.prices.scaled(factor);
         ls.reprice();
+        // A focused repair looks again at the routes whose constraints the dearer prices bear on.
+        if (this.changes) ls.revisitViolating();
         ls.run(this.rng, this.stop);
         const repaired = new Individual(this.m, ls.routes(), this.penalties);
         if (repaired.feasible) {
@@ -82,18 +94,35 @@ class Search {
     return improved;
   }
 
+  /** Loads `routes` into the local search; with the change record, marks what its run must examine. */
+  private loadFocused(routes: number[][], parent: Individual | null): void {
+    const ls = this.ls;
+    const changes = this.changes;
+    if (changes === null) {
+      ls.loadRoutes(routes);
+      return;
+    }
+    const customers = this.m.customers;
+    // The parent's neighbours become the reference, so that loading records only what differs.
+    if (parent) for (const c of customers) changes.neighboursChanged(c, parent.predecessor[c]!, parent.successor[c]!);
+    ls.focus();
+    ls.loadRoutes(routes);
+    if (parent === null) for (const c of customers) changes.touch(c, ls.clock);
+  }
+
   /** Moves each price so that about TARGET_FEASIBLE of the educated solutions keep its constraint. */
   adaptPenalties(): void {
     this.prices.adaptNow();
     this.population.reprice(this.penalties);
   }
 
-  offspring(): number[][] {
+  /** An offspring's routes, and its first parent (whose slice of the giant tour it keeps in place). */
+  offspring(): { routes: number[][]; parent: Individual } {
     const a = this.population.select(this.rng);
     let b = this.population.select(this.rng);
     for (let tries = 0; tries < 3 && b === a; tries++) b = this.population.select(this.rng);
     const child = orderedCrossover(a.tour, b.tour, this.rng, this.m.nodeCount);
-    return split(this.m, this.penalties, child);
+    return { routes: split(this.m, this.penalties, child), parent: a };
   }
 }
 
@@ -103,8 +132,14 @@ class Search {
  * split, granular local search on penalised load, duration and time warp, and a population
  * ranked by cost and diversity. `start` (e.g. savings, or a caller's routes) is educated first.
  */
-export function geneticSearch(p: CompiledProblem, m: ProblemData, budget: Budget, start: number[][]): Solution {
-  const search = new Search(m, budget.rng, () => budget.exhausted());
+export function geneticSearch(
+  p: CompiledProblem,
+  m: ProblemData,
+  budget: Budget,
+  start: number[][],
+  offspringSearch: OffspringSearch = "everyCustomer",
+): Solution {
+  const search = new Search(m, budget.rng, () => budget.exhausted(), offspringSearch);
   let iteration = 0;
   const step = (): boolean => {
     iteration++;
@@ -113,8 +148,8 @@ export function geneticSearch(p: CompiledProblem, m: ProblemData, budget: Budget
   };
 
   /** Educates and adds one solution; tells the budget when it is a new best feasible one. */
-  const educateAndAdd = (routes: number[][]): boolean => {
-    const improved = search.educateAndAdd(routes);
+  const educateAndAdd = (routes: number[][], parent: Individual | null = null): boolean => {
+    const improved = search.educateAndAdd(routes, parent);
     if (improved && search.population.best) budget.improved(toSolution(p, search.population.best.routes));
     return improved;
   };
@@ -130,7 +165,8 @@ export function geneticSearch(p: CompiledProblem, m: ProblemData, budget: Budget
       educateAndAdd(split(m, search.penalties, randomTour(m, search.rng)));
       continue;
     }
-    sinceBest = educateAndAdd(search.offspring()) ? 0 : sinceBest + 1;
+    const child = search.offspring();
+    sinceBest = educateAndAdd(child.routes, child.parent) ? 0 : sinceBest + 1;
     if (stopAfter !== null && sinceBest >= stopAfter) break;
     if (sinceBest >= STAGNATION_LIMIT) {
       const best = search.population.best;

@@ -122,7 +122,7 @@ export const hgs: Strategy = {
     if (method === "general") return iteratedLocalSearch(p, budget, initial);
     if (method === "iterated")
       return iteratedLocalSearch(p, budget, { model: m, routes: complete(m, start), penalties: initialPenalties(m) });
-    return geneticSearch(p, m, budget, complete(m, start));
+    return geneticSearch(p, m, budget, complete(m, start), settings.offspringSearch);
   },
 };
 

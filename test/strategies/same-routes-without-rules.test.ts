@@ -19,7 +19,7 @@ describe("requests without the constraint fields solve exactly as before (bench/
   ];
   for (const c of cases) {
     it(`${c.name}: hgs, seed 1, ${c.iterations} iterations: the stored routes and cost`, () => {
-      const { problem, digest, cost } = hgsRoutes(benchmarkRequest(c.file), c.iterations);
+      const { problem, digest, cost } = hgsRoutes(c.name, benchmarkRequest(c.file), c.iterations);
       expect(problem.rules ?? null).to.equal(null);
       expect(digest).to.equal(STORED_ROUTES[c.name]!.digest);
       expect(cost).to.equal(STORED_ROUTES[c.name]!.cost);

@@ -130,18 +130,22 @@ describe("search settings by family (strategies/settings.ts)", () => {
       capacityMethod: "genetic",
       windowsMethod: "iterated",
       optionalStopsMethod: "iterated",
+      offspringSearch: "everyCustomer",
     });
     expect(hgsSettings(ITERATED_SEARCH_ABOVE + 1).capacityMethod).to.equal("iterated");
     expect(hgsSettings(WINDOWS_ITERATED_ABOVE).windowsMethod).to.equal("genetic");
-    expect(hgsSettings(50, { hgs: { optionalStopsMethod: "general" } })).to.deep.equal({
+    expect(hgsSettings(WINDOWS_ITERATED_ABOVE + 1).windowsMethod, "Solomon-sized and above").to.equal("iterated");
+    expect(hgsSettings(100).windowsMethod).to.equal("iterated");
+    expect(hgsSettings(50, { hgs: { optionalStopsMethod: "general", offspringSearch: "changedCustomers" } })).to.deep.equal({
       capacityMethod: "genetic",
-      windowsMethod: "genetic",
+      windowsMethod: "iterated",
       optionalStopsMethod: "general",
+      offspringSearch: "changedCustomers",
     });
   });
 
   it("hgs: a budget short for the size sends binding windows to the iterated search; an iteration cap never does", () => {
-    const customers = 100;
+    const customers = WINDOWS_ITERATED_ABOVE;
     const enough = customers * WINDOWS_GENETIC_SECONDS_PER_CUSTOMER;
     expect(hgsSettings(customers, {}, enough).windowsMethod).to.equal("genetic");
     expect(hgsSettings(customers, {}, enough - 0.01).windowsMethod).to.equal("iterated");

@@ -113,7 +113,7 @@ function windowsSearch(o: Parameters<typeof vrptw>[0], warpPrice: number) {
   return { p, m, pen, rng: new Rng(o.seed), ls };
 }
 
-describe("iterated local search under binding windows (hgs above 100 customers with windows)", function () {
+describe("iterated local search under binding windows (hgs above 12 customers with windows)", function () {
   this.timeout(120_000);
 
   it("prices the time warp and excess duration of every insertion position exactly", () => {
@@ -327,7 +327,7 @@ describe("iterated local search under binding windows (hgs above 100 customers w
     if (savings.feasible) expect(evaluateSolution(p, a).cost).to.be.lessThan(savings.cost);
   });
 
-  it("is selected for textbook problems with binding windows above 100 and up to 1,000 customers; the decomposition above", () => {
+  it("is selected for textbook problems with binding windows above 12 and up to 1,000 customers; the decomposition above", () => {
     const small = compileRequest(vrptw({ customers: WINDOWS_ITERATED_ABOVE, seed: 3, hours: false, spare: 2 })).problem;
     expect(selectStrategy(small).name).to.equal("hgs");
     expect(hgsSettings(modelOf(small).customers.length).windowsMethod).to.equal("genetic");
