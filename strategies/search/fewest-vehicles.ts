@@ -16,39 +16,8 @@ const FIRST_PLAN_SHARE = 0.2;
 const ELIMINATION_SHARE = 0.6;
 /** Share of that time that attempts in vain may always take, however fast the routes before went. */
 const MIN_VAIN_SHARE = 0.25;
-/**
- * Share of that time that attempts in vain may take at most, however many routes there are: an
- * attempt on a hundred customers or more takes a second, and once the count is reached the time
- * is worth more to the distance at that count than to one more attempt.
- */
-const MAX_VAIN_SHARE = 0.3;
-/** Attempts in vain made after a removal (within MAX_VAIN_SHARE), and at least one a route. */
+/** Attempts in vain always made after a removal, however long they take (within the share), and at least one a route. */
 const MIN_VAIN_ATTEMPTS = 5;
-
-/** Where the route elimination stands, in the solver clock's milliseconds. */
-export interface EliminationClock {
-  now: number;
-  /** When the phase began. */
-  from: number;
-  /** The phase's whole time. */
-  share: number;
-  /** When the last route was removed (`from` when none was). */
-  lastRemoval: number;
-}
-
-/**
- * Whether the route elimination stops: at the end of its share; or once the attempts in vain since
- * the last removal have tried every route (and a few) and taken as long as the removals before
- * them did, or MIN_VAIN_SHARE; or whatever they tried, once they took MAX_VAIN_SHARE.
- */
-export function eliminationOver(clock: EliminationClock, vainAttempts: number, routes: number): boolean {
-  const { now, from, share, lastRemoval } = clock;
-  if (now >= from + share) return true;
-  const vainTime = now - lastRemoval;
-  if (vainTime > MAX_VAIN_SHARE * share) return true;
-  const tried = vainAttempts >= Math.max(MIN_VAIN_ATTEMPTS, routes);
-  return tried && vainTime > Math.max(lastRemoval - from, MIN_VAIN_SHARE * share);
-}
 
 /**
  * The search with the fleet fixed: the iterated local search from the plan, whatever the size.
@@ -97,9 +66,14 @@ export function solveFewestVehicles(
     const from = solverNow();
     const share = ELIMINATION_SHARE * Math.max(0, budget.deadlineMs - from);
     let lastRemoval = from;
-    // The time a route that will not go takes is left to the distance search instead.
-    const stop = (vain: number, routes: number) =>
-      budget.exhausted() || eliminationOver({ now: solverNow(), from, share, lastRemoval }, vain, routes);
+    // Attempts in vain (past a few) may take as long as the removals before them did, or a floor:
+    // the time a route that will not go takes is left to the distance search instead.
+    const stop = (vain: number, routes: number) => {
+      const now = solverNow();
+      if (now >= from + share || budget.exhausted()) return true;
+      const tried = vain >= Math.max(MIN_VAIN_ATTEMPTS, routes);
+      return tried && now - lastRemoval > Math.max(lastRemoval - from, MIN_VAIN_SHARE * share);
+    };
     consider(eliminateRoutes(normaliseScale(p), best, budget.rng, stop, () => (lastRemoval = solverNow())));
   }
 

@@ -11,7 +11,6 @@ import { evaluateRoute, evaluateSolution } from "../../strategies/core/evaluator
 import { restoreFeasibility } from "../../strategies/core/feasibility.js";
 import type { CompiledProblem, Solution } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
-import { eliminationOver } from "../../strategies/search/fewest-vehicles.js";
 import { eliminateRoutes } from "../../strategies/search/route-elimination.js";
 import { cheapestWindowPosition, windowsOnly } from "../../strategies/search/window-insertion.js";
 import { checkDistanceResult } from "../../checker/check-result.js";
@@ -196,19 +195,6 @@ describe("objective min_vehicles", () => {
     if (outcome.status !== "solved") throw new Error("not solved");
     expect(checkFewestVehicles(request as never, outcome.result as never, 1)).to.equal(1);
     expect(Object.keys(outcome.result.routes)).to.deep.equal(["Vehicle 0"]);
-  });
-
-  it("route elimination's time: attempts in vain stop at their cap however many routes are left untried", () => {
-    // A phase of 4,800 ms whose last route went at 500 ms: one attempt in vain on eleven routes.
-    const at = (now: number) => ({ now, from: 0, share: 4800, lastRemoval: 500 });
-    expect(eliminationOver(at(1500), 1, 11), "a second in vain, routes untried").to.equal(false);
-    expect(eliminationOver(at(500 + 0.3 * 4800 + 1), 1, 11), "past the cap, routes untried").to.equal(true);
-    // Every route tried: the floor (a quarter of the share) is enough when the removals went fast.
-    expect(eliminationOver(at(500 + 0.25 * 4800 - 1), 11, 11)).to.equal(false);
-    expect(eliminationOver(at(500 + 0.25 * 4800 + 1), 11, 11)).to.equal(true);
-    // A small fleet's attempts are quick: before the cap they go on until every route was tried.
-    expect(eliminationOver({ now: 1300, from: 0, share: 4800, lastRemoval: 0 }, 3, 6)).to.equal(false);
-    expect(eliminationOver({ now: 4800, from: 0, share: 4800, lastRemoval: 4700 }, 0, 6), "the share's end").to.equal(true);
   });
 
   it("takes one vehicle where the shortest plan takes two", () => {
