@@ -5,7 +5,6 @@ import { usedVehicles } from "../core/plan-order.js";
 import { hasDenseMatrix, type CompiledProblem, type Solution } from "../core/problem.js";
 import type { Rng } from "../core/rng.js";
 import { keepBest, Workspace, type Insertion } from "../core/workspace.js";
-import { squeeze } from "./squeeze.js";
 import { WindowRoute, WindowRouteCache, windowsOnly } from "./window-insertion.js";
 
 /** Longest route whose pairs of customers are tried for a double ejection (cubic in its length). */
@@ -22,10 +21,9 @@ const EJECTION_NEIGHBOURS = 20;
 /**
  * The route-elimination phase of the hierarchical objective, after Nagata and Bräysy (2009): a
  * feasible plan loses one route, whose customers go into an ejection pool; the last one in is
- * placed at its cheapest feasible position in the remaining routes, or else where relocations of
- * others make room for it (the squeeze, squeeze.ts, under hard windows alone), or else (its
- * penalty counter raised) in the position that needs the ejection of one or two customers of the
- * smallest total penalty, which go into the pool in turn; a few random feasible relocations follow each
+ * placed at its cheapest feasible position in the remaining routes, or else (its penalty counter
+ * raised) in the position that needs the ejection of one or two customers of the smallest total
+ * penalty, which go into the pool in turn; a few random feasible relocations follow each
  * ejection. An empty pool is a feasible plan with one route fewer, and the next route is tried;
  * the phase ends at `stop` (told the attempts in vain since the last removal), at the load's
  * lower bound, or after many attempts in vain. Each plan with a route fewer goes to `onRemoved`
@@ -130,8 +128,6 @@ function emptyPool(ws: Workspace, open: number[], rng: Rng, stop: () => boolean)
       ws.insert(c, direct.vehicle, direct.position);
       continue;
     }
-    // Before any ejection, whether relocations make room for it (the squeeze).
-    if (windows && squeeze(ws, c, open)) continue;
     penalty[c] = penalty[c]! + 1;
     const chosen = cheapestEjection(ws, windows, c, open, penalty);
     if (!chosen) {
