@@ -5,6 +5,7 @@
  * override (strategies/settings.ts) that a benchmark passes to every solve. The variables:
  * - HGS_WINDOWS_METHOD=genetic|iterated|general: hgs's method for textbook problems with binding
  *   windows (general also for optional stops: the general iterated local search).
+ * - HGS_CAPACITY_METHOD=genetic|iterated: hgs's method for textbook problems without binding windows.
  * - SOLVER_GENERAL_FOCUS=0: the general search without localised education, feasible current and
  *   family threshold.
  * - SOLVER_POOL_FAMILIES=skills,types,depots: set partitioning in those families too.
@@ -25,6 +26,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): SettingsOverride {
   const method = env.HGS_WINDOWS_METHOD;
   if (method === "genetic" || method === "iterated") out.hgs = { windowsMethod: method };
   if (method === "general") out.hgs = { windowsMethod: "general", optionalStopsMethod: "general" };
+  const capacity = env.HGS_CAPACITY_METHOD;
+  if (capacity === "genetic" || capacity === "iterated") out.hgs = { ...out.hgs, capacityMethod: capacity };
 
   const general: NonNullable<SettingsOverride["perVehicle"]> = {};
   if (env.SOLVER_GENERAL_FOCUS === "0") Object.assign(general, { focus: false, feasibleCurrent: false, thresholdWeight: null });
