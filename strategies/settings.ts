@@ -92,8 +92,17 @@ export const WINDOWS_ITERATED_ABOVE = 100;
  */
 export const WINDOWS_GENETIC_SECONDS_PER_CUSTOMER = 0.04;
 
+/**
+ * Below this many seconds per customer, textbook problems without binding windows go to the
+ * iterated local search too: from about 100 customers the genetic search's first population (4 x
+ * 25 educations of random tours, each dearer the larger the problem) takes most of a 1-3 s
+ * budget, while the iterated search descends from the savings at once. Under 0.049, so that the
+ * protocol's budgets (10 s up to 200 customers, 30 s above) keep the size rule.
+ */
+export const CAPACITY_GENETIC_SECONDS_PER_CUSTOMER = 0.03;
+
 export interface HgsSettings {
-  /** Textbook problems without binding windows: the genetic search, or the iterated one on large problems. */
+  /** Textbook problems without binding windows: by size (ITERATED_SEARCH_ABOVE) and budget (CAPACITY_GENETIC_SECONDS_PER_CUSTOMER). */
   capacityMethod: "genetic" | "iterated";
   /** Textbook problems with binding windows: by size (WINDOWS_ITERATED_ABOVE) and budget (WINDOWS_GENETIC_SECONDS_PER_CUSTOMER). */
   windowsMethod: WindowsMethod;
@@ -109,10 +118,10 @@ export interface HgsSettings {
  * budget, or null (an iteration cap, or a sub-search inside a larger one), where size alone decides.
  */
 export function hgsSettings(customers: number, override: SettingsOverride = {}, seconds: number | null = null): HgsSettings {
-  const shortBudget = seconds !== null && seconds < customers * WINDOWS_GENETIC_SECONDS_PER_CUSTOMER;
+  const shortFor = (secondsPerCustomer: number) => seconds !== null && seconds < customers * secondsPerCustomer;
   return {
-    capacityMethod: customers > ITERATED_SEARCH_ABOVE ? "iterated" : "genetic",
-    windowsMethod: customers > WINDOWS_ITERATED_ABOVE || shortBudget ? "iterated" : "genetic",
+    capacityMethod: customers > ITERATED_SEARCH_ABOVE || shortFor(CAPACITY_GENETIC_SECONDS_PER_CUSTOMER) ? "iterated" : "genetic",
+    windowsMethod: customers > WINDOWS_ITERATED_ABOVE || shortFor(WINDOWS_GENETIC_SECONDS_PER_CUSTOMER) ? "iterated" : "genetic",
     optionalStopsMethod: "iterated",
     ...override.hgs,
   };
