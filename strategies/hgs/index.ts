@@ -22,8 +22,8 @@ import { tripSearch, tripsRefusal } from "./trips.js";
  * (genetic/genetic-search.ts); windows that cannot bind before the depot closes are a duration
  * cap, binding hard windows are priced by time warp (Vidal et al. 2013, search/time-segment.ts).
  * Above ITERATED_SEARCH_ABOVE customers without binding windows, and above
- * WINDOWS_ITERATED_ABOVE with them, or with them when the whole solve's budget is short for the size
- * (WINDOWS_GENETIC_SECONDS_PER_CUSTOMER; strategies/settings.ts), where a generation costs too much to
+ * WINDOWS_ITERATED_ABOVE with them, or when the whole solve's budget is short for the size
+ * (CAPACITY_ and WINDOWS_GENETIC_SECONDS_PER_CUSTOMER; strategies/settings.ts), where a generation costs too much to
  * evolve a population in the time given, the iterated local search around the same local search
  * (ils/iterated-local-search.ts on that model, ils/identical-vehicles-ils.ts). Optional stops
  * (node_skip_penalties, allow_unassigned) when they are the only rules: that same iterated local
@@ -117,7 +117,7 @@ export const hgs: Strategy = {
     if (m.windows === null && settings.capacityMethod === "iterated") {
       return iteratedLocalSearch(p, budget, { model: m, routes: complete(m, start), penalties: initialPenalties(m) });
     }
-    // Binding windows: by size (strategies/settings.ts).
+    // Binding windows: by size and budget (strategies/settings.ts).
     const method = m.windows === null ? "genetic" : settings.windowsMethod;
     if (method === "general") return iteratedLocalSearch(p, budget, initial);
     if (method === "iterated")
