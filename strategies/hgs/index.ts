@@ -4,6 +4,7 @@ import { withOpenEnd } from "../search/open-routes.js";
 import { denseMatrixRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import { STRATEGY_FEATURES, TRAVEL_FEATURES, type Strategy, type StrategyFeature } from "../core/strategy.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
+import { evaluateSolution } from "../core/evaluator.js";
 import { geneticSearch } from "../genetic/genetic-search.js";
 import { iteratedLocalSearch } from "../ils/iterated-local-search.js";
 import { startingPrices } from "../ils/identical-vehicles-ils.js";
@@ -99,12 +100,13 @@ export const hgs: Strategy = {
     const m = outcome.model;
     // A caller's starting plan marks a sub-search (a decomposition's group, a re-plan): its method
     // follows the size alone, as measured there.
-    const settings = hgsSettings(m.customers.length, budget.overrides, initial ? null : budget.givenSeconds);
+    const seconds = initial ? null : budget.givenSeconds;
     // Optional stops (ProblemData.skipPrice): of the textbook methods only the iterated local search
     // (its moves and recreate) leaves customers out, and it is ahead of the general search there
     // (BENCHMARKS.md, PCVRPTW); a benchmark's override may still force it.
     if (m.skipPrice) {
-      if (settings.optionalStopsMethod === "general") return iteratedLocalSearch(p, budget, initial);
+      if (hgsSettings(m.customers.length, budget.overrides, seconds).optionalStopsMethod === "general")
+        return iteratedLocalSearch(p, budget, initial);
       // Not the savings of every customer alone: see ils/optional-start.ts.
       const prices = initialPenalties(m);
       return iteratedLocalSearch(p, budget, {
@@ -114,6 +116,7 @@ export const hgs: Strategy = {
       });
     }
     const start = startRoutes(p, m, initial);
+    const settings = hgsSettings(m.customers.length, budget.overrides, seconds, evaluateSolution(p, { routes: start }).feasible);
     if (m.windows === null && settings.capacityMethod === "iterated") {
       return iteratedLocalSearch(p, budget, { model: m, routes: complete(m, start), penalties: initialPenalties(m) });
     }

@@ -147,6 +147,8 @@ describe("search settings by family (strategies/settings.ts)", () => {
     expect(hgsSettings(customers, {}, enough).capacityMethod).to.equal("genetic");
     expect(hgsSettings(customers, {}, enough - 0.01).capacityMethod).to.equal("iterated");
     expect(hgsSettings(customers, {}, null).capacityMethod, "no clock: size alone").to.equal("genetic");
+    expect(hgsSettings(customers, {}, 1, false).capacityMethod, "an infeasible start").to.equal("genetic");
+    expect(hgsSettings(ITERATED_SEARCH_ABOVE + 1, {}, 1, false).capacityMethod, "above the size limit").to.equal("iterated");
     expect(hgsSettings(customers, { hgs: { capacityMethod: "genetic" } }, 1).capacityMethod, "a benchmark's override").to.equal("genetic");
     // The protocol: 10 s up to 200 customers, 30 s above, less what compiling and formatting keep back.
     expect(hgsSettings(200, {}, 9.8).capacityMethod, "200 customers at 10 s").to.equal("genetic");
