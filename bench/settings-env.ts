@@ -7,6 +7,7 @@
  *   windows (general also for optional stops: the general iterated local search).
  * - HGS_OFFSPRING_SEARCH=everyCustomer|changedCustomers: which customers the genetic search's
  *   education of an offspring examines.
+ * - HGS_CAPACITY_METHOD=genetic|iterated: hgs's method for textbook problems without binding windows.
  * - SOLVER_GENERAL_FOCUS=0: the general search without localised education, feasible current and
  *   family threshold.
  * - SOLVER_POOL_FAMILIES=skills,types,depots: set partitioning in those families too.
@@ -32,6 +33,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): SettingsOverride {
   if (method === "general") out.hgs = { windowsMethod: "general", optionalStopsMethod: "general" };
   const offspring = env.HGS_OFFSPRING_SEARCH;
   if (offspring === "everyCustomer" || offspring === "changedCustomers") out.hgs = { ...out.hgs, offspringSearch: offspring };
+  const capacity = env.HGS_CAPACITY_METHOD;
+  if (capacity === "genetic" || capacity === "iterated") out.hgs = { ...out.hgs, capacityMethod: capacity };
 
   const general: NonNullable<SettingsOverride["perVehicle"]> = {};
   if (env.SOLVER_GENERAL_FOCUS === "0") Object.assign(general, { focus: false, feasibleCurrent: false, thresholdWeight: null });

@@ -97,8 +97,20 @@ export const WINDOWS_ITERATED_ABOVE = 12;
  */
 export const WINDOWS_GENETIC_SECONDS_PER_CUSTOMER = 0.04;
 
+/**
+ * Below this many seconds per customer, textbook problems without binding windows go to the
+ * iterated local search too: from about 100 customers the genetic search's first population (4 x
+ * 25 educations of random tours, each dearer the larger the problem) takes most of a 1-3 s
+ * budget, while the iterated search descends from the savings at once. Under 0.049, so that the
+ * protocol's budgets (10 s up to 200 customers, 30 s above) keep the size rule. Only from a
+ * feasible start: the iterated search improves one plan, and from savings that did not fit a
+ * tight fleet it spent a 1 s budget finding a feasible one, which the genetic search's split
+ * tours found at once.
+ */
+export const CAPACITY_GENETIC_SECONDS_PER_CUSTOMER = 0.03;
+
 export interface HgsSettings {
-  /** Textbook problems without binding windows: the genetic search, or the iterated one on large problems. */
+  /** Textbook problems without binding windows: by size (ITERATED_SEARCH_ABOVE) and budget (CAPACITY_GENETIC_SECONDS_PER_CUSTOMER). */
   capacityMethod: "genetic" | "iterated";
   /** Textbook problems with binding windows: by size (WINDOWS_ITERATED_ABOVE) and budget (WINDOWS_GENETIC_SECONDS_PER_CUSTOMER). */
   windowsMethod: WindowsMethod;
@@ -119,13 +131,20 @@ export type OffspringSearch = "everyCustomer" | "changedCustomers";
 
 /**
  * hgs's methods for a textbook problem of `customers` customers; `seconds`: the whole solve's time
- * budget, or null (an iteration cap, or a sub-search inside a larger one), where size alone decides.
+ * budget, or null (an iteration cap, or a sub-search inside a larger one), where size alone decides;
+ * `startFeasible`: whether the construction's plan is feasible (CAPACITY_GENETIC_SECONDS_PER_CUSTOMER).
  */
-export function hgsSettings(customers: number, override: SettingsOverride = {}, seconds: number | null = null): HgsSettings {
-  const shortBudget = seconds !== null && seconds < customers * WINDOWS_GENETIC_SECONDS_PER_CUSTOMER;
+export function hgsSettings(
+  customers: number,
+  override: SettingsOverride = {},
+  seconds: number | null = null,
+  startFeasible = true,
+): HgsSettings {
+  const shortFor = (secondsPerCustomer: number) => seconds !== null && seconds < customers * secondsPerCustomer;
   return {
-    capacityMethod: customers > ITERATED_SEARCH_ABOVE ? "iterated" : "genetic",
-    windowsMethod: customers > WINDOWS_ITERATED_ABOVE || shortBudget ? "iterated" : "genetic",
+    capacityMethod:
+      customers > ITERATED_SEARCH_ABOVE || (startFeasible && shortFor(CAPACITY_GENETIC_SECONDS_PER_CUSTOMER)) ? "iterated" : "genetic",
+    windowsMethod: customers > WINDOWS_ITERATED_ABOVE || shortFor(WINDOWS_GENETIC_SECONDS_PER_CUSTOMER) ? "iterated" : "genetic",
     optionalStopsMethod: "iterated",
     offspringSearch: "everyCustomer",
     ...override.hgs,

@@ -4,6 +4,7 @@ import { withOpenEnd } from "../search/open-routes.js";
 import { denseMatrixRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import { STRATEGY_FEATURES, TRAVEL_FEATURES, type Strategy, type StrategyFeature } from "../core/strategy.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
+import { evaluateSolution } from "../core/evaluator.js";
 import { geneticSearch } from "../genetic/genetic-search.js";
 import { iteratedLocalSearch } from "../ils/iterated-local-search.js";
 import { startingPrices } from "../ils/identical-vehicles-ils.js";
@@ -22,8 +23,8 @@ import { tripSearch, tripsRefusal } from "./trips.js";
  * (genetic/genetic-search.ts); windows that cannot bind before the depot closes are a duration
  * cap, binding hard windows are priced by time warp (Vidal et al. 2013, search/time-segment.ts).
  * Above ITERATED_SEARCH_ABOVE customers without binding windows, and above
- * WINDOWS_ITERATED_ABOVE with them, or with them when the whole solve's budget is short for the size
- * (WINDOWS_GENETIC_SECONDS_PER_CUSTOMER; strategies/settings.ts), where a generation costs too much to
+ * WINDOWS_ITERATED_ABOVE with them, or when the whole solve's budget is short for the size
+ * (CAPACITY_ and WINDOWS_GENETIC_SECONDS_PER_CUSTOMER; strategies/settings.ts), where a generation costs too much to
  * evolve a population in the time given, the iterated local search around the same local search
  * (ils/iterated-local-search.ts on that model, ils/identical-vehicles-ils.ts). Optional stops
  * (node_skip_penalties, allow_unassigned) when they are the only rules: that same iterated local
@@ -99,12 +100,13 @@ export const hgs: Strategy = {
     const m = outcome.model;
     // A caller's starting plan marks a sub-search (a decomposition's group, a re-plan): its method
     // follows the size alone, as measured there.
-    const settings = hgsSettings(m.customers.length, budget.overrides, initial ? null : budget.givenSeconds);
+    const seconds = initial ? null : budget.givenSeconds;
     // Optional stops (ProblemData.skipPrice): of the textbook methods only the iterated local search
     // (its moves and recreate) leaves customers out, and it is ahead of the general search there
     // (BENCHMARKS.md, PCVRPTW); a benchmark's override may still force it.
     if (m.skipPrice) {
-      if (settings.optionalStopsMethod === "general") return iteratedLocalSearch(p, budget, initial);
+      if (hgsSettings(m.customers.length, budget.overrides, seconds).optionalStopsMethod === "general")
+        return iteratedLocalSearch(p, budget, initial);
       // Not the savings of every customer alone: see ils/optional-start.ts.
       const prices = initialPenalties(m);
       return iteratedLocalSearch(p, budget, {
@@ -114,10 +116,11 @@ export const hgs: Strategy = {
       });
     }
     const start = startRoutes(p, m, initial);
+    const settings = hgsSettings(m.customers.length, budget.overrides, seconds, evaluateSolution(p, { routes: start }).feasible);
     if (m.windows === null && settings.capacityMethod === "iterated") {
       return iteratedLocalSearch(p, budget, { model: m, routes: complete(m, start), penalties: initialPenalties(m) });
     }
-    // Binding windows: by size (strategies/settings.ts).
+    // Binding windows: by size and budget (strategies/settings.ts).
     const method = m.windows === null ? "genetic" : settings.windowsMethod;
     if (method === "general") return iteratedLocalSearch(p, budget, initial);
     if (method === "iterated")

@@ -23,6 +23,11 @@ describe("bench/settings-env.ts", () => {
     expect(settingsFromEnv({ HGS_WINDOWS_METHOD: "general" })).to.deep.equal({
       hgs: { windowsMethod: "general", optionalStopsMethod: "general" },
     });
+    expect(settingsFromEnv({ HGS_CAPACITY_METHOD: "iterated" })).to.deep.equal({ hgs: { capacityMethod: "iterated" } });
+    expect(settingsFromEnv({ HGS_WINDOWS_METHOD: "genetic", HGS_CAPACITY_METHOD: "genetic" })).to.deep.equal({
+      hgs: { windowsMethod: "genetic", capacityMethod: "genetic" },
+    });
+    expect(settingsFromEnv({ HGS_CAPACITY_METHOD: "general" }), "capacity problems have no general method here").to.deep.equal({});
   });
 
   it("maps the general search's switches", () => {

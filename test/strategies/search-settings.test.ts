@@ -8,6 +8,7 @@ import {
   ITERATED_SEARCH_ABOVE,
   WINDOWS_GRANULARITY,
   WINDOWS_GENETIC_SECONDS_PER_CUSTOMER,
+  CAPACITY_GENETIC_SECONDS_PER_CUSTOMER,
   WINDOWS_ITERATED_ABOVE,
   decompositionSettings,
   perVehicleSettings,
@@ -151,10 +152,23 @@ describe("search settings by family (strategies/settings.ts)", () => {
     expect(hgsSettings(customers, {}, enough - 0.01).windowsMethod).to.equal("iterated");
     expect(hgsSettings(customers, {}, null).windowsMethod, "no clock: size alone").to.equal("genetic");
     expect(hgsSettings(customers, { hgs: { windowsMethod: "genetic" } }, 1).windowsMethod, "a benchmark's override").to.equal("genetic");
-    expect(hgsSettings(customers, {}, 1).capacityMethod, "without windows the budget does not count").to.equal("genetic");
     const timed = Budget.forSeconds(2);
     expect(timed.givenSeconds).to.be.within(1.9, 2);
     expect(Budget.forSeconds(2, 1, 500).givenSeconds, "iteration cap").to.equal(null);
+  });
+
+  it("hgs: a budget short for the size sends capacity problems to the iterated search; the protocol's budgets keep the size rule", () => {
+    const customers = 200;
+    const enough = customers * CAPACITY_GENETIC_SECONDS_PER_CUSTOMER;
+    expect(hgsSettings(customers, {}, enough).capacityMethod).to.equal("genetic");
+    expect(hgsSettings(customers, {}, enough - 0.01).capacityMethod).to.equal("iterated");
+    expect(hgsSettings(customers, {}, null).capacityMethod, "no clock: size alone").to.equal("genetic");
+    expect(hgsSettings(customers, {}, 1, false).capacityMethod, "an infeasible start").to.equal("genetic");
+    expect(hgsSettings(ITERATED_SEARCH_ABOVE + 1, {}, 1, false).capacityMethod, "above the size limit").to.equal("iterated");
+    expect(hgsSettings(customers, { hgs: { capacityMethod: "genetic" } }, 1).capacityMethod, "a benchmark's override").to.equal("genetic");
+    // The protocol: 10 s up to 200 customers, 30 s above, less what compiling and formatting keep back.
+    expect(hgsSettings(200, {}, 9.8).capacityMethod, "200 customers at 10 s").to.equal("genetic");
+    expect(hgsSettings(ITERATED_SEARCH_ABOVE, {}, 29.8).capacityMethod, "300 customers at 30 s").to.equal("genetic");
   });
 
   it("general search: mixed fleets get the low threshold, identical vehicles without windows none of the parts", () => {
