@@ -7,7 +7,7 @@
  * keeps the depot and the first N customers (the classical cut of Solomon-25/50: smaller
  * instances), `--no-windows` drops the time dimension (a prize-collecting CVRP). There is no best
  * known: the table gives each run's cost and served clients, to compare runs of the same seed
- * (e.g. HGS_WINDOWS_METHOD=general for hgs's general search instead of its textbook one).
+ * (e.g. HGS_WINDOWS_METHOD=general for hgs's general search instead of its identical-vehicles one).
  *
  * `node --import tsx bench/pc-like.ts [--time S] [--seed N] [--count K] [--from I] [--customers N] [--no-windows] [--instance-seed N]`
  */

@@ -13,7 +13,7 @@
  *   horizon; then 70% of the customers get a window of 60-180 minutes that contains the time the
  *   construction serves them (the others are open all day), so the construction stays feasible;
  * - vehicles: per depot and type, the construction's count plus 15% plus one.
- * With `mixed` false and one depot, the same windows on identical vehicles: a textbook VRPTW.
+ * With `mixed` false and one depot, the same windows on identical vehicles: an identical-vehicles VRPTW.
  * `known` is the construction's cost (an upper bound on the optimum).
  */
 import { readFileSync } from "node:fs";

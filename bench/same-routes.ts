@@ -1,7 +1,7 @@
 /**
  * Same seed, same iteration budget, same routes: runs the `hgs` strategy (pinned; a case may name
  * another) with seed 1 and a fixed `max_iterations` on one instance per path of the search (genetic
- * search, windows, duration cap, textbook iterated local search with and without optional stops,
+ * search, windows, duration cap, identical-vehicles iterated local search with and without optional stops,
  * backhauls, long routes under windows (three quarters of the customers windowed, and all), general
  * iterated local search on a mixed fleet, several depots with windows, shipments, skills, soft
  * windows, several windows, breaks, and ALNS) and prints a digest of each solution's routes. The
@@ -52,14 +52,19 @@ const CASES: Case[] = [
   shared("X-n101-k25", "X/X-n101-k25.json", "genetic", 400),
   shared("X-n294-k50", "X/X-n294-k50.json", "genetic", 150),
   { ...shared("C101", "Solomon/C101.json", "genetic, windows", 300), windowsMethod: "genetic" },
-  shared("RC1_2_1", "GH200/RC1_2_1.json", "textbook iterated local search, windows", 1500),
+  shared("RC1_2_1", "GH200/RC1_2_1.json", "identical-vehicles iterated local search, windows", 1500),
   shared("CMT13", "CMT/CMT13.json", "genetic, duration cap", 300),
-  { name: "xl0-320", path: "textbook iterated local search", iterations: 4000, request: () => generateXLike(0, 2026, 320).request },
+  {
+    name: "xl0-320",
+    path: "identical-vehicles iterated local search",
+    iterations: 4000,
+    request: () => generateXLike(0, 2026, 320).request,
+  },
   shared("X110-HD", "HFVRP/X110-HD.json", "general iterated local search, limited mixed fleet", 1500),
   shared("X101-FSMFD", "HFVRP/X101-FSMFD.json", "general iterated local search, free mixed fleet", 1500),
   shared("PR11A", "MDVRPTW/PR11A.json", "general iterated local search, depots and windows", 800),
-  shared("PC-C1_10_1", "PCVRPTW/C1_10_1.json", "textbook iterated local search, optional stops", 1500),
-  shared("VRPB-548-50", "VRPB/X-n548-50-k25.json", "textbook iterated local search, backhauls", 1200),
+  shared("PC-C1_10_1", "PCVRPTW/C1_10_1.json", "identical-vehicles iterated local search, optional stops", 1500),
+  shared("VRPB-548-50", "VRPB/X-n548-50-k25.json", "identical-vehicles iterated local search, backhauls", 1200),
   shared("lrc101", "PDPTW/lrc101.json", "general iterated local search, shipments", 1200),
   shared("SD-PR02", "SDVRPTW/PR02.json", "general iterated local search, skills", 1500),
   {

@@ -3,11 +3,11 @@
  * environment here so that the solver reads none: importing this module turns
  * SOLVER_CLOCK=cpu into the CPU clock (strategies/core/clock.ts), and `benchSettings` is the
  * override (strategies/settings.ts) that a benchmark passes to every solve. The variables:
- * - HGS_WINDOWS_METHOD=genetic|iterated|general: hgs's method for textbook problems with binding
+ * - HGS_WINDOWS_METHOD=genetic|iterated|general: hgs's method for identical-vehicles problems with binding
  *   windows (general also for optional stops: the general iterated local search).
  * - HGS_OFFSPRING_SEARCH=everyCustomer|changedCustomers: which customers the genetic search's
  *   education of an offspring examines.
- * - HGS_CAPACITY_METHOD=genetic|iterated: hgs's method for textbook problems without binding windows.
+ * - HGS_CAPACITY_METHOD=genetic|iterated: hgs's method for identical-vehicles problems without binding windows.
  * - SOLVER_GENERAL_FOCUS=0: the general search without localised education, feasible current and
  *   family threshold.
  * - SOLVER_POOL_FAMILIES=skills,types,depots: set partitioning in those families too.

@@ -1,5 +1,5 @@
 /**
- * Textbook VRPTW above 1,000 customers (one depot, identical vehicles, binding hard
+ * Identical-vehicles VRPTW above 1,000 customers (one depot, identical vehicles, binding hard
  * windows): generated instances, each solved by several strategies one after the other, every
  * run in its own process (bench/solve-one.ts) so that its peak RSS is its own.
  * - `rich-*-identical`: bench/rich-xxl-instance.ts on XXL coordinates (one depot, one vehicle type,

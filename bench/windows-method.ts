@@ -1,5 +1,5 @@
 /**
- * hgs's two methods for textbook problems with binding windows, at equal CPU time, on generated
+ * hgs's two methods for identical-vehicles problems with binding windows, at equal CPU time, on generated
  * Solomon-sized VRPTWs (bench/gh-like.ts on Solomon's 100 x 100 square, classes C, R and RC,
  * types 1 and 2 but C1, 25-100% of the customers windowed): for each instance and seed, `HGS_WINDOWS_METHOD`
  * A and B (default genetic and iterated) are started together, one on core 0 and one on core 1

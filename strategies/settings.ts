@@ -3,8 +3,8 @@ import type { ProblemData } from "./search/problem-data.js";
 
 /**
  * Every search setting that differs by problem family, and why, in one place. Each method reads
- * its own section, chosen from the features of the model it builds: the textbook model from the
- * compiled problem (neighbourhoodSettings), hgs from its textbook model (hgsSettings), the general
+ * its own section, chosen from the features of the model it builds: the identical-vehicles model from the
+ * compiled problem (neighbourhoodSettings), hgs from its identical-vehicles model (hgsSettings), the general
  * iterated local search from its problem data (perVehicleSettings), the decomposition from the
  * compiled problem (decompositionSettings). The service never overrides
  * them; benchmarks may, through a SettingsOverride on the Budget, to compare settings on the
@@ -29,9 +29,9 @@ export interface SettingsOverride {
   trace?: (line: string) => void;
 }
 
-// ---- the textbook model (search/textbook-model.ts) ----
+// ---- the identical-vehicles model (search/identical-vehicles-model.ts) ----
 
-/** Granular neighbours per customer in the textbook search. */
+/** Granular neighbours per customer in the identical-vehicles search. */
 export const GRANULARITY = 20;
 /**
  * Long routes under binding windows: more neighbours, since most of a customer's nearest are then
@@ -50,7 +50,7 @@ export interface NeighbourhoodSettings {
   longWindowRoutes: boolean;
 }
 
-/** The textbook model's neighbourhood for `p`; `windows`: binding windows priced by time warp on the request's own distances. */
+/** The identical-vehicles model's neighbourhood for `p`; `windows`: binding windows priced by time warp on the request's own distances. */
 export function neighbourhoodSettings(p: CompiledProblem, windows: boolean): NeighbourhoodSettings {
   const long = windows && longWindowRoutes(p);
   return { granularity: long ? WINDOWS_GRANULARITY : GRANULARITY, longWindowRoutes: long };
@@ -69,19 +69,19 @@ function longWindowRoutes(p: CompiledProblem): boolean {
   return n / fewest >= LONG_ROUTE;
 }
 
-// ---- hgs: which method searches a textbook problem ----
+// ---- hgs: which method searches an identical-vehicles problem ----
 
-/** The hgs methods that can search a textbook problem with binding windows. */
+/** The hgs methods that can search an identical-vehicles problem with binding windows. */
 export type WindowsMethod = "genetic" | "iterated" | "general";
 
 /**
- * Above this many customers, textbook problems without binding windows go to the iterated local
+ * Above this many customers, identical-vehicles problems without binding windows go to the iterated local
  * search: a generation of the genetic search costs too much there to evolve a population in time.
  */
 export const ITERATED_SEARCH_ABOVE = 300;
 
 /**
- * Above this many customers (core/budget.ts's tiny problems, tinyProblemPatience), textbook problems
+ * Above this many customers (core/budget.ts's tiny problems, tinyProblemPatience), identical-vehicles problems
  * with binding windows go to the iterated local search with time-warp pricing: at equal CPU time
  * it was level with the genetic search or ahead on generated Solomon-sized instances and on
  * Solomon's, with four to six times its iterations. The genetic search stays for tiny problems,
@@ -90,7 +90,7 @@ export const ITERATED_SEARCH_ABOVE = 300;
 export const WINDOWS_ITERATED_ABOVE = 12;
 
 /**
- * Below this many seconds per customer, textbook problems with binding windows go to the iterated
+ * Below this many seconds per customer, identical-vehicles problems with binding windows go to the iterated
  * local search at every size: the genetic search spends such a budget educating its first
  * population (4 x 25 local searches from random tours) and hardly evolves it, while the iterated
  * search improves one plan from its first second.
@@ -98,7 +98,7 @@ export const WINDOWS_ITERATED_ABOVE = 12;
 export const WINDOWS_GENETIC_SECONDS_PER_CUSTOMER = 0.04;
 
 /**
- * Below this many seconds per customer, textbook problems without binding windows go to the
+ * Below this many seconds per customer, identical-vehicles problems without binding windows go to the
  * iterated local search too: from about 100 customers the genetic search's first population (4 x
  * 25 educations of random tours, each dearer the larger the problem) takes most of a 1-3 s
  * budget, while the iterated search descends from the savings at once. Under 0.049, so that the
@@ -110,12 +110,18 @@ export const WINDOWS_GENETIC_SECONDS_PER_CUSTOMER = 0.04;
 export const CAPACITY_GENETIC_SECONDS_PER_CUSTOMER = 0.03;
 
 export interface HgsSettings {
-  /** Textbook problems without binding windows: by size (ITERATED_SEARCH_ABOVE) and budget (CAPACITY_GENETIC_SECONDS_PER_CUSTOMER). */
+  /**
+   * Identical-vehicles problems without binding windows: by size (ITERATED_SEARCH_ABOVE) and budget
+   * (CAPACITY_GENETIC_SECONDS_PER_CUSTOMER).
+   */
   capacityMethod: "genetic" | "iterated";
-  /** Textbook problems with binding windows: by size (WINDOWS_ITERATED_ABOVE) and budget (WINDOWS_GENETIC_SECONDS_PER_CUSTOMER). */
+  /**
+   * Identical-vehicles problems with binding windows: by size (WINDOWS_ITERATED_ABOVE) and budget
+   * (WINDOWS_GENETIC_SECONDS_PER_CUSTOMER).
+   */
   windowsMethod: WindowsMethod;
   /**
-   * Textbook problems with optional stops: the textbook iterated local search, the only textbook
+   * Identical-vehicles problems with optional stops: the identical-vehicles iterated local search, the only identical-vehicles
    * method whose moves and recreate leave customers out; "general" is the general search.
    */
   optionalStopsMethod: "iterated" | "general";
@@ -130,7 +136,7 @@ export interface HgsSettings {
 export type OffspringSearch = "everyCustomer" | "changedCustomers";
 
 /**
- * hgs's methods for a textbook problem of `customers` customers; `seconds`: the whole solve's time
+ * hgs's methods for an identical-vehicles problem of `customers` customers; `seconds`: the whole solve's time
  * budget, or null (an iteration cap, or a sub-search inside a larger one), where size alone decides;
  * `startFeasible`: whether the construction's plan is feasible (CAPACITY_GENETIC_SECONDS_PER_CUSTOMER).
  */
@@ -151,7 +157,7 @@ export function hgsSettings(
   };
 }
 
-// ---- the identical-vehicles iterated local search's recreate (ils/textbook-ruin.ts) ----
+// ---- the identical-vehicles iterated local search's recreate (ils/identical-vehicles-ruin.ts) ----
 
 /**
  * Where recreate puts each removed customer. "anywhere": its cheapest place among every position
@@ -187,7 +193,7 @@ function ruinStrength(m: ProblemData): RuinStrengthSettings | null {
 }
 
 /**
- * The identical-vehicles ruin (ils/textbook-ruin.ts). "strings": SISR's strings from the routes
+ * The identical-vehicles ruin (ils/identical-vehicles-ruin.ts). "strings": SISR's strings from the routes
  * near a random customer, which often empty a route and so bring the route count down.
  * "neighbourhood": PyVRP's perturbation, 1 to 25 of a random customer's granular neighbourhood
  * taken out route by route, each alone, which seldom empties a route.
@@ -337,7 +343,7 @@ export function poolFamily(m: ProblemData): PoolFamily | null {
 
 /**
  * How the local search prices a candidate (search/pricing/): "identicalVehicles", one vehicle
- * type from one depot (the textbook model, read as slot 0), from route totals with an absolute
+ * type from one depot (the identical-vehicles model, read as slot 0), from route totals with an absolute
  * tolerance; "perVehicle", any fleet, bounded from totals then exact on each vehicle, relative tolerance.
  */
 export type MovePricingKind = "identicalVehicles" | "perVehicle";
@@ -364,7 +370,10 @@ export interface LocalSearchSettings {
   vehicleChange: boolean;
   /** Shipments move whole (moves/pair-*.ts): a stop never moves alone to another route. */
   shipmentMoves: boolean;
-  /** Backhauls on the route model (the textbook model prices them by arcs): moves/linehaul-two-opt-star.ts, backhaul-pairing.ts. */
+  /**
+   * Backhauls on the route model (the identical-vehicles model prices them by arcs):
+   * moves/linehaul-two-opt-star.ts, backhaul-pairing.ts.
+   */
   backhaulMoves: boolean;
   /** Reload stops (search/trip-copies.ts) move within their vehicle's route and enter it when unserved (moves/reload-insert.ts). */
   reloadMoves: boolean;
@@ -394,7 +403,7 @@ export type IdenticalVehiclesLocalised = "promisingCustomers" | "changedNeighbou
 
 /**
  * The local search for `m` priced as `pricing` says: on identical vehicles (hgs's genetic and
- * iterated searches) the textbook method's loop, on any fleet (the general iterated search)
+ * iterated searches) the identical-vehicles method's loop, on any fleet (the general iterated search)
  * PyVRP's with the moves of its rules. SWAP* there without time windows or rules, and with
  * skills (skillsWithExactTimes), never with shipments or locks: under windows alone its
  * distance-chosen places mostly fail the exact time check and its tables cost time the other
@@ -449,7 +458,7 @@ function skillsWithExactTimes(m: ProblemData): boolean {
 // ---- the decomposition of large problems (strategies/large) ----
 
 /**
- * Textbook problems: hgs searches their sub-problems with its fast textbook iterated local search,
+ * Identical-vehicles problems: hgs searches their sub-problems with its fast identical-vehicles iterated local search,
  * whose iterations cost milliseconds, so large groups with generous time win.
  */
 export const SUB_PROBLEM_CUSTOMERS = 500;
@@ -480,7 +489,7 @@ export interface DecompositionSettings {
   squeeze: boolean;
   /**
    * Whether groups grow on time-aware neighbour links (decomposition/window-near.ts) instead of
-   * spatial ones; off by default, since it was not better, and only ever on for textbook problems
+   * spatial ones; off by default, since it was not better, and only ever on for identical-vehicles problems
    * with binding hard windows and no load rules.
    */
   windowGroups: boolean;
@@ -489,24 +498,28 @@ export interface DecompositionSettings {
 }
 
 /**
- * The decomposition's settings for `p`, by the method hgs uses on its sub-problems: `textbook`
- * when the textbook model fits it (search/textbook-model.ts identicalVehiclesMismatch is null).
+ * The decomposition's settings for `p`, by the method hgs uses on its sub-problems: `identical-vehicles`
+ * when the identical-vehicles model fits it (search/identical-vehicles-model.ts identicalVehiclesMismatch is null).
  */
-export function decompositionSettings(p: CompiledProblem, textbook: boolean, override: SettingsOverride = {}): DecompositionSettings {
+export function decompositionSettings(
+  p: CompiledProblem,
+  identicalVehicles: boolean,
+  override: SettingsOverride = {},
+): DecompositionSettings {
   const { windowGroups, ...chosen } = override.decomposition ?? {};
   return {
-    customers: textbook ? SUB_PROBLEM_CUSTOMERS : GENERAL_SUB_PROBLEM_CUSTOMERS,
-    seconds: textbook ? SUB_SECONDS : GENERAL_SUB_SECONDS,
+    customers: identicalVehicles ? SUB_PROBLEM_CUSTOMERS : GENERAL_SUB_PROBLEM_CUSTOMERS,
+    seconds: identicalVehicles ? SUB_SECONDS : GENERAL_SUB_SECONDS,
     rotation: true,
-    firstRoundShare: textbook ? 0 : 1,
+    firstRoundShare: identicalVehicles ? 0 : 1,
     squeeze: true,
     startShare: START_SHARE,
     ...chosen,
-    windowGroups: windowGroups === true && textbook && windowGroupsFit(p),
+    windowGroups: windowGroups === true && identicalVehicles && windowGroupsFit(p),
   };
 }
 
-/** Binding hard windows and no load rules (on a textbook problem: one depot, identical vehicles). */
+/** Binding hard windows and no load rules (on an identical-vehicles problem: one depot, identical vehicles). */
 function windowGroupsFit(p: CompiledProblem): boolean {
   if (!p.time || p.loads) return false;
   return windowsBindAgainst(p, p.startNode[0]!);

@@ -2,13 +2,13 @@ import { tinyProblemPatience, type Budget } from "../core/budget.js";
 import type { CompiledProblem, Solution } from "../core/problem.js";
 import type { Rng } from "../core/rng.js";
 import { clarkeWrightSolution } from "../clarke-wright/index.js";
-import { initialPenalties, type Penalties } from "../search/textbook-model.js";
+import { initialPenalties, type Penalties } from "../search/identical-vehicles-model.js";
 import { PenaltyManager } from "../search/penalty-manager.js";
 import type { ProblemData } from "../search/problem-data.js";
 import type { ChangedCustomers } from "../search/changed-customers.js";
 import type { OffspringSearch } from "../settings.js";
 import { LocalSearch } from "../search/local-search.js";
-import { completeRoutes as complete, toSolution } from "../search/textbook/solutions.js";
+import { completeRoutes as complete, toSolution } from "../search/identical-vehicles/solutions.js";
 import { orderedCrossover } from "./crossover.js";
 import { Individual } from "./individual.js";
 import { Population, POPULATION } from "./population.js";
@@ -127,7 +127,7 @@ class Search {
 }
 
 /**
- * Hybrid genetic search with adaptive diversity control (Vidal 2022) on the textbook model (one
+ * Hybrid genetic search with adaptive diversity control (Vidal 2022) on the identical-vehicles model (one
  * depot, identical vehicles, hard windows if any): ordered crossover on giant tours, optimal
  * split, granular local search on penalised load, duration and time warp, and a population
  * ranked by cost and diversity. `start` (e.g. savings, or a caller's routes) is educated first.

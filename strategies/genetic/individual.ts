@@ -1,5 +1,5 @@
 import { CostEvaluator } from "../search/cost-evaluator.js";
-import { routeSegment, type Penalties } from "../search/textbook-model.js";
+import { routeSegment, type Penalties } from "../search/identical-vehicles-model.js";
 import type { ProblemData } from "../search/problem-data.js";
 import { TimeSegment } from "../search/time-segment.js";
 

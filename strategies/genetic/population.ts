@@ -1,6 +1,6 @@
 import type { Rng } from "../core/rng.js";
 import { Individual } from "./individual.js";
-import { Penalties } from "../search/textbook-model.js";
+import { Penalties } from "../search/identical-vehicles-model.js";
 import type { ProblemData } from "../search/problem-data.js";
 
 /** Population sizes of HGS-CVRP (Vidal 2022): survivors, generation size, elites, close neighbours. */

@@ -1,5 +1,5 @@
 import { CostEvaluator } from "../search/cost-evaluator.js";
-import { Penalties } from "../search/textbook-model.js";
+import { Penalties } from "../search/identical-vehicles-model.js";
 import type { ProblemData } from "../search/problem-data.js";
 import { TimeSegment } from "../search/time-segment.js";
 

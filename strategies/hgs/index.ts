@@ -9,17 +9,17 @@ import { geneticSearch } from "../genetic/genetic-search.js";
 import { iteratedLocalSearch } from "../ils/iterated-local-search.js";
 import { startingPrices } from "../ils/identical-vehicles-ils.js";
 import { optionalStart } from "../ils/optional-start.js";
-import { buildModel, initialPenalties } from "../search/textbook-model.js";
+import { buildModel, initialPenalties } from "../search/identical-vehicles-model.js";
 import type { ProblemData } from "../search/problem-data.js";
 import { buildBackhaulModel } from "../search/backhaul-model.js";
-import { completeRoutes as complete } from "../search/textbook/solutions.js";
+import { completeRoutes as complete } from "../search/identical-vehicles/solutions.js";
 import { hgsSettings } from "../settings.js";
 import { buildsOwnMatrix, withDenseMatrix } from "./whole-matrix.js";
 import { tripSearch, tripsRefusal } from "./trips.js";
 
 /**
  * The strong search, for every problem: this plugin only chooses the method. One depot,
- * identical vehicles and hard windows (the textbook case): the hybrid genetic search
+ * identical vehicles and hard windows (the identical-vehicles case): the hybrid genetic search
  * (genetic/genetic-search.ts); windows that cannot bind before the depot closes are a duration
  * cap, binding hard windows are priced by time warp (Vidal et al. 2013, search/time-segment.ts).
  * Above ITERATED_SEARCH_ABOVE customers without binding windows, and above
@@ -33,7 +33,7 @@ import { tripSearch, tripsRefusal } from "./trips.js";
  * different start and end nodes, speeds, soft windows, and the load rules of constraints.md:
  * pickups, backhauls, shipments, extra dimensions; skills, shifts and route limits): giant-tour split no longer fits, so the
  * iterated local search around the general granular local search (ils/per-vehicle-ils.ts) that
- * prices every route on its own vehicle; except backhauls on a textbook fleet, which PyVRP's
+ * prices every route on its own vehicle; except backhauls on an identical-vehicles fleet, which PyVRP's
  * transformation (search/backhaul-model.ts) hands to the identical-vehicles model.
  */
 /** The travel features its search honours (core/travel.ts); it declines the others. */
@@ -67,7 +67,7 @@ export const hgs: Strategy = {
     return { ok: true };
   },
   solve(given: CompiledProblem, budget: Budget, initial?: Solution): Solution {
-    // Textbook windows above 3,000 nodes given by coordinates: the matrix, built here (whole-matrix.ts).
+    // Identical-vehicles windows above 3,000 nodes given by coordinates: the matrix, built here (whole-matrix.ts).
     const p = buildsOwnMatrix(given) ? withDenseMatrix(given) : given;
     // Reload stops and release times: the general search on the problem with reload copies.
     if (p.trips) return tripSearch(p, budget, initial);
@@ -85,7 +85,7 @@ export const hgs: Strategy = {
     if (p.balance) return iteratedLocalSearch(p, budget, initial);
     const outcome = buildModel(p);
     if (!outcome.ok) {
-      // Backhauls on a textbook fleet: the textbook iterated search on PyVRP's transformation
+      // Backhauls on an identical-vehicles fleet: the identical-vehicles iterated search on PyVRP's transformation
       // (search/backhaul-model.ts), at any size.
       const backhauls = buildBackhaulModel(p);
       if (backhauls.ok)
@@ -101,7 +101,7 @@ export const hgs: Strategy = {
     // A caller's starting plan marks a sub-search (a decomposition's group, a re-plan): its method
     // follows the size alone, as measured there.
     const seconds = initial ? null : budget.givenSeconds;
-    // Optional stops (ProblemData.skipPrice): of the textbook methods only the iterated local search
+    // Optional stops (ProblemData.skipPrice): of the identical-vehicles methods only the iterated local search
     // (its moves and recreate) leaves customers out, and it is ahead of the general search there
     // (BENCHMARKS.md, PCVRPTW); a benchmark's override may still force it.
     if (m.skipPrice) {

@@ -1,10 +1,10 @@
 import { euclidean, hasDenseMatrix, windowsBindAgainst, type CompiledProblem } from "../core/problem.js";
-import { identicalVehiclesMismatch } from "../search/textbook-model.js";
+import { identicalVehiclesMismatch } from "../search/identical-vehicles-model.js";
 
 /**
  * Most nodes for which hgs builds the full distance matrix itself when the request gave only
  * coordinates (compile-request.ts builds it up to DENSE_MATRIX_MAX_NODES, 3,000): 5,001 nodes
- * are 200 MB as Float64. Only for textbook problems with binding windows (the textbook iterated
+ * are 200 MB as Float64. Only for identical-vehicles problems with binding windows (the identical-vehicles iterated
  * local search on the whole problem beats the alternatives there, BENCHMARKS.md); above
  * this size, and for every other problem without the matrix, the decomposition (strategies/large)
  * keeps memory bounded.

@@ -10,7 +10,7 @@ import type { Candidate, IlsParts } from "./ils-parts.js";
 import { AdaptivePrices } from "./price-adaptation.js";
 import { PenaltyManager, type PriceKind } from "../search/penalty-manager.js";
 import { StagnationRestart } from "./restarts.js";
-import { TextbookRuin } from "./textbook-ruin.js";
+import { IdenticalVehiclesRuin } from "./identical-vehicles-ruin.js";
 
 /**
  * Late acceptance (Burke and Bykov 2017): a candidate is accepted when it beats the current
@@ -52,10 +52,10 @@ const WINDOWS_PENALTY_SEGMENT = 25;
 const BACKHAUL_START_PRICE_FACTOR = 100;
 
 /**
- * The iterated local search's parts for textbook problems (one depot, identical vehicles, capacity
- * and an additive duration cap, or binding hard windows priced by time warp), with the textbook
+ * The iterated local search's parts for identical-vehicles problems (one depot, identical vehicles, capacity
+ * and an additive duration cap, or binding hard windows priced by time warp), with the identical-vehicles
  * local search's O(1) move pricing: the perturbation ruins a few strings of nearby customers and
- * recreates them greedily (textbook-ruin.ts; under windows each position priced with its exact time
+ * recreates them greedily (identical-vehicles-ruin.ts; under windows each position priced with its exact time
  * warp, window-insertion.ts), the education re-runs the granular local search only around the
  * routes that changed, acceptance is late acceptance on a penalised cost whose prices adapt so that
  * about half the outcomes respect each constraint, and the current solution lives in the local
@@ -72,7 +72,7 @@ export function startIdenticalVehicles(
   const stop = () => budget.exhausted();
   const ls = LocalSearch.identicalVehicles(m, budget.overrides);
   const perturbation = perturbationSettings(m, budget.overrides);
-  const ruin = new TextbookRuin(ls, perturbation);
+  const ruin = new IdenticalVehiclesRuin(ls, perturbation);
   const current = new InPlaceCurrent(p, ls, rng, stop);
   const backhauls = m.richLoads;
   let pen = startingPrices(m, penalties);
@@ -97,7 +97,7 @@ export function startIdenticalVehicles(
   if (!constraints.all()) education.repair();
   current.takeHeld();
   if (constraints.all()) best.record(current.cost());
-  // Pickups on board (the backhaul model, the only textbook one with load segments): as windows.
+  // Pickups on board (the backhaul model, the only identical-vehicles one with load segments): as windows.
   const history = perturbation.history ?? (m.windows || backhauls ? WINDOWS_HISTORY : HISTORY);
   return {
     current,

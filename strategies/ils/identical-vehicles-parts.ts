@@ -3,7 +3,7 @@ import { evaluateSolution } from "../core/evaluator.js";
 import type { CompiledProblem, Solution } from "../core/problem.js";
 import type { Rng } from "../core/rng.js";
 import type { LocalSearch } from "../search/local-search.js";
-import { toSolution } from "../search/textbook/solutions.js";
+import { toSolution } from "../search/identical-vehicles/solutions.js";
 import { attemptsRepair, type BestSolution, type Candidate, type CurrentSolution, type Education } from "./ils-parts.js";
 import type { PenaltyManager } from "../search/penalty-manager.js";
 import { RouteUndo } from "./route-undo.js";

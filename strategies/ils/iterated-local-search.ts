@@ -7,7 +7,7 @@ import type { Candidate, IlsParts } from "./ils-parts.js";
 import { startIdenticalVehicles } from "./identical-vehicles-ils.js";
 import { startPerVehicle } from "./per-vehicle-ils.js";
 
-/** A start on the identical-vehicles model (search/textbook-model.ts, backhaul-model.ts): its data, routes and prices. */
+/** A start on the identical-vehicles model (search/identical-vehicles-model.ts, backhaul-model.ts): its data, routes and prices. */
 export interface IdenticalVehiclesStart {
   model: ProblemData;
   routes: readonly (readonly number[])[];

@@ -2,13 +2,13 @@ import { clarkeWrightSolution } from "../clarke-wright/index.js";
 import type { CompiledProblem } from "../core/problem.js";
 import type { Rng } from "../core/rng.js";
 import { LocalSearch } from "../search/local-search.js";
-import { Penalties } from "../search/textbook-model.js";
+import { Penalties } from "../search/identical-vehicles-model.js";
 import type { ProblemData } from "../search/problem-data.js";
-import { completeRoutes } from "../search/textbook/solutions.js";
-import { TextbookRuin } from "./textbook-ruin.js";
+import { completeRoutes } from "../search/identical-vehicles/solutions.js";
+import { IdenticalVehiclesRuin } from "./identical-vehicles-ruin.js";
 
 /**
- * Start of the textbook iterated local search when customers are optional (ProblemData.skipPrice):
+ * Start of the identical-vehicles iterated local search when customers are optional (ProblemData.skipPrice):
  * the cheaper, on the search's own penalised total with skip prices, of two constructions that
  * suit the two ends of prize-collecting instances. Growing from no route (recreate serves each
  * customer where that costs less than its skip price) suits prizes that pay for few customers:
@@ -21,7 +21,7 @@ export function optionalStart(p: CompiledProblem, m: ProblemData, pen: Penalties
   const ls = LocalSearch.identicalVehicles(m);
   ls.penalties = pen;
   ls.loadRoutes([]);
-  new TextbookRuin(ls).reinsert(rng, Array.from(m.customers));
+  new IdenticalVehiclesRuin(ls).reinsert(rng, Array.from(m.customers));
   const grown = ls.routes();
   const grownCost = ls.totalCost();
   ls.loadRoutes(completeRoutes(m, clarkeWrightSolution(p).routes));

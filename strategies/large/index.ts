@@ -18,7 +18,7 @@ import { RouteRotation } from "../decomposition/rotation.js";
 import { decompositionRefusal, extractSubProblem, liftRoutes, MatrixPool } from "../decomposition/subproblem.js";
 import { firstRoundShare } from "./settings.js";
 import { decompositionSettings } from "../settings.js";
-import { identicalVehiclesMismatch } from "../search/textbook-model.js";
+import { identicalVehiclesMismatch } from "../search/identical-vehicles-model.js";
 import { bestLargeStart } from "./start.js";
 import { FleetSqueeze, fleetFloor } from "./squeeze.js";
 import { solverNow } from "../core/clock.js";

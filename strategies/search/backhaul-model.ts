@@ -1,15 +1,15 @@
 import { nearestNeighbours } from "../core/neighbours.js";
 import type { CompiledProblem } from "../core/problem.js";
 import { sameKindFirst } from "./problem-data.js";
-import { assembleModel, identicalVehiclesMismatch, type ModelOutcome } from "./textbook-model.js";
+import { assembleModel, identicalVehiclesMismatch, type ModelOutcome } from "./identical-vehicles-model.js";
 
 /**
- * Backhauls (constraints.md: node_pickups with pickups_after_deliveries) as the textbook model
+ * Backhauls (constraints.md: node_pickups with pickups_after_deliveries) as the identical-vehicles model
  * sees them, PyVRP's transformation: with every delivery before every pickup, a route carries its
  * deliveries' total out of the depot and its pickups' total back, so its peak on board is the
  * larger of the two totals (two additive load dimensions, priced exactly by the route model's
  * load segments, route-loads.ts), and the order rule is one forbidden kind of arc, pickup node ->
- * delivery node, priced at ORDER_ARC_FACTOR longest edges per such arc. The textbook local search
+ * delivery node, priced at ORDER_ARC_FACTOR longest edges per such arc. The identical-vehicles local search
  * and its iterated search (ils/identical-vehicles-ils.ts, O(1) move pricing on a lower bound of the load,
  * exact load in `confirm`) then search these problems as they search a CVRP; a solution that still
  * holds such an arc is refused by the evaluator and never reported.

@@ -3,7 +3,7 @@ import type { Penalties } from "./penalties.js";
 
 /**
  * THE price of a route in the search, for every method: it holds the current penalty prices
- * (the penalty manager and the textbook schedules write them here) and prices a route on vehicle
+ * (the penalty manager and the identical-vehicles schedules write them here) and prices a route on vehicle
  * v from its totals, its time segment and its rule excesses. Every search half, split and the
  * solution forms price through it, so a move's predicted cost and the stored route cost are the
  * same arithmetic in the same order, to the last bit.

@@ -49,7 +49,7 @@ export class LocalSearch<P extends MovePricing = MovePricing> implements SwapSta
   private focusSince = -1;
 
   /**
-   * The search on a model of identical vehicles from one depot (textbook-model.ts), with a route
+   * The search on a model of identical vehicles from one depot (identical-vehicles-model.ts), with a route
    * store of its own; `override`: a benchmark's (strategies/settings.ts).
    */
   static identicalVehicles(m: ProblemData, override: SettingsOverride = {}): LocalSearch<IdenticalVehiclesPricing> {

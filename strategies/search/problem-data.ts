@@ -21,7 +21,7 @@ export interface HardWindows {
  * slot with its own capacity, fixed and unit cost, speed and start and end node; vehicles that
  * agree on all of these form a type. Nothing is assumed identical, so mixed fleets, several
  * depots, asymmetric matrices, speeds, windows (hard or soft) and working hours all fit. The
- * textbook methods build it through a TextbookView and read a single-type fleet as slot 0.
+ * identical-vehicles methods build it through an IdenticalVehiclesView and read a single-type fleet as slot 0.
  */
 export interface ProblemData {
   p: CompiledProblem;
@@ -48,7 +48,7 @@ export interface ProblemData {
   maxDurationOf: Float64Array | null;
   /** Optional stops, skills, route limits (null when the problem has no rules). */
   rules: FleetRules | null;
-  /** Hard windows priced by time warp (null without windows, or when they are soft or cannot bind in a textbook view). */
+  /** Hard windows priced by time warp (null without windows, or when they are soft or cannot bind in an identical-vehicles view). */
   windows: HardWindows | null;
   /**
    * Per node the price of leaving it out (optional stops, or required ones under
@@ -76,9 +76,12 @@ export interface ProblemData {
   richLoads: boolean;
   /** Backhaul order and shipment pairing to keep on every route (null when neither applies). */
   order: LoadOrder | null;
-  /** Stops locked at the head of routes (route-locks.ts); null when none is, and in a textbook view. */
+  /** Stops locked at the head of routes (route-locks.ts); null when none is, and in an identical-vehicles view. */
   locks: LockedStops | null;
-  /** The price of serving a stop of the given plan on another vehicle (route-reassignment.ts); null without it, and in a textbook view. */
+  /**
+   * The price of serving a stop of the given plan on another vehicle (route-reassignment.ts); null
+   * without it, and in an identical-vehicles view.
+   */
   reassignment: Reassignment | null;
   fixedCost: Float64Array;
   unitCost: Float64Array;
@@ -93,7 +96,10 @@ export interface ProblemData {
   maxDemand: number;
   meanUnitCost: number;
   meanSpeed: number;
-  /** Long routes under binding windows (textbook model: strategies/settings.ts neighbourhoodSettings), whose local search differs. */
+  /**
+   * Long routes under binding windows (identical-vehicles model: strategies/settings.ts
+   * neighbourhoodSettings), whose local search differs.
+   */
   longWindowRoutes: boolean;
   /**
    * Per route slot its travel minutes (n x n, row-major) when it drives on a duration matrix (the
@@ -162,11 +168,11 @@ function loadModel(p: CompiledProblem): { loads: LoadDimension[]; order: LoadOrd
 }
 
 /**
- * How the textbook search (textbook-model.ts) sees the same problem: fewer route slots (never
+ * How the identical-vehicles search (identical-vehicles-model.ts) sees the same problem: fewer route slots (never
  * more than customers), its own neighbour lists, and windows that cannot bind turned into an
  * additive duration cap (`windows` false, `durationLimit` finite).
  */
-export interface TextbookView {
+export interface IdenticalVehiclesView {
   routes: number;
   neighbours: Int32Array[];
   windows: boolean;
@@ -184,7 +190,7 @@ function extraCapacityKey(p: CompiledProblem, v: number): string {
   return dims > 0 ? `|${Array.from(p.loads!.extraCapacity.subarray(v * dims, (v + 1) * dims)).join(",")}` : "";
 }
 
-export function buildProblemData(p: CompiledProblem, view?: TextbookView): ProblemData {
+export function buildProblemData(p: CompiledProblem, view?: IdenticalVehiclesView): ProblemData {
   const t = p.time;
   const routes = view ? view.routes : p.vehicleCount;
   const speed = new Float64Array(routes).fill(1);
@@ -196,7 +202,7 @@ export function buildProblemData(p: CompiledProblem, view?: TextbookView): Probl
   const slots: number[][] = [];
   let maxDistance = 0;
   for (let i = 0; i < p.dist.length; i++) maxDistance = Math.max(maxDistance, p.dist[i]!);
-  // The textbook view never has rules (textbook-model.ts refuses problems with them).
+  // The identical-vehicles view never has rules (identical-vehicles-model.ts refuses problems with them).
   const rules = view ? null : buildFleetRules(p, maxDistance);
   for (let v = 0; v < routes; v++) {
     const key =

@@ -9,7 +9,7 @@ import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { hgs } from "../../strategies/hgs/index.js";
 import { LocalSearch } from "../../strategies/search/local-search.js";
-import { buildModel, type Penalties } from "../../strategies/search/textbook-model.js";
+import { buildModel, type Penalties } from "../../strategies/search/identical-vehicles-model.js";
 import type { ProblemData } from "../../strategies/search/problem-data.js";
 import { split } from "../../strategies/genetic/split.js";
 import { referenceCost } from "./reference-evaluator.js";
@@ -389,7 +389,7 @@ describe("hybrid genetic search (hgs)", function () {
     ];
     for (const req of variants) {
       const p = compileRequest(req).problem;
-      expect(buildModel(p).ok, "not the textbook model").to.equal(false);
+      expect(buildModel(p).ok, "not the identical-vehicles model").to.equal(false);
       expect(hgs.supports(p).ok).to.equal(true);
       const solution = hgs.solve(p, new Budget(performance.now() + 5000, 1, 300));
       expect(evaluateSolution(p, solution).missing).to.deep.equal([]);

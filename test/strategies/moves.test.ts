@@ -11,7 +11,7 @@ import { PerVehiclePricing } from "../../strategies/search/pricing/per-vehicle.j
 import type { IdenticalVehiclesPricing } from "../../strategies/search/pricing/identical-vehicles.js";
 import { LoadSegment } from "../../strategies/search/load-segment.js";
 import { SwapStar } from "../../strategies/search/moves/swap-star.js";
-import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
+import { IdenticalVehiclesRuin } from "../../strategies/ils/identical-vehicles-ruin.js";
 import { Relocate } from "../../strategies/search/operators/relocate.js";
 import { RelocateWithin } from "../../strategies/search/operators/relocate-within.js";
 import { Swap } from "../../strategies/search/operators/swap.js";
@@ -20,7 +20,7 @@ import { TwoOpt } from "../../strategies/search/operators/two-opt.js";
 import { TwoOptStar } from "../../strategies/search/operators/two-opt-star.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { Routes } from "../../strategies/search/routes.js";
-import { buildModel } from "../../strategies/search/textbook-model.js";
+import { buildModel } from "../../strategies/search/identical-vehicles-model.js";
 import { fleetArb, fleetInstance, scratchRouteCost } from "./fleet-problems.js";
 import { applyPair, applyWithin } from "./operator-calls.js";
 
@@ -92,7 +92,7 @@ function exercise(
 interface MoveCase {
   name: string;
   general: (ls: PerVehiclePricing) => { inter: Inter | null; intra: Intra | null };
-  textbook: (ls: IdenticalVehiclesPricing) => { inter: Inter | null; intra: Intra | null };
+  identicalVehicles: (ls: IdenticalVehiclesPricing) => { inter: Inter | null; intra: Intra | null };
 }
 
 const relocate = (op: Relocate) => ({ inter: (ru: number, i: number, rv: number, j: number) => applyPair(op, ru, i, rv, j), intra: null });
@@ -109,32 +109,32 @@ const MOVES: MoveCase[] = [
   {
     name: "relocate between routes",
     general: (ls) => relocate(new Relocate(ls)),
-    textbook: (ls) => relocate(new Relocate(ls)),
+    identicalVehicles: (ls) => relocate(new Relocate(ls)),
   },
   {
     name: "relocate within a route",
     general: (ls) => relocateWithin(new RelocateWithin(ls)),
-    textbook: (ls) => relocateWithin(new RelocateWithin(ls)),
+    identicalVehicles: (ls) => relocateWithin(new RelocateWithin(ls)),
   },
   {
     name: "swap between routes",
     general: (ls) => swap(new Swap(ls)),
-    textbook: (ls) => swap(new Swap(ls)),
+    identicalVehicles: (ls) => swap(new Swap(ls)),
   },
   {
     name: "swap within a route",
     general: (ls) => swapWithin(new SwapWithin(ls)),
-    textbook: (ls) => swapWithin(new SwapWithin(ls)),
+    identicalVehicles: (ls) => swapWithin(new SwapWithin(ls)),
   },
   {
     name: "2-opt*",
     general: (ls) => twoOptStar(new TwoOptStar(ls)),
-    textbook: (ls) => twoOptStar(new TwoOptStar(ls)),
+    identicalVehicles: (ls) => twoOptStar(new TwoOptStar(ls)),
   },
   {
     name: "2-opt",
     general: (ls) => twoOpt(new TwoOpt(ls)),
-    textbook: (ls) => twoOpt(new TwoOpt(ls)),
+    identicalVehicles: (ls) => twoOpt(new TwoOpt(ls)),
   },
 ];
 
@@ -156,19 +156,21 @@ describe("moves (strategies/search/moves), each priced on the route model agains
       expect(commits, "some candidates improved and were applied").to.be.greaterThan(0);
     });
 
-    it(`${move.name}: textbook search (one depot, identical vehicles, binding windows or none)`, () => {
+    it(`${move.name}: identical-vehicles search (one depot, identical vehicles, binding windows or none)`, () => {
       let commits = 0;
       let runs = 0;
-      const textbookArb = fc.oneof(fleetArb("none", 9), fleetArb("hard", 9)).map((o) => ({ ...o, types: 1, depots: 1, mixedEnds: false }));
+      const identicalVehiclesArb = fc
+        .oneof(fleetArb("none", 9), fleetArb("hard", 9))
+        .map((o) => ({ ...o, types: 1, depots: 1, mixedEnds: false }));
       fc.assert(
-        fc.property(textbookArb, penaltyArb, (o, pen) => {
+        fc.property(identicalVehiclesArb, penaltyArb, (o, pen) => {
           const { problem: p } = compileRequest(fleetInstance(o));
           const outcome = buildModel(p);
           // Windows that cannot bind become an additive duration cap: hgs.test.ts checks that case.
           if (!outcome.ok || (p.time !== null && outcome.model.windows === null)) return;
           runs++;
           const ls = LocalSearch.identicalVehicles(outcome.model);
-          const { inter, intra } = move.textbook(ls.pricing);
+          const { inter, intra } = move.identicalVehicles(ls.pricing);
           commits += exercise(p, ls.rs, pen, o.seed, (f) => (ls.onCommit = f), inter, intra);
         }),
         { numRuns: 40 },
@@ -205,11 +207,13 @@ describe("SWAP* (strategies/search/moves/swap-star.ts), one implementation for b
     expect(commits).to.be.greaterThan(0);
   });
 
-  it("textbook search (one depot, identical vehicles, binding windows or none): the same", () => {
+  it("identical-vehicles search (one depot, identical vehicles, binding windows or none): the same", () => {
     let commits = 0;
-    const textbookArb = fc.oneof(fleetArb("none", 12), fleetArb("hard", 12)).map((o) => ({ ...o, types: 1, depots: 1, mixedEnds: false }));
+    const identicalVehiclesArb = fc
+      .oneof(fleetArb("none", 12), fleetArb("hard", 12))
+      .map((o) => ({ ...o, types: 1, depots: 1, mixedEnds: false }));
     fc.assert(
-      fc.property(textbookArb, penaltyArb, (o, pen) => {
+      fc.property(identicalVehiclesArb, penaltyArb, (o, pen) => {
         const { problem: p } = compileRequest(fleetInstance(o));
         const outcome = buildModel(p);
         if (!outcome.ok || (p.time !== null && outcome.model.windows === null)) return;
@@ -255,7 +259,7 @@ describe("long routes under binding windows (settings.ts: no SWAP*, localised on
         const { problem: p } = compileRequest(fleetInstance(o));
         const outcome = buildModel(p);
         if (!outcome.ok || outcome.model.windows === null || outcome.model.routes < 2) return;
-        // Long routes' setting (textbook-model.ts sets it above 200 customers), on these smaller problems.
+        // Long routes' setting (identical-vehicles-model.ts sets it above 200 customers), on these smaller problems.
         const m = { ...outcome.model, longWindowRoutes: true };
         const ls = LocalSearch.identicalVehicles(m);
         expect(ls.settings.swapStar).to.equal(null);
@@ -266,7 +270,7 @@ describe("long routes under binding windows (settings.ts: no SWAP*, localised on
         const size = Math.ceil(order.length / m.routes);
         ls.loadRoutes(Array.from({ length: m.routes }, (_, r) => order.slice(r * size, (r + 1) * size)));
         ls.run(rng);
-        const ruin = new TextbookRuin(ls);
+        const ruin = new IdenticalVehiclesRuin(ls);
         const all = Array.from(m.customers).sort((a, b) => a - b);
         for (let round = 0; round < 5; round++) {
           ruin.perturb(rng);

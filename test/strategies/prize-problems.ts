@@ -2,7 +2,7 @@ import fc from "fast-check";
 import type { SolveRequestInput } from "../../src/problem/request-types.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
-import { buildModel } from "../../strategies/search/textbook-model.js";
+import { buildModel } from "../../strategies/search/identical-vehicles-model.js";
 import type { ProblemData } from "../../strategies/search/problem-data.js";
 import { scratchRouteCost } from "./fleet-problems.js";
 
@@ -70,7 +70,7 @@ export const prizeArb = (minCustomers: number) =>
     allowUnassigned: fc.boolean(),
   });
 
-/** The textbook model of a problem that has one (a test failure otherwise). */
+/** The identical-vehicles model of a problem that has one (a test failure otherwise). */
 export function modelOf(p: CompiledProblem): ProblemData {
   const outcome = buildModel(p);
   if (!outcome.ok) throw new Error(outcome.reason);

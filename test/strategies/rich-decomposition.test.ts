@@ -101,16 +101,16 @@ describe("decomposition of rich problems: windows, several depots, mixed fleets"
     },
   );
 
-  it("sends rich and textbook-windows problems above 1,000 customers to the decomposition, not to ALNS or the savings alone", () => {
+  it("sends rich and identical-vehicles windows problems above 1,000 customers to the decomposition, not ALNS or savings alone", () => {
     const rich = compileRequest(generateRichXxl(xxlFixture("Leuven1"), 1200, 3, 1).request).problem;
     expect(selectStrategy(rich).name).to.equal("large");
     const matrixLess = compileRequest(generateRichXxl(xxlFixture("Leuven2"), 3500, 3, 1).request).problem;
     expect(matrixLess.dist.length).to.equal(0);
     expect(selectStrategy(matrixLess).name).to.equal("large");
     // Identical vehicles with windows: the decomposition too (select.ts).
-    const textbook = compileRequest(generateRichXxl(xxlFixture("Leuven1"), 1200, 1, 1, false).request).problem;
-    expect(selectStrategy(textbook).name).to.equal("large");
-    const textbookLarge = compileRequest(generateRichXxl(xxlFixture("Leuven2"), 3500, 1, 1, false).request).problem;
-    expect(selectStrategy(textbookLarge).name).to.equal("large");
+    const identicalVehicles = compileRequest(generateRichXxl(xxlFixture("Leuven1"), 1200, 1, 1, false).request).problem;
+    expect(selectStrategy(identicalVehicles).name).to.equal("large");
+    const identicalVehiclesLarge = compileRequest(generateRichXxl(xxlFixture("Leuven2"), 3500, 1, 1, false).request).problem;
+    expect(selectStrategy(identicalVehiclesLarge).name).to.equal("large");
   });
 });

@@ -10,7 +10,7 @@ import { SetPartitioningStep } from "../../strategies/ils/set-partitioning-step.
 import { snapshot } from "../../strategies/ils/snapshot.js";
 import { PenaltyManager } from "../../strategies/search/penalty-manager.js";
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
-import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
+import { IdenticalVehiclesRuin } from "../../strategies/ils/identical-vehicles-ruin.js";
 import { LocalSearch } from "../../strategies/search/local-search.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { Routes } from "../../strategies/search/routes.js";
@@ -80,7 +80,7 @@ describe("the iterated search's one undo (ils/route-undo.ts)", function () {
         for (const c of rng.shuffle(Array.from(m.customers))) lists[rng.int(m.routes)]!.push(c);
         ls.loadRoutes(lists);
         ls.run(rng);
-        const ruin = new TextbookRuin(ls);
+        const ruin = new IdenticalVehiclesRuin(ls);
         const fresh = (routes: number[][]) => {
           const other = LocalSearch.identicalVehicles(m);
           other.penalties = pen;

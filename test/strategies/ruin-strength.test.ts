@@ -5,9 +5,9 @@ import { cvrpRequest } from "../helpers/requests.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { clarkeWrightSolution } from "../../strategies/clarke-wright/index.js";
 import { RuinStrength } from "../../strategies/ils/ruin-strength.js";
-import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
+import { IdenticalVehiclesRuin } from "../../strategies/ils/identical-vehicles-ruin.js";
 import { LocalSearch } from "../../strategies/search/local-search.js";
-import { buildModel } from "../../strategies/search/textbook-model.js";
+import { buildModel } from "../../strategies/search/identical-vehicles-model.js";
 
 describe("ruin strength: the identical-vehicles ruin grows while the local search undoes it", () => {
   it("grows on candidates that came back, up to its maximum, and shrinks back to 1 on others", () => {
@@ -50,7 +50,12 @@ describe("ruin strength: the identical-vehicles ruin grows while the local searc
     const removedOnAverage = (grown: boolean): number => {
       const ls = LocalSearch.identicalVehicles(m);
       ls.penalties = { load: 10, duration: 1, timeWarp: 1 };
-      const ruin = new TextbookRuin(ls, { ruin: "strings", stringsShare: 1, places: "anywhere", strength: { growth: 0.05, max: 3 } });
+      const ruin = new IdenticalVehiclesRuin(ls, {
+        ruin: "strings",
+        stringsShare: 1,
+        places: "anywhere",
+        strength: { growth: 0.05, max: 3 },
+      });
       for (let k = 0; k < (grown ? 100 : 0); k++) ruin.outcome(true);
       const rng = new Rng(11);
       let removed = 0;

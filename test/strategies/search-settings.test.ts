@@ -19,14 +19,14 @@ import {
 } from "../../strategies/settings.js";
 import { Budget } from "../../strategies/core/budget.js";
 import { bindingWindowShare } from "../../strategies/core/problem.js";
-import { buildModel } from "../../strategies/search/textbook-model.js";
+import { buildModel } from "../../strategies/search/identical-vehicles-model.js";
 import { ghLike } from "../../bench/gh-like.js";
 import { fleetInstance, smallRulesInstance } from "./fleet-problems.js";
-import { identicalVehiclesMismatch } from "../../strategies/search/textbook-model.js";
+import { identicalVehiclesMismatch } from "../../strategies/search/identical-vehicles-model.js";
 
 /** The settings that differ by family (strategies/settings.ts): chosen from the problem, replaced only by an override. */
 describe("search settings by family (strategies/settings.ts)", () => {
-  it("textbook model: more neighbours, no SWAP* and a search on changed route neighbours for long routes under windows only", () => {
+  it("identical-vehicles model: more neighbours, no SWAP*, a search on changed route neighbours for long routes under windows only", () => {
     // GH-like type 2 (long routes) and type 1 (short ones), 400 customers.
     const long = compileRequest(ghLike(3, 2026, [400]).request).problem;
     const short = compileRequest(ghLike(0, 2026, [400]).request).problem;
@@ -37,7 +37,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
     expect(model.ok && model.model.neighbours[model.model.customers[0]!]!.length).to.equal(WINDOWS_GRANULARITY);
     expect(model.ok && model.model.longWindowRoutes).to.equal(true);
     const shortModel = buildModel(short);
-    if (!model.ok || !shortModel.ok) throw new Error("textbook models expected");
+    if (!model.ok || !shortModel.ok) throw new Error("identical-vehicles models expected");
     const longSearch = localSearchSettings(model.model, "identicalVehicles");
     expect([longSearch.swapStar, longSearch.localised]).to.deep.equal([null, "changedNeighbours"]);
     const shortSearch = localSearchSettings(shortModel.model, "identicalVehicles");
@@ -126,7 +126,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
     expect(swapStar({ ...smallRulesInstance("hard"), node_skills: undefined, vehicle_skills: undefined })).to.equal(null);
   });
 
-  it("hgs: the genetic search on small textbook problems, the iterated one above each size limit", () => {
+  it("hgs: the genetic search on small identical-vehicles problems, the iterated one above each size limit", () => {
     expect(hgsSettings(ITERATED_SEARCH_ABOVE)).to.deep.equal({
       capacityMethod: "genetic",
       windowsMethod: "iterated",
@@ -207,8 +207,8 @@ describe("search settings by family (strategies/settings.ts)", () => {
     );
   });
 
-  it("decomposition: large groups for textbook problems, small short ones for the rest; overrides replace single settings", () => {
-    const textbook = compileRequest(
+  it("decomposition: large groups for identical-vehicles problems, small short ones for others; overrides replace single settings", () => {
+    const identicalVehicles = compileRequest(
       fleetInstance({
         customers: 20,
         types: 1,
@@ -222,7 +222,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
         seed: 2,
       }),
     ).problem;
-    expect(identicalVehiclesMismatch(textbook)).to.equal(null);
+    expect(identicalVehiclesMismatch(identicalVehicles)).to.equal(null);
     const mixed = compileRequest(
       fleetInstance({
         customers: 20,
@@ -237,7 +237,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
         seed: 2,
       }),
     ).problem;
-    expect(decompositionSettings(textbook, true)).to.deep.equal({
+    expect(decompositionSettings(identicalVehicles, true)).to.deep.equal({
       customers: 500,
       seconds: 0.65,
       rotation: true,
@@ -260,7 +260,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
       seconds: 0.01,
       squeeze: false,
     });
-    // Time-aware groups need binding windows on a textbook problem, whatever the override asks.
-    expect(decompositionSettings(textbook, true, { decomposition: { windowGroups: true } }).windowGroups).to.equal(false);
+    // Time-aware groups need binding windows on an identical-vehicles problem, whatever the override asks.
+    expect(decompositionSettings(identicalVehicles, true, { decomposition: { windowGroups: true } }).windowGroups).to.equal(false);
   });
 });

@@ -282,7 +282,7 @@ describe("solver strategies", function () {
     expect(selectStrategy(depots.problem).name).to.equal("hgs");
     const largeMixed = compileRequest({ ...cvrp(1200, 2, 5000, 1), vehicles_capacity: [5000, 6000] });
     expect(selectStrategy(largeMixed.problem).name).to.equal("large");
-    // Textbook problems without binding windows above 2,000 customers: the decomposition too (ALNS only by name).
+    // Identical-vehicles problems without binding windows above 2,000 customers: the decomposition too (ALNS only by name).
     const grid = Array.from({ length: 2501 }, (_, i): [number, number] => [i % 50, Math.floor(i / 50)]);
     const wide = compileRequest({
       node_num: grid.length,

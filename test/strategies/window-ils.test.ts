@@ -10,12 +10,12 @@ import { timePrice } from "../../strategies/search/cost-evaluator.js";
 import { clarkeWrightSolution } from "../../strategies/clarke-wright/index.js";
 import { hgs } from "../../strategies/hgs/index.js";
 import { LocalSearch } from "../../strategies/search/local-search.js";
-import { buildModel, initialPenalties, routeSegment, type Penalties } from "../../strategies/search/textbook-model.js";
+import { buildModel, initialPenalties, routeSegment, type Penalties } from "../../strategies/search/identical-vehicles-model.js";
 import type { ProblemData } from "../../strategies/search/problem-data.js";
 import { iteratedLocalSearch } from "../../strategies/ils/iterated-local-search.js";
-import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
+import { IdenticalVehiclesRuin } from "../../strategies/ils/identical-vehicles-ruin.js";
 import { TimeSegment } from "../../strategies/search/time-segment.js";
-import { WindowInsertion } from "../../strategies/search/textbook/window-insertion.js";
+import { WindowInsertion } from "../../strategies/search/identical-vehicles/window-insertion.js";
 import { WINDOWS_ITERATED_ABOVE, hgsSettings } from "../../strategies/settings.js";
 import { selectStrategy } from "../../strategies/select.js";
 
@@ -161,7 +161,7 @@ describe("iterated local search under binding windows (hgs above 12 customers wi
       fc.property(arb, fc.double({ min: 0.1, max: 50, noNaN: true }), (o, warpPrice) => {
         const { p, m, pen, rng, ls } = windowsSearch(o, warpPrice);
         ls.loadRoutes(clarkeWrightSolution(p).routes.slice(0, m.routes));
-        const ruin = new TextbookRuin(ls);
+        const ruin = new IdenticalVehiclesRuin(ls);
         ruin.reinsert(
           rng,
           Array.from(m.customers).filter((c) => ls.rs.routeOf[c]! < 0),
@@ -189,7 +189,7 @@ describe("iterated local search under binding windows (hgs above 12 customers wi
         const start = clarkeWrightSolution(p).routes.slice(0, m.routes);
         const removed = start.flat().filter((_, k) => k % Math.max(2, Math.floor(m.customers.length / count)) === 0);
         ls.loadRoutes(start.map((r) => r.filter((c) => !removed.includes(c))));
-        const ruin = new TextbookRuin(ls, { ruin: "strings", stringsShare: 1, places: "afterNeighbours", strength: null });
+        const ruin = new IdenticalVehiclesRuin(ls, { ruin: "strings", stringsShare: 1, places: "afterNeighbours", strength: null });
         const total = (routes: number[][]) => scratchTotal(p, m, pen, routes);
         for (const c of removed) {
           const before = ls.routes().map((r) => [...r]);
@@ -229,7 +229,7 @@ describe("iterated local search under binding windows (hgs above 12 customers wi
       fc.property(arb, fc.double({ min: 0.1, max: 50, noNaN: true }), (o, warpPrice) => {
         const { p, m, pen, rng, ls } = windowsSearch(o, warpPrice);
         ls.loadRoutes(clarkeWrightSolution(p).routes.slice(0, m.routes));
-        const ruin = new TextbookRuin(ls, { ruin: "neighbourhood", stringsShare: 0, places: "afterNeighbours", strength: null });
+        const ruin = new IdenticalVehiclesRuin(ls, { ruin: "neighbourhood", stringsShare: 0, places: "afterNeighbours", strength: null });
         ruin.reinsert(
           rng,
           Array.from(m.customers).filter((c) => ls.rs.routeOf[c]! < 0),
@@ -258,7 +258,7 @@ describe("iterated local search under binding windows (hgs above 12 customers wi
   it("the neighbourhood ruin gives its stated share of perturbations to SISR's strings", () => {
     const { p, m, rng, ls } = windowsSearch({ customers: 50, seed: 5, hours: false, spare: 2 }, 5);
     ls.loadRoutes(clarkeWrightSolution(p).routes.slice(0, m.routes));
-    const ruin = new TextbookRuin(ls, { ruin: "neighbourhood", stringsShare: 0.3, places: "afterNeighbours", strength: null });
+    const ruin = new IdenticalVehiclesRuin(ls, { ruin: "neighbourhood", stringsShare: 0.3, places: "afterNeighbours", strength: null });
     ruin.reinsert(
       rng,
       Array.from(m.customers).filter((c) => ls.rs.routeOf[c]! < 0),
@@ -327,7 +327,7 @@ describe("iterated local search under binding windows (hgs above 12 customers wi
     if (savings.feasible) expect(evaluateSolution(p, a).cost).to.be.lessThan(savings.cost);
   });
 
-  it("is selected for textbook problems with binding windows above 12 and up to 1,000 customers; the decomposition above", () => {
+  it("is selected for identical-vehicles problems with binding windows above 12 and up to 1,000 customers; the decomposition above", () => {
     const small = compileRequest(vrptw({ customers: WINDOWS_ITERATED_ABOVE, seed: 3, hours: false, spare: 2 })).problem;
     expect(selectStrategy(small).name).to.equal("hgs");
     expect(hgsSettings(modelOf(small).customers.length).windowsMethod).to.equal("genetic");

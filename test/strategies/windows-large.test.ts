@@ -11,7 +11,7 @@ import { windowAwareNeighbours } from "../../strategies/decomposition/window-nea
 import { hgs } from "../../strategies/hgs/index.js";
 import { buildsOwnMatrix, withDenseMatrix, WINDOWS_WHOLE_MAX_NODES } from "../../strategies/hgs/whole-matrix.js";
 import { decompositionSettings } from "../../strategies/settings.js";
-import { identicalVehiclesMismatch } from "../../strategies/search/textbook-model.js";
+import { identicalVehiclesMismatch } from "../../strategies/search/identical-vehicles-model.js";
 import { windowNeighbours, windowProximity } from "../../strategies/search/window-neighbours.js";
 import { findStrategy } from "../../strategies/registry.js";
 import { selectStrategy } from "../../strategies/select.js";
@@ -34,7 +34,7 @@ function sortedWindowNeighbours(p: CompiledProblem, k: number): Int32Array[] {
   return lists;
 }
 
-describe("textbook VRPTW above 1,000 customers", function () {
+describe("identical-vehicles VRPTW above 1,000 customers", function () {
   this.timeout(180_000);
 
   it("keeps the time-window neighbourhood of a full sort (top-k selection, ties by index)", () => {
@@ -49,7 +49,7 @@ describe("textbook VRPTW above 1,000 customers", function () {
     );
   });
 
-  it("builds the matrix itself only for textbook windows given by positions, with the evaluator's distances", () => {
+  it("builds the matrix itself only for identical-vehicles windows given by positions, with the evaluator's distances", () => {
     const big = compileRequest(generateRichXxl(xxlFixture("Leuven2"), 3100, 1, 1, false).request).problem;
     expect(hasDenseMatrix(big)).to.equal(false);
     expect(big.nodeCount).to.be.at.most(WINDOWS_WHOLE_MAX_NODES);
@@ -59,7 +59,7 @@ describe("textbook VRPTW above 1,000 customers", function () {
     for (let i = 0; i < big.nodeCount; i += 97) {
       for (let j = 0; j < big.nodeCount; j += 89) expect(dense.dist[i * big.nodeCount + j]).to.equal(distanceBetween(big, i, j));
     }
-    // Several depots and a mixed fleet: not the textbook model; hgs keeps refusing without the matrix.
+    // Several depots and a mixed fleet: not the identical-vehicles model; hgs keeps refusing without the matrix.
     const richRequest = generateRichXxl(xxlFixture("Leuven2"), 3100, 3, 1, true).request;
     const rich = compileRequest(richRequest).problem;
     expect(buildsOwnMatrix(rich)).to.equal(false);
@@ -101,7 +101,7 @@ describe("textbook VRPTW above 1,000 customers", function () {
     expect(score.cost).to.be.closeTo(reported.at(-1)!, 1e-6);
   });
 
-  it("selects it for textbook windows up to the largest measured size, given by positions without a matrix", () => {
+  it("selects it for identical-vehicles windows up to the largest measured size, given by positions without a matrix", () => {
     const big = compileRequest(generateRichXxl(xxlFixture("Antwerp1"), 5000, 1, 1, false).request).problem;
     expect(hasDenseMatrix(big)).to.equal(false);
     expect(selectStrategy(big).name).to.equal(EXPECTED_ABOVE_1000);
@@ -109,5 +109,5 @@ describe("textbook VRPTW above 1,000 customers", function () {
   });
 });
 
-/** The strategy the selection gives textbook VRPTW above 1,000 customers (strategies/select.ts). */
+/** The strategy the selection gives identical-vehicles VRPTW above 1,000 customers (strategies/select.ts). */
 const EXPECTED_ABOVE_1000 = "large";

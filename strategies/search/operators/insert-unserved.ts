@@ -10,7 +10,7 @@ const EPS = 1e-7;
  *
  * With `bounded`, a candidate whose distance bound cannot beat the best gain so far is not priced:
  * the bounds hold where a longer detour never lowers a penalty (load, time warp and duration only
- * grow with an insertion), which the textbook search's problems ensure and its tests check.
+ * grow with an insertion), which the identical-vehicles search's problems ensure and its tests check.
  */
 export class InsertUnserved {
   /** The best candidate of the current evaluation: positions from..to of route `bestRoute` replaced by u. */

@@ -7,8 +7,8 @@ import type { MovePricing, RouteWriter } from "../operators/operator.js";
 const EPS = 1e-7;
 
 /**
- * Move pricing for a fleet of identical vehicles from one depot (the textbook model,
- * textbook-model.ts, read as slot 0): candidate routes as pieces `a` and `b` of the current
+ * Move pricing for a fleet of identical vehicles from one depot (the identical-vehicles model,
+ * identical-vehicles-model.ts, read as slot 0): candidate routes as pieces `a` and `b` of the current
  * routes; `pairImproves` prices two candidate routes from their totals (distance, load, service:
  * O(1) from the prefix sums), `confirmPair` adds the exact load on board and time-window penalty
  * of the pieces on the route model (routes.ts) and `commitPair` applies them; `withinImproves` /

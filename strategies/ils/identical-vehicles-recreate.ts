@@ -1,6 +1,6 @@
 import type { Rng } from "../core/rng.js";
 import type { LocalSearch } from "../search/local-search.js";
-import { WindowInsertion } from "../search/textbook/window-insertion.js";
+import { WindowInsertion } from "../search/identical-vehicles/window-insertion.js";
 import { Pieces } from "../search/pieces.js";
 import type { RecreatePlaces } from "../settings.js";
 
@@ -10,11 +10,11 @@ const BLINK = 0.01;
 const SISR_ORDERS = 11;
 
 /**
- * The recreate of the identical-vehicles iterated local search (textbook-ruin.ts): puts removed
+ * The recreate of the identical-vehicles iterated local search (identical-vehicles-ruin.ts): puts removed
  * customers back one by one at their cheapest penalised place, in place on the local search's
  * routes (setRoute), so that only the routes it touches are marked modified.
  */
-export class TextbookRecreate {
+export class IdenticalVehiclesRecreate {
   private readonly touched: Uint8Array;
   private readonly buffer: Int32Array;
   private readonly candidateRoutes: Int32Array;

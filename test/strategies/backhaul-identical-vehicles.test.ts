@@ -7,7 +7,7 @@ import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { hgs } from "../../strategies/hgs/index.js";
 import { iteratedLocalSearch } from "../../strategies/ils/iterated-local-search.js";
-import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
+import { IdenticalVehiclesRuin } from "../../strategies/ils/identical-vehicles-ruin.js";
 import { backhaulMismatch, buildBackhaulModel } from "../../strategies/search/backhaul-model.js";
 import { SwapStar } from "../../strategies/search/moves/swap-star.js";
 import { Relocate } from "../../strategies/search/operators/relocate.js";
@@ -115,7 +115,7 @@ const MOVES: { name: string; move: (ls: MovePricing, ru: number, i: number, rv: 
   { name: "2-opt", move: (ls, ru, i, rv, j) => ru === rv && i < j && applyWithin(new TwoOpt(ls), ru, i, j) },
 ];
 
-describe("backhauls on the textbook search (search/backhaul-model.ts), priced against the evaluator", function () {
+describe("backhauls on the identical-vehicles search (search/backhaul-model.ts), priced against the evaluator", function () {
   this.timeout(300_000);
 
   for (const { name, move } of MOVES) {
@@ -183,7 +183,7 @@ describe("backhauls on the textbook search (search/backhaul-model.ts), priced ag
             const actual = priceOf(p, m, pen, ra, now[ra]!) + (rb >= 0 ? priceOf(p, m, pen, rb, now[rb]!) : 0);
             expect(predicted).to.be.closeTo(actual, 1e-6 * Math.max(1, Math.abs(actual)));
           };
-          const ruin = new TextbookRuin(ls);
+          const ruin = new IdenticalVehiclesRuin(ls);
           ls.run(rng);
           for (let round = 0; round < 5; round++) {
             ruin.perturb(rng);

@@ -9,10 +9,10 @@ import { Rng } from "../../strategies/core/rng.js";
 import { clarkeWrightSolution } from "../../strategies/clarke-wright/index.js";
 import { hgs } from "../../strategies/hgs/index.js";
 import { LocalSearch } from "../../strategies/search/local-search.js";
-import { buildModel, initialPenalties, type Penalties } from "../../strategies/search/textbook-model.js";
+import { buildModel, initialPenalties, type Penalties } from "../../strategies/search/identical-vehicles-model.js";
 import type { ProblemData } from "../../strategies/search/problem-data.js";
 import { iteratedLocalSearch } from "../../strategies/ils/iterated-local-search.js";
-import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
+import { IdenticalVehiclesRuin } from "../../strategies/ils/identical-vehicles-ruin.js";
 
 /** A random single-depot CVRP with identical vehicles; with `hours`, also a working-hours cap that binds on some routes. */
 function cvrp(o: { customers: number; seed: number; hours: boolean; spare: number }): SolveRequestInput {
@@ -61,7 +61,7 @@ function scratchCost(p: CompiledProblem, m: ProblemData, pen: Penalties, route: 
   );
 }
 
-describe("textbook iterated local search (hgs above 300 customers)", function () {
+describe("identical-vehicles iterated local search (hgs above 300 customers)", function () {
   this.timeout(120_000);
 
   it("after each ruin and recreate, the localised re-search prices every move exactly and keeps every customer once", () => {
@@ -85,7 +85,7 @@ describe("textbook iterated local search (hgs above 300 customers)", function ()
           const ls = LocalSearch.identicalVehicles(m);
           ls.penalties = pen;
           ls.loadRoutes(clarkeWrightSolution(p).routes);
-          const ruin = new TextbookRuin(ls);
+          const ruin = new IdenticalVehiclesRuin(ls);
           // The savings may use more routes than there are vehicles: the others are inserted.
           ruin.reinsert(
             rng,
@@ -169,7 +169,7 @@ describe("textbook iterated local search (hgs above 300 customers)", function ()
     expect(searched).to.be.greaterThan(30);
   });
 
-  it("runs for textbook CVRPs above 300 customers: feasible, the same routes for the same seed and iteration budget", () => {
+  it("runs for identical-vehicles CVRPs above 300 customers: feasible, the same routes for the same seed and iteration budget", () => {
     const { problem: p } = compileRequest(cvrp({ customers: 320, seed: 5, hours: false, spare: 3 }));
     const run = (seed: number) => {
       const budget = new Budget(performance.now() + 60_000, seed, 400);

@@ -8,10 +8,10 @@ import type { Solution } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { hgs } from "../../strategies/hgs/index.js";
 import { iteratedLocalSearch } from "../../strategies/ils/iterated-local-search.js";
-import { TextbookRuin } from "../../strategies/ils/textbook-ruin.js";
+import { IdenticalVehiclesRuin } from "../../strategies/ils/identical-vehicles-ruin.js";
 import { LocalSearch } from "../../strategies/search/local-search.js";
 import { InsertUnserved } from "../../strategies/search/operators/insert-unserved.js";
-import { buildModel, initialPenalties, identicalVehiclesMismatch } from "../../strategies/search/textbook-model.js";
+import { buildModel, initialPenalties, identicalVehiclesMismatch } from "../../strategies/search/identical-vehicles-model.js";
 import type { ProblemData } from "../../strategies/search/problem-data.js";
 import { scratchRouteCost } from "./fleet-problems.js";
 import { modelOf, penaltyArb, prizeArb, prizeProblem, scratchTotal } from "./prize-problems.js";
@@ -30,10 +30,10 @@ function mayLeaveOut(m: ProblemData, c: number): boolean {
   return m.skipPrice![c]! !== Number.POSITIVE_INFINITY;
 }
 
-describe("optional customers in the textbook iterated local search (operators/insert-unserved.ts, remove-optional.ts)", function () {
+describe("optional customers in the identical-vehicles iterated search (operators/insert-unserved.ts, remove-optional.ts)", function () {
   this.timeout(300_000);
 
-  it("takes problems whose only rules are skip penalties / allow_unassigned into the textbook model, not the others", () => {
+  it("takes problems whose only rules are skip penalties / allow_unassigned into the identical-vehicles model, not the others", () => {
     const { problem: p } = compileRequest(
       prizeProblem({ customers: 20, seed: 5, windows: true, hours: false, prize: 1, required: false, allowUnassigned: false }),
     );
@@ -216,7 +216,7 @@ describe("optional customers in the textbook iterated local search (operators/in
         const ls = LocalSearch.identicalVehicles(m);
         ls.penalties = pen;
         ls.loadRoutes([]);
-        const ruin = new TextbookRuin(ls);
+        const ruin = new IdenticalVehiclesRuin(ls);
         ruin.reinsert(rng, Array.from(m.customers));
         for (let round = 0; round < 6; round++) {
           const before = new Set(ls.routes().flat());

@@ -1,16 +1,16 @@
 import type { Rng } from "../core/rng.js";
 import type { LocalSearch } from "../search/local-search.js";
-import { ClusterRoute } from "../search/moves/textbook-cluster-route.js";
+import { ClusterRoute } from "../search/moves/unserved-cluster-route.js";
 import { STRINGS_PERTURBATION, type RuinSettings } from "../settings.js";
 import { RuinStrength } from "./ruin-strength.js";
-import { TextbookRecreate } from "./textbook-recreate.js";
+import { IdenticalVehiclesRecreate } from "./identical-vehicles-recreate.js";
 
 /**
  * Ruin and recreate of the iterated local search on the identical-vehicles model (identical-vehicles-ils.ts), after SISR
- * (Christiaens and Vanden Berghe 2020), written for the textbook local search's routes: remove
+ * (Christiaens and Vanden Berghe 2020), written for the identical-vehicles local search's routes: remove
  * a few strings of consecutive customers from routes that pass near a random customer (or, where
  * the settings say so, a customer and its nearest neighbours, as PyVRP perturbs), then reinsert
- * each removed customer greedily (textbook-recreate.ts). Both work in place on the local search's
+ * each removed customer greedily (identical-vehicles-recreate.ts). Both work in place on the local search's
  * routes (setRoute), so only the routes they touch are marked modified and the following
  * localised local search re-examines just those.
  */
@@ -22,12 +22,12 @@ const MAX_STRING = 10;
 const MAX_NEIGHBOURHOOD = 25;
 /**
  * Optional customers: every other unserved ruin seed tries to open an empty route for the cluster
- * of unserved customers around it (textbook-cluster-route.ts) before the insert perturbation
+ * of unserved customers around it (unserved-cluster-route.ts) before the insert perturbation
  * below; the cluster gathers at most this many mean route lengths of customers.
  */
 const CLUSTER_ROUTES = 2;
 
-export class TextbookRuin {
+export class IdenticalVehiclesRuin {
   private readonly removed: Int32Array;
   private removedCount = 0;
   /** The removed customers are unserved optional ones to serve at any price (an insert perturbation). */
@@ -39,7 +39,7 @@ export class TextbookRuin {
   private clusterTurn = false;
   /** The ruin's size as a multiple of AVERAGE_REMOVED (ruin-strength.ts). */
   private readonly strength: RuinStrength;
-  private readonly recreator: TextbookRecreate;
+  private readonly recreator: IdenticalVehiclesRecreate;
   /** PyVRP's perturbation (ruinNeighbourhood) instead of SISR's strings, but on a share of the perturbations. */
   private readonly neighbourhood: boolean;
   private readonly stringsShare: number;
@@ -55,7 +55,7 @@ export class TextbookRuin {
     this.removed = new Int32Array(m.customers.length);
     this.touched = new Uint8Array(m.routes);
     this.buffer = new Int32Array(m.customers.length + 2);
-    this.recreator = new TextbookRecreate(ls, settings.places);
+    this.recreator = new IdenticalVehiclesRecreate(ls, settings.places);
     this.neighbourhood = settings.ruin === "neighbourhood";
     this.stringsShare = settings.stringsShare;
   }

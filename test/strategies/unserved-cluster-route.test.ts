@@ -6,7 +6,7 @@ import { Budget } from "../../strategies/core/budget.js";
 import { evaluateRoute, evaluateSolution } from "../../strategies/core/evaluator.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { hgs } from "../../strategies/hgs/index.js";
-import { ClusterRoute } from "../../strategies/search/moves/textbook-cluster-route.js";
+import { ClusterRoute } from "../../strategies/search/moves/unserved-cluster-route.js";
 import { LocalSearch } from "../../strategies/search/local-search.js";
 import { scratchRouteCost } from "./fleet-problems.js";
 import { modelOf, penaltyArb, prizeProblem, scratchTotal } from "./prize-problems.js";
@@ -48,7 +48,7 @@ const arb = fc.record({
   allowUnassigned: fc.constant(false),
 });
 
-describe("a route for a cluster of unserved optional customers (moves/textbook-cluster-route.ts)", function () {
+describe("a route for a cluster of unserved optional customers (moves/unserved-cluster-route.ts)", function () {
   this.timeout(300_000);
 
   it(

@@ -9,8 +9,8 @@ import { windowNeighbours } from "./window-neighbours.js";
 import { neighbourhoodSettings } from "../settings.js";
 
 /**
- * The textbook methods (genetic search, textbook iterated local search) work on the one problem
- * data (problem-data.ts) built through a TextbookView: one depot, identical vehicles (read as
+ * The identical-vehicles methods (genetic search, identical-vehicles iterated local search) work on the one problem
+ * data (problem-data.ts) built through an IdenticalVehiclesView: one depot, identical vehicles (read as
  * slot 0), and constraints that are additive along a route (load, and duration = driving +
  * service), so every move is priced in O(1) from prefix sums; binding hard windows are priced by
  * time warp, and optional stops carry their skip prices.
@@ -36,7 +36,7 @@ function durationLimitOf(p: CompiledProblem, depot: number): number | "windows" 
 }
 
 /**
- * Why the genetic search's textbook model does not fit (null when it does: one depot, identical
+ * Why the genetic search's identical-vehicles model does not fit (null when it does: one depot, identical
  * vehicles, hard windows if any, no rules); cheap, for the selection table. `loadsAllowed`: the
  * load rules are the caller's business (backhaul-model.ts).
  */
@@ -49,7 +49,7 @@ export function identicalVehiclesMismatch(p: CompiledProblem, loadsAllowed = fal
 /**
  * Whether the only rules are optional stops (node_skip_penalties) and allow_unassigned: no
  * skills, shifts, distance or stop caps, and every vehicle under the request-wide working hours.
- * Those the textbook model carries (ProblemData.skipPrice): a customer's absence is priced on the
+ * Those the identical-vehicles model carries (ProblemData.skipPrice): a customer's absence is priced on the
  * solution, not on a route.
  */
 export function onlyOptionalRules(p: CompiledProblem): boolean {
@@ -64,7 +64,10 @@ export function onlyOptionalRules(p: CompiledProblem): boolean {
   return true;
 }
 
-/** As identicalVehiclesMismatch, but problems whose only rules are optional stops fit (the textbook iterated local search prices them). */
+/**
+ * As identicalVehiclesMismatch, but problems whose only rules are optional stops fit (the
+ * identical-vehicles iterated local search prices them).
+ */
 function modelMismatch(p: CompiledProblem, loadsAllowed = false): string | null {
   if (p.vehicleCount === 0) return "there are no vehicles";
   if (!onlyOptionalRules(p)) return "skills, shifts or route limits (priced by the general search's route model only, route-rules.ts)";
@@ -75,7 +78,8 @@ function modelMismatch(p: CompiledProblem, loadsAllowed = false): string | null 
   if (!allEqual(p.capacity) || !allEqual(p.fixedCost) || !allEqual(p.unitCost)) return "the fleet is heterogeneous";
   if (p.time && !allEqual(p.time.speed)) return "vehicle speeds differ";
   if (p.time && p.time.latePenaltyPerMin > 0) return "soft time windows (late_penalty_per_min > 0) price lateness per customer";
-  if (p.loads && !loadsAllowed) return "pickups, shipments or extra load dimensions (the textbook model carries one delivered load)";
+  if (p.loads && !loadsAllowed)
+    return "pickups, shipments or extra load dimensions (the identical-vehicles model carries one delivered load)";
   return null;
 }
 
