@@ -117,11 +117,8 @@ export const hgs: Strategy = {
     }
     const start = startRoutes(p, m, initial);
     const settings = hgsSettings(m.customers.length, budget.overrides, seconds, evaluateSolution(p, { routes: start }).feasible);
-    if (m.windows === null && settings.capacityMethod === "iterated") {
-      return iteratedLocalSearch(p, budget, { model: m, routes: complete(m, start), penalties: initialPenalties(m) });
-    }
-    // Binding windows: by size and budget (strategies/settings.ts).
-    const method = m.windows === null ? "genetic" : settings.windowsMethod;
+    // By size and budget, with or without binding windows (strategies/settings.ts).
+    const method = m.windows === null ? settings.capacityMethod : settings.windowsMethod;
     if (method === "general") return iteratedLocalSearch(p, budget, initial);
     if (method === "iterated")
       return iteratedLocalSearch(p, budget, { model: m, routes: complete(m, start), penalties: initialPenalties(m) });

@@ -53,9 +53,11 @@ export function downloadHistoryItemHandler(services: ApiServices) {
     }
     const [kept, task] = await Promise.all([services.history.keptDownload(id), services.queue.store.get(id)]);
     // A request that came inside the task message is kept with the final body; others in the request-body bucket.
-    const requestBlob = kept?.request === undefined ? await services.queue.loadRequest(id) : null;
-    const request =
-      kept?.request !== undefined ? kept.request : requestBlob ? (JSON.parse(Buffer.from(requestBlob).toString("utf8")) as unknown) : null;
+    let request = kept?.request;
+    if (request === undefined) {
+      const blob = await services.queue.loadRequest(id);
+      request = blob ? (JSON.parse(Buffer.from(blob).toString("utf8")) as unknown) : null;
+    }
     const result = kept?.result ?? (task ? taskEnvelope(task, null) : null);
     ctx.status = 200;
     ctx.set("Content-Disposition", `attachment; filename="vrp-task-${id}.json"`);
