@@ -1,15 +1,6 @@
-import { rulesRefusal } from "../core/evaluate-rules.js";
-import { travelRefusal } from "../core/travel.js";
+import { baseRulesRefusal } from "../core/base-rules-refusal.js";
 import { tinyProblemPatience, type Budget } from "../core/budget.js";
-import {
-  denseMatrixRefusal,
-  loadRulesRefusal,
-  lockedStopsRefusal,
-  tripRulesRefusal,
-  visitRulesRefusal,
-  type CompiledProblem,
-  type Solution,
-} from "../core/problem.js";
+import { denseMatrixRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
 import { Workspace } from "../core/workspace.js";
@@ -20,7 +11,6 @@ import { WorkspaceSearch } from "../ils/workspace-search.js";
 import { priceRange, timeReference } from "../core/penalty-scale.js";
 import { evaluateSolution } from "../core/evaluator.js";
 import { solverNow } from "../core/clock.js";
-import { balanceRefusal } from "../core/evaluate-balance.js";
 
 const REPAIRS: readonly { name: string; k: number; noise: number }[] = [
   { name: "greedy", k: 1, noise: 0 },
@@ -119,15 +109,7 @@ export const alns: Strategy = {
   kind: "search",
   features: ["capacities", "distance_matrix", "time_windows", "multiple_depots", "mixed_fleet", "min_vehicles"],
   supports: (p) => {
-    const refusal =
-      denseMatrixRefusal(p, "alns") ??
-      rulesRefusal(p, "alns") ??
-      loadRulesRefusal(p, "alns") ??
-      lockedStopsRefusal(p, "alns") ??
-      balanceRefusal(p, "alns") ??
-      tripRulesRefusal(p, "alns") ??
-      visitRulesRefusal(p, "alns") ??
-      travelRefusal(p, "alns", alns.features);
+    const refusal = denseMatrixRefusal(p, "alns") ?? baseRulesRefusal(p, "alns", alns.features);
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget, initial?: Solution): Solution {

@@ -1,21 +1,11 @@
-import { rulesRefusal } from "../core/evaluate-rules.js";
-import { travelRefusal } from "../core/travel.js";
+import { baseRulesRefusal } from "../core/base-rules-refusal.js";
 import type { Budget } from "../core/budget.js";
 import { evaluateRoute } from "../core/evaluator.js";
 import { nearestNeighbours } from "../core/neighbours.js";
-import {
-  distanceBetween,
-  loadRulesRefusal,
-  lockedStopsRefusal,
-  tripRulesRefusal,
-  visitRulesRefusal,
-  type CompiledProblem,
-  type Solution,
-} from "../core/problem.js";
+import { distanceBetween, type CompiledProblem, type Solution } from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
 import { Workspace } from "../core/workspace.js";
-import { balanceRefusal } from "../core/evaluate-balance.js";
 
 /**
  * Parallel Clarke-Wright savings, adapted: savings against the first vehicle's depot on a
@@ -100,14 +90,7 @@ export const clarkeWright: Strategy = {
   features: ["capacities", "distance_matrix", "time_windows", "multiple_depots", "mixed_fleet", "min_vehicles"],
   // Also the selection's last resort (select.ts), which calls it whatever supports says.
   supports: (p) => {
-    const refusal =
-      rulesRefusal(p, "clarke-wright") ??
-      loadRulesRefusal(p, "clarke-wright") ??
-      lockedStopsRefusal(p, "clarke-wright") ??
-      balanceRefusal(p, "clarke-wright") ??
-      tripRulesRefusal(p, "clarke-wright") ??
-      visitRulesRefusal(p, "clarke-wright") ??
-      travelRefusal(p, "clarke-wright", clarkeWright.features);
+    const refusal = baseRulesRefusal(p, "clarke-wright", clarkeWright.features);
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget): Solution {

@@ -1,20 +1,10 @@
-import { rulesRefusal } from "../core/evaluate-rules.js";
-import { travelRefusal } from "../core/travel.js";
+import { baseRulesRefusal } from "../core/base-rules-refusal.js";
 import type { Budget } from "../core/budget.js";
-import {
-  denseMatrixRefusal,
-  loadRulesRefusal,
-  lockedStopsRefusal,
-  tripRulesRefusal,
-  visitRulesRefusal,
-  type CompiledProblem,
-  type Solution,
-} from "../core/problem.js";
+import { denseMatrixRefusal, type CompiledProblem, type Solution } from "../core/problem.js";
 import { regretInsertion } from "../core/repair.js";
 import type { Strategy } from "../core/strategy.js";
 import { WorkspaceSearch } from "../ils/workspace-search.js";
 import { Workspace } from "../core/workspace.js";
-import { balanceRefusal } from "../core/evaluate-balance.js";
 
 /**
  * Polar sweep: customers ordered by angle around the first vehicle's depot, cut into routes
@@ -56,15 +46,7 @@ export const sweep: Strategy = {
   features: ["capacities", "time_windows", "multiple_depots", "mixed_fleet", "min_vehicles"],
   supports: (p) => {
     if (!p.coords) return { ok: false, reason: "the sweep strategy needs node_positions (coordinates)" };
-    const refusal =
-      denseMatrixRefusal(p, "sweep") ??
-      rulesRefusal(p, "sweep") ??
-      loadRulesRefusal(p, "sweep") ??
-      lockedStopsRefusal(p, "sweep") ??
-      balanceRefusal(p, "sweep") ??
-      tripRulesRefusal(p, "sweep") ??
-      visitRulesRefusal(p, "sweep") ??
-      travelRefusal(p, "sweep", sweep.features);
+    const refusal = denseMatrixRefusal(p, "sweep") ?? baseRulesRefusal(p, "sweep", sweep.features);
     return refusal ? { ok: false, reason: refusal } : { ok: true };
   },
   solve(p: CompiledProblem, budget: Budget): Solution {
