@@ -21,6 +21,11 @@ export interface EncodedProblem {
   isDepot: string;
   /** Empty: the distances are the coordinates' euclidean ones. */
   dist: string;
+  /**
+   * Present: `dist` holds the distances times 10^distDecimals as 32-bit integers (a matrix given
+   * with that many decimals travels in half the bytes, and decodes to the same numbers).
+   */
+  distDecimals?: number;
   demand: string;
   capacity: string;
   fixedCost: string;
@@ -67,6 +72,37 @@ function bytes(text: string): ArrayBuffer {
 const f64 = (text: string) => new Float64Array(bytes(text));
 const i32 = (text: string) => new Int32Array(bytes(text));
 
+/** Decimals up to which a given matrix travels as scaled integers. */
+const MAX_DIST_DECIMALS = 3;
+
+/** The fewest decimals (up to MAX_DIST_DECIMALS) that write every distance exactly, or null. */
+function distanceDecimals(dist: Float64Array): number | null {
+  for (let k = 0; k <= MAX_DIST_DECIMALS; k++) {
+    const scale = 10 ** k;
+    let exact = true;
+    for (let i = 0; i < dist.length && exact; i++) {
+      const scaled = Math.round(dist[i]! * scale);
+      exact = Math.abs(scaled) < 2 ** 31 && scaled / scale === dist[i];
+    }
+    if (exact) return k;
+  }
+  return null;
+}
+
+function encodeDistances(p: Pick<CompiledProblem, "nodeCount" | "dist" | "coords">): { dist: string; distDecimals?: number } {
+  if (coordinateDistances(p)) return { dist: "" };
+  const decimals = distanceDecimals(p.dist);
+  if (decimals === null) return { dist: b64(p.dist) };
+  const scale = 10 ** decimals;
+  return { dist: b64(Int32Array.from(p.dist, (d) => Math.round(d * scale))), distDecimals: decimals };
+}
+
+function decodeDistances(e: EncodedProblem): Float64Array {
+  if (e.distDecimals === undefined) return f64(e.dist);
+  const scale = 10 ** e.distDecimals;
+  return Float64Array.from(i32(e.dist), (d) => d / scale);
+}
+
 function coordinateDistances(p: Pick<CompiledProblem, "nodeCount" | "dist" | "coords">): boolean {
   const n = p.nodeCount;
   if (!p.coords || p.dist.length !== n * n) return false;
@@ -90,7 +126,7 @@ export function encodeProblem(p: CompiledProblem): EncodedProblem {
     vehicleCount: p.vehicleCount,
     customers: b64(p.customers),
     isDepot: b64(p.isDepot),
-    dist: coordinateDistances(p) ? "" : b64(p.dist),
+    ...encodeDistances(p),
     demand: b64(p.demand),
     capacity: b64(p.capacity),
     fixedCost: b64(p.fixedCost),
@@ -121,7 +157,7 @@ export function decodeProblem(e: EncodedProblem): CompiledProblem {
     if (!coords || coords.length !== 2 * n) throw new Error("an item without distances must carry coordinates");
     dist = new Float64Array(n * n);
     for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) dist[i * n + j] = i === j ? 0 : euclidean(coords, i, j);
-  } else dist = f64(e.dist);
+  } else dist = decodeDistances(e);
   if (dist.length !== n * n) throw new Error("the item's matrix does not match its node count");
   const problem: CompiledProblem = {
     nodeCount: n,
