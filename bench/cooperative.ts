@@ -176,7 +176,8 @@ function evaluatedCost(req: SolveRequestInput): (routes: Record<string, number[]
 }
 
 if (values.set) {
-  const rows: { instance: string; seed: number; one: number; two: number; pct: number; help: Record<string, number>; load: number[] }[] = [];
+  const rows: { instance: string; seed: number; one: number; two: number; pct: number; help: Record<string, number>; load: number[] }[] =
+    [];
   for (const { name: instance, request: req } of setRequests(values.set)) {
     for (const seed of values.seeds.split(",").map(Number)) {
       const body = { ...req, seed, time_limit_seconds: Number(values.time), ...(values.strategy ? { strategy: values.strategy } : {}) };
@@ -196,7 +197,9 @@ if (values.set) {
     }
   }
   const mean = rows.reduce((t, r) => t + r.pct, 0) / Math.max(1, rows.length);
-  console.log(JSON.stringify({ set: values.set, time_limit_s: Number(values.time), runs: rows.length, mean_two_vs_one_pct: Number(mean.toFixed(3)) }));
+  console.log(
+    JSON.stringify({ set: values.set, time_limit_s: Number(values.time), runs: rows.length, mean_two_vs_one_pct: Number(mean.toFixed(3)) }),
+  );
   process.exit(0);
 }
 

@@ -89,7 +89,10 @@ describe("several searches of one problem, best kept (ils/exchange.ts)", functio
 
   it("offers nothing with no helper available, and nothing on a problem below its size", () => {
     const none = new ScriptedHelpers(0);
-    new SearchExchange(p, none, "hgs", solverNow() + 60_000).step(() => start, () => true);
+    new SearchExchange(p, none, "hgs", solverNow() + 60_000).step(
+      () => start,
+      () => true,
+    );
     expect(none.offered).to.have.length(0);
     const small = compileRequest(baseRequest(100, 13, 5)).problem;
     const budget = Budget.forSeconds(5, 1);
