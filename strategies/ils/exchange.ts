@@ -10,6 +10,11 @@ import type { CompiledProblem, Solution } from "../core/problem.js";
  * it would not have reached; smaller problems are solved near their best by one worker alone.
  */
 export const COOPERATIVE_MIN_CUSTOMERS = 400;
+/**
+ * Above this size a whole problem is the decomposition's (strategies/select.ts): its matrix would
+ * be too heavy to send and to rebuild on every helper, where `large` hands out groups instead.
+ */
+export const COOPERATIVE_MAX_CUSTOMERS = 2000;
 /** An item's search: long enough for a search from the owner's best to move off it, short enough to exchange often. */
 const ITEM_SECONDS = 3;
 /** Shorter items are not worth a whole-problem round trip. */
@@ -27,7 +32,8 @@ const POLL_MS = 50;
  */
 export function exchangeable(p: CompiledProblem): boolean {
   if (p.rules || p.loads || p.locks || p.reassignment || p.travel || p.trips || p.visits || p.balance) return false;
-  return p.customers.length >= COOPERATIVE_MIN_CUSTOMERS && p.dist.length === p.nodeCount * p.nodeCount;
+  const n = p.customers.length;
+  return n >= COOPERATIVE_MIN_CUSTOMERS && n <= COOPERATIVE_MAX_CUSTOMERS && p.dist.length === p.nodeCount * p.nodeCount;
 }
 
 /**
