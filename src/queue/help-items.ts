@@ -34,7 +34,15 @@ export interface EncodedProblem {
   endNode: string;
   coords: string | null;
   objective: "distance" | "cost";
-  time: { twStartMin: string; twEndMin: string; serviceMin: string; speed: string; maxRouteMin: number; latePenaltyPerMin: number } | null;
+  /** `maxRouteMin` null: no cap (JSON has no Infinity). */
+  time: {
+    twStartMin: string;
+    twEndMin: string;
+    serviceMin: string;
+    speed: string;
+    maxRouteMin: number | null;
+    latePenaltyPerMin: number;
+  } | null;
 }
 
 /** One item as published on the help stream. */
@@ -94,13 +102,18 @@ function encodeDistances(p: Pick<CompiledProblem, "nodeCount" | "dist" | "coords
   const decimals = distanceDecimals(p.dist);
   if (decimals === null) return { dist: b64(p.dist) };
   const scale = 10 ** decimals;
-  return { dist: b64(Int32Array.from(p.dist, (d) => Math.round(d * scale))), distDecimals: decimals };
+  const scaled = new Int32Array(p.dist.length);
+  for (let i = 0; i < scaled.length; i++) scaled[i] = Math.round(p.dist[i]! * scale);
+  return { dist: b64(scaled), distDecimals: decimals };
 }
 
 function decodeDistances(e: EncodedProblem): Float64Array {
   if (e.distDecimals === undefined) return f64(e.dist);
   const scale = 10 ** e.distDecimals;
-  return Float64Array.from(i32(e.dist), (d) => d / scale);
+  const scaled = i32(e.dist);
+  const dist = new Float64Array(scaled.length);
+  for (let i = 0; i < dist.length; i++) dist[i] = scaled[i]! / scale;
+  return dist;
 }
 
 function coordinateDistances(p: Pick<CompiledProblem, "nodeCount" | "dist" | "coords">): boolean {
@@ -141,7 +154,7 @@ export function encodeProblem(p: CompiledProblem): EncodedProblem {
           twEndMin: b64(t.twEndMin),
           serviceMin: b64(t.serviceMin),
           speed: b64(t.speed),
-          maxRouteMin: t.maxRouteMin,
+          maxRouteMin: Number.isFinite(t.maxRouteMin) ? t.maxRouteMin : null,
           latePenaltyPerMin: t.latePenaltyPerMin,
         }
       : null,
@@ -179,7 +192,7 @@ export function decodeProblem(e: EncodedProblem): CompiledProblem {
           twEndMin: f64(e.time.twEndMin),
           serviceMin: f64(e.time.serviceMin),
           speed: f64(e.time.speed),
-          maxRouteMin: e.time.maxRouteMin,
+          maxRouteMin: e.time.maxRouteMin ?? Number.POSITIVE_INFINITY,
           latePenaltyPerMin: e.time.latePenaltyPerMin,
         }
       : null,

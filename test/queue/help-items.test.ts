@@ -51,6 +51,25 @@ describe("help items on the wire", () => {
     expect(decodeProblem(wire(odd))).to.deep.equal(odd);
   });
 
+  it("keep a working-hours cap that is absent (infinite) absent through JSON", () => {
+    const request = { ...baseRequest(40, 5, 5), node_time_windows: undefined } as SolveRequestInput;
+    const sub = subOf(request);
+    const timed = {
+      ...sub,
+      time: {
+        twStartMin: new Float64Array(sub.nodeCount),
+        twEndMin: new Float64Array(sub.nodeCount).fill(1000),
+        serviceMin: new Float64Array(sub.nodeCount),
+        speed: new Float64Array(sub.vehicleCount).fill(1),
+        maxRouteMin: Number.POSITIVE_INFINITY,
+        latePenaltyPerMin: 0,
+      },
+    };
+    const decoded = decodeProblem(wire(timed));
+    expect(decoded.time!.maxRouteMin).to.equal(Number.POSITIVE_INFINITY);
+    expect(decoded).to.deep.equal(timed);
+  });
+
   it("refuse an item whose arrays do not match its sizes", () => {
     const sent = wire(subOf(baseRequest(20, 4, 5)));
     expect(() => decodeProblem({ ...sent, vehicleCount: sent.vehicleCount + 1 })).to.throw(/match/);
