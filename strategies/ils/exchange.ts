@@ -17,6 +17,13 @@ export const COOPERATIVE_MIN_CUSTOMERS = 400;
 export const COOPERATIVE_MAX_CUSTOMERS = 2000;
 /** An item's search: long enough for a search from the owner's best to move off it, short enough to exchange often. */
 const ITEM_SECONDS = 3;
+/**
+ * A helper's first item is a search of its own from the owner's construction, as long as a helper
+ * searches one item: started from the owner's best, a search stays in the owner's basin (its
+ * number of routes above all), where seeds differ little; started afresh, seeds differ by whole
+ * routes, and the best of several searches is kept.
+ */
+const FRESH_ITEM_SECONDS = 5;
 /** Shorter items are not worth a whole-problem round trip. */
 const MIN_ITEM_SECONDS = 1;
 /** Beyond an item's own seconds: publish, pull, decode (the matrix), answer. */
@@ -48,18 +55,22 @@ export class SearchExchange {
   private nextPollMs = 0;
   private items = 0;
   private judged: { solution: Solution; cost: number } | null = null;
+  /** Fresh searches still to offer: one per helper seen available at once. */
+  private freshOffered = 0;
 
   constructor(
     private readonly p: CompiledProblem,
     private readonly helpers: Helpers,
     private readonly strategy: string,
     private readonly deadlineMs: number,
+    /** The owner's construction, where a helper's first search starts; null: every item starts from the best. */
+    private readonly construction: Solution | null = null,
   ) {}
 
   /** For a search whose budget carries helpers, on a problem worth it; otherwise null (the single worker's search). */
-  static forBudget(p: CompiledProblem, budget: Budget, strategy: string): SearchExchange | null {
+  static forBudget(p: CompiledProblem, budget: Budget, strategy: string, construction: Solution | null = null): SearchExchange | null {
     if (!budget.helpers || !exchangeable(p)) return null;
-    return new SearchExchange(p, budget.helpers, strategy, budget.deadlineMs);
+    return new SearchExchange(p, budget.helpers, strategy, budget.deadlineMs, construction);
   }
 
   /**
@@ -94,10 +105,14 @@ export class SearchExchange {
   private offer(best: Solution | null, now: number): void {
     if (best === null) return;
     while (this.out.size < this.helpers.available()) {
-      const dueMs = Math.min(now + ITEM_SECONDS * 1000 + ROUND_TRIP_MS, this.deadlineMs - END_MARGIN_MS);
-      const seconds = Math.min(ITEM_SECONDS, (dueMs - now - ROUND_TRIP_MS) / 1000);
+      const fresh = this.construction !== null && this.freshOffered < this.helpers.available();
+      const length = fresh ? FRESH_ITEM_SECONDS : ITEM_SECONDS;
+      const dueMs = Math.min(now + length * 1000 + ROUND_TRIP_MS, this.deadlineMs - END_MARGIN_MS);
+      const seconds = Math.min(length, (dueMs - now - ROUND_TRIP_MS) / 1000);
       if (seconds < MIN_ITEM_SECONDS) return;
-      const item = { problem: this.p, start: best, strategy: this.strategy, seed: itemSeed(++this.items), seconds };
+      if (fresh) this.freshOffered++;
+      const start = fresh ? this.construction! : best;
+      const item = { problem: this.p, start, strategy: this.strategy, seed: itemSeed(++this.items), seconds };
       this.out.add(this.helpers.offer(item, dueMs));
     }
   }

@@ -5,6 +5,7 @@ import type { Penalties } from "../search/penalties.js";
 import type { ProblemData } from "../search/problem-data.js";
 import type { Candidate, IlsParts } from "./ils-parts.js";
 import { SearchExchange } from "./exchange.js";
+import { toSolution } from "../search/identical-vehicles/solutions.js";
 import { startIdenticalVehicles } from "./identical-vehicles-ils.js";
 import { startPerVehicle } from "./per-vehicle-ils.js";
 
@@ -30,13 +31,25 @@ const SAME_COST = 1e-9;
  */
 export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, start?: Solution | IdenticalVehiclesStart): Solution {
   if (start && "model" in start)
-    return search(startIdenticalVehicles(p, start.model, budget, start.routes, start.penalties), budget, exchangeFor(p, budget));
+    return search(
+      startIdenticalVehicles(p, start.model, budget, start.routes, start.penalties),
+      budget,
+      exchangeFor(p, budget, start.routes),
+    );
   return search(startPerVehicle(p, budget, start), budget, null);
 }
 
 /** Other workers' searches of the same problem (exchange.ts), when the budget has helpers; hgs is the strategy they run. */
-function exchangeFor(p: CompiledProblem, budget: Budget): SearchExchange | null {
-  return SearchExchange.forBudget(p, budget, "hgs");
+function exchangeFor(p: CompiledProblem, budget: Budget, construction: IdenticalVehiclesStart["routes"]): SearchExchange | null {
+  return SearchExchange.forBudget(
+    p,
+    budget,
+    "hgs",
+    toSolution(
+      p,
+      construction.map((r) => r.slice()),
+    ),
+  );
 }
 
 /** The loop, from the current solution the family's start left. */
