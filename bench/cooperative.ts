@@ -6,10 +6,18 @@
  * in docs/cooperative-solving.md: the median core-NATS round trip and the owner's merge (two
  * whole-plan evaluations) on this instance.
  * `npm run -s bench -- cooperative [--customers N] [--time S] [--index K] [--seed N]`
+ *
+ * With `--set NAME` instead: every request of that shared set (requests/NAME of BENCH_DIR, else
+ * ../shared/benchmarks; `GH1000`: the 1,000-customer ones of GH-large), each with every seed of
+ * `--seeds` (default 1), the strategy the service selects (or `--strategy`), on 1 worker then 2;
+ * prints both costs per instance and seed (scored by the shared evaluator) and the mean difference.
+ * `npm run -s bench -- cooperative --set GH1000 --time 30 --seeds 1,2,3`
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { REPO_ROOT } from "../src/infra/repo-root.js";
+import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { parseArgs } from "node:util";
 import { evaluateSolution } from "../strategies/core/evaluator.js";
 import { compileRequest } from "../src/problem/compile-request.js";
@@ -30,10 +38,24 @@ const { values } = parseArgs({
     time: { type: "string", default: "60" },
     index: { type: "string", default: "0" },
     seed: { type: "string", default: "2026" },
+    set: { type: "string" },
+    seeds: { type: "string", default: "1" },
+    strategy: { type: "string" },
   },
 });
 const { name, request } = generateXxlLike(Number(values.index), Number(values.seed), Number(values.customers));
 const positions = request.node_positions as [number, number][];
+
+/** The requests of a shared set; GH1000: GH-large's 1,000-customer instances. */
+function setRequests(set: string): { name: string; request: SolveRequestInput }[] {
+  const dir = process.env.BENCH_DIR ?? resolve(REPO_ROOT, "../shared/benchmarks");
+  const folder = join(dir, "requests", set === "GH1000" ? "GH-large" : set);
+  return readdirSync(folder)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((f) => ({ name: f.replace(/\.json$/, ""), request: JSON.parse(readFileSync(join(folder, f), "utf8")) as SolveRequestInput }))
+    .filter((r) => set !== "GH1000" || r.request.node_num === 1001);
+}
 const quiet = createLogger({ service: "bench" }, "error", () => undefined);
 
 /** Independent check: every customer once, capacity kept; the cost recomputed from the positions. */
@@ -68,7 +90,11 @@ interface Run {
   load: number[];
 }
 
-async function solveWith(workers: number): Promise<Run> {
+async function solveWith(
+  workers: number,
+  body: Record<string, unknown> = { ...request, strategy: "large", seed: 1, time_limit_seconds: Number(values.time) },
+  cost: (routes: Record<string, number[]>) => number = checkedCost,
+): Promise<Run> {
   const storeDir = mkdtempSync(join(tmpdir(), "vrp-coop-"));
   const nats = await startNatsServer({ storeDir: join(storeDir, "nats") });
   const env = { ...process.env, NATS_URL: nats.url, PORT: String(await freePort()), LOG_LEVEL: "warn" };
@@ -92,8 +118,7 @@ async function solveWith(workers: number): Promise<Run> {
     const headers = { "Content-Type": "application/json", "X-User-Name": "coop", "X-Api-Key": key };
     const base = services[0]!.url;
     const t0 = performance.now();
-    const body = JSON.stringify({ ...request, strategy: "large", seed: 1, time_limit_seconds: Number(values.time) });
-    const submit = await fetch(`${base}/api/v1/solve`, { method: "POST", headers, body });
+    const submit = await fetch(`${base}/api/v1/solve`, { method: "POST", headers, body: JSON.stringify(body) });
     const ack = (await submit.json()) as { request_id: string };
     if (submit.status !== 200) throw new Error(`submit answered ${submit.status}: ${JSON.stringify(ack)}`);
     let final: { success: boolean; result: { status?: string; routes?: Record<string, number[]> } | null };
@@ -116,7 +141,7 @@ async function solveWith(workers: number): Promise<Run> {
     }
     await conn.close();
     const routes = final.result.routes;
-    return { workers, cost: checkedCost(routes), routes, resultAfterS, help, roundTripMs: median(trips), load: loadavg() };
+    return { workers, cost: cost(routes), routes, resultAfterS, help, roundTripMs: median(trips), load: loadavg() };
   } finally {
     for (const s of services) s.signal("SIGTERM");
     await Promise.all(services.map((s) => s.exited()));
@@ -137,6 +162,45 @@ function mergeMs(routes: Record<string, number[]>): number {
     times.push(performance.now() - t);
   }
   return median(times);
+}
+
+/** A set's result scored by the shared evaluator, refused unless feasible and complete. */
+function evaluatedCost(req: SolveRequestInput): (routes: Record<string, number[]>) => number {
+  const { problem } = compileRequest(req);
+  return (routes) => {
+    const plan = { routes: Array.from({ length: problem.vehicleCount }, (_, v) => (routes[`Vehicle ${v}`] ?? []).slice(1, -1)) };
+    const score = evaluateSolution(problem, plan);
+    if (!score.feasible || score.missing.length > 0) throw new Error("the result is not a feasible complete plan");
+    return score.cost;
+  };
+}
+
+if (values.set) {
+  const rows: { instance: string; seed: number; one: number; two: number; pct: number; help: Record<string, number>; load: number[] }[] =
+    [];
+  for (const { name: instance, request: req } of setRequests(values.set)) {
+    for (const seed of values.seeds.split(",").map(Number)) {
+      const body = { ...req, seed, time_limit_seconds: Number(values.time), ...(values.strategy ? { strategy: values.strategy } : {}) };
+      const one = await solveWith(1, body, evaluatedCost(req));
+      const two = await solveWith(2, body, evaluatedCost(req));
+      const row = {
+        instance,
+        seed,
+        one: Number(one.cost.toFixed(2)),
+        two: Number(two.cost.toFixed(2)),
+        pct: Number(((100 * (two.cost - one.cost)) / one.cost).toFixed(3)),
+        help: two.help,
+        load: two.load.map((l) => Number(l.toFixed(2))),
+      };
+      rows.push(row);
+      console.log(JSON.stringify(row));
+    }
+  }
+  const mean = rows.reduce((t, r) => t + r.pct, 0) / Math.max(1, rows.length);
+  console.log(
+    JSON.stringify({ set: values.set, time_limit_s: Number(values.time), runs: rows.length, mean_two_vs_one_pct: Number(mean.toFixed(3)) }),
+  );
+  process.exit(0);
 }
 
 const runs: Run[] = [];

@@ -21,6 +21,11 @@ export interface EncodedProblem {
   isDepot: string;
   /** Empty: the distances are the coordinates' euclidean ones. */
   dist: string;
+  /**
+   * Present: `dist` holds the distances times 10^distDecimals as 32-bit integers (a matrix given
+   * with that many decimals travels in half the bytes, and decodes to the same numbers).
+   */
+  distDecimals?: number;
   demand: string;
   capacity: string;
   fixedCost: string;
@@ -29,7 +34,15 @@ export interface EncodedProblem {
   endNode: string;
   coords: string | null;
   objective: "distance" | "cost";
-  time: { twStartMin: string; twEndMin: string; serviceMin: string; speed: string; maxRouteMin: number; latePenaltyPerMin: number } | null;
+  /** `maxRouteMin` null: no cap (JSON has no Infinity). */
+  time: {
+    twStartMin: string;
+    twEndMin: string;
+    serviceMin: string;
+    speed: string;
+    maxRouteMin: number | null;
+    latePenaltyPerMin: number;
+  } | null;
 }
 
 /** One item as published on the help stream. */
@@ -67,6 +80,42 @@ function bytes(text: string): ArrayBuffer {
 const f64 = (text: string) => new Float64Array(bytes(text));
 const i32 = (text: string) => new Int32Array(bytes(text));
 
+/** Decimals up to which a given matrix travels as scaled integers. */
+const MAX_DIST_DECIMALS = 3;
+
+/** The fewest decimals (up to MAX_DIST_DECIMALS) that write every distance exactly, or null. */
+function distanceDecimals(dist: Float64Array): number | null {
+  for (let k = 0; k <= MAX_DIST_DECIMALS; k++) {
+    const scale = 10 ** k;
+    let exact = true;
+    for (let i = 0; i < dist.length && exact; i++) {
+      const scaled = Math.round(dist[i]! * scale);
+      exact = Math.abs(scaled) < 2 ** 31 && scaled / scale === dist[i];
+    }
+    if (exact) return k;
+  }
+  return null;
+}
+
+function encodeDistances(p: Pick<CompiledProblem, "nodeCount" | "dist" | "coords">): { dist: string; distDecimals?: number } {
+  if (coordinateDistances(p)) return { dist: "" };
+  const decimals = distanceDecimals(p.dist);
+  if (decimals === null) return { dist: b64(p.dist) };
+  const scale = 10 ** decimals;
+  const scaled = new Int32Array(p.dist.length);
+  for (let i = 0; i < scaled.length; i++) scaled[i] = Math.round(p.dist[i]! * scale);
+  return { dist: b64(scaled), distDecimals: decimals };
+}
+
+function decodeDistances(e: EncodedProblem): Float64Array {
+  if (e.distDecimals === undefined) return f64(e.dist);
+  const scale = 10 ** e.distDecimals;
+  const scaled = i32(e.dist);
+  const dist = new Float64Array(scaled.length);
+  for (let i = 0; i < dist.length; i++) dist[i] = scaled[i]! / scale;
+  return dist;
+}
+
 function coordinateDistances(p: Pick<CompiledProblem, "nodeCount" | "dist" | "coords">): boolean {
   const n = p.nodeCount;
   if (!p.coords || p.dist.length !== n * n) return false;
@@ -90,7 +139,7 @@ export function encodeProblem(p: CompiledProblem): EncodedProblem {
     vehicleCount: p.vehicleCount,
     customers: b64(p.customers),
     isDepot: b64(p.isDepot),
-    dist: coordinateDistances(p) ? "" : b64(p.dist),
+    ...encodeDistances(p),
     demand: b64(p.demand),
     capacity: b64(p.capacity),
     fixedCost: b64(p.fixedCost),
@@ -105,7 +154,7 @@ export function encodeProblem(p: CompiledProblem): EncodedProblem {
           twEndMin: b64(t.twEndMin),
           serviceMin: b64(t.serviceMin),
           speed: b64(t.speed),
-          maxRouteMin: t.maxRouteMin,
+          maxRouteMin: Number.isFinite(t.maxRouteMin) ? t.maxRouteMin : null,
           latePenaltyPerMin: t.latePenaltyPerMin,
         }
       : null,
@@ -121,7 +170,7 @@ export function decodeProblem(e: EncodedProblem): CompiledProblem {
     if (!coords || coords.length !== 2 * n) throw new Error("an item without distances must carry coordinates");
     dist = new Float64Array(n * n);
     for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) dist[i * n + j] = i === j ? 0 : euclidean(coords, i, j);
-  } else dist = f64(e.dist);
+  } else dist = decodeDistances(e);
   if (dist.length !== n * n) throw new Error("the item's matrix does not match its node count");
   const problem: CompiledProblem = {
     nodeCount: n,
@@ -143,7 +192,7 @@ export function decodeProblem(e: EncodedProblem): CompiledProblem {
           twEndMin: f64(e.time.twEndMin),
           serviceMin: f64(e.time.serviceMin),
           speed: f64(e.time.speed),
-          maxRouteMin: e.time.maxRouteMin,
+          maxRouteMin: e.time.maxRouteMin ?? Number.POSITIVE_INFINITY,
           latePenaltyPerMin: e.time.latePenaltyPerMin,
         }
       : null,

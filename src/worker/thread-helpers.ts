@@ -1,6 +1,7 @@
 import { receiveMessageOnPort, type MessagePort } from "node:worker_threads";
 import { solverNow } from "../../strategies/core/clock.js";
 import type { HelpAnswer, HelpItem, HelpVerdict, Helpers } from "../../strategies/core/helpers.js";
+import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { encodeProblem, type EncodedProblem } from "../queue/help-items.js";
 
 /** From the worker's main thread to the solver thread. */
@@ -30,6 +31,8 @@ export class ThreadHelpers implements Helpers {
   private nextTicket = 1;
   private readonly due = new Map<number, number>();
   private readonly answers: HelpAnswer[] = [];
+  /** A whole-problem search offers the same problem again and again: encoded once. */
+  private readonly encoded = new WeakMap<CompiledProblem, EncodedProblem>();
 
   constructor(private readonly port: MessagePort) {}
 
@@ -53,7 +56,8 @@ export class ThreadHelpers implements Helpers {
     this.due.set(ticket, deadlineMs);
     let problem: EncodedProblem;
     try {
-      problem = encodeProblem(item.problem);
+      problem = this.encoded.get(item.problem) ?? encodeProblem(item.problem);
+      this.encoded.set(item.problem, problem);
     } catch {
       // Not offered after all: it comes back unanswered at the next collect.
       this.due.set(ticket, Number.NEGATIVE_INFINITY);

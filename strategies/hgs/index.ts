@@ -54,6 +54,8 @@ const HGS_FEATURES: readonly StrategyFeature[] = STRATEGY_FEATURES.filter(
 export const hgs: Strategy = {
   name: "hgs",
   kind: "search",
+  // Medium problems on the iterated search: several searches of the whole problem, best kept (ils/exchange.ts).
+  cooperative: true,
   features: HGS_FEATURES,
   supports(p) {
     const refusal =

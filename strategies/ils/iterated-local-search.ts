@@ -4,6 +4,8 @@ import type { CompiledProblem, Solution } from "../core/problem.js";
 import type { Penalties } from "../search/penalties.js";
 import type { ProblemData } from "../search/problem-data.js";
 import type { Candidate, IlsParts } from "./ils-parts.js";
+import { SearchExchange } from "./exchange.js";
+import { toSolution } from "../search/identical-vehicles/solutions.js";
 import { startIdenticalVehicles } from "./identical-vehicles-ils.js";
 import { startPerVehicle } from "./per-vehicle-ils.js";
 
@@ -28,12 +30,27 @@ const SAME_COST = 1e-9;
  * savings. The two differ only in the parts they choose at the start (ils-parts.ts).
  */
 export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, start?: Solution | IdenticalVehiclesStart): Solution {
-  if (start && "model" in start) return search(startIdenticalVehicles(p, start.model, budget, start.routes, start.penalties), budget);
-  return search(startPerVehicle(p, budget, start), budget);
+  if (start && "model" in start)
+    return search(
+      startIdenticalVehicles(p, start.model, budget, start.routes, start.penalties),
+      budget,
+      exchangeFor(p, budget, start.routes),
+    );
+  return search(startPerVehicle(p, budget, start), budget, null);
+}
+
+/** Other workers' searches of the same problem (exchange.ts), when the budget has helpers; hgs is the strategy they run. */
+function exchangeFor(p: CompiledProblem, budget: Budget, construction: IdenticalVehiclesStart["routes"]): SearchExchange | null {
+  if (!budget.helpers) return null;
+  const start = toSolution(
+    p,
+    construction.map((r) => r.slice()),
+  );
+  return SearchExchange.forBudget(p, budget, "hgs", start);
 }
 
 /** The loop, from the current solution the family's start left. */
-function search<C extends Candidate>(parts: IlsParts<C>, budget: Budget): Solution {
+function search<C extends Candidate>(parts: IlsParts<C>, budget: Budget, exchange: SearchExchange | null): Solution {
   const { current, perturbation, education, best, acceptance, infeasible, prices, restarts, recombination } = parts;
   const rng = budget.rng;
   const startedMs = solverNow();
@@ -45,7 +62,15 @@ function search<C extends Candidate>(parts: IlsParts<C>, budget: Budget): Soluti
   };
   const bestKnown = () => best.solution !== null;
   let sinceBest = 0;
+  const adopt = parts.adopt;
+  const adopted = (solution: Solution): boolean => {
+    if (!adopt!(solution)) return false;
+    acceptance.reset(current.cost());
+    sinceBest = 0;
+    return true;
+  };
   while (!budget.tick()) {
+    if (exchange && adopt) exchange.step(() => best.solution, adopted);
     current.beginCandidate();
     perturbation.perturb(rng);
     const candidate = education.educate(bestKnown());

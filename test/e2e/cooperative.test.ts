@@ -54,6 +54,19 @@ describe("cooperative solves: idle workers help a large task", function () {
     const merged = await helpCount(stack.workers, "vrp_help_items_merged_total");
     expect(offered, "items offered").to.be.greaterThan(0);
     expect(merged, "merged answers are offered items").to.be.at.most(offered);
+
+    // hgs on a medium problem (its iterated search): the whole problem from the owner's best, on the same stack.
+    const medium = {
+      ...cvrpRequest({ customers: 450, vehicles: 60, capacity: 60, seed: 4 }),
+      strategy: "hgs",
+      time_limit_seconds: 4,
+      seed: 3,
+    };
+    const sent = await client.POST("/api/v1/solve", { body: medium as never });
+    const hgsSolved = await pollUntil(client, sent.data!.request_id, isFinished, 60_000);
+    expect(hgsSolved.success, JSON.stringify(hgsSolved).slice(0, 400)).to.equal(true);
+    checkDistanceResult(medium, hgsSolved.result as Result);
+    expect(await helpCount(stack.workers, "vrp_help_items_offered_total"), "hgs offered items").to.be.greaterThan(offered);
   });
 
   it("ends solved within its limit when the helper is killed mid-item, and calls back once", async () => {
