@@ -9,9 +9,10 @@
  * Instances: a shared set (`--set`, gaps to its best known) or generated X-like CVRPs
  * (`--family x`, `--customers LO-HI` drawn per instance, `--count`, `--instance-seed`; gaps to the
  * best any run found on the instance). Prints a row per instance and budget, then the mean gap per
- * budget and solver, overall and by size.
+ * budget and solver, overall and by size. `--family gh` gives Gehring-Homberger-like VRPTWs instead
+ * (bench/gh-like.ts), `--customers` then listing their sizes (`200,400`).
  *
- * `node --import tsx bench/short-budgets.ts (--set NAME | --family x [--customers 100-300] [--count K]
+ * `node --import tsx bench/short-budgets.ts (--set NAME | --family x|gh [--customers 100-300|200,400] [--count K]
  * [--instance-seed N]) [--only A,B] [--budgets 0.25,0.5,1,2,3] [--seed N] [--variants ...] [--pyvrp PYTHON]`
  * Without `--pyvrp` (or PYVRP_PYTHON) only ours run.
  */
@@ -23,6 +24,7 @@ import { REPO_ROOT } from "../src/infra/repo-root.js";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { BenchSetupError, entryRequest, loadBenchmarks } from "./benchmark-folder.js";
 import { mean, run, show } from "./side-by-side-run.js";
+import { ghLike } from "./gh-like.js";
 import { generateXLike } from "./x-like-instance.js";
 
 const { values } = parseArgs({
@@ -65,6 +67,14 @@ function instances(): Instance[] {
       const { name, request } = generateXLike(i, seed, drawnCustomers(i, seed, lo, hi));
       return { name, customers: request.node_num - 1, request, best: null };
     });
+  } else if (values.family === "gh") {
+    // Gehring-Homberger-like VRPTWs of the sizes `--customers` lists (e.g. 200,400), every class and type in turn.
+    const sizes = values.customers.split(",").map(Number);
+    const seed = Number(values["instance-seed"]);
+    list = Array.from({ length: Number(values.count) }, (_, i) => {
+      const { name, request } = ghLike(i, seed, sizes);
+      return { name, customers: request.node_num - 1, request, best: null };
+    });
   } else if (values.set) {
     const benchmarks = loadBenchmarks(values["bench-dir"]);
     list = benchmarks.entries
@@ -74,7 +84,7 @@ function instances(): Instance[] {
         return { name: e.name, customers: e.n_customers, request, best: e.bks };
       });
     if (list.length === 0) throw new BenchSetupError(`bench: no instances of set '${values.set}' (${benchmarks.lookedFor})`);
-  } else throw new BenchSetupError("bench: name a shared set (--set) or the generated family (--family x)");
+  } else throw new BenchSetupError("bench: name a shared set (--set) or a generated family (--family x|gh)");
   return only ? list.filter((i) => only.has(i.name)) : list;
 }
 
@@ -130,7 +140,9 @@ async function main(): Promise<void> {
     }
   }
   const answers = new Map<Job, Answer>();
-  const where = values.set ? `set ${values.set}` : `X-like, ${values.customers} customers, instance seed ${values["instance-seed"]}`;
+  const where = values.set
+    ? `set ${values.set}`
+    : `${values.family === "gh" ? "GH-like" : "X-like"}, ${values.customers} customers, instance seed ${values["instance-seed"]}`;
   console.log(`short budgets (CPU seconds), ${where}, seed ${seed}, started ${new Date().toISOString()}`);
   console.log(
     `| instance | customers | budget | reference | ${solvers.map((s) => `${s} gap % (first feasible s, iterations)`).join(" | ")} |`,
