@@ -51,29 +51,35 @@ export class CheapestInsertions {
     // Skills: a customer `into`'s vehicle may not serve never moves there (swap-star.ts skips it), so its places are not sought.
     const rules = this.ls.rules;
     const screened = rules !== null && rules.fr.profileOf[from] !== rules.fr.profileOf[into];
-    // Symmetric matrices: d(a, u) read as d(u, a), along u's row, which stays cached over the route (exact-symmetry.ts).
-    const stride = this.ls.symmetric ? 1 : n;
+    // Symmetric matrices: d(a, u) is read as d(u, a), along u's row, which stays cached over the
+    // route; then the arc into a place's successor is the one out of the next place's start, read once.
+    const symmetric = this.ls.symmetric;
+    const cached = this.cached;
+    const clock = this.ls.clock;
     for (let k = 1; k <= lenF; k++) {
       const u = seqF[k]!;
-      const offset = this.ls.symmetric ? u * n : u;
       const prev = seqF[k - 1]!;
       const next = seqF[k + 1]!;
       removal[k] = dFrom[prev * n + next]! - arcF[k - 1]! - arcF[k]!;
-      const entry = this.cached ? into * n + u : u;
+      const entry = cached ? into * n + u : u;
       at[k] = 3 * entry;
       if (screened && !rules.serves(into, u)) continue;
-      if (this.cached && stamp[entry]! >= changed) continue;
-      stamp[entry] = this.ls.clock;
+      if (cached && stamp[entry]! >= changed) continue;
+      stamp[entry] = clock;
+      const row = u * n;
       let c0 = Number.POSITIVE_INFINITY;
       let c1 = c0;
       let c2 = c0;
       let p0 = -1;
       let p1 = -1;
       let p2 = -1;
+      // d(place's start, u), carried from one place to the next.
+      let into0 = symmetric ? d[row + seqI[0]!]! : d[seqI[0]! * n + u]!;
       for (let p = 0; p <= lenI; p++) {
-        const a = seqI[p]!;
         const b = seqI[p + 1]!;
-        const c = d[a * stride + offset]! + d[u * n + b]! - arcI[p]!;
+        const out = d[row + b]!;
+        const c = into0 + out - arcI[p]!;
+        into0 = symmetric ? out : d[b * n + u]!;
         if (c >= c2) continue;
         if (c < c0) {
           c2 = c1;

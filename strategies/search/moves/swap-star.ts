@@ -191,27 +191,33 @@ export class SwapStar {
     // Skills (route-rules.ts): a customer moves only to a route whose vehicle may serve it.
     const rules = this.ls.rules;
     const sameProfile = rules === null || rules.fr.profileOf[r1] === rules.fr.profileOf[r2];
+    // Read once for the whole pair of routes: the exchange loop below runs len1 x len2 times.
+    const demand = m.demand;
+    const service = m.service;
+    const removal1 = this.removal1;
+    const removal2 = this.removal2;
+    const insertions = this.insertions;
     for (let k1 = 1; k1 <= len1; k1++) {
       const u = seq1[k1]!;
       if (!sameProfile && !rules!.serves(r2, u)) continue;
-      const qu = m.demand[u]!;
-      const su = m.service[u]!;
-      const rem1 = this.removal1[k1]!;
+      const qu = demand[u]!;
+      const su = service[u]!;
+      const rem1 = removal1[k1]!;
       for (let k2 = 1; k2 <= len2; k2++) {
         const v = seq2[k2]!;
         if (!sameProfile && !rules!.serves(r1, v)) continue;
-        const qv = m.demand[v]!;
-        const rem2 = this.removal2[k2]!;
+        const qv = demand[v]!;
+        const rem2 = removal2[k2]!;
         const newLoad1 = load1 - qu + qv;
         const newLoad2 = load2 - qv + qu;
         const over1 = newLoad1 > capacity1 ? loadPrice * (newLoad1 - capacity1) : 0;
         const over2 = newLoad2 > capacity2 ? loadPrice * (newLoad2 - capacity2) : 0;
         if ((sameUnit ? unit1 * (rem1 + rem2) : unit1 * rem1 + unit2 * rem2) + over1 + over2 - paid >= 0) continue;
-        const sv = m.service[v]!;
-        const extra2 = this.insertions.withRemoval(u, at1s[k1]!, r2, k2);
-        const pos2 = this.insertions.position;
-        const extra1 = this.insertions.withRemoval(v, at2s[k2]!, r1, k1);
-        const pos1 = this.insertions.position;
+        const sv = service[v]!;
+        const extra2 = insertions.withRemoval(u, at1s[k1]!, r2, k2);
+        const pos2 = insertions.position;
+        const extra1 = insertions.withRemoval(v, at2s[k2]!, r1, k1);
+        const pos1 = insertions.position;
         const after =
           costs.fromTotals(r1, len1, dist1 + rem1 + extra1, newLoad1, serv1 - su + sv) +
           costs.fromTotals(r2, len2, dist2 + rem2 + extra2, newLoad2, serv2 - sv + su) +
