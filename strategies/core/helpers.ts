@@ -13,6 +13,9 @@ export interface HelpItem {
   seconds: number;
 }
 
+/** What an item costs beyond its own search: publish, pull, decode (the matrix), answer; its deadline allows for it. */
+export const HELP_ROUND_TRIP_MS = 700;
+
 /** A helper's answer to an offered item; `solution` is null when none came before the item's deadline. */
 export interface HelpAnswer {
   ticket: number;

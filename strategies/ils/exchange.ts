@@ -1,7 +1,7 @@
 import type { Budget } from "../core/budget.js";
 import { solverNow } from "../core/clock.js";
 import { evaluateSolution } from "../core/evaluator.js";
-import type { HelpVerdict, Helpers } from "../core/helpers.js";
+import { HELP_ROUND_TRIP_MS, type HelpVerdict, type Helpers } from "../core/helpers.js";
 import type { CompiledProblem, Solution } from "../core/problem.js";
 
 /**
@@ -26,8 +26,6 @@ const ITEM_SECONDS = 3;
 const FRESH_ITEM_SECONDS = 5;
 /** Shorter items are not worth a whole-problem round trip. */
 const MIN_ITEM_SECONDS = 1;
-/** Beyond an item's own seconds: publish, pull, decode (the matrix), answer. */
-const ROUND_TRIP_MS = 700;
 /** No item is due later than this before the owner's own deadline: adopting an answer must still fit. */
 const END_MARGIN_MS = 500;
 /** How often the owner looks for answers and available helpers: often enough, but not every iteration. */
@@ -67,10 +65,18 @@ export class SearchExchange {
     private readonly construction: Solution | null = null,
   ) {}
 
-  /** For a search whose budget carries helpers, on a problem worth it; otherwise null (the single worker's search). */
-  static forBudget(p: CompiledProblem, budget: Budget, strategy: string, construction: Solution | null = null): SearchExchange | null {
+  /**
+   * For a search whose budget carries helpers, on a problem worth it; otherwise null (the single
+   * worker's search), without building the construction's copy.
+   */
+  static forBudget(
+    p: CompiledProblem,
+    budget: Budget,
+    strategy: string,
+    construction: (() => Solution) | null = null,
+  ): SearchExchange | null {
     if (!budget.helpers || !exchangeable(p)) return null;
-    return new SearchExchange(p, budget.helpers, strategy, budget.deadlineMs, construction);
+    return new SearchExchange(p, budget.helpers, strategy, budget.deadlineMs, construction?.() ?? null);
   }
 
   /**
@@ -107,8 +113,8 @@ export class SearchExchange {
     while (this.out.size < this.helpers.available()) {
       const fresh = this.construction !== null && this.freshOffered < this.helpers.available();
       const length = fresh ? FRESH_ITEM_SECONDS : ITEM_SECONDS;
-      const dueMs = Math.min(now + length * 1000 + ROUND_TRIP_MS, this.deadlineMs - END_MARGIN_MS);
-      const seconds = Math.min(length, (dueMs - now - ROUND_TRIP_MS) / 1000);
+      const dueMs = Math.min(now + length * 1000 + HELP_ROUND_TRIP_MS, this.deadlineMs - END_MARGIN_MS);
+      const seconds = Math.min(length, (dueMs - now - HELP_ROUND_TRIP_MS) / 1000);
       if (seconds < MIN_ITEM_SECONDS) return;
       if (fresh) this.freshOffered++;
       const start = fresh ? this.construction! : best;

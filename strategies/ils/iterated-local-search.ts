@@ -41,12 +41,12 @@ export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, start?: 
 
 /** Other workers' searches of the same problem (exchange.ts), when the budget has helpers; hgs is the strategy they run. */
 function exchangeFor(p: CompiledProblem, budget: Budget, construction: IdenticalVehiclesStart["routes"]): SearchExchange | null {
-  if (!budget.helpers) return null;
-  const start = toSolution(
-    p,
-    construction.map((r) => r.slice()),
+  return SearchExchange.forBudget(p, budget, "hgs", () =>
+    toSolution(
+      p,
+      construction.map((r) => r.slice()),
+    ),
   );
-  return SearchExchange.forBudget(p, budget, "hgs", start);
 }
 
 /** The loop, from the current solution the family's start left. */

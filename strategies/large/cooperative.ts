@@ -1,6 +1,6 @@
 import { solverNow } from "../core/clock.js";
 import { evaluateSolution } from "../core/evaluator.js";
-import type { HelpVerdict, Helpers } from "../core/helpers.js";
+import { HELP_ROUND_TRIP_MS, type HelpVerdict, type Helpers } from "../core/helpers.js";
 import type { CompiledProblem, Solution } from "../core/problem.js";
 import type { Rng } from "../core/rng.js";
 import { pickRouteGroup } from "../decomposition/group.js";
@@ -16,8 +16,6 @@ export const MIN_ITEM_SECONDS = 0.5;
 export const MAX_ITEM_SECONDS = 1.5;
 /** Customers of an item grown from a group shorter than MIN_ITEM_SECONDS. */
 const GROWN_ITEM_CUSTOMERS = 200;
-/** Beyond an item's own seconds: publish, pull, decode, answer. */
-const ROUND_TRIP_MS = 700;
 /**
  * Items out per available helper: the second waits in the stream while the first is searched, so
  * a helper goes on to its next item at once instead of waiting for the owner's next iteration.
@@ -110,8 +108,8 @@ export class HelperGroups {
       const seconds = Math.min(MAX_ITEM_SECONDS, Math.max(MIN_ITEM_SECONDS, baseSeconds));
       const now = solverNow();
       // Due after both of a helper's items could have been searched.
-      const dueMs = Math.min(now + ITEMS_PER_HELPER * seconds * 1000 + ROUND_TRIP_MS, c.deadlineMs - END_MARGIN_MS);
-      if (dueMs - now < seconds * 1000 + ROUND_TRIP_MS / 2) return;
+      const dueMs = Math.min(now + ITEMS_PER_HELPER * seconds * 1000 + HELP_ROUND_TRIP_MS, c.deadlineMs - END_MARGIN_MS);
+      if (dueMs - now < seconds * 1000 + HELP_ROUND_TRIP_MS / 2) return;
       const seed = c.rotation ? c.rotation.next(c.current.routes, c.rng) : -1;
       if (this.isReserved(seed)) return;
       const group = pickRouteGroup(c.current.routes, this.visible(c.routeOf), c.near, itemTarget, c.rng, seed);
