@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { loadSpecDocument } from "../../src/api/spec-backend.js";
+import { createSpecBackend, loadSpecDocument } from "../../src/api/spec-backend.js";
 import { sharedSpecBackend } from "../helpers/spec-backend.js";
 
 interface JsonContent {
@@ -38,7 +38,7 @@ function documentedResponses(): { operationId: string; status: number; examples:
 
 /**
  * The API's self-check of its responses (SELF_CHECK_RESPONSES) uses the validators the spec
- * backend compiles at start-up, many of them sharing one Ajv: each operation and status must get
+ * backend compiles on each operation's first use, many of them sharing one Ajv: each operation and status must get
  * its own schema, accepting the document's examples and refusing a body that matches none.
  */
 describe("the spec backend's response validators", () => {
@@ -68,5 +68,17 @@ describe("the spec backend's response validators", () => {
     expect(api.validator.validateResponse(health.examples[0], "getHealth", 200).valid).to.equal(true);
     expect(api.validator.validateResponse(health.examples[0], "submitSolve", 422).valid).to.equal(false);
     expect(api.validator.validateResponse(refusal.examples[0], "getHealth", 200).valid).to.equal(false);
+  });
+
+  it("compile every operation's request, response and header checks (a process compiles them on first use)", async () => {
+    const fresh = await createSpecBackend({});
+    const operations = fresh.router.getOperations();
+    expect(operations.length, "operations in the document").to.be.greaterThan(10);
+    for (const { operationId } of operations) {
+      expect(fresh.validator.getRequestValidatorsForOperation(operationId!), operationId).to.have.length.greaterThan(0);
+      expect(fresh.validator.getResponseValidatorForOperation(operationId!), operationId).to.be.a("function");
+      expect(fresh.validator.getStatusBasedResponseValidatorForOperation(operationId!), operationId).to.be.an("object");
+      expect(fresh.validator.getResponseHeadersValidatorForOperation(operationId!), operationId).to.be.an("object");
+    }
   });
 });
