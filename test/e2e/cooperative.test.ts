@@ -30,16 +30,26 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: n
   }
 }
 
+/** Each worker's count of items it took, by worker URL (counters only grow, so tests compare against these). */
+async function takenByWorker(workers: readonly ServiceProcess[]): Promise<Map<string, number>> {
+  const counts = await Promise.all(
+    workers.map(async (w) => sampleValue(await scrape(w.url).catch(() => ""), "vrp_help_items_taken_total")),
+  );
+  return new Map(workers.map((w, i) => [w.url, counts[i]!]));
+}
+
+// One stack for the file: the tests run in order on it (two workers, then a third joins, then one
+// is killed), and each compares the counters against their values when it began.
 describe("cooperative solves: idle workers help a large task", function () {
   this.timeout(120_000);
   let stack: Stack;
   let client: ApiClient;
 
-  beforeEach(async () => {
+  before(async () => {
     stack = await startStack({ workers: 2, env: { WORKER_ACK_WAIT_MS: "4000" } });
     client = apiClient(stack.baseUrl, (await stack.account("coop", "pro")).headers);
   });
-  afterEach(async () => {
+  after(async () => {
     await stack?.stop();
   });
 
@@ -69,6 +79,26 @@ describe("cooperative solves: idle workers help a large task", function () {
     expect(await helpCount(stack.workers, "vrp_help_items_offered_total"), "hgs offered items").to.be.greaterThan(offered);
   });
 
+  it("starts a task queued while two workers help within about two seconds", async () => {
+    await stack.startWorker();
+    const takenBefore = await helpCount(stack.workers, "vrp_help_items_taken_total");
+    const request = largeRequest(13, 10);
+    const { data: large } = await client.POST("/api/v1/solve", { body: request as never });
+    await waitFor(
+      "two workers helping",
+      async () => (await helpCount(stack.workers, "vrp_help_items_taken_total")) >= takenBefore + 2,
+      8000,
+    );
+    const small = { ...cvrpRequest({ customers: 8, vehicles: 3, capacity: 40, seed: 2 }), time_limit_seconds: 1 };
+    const submitted = Date.now();
+    const { data } = await client.POST("/api/v1/solve", { body: small as never });
+    await pollUntil(client, data!.request_id, (b) => (b.result as { phase?: string }).phase !== "queued" || isFinished(b), 10_000);
+    const startedMs = Date.now() - submitted;
+    expect(startedMs, "the queued task left the queue within about an item's wind-down").to.be.below(2000);
+    const done = await pollUntil(client, large!.request_id, isFinished, 60_000);
+    expect(done.success).to.equal(true);
+  });
+
   it("ends solved within its limit when the helper is killed mid-item, and calls back once", async () => {
     const hits: string[] = [];
     const receiver = createServer((req, res) => {
@@ -83,13 +113,15 @@ describe("cooperative solves: idle workers help a large task", function () {
       const callback_url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/done`;
       const limit = 8;
       const request = { ...largeRequest(9, limit), callback_url };
+      const takenBefore = await takenByWorker(stack.workers);
       const submitted = Date.now();
       const { data } = await client.POST("/api/v1/solve", { body: request as never });
       let helper: ServiceProcess | undefined;
       await waitFor(
-        "a worker to take an item",
+        "a worker to take an item of this task",
         async () => {
-          for (const w of stack.workers) if (sampleValue(await scrape(w.url), "vrp_help_items_taken_total") > 0) helper = w;
+          const taken = await takenByWorker(stack.workers);
+          helper = stack.workers.find((w) => taken.get(w.url)! > takenBefore.get(w.url)!);
           return helper !== undefined;
         },
         limit * 1000,
@@ -109,20 +141,5 @@ describe("cooperative solves: idle workers help a large task", function () {
     } finally {
       receiver.close();
     }
-  });
-
-  it("starts a task queued while two workers help within about two seconds", async () => {
-    await stack.startWorker();
-    const request = largeRequest(13, 10);
-    const { data: large } = await client.POST("/api/v1/solve", { body: request as never });
-    await waitFor("two workers helping", async () => (await helpCount(stack.workers, "vrp_help_items_taken_total")) >= 2, 8000);
-    const small = { ...cvrpRequest({ customers: 8, vehicles: 3, capacity: 40, seed: 2 }), time_limit_seconds: 1 };
-    const submitted = Date.now();
-    const { data } = await client.POST("/api/v1/solve", { body: small as never });
-    await pollUntil(client, data!.request_id, (b) => (b.result as { phase?: string }).phase !== "queued" || isFinished(b), 10_000);
-    const startedMs = Date.now() - submitted;
-    expect(startedMs, "the queued task left the queue within about an item's wind-down").to.be.below(2000);
-    const done = await pollUntil(client, large!.request_id, isFinished, 60_000);
-    expect(done.success).to.equal(true);
   });
 });
