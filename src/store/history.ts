@@ -72,6 +72,9 @@ const INLINE_FINAL_BODY_LIMIT = 768 * 1024;
  */
 const STATE_FROM_DOWNLOAD_LIMIT = 16 * 1024;
 
+/** Entries a listing reads at once. */
+const LIST_READS_AT_ONCE = 16;
+
 /** Whether an entry's stored state may be behind its task's (the final state is then read from the kept download). */
 function mayBeFinishedElsewhere(entry: HistoryEntry): boolean {
   return entry.state === "queued" || entry.state === "solving";
@@ -244,10 +247,17 @@ export class HistoryStore {
     const start = after === null ? 0 : keys.findIndex((k) => k > after);
     const page = start < 0 ? [] : keys.slice(start, start + limit);
     const items: HistoryEntry[] = [];
-    for (const k of page) {
-      const e = await this.kv.get(k);
-      if (e && e.operation === "PUT" && e.length > 0)
-        items.push(await this.withFinalState(JSON.parse(decoder.decode(e.value)) as HistoryEntry));
+    // A few entries at a time: each may take a second read (its final state from the download).
+    for (let i = 0; i < page.length; i += LIST_READS_AT_ONCE) {
+      const read = await Promise.all(
+        page.slice(i, i + LIST_READS_AT_ONCE).map(async (k) => {
+          const e = await this.kv.get(k);
+          return e && e.operation === "PUT" && e.length > 0
+            ? this.withFinalState(JSON.parse(decoder.decode(e.value)) as HistoryEntry)
+            : null;
+        }),
+      );
+      for (const entry of read) if (entry) items.push(entry);
     }
     const last = page[page.length - 1];
     const more = start >= 0 && start + limit < keys.length;
