@@ -120,11 +120,16 @@ export class TaskEvents {
   /**
    * Logs the final event unless the log already ends with one: whoever sees a finished task
    * without its final event (a worker on redelivery, an API instance following the stream) can
-   * call this, and the log still ends with exactly one final event.
+   * call this, and the log still ends with exactly one final event. `leading`: an event this
+   * writer has not logged yet that must come just before the final one (a quick task's `solving`).
    */
-  async publishFinalOnce(taskId: string, event: "solved" | "failed", data: unknown): Promise<void> {
+  async publishFinalOnce(taskId: string, event: "solved" | "failed", data: unknown, leading?: StoredTaskEvent): Promise<void> {
     const last = await this.last(taskId);
     if (last && isFinalEvent(last.event)) return;
-    await this.publish(taskId, event, data);
+    if (!leading || last?.event === leading.event) return void (await this.publish(taskId, event, data));
+    // Both publishes leave in one write to the connection, in this order, so the stream stores the
+    // leading event before the final one; one round trip instead of two for a task that never
+    // reported progress.
+    await Promise.all([this.publish(taskId, leading.event, leading.data), this.publish(taskId, event, data)]);
   }
 }

@@ -65,6 +65,30 @@ export interface KeptDownload {
  */
 const INLINE_FINAL_BODY_LIMIT = 768 * 1024;
 
+/**
+ * A finished task whose kept download is at most this size keeps the entry its submit wrote: the
+ * listing reads the state and cost from that download (small enough to read with the entry), so
+ * a small task's entry is written once. Larger ones have their entry updated.
+ */
+const STATE_FROM_DOWNLOAD_LIMIT = 16 * 1024;
+
+/** Entries a listing reads at once. */
+const LIST_READS_AT_ONCE = 16;
+
+/** Whether an entry's stored state may be behind its task's (the final state is then read from the kept download). */
+function mayBeFinishedElsewhere(entry: HistoryEntry): boolean {
+  return entry.state === "queued" || entry.state === "solving";
+}
+
+/** The state and cost a final poll body (taskEnvelope) shows, or null when it is not a final body. */
+function finalStateOf(body: unknown): Pick<HistoryEntry, "state" | "total_cost"> | null {
+  if (typeof body !== "object" || body === null) return null;
+  const { success, result } = body as { success?: unknown; result?: { status?: unknown; total_cost?: unknown } | null };
+  if (success === false) return { state: "failed", total_cost: null };
+  if (success !== true || (result && result.status === "processing")) return null;
+  return { state: "solved", total_cost: typeof result?.total_cost === "number" ? result.total_cost : null };
+}
+
 export class HistoryStore {
   constructor(
     private readonly kv: KV,
@@ -96,7 +120,7 @@ export class HistoryStore {
    */
   async finish(task: TaskRecord, finalBody: unknown, requestJson: string | null = null): Promise<void> {
     if (task.channel !== "direct") return;
-    await this.keepDownload(task.id, finalBody, requestJson);
+    const keptBytes = await this.keepDownload(task.id, finalBody, requestJson);
     const key = entryKey(task.owner, task.submittedAt, task.id);
     for (let attempt = 0; attempt < 10; attempt++) {
       const current = await this.kv.get(key);
@@ -115,6 +139,8 @@ export class HistoryStore {
       if (entry.state === task.state && entry.total_cost === (task.result?.total_cost ?? null)) return;
       // Deleted meanwhile (markDeleted runs before removeFinalBody): take the copy back out.
       if (entry.state === "deleted") return this.removeFinalBody(task.id);
+      // The listing reads this entry's final state from the download just kept.
+      if (mayBeFinishedElsewhere(entry) && keptBytes <= STATE_FROM_DOWNLOAD_LIMIT) return;
       const next: HistoryEntry = { ...entry, state: task.state, total_cost: task.result?.total_cost ?? null };
       try {
         await this.kv.update(key, encoder.encode(JSON.stringify(next)), current.revision);
@@ -126,20 +152,41 @@ export class HistoryStore {
     throw new Error(`history entry of ${task.id}: too many concurrent updates`);
   }
 
-  private async keepDownload(id: string, finalBody: unknown, requestJson: string | null): Promise<void> {
+  /** Keeps the download; resolves with the size of the value that holds the final body. */
+  private async keepDownload(id: string, finalBody: unknown, requestJson: string | null): Promise<number> {
     const resultJson = JSON.stringify(finalBody);
     if (requestJson !== null) {
       // Both are JSON texts already: joined as text rather than parsed and serialised again.
       const both = encoder.encode(`{"request":${requestJson},"result":${resultJson}}`);
       if (both.length <= INLINE_FINAL_BODY_LIMIT) {
         await this.smallBlobs.put(downloadName(id), both);
-        return;
+        return both.length;
       }
       await this.smallBlobs.put(id, encoder.encode(requestJson));
     }
     const bytes = encoder.encode(resultJson);
     if (bytes.length <= INLINE_FINAL_BODY_LIMIT) await this.smallBlobs.put(resultObjectName(id), bytes);
     else await this.blobs.putBlob({ name: resultObjectName(id) }, bytes);
+    return bytes.length;
+  }
+
+  /**
+   * The entry as the caller sees it: one whose task finished without updating it (a small
+   * download, STATE_FROM_DOWNLOAD_LIMIT) takes its state and cost from that download.
+   */
+  private async withFinalState(entry: HistoryEntry): Promise<HistoryEntry> {
+    if (!mayBeFinishedElsewhere(entry)) return entry;
+    const both = await this.smallBlobs.get(downloadName(entry.request_id));
+    let body: unknown = null;
+    if (both && both.operation === "PUT" && both.length > 0 && both.length <= STATE_FROM_DOWNLOAD_LIMIT) {
+      body = (JSON.parse(decoder.decode(both.value)) as KeptDownload).result;
+    } else if (!both || both.operation !== "PUT" || both.length === 0) {
+      const result = await this.smallBlobs.get(resultObjectName(entry.request_id));
+      if (result && result.operation === "PUT" && result.length > 0 && result.length <= STATE_FROM_DOWNLOAD_LIMIT)
+        body = JSON.parse(decoder.decode(result.value)) as unknown;
+    }
+    const final = finalStateOf(body);
+    return final ? { ...entry, ...final } : entry;
   }
 
   async setState(task: TaskRecord): Promise<void> {
@@ -200,9 +247,17 @@ export class HistoryStore {
     const start = after === null ? 0 : keys.findIndex((k) => k > after);
     const page = start < 0 ? [] : keys.slice(start, start + limit);
     const items: HistoryEntry[] = [];
-    for (const k of page) {
-      const e = await this.kv.get(k);
-      if (e && e.operation === "PUT" && e.length > 0) items.push(JSON.parse(decoder.decode(e.value)) as HistoryEntry);
+    // A few entries at a time: each may take a second read (its final state from the download).
+    for (let i = 0; i < page.length; i += LIST_READS_AT_ONCE) {
+      const read = await Promise.all(
+        page.slice(i, i + LIST_READS_AT_ONCE).map(async (k) => {
+          const e = await this.kv.get(k);
+          return e && e.operation === "PUT" && e.length > 0
+            ? this.withFinalState(JSON.parse(decoder.decode(e.value)) as HistoryEntry)
+            : null;
+        }),
+      );
+      for (const entry of read) if (entry) items.push(entry);
     }
     const last = page[page.length - 1];
     const more = start >= 0 && start + limit < keys.length;
@@ -212,7 +267,7 @@ export class HistoryStore {
   async find(owner: string, id: string): Promise<HistoryEntry | null> {
     for await (const k of await this.kv.keys(`h.${ownerHex(owner)}.*.${id}`)) {
       const e = await this.kv.get(k);
-      if (e && e.operation === "PUT" && e.length > 0) return JSON.parse(decoder.decode(e.value)) as HistoryEntry;
+      if (e && e.operation === "PUT" && e.length > 0) return this.withFinalState(JSON.parse(decoder.decode(e.value)) as HistoryEntry);
     }
     return null;
   }

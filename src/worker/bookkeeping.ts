@@ -5,7 +5,7 @@ import type { Config } from "../config/load.js";
 import { profileStage } from "../infra/stage-profile.js";
 import type { Logger } from "../log/logger.js";
 import type { WorkerMetrics } from "../metrics/registry.js";
-import type { TaskEvents } from "../queue/task-events.js";
+import type { StoredTaskEvent, TaskEvents } from "../queue/task-events.js";
 import type { TaskQueue } from "../queue/task-queue.js";
 import type { TaskRecord } from "../queue/task-store.js";
 import type { AccountStore } from "../store/accounts.js";
@@ -24,7 +24,8 @@ export interface BookkeepingDeps {
  * Everything after a task's stored result, each step idempotent so a redelivery can repeat it:
  * the history entry (repaired if a failover lost it), the final event (exactly one), the callback
  * (at most one, and only for a stored result), then the acknowledgement. `before`: the writes
- * (progress, `solving` event) the final event must follow. A failing step hands the message back
+ * (progress, `solving` event) the final event must follow; `finished.solving`: a quick task's
+ * `solving` event, logged in one batch with the final event. A failing step hands the message back
  * for another try rather than leaving the history or the events short. Resolves true once
  * acknowledged, false when handed back.
  *
@@ -34,7 +35,7 @@ export interface BookkeepingDeps {
  */
 export async function bookkeeping(
   m: JsMsg,
-  finished: { task: TaskRecord; requestInMessage: string | null },
+  finished: { task: TaskRecord; requestInMessage: string | null; solving?: StoredTaskEvent },
   before: Promise<void>,
   deps: BookkeepingDeps,
   log: Logger,
@@ -46,7 +47,7 @@ export async function bookkeeping(
     profileStage(task.id, "w.tail.before");
     const body = taskEnvelope(task, null);
     const finalEvent = task.state === "solved" ? "solved" : "failed";
-    const logged = deps.events.publishFinalOnce(task.id, finalEvent, body);
+    const logged = deps.events.publishFinalOnce(task.id, finalEvent, body, finished.solving);
     await Promise.all([deps.history.finish(task, body, finished.requestInMessage), logged]);
     profileStage(task.id, "w.tail.historyAndFinalEvent");
     const sent = await sendCallbackOnce(task, { store: queue.store, accounts: deps.accounts, config, log });

@@ -2,7 +2,7 @@ import { taskEnvelope } from "../api/task-view.js";
 import { withProgress } from "../api/progress-view.js";
 import type { Logger } from "../log/logger.js";
 import { initialProgress, type ProgressStore, type SolvedResultBody } from "../queue/progress-store.js";
-import type { TaskEvents } from "../queue/task-events.js";
+import type { StoredTaskEvent, TaskEvents } from "../queue/task-events.js";
 import type { TaskRecord } from "../queue/task-store.js";
 import type { ProgressReport } from "./progress-reporter.js";
 
@@ -41,7 +41,13 @@ export class TaskProgress {
 
   /** Logs the `solving` event of the record that has just moved to solving. */
   async solvingStarted(solving: TaskRecord): Promise<void> {
-    await this.events.publish(solving.id, "solving", withProgress(taskEnvelope(solving, null), solving, null, false));
+    const { event, data } = this.solvingEvent(solving);
+    await this.events.publish(solving.id, event, data);
+  }
+
+  /** The `solving` event of a record in (or having passed through) the solving state. */
+  solvingEvent(solving: TaskRecord): StoredTaskEvent {
+    return { event: "solving", data: withProgress(taskEnvelope({ ...solving, state: "solving" }, null), solving, null, false) };
   }
 
   report(report: ProgressReport): void {

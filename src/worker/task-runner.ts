@@ -6,7 +6,7 @@ import type { WorkerMetrics } from "../metrics/registry.js";
 import type { Nats } from "../queue/connection.js";
 import { NAMES } from "../queue/names.js";
 import type { ProgressStore } from "../queue/progress-store.js";
-import type { TaskEvents } from "../queue/task-events.js";
+import type { StoredTaskEvent, TaskEvents } from "../queue/task-events.js";
 import type { TaskQueue } from "../queue/task-queue.js";
 import type { TaskRecord } from "../queue/task-store.js";
 import { dropIfGivenUp, takeDelivery } from "./take-delivery.js";
@@ -68,10 +68,14 @@ class TaskGone extends Error {
 /** A record as stored, with its revision (the next compare-and-set starts from it). */
 type Stored = { record: TaskRecord; revision: number };
 
-/** A task's result, stored, and the writes (progress, events) that must precede its final event. */
+/**
+ * A task's result, stored, and the writes (progress, events) that must precede its final event;
+ * `solving`: the `solving` event of a quick task, logged together with its final event.
+ */
 interface Finished {
   stored: Stored;
   before: Promise<void>;
+  solving?: StoredTaskEvent;
 }
 
 /**
@@ -116,9 +120,8 @@ export class TaskRunner {
           return { end: "handed-back" };
         }
       }
-      const tail = bookkeeping(m, { task: finished.stored.record, requestInMessage }, finished.before, this.deps, taskLog).finally(() =>
-        clearInterval(heartbeat),
-      );
+      const ended = { task: finished.stored.record, requestInMessage, ...(finished.solving ? { solving: finished.solving } : {}) };
+      const tail = bookkeeping(m, ended, finished.before, this.deps, taskLog).finally(() => clearInterval(heartbeat));
       return { end: "acked", tail };
     } catch (err) {
       clearInterval(heartbeat);
@@ -250,13 +253,11 @@ export class TaskRunner {
     const wrote = { ours: false };
     const stored = await this.storeFinal(next, moved ?? found, wrote);
     profileStage(task.id, "w.stored");
-    // A quick task's log still reads queued, solving, solved: its `solving` event goes out now,
-    // ahead of the final event, which waits for `before` (not if a cancel ended it meanwhile).
-    let before = this.before;
-    if (!moved && wrote.ours)
-      before = progress.solvingStarted(attempt).catch((err: unknown) => log.warn("solving event not logged", { err }));
+    // A quick task's log still reads queued, solving, solved: its `solving` event goes out with
+    // the final event, in one batch (not if a cancel ended it meanwhile).
+    const solving = !moved && wrote.ours ? progress.solvingEvent(attempt) : undefined;
     log.info("task finished", { state: stored.record.state, total_cost: stored.record.result?.total_cost, error: stored.record.error });
-    return { stored, before: before.then(() => progress.finish()) };
+    return { stored, before: this.before.then(() => progress.finish()), ...(solving ? { solving } : {}) };
   }
 
   /** Writes of the current solving attempt (progress entry, `solving` event, history state) that must precede its final event. */

@@ -225,6 +225,13 @@ describe("planning history", function () {
     const body = download.data as unknown as { request: { name: string }; result: { success: boolean } };
     expect(body.request.name).to.equal("run 0");
     expect(body.result.success).to.equal(true);
+    // With the task's record gone, the entry still lists it solved with its cost.
+    expect((download.data as unknown as { state: string }).state).to.equal("solved");
+    const after = await client.GET("/api/v1/history", { params: { query: { limit: 3 } } });
+    const listed = (after.data as unknown as { result: { items: { request_id: string; state: string; total_cost: number | null }[] } })
+      .result;
+    expect(listed.items.find((i) => i.request_id === ids[0])).to.include({ state: "solved" });
+    expect(listed.items.find((i) => i.request_id === ids[0])?.total_cost).to.be.a("number");
     const other = await stack.account("nosy", "pro");
     const foreign = await apiClient(stack.baseUrl, other.headers).GET("/api/v1/history/{request_id}", {
       params: { path: { request_id: ids[0]! } },

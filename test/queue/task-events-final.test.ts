@@ -1,0 +1,61 @@
+import { expect } from "chai";
+import { TaskEvents, type StoredTaskEvent } from "../../src/queue/task-events.js";
+import { NAMES } from "../../src/queue/names.js";
+import type { Nats } from "../../src/queue/connection.js";
+import { withNats } from "../helpers/nats.js";
+
+const decoder = new TextDecoder();
+
+/** The task's logged event names, oldest first. */
+async function logOf(conn: Nats, taskId: string): Promise<string[]> {
+  const consumer = await conn.js.consumers.get(NAMES.eventStream, { filter_subjects: TaskEvents.subject(taskId) });
+  const names: string[] = [];
+  for (;;) {
+    const m = await consumer.next({ expires: 1000 });
+    if (!m) break;
+    names.push((JSON.parse(decoder.decode(m.data)) as StoredTaskEvent).event);
+    if (m.info.pending === 0) break;
+  }
+  return names;
+}
+
+describe("TaskEvents.publishFinalOnce with a leading event (a quick task's solving event)", function () {
+  this.timeout(60_000);
+  let nats: Awaited<ReturnType<typeof withNats>>;
+  let conn: Nats;
+  let events: TaskEvents;
+  const solving: StoredTaskEvent = { event: "solving", data: { phase: "solving" } };
+
+  before(async () => {
+    nats = await withNats();
+    conn = await nats.connect();
+    events = new TaskEvents(conn.js, conn.jsm);
+  });
+  after(async () => {
+    await nats?.stop();
+  });
+
+  it("logs the leading event just before the final one, and nothing on a second call", async () => {
+    const id = "9a1e0c7a-1111-4f57-9d8f-2b1c0a9e7d11";
+    await events.publishQueued(id, { phase: "queued" });
+    await events.publishFinalOnce(id, "solved", { success: true }, solving);
+    await events.publishFinalOnce(id, "solved", { success: true }, solving);
+    expect(await logOf(conn, id)).to.deep.equal(["queued", "solving", "solved"]);
+  });
+
+  it("does not log the leading event again when the log already ends with it", async () => {
+    const id = "9a1e0c7a-2222-4f57-9d8f-2b1c0a9e7d11";
+    await events.publishQueued(id, { phase: "queued" });
+    await events.publish(id, "solving", { phase: "solving" });
+    await events.publishFinalOnce(id, "failed", { success: false }, solving);
+    expect(await logOf(conn, id)).to.deep.equal(["queued", "solving", "failed"]);
+  });
+
+  it("logs neither when another writer logged the final event first", async () => {
+    const id = "9a1e0c7a-3333-4f57-9d8f-2b1c0a9e7d11";
+    await events.publishQueued(id, { phase: "queued" });
+    await events.publish(id, "failed", { success: false });
+    await events.publishFinalOnce(id, "solved", { success: true }, solving);
+    expect(await logOf(conn, id)).to.deep.equal(["queued", "failed"]);
+  });
+});

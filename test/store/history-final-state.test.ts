@@ -1,0 +1,92 @@
+import { expect } from "chai";
+import type { TaskRecord } from "../../src/queue/task-store.js";
+import { HistoryStore } from "../../src/store/history.js";
+import { withNats } from "../helpers/nats.js";
+
+/** A direct task's record as the submit writes it. */
+function queuedTask(id: string): TaskRecord {
+  const at = new Date().toISOString();
+  return {
+    id,
+    owner: "ann",
+    channel: "direct",
+    state: "queued",
+    submittedAt: at,
+    updatedAt: at,
+    name: "run",
+    nodeNum: 4,
+    vehicleNum: 1,
+    objective: "min_total_distance",
+    timeLimitSeconds: 1,
+    strategy: null,
+    callbackUrl: null,
+    solveAttempts: 0,
+  };
+}
+
+function solvedOf(task: TaskRecord, totalCost: number): TaskRecord {
+  return { ...task, state: "solved", result: { total_cost: totalCost } as unknown as TaskRecord["result"] };
+}
+
+describe("planning history: one entry write for a small task, its final state read from the kept download", function () {
+  this.timeout(60_000);
+  let nats: Awaited<ReturnType<typeof withNats>>;
+  let history: HistoryStore;
+  let revisionOf: (task: TaskRecord) => Promise<number | null>;
+
+  before(async () => {
+    nats = await withNats();
+    const conn = await nats.connect();
+    history = new HistoryStore(conn.history, conn.requests, conn.requestBodies);
+    revisionOf = async (task) => {
+      for await (const key of await conn.history.keys(`h.*.*.${task.id}`)) return (await conn.history.get(key))?.revision ?? null;
+      return null;
+    };
+  });
+  after(async () => {
+    await nats?.stop();
+  });
+
+  it("keeps the submit's entry of a small solved task and lists it solved with its cost", async () => {
+    const task = queuedTask("0b5e1c7a-1111-4f57-9d8f-2b1c0a9e7d11");
+    await history.record(task);
+    const written = await revisionOf(task);
+    await history.finish(solvedOf(task, 42), { success: true, request_id: task.id, error: null, result: { total_cost: 42 } }, "{}");
+    expect(await revisionOf(task), "the entry was written again").to.equal(written);
+    expect(await history.find("ann", task.id)).to.include({ state: "solved", total_cost: 42 });
+    const listed = (await history.list("ann", 100, null)).items.find((e) => e.request_id === task.id);
+    expect(listed).to.include({ state: "solved", total_cost: 42 });
+  });
+
+  it("lists a small failed task failed, also when its download holds the final body alone", async () => {
+    const task = queuedTask("0b5e1c7a-2222-4f57-9d8f-2b1c0a9e7d11");
+    await history.record(task);
+    await history.finish({ ...task, state: "failed" }, { success: false, request_id: task.id, error: "no", result: null });
+    expect(await history.find("ann", task.id)).to.include({ state: "failed", total_cost: null });
+  });
+
+  it("lists a task still queued as queued", async () => {
+    const task = queuedTask("0b5e1c7a-3333-4f57-9d8f-2b1c0a9e7d11");
+    await history.record(task);
+    expect(await history.find("ann", task.id)).to.include({ state: "queued", total_cost: null });
+  });
+
+  it("updates the entry of a task whose download is too large to read with the listing", async () => {
+    const task = queuedTask("0b5e1c7a-4444-4f57-9d8f-2b1c0a9e7d11");
+    await history.record(task);
+    const written = await revisionOf(task);
+    const large = { success: true, request_id: task.id, error: null, result: { total_cost: 7, padding: "x".repeat(64 * 1024) } };
+    await history.finish(solvedOf(task, 7), large, "{}");
+    expect(await revisionOf(task)).to.not.equal(written);
+    expect(await history.find("ann", task.id)).to.include({ state: "solved", total_cost: 7 });
+  });
+
+  it("keeps a deleted task deleted and removes the download kept after the deletion", async () => {
+    const task = queuedTask("0b5e1c7a-5555-4f57-9d8f-2b1c0a9e7d11");
+    await history.record(task);
+    await history.markDeleted(task);
+    await history.finish(solvedOf(task, 3), { success: true, request_id: task.id, error: null, result: { total_cost: 3 } }, "{}");
+    expect(await history.find("ann", task.id)).to.include({ state: "deleted" });
+    expect(await history.keptDownload(task.id)).to.equal(null);
+  });
+});
