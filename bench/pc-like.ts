@@ -57,12 +57,13 @@ export function pcLike(
  * The long-route kind of PyVRP's PCVRPTW files (R2_10_2, RC2_10_2): random or half-clustered
  * customers, type 2 (wide windows, long routes), always 1,000 customers, and the files' fleet,
  * just enough vehicles to carry every demand (19 and 18 there) rather than the GH files' 250,
- * which pcLike keeps. Instance `index` alternates R2 and RC2 over distinct GH-like draws.
+ * which pcLike keeps. Instance `index` alternates R2 and RC2 over distinct GH-like draws; `customers`
+ * draws smaller instances of the same kind (shorter runs).
  */
-export function pcLongLike(index: number, seedBase: number): { name: string; request: SolveRequestInput } {
+export function pcLongLike(index: number, seedBase: number, customers = 1000): { name: string; request: SolveRequestInput } {
   // ghLike's index picks the class (index mod 3) and the type (index / 3 mod 2): 4 is R2, 5 is RC2.
   const ghIndex = 4 + (index % 2) + 6 * Math.floor(index / 2);
-  const drawn = ghLike(ghIndex, seedBase, [1000]);
+  const drawn = ghLike(ghIndex, seedBase, [customers]);
   const { request: prized } = pcLike(ghIndex, seedBase, undefined, true, drawn);
   const demand = prized.node_demands!.reduce((sum, q) => sum + q, 0);
   const vehicles = Math.ceil(demand / prized.vehicles_capacity![0]!) + 1;

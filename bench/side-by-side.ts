@@ -6,10 +6,11 @@
  * customers, 30 s above) unless `--time` says otherwise. Our answers are also checked by the
  * peers' independent checker. Instances: a shared set (`--set`, gaps to its best known), a
  * generated family (`--family gh|gh-small|pc|pc-long|sd|hfvrp|x|mt`, `--count` of them, gaps to the better of the two
- * on each run, since there is no best known), or the cached tight fleets around a strong known
+ * on each run, since there is no best known; `--customers N` draws pc-long at N customers instead of 1,000,
+ * for shorter runs), or the cached tight fleets around a strong known
  * plan (`--family tight`, or `tight-spare` with spare vehicles to 84% of the capacity; gaps to the plan).
  *
- * `node --import tsx bench/side-by-side.ts (--set NAME | --family F [--count K] [--instance-seed N])
+ * `node --import tsx bench/side-by-side.ts (--set NAME | --family F [--count K] [--instance-seed N] [--customers N])
  * [--only A,B] [--seeds 1,2,3] [--time S] [--pyvrp PYTHON] [--peers DIR] [--bench-dir DIR]`
  * PYTHON (or PYVRP_PYTHON) is the venv's python that `../shared/peers/build-pyvrp.sh` built.
  */
@@ -44,13 +45,14 @@ function tightFleet(index: number, spare: boolean): Instance {
   return { name: used.name, request: used.request, best: used.planCost };
 }
 
-const FAMILIES: Record<string, (index: number, seed: number) => Instance> = {
+/** `customers`: the size pc-long draws (the others keep their own sizes). */
+const FAMILIES: Record<string, (index: number, seed: number, customers?: number) => Instance> = {
   gh: (i, s) => ({ ...ghLike(i, s), best: null }),
   // Solomon-sized: 100 or 200 customers on Solomon's 100 x 100 square.
   "gh-small": (i, s) => ({ ...ghLike(i, s, [100, 200], () => 100), best: null }),
   pc: (i, s) => ({ ...pcLike(i, s), best: null }),
   // PCVRPTW's long-route kind: R2 and RC2, 1,000 customers, the files' fleet.
-  "pc-long": (i, s) => ({ ...pcLongLike(i, s), best: null }),
+  "pc-long": (i, s, customers) => ({ ...pcLongLike(i, s, customers), best: null }),
   mt: (i, s) => ({ ...mtLike(i, s), best: null }),
   sd: (i, s) => ({ ...sdLike(i, s), best: null }),
   hfvrp: (i, s) => ({ ...generateHfvrpLike(i, s), best: null }),
@@ -65,6 +67,7 @@ const { values } = parseArgs({
     family: { type: "string" },
     count: { type: "string", default: "6" },
     "instance-seed": { type: "string", default: "2027" },
+    customers: { type: "string" },
     only: { type: "string" },
     seeds: { type: "string", default: "1,2,3" },
     time: { type: "string" },
@@ -80,7 +83,8 @@ function instances(): Instance[] {
   if (values.family) {
     const make = FAMILIES[values.family];
     if (!make) throw new BenchSetupError(`bench: unknown family '${values.family}' (${Object.keys(FAMILIES).join(", ")})`);
-    list = Array.from({ length: Number(values.count) }, (_, i) => make(i, Number(values["instance-seed"])));
+    const customers = values.customers === undefined ? undefined : Number(values.customers);
+    list = Array.from({ length: Number(values.count) }, (_, i) => make(i, Number(values["instance-seed"]), customers));
   } else if (values.set) {
     const benchmarks = loadBenchmarks(values["bench-dir"]);
     list = benchmarks.entries

@@ -26,4 +26,13 @@ describe("bench: pc-long, the long-route prize-collecting family", () => {
       expect(capacity).to.equal(1000);
     }
   });
+
+  it("draws smaller instances of the same kind on request, on their own fewest vehicles plus one", () => {
+    const { name, request } = pcLongLike(1, 2027, 500);
+    expect(name).to.match(/^pcl-gl\d+-RC2-n500-d\d+$/);
+    expect(request.node_num).to.equal(501);
+    const demand = request.node_demands!.reduce((sum, q) => sum + q, 0);
+    expect(request.vehicle_num).to.equal(Math.ceil(demand / request.vehicles_capacity![0]!) + 1);
+    expect(request.vehicle_num).to.be.below(pcLongLike(1, 2027).request.vehicle_num);
+  });
 });
