@@ -1,6 +1,6 @@
 import type { Rng } from "../core/rng.js";
 
-/** Share of infeasible outcomes repaired when repairs yield new bests at the rate the descents do (HGS's half). */
+/** Share of infeasible outcomes repaired when repairs yield new bests at the rate the descents do (HGS's half), and the most. */
 const LEVEL_SHARE = 0.5;
 /** The least share still repaired, so that a rule that stopped repairing keeps measuring what repairs would pay. */
 const FLOOR_SHARE = 0.05;
@@ -12,7 +12,9 @@ const PRIOR_DESCENTS = 20;
  * have paid in this search: new bests per customer the local search examined in repairs, against
  * new bests per customer examined in the iterations' own descents. A repair is work that an
  * iteration could have spent searching; where repairs find new bests as cheaply as descents do,
- * half the outcomes are repaired, fewer as they pay less, every one as they pay twice as much.
+ * half the outcomes are repaired, fewer as they pay less. Never more than half: where most
+ * feasible outcomes come out of repairs (binding windows), the new bests do too, however many
+ * iterations the repairs cost, so their yield would speak for repairs it does not measure.
  * Work is counted in examined customers rather than time, so that a seed gives the same routes on
  * any machine. A search that never goes infeasible only adds up its descents.
  */
@@ -34,7 +36,7 @@ export class RepairRule {
     const descentYield = (this.descentBests + 1) / (this.descentWork + 1);
     const prior = (PRIOR_DESCENTS * (this.descentWork + 1)) / (this.descents + 1);
     const repairYield = (this.repairBests + descentYield * prior) / (this.repairWork + prior);
-    return Math.min(1, Math.max(FLOOR_SHARE, (LEVEL_SHARE * repairYield) / descentYield));
+    return Math.min(LEVEL_SHARE, Math.max(FLOOR_SHARE, (LEVEL_SHARE * repairYield) / descentYield));
   }
 
   /** Whether this infeasible outcome gets a repair attempt. */
