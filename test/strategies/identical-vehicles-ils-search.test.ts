@@ -185,7 +185,7 @@ describe("identical-vehicles iterated local search (hgs above 300 customers)", f
     expect(evaluateSolution(p, a.solution).cost).to.be.lessThan(evaluateSolution(p, clarkeWrightSolution(p)).cost);
   });
 
-  it("with repairs by their yield (ils/repair-rule.ts) on a fleet without spare vehicles: feasible, the same routes for the same seed", () => {
+  it("repairs by their yield (ils/repair-rule.ts), no spare vehicle: feasible, the same routes for the same seed", () => {
     const { problem: p } = compileRequest(cvrp({ customers: 320, seed: 7, hours: false, spare: 0 }));
     const byYield = { identicalVehicles: { repairOnceFeasible: "byYield" as const } };
     const run = (seed: number) => {
