@@ -24,7 +24,7 @@ export interface SettingsOverride {
   perVehicle?: Partial<SearchSettings["perVehicle"]> & { poolFamilies?: readonly PoolFamily[] };
   decomposition?: Partial<SearchSettings["decomposition"]>;
   /** The identical-vehicles iterated search's education (ils/identical-vehicles-ils.ts): which customers it examines, and its repairs. */
-  identicalVehicles?: { localised?: IdenticalVehiclesLocalised; repairOnceFeasible?: boolean };
+  identicalVehicles?: { localised?: IdenticalVehiclesLocalised; repairOnceFeasible?: RepairsOnceFeasible };
   /** Told what the decomposition's route elimination tried, one line each (for studying it). */
   trace?: (line: string) => void;
 }
@@ -208,9 +208,14 @@ export interface RuinSettings {
   strength: RuinStrengthSettings | null;
 }
 
+/**
+ * Whether an infeasible outcome still gets a repair attempt once a feasible plan is known: on half
+ * of them (true), none (false), or on a share set by what repairs have paid so far (ils/repair-rule.ts).
+ */
+export type RepairsOnceFeasible = boolean | "byYield";
+
 export interface PerturbationSettings extends RuinSettings {
-  /** Whether an infeasible outcome still gets a repair attempt (on half of them) once a feasible plan is known. */
-  repairOnceFeasible: boolean;
+  repairOnceFeasible: RepairsOnceFeasible;
   /** Late acceptance's memory in iterations (null: the family's own, ils/identical-vehicles-ils.ts). */
   history: number | null;
 }

@@ -11,6 +11,7 @@ import { AdaptivePrices } from "./price-adaptation.js";
 import { PenaltyManager, type PriceKind } from "../search/penalty-manager.js";
 import { StagnationRestart } from "./restarts.js";
 import { IdenticalVehiclesRuin } from "./identical-vehicles-ruin.js";
+import { RepairRule } from "./repair-rule.js";
 
 /**
  * Late acceptance (Burke and Bykov 2017): a candidate is accepted when it beats the current
@@ -89,8 +90,9 @@ export function startIdenticalVehicles(
   if (missing.length > 0) ruin.reinsert(rng, missing);
 
   const constraints = new Constraints(ls);
-  const education = new IdenticalVehiclesEducation(ls, constraints, manager, rng, stop, perturbation.repairOnceFeasible);
-  const best = new IdenticalVehiclesBest(p, ls, budget);
+  const rule = perturbation.repairOnceFeasible === "byYield" ? new RepairRule(rng) : null;
+  const education = new IdenticalVehiclesEducation(ls, constraints, manager, rng, stop, perturbation.repairOnceFeasible !== false, rule);
+  const best = new IdenticalVehiclesBest(p, ls, budget, rule);
   // A feasible start counts as it is: the search on a penalised cost may trade it for a worse one.
   if (constraints.all()) best.record(ls.totalCost());
   ls.run(rng, stop);

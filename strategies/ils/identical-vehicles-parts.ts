@@ -7,6 +7,7 @@ import { toSolution } from "../search/identical-vehicles/solutions.js";
 import { attemptsRepair, type BestSolution, type Candidate, type CurrentSolution, type Education } from "./ils-parts.js";
 import type { PenaltyManager } from "../search/penalty-manager.js";
 import { RouteUndo } from "./route-undo.js";
+import type { RepairRule } from "./repair-rule.js";
 
 /** Rounding allowed in the local search's running sums when a cost must beat another. */
 const EPS = 1e-7;
@@ -107,8 +108,9 @@ export class InPlaceCurrent implements CurrentSolution<Candidate> {
  * The local search again only around the routes the perturbation changed; an infeasible outcome is
  * repaired as in HGS: the local search again under penalties x10, then x100, looking first at the
  * routes that break a constraint, until the routes are feasible; the prices go back after. Once a
- * feasible plan is known, only half the infeasible outcomes get a repair attempt, or none when
- * `repairOnceFeasible` is false (PyVRP's way: the prices alone steer back to feasible plans).
+ * feasible plan is known, only half the infeasible outcomes get a repair attempt, none when
+ * `repairOnceFeasible` is false (PyVRP's way: the prices alone steer back to feasible plans), or
+ * the share `rule` sets from what repairs have paid so far (repair-rule.ts).
  */
 export class IdenticalVehiclesEducation implements Education<Candidate> {
   constructor(
@@ -118,18 +120,31 @@ export class IdenticalVehiclesEducation implements Education<Candidate> {
     private readonly rng: Rng,
     private readonly stop: () => boolean,
     private readonly repairOnceFeasible = true,
+    private readonly rule: RepairRule | null = null,
   ) {}
 
   educate(bestKnown: boolean): Candidate {
     const c = this.constraints;
+    const rule = this.rule;
+    const before = this.ls.examined;
     this.ls.runLocalised(this.rng, this.stop);
+    rule?.descended(this.ls.examined - before, bestKnown);
     const load = c.load();
     const duration = c.duration();
     const warp = c.warp();
     this.prices.record({ load, duration, timeWarp: warp });
     const feasible = load && duration && warp;
-    if (!feasible && (this.repairOnceFeasible ? attemptsRepair(this.rng, bestKnown) : !bestKnown)) this.repair();
+    if (!feasible && this.repairs(bestKnown)) {
+      const start = this.ls.examined;
+      this.repair();
+      rule?.repaired(this.ls.examined - start);
+    }
     return { cost: this.ls.totalCost(), feasible: c.all() };
+  }
+
+  private repairs(bestKnown: boolean): boolean {
+    if (this.rule) return this.rule.repairs(bestKnown);
+    return this.repairOnceFeasible ? attemptsRepair(this.rng, bestKnown) : !bestKnown;
   }
 
   repair(): void {
@@ -155,10 +170,13 @@ export class IdenticalVehiclesBest implements BestSolution<Candidate> {
     private readonly p: CompiledProblem,
     private readonly ls: LocalSearch,
     private readonly budget: Budget,
+    private readonly rule: RepairRule | null = null,
   ) {}
 
   consider(candidate: Candidate): boolean {
-    return candidate.feasible && this.record(candidate.cost);
+    const better = candidate.feasible && this.record(candidate.cost);
+    this.rule?.outcome(better);
+    return better;
   }
 
   /** Records the routes the local search holds, feasible at `cost`, when they are a new best. */

@@ -47,6 +47,8 @@ export class LocalSearch<P extends MovePricing = MovePricing> implements SwapSta
    * not change since this clock value are not examined (-1: every customer is).
    */
   private focusSince = -1;
+  /** Customers the localised runs examined so far: the work a caller weighs a run by, the same on any machine. */
+  examined = 0;
 
   /**
    * The search on a model of identical vehicles from one depot (identical-vehicles-model.ts), with a route
@@ -256,6 +258,7 @@ export class LocalSearch<P extends MovePricing = MovePricing> implements SwapSta
       for (let k = 0; k < count; k++) {
         if (++checked % STOP_CHECK === 0 && stop()) return false;
         if (this.moves.examine(order[k]!, empty)) improved = true;
+        this.examined++;
       }
       if (stop()) return false;
       if (this.routeMoves(rng, loop, improved, true)) improved = true;

@@ -44,6 +44,7 @@ describe("bench/settings-env.ts", () => {
       identicalVehicles: { localised: "changedNeighbours", repairOnceFeasible: false },
     });
     expect(settingsFromEnv({ SOLVER_ILS_REPAIR: "1" })).to.deep.equal({ identicalVehicles: { repairOnceFeasible: true } });
+    expect(settingsFromEnv({ SOLVER_ILS_REPAIR: "byYield" })).to.deep.equal({ identicalVehicles: { repairOnceFeasible: "byYield" } });
   });
 
   it("maps the decomposition's switches", () => {

@@ -184,4 +184,20 @@ describe("identical-vehicles iterated local search (hgs above 300 customers)", f
     // Better than the savings start it began from.
     expect(evaluateSolution(p, a.solution).cost).to.be.lessThan(evaluateSolution(p, clarkeWrightSolution(p)).cost);
   });
+
+  it("repairs by their yield (ils/repair-rule.ts), no spare vehicle: feasible, the same routes for the same seed", () => {
+    const { problem: p } = compileRequest(cvrp({ customers: 320, seed: 7, hours: false, spare: 0 }));
+    const byYield = { identicalVehicles: { repairOnceFeasible: "byYield" as const } };
+    const run = (seed: number) => {
+      const budget = Budget.forSeconds(60, seed, 400, undefined, byYield);
+      const solution = hgs.solve(p, budget);
+      return { solution, iterations: budget.iterationCount };
+    };
+    const a = run(3);
+    const b = run(3);
+    expect(evaluateSolution(p, a.solution).feasible).to.equal(true);
+    expect(a.iterations).to.equal(400);
+    expect(a.solution.routes).to.deep.equal(b.solution.routes);
+    expect(evaluateSolution(p, a.solution).cost).to.be.lessThan(evaluateSolution(p, clarkeWrightSolution(p)).cost);
+  });
 });
