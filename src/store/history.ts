@@ -1,4 +1,4 @@
-import type { KV } from "@nats-io/kv";
+import type { KV, KvEntry } from "@nats-io/kv";
 import type { ObjectStore } from "@nats-io/obj";
 import { isWrongLastSequence, type TaskRecord, type TaskState } from "../queue/task-store.js";
 
@@ -75,6 +75,11 @@ const STATE_FROM_DOWNLOAD_LIMIT = 16 * 1024;
 /** Entries a listing reads at once. */
 const LIST_READS_AT_ONCE = 16;
 
+/** Whether a read found a value (not a deletion, not nothing). */
+function isStored(e: KvEntry | null): e is KvEntry {
+  return e !== null && e.operation === "PUT" && e.length > 0;
+}
+
 /** Whether an entry's stored state may be behind its task's (the final state is then read from the kept download). */
 function mayBeFinishedElsewhere(entry: HistoryEntry): boolean {
   return entry.state === "queued" || entry.state === "solving";
@@ -124,7 +129,7 @@ export class HistoryStore {
     const key = entryKey(task.owner, task.submittedAt, task.id);
     for (let attempt = 0; attempt < 10; attempt++) {
       const current = await this.kv.get(key);
-      if (!current || current.operation !== "PUT" || current.length === 0) {
+      if (!isStored(current)) {
         // Repair: an entry lost in a failover is written again from the task, so the
         // history lists every task. `create`, so a concurrent writer is not overwritten.
         try {
@@ -176,14 +181,15 @@ export class HistoryStore {
    */
   private async withFinalState(entry: HistoryEntry): Promise<HistoryEntry> {
     if (!mayBeFinishedElsewhere(entry)) return entry;
+    const small = (e: KvEntry | null): e is KvEntry => isStored(e) && e.length <= STATE_FROM_DOWNLOAD_LIMIT;
+    // The request and result kept together, or (without the request) the result alone.
     const both = await this.smallBlobs.get(downloadName(entry.request_id));
     let body: unknown = null;
-    if (both && both.operation === "PUT" && both.length > 0 && both.length <= STATE_FROM_DOWNLOAD_LIMIT) {
-      body = (JSON.parse(decoder.decode(both.value)) as KeptDownload).result;
-    } else if (!both || both.operation !== "PUT" || both.length === 0) {
+    if (isStored(both)) {
+      if (small(both)) body = (JSON.parse(decoder.decode(both.value)) as KeptDownload).result;
+    } else {
       const result = await this.smallBlobs.get(resultObjectName(entry.request_id));
-      if (result && result.operation === "PUT" && result.length > 0 && result.length <= STATE_FROM_DOWNLOAD_LIMIT)
-        body = JSON.parse(decoder.decode(result.value)) as unknown;
+      if (small(result)) body = JSON.parse(decoder.decode(result.value)) as unknown;
     }
     const final = finalStateOf(body);
     return final ? { ...entry, ...final } : entry;
@@ -193,7 +199,7 @@ export class HistoryStore {
     if (task.channel !== "direct") return;
     const key = entryKey(task.owner, task.submittedAt, task.id);
     const current = await this.kv.get(key);
-    if (!current || current.operation !== "PUT" || current.length === 0) return;
+    if (!isStored(current)) return;
     const entry = JSON.parse(decoder.decode(current.value)) as HistoryEntry;
     if (entry.state === "deleted") return;
     await this.kv.update(key, encoder.encode(JSON.stringify({ ...entry, state: task.state })), current.revision).catch(() => undefined);
@@ -214,7 +220,7 @@ export class HistoryStore {
     const key = entryKey(task.owner, task.submittedAt, task.id);
     for (let attempt = 0; attempt < 10; attempt++) {
       const current = await this.kv.get(key);
-      if (!current || current.operation !== "PUT" || current.length === 0) return;
+      if (!isStored(current)) return;
       const entry = JSON.parse(decoder.decode(current.value)) as HistoryEntry;
       try {
         await this.kv.update(key, encoder.encode(JSON.stringify({ ...entry, state: "deleted" })), current.revision);
@@ -252,9 +258,7 @@ export class HistoryStore {
       const read = await Promise.all(
         page.slice(i, i + LIST_READS_AT_ONCE).map(async (k) => {
           const e = await this.kv.get(k);
-          return e && e.operation === "PUT" && e.length > 0
-            ? this.withFinalState(JSON.parse(decoder.decode(e.value)) as HistoryEntry)
-            : null;
+          return isStored(e) ? this.withFinalState(JSON.parse(decoder.decode(e.value)) as HistoryEntry) : null;
         }),
       );
       for (const entry of read) if (entry) items.push(entry);
@@ -267,7 +271,7 @@ export class HistoryStore {
   async find(owner: string, id: string): Promise<HistoryEntry | null> {
     for await (const k of await this.kv.keys(`h.${ownerHex(owner)}.*.${id}`)) {
       const e = await this.kv.get(k);
-      if (e && e.operation === "PUT" && e.length > 0) return this.withFinalState(JSON.parse(decoder.decode(e.value)) as HistoryEntry);
+      if (isStored(e)) return this.withFinalState(JSON.parse(decoder.decode(e.value)) as HistoryEntry);
     }
     return null;
   }
@@ -275,14 +279,14 @@ export class HistoryStore {
   /** The final body kept for the download, with the request when it was kept alongside; null when none is kept. */
   async keptDownload(id: string): Promise<KeptDownload | null> {
     const both = await this.smallBlobs.get(downloadName(id));
-    if (both && both.operation === "PUT" && both.length > 0) return JSON.parse(decoder.decode(both.value)) as KeptDownload;
+    if (isStored(both)) return JSON.parse(decoder.decode(both.value)) as KeptDownload;
     const result = await this.finalBody(id);
     return result === null ? null : { result };
   }
 
   async finalBody(id: string): Promise<unknown | null> {
     const small = await this.smallBlobs.get(resultObjectName(id));
-    if (small && small.operation === "PUT" && small.length > 0) return JSON.parse(decoder.decode(small.value)) as unknown;
+    if (isStored(small)) return JSON.parse(decoder.decode(small.value)) as unknown;
     const blob = await this.blobs.getBlob(resultObjectName(id));
     return blob ? (JSON.parse(decoder.decode(blob)) as unknown) : null;
   }

@@ -2,27 +2,10 @@ import { expect } from "chai";
 import type { TaskRecord } from "../../src/queue/task-store.js";
 import { HistoryStore } from "../../src/store/history.js";
 import { withNats } from "../helpers/nats.js";
+import { queuedTaskRecord } from "../helpers/task-queue.js";
 
 /** A direct task's record as the submit writes it. */
-function queuedTask(id: string): TaskRecord {
-  const at = new Date().toISOString();
-  return {
-    id,
-    owner: "ann",
-    channel: "direct",
-    state: "queued",
-    submittedAt: at,
-    updatedAt: at,
-    name: "run",
-    nodeNum: 4,
-    vehicleNum: 1,
-    objective: "min_total_distance",
-    timeLimitSeconds: 1,
-    strategy: null,
-    callbackUrl: null,
-    solveAttempts: 0,
-  };
-}
+const queuedTask = (id: string): TaskRecord => queuedTaskRecord(id, "ann", { nodeNum: 4, vehicleNum: 1 });
 
 function solvedOf(task: TaskRecord, totalCost: number): TaskRecord {
   return { ...task, state: "solved", result: { total_cost: totalCost } as unknown as TaskRecord["result"] };

@@ -61,6 +61,24 @@ function scratchCost(p: CompiledProblem, m: ProblemData, pen: Penalties, route: 
   );
 }
 
+/**
+ * hgs on `p` twice with seed 3 and a 400-iteration budget from `budgetFor`: feasible by the
+ * evaluator, every iteration run, the same routes both times, and cheaper than the savings start.
+ */
+function expectFeasibleRepeatableAndBetterThanSavings(p: CompiledProblem, budgetFor: (seed: number) => Budget): void {
+  const run = (seed: number) => {
+    const budget = budgetFor(seed);
+    const solution = hgs.solve(p, budget);
+    return { solution, iterations: budget.iterationCount };
+  };
+  const a = run(3);
+  const b = run(3);
+  expect(evaluateSolution(p, a.solution).feasible).to.equal(true);
+  expect(a.iterations).to.equal(400);
+  expect(a.solution.routes).to.deep.equal(b.solution.routes);
+  expect(evaluateSolution(p, a.solution).cost).to.be.lessThan(evaluateSolution(p, clarkeWrightSolution(p)).cost);
+}
+
 describe("identical-vehicles iterated local search (hgs above 300 customers)", function () {
   this.timeout(120_000);
 
@@ -171,33 +189,12 @@ describe("identical-vehicles iterated local search (hgs above 300 customers)", f
 
   it("runs for identical-vehicles CVRPs above 300 customers: feasible, the same routes for the same seed and iteration budget", () => {
     const { problem: p } = compileRequest(cvrp({ customers: 320, seed: 5, hours: false, spare: 3 }));
-    const run = (seed: number) => {
-      const budget = new Budget(performance.now() + 60_000, seed, 400);
-      const solution = hgs.solve(p, budget);
-      return { solution, iterations: budget.iterationCount };
-    };
-    const a = run(3);
-    const b = run(3);
-    expect(evaluateSolution(p, a.solution).feasible).to.equal(true);
-    expect(a.iterations).to.equal(400);
-    expect(a.solution.routes).to.deep.equal(b.solution.routes);
-    // Better than the savings start it began from.
-    expect(evaluateSolution(p, a.solution).cost).to.be.lessThan(evaluateSolution(p, clarkeWrightSolution(p)).cost);
+    expectFeasibleRepeatableAndBetterThanSavings(p, (seed) => new Budget(performance.now() + 60_000, seed, 400));
   });
 
   it("repairs by their yield (ils/repair-rule.ts), no spare vehicle: feasible, the same routes for the same seed", () => {
     const { problem: p } = compileRequest(cvrp({ customers: 320, seed: 7, hours: false, spare: 0 }));
     const byYield = { identicalVehicles: { repairOnceFeasible: "byYield" as const } };
-    const run = (seed: number) => {
-      const budget = Budget.forSeconds(60, seed, 400, undefined, byYield);
-      const solution = hgs.solve(p, budget);
-      return { solution, iterations: budget.iterationCount };
-    };
-    const a = run(3);
-    const b = run(3);
-    expect(evaluateSolution(p, a.solution).feasible).to.equal(true);
-    expect(a.iterations).to.equal(400);
-    expect(a.solution.routes).to.deep.equal(b.solution.routes);
-    expect(evaluateSolution(p, a.solution).cost).to.be.lessThan(evaluateSolution(p, clarkeWrightSolution(p)).cost);
+    expectFeasibleRepeatableAndBetterThanSavings(p, (seed) => Budget.forSeconds(60, seed, 400, undefined, byYield));
   });
 });
