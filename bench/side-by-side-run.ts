@@ -1,12 +1,17 @@
 /**
  * What every side-by-side run with PyVRP shares: ours (`bin/vrp-solve.mjs`, the compiled service
  * solver) pinned to core 1 and a PyVRP script pinned to core 0, started together by the caller,
- * the protocol's time limits, and the table's number formats.
+ * the protocol's time limits, and the table's number formats. Under `SOLVER_CLOCK=cpu` both sides
+ * count their limit in their own process's CPU seconds (ours through bench/vrp-solve-cpu.ts, PyVRP
+ * through bench/peers/pyvrp-cpu.py), so a busy machine shortens neither run.
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { REPO_ROOT } from "../src/infra/repo-root.js";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
+
+/** Whether this bench was started under `SOLVER_CLOCK=cpu`: both sides then count CPU seconds. */
+const onCpuClock = () => process.env.SOLVER_CLOCK === "cpu";
 
 /** Runs a command to its end; its standard output, and its exit code. */
 export function run(command: string, args: string[]): Promise<{ out: string; code: number }> {
@@ -25,10 +30,17 @@ export function protocolSeconds(request: SolveRequestInput, override?: string): 
   return customers <= 200 ? 10 : 30;
 }
 
-/** Our compiled solver on core 1: its answer (the solved result, or the error envelope) and exit code. */
+/**
+ * Our solver on core 1: its answer (the solved result, or the error envelope) and exit code. The
+ * compiled CLI on the wall clock; the same CLI from source on the CPU clock under `SOLVER_CLOCK=cpu`.
+ */
 export function runOursPinned(file: string, seconds: number, seed: number): Promise<{ out: string; code: number }> {
-  const cli = join(REPO_ROOT, "bin", "vrp-solve.mjs");
-  return run("taskset", ["-c", "1", process.execPath, cli, file, "--time-limit", String(seconds), "--seed", String(seed)]);
+  const limits = [file, "--time-limit", String(seconds), "--seed", String(seed)];
+  if (onCpuClock()) {
+    const cli = join(REPO_ROOT, "bench", "vrp-solve-cpu.ts");
+    return run("taskset", ["-c", "1", process.execPath, "--import", "tsx", cli, ...limits]);
+  }
+  return run("taskset", ["-c", "1", process.execPath, join(REPO_ROOT, "bin", "vrp-solve.mjs"), ...limits]);
 }
 
 /**
@@ -42,7 +54,10 @@ export async function runPyvrpPinned(
   seconds: number,
   seed: number,
 ): Promise<{ line: Record<string, unknown> & { total_cost?: number | null; feasible?: boolean }; code: number } | { error: string }> {
-  const { out, code } = await run("taskset", ["-c", "0", python, script, file, "-l", String(seconds), "--seed", String(seed)]);
+  const limits = [file, "-l", String(seconds), "--seed", String(seed)];
+  const cpuWrapper = join(REPO_ROOT, "bench", "peers", "pyvrp-cpu.py");
+  const command = onCpuClock() ? [cpuWrapper, script, ...limits] : [script, ...limits];
+  const { out, code } = await run("taskset", ["-c", "0", python, ...command]);
   const last = out.trim().split("\n").at(-1) ?? "";
   if (!last.startsWith("{")) return { error: `PyVRP: ${last.slice(0, 120)}` };
   return { line: JSON.parse(last), code };

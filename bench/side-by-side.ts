@@ -3,7 +3,8 @@
  * solve the same request at the same time, PyVRP pinned to core 0 (`taskset -c 0`, the peers'
  * pyvrp-eval.py, which rescores its routes with our rules) and ours to core 1 (`bin/vrp-solve.mjs`,
  * the compiled service solver), one instance at a time, at the protocol's limits (10 s up to 200
- * customers, 30 s above) unless `--time` says otherwise. Our answers are also checked by the
+ * customers, 30 s above) unless `--time` says otherwise; under `SOLVER_CLOCK=cpu` both count their
+ * own CPU seconds (bench/side-by-side-run.ts). Our answers are also checked by the
  * peers' independent checker. Instances: a shared set (`--set`, gaps to its best known), a
  * generated family (`--family gh|gh-small|pc|pc-long|sd|hfvrp|x|mt`, `--count` of them, gaps to the better of the two
  * on each run, since there is no best known; `--customers N` draws pc-long at N customers instead of 1,000,

@@ -4,7 +4,7 @@ first argument, the rest its own arguments) with its MaxRuntime counted in this 
 seconds (time.process_time) instead of wall seconds, so that PyVRP gets the computing time our
 `SOLVER_CLOCK=cpu` gives ours on a shared machine. Prints pyvrp-eval's JSON line with `cpu_s`,
 the CPU seconds between the stopping criterion's first and last call (the search's own time).
-Used by bench/search-speed.ts:
+Used by bench/search-speed.ts, and by the side-by-side benches under SOLVER_CLOCK=cpu:
 `PYTHON bench/peers/pyvrp-cpu.py ../shared/peers/pyvrp-eval.py REQUEST.json -l 10`.
 """
 import contextlib
