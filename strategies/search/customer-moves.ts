@@ -4,6 +4,7 @@ import { pairExchange } from "./moves/pair-exchange.js";
 import { pairRelocate } from "./moves/pair-relocate.js";
 import { pairRelocateWithin } from "./moves/pair-relocate-within.js";
 import { insertReload, moveReload } from "./moves/reload-insert.js";
+import { relocateWithReload } from "./moves/relocate-with-reload.js";
 import { InsertUnserved } from "./operators/insert-unserved.js";
 import type { MovePricing } from "./operators/operator.js";
 import { Relocate } from "./operators/relocate.js";
@@ -59,6 +60,8 @@ export class CustomerMoves {
   private readonly partner: Int32Array | null;
   private readonly backhaul: Uint8Array | null;
   private readonly trips: RouteTrips | null;
+  /** Some vehicle reloads: a relocate may open a trip for the customer it moves. */
+  private readonly reloads: boolean = false;
   /** Shipments, backhauls or rules: some moves between routes are refused or replaced (guardedBetween). */
   private readonly guarded: boolean = false;
   /** Vehicle types whose empty routes are tried (the identical-vehicles search: the first empty route alone). */
@@ -91,6 +94,7 @@ export class CustomerMoves {
     this.partner = settings.shipmentMoves ? m.order!.partner : null;
     this.backhaul = settings.backhaulMoves ? m.order!.backhaul : null;
     this.trips = settings.reloadMoves ? rs.trips : null;
+    this.reloads = this.trips?.reloads ?? false;
     this.guarded = this.partner !== null || this.backhaul !== null || rs.rules !== null;
     this.emptyTypes = settings.emptyRoutes === "fromSecondPass" ? 1 : m.typeSlots.length;
   }
@@ -133,6 +137,15 @@ export class CustomerMoves {
       }
       // Backhauls: a delivery u goes before a pickup v (after v it is refused), at the boundary of v's route.
       if (this.movesAfter(u, rv, backhaul !== null && backhaul[u] === 1 && backhaul[v] === 2 ? rs.pos[v]! - 1 : rs.pos[v]!)) {
+        improved = true;
+        continue;
+      }
+      if (
+        this.reloads &&
+        rv !== rs.routeOf[u] &&
+        (partner === null || partner[u]! < 0) &&
+        relocateWithReload(this.perVehicle!, u, rv, rs.pos[v]!)
+      ) {
         improved = true;
         continue;
       }

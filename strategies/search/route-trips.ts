@@ -84,6 +84,12 @@ export class RouteTrips {
     for (let k = len; k >= 1; k--) suf[k]!.copy(this.visit(seq[k]!)).append(suf[k + 1]!, terms);
   }
 
+  /** The load of the trip of route r that passes between its positions j and j + 1 (j = 0: its start). */
+  tripLoadAcross(r: number, j: number): number {
+    const before = this.prefix[r]![j]!;
+    return (before.reloads ? before.backLoad : before.frontLoad) + this.suffix[r]![j + 1]!.frontLoad;
+  }
+
   /** Vehicle r driving its route as stored (customers 1..len): its time segment (its load excess is then `excess`). */
   whole(r: number, len: number): TimeSegment {
     const acc = this.start(r).append(this.prefix[r]![len]!, this.terms[r]!);

@@ -7,6 +7,7 @@ import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
 import { LocalSearch } from "../../strategies/search/local-search.js";
 import { PerVehiclePricing } from "../../strategies/search/pricing/per-vehicle.js";
 import { insertReload, moveReload } from "../../strategies/search/moves/reload-insert.js";
+import { relocateWithReload } from "../../strategies/search/moves/relocate-with-reload.js";
 import { Relocate } from "../../strategies/search/operators/relocate.js";
 import { RelocateWithin } from "../../strategies/search/operators/relocate-within.js";
 import { RemoveOptional } from "../../strategies/search/operators/remove-optional.js";
@@ -128,6 +129,52 @@ describe("moves with reload stops and release times, priced against a from-scrat
     expect(inserted, "reloads inserted").to.be.greaterThan(0);
     expect(removed, "reloads removed").to.be.greaterThan(0);
     expect(moved, "reloads moved").to.be.greaterThan(0);
+  });
+
+  it("the load of the trip across each place of a route is the sum of that trip's demands", () => {
+    fc.assert(
+      fc.property(tripArb, penaltyArb, (o, pen) => {
+        const { rs } = setup(o, pen);
+        const trips = rs.trips!;
+        for (let r = 0; r < rs.m.routes; r++) {
+          const stops = Array.from(rs.seq[r]!.subarray(1, rs.length[r]! + 1));
+          for (let j = 0; j <= stops.length; j++) {
+            let from = j;
+            while (from > 0 && trips.ownerOf[stops[from - 1]!]! < 0) from--;
+            let to = j;
+            while (to < stops.length && trips.ownerOf[stops[to]!]! < 0) to++;
+            const load = stops.slice(from, to).reduce((sum, c) => sum + rs.m.demand[c]!, 0);
+            expect(trips.tripLoadAcross(r, j)).to.be.closeTo(load, 1e-9);
+          }
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("relocate with a reload: every applied one priced as the routes are priced from scratch, and it opens a trip", () => {
+    let applied = 0;
+    fc.assert(
+      fc.property(tripArb, penaltyArb, (o, pen) => {
+        const { q, rng, rs } = setup(o, pen);
+        const ls = new PerVehiclePricing(rs);
+        checkCommits(q, rs, ls, pen, () => applied++);
+        for (const u of rng.shuffle(Array.from(q.customers))) {
+          if (rs.routeOf[u]! < 0 || rs.trips!.ownerOf[u]! >= 0) continue;
+          for (let rv = 0; rv < rs.m.routes; rv++) {
+            for (let j = 0; j <= rs.length[rv]!; j++) {
+              const served = Array.from(rs.seq[rv]!.subarray(1, rs.length[rv]! + 1)).filter((c) => rs.trips!.ownerOf[c]! >= 0).length;
+              if (!relocateWithReload(ls, u, rv, j)) continue;
+              expect(rs.routeOf[u], "u moved to rv").to.equal(rv);
+              const now = Array.from(rs.seq[rv]!.subarray(1, rs.length[rv]! + 1)).filter((c) => rs.trips!.ownerOf[c]! >= 0).length;
+              expect(now, "one more reload stop on rv").to.equal(served + 1);
+            }
+          }
+        }
+      }),
+      { numRuns: 150 },
+    );
+    expect(applied, "some relocations with a reload improved and were applied").to.be.greaterThan(0);
   });
 
   it("the whole local search with ruin and recreate keeps every route priced exactly", () => {
