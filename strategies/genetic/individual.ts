@@ -10,7 +10,6 @@ const DURATION_EPS = 1e-7;
 /** Under windows: time warp and segment-duration excess count as feasible below this (stricter than the evaluator's 1e-7). */
 const WINDOW_EPS = 1e-9;
 const segment = new TimeSegment();
-let closestBuffer = new Float64Array(8);
 
 /** One solution of the population, with what selection and diversity measures need. */
 export class Individual {
@@ -26,8 +25,6 @@ export class Individual {
   readonly timeWarp: number;
   readonly feasible: boolean;
   penalisedCost = 0;
-  /** Broken-pairs distances to the other members of its subpopulation. */
-  readonly proximity = new Map<Individual, number>();
   biasedFitness = 0;
 
   constructor(m: ProblemData, routes: number[][], pen: Penalties) {
@@ -90,29 +87,12 @@ export class Individual {
   brokenPairs(other: Individual, m: ProblemData): number {
     let differ = 0;
     const depot = m.start[0]!;
-    for (const c of m.customers) {
+    const customers = m.customers;
+    for (let k = 0; k < customers.length; k++) {
+      const c = customers[k]!;
       if (this.successor[c] !== other.successor[c] && this.successor[c] !== other.predecessor[c]) differ++;
       if (this.predecessor[c] === depot && other.predecessor[c] !== depot && other.successor[c] !== depot) differ++;
     }
     return differ / Math.max(1, m.customers.length);
-  }
-
-  /** Mean distance to the `count` closest members (count is small: a sorted insertion buffer). */
-  averageClosest(count: number): number {
-    const best = closestBuffer.length >= count ? closestBuffer : (closestBuffer = new Float64Array(count));
-    let size = 0;
-    for (const d of this.proximity.values()) {
-      if (size === count && d >= best[size - 1]!) continue;
-      let at = size < count ? size++ : size - 1;
-      while (at > 0 && best[at - 1]! > d) {
-        best[at] = best[at - 1]!;
-        at--;
-      }
-      best[at] = d;
-    }
-    if (size === 0) return 0;
-    let sum = 0;
-    for (let k = 0; k < size; k++) sum += best[k]!;
-    return sum / size;
   }
 }
