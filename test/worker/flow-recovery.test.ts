@@ -1,13 +1,16 @@
 import { expect } from "chai";
-import type { ConsumerInfo, JetStreamManager } from "@nats-io/jetstream";
+import type { ConsumerInfo, JetStreamManager, JsMsg } from "@nats-io/jetstream";
+import { FlowPuller } from "../../src/queue/flow-pull.js";
 import { ensureFlow, flowConsumer, flowSubject, type FlowState } from "../../src/queue/flows.js";
 import { NAMES } from "../../src/queue/names.js";
 import type { Nats } from "../../src/queue/connection.js";
+import { FairPicker } from "../../src/worker/fair-picker.js";
 import { FlowView } from "../../src/worker/flow-view.js";
 import { quietLog, withNats } from "../helpers/nats.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const roomy = { name: "roomy", weight: 1, maxSolving: 10 };
+const single = { name: "single", weight: 1, maxSolving: 1 };
 
 async function publish(nats: Nats, key: string, count: number): Promise<void> {
   for (let i = 0; i < count; i++) await nats.js.publish(flowSubject(key), JSON.stringify({ taskId: `${key}-${i}` }));
@@ -43,7 +46,7 @@ async function listedAfterChange(view: FlowView, changed: (flows: FlowState[]) =
   throw new Error("no new list came");
 }
 
-describe("worker: flows recovered after a consumers list that leaves one out", function () {
+describe("worker: flows recovered after a consumers list that leaves one out, and after lost deliveries", function () {
   this.timeout(60_000);
   // A server each: a flow one test leaves behind is not another's to pull from.
   let nats: Awaited<ReturnType<typeof withNats>>;
@@ -104,5 +107,40 @@ describe("worker: flows recovered after a consumers list that leaves one out", f
     view.missed(assumed!);
     expect((await view.current()).map((f) => f.key)).to.not.include(c);
     leftOut.all = false;
+  });
+
+  it("takes a redelivery from a flow held at its max_solving by a lost delivery while another flow keeps the worker busy", async () => {
+    const conn = await nats.connect();
+    const [busy, stalled] = ["62757379", "7374616c6c"];
+    await ensureFlow(conn.jsm, busy, roomy, 30_000);
+    await ensureFlow(conn.jsm, stalled, single, 1000);
+    await publish(conn, stalled, 2);
+    await publish(conn, busy, 40);
+    // A delivery nobody will acknowledge (its worker killed): the flow's one place stays held.
+    const puller = new FlowPuller(conn.nc);
+    const lost = await puller.pull(flowConsumer(stalled), 5000);
+    puller.close();
+    expect(lost, "the lost delivery").to.be.an("object");
+
+    const picker = new FairPicker(conn, quietLog);
+    const taken: { consumer: string; deliveries: number }[] = [];
+    try {
+      for (let asked = 0; asked < 400 && taken.filter((t) => t.consumer === flowConsumer(busy)).length < 40; asked++) {
+        const m: JsMsg | null = await picker.next();
+        if (!m) continue;
+        taken.push({ consumer: m.info.consumer, deliveries: m.info.deliveryCount });
+        // Each task held briefly, as a short solve would, then acknowledged.
+        await sleep(100);
+        m.ack();
+        picker.released(m, false);
+        if (m.info.consumer === flowConsumer(stalled)) break;
+      }
+    } finally {
+      picker.stop();
+    }
+    const redelivered = taken.findIndex((t) => t.consumer === flowConsumer(stalled));
+    expect(redelivered, `taken: ${taken.map((t) => `${t.consumer}#${t.deliveries}`).join(" ")}`).to.be.at.least(0);
+    expect(taken[redelivered]!.deliveries, "the lost delivery, delivered again").to.equal(2);
+    expect(redelivered, "taken while the busy flow still had tasks queued").to.be.lessThan(40);
   });
 });
