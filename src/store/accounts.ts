@@ -60,6 +60,13 @@ function keyKey(hash: string): string {
  */
 const CACHE_MAX_STALENESS_MS = 10_000;
 const CACHE_MAX_ENTRIES = 50_000;
+/**
+ * Account reads are answered by any replica (or the watched cache), which may not yet hold an
+ * account created a moment ago: a key for it is refused only after the account stayed missing
+ * this long, read every ACCOUNT_READ_AGAIN_MS.
+ */
+const ACCOUNT_APPEARS_WITHIN_MS = 2_000;
+const ACCOUNT_READ_AGAIN_MS = 50;
 
 export class AccountStore {
   /** Reads for authentication go through these: the buckets themselves, or watched caches of them. */
@@ -132,7 +139,7 @@ export class AccountStore {
 
   /** Creates a key and returns it: the only time the key exists outside the caller's hands. */
   async createKey(user: string, expiresAt: Date | null = null): Promise<{ key: string; record: ApiKeyRecord }> {
-    if (!(await this.getAccount(user))) throw new Error(`no account '${user}'`);
+    if (!(await this.accountAppears(user))) throw new Error(`no account '${user}'`);
     const key = generateApiKey();
     const hash = hashApiKey(key);
     const record: ApiKeyRecord = {
@@ -144,6 +151,16 @@ export class AccountStore {
     };
     await this.keys.create(keyKey(hash), encoder.encode(JSON.stringify(record)));
     return { key, record };
+  }
+
+  /** Whether the account exists, read again for a moment when a lagging read says it does not. */
+  private async accountAppears(user: string): Promise<boolean> {
+    const until = Date.now() + ACCOUNT_APPEARS_WITHIN_MS;
+    for (;;) {
+      if (await this.getAccount(user)) return true;
+      if (!USER_NAME_PATTERN.test(user) || Date.now() >= until) return false;
+      await new Promise((resolve) => setTimeout(resolve, ACCOUNT_READ_AGAIN_MS));
+    }
   }
 
   async listKeys(user: string): Promise<ApiKeyRecord[]> {

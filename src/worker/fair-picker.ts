@@ -8,6 +8,7 @@ import { FlowPuller } from "../queue/flow-pull.js";
 import { consumerOfKey, LEGACY_FLOW, readFlow, type FlowState } from "../queue/flows.js";
 import { NAMES } from "../queue/names.js";
 import { FlowView, UNLISTED_PLAN } from "./flow-view.js";
+import { StallWatch } from "./stall-watch.js";
 
 /** How long an idle worker waits for a wake-up before it scans the flows again (redeliveries publish nothing). */
 const IDLE_SCAN_MS = 1000;
@@ -31,6 +32,8 @@ const PULL_TIMEOUT_MS = 500;
 const OWN_SCHEDULE_MS = 100;
 /** How long a pull from a flow at its max_solving waits for the server's answer that it has no redelivery. */
 const AT_LIMIT_WAIT_MS = 50;
+/** How often a busy worker pulls from a flow stalled at its max_solving for a redelivery (see StallWatch). */
+const STALL_PROBE_MS = 2000;
 
 /** The end of a freed notice whose task was handed back for redelivery, and of one whose task was acknowledged. */
 const HANDED_BACK = ":handed-back";
@@ -59,6 +62,7 @@ export class FairPicker {
   private stopped = false;
   private charging: Promise<void> = Promise.resolve();
   private readonly view: FlowView;
+  private readonly stalls = new StallWatch(STALL_PROBE_MS);
   private ownSchedule: { stored: StoredSchedule; at: number } | null = null;
   private lastRead: StoredSchedule | null = null;
   /** The flow of the latest publish seen. */
@@ -135,7 +139,14 @@ export class FairPicker {
     // The shared schedule only orders two or more flows; the charge reads it itself otherwise.
     const own = this.ownSchedule && Date.now() - this.ownSchedule.at < OWN_SCHEDULE_MS ? this.ownSchedule.stored : null;
     const known = own ?? (open.length > 1 ? await this.readSchedule() : UNREAD);
-    const candidates = candidateOrder(open, known.schedule).slice(0, MAX_PULLS_PER_SCAN);
+    // A flow stalled at its limit is tried first: a redelivery from it is a task already charged
+    // and the oldest waiting, and the pull costs AT_LIMIT_WAIT_MS only once per STALL_PROBE_MS.
+    const stalled = this.stalls.due(flows);
+    const ordered = candidateOrder(
+      open.filter((f) => !stalled.includes(f)),
+      known.schedule,
+    );
+    const candidates = [...stalled, ...ordered].slice(0, MAX_PULLS_PER_SCAN);
     if (candidates.length > 0 && gate && !(await gate)) return null;
     for (const chosen of candidates) {
       const message = await this.puller.pull(

@@ -1,6 +1,6 @@
-import type { JetStreamManager } from "@nats-io/jetstream";
+import { JetStreamApiCodes, JetStreamApiError, type JetStreamManager } from "@nats-io/jetstream";
 import { atLimit } from "../queue/fair-share.js";
-import { consumerOfKey, listFlows, type FlowState } from "../queue/flows.js";
+import { consumerOfKey, listFlows, readFlow, type FlowState } from "../queue/flows.js";
 
 /** How long one consumers list serves a worker's choices while nothing says it went stale. */
 const LIST_MAX_AGE_MS = 100;
@@ -57,6 +57,7 @@ export class FlowView {
     if (this.listing) return this.listing;
     const generation = this.generation;
     const listing = listFlows(this.jsm)
+      .then((listed) => this.withUnanswered(listed))
       .then((flows) => {
         this.flows = flows;
         this.at = Date.now();
@@ -69,6 +70,29 @@ export class FlowView {
       });
     this.listing = listing;
     return listing;
+  }
+
+  /**
+   * The new list with every flow the last one showed and it does not: on a cluster the list
+   * leaves out, without an error, each consumer whose leader did not answer in time (one being
+   * elected after a node's restart), and a flow left out would not be pulled from again. Each
+   * such flow is asked for alone; only a consumer the server no longer has is dropped, one that
+   * does not answer keeps its last state.
+   */
+  private async withUnanswered(listed: FlowState[]): Promise<FlowState[]> {
+    const absent = (this.flows ?? []).filter((f) => !listed.some((l) => l.key === f.key));
+    const kept = await Promise.all(absent.map((f) => this.readAlone(f)));
+    const found = kept.filter((f): f is FlowState => f !== null);
+    return found.length > 0 ? [...listed, ...found] : listed;
+  }
+
+  /** The flow from its own consumer's info; null once the consumer is gone, the last state while it does not answer. */
+  private async readAlone(last: FlowState): Promise<FlowState | null> {
+    try {
+      return await readFlow(this.jsm, last.consumer);
+    } catch (err) {
+      return err instanceof JetStreamApiError && err.code === JetStreamApiCodes.ConsumerNotFound ? null : last;
+    }
   }
 
   /** The last list with a queued task assumed in each flow published to since (the pull tells). */
@@ -129,9 +153,12 @@ export class FlowView {
     if (flow.plan === UNLISTED_PLAN) this.unlisted.delete(flow.key);
   }
 
-  /** This worker took a message from the flow (a first delivery leaves the queue for a worker's hands). */
+  /**
+   * This worker took a message from the flow (a first delivery leaves the queue for a worker's
+   * hands). A flow assumed from a publish stays assumed: it may hold more tasks, and until a list
+   * shows it or a pull finds it empty it is known nowhere else.
+   */
   took(flow: FlowState, firstDelivery: boolean): void {
-    if (flow.plan === UNLISTED_PLAN) this.unlisted.delete(flow.key);
     if (!firstDelivery) return;
     flow.pending = Math.max(0, flow.pending - 1);
     flow.ackPending++;

@@ -24,6 +24,24 @@ describe("accounts and API keys", function () {
     expect(await store.authenticate("erin", key)).to.include({ user: "erin", plan: "starter" });
   });
 
+  it("creates a key for an account a lagging read does not see yet, and refuses one for an account that never appears", async () => {
+    const conn = await nats.connect();
+    await store.createAccount("lena", "starter");
+    // The first reads answer as a replica behind the account's write would: no such account.
+    let misses = 3;
+    const lagging = {
+      get: async (key: string) => (misses-- > 0 ? null : conn.accounts.get(key)),
+    };
+    const behind = new AccountStore(conn.accounts, conn.apiKeys, { accounts: lagging, keys: conn.apiKeys });
+    const { key } = await behind.createKey("lena");
+    expect(misses, "read again until the account appeared").to.be.lessThan(0);
+    expect(await store.authenticate("lena", key)).to.include({ user: "lena" });
+    await behind.createKey("nobody").then(
+      () => expect.fail("a key for an account that does not exist"),
+      (err: Error) => expect(err.message).to.equal("no account 'nobody'"),
+    );
+  });
+
   it("refuses a key with another user's name, and unknown users", async () => {
     await store.createAccount("frank", "starter");
     const { key } = await store.createKey("erin");
