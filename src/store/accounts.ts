@@ -155,10 +155,11 @@ export class AccountStore {
 
   /** Whether the account exists, read again for a moment when a lagging read says it does not. */
   private async accountAppears(user: string): Promise<boolean> {
+    if (!USER_NAME_PATTERN.test(user)) return false;
     const until = Date.now() + ACCOUNT_APPEARS_WITHIN_MS;
     for (;;) {
       if (await this.getAccount(user)) return true;
-      if (!USER_NAME_PATTERN.test(user) || Date.now() >= until) return false;
+      if (Date.now() >= until) return false;
       await new Promise((resolve) => setTimeout(resolve, ACCOUNT_READ_AGAIN_MS));
     }
   }

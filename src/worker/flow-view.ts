@@ -80,7 +80,8 @@ export class FlowView {
    * does not answer keeps its last state.
    */
   private async withUnanswered(listed: FlowState[]): Promise<FlowState[]> {
-    const absent = (this.flows ?? []).filter((f) => !listed.some((l) => l.key === f.key));
+    const shown = new Set(listed.map((f) => f.key));
+    const absent = (this.flows ?? []).filter((f) => !shown.has(f.key));
     const kept = await Promise.all(absent.map((f) => this.readAlone(f)));
     const found = kept.filter((f): f is FlowState => f !== null);
     return found.length > 0 ? [...listed, ...found] : listed;

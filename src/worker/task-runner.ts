@@ -120,7 +120,7 @@ export class TaskRunner {
           return { end: "handed-back" };
         }
       }
-      const ended = { task: finished.stored.record, requestInMessage, ...(finished.solving ? { solving: finished.solving } : {}) };
+      const ended = { task: finished.stored.record, requestInMessage, solving: finished.solving };
       const tail = bookkeeping(m, ended, finished.before, this.deps, taskLog).finally(() => clearInterval(heartbeat));
       return { end: "acked", tail };
     } catch (err) {
@@ -257,7 +257,7 @@ export class TaskRunner {
     // the final event, in one batch (not if a cancel ended it meanwhile).
     const solving = !moved && wrote.ours ? progress.solvingEvent(attempt) : undefined;
     log.info("task finished", { state: stored.record.state, total_cost: stored.record.result?.total_cost, error: stored.record.error });
-    return { stored, before: this.before.then(() => progress.finish()), ...(solving ? { solving } : {}) };
+    return { stored, before: this.before.then(() => progress.finish()), solving };
   }
 
   /** Writes of the current solving attempt (progress entry, `solving` event, history state) that must precede its final event. */

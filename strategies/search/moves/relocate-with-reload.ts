@@ -15,9 +15,9 @@ export function relocateWithReload(ls: PerVehiclePricing, u: number, rv: number,
   const ru = rs.routeOf[u]!;
   if (ru === rv || ru < 0 || trips.ownerOf[u]! >= 0) return false;
   if (rs.rules !== null && !rs.rules.serves(rv, u)) return false;
+  if (trips.tripLoadAcross(rv, j) + rs.m.demand[u]! <= rs.m.p.capacity[rv]!) return false;
   const copy = unservedCopy(ls, rv);
   if (copy < 0) return false;
-  if (trips.tripLoadAcross(rv, j) + rs.m.demand[u]! <= rs.m.p.capacity[rv]!) return false;
   const i = rs.pos[u]!;
   const lenU = rs.length[ru]!;
   const lenV = rs.length[rv]!;
