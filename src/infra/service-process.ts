@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
+import { StringDecoder } from "node:string_decoder";
 import { READY_MESSAGE } from "../log/logger.js";
 import { REPO_ROOT } from "./repo-root.js";
 
@@ -57,6 +58,50 @@ export class OutputTail {
   }
 }
 
+/** How often the log file is read for the ready line while a process with a log file starts. */
+const READY_POLL_MS = 20;
+
+/**
+ * A log file's text written since it was opened here (the last OUTPUT_TAIL_CHARS), read on demand:
+ * new bytes only, so polling it for the ready line costs little.
+ */
+class FileOutput {
+  private readAt: number;
+  private readonly tail = new OutputTail(OUTPUT_TAIL_CHARS);
+  private readonly decoder = new StringDecoder("utf8");
+  private closed = false;
+
+  /** `fd`: opened for reading and appending; what the file held before is not this process's. */
+  constructor(private readonly fd: number) {
+    this.readAt = fstatSync(fd).size;
+  }
+
+  text(): string {
+    if (!this.closed) this.readNew();
+    return this.tail.text();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.readNew();
+    this.closed = true;
+    closeSync(this.fd);
+  }
+
+  private readNew(): void {
+    // Only the last OUTPUT_TAIL_CHARS bytes can matter: skip what a long run wrote before them.
+    const size = fstatSync(this.fd).size;
+    this.readAt = Math.max(this.readAt, size - OUTPUT_TAIL_CHARS);
+    const chunk = Buffer.alloc(64 * 1024);
+    for (;;) {
+      const n = readSync(this.fd, chunk, 0, chunk.length, this.readAt);
+      if (n <= 0) break;
+      this.readAt += n;
+      this.tail.push(this.decoder.write(chunk.subarray(0, n)));
+    }
+  }
+}
+
 export interface ServiceProcess {
   /** The `url` of the process's ready line: the API's base URL or a worker's metrics URL. */
   url: string;
@@ -85,49 +130,63 @@ export async function spawnService(
     readyTimeoutMs?: number;
   } = {},
 ): Promise<ServiceProcess> {
+  // With a log file the child writes its lines straight to it: copying every line through this
+  // process cost CPU per task (make run's supervisor). The file is read back only for the ready
+  // line and for diagnostics.
+  const logFd = logFile ? openSync(logFile, "a+") : null;
+  const logOutput = logFd !== null ? new FileOutput(logFd) : null;
   // In its own process group a child does not receive the terminal's Ctrl-C directly, so the
   // parent can stop the services in order (workers first, while NATS is still up).
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), join(BUILT_BIN_DIR, `${entry}.js`)], {
     cwd: REPO_ROOT,
     env,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: logFd !== null ? ["ignore", logFd, logFd] : ["ignore", "pipe", "pipe"],
     detached: options.ownProcessGroup ?? false,
   });
   options.onSpawn?.(child);
   const tail = new OutputTail(OUTPUT_TAIL_CHARS);
-  const log = logFile ? createWriteStream(logFile, { flags: "a" }) : null;
-  const collect = (chunk: Buffer) => {
-    tail.push(chunk.toString());
-    log?.write(chunk);
-  };
-  child.stdout!.on("data", collect);
-  child.stderr!.on("data", collect);
-  const exitPromise = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const output = () => (logOutput ? logOutput.text() : tail.text());
+  if (!logOutput) {
+    const collect = (chunk: Buffer) => tail.push(chunk.toString());
+    child.stdout!.on("data", collect);
+    child.stderr!.on("data", collect);
+  }
+  const exitPromise = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      logOutput?.close();
+      resolve(code);
+    }),
+  );
   const url = await new Promise<string>((resolve, reject) => {
     const readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
+    let poll: NodeJS.Timeout | undefined;
     const timer = setTimeout(() => {
+      clearInterval(poll);
       // Not left running untracked: the caller gets no handle to stop it.
       child.kill("SIGKILL");
-      reject(new Error(`${entry} did not become ready within ${readyTimeoutMs / 1000} s:\n${tail.text()}`));
+      reject(new Error(`${entry} did not become ready within ${readyTimeoutMs / 1000} s:\n${output()}`));
     }, readyTimeoutMs);
     const onData = () => {
-      const url = readyUrl(tail.text());
+      const url = readyUrl(output());
       if (url !== null) {
         clearTimeout(timer);
-        child.stdout!.off("data", onData);
+        clearInterval(poll);
+        child.stdout?.off("data", onData);
         resolve(url);
       }
     };
-    child.stdout!.on("data", onData);
+    if (logOutput) poll = setInterval(onData, READY_POLL_MS);
+    else child.stdout!.on("data", onData);
     void exitPromise.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`${entry} exited with code ${code} before it was ready:\n${tail.text()}`));
+      clearInterval(poll);
+      reject(new Error(`${entry} exited with code ${code} before it was ready:\n${output()}`));
     });
   });
   return {
     url,
     child,
-    output: () => tail.text(),
+    output,
     signal: (sig) => {
       if (child.exitCode === null && child.signalCode === null) child.kill(sig);
     },
