@@ -49,7 +49,7 @@ export async function startApi(config: Readonly<Config>, log: Logger, options: {
       natsConnected: nats.isConnected,
     }),
     natsConnected: nats.isConnected,
-    events: new TaskEvents(nats.js, nats.jsm),
+    events: new TaskEvents(nats.js, nats.jsm, nats.eventsDirect),
     progress: new ProgressStore(nats.progress),
     eventStreams: new EventStreamRegistry(),
     signalCancel: (taskId) => nats.nc.publish(`${NAMES.cancelSubjectPrefix}.${taskId}`),

@@ -35,6 +35,11 @@ export interface Nats {
   progress: KV;
   /** The fair scheduler's state (fair-schedule-store.ts). */
   fairShare: KV;
+  /**
+   * Whether the task event stream answers direct gets (one replica: the only copy is the leader's),
+   * which cost the server and the client less than the stream API's message get.
+   */
+  eventsDirect: boolean;
   /** False while the client is between a disconnect and the next reconnect. */
   isConnected(): boolean;
   close(): Promise<void>;
@@ -92,6 +97,7 @@ export async function connectNats(
     const jsm = await jetstreamManager(nc, { timeout: config.nats.requestTimeoutMs });
     const js = jetstream(nc, { timeout: config.nats.requestTimeoutMs });
     const replicas = config.natsReplicas;
+    const oneCopy = replicas === 1;
     await ensureStream(jsm, {
       name: NAMES.taskStream,
       // Each account's flow has its own subject; the legacy one keeps a store's older tasks running.
@@ -116,6 +122,7 @@ export async function connectNats(
       storage: StorageType.File,
       num_replicas: replicas,
       max_age: nanos(config.resultTtlSeconds * 1000),
+      allow_direct: oneCopy,
     });
     await jsm.consumers.add(NAMES.taskStream, {
       durable_name: NAMES.taskConsumer,
@@ -136,7 +143,9 @@ export async function connectNats(
     // from a replica that may lag behind (a direct get, the client's default, is answered by any
     // replica: a node that was frozen answered "no such record" for records that existed). Accounts,
     // keys and progress keep direct gets: a stale answer there is harmless and self-correcting.
-    const leaderReads = { ...kvOptions, allow_direct: false } as const;
+    // With one replica the only copy is the leader's, so direct gets (cheaper) read it there too;
+    // a bucket created before keeps how it was created (the client follows the stored setting).
+    const leaderReads = { ...kvOptions, allow_direct: oneCopy } as const;
     const resultTtlMs = config.resultTtlSeconds * 1000;
     const tasks = await kvm.create(NAMES.taskBucket, { ...leaderReads, ttl: resultTtlMs });
     const accounts = await kvm.create(NAMES.accountBucket, kvOptions);
@@ -160,7 +169,25 @@ export async function connectNats(
       storage: StorageType.File,
       ttl: nanos(Math.max(resultTtlMs, config.historyRetentionDays * DAY_MS)),
     });
-    return { jsm, js, tasks, requests, requestBodies, accounts, apiKeys, counters, history, idempotency, taskTtlMs, progress, fairShare };
+    // What the event stream really allows (another process may have set it up): a direct get on a
+    // stream without it would go unanswered.
+    const eventsDirect = (await jsm.streams.info(NAMES.eventStream)).config.allow_direct === true;
+    return {
+      jsm,
+      js,
+      tasks,
+      requests,
+      requestBodies,
+      accounts,
+      apiKeys,
+      counters,
+      history,
+      idempotency,
+      taskTtlMs,
+      progress,
+      fairShare,
+      eventsDirect,
+    };
   };
   let parts: Awaited<ReturnType<typeof setUp>>;
   for (let attempt = 1; ; attempt++) {
@@ -176,8 +203,22 @@ export async function connectNats(
       await new Promise((r) => setTimeout(r, 1000));
     }
   }
-  const { jsm, js, tasks, requests, requestBodies, accounts, apiKeys, counters, history, idempotency, taskTtlMs, progress, fairShare } =
-    parts;
+  const {
+    jsm,
+    js,
+    tasks,
+    requests,
+    requestBodies,
+    accounts,
+    apiKeys,
+    counters,
+    history,
+    idempotency,
+    taskTtlMs,
+    progress,
+    fairShare,
+    eventsDirect,
+  } = parts;
 
   return {
     nc,
@@ -194,6 +235,7 @@ export async function connectNats(
     resultTtlMs: taskTtlMs,
     progress,
     fairShare,
+    eventsDirect,
     isConnected: () => connected && !nc.isClosed(),
     close: async () => {
       if (!nc.isClosed()) await nc.drain().catch(() => nc.close());

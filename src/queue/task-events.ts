@@ -28,6 +28,8 @@ export class TaskEvents {
   constructor(
     private readonly js: JetStreamClient,
     private readonly jsm: JetStreamManager,
+    /** The stream answers direct gets (Nats.eventsDirect): the last event is read that way. */
+    private readonly direct = false,
   ) {}
 
   static subject(taskId: string): string {
@@ -110,7 +112,10 @@ export class TaskEvents {
 
   private async lastMessage(taskId: string): Promise<StoredMsg | null> {
     try {
-      return await this.jsm.streams.getMessage(NAMES.eventStream, { last_by_subj: TaskEvents.subject(taskId) });
+      const query = { last_by_subj: TaskEvents.subject(taskId) };
+      return this.direct
+        ? await this.jsm.direct.getMessage(NAMES.eventStream, query)
+        : await this.jsm.streams.getMessage(NAMES.eventStream, query);
     } catch (err) {
       if (err instanceof Error && /no message found|not found/i.test(err.message)) return null;
       throw err;

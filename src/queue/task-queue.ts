@@ -23,8 +23,8 @@ function ignoreNotFound(err: unknown): void {
  * The task store as the API reads it: a task committed as its message alone (task-message.ts) is
  * found through its `queued` event until a worker writes its record.
  */
-export function taskReader(nats: Pick<Nats, "js" | "jsm" | "tasks" | "resultTtlMs">): TaskStore {
-  const events = new TaskEvents(nats.js, nats.jsm);
+export function taskReader(nats: Pick<Nats, "js" | "jsm" | "tasks" | "resultTtlMs" | "eventsDirect">): TaskStore {
+  const events = new TaskEvents(nats.js, nats.jsm, nats.eventsDirect);
   return new TaskStore(nats.tasks, nats.resultTtlMs, (id) => events.queuedRecord(id));
 }
 

@@ -61,7 +61,7 @@ export async function startWorker(config: Readonly<Config>, log: Logger): Promis
     metrics,
     solver,
     inline: new InlineSolver(config.worker.strategySelection as SelectionRule[] | null),
-    events: new TaskEvents(nats.js, nats.jsm),
+    events: new TaskEvents(nats.js, nats.jsm, nats.eventsDirect),
     progress: new ProgressStore(nats.progress),
     help,
   });

@@ -59,3 +59,33 @@ describe("TaskEvents.publishFinalOnce with a leading event (a quick task's solvi
     expect(await logOf(conn, id)).to.deep.equal(["queued", "failed"]);
   });
 });
+
+describe("TaskEvents' reads of the last event with direct gets (one replica)", function () {
+  this.timeout(60_000);
+  let nats: Awaited<ReturnType<typeof withNats>>;
+  let conn: Nats;
+
+  before(async () => {
+    nats = await withNats();
+    conn = await nats.connect();
+  });
+  after(async () => {
+    await nats?.stop();
+  });
+
+  it("reads the same last event, the queued record and nothing for an unknown task as the stream API's get", async () => {
+    expect(conn.eventsDirect, "one replica: the stream allows direct gets").to.equal(true);
+    const direct = new TaskEvents(conn.js, conn.jsm, true);
+    const viaApi = new TaskEvents(conn.js, conn.jsm, false);
+    const id = "9a1e0c7a-4444-4f57-9d8f-2b1c0a9e7d11";
+    const record = { id, owner: "someone" } as unknown as Parameters<TaskEvents["publishQueued"]>[2];
+    await direct.publishQueued(id, { phase: "queued" }, record);
+    expect((await direct.queuedRecord(id))?.id).to.equal(id);
+    await direct.publish(id, "solving", { phase: "solving" });
+    expect(await direct.queuedRecord(id)).to.equal(null);
+    const last = await direct.last(id);
+    expect(last?.event).to.equal("solving");
+    expect(last).to.deep.equal(await viaApi.last(id));
+    expect(await direct.last("9a1e0c7a-5555-4f57-9d8f-2b1c0a9e7d11")).to.equal(null);
+  });
+});
