@@ -1,6 +1,6 @@
 import type { KV, KvEntry } from "@nats-io/kv";
 import type { ObjectStore } from "@nats-io/obj";
-import { isWrongLastSequence, type TaskRecord, type TaskState } from "../queue/task-store.js";
+import { isKeyExists, isWrongLastSequence, type TaskRecord, type TaskState } from "../queue/task-store.js";
 
 /** One line of an account's planning history; outlives the task record (its own retention). */
 export interface HistoryEntry {
@@ -111,10 +111,23 @@ export class HistoryStore {
    * first (TaskRunner's bookkeeping repairs a missing one), and that must not be overwritten.
    */
   async record(task: TaskRecord): Promise<void> {
+    await this.createEntry(entryKey(task.owner, task.submittedAt, task.id), entryOf(task));
+  }
+
+  /**
+   * Writes an entry only where its key has never held one; false when one exists. A put that
+   * expects no earlier revision, rather than the client's `create`, which reads the key back
+   * after every refusal: a task that finishes before its submit's entry is written (the worker
+   * then writes it) cost that read on the submit's side. An entry key is never deleted (a
+   * deletion is a state), so a key's deletion marker, which `create` would write over, never occurs.
+   */
+  private async createEntry(key: string, entry: HistoryEntry): Promise<boolean> {
     try {
-      await this.kv.create(entryKey(task.owner, task.submittedAt, task.id), encoder.encode(JSON.stringify(entryOf(task))));
+      await this.kv.put(key, encoder.encode(JSON.stringify(entry)), { previousSeq: 0 });
+      return true;
     } catch (err) {
-      if (!isWrongLastSequence(err) && !/exists/i.test(String(err))) throw err;
+      if (isKeyExists(err)) return false;
+      throw err;
     }
   }
 
@@ -132,13 +145,8 @@ export class HistoryStore {
       if (!isStored(current)) {
         // Repair: an entry lost in a failover is written again from the task, so the
         // history lists every task. `create`, so a concurrent writer is not overwritten.
-        try {
-          await this.kv.create(key, encoder.encode(JSON.stringify({ ...entryOf(task), total_cost: task.result?.total_cost ?? null })));
-          return;
-        } catch (err) {
-          if (!isWrongLastSequence(err) && !/exists/i.test(String(err))) throw err;
-          continue;
-        }
+        if (await this.createEntry(key, { ...entryOf(task), total_cost: task.result?.total_cost ?? null })) return;
+        continue;
       }
       const entry = JSON.parse(decoder.decode(current.value)) as HistoryEntry;
       if (entry.state === task.state && entry.total_cost === (task.result?.total_cost ?? null)) return;

@@ -64,6 +64,16 @@ describe("planning history: one entry write for a small task, its final state re
     expect(await history.find("ann", task.id)).to.include({ state: "solved", total_cost: 7 });
   });
 
+  it("keeps the worker's entry when the task finished before its submit wrote one, and the submit's write then changes nothing", async () => {
+    const task = queuedTask("0b5e1c7a-6666-4f57-9d8f-2b1c0a9e7d11");
+    await history.finish(solvedOf(task, 9), { success: true, request_id: task.id, error: null, result: { total_cost: 9 } }, "{}");
+    const written = await revisionOf(task);
+    expect(written, "the worker wrote the missing entry").to.not.equal(null);
+    await history.record(task);
+    expect(await revisionOf(task), "the submit's late write overwrote it").to.equal(written);
+    expect(await history.find("ann", task.id)).to.include({ state: "solved", total_cost: 9 });
+  });
+
   it("keeps a deleted task deleted and removes the download kept after the deletion", async () => {
     const task = queuedTask("0b5e1c7a-5555-4f57-9d8f-2b1c0a9e7d11");
     await history.record(task);
