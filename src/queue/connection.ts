@@ -46,6 +46,14 @@ export interface Nats {
 }
 
 const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * Whether a direct get, answered by any replica, is certain to read what the stream leader holds:
+ * only when there is one replica, the leader's.
+ */
+export function directReadsAreLeaderReads(replicas: number): boolean {
+  return replicas === 1;
+}
 /** Set-up attempts (a second apart) while JetStream is failing over, before a process gives up. */
 const SETUP_ATTEMPTS = 60;
 
@@ -97,7 +105,7 @@ export async function connectNats(
     const jsm = await jetstreamManager(nc, { timeout: config.nats.requestTimeoutMs });
     const js = jetstream(nc, { timeout: config.nats.requestTimeoutMs });
     const replicas = config.natsReplicas;
-    const oneCopy = replicas === 1;
+    const oneCopy = directReadsAreLeaderReads(replicas);
     await ensureStream(jsm, {
       name: NAMES.taskStream,
       // Each account's flow has its own subject; the legacy one keeps a store's older tasks running.

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.js";
 import { startNatsServer } from "../../src/infra/nats-server.js";
-import { connectNats } from "../../src/queue/connection.js";
+import { connectNats, directReadsAreLeaderReads } from "../../src/queue/connection.js";
 import { NAMES } from "../../src/queue/names.js";
 import type { TaskRecord } from "../../src/queue/task-store.js";
 import { HistoryStore } from "../../src/store/history.js";
@@ -15,12 +15,19 @@ describe("NATS clients under faults", function () {
   this.timeout(60_000);
 
   it("reads task records, bodies, history, Idempotency-Key claims and counters from the stream leader, not from any replica", async () => {
+    // Several replicas: a direct get may be answered by one that lags, so those buckets refuse them.
+    expect(directReadsAreLeaderReads(3)).to.equal(false);
+    // One replica (this server): the only copy is the leader's, and the cheaper direct get reads it.
+    expect(directReadsAreLeaderReads(1)).to.equal(true);
     const nats = await withNats();
     try {
       const conn = await nats.connect();
       for (const bucket of [NAMES.taskBucket, NAMES.requestBodyBucket, NAMES.historyBucket, NAMES.idempotencyBucket, NAMES.counterBucket]) {
-        expect((await conn.jsm.streams.info(`KV_${bucket}`)).config.allow_direct, bucket).to.equal(false);
+        const config = (await conn.jsm.streams.info(`KV_${bucket}`)).config;
+        expect(config.num_replicas, bucket).to.equal(1);
+        expect(config.allow_direct, bucket).to.equal(true);
       }
+      expect(conn.eventsDirect).to.equal(true);
     } finally {
       await nats.stop();
     }
