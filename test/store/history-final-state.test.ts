@@ -64,7 +64,7 @@ describe("planning history: one entry write for a small task, its final state re
     expect(await history.find("ann", task.id)).to.include({ state: "solved", total_cost: 7 });
   });
 
-  it("keeps the worker's entry when the task finished before its submit wrote one, and the submit's write then changes nothing", async () => {
+  it("keeps the worker's entry when the task finished before its submit wrote one; the late write changes nothing", async () => {
     const task = queuedTask("0b5e1c7a-6666-4f57-9d8f-2b1c0a9e7d11");
     await history.finish(solvedOf(task, 9), { success: true, request_id: task.id, error: null, result: { total_cost: 9 } }, "{}");
     const written = await revisionOf(task);
