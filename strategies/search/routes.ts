@@ -60,6 +60,14 @@ export class Routes {
   readonly load: Float64Array[];
   /** Service minutes of positions 0..k. */
   readonly serv: Float64Array[];
+  /**
+   * Per route its totals: distance (on its own matrix), delivered load and service minutes, the
+   * last entries of fwd, load and serv. Every move's bound starts from them: one read here
+   * instead of the route's length and then its prefix array.
+   */
+  readonly totalDistance: Float64Array;
+  readonly totalLoad: Float64Array;
+  readonly totalService: Float64Array;
   /** Time segments (null unless hard windows are priced by time warp); every load dimension's peak (null for one delivered). */
   readonly times: RouteTimes | null;
   readonly loads: RouteLoads | null;
@@ -119,6 +127,9 @@ export class Routes {
     this.bwdBy = this.otherMatrices?.bwdBy ?? null;
     this.load = make(() => new Float64Array(slots));
     this.serv = make(() => new Float64Array(slots));
+    this.totalDistance = new Float64Array(m.routes);
+    this.totalLoad = new Float64Array(m.routes);
+    this.totalService = new Float64Array(m.routes);
     this.trips = m.p.trips ? new RouteTrips(m) : null;
     this.visits = m.p.visits ? new RouteVisits(m) : null;
     this.times = m.twStart !== null && m.latePenalty === 0 && !m.visitTimes && !this.trips ? new RouteTimes(m, slots) : null;
@@ -212,6 +223,9 @@ export class Routes {
     }
     this.otherMatrices?.set(r, seq, count);
     this.length[r] = count;
+    this.totalDistance[r] = fwd[count + 1]!;
+    this.totalLoad[r] = load[count + 1]!;
+    this.totalService[r] = serv[count + 1]!;
     const tripTime = this.trips ? this.tripSegment(r, count) : null;
     this.loadExcess[r] = this.trips?.reloads
       ? this.trips.excess
