@@ -182,6 +182,8 @@ export class RouteTimes {
     const dur = m.durationOf ? m.durationOf[v]! : null;
     const dv = dur ?? m.dist;
     const per = dur ? 1 : m.speed[v]!;
+    // Minutes that are the matrix's own (a duration matrix, or speed 1) skip the division: x / 1 is x, bit for bit.
+    const own = per === 1;
     const startFields = this.startFields;
     const at0 = FIELDS * v;
     let sDur = startFields[at0]!;
@@ -207,7 +209,7 @@ export class RouteTimes {
       let eLast: number;
       let travel: number;
       if (r < 0) {
-        travel = dv[last * n + from]! / per;
+        travel = own ? dv[last * n + from]! : dv[last * n + from]! / per;
         eDur = service[from]!;
         eWarp = 0;
         eEarly = twS[from]!;
@@ -216,7 +218,8 @@ export class RouteTimes {
       } else {
         const seq = seqs[r]!;
         if (reversedOf[k] === 0 && (from === 1 || to === lengths[r]) && (oneMinutes || this.sameMinutes(r, v))) {
-          travel = dv[last * n + seq[from]!]! / per;
+          const arc = last * n + seq[from]!;
+          travel = own ? dv[arc]! : dv[arc]! / per;
           const fields = from === 1 ? this.pre[r]! : this.suf[r]!;
           const at = FIELDS * (from === 1 ? to : from);
           eDur = fields[at]!;
@@ -230,7 +233,7 @@ export class RouteTimes {
           const stop = step > 0 ? to : from;
           for (let t = step > 0 ? from : to; t !== stop; t += step) {
             const c = seq[t]!;
-            const tr = dv[last * n + c]! / per;
+            const tr = own ? dv[last * n + c]! : dv[last * n + c]! / per;
             const delta = sDur - sWarp + tr;
             const wait = Math.max(twS[c]! - delta - sLate, 0);
             const warp = Math.max(sEarly + delta - twE[c]!, 0);
@@ -241,7 +244,7 @@ export class RouteTimes {
             last = c;
           }
           const c = seq[stop]!;
-          travel = dv[last * n + c]! / per;
+          travel = own ? dv[last * n + c]! : dv[last * n + c]! / per;
           eDur = service[c]!;
           eWarp = 0;
           eEarly = twS[c]!;
@@ -260,7 +263,7 @@ export class RouteTimes {
     }
     // The drive to the end node and its closing: TimeSegment.append written out as above.
     const end = m.end[v]!;
-    const travel = dv[last * n + end]! / per;
+    const travel = own ? dv[last * n + end]! : dv[last * n + end]! / per;
     const close = m.arriveClose![v]!;
     const delta = sDur - sWarp + travel;
     const wait = Math.max(Number.NEGATIVE_INFINITY - delta - sLate, 0);
