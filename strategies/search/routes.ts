@@ -45,6 +45,12 @@ export class Routes {
    */
   readonly arc: Float64Array[];
   /**
+   * Distance from position k - 1 to k + 1 (k = 1..length) on the route's own matrix: the arc that
+   * closes the gap when the customer at k leaves, which every removal prices; stored per route
+   * for the reason `arc` is.
+   */
+  readonly skipArc: Float64Array[];
+  /**
    * Vehicles on several distance matrices (distance-profiles.ts): fwdBy[k][r] and bwdBy[k][r] are
    * route r's prefix distances on matrix k (on its own, fwd[r] and bwd[r] themselves); null when
    * the fleet drives on one matrix.
@@ -119,6 +125,7 @@ export class Routes {
     this.fwd = make(() => new Float64Array(slots));
     this.bwd = make(() => new Float64Array(slots));
     this.arc = make(() => new Float64Array(slots));
+    this.skipArc = make(() => new Float64Array(slots));
     const { matrices, indexOf } = m.distances;
     this.slotMatrix = Array.from(indexOf, (k) => matrices[k]!);
     this.symmetric = m.symmetric && exactlySymmetric(this.slotMatrix, m.nodeCount);
@@ -221,6 +228,8 @@ export class Routes {
         this.pos[b] = k;
       }
     }
+    const skipArc = this.skipArc[r]!;
+    for (let k = 1; k <= count; k++) skipArc[k] = d[seq[k - 1]! * n + seq[k + 1]!]!;
     this.otherMatrices?.set(r, seq, count);
     this.length[r] = count;
     this.totalDistance[r] = fwd[count + 1]!;

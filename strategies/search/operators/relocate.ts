@@ -42,7 +42,7 @@ export class Relocate implements PairOperator {
     this.ru = ru;
     this.rv = rv;
     // u after v.
-    let dA = dU[pu * n + x]! - arcU[i - 1]! - arcU[i]!;
+    let dA = rs.skipArc[ru]![i]! - arcU[i - 1]! - arcU[i]!;
     let dB = dV[vu]! + dV[u * n + y]! - arcV[j]!;
     if (ls.pairMayImprove(ru, lenU - 1, distU + dA, rv, lenV + 1, distV + dB) && this.priced(ru, rv, u, -1)) {
       ls.a
