@@ -23,6 +23,13 @@ export class RouteTimes {
   readonly suf: Float64Array[];
   private readonly seg = new TimeSegment();
   private readonly tail = new TimeSegment();
+  /**
+   * Per vehicle, the segment of its start node (startAt's fields, laid out as `pre`): read by
+   * every candidate's pricing, so it is computed once rather than rebuilt per candidate.
+   */
+  private readonly startFields: Float64Array;
+  /** Every vehicle drives in the same minutes: any route's stored segments hold on any vehicle. */
+  private readonly oneMinutes: boolean;
 
   constructor(
     readonly m: ProblemData,
@@ -31,6 +38,14 @@ export class RouteTimes {
     const make = () => Array.from({ length: m.routes }, () => new Float64Array(FIELDS * slots));
     this.pre = make();
     this.suf = make();
+    this.startFields = new Float64Array(FIELDS * m.routes);
+    let oneMinutes = true;
+    for (let v = 0; v < m.routes; v++) {
+      const s = this.startAt(v);
+      this.startFields.set([s.duration, s.timeWarp, s.earliest, s.latest], FIELDS * v);
+      if (!this.sameMinutes(0, v)) oneMinutes = false;
+    }
+    this.oneMinutes = oneMinutes;
   }
 
   /** Travel minutes of the vehicle of slot v from a to b: its duration matrix, else distance / speed. */
@@ -167,12 +182,17 @@ export class RouteTimes {
     const dur = m.durationOf ? m.durationOf[v]! : null;
     const dv = dur ?? m.dist;
     const per = dur ? 1 : m.speed[v]!;
-    const start = this.startAt(v);
-    let sDur = start.duration;
-    let sWarp = start.timeWarp;
-    let sEarly = start.earliest;
-    let sLate = start.latest;
-    let last = start.last;
+    // Minutes that are the matrix's own (a duration matrix, or speed 1) skip the division: x / 1 is x, bit for bit.
+    const own = per === 1;
+    const startFields = this.startFields;
+    const at0 = FIELDS * v;
+    let sDur = startFields[at0]!;
+    let sWarp = startFields[at0 + 1]!;
+    let sEarly = startFields[at0 + 2]!;
+    let sLate = startFields[at0 + 3]!;
+    const first = m.start[v]!;
+    let last = first;
+    const oneMinutes = this.oneMinutes;
     const count = pieces.count;
     const routeOf = pieces.route;
     const fromOf = pieces.from;
@@ -189,7 +209,7 @@ export class RouteTimes {
       let eLast: number;
       let travel: number;
       if (r < 0) {
-        travel = dv[last * n + from]! / per;
+        travel = own ? dv[last * n + from]! : dv[last * n + from]! / per;
         eDur = service[from]!;
         eWarp = 0;
         eEarly = twS[from]!;
@@ -197,8 +217,9 @@ export class RouteTimes {
         eLast = from;
       } else {
         const seq = seqs[r]!;
-        if (reversedOf[k] === 0 && (from === 1 || to === lengths[r]) && this.sameMinutes(r, v)) {
-          travel = dv[last * n + seq[from]!]! / per;
+        if (reversedOf[k] === 0 && (from === 1 || to === lengths[r]) && (oneMinutes || this.sameMinutes(r, v))) {
+          const arc = last * n + seq[from]!;
+          travel = own ? dv[arc]! : dv[arc]! / per;
           const fields = from === 1 ? this.pre[r]! : this.suf[r]!;
           const at = FIELDS * (from === 1 ? to : from);
           eDur = fields[at]!;
@@ -212,7 +233,7 @@ export class RouteTimes {
           const stop = step > 0 ? to : from;
           for (let t = step > 0 ? from : to; t !== stop; t += step) {
             const c = seq[t]!;
-            const tr = dv[last * n + c]! / per;
+            const tr = own ? dv[last * n + c]! : dv[last * n + c]! / per;
             const delta = sDur - sWarp + tr;
             const wait = Math.max(twS[c]! - delta - sLate, 0);
             const warp = Math.max(sEarly + delta - twE[c]!, 0);
@@ -223,7 +244,7 @@ export class RouteTimes {
             last = c;
           }
           const c = seq[stop]!;
-          travel = dv[last * n + c]! / per;
+          travel = own ? dv[last * n + c]! : dv[last * n + c]! / per;
           eDur = service[c]!;
           eWarp = 0;
           eEarly = twS[c]!;
@@ -240,10 +261,21 @@ export class RouteTimes {
       sLate = Math.min(eLate - delta, sLate) + warp;
       last = eLast;
     }
+    // The drive to the end node and its closing: TimeSegment.append written out as above.
     const end = m.end[v]!;
-    return start
-      .set(sDur, sWarp, sEarly, sLate, start.first, last)
-      .append(dv[last * n + end]! / per, 0, 0, Number.NEGATIVE_INFINITY, m.arriveClose![v]!, end);
+    const travel = own ? dv[last * n + end]! : dv[last * n + end]! / per;
+    const close = m.arriveClose![v]!;
+    const delta = sDur - sWarp + travel;
+    const wait = Math.max(Number.NEGATIVE_INFINITY - delta - sLate, 0);
+    const warp = Math.max(sEarly + delta - close, 0);
+    return this.seg.set(
+      sDur + 0 + travel + wait,
+      sWarp + 0 + warp,
+      Math.max(Number.NEGATIVE_INFINITY - delta, sEarly) - wait,
+      Math.min(close - delta, sLate) + warp,
+      first,
+      end,
+    );
   }
 
   /** Segment of vehicle v driving customers[0..count) from its start to its end node, from scratch. */

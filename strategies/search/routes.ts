@@ -45,6 +45,12 @@ export class Routes {
    */
   readonly arc: Float64Array[];
   /**
+   * Distance from position k - 1 to k + 1 (k = 1..length) on the route's own matrix: the arc that
+   * closes the gap when the customer at k leaves, which every removal prices; stored per route
+   * for the reason `arc` is.
+   */
+  readonly skipArc: Float64Array[];
+  /**
    * Vehicles on several distance matrices (distance-profiles.ts): fwdBy[k][r] and bwdBy[k][r] are
    * route r's prefix distances on matrix k (on its own, fwd[r] and bwd[r] themselves); null when
    * the fleet drives on one matrix.
@@ -60,6 +66,14 @@ export class Routes {
   readonly load: Float64Array[];
   /** Service minutes of positions 0..k. */
   readonly serv: Float64Array[];
+  /**
+   * Per route its totals: distance (on its own matrix), delivered load and service minutes, the
+   * last entries of fwd, load and serv. Every move's bound starts from them: one read here
+   * instead of the route's length and then its prefix array.
+   */
+  readonly totalDistance: Float64Array;
+  readonly totalLoad: Float64Array;
+  readonly totalService: Float64Array;
   /** Time segments (null unless hard windows are priced by time warp); every load dimension's peak (null for one delivered). */
   readonly times: RouteTimes | null;
   readonly loads: RouteLoads | null;
@@ -111,6 +125,7 @@ export class Routes {
     this.fwd = make(() => new Float64Array(slots));
     this.bwd = make(() => new Float64Array(slots));
     this.arc = make(() => new Float64Array(slots));
+    this.skipArc = make(() => new Float64Array(slots));
     const { matrices, indexOf } = m.distances;
     this.slotMatrix = Array.from(indexOf, (k) => matrices[k]!);
     this.symmetric = m.symmetric && exactlySymmetric(this.slotMatrix, m.nodeCount);
@@ -119,6 +134,9 @@ export class Routes {
     this.bwdBy = this.otherMatrices?.bwdBy ?? null;
     this.load = make(() => new Float64Array(slots));
     this.serv = make(() => new Float64Array(slots));
+    this.totalDistance = new Float64Array(m.routes);
+    this.totalLoad = new Float64Array(m.routes);
+    this.totalService = new Float64Array(m.routes);
     this.trips = m.p.trips ? new RouteTrips(m) : null;
     this.visits = m.p.visits ? new RouteVisits(m) : null;
     this.times = m.twStart !== null && m.latePenalty === 0 && !m.visitTimes && !this.trips ? new RouteTimes(m, slots) : null;
@@ -210,8 +228,13 @@ export class Routes {
         this.pos[b] = k;
       }
     }
+    const skipArc = this.skipArc[r]!;
+    for (let k = 1; k <= count; k++) skipArc[k] = d[seq[k - 1]! * n + seq[k + 1]!]!;
     this.otherMatrices?.set(r, seq, count);
     this.length[r] = count;
+    this.totalDistance[r] = fwd[count + 1]!;
+    this.totalLoad[r] = load[count + 1]!;
+    this.totalService[r] = serv[count + 1]!;
     const tripTime = this.trips ? this.tripSegment(r, count) : null;
     this.loadExcess[r] = this.trips?.reloads
       ? this.trips.excess

@@ -34,13 +34,13 @@ export class CheapestInsertions {
   preprocess(from: number, into: number, at: Int32Array, removal: Float64Array): void {
     const m = this.ls.m;
     const n = m.nodeCount;
-    // Removal on `from`'s vehicle's distances, insertion on `into`'s (one matrix unless profiles have their own).
-    const dFrom = this.ls.slotMatrix[from]!;
+    // Removal on `from`'s vehicle's distances (its skipArc), insertion on `into`'s (one matrix unless profiles have their own).
     const d = this.ls.slotMatrix[into]!;
     const seqF = this.ls.seq[from]!;
     const seqI = this.ls.seq[into]!;
     // The arcs an insertion or a removal breaks, from the routes' own copies (routes.ts `arc`): same values, fewer cache misses.
     const arcF = this.ls.arc[from]!;
+    const skipF = this.ls.skipArc[from]!;
     const arcI = this.ls.arc[into]!;
     const lenI = this.ls.length[into]!;
     const cost = this.cost;
@@ -58,9 +58,7 @@ export class CheapestInsertions {
     const clock = this.ls.clock;
     for (let k = 1; k <= lenF; k++) {
       const u = seqF[k]!;
-      const prev = seqF[k - 1]!;
-      const next = seqF[k + 1]!;
-      removal[k] = dFrom[prev * n + next]! - arcF[k - 1]! - arcF[k]!;
+      removal[k] = skipF[k]! - arcF[k - 1]! - arcF[k]!;
       const entry = cached ? into * n + u : u;
       at[k] = 3 * entry;
       if (screened && !rules.serves(into, u)) continue;
@@ -121,7 +119,7 @@ export class CheapestInsertions {
     const seq = this.ls.seq[into]!;
     const prev = seq[kv - 1]!;
     const next = seq[kv + 1]!;
-    let best = d[this.ls.symmetric ? u * n + prev : prev * n + u]! + d[u * n + next]! - d[prev * n + next]!;
+    let best = d[this.ls.symmetric ? u * n + prev : prev * n + u]! + d[u * n + next]! - this.ls.skipArc[into]![kv]!;
     this.position = -1;
     for (let t = 0; t < 3; t++) {
       const p = pos[base + t]!;

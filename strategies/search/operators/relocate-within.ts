@@ -30,7 +30,7 @@ export class RelocateWithin implements RouteOperator {
     const vu = rs.symmetric ? u * n + v : v * n + u;
     const vx = rs.symmetric ? x * n + v : v * n + x;
     this.r = r;
-    const removeU = d[pu * n + x]! - arc[i - 1]! - arc[i]!;
+    const removeU = rs.skipArc[r]![i]! - arc[i - 1]! - arc[i]!;
     if (ls.withinImproves(r, removeU + d[vu]! + d[u * n + y]! - arc[j]!)) {
       if (j > i)
         a.reset()

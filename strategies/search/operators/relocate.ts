@@ -29,8 +29,8 @@ export class Relocate implements PairOperator {
     const arcV = rs.arc[rv]!;
     const lenU = rs.length[ru]!;
     const lenV = rs.length[rv]!;
-    const distU = rs.fwd[ru]![lenU + 1]!;
-    const distV = rs.fwd[rv]![lenV + 1]!;
+    const distU = rs.totalDistance[ru]!;
+    const distV = rs.totalDistance[rv]!;
     const u = seqU[i]!;
     const pu = seqU[i - 1]!;
     const x = seqU[i + 1]!;
@@ -42,7 +42,7 @@ export class Relocate implements PairOperator {
     this.ru = ru;
     this.rv = rv;
     // u after v.
-    let dA = dU[pu * n + x]! - arcU[i - 1]! - arcU[i]!;
+    let dA = rs.skipArc[ru]![i]! - arcU[i - 1]! - arcU[i]!;
     let dB = dV[vu]! + dV[u * n + y]! - arcV[j]!;
     if (ls.pairMayImprove(ru, lenU - 1, distU + dA, rv, lenV + 1, distV + dB) && this.priced(ru, rv, u, -1)) {
       ls.a
@@ -101,11 +101,10 @@ export class Relocate implements PairOperator {
   private priced(ru: number, rv: number, u: number, x: number): boolean {
     const rs = this.ls.rs;
     const m = rs.m;
-    // The end depot adds no load (routes.ts), so the total after it is the delivered load.
-    const loadU = rs.load[ru]![rs.length[ru]! + 1]!;
-    const loadV = rs.load[rv]![rs.length[rv]! + 1]!;
-    const servU = rs.serv[ru]![rs.length[ru]! + 1]!;
-    const servV = rs.serv[rv]![rs.length[rv]! + 1]!;
+    const loadU = rs.totalLoad[ru]!;
+    const loadV = rs.totalLoad[rv]!;
+    const servU = rs.totalService[ru]!;
+    const servV = rs.totalService[rv]!;
     const qu = m.demand[u]!;
     const su = m.service[u]!;
     if (x < 0) return this.ls.pairImproves(loadU - qu, servU - su, loadV + qu, servV + su);

@@ -28,8 +28,8 @@ export class Swap implements PairOperator {
     const arcV = rs.arc[rv]!;
     const lenU = rs.length[ru]!;
     const lenV = rs.length[rv]!;
-    const distU = rs.fwd[ru]![lenU + 1]!;
-    const distV = rs.fwd[rv]![lenV + 1]!;
+    const distU = rs.totalDistance[ru]!;
+    const distV = rs.totalDistance[rv]!;
     const u = seqU[i]!;
     const pu = seqU[i - 1]!;
     const x = seqU[i + 1]!;
@@ -108,11 +108,10 @@ export class Swap implements PairOperator {
     const m = rs.m;
     const q = m.demand;
     const s = m.service;
-    // The end depot adds no load (routes.ts), so the total after it is the delivered load.
-    const loadU = rs.load[ru]![rs.length[ru]! + 1]!;
-    const loadV = rs.load[rv]![rs.length[rv]! + 1]!;
-    const servU = rs.serv[ru]![rs.length[ru]! + 1]!;
-    const servV = rs.serv[rv]![rs.length[rv]! + 1]!;
+    const loadU = rs.totalLoad[ru]!;
+    const loadV = rs.totalLoad[rv]!;
+    const servU = rs.totalService[ru]!;
+    const servV = rs.totalService[rv]!;
     if (x < 0) return this.ls.pairImproves(loadU - q[u]! + q[v]!, servU - s[u]! + s[v]!, loadV + q[u]! - q[v]!, servV + s[u]! - s[v]!);
     const loadA = loadU - q[u]! - q[x]! + q[v]!;
     const servA = servU - s[u]! - s[x]! + s[v]!;

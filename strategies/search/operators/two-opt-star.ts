@@ -78,10 +78,10 @@ export class TwoOptStar implements PairOperator {
       const svV = rs.serv[rv]!;
       if (
         ls.pairImproves(
-          ldU[i]! + ldV[lenV + 1]! - ldV[j]!,
-          svU[i]! + svV[lenV + 1]! - svV[j]!,
-          ldV[j]! + ldU[lenU + 1]! - ldU[i]!,
-          svV[j]! + svU[lenU + 1]! - svU[i]!,
+          ldU[i]! + rs.totalLoad[rv]! - ldV[j]!,
+          svU[i]! + rs.totalService[rv]! - svV[j]!,
+          ldV[j]! + rs.totalLoad[ru]! - ldU[i]!,
+          svV[j]! + rs.totalService[ru]! - svU[i]!,
         ) &&
         this.confirmStraight(ru, i, rv, j)
       )
@@ -89,7 +89,7 @@ export class TwoOptStar implements PairOperator {
     }
     const uBack = rs.bwdBy ? rs.bwdOn(ru, rv) : rs.bwd[ru]!;
     distA = fwdU[i]! + dU[u * n + v]! + (rs.bwdBy ? rs.bwdOn(rv, ru) : rs.bwd[rv]!)[j]!;
-    distB = uBack[lenU + 1]! - uBack[i + 1]! + dV[x * n + y]! + fwdV[lenV + 1]! - fwdV[j + 1]!;
+    distB = uBack[lenU + 1]! - uBack[i + 1]! + dV[x * n + y]! + rs.totalDistance[rv]! - fwdV[j + 1]!;
     if (!ls.pairMayImprove(ru, i + j, distA, rv, lenU - i + lenV - j, distB)) return false;
     const ldU = rs.load[ru]!;
     const ldV = rs.load[rv]!;
@@ -99,8 +99,8 @@ export class TwoOptStar implements PairOperator {
       ls.pairImproves(
         ldU[i]! + ldV[j]!,
         svU[i]! + svV[j]!,
-        ldU[lenU + 1]! - ldU[i]! + ldV[lenV + 1]! - ldV[j]!,
-        svU[lenU + 1]! - svU[i]! + svV[lenV + 1]! - svV[j]!,
+        rs.totalLoad[ru]! - ldU[i]! + rs.totalLoad[rv]! - ldV[j]!,
+        rs.totalService[ru]! - svU[i]! + rs.totalService[rv]! - svV[j]!,
       ) && this.confirmReversed(ru, i, rv, j)
     );
   }

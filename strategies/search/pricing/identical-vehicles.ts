@@ -107,14 +107,8 @@ export class IdenticalVehiclesPricing implements MovePricing {
   withinImproves(r: number, delta: number): boolean {
     // Under windows a longer route may still warp less: no shortcut on the distance alone.
     if (delta > -EPS && !this.m.windows) return false;
-    const end = this.rs.length[r]! + 1;
-    const after = this.costs.fromTotals(
-      r,
-      this.rs.length[r]!,
-      this.rs.fwd[r]![end]! + delta,
-      this.rs.load[r]![end]!,
-      this.rs.serv[r]![end]!,
-    );
+    const rs = this.rs;
+    const after = this.costs.fromTotals(r, rs.length[r]!, rs.totalDistance[r]! + delta, rs.totalLoad[r]!, rs.totalService[r]!);
     this.predicted = after;
     return after < this.rs.cost[r]! - EPS;
   }
