@@ -210,9 +210,11 @@ export interface RuinSettings {
 
 /**
  * Whether an infeasible outcome still gets a repair attempt once a feasible plan is known: on half
- * of them (true), none (false), or on a share set by what repairs have paid so far (ils/repair-rule.ts).
+ * of them (true), none (false), on a share set by what repairs have paid so far (ils/repair-rule.ts),
+ * or on half (`withinReach`) or all (`everyWithinReach`) of those whose penalised cost is already
+ * below what the acceptance would take or the best's cost (ils/identical-vehicles-parts.ts).
  */
-export type RepairsOnceFeasible = boolean | "byYield";
+export type RepairsOnceFeasible = boolean | "byYield" | "withinReach" | "everyWithinReach";
 
 export interface PerturbationSettings extends RuinSettings {
   repairOnceFeasible: RepairsOnceFeasible;
