@@ -13,9 +13,10 @@
  * - SOLVER_POOL_FAMILIES=skills,types,depots: set partitioning in those families too.
  * - SOLVER_THRESHOLD=W: the general search accepts by the annealed threshold with starting weight W.
  * - SOLVER_ILS_LOCALISED=promisingCustomers|changedNeighbours: which customers the identical-vehicles
- *   iterated search's education examines; SOLVER_ILS_REPAIR=0|1|byYield|withinReach|everyWithinReach: whether it still repairs half the
- *   infeasible outcomes once a feasible plan is known, a share set by what repairs paid so far, or
- *   half or all of those within reach of acceptance (bench/repair-counts.ts counts them).
+ *   iterated search's education examines; SOLVER_ILS_REPAIR=0|1|byYield: whether it still repairs half the
+ *   infeasible outcomes once a feasible plan is known, or a share set by what repairs paid so far
+ *   (bench/iteration-anatomy.ts counts them); SOLVER_ILS_REPAIR_REACH=0|1: whether it repairs only
+ *   outcomes within reach of acceptance or a new best (bench/repair-counts.ts counts what repairs do).
  * - LARGE_SUB_CUSTOMERS, LARGE_SUB_SECONDS, LARGE_FIRST_ROUND (a fixed first-round share),
  *   LARGE_START_SHARE (0: the savings' first variant only), LARGE_ROTATION=0 (random group seeds),
  *   LARGE_SQUEEZE=0 (no route elimination), LARGE_WINDOW_GROUPS=1 (time-aware groups),
@@ -51,8 +52,9 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): SettingsOverride {
   const localised = env.SOLVER_ILS_LOCALISED;
   if (localised === "promisingCustomers" || localised === "changedNeighbours") identical.localised = localised;
   if (env.SOLVER_ILS_REPAIR === "0" || env.SOLVER_ILS_REPAIR === "1") identical.repairOnceFeasible = env.SOLVER_ILS_REPAIR === "1";
-  const rule = env.SOLVER_ILS_REPAIR;
-  if (rule === "byYield" || rule === "withinReach" || rule === "everyWithinReach") identical.repairOnceFeasible = rule;
+  if (env.SOLVER_ILS_REPAIR === "byYield") identical.repairOnceFeasible = "byYield";
+  if (env.SOLVER_ILS_REPAIR_REACH === "0" || env.SOLVER_ILS_REPAIR_REACH === "1")
+    identical.repairWithinReach = env.SOLVER_ILS_REPAIR_REACH === "1";
   if (Object.keys(identical).length > 0) out.identicalVehicles = identical;
 
   // A number that is not one (or is out of range) leaves the family's setting.

@@ -24,7 +24,7 @@ export interface SettingsOverride {
   perVehicle?: Partial<SearchSettings["perVehicle"]> & { poolFamilies?: readonly PoolFamily[] };
   decomposition?: Partial<SearchSettings["decomposition"]>;
   /** The identical-vehicles iterated search's education (ils/identical-vehicles-ils.ts): which customers it examines, and its repairs. */
-  identicalVehicles?: { localised?: IdenticalVehiclesLocalised; repairOnceFeasible?: RepairsOnceFeasible };
+  identicalVehicles?: { localised?: IdenticalVehiclesLocalised; repairOnceFeasible?: RepairsOnceFeasible; repairWithinReach?: boolean };
   /** Told what the decomposition's route elimination tried, one line each (for studying it). */
   trace?: (line: string) => void;
 }
@@ -210,14 +210,17 @@ export interface RuinSettings {
 
 /**
  * Whether an infeasible outcome still gets a repair attempt once a feasible plan is known: on half
- * of them (true), none (false), on a share set by what repairs have paid so far (ils/repair-rule.ts),
- * or on half (`withinReach`) or all (`everyWithinReach`) of those whose penalised cost is already
- * below what the acceptance would take or the best's cost (ils/identical-vehicles-parts.ts).
+ * of them (true), none (false), or on a share set by what repairs have paid so far (ils/repair-rule.ts).
  */
-export type RepairsOnceFeasible = boolean | "byYield" | "withinReach" | "everyWithinReach";
+export type RepairsOnceFeasible = boolean | "byYield";
 
 export interface PerturbationSettings extends RuinSettings {
   repairOnceFeasible: RepairsOnceFeasible;
+  /**
+   * Once a feasible plan is known, repair only an outcome whose penalised cost is already below
+   * what the acceptance would take or the best's cost (ils/identical-vehicles-parts.ts).
+   */
+  repairWithinReach: boolean;
   /** Late acceptance's memory in iterations (null: the family's own, ils/identical-vehicles-ils.ts). */
   history: number | null;
 }
@@ -246,6 +249,7 @@ export function perturbationSettings(m: ProblemData, override: SettingsOverride 
   const places = recreatePlaces(m);
   const strength = ruinStrength(m);
   const repair = override.identicalVehicles?.repairOnceFeasible;
+  const repairWithinReach = override.identicalVehicles?.repairWithinReach ?? false;
   if (places === "afterNeighbours" && bindingWindowShare(m.p, m.start[0]!) >= WINDOWED_ROUTES)
     return {
       ruin: "neighbourhood",
@@ -253,9 +257,10 @@ export function perturbationSettings(m: ProblemData, override: SettingsOverride 
       places,
       strength,
       repairOnceFeasible: repair ?? false,
+      repairWithinReach,
       history: NEIGHBOURHOOD_HISTORY,
     };
-  return { ruin: "strings", stringsShare: 1, places, strength, repairOnceFeasible: repair ?? true, history: null };
+  return { ruin: "strings", stringsShare: 1, places, strength, repairOnceFeasible: repair ?? true, repairWithinReach, history: null };
 }
 
 // ---- the iterated local search on any fleet (ils/per-vehicle-ils.ts) ----

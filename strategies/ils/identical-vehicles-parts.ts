@@ -128,7 +128,6 @@ export class IdenticalVehiclesEducation implements Education<Candidate> {
     private readonly repairOnceFeasible = true,
     private readonly rule: RepairRule | null = null,
     private readonly reach: (() => number) | null = null,
-    private readonly everyWithinReach = false,
   ) {}
 
   educate(bestKnown: boolean): Candidate {
@@ -153,7 +152,7 @@ export class IdenticalVehiclesEducation implements Education<Candidate> {
   private repairs(bestKnown: boolean): boolean {
     if (this.rule) return this.rule.repairs(bestKnown);
     if (bestKnown && this.reach && this.ls.totalCost() >= this.reach()) return false;
-    return this.repairOnceFeasible ? attemptsRepair(this.rng, bestKnown, this.everyWithinReach) : !bestKnown;
+    return this.repairOnceFeasible ? attemptsRepair(this.rng, bestKnown) : !bestKnown;
   }
 
   repair(): void {
