@@ -73,7 +73,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
       places: "afterNeighbours",
       strength: { growth: 0.05, max: 3 },
       repairOnceFeasible: false,
-      repairWithinReach: false,
+      repairWithinReach: true,
       history: 300,
     };
     expect(perturbationSettings(everywhere.m)).to.deep.equal(neighbourhood);
@@ -84,7 +84,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
       places: "afterNeighbours",
       strength: { growth: 0.05, max: 3 },
       repairOnceFeasible: true,
-      repairWithinReach: false,
+      repairWithinReach: true,
       history: null,
     });
     expect(short.m.longWindowRoutes).to.equal(false);
@@ -94,7 +94,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
       places: "anywhere",
       strength: null,
       repairOnceFeasible: true,
-      repairWithinReach: false,
+      repairWithinReach: true,
       history: null,
     });
     // A benchmark's override turns the repairs on or off, and nothing else.
@@ -102,8 +102,8 @@ describe("search settings by family (strategies/settings.ts)", () => {
     expect(perturbationSettings(short.m, noRepair)).to.deep.equal({ ...perturbationSettings(short.m), repairOnceFeasible: false });
     const repair = { identicalVehicles: { repairOnceFeasible: true } };
     expect(perturbationSettings(everywhere.m, repair)).to.deep.equal({ ...neighbourhood, repairOnceFeasible: true });
-    const withinReach = { identicalVehicles: { repairWithinReach: true } };
-    expect(perturbationSettings(short.m, withinReach)).to.deep.equal({ ...perturbationSettings(short.m), repairWithinReach: true });
+    const everyOutcome = { identicalVehicles: { repairWithinReach: false } };
+    expect(perturbationSettings(short.m, everyOutcome)).to.deep.equal({ ...perturbationSettings(short.m), repairWithinReach: false });
     // Optional customers keep SISR's strings, whatever their windows.
     const optional = { ...ghLike(5, 2053, [400]).request, node_skip_penalties: Array(401).fill(1000) } as SolveRequestInput;
     expect(perturbationSettings(model(optional).m).ruin).to.equal("strings");
