@@ -200,7 +200,7 @@ describe("identical-vehicles iterated local search (hgs above 300 customers)", f
     expectFeasibleRepeatableAndBetterThanSavings(p, (seed) => Budget.forSeconds(60, seed, 400, undefined, byYield));
   });
 
-  it("repairs only outcomes within reach of acceptance or a new best, no spare vehicle: feasible, the same routes for the same seed, fewer repairs", () => {
+  it("repairs only outcomes within reach of acceptance or a new best, no spare vehicle: feasible, repeatable, fewer repairs", () => {
     const { problem: p } = compileRequest(cvrp({ customers: 320, seed: 7, hours: false, spare: 0 }));
     const withinReach = { identicalVehicles: { repairWithinReach: true } };
     expectFeasibleRepeatableAndBetterThanSavings(p, (seed) => Budget.forSeconds(60, seed, 400, undefined, withinReach));
