@@ -24,7 +24,7 @@ export interface SettingsOverride {
   perVehicle?: Partial<SearchSettings["perVehicle"]> & { poolFamilies?: readonly PoolFamily[] };
   decomposition?: Partial<SearchSettings["decomposition"]>;
   /** The identical-vehicles iterated search's education (ils/identical-vehicles-ils.ts): which customers it examines, and its repairs. */
-  identicalVehicles?: { localised?: IdenticalVehiclesLocalised; repairOnceFeasible?: RepairsOnceFeasible };
+  identicalVehicles?: { localised?: IdenticalVehiclesLocalised; repairOnceFeasible?: RepairsOnceFeasible; repairWithinReach?: boolean };
   /** Told what the decomposition's route elimination tried, one line each (for studying it). */
   trace?: (line: string) => void;
 }
@@ -216,6 +216,13 @@ export type RepairsOnceFeasible = boolean | "byYield";
 
 export interface PerturbationSettings extends RuinSettings {
   repairOnceFeasible: RepairsOnceFeasible;
+  /**
+   * Once a feasible plan is known, repair only an outcome whose penalised cost is already below
+   * what the acceptance would take or the best's cost (ils/identical-vehicles-parts.ts): on by
+   * default, since the repairs of outcomes out of reach almost never became current or best and
+   * took a large share of the search's time on large X-like instances.
+   */
+  repairWithinReach: boolean;
   /** Late acceptance's memory in iterations (null: the family's own, ils/identical-vehicles-ils.ts). */
   history: number | null;
 }
@@ -244,6 +251,7 @@ export function perturbationSettings(m: ProblemData, override: SettingsOverride 
   const places = recreatePlaces(m);
   const strength = ruinStrength(m);
   const repair = override.identicalVehicles?.repairOnceFeasible;
+  const repairWithinReach = override.identicalVehicles?.repairWithinReach ?? true;
   if (places === "afterNeighbours" && bindingWindowShare(m.p, m.start[0]!) >= WINDOWED_ROUTES)
     return {
       ruin: "neighbourhood",
@@ -251,9 +259,10 @@ export function perturbationSettings(m: ProblemData, override: SettingsOverride 
       places,
       strength,
       repairOnceFeasible: repair ?? false,
+      repairWithinReach,
       history: NEIGHBOURHOOD_HISTORY,
     };
-  return { ruin: "strings", stringsShare: 1, places, strength, repairOnceFeasible: repair ?? true, history: null };
+  return { ruin: "strings", stringsShare: 1, places, strength, repairOnceFeasible: repair ?? true, repairWithinReach, history: null };
 }
 
 // ---- the iterated local search on any fleet (ils/per-vehicle-ils.ts) ----

@@ -35,6 +35,11 @@ export class LateAcceptance implements Acceptance {
     return accepted;
   }
 
+  /** The cost a candidate must be under to be accepted at the next call with `current`. */
+  bound(current: number): number {
+    return Math.max(current, this.history[this.iteration % this.history.length]!) - this.tolerance;
+  }
+
   reset(current: number): void {
     this.history.fill(current);
   }

@@ -90,9 +90,13 @@ export function startIdenticalVehicles(
   if (missing.length > 0) ruin.reinsert(rng, missing);
 
   const constraints = new Constraints(ls);
-  const rule = perturbation.repairOnceFeasible === "byYield" ? new RepairRule(rng) : null;
-  const education = new IdenticalVehiclesEducation(ls, constraints, manager, rng, stop, perturbation.repairOnceFeasible !== false, rule);
+  const repairs = perturbation.repairOnceFeasible;
+  const rule = repairs === "byYield" ? new RepairRule(rng) : null;
   const best = new IdenticalVehiclesBest(p, ls, budget, rule);
+  // Set once the first descent is done: the education asks for the reach only after it.
+  let acceptance: LateAcceptance | null = null;
+  const reach = perturbation.repairWithinReach ? () => Math.max(acceptance!.bound(current.cost()), best.cost) : null;
+  const education = new IdenticalVehiclesEducation(ls, constraints, manager, rng, stop, repairs !== false, rule, reach);
   // A feasible start counts as it is: the search on a penalised cost may trade it for a worse one.
   if (constraints.all()) best.record(ls.totalCost());
   ls.run(rng, stop);
@@ -101,12 +105,13 @@ export function startIdenticalVehicles(
   if (constraints.all()) best.record(current.cost());
   // Pickups on board (the backhaul model, the only identical-vehicles one with load segments): as windows.
   const history = perturbation.history ?? (m.windows || backhauls ? WINDOWS_HISTORY : HISTORY);
+  acceptance = new LateAcceptance(history, current.cost(), { tolerance: 1e-7, keepAcrossPrices: true });
   return {
     current,
     perturbation: ruin,
     education,
     best,
-    acceptance: new LateAcceptance(history, current.cost(), { tolerance: 1e-7, keepAcrossPrices: true }),
+    acceptance,
     infeasible: null,
     prices,
     restarts: new StagnationRestart(RESTART_AFTER, backhauls ? BACKHAUL_RESTART_SHARE : null),

@@ -111,6 +111,12 @@ export class InPlaceCurrent implements CurrentSolution<Candidate> {
  * feasible plan is known, only half the infeasible outcomes get a repair attempt, none when
  * `repairOnceFeasible` is false (PyVRP's way: the prices alone steer back to feasible plans), or
  * the share `rule` sets from what repairs have paid so far (repair-rule.ts).
+ *
+ * With `reach` (the most the acceptance would take, or the best's cost if higher) only outcomes
+ * whose penalised cost is already below it are repaired. A repair descends at raised prices from a
+ * local optimum at the current ones, so the feasible plan it ends with nearly always costs more
+ * than the outcome did: an outcome out of reach would be neither accepted nor a new best after
+ * its repair either, and its repair would be work spent on a plan the search then undoes.
  */
 export class IdenticalVehiclesEducation implements Education<Candidate> {
   constructor(
@@ -121,6 +127,7 @@ export class IdenticalVehiclesEducation implements Education<Candidate> {
     private readonly stop: () => boolean,
     private readonly repairOnceFeasible = true,
     private readonly rule: RepairRule | null = null,
+    private readonly reach: (() => number) | null = null,
   ) {}
 
   educate(bestKnown: boolean): Candidate {
@@ -144,6 +151,7 @@ export class IdenticalVehiclesEducation implements Education<Candidate> {
 
   private repairs(bestKnown: boolean): boolean {
     if (this.rule) return this.rule.repairs(bestKnown);
+    if (bestKnown && this.reach && this.ls.totalCost() >= this.reach()) return false;
     return this.repairOnceFeasible ? attemptsRepair(this.rng, bestKnown) : !bestKnown;
   }
 
@@ -165,7 +173,8 @@ export class IdenticalVehiclesEducation implements Education<Candidate> {
 /** The best feasible solution: the local search's routes when their penalised cost is a new low and the evaluator agrees. */
 export class IdenticalVehiclesBest implements BestSolution<Candidate> {
   solution: Solution | null = null;
-  private cost = Number.POSITIVE_INFINITY;
+  /** The best's cost (infinite until a feasible plan is known). */
+  cost = Number.POSITIVE_INFINITY;
   constructor(
     private readonly p: CompiledProblem,
     private readonly ls: LocalSearch,

@@ -45,6 +45,9 @@ describe("bench/settings-env.ts", () => {
     });
     expect(settingsFromEnv({ SOLVER_ILS_REPAIR: "1" })).to.deep.equal({ identicalVehicles: { repairOnceFeasible: true } });
     expect(settingsFromEnv({ SOLVER_ILS_REPAIR: "byYield" })).to.deep.equal({ identicalVehicles: { repairOnceFeasible: "byYield" } });
+    expect(settingsFromEnv({ SOLVER_ILS_REPAIR_REACH: "0" })).to.deep.equal({ identicalVehicles: { repairWithinReach: false } });
+    expect(settingsFromEnv({ SOLVER_ILS_REPAIR_REACH: "1" })).to.deep.equal({ identicalVehicles: { repairWithinReach: true } });
+    expect(settingsFromEnv({ SOLVER_ILS_REPAIR_REACH: "yes" })).to.deep.equal({});
   });
 
   it("maps the decomposition's switches", () => {

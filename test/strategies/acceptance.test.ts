@@ -32,6 +32,26 @@ describe("acceptance criteria of the iterated local search", () => {
     );
   });
 
+  it("late acceptance's bound is the cost a candidate must be under to be accepted next", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.double({ min: 0, max: 2, noNaN: true }),
+        fc.array(fc.double({ min: 0, max: 100, noNaN: true }), { minLength: 1, maxLength: 40 }),
+        (length, tolerance, costs) => {
+          const late = new LateAcceptance(length, 50, { tolerance });
+          let current = 50;
+          for (const candidate of costs) {
+            const bound = late.bound(current);
+            const accepted = late.accept(current, candidate, 0);
+            expect(accepted).to.equal(candidate < bound);
+            if (accepted) current = candidate;
+          }
+        },
+      ),
+    );
+  });
+
   it("the annealed threshold accepts up to (1 - w) best + w mean of recent candidates, w shrinking to 0 with the budget", () => {
     const threshold = new ThresholdAcceptance(4, 0.5);
     expect(threshold.accept(10, 10, 0)).to.equal(true); // alone: best = mean = 10

@@ -13,6 +13,8 @@ import { buildModel, initialPenalties, type Penalties } from "../../strategies/s
 import type { ProblemData } from "../../strategies/search/problem-data.js";
 import { iteratedLocalSearch } from "../../strategies/ils/iterated-local-search.js";
 import { IdenticalVehiclesRuin } from "../../strategies/ils/identical-vehicles-ruin.js";
+import { IdenticalVehiclesEducation } from "../../strategies/ils/identical-vehicles-parts.js";
+import type { SettingsOverride } from "../../strategies/settings.js";
 
 /** A random single-depot CVRP with identical vehicles; with `hours`, also a working-hours cap that binds on some routes. */
 function cvrp(o: { customers: number; seed: number; hours: boolean; spare: number }): SolveRequestInput {
@@ -196,5 +198,31 @@ describe("identical-vehicles iterated local search (hgs above 300 customers)", f
     const { problem: p } = compileRequest(cvrp({ customers: 320, seed: 7, hours: false, spare: 0 }));
     const byYield = { identicalVehicles: { repairOnceFeasible: "byYield" as const } };
     expectFeasibleRepeatableAndBetterThanSavings(p, (seed) => Budget.forSeconds(60, seed, 400, undefined, byYield));
+  });
+
+  it("repairs only outcomes within reach of acceptance or a new best, no spare vehicle: feasible, repeatable, fewer repairs", () => {
+    const { problem: p } = compileRequest(cvrp({ customers: 320, seed: 7, hours: false, spare: 0 }));
+    const withinReach = { identicalVehicles: { repairWithinReach: true } };
+    expectFeasibleRepeatableAndBetterThanSavings(p, (seed) => Budget.forSeconds(60, seed, 400, undefined, withinReach));
+    // Fewer repairs than repairing half of every infeasible outcome, on the same iterations.
+    const proto = IdenticalVehiclesEducation.prototype as unknown as { repair(): void };
+    const repair = proto.repair;
+    let repairs = 0;
+    proto.repair = function (this: unknown) {
+      repairs++;
+      repair.call(this);
+    };
+    try {
+      const repairsWith = (settings: SettingsOverride) => {
+        repairs = 0;
+        hgs.solve(p, Budget.forSeconds(60, 3, 400, undefined, settings));
+        return repairs;
+      };
+      const half = repairsWith({ identicalVehicles: { repairWithinReach: false } });
+      expect(half).to.be.greaterThan(0);
+      expect(repairsWith(withinReach)).to.be.lessThan(half);
+    } finally {
+      proto.repair = repair;
+    }
   });
 });

@@ -73,6 +73,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
       places: "afterNeighbours",
       strength: { growth: 0.05, max: 3 },
       repairOnceFeasible: false,
+      repairWithinReach: true,
       history: 300,
     };
     expect(perturbationSettings(everywhere.m)).to.deep.equal(neighbourhood);
@@ -83,6 +84,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
       places: "afterNeighbours",
       strength: { growth: 0.05, max: 3 },
       repairOnceFeasible: true,
+      repairWithinReach: true,
       history: null,
     });
     expect(short.m.longWindowRoutes).to.equal(false);
@@ -92,6 +94,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
       places: "anywhere",
       strength: null,
       repairOnceFeasible: true,
+      repairWithinReach: true,
       history: null,
     });
     // A benchmark's override turns the repairs on or off, and nothing else.
@@ -99,6 +102,8 @@ describe("search settings by family (strategies/settings.ts)", () => {
     expect(perturbationSettings(short.m, noRepair)).to.deep.equal({ ...perturbationSettings(short.m), repairOnceFeasible: false });
     const repair = { identicalVehicles: { repairOnceFeasible: true } };
     expect(perturbationSettings(everywhere.m, repair)).to.deep.equal({ ...neighbourhood, repairOnceFeasible: true });
+    const everyOutcome = { identicalVehicles: { repairWithinReach: false } };
+    expect(perturbationSettings(short.m, everyOutcome)).to.deep.equal({ ...perturbationSettings(short.m), repairWithinReach: false });
     // Optional customers keep SISR's strings, whatever their windows.
     const optional = { ...ghLike(5, 2053, [400]).request, node_skip_penalties: Array(401).fill(1000) } as SolveRequestInput;
     expect(perturbationSettings(model(optional).m).ruin).to.equal("strings");
