@@ -114,11 +114,20 @@ export class DeliveredMessage implements JsMsg {
     this.msg.respond(encoder.encode(`+NXT ${JSON.stringify(args)}`), subj ? { reply: subj } : undefined);
   }
 
-  /** Acknowledges and waits for the server's confirmation: true when confirmed, false when already answered. */
+  /**
+   * Acknowledges and waits for the server's confirmation: true when confirmed, false when already
+   * answered. Without a confirmation the message counts as unanswered again, so the caller's next
+   * `ack` or `ackAck` is sent (an acknowledgement the server has already applied is ignored).
+   */
   async ackAck(opts?: Partial<{ timeout: number }>): Promise<boolean> {
     if (this.acknowledged) return false;
     this.acknowledged = true;
-    await this.nc.request(this.msg.reply!, encoder.encode("+ACK"), { timeout: opts?.timeout ?? ACK_ACK_TIMEOUT_MS });
+    try {
+      await this.nc.request(this.msg.reply!, encoder.encode("+ACK"), { timeout: opts?.timeout ?? ACK_ACK_TIMEOUT_MS });
+    } catch (err) {
+      this.acknowledged = false;
+      throw err;
+    }
     return true;
   }
 

@@ -2,7 +2,9 @@ import type { Config } from "../config/load.js";
 import type { Logger } from "../log/logger.js";
 import type { Nats } from "../queue/connection.js";
 import { ensureFlow, listFlows, ownerOfKey, strandedFlows } from "../queue/flows.js";
+import { TaskStore } from "../queue/task-store.js";
 import type { AccountStore } from "../store/accounts.js";
+import { sweepKeptMessages } from "./kept-messages.js";
 
 const RESCUE_INTERVAL_MS = 30_000;
 
@@ -25,9 +27,18 @@ export async function rescueStrandedFlows(config: Readonly<Config>, nats: Nats, 
   return stranded.length;
 }
 
-/** Runs the rescue at start and then periodically, until stopped. */
+/**
+ * Runs the rescue at start and then periodically, until stopped, each time followed by a sweep
+ * of acknowledged messages the stream kept (kept-messages.ts): both find tasks' messages no
+ * consumer will deliver.
+ */
 export function keepFlowsConsumed(config: Readonly<Config>, nats: Nats, accounts: AccountStore, log: Logger): { stop(): void } {
-  const run = () => void rescueStrandedFlows(config, nats, accounts, log).catch((err: unknown) => log.warn("flow rescue failed", { err }));
+  const store = new TaskStore(nats.tasks);
+  const run = () =>
+    void rescueStrandedFlows(config, nats, accounts, log)
+      .catch((err: unknown) => log.warn("flow rescue failed", { err }))
+      .then(() => sweepKeptMessages(nats.jsm, store, log))
+      .catch((err: unknown) => log.warn("sweep of kept work messages failed", { err }));
   run();
   const timer = setInterval(run, RESCUE_INTERVAL_MS);
   timer.unref();

@@ -7,7 +7,6 @@ import { decodeTaskMessage } from "../../src/queue/task-message.js";
 import { HistoryStore } from "../../src/store/history.js";
 import type { FaultCluster } from "./cluster.js";
 import type { CallbackReceiver, LoadReport } from "./load.js";
-import { queueCounts } from "../helpers/task-queue.js";
 
 const decoder = new TextDecoder();
 
@@ -158,32 +157,49 @@ export async function checkNothingLost(
   );
 }
 
-/** What is left in the work queue, and the state of each task it names (for a failure message). */
+/**
+ * What is left in the work queue, for a failure message: the stream's state and leader, each flow
+ * consumer's counts and ack floor (a message at or below its consumer's ack floor was acknowledged
+ * as far as the consumer knows), and the first messages left with their subject, sequence, the
+ * consumer whose filter holds them and their task's state.
+ */
 async function queueDiagnosis(cluster: FaultCluster): Promise<string> {
-  const info = await queueCounts(cluster.nats.jsm).catch((err: unknown) => String(err));
   const stream = await cluster.nats.jsm.streams.info(NAMES.taskStream).catch(() => null);
+  const consumers = new Map<string, { name: string; ackFloor: number; line: string }>();
+  try {
+    for await (const c of cluster.nats.jsm.consumers.list(NAMES.taskStream)) {
+      const line =
+        `${c.name}{pending ${c.num_pending}, ack_pending ${c.num_ack_pending}, redelivered ${c.num_redelivered}, ` +
+        `delivered ${c.delivered.stream_seq}, ack_floor ${c.ack_floor.stream_seq}, leader ${c.cluster?.leader ?? "?"}}`;
+      consumers.set(c.config.filter_subject ?? "", { name: c.name, ackFloor: c.ack_floor.stream_seq, line });
+    }
+  } catch (err) {
+    consumers.set("", { name: "", ackFloor: 0, line: `consumers not listed: ${String(err)}` });
+  }
   const left: string[] = [];
   const store = new TaskStore(cluster.nats.tasks);
   for (let seq = stream?.state.first_seq ?? 1; stream && seq <= stream.state.last_seq && left.length < 10; seq++) {
     const m = await cluster.nats.jsm.streams.getMessage(NAMES.taskStream, { seq }).catch(() => null);
     if (!m) continue;
     const message = decodeTaskMessage(m.data);
-    const id = message?.layout === "committed" ? message.record.id : (message?.taskId ?? `seq ${seq}`);
-    const found = await store.read(id);
+    const id = message?.layout === "committed" ? message.record.id : (message?.taskId ?? "undecodable");
+    const found = await store.read(id).catch(() => null);
     const state =
-      found.kind === "live"
-        ? `${found.record.state},attempts=${found.record.solveAttempts},callback=${JSON.stringify(found.record.callback ?? null)}`
-        : found.kind;
-    left.push(`${id}:${state}`);
+      found === null
+        ? "unread"
+        : found.kind === "live"
+          ? `${found.record.state},attempts=${found.record.solveAttempts},callback=${JSON.stringify(found.record.callback ?? null)}`
+          : found.kind;
+    const consumer = consumers.get(m.subject);
+    const owner = consumer ? `${consumer.name}${seq <= consumer.ackFloor ? " (acked)" : ""}` : "no consumer";
+    left.push(`#${seq} ${m.subject} ${id}:${state} ${owner}`);
   }
-  const summary =
-    typeof info === "string"
-      ? info
-      : JSON.stringify({
-          pending: info.pending,
-          ack_pending: info.ackPending,
-        });
-  return `flows ${summary}; stream messages ${stream?.state.messages}: ${left.join(" ")}`;
+  const replicas = stream?.cluster?.replicas?.map((r) => `${r.name}:${r.current ? "current" : "behind"}`) ?? [];
+  const streamState = stream
+    ? `${stream.state.messages} messages, seq ${stream.state.first_seq}..${stream.state.last_seq}, ` +
+      `leader ${stream.cluster?.leader ?? "?"}, replicas ${replicas.join(",")}`
+    : "unread";
+  return `stream ${streamState}; consumers ${[...consumers.values()].map((c) => c.line).join(" ")}; first left: ${left.join("; ")}`;
 }
 
 /** Per task: its first event and how many final events its log holds (one ordered read of the stream). */

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import type { JsMsg } from "@nats-io/jetstream";
-import { deliveryInfo } from "../../src/queue/delivered-message.js";
+import { DeliveredMessage, deliveryInfo } from "../../src/queue/delivered-message.js";
 import { FlowPuller } from "../../src/queue/flow-pull.js";
 import { ensureFlow, flowConsumer, flowSubject } from "../../src/queue/flows.js";
 import { NAMES } from "../../src/queue/names.js";
@@ -63,6 +63,39 @@ describe("FlowPuller: single pulls from a flow's consumer, answered on core NATS
       const info = await conn.jsm.streams.info(NAMES.taskStream);
       expect(info.state.messages, "acknowledged: gone from the work queue").to.equal(0);
     } finally {
+      puller.close();
+    }
+  });
+
+  it("sends an acknowledgement again after an ackAck the server did not confirm", async () => {
+    const conn = await nats.connect();
+    const key = "6e6f61636b";
+    await ensureFlow(conn.jsm, key, plan, 30_000);
+    await conn.js.publish(flowSubject(key), "task");
+    const puller = new FlowPuller(conn.nc);
+    // Its consumer gone, the delivery's acknowledgements are answered by nobody, as while the
+    // consumer's leader changes; another connection sees what is sent (the server does not echo
+    // a connection's messages back to it).
+    const watcher = await nats.connect();
+    const sent: string[] = [];
+    const listener = watcher.nc.subscribe(`$JS.ACK.${NAMES.taskStream}.${flowConsumer(key)}.>`, {
+      callback: (_err, msg) => {
+        sent.push(msg.string());
+      },
+    });
+    try {
+      const m = taken(await puller.pull(flowConsumer(key), 2000, { expiresMs: 1000, waitForMessage: true }));
+      await conn.jsm.consumers.delete(NAMES.taskStream, flowConsumer(key));
+      await watcher.nc.flush();
+      await m.ackAck({ timeout: 200 }).then(
+        () => expect.fail("confirmed by nobody"),
+        () => m.ack(),
+      );
+      await conn.nc.flush();
+      for (let i = 0; i < 40 && sent.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(sent, "the unconfirmed ackAck and the ack sent after it").to.deep.equal(["+ACK", "+ACK"]);
+    } finally {
+      listener.unsubscribe();
       puller.close();
     }
   });
