@@ -3,11 +3,13 @@
  * each instance PyVRP (the peers' pyvrp-eval.py through bench/peers/pyvrp-cpu.py, its MaxRuntime
  * on the CPU clock, `Result.num_iterations`) on core 0 and ours (bench/solve-one.ts under
  * `SOLVER_CLOCK=cpu`, the budget's iteration count) on core 1 are started together, each given
- * `--time` CPU seconds (default 10), so a shared machine changes neither one's figure much.
+ * `--time` CPU seconds (default 10), so a shared machine changes neither one's figure much. The
+ * two cores of a virtual machine can run at different speeds for minutes, so `--swap` runs each
+ * instance a second time with the cores exchanged and gives each side's mean rate.
  * Prints a row per instance (our strategy, both rates, PyVRP / ours) and the median ratio per family.
  * Default instances: X (shared and the hold-out .vrp of bench/instances), Solomon and GH.
  *
- * `node --import tsx bench/search-speed.ts [--only A,B] [--time S] [--pyvrp PYTHON] [--peers DIR] [--bench-dir DIR]`
+ * `node --import tsx bench/search-speed.ts [--only A,B] [--time S] [--swap] [--pyvrp PYTHON] [--peers DIR] [--bench-dir DIR]`
  * PYTHON (or PYVRP_PYTHON) is the venv's python that `../shared/peers/build-pyvrp.sh` built.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -26,6 +28,7 @@ const { values } = parseArgs({
     pyvrp: { type: "string" },
     peers: { type: "string" },
     "bench-dir": { type: "string" },
+    swap: { type: "boolean", default: false },
   },
 });
 const python = values.pyvrp ?? process.env.PYVRP_PYTHON ?? "/work/pyvrp-build/pyvrp-venv/bin/python";
@@ -82,6 +85,7 @@ const lastJson = (out: string): Record<string, unknown> | null => {
   const last = out.trim().split("\n").at(-1) ?? "";
   return last.startsWith("{") ? (JSON.parse(last) as Record<string, unknown>) : null;
 };
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? Number.NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
@@ -89,7 +93,8 @@ const median = (xs: number[]) => {
 
 const dir = mkdtempSync(join(tmpdir(), "search-speed-"));
 const ratios = new Map<string, number[]>();
-console.log(`${seconds} CPU s each, seed 1, PyVRP on core 0 and ours on core 1 started together, ${new Date().toISOString()}`);
+const placement = values.swap ? "each on both cores in turn" : "PyVRP on core 0 and ours on core 1";
+console.log(`${seconds} CPU s each, seed 1, ${placement}, started together, ${new Date().toISOString()}`);
 console.log("| family | instance | our strategy | ours it/CPU s | PyVRP it/CPU s | PyVRP / ours |");
 console.log("|---|---|---|---:|---:|---:|");
 try {
@@ -99,17 +104,25 @@ try {
     const solveOne = join(REPO_ROOT, "bench", "solve-one.ts");
     const cpuWrapper = join(REPO_ROOT, "bench", "peers", "pyvrp-cpu.py");
     const limit = String(seconds);
-    const [ours, theirs] = await Promise.all([
-      run("env", ["SOLVER_CLOCK=cpu", "taskset", "-c", "1", process.execPath, "--import", "tsx", solveOne, file, limit]),
-      run("taskset", ["-c", "0", python, cpuWrapper, join(peers, "pyvrp-eval.py"), file, "-l", limit]),
-    ]);
-    const o = lastJson(ours.out);
-    const p = lastJson(theirs.out);
-    const ourRate = o ? Number(o.iterations) / Number(o.searchCpuSeconds) : Number.NaN;
-    const theirRate = p ? Number(p.iterations) / Number(p.cpu_s) : Number.NaN;
+    const pass = async (ourCore: string, theirCore: string) => {
+      const [ours, theirs] = await Promise.all([
+        run("env", ["SOLVER_CLOCK=cpu", "taskset", "-c", ourCore, process.execPath, "--import", "tsx", solveOne, file, limit]),
+        run("taskset", ["-c", theirCore, python, cpuWrapper, join(peers, "pyvrp-eval.py"), file, "-l", limit]),
+      ]);
+      const o = lastJson(ours.out);
+      const p = lastJson(theirs.out);
+      return {
+        method: o ? String(o.strategy) : "failed",
+        ourRate: o ? Number(o.iterations) / Number(o.searchCpuSeconds) : Number.NaN,
+        theirRate: p ? Number(p.iterations) / Number(p.cpu_s) : Number.NaN,
+      };
+    };
+    const passes = values.swap ? [await pass("1", "0"), await pass("0", "1")] : [await pass("1", "0")];
+    const ourRate = mean(passes.map((q) => q.ourRate));
+    const theirRate = mean(passes.map((q) => q.theirRate));
+    const method = passes[0]!.method;
     const ratio = theirRate / ourRate;
     if (Number.isFinite(ratio)) ratios.set(instance.family, [...(ratios.get(instance.family) ?? []), ratio]);
-    const method = o ? String(o.strategy) : "failed";
     const rates = `${ourRate.toFixed(0)} | ${theirRate.toFixed(0)} | ${ratio.toFixed(2)}`;
     console.log(`| ${instance.family} | ${instance.name} | ${method} | ${rates} |`);
   }
