@@ -220,7 +220,9 @@ export interface PerturbationSettings extends RuinSettings {
    * Once a feasible plan is known, repair only an outcome whose penalised cost is already below
    * what the acceptance would take or the best's cost (ils/identical-vehicles-parts.ts): on by
    * default, since the repairs of outcomes out of reach almost never became current or best and
-   * took a large share of the search's time on large X-like instances.
+   * took a large share of the search's time on large X-like instances. Not with optional
+   * customers: there a repair may leave stops out at their price, so an outcome out of reach can
+   * still repair into a plan that is accepted.
    */
   repairWithinReach: boolean;
   /** Late acceptance's memory in iterations (null: the family's own, ils/identical-vehicles-ils.ts). */
@@ -251,7 +253,7 @@ export function perturbationSettings(m: ProblemData, override: SettingsOverride 
   const places = recreatePlaces(m);
   const strength = ruinStrength(m);
   const repair = override.identicalVehicles?.repairOnceFeasible;
-  const repairWithinReach = override.identicalVehicles?.repairWithinReach ?? true;
+  const repairWithinReach = override.identicalVehicles?.repairWithinReach ?? m.skipPrice === null;
   if (places === "afterNeighbours" && bindingWindowShare(m.p, m.start[0]!) >= WINDOWED_ROUTES)
     return {
       ruin: "neighbourhood",

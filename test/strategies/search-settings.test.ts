@@ -107,6 +107,8 @@ describe("search settings by family (strategies/settings.ts)", () => {
     // Optional customers keep SISR's strings, whatever their windows.
     const optional = { ...ghLike(5, 2053, [400]).request, node_skip_penalties: Array(401).fill(1000) } as SolveRequestInput;
     expect(perturbationSettings(model(optional).m).ruin).to.equal("strings");
+    // They repair every outcome: a repair may leave stops out, so the reach does not bound it.
+    expect(perturbationSettings(model(optional).m).repairWithinReach).to.equal(false);
     expect(bindingWindowShare(compileRequest({ ...ghLike(5, 2053, [400]).request, node_time_windows: undefined }).problem, 0)).to.equal(0);
   });
 
