@@ -261,21 +261,14 @@ export class RouteTimes {
       sLate = Math.min(eLate - delta, sLate) + warp;
       last = eLast;
     }
-    // The drive to the end node and its closing: TimeSegment.append written out as above.
+    // The drive to the end node, which opens at once and closes at its arrival limit: the step
+    // above with no service, no wait (its earliest is minus infinity) and no earlier warp.
     const end = m.end[v]!;
     const travel = own ? dv[last * n + end]! : dv[last * n + end]! / per;
     const close = m.arriveClose![v]!;
     const delta = sDur - sWarp + travel;
-    const wait = Math.max(Number.NEGATIVE_INFINITY - delta - sLate, 0);
     const warp = Math.max(sEarly + delta - close, 0);
-    return this.seg.set(
-      sDur + 0 + travel + wait,
-      sWarp + 0 + warp,
-      Math.max(Number.NEGATIVE_INFINITY - delta, sEarly) - wait,
-      Math.min(close - delta, sLate) + warp,
-      first,
-      end,
-    );
+    return this.seg.set(sDur + travel, sWarp + warp, sEarly, Math.min(close - delta, sLate) + warp, first, end);
   }
 
   /** Segment of vehicle v driving customers[0..count) from its start to its end node, from scratch. */
