@@ -13,7 +13,8 @@ import { BODY_IN_MESSAGE_LIMIT, encodeCommitted, encodeRecordFirst } from "./tas
 const FLOW_KNOWN_MS = 10 * 60_000;
 /** Bodies up to this size go to a KV bucket (one write); larger ones to the chunked object store. */
 const INLINE_BODY_LIMIT = 768 * 1024;
-const encoder = new TextEncoder();
+/** Attempts of the committing publish when it goes unanswered (each bounded by the request timeout). */
+const COMMIT_PUBLISH_ATTEMPTS = 3;
 
 function ignoreNotFound(err: unknown): void {
   if (!/not found/i.test(err instanceof Error ? err.message : String(err))) throw err;
@@ -134,7 +135,14 @@ export class TaskQueue {
     const failed = before.find((w) => w.status === "rejected");
     if (failed) throw failed.reason;
     profileStage(task.id, "api.written");
-    await this.nats.js.publish(`${flowSubject(room.key)}`, encodeCommitted(task, inline ? requestBody : null), { msgID: task.id });
+    // An unanswered publish (a timeout) is sent again under the same message id before the submit
+    // gives up: if the first was stored and only its acknowledgement lost, JetStream answers the
+    // repeat as a duplicate, so the submit learns the truth instead of answering 503 for a task
+    // that runs. The repeats stay far inside the stream's duplicate window.
+    await this.nats.js.publish(`${flowSubject(room.key)}`, encodeCommitted(task, inline ? requestBody : null), {
+      msgID: task.id,
+      retries: COMMIT_PUBLISH_ATTEMPTS,
+    });
     profileStage(task.id, "api.publish");
     this.flows.admitted(room.key, room.plan);
   }

@@ -1,0 +1,104 @@
+import { expect } from "chai";
+import { errors, type Msg, type NatsConnection, type RequestOptions } from "@nats-io/transport-node";
+import { commitMessage } from "../../src/api/admit-task.js";
+import { FAIR_SHARE_DEFAULTS, type Plan } from "../../src/config/plans.js";
+import { ApiError } from "../../src/errors/api-error.js";
+import type { Nats } from "../../src/queue/connection.js";
+import { flowKey, flowSubject } from "../../src/queue/flows.js";
+import { NAMES } from "../../src/queue/names.js";
+import { TaskEvents } from "../../src/queue/task-events.js";
+import { TaskQueue } from "../../src/queue/task-queue.js";
+import type { TaskRecord } from "../../src/queue/task-store.js";
+import { quietLog, withNats } from "../helpers/nats.js";
+import { queuedTaskRecord } from "../helpers/task-queue.js";
+
+const PLAN: Plan = {
+  name: "enterprise",
+  apiAccess: true,
+  maxNodes: 10,
+  maxVehicles: 2,
+  maxSolveSeconds: 5,
+  submitsPerMinute: 1000,
+  monthlyQuota: 100_000,
+  ...FAIR_SHARE_DEFAULTS,
+};
+const BODY = JSON.stringify({ node_num: 3 });
+
+type Request = NatsConnection["request"];
+
+/**
+ * Makes the connection's requests to `subject` go wrong as `fault` says: given the real request,
+ * it returns what the caller sees. Resolves the number of such requests seen so far.
+ */
+function interceptRequests(nats: Nats, subject: string, fault: (real: () => Promise<Msg>, call: number) => Promise<Msg>): () => number {
+  const real: Request = nats.nc.request.bind(nats.nc);
+  let calls = 0;
+  nats.nc.request = ((subj: string, payload?: Parameters<Request>[1], opts?: RequestOptions) =>
+    subj === subject ? fault(() => real(subj, payload, opts), ++calls) : real(subj, payload, opts)) as Request;
+  return () => calls;
+}
+
+/** The submit's commit of `task` as the handler runs it (TaskQueue.commitMessage inside admit-task's commitMessage). */
+async function commit(queue: TaskQueue, events: TaskEvents, task: TaskRecord): Promise<{ uncertain: boolean }> {
+  const room = await queue.roomFor(task.owner, PLAN);
+  const outcome = { uncertain: false };
+  const logged = (record: TaskRecord) => events.publishQueued(record.id, { queued: true }, record);
+  await commitMessage(queue, task, queue.commitMessage(task, BODY, room, logged), quietLog, outcome);
+  return outcome;
+}
+
+/** Messages stored on the account's flow subject. */
+async function storedOnFlow(nats: Nats, owner: string): Promise<number> {
+  const subject = flowSubject(flowKey(owner));
+  const info = await nats.jsm.streams.info(NAMES.taskStream, { subjects_filter: subject });
+  return info.state.subjects?.[subject] ?? 0;
+}
+
+describe("the committing publish of a submit whose answer goes missing", function () {
+  this.timeout(60_000);
+  let nats: Awaited<ReturnType<typeof withNats>>;
+  before(async () => {
+    nats = await withNats();
+  });
+  after(async () => {
+    await nats?.stop();
+  });
+
+  it("accepts a task whose message was stored although its acknowledgement was lost: one message, no tombstone", async () => {
+    const conn = await nats.connect();
+    const queue = new TaskQueue(conn);
+    const events = new TaskEvents(conn.js, conn.jsm, conn.eventsDirect);
+    const task = queuedTaskRecord("0f5b2a3e-1c4d-4e6f-8a9b-0c1d2e3f4a5b", "lost-ack", { nodeNum: 3, vehicleNum: 1 });
+    // The first publish reaches the stream, but the client never sees its answer (as with a
+    // server that stalls past the request timeout): what the submit learns comes from the repeat.
+    const calls = interceptRequests(conn, flowSubject(flowKey(task.owner)), async (real, call) => {
+      const answer = await real();
+      if (call === 1) throw new errors.TimeoutError();
+      return answer;
+    });
+    const outcome = await commit(queue, events, task);
+    expect(calls(), "the publish was asked again").to.equal(2);
+    expect(outcome.uncertain).to.equal(false);
+    expect(await storedOnFlow(conn, task.owner), "the repeat is a duplicate, not a second task").to.equal(1);
+    expect((await queue.store.read(task.id)).kind, "no tombstone stops the task").to.equal("missing");
+    expect((await queue.store.get(task.id))?.state, "a poll finds the task queued").to.equal("queued");
+  });
+
+  it("still refuses, with a tombstone, a task whose publish was never stored", async () => {
+    const conn = await nats.connect();
+    const queue = new TaskQueue(conn);
+    const events = new TaskEvents(conn.js, conn.jsm, conn.eventsDirect);
+    const task = queuedTaskRecord("1a6c3b4f-2d5e-4f70-9bac-1d2e3f4a5b6c", "never-stored", { nodeNum: 3, vehicleNum: 1 });
+    const calls = interceptRequests(conn, flowSubject(flowKey(task.owner)), () => Promise.reject(new errors.TimeoutError()));
+    const refused = await commit(queue, events, task).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(refused, "the submit is refused").to.be.instanceOf(Error);
+    expect(refused).not.to.be.instanceOf(ApiError);
+    expect(calls(), "asked again before giving up").to.be.greaterThan(1);
+    expect(await storedOnFlow(conn, task.owner)).to.equal(0);
+    expect((await queue.store.read(task.id)).kind, "the given-up task is a tombstone").to.equal("abandoned");
+    expect(await queue.store.get(task.id), "and is never polled as a task").to.equal(null);
+  });
+});
