@@ -37,9 +37,10 @@ const SPECULATION_HEADROOM = 10_000;
 
 /**
  * Submits in the current minute (as this process last saw the account's rate counter) from which
- * an account is busy: its rate and quota are then taken in blocks (counter-lease.ts). Below it,
- * each submit is counted on its own, so a block is never reserved for an account that would
- * leave most of it idle (and usage read from the counters is exact for it).
+ * an account is busy: its rate and quota are then taken in blocks (counter-lease.ts), as they
+ * are when this instance sees the account submit several times within a second. Otherwise each
+ * submit is counted on its own, so a block is never reserved for an account that would leave most
+ * of it idle (and usage read from the counters is exact for it).
  */
 const BUSY_SUBMITS_PER_MINUTE = 32;
 
@@ -55,8 +56,10 @@ export class Admission {
   constructor(
     private readonly counter: KvCounter,
     private readonly clock: Clock,
+    /** The blocks' clock (how recent a take is, when a block is idle): wall time but in tests. */
+    leaseNow: () => number = Date.now,
   ) {
-    this.leased = new LeasedCounter(counter);
+    this.leased = new LeasedCounter(counter, leaseNow);
   }
 
   private busy(owner: string): boolean {

@@ -7,6 +7,15 @@ const HEADROOM_BLOCKS = 4;
 /** A block's unused units go back to the counter after this long without a take. */
 const IDLE_RETURN_MS = 1_000;
 
+/**
+ * Takes of one key by this instance within IDLE_RETURN_MS after which the key counts as busy,
+ * whatever the caller says: at that pace a block is taken from again before it would be given back,
+ * so it costs one write where taking the units one by one costs one each (a fresh account's burst).
+ */
+const RECENT_TAKES_BUSY = 4;
+/** Keys whose recent takes are remembered before the stale ones are dropped. */
+const MAX_RECENT_KEYS = 1_000;
+
 /** The block size for a limit: none (1) for limits too small for blocks to pay. */
 export function blockSize(limit: number): number {
   return Math.max(1, Math.min(MAX_BLOCK, Math.floor(limit / 64)));
@@ -17,6 +26,12 @@ interface Lease {
   /** The block being taken for this key, while its compare-and-set is out. */
   pending: Promise<void> | null;
   lastTake: number;
+}
+
+/** This instance's takes of a key since `since` (a window of IDLE_RETURN_MS). */
+interface RecentTakes {
+  since: number;
+  takes: number;
 }
 
 /** One take's outcome; `used` is the counter's value less the units this instance holds unused. */
@@ -34,6 +49,7 @@ export type TakeResult = CounterResult & { used: number };
  */
 export class LeasedCounter {
   private readonly leases = new Map<string, Lease>();
+  private readonly recent = new Map<string, RecentTakes>();
   /** Runs while any block is held. */
   private sweeper: NodeJS.Timeout | null = null;
 
@@ -54,10 +70,12 @@ export class LeasedCounter {
 
   /**
    * Takes one unit of `key` within `limit`: from this instance's block if it holds one, else in a
-   * new block when `busy` says the key is taken often and the limit is far, else one by one.
+   * new block when the key is taken often (`busy`, or this instance's own recent takes) and the
+   * limit is far, else one by one.
    */
   async take(key: string, limit: number, busy: boolean): Promise<TakeResult> {
     const size = blockSize(limit);
+    const often = this.takenOften(key) || busy;
     for (;;) {
       const lease = this.leases.get(key);
       if (lease && lease.unused > 0) {
@@ -70,12 +88,27 @@ export class LeasedCounter {
         continue;
       }
       const known = this.counter.lastKnown(key);
-      if (!busy || size < 2 || known === null || known + size * (1 + HEADROOM_BLOCKS) > limit) {
+      if (!often || size < 2 || known === null || known + size * (1 + HEADROOM_BLOCKS) > limit) {
         const single = await this.counter.add(key, 1, limit);
         return { ...single, used: single.value - this.unused(key) };
       }
       await this.reserveBlock(key, size, limit - size * HEADROOM_BLOCKS);
     }
+  }
+
+  /** Counts a take of `key`; true once this instance has taken it RECENT_TAKES_BUSY times in the current window. */
+  private takenOften(key: string): boolean {
+    const now = this.now();
+    let recent = this.recent.get(key);
+    if (!recent || now - recent.since > IDLE_RETURN_MS) {
+      if (!recent && this.recent.size >= MAX_RECENT_KEYS) {
+        for (const [k, r] of this.recent) if (now - r.since > IDLE_RETURN_MS) this.recent.delete(k);
+      }
+      recent = { since: now, takes: 0 };
+      this.recent.set(key, recent);
+    }
+    recent.takes++;
+    return recent.takes > RECENT_TAKES_BUSY;
   }
 
   /** Gives back every unused unit (the API instance stops). */

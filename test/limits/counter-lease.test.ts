@@ -48,6 +48,34 @@ describe("counters taken in blocks per API instance", function () {
     expect(await counters[0]!.read("busy")).to.equal(limit);
   });
 
+  it("takes blocks for a key this instance takes several times within a second, though the caller does not call it busy", async () => {
+    let now = 0;
+    const counter = new KvCounter((await nats.connect()).counters);
+    const leased = new LeasedCounter(counter, () => now);
+    for (let i = 0; i < 4; i++) await leased.take("burst", 100_000, false);
+    expect(await counter.read("burst"), "the first takes one by one").to.equal(4);
+    const fifth = await leased.take("burst", 100_000, false);
+    expect(await counter.read("burst"), "then a block of 32").to.equal(4 + 32);
+    expect(fifth.used).to.equal(5);
+    await leased.close();
+    expect(await counter.read("burst"), "the unused units given back").to.equal(5);
+    // A take after more than a second starts a new window: one by one again.
+    now += 1_100;
+    await leased.take("burst", 100_000, false);
+    expect(await counter.read("burst")).to.equal(6);
+  });
+
+  it("hands out exactly the limit to two instances whose own takes make a key busy", async () => {
+    const limit = 640;
+    const counters = [new KvCounter((await nats.connect()).counters), new KvCounter((await nats.connect()).counters)];
+    const leased = counters.map((c) => new LeasedCounter(c));
+    const outcomes = await Promise.all(Array.from({ length: 1000 }, (_, i) => leased[i % 2]!.take("fresh-burst", limit, false)));
+    expect(outcomes.filter((o) => o.ok)).to.have.length(limit);
+    expect(await counters[0]!.read("fresh-burst")).to.equal(limit);
+    await Promise.all(leased.map((l) => l.close()));
+    expect(await counters[0]!.read("fresh-burst")).to.equal(limit);
+  });
+
   it("gives back the unused part of a block after a second without a take, and when it closes", async () => {
     const counter = new KvCounter((await nats.connect()).counters);
     const leased = new LeasedCounter(counter);
@@ -77,8 +105,11 @@ describe("counters taken in blocks per API instance", function () {
       monthlyQuota: 1_000_000,
       ...FAIR_SHARE_DEFAULTS,
     };
-    const admission = new Admission(new KvCounter((await nats.connect()).counters), clock);
+    // A submit every 1.1 s: never several within a second, so only the minute's count makes it busy.
+    let now = Date.parse("2026-06-10T12:00:05Z");
+    const admission = new Admission(new KvCounter((await nats.connect()).counters), clock, () => now);
     for (let i = 0; i < 31; i++) {
+      now += 1_100;
       await admission.consumeRate("steady", plan);
       await admission.reserveQuota("steady", plan);
     }
