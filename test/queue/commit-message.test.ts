@@ -29,7 +29,7 @@ type Request = NatsConnection["request"];
 
 /**
  * Makes the connection's requests to `subject` go wrong as `fault` says: given the real request,
- * it returns what the caller sees. Resolves the number of such requests seen so far.
+ * it returns what the caller sees. Returns a count of such requests so far.
  */
 function interceptRequests(nats: Nats, subject: string, fault: (real: () => Promise<Msg>, call: number) => Promise<Msg>): () => number {
   const real: Request = nats.nc.request.bind(nats.nc);
