@@ -45,6 +45,17 @@ export function charge(schedule: Schedule, key: string, weight: number): Schedul
   return { clock, passes };
 }
 
+/** One task taken from the flow `key` of `weight`, to be charged. */
+export interface Charge {
+  key: string;
+  weight: number;
+}
+
+/** The schedule after the tasks of `charges` were taken, in that order. */
+export function chargeAll(schedule: Schedule, charges: readonly Charge[]): Schedule {
+  return charges.reduce((s, c) => charge(s, c.key, c.weight), schedule);
+}
+
 /**
  * Tasks ahead of a task that is the `position`-th (1-based) queued task of a flow of `weight`:
  * its own flow's earlier tasks, plus from each other flow as many as the weights serve before

@@ -8,6 +8,7 @@ import { FlowPuller } from "../queue/flow-pull.js";
 import { consumerOfKey, LEGACY_FLOW, readFlow, type FlowState } from "../queue/flows.js";
 import { NAMES } from "../queue/names.js";
 import { FlowView, UNLISTED_PLAN } from "./flow-view.js";
+import { ScheduleCharges } from "./schedule-charges.js";
 import { StallWatch } from "./stall-watch.js";
 
 /** How long an idle worker waits for a wake-up before it scans the flows again (redeliveries publish nothing). */
@@ -28,7 +29,7 @@ const HINT_WAIT_MS = 50;
 /** Flows tried per scan before the flows are listed again. */
 const MAX_PULLS_PER_SCAN = 6;
 const PULL_TIMEOUT_MS = 500;
-/** This worker's own last charge stands for the shared schedule this long (a stale one only fails its compare-and-set). */
+/** The shared schedule as this worker last read or wrote it stands this long (a stale one only fails a compare-and-set). */
 const OWN_SCHEDULE_MS = 100;
 /** How long a pull from a flow at its max_solving waits for the server's answer that it has no redelivery. */
 const AT_LIMIT_WAIT_MS = 50;
@@ -54,6 +55,7 @@ export interface TakenTask {
  */
 export class FairPicker {
   private readonly schedule: FairScheduleStore;
+  private readonly charges: ScheduleCharges;
   private readonly puller: FlowPuller;
   private wakes = 0;
   private settleLeft = 0;
@@ -63,7 +65,6 @@ export class FairPicker {
   private charging: Promise<void> = Promise.resolve();
   private readonly view: FlowView;
   private readonly stalls = new StallWatch(STALL_PROBE_MS);
-  private ownSchedule: { stored: StoredSchedule; at: number } | null = null;
   private lastRead: StoredSchedule | null = null;
   /** The flow of the latest publish seen. */
   private hint: string | null = null;
@@ -78,6 +79,7 @@ export class FairPicker {
     private readonly onTaken: (taken: TakenTask) => void = () => undefined,
   ) {
     this.schedule = new FairScheduleStore(nats.fairShare);
+    this.charges = new ScheduleCharges(this.schedule, log);
     this.puller = new FlowPuller(nats.nc);
     this.view = new FlowView(nats.jsm);
     const wake = (_err: unknown, m: { subject: string; string(): string }) => {
@@ -106,8 +108,9 @@ export class FairPicker {
   async next(gate?: Promise<boolean>): Promise<JsMsg | null> {
     if (this.stopped) return null;
     const wakesBefore = this.wakes;
-    // This worker's last charge is in before it chooses again.
+    // This worker's last take is reported (and charged) before it chooses again.
     await this.charging;
+    await this.charges.settled();
     // Nothing was queued anywhere, and a task was just published: it is the one to take (no other
     // flow can be ahead of it), straight from its flow without listing the flows first.
     const hinted = this.hint;
@@ -137,7 +140,7 @@ export class FairPicker {
     // only when one is likely (a task handed back) or on the periodic re-scan, not on every wake.
     const open = flows.filter((f) => (f.pending > 0 && !atLimit(f)) || (redeliveries && f.ackPending > 0));
     // The shared schedule only orders two or more flows; the charge reads it itself otherwise.
-    const own = this.ownSchedule && Date.now() - this.ownSchedule.at < OWN_SCHEDULE_MS ? this.ownSchedule.stored : null;
+    const own = this.charges.fresh(OWN_SCHEDULE_MS);
     const known = own ?? (open.length > 1 ? await this.readSchedule() : UNREAD);
     // A flow stalled at its limit is tried first: a redelivery from it is a task already charged
     // and the oldest waiting, and the pull costs AT_LIMIT_WAIT_MS only once per STALL_PROBE_MS.
@@ -174,12 +177,12 @@ export class FairPicker {
         this.charging = this.describe(message.info.consumer).then((described) => {
           if (!described) return;
           this.onTaken({ message, flow: described });
-          if (first) return this.charge(described, known);
+          if (first) this.charges.add(described.key, described.weight);
         });
         return message;
       }
       // A redelivery (a crashed worker's task, one handed back) was charged when first taken.
-      if (first) this.charging = this.charge(flow, known);
+      if (first) this.charges.add(flow.key, flow.weight);
       this.onTaken({ message, flow });
       return message;
     }
@@ -215,10 +218,11 @@ export class FairPicker {
   private async readSchedule(): Promise<StoredSchedule> {
     try {
       this.lastRead = await this.schedule.read();
-      return this.lastRead;
+      return this.charges.seen(this.lastRead);
     } catch (err) {
       if (!this.lastRead) throw err;
-      return { schedule: this.lastRead.schedule, revision: -1 };
+      const mine = this.charges.fresh(Number.POSITIVE_INFINITY) ?? this.lastRead;
+      return { schedule: mine.schedule, revision: -1 };
     }
   }
 
@@ -245,16 +249,6 @@ export class FairPicker {
     }
   }
 
-  private async charge(flow: FlowState, known: StoredSchedule): Promise<void> {
-    try {
-      const stored = await this.schedule.charge(flow.key, flow.weight, known.revision >= 0 ? known : undefined);
-      this.ownSchedule = stored ? { stored, at: Date.now() } : null;
-    } catch (err) {
-      this.ownSchedule = null;
-      this.log.warn("fair-share charge not written", { err, flow: flow.consumer });
-    }
-  }
-
   /**
    * Ends an idle wait now, and makes a scan under way end without one: the caller has other work
    * for an idle worker (help items, help-loop.ts) and asks again right after it.
@@ -276,6 +270,8 @@ export class FairPicker {
 
   stop(): void {
     this.stopped = true;
+    // Best effort: the connection may close before the last interval's charges are written.
+    void this.charges.flush();
     this.waiter?.();
     for (const s of this.subscriptions) s.unsubscribe();
     this.puller.close();
