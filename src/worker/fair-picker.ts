@@ -2,12 +2,13 @@ import { randomUUID } from "node:crypto";
 import type { JsMsg } from "@nats-io/jetstream";
 import type { Logger } from "../log/logger.js";
 import type { Nats } from "../queue/connection.js";
-import { FairScheduleStore, type StoredSchedule } from "../queue/fair-schedule-store.js";
-import { atLimit, candidateOrder, EMPTY_SCHEDULE } from "../queue/fair-share.js";
+import { FairScheduleStore } from "../queue/fair-schedule-store.js";
+import { atLimit, batchAllowance, candidateOrder } from "../queue/fair-share.js";
 import { FlowPuller } from "../queue/flow-pull.js";
 import { consumerOfKey, LEGACY_FLOW, readFlow, type FlowState } from "../queue/flows.js";
 import { NAMES } from "../queue/names.js";
 import { FlowView, UNLISTED_PLAN } from "./flow-view.js";
+import { HeldDeliveries } from "./held-deliveries.js";
 import { ScheduleCharges } from "./schedule-charges.js";
 import { StallWatch } from "./stall-watch.js";
 
@@ -26,11 +27,14 @@ const SETTLE_RETRY_MS = 3;
  * pull answers as soon as it is stored (where pulls a millisecond apart cost a request each).
  */
 const HINT_WAIT_MS = 50;
+/**
+ * The most tasks one pull takes from a flow, when the task before ended quickly (a burst of tiny
+ * tasks): one request for several, the tasks beyond the first held until started (HeldDeliveries).
+ */
+const MAX_BATCH = 4;
 /** Flows tried per scan before the flows are listed again. */
 const MAX_PULLS_PER_SCAN = 6;
 const PULL_TIMEOUT_MS = 500;
-/** The shared schedule as this worker last read or wrote it stands this long (a stale one only fails a compare-and-set). */
-const OWN_SCHEDULE_MS = 100;
 /** How long a pull from a flow at its max_solving waits for the server's answer that it has no redelivery. */
 const AT_LIMIT_WAIT_MS = 50;
 /** How often a busy worker pulls from a flow stalled at its max_solving for a redelivery (see StallWatch). */
@@ -39,9 +43,6 @@ const STALL_PROBE_MS = 2000;
 /** The end of a freed notice whose task was handed back for redelivery, and of one whose task was acknowledged. */
 const HANDED_BACK = ":handed-back";
 const ENDED = ":ended";
-/** Stands for the shared schedule where it need not be read (one flow or none to order). */
-const UNREAD: StoredSchedule = { schedule: EMPTY_SCHEDULE, revision: -1 };
-
 export interface TakenTask {
   message: JsMsg;
   flow: FlowState;
@@ -65,7 +66,7 @@ export class FairPicker {
   private charging: Promise<void> = Promise.resolve();
   private readonly view: FlowView;
   private readonly stalls = new StallWatch(STALL_PROBE_MS);
-  private lastRead: StoredSchedule | null = null;
+  private readonly held: HeldDeliveries;
   /** The flow of the latest publish seen. */
   private hint: string | null = null;
   /** A hand-back seen, or the periodic re-scan due: the next scan also tries flows that may hold a redelivery. */
@@ -82,6 +83,10 @@ export class FairPicker {
     this.charges = new ScheduleCharges(this.schedule, log);
     this.puller = new FlowPuller(nats.nc);
     this.view = new FlowView(nats.jsm);
+    this.held = new HeldDeliveries((m) => {
+      m.nak();
+      this.released(m, true);
+    });
     const wake = (_err: unknown, m: { subject: string; string(): string }) => {
       if (m.subject === NAMES.freedSubject) {
         const notice = m.string();
@@ -107,6 +112,7 @@ export class FairPicker {
   /** The next task, or null after a wait with nothing to take (the caller checks whether to stop, then asks again). */
   async next(gate?: Promise<boolean>): Promise<JsMsg | null> {
     if (this.stopped) return null;
+    if (this.held.size > 0) return this.nextHeld(gate);
     const wakesBefore = this.wakes;
     // This worker's last take is reported (and charged) before it chooses again.
     await this.charging;
@@ -139,30 +145,36 @@ export class FairPicker {
     // Flows whose tasks are all in workers' hands give nothing but a redelivery; they are tried
     // only when one is likely (a task handed back) or on the periodic re-scan, not on every wake.
     const open = flows.filter((f) => (f.pending > 0 && !atLimit(f)) || (redeliveries && f.ackPending > 0));
-    // The shared schedule only orders two or more flows; the charge reads it itself otherwise.
-    const own = this.charges.fresh(OWN_SCHEDULE_MS);
-    const known = own ?? (open.length > 1 ? await this.readSchedule() : UNREAD);
+    // The shared schedule only orders two or more flows.
+    const schedule = await this.charges.forChoice(open.length > 1);
     // A flow stalled at its limit is tried first: a redelivery from it is a task already charged
     // and the oldest waiting, and the pull costs AT_LIMIT_WAIT_MS only once per STALL_PROBE_MS.
     const stalled = this.stalls.due(flows);
     const ordered = candidateOrder(
       open.filter((f) => !stalled.includes(f)),
-      known.schedule,
+      schedule,
     );
     const candidates = [...stalled, ...ordered].slice(0, MAX_PULLS_PER_SCAN);
     if (candidates.length > 0 && gate && !(await gate)) return null;
     for (const chosen of candidates) {
-      const message = await this.puller.pull(
+      // A batch only after a quick task (the gate is open by now): tiny tasks come in bursts.
+      const batch =
+        gate && !atLimit(chosen) && chosen.plan !== UNLISTED_PLAN && !stalled.includes(chosen)
+          ? batchAllowance(chosen, open, schedule, MAX_BATCH)
+          : 1;
+      const answer = await this.puller.pullUpTo(
         chosen.consumer,
+        batch,
         PULL_TIMEOUT_MS,
         atLimit(chosen) ? { expiresMs: AT_LIMIT_WAIT_MS } : undefined,
       );
       // No answer (the consumer without a leader, a failover): the flows are listed again rather
       // than waiting on the next candidate too, so a task that arrived meanwhile is not held up.
-      if (message === "timeout") {
+      if (answer === "timeout") {
         this.view.invalidate();
         break;
       }
+      const [message, ...more] = answer;
       if (!message) {
         this.view.missed(chosen);
         if (chosen.pending > 0) this.view.invalidate();
@@ -182,7 +194,9 @@ export class FairPicker {
         return message;
       }
       // A redelivery (a crashed worker's task, one handed back) was charged when first taken.
-      if (first) this.charges.add(flow.key, flow.weight);
+      const kept = this.keep(more, flow);
+      const charged = (first ? 1 : 0) + kept.filter((m) => m.info.deliveryCount === 1).length;
+      if (charged > 0) this.charges.add(flow.key, flow.weight, charged);
       this.onTaken({ message, flow });
       return message;
     }
@@ -193,6 +207,36 @@ export class FairPicker {
       await this.idle();
     }
     return null;
+  }
+
+  /**
+   * The rest of a batch, held to be started one by one after quick tasks (nextHeld); resolves
+   * with those held. A delivery from another flow (a late answer to an earlier pull) is handed back.
+   */
+  private keep(more: readonly JsMsg[], flow: FlowState): JsMsg[] {
+    const own: JsMsg[] = [];
+    for (const m of more) {
+      if (m.info.consumer === flow.consumer) {
+        own.push(m);
+        this.view.took(flow, m.info.deliveryCount === 1);
+        continue;
+      }
+      m.nak();
+      this.released(m, true);
+    }
+    this.held.keep(own, flow);
+    return own;
+  }
+
+  /** A held delivery if the task before it ended quickly; otherwise every held one is handed back. */
+  private async nextHeld(gate?: Promise<boolean>): Promise<JsMsg | null> {
+    if (gate && !(await gate)) {
+      this.held.release();
+      return null;
+    }
+    const next = this.held.take();
+    if (next) this.onTaken(next);
+    return next?.message ?? null;
   }
 
   /** Waits for a wake-up; without one, the periodic re-scan also tries flows that may hold a redelivery. */
@@ -208,21 +252,6 @@ export class FairPicker {
     if (!woken) {
       this.redeliveryLikely = true;
       this.view.invalidate();
-    }
-  }
-
-  /**
-   * The shared schedule; while it cannot be read (its bucket failing over) the last one read
-   * serves for the choice, so tasks keep starting (the charge then reads it again itself).
-   */
-  private async readSchedule(): Promise<StoredSchedule> {
-    try {
-      this.lastRead = await this.schedule.read();
-      return this.charges.seen(this.lastRead);
-    } catch (err) {
-      if (!this.lastRead) throw err;
-      const mine = this.charges.fresh(Number.POSITIVE_INFINITY) ?? this.lastRead;
-      return { schedule: mine.schedule, revision: -1 };
     }
   }
 
@@ -270,6 +299,7 @@ export class FairPicker {
 
   stop(): void {
     this.stopped = true;
+    this.held.release();
     // Best effort: the connection may close before the last interval's charges are written.
     void this.charges.flush();
     this.waiter?.();

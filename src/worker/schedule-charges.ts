@@ -1,6 +1,6 @@
 import type { Logger } from "../log/logger.js";
 import type { FairScheduleStore, StoredSchedule } from "../queue/fair-schedule-store.js";
-import { chargeAll, type Charge, type Schedule } from "../queue/fair-share.js";
+import { chargeAll, EMPTY_SCHEDULE, type Charge, type Schedule } from "../queue/fair-share.js";
 
 /**
  * How long charges may wait to be written together. A burst of tiny tasks then costs one
@@ -10,6 +10,9 @@ import { chargeAll, type Charge, type Schedule } from "../queue/fair-share.js";
  */
 export const CHARGE_WRITE_MS = 50;
 
+/** The shared schedule as this worker last read or wrote it stands this long (a stale one only fails a compare-and-set). */
+const OWN_SCHEDULE_MS = 100;
+
 /**
  * One worker's side of the shared schedule (FairScheduleStore): the state it last read or wrote,
  * and the charges of the tasks it took since, written in batches. Its choices see its own charges
@@ -18,6 +21,8 @@ export const CHARGE_WRITE_MS = 50;
  */
 export class ScheduleCharges {
   private base: { stored: StoredSchedule; at: number } | null = null;
+  /** The last state known, kept while the store cannot be read. */
+  private last: StoredSchedule | null = null;
   /** Charges not yet written, and those of the write under way. */
   private pending: Charge[] = [];
   private inFlight: Charge[] = [];
@@ -31,9 +36,9 @@ export class ScheduleCharges {
     private readonly writeEveryMs = CHARGE_WRITE_MS,
   ) {}
 
-  /** Charges one task taken from the flow; written at once unless a write went out within the interval. */
-  add(key: string, weight: number): void {
-    this.pending.push({ key, weight });
+  /** Charges `count` tasks taken at once from the flow; written at once unless a write went out within the interval. */
+  add(key: string, weight: number, count = 1): void {
+    this.pending.push({ key, weight, count });
     this.plan();
   }
 
@@ -49,7 +54,26 @@ export class ScheduleCharges {
   /** A state read from the store: it replaces the one under this worker's charges unless older. */
   seen(stored: StoredSchedule): StoredSchedule {
     if (!this.base || stored.revision > this.base.stored.revision) this.base = { stored, at: Date.now() };
+    this.last = this.base.stored;
     return this.over(stored);
+  }
+
+  /**
+   * The schedule a choice orders the flows by: this worker's own while fresh, else the store's,
+   * both with this worker's charges applied; without `needed` (one flow or none to order) the
+   * store is not read. While it cannot be (its bucket failing over) the last state known serves,
+   * so tasks keep starting.
+   */
+  async forChoice(needed: boolean): Promise<Schedule> {
+    const own = this.fresh(OWN_SCHEDULE_MS);
+    if (own) return own.schedule;
+    if (!needed) return EMPTY_SCHEDULE;
+    try {
+      return this.seen(await this.store.read()).schedule;
+    } catch (err) {
+      if (!this.last) throw err;
+      return this.over(this.last).schedule;
+    }
   }
 
   /** Resolves once the write under way (if any) is done, so a choice sees its outcome. */
@@ -102,6 +126,7 @@ export class ScheduleCharges {
           const written = this.inFlight.length;
           this.inFlight = [];
           if (stored && (!this.base || stored.revision >= this.base.stored.revision)) this.base = { stored, at: Date.now() };
+          if (stored) this.last = stored;
           if (!stored) this.log.warn("fair-share charges not written: too many concurrent writers", { charges: written });
         },
         (err: unknown) => {
