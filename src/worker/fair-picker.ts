@@ -55,7 +55,6 @@ export interface TakenTask {
  * a freed place (core-NATS wake-ups) with a periodic re-scan as safety net.
  */
 export class FairPicker {
-  private readonly schedule: FairScheduleStore;
   private readonly charges: ScheduleCharges;
   private readonly puller: FlowPuller;
   private wakes = 0;
@@ -71,6 +70,8 @@ export class FairPicker {
   private hint: string | null = null;
   /** A hand-back seen, or the periodic re-scan due: the next scan also tries flows that may hold a redelivery. */
   private redeliveryLikely = true;
+  /** Told of every task publish seen (the help loop stops an item's search for it). */
+  private readonly publishWatchers: (() => void)[] = [];
   /** Marks this worker's own freed notices, which need not wake it. */
   private readonly id = randomUUID();
 
@@ -79,8 +80,7 @@ export class FairPicker {
     private readonly log: Logger,
     private readonly onTaken: (taken: TakenTask) => void = () => undefined,
   ) {
-    this.schedule = new FairScheduleStore(nats.fairShare);
-    this.charges = new ScheduleCharges(this.schedule, log);
+    this.charges = new ScheduleCharges(new FairScheduleStore(nats.fairShare), log);
     this.puller = new FlowPuller(nats.nc);
     this.view = new FlowView(nats.jsm);
     this.held = new HeldDeliveries((m) => {
@@ -97,6 +97,7 @@ export class FairPicker {
       } else {
         const key = m.subject === NAMES.taskSubject ? LEGACY_FLOW : m.subject.slice(NAMES.flowSubjectPrefix.length);
         this.view.published(key);
+        for (const watcher of this.publishWatchers) watcher();
         this.hint = key;
         // Only a publish may be ahead of what the consumers list shows (see SETTLE_SCANS).
         this.settleLeft = SETTLE_SCANS;
@@ -276,6 +277,11 @@ export class FairPicker {
       this.log.warn("task taken from a flow that could not be read", { err, flow: consumer });
       return null;
     }
+  }
+
+  /** Calls `watcher` on every task published, until stopped. */
+  onPublished(watcher: () => void): void {
+    this.publishWatchers.push(watcher);
   }
 
   /**
