@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- pipeline-partner [--sequential N] [--burst N] [--accounts K] [--plan NAME]
- * [--plans-file FILE] [--profile] [--cpu-prof DIR] [--subjects]`: tiny tasks on the path partners take. The
+ * [--plans-file FILE] [--profile] [--cpu-prof DIR] [--subjects] [--ops]`: tiny tasks on the path partners take. The
  * service is started as `make run` starts it (dist/src/bin/dev.js: nats-server with its file store,
  * the API and 2 workers, LOG_LEVEL info with logs to files), with accounts on a real plan of
  * config/plans.json (default `enterprise`), whose rate and quota are counted as for any partner.
@@ -17,9 +17,11 @@
  * Per phase it prints CPU ms per task of each process (from /proc, all threads): the API, the
  * workers, nats-server and the `make run` supervisor (which copies the services' logs to files),
  * and the NATS messages each role sent and received and the stored writes per stream
- * (bench/nats-traffic.ts, from nats-server's monitoring endpoints).
+ * (bench/nats-traffic.ts, from nats-server's monitoring endpoints). With --ops, the messages the API
+ * and the workers sent per burst task by kind (consumer list, pull, ack, KV write, ...: counted in
+ * each process by bench/nats-op-counter.cjs, which costs them a little CPU).
  */
-import { appendFileSync, mkdtempSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -42,6 +44,7 @@ const { values } = parseArgs({
     profile: { type: "boolean", default: false },
     "cpu-prof": { type: "string" },
     subjects: { type: "boolean", default: false },
+    ops: { type: "boolean", default: false },
   },
 });
 const SEQUENTIAL = Number(values.sequential);
@@ -50,9 +53,36 @@ const ACCOUNTS = Math.max(1, Number(values.accounts));
 const WORKERS = Number(values.workers);
 const PROFILE_FILE = values.profile ? join(mkdtempSync(join(tmpdir(), "partner-profile-")), "stages.jsonl") : null;
 const CPU_PROF_DIR = values["cpu-prof"];
+const OPS_FILE = values.ops ? join(mkdtempSync(join(tmpdir(), "partner-ops-")), "ops.jsonl") : null;
+const nodeOptions = [
+  ...(CPU_PROF_DIR ? [`--cpu-prof --cpu-prof-dir=${CPU_PROF_DIR}`] : []),
+  ...(OPS_FILE ? [`--require ${join(import.meta.dirname, "nats-op-counter.cjs")}`] : []),
+].join(" ");
 const stage = (task: string, name: string, at: number) => {
   if (PROFILE_FILE) appendFileSync(PROFILE_FILE, `${JSON.stringify({ task, stage: name, at: performance.timeOrigin + at })}\n`);
 };
+
+type OpsSnapshot = { pid: number; role: "api" | "worker"; counts: Record<string, number> }[];
+
+/** Per task, by kind, the messages each role sent between two snapshots (workers summed). */
+function opsTable(before: OpsSnapshot, after: OpsSnapshot, tasks: number): string {
+  const totals = { api: new Map<string, number>(), worker: new Map<string, number>() };
+  for (const [sign, snapshot] of [
+    [-1, before],
+    [1, after],
+  ] as const) {
+    for (const { role, counts } of snapshot) {
+      for (const [kind, n] of Object.entries(counts)) totals[role].set(kind, (totals[role].get(kind) ?? 0) + sign * n);
+    }
+  }
+  const rows: string[] = ["| role | kind | per task |", "|---|---|---:|"];
+  for (const role of ["worker", "api"] as const) {
+    const kinds = [...totals[role]].filter(([, n]) => n !== 0).sort((a, b) => b[1] - a[1]);
+    for (const [kind, n] of kinds) rows.push(`| ${role} | \`${kind}\` | ${(n / tasks).toFixed(2)} |`);
+    rows.push(`| ${role} | total | ${(kinds.reduce((s, [, n]) => s + n, 0) / tasks).toFixed(2)} |`);
+  }
+  return rows.join("\n");
+}
 
 type Cpu = Record<"api" | "workers" | "nats" | "supervisor", number>;
 
@@ -76,8 +106,27 @@ function cpuRow(phase: string, tasks: number, before: Cpu, after: Cpu, note: str
 const service = await startPartnerService(WORKERS, {
   ...(values["plans-file"] ? { PLANS_FILE: values["plans-file"] } : {}),
   ...(PROFILE_FILE ? { PIPELINE_PROFILE_FILE: PROFILE_FILE } : {}),
-  ...(CPU_PROF_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROF_DIR}` } : {}),
+  ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+  ...(OPS_FILE ? { NATS_OPS_FILE: OPS_FILE } : {}),
 });
+const opsSnapshot = async (): Promise<OpsSnapshot> => {
+  if (!OPS_FILE) return [];
+  const before = existsSync(OPS_FILE) ? readFileSync(OPS_FILE, "utf8").length : 0;
+  const pids = [service.pids.api, ...service.pids.workers];
+  for (const pid of pids) process.kill(pid, "SIGUSR2");
+  for (
+    let i = 0;
+    i < 100 && (existsSync(OPS_FILE) ? readFileSync(OPS_FILE, "utf8").slice(before) : "").split("\n").length <= pids.length;
+    i++
+  ) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return readFileSync(OPS_FILE, "utf8")
+    .slice(before)
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as OpsSnapshot[number]);
+};
 let polls = 0;
 let refused = 0;
 try {
@@ -152,6 +201,7 @@ try {
   const burstCpu = cpuSnapshot(service);
   const burstTraffic = await traffic();
   const burstPolls = polls;
+  const burstOps = await opsSnapshot();
 
   const started = performance.now();
   const submitted: { id: string; h: Record<string, string> }[] = [];
@@ -183,6 +233,7 @@ try {
   await new Promise((r) => setTimeout(r, 300));
   const endCpu = cpuSnapshot(service);
   const endTraffic = await traffic();
+  const endOps = await opsSnapshot();
 
   const f = (x: number) => x.toFixed(1);
   console.log(
@@ -215,6 +266,7 @@ try {
   console.log(`\n${trafficTables(`idle (per second)`, IDLE_MS / 1000, idleTraffic, seqTraffic)}`);
   console.log(`\n${trafficTables("sequential", SEQUENTIAL, seqTraffic, burstTraffic)}`);
   console.log(`\n${trafficTables("burst", BURST, burstTraffic, endTraffic)}`);
+  if (OPS_FILE) console.log(`\nMessages sent per burst task by kind (--ops):\n${opsTable(burstOps, endOps, BURST)}`);
   if (tap) console.log(`\nMessages of the sequential phase by subject (every process):\n${subjectTable(subjects, SEQUENTIAL)}`);
   if (PROFILE_FILE) {
     await new Promise((r) => setTimeout(r, 500));

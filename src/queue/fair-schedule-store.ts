@@ -1,5 +1,5 @@
 import type { KV } from "@nats-io/kv";
-import { charge, EMPTY_SCHEDULE, type Schedule } from "./fair-share.js";
+import { chargeAll, EMPTY_SCHEDULE, type Charge, type Schedule } from "./fair-share.js";
 
 const KEY = "schedule";
 
@@ -25,11 +25,16 @@ export class FairScheduleStore {
   }
 
   /** Advances the flow's pass by one task; resolves with the state written, or null if it could not be. */
-  async charge(key: string, weight: number, known?: StoredSchedule): Promise<StoredSchedule | null> {
+  charge(key: string, weight: number, known?: StoredSchedule): Promise<StoredSchedule | null> {
+    return this.chargeAll([{ key, weight }], known);
+  }
+
+  /** Advances the passes by the tasks of `charges`, in one write; resolves as `charge`. */
+  async chargeAll(charges: readonly Charge[], known?: StoredSchedule): Promise<StoredSchedule | null> {
     for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
       // The state the choice was made from is tried first: usually nobody changed it since.
       const { schedule, revision } = attempt === 0 && known ? known : await this.read();
-      const next = charge(schedule, key, weight);
+      const next = chargeAll(schedule, charges);
       const text = JSON.stringify(next);
       try {
         const written = revision === 0 ? await this.kv.create(KEY, text) : await this.kv.update(KEY, text, revision);

@@ -35,14 +35,49 @@ export function candidateOrder(flows: readonly FlowState[], schedule: Schedule):
   return [...queued.sort(byPass), ...delivered.sort(byPass)];
 }
 
-/** The schedule after one task was taken from `key`. Passes behind the new clock are dropped (they equal it). */
-export function charge(schedule: Schedule, key: string, weight: number): Schedule {
+/**
+ * The schedule after `count` tasks were taken from `key` at once (a batch starts where its first
+ * task would: the clock does not run ahead of the other flows through the batch). Passes behind
+ * the new clock are dropped (they equal it).
+ */
+export function charge(schedule: Schedule, key: string, weight: number, count = 1): Schedule {
   const start = passOf(schedule, key);
   const clock = Math.max(schedule.clock, start);
   const passes: Record<string, number> = {};
   for (const [k, pass] of Object.entries(schedule.passes)) if (pass > clock) passes[k] = pass;
-  passes[key] = start + 1 / weight;
+  passes[key] = start + count / weight;
   return { clock, passes };
+}
+
+/**
+ * How many tasks one pull may take from `chosen`, the flow first in the order, at most `max`: as
+ * many as its queue and its room under max_solving hold, while its pass stays within one task of
+ * the next competing flow's (the lag stride scheduling allows anyway), so a batch never puts an
+ * account more than one task ahead of another. Alone, a flow is limited by its queue and room only.
+ */
+export function batchAllowance(chosen: FlowState, others: readonly FlowState[], schedule: Schedule, max: number): number {
+  const room = Math.min(max, chosen.pending, chosen.maxAckPending - chosen.ackPending);
+  if (room <= 1) return 1;
+  const competing = others.filter((f) => f.key !== chosen.key && f.pending > 0 && !atLimit(f));
+  if (competing.length === 0) return room;
+  const own = passOf(schedule, chosen.key);
+  // The pass after which the next flow would be chosen, plus one of its tasks.
+  const bound = Math.min(...competing.map((f) => passOf(schedule, f.key) + 1 / f.weight));
+  let allowed = 1;
+  while (allowed < room && own + allowed / chosen.weight <= bound + 1e-9) allowed++;
+  return allowed;
+}
+
+/** Tasks taken at once from the flow `key` of `weight` (one unless a batch), to be charged. */
+export interface Charge {
+  key: string;
+  weight: number;
+  count?: number;
+}
+
+/** The schedule after the tasks of `charges` were taken, in that order. */
+export function chargeAll(schedule: Schedule, charges: readonly Charge[]): Schedule {
+  return charges.reduce((s, c) => charge(s, c.key, c.weight, c.count), schedule);
 }
 
 /**

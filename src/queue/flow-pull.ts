@@ -4,15 +4,17 @@ import { DeliveredMessage, isDelivery } from "./delivered-message.js";
 import { NAMES } from "./names.js";
 
 /**
- * Takes single messages from the flows' consumers, one pull at a time, through one inbox of its
- * own (a delivered message carries its stream subject, not the inbox, so the client's shared
- * request inbox would not see it). A message delivered after the puller stopped waiting for it
- * is handed back at once, so nothing sits unacknowledged until its ack_wait runs out.
+ * Takes messages from the flows' consumers, one pull at a time (of one message or a small batch),
+ * through one inbox of its own (a delivered message carries its stream subject, not the inbox, so
+ * the client's shared request inbox would not see it). A message delivered after the puller
+ * stopped waiting for it is handed back at once, so nothing sits unacknowledged until its
+ * ack_wait runs out.
  */
 export class FlowPuller {
   private readonly inbox = createInbox();
   private readonly subscription: Subscription;
-  private waiting: ((m: JsMsg | null | "timeout") => void) | null = null;
+  /** Takes each answer of the pull under way: a delivery, or null for a status (no more messages). */
+  private taking: ((m: JsMsg | null) => void) | null = null;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -24,9 +26,7 @@ export class FlowPuller {
 
   private answer(msg: Msg): void {
     const delivered = isDelivery(msg) ? new DeliveredMessage(msg, this.nc) : null;
-    const waiting = this.waiting;
-    this.waiting = null;
-    if (waiting) waiting(delivered);
+    if (this.taking) this.taking(delivered);
     else delivered?.nak();
   }
 
@@ -41,25 +41,45 @@ export class FlowPuller {
     timeoutMs: number,
     wait?: { expiresMs: number; waitForMessage?: boolean },
   ): Promise<JsMsg | null | "timeout"> {
+    const taken = await this.pullUpTo(consumer, 1, timeoutMs, wait);
+    return taken === "timeout" ? taken : (taken[0] ?? null);
+  }
+
+  /**
+   * Up to `batch` messages the consumer has to give now (none when it has none), or "timeout"
+   * without any answer in time. The server answers a batch it cannot fill with what it has and
+   * then a status, which ends the pull; a batch cut short by the timeout keeps what came.
+   */
+  async pullUpTo(
+    consumer: string,
+    batch: number,
+    timeoutMs: number,
+    wait?: { expiresMs: number; waitForMessage?: boolean },
+  ): Promise<JsMsg[] | "timeout"> {
+    const taken: JsMsg[] = [];
     let timer: NodeJS.Timeout | undefined;
-    const answered = new Promise<JsMsg | null | "timeout">((resolve) => {
-      this.waiting = resolve;
-      timer = setTimeout(() => {
-        if (this.waiting === resolve) this.waiting = null;
-        resolve("timeout");
-      }, timeoutMs);
+    const answered = new Promise<JsMsg[] | "timeout">((resolve) => {
+      const done = (result: JsMsg[] | "timeout") => {
+        if (this.taking === take) this.taking = null;
+        clearTimeout(timer);
+        resolve(result);
+      };
+      const take = (m: JsMsg | null) => {
+        if (m) taken.push(m);
+        if (!m || taken.length >= batch) done(taken);
+      };
+      this.taking = take;
+      timer = setTimeout(() => done(taken.length > 0 ? taken : "timeout"), timeoutMs);
     });
     try {
-      const request = { batch: 1, no_wait: !wait?.waitForMessage, ...(wait ? { expires: nanos(wait.expiresMs) } : {}) };
+      const request = { batch, no_wait: !wait?.waitForMessage, ...(wait ? { expires: nanos(wait.expiresMs) } : {}) };
       this.nc.publish(`$JS.API.CONSUMER.MSG.NEXT.${this.stream}.${consumer}`, JSON.stringify(request), { reply: this.inbox });
     } catch {
-      this.waiting = null;
+      this.taking = null;
       clearTimeout(timer);
       return "timeout";
     }
-    const message = await answered;
-    clearTimeout(timer);
-    return message;
+    return answered;
   }
 
   close(): void {

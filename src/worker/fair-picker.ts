@@ -2,12 +2,14 @@ import { randomUUID } from "node:crypto";
 import type { JsMsg } from "@nats-io/jetstream";
 import type { Logger } from "../log/logger.js";
 import type { Nats } from "../queue/connection.js";
-import { FairScheduleStore, type StoredSchedule } from "../queue/fair-schedule-store.js";
-import { atLimit, candidateOrder, EMPTY_SCHEDULE } from "../queue/fair-share.js";
+import { FairScheduleStore } from "../queue/fair-schedule-store.js";
+import { atLimit, batchAllowance, candidateOrder } from "../queue/fair-share.js";
 import { FlowPuller } from "../queue/flow-pull.js";
 import { consumerOfKey, LEGACY_FLOW, readFlow, type FlowState } from "../queue/flows.js";
 import { NAMES } from "../queue/names.js";
 import { FlowView, UNLISTED_PLAN } from "./flow-view.js";
+import { HeldDeliveries } from "./held-deliveries.js";
+import { ScheduleCharges } from "./schedule-charges.js";
 import { StallWatch } from "./stall-watch.js";
 
 /** How long an idle worker waits for a wake-up before it scans the flows again (redeliveries publish nothing). */
@@ -25,11 +27,14 @@ const SETTLE_RETRY_MS = 3;
  * pull answers as soon as it is stored (where pulls a millisecond apart cost a request each).
  */
 const HINT_WAIT_MS = 50;
+/**
+ * The most tasks one pull takes from a flow, when the task before ended quickly (a burst of tiny
+ * tasks): one request for several, the tasks beyond the first held until started (HeldDeliveries).
+ */
+const MAX_BATCH = 4;
 /** Flows tried per scan before the flows are listed again. */
 const MAX_PULLS_PER_SCAN = 6;
 const PULL_TIMEOUT_MS = 500;
-/** This worker's own last charge stands for the shared schedule this long (a stale one only fails its compare-and-set). */
-const OWN_SCHEDULE_MS = 100;
 /** How long a pull from a flow at its max_solving waits for the server's answer that it has no redelivery. */
 const AT_LIMIT_WAIT_MS = 50;
 /** How often a busy worker pulls from a flow stalled at its max_solving for a redelivery (see StallWatch). */
@@ -38,9 +43,6 @@ const STALL_PROBE_MS = 2000;
 /** The end of a freed notice whose task was handed back for redelivery, and of one whose task was acknowledged. */
 const HANDED_BACK = ":handed-back";
 const ENDED = ":ended";
-/** Stands for the shared schedule where it need not be read (one flow or none to order). */
-const UNREAD: StoredSchedule = { schedule: EMPTY_SCHEDULE, revision: -1 };
-
 export interface TakenTask {
   message: JsMsg;
   flow: FlowState;
@@ -53,7 +55,7 @@ export interface TakenTask {
  * a freed place (core-NATS wake-ups) with a periodic re-scan as safety net.
  */
 export class FairPicker {
-  private readonly schedule: FairScheduleStore;
+  private readonly charges: ScheduleCharges;
   private readonly puller: FlowPuller;
   private wakes = 0;
   private settleLeft = 0;
@@ -63,12 +65,13 @@ export class FairPicker {
   private charging: Promise<void> = Promise.resolve();
   private readonly view: FlowView;
   private readonly stalls = new StallWatch(STALL_PROBE_MS);
-  private ownSchedule: { stored: StoredSchedule; at: number } | null = null;
-  private lastRead: StoredSchedule | null = null;
+  private readonly held: HeldDeliveries;
   /** The flow of the latest publish seen. */
   private hint: string | null = null;
   /** A hand-back seen, or the periodic re-scan due: the next scan also tries flows that may hold a redelivery. */
   private redeliveryLikely = true;
+  /** Told of every task publish seen (the help loop stops an item's search for it). */
+  private readonly publishWatchers: (() => void)[] = [];
   /** Marks this worker's own freed notices, which need not wake it. */
   private readonly id = randomUUID();
 
@@ -77,9 +80,13 @@ export class FairPicker {
     private readonly log: Logger,
     private readonly onTaken: (taken: TakenTask) => void = () => undefined,
   ) {
-    this.schedule = new FairScheduleStore(nats.fairShare);
+    this.charges = new ScheduleCharges(new FairScheduleStore(nats.fairShare), log);
     this.puller = new FlowPuller(nats.nc);
     this.view = new FlowView(nats.jsm);
+    this.held = new HeldDeliveries((m) => {
+      m.nak();
+      this.released(m, true);
+    });
     const wake = (_err: unknown, m: { subject: string; string(): string }) => {
       if (m.subject === NAMES.freedSubject) {
         const notice = m.string();
@@ -90,6 +97,7 @@ export class FairPicker {
       } else {
         const key = m.subject === NAMES.taskSubject ? LEGACY_FLOW : m.subject.slice(NAMES.flowSubjectPrefix.length);
         this.view.published(key);
+        for (const watcher of this.publishWatchers) watcher();
         this.hint = key;
         // Only a publish may be ahead of what the consumers list shows (see SETTLE_SCANS).
         this.settleLeft = SETTLE_SCANS;
@@ -105,9 +113,11 @@ export class FairPicker {
   /** The next task, or null after a wait with nothing to take (the caller checks whether to stop, then asks again). */
   async next(gate?: Promise<boolean>): Promise<JsMsg | null> {
     if (this.stopped) return null;
+    if (this.held.size > 0) return this.nextHeld(gate);
     const wakesBefore = this.wakes;
-    // This worker's last charge is in before it chooses again.
+    // This worker's last take is reported (and charged) before it chooses again.
     await this.charging;
+    await this.charges.settled();
     // Nothing was queued anywhere, and a task was just published: it is the one to take (no other
     // flow can be ahead of it), straight from its flow without listing the flows first.
     const hinted = this.hint;
@@ -136,30 +146,36 @@ export class FairPicker {
     // Flows whose tasks are all in workers' hands give nothing but a redelivery; they are tried
     // only when one is likely (a task handed back) or on the periodic re-scan, not on every wake.
     const open = flows.filter((f) => (f.pending > 0 && !atLimit(f)) || (redeliveries && f.ackPending > 0));
-    // The shared schedule only orders two or more flows; the charge reads it itself otherwise.
-    const own = this.ownSchedule && Date.now() - this.ownSchedule.at < OWN_SCHEDULE_MS ? this.ownSchedule.stored : null;
-    const known = own ?? (open.length > 1 ? await this.readSchedule() : UNREAD);
+    // The shared schedule only orders two or more flows.
+    const schedule = await this.charges.forChoice(open.length > 1);
     // A flow stalled at its limit is tried first: a redelivery from it is a task already charged
     // and the oldest waiting, and the pull costs AT_LIMIT_WAIT_MS only once per STALL_PROBE_MS.
     const stalled = this.stalls.due(flows);
     const ordered = candidateOrder(
       open.filter((f) => !stalled.includes(f)),
-      known.schedule,
+      schedule,
     );
     const candidates = [...stalled, ...ordered].slice(0, MAX_PULLS_PER_SCAN);
     if (candidates.length > 0 && gate && !(await gate)) return null;
     for (const chosen of candidates) {
-      const message = await this.puller.pull(
+      // A batch only after a quick task (the gate is open by now): tiny tasks come in bursts.
+      const batch =
+        gate && !atLimit(chosen) && chosen.plan !== UNLISTED_PLAN && !stalled.includes(chosen)
+          ? batchAllowance(chosen, open, schedule, MAX_BATCH)
+          : 1;
+      const answer = await this.puller.pullUpTo(
         chosen.consumer,
+        batch,
         PULL_TIMEOUT_MS,
         atLimit(chosen) ? { expiresMs: AT_LIMIT_WAIT_MS } : undefined,
       );
       // No answer (the consumer without a leader, a failover): the flows are listed again rather
       // than waiting on the next candidate too, so a task that arrived meanwhile is not held up.
-      if (message === "timeout") {
+      if (answer === "timeout") {
         this.view.invalidate();
         break;
       }
+      const [message, ...more] = answer;
       if (!message) {
         this.view.missed(chosen);
         if (chosen.pending > 0) this.view.invalidate();
@@ -174,12 +190,14 @@ export class FairPicker {
         this.charging = this.describe(message.info.consumer).then((described) => {
           if (!described) return;
           this.onTaken({ message, flow: described });
-          if (first) return this.charge(described, known);
+          if (first) this.charges.add(described.key, described.weight);
         });
         return message;
       }
       // A redelivery (a crashed worker's task, one handed back) was charged when first taken.
-      if (first) this.charging = this.charge(flow, known);
+      const kept = this.keep(more, flow);
+      const charged = (first ? 1 : 0) + kept.filter((m) => m.info.deliveryCount === 1).length;
+      if (charged > 0) this.charges.add(flow.key, flow.weight, charged);
       this.onTaken({ message, flow });
       return message;
     }
@@ -190,6 +208,36 @@ export class FairPicker {
       await this.idle();
     }
     return null;
+  }
+
+  /**
+   * The rest of a batch, held to be started one by one after quick tasks (nextHeld); resolves
+   * with those held. A delivery from another flow (a late answer to an earlier pull) is handed back.
+   */
+  private keep(more: readonly JsMsg[], flow: FlowState): JsMsg[] {
+    const own: JsMsg[] = [];
+    for (const m of more) {
+      if (m.info.consumer === flow.consumer) {
+        own.push(m);
+        this.view.took(flow, m.info.deliveryCount === 1);
+        continue;
+      }
+      m.nak();
+      this.released(m, true);
+    }
+    this.held.keep(own, flow);
+    return own;
+  }
+
+  /** A held delivery if the task before it ended quickly; otherwise every held one is handed back. */
+  private async nextHeld(gate?: Promise<boolean>): Promise<JsMsg | null> {
+    if (gate && !(await gate)) {
+      this.held.release();
+      return null;
+    }
+    const next = this.held.take();
+    if (next) this.onTaken(next);
+    return next?.message ?? null;
   }
 
   /** Waits for a wake-up; without one, the periodic re-scan also tries flows that may hold a redelivery. */
@@ -205,20 +253,6 @@ export class FairPicker {
     if (!woken) {
       this.redeliveryLikely = true;
       this.view.invalidate();
-    }
-  }
-
-  /**
-   * The shared schedule; while it cannot be read (its bucket failing over) the last one read
-   * serves for the choice, so tasks keep starting (the charge then reads it again itself).
-   */
-  private async readSchedule(): Promise<StoredSchedule> {
-    try {
-      this.lastRead = await this.schedule.read();
-      return this.lastRead;
-    } catch (err) {
-      if (!this.lastRead) throw err;
-      return { schedule: this.lastRead.schedule, revision: -1 };
     }
   }
 
@@ -245,14 +279,9 @@ export class FairPicker {
     }
   }
 
-  private async charge(flow: FlowState, known: StoredSchedule): Promise<void> {
-    try {
-      const stored = await this.schedule.charge(flow.key, flow.weight, known.revision >= 0 ? known : undefined);
-      this.ownSchedule = stored ? { stored, at: Date.now() } : null;
-    } catch (err) {
-      this.ownSchedule = null;
-      this.log.warn("fair-share charge not written", { err, flow: flow.consumer });
-    }
+  /** Calls `watcher` on every task published, until stopped. */
+  onPublished(watcher: () => void): void {
+    this.publishWatchers.push(watcher);
   }
 
   /**
@@ -276,6 +305,9 @@ export class FairPicker {
 
   stop(): void {
     this.stopped = true;
+    this.held.release();
+    // Best effort: the connection may close before the last interval's charges are written.
+    void this.charges.flush();
     this.waiter?.();
     for (const s of this.subscriptions) s.unsubscribe();
     this.puller.close();

@@ -47,7 +47,6 @@ export class HelpingSource implements TaskSource {
   private readonly puller: FlowPuller;
   private readonly subscription;
   private current: AbortController | null = null;
-  private readonly taskWatch;
 
   constructor(
     private readonly picker: FairPicker,
@@ -65,8 +64,8 @@ export class HelpingSource implements TaskSource {
         if (this.available) this.picker.wake();
       },
     });
-    const stopItem = () => this.current?.abort();
-    this.taskWatch = [NAMES.taskSubject, `${NAMES.flowSubjectPrefix}>`].map((s) => nats.nc.subscribe(s, { callback: stopItem }));
+    // Through the picker's own subscription to the task subjects: one delivery of each publish, not two.
+    picker.onPublished(() => this.current?.abort());
   }
 
   async next(gate?: Promise<boolean>): Promise<Awaited<ReturnType<FairPicker["next"]>>> {
@@ -157,7 +156,6 @@ export class HelpingSource implements TaskSource {
     this.current?.abort();
     this.announce(false);
     this.subscription.unsubscribe();
-    for (const s of this.taskWatch) s.unsubscribe();
     this.puller.close();
   }
 }
