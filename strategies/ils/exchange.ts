@@ -2,7 +2,7 @@ import type { Budget } from "../core/budget.js";
 import { solverNow } from "../core/clock.js";
 import { evaluateSolution } from "../core/evaluator.js";
 import { HELP_ROUND_TRIP_MS, type HelpVerdict, type Helpers } from "../core/helpers.js";
-import type { CompiledProblem, Solution } from "../core/problem.js";
+import { cloneSolution, type CompiledProblem, type Solution } from "../core/problem.js";
 
 /**
  * From this size a whole-problem item gains: the owner's search then makes few enough iterations
@@ -42,19 +42,24 @@ export function exchangeable(p: CompiledProblem): boolean {
 }
 
 /**
- * Several independent searches on one problem, best kept: while helpers are available, the
- * owner's current best goes out as an item ("search this problem from this plan with this seed
- * for a few seconds", the same strategy on another seed stream), and an answer is adopted when the
- * shared evaluator finds it better than the owner's best at the time it comes in. With no helper
- * available nothing is offered and nothing drawn from the owner's random stream.
+ * Several independent searches on one problem, best kept: while helpers are available, the best
+ * plan known (the owner's or a helper's) goes out as an item ("search this problem from this plan
+ * with this seed for a few seconds", the same strategy on another seed stream), and an answer the
+ * shared evaluator finds cheaper than every plan known is kept beside the owner's search. The
+ * owner's own search never takes it: its trajectory is the single worker's, so the answer, the
+ * better of the two, is never dearer than one worker's on the same seed and iterations. With no
+ * helper available nothing is offered and nothing drawn from the owner's random stream.
  */
 export class SearchExchange {
   private readonly out = new Set<number>();
   private nextPollMs = 0;
   private items = 0;
   private judged: { solution: Solution; cost: number } | null = null;
+  /** The cheapest helper answer, when it beat every plan known as it came in. */
+  private kept: { solution: Solution; cost: number } | null = null;
   /** Fresh searches still to offer: one per helper seen available at once. */
   private freshOffered = 0;
+  private readonly unmapImprovements: () => void;
 
   constructor(
     private readonly p: CompiledProblem,
@@ -63,7 +68,11 @@ export class SearchExchange {
     private readonly deadlineMs: number,
     /** The owner's construction, where a helper's first search starts; null: every item starts from the best. */
     private readonly construction: Solution | null = null,
-  ) {}
+    /** Told of a kept answer as of a new best; the owner's later bests reach it only when cheaper than the kept one. */
+    private readonly budget: Budget | null = null,
+  ) {
+    this.unmapImprovements = budget?.mapImprovements((own) => this.betterOf(own)) ?? (() => {});
+  }
 
   /**
    * For a search whose budget carries helpers, on a problem worth it; otherwise null (the single
@@ -76,35 +85,54 @@ export class SearchExchange {
     construction: (() => Solution) | null = null,
   ): SearchExchange | null {
     if (!budget.helpers || !exchangeable(p)) return null;
-    return new SearchExchange(p, budget.helpers, strategy, budget.deadlineMs, construction?.() ?? null);
+    return new SearchExchange(p, budget.helpers, strategy, budget.deadlineMs, construction?.() ?? null, budget);
   }
 
-  /**
-   * Judges the answers in, hands the best that beats `best` to `adopt` (which says whether the
-   * search took it), then offers `best` (the owner's, after any adoption) to available helpers.
-   */
-  step(best: () => Solution | null, adopt: (solution: Solution) => boolean): void {
+  /** Judges the answers in against the best plan known, then offers that plan to available helpers. */
+  step(ownBest: () => Solution | null): void {
     const now = solverNow();
     if (now < this.nextPollMs) return;
     this.nextPollMs = now + POLL_MS;
-    this.judge(best(), adopt);
-    this.offer(best(), now);
+    this.judge(ownBest());
+    this.offer(this.bestKnown(ownBest()), now);
   }
 
-  private judge(best: Solution | null, adopt: (solution: Solution) => boolean): void {
+  /** The search's answer: the owner's `own`, or the kept helper answer where the evaluator finds it cheaper. */
+  finish(own: Solution): Solution {
+    this.unmapImprovements();
+    return this.betterOf(own);
+  }
+
+  private betterOf(own: Solution): Solution {
+    if (this.kept === null) return own;
+    const score = evaluateSolution(this.p, own);
+    return score.feasible && score.missing.length === 0 && score.cost <= this.kept.cost ? own : this.kept.solution;
+  }
+
+  private bestKnown(own: Solution | null): Solution | null {
+    if (this.kept === null || this.kept.cost >= this.costOf(own)) return own;
+    return this.kept.solution;
+  }
+
+  private judge(own: Solution | null): void {
     const verdicts: { ticket: number; verdict: HelpVerdict }[] = [];
+    const bar = Math.min(this.costOf(own), this.kept?.cost ?? Number.POSITIVE_INFINITY);
     let winner: { ticket: number; solution: Solution; cost: number } | null = null;
     for (const answer of this.helpers.collect()) {
       if (!this.out.delete(answer.ticket) || !answer.solution) continue;
       const cost = this.answerCost(answer.solution);
-      if (cost === null || cost >= this.costOf(best) - 1e-7 || (winner && cost >= winner.cost)) {
+      if (cost === null || cost >= bar - 1e-7 || (winner && cost >= winner.cost)) {
         verdicts.push({ ticket: answer.ticket, verdict: "not_better" });
         continue;
       }
       if (winner) verdicts.push({ ticket: winner.ticket, verdict: "not_better" });
       winner = { ticket: answer.ticket, solution: answer.solution, cost };
     }
-    if (winner) verdicts.push({ ticket: winner.ticket, verdict: adopt(winner.solution) ? "merged" : "not_better" });
+    if (winner) {
+      this.kept = { solution: winner.solution, cost: winner.cost };
+      this.budget?.improved(cloneSolution(winner.solution));
+      verdicts.push({ ticket: winner.ticket, verdict: "merged" });
+    }
     for (const v of verdicts) this.helpers.settled(v.ticket, v.verdict);
   }
 
@@ -123,7 +151,7 @@ export class SearchExchange {
     }
   }
 
-  /** The owner's best scored by the evaluator, once per best. */
+  /** A plan of the owner's scored by the evaluator, once per plan. */
   private costOf(best: Solution | null): number {
     if (best === null) return Number.POSITIVE_INFINITY;
     if (this.judged?.solution !== best) this.judged = { solution: best, cost: evaluateSolution(this.p, best).cost };

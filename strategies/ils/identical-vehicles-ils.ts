@@ -116,12 +116,6 @@ export function startIdenticalVehicles(
     prices,
     restarts: new StagnationRestart(RESTART_AFTER, backhauls ? BACKHAUL_RESTART_SHARE : null),
     recombination: null,
-    adopt: (solution) => {
-      // Its routes as they are: a helper's answer already came out of the same local search.
-      ls.loadRoutes(Array.from({ length: m.routes }, (_, r) => solution.routes[r] ?? []));
-      current.takeHeld();
-      return constraints.all() && best.record(current.cost());
-    },
   };
 }
 

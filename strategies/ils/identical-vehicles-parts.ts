@@ -7,6 +7,7 @@ import { toSolution } from "../search/identical-vehicles/solutions.js";
 import { attemptsRepair, type BestSolution, type Candidate, type CurrentSolution, type Education } from "./ils-parts.js";
 import type { PenaltyManager } from "../search/penalty-manager.js";
 import { RouteUndo } from "./route-undo.js";
+import { moveLoadToRoom, onlyLoadBinds } from "./load-room.js";
 import type { RepairRule } from "./repair-rule.js";
 
 /** Rounding allowed in the local search's running sums when a cost must beat another. */
@@ -119,6 +120,8 @@ export class InPlaceCurrent implements CurrentSolution<Candidate> {
  * its repair either, and its repair would be work spent on a plan the search then undoes.
  */
 export class IdenticalVehiclesEducation implements Education<Candidate> {
+  /** Whether a failed repair may look for room fleet-wide (load-room.ts). */
+  private readonly loadRoom: boolean;
   constructor(
     private readonly ls: LocalSearch,
     private readonly constraints: Constraints,
@@ -128,7 +131,9 @@ export class IdenticalVehiclesEducation implements Education<Candidate> {
     private readonly repairOnceFeasible = true,
     private readonly rule: RepairRule | null = null,
     private readonly reach: (() => number) | null = null,
-  ) {}
+  ) {
+    this.loadRoom = onlyLoadBinds(ls.m);
+  }
 
   educate(bestKnown: boolean): Candidate {
     const c = this.constraints;
@@ -165,6 +170,8 @@ export class IdenticalVehiclesEducation implements Education<Candidate> {
       ls.runLocalised(this.rng, this.stop);
       if (this.constraints.all()) break;
     }
+    // Still over capacity at the highest prices: room farther away than the granular moves reach.
+    if (this.loadRoom && !this.constraints.load() && moveLoadToRoom(ls)) ls.runLocalised(this.rng, this.stop);
     ls.penalties = pen;
     ls.reprice();
   }

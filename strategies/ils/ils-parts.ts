@@ -101,9 +101,4 @@ export interface IlsParts<C extends Candidate> {
   prices: PriceAdaptation;
   restarts: RestartPolicy;
   recombination: Recombination | null;
-  /**
-   * Another search's plan (a helper's, ils/exchange.ts) becomes current and best, when the search
-   * confirms it beats its best; absent: the family takes none (it does not cooperate).
-   */
-  adopt?: (solution: Solution) => boolean;
 }

@@ -30,12 +30,11 @@ const SAME_COST = 1e-9;
  * savings. The two differ only in the parts they choose at the start (ils-parts.ts).
  */
 export function iteratedLocalSearch(p: CompiledProblem, budget: Budget, start?: Solution | IdenticalVehiclesStart): Solution {
-  if (start && "model" in start)
-    return search(
-      startIdenticalVehicles(p, start.model, budget, start.routes, start.penalties),
-      budget,
-      exchangeFor(p, budget, start.routes),
-    );
+  if (start && "model" in start) {
+    const exchange = exchangeFor(p, budget, start.routes);
+    const own = search(startIdenticalVehicles(p, start.model, budget, start.routes, start.penalties), budget, exchange);
+    return exchange ? exchange.finish(own) : own;
+  }
   return search(startPerVehicle(p, budget, start), budget, null);
 }
 
@@ -62,15 +61,8 @@ function search<C extends Candidate>(parts: IlsParts<C>, budget: Budget, exchang
   };
   const bestKnown = () => best.solution !== null;
   let sinceBest = 0;
-  const adopt = parts.adopt;
-  const adopted = (solution: Solution): boolean => {
-    if (!adopt!(solution)) return false;
-    acceptance.reset(current.cost());
-    sinceBest = 0;
-    return true;
-  };
   while (!budget.tick()) {
-    if (exchange && adopt) exchange.step(() => best.solution, adopted);
+    exchange?.step(() => best.solution);
     current.beginCandidate();
     perturbation.perturb(rng);
     const candidate = education.educate(bestKnown());

@@ -53,46 +53,81 @@ describe("several searches of one problem, best kept (ils/exchange.ts)", functio
     expect(cost(improved)).to.be.lessThan(cost(start));
   });
 
-  /** One item offered from `best`, answered with `answer`; what the exchange adopted and its verdict. */
+  /** One item offered from the owner's `best`, answered with `answer`; what the exchange kept and its verdict. */
   function exchangeOnce(best: Solution, answer: Solution) {
     const helpers = new ScriptedHelpers(1);
     const exchange = new SearchExchange(p, helpers, "hgs", solverNow() + 60_000);
-    const adopted: Solution[] = [];
-    const adopt = (s: Solution) => (adopted.push(s), true);
-    exchange.step(() => best, adopt);
+    exchange.step(() => best);
     expect(helpers.offered, "one item for one helper").to.have.length(1);
     expect(helpers.offered[0]!.item.start).to.equal(best);
     helpers.answers.push({ ticket: 1, solution: answer });
     nextPoll();
-    exchange.step(() => best, adopt);
-    return { adopted, verdict: helpers.verdicts.get(1), helpers };
+    exchange.step(() => best);
+    return { answer: exchange.finish(best), verdict: helpers.verdicts.get(1), helpers, exchange };
   }
 
-  it("adopts an answer the evaluator finds cheaper than the owner's best", () => {
-    const { adopted, verdict } = exchangeOnce(start, improved);
-    expect(adopted).to.deep.equal([improved]);
+  it("keeps an answer the evaluator finds cheaper than the owner's best, and offers it next", () => {
+    const { answer, verdict, helpers, exchange } = exchangeOnce(start, improved);
+    expect(answer).to.equal(improved);
     expect(verdict).to.equal("merged");
+    nextPoll();
+    exchange.step(() => start);
+    expect(helpers.offered, "the helper free again takes a second item").to.have.length(2);
+    expect(helpers.offered[1]!.item.start, "from the best plan known, the helper's").to.equal(improved);
   });
 
-  it("keeps its best against a dearer answer, an infeasible one and a malformed one", () => {
+  it("keeps the owner's best against a dearer answer, an infeasible one and a malformed one", () => {
     const dearer = exchangeOnce(improved, start);
-    expect(dearer.adopted).to.deep.equal([]);
+    expect(dearer.answer).to.equal(improved);
     expect(dearer.verdict).to.equal("not_better");
     // Every customer on one vehicle: far over its capacity, though shorter than some plans.
     const overloaded = { routes: p.vehicleCount > 0 ? [[...p.customers], ...Array.from({ length: p.vehicleCount - 1 }, () => [])] : [] };
     expect(evaluateSolution(p, overloaded).feasible).to.equal(false);
-    expect(exchangeOnce(start, overloaded).adopted).to.deep.equal([]);
+    expect(exchangeOnce(start, overloaded).answer).to.equal(start);
     const missing = { routes: improved.routes.map((r, v) => (v === 0 ? [] : r)) };
-    expect(exchangeOnce(start, missing).adopted).to.deep.equal([]);
-    expect(exchangeOnce(start, { routes: [[p.nodeCount + 5]] }).adopted).to.deep.equal([]);
+    expect(exchangeOnce(start, missing).answer).to.equal(start);
+    expect(exchangeOnce(start, { routes: [[p.nodeCount + 5]] }).answer).to.equal(start);
+  });
+
+  /** Helpers that answer every item at once with `answer`, as if they had searched. */
+  class AnsweringHelpers extends ScriptedHelpers {
+    private answered = 0;
+    constructor(private readonly answer: Solution) {
+      super(1);
+    }
+    override collect(): HelpAnswer[] {
+      const due = this.offered.slice(this.answered).map((o) => ({ ticket: o.ticket, solution: this.answer }));
+      this.answered = this.offered.length;
+      return due;
+    }
+  }
+
+  it("leaves the owner's search as a single worker's: the answer is the cheaper of its own and the helpers'", () => {
+    const solveWith = (helpers: Helpers | null) => {
+      const budget = new Budget(Number.POSITIVE_INFINITY, 4, 400);
+      budget.helpers = helpers;
+      const heard: Solution[] = [];
+      budget.onImprovement((s) => heard.push(s));
+      return { answer: hgs.solve(p, budget), heard };
+    };
+    const alone = solveWith(null).answer;
+    const withDearer = solveWith(new AnsweringHelpers(start));
+    expect(withDearer.answer.routes, "a dearer helper answer changes nothing").to.deep.equal(alone.routes);
+    const best = hgs.solve(p, Budget.forSeconds(2, 9), improved);
+    expect(cost(best)).to.be.lessThan(cost(alone));
+    const withBetter = solveWith(new AnsweringHelpers(best));
+    expect(withBetter.answer.routes, "a cheaper helper answer is the answer").to.deep.equal(best.routes);
+    const last = withBetter.heard.at(-1)!;
+    expect(cost(last), "the last best heard is the answer's, never the owner's dearer one").to.be.closeTo(cost(best), 1e-6);
+    const firstAtBest = withBetter.heard.findIndex((h) => cost(h) <= cost(best) + 1e-6);
+    expect(firstAtBest, "the helper's answer is heard").to.be.at.least(0);
+    for (const s of withBetter.heard.slice(firstAtBest))
+      expect(cost(s), "no dearer plan of the owner's heard after it").to.be.at.most(cost(best) + 1e-6);
   });
 
   it("offers nothing with no helper available, and nothing on a problem below its size", () => {
     const none = new ScriptedHelpers(0);
-    new SearchExchange(p, none, "hgs", solverNow() + 60_000).step(
-      () => start,
-      () => true,
-    );
+    new SearchExchange(p, none, "hgs", solverNow() + 60_000).step(() => start);
     expect(none.offered).to.have.length(0);
     const small = compileRequest(baseRequest(100, 13, 5)).problem;
     const budget = Budget.forSeconds(5, 1);
