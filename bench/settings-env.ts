@@ -16,7 +16,8 @@
  *   iterated search's education examines; SOLVER_ILS_REPAIR=0|1|byYield: whether it still repairs half the
  *   infeasible outcomes once a feasible plan is known, or a share set by what repairs paid so far
  *   (bench/iteration-anatomy.ts counts them); SOLVER_ILS_REPAIR_REACH=0|1: whether it repairs only
- *   outcomes within reach of acceptance or a new best (bench/repair-counts.ts counts what repairs do).
+ *   outcomes within reach of acceptance or a new best (bench/repair-counts.ts counts what repairs do);
+ *   SOLVER_ILS_REPAIR_SCOPE=nearby|routes: which customers a repair examines (settings.ts RepairScope).
  * - LARGE_SUB_CUSTOMERS, LARGE_SUB_SECONDS, LARGE_FIRST_ROUND (a fixed first-round share),
  *   LARGE_START_SHARE (0: the savings' first variant only), LARGE_ROTATION=0 (random group seeds),
  *   LARGE_SQUEEZE=0 (no route elimination), LARGE_WINDOW_GROUPS=1 (time-aware groups),
@@ -55,6 +56,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): SettingsOverride {
   if (env.SOLVER_ILS_REPAIR === "byYield") identical.repairOnceFeasible = "byYield";
   if (env.SOLVER_ILS_REPAIR_REACH === "0" || env.SOLVER_ILS_REPAIR_REACH === "1")
     identical.repairWithinReach = env.SOLVER_ILS_REPAIR_REACH === "1";
+  const scope = env.SOLVER_ILS_REPAIR_SCOPE;
+  if (scope === "nearby" || scope === "routes") identical.repairScope = scope;
   if (Object.keys(identical).length > 0) out.identicalVehicles = identical;
 
   // A number that is not one (or is out of range) leaves the family's setting.

@@ -24,7 +24,12 @@ export interface SettingsOverride {
   perVehicle?: Partial<SearchSettings["perVehicle"]> & { poolFamilies?: readonly PoolFamily[] };
   decomposition?: Partial<SearchSettings["decomposition"]>;
   /** The identical-vehicles iterated search's education (ils/identical-vehicles-ils.ts): which customers it examines, and its repairs. */
-  identicalVehicles?: { localised?: IdenticalVehiclesLocalised; repairOnceFeasible?: RepairsOnceFeasible; repairWithinReach?: boolean };
+  identicalVehicles?: {
+    localised?: IdenticalVehiclesLocalised;
+    repairOnceFeasible?: RepairsOnceFeasible;
+    repairWithinReach?: boolean;
+    repairScope?: RepairScope;
+  };
   /** Told what the decomposition's route elimination tried, one line each (for studying it). */
   trace?: (line: string) => void;
 }
@@ -214,6 +219,17 @@ export interface RuinSettings {
  */
 export type RepairsOnceFeasible = boolean | "byYield";
 
+/**
+ * Which customers a repair's localised runs examine (ils/identical-vehicles-parts.ts): "nearby",
+ * those of the routes it rewrites and those that list one of them as a neighbour, as the
+ * education's runs do; "routes", the rewritten routes' own customers only. A load or duration
+ * excess is repaired by moving customers out of the routes that carry it, which their own
+ * customers' moves find; the customers near them only price moves into those routes, and made
+ * most of a repair's work. "routes" where the excess is load or duration; under binding windows,
+ * where a time warp may also be relieved by what moves into a late route, "nearby".
+ */
+export type RepairScope = "nearby" | "routes";
+
 export interface PerturbationSettings extends RuinSettings {
   repairOnceFeasible: RepairsOnceFeasible;
   /**
@@ -225,6 +241,7 @@ export interface PerturbationSettings extends RuinSettings {
    * still repair into a plan that is accepted.
    */
   repairWithinReach: boolean;
+  repairScope: RepairScope;
   /** Late acceptance's memory in iterations (null: the family's own, ils/identical-vehicles-ils.ts). */
   history: number | null;
 }
@@ -254,6 +271,7 @@ export function perturbationSettings(m: ProblemData, override: SettingsOverride 
   const strength = ruinStrength(m);
   const repair = override.identicalVehicles?.repairOnceFeasible;
   const repairWithinReach = override.identicalVehicles?.repairWithinReach ?? m.skipPrice === null;
+  const repairScope = override.identicalVehicles?.repairScope ?? (m.windows ? "nearby" : "routes");
   if (places === "afterNeighbours" && bindingWindowShare(m.p, m.start[0]!) >= WINDOWED_ROUTES)
     return {
       ruin: "neighbourhood",
@@ -262,9 +280,19 @@ export function perturbationSettings(m: ProblemData, override: SettingsOverride 
       strength,
       repairOnceFeasible: repair ?? false,
       repairWithinReach,
+      repairScope,
       history: NEIGHBOURHOOD_HISTORY,
     };
-  return { ruin: "strings", stringsShare: 1, places, strength, repairOnceFeasible: repair ?? true, repairWithinReach, history: null };
+  return {
+    ruin: "strings",
+    stringsShare: 1,
+    places,
+    strength,
+    repairOnceFeasible: repair ?? true,
+    repairWithinReach,
+    repairScope,
+    history: null,
+  };
 }
 
 // ---- the iterated local search on any fleet (ils/per-vehicle-ils.ts) ----

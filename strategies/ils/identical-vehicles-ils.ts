@@ -96,7 +96,17 @@ export function startIdenticalVehicles(
   // Set once the first descent is done: the education asks for the reach only after it.
   let acceptance: LateAcceptance | null = null;
   const reach = perturbation.repairWithinReach ? () => Math.max(acceptance!.bound(current.cost()), best.cost) : null;
-  const education = new IdenticalVehiclesEducation(ls, constraints, manager, rng, stop, repairs !== false, rule, reach);
+  const education = new IdenticalVehiclesEducation(
+    ls,
+    constraints,
+    manager,
+    rng,
+    stop,
+    repairs !== false,
+    rule,
+    reach,
+    perturbation.repairScope,
+  );
   // A feasible start counts as it is: the search on a penalised cost may trade it for a worse one.
   if (constraints.all()) best.record(ls.totalCost());
   ls.run(rng, stop);

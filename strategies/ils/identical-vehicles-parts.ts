@@ -3,6 +3,7 @@ import { evaluateSolution } from "../core/evaluator.js";
 import type { CompiledProblem, Solution } from "../core/problem.js";
 import type { Rng } from "../core/rng.js";
 import type { LocalSearch } from "../search/local-search.js";
+import type { RepairScope } from "../settings.js";
 import { toSolution } from "../search/identical-vehicles/solutions.js";
 import { attemptsRepair, type BestSolution, type Candidate, type CurrentSolution, type Education } from "./ils-parts.js";
 import type { PenaltyManager } from "../search/penalty-manager.js";
@@ -107,8 +108,9 @@ export class InPlaceCurrent implements CurrentSolution<Candidate> {
 
 /**
  * The local search again only around the routes the perturbation changed; an infeasible outcome is
- * repaired as in HGS: the local search again under penalties x10, then x100, looking first at the
- * routes that break a constraint, until the routes are feasible; the prices go back after. Once a
+ * repaired as in HGS: the local search again under penalties x10, then x100, from the customers
+ * of the routes that break a constraint (with `scope` "nearby" also those near them, settings.ts
+ * RepairScope), until the routes are feasible; the prices go back after. Once a
  * feasible plan is known, only half the infeasible outcomes get a repair attempt, none when
  * `repairOnceFeasible` is false (PyVRP's way: the prices alone steer back to feasible plans), or
  * the share `rule` sets from what repairs have paid so far (repair-rule.ts).
@@ -131,6 +133,7 @@ export class IdenticalVehiclesEducation implements Education<Candidate> {
     private readonly repairOnceFeasible = true,
     private readonly rule: RepairRule | null = null,
     private readonly reach: (() => number) | null = null,
+    private readonly scope: RepairScope = "nearby",
   ) {
     this.loadRoom = onlyLoadBinds(ls.m);
   }
@@ -167,11 +170,11 @@ export class IdenticalVehiclesEducation implements Education<Candidate> {
       ls.penalties = this.prices.scaled(factor);
       ls.reprice();
       for (let r = 0; r < ls.m.routes; r++) if (this.constraints.broken(r)) ls.markChanged(r);
-      ls.runLocalised(this.rng, this.stop);
+      ls.runLocalised(this.rng, this.stop, this.scope === "nearby");
       if (this.constraints.all()) break;
     }
     // Still over capacity at the highest prices: room farther away than the granular moves reach.
-    if (this.loadRoom && !this.constraints.load() && moveLoadToRoom(ls)) ls.runLocalised(this.rng, this.stop);
+    if (this.loadRoom && !this.constraints.load() && moveLoadToRoom(ls)) ls.runLocalised(this.rng, this.stop, this.scope === "nearby");
     ls.penalties = pen;
     ls.reprice();
   }

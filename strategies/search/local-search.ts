@@ -236,8 +236,10 @@ export class LocalSearch<P extends MovePricing = MovePricing> implements SwapSta
    * search's ruin and recreate): each pass looks only at the promising customers
    * (promising-customers.ts) and, for those, only at pairs where either route changed since the
    * customer was last examined (HGS's whenLastModified); SWAP* likewise (passLocalised).
+   * `nearby` false: of the rewritten routes, only their own customers are promising, not those
+   * that list one of them as a neighbour (a repair's runs, ils/identical-vehicles-parts.ts).
    */
-  runLocalised(rng: Rng, stop: () => boolean = () => false): boolean {
+  runLocalised(rng: Rng, stop: () => boolean = () => false, nearby = true): boolean {
     const promising = this.promising;
     if (promising === null) throw new Error("runLocalised needs the promising customers (settings.localised)");
     const order = this.promisingOrder;
@@ -248,7 +250,7 @@ export class LocalSearch<P extends MovePricing = MovePricing> implements SwapSta
     while (improved || loop === 1) {
       improved = false;
       const empty = fromSecondPass && loop === 0 ? EMPTY_NEVER : EMPTY_IF_CHANGED;
-      const count = promising.collect(this.rs.seq, this.rs.length, order);
+      const count = promising.collect(this.rs.seq, this.rs.length, order, nearby);
       for (let k = count - 1; k > 0; k--) {
         const t = rng.int(k + 1);
         const tmp = order[k]!;

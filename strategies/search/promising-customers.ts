@@ -57,8 +57,12 @@ export class PromisingCustomers implements RouteWriter {
     this.touched[this.touchedCount++] = r;
   }
 
-  /** Writes the promising customers into `out` (from the routes touched since the last call); returns their count. */
-  collect(seq: readonly Int32Array[], length: Int32Array, out: Int32Array): number {
+  /**
+   * Writes the promising customers into `out` (from the routes touched since the last call);
+   * returns their count. `nearby` false: the touched routes' own customers only, not those that
+   * list one of them as a neighbour.
+   */
+  collect(seq: readonly Int32Array[], length: Int32Array, out: Int32Array, nearby = true): number {
     const stamp = ++this.stamp;
     const mark = this.customerStamp;
     let count = 0;
@@ -79,6 +83,7 @@ export class PromisingCustomers implements RouteWriter {
           mark[w] = stamp;
           out[count++] = w;
         }
+        if (!nearby) continue;
         const users = this.reverse[w]!;
         for (let i = 0; i < users.length; i++) {
           const u = users[i]!;

@@ -225,4 +225,33 @@ describe("identical-vehicles iterated local search (hgs above 300 customers)", f
       proto.repair = repair;
     }
   });
+
+  it("repairs from the broken routes' own customers, no spare vehicle: feasible, repeatable, fewer customers examined a repair", () => {
+    const { problem: p } = compileRequest(cvrp({ customers: 320, seed: 7, hours: false, spare: 0 }));
+    const routes = { identicalVehicles: { repairScope: "routes" as const } };
+    expectFeasibleRepeatableAndBetterThanSavings(p, (seed) => Budget.forSeconds(60, seed, 400, undefined, routes));
+    // Customers the local search examined per repair, against the scope of the education's runs.
+    const proto = IdenticalVehiclesEducation.prototype as unknown as { repair(): void };
+    const repair = proto.repair;
+    let repairs = 0;
+    let examined = 0;
+    proto.repair = function (this: { ls: LocalSearch }) {
+      const before = this.ls.examined;
+      repair.call(this);
+      repairs++;
+      examined += this.ls.examined - before;
+    };
+    try {
+      const perRepair = (scope: "nearby" | "routes") => {
+        repairs = 0;
+        examined = 0;
+        hgs.solve(p, Budget.forSeconds(60, 3, 400, undefined, { identicalVehicles: { repairScope: scope } }));
+        expect(repairs).to.be.greaterThan(0);
+        return examined / repairs;
+      };
+      expect(perRepair("routes")).to.be.lessThan(perRepair("nearby") / 2);
+    } finally {
+      proto.repair = repair;
+    }
+  });
 });

@@ -74,6 +74,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
       strength: { growth: 0.05, max: 3 },
       repairOnceFeasible: false,
       repairWithinReach: true,
+      repairScope: "nearby",
       history: 300,
     };
     expect(perturbationSettings(everywhere.m)).to.deep.equal(neighbourhood);
@@ -85,6 +86,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
       strength: { growth: 0.05, max: 3 },
       repairOnceFeasible: true,
       repairWithinReach: true,
+      repairScope: "nearby",
       history: null,
     });
     expect(short.m.longWindowRoutes).to.equal(false);
@@ -95,6 +97,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
       strength: null,
       repairOnceFeasible: true,
       repairWithinReach: true,
+      repairScope: "nearby",
       history: null,
     });
     // A benchmark's override turns the repairs on or off, and nothing else.
@@ -104,6 +107,14 @@ describe("search settings by family (strategies/settings.ts)", () => {
     expect(perturbationSettings(everywhere.m, repair)).to.deep.equal({ ...neighbourhood, repairOnceFeasible: true });
     const everyOutcome = { identicalVehicles: { repairWithinReach: false } };
     expect(perturbationSettings(short.m, everyOutcome)).to.deep.equal({ ...perturbationSettings(short.m), repairWithinReach: false });
+    // Without windows a repair examines the rewritten routes' own customers; an override chooses either scope.
+    const cvrp = model({ ...ghLike(1, 2029, [400]).request, node_time_windows: undefined });
+    expect(cvrp.m.windows).to.equal(null);
+    expect(perturbationSettings(cvrp.m).repairScope).to.equal("routes");
+    const nearby = { identicalVehicles: { repairScope: "nearby" as const } };
+    expect(perturbationSettings(cvrp.m, nearby)).to.deep.equal({ ...perturbationSettings(cvrp.m), repairScope: "nearby" });
+    const routes = { identicalVehicles: { repairScope: "routes" as const } };
+    expect(perturbationSettings(short.m, routes)).to.deep.equal({ ...perturbationSettings(short.m), repairScope: "routes" });
     // Optional customers keep SISR's strings, whatever their windows.
     const optional = { ...ghLike(5, 2053, [400]).request, node_skip_penalties: Array(401).fill(1000) } as SolveRequestInput;
     expect(perturbationSettings(model(optional).m).ruin).to.equal("strings");
