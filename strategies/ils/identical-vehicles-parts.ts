@@ -151,7 +151,7 @@ export class IdenticalVehiclesEducation implements Education<Candidate> {
     const feasible = load && duration && warp;
     if (!feasible && this.repairs(bestKnown)) {
       const start = this.ls.examined;
-      this.repair();
+      this.repair(!bestKnown);
       rule?.repaired(this.ls.examined - start);
     }
     return { cost: this.ls.totalCost(), feasible: c.all() };
@@ -163,7 +163,12 @@ export class IdenticalVehiclesEducation implements Education<Candidate> {
     return this.repairOnceFeasible ? attemptsRepair(this.rng, bestKnown) : !bestKnown;
   }
 
-  repair(): void {
+  /**
+   * `farRoom`: a repair still over capacity at the highest prices may look for room fleet-wide
+   * (load-room.ts): until a first feasible plan is known, the one thing the search lacks; after, a
+   * failed repair's outcome is undone anyway, and its price (a descent more) is not paid back.
+   */
+  repair(farRoom = true): void {
     const ls = this.ls;
     const pen = this.prices.current;
     for (const factor of [10, 100]) {
@@ -174,7 +179,8 @@ export class IdenticalVehiclesEducation implements Education<Candidate> {
       if (this.constraints.all()) break;
     }
     // Still over capacity at the highest prices: room farther away than the granular moves reach.
-    if (this.loadRoom && !this.constraints.load() && moveLoadToRoom(ls)) ls.runLocalised(this.rng, this.stop, this.scope === "nearby");
+    if (farRoom && this.loadRoom && !this.constraints.load() && moveLoadToRoom(ls))
+      ls.runLocalised(this.rng, this.stop, this.scope === "nearby");
     ls.penalties = pen;
     ls.reprice();
   }
