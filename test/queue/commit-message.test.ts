@@ -1,10 +1,9 @@
 import { expect } from "chai";
 import { errors, type Msg, type NatsConnection, type RequestOptions } from "@nats-io/transport-node";
 import { commitMessage } from "../../src/api/admit-task.js";
-import { loadConfig } from "../../src/config/load.js";
 import { FAIR_SHARE_DEFAULTS, type Plan } from "../../src/config/plans.js";
 import { ApiError } from "../../src/errors/api-error.js";
-import { connectNats, type Nats } from "../../src/queue/connection.js";
+import type { Nats } from "../../src/queue/connection.js";
 import { flowKey, flowSubject } from "../../src/queue/flows.js";
 import { NAMES } from "../../src/queue/names.js";
 import { TaskEvents } from "../../src/queue/task-events.js";
@@ -83,37 +82,6 @@ describe("the committing publish of a submit whose answer goes missing", functio
     expect(await storedOnFlow(conn, task.owner), "the repeat is a duplicate, not a second task").to.equal(1);
     expect((await queue.store.read(task.id)).kind, "no tombstone stops the task").to.equal("missing");
     expect((await queue.store.get(task.id))?.state, "a poll finds the task queued").to.equal("queued");
-  });
-
-  it("accepts a task whose publish met a server that stalled past the request timeout (SIGSTOP), then stored it", async () => {
-    // Short request timeouts, and pings rare enough that the stall does not end the connection.
-    const env = { ...process.env, NATS_URL: nats.server.url, NATS_REQUEST_TIMEOUT_MS: "1000", NATS_PING_INTERVAL_MS: "10000" };
-    const conn = await connectNats(loadConfig(env), "stall-test", quietLog);
-    const server = nats.server.process;
-    try {
-      const queue = new TaskQueue(conn);
-      const events = new TaskEvents(conn.js, conn.jsm, conn.eventsDirect);
-      const task = queuedTaskRecord("2b7d4c5a-3e6f-4a81-8bcd-2e3f4a5b6c7d", "stalled", { nodeNum: 3, vehicleNum: 1 });
-      let resumed: Promise<void> = Promise.resolve();
-      const calls = interceptRequests(conn, flowSubject(flowKey(task.owner)), (real, call) => {
-        if (call === 1) {
-          // The server freezes as the publish goes out and wakes after its timeout: it then stores
-          // the message, and answers the repeat sent meanwhile as a duplicate.
-          server.kill("SIGSTOP");
-          resumed = new Promise((r) => setTimeout(r, 1_500)).then(() => void server.kill("SIGCONT"));
-        }
-        return real();
-      });
-      const outcome = await commit(queue, events, task);
-      await resumed;
-      expect(calls(), "the publish was asked again").to.be.greaterThan(1);
-      expect(outcome.uncertain).to.equal(false);
-      expect(await storedOnFlow(conn, task.owner), "one message").to.equal(1);
-      expect((await queue.store.read(task.id)).kind, "no tombstone").to.equal("missing");
-    } finally {
-      server.kill("SIGCONT");
-      await conn.close();
-    }
   });
 
   it("still refuses, with a tombstone, a task whose publish was never stored", async () => {
