@@ -24,7 +24,13 @@ export interface SettingsOverride {
   perVehicle?: Partial<SearchSettings["perVehicle"]> & { poolFamilies?: readonly PoolFamily[] };
   decomposition?: Partial<SearchSettings["decomposition"]>;
   /** The identical-vehicles iterated search's education (ils/identical-vehicles-ils.ts): which customers it examines, and its repairs. */
-  identicalVehicles?: { localised?: IdenticalVehiclesLocalised; repairOnceFeasible?: RepairsOnceFeasible; repairWithinReach?: boolean };
+  identicalVehicles?: {
+    localised?: IdenticalVehiclesLocalised;
+    repairOnceFeasible?: RepairsOnceFeasible;
+    repairWithinReach?: boolean;
+    /** Back to the best also after this share of the budget without a new best (ils/restarts.ts). */
+    restartShare?: number;
+  };
   /** Told what the decomposition's route elimination tried, one line each (for studying it). */
   trace?: (line: string) => void;
 }
