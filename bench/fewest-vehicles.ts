@@ -1,12 +1,15 @@
 /**
  * The objective min_vehicles against the literature's hierarchical best known solutions:
- *   npm run -s bench -- fewest-vehicles [--time S] [--seed N] [--only NAME,...] [--generated K] [--core N]
+ *   npm run -s bench -- fewest-vehicles [--time S] [--seed N] [--only NAME,...] [--core N]
+ *     [--generated K] [--generated-base B] [--generated-fewest-only] [--fleet-at-count]
  * Every shared Solomon (29) and GH200 (6) request, its `objective` set to `min_vehicles`, solved
  * by the compiled service solver on one pinned core (10 s each by default, seed 1): vehicles used
  * against the hierarchical best known's (bench/hierarchical-references.ts), and at equal vehicles
  * the distance gap against its distance, measured alike. `--generated K` adds K windowed
  * instances of bench/gh-like.ts (200 customers, seeds 1..K of a base the shared sets never
- * used), each solved under min_total_distance and min_vehicles: vehicles and distance of both.
+ * used; `--generated-base` another, to judge on instances a change was not developed on), each
+ * solved under min_total_distance and min_vehicles: vehicles and distance of both
+ * (`--generated-fewest-only`: min_vehicles alone, the distance objective's cells left "failed").
  * `--fleet-at-count` also solves each shared instance under min_total_distance with only the
  * best known's count of vehicles: the distance search's own result on that fleet, the measure of
  * what the fixed-fleet phase of min_vehicles could reach in the time.
@@ -63,6 +66,8 @@ async function main(): Promise<void> {
       seed: { type: "string", default: "1" },
       only: { type: "string" },
       generated: { type: "string", default: "0" },
+      "generated-base": { type: "string", default: String(GENERATED_SEED_BASE) },
+      "generated-fewest-only": { type: "boolean", default: false },
       core: { type: "string" },
       "fleet-at-count": { type: "boolean", default: false },
     },
@@ -126,19 +131,19 @@ async function main(): Promise<void> {
     );
   }
   const generated = Number(values.generated);
-  if (generated > 0) generatedTable(solver, generated, seconds, seed);
+  if (generated > 0) generatedTable(solver, generated, Number(values["generated-base"]), seconds, seed, values["generated-fewest-only"]);
 }
 
 /** Generated windowed instances: min_total_distance against min_vehicles, vehicles and distance. */
-function generatedTable(solver: CompiledSolver, count: number, seconds: number, seed: number): void {
-  console.log(`\ngenerated (bench/gh-like.ts, ${GENERATED_CUSTOMERS.join("/")} customers, seed base ${GENERATED_SEED_BASE})`);
+function generatedTable(solver: CompiledSolver, count: number, base: number, seconds: number, seed: number, fewestOnly: boolean): void {
+  console.log(`\ngenerated (bench/gh-like.ts, ${GENERATED_CUSTOMERS.join("/")} customers, seed base ${base})`);
   console.log("| instance | load bound | vehicles, distance objective | distance | vehicles, min_vehicles | distance |");
   console.log("|---|---|---|---|---|---|");
   for (let i = 0; i < count; i++) {
-    const { name, request } = ghLike(i, GENERATED_SEED_BASE, GENERATED_CUSTOMERS);
+    const { name, request } = ghLike(i, base, GENERATED_CUSTOMERS);
     const demand = request.node_demands.reduce((a, b) => a + b, 0);
     const bound = Math.ceil(demand / Math.max(...request.vehicles_capacity));
-    const plain = solve(solver, { ...request, objective: "min_total_distance" }, seconds, seed);
+    const plain = fewestOnly ? null : solve(solver, { ...request, objective: "min_total_distance" }, seconds, seed);
     const fewest = solve(solver, { ...request, objective: "min_vehicles" }, seconds, seed);
     const cell = (s: Solved | null) => (s ? `${s.vehicles} | ${s.distance.toFixed(1)}` : "failed | -");
     console.log(`| ${name} | ${bound} | ${cell(plain)} | ${cell(fewest)} |`);

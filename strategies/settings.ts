@@ -29,6 +29,8 @@ export interface SettingsOverride {
     repairOnceFeasible?: RepairsOnceFeasible;
     repairWithinReach?: boolean;
     repairScope?: RepairScope;
+    /** Back to the best also after this share of the budget without a new best (ils/restarts.ts). */
+    restartShare?: number;
   };
   /** Told what the decomposition's route elimination tried, one line each (for studying it). */
   trace?: (line: string) => void;

@@ -116,6 +116,7 @@ export function startIdenticalVehicles(
   // Pickups on board (the backhaul model, the only identical-vehicles one with load segments): as windows.
   const history = perturbation.history ?? (m.windows || backhauls ? WINDOWS_HISTORY : HISTORY);
   acceptance = new LateAcceptance(history, current.cost(), { tolerance: 1e-7, keepAcrossPrices: true });
+  const restartShare = budget.overrides.identicalVehicles?.restartShare ?? (backhauls ? BACKHAUL_RESTART_SHARE : null);
   return {
     current,
     perturbation: ruin,
@@ -124,7 +125,7 @@ export function startIdenticalVehicles(
     acceptance,
     infeasible: null,
     prices,
-    restarts: new StagnationRestart(RESTART_AFTER, backhauls ? BACKHAUL_RESTART_SHARE : null),
+    restarts: new StagnationRestart(RESTART_AFTER, restartShare),
     recombination: null,
   };
 }

@@ -20,12 +20,24 @@ const MIN_VAIN_SHARE = 0.25;
 const MIN_VAIN_ATTEMPTS = 5;
 
 /**
+ * Share of the fixed-fleet search's time without a new best after which it goes back to its best.
+ * With no vehicle to spare, the current plan can drift into infeasible plans that neither the
+ * prices nor the repairs bring back (no route to open), and the search's own patience, counted in
+ * iterations, outlasts the time that is left.
+ */
+const FIXED_FLEET_RESTART_SHARE = 0.1;
+
+/**
  * The search with the fleet fixed: the iterated local search from the plan, whatever the size.
  * The genetic search builds its population anew, which on a fleet the route elimination
  * has made tight starts (and stays) infeasible; a caller's own choice of method is kept.
  */
 function fixedFleetSettings(overrides: SettingsOverride): SettingsOverride {
-  return { ...overrides, hgs: { windowsMethod: "iterated", capacityMethod: "iterated", ...overrides.hgs } };
+  return {
+    ...overrides,
+    hgs: { windowsMethod: "iterated", capacityMethod: "iterated", ...overrides.hgs },
+    identicalVehicles: { restartShare: FIXED_FLEET_RESTART_SHARE, ...overrides.identicalVehicles },
+  };
 }
 
 /**
