@@ -83,10 +83,7 @@ export class FairPicker {
     this.charges = new ScheduleCharges(new FairScheduleStore(nats.fairShare), log);
     this.puller = new FlowPuller(nats.nc);
     this.view = new FlowView(nats.jsm);
-    this.held = new HeldDeliveries((m) => {
-      m.nak();
-      this.released(m, true);
-    });
+    this.held = new HeldDeliveries((m) => this.handBack(m));
     const wake = (_err: unknown, m: { subject: string; string(): string }) => {
       if (m.subject === NAMES.freedSubject) {
         const notice = m.string();
@@ -211,8 +208,8 @@ export class FairPicker {
   }
 
   /**
-   * The rest of a batch, held to be started one by one after quick tasks (nextHeld); resolves
-   * with those held. A delivery from another flow (a late answer to an earlier pull) is handed back.
+   * The rest of a batch, held to be started one by one after quick tasks (nextHeld); returns
+   * those held. A delivery from another flow (a late answer to an earlier pull) is handed back.
    */
   private keep(more: readonly JsMsg[], flow: FlowState): JsMsg[] {
     const own: JsMsg[] = [];
@@ -222,11 +219,16 @@ export class FairPicker {
         this.view.took(flow, m.info.deliveryCount === 1);
         continue;
       }
-      m.nak();
-      this.released(m, true);
+      this.handBack(m);
     }
     this.held.keep(own, flow);
     return own;
+  }
+
+  /** Gives a delivery back to its flow for redelivery, and says a place may be free. */
+  private handBack(m: JsMsg): void {
+    m.nak();
+    this.released(m, true);
   }
 
   /** A held delivery if the task before it ended quickly; otherwise every held one is handed back. */

@@ -124,6 +124,8 @@ export class InPlaceCurrent implements CurrentSolution<Candidate> {
 export class IdenticalVehiclesEducation implements Education<Candidate> {
   /** Whether a failed repair may look for room fleet-wide (load-room.ts). */
   private readonly loadRoom: boolean;
+  /** Whether a repair's runs also examine the customers near the rewritten routes (RepairScope). */
+  private readonly nearby: boolean;
   constructor(
     private readonly ls: LocalSearch,
     private readonly constraints: Constraints,
@@ -133,9 +135,10 @@ export class IdenticalVehiclesEducation implements Education<Candidate> {
     private readonly repairOnceFeasible = true,
     private readonly rule: RepairRule | null = null,
     private readonly reach: (() => number) | null = null,
-    private readonly scope: RepairScope = "nearby",
+    scope: RepairScope = "nearby",
   ) {
     this.loadRoom = onlyLoadBinds(ls.m);
+    this.nearby = scope === "nearby";
   }
 
   educate(bestKnown: boolean): Candidate {
@@ -175,12 +178,11 @@ export class IdenticalVehiclesEducation implements Education<Candidate> {
       ls.penalties = this.prices.scaled(factor);
       ls.reprice();
       for (let r = 0; r < ls.m.routes; r++) if (this.constraints.broken(r)) ls.markChanged(r);
-      ls.runLocalised(this.rng, this.stop, this.scope === "nearby");
+      ls.runLocalised(this.rng, this.stop, this.nearby);
       if (this.constraints.all()) break;
     }
     // Still over capacity at the highest prices: room farther away than the granular moves reach.
-    if (farRoom && this.loadRoom && !this.constraints.load() && moveLoadToRoom(ls))
-      ls.runLocalised(this.rng, this.stop, this.scope === "nearby");
+    if (farRoom && this.loadRoom && !this.constraints.load() && moveLoadToRoom(ls)) ls.runLocalised(this.rng, this.stop, this.nearby);
     ls.penalties = pen;
     ls.reprice();
   }
