@@ -8,8 +8,10 @@
  * instance a second time with the cores exchanged and gives each side's mean rate.
  * Prints a row per instance (our strategy, both rates, PyVRP / ours) and the median ratio per family.
  * Default instances: X (shared and the hold-out .vrp of bench/instances), Solomon and GH.
+ * Ours chooses its method as in service, so on X up to 300 customers it counts the genetic search's
+ * generations; `--iterated` runs the iterated search there too, whose iteration is PyVRP's kind.
  *
- * `node --import tsx bench/search-speed.ts [--only A,B] [--time S] [--swap] [--pyvrp PYTHON] [--peers DIR] [--bench-dir DIR]`
+ * `node --import tsx bench/search-speed.ts [--only A,B] [--time S] [--swap] [--iterated] [--pyvrp PYTHON] [--peers DIR] [--bench-dir DIR]`
  * PYTHON (or PYVRP_PYTHON) is the venv's python that `../shared/peers/build-pyvrp.sh` built.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -29,6 +31,7 @@ const { values } = parseArgs({
     peers: { type: "string" },
     "bench-dir": { type: "string" },
     swap: { type: "boolean", default: false },
+    iterated: { type: "boolean", default: false },
   },
 });
 const python = values.pyvrp ?? process.env.PYVRP_PYTHON ?? "/work/pyvrp-build/pyvrp-venv/bin/python";
@@ -91,6 +94,7 @@ const median = (xs: number[]) => {
   return s.length === 0 ? Number.NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
+const methodEnv = values.iterated ? ["HGS_CAPACITY_METHOD=iterated"] : [];
 const dir = mkdtempSync(join(tmpdir(), "search-speed-"));
 const ratios = new Map<string, number[]>();
 const placement = values.swap ? "each on both cores in turn" : "PyVRP on core 0 and ours on core 1";
@@ -106,13 +110,25 @@ try {
     const limit = String(seconds);
     const pass = async (ourCore: string, theirCore: string) => {
       const [ours, theirs] = await Promise.all([
-        run("env", ["SOLVER_CLOCK=cpu", "taskset", "-c", ourCore, process.execPath, "--import", "tsx", solveOne, file, limit]),
+        run("env", [
+          "SOLVER_CLOCK=cpu",
+          ...methodEnv,
+          "taskset",
+          "-c",
+          ourCore,
+          process.execPath,
+          "--import",
+          "tsx",
+          solveOne,
+          file,
+          limit,
+        ]),
         run("taskset", ["-c", theirCore, python, cpuWrapper, join(peers, "pyvrp-eval.py"), file, "-l", limit]),
       ]);
       const o = lastJson(ours.out);
       const p = lastJson(theirs.out);
       return {
-        method: o ? String(o.strategy) : "failed",
+        method: o ? `${String(o.strategy)}${values.iterated ? ", iterated" : ""}` : "failed",
         ourRate: o ? Number(o.iterations) / Number(o.searchCpuSeconds) : Number.NaN,
         theirRate: p ? Number(p.iterations) / Number(p.cpu_s) : Number.NaN,
       };
