@@ -145,9 +145,9 @@ export class TaskEvents {
    * knows the sequence of the log's `queued` event (`queuedSeq`) and has logged nothing since:
    * the leading event is stored only while the log still ends with that event, and the final
    * event's message id drops it as a duplicate when another writer logged one first. Another
-   * writer can log something after `queued` only once the record is final (a cancel, or an API
-   * instance completing the log), so a refused leading event leaves a log that ends with one
-   * final event all the same.
+   * writer logs after `queued` only once the record is final (a cancel, an API instance
+   * completing the log) or in a later delivery's own `solving` event, so a refused leading event
+   * leaves a log that still ends with one final event.
    */
   async publishFinalAfterQueued(
     taskId: string,
