@@ -2,7 +2,7 @@ import type { JetStreamClient, JetStreamManager, StoredMsg } from "@nats-io/jets
 import { headers } from "@nats-io/transport-node";
 import { NAMES } from "./names.js";
 import { QUEUED_RECORD_HEADER } from "./task-message.js";
-import type { TaskRecord } from "./task-store.js";
+import { isWrongLastSequence, type TaskRecord } from "./task-store.js";
 
 export type TaskEventName = "queued" | "solving" | "progress" | "solved" | "failed";
 
@@ -49,16 +49,18 @@ export class TaskEvents {
    * The first event, written by the submit as part of the admission (it must not be
    * dropped). Its message id makes a repeated publish a duplicate rather than a second `queued`.
    */
-  async publishQueued(taskId: string, data: unknown, record?: TaskRecord): Promise<void> {
+  async publishQueued(taskId: string, data: unknown, record?: TaskRecord): Promise<number> {
     const body: StoredTaskEvent = { event: "queued", data };
     // A task committed as its message alone has no stored record until a worker takes it: its
     // first record rides in a header here, where a poll finds it (queuedRecord).
     const header = record ? headers() : undefined;
     if (header && record) header.set(QUEUED_RECORD_HEADER, JSON.stringify(record));
-    await this.js.publish(TaskEvents.subject(taskId), encoder.encode(JSON.stringify(body)), {
+    // A repeat within the duplicate window is answered with the first one's sequence.
+    const ack = await this.js.publish(TaskEvents.subject(taskId), encoder.encode(JSON.stringify(body)), {
       msgID: `${taskId}.queued`,
       ...(header ? { headers: header } : {}),
     });
+    return ack.seq;
   }
 
   /**
@@ -136,5 +138,32 @@ export class TaskEvents {
     // leading event before the final one; one round trip instead of two for a task that never
     // reported progress.
     await Promise.all([this.publish(taskId, leading.event, leading.data), this.publish(taskId, event, data)]);
+  }
+
+  /**
+   * As publishFinalOnce with a leading event, without reading the log first, for a writer that
+   * knows the sequence of the log's `queued` event (`queuedSeq`) and has logged nothing since:
+   * the leading event is stored only while the log still ends with that event, and the final
+   * event's message id drops it as a duplicate when another writer logged one first. Another
+   * writer logs after `queued` only once the record is final (a cancel, an API instance
+   * completing the log) or in a later delivery's own `solving` event, so a refused leading event
+   * leaves a log that still ends with one final event.
+   */
+  async publishFinalAfterQueued(
+    taskId: string,
+    event: "solved" | "failed",
+    data: unknown,
+    leading: StoredTaskEvent,
+    queuedSeq: number,
+  ): Promise<void> {
+    // One write to the connection, in this order: the stream stores the leading event first.
+    const [leadingWrite, finalWrite] = await Promise.allSettled([
+      this.js.publish(TaskEvents.subject(taskId), encoder.encode(JSON.stringify(leading)), {
+        expect: { lastSubjectSequence: queuedSeq },
+      }),
+      this.publish(taskId, event, data),
+    ]);
+    if (finalWrite.status === "rejected") throw finalWrite.reason;
+    if (leadingWrite.status === "rejected" && !isWrongLastSequence(leadingWrite.reason)) throw leadingWrite.reason;
   }
 }

@@ -19,10 +19,16 @@ export interface CommittedMessage {
   committed: TaskRecord;
   /** The request body as received, when small enough to ride along. */
   body?: string;
+  /**
+   * The stream sequence of the task's `queued` event, stored before this message: a worker whose
+   * first delivery finishes the task logs its next events only while the log still ends there,
+   * without reading the log first.
+   */
+  queuedSeq?: number;
 }
 
 export type DecodedTaskMessage =
-  { layout: "record-first"; taskId: string } | { layout: "committed"; record: TaskRecord; body: string | null };
+  { layout: "record-first"; taskId: string } | { layout: "committed"; record: TaskRecord; body: string | null; queuedSeq: number | null };
 
 /** Request bodies up to this size travel inside the message; larger ones are stored as before. */
 export const BODY_IN_MESSAGE_LIMIT = 64 * 1024;
@@ -33,8 +39,8 @@ export const QUEUED_RECORD_HEADER = "Vrp-Task-Record";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-export function encodeCommitted(record: TaskRecord, body: string | null): Uint8Array {
-  const message: CommittedMessage = { committed: record, ...(body !== null ? { body } : {}) };
+export function encodeCommitted(record: TaskRecord, body: string | null, queuedSeq: number | null = null): Uint8Array {
+  const message: CommittedMessage = { committed: record, ...(body !== null ? { body } : {}), ...(queuedSeq !== null ? { queuedSeq } : {}) };
   return encoder.encode(JSON.stringify(message));
 }
 
@@ -52,7 +58,8 @@ export function decodeTaskMessage(data: Uint8Array): DecodedTaskMessage | null {
     return null;
   }
   if (parsed.committed && typeof parsed.committed.id === "string") {
-    return { layout: "committed", record: parsed.committed, body: parsed.body ?? null };
+    const queuedSeq = typeof parsed.queuedSeq === "number" && parsed.queuedSeq > 0 ? parsed.queuedSeq : null;
+    return { layout: "committed", record: parsed.committed, body: parsed.body ?? null, queuedSeq };
   }
   if (typeof parsed.taskId === "string") return { layout: "record-first", taskId: parsed.taskId };
   return null;

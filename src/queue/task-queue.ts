@@ -120,7 +120,7 @@ export class TaskQueue {
     task: TaskRecord,
     requestBody: string,
     room: AdmissionRoom,
-    queuedEvent: (record: TaskRecord) => Promise<void>,
+    queuedEvent: (record: TaskRecord) => Promise<number>,
   ): Promise<void> {
     task.flowMark = room.mark;
     this.store.stampNew(task);
@@ -131,15 +131,18 @@ export class TaskQueue {
       : bytes <= INLINE_BODY_LIMIT
         ? this.nats.requestBodies.put(task.id, Buffer.from(requestBody, "utf8")).then(() => undefined)
         : this.nats.requests.putBlob({ name: task.id }, Buffer.from(requestBody, "utf8")).then(() => undefined);
-    const before = await Promise.allSettled([storeBody, queuedEvent(task), this.ensureFlow(room)]);
+    const logged = queuedEvent(task);
+    const before = await Promise.allSettled([storeBody, logged, this.ensureFlow(room)]);
     const failed = before.find((w) => w.status === "rejected");
     if (failed) throw failed.reason;
+    // The worker that finishes the task logs its next events after this one (task-message.ts).
+    const queuedSeq = await logged;
     profileStage(task.id, "api.written");
     // An unanswered publish (a timeout) is sent again under the same message id before the submit
     // gives up: if the first was stored and only its acknowledgement lost, JetStream answers the
     // repeat as a duplicate, so the submit learns the truth instead of answering 503 for a task
     // that runs. The repeats stay far inside the stream's duplicate window.
-    await this.nats.js.publish(`${flowSubject(room.key)}`, encodeCommitted(task, inline ? requestBody : null), {
+    await this.nats.js.publish(`${flowSubject(room.key)}`, encodeCommitted(task, inline ? requestBody : null, queuedSeq), {
       msgID: task.id,
       retries: COMMIT_PUBLISH_ATTEMPTS,
     });

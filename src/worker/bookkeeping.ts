@@ -29,13 +29,14 @@ export interface BookkeepingDeps {
  * for another try rather than leaving the history or the events short. Resolves true once
  * acknowledged, false when handed back.
  *
- * The final event is always published after reading the log's last event (publishFinalOnce), also
- * when this delivery's own write finished the task: publishing it without that read (one round
- * trip less) left two tasks per fault scenario without a final event in the fault suite.
+ * The final event is published after reading the log's last event (publishFinalOnce), except for
+ * a quick task whose message carried its `queued` event's sequence (`queuedSeq`): its `solving`
+ * event is then logged on the condition that the log still ends there, and the final event follows
+ * it in the same write (TaskEvents.publishFinalAfterQueued).
  */
 export async function bookkeeping(
   m: JsMsg,
-  finished: { task: TaskRecord; requestInMessage: string | null; solving?: StoredTaskEvent },
+  finished: { task: TaskRecord; requestInMessage: string | null; solving?: StoredTaskEvent | undefined; queuedSeq?: number | null },
   before: Promise<void>,
   deps: BookkeepingDeps,
   log: Logger,
@@ -47,7 +48,11 @@ export async function bookkeeping(
     profileStage(task.id, "w.tail.before");
     const body = taskEnvelope(task, null);
     const finalEvent = task.state === "solved" ? "solved" : "failed";
-    const logged = deps.events.publishFinalOnce(task.id, finalEvent, body, finished.solving);
+    const { solving, queuedSeq } = finished;
+    const logged =
+      solving && queuedSeq
+        ? deps.events.publishFinalAfterQueued(task.id, finalEvent, body, solving, queuedSeq)
+        : deps.events.publishFinalOnce(task.id, finalEvent, body, solving);
     await Promise.all([deps.history.finish(task, body, finished.requestInMessage), logged]);
     profileStage(task.id, "w.tail.historyAndFinalEvent");
     const sent = await sendCallbackOnce(task, { store: queue.store, accounts: deps.accounts, config, log });

@@ -25,6 +25,8 @@ export type Delivery =
       requestRead: Promise<Uint8Array | null>;
       /** The request as received when it came inside the message (no submit stored it: the history keeps it). */
       requestInMessage: string | null;
+      /** The sequence of the task's `queued` event when the message carries it (task-message.ts). */
+      queuedSeq: number | null;
       log: Logger;
     };
 
@@ -60,7 +62,8 @@ export async function takeDelivery(m: JsMsg, deps: DeliveryDeps): Promise<Delive
   const requestRead = admission.body ? Promise.resolve(admission.body) : earlyRead.then((bytes) => bytes ?? queue.loadRequest(taskId));
   requestRead.catch(() => undefined);
   profileStage(taskId, "w.admitted");
-  return { kind: "live", found, requestRead, requestInMessage, log: taskLog };
+  const queuedSeq = message.layout === "committed" ? message.queuedSeq : null;
+  return { kind: "live", found, requestRead, requestInMessage, queuedSeq, log: taskLog };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Nats } from "../../src/queue/connection.js";
 import { flowKey, flowSubject } from "../../src/queue/flows.js";
 import { NAMES } from "../../src/queue/names.js";
 import { TaskEvents } from "../../src/queue/task-events.js";
+import { decodeTaskMessage } from "../../src/queue/task-message.js";
 import { TaskQueue } from "../../src/queue/task-queue.js";
 import type { TaskRecord } from "../../src/queue/task-store.js";
 import { quietLog, withNats } from "../helpers/nats.js";
@@ -82,6 +83,20 @@ describe("the committing publish of a submit whose answer goes missing", functio
     expect(await storedOnFlow(conn, task.owner), "the repeat is a duplicate, not a second task").to.equal(1);
     expect((await queue.store.read(task.id)).kind, "no tombstone stops the task").to.equal("missing");
     expect((await queue.store.get(task.id))?.state, "a poll finds the task queued").to.equal("queued");
+  });
+
+  it("carries the sequence of the task's queued event, for the worker's events after it", async () => {
+    const conn = await nats.connect();
+    const queue = new TaskQueue(conn);
+    const events = new TaskEvents(conn.js, conn.jsm, conn.eventsDirect);
+    const task = queuedTaskRecord("2b7d4c5a-3e6f-4a81-8cbd-2e3f4a5b6c7d", "queued-seq", { nodeNum: 3, vehicleNum: 1 });
+    await commit(queue, events, task);
+    const stored = await conn.jsm.streams.getMessage(NAMES.taskStream, { last_by_subj: flowSubject(flowKey(task.owner)) });
+    const message = stored ? decodeTaskMessage(stored.data) : null;
+    expect(message?.layout).to.equal("committed");
+    const queued = await events.last(task.id);
+    expect(queued?.event).to.equal("queued");
+    expect(message?.layout === "committed" ? message.queuedSeq : null).to.equal(queued?.seq);
   });
 
   it("still refuses, with a tombstone, a task whose publish was never stored", async () => {
