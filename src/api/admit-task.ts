@@ -69,9 +69,31 @@ export async function commitAdmission(
   }
 }
 
+/**
+ * How long a failed admission keeps trying to settle the task's fate (its tombstone written, or its
+ * record found) while NATS does not answer. A publish stored just before a cluster went down runs
+ * once the cluster is back; answering 503 before then would tell the partner "not accepted" about
+ * a task that is solved and called back. A restart takes seconds, so the submit waits that long.
+ */
+const SETTLE_WAIT_MS = 20_000;
+const SETTLE_PAUSE_MS = 250;
+
+/** The tombstone's outcome (TaskStore.abandon), asked again while NATS fails to answer; null if it never did within `waitMs`. */
+async function settledAbandon(queue: TaskQueue, id: string, waitMs: number): Promise<boolean | null> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    try {
+      return await queue.store.abandon(id);
+    } catch {
+      if (Date.now() + SETTLE_PAUSE_MS >= until) return null;
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_PAUSE_MS));
+    }
+  }
+}
+
 /** A failed admission's tombstone; throws the submit's error unless the task turns out admitted. */
 async function giveUp(queue: TaskQueue, task: TaskRecord, err: unknown, log: Logger, outcome: { uncertain: boolean }): Promise<void> {
-  const abandoned = await queue.store.abandon(task.id).catch(() => null);
+  const abandoned = await settledAbandon(queue, task.id, SETTLE_WAIT_MS);
   if (abandoned !== false) {
     if (abandoned === null) outcome.uncertain = true;
     log.warn("task not admitted", { task_id: task.id, err, certain: abandoned === true });

@@ -116,4 +116,27 @@ describe("the committing publish of a submit whose answer goes missing", functio
     expect((await queue.store.read(task.id)).kind, "the given-up task is a tombstone").to.equal("abandoned");
     expect(await queue.store.get(task.id), "and is never polled as a task").to.equal(null);
   });
+
+  it("settles a refused task's fate while NATS does not answer: the tombstone asked again until it is written", async () => {
+    const conn = await nats.connect();
+    const queue = new TaskQueue(conn);
+    const events = new TaskEvents(conn.js, conn.jsm, conn.eventsDirect);
+    const task = queuedTaskRecord("3c8e5d6b-4f70-4b92-9dce-3f4a5b6c7d8e", "unanswered-tombstone", { nodeNum: 3, vehicleNum: 1 });
+    interceptRequests(conn, flowSubject(flowKey(task.owner)), () => Promise.reject(new errors.TimeoutError()));
+    // The tombstone's first two writes go unanswered, as while a cluster restarts.
+    const tombstoneWrites = interceptRequests(conn, `$KV.${NAMES.taskBucket}.${task.id}`, (real, call) =>
+      call <= 2 ? Promise.reject(new errors.TimeoutError()) : real(),
+    );
+    const outcome = { uncertain: false };
+    const room = await queue.roomFor(task.owner, PLAN);
+    const logged = (record: TaskRecord) => events.publishQueued(record.id, { queued: true }, record);
+    const refused = await commitMessage(queue, task, queue.commitMessage(task, BODY, room, logged), quietLog, outcome).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(refused, "the submit is refused").to.be.instanceOf(Error);
+    expect(tombstoneWrites(), "the tombstone was asked for until it was written").to.equal(3);
+    expect(outcome.uncertain, "the refusal is certain").to.equal(false);
+    expect((await queue.store.read(task.id)).kind).to.equal("abandoned");
+  });
 });
