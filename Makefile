@@ -22,9 +22,13 @@ BUILD_SOURCES := $(shell find src strategies generated -name '*.ts' -not -name '
 # ports with its own temporary directories, and much of a file's time is spent waiting on them.
 # The files that take longest start first, so the two jobs end together instead of one long file
 # running alone at the end (one renamed or removed is skipped); the rest follow in path order.
-TEST_SLOW_FIRST := test/e2e/cooperative.test.ts test/cli/cli.test.ts test/e2e/faults.test.ts \
-  test/e2e/cancel.test.ts test/e2e/fair-share.test.ts test/e2e/accounts-plans.test.ts \
-  test/cli/vrp-solve-strategies.test.ts test/bench/travel-families.test.ts
+# test/helpers/file-times.ts measures each file's time inside the suite, to keep this list current.
+TEST_SLOW_FIRST := test/playground/playground.test.ts test/strategies/identical-vehicles-ils-search.test.ts \
+  test/e2e/sdk-tarball.test.ts test/strategies/general-search.test.ts test/strategies/hgs.test.ts \
+  test/e2e/researcher.test.ts test/e2e/faults.test.ts test/playground/service-constraints.test.ts \
+  test/playground/visit-rules.test.ts test/playground/traffic-timeline.test.ts test/strategies/same-routes-loads.test.ts \
+  test/strategies/conformance.test.ts test/playground/balance.test.ts test/ops/make-run.test.ts test/e2e/fuzz.test.ts \
+  test/e2e/fair-share.test.ts test/playground/loads.test.ts test/cli/cli.test.ts test/e2e/cooperative.test.ts
 TEST_FILES := $(wildcard $(TEST_SLOW_FIRST)) $(filter-out $(TEST_SLOW_FIRST),$(shell find test strategies -name '*.test.ts' \
   -not -path 'test/soak/*' -not -path 'test/faults/*' -not -path 'test/deploy/*' 2>/dev/null | LC_ALL=C sort))
 

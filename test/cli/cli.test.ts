@@ -8,12 +8,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AccountStore } from "../../src/store/accounts.js";
+import { main as vrpctlMain } from "../../src/cli/vrpctl.js";
+import { main as vrpSolveMain } from "../../src/cli/vrp-solve.js";
+import { runMainHere } from "../helpers/cli-here.js";
 import { withNats } from "../helpers/nats.js";
 
 const run = promisify(execFile);
 const execFileSyncText = (path: string) => readFileSync(join(REPO_ROOT, path), "utf8");
 
-async function vrpctl(natsUrl: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+/** bin/vrpctl.mjs in a process of its own, as a person runs it. */
+async function vrpctlBinary(natsUrl: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
     const { stdout, stderr } = await run(process.execPath, ["bin/vrpctl.mjs", ...args], {
       cwd: REPO_ROOT,
@@ -26,6 +30,12 @@ async function vrpctl(natsUrl: string, ...args: string[]): Promise<{ stdout: str
   }
 }
 
+/** vrpctl's entry point in this process (test/helpers/cli-here.ts), as bin/vrpctl.mjs runs it. */
+const vrpctlHere = (natsUrl: string, ...args: string[]) => runMainHere(vrpctlMain, args, { NATS_URL: natsUrl });
+
+/** vrp-solve's entry point in this process, as bin/vrp-solve.mjs runs it. */
+const vrpSolveHere = (...args: string[]) => runMainHere(vrpSolveMain, args);
+
 describe("command-line tools", function () {
   this.timeout(90_000);
   let nats: Awaited<ReturnType<typeof withNats>>;
@@ -37,27 +47,27 @@ describe("command-line tools", function () {
   });
 
   it("vrpctl creates an account and prints a new key alone on the last line, then lists it without the key", async () => {
-    expect((await vrpctl(nats.server.url, "account", "create", "zoe", "--plan", "pro")).stdout).to.include(
+    expect((await vrpctlHere(nats.server.url, "account", "create", "zoe", "--plan", "pro")).stdout).to.include(
       "created account 'zoe' on plan 'pro'",
     );
-    const created = await vrpctl(nats.server.url, "key", "create", "zoe");
+    const created = await vrpctlBinary(nats.server.url, "key", "create", "zoe");
     expect(created.code).to.equal(0);
     const lines = created.stdout.trimEnd().split("\n");
     const key = lines[lines.length - 1]!;
     expect(key).to.match(API_KEY_PATTERN);
-    const listed = await vrpctl(nats.server.url, "key", "list", "zoe");
+    const listed = await vrpctlHere(nats.server.url, "key", "list", "zoe");
     expect(listed.stdout).to.match(/fingerprint\s+created\s+expires\s+state/);
     expect(listed.stdout).to.include("active");
     expect(listed.stdout).not.to.include(key);
     const fingerprint = listed.stdout.split("\n")[1]!.split(/\s+/)[0]!;
-    expect((await vrpctl(nats.server.url, "key", "revoke", "zoe", fingerprint)).stdout).to.include("is now revoked");
+    expect((await vrpctlHere(nats.server.url, "key", "revoke", "zoe", fingerprint)).stdout).to.include("is now revoked");
   });
 
   it("vrpctl account create without --plan uses the plans file's default plan, says so, and its usage shows --plan optional", async () => {
-    const made = await vrpctl(nats.server.url, "account", "create", "ida");
+    const made = await vrpctlHere(nats.server.url, "account", "create", "ida");
     expect(made.code).to.equal(0);
     expect(made.stdout).to.include("created account 'ida' on plan 'starter' (the default plan; choose one with --plan <plan>)");
-    const usage = await vrpctl(nats.server.url, "--help");
+    const usage = await vrpctlBinary(nats.server.url, "--help");
     expect(usage.stdout).to.include("vrpctl account create <user> [--plan <plan>]");
   });
 
@@ -76,10 +86,10 @@ describe("command-line tools", function () {
   });
 
   it("vrpctl refuses unknown plans and commands with a usage error", async () => {
-    const bad = await vrpctl(nats.server.url, "account", "create", "yan", "--plan", "platinum");
+    const bad = await vrpctlBinary(nats.server.url, "account", "create", "yan", "--plan", "platinum");
     expect(bad.code).to.equal(2);
     expect(bad.stderr).to.include("unknown plan 'platinum'");
-    const plans = await vrpctl(nats.server.url, "plans");
+    const plans = await vrpctlHere(nats.server.url, "plans");
     expect(plans.stdout).to.match(/free\s+false/);
   });
 
@@ -87,19 +97,19 @@ describe("command-line tools", function () {
     const url = nats.server.url;
     const conn = await nats.connect();
     const store = new AccountStore(conn.accounts, conn.apiKeys);
-    expect((await vrpctl(url, "account", "create", "max", "--plan", "starter")).code).to.equal(0);
-    const first = (await vrpctl(url, "key", "create", "max")).stdout.trimEnd().split("\n").pop()!;
+    expect((await vrpctlHere(url, "account", "create", "max", "--plan", "starter")).code).to.equal(0);
+    const first = (await vrpctlHere(url, "key", "create", "max")).stdout.trimEnd().split("\n").pop()!;
     expect(await store.authenticate("max", first)).to.not.equal(null);
 
-    expect((await vrpctl(url, "account", "plan", "max", "enterprise")).code).to.equal(0);
+    expect((await vrpctlHere(url, "account", "plan", "max", "enterprise")).code).to.equal(0);
     expect((await store.getAccount("max"))!.plan).to.equal("enterprise");
-    expect((await vrpctl(url, "account", "plan", "max", "platinum")).code).to.equal(2);
+    expect((await vrpctlHere(url, "account", "plan", "max", "platinum")).code).to.equal(2);
 
-    const expiring = await vrpctl(url, "key", "create", "max", "--expires", "30d");
+    const expiring = await vrpctlHere(url, "key", "create", "max", "--expires", "30d");
     const second = expiring.stdout.trimEnd().split("\n").pop()!;
     expect(second).to.match(API_KEY_PATTERN);
     const inThirtyDays = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
-    const listed = (await vrpctl(url, "key", "list", "max")).stdout;
+    const listed = (await vrpctlHere(url, "key", "list", "max")).stdout;
     expect(listed).to.include(inThirtyDays);
     expect(listed).not.to.include(first);
     expect(listed).not.to.include(second);
@@ -108,21 +118,21 @@ describe("command-line tools", function () {
       .split("\n")
       .find((l) => l.includes(inThirtyDays))!
       .split(/\s+/)[0]!;
-    expect((await vrpctl(url, "key", "disable", "max", secondFingerprint)).stdout).to.include("is now disabled");
+    expect((await vrpctlHere(url, "key", "disable", "max", secondFingerprint)).stdout).to.include("is now disabled");
     expect(await store.authenticate("max", second)).to.equal(null);
     expect(await store.authenticate("max", first)).to.not.equal(null);
 
-    expect((await vrpctl(url, "account", "disable", "max")).stdout).to.include("disabled");
+    expect((await vrpctlHere(url, "account", "disable", "max")).stdout).to.include("disabled");
     expect(await store.authenticate("max", first)).to.equal(null);
-    expect((await vrpctl(url, "account", "enable", "max")).code).to.equal(0);
+    expect((await vrpctlHere(url, "account", "enable", "max")).code).to.equal(0);
     expect(await store.authenticate("max", first)).to.not.equal(null);
 
-    const usage = await vrpctl(url, "usage", "max");
+    const usage = await vrpctlHere(url, "usage", "max");
     expect(usage.stdout).to.match(/this minute: 0 of 1200 submissions/);
     expect(usage.stdout).to.match(/this month: +0 of 2000000 tasks/);
-    expect((await vrpctl(url, "history", "max")).stdout.trim()).to.equal("(none)");
+    expect((await vrpctlHere(url, "history", "max")).stdout.trim()).to.equal("(none)");
 
-    const hook = await vrpctl(url, "webhook-secret", "max");
+    const hook = await vrpctlHere(url, "webhook-secret", "max");
     const secret = hook.stdout.trimEnd().split("\n").pop()!;
     expect(secret).to.match(/^whsec_[A-Za-z0-9+/=]{40,}$/);
     expect((await store.getAccount("max"))!.webhookSecret).to.equal(secret);
@@ -146,19 +156,19 @@ describe("command-line tools", function () {
 
   it("vrpctl refuses an expiry in the past and lists expired keys as expired", async () => {
     const url = nats.server.url;
-    expect((await vrpctl(url, "account", "create", "eve", "--plan", "pro")).code).to.equal(0);
+    expect((await vrpctlHere(url, "account", "create", "eve", "--plan", "pro")).code).to.equal(0);
     for (const past of ["2020-01-01", new Date(Date.now() - 60_000).toISOString(), "0d"]) {
-      const refused = await vrpctl(url, "key", "create", "eve", "--expires", past);
+      const refused = await vrpctlHere(url, "key", "create", "eve", "--expires", past);
       expect(refused.code, past).to.equal(2);
       expect(refused.stderr, past).to.include("--expires must be in the future");
     }
-    expect((await vrpctl(url, "key", "list", "eve")).stdout.trim()).to.equal("(none)");
+    expect((await vrpctlHere(url, "key", "list", "eve")).stdout.trim()).to.equal("(none)");
     // A key whose expiry has passed (the store itself does not refuse one, so no wait is needed).
     const conn = await nats.connect();
     const store = new AccountStore(conn.accounts, conn.apiKeys);
     const lapsed = await store.createKey("eve", new Date(Date.now() - 1000));
-    expect((await vrpctl(url, "key", "create", "eve", "--expires", "7d")).code).to.equal(0);
-    const listed = (await vrpctl(url, "key", "list", "eve")).stdout.split("\n");
+    expect((await vrpctlHere(url, "key", "create", "eve", "--expires", "7d")).code).to.equal(0);
+    const listed = (await vrpctlHere(url, "key", "list", "eve")).stdout.split("\n");
     const stateOf = (fingerprint: string) =>
       listed
         .find((l) => l.startsWith(fingerprint))!
@@ -191,7 +201,7 @@ describe("command-line tools", function () {
     expect(JSON.parse(failure!.stdout)).to.include({ success: false, code: "malformed_json" });
   });
 
-  // Two seeds here (each vrp-solve start costs seconds of tsx); seeds 1-6 go through the service
+  // Two seeds here; seeds 1-6 go through the service
   // in test/e2e/pipeline.test.ts and through solveRequest's strategy in test/strategies/feasibility.test.ts.
   it("vrp-solve solves examples/small-cvrp.json with every distance x 100,000 (seeds 1 and 6; scale-free prices)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "vrp-cli-"));
@@ -202,14 +212,11 @@ describe("command-line tools", function () {
         file,
         JSON.stringify({ ...example, distance_matrix: example.distance_matrix.map((row) => row.map((d) => d * 100_000)) }),
       );
-      const costs = await Promise.all(
-        [1, 6].map(async (seed) => {
-          const { stdout } = await run(process.execPath, ["bin/vrp-solve.mjs", file, "--time-limit", "2", "--seed", String(seed)], {
-            cwd: REPO_ROOT,
-          });
-          return (JSON.parse(stdout) as { total_cost: number }).total_cost;
-        }),
-      );
+      const costs: number[] = [];
+      for (const seed of [1, 6]) {
+        const { stdout } = await vrpSolveHere(file, "--time-limit", "2", "--seed", String(seed));
+        costs.push((JSON.parse(stdout) as { total_cost: number }).total_cost);
+      }
       expect(costs).to.deep.equal([7e6, 7e6]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -219,25 +226,20 @@ describe("command-line tools", function () {
   it("vrp-solve honours --strategy, validates like the service, and prints the failure envelope for an infeasible request", async () => {
     const dir = mkdtempSync(join(tmpdir(), "vrp-cli-"));
     try {
-      const { stdout } = await run(
-        process.execPath,
-        ["bin/vrp-solve.mjs", "examples/small-cvrp.json", "--time-limit", "1", "--strategy", "clarke-wright"],
-        { cwd: REPO_ROOT },
-      );
+      const example = join(REPO_ROOT, "examples/small-cvrp.json");
+      const { stdout } = await vrpSolveHere(example, "--time-limit", "1", "--strategy", "clarke-wright");
       expect((JSON.parse(stdout) as { strategy: string }).strategy).to.equal("clarke-wright");
 
-      const example = JSON.parse(execFileSyncText("examples/small-cvrp.json")) as Record<string, unknown> & { node_demands: number[] };
+      const request = JSON.parse(execFileSyncText("examples/small-cvrp.json")) as Record<string, unknown> & { node_demands: number[] };
       const outcome = async (body: unknown) => {
         const file = join(dir, "request.json");
         writeFileSync(file, JSON.stringify(body));
-        return run(process.execPath, ["bin/vrp-solve.mjs", file, "--time-limit", "1"], { cwd: REPO_ROOT }).then(
-          () => ({ code: 0, body: {} as Record<string, unknown> }),
-          (e: { stdout: string; code: number }) => ({ code: e.code, body: JSON.parse(e.stdout) as Record<string, unknown> }),
-        );
+        const { code, stdout: answer } = await vrpSolveHere(file, "--time-limit", "1");
+        return { code, body: code === 0 ? ({} as Record<string, unknown>) : (JSON.parse(answer) as Record<string, unknown>) };
       };
       for (const [body, msg] of [
-        [{ ...example, time_limit_seconds: 0 }, "time_limit_seconds must be a positive integer"],
-        [{ ...example, node_demands: [3, 4, 3, 5, 2] }, "Depot/start/end node 0 demand must be 0 (got 3)"],
+        [{ ...request, time_limit_seconds: 0 }, "time_limit_seconds must be a positive integer"],
+        [{ ...request, node_demands: [3, 4, 3, 5, 2] }, "Depot/start/end node 0 demand must be 0 (got 3)"],
       ] as const) {
         const invalid = await outcome(body);
         expect(invalid.code).to.equal(1);
@@ -245,7 +247,7 @@ describe("command-line tools", function () {
         expect((invalid.body.detail as { msg: string }[]).map((d) => d.msg)).to.include(msg);
       }
 
-      const infeasible = await outcome({ ...example, node_demands: [0, 4, 3, 9, 2] });
+      const infeasible = await outcome({ ...request, node_demands: [0, 4, 3, 9, 2] });
       expect(infeasible.code).to.equal(1);
       expect(infeasible.body).to.include({ success: false, code: "no_feasible_solution", result: null });
       expect(infeasible.body.error)

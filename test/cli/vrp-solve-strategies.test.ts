@@ -1,7 +1,10 @@
 import { expect } from "chai";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { join } from "node:path";
 import { REPO_ROOT } from "../../src/infra/repo-root.js";
+import { main as vrpSolveMain } from "../../src/cli/vrp-solve.js";
+import { runMainHere } from "../helpers/cli-here.js";
 
 const run = promisify(execFile);
 
@@ -15,6 +18,14 @@ async function vrpSolve(args: string[], env: NodeJS.ProcessEnv = process.env): P
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
 }
+
+/**
+ * The same answer from vrp-solve's entry point in this process (test/helpers/cli-here.ts). Not for
+ * the list of names: a test file run before this one in the same mocha worker may have registered
+ * strategies of its own.
+ */
+const vrpSolveHere = (args: string[]) => runMainHere(vrpSolveMain, args);
+const example = join(REPO_ROOT, "examples/small-cvrp.json");
 
 describe("vrp-solve --strategy", function () {
   this.timeout(60_000);
@@ -35,7 +46,7 @@ describe("vrp-solve --strategy", function () {
 
   it("answers strategy_declined with the strategy's reason when the pinned strategy does not take the problem", async () => {
     // small-cvrp gives a distance matrix only; sweep needs node_positions.
-    const { code, stdout } = await vrpSolve(["examples/small-cvrp.json", "--strategy", "sweep"]);
+    const { code, stdout } = await vrpSolveHere([example, "--strategy", "sweep"]);
     expect(code).to.equal(1);
     expect(JSON.parse(stdout)).to.include({
       success: false,

@@ -104,51 +104,54 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
       expect(callbacks.hits.get(id)).to.equal(1);
     });
 
+    // Last in this block: it stops the block's API. The test before stopped every worker, so the
+    // burst's tasks stay queued as on a stack without workers.
     it("lets the API finish requests in flight on SIGTERM: every acknowledged task exists", async () => {
-      const second = await startStack({ workers: 0 });
+      const { headers } = await stack.account("burst", "pro");
+      const body = JSON.stringify({ ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 1 });
+      const requests = Array.from({ length: 20 }, () =>
+        fetch(`${stack.baseUrl}/api/v1/solve`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...headers },
+          body,
+        }).then(
+          async (r) => {
+            const json = (await r.json()) as { request_id: string };
+            await expectMatchesSpec("submitSolve", r.status, json);
+            return { status: r.status, body: json };
+          },
+          () => null,
+        ),
+      );
+      await new Promise((r) => setTimeout(r, 20));
+      stack.api.signal("SIGTERM");
+      const answers = await Promise.all(requests);
+      expect(await stack.api.exited()).to.equal(0);
+      const acknowledged = answers.filter((a) => a?.status === 200);
+      expect(answers.every((a) => a === null || a.status === 200)).to.equal(true);
+      // Every acknowledged id must be pollable through a fresh API instance: the store has it.
+      const api2 = await spawnService("api", { ...stack.env, PORT: "0" });
       try {
-        const { headers } = await second.account("burst", "pro");
-        const body = JSON.stringify({ ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 1 });
-        const requests = Array.from({ length: 20 }, () =>
-          fetch(`${second.baseUrl}/api/v1/solve`, {
-            method: "POST",
-            headers: { "content-type": "application/json", ...headers },
-            body,
-          }).then(
-            async (r) => {
-              const json = (await r.json()) as { request_id: string };
-              await expectMatchesSpec("submitSolve", r.status, json);
-              return { status: r.status, body: json };
-            },
-            () => null,
-          ),
-        );
-        await new Promise((r) => setTimeout(r, 20));
-        second.api.signal("SIGTERM");
-        const answers = await Promise.all(requests);
-        expect(await second.api.exited()).to.equal(0);
-        const acknowledged = answers.filter((a) => a?.status === 200);
-        expect(answers.every((a) => a === null || a.status === 200)).to.equal(true);
-        // Every acknowledged id must be pollable through a fresh API instance: the store has it.
-        const api2 = await spawnService("api", { ...second.env, PORT: "0" });
-        try {
-          const client = apiClient(api2.url, headers);
-          for (const a of acknowledged) {
-            const poll = await client.GET("/api/v1/solve/result/{request_id}", { params: { path: { request_id: a!.body.request_id } } });
-            expect(poll.response.status).to.equal(200);
-          }
-        } finally {
-          api2.signal("SIGKILL");
-          await api2.exited();
+        const client = apiClient(api2.url, headers);
+        for (const a of acknowledged) {
+          const poll = await client.GET("/api/v1/solve/result/{request_id}", { params: { path: { request_id: a!.body.request_id } } });
+          expect(poll.response.status).to.equal(200);
         }
       } finally {
-        await second.stop();
+        api2.signal("SIGKILL");
+        await api2.exited();
       }
     });
   });
 
-  describe("deliveries given back on broker errors", () => {
+  // One stack for both blocks: the poison strategies are the poison test's workers' own, so the
+  // deliveries test's worker solves with the built-in ones (the API reads no strategy selection).
+  describe("redeliveries (WORKER_MAX_DELIVERIES=2)", () => {
     let stack: Stack;
+    const poisonWorkerEnv = {
+      STRATEGY_MODULES: POISON_MODULE,
+      STRATEGY_SELECTION: JSON.stringify([{ maxCustomers: 1000, strategy: "test-crash" }]),
+    };
     before(async () => {
       stack = await startStack({ workers: 0, env: { WORKER_MAX_DELIVERIES: "2" } });
     });
@@ -156,79 +159,69 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
       await stack?.stop();
     });
 
-    it("do not count as crashes: a task delivered more often than the limit without a solve attempt is still solved", async () => {
-      const client = apiClient(stack.baseUrl, (await stack.account("failover", "pro")).headers);
-      const { data } = await client.POST("/api/v1/solve", {
-        body: { ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 1 } as never,
-      });
-      const id = data!.request_id;
-      // What a worker does when NATS fails over under it before it starts solving: nak, again and again.
-      const nc = await connect({ servers: stack.nats.url });
-      try {
-        const consumer = await jetstream(nc).consumers.get(NAMES.taskStream, flowConsumer(flowKey("failover")));
-        for (let delivery = 1; delivery <= 3; delivery++) {
-          const m = await consumer.next({ expires: 5000 });
-          expect(m, `delivery ${delivery}`).to.not.equal(null);
-          expect(m!.info.deliveryCount).to.equal(delivery);
-          m!.nak();
+    describe("deliveries given back on broker errors", () => {
+      it("do not count as crashes: a task delivered more often than the limit without a solve attempt is still solved", async () => {
+        const client = apiClient(stack.baseUrl, (await stack.account("failover", "pro")).headers);
+        const { data } = await client.POST("/api/v1/solve", {
+          body: { ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 1 } as never,
+        });
+        const id = data!.request_id;
+        // What a worker does when NATS fails over under it before it starts solving: nak, again and again.
+        const nc = await connect({ servers: stack.nats.url });
+        try {
+          const consumer = await jetstream(nc).consumers.get(NAMES.taskStream, flowConsumer(flowKey("failover")));
+          for (let delivery = 1; delivery <= 3; delivery++) {
+            const m = await consumer.next({ expires: 5000 });
+            expect(m, `delivery ${delivery}`).to.not.equal(null);
+            expect(m!.info.deliveryCount).to.equal(delivery);
+            m!.nak();
+          }
+        } finally {
+          await nc.close();
         }
-      } finally {
-        await nc.close();
-      }
-      await stack.startWorker();
-      const done = await pollUntil(client, id, isFinished, 30_000);
-      expect(done.success, JSON.stringify(done)).to.equal(true);
-      expect((await stack.task(id))!.solveAttempts).to.equal(1);
-    });
-  });
-
-  describe("poison task", () => {
-    let stack: Stack;
-    before(async () => {
-      stack = await startStack({
-        workers: 0,
-        env: {
-          WORKER_MAX_DELIVERIES: "2",
-          STRATEGY_MODULES: POISON_MODULE,
-          STRATEGY_SELECTION: JSON.stringify([{ maxCustomers: 1000, strategy: "test-crash" }]),
-        },
-      });
-    });
-    after(async () => {
-      await stack?.stop();
-    });
-
-    it("is failed with an English error after the configured deliveries instead of cycling for ever", async () => {
-      const client = apiClient(stack.baseUrl, (await stack.account("victim", "pro")).headers);
-      const { data } = await client.POST("/api/v1/solve", {
-        body: { ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 2 } as never,
-      });
-      const id = data!.request_id;
-      let crashes = 0;
-      const deadline = Date.now() + 60_000;
-      let final: Awaited<ReturnType<typeof pollUntil>> | null = null;
-      while (Date.now() < deadline) {
         const worker = await stack.startWorker();
-        const outcome = await Promise.race([
-          worker.exited().then(() => "crashed"),
-          pollUntil(client, id, isFinished, 20_000).then((b) => b),
-        ]);
-        if (outcome === "crashed") {
-          crashes++;
-          continue;
+        const done = await pollUntil(client, id, isFinished, 30_000);
+        expect(done.success, JSON.stringify(done)).to.equal(true);
+        expect((await stack.task(id))!.solveAttempts).to.equal(1);
+        // The poison test's task must reach only its own workers.
+        worker.signal("SIGKILL");
+        await worker.exited();
+      });
+    });
+
+    describe("poison task", () => {
+      it("is failed with an English error after the configured deliveries instead of cycling for ever", async () => {
+        const client = apiClient(stack.baseUrl, (await stack.account("victim", "pro")).headers);
+        const { data } = await client.POST("/api/v1/solve", {
+          body: { ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 2 } as never,
+        });
+        const id = data!.request_id;
+        let crashes = 0;
+        const deadline = Date.now() + 60_000;
+        let final: Awaited<ReturnType<typeof pollUntil>> | null = null;
+        while (Date.now() < deadline) {
+          const worker = await stack.startWorker(poisonWorkerEnv);
+          const outcome = await Promise.race([
+            worker.exited().then(() => "crashed"),
+            pollUntil(client, id, isFinished, 20_000).then((b) => b),
+          ]);
+          if (outcome === "crashed") {
+            crashes++;
+            continue;
+          }
+          final = outcome as Awaited<ReturnType<typeof pollUntil>>;
+          break;
         }
-        final = outcome as Awaited<ReturnType<typeof pollUntil>>;
-        break;
-      }
-      expect(crashes).to.equal(2);
-      expect(final).to.not.equal(null);
-      expect(final!.success).to.equal(false);
-      expect(final!.code).to.equal("task_failed");
-      expect(final!.error).to.match(/abandoned after 2 attempts/);
-      const survivor = stack.workers[stack.workers.length - 1]!;
-      const metrics = await scrape(survivor.url);
-      expect(sampleValue(metrics, "vrp_tasks_dead_lettered_total")).to.equal(1);
-      expect(sampleValue(metrics, "vrp_task_redeliveries_total")).to.equal(1);
+        expect(crashes).to.equal(2);
+        expect(final).to.not.equal(null);
+        expect(final!.success).to.equal(false);
+        expect(final!.code).to.equal("task_failed");
+        expect(final!.error).to.match(/abandoned after 2 attempts/);
+        const survivor = stack.workers[stack.workers.length - 1]!;
+        const metrics = await scrape(survivor.url);
+        expect(sampleValue(metrics, "vrp_tasks_dead_lettered_total")).to.equal(1);
+        expect(sampleValue(metrics, "vrp_task_redeliveries_total")).to.equal(1);
+      });
     });
   });
 

@@ -42,15 +42,44 @@ function halfSentSubmit(baseUrl: string, headers: Record<string, string>, body: 
 describe("graceful drain of real API and worker processes on SIGTERM", function () {
   this.timeout(60_000);
 
-  describe("API", () => {
-    let stack: Stack;
-    before(async () => {
-      stack = await startStack({ workers: 0, env: { API_DRAIN_DELAY_MS: String(DRAIN_DELAY_MS), API_DRAIN_TIMEOUT_MS: "10000" } });
+  // One stack for both: the drain settings of each kind of process do not touch the other.
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack({
+      workers: 1,
+      env: { API_DRAIN_DELAY_MS: String(DRAIN_DELAY_MS), API_DRAIN_TIMEOUT_MS: "10000", WORKER_SHUTDOWN_GRACE_MS: "1500" },
     });
-    after(async () => {
-      await stack?.stop();
-    });
+  });
+  after(async () => {
+    await stack?.stop();
+  });
 
+  describe("worker", () => {
+    it("turns readiness false at once and hands its long task back within the grace period", async () => {
+      const worker = stack.workers[0]!;
+      const readyz = worker.url.replace(/\/metrics$/, "/readyz");
+      expect(await statusOf(readyz)).to.equal(200);
+      expect(await statusOf(worker.url.replace(/\/metrics$/, "/healthz"))).to.equal(200);
+      const client = apiClient(stack.baseUrl, (await stack.account("drain-worker", "pro")).headers);
+      const { data } = await client.POST("/api/v1/solve", {
+        body: { ...cvrpRequest({ customers: 40, vehicles: 6, capacity: 50 }), time_limit_seconds: 20 } as never,
+      });
+      const id = data!.request_id;
+      await pollUntil(client, id, (b) => (b.result as { phase?: string } | null)?.phase === "solving");
+
+      const signalled = Date.now();
+      worker.signal("SIGTERM");
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await statusOf(readyz), "readiness while draining").to.equal(503);
+      expect(await worker.exited()).to.equal(0);
+      expect(Date.now() - signalled, "stop bounded by the grace period").to.be.lessThan(6000);
+      expect((await stack.task(id))?.state).to.equal("queued");
+    });
+  });
+
+  // Last: it stops the stack's API. The worker test before it stopped the only worker, so the tasks
+  // submitted here stay queued.
+  describe("API", () => {
     it("turns readiness false first, keeps serving for the drain delay, refuses connections, finishes the open request", async () => {
       const { headers } = await stack.account("drain", "pro");
       const body = JSON.stringify({ ...cvrpRequest({ customers: 5, vehicles: 2, capacity: 50 }), time_limit_seconds: 1 });
@@ -81,37 +110,6 @@ describe("graceful drain of real API and worker processes on SIGTERM", function 
       expect(answer.status).to.equal(200);
       expect(await stack.api.exited()).to.equal(0);
       for (const id of [answer.body.request_id!, during.data!.request_id]) expect((await stack.task(id))?.state, id).to.equal("queued");
-    });
-  });
-
-  describe("worker", () => {
-    let stack: Stack;
-    before(async () => {
-      stack = await startStack({ workers: 1, env: { WORKER_SHUTDOWN_GRACE_MS: "1500" } });
-    });
-    after(async () => {
-      await stack?.stop();
-    });
-
-    it("turns readiness false at once and hands its long task back within the grace period", async () => {
-      const worker = stack.workers[0]!;
-      const readyz = worker.url.replace(/\/metrics$/, "/readyz");
-      expect(await statusOf(readyz)).to.equal(200);
-      expect(await statusOf(worker.url.replace(/\/metrics$/, "/healthz"))).to.equal(200);
-      const client = apiClient(stack.baseUrl, (await stack.account("drain-worker", "pro")).headers);
-      const { data } = await client.POST("/api/v1/solve", {
-        body: { ...cvrpRequest({ customers: 40, vehicles: 6, capacity: 50 }), time_limit_seconds: 20 } as never,
-      });
-      const id = data!.request_id;
-      await pollUntil(client, id, (b) => (b.result as { phase?: string } | null)?.phase === "solving");
-
-      const signalled = Date.now();
-      worker.signal("SIGTERM");
-      await new Promise((r) => setTimeout(r, 300));
-      expect(await statusOf(readyz), "readiness while draining").to.equal(503);
-      expect(await worker.exited()).to.equal(0);
-      expect(Date.now() - signalled, "stop bounded by the grace period").to.be.lessThan(6000);
-      expect((await stack.task(id))?.state).to.equal("queued");
     });
   });
 });
