@@ -17,7 +17,8 @@
  *   infeasible outcomes once a feasible plan is known, or a share set by what repairs paid so far
  *   (bench/iteration-anatomy.ts counts them); SOLVER_ILS_REPAIR_REACH=0|1: whether it repairs only
  *   outcomes within reach of acceptance or a new best (bench/repair-counts.ts counts what repairs do);
- *   SOLVER_ILS_REPAIR_SCOPE=nearby|routes: which customers a repair examines (settings.ts RepairScope).
+ *   SOLVER_ILS_REPAIR_SCOPE=nearby|routes: which customers a repair examines (settings.ts RepairScope);
+ *   SOLVER_ILS_SWAPSTAR=everyPass|idlePass|never: when its localised runs try SWAP* (settings.ts SwapStarLocalised).
  * - LARGE_SUB_CUSTOMERS, LARGE_SUB_SECONDS, LARGE_FIRST_ROUND (a fixed first-round share),
  *   LARGE_START_SHARE (0: the savings' first variant only), LARGE_ROTATION=0 (random group seeds),
  *   LARGE_SQUEEZE=0 (no route elimination), LARGE_WINDOW_GROUPS=1 (time-aware groups),
@@ -58,6 +59,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): SettingsOverride {
     identical.repairWithinReach = env.SOLVER_ILS_REPAIR_REACH === "1";
   const scope = env.SOLVER_ILS_REPAIR_SCOPE;
   if (scope === "nearby" || scope === "routes") identical.repairScope = scope;
+  const swapStar = env.SOLVER_ILS_SWAPSTAR;
+  if (swapStar === "everyPass" || swapStar === "idlePass" || swapStar === "never") identical.swapStarLocalised = swapStar;
   if (Object.keys(identical).length > 0) out.identicalVehicles = identical;
 
   // A number that is not one (or is out of range) leaves the family's setting.

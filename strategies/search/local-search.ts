@@ -278,7 +278,8 @@ export class LocalSearch<P extends MovePricing = MovePricing> implements SwapSta
   private routeMoves(rng: Rng, loop: number, improved: boolean, localised: boolean): boolean {
     let found = false;
     const swapStar = this.swapStar;
-    if (swapStar !== null) {
+    const when = this.settings.swapStarLocalised;
+    if (swapStar !== null && (!localised || when === "everyPass" || (when === "idlePass" && !improved))) {
       const allPairs = !localised && this.settings.swapStar === "allPairs";
       if (allPairs ? swapStar.pass(rng, loop) : swapStar.passLocalised(rng)) found = true;
     }

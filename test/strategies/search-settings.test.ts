@@ -21,6 +21,7 @@ import { Budget } from "../../strategies/core/budget.js";
 import { bindingWindowShare } from "../../strategies/core/problem.js";
 import { buildModel } from "../../strategies/search/identical-vehicles-model.js";
 import { ghLike } from "../../bench/gh-like.js";
+import { generateXLike } from "../../bench/x-like-instance.js";
 import { fleetInstance, smallRulesInstance } from "./fleet-problems.js";
 import { identicalVehiclesMismatch } from "../../strategies/search/identical-vehicles-model.js";
 
@@ -49,6 +50,28 @@ describe("search settings by family (strategies/settings.ts)", () => {
     expect(changedOnly).to.deep.equal({ ...shortSearch, localised: "changedNeighbours" });
     const promising = localSearchSettings(model.model, "identicalVehicles", { identicalVehicles: { localised: "promisingCustomers" } });
     expect(promising).to.deep.equal({ ...longSearch, localised: "promisingCustomers" });
+  });
+
+  it("identical vehicles: the iterated search's localised runs leave SWAP* out under binding windows and keep it without", () => {
+    const model = (request: SolveRequestInput) => {
+      const built = buildModel(compileRequest(request).problem);
+      if (!built.ok) throw new Error(built.reason);
+      return built.model;
+    };
+    // GH-like type 1 (short routes, binding windows) and an X-like CVRP.
+    const windowed = model(ghLike(1, 2026, [200]).request);
+    const capacity = model(generateXLike(0, 2026, 320).request);
+    expect(windowed.windows).to.not.equal(null);
+    expect(capacity.windows).to.equal(null);
+    const windowedSearch = localSearchSettings(windowed, "identicalVehicles");
+    expect([windowedSearch.swapStar, windowedSearch.swapStarLocalised]).to.deep.equal(["allPairs", "never"]);
+    const capacitySearch = localSearchSettings(capacity, "identicalVehicles");
+    expect([capacitySearch.swapStar, capacitySearch.swapStarLocalised]).to.deep.equal(["allPairs", "everyPass"]);
+    // A benchmark's override chooses either way, and nothing else.
+    const everyPass = localSearchSettings(windowed, "identicalVehicles", { identicalVehicles: { swapStarLocalised: "everyPass" } });
+    expect(everyPass).to.deep.equal({ ...windowedSearch, swapStarLocalised: "everyPass" });
+    const idle = localSearchSettings(capacity, "identicalVehicles", { identicalVehicles: { swapStarLocalised: "idlePass" } });
+    expect(idle).to.deep.equal({ ...capacitySearch, swapStarLocalised: "idlePass" });
   });
 
   it("identical vehicles: PyVRP's perturbation on long routes where most customers' windows bind, SISR's strings elsewhere", () => {
