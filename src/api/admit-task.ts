@@ -78,9 +78,9 @@ export async function commitAdmission(
 const SETTLE_WAIT_MS = 20_000;
 const SETTLE_PAUSE_MS = 250;
 
-/** The tombstone's outcome (TaskStore.abandon), asked again while NATS fails to answer; null if it never did within `waitMs`. */
-async function settledAbandon(queue: TaskQueue, id: string, waitMs: number): Promise<boolean | null> {
-  const until = Date.now() + waitMs;
+/** The tombstone's outcome (TaskStore.abandon), asked again while NATS fails to answer; null if it never did within SETTLE_WAIT_MS. */
+async function settledAbandon(queue: TaskQueue, id: string): Promise<boolean | null> {
+  const until = Date.now() + SETTLE_WAIT_MS;
   for (;;) {
     try {
       return await queue.store.abandon(id);
@@ -93,7 +93,7 @@ async function settledAbandon(queue: TaskQueue, id: string, waitMs: number): Pro
 
 /** A failed admission's tombstone; throws the submit's error unless the task turns out admitted. */
 async function giveUp(queue: TaskQueue, task: TaskRecord, err: unknown, log: Logger, outcome: { uncertain: boolean }): Promise<void> {
-  const abandoned = await settledAbandon(queue, task.id, SETTLE_WAIT_MS);
+  const abandoned = await settledAbandon(queue, task.id);
   if (abandoned !== false) {
     if (abandoned === null) outcome.uncertain = true;
     log.warn("task not admitted", { task_id: task.id, err, certain: abandoned === true });

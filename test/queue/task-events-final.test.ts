@@ -19,7 +19,7 @@ async function logOf(conn: Nats, taskId: string): Promise<string[]> {
   return names;
 }
 
-describe("TaskEvents.publishFinalOnce with a leading event (a quick task's solving event)", function () {
+describe("TaskEvents: a task's final event and the one that leads it", function () {
   this.timeout(60_000);
   let nats: Awaited<ReturnType<typeof withNats>>;
   let conn: Nats;
@@ -35,76 +35,63 @@ describe("TaskEvents.publishFinalOnce with a leading event (a quick task's solvi
     await nats?.stop();
   });
 
-  it("logs the leading event just before the final one, and nothing on a second call", async () => {
-    const id = "9a1e0c7a-1111-4f57-9d8f-2b1c0a9e7d11";
-    await events.publishQueued(id, { phase: "queued" });
-    await events.publishFinalOnce(id, "solved", { success: true }, solving);
-    await events.publishFinalOnce(id, "solved", { success: true }, solving);
-    expect(await logOf(conn, id)).to.deep.equal(["queued", "solving", "solved"]);
+  describe("TaskEvents.publishFinalOnce with a leading event (a quick task's solving event)", () => {
+    it("logs the leading event just before the final one, and nothing on a second call", async () => {
+      const id = "9a1e0c7a-1111-4f57-9d8f-2b1c0a9e7d11";
+      await events.publishQueued(id, { phase: "queued" });
+      await events.publishFinalOnce(id, "solved", { success: true }, solving);
+      await events.publishFinalOnce(id, "solved", { success: true }, solving);
+      expect(await logOf(conn, id)).to.deep.equal(["queued", "solving", "solved"]);
+    });
+
+    it("does not log the leading event again when the log already ends with it", async () => {
+      const id = "9a1e0c7a-2222-4f57-9d8f-2b1c0a9e7d11";
+      await events.publishQueued(id, { phase: "queued" });
+      await events.publish(id, "solving", { phase: "solving" });
+      await events.publishFinalOnce(id, "failed", { success: false }, solving);
+      expect(await logOf(conn, id)).to.deep.equal(["queued", "solving", "failed"]);
+    });
+
+    it("logs neither when another writer logged the final event first", async () => {
+      const id = "9a1e0c7a-3333-4f57-9d8f-2b1c0a9e7d11";
+      await events.publishQueued(id, { phase: "queued" });
+      await events.publish(id, "failed", { success: false });
+      await events.publishFinalOnce(id, "solved", { success: true }, solving);
+      expect(await logOf(conn, id)).to.deep.equal(["queued", "failed"]);
+    });
   });
 
-  it("does not log the leading event again when the log already ends with it", async () => {
-    const id = "9a1e0c7a-2222-4f57-9d8f-2b1c0a9e7d11";
-    await events.publishQueued(id, { phase: "queued" });
-    await events.publish(id, "solving", { phase: "solving" });
-    await events.publishFinalOnce(id, "failed", { success: false }, solving);
-    expect(await logOf(conn, id)).to.deep.equal(["queued", "solving", "failed"]);
-  });
+  describe("TaskEvents.publishFinalAfterQueued (a quick task's events without reading the log)", () => {
+    it("answers a repeated queued event with the first one's sequence", async () => {
+      const id = "9a1e0c7a-6666-4f57-9d8f-2b1c0a9e7d11";
+      const first = await events.publishQueued(id, { phase: "queued" });
+      expect(await events.publishQueued(id, { phase: "queued" })).to.equal(first);
+      expect((await events.last(id))?.seq).to.equal(first);
+    });
 
-  it("logs neither when another writer logged the final event first", async () => {
-    const id = "9a1e0c7a-3333-4f57-9d8f-2b1c0a9e7d11";
-    await events.publishQueued(id, { phase: "queued" });
-    await events.publish(id, "failed", { success: false });
-    await events.publishFinalOnce(id, "solved", { success: true }, solving);
-    expect(await logOf(conn, id)).to.deep.equal(["queued", "failed"]);
-  });
-});
+    it("logs solving then the final event after queued, and nothing on a second call", async () => {
+      const id = "9a1e0c7a-7777-4f57-9d8f-2b1c0a9e7d11";
+      const queuedSeq = await events.publishQueued(id, { phase: "queued" });
+      await events.publishFinalAfterQueued(id, "solved", { success: true }, solving, queuedSeq);
+      await events.publishFinalAfterQueued(id, "solved", { success: true }, solving, queuedSeq);
+      expect(await logOf(conn, id)).to.deep.equal(["queued", "solving", "solved"]);
+    });
 
-describe("TaskEvents.publishFinalAfterQueued (a quick task's events without reading the log)", function () {
-  this.timeout(60_000);
-  let nats: Awaited<ReturnType<typeof withNats>>;
-  let conn: Nats;
-  let events: TaskEvents;
-  const solving: StoredTaskEvent = { event: "solving", data: { phase: "solving" } };
+    it("logs neither when another writer logged the final event first", async () => {
+      const id = "9a1e0c7a-8888-4f57-9d8f-2b1c0a9e7d11";
+      const queuedSeq = await events.publishQueued(id, { phase: "queued" });
+      await events.publish(id, "failed", { success: false });
+      await events.publishFinalAfterQueued(id, "solved", { success: true }, solving, queuedSeq);
+      expect(await logOf(conn, id)).to.deep.equal(["queued", "failed"]);
+    });
 
-  before(async () => {
-    nats = await withNats();
-    conn = await nats.connect();
-    events = new TaskEvents(conn.js, conn.jsm);
-  });
-  after(async () => {
-    await nats?.stop();
-  });
-
-  it("answers a repeated queued event with the first one's sequence", async () => {
-    const id = "9a1e0c7a-6666-4f57-9d8f-2b1c0a9e7d11";
-    const first = await events.publishQueued(id, { phase: "queued" });
-    expect(await events.publishQueued(id, { phase: "queued" })).to.equal(first);
-    expect((await events.last(id))?.seq).to.equal(first);
-  });
-
-  it("logs solving then the final event after queued, and nothing on a second call", async () => {
-    const id = "9a1e0c7a-7777-4f57-9d8f-2b1c0a9e7d11";
-    const queuedSeq = await events.publishQueued(id, { phase: "queued" });
-    await events.publishFinalAfterQueued(id, "solved", { success: true }, solving, queuedSeq);
-    await events.publishFinalAfterQueued(id, "solved", { success: true }, solving, queuedSeq);
-    expect(await logOf(conn, id)).to.deep.equal(["queued", "solving", "solved"]);
-  });
-
-  it("logs neither when another writer logged the final event first", async () => {
-    const id = "9a1e0c7a-8888-4f57-9d8f-2b1c0a9e7d11";
-    const queuedSeq = await events.publishQueued(id, { phase: "queued" });
-    await events.publish(id, "failed", { success: false });
-    await events.publishFinalAfterQueued(id, "solved", { success: true }, solving, queuedSeq);
-    expect(await logOf(conn, id)).to.deep.equal(["queued", "failed"]);
-  });
-
-  it("logs no second solving event when another writer logged one after queued", async () => {
-    const id = "9a1e0c7a-9999-4f57-9d8f-2b1c0a9e7d11";
-    const queuedSeq = await events.publishQueued(id, { phase: "queued" });
-    await events.publish(id, "solving", { phase: "solving" });
-    await events.publishFinalAfterQueued(id, "solved", { success: true }, solving, queuedSeq);
-    expect(await logOf(conn, id)).to.deep.equal(["queued", "solving", "solved"]);
+    it("logs no second solving event when another writer logged one after queued", async () => {
+      const id = "9a1e0c7a-9999-4f57-9d8f-2b1c0a9e7d11";
+      const queuedSeq = await events.publishQueued(id, { phase: "queued" });
+      await events.publish(id, "solving", { phase: "solving" });
+      await events.publishFinalAfterQueued(id, "solved", { success: true }, solving, queuedSeq);
+      expect(await logOf(conn, id)).to.deep.equal(["queued", "solving", "solved"]);
+    });
   });
 });
 
