@@ -60,7 +60,9 @@ describe("faults: graceful shutdown, poison tasks, NATS outage", function () {
       const stopped = Date.now();
       worker.signal("SIGTERM");
       expect(await worker.exited()).to.equal(0);
-      expect(Date.now() - stopped).to.be.lessThan(8000);
+      // The phase below proves the task was handed back, not finished; this bound only catches a
+      // worker that hangs past its grace period, with room for a loaded machine's slow exit.
+      expect(Date.now() - stopped).to.be.lessThan(20_000);
       const handedBack = await pollUntil(client, id, () => true);
       expect(phase(handedBack)).to.equal("queued");
       await stack.startWorker({ WORKER_SHUTDOWN_GRACE_MS: "2000" });
