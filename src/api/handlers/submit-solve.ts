@@ -10,7 +10,7 @@ import { acceptedAck } from "../envelope.js";
 import { taskEnvelope } from "../task-view.js";
 import { validateSolveRequest } from "../validation/validate-solve-request.js";
 import { claimIdempotencyKey, readIdempotencyKey } from "../idempotency-key.js";
-import { profileStage } from "../../infra/stage-profile.js";
+import { profileSent, profileStage } from "../../infra/stage-profile.js";
 import { busyRetryAfter, commitAdmission, commitMessage, newTaskRecord, type ValidRequest } from "../admit-task.js";
 import { busyRefusal } from "../queue-room.js";
 import type { AdmissionRoom } from "../../queue/flow-snapshot.js";
@@ -194,6 +194,7 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
       if (claim)
         await claim.complete(ack).catch((err: unknown) => state.log.error("idempotency claim not completed", { task_id: task.id, err }));
       stage("api.done");
+      profileSent(task.id, "api.sent", ctx.res);
       ctx.status = 200;
       ctx.body = ack;
     }
