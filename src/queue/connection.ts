@@ -15,6 +15,7 @@ import type { Config } from "../config/load.js";
 import type { Logger } from "../log/logger.js";
 import { NAMES } from "./names.js";
 import { coalesceWrites } from "./coalesced-writes.js";
+import { shareCancelledError } from "./request-cancel.js";
 
 export interface Nats {
   nc: NatsConnection;
@@ -88,6 +89,7 @@ export async function connectNats(
     noAsyncTraces: true,
   });
   if (!coalesceWrites(nc)) log.warn("nats client internals changed: writes are not coalesced");
+  if (!shareCancelledError()) log.warn("nats client internals changed: each answered request still builds an error");
   let connected = true;
   void (async () => {
     for await (const s of nc.status()) {
