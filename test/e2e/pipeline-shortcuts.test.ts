@@ -68,7 +68,7 @@ describe("pipeline shortcuts keep their guarantees (the task message as the comm
     expect(await usage()).to.equal(2);
   });
 
-  it("undoes a queued event sent ahead of the rate counter's answer when it refuses: nothing to poll or run, the quota given back", async () => {
+  it("undoes a queued event sent ahead of the rate counter's answer on a refusal: nothing to poll or run, quota given back", async () => {
     const { user, headers } = await stack.account("ahead-refused-message", "fuzz");
     const admission = new Admission(new KvCounter(nats.counters), SYSTEM_CLOCK);
     const rateKey = () => `rate.${Buffer.from(user, "utf8").toString("hex")}.${Math.floor(Date.now() / 60_000)}`;
