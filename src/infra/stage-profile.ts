@@ -8,9 +8,6 @@ import { appendFileSync } from "node:fs";
  */
 const FILE = process.env.PIPELINE_PROFILE_FILE;
 
-/** Whether stages are being recorded (lets a caller skip setting up a stage it would only mark). */
-export const PROFILING = FILE !== undefined;
-
 export function profileStage(taskId: string, stage: string): void {
   if (!FILE) return;
   appendFileSync(FILE, `${JSON.stringify({ task: taskId, stage, at: performance.timeOrigin + performance.now() })}\n`);

@@ -2,7 +2,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 
 /** The part of the client's protocol handler (nats-core's ProtocolHandler) this module replaces. */
 interface ProtocolHandlerLike {
-  outbound: { length(): number; size(): number; fill(data: Uint8Array, ...payloads: Uint8Array[]): void };
+  outbound: { size(): number; fill(data: Uint8Array, ...payloads: Uint8Array[]): void };
   pendingLimit: number;
   flushPending(): void;
   sendCommand(cmd: string | Uint8Array, ...payloads: Uint8Array[]): void;
@@ -17,7 +17,6 @@ function isProtocolHandler(value: unknown): value is ProtocolHandlerLike {
     typeof p.flushPending === "function" &&
     typeof p.pendingLimit === "number" &&
     typeof p.outbound?.fill === "function" &&
-    typeof p.outbound.length === "function" &&
     typeof p.outbound.size === "function"
   );
 }
