@@ -28,6 +28,17 @@ export function cpuMsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }
 
+/**
+ * Write system calls a process made so far (`syscw` of /proc/<pid>/io, all threads): on loopback a
+ * small write also runs the receiver's side of TCP, so their count weighs more than their bytes.
+ */
+export function writeCallsOf(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/io`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("syscw:"));
+  return line ? Number(line.slice("syscw:".length)) : NaN;
+}
+
 interface Connz {
   connections: { name?: string; in_msgs: number }[];
 }

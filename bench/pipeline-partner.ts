@@ -26,7 +26,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { profileTable } from "./pipeline-profile.js";
-import { cpuMsOf } from "./pipeline-cost.js";
+import { cpuMsOf, writeCallsOf } from "./pipeline-cost.js";
 import { startPartnerService, type PartnerService } from "./partner-service.js";
 import { pct, TINY_REQUEST, type Poll } from "./tiny-task.js";
 import { subjectKind, subjectTable, trafficSnapshot, trafficTables } from "./nats-traffic.js";
@@ -58,8 +58,10 @@ const nodeOptions = [
   ...(CPU_PROF_DIR ? [`--cpu-prof --cpu-prof-dir=${CPU_PROF_DIR}`] : []),
   ...(OPS_FILE ? [`--require ${join(import.meta.dirname, "nats-op-counter.cjs")}`] : []),
 ].join(" ");
+/** The client's stage lines, kept in memory until the phase ends so that writing them costs the measured path nothing. */
+const clientStages: string[] = [];
 const stage = (task: string, name: string, at: number) => {
-  if (PROFILE_FILE) appendFileSync(PROFILE_FILE, `${JSON.stringify({ task, stage: name, at: performance.timeOrigin + at })}\n`);
+  if (PROFILE_FILE) clientStages.push(`${JSON.stringify({ task, stage: name, at: performance.timeOrigin + at })}\n`);
 };
 
 type OpsSnapshot = { pid: number; role: "api" | "worker"; counts: Record<string, number> }[];
@@ -84,7 +86,7 @@ function opsTable(before: OpsSnapshot, after: OpsSnapshot, tasks: number): strin
   return rows.join("\n");
 }
 
-type Cpu = Record<"api" | "workers" | "nats" | "supervisor", number>;
+type Cpu = Record<"api" | "workers" | "nats" | "supervisor", number> & { writes: Record<"api" | "workers" | "nats", number> };
 
 function cpuSnapshot(service: PartnerService): Cpu {
   const { pids } = service;
@@ -93,7 +95,18 @@ function cpuSnapshot(service: PartnerService): Cpu {
     workers: pids.workers.reduce((s, p) => s + cpuMsOf(p), 0),
     nats: cpuMsOf(pids.nats),
     supervisor: cpuMsOf(pids.supervisor),
+    writes: {
+      api: writeCallsOf(pids.api),
+      workers: pids.workers.reduce((s, p) => s + writeCallsOf(p), 0),
+      nats: writeCallsOf(pids.nats),
+    },
   };
+}
+
+function writesRow(phase: string, tasks: number, before: Cpu, after: Cpu): string {
+  const keys = ["api", "workers", "nats"] as const;
+  const per = (k: (typeof keys)[number]) => (after.writes[k] - before.writes[k]) / tasks;
+  return `| ${phase} | ${keys.map((k) => per(k).toFixed(2)).join(" | ")} |`;
 }
 
 function cpuRow(phase: string, tasks: number, before: Cpu, after: Cpu, note: string): string {
@@ -184,17 +197,22 @@ try {
     const answered = performance.now();
     submitMs.push(answered - t0);
     let p: Poll;
-    do p = await poll(seqHeaders, id);
-    while (!finished(p));
+    let lastPoll: number;
+    do {
+      lastPoll = performance.now();
+      p = await poll(seqHeaders, id);
+    } while (!finished(p));
     const seen = performance.now();
     stage(id, "c.submit", t0);
     stage(id, "c.answer", answered);
+    stage(id, "c.lastPoll", lastPoll);
     stage(id, "c.seen", seen);
     sequentialIds.push(id);
     total.push(seen - t0);
     overhead.push(seen - t0 - (p.result?.time ?? 0) * 1000);
   }
   for (const xs of [total, overhead, submitMs]) xs.sort((a, b) => a - b);
+  if (PROFILE_FILE) appendFileSync(PROFILE_FILE, clientStages.join(""));
   await new Promise((r) => setTimeout(r, 300));
   await tap?.close();
   const seqWallMs = performance.now() - seqStarted;
@@ -263,6 +281,11 @@ try {
     ),
   );
   console.log(cpuRow("burst", BURST, burstCpu, endCpu, `${((polls - burstPolls) / BURST).toFixed(2)} polls/task, ${f(burstMs / 1000)} s`));
+  console.log(`\nWrite system calls per task (syscw from /proc, all threads):`);
+  console.log(`| phase | API | workers | nats-server |`);
+  console.log(`|---|---:|---:|---:|`);
+  console.log(writesRow("sequential", SEQUENTIAL, seqCpu, burstCpu));
+  console.log(writesRow("burst", BURST, burstCpu, endCpu));
   console.log(`\n${trafficTables(`idle (per second)`, IDLE_MS / 1000, idleTraffic, seqTraffic)}`);
   console.log(`\n${trafficTables("sequential", SEQUENTIAL, seqTraffic, burstTraffic)}`);
   console.log(`\n${trafficTables("burst", BURST, burstTraffic, endTraffic)}`);

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 /** The order in which a tiny task's stages happen (parallel ones next to each other). */
 const ORDER = [
   "c.submit",
+  "api.received",
   "api.handler",
   "api.authenticated",
   "api.rate",
@@ -17,12 +18,17 @@ const ORDER = [
   "api.committed",
   "api.history",
   "api.done",
+  "api.sent",
   "c.answer",
   "w.admitted",
   "w.movedToSolving",
   "w.bodyRead",
   "w.solved",
   "w.stored",
+  "c.lastPoll",
+  "p.handler",
+  "p.read",
+  "p.sent",
   "c.seen",
   "w.tail.before",
   "w.tail.historyAndFinalEvent",
@@ -54,8 +60,9 @@ export function profileTable(file: string, tasks: readonly string[]): string {
     const line = JSON.parse(raw) as Line;
     if (!wanted.has(line.task)) continue;
     const stages = byTask.get(line.task) ?? new Map<string, number>();
-    // The first time a stage is reached (a retried read logs again).
-    if (!stages.has(line.stage)) stages.set(line.stage, line.at);
+    // The first time a stage is reached (a retried read logs again); a poll's stages (p.) from
+    // the last poll, the one that saw the result.
+    if (!stages.has(line.stage) || line.stage.startsWith("p.")) stages.set(line.stage, line.at);
     byTask.set(line.task, stages);
   }
   const rows = ["| stage | since submit start, p50 ms | step from the previous stage, p50 ms | tasks |", "|---|---:|---:|---:|"];

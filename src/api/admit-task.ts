@@ -6,6 +6,8 @@ import type { Caller } from "./auth.js";
 import { ApiError } from "../errors/api-error.js";
 import { BROKER_RETRY_AFTER_SECONDS } from "./middleware/error-envelope.js";
 import type { validateSolveRequest } from "./validation/validate-solve-request.js";
+import type { TaskEvents } from "../queue/task-events.js";
+import { taskEnvelope } from "./task-view.js";
 
 export type ValidRequest = Extract<ReturnType<typeof validateSolveRequest>, { ok: true }>["request"];
 
@@ -102,6 +104,11 @@ async function giveUp(queue: TaskQueue, task: TaskRecord, err: unknown, log: Log
   log.warn("task admitted although its commit answered an error", { task_id: task.id, err });
 }
 
+/** The `queued` event of a task committed as its message, carrying its first record (TaskQueue.prepareMessage). */
+export function queuedEventOf(events: TaskEvents, ahead: number): (record: TaskRecord) => Promise<number> {
+  return (record) => events.publishQueued(record.id, taskEnvelope(record, ahead), record);
+}
+
 /**
  * Admits a task whose message is the commit point (TaskQueue.commitMessage). On a failure the
  * admission is made impossible to complete, as in commitAdmission: a tombstone under the task's
@@ -129,7 +136,7 @@ export async function commitMessage(
  * reached, the worker's admission deadline (WORKER_ADMISSION_DEADLINE_MS) writes the tombstone
  * and drops the message.
  */
-export async function undoWrites(queue: TaskQueue, id: string, writes: Promise<void>): Promise<void> {
+export async function undoWrites(queue: TaskQueue, id: string, writes: Promise<unknown>): Promise<void> {
   await writes.catch(() => undefined);
   await queue.store.abandon(id).catch(() => undefined);
   void queue.removeRequest(id).catch(() => undefined);

@@ -12,3 +12,8 @@ export function profileStage(taskId: string, stage: string): void {
   if (!FILE) return;
   appendFileSync(FILE, `${JSON.stringify({ task: taskId, stage, at: performance.timeOrigin + performance.now() })}\n`);
 }
+
+/** Marks `stage` once the HTTP response has been handed to the operating system. */
+export function profileSent(taskId: string, stage: string, res: { once(event: "finish", listener: () => void): unknown }): void {
+  if (FILE) res.once("finish", () => profileStage(taskId, stage));
+}

@@ -14,6 +14,8 @@ import { Objm, type ObjectStore } from "@nats-io/obj";
 import type { Config } from "../config/load.js";
 import type { Logger } from "../log/logger.js";
 import { NAMES } from "./names.js";
+import { coalesceWrites } from "./coalesced-writes.js";
+import { shareCancelledError } from "./request-cancel.js";
 
 export interface Nats {
   nc: NatsConnection;
@@ -86,6 +88,8 @@ export async function connectNats(
     // just to have the caller's stack should it fail: a large share of the API's CPU under load.
     noAsyncTraces: true,
   });
+  if (!coalesceWrites(nc)) log.warn("nats client internals changed: writes are not coalesced");
+  if (!shareCancelledError()) log.warn("nats client internals changed: each answered request still builds an error");
   let connected = true;
   void (async () => {
     for await (const s of nc.status()) {

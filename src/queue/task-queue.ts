@@ -122,22 +122,46 @@ export class TaskQueue {
     room: AdmissionRoom,
     queuedEvent: (record: TaskRecord) => Promise<number>,
   ): Promise<void> {
+    await this.publishCommitted(task, requestBody, room, this.prepareMessage(task, requestBody, room, queuedEvent));
+  }
+
+  /**
+   * The first half of commitMessage: the large body stored, the `queued` event logged and the
+   * account's consumer made, all at once; resolves with the event's stream sequence. Nothing can
+   * run before publishCommitted, so a submit may start this before its last checks are answered
+   * (and undo it with a tombstone, admit-task.ts undoWrites, when one refuses).
+   */
+  prepareMessage(
+    task: TaskRecord,
+    requestBody: string,
+    room: AdmissionRoom,
+    queuedEvent: (record: TaskRecord) => Promise<number>,
+  ): Promise<number> {
     task.flowMark = room.mark;
     this.store.stampNew(task);
     const bytes = Buffer.byteLength(requestBody, "utf8");
-    const inline = bytes <= BODY_IN_MESSAGE_LIMIT;
-    const storeBody = inline
-      ? Promise.resolve()
-      : bytes <= INLINE_BODY_LIMIT
-        ? this.nats.requestBodies.put(task.id, Buffer.from(requestBody, "utf8")).then(() => undefined)
-        : this.nats.requests.putBlob({ name: task.id }, Buffer.from(requestBody, "utf8")).then(() => undefined);
+    const storeBody =
+      bytes <= BODY_IN_MESSAGE_LIMIT
+        ? Promise.resolve()
+        : bytes <= INLINE_BODY_LIMIT
+          ? this.nats.requestBodies.put(task.id, Buffer.from(requestBody, "utf8")).then(() => undefined)
+          : this.nats.requests.putBlob({ name: task.id }, Buffer.from(requestBody, "utf8")).then(() => undefined);
     const logged = queuedEvent(task);
-    const before = await Promise.allSettled([storeBody, logged, this.ensureFlow(room)]);
-    const failed = before.find((w) => w.status === "rejected");
-    if (failed) throw failed.reason;
+    const prepared = Promise.allSettled([storeBody, logged, this.ensureFlow(room)]).then((before) => {
+      const failed = before.find((w) => w.status === "rejected");
+      if (failed) throw failed.reason;
+      return logged;
+    });
+    prepared.catch(() => undefined);
+    return prepared;
+  }
+
+  /** The second half of commitMessage: once `prepared` is stored, the committing publish. */
+  async publishCommitted(task: TaskRecord, requestBody: string, room: AdmissionRoom, prepared: Promise<number>): Promise<void> {
     // The worker that finishes the task logs its next events after this one (task-message.ts).
-    const queuedSeq = await logged;
+    const queuedSeq = await prepared;
     profileStage(task.id, "api.written");
+    const inline = Buffer.byteLength(requestBody, "utf8") <= BODY_IN_MESSAGE_LIMIT;
     // An unanswered publish (a timeout) is sent again under the same message id before the submit
     // gives up: if the first was stored and only its acknowledgement lost, JetStream answers the
     // repeat as a duplicate, so the submit learns the truth instead of answering 503 for a task

@@ -68,6 +68,50 @@ describe("pipeline shortcuts keep their guarantees (the task message as the comm
     expect(await usage()).to.equal(2);
   });
 
+  it("undoes a queued event sent ahead of the rate counter's answer on a refusal: nothing to poll or run, quota given back", async () => {
+    const { user, headers } = await stack.account("ahead-refused-message", "fuzz");
+    const admission = new Admission(new KvCounter(nats.counters), SYSTEM_CLOCK);
+    const rateKey = () => `rate.${Buffer.from(user, "utf8").toString("hex")}.${Math.floor(Date.now() / 60_000)}`;
+    const counter = new KvCounter(nats.counters);
+    const kinds: string[] = [];
+    const refused: string[] = [];
+    let accepted = 0;
+    // As in the record-first layout's test below: the API instance last saw the rate counter far
+    // below the limit, the test fills it up, and the next submit logs its queued event ahead.
+    for (let i = 0; i < 12 && !kinds.includes("abandoned"); i++) {
+      const ok = await submit(headers, TINY);
+      expect(ok.status).to.equal(200);
+      accepted++;
+      const used = await counter.read(rateKey());
+      await counter.add(rateKey(), 100_000 - used, 100_000);
+      const res = await submit(headers, TINY);
+      expect(res.status).to.equal(429);
+      expect(((await res.json()) as { code: string }).code).to.equal("rate_limit_exceeded");
+      const id = res.headers.get("x-request-id")!;
+      refused.push(id);
+      // Read at once: the refusal is answered only after its tombstone is stored.
+      kinds.push((await new TaskStore(nats.tasks).read(id)).kind);
+      await counter.add(rateKey(), -(100_000 - used), 100_000);
+    }
+    expect(kinds, "refused submits: tombstone (event went ahead) or nothing (ordinary path)").to.not.include("live");
+    expect(kinds, "at least one submit took the ahead path").to.include("abandoned");
+    const client = apiClient(stack.baseUrl, headers);
+    for (const id of refused) {
+      const poll = await client.GET("/api/v1/solve/result/{request_id}", { params: { path: { request_id: id } } });
+      expect(poll.response.status, "a refused submit leaves nothing to poll").to.equal(404);
+      const events = await fetch(`${stack.baseUrl}/api/v1/solve/events/${id}`, { headers });
+      expect(events.status, "nor an event stream").to.equal(404);
+    }
+    const deadline = Date.now() + 20_000;
+    let info = await queueCounts(nats.jsm);
+    while ((info.pending > 0 || info.ackPending > 0) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      info = await queueCounts(nats.jsm);
+    }
+    expect(info.pending + info.ackPending, "messages left in the work queue").to.equal(0);
+    expect((await admission.usage(user)).month, "only accepted submits keep their quota unit").to.equal(accepted);
+  });
+
   it("stores a quick task as solved straight from queued, with its attempt counted and its log queued, solving, solved", async () => {
     const { headers } = await stack.account("quick", "fuzz");
     const states = new Map<string, string[]>();

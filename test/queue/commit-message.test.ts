@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { errors, type Msg, type NatsConnection, type RequestOptions } from "@nats-io/transport-node";
-import { commitMessage } from "../../src/api/admit-task.js";
+import { commitMessage, undoWrites } from "../../src/api/admit-task.js";
 import { FAIR_SHARE_DEFAULTS, type Plan } from "../../src/config/plans.js";
 import { ApiError } from "../../src/errors/api-error.js";
 import type { Nats } from "../../src/queue/connection.js";
@@ -138,5 +138,51 @@ describe("the committing publish of a submit whose answer goes missing", functio
     expect(tombstoneWrites(), "the tombstone was asked for until it was written").to.equal(3);
     expect(outcome.uncertain, "the refusal is certain").to.equal(false);
     expect((await queue.store.read(task.id)).kind).to.equal("abandoned");
+  });
+});
+
+describe("a submit's queued event written ahead of its last checks", function () {
+  this.timeout(60_000);
+  let nats: Awaited<ReturnType<typeof withNats>>;
+  before(async () => {
+    nats = await withNats();
+  });
+  after(async () => {
+    await nats?.stop();
+  });
+
+  it("leaves nothing to poll or run when the queued event went ahead of a check that then refused", async () => {
+    const conn = await nats.connect();
+    const queue = new TaskQueue(conn);
+    const events = new TaskEvents(conn.js, conn.jsm, conn.eventsDirect);
+    const task = queuedTaskRecord("4d9f6e7c-5a81-4ca3-8edf-4a5b6c7d8e9f", "refused-ahead", { nodeNum: 3, vehicleNum: 1 });
+    const room = await queue.roomFor(task.owner, PLAN);
+    const logged = (record: TaskRecord) => events.publishQueued(record.id, { queued: true }, record);
+    const prepared = queue.prepareMessage(task, BODY, room, logged);
+    const queuedSeq = await prepared;
+    expect((await events.last(task.id))?.seq, "the event is stored before any commit").to.equal(queuedSeq);
+    expect((await queue.store.get(task.id))?.state, "found through its event while the checks run").to.equal("queued");
+    // A later check refuses (the rate used up by another API instance, say): the submit undoes it.
+    await undoWrites(queue, task.id, prepared);
+    expect(await queue.store.get(task.id), "a poll of the refused submit's id finds nothing").to.equal(null);
+    expect((await queue.store.read(task.id)).kind, "and no worker could admit it").to.equal("abandoned");
+    expect(await storedOnFlow(conn, task.owner), "no message was published").to.equal(0);
+  });
+
+  it("publishes the message after an event written ahead, carrying that event's sequence", async () => {
+    const conn = await nats.connect();
+    const queue = new TaskQueue(conn);
+    const events = new TaskEvents(conn.js, conn.jsm, conn.eventsDirect);
+    const task = queuedTaskRecord("5eaf7f8d-6b92-4db4-9fe0-5b6c7d8e9fa0", "accepted-ahead", { nodeNum: 3, vehicleNum: 1 });
+    const room = await queue.roomFor(task.owner, PLAN);
+    const logged = (record: TaskRecord) => events.publishQueued(record.id, { queued: true }, record);
+    const prepared = queue.prepareMessage(task, BODY, room, logged);
+    await commitMessage(queue, task, queue.publishCommitted(task, BODY, room, prepared), quietLog, { uncertain: false });
+    const stored = await conn.jsm.streams.getMessage(NAMES.taskStream, { last_by_subj: flowSubject(flowKey(task.owner)) });
+    const message = stored ? decodeTaskMessage(stored.data) : null;
+    expect(message?.layout === "committed" ? message.queuedSeq : null).to.equal(await prepared);
+    expect(message?.layout === "committed" ? message.record : null, "the record the event carries").to.deep.equal(
+      await events.queuedRecord(task.id),
+    );
   });
 });

@@ -6,6 +6,7 @@ import { authenticateCaller } from "../auth.js";
 import type { ApiServices } from "../context.js";
 import { taskEnvelope } from "../task-view.js";
 import { includeBest, withProgress } from "../progress-view.js";
+import { profileSent, profileStage } from "../../infra/stage-profile.js";
 
 const TASK_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -13,10 +14,13 @@ const TASK_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-
 export function getSolveResultHandler(services: ApiServices) {
   const { config, accounts, queue } = services;
   return async (c: OpenApiContext, ctx: KoaContext): Promise<void> => {
+    const id = String(c.request.params.request_id ?? "");
+    profileStage(id, "p.handler");
     const caller = await authenticateCaller(ctx.headers, config, accounts);
     const wantBest = includeBest(ctx.query.include);
-    const id = String(c.request.params.request_id ?? "");
     const task = TASK_ID_PATTERN.test(id) ? await queue.store.get(id) : null;
+    profileStage(id, "p.read");
+    profileSent(id, "p.sent", ctx.res);
     if (!task) throw new ApiError("not_found", MESSAGES.notFound);
     if (task.owner !== caller.owner) throw new ApiError("forbidden", MESSAGES.forbiddenResult);
     const depth = task.state === "queued" ? await queue.tasksAhead(task) : null;

@@ -5,7 +5,7 @@ import { planLimitMessage } from "../../errors/codes.js";
 import { profileStage } from "../../infra/stage-profile.js";
 import { rateLimitHeaders } from "../../limits/admission.js";
 import type { TaskRecord } from "../../queue/task-store.js";
-import { newTaskRecord, undoWrites } from "../admit-task.js";
+import { newTaskRecord, queuedEventOf, undoWrites } from "../admit-task.js";
 import { busyRefusal } from "../queue-room.js";
 import type { AdmissionRoom } from "../../queue/flow-snapshot.js";
 import type { Caller } from "../auth.js";
@@ -36,14 +36,17 @@ const AHEAD_MAX_BODY_BYTES = 256 * 1024;
  * this process last saw it, queue depth known from its cache) and without an Idempotency-Key.
  *
  * The rate counter's compare-and-set goes out first; meanwhile the body is read and validated,
- * and if it is acceptable so far (valid, within the plan, queue not busy) the body, the task
- * message and the `queued` event are written at once, before the rate's answer is in. Then the
- * checks are answered in the spec's order (rate, body, validation, plan limits, quota, busy);
- * a refusal after the writes undoes them with a tombstone (admit-task.ts, undoWrites), so the
- * task can never be admitted and its message is dropped by the worker that takes it: a refused
- * submit still leaves nothing that can run or be polled. Nothing is committed here; the caller
- * commits (the record's create) once the writes are stored. Resolves with the task, its writes
- * and the request body as written; throws the first refusal in the order of checks.
+ * and if it is acceptable so far (valid, within the plan, queue not busy) what precedes the commit
+ * is written at once, before the rate's answer is in: with the message as the commit point the
+ * `queued` event (and a large body), in the older layout the body, the task message and the
+ * `queued` event. Then the checks are answered in the spec's order (rate, body, validation, plan
+ * limits, quota, busy); a refusal after the writes undoes them with a tombstone (admit-task.ts,
+ * undoWrites), so the task can never be admitted (its message, if any, is dropped by the worker
+ * that takes it) and a poll of its id finds nothing: a refused submit still leaves nothing that
+ * can run or be polled. Nothing is committed here; the caller commits (the message's publish, or
+ * the record's create) once the writes are stored. Resolves with the task, its writes (`prepared`
+ * with the `queued` event's sequence for the message layout) and the request body as written;
+ * throws the first refusal in the order of checks.
  */
 export async function submitAhead(
   services: ApiServices,
@@ -52,14 +55,15 @@ export async function submitAhead(
   caller: Caller,
   earlyQuota: Promise<unknown>,
   readJsonBody: (ctx: KoaContext) => Promise<JsonBody>,
-): Promise<{ task: TaskRecord; writes: Promise<void> | null; body: string; room: AdmissionRoom }> {
+): Promise<{ task: TaskRecord; writes: Promise<void> | null; prepared: Promise<number> | null; body: string; room: AdmissionRoom }> {
   const { admission, queue, config } = services;
-  // With the message as the commit point nothing can be written ahead of the checks (the message
-  // would run): only the reads and the validation overlap the rate's round trip.
+  // With the message as the commit point the message itself cannot go ahead of the checks (it
+  // would run): only its `queued` event does, which nothing runs from.
   const writeAhead = config.taskCommit === "record";
   const state = ctx.state as RequestState;
   const rateCheck = settle(admission.consumeRate(caller.owner, caller.plan));
   let writes: Promise<void> | null = null;
+  let prepared: Promise<number> | null = null;
   let task: TaskRecord | null = null;
   let quotaChecked = false;
   try {
@@ -67,13 +71,17 @@ export async function submitAhead(
     const read = declared <= AHEAD_MAX_BODY_BYTES ? await settle(readJsonBody(ctx)) : null;
     const validation = read?.ok ? validateSolveRequest(c.api as OpenAPIBackend, read.value.parsed, services.checkCallbackUrl) : null;
     const room = queue.cachedRoomFor(caller.owner, caller.plan);
-    if (writeAhead && read?.ok && validation?.ok && room !== null && busyRefusal(room, config.busyQueueThreshold) === null) {
+    if (read?.ok && validation?.ok && room !== null && busyRefusal(room, config.busyQueueThreshold) === null) {
       const request = validation.request;
       if (request.node_num <= caller.plan.maxNodes && request.vehicle_num <= caller.plan.maxVehicles) {
         task = newTaskRecord(state.httpRequestId, caller, request);
-        const queuedEvent = services.events.publishQueued(task.id, taskEnvelope(task, room.ahead));
-        writes = queue.writeAdmission(task, Buffer.from(read.value.raw, "utf8"), queuedEvent, room);
-        writes.catch(() => undefined);
+        if (writeAhead) {
+          const queuedEvent = services.events.publishQueued(task.id, taskEnvelope(task, room.ahead));
+          writes = queue.writeAdmission(task, Buffer.from(read.value.raw, "utf8"), queuedEvent, room);
+          writes.catch(() => undefined);
+        } else {
+          prepared = queue.prepareMessage(task, read.value.raw, room, queuedEventOf(services.events, room.ahead));
+        }
       }
     }
 
@@ -102,21 +110,34 @@ export async function submitAhead(
       await admission.releaseQuota(caller.owner).catch(() => undefined);
       throw busy;
     }
-    if (!writeAhead)
-      return { task: newTaskRecord(state.httpRequestId, caller, request), writes: null, body: body.value.raw, room: roomNow };
+    if (!writeAhead) {
+      // Read after the rate check (a large body): the `queued` event goes out at the commit.
+      const result = {
+        task: task ?? newTaskRecord(state.httpRequestId, caller, request),
+        writes: null,
+        prepared,
+        body: body.value.raw,
+        room: roomNow,
+      };
+      prepared = null; // handed over: the caller commits or undoes it
+      return result;
+    }
     if (!task || !writes) {
       // Read after the rate check (a large body): the writes go out now, as on the ordinary path.
       task = newTaskRecord(state.httpRequestId, caller, request);
       const queuedEvent = services.events.publishQueued(task.id, taskEnvelope(task, roomNow.ahead));
       writes = queue.writeAdmission(task, Buffer.from(body.value.raw, "utf8"), queuedEvent, roomNow);
     }
-    const result = { task, writes, body: body.value.raw, room: roomNow };
+    const result = { task, writes, prepared: null, body: body.value.raw, room: roomNow };
     writes = null; // handed over: the caller commits or undoes them
     return result;
   } finally {
     if (!quotaChecked && (await earlyQuota) === null) await admission.releaseQuota(caller.owner).catch(() => undefined);
-    // Not waited for: without the record's create (never sent on this path) nothing can run or be
-    // polled anyway; the tombstone only lets the worker drop the message at once.
+    // Record-first writes are undone behind the answer: without the record's create (never sent on
+    // this path) nothing can run or be polled, and the tombstone only lets the worker drop the
+    // message at once. A `queued` event written ahead is found by a poll until its tombstone is
+    // stored, so the refusal is answered after it.
     if (writes && task) void undoWrites(queue, task.id, writes);
+    if (prepared && task) await undoWrites(queue, task.id, prepared);
   }
 }

@@ -10,8 +10,8 @@ import { acceptedAck } from "../envelope.js";
 import { taskEnvelope } from "../task-view.js";
 import { validateSolveRequest } from "../validation/validate-solve-request.js";
 import { claimIdempotencyKey, readIdempotencyKey } from "../idempotency-key.js";
-import { profileStage } from "../../infra/stage-profile.js";
-import { busyRetryAfter, commitAdmission, commitMessage, newTaskRecord, type ValidRequest } from "../admit-task.js";
+import { profileSent, profileStage } from "../../infra/stage-profile.js";
+import { busyRetryAfter, commitAdmission, commitMessage, newTaskRecord, queuedEventOf, type ValidRequest } from "../admit-task.js";
 import { busyRefusal } from "../queue-room.js";
 import type { AdmissionRoom } from "../../queue/flow-snapshot.js";
 import type { TaskRecord } from "../../queue/task-store.js";
@@ -55,7 +55,9 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
         queue.cachedDepth() !== null
       ) {
         const ahead = await submitAhead(services, c, ctx, caller, early, readJsonBody);
-        const commit = ahead.writes ? byRecord(ahead.task, ahead.writes, ahead.body) : byMessage(ahead.task, ahead.body, ahead.room);
+        const commit = ahead.writes
+          ? byRecord(ahead.task, ahead.writes, ahead.body)
+          : byMessage(ahead.task, ahead.body, ahead.room, ahead.prepared);
         await accept(ahead.task, commit, null);
         return;
       }
@@ -151,11 +153,14 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
         );
     }
 
-    /** The task message as the commit point, its `queued` event (with the record) logged first. */
-    function byMessage(task: TaskRecord, requestBody: string, room: AdmissionRoom): Commit {
+    /**
+     * The task message as the commit point, its `queued` event (with the record) logged first:
+     * `prepared` when it was written ahead of the checks (submit-ahead.ts), else now.
+     */
+    function byMessage(task: TaskRecord, requestBody: string, room: AdmissionRoom, prepared: Promise<number> | null = null): Commit {
       return (outcome) => {
-        const logged = (record: TaskRecord) => services.events.publishQueued(record.id, taskEnvelope(record, room.ahead), record);
-        return commitMessage(queue, task, queue.commitMessage(task, requestBody, room, logged), state.log, outcome);
+        const logged = prepared ?? queue.prepareMessage(task, requestBody, room, queuedEventOf(services.events, room.ahead));
+        return commitMessage(queue, task, queue.publishCommitted(task, requestBody, room, logged), state.log, outcome);
       };
     }
 
@@ -194,6 +199,7 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
       if (claim)
         await claim.complete(ack).catch((err: unknown) => state.log.error("idempotency claim not completed", { task_id: task.id, err }));
       stage("api.done");
+      profileSent(task.id, "api.sent", ctx.res);
       ctx.status = 200;
       ctx.body = ack;
     }

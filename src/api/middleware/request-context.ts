@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Context, Next } from "koa";
 import type { ApiServices, RequestState } from "../context.js";
+import { profileStage } from "../../infra/stage-profile.js";
 
 /**
  * Outermost middleware: gives each request an unguessable id (UUIDv4, 122 random bits), a child
@@ -13,6 +14,7 @@ export function requestContextMiddleware(services: ApiServices) {
     const httpRequestId = randomUUID();
     const state = ctx.state as RequestState;
     state.httpRequestId = httpRequestId;
+    profileStage(httpRequestId, "api.received");
     state.routeTemplate = "unmatched";
     state.log = services.log.child({ request_id: httpRequestId });
     ctx.set("X-Request-Id", httpRequestId);
