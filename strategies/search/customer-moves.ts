@@ -122,14 +122,17 @@ export class CustomerMoves {
     const backhaul = this.backhaul;
     const near = this.m.neighbours[u]!;
     let improved = false;
+    // Read once: most neighbours stop at the check below, and moves rewrite these arrays' contents, never the arrays.
+    const routeOf = rs.routeOf;
+    const modifiedAt = rs.modifiedAt;
     for (let k = 0; k < near.length; k++) {
       const v = near[k]!;
-      const ru = rs.routeOf[u]!;
-      const rv = rs.routeOf[v]!;
+      const rv = routeOf[v]!;
       // Only with optional customers: v is unserved (examined on its own turn).
       if (rv < 0) continue;
+      const ru = routeOf[u]!;
       // Both routes unchanged since u was last examined (in this run or an earlier one): nothing new.
-      if (Math.max(rs.modifiedAt[ru]!, rs.modifiedAt[rv]!) <= lastTested) continue;
+      if (Math.max(modifiedAt[ru]!, modifiedAt[rv]!) <= lastTested) continue;
       // Shipments move whole; single-stop moves that split a pair are refused (priced Infinity).
       if (partner !== null && ru !== rv && partner[u]! >= 0 && this.pairMoves(u, v, rv)) {
         improved = true;

@@ -14,8 +14,6 @@ export class CheapestInsertions {
   readonly pos: Int32Array;
   private readonly stamp: Float64Array;
   private readonly cached: boolean;
-  /** Where withRemoval() inserts (-1: in the removed customer's place). */
-  position = -1;
 
   constructor(private readonly ls: Routes) {
     const m = ls.m;
@@ -104,33 +102,5 @@ export class CheapestInsertions {
       pos[base + 1] = p1;
       pos[base + 2] = p2;
     }
-  }
-
-  /**
-   * Cheapest insertion of the customer at position k of one route into the other route once
-   * the customer at position kv there is removed: in its place, or at one of the three best
-   * points that do not touch it. Sets position (-1: in its place).
-   */
-  withRemoval(u: number, base: number, into: number, kv: number): number {
-    const cost = this.cost;
-    const pos = this.pos;
-    const n = this.ls.m.nodeCount;
-    const d = this.ls.slotMatrix[into]!;
-    const seq = this.ls.seq[into]!;
-    const prev = seq[kv - 1]!;
-    const next = seq[kv + 1]!;
-    let best = d[this.ls.symmetric ? u * n + prev : prev * n + u]! + d[u * n + next]! - this.ls.skipArc[into]![kv]!;
-    this.position = -1;
-    for (let t = 0; t < 3; t++) {
-      const p = pos[base + t]!;
-      if (p < 0) break;
-      if (p === kv || p === kv - 1) continue;
-      if (cost[base + t]! < best) {
-        best = cost[base + t]!;
-        this.position = p;
-      }
-      break;
-    }
-    return best;
   }
 }

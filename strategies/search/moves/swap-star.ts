@@ -1,7 +1,7 @@
 import type { Rng } from "../../core/rng.js";
 import type { Routes } from "../routes.js";
 import { rulePrice } from "../cost-evaluator.js";
-import { CheapestInsertions } from "./insertion-cache.js";
+import { EXCHANGE, INTO_SECOND, SwapStarChoice } from "./swap-star-choice.js";
 import { rewrite } from "./swap-star-lists.js";
 
 const EPS = 1e-7;
@@ -31,12 +31,7 @@ export interface SwapStarHost {
  * priced here: a search with them does not use SWAP*.
  */
 export class SwapStar {
-  private readonly insertions: CheapestInsertions;
-  /** Per position of one route, where its three cheapest insertions in the other are stored. */
-  private readonly insAt1: Int32Array;
-  private readonly insAt2: Int32Array;
-  private readonly removal1: Float64Array;
-  private readonly removal2: Float64Array;
+  private readonly choice: SwapStarChoice;
   private readonly pairMark: Uint8Array;
   private readonly swapTestedAt: Float64Array;
   private readonly routeOrder: Int32Array;
@@ -45,14 +40,8 @@ export class SwapStar {
 
   constructor(private readonly host: SwapStarHost) {
     const ls = (this.ls = host.rs);
-    const m = ls.m;
-    const slots = m.customers.length + 2;
-    const routes = m.routes;
-    this.insertions = new CheapestInsertions(ls);
-    this.insAt1 = new Int32Array(slots);
-    this.insAt2 = new Int32Array(slots);
-    this.removal1 = new Float64Array(slots);
-    this.removal2 = new Float64Array(slots);
+    const routes = ls.m.routes;
+    this.choice = new SwapStarChoice(ls);
     this.pairMark = new Uint8Array(routes * routes);
     this.swapTestedAt = new Float64Array(routes);
     this.routeOrder = Int32Array.from({ length: routes }, (_, r) => r);
@@ -145,135 +134,22 @@ export class SwapStar {
     return improved;
   }
 
+  /** SWAP*'s choice between r1 and r2 (swap-star-choice.ts), priced in full and applied when it still improves. */
   private swapStar(r1: number, r2: number): boolean {
-    const m = this.ls.m;
+    const choice = this.choice;
+    if (!choice.choose(r1, r2)) return false;
+    const { kind, best1, best2, at1, at2, newDist1, newDist2, before } = choice;
+    let bestAfter = choice.after;
     const pen = this.ls.penalties;
-    const costs = this.ls.costs;
-    const at1s = this.insAt1;
-    const at2s = this.insAt2;
-    const len1 = this.ls.length[r1]!;
-    const len2 = this.ls.length[r2]!;
-    if (len1 === 0 && len2 === 0) return false;
-    this.insertions.preprocess(r1, r2, at1s, this.removal1);
-    this.insertions.preprocess(r2, r1, at2s, this.removal2);
-    const insCost = this.insertions.cost;
-    const insPos = this.insertions.pos;
+    const rules = this.ls.rules;
     const seq1 = this.ls.seq[r1]!;
     const seq2 = this.ls.seq[r2]!;
-    const dist1 = this.ls.fwd[r1]![len1 + 1]!;
-    const dist2 = this.ls.fwd[r2]![len2 + 1]!;
-    const load1 = this.ls.load[r1]![len1 + 1]!;
-    const load2 = this.ls.load[r2]![len2 + 1]!;
-    const serv1 = this.ls.serv[r1]![len1 + 1]!;
-    const serv2 = this.ls.serv[r2]![len2 + 1]!;
-    const before = this.ls.cost[r1]! + this.ls.cost[r2]!;
-    // Penalties currently paid, and the load penalty alone after an exchange: the quick filter.
-    const unit1 = m.unitCost[r1]!;
-    const unit2 = m.unitCost[r2]!;
-    const sameUnit = unit1 === unit2;
-    const paid = before - (m.fixedCost[r1]! + m.fixedCost[r2]!) - (sameUnit ? unit1 * (dist1 + dist2) : unit1 * dist1 + unit2 * dist2);
-    const capacity1 = m.capacity[r1]!;
-    const capacity2 = m.capacity[r2]!;
-    const loadPrice = pen.load;
-    // The reassignment cost is not in the totals: the routes' current one, plus each moved stop's change.
-    const reassignment = this.ls.reassignment;
-    const kept = reassignment ? reassignment.routePrice[r1]! + reassignment.routePrice[r2]! : 0;
-
-    let bestAfter = before - EPS;
-    let kind = 0;
-    let best1 = -1;
-    let best2 = -1;
-    let at1 = -1;
-    let at2 = -1;
-    // The chosen move's distances, for the route caps' price (rules), which the choice leaves out.
-    let newDist1 = dist1;
-    let newDist2 = dist2;
-    // Skills (route-rules.ts): a customer moves only to a route whose vehicle may serve it.
-    const rules = this.ls.rules;
-    const sameProfile = rules === null || rules.fr.profileOf[r1] === rules.fr.profileOf[r2];
-    // Read once for the whole pair of routes: the exchange loop below runs len1 x len2 times.
-    const demand = m.demand;
-    const service = m.service;
-    const removal1 = this.removal1;
-    const removal2 = this.removal2;
-    const insertions = this.insertions;
-    for (let k1 = 1; k1 <= len1; k1++) {
-      const u = seq1[k1]!;
-      if (!sameProfile && !rules!.serves(r2, u)) continue;
-      const qu = demand[u]!;
-      const su = service[u]!;
-      const rem1 = removal1[k1]!;
-      for (let k2 = 1; k2 <= len2; k2++) {
-        const v = seq2[k2]!;
-        if (!sameProfile && !rules!.serves(r1, v)) continue;
-        const qv = demand[v]!;
-        const rem2 = removal2[k2]!;
-        const newLoad1 = load1 - qu + qv;
-        const newLoad2 = load2 - qv + qu;
-        const over1 = newLoad1 > capacity1 ? loadPrice * (newLoad1 - capacity1) : 0;
-        const over2 = newLoad2 > capacity2 ? loadPrice * (newLoad2 - capacity2) : 0;
-        if ((sameUnit ? unit1 * (rem1 + rem2) : unit1 * rem1 + unit2 * rem2) + over1 + over2 - paid >= 0) continue;
-        const sv = service[v]!;
-        const extra2 = insertions.withRemoval(u, at1s[k1]!, r2, k2);
-        const pos2 = insertions.position;
-        const extra1 = insertions.withRemoval(v, at2s[k2]!, r1, k1);
-        const pos1 = insertions.position;
-        const after =
-          costs.fromTotals(r1, len1, dist1 + rem1 + extra1, newLoad1, serv1 - su + sv) +
-          costs.fromTotals(r2, len2, dist2 + rem2 + extra2, newLoad2, serv2 - sv + su) +
-          (reassignment ? kept + reassignment.moveDelta(u, r1, r2) + reassignment.moveDelta(v, r2, r1) : 0);
-        if (after < bestAfter) {
-          bestAfter = after;
-          kind = 1;
-          best1 = k1;
-          best2 = k2;
-          at1 = pos1;
-          at2 = pos2;
-          newDist1 = dist1 + rem1 + extra1;
-          newDist2 = dist2 + rem2 + extra2;
-        }
-      }
-    }
-    // Plain relocations to the best insertion point come for free.
-    for (let k1 = 1; k1 <= len1; k1++) {
-      const u = seq1[k1]!;
-      if (!sameProfile && !rules!.serves(r2, u)) continue;
-      const after =
-        costs.fromTotals(r1, len1 - 1, dist1 + this.removal1[k1]!, load1 - m.demand[u]!, serv1 - m.service[u]!) +
-        costs.fromTotals(r2, len2 + 1, dist2 + insCost[at1s[k1]!]!, load2 + m.demand[u]!, serv2 + m.service[u]!) +
-        (reassignment ? kept + reassignment.moveDelta(u, r1, r2) : 0);
-      if (after < bestAfter) {
-        bestAfter = after;
-        kind = 2;
-        best1 = k1;
-        at2 = insPos[at1s[k1]!]!;
-        newDist1 = dist1 + this.removal1[k1]!;
-        newDist2 = dist2 + insCost[at1s[k1]!]!;
-      }
-    }
-    for (let k2 = 1; k2 <= len2; k2++) {
-      const v = seq2[k2]!;
-      if (!sameProfile && !rules!.serves(r1, v)) continue;
-      const after =
-        costs.fromTotals(r2, len2 - 1, dist2 + this.removal2[k2]!, load2 - m.demand[v]!, serv2 - m.service[v]!) +
-        costs.fromTotals(r1, len1 + 1, dist1 + insCost[at2s[k2]!]!, load1 + m.demand[v]!, serv1 + m.service[v]!) +
-        (reassignment ? kept + reassignment.moveDelta(v, r2, r1) : 0);
-      if (after < bestAfter) {
-        bestAfter = after;
-        kind = 3;
-        best2 = k2;
-        at1 = insPos[at2s[k2]!]!;
-        newDist2 = dist2 + this.removal2[k2]!;
-        newDist1 = dist1 + insCost[at2s[k2]!]!;
-      }
-    }
-    if (kind === 0) return false;
     let new1: number;
     let new2: number;
-    if (kind === 1) {
+    if (kind === EXCHANGE) {
       new1 = rewrite(this.ls, r1, best1, seq2[best2]!, at1, this.host.scratch);
       new2 = rewrite(this.ls, r2, best2, seq1[best1]!, at2, this.host.scratch2);
-    } else if (kind === 2) {
+    } else if (kind === INTO_SECOND) {
       new1 = rewrite(this.ls, r1, best1, -1, -2, this.host.scratch);
       new2 = rewrite(this.ls, r2, -1, seq1[best1]!, at2, this.host.scratch2);
     } else {

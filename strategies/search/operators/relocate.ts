@@ -41,9 +41,15 @@ export class Relocate implements PairOperator {
     const vx = rs.symmetric ? x * n + v : v * n + x;
     this.ru = ru;
     this.rv = rv;
+    // Values that several variants read, read once (the sums keep their order, so the prices are the same to the bit).
+    const arcBefore = arcU[i - 1]!;
+    const arcAfter = arcU[i]!;
+    const dVU = dV[vu]!;
+    const dUY = dV[u * n + y]!;
+    const arcVY = arcV[j]!;
     // u after v.
-    let dA = rs.skipArc[ru]![i]! - arcU[i - 1]! - arcU[i]!;
-    let dB = dV[vu]! + dV[u * n + y]! - arcV[j]!;
+    let dA = rs.skipArc[ru]![i]! - arcBefore - arcAfter;
+    let dB = dVU + dUY - arcVY;
     if (ls.pairMayImprove(ru, lenU - 1, distU + dA, rv, lenV + 1, distV + dB) && this.priced(ru, rv, u, -1)) {
       ls.a
         .reset()
@@ -59,8 +65,8 @@ export class Relocate implements PairOperator {
     if (i + 1 > lenU) return false;
     const xx = seqU[i + 2]!;
     // (u, x) after v, in order, then reversed.
-    dA = dU[pu * n + xx]! - arcU[i - 1]! - arcU[i]! - arcU[i + 1]!;
-    dB = dV[vu]! + dV[u * n + x]! + dV[x * n + y]! - arcV[j]!;
+    dA = dU[pu * n + xx]! - arcBefore - arcAfter - arcU[i + 1]!;
+    dB = dVU + dV[u * n + x]! + dV[x * n + y]! - arcVY;
     if (ls.pairMayImprove(ru, lenU - 2, distU + dA, rv, lenV + 2, distV + dB) && this.priced(ru, rv, u, x)) {
       ls.a
         .reset()
@@ -73,7 +79,7 @@ export class Relocate implements PairOperator {
         .add(rv, j + 1, lenV);
       if (ls.confirmPair(ru, rv)) return true;
     }
-    dB = dV[vx]! + dV[x * n + u]! + dV[u * n + y]! - arcV[j]!;
+    dB = dV[vx]! + dV[x * n + u]! + dUY - arcVY;
     if (ls.pairMayImprove(ru, lenU - 2, distU + dA, rv, lenV + 2, distV + dB) && this.priced(ru, rv, u, x)) {
       ls.a
         .reset()

@@ -44,9 +44,16 @@ export class Swap implements PairOperator {
     const pvu = sym ? u * n + pv : pv * n + u;
     this.ru = ru;
     this.rv = rv;
+    // Values that several variants read, read once (the sums keep their order, so the prices are the same to the bit).
+    const dPuV = dU[pu * n + v]!;
+    const dPvU = dV[pvu]!;
+    const arcU0 = arcU[i - 1]!;
+    const arcU1 = arcU[i]!;
+    const arcV0 = arcV[j - 1]!;
+    const arcV1 = arcV[j]!;
     // u and v.
-    let dA = dU[pu * n + v]! + dU[vx]! - arcU[i - 1]! - arcU[i]!;
-    let dB = dV[pvu]! + dV[u * n + y]! - arcV[j - 1]! - arcV[j]!;
+    let dA = dPuV + dU[vx]! - arcU0 - arcU1;
+    let dB = dPvU + dV[u * n + y]! - arcV0 - arcV1;
     if (ls.pairMayImprove(ru, lenU, distU + dA, rv, lenV, distV + dB) && this.priced(ru, rv, u, -1, v, -1)) {
       a.reset()
         .add(ru, 1, i - 1)
@@ -61,8 +68,10 @@ export class Swap implements PairOperator {
     if (i + 1 > lenU) return false;
     const xx = seqU[i + 2]!;
     // (u, x) and v.
-    dA = dU[pu * n + v]! + dU[sym ? xx * n + v : v * n + xx]! - arcU[i - 1]! - arcU[i]! - arcU[i + 1]!;
-    dB = dV[pvu]! + dV[u * n + x]! + dV[x * n + y]! - arcV[j - 1]! - arcV[j]!;
+    const arcU2 = arcU[i + 1]!;
+    const dUX = dV[u * n + x]!;
+    dA = dPuV + dU[sym ? xx * n + v : v * n + xx]! - arcU0 - arcU1 - arcU2;
+    dB = dPvU + dUX + dV[x * n + y]! - arcV0 - arcV1;
     if (ls.pairMayImprove(ru, lenU - 1, distU + dA, rv, lenV + 1, distV + dB) && this.priced(ru, rv, u, x, v, -1)) {
       a.reset()
         .add(ru, 1, i - 1)
@@ -77,8 +86,8 @@ export class Swap implements PairOperator {
     if (j + 1 > lenV) return false;
     const yy = seqV[j + 2]!;
     // (u, x) and (v, y).
-    dA = dU[pu * n + v]! + dU[v * n + y]! + dU[sym ? xx * n + y : y * n + xx]! - arcU[i - 1]! - arcU[i]! - arcU[i + 1]!;
-    dB = dV[pvu]! + dV[u * n + x]! + dV[x * n + yy]! - arcV[j - 1]! - arcV[j]! - arcV[j + 1]!;
+    dA = dPuV + dU[v * n + y]! + dU[sym ? xx * n + y : y * n + xx]! - arcU0 - arcU1 - arcU2;
+    dB = dPvU + dUX + dV[x * n + yy]! - arcV0 - arcV1 - arcV[j + 1]!;
     if (ls.pairMayImprove(ru, lenU, distU + dA, rv, lenV, distV + dB) && this.priced(ru, rv, u, x, v, y)) {
       a.reset()
         .add(ru, 1, i - 1)

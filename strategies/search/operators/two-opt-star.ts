@@ -65,12 +65,17 @@ export class TwoOptStar implements PairOperator {
     const dV = rs.slotMatrix[rv]!;
     const vOnU = rs.fwdBy ? rs.fwdOn(rv, ru) : fwdV;
     const uOnV = rs.fwdBy ? rs.fwdOn(ru, rv) : fwdU;
+    // On one matrix a route's whole length is its total, read from the totals (one small array
+    // that stays cached) rather than from the far end of its prefix sums: the same number.
+    const vWhole = rs.fwdBy ? vOnU[lenV + 1]! : rs.totalDistance[rv]!;
+    const uWhole = rs.fwdBy ? uOnV[lenU + 1]! : rs.totalDistance[ru]!;
     const u = seqU[i]!;
     const x = seqU[i + 1]!;
     const v = seqV[j]!;
     const y = seqV[j + 1]!;
-    let distA = fwdU[i]! + dU[u * n + y]! + vOnU[lenV + 1]! - vOnU[j + 1]!;
-    let distB = fwdV[j]! + dV[rs.symmetric ? x * n + v : v * n + x]! + uOnV[lenU + 1]! - uOnV[i + 1]!;
+    const headU = fwdU[i]!;
+    let distA = headU + dU[u * n + y]! + vWhole - vOnU[j + 1]!;
+    let distB = fwdV[j]! + dV[rs.symmetric ? x * n + v : v * n + x]! + uWhole - uOnV[i + 1]!;
     if (ls.pairMayImprove(ru, i + lenV - j, distA, rv, j + lenU - i, distB)) {
       const ldU = rs.load[ru]!;
       const ldV = rs.load[rv]!;
@@ -88,7 +93,7 @@ export class TwoOptStar implements PairOperator {
         return true;
     }
     const uBack = rs.bwdBy ? rs.bwdOn(ru, rv) : rs.bwd[ru]!;
-    distA = fwdU[i]! + dU[u * n + v]! + (rs.bwdBy ? rs.bwdOn(rv, ru) : rs.bwd[rv]!)[j]!;
+    distA = headU + dU[u * n + v]! + (rs.bwdBy ? rs.bwdOn(rv, ru) : rs.bwd[rv]!)[j]!;
     distB = uBack[lenU + 1]! - uBack[i + 1]! + dV[x * n + y]! + rs.totalDistance[rv]! - fwdV[j + 1]!;
     if (!ls.pairMayImprove(ru, i + j, distA, rv, lenU - i + lenV - j, distB)) return false;
     const ldU = rs.load[ru]!;
