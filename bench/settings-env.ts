@@ -18,7 +18,9 @@
  *   (bench/iteration-anatomy.ts counts them); SOLVER_ILS_REPAIR_REACH=0|1: whether it repairs only
  *   outcomes within reach of acceptance or a new best (bench/repair-counts.ts counts what repairs do);
  *   SOLVER_ILS_REPAIR_SCOPE=nearby|routes: which customers a repair examines (settings.ts RepairScope);
- *   SOLVER_ILS_SWAPSTAR=everyPass|idlePass|never: when its localised runs try SWAP* (settings.ts SwapStarLocalised).
+ *   SOLVER_ILS_SWAPSTAR=everyPass|idlePass|never: when its localised runs try SWAP* (settings.ts SwapStarLocalised);
+ *   SOLVER_ILS_UNSERVED=0|1: whether its localised runs on long routes examine the unserved optional
+ *   customers near a changed one (settings.ts unservedNearChanged).
  * - LARGE_SUB_CUSTOMERS, LARGE_SUB_SECONDS, LARGE_FIRST_ROUND (a fixed first-round share),
  *   LARGE_START_SHARE (0: the savings' first variant only), LARGE_ROTATION=0 (random group seeds),
  *   LARGE_SQUEEZE=0 (no route elimination), LARGE_WINDOW_GROUPS=1 (time-aware groups),
@@ -61,6 +63,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): SettingsOverride {
   if (scope === "nearby" || scope === "routes") identical.repairScope = scope;
   const swapStar = env.SOLVER_ILS_SWAPSTAR;
   if (swapStar === "everyPass" || swapStar === "idlePass" || swapStar === "never") identical.swapStarLocalised = swapStar;
+  if (env.SOLVER_ILS_UNSERVED === "0" || env.SOLVER_ILS_UNSERVED === "1") identical.unservedNearChanged = env.SOLVER_ILS_UNSERVED === "1";
   if (Object.keys(identical).length > 0) out.identicalVehicles = identical;
 
   // A number that is not one (or is out of range) leaves the family's setting.

@@ -30,6 +30,8 @@ export interface SettingsOverride {
     repairWithinReach?: boolean;
     repairScope?: RepairScope;
     swapStarLocalised?: SwapStarLocalised;
+    /** Whether its localised runs examine the unserved optional customers near a changed one (LocalSearchSettings.unservedNearChanged). */
+    unservedNearChanged?: boolean;
     /** Back to the best also after this share of the budget without a new best (ils/restarts.ts). */
     restartShare?: number;
   };
@@ -445,6 +447,14 @@ export interface LocalSearchSettings {
    * `focus()` (run).
    */
   localised: IdenticalVehiclesLocalised | "changedCustomers";
+  /**
+   * With "changedNeighbours" and optional stops: an unserved customer is promising when it lists a
+   * changed customer as a granular neighbour, so that a localised run tries to serve it there, as
+   * the full runs and "promisingCustomers" do. Without it the iterated search's localised runs on
+   * long routes could take optional customers out but never put one back, and only its recreate
+   * chose which were served.
+   */
+  unservedNearChanged: boolean;
 }
 
 /**
@@ -489,6 +499,7 @@ export function localSearchSettings(m: ProblemData, pricing: MovePricingKind, ov
       optionalStops,
       freshRuns: true,
       localised: override.identicalVehicles?.localised ?? (long ? "changedNeighbours" : "promisingCustomers"),
+      unservedNearChanged: override.identicalVehicles?.unservedNearChanged ?? optionalStops !== null,
     };
   }
   const swapStar = !m.order?.partner && m.locks === null && ((m.twStart === null && m.rules === null) || skillsWithExactTimes(m));
@@ -504,6 +515,7 @@ export function localSearchSettings(m: ProblemData, pricing: MovePricingKind, ov
     optionalStops: m.rules !== null && m.rules.anyOptional ? "whenNearbyChanged" : null,
     freshRuns: false,
     localised: "changedCustomers",
+    unservedNearChanged: false,
   };
 }
 

@@ -57,7 +57,12 @@ export class LocalSearch<P extends MovePricing = MovePricing> implements SwapSta
   static identicalVehicles(m: ProblemData, override: SettingsOverride = {}): LocalSearch<IdenticalVehiclesPricing> {
     const rs = new Routes(m);
     const settings = localSearchSettings(m, "identicalVehicles", override);
-    const promising = new PromisingCustomers(m, rs, settings.localised === "changedNeighbours");
+    const promising = new PromisingCustomers(
+      m,
+      rs,
+      settings.localised === "changedNeighbours",
+      settings.unservedNearChanged && m.skipPrice !== null,
+    );
     return new LocalSearch(rs, settings, new IdenticalVehiclesPricing(rs, promising), promising);
   }
 

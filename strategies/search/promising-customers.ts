@@ -25,10 +25,17 @@ export class PromisingCustomers implements RouteWriter {
   /** changedOnly: the route model's change record, listing the customers changed since the last collection (null otherwise). */
   private readonly changes: ChangedCustomers | null;
 
+  /**
+   * `unservedNearChanged` (changedOnly with optional customers): an unserved customer that lists a
+   * changed customer as a granular neighbour is promising too, since its insertion next to that
+   * neighbour is priced anew; without it a localised run could take optional customers out but
+   * never put one back.
+   */
   constructor(
     m: ProblemData,
     private readonly rs: Routes,
     changedOnly = false,
+    private readonly unservedNearChanged = false,
   ) {
     this.changes = changedOnly ? rs.trackChanges() : null;
     this.changes?.listChanged();
@@ -66,11 +73,22 @@ export class PromisingCustomers implements RouteWriter {
     const stamp = ++this.stamp;
     const mark = this.customerStamp;
     let count = 0;
+    const routeOf = this.rs.routeOf;
     this.changes?.takeListed((w) => {
       // A changed customer a later ruin took out is on no route: nothing to examine.
-      if (mark[w] !== stamp && this.rs.routeOf[w]! >= 0) {
+      if (routeOf[w]! < 0) return;
+      if (mark[w] !== stamp) {
         mark[w] = stamp;
         out[count++] = w;
+      }
+      if (!this.unservedNearChanged) return;
+      const users = this.reverse[w]!;
+      for (let i = 0; i < users.length; i++) {
+        const u = users[i]!;
+        if (mark[u] !== stamp && routeOf[u]! < 0) {
+          mark[u] = stamp;
+          out[count++] = u;
+        }
       }
     });
     for (let t = 0; t < this.touchedCount; t++) {

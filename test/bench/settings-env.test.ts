@@ -48,6 +48,9 @@ describe("bench/settings-env.ts", () => {
     expect(settingsFromEnv({ SOLVER_ILS_REPAIR_REACH: "0" })).to.deep.equal({ identicalVehicles: { repairWithinReach: false } });
     expect(settingsFromEnv({ SOLVER_ILS_REPAIR_REACH: "1" })).to.deep.equal({ identicalVehicles: { repairWithinReach: true } });
     expect(settingsFromEnv({ SOLVER_ILS_REPAIR_REACH: "yes" })).to.deep.equal({});
+    expect(settingsFromEnv({ SOLVER_ILS_UNSERVED: "0" })).to.deep.equal({ identicalVehicles: { unservedNearChanged: false } });
+    expect(settingsFromEnv({ SOLVER_ILS_UNSERVED: "1" })).to.deep.equal({ identicalVehicles: { unservedNearChanged: true } });
+    expect(settingsFromEnv({ SOLVER_ILS_UNSERVED: "on" })).to.deep.equal({});
   });
 
   it("maps the decomposition's switches", () => {

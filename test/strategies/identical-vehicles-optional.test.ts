@@ -11,6 +11,8 @@ import { iteratedLocalSearch } from "../../strategies/ils/iterated-local-search.
 import { IdenticalVehiclesRuin } from "../../strategies/ils/identical-vehicles-ruin.js";
 import { LocalSearch } from "../../strategies/search/local-search.js";
 import { InsertUnserved } from "../../strategies/search/operators/insert-unserved.js";
+import { PromisingCustomers } from "../../strategies/search/promising-customers.js";
+import { Routes } from "../../strategies/search/routes.js";
 import { buildModel, initialPenalties, identicalVehiclesMismatch } from "../../strategies/search/identical-vehicles-model.js";
 import type { ProblemData } from "../../strategies/search/problem-data.js";
 import { scratchRouteCost } from "./fleet-problems.js";
@@ -171,6 +173,63 @@ describe("optional customers in the identical-vehicles iterated search (operator
       );
       expect(compared).to.be.greaterThan(60);
       expect(moved, "some insertions became improving after the edits").to.be.greaterThan(5);
+    },
+  );
+
+  it(
+    "on long routes a localised run's promising customers are the changed ones " +
+      "and, for optional stops, the unserved that list one as a neighbour",
+    () => {
+      let checked = 0;
+      let unservedPromising = 0;
+      fc.assert(
+        fc.property(arb, (o) => {
+          const { problem: p } = compileRequest(prizeProblem({ ...o, customers: o.customers + 10 }));
+          const m = modelOf(p);
+          const rng = new Rng(o.seed);
+          const lists: number[][] = Array.from({ length: m.routes }, () => []);
+          for (const c of rng.shuffle(Array.from(m.customers)))
+            if (!mayLeaveOut(m, c) || rng.next() < 0.6) lists[rng.int(m.routes)]!.push(c);
+          const r = lists.findIndex((route) => route.length >= 4 && route.some((c) => mayLeaveOut(m, c)));
+          if (r < 0) return;
+          // The rewrite: one optional customer leaves route r, and a stretch of what is left is reversed.
+          const before = lists[r]!;
+          const dropAt = before.findIndex((c) => mayLeaveOut(m, c));
+          const dropped = before[dropAt]!;
+          const after = before.filter((_, k) => k !== dropAt);
+          const from = rng.int(after.length - 1);
+          const to = from + 1 + rng.int(after.length - from - 1);
+          after.splice(from, to - from + 1, ...after.slice(from, to + 1).reverse());
+          // Changed: a customer of the new route whose neighbours (either order) are not those it had.
+          const ends = (route: number[], k: number) => [
+            k > 0 ? route[k - 1]! : m.start[r]!,
+            k + 1 < route.length ? route[k + 1]! : m.end[r]!,
+          ];
+          const changed = after.filter((c, k) => {
+            const [a, b] = ends(after, k);
+            const [x, y] = ends(before, before.indexOf(c));
+            return !((a === x && b === y) || (a === y && b === x));
+          });
+          for (const near of [false, true]) {
+            const rs = new Routes(m);
+            const promising = new PromisingCustomers(m, rs, true, near);
+            lists.forEach((route, v) => promising.setRoute(v, Int32Array.from(route), route.length));
+            const out = new Int32Array(m.nodeCount);
+            promising.collect(rs.seq, rs.length, out);
+            rs.routeOf[dropped] = -1;
+            promising.setRoute(r, Int32Array.from(after), after.length);
+            const got = Array.from(out.subarray(0, promising.collect(rs.seq, rs.length, out))).sort((a, b) => a - b);
+            const unserved = Array.from(m.customers).filter((u) => rs.routeOf[u]! < 0 && changed.some((w) => m.neighbours[u]!.includes(w)));
+            const expected = [...changed, ...(near ? unserved : [])].sort((a, b) => a - b);
+            expect(got, near ? "with the unserved near a changed customer" : "the changed customers alone").to.deep.equal(expected);
+            if (near) unservedPromising += unserved.length;
+          }
+          checked++;
+        }),
+        { numRuns: 150, seed: 215 },
+      );
+      expect(checked).to.be.greaterThan(50);
+      expect(unservedPromising, "unserved customers were promising").to.be.greaterThan(50);
     },
   );
 

@@ -50,6 +50,16 @@ describe("search settings by family (strategies/settings.ts)", () => {
     expect(changedOnly).to.deep.equal({ ...shortSearch, localised: "changedNeighbours" });
     const promising = localSearchSettings(model.model, "identicalVehicles", { identicalVehicles: { localised: "promisingCustomers" } });
     expect(promising).to.deep.equal({ ...longSearch, localised: "promisingCustomers" });
+    // Optional customers: the localised runs also examine the unserved near a changed customer; required ones have none.
+    expect(longSearch.unservedNearChanged).to.equal(false);
+    const prized = buildModel(
+      compileRequest({ ...ghLike(5, 2053, [400]).request, node_skip_penalties: Array(401).fill(1000) } as SolveRequestInput).problem,
+    );
+    if (!prized.ok) throw new Error("an identical-vehicles model expected");
+    const prizedSearch = localSearchSettings(prized.model, "identicalVehicles");
+    expect([prizedSearch.localised, prizedSearch.unservedNearChanged]).to.deep.equal(["changedNeighbours", true]);
+    const without = localSearchSettings(prized.model, "identicalVehicles", { identicalVehicles: { unservedNearChanged: false } });
+    expect(without).to.deep.equal({ ...prizedSearch, unservedNearChanged: false });
   });
 
   it("identical vehicles: the iterated search's localised runs leave SWAP* out under binding windows and keep it without", () => {
