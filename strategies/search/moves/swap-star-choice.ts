@@ -180,33 +180,37 @@ export class SwapStarChoice {
     for (let k1 = 1; k1 <= len1; k1++) {
       const u = seq1[k1]!;
       if (!sameProfile && !rules!.serves(r2, u)) continue;
+      const out1 = dist1 + removal1[k1]!;
+      const in2 = dist2 + insCost[at1s[k1]!]!;
       const after =
-        costs.fromTotals(r1, len1 - 1, dist1 + this.removal1[k1]!, load1 - m.demand[u]!, serv1 - m.service[u]!) +
-        costs.fromTotals(r2, len2 + 1, dist2 + insCost[at1s[k1]!]!, load2 + m.demand[u]!, serv2 + m.service[u]!) +
+        costs.fromTotals(r1, len1 - 1, out1, load1 - demand[u]!, serv1 - service[u]!) +
+        costs.fromTotals(r2, len2 + 1, in2, load2 + demand[u]!, serv2 + service[u]!) +
         (reassignment ? kept + reassignment.moveDelta(u, r1, r2) : 0);
       if (after < bestAfter) {
         bestAfter = after;
         kind = INTO_SECOND;
         best1 = k1;
         at2 = insPos[at1s[k1]!]!;
-        newDist1 = dist1 + this.removal1[k1]!;
-        newDist2 = dist2 + insCost[at1s[k1]!]!;
+        newDist1 = out1;
+        newDist2 = in2;
       }
     }
     for (let k2 = 1; k2 <= len2; k2++) {
       const v = seq2[k2]!;
       if (!sameProfile && !rules!.serves(r1, v)) continue;
+      const out2 = dist2 + removal2[k2]!;
+      const in1 = dist1 + insCost[at2s[k2]!]!;
       const after =
-        costs.fromTotals(r2, len2 - 1, dist2 + this.removal2[k2]!, load2 - m.demand[v]!, serv2 - m.service[v]!) +
-        costs.fromTotals(r1, len1 + 1, dist1 + insCost[at2s[k2]!]!, load1 + m.demand[v]!, serv1 + m.service[v]!) +
+        costs.fromTotals(r2, len2 - 1, out2, load2 - demand[v]!, serv2 - service[v]!) +
+        costs.fromTotals(r1, len1 + 1, in1, load1 + demand[v]!, serv1 + service[v]!) +
         (reassignment ? kept + reassignment.moveDelta(v, r2, r1) : 0);
       if (after < bestAfter) {
         bestAfter = after;
         kind = INTO_FIRST;
         best2 = k2;
         at1 = insPos[at2s[k2]!]!;
-        newDist2 = dist2 + this.removal2[k2]!;
-        newDist1 = dist1 + insCost[at2s[k2]!]!;
+        newDist2 = out2;
+        newDist1 = in1;
       }
     }
     this.before = before;
