@@ -1,12 +1,14 @@
 /**
- * `npm run bench -- fairness [--burst N] [--burst-seconds S] [--mixed-seconds S] [--workers W]`:
+ * `npm run bench -- fairness [--burst N] [--burst-seconds S] [--mixed-seconds S] [--workers W] [--rounds R]`:
  * fair shares between accounts on the real service (a nats-server, one API instance and W workers
  * from dist/, `make build`), with the plans of config/plans.json plus two of weights 1 and 3.
  *
  * - burst: account A (enterprise) submits N (default 40) tasks of S (default 3) seconds, then
  *   account B (pro) one task of 1 s. Prints B's wait from its submit to its solve start against
  *   one of A's solves, and A's burst makespan against first come first served measured: the same
- *   burst again with the single task sent from A's own account, so queued behind the burst.
+ *   burst again with the single task sent from A's own account, so queued behind the burst. After
+ *   a warm-up on every worker, R rounds of both schedules, the order alternating; each task's start
+ *   and end are its `solving` and final events' stored times.
  * - mixed: an account of weight 1 and one of weight 3, both with more tasks queued (1 s and 2 s
  *   alternating) than the workers can start in the window; after `--mixed-seconds` (default
  *   120) the tasks each has had started (its consumer's deliveries) and their share.
@@ -20,7 +22,9 @@ import { REPO_ROOT } from "../src/infra/repo-root.js";
 import { connectNats, type Nats } from "../src/queue/connection.js";
 import { flowConsumer, flowKey } from "../src/queue/flows.js";
 import { NAMES } from "../src/queue/names.js";
+import { TaskEvents } from "../src/queue/task-events.js";
 import { taskReader } from "../src/queue/task-queue.js";
+import { QUICK_SOLVE_MS } from "../src/worker/task-runner.js";
 import { quietLog } from "../test/helpers/nats.js";
 import { cvrpRequest } from "../test/helpers/requests.js";
 import { startStack, type Stack } from "../test/helpers/stack.js";
@@ -32,12 +36,14 @@ const { values } = parseArgs({
     "burst-seconds": { type: "string", default: "3" },
     "mixed-seconds": { type: "string", default: "120" },
     workers: { type: "string", default: "2" },
+    rounds: { type: "string", default: "2" },
   },
 });
 const BURST = Number(values.burst);
 const BURST_SECONDS = Number(values["burst-seconds"]);
 const MIXED_SECONDS = Number(values["mixed-seconds"]);
 const WORKERS = Number(values.workers);
+const ROUNDS = Number(values.rounds);
 
 const task = (seconds: number, seed: number) => ({
   ...cvrpRequest({ customers: 40, vehicles: 6, capacity: 70, seed }),
@@ -55,47 +61,56 @@ async function submit(stack: Stack, headers: Record<string, string>, body: unkno
   return json.request_id;
 }
 
-/** When each task was first seen solving and first seen finished, from the records (every 100 ms). */
-async function watch(nats: Nats, ids: readonly string[]): Promise<Map<string, { start: number; end: number }>> {
-  // As the API reads a task: one that exists only as its message is still queued.
+/** Waits until every task is final (as the API reads a task: one that exists only as its message is still queued). */
+async function awaitFinal(nats: Nats, ids: readonly string[]): Promise<void> {
   const store = taskReader(nats);
-  const starts = new Map<string, number>();
-  const times = new Map<string, { start: number; end: number }>();
-  for (const deadline = Date.now() + 30 * 60_000; times.size < ids.length;) {
+  const pending = new Set(ids);
+  for (const deadline = Date.now() + 30 * 60_000; pending.size > 0;) {
     if (Date.now() > deadline) throw new Error("tasks did not finish in 30 minutes");
-    const now = Date.now();
     await Promise.all(
-      ids
-        .filter((id) => !times.has(id))
-        .map(async (id) => {
-          const state = (await store.get(id))?.state;
-          if (state !== "queued" && !starts.has(id)) starts.set(id, now);
-          if (state === "solved" || state === "failed") times.set(id, { start: starts.get(id)!, end: now });
-        }),
+      [...pending].map(async (id) => {
+        const state = (await store.get(id))?.state;
+        if (state === "solved" || state === "failed") pending.delete(id);
+      }),
     );
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/**
+ * When each task started and ended, to the millisecond, from the stored times JetStream stamped on
+ * its events: the final event's, and the `solving` event's (the one after `queued`) less the time
+ * a first delivery solves before logging it.
+ */
+async function eventTimes(nats: Nats, ids: readonly string[]): Promise<Map<string, { start: number; end: number }>> {
+  const times = new Map<string, { start: number; end: number }>();
+  for (const id of ids) {
+    const subject = TaskEvents.subject(id);
+    const queued = await nats.jsm.direct.getMessage(NAMES.eventStream, { next_by_subj: subject });
+    const solving = queued && (await nats.jsm.direct.getMessage(NAMES.eventStream, { seq: queued.seq + 1, next_by_subj: subject }));
+    const final = await nats.jsm.direct.getMessage(NAMES.eventStream, { last_by_subj: subject });
+    if (!solving || !final) throw new Error(`task ${id} has no solving or final event`);
+    times.set(id, { start: solving.time.getTime() - QUICK_SOLVE_MS, end: final.time.getTime() });
   }
   return times;
 }
 
-const seconds = (ms: number) => (ms / 1000).toFixed(1);
+const seconds = (ms: number) => (ms / 1000).toFixed(2);
 
-/**
- * Worker time left idle, from the first start to the last start (something was queued all along),
- * in 50 ms steps: workers minus tasks running.
- */
+/** Worker time left idle from the first start to the last start (something was queued all along), in 10 ms steps. */
 function idleWhileQueued(times: readonly { start: number; end: number }[], workers: number): number {
   const from = Math.min(...times.map((t) => t.start));
   const to = Math.max(...times.map((t) => t.start));
   let idle = 0;
-  for (let at = from; at < to; at += 50) {
+  for (let at = from; at < to; at += 10) {
     const running = times.filter((t) => t.start <= at && at < t.end).length;
-    idle += Math.max(0, workers - running) * 50;
+    idle += Math.max(0, workers - running) * 10;
   }
   return idle;
 }
 
 interface BurstRun {
+  name: string;
   aSolve: number;
   aMakespan: number;
   /** A's solve times added up, shared by the workers: the makespan of a perfect schedule of A's work. */
@@ -107,20 +122,20 @@ interface BurstRun {
 
 /**
  * A's burst, then one 1 s task: from B's own account (`fair`, its own flow), or from A's account
- * (`queued behind`: the end of A's flow, which is first come first served), the measured baseline.
+ * (`fcfs`: the end of A's flow, which is first come first served), the measured baseline.
  */
 async function burstRun(stack: Stack, nats: Nats, name: string, singleFromA: boolean): Promise<BurstRun> {
   const a = (await stack.account(`bench-burst-a-${name}`, "enterprise")).headers;
   const b = singleFromA ? a : (await stack.account(`bench-burst-b-${name}`, "pro")).headers;
   const burstIds: string[] = [];
   for (let i = 0; i < BURST; i++) burstIds.push(await submit(stack, a, task(BURST_SECONDS, i)));
-  const aWatched = watch(nats, burstIds);
   await new Promise((r) => setTimeout(r, 1000));
   const submitted = Date.now();
   const single = await submit(stack, b, task(1, 99));
-  const [aTimes, singleTimes] = await Promise.all([aWatched, watch(nats, [single])]);
+  await awaitFinal(nats, [...burstIds, single]);
+  const aTimes = await eventTimes(nats, burstIds);
+  const singleTime = (await eventTimes(nats, [single])).get(single)!;
   const solves = [...aTimes.values()].map((t) => t.end - t.start).sort((x, y) => x - y);
-  const singleTime = singleTimes.get(single)!;
   const firstStart = Math.min(...[...aTimes.values()].map((t) => t.start));
   // The handover: from a task's end to the next start (the pipeline's own time, the same under any order).
   const all = [...aTimes.values(), singleTime];
@@ -134,6 +149,7 @@ async function burstRun(stack: Stack, nats: Nats, name: string, singleFromA: boo
     console.log(`${name} single ${seconds(singleTime.start - submitted)} .. ${seconds(singleTime.end - submitted)}`);
   }
   return {
+    name,
     aSolve: solves[Math.floor(solves.length / 2)]!,
     aMakespan: Math.max(...[...aTimes.values()].map((t) => t.end)) - firstStart,
     aWorkPerWorker: solves.reduce((x, y) => x + y, 0) / WORKERS,
@@ -143,31 +159,53 @@ async function burstRun(stack: Stack, nats: Nats, name: string, singleFromA: boo
   };
 }
 
+/** A few tasks on every worker first, so that neither schedule is measured on a cold service. */
+async function warmUp(stack: Stack, nats: Nats): Promise<void> {
+  const headers = (await stack.account("bench-warm-up", "enterprise")).headers;
+  const ids: string[] = [];
+  for (let i = 0; i < 2 * WORKERS; i++) ids.push(await submit(stack, headers, task(1, 1000 + i)));
+  await awaitFinal(nats, ids);
+}
+
 async function burstCase(stack: Stack, nats: Nats): Promise<void> {
-  const fair = await burstRun(stack, nats, "fair", false);
-  const behind = await burstRun(stack, nats, "fcfs", true);
-  const bSolve = fair.single.end - fair.single.start;
-  console.log(`burst: ${BURST} tasks of ${BURST_SECONDS} s from A (enterprise), then one 1 s task from B (pro), ${WORKERS} workers`);
-  console.log("| measure | seconds | bound |");
-  console.log("|---|---:|---|");
-  console.log(`| A's solve (median) | ${seconds(fair.aSolve)} | |`);
-  console.log(`| B's wait, submit to solve start | ${seconds(fair.single.wait)} | <= A's solve + 2 s = ${seconds(fair.aSolve + 2000)} |`);
-  console.log(`| B's solve | ${seconds(bSolve)} | |`);
-  console.log(`| handover, a task's end to the next start (median) | ${seconds(fair.handover)} | |`);
+  await warmUp(stack, nats);
   console.log(
-    `| A's burst, first start to last end | ${seconds(fair.aMakespan)} | ` +
-      `<= A's burst first come first served (the same run with the single task sent from A, so behind the burst) ` +
-      `${seconds(behind.aMakespan)} + B's solve = ${seconds(behind.aMakespan + bSolve)} |`,
+    `burst: ${BURST} tasks of ${BURST_SECONDS} s from A (enterprise), then one 1 s task: from B (pro) under fair ` +
+      `shares, from A itself (behind the burst) for first come first served; ${WORKERS} workers, ${ROUNDS} round(s), ` +
+      `the order alternating (fair first in odd rounds); times from the events' stored stamps`,
   );
-  // Solves that stop before their limit take longer on a busier machine, so the two runs' work can
-  // differ: the time each schedule adds to its own work is what the order changes.
+  console.log(
+    "| round | schedule | A's solve (median) | single task's wait | its solve | handover (median) | A's burst | " +
+      "A's burst beyond A's work / workers | idle while queued |",
+  );
+  console.log("|---:|---|---:|---:|---:|---:|---:|---:|---:|");
   const beyond = (run: BurstRun) => run.aMakespan - run.aWorkPerWorker;
+  const pairs: { fair: BurstRun; fcfs: BurstRun }[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const order = round % 2 === 1 ? ["fair", "fcfs"] : ["fcfs", "fair"];
+    const runs: Record<string, BurstRun> = {};
+    for (const name of order) {
+      const run = await burstRun(stack, nats, `${name}-${round}`, name === "fcfs");
+      runs[name] = run;
+      console.log(
+        `| ${round} | ${name} | ${seconds(run.aSolve)} | ${seconds(run.single.wait)} | ${seconds(run.single.end - run.single.start)} | ` +
+          `${seconds(run.handover)} | ${seconds(run.aMakespan)} | ${seconds(beyond(run))} | ${seconds(run.idle)} |`,
+      );
+    }
+    pairs.push({ fair: runs.fair!, fcfs: runs.fcfs! });
+  }
   console.log(
-    `| A's burst beyond its own work (makespan - A's solve times / workers) | ${seconds(beyond(fair))} | ` +
-      `<= first come first served ${seconds(beyond(behind))} + B's solve = ${seconds(beyond(behind) + bSolve)} |`,
+    "\n| round | B's wait | bound: A's solve + 2 s | A's burst, fair | bound: first come first served + B's solve | " +
+      "beyond A's work, fair | bound: first come first served + B's solve |",
   );
-  console.log(`| the single task's wait first come first served | ${seconds(behind.single.wait)} | |`);
-  console.log(`| worker time idle while a task was queued (s) | ${seconds(fair.idle)} | work-conserving: handovers only |`);
+  console.log("|---:|---:|---:|---:|---:|---:|---:|");
+  pairs.forEach(({ fair, fcfs }, i) => {
+    const bSolve = fair.single.end - fair.single.start;
+    console.log(
+      `| ${i + 1} | ${seconds(fair.single.wait)} | ${seconds(fair.aSolve + 2000)} | ${seconds(fair.aMakespan)} | ` +
+        `${seconds(fcfs.aMakespan + bSolve)} | ${seconds(beyond(fair))} | ${seconds(beyond(fcfs) + bSolve)} |`,
+    );
+  });
 }
 
 async function mixedCase(stack: Stack, nats: Nats): Promise<void> {

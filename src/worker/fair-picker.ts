@@ -119,7 +119,7 @@ export class FairPicker {
     // flow can be ahead of it), straight from its flow without listing the flows first.
     const hinted = this.hint;
     this.hint = null;
-    if (hinted !== null && !gate && this.view.nothingQueued()) {
+    if (hinted !== null && !gate && this.view.nothingQueuedBesides(hinted)) {
       // The pull below waits for the stream to store the task; no settle scans after it.
       this.settleLeft = 0;
       const consumer = consumerOfKey(hinted);

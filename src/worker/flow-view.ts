@@ -31,6 +31,8 @@ export class FlowView {
   private listing: Promise<FlowState[]> | null = null;
   /** Flows published to that the last list did not show. */
   private readonly unlisted = new Set<string>();
+  /** Flows published to since the last list was asked for: the list may not show their tasks. */
+  private readonly publishedSinceList = new Set<string>();
 
   constructor(private readonly jsm: JetStreamManager) {}
 
@@ -56,6 +58,7 @@ export class FlowView {
   private list(): Promise<FlowState[]> {
     if (this.listing) return this.listing;
     const generation = this.generation;
+    this.publishedSinceList.clear();
     const listing = listFlows(this.jsm)
       .then((listed) => this.withUnanswered(listed))
       .then((flows) => {
@@ -123,13 +126,20 @@ export class FlowView {
     this.generation++;
   }
 
-  /** Whether, as last seen, no flow had a task queued (an idle service). */
-  nothingQueued(): boolean {
-    return this.flows !== null && this.flows.every((f) => f.pending === 0);
+  /**
+   * Whether no flow but `key`'s can have a task queued: none had one in the last list and no other
+   * flow was published to since it was asked for. A worker that was busy meanwhile may hold a list
+   * from before other flows' publishes, and then only a new list tells.
+   */
+  nothingQueuedBesides(key: string): boolean {
+    if (this.flows === null || !this.flows.every((f) => f.pending === 0)) return false;
+    for (const published of this.publishedSinceList) if (published !== key) return false;
+    return true;
   }
 
   /** A task was published on the flow `key`'s subject. */
   published(key: string): void {
+    this.publishedSinceList.add(key);
     if (this.flows?.some((f) => f.key === key && f.pending > 0)) return;
     if (!this.flows?.some((f) => f.key === key)) this.unlisted.add(key);
     this.invalidate();

@@ -40,8 +40,11 @@ export interface TaskRunnerDeps {
 /** Extra time past the task's own limit before a solve is considered hung and its thread killed. */
 const HARD_LIMIT_GRACE_MS = 30_000;
 
-/** A first delivery's solve that ends within this is stored without a separate move to solving. */
-const QUICK_SOLVE_MS = 100;
+/**
+ * A first delivery's solve that ends within this is stored without a separate move to solving, so
+ * a longer one logs its `solving` event this long after it started.
+ */
+export const QUICK_SOLVE_MS = 100;
 
 /** At most one progress report a second. */
 const PROGRESS_INTERVAL_MS = 1000;
