@@ -31,8 +31,10 @@ export class FlowView {
   private listing: Promise<FlowState[]> | null = null;
   /** Flows published to that the last list did not show. */
   private readonly unlisted = new Set<string>();
-  /** Flows published to since the last list was asked for: the list may not show their tasks. */
-  private readonly publishedSinceList = new Set<string>();
+  /** Publishes seen, counted; each flow's latest one; the count when the list in the view was asked for. */
+  private publishes = 0;
+  private readonly lastPublish = new Map<string, number>();
+  private listedThrough = 0;
 
   constructor(private readonly jsm: JetStreamManager) {}
 
@@ -58,12 +60,14 @@ export class FlowView {
   private list(): Promise<FlowState[]> {
     if (this.listing) return this.listing;
     const generation = this.generation;
-    this.publishedSinceList.clear();
+    const through = this.publishes;
     const listing = listFlows(this.jsm)
       .then((listed) => this.withUnanswered(listed))
       .then((flows) => {
         this.flows = flows;
         this.at = Date.now();
+        this.listedThrough = through;
+        for (const [key, at] of this.lastPublish) if (at <= through) this.lastPublish.delete(key);
         this.fresh = generation === this.generation;
         for (const f of flows) this.unlisted.delete(f.key);
         return flows;
@@ -127,19 +131,19 @@ export class FlowView {
   }
 
   /**
-   * Whether no flow but `key`'s can have a task queued: none had one in the last list and no other
-   * flow was published to since it was asked for. A worker that was busy meanwhile may hold a list
-   * from before other flows' publishes, and then only a new list tells.
+   * Whether no flow but `key`'s can have a task queued: none had one in the list in the view and no
+   * other flow was published to since that list was asked for. A worker that was busy meanwhile may
+   * hold a list from before other flows' publishes, and then only a new list tells.
    */
   nothingQueuedBesides(key: string): boolean {
     if (this.flows === null || !this.flows.every((f) => f.pending === 0)) return false;
-    for (const published of this.publishedSinceList) if (published !== key) return false;
+    for (const [published, at] of this.lastPublish) if (published !== key && at > this.listedThrough) return false;
     return true;
   }
 
   /** A task was published on the flow `key`'s subject. */
   published(key: string): void {
-    this.publishedSinceList.add(key);
+    this.lastPublish.set(key, ++this.publishes);
     if (this.flows?.some((f) => f.key === key && f.pending > 0)) return;
     if (!this.flows?.some((f) => f.key === key)) this.unlisted.add(key);
     this.invalidate();
