@@ -24,12 +24,15 @@ export function atLimit(flow: FlowState): boolean {
 }
 
 /**
- * The flows to try, best first: those with queued tasks and room under max_solving by pass (ties
- * by key, so every worker sees the same order), then those with tasks delivered and not
- * acknowledged, where one may await redelivery (the consumer info does not tell them apart).
+ * The flows to try, best first: those with queued tasks and room under max_solving by pass, then
+ * those with tasks delivered and not acknowledged, where one may await redelivery (the consumer
+ * info does not tell them apart). At equal passes (two accounts both new to the competition) the
+ * flow with fewer tasks in workers' hands comes first, then the key, so that workers choosing at
+ * once, before either sees the other's charge, both try the account that has nothing running.
  */
 export function candidateOrder(flows: readonly FlowState[], schedule: Schedule): FlowState[] {
-  const byPass = (a: FlowState, b: FlowState) => passOf(schedule, a.key) - passOf(schedule, b.key) || (a.key < b.key ? -1 : 1);
+  const byPass = (a: FlowState, b: FlowState) =>
+    passOf(schedule, a.key) - passOf(schedule, b.key) || a.ackPending - b.ackPending || (a.key < b.key ? -1 : 1);
   const queued = flows.filter((f) => f.pending > 0 && !atLimit(f));
   const delivered = flows.filter((f) => f.ackPending > 0 && (f.pending === 0 || atLimit(f)));
   return [...queued.sort(byPass), ...delivered.sort(byPass)];
