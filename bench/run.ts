@@ -17,6 +17,7 @@
  * the same on the path partners take, `make run` with a real plan (bench/pipeline-partner.ts).
  * `npm run bench -- fairness`: fair shares between accounts on the service (bench/fairness.ts).
  * `npm run bench -- fewest-vehicles`: the objective min_vehicles on Solomon and GH200 (bench/fewest-vehicles.ts).
+ * `npm run bench -- fewest-trace`: min_vehicles against min_total_distance, with a trace, by name (bench/fewest-trace.ts).
  * `npm run bench -- cooperative`: one large instance on 1 worker, then 2 (bench/cooperative.ts).
  * `npm run bench -- traffic`: generated rush-hour families against a plan made at mean pace (bench/traffic.ts).
  */
@@ -42,6 +43,10 @@ if (process.argv[2] === "pipeline-partner") {
 }
 if (process.argv[2] === "fewest-vehicles") {
   await import("./fewest-vehicles.js");
+  process.exit(process.exitCode ?? 0);
+}
+if (process.argv[2] === "fewest-trace") {
+  await import("./fewest-trace.js");
   process.exit(process.exitCode ?? 0);
 }
 if (process.argv[2] === "cooperative") {
