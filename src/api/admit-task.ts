@@ -109,7 +109,10 @@ async function giveUp(
   const abandoned = await settledAbandon(queue, task.id);
   if (abandoned !== false) {
     if (abandoned === null) outcome.uncertain = true;
-    else await forget?.().catch((forgetErr: unknown) => log.warn("history entry of a task not admitted left", { task_id: task.id, err: forgetErr }));
+    else
+      await forget?.().catch((forgetErr: unknown) =>
+        log.warn("history entry of a task not admitted left", { task_id: task.id, err: forgetErr }),
+      );
     log.warn("task not admitted", { task_id: task.id, err, certain: abandoned === true });
     throw err instanceof AdmissionAbandoned ? unavailable() : err;
   }

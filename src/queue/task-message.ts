@@ -81,7 +81,13 @@ export function decodeTaskMessage(data: Uint8Array): DecodedTaskMessage | null {
   }
   if (parsed.committed && typeof parsed.committed.id === "string") {
     const queuedSeq = typeof parsed.queuedSeq === "number" && parsed.queuedSeq > 0 ? parsed.queuedSeq : null;
-    return { layout: "committed", record: parsed.committed, body: parsed.body ?? null, queuedSeq, historyEntry: parsed.historyEntry === true };
+    return {
+      layout: "committed",
+      record: parsed.committed,
+      body: parsed.body ?? null,
+      queuedSeq,
+      historyEntry: parsed.historyEntry === true,
+    };
   }
   if (typeof parsed.taskId === "string") return { layout: "record-first", taskId: parsed.taskId };
   return null;

@@ -56,7 +56,13 @@ export async function submitAhead(
   caller: Caller,
   earlyQuota: Promise<unknown>,
   readJsonBody: (ctx: KoaContext) => Promise<JsonBody>,
-): Promise<{ task: TaskRecord; writes: Promise<void> | null; prepared: Promise<PreparedMessage> | null; body: string; room: AdmissionRoom }> {
+): Promise<{
+  task: TaskRecord;
+  writes: Promise<void> | null;
+  prepared: Promise<PreparedMessage> | null;
+  body: string;
+  room: AdmissionRoom;
+}> {
   const { admission, queue, config } = services;
   // With the message as the commit point the message itself cannot go ahead of the checks (it
   // would run): only its `queued` event does, which nothing runs from.

@@ -167,7 +167,12 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
      * entry written first: `prepared` when they were written ahead of the checks (submit-ahead.ts),
      * else now.
      */
-    function byMessage(task: TaskRecord, requestBody: string, room: AdmissionRoom, prepared: Promise<PreparedMessage> | null = null): Commit {
+    function byMessage(
+      task: TaskRecord,
+      requestBody: string,
+      room: AdmissionRoom,
+      prepared: Promise<PreparedMessage> | null = null,
+    ): Commit {
       return (outcome) => {
         const written =
           prepared ?? queue.prepareMessage(task, requestBody, room, queuedEventOf(services.events, room.ahead), historyEntryOf(history));
