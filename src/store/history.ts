@@ -101,6 +101,13 @@ export class HistoryStore {
     await this.kv.purge(entryKey(task.owner, task.submittedAt, task.id));
   }
 
+  /** As forget, for a task known by its owner and id only (a pending admission settled by a repeat). */
+  async forgetAbandoned(owner: string, id: string): Promise<void> {
+    const keys: string[] = [];
+    for await (const k of await this.kv.keys(`h.${ownerHex(owner)}.*.${id}`)) keys.push(k);
+    await Promise.all(keys.map((k) => this.kv.purge(k)));
+  }
+
   /**
    * Writes an entry only where its key has never held one; false when one exists. A put that
    * expects no earlier revision, rather than the client's `create`, which reads the key back

@@ -112,5 +112,10 @@ describe("planning history: one entry write for a small task, its final state re
     await history.forget(task);
     expect(await history.find("ann", task.id)).to.equal(null);
     expect((await history.list("ann", 100, null)).items.map((e) => e.request_id)).to.not.include(task.id);
+    // Known by its id only (a repeat settling a dead instance's pending admission).
+    const settled = queuedTask("0b5e1c7a-aaaa-4f57-9d8f-2b1c0a9e7d11");
+    await history.record(settled);
+    await history.forgetAbandoned("ann", settled.id);
+    expect(await history.find("ann", settled.id)).to.equal(null);
   });
 });

@@ -99,7 +99,7 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
         // A repeat of a submit with the same Idempotency-Key is answered here, before the quota.
         claim = await claimIdempotencyKey(
           ctx,
-          { idempotency: services.idempotency, tasks: queue.store },
+          { idempotency: services.idempotency, tasks: queue.store, forget: (id) => history.forgetAbandoned(caller.owner, id) },
           caller.owner,
           idempotencyKey.key,
           body.parsed,
