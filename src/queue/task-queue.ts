@@ -16,6 +16,25 @@ const INLINE_BODY_LIMIT = 768 * 1024;
 /** Attempts of the committing publish when it goes unanswered (each bounded by the request timeout). */
 const COMMIT_PUBLISH_ATTEMPTS = 3;
 
+/**
+ * How long the committing publish waits for the history entry once everything else it follows is
+ * stored. Both go out together and are answered together; an entry still unanswered after this
+ * (its stream failing over) is not the submit's to wait for.
+ */
+const ENTRY_GRACE_MS = 20;
+
+/** Whether `entry` resolves true within ENTRY_GRACE_MS. */
+async function withinGrace(entry: Promise<boolean>): Promise<boolean> {
+  // Usually answered already: no timer then (a race of settled promises takes the first listed).
+  const already = await Promise.race([entry, Promise.resolve(null)]);
+  if (already !== null) return already;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ENTRY_GRACE_MS)));
+  const stored = await Promise.race([entry, late]);
+  clearTimeout(timer);
+  return stored;
+}
+
 function ignoreNotFound(err: unknown): void {
   if (!/not found/i.test(err instanceof Error ? err.message : String(err))) throw err;
 }
@@ -133,8 +152,9 @@ export class TaskQueue {
    * run before publishCommitted, so a submit may start this before its last checks are answered
    * (and undo it with a tombstone, admit-task.ts undoWrites, when one refuses).
    * `historyEntry` writes the task's history entry alongside, resolving whether it stored it: the
-   * message then tells the worker the entry exists. Its failure does not fail the submit (the
-   * worker writes a missing entry when the task ends, as for a message without that mark).
+   * message then tells the worker the entry exists. Neither its failure nor its delay holds the
+   * submit up beyond ENTRY_GRACE_MS: the message then goes without that mark, and the worker
+   * writes a missing entry when the task ends, as for a message of an older API instance.
    */
   prepareMessage(
     task: TaskRecord,
@@ -154,10 +174,10 @@ export class TaskQueue {
           : this.nats.requests.putBlob({ name: task.id }, Buffer.from(requestBody, "utf8")).then(() => undefined);
     const logged = queuedEvent(task);
     const entry = historyEntry ? historyEntry(task).catch(() => false) : Promise.resolve(false);
-    const prepared = Promise.allSettled([storeBody, logged, this.ensureFlow(room), entry]).then(async (before) => {
+    const prepared = Promise.allSettled([storeBody, logged, this.ensureFlow(room)]).then(async (before) => {
       const failed = before.find((w) => w.status === "rejected");
       if (failed) throw failed.reason;
-      return { queuedSeq: await logged, historyEntry: await entry };
+      return { queuedSeq: await logged, historyEntry: await withinGrace(entry) };
     });
     prepared.catch(() => undefined);
     return prepared;

@@ -202,6 +202,11 @@ describe("a submit's queued event written ahead of its last checks", function ()
     const message = stored ? decodeTaskMessage(stored.data) : null;
     expect(message?.layout === "committed" && message.historyEntry, "the worker is told the entry exists").to.equal(true);
 
+    // An entry that goes unanswered (its stream failing over) does not hold the submit: no mark.
+    const unanswered = queuedTaskRecord("81d2acb0-9ec5-4ae7-8c13-8e9fa0b1c2d3", "entry-ahead", { nodeNum: 3, vehicleNum: 1 });
+    const withoutEntry = await queue.prepareMessage(unanswered, BODY, room, logged, () => new Promise<boolean>(() => undefined));
+    expect(withoutEntry.historyEntry, "the message goes without the mark").to.equal(false);
+
     const refused = queuedTaskRecord("70c19baf-8db4-4fd6-9b02-7d8e9fa0b1c2", "entry-ahead", { nodeNum: 3, vehicleNum: 1 });
     const undone = queue.prepareMessage(refused, BODY, room, logged, historyEntryOf(history));
     await undoWrites(queue, refused.id, undone, () => history.forget(refused));
