@@ -7,6 +7,7 @@ import { ApiError } from "../errors/api-error.js";
 import { BROKER_RETRY_AFTER_SECONDS } from "./middleware/error-envelope.js";
 import type { validateSolveRequest } from "./validation/validate-solve-request.js";
 import type { TaskEvents } from "../queue/task-events.js";
+import type { HistoryStore } from "../store/history.js";
 import { taskEnvelope } from "./task-view.js";
 
 export type ValidRequest = Extract<ReturnType<typeof validateSolveRequest>, { ok: true }>["request"];
@@ -67,7 +68,7 @@ export async function commitAdmission(
     await writes;
     announce(task, await queue.commit(task));
   } catch (err) {
-    await giveUp(queue, task, err, log, outcome);
+    await giveUp(queue, task, err, log, outcome, null);
   }
 }
 
@@ -93,11 +94,25 @@ async function settledAbandon(queue: TaskQueue, id: string): Promise<boolean | n
   }
 }
 
-/** A failed admission's tombstone; throws the submit's error unless the task turns out admitted. */
-async function giveUp(queue: TaskQueue, task: TaskRecord, err: unknown, log: Logger, outcome: { uncertain: boolean }): Promise<void> {
+/**
+ * A failed admission's tombstone; throws the submit's error unless the task turns out admitted.
+ * `forget` removes what was written ahead for the task once it certainly never runs.
+ */
+async function giveUp(
+  queue: TaskQueue,
+  task: TaskRecord,
+  err: unknown,
+  log: Logger,
+  outcome: { uncertain: boolean },
+  forget: (() => Promise<void>) | null,
+): Promise<void> {
   const abandoned = await settledAbandon(queue, task.id);
   if (abandoned !== false) {
     if (abandoned === null) outcome.uncertain = true;
+    else
+      await forget?.().catch((forgetErr: unknown) =>
+        log.warn("history entry of a task not admitted left", { task_id: task.id, err: forgetErr }),
+      );
     log.warn("task not admitted", { task_id: task.id, err, certain: abandoned === true });
     throw err instanceof AdmissionAbandoned ? unavailable() : err;
   }
@@ -110,10 +125,20 @@ export function queuedEventOf(events: TaskEvents, ahead: number): (record: TaskR
 }
 
 /**
+ * The history entry of a task committed as its message, written alongside its `queued` event
+ * (TaskQueue.prepareMessage): resolves true once an entry is stored (this one, or one already
+ * there), false for a task the history does not list.
+ */
+export function historyEntryOf(history: HistoryStore): (record: TaskRecord) => Promise<boolean> {
+  return (record) => (record.channel === "direct" ? history.record(record).then(() => true) : Promise.resolve(false));
+}
+
+/**
  * Admits a task whose message is the commit point (TaskQueue.commitMessage). On a failure the
  * admission is made impossible to complete, as in commitAdmission: a tombstone under the task's
  * key, which a worker that took a message stored after all finds when it writes the record (and
  * then drops the message). The record found instead means a worker already wrote it: accepted.
+ * `forget` removes the history entry written ahead (historyEntryOf) of a task that never runs.
  */
 export async function commitMessage(
   queue: TaskQueue,
@@ -121,11 +146,12 @@ export async function commitMessage(
   commit: Promise<void>,
   log: Logger,
   outcome: { uncertain: boolean },
+  forget: (() => Promise<void>) | null = null,
 ): Promise<void> {
   try {
     await commit;
   } catch (err) {
-    await giveUp(queue, task, err, log, outcome);
+    await giveUp(queue, task, err, log, outcome, forget);
   }
 }
 
@@ -134,10 +160,15 @@ export async function commitMessage(
  * a tombstone, so the message is dropped by the worker that takes it and the task can
  * never be admitted, and the body removed. Best effort, and never throws: if NATS cannot be
  * reached, the worker's admission deadline (WORKER_ADMISSION_DEADLINE_MS) writes the tombstone
- * and drops the message.
+ * and drops the message. `forget` removes a history entry written ahead (historyEntryOf).
  */
-export async function undoWrites(queue: TaskQueue, id: string, writes: Promise<unknown>): Promise<void> {
+export async function undoWrites(
+  queue: TaskQueue,
+  id: string,
+  writes: Promise<unknown>,
+  forget: (() => Promise<void>) | null = null,
+): Promise<void> {
   await writes.catch(() => undefined);
-  await queue.store.abandon(id).catch(() => undefined);
+  await Promise.all([queue.store.abandon(id).catch(() => undefined), forget?.().catch(() => undefined)]);
   void queue.removeRequest(id).catch(() => undefined);
 }

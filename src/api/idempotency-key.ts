@@ -33,9 +33,18 @@ export function readIdempotencyKey(headers: KoaContext["headers"]): { key: strin
 /**
  * Settles another submit's pending admission: a tombstone makes sure it can never
  * complete; if the task was admitted first, its acknowledgement is rebuilt from its record.
+ * `forget` removes what that submit wrote ahead of its commit for a task that now never runs
+ * (its history entry).
  */
-export async function settleAdmission(tasks: TaskStore, id: string): Promise<{ admitted: true; ack: unknown } | { admitted: false }> {
-  if (await tasks.abandon(id)) return { admitted: false };
+export async function settleAdmission(
+  tasks: TaskStore,
+  id: string,
+  forget: ((id: string) => Promise<void>) | null = null,
+): Promise<{ admitted: true; ack: unknown } | { admitted: false }> {
+  if (await tasks.abandon(id)) {
+    await forget?.(id).catch(() => undefined);
+    return { admitted: false };
+  }
   // The tombstone lost, so the record is there: read it back (a stale "missing" is asked again).
   const found = await tasks.readTaken(id);
   if (found.kind !== "live") return { admitted: false };
@@ -48,7 +57,7 @@ export async function settleAdmission(tasks: TaskStore, id: string): Promise<{ a
  */
 export async function claimIdempotencyKey(
   ctx: KoaContext,
-  deps: { idempotency: IdempotencyStore; tasks: TaskStore },
+  deps: { idempotency: IdempotencyStore; tasks: TaskStore; forget?: (id: string) => Promise<void> },
   owner: string,
   key: string | null,
   body: unknown,
@@ -57,7 +66,7 @@ export async function claimIdempotencyKey(
   const requestId = (ctx.state as RequestState).httpRequestId;
   const outcome = await deps.idempotency.claim(owner, key, bodyFingerprint(body), {
     requestId,
-    settle: (id) => settleAdmission(deps.tasks, id),
+    settle: (id) => settleAdmission(deps.tasks, id, deps.forget ?? null),
   });
   switch (outcome.kind) {
     case "claimed":

@@ -63,13 +63,15 @@ const SETUP_ATTEMPTS = 60;
  * Connects (retrying for ever, so a worker started before nats-server simply waits) and makes sure
  * every stream, consumer and bucket exists with the configured replica count. Creating them is
  * idempotent, so any process may be the first to start. With `failFast` (a command-line tool,
- * where a person waits) the first connection is tried once and its failure thrown.
+ * where a person waits) the first connection is tried once and its failure thrown. With `noEcho`
+ * the server does not deliver this connection's own publishes to its own subscriptions (a process
+ * that never needs to hear itself: each echo is a socket write by the server and a wake-up here).
  */
 export async function connectNats(
   config: Readonly<Config>,
   clientName: string,
   log: Logger,
-  options: { failFast?: boolean } = {},
+  options: { failFast?: boolean; noEcho?: boolean } = {},
 ): Promise<Nats> {
   const nc = await connect({
     servers: config.natsServers,
@@ -87,6 +89,7 @@ export async function connectNats(
     // Without this every request (each KV read or write, each publish) builds an Error up front
     // just to have the caller's stack should it fail: a large share of the API's CPU under load.
     noAsyncTraces: true,
+    noEcho: options.noEcho === true,
   });
   if (!coalesceWrites(nc)) log.warn("nats client internals changed: writes are not coalesced");
   if (!shareCancelledError()) log.warn("nats client internals changed: each answered request still builds an error");

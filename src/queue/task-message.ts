@@ -25,10 +25,22 @@ export interface CommittedMessage {
    * without reading the log first.
    */
   queuedSeq?: number;
+  /**
+   * Set when the submit stored the task's planning-history entry before this message: the worker
+   * then keeps the download without reading or repairing the entry (HistoryStore.finish).
+   */
+  historyEntry?: true;
 }
 
 export type DecodedTaskMessage =
-  { layout: "record-first"; taskId: string } | { layout: "committed"; record: TaskRecord; body: string | null; queuedSeq: number | null };
+  | { layout: "record-first"; taskId: string }
+  | { layout: "committed"; record: TaskRecord; body: string | null; queuedSeq: number | null; historyEntry: boolean };
+
+/** What the submit stored ahead of the committing message: the `queued` event's sequence, and whether the history entry was stored. */
+export interface PreparedMessage {
+  queuedSeq: number;
+  historyEntry: boolean;
+}
 
 /** Request bodies up to this size travel inside the message; larger ones are stored as before. */
 export const BODY_IN_MESSAGE_LIMIT = 64 * 1024;
@@ -39,8 +51,18 @@ export const QUEUED_RECORD_HEADER = "Vrp-Task-Record";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-export function encodeCommitted(record: TaskRecord, body: string | null, queuedSeq: number | null = null): Uint8Array {
-  const message: CommittedMessage = { committed: record, ...(body !== null ? { body } : {}), ...(queuedSeq !== null ? { queuedSeq } : {}) };
+export function encodeCommitted(
+  record: TaskRecord,
+  body: string | null,
+  queuedSeq: number | null = null,
+  historyEntry = false,
+): Uint8Array {
+  const message: CommittedMessage = {
+    committed: record,
+    ...(body !== null ? { body } : {}),
+    ...(queuedSeq !== null ? { queuedSeq } : {}),
+    ...(historyEntry ? { historyEntry: true as const } : {}),
+  };
   return encoder.encode(JSON.stringify(message));
 }
 
@@ -59,7 +81,13 @@ export function decodeTaskMessage(data: Uint8Array): DecodedTaskMessage | null {
   }
   if (parsed.committed && typeof parsed.committed.id === "string") {
     const queuedSeq = typeof parsed.queuedSeq === "number" && parsed.queuedSeq > 0 ? parsed.queuedSeq : null;
-    return { layout: "committed", record: parsed.committed, body: parsed.body ?? null, queuedSeq };
+    return {
+      layout: "committed",
+      record: parsed.committed,
+      body: parsed.body ?? null,
+      queuedSeq,
+      historyEntry: parsed.historyEntry === true,
+    };
   }
   if (typeof parsed.taskId === "string") return { layout: "record-first", taskId: parsed.taskId };
   return null;

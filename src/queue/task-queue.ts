@@ -7,7 +7,7 @@ import type { TaskRecord } from "./task-store.js";
 import { TaskStore } from "./task-store.js";
 import { profileStage } from "../infra/stage-profile.js";
 import { TaskEvents } from "./task-events.js";
-import { BODY_IN_MESSAGE_LIMIT, encodeCommitted, encodeRecordFirst } from "./task-message.js";
+import { BODY_IN_MESSAGE_LIMIT, encodeCommitted, encodeRecordFirst, type PreparedMessage } from "./task-message.js";
 
 /** How long an API instance trusts that an account's consumer exists (well below its inactivity threshold). */
 const FLOW_KNOWN_MS = 10 * 60_000;
@@ -15,6 +15,25 @@ const FLOW_KNOWN_MS = 10 * 60_000;
 const INLINE_BODY_LIMIT = 768 * 1024;
 /** Attempts of the committing publish when it goes unanswered (each bounded by the request timeout). */
 const COMMIT_PUBLISH_ATTEMPTS = 3;
+
+/**
+ * How long the committing publish waits for the history entry once everything else it follows is
+ * stored. Both go out together and are answered together; an entry still unanswered after this
+ * (its stream failing over) is not the submit's to wait for.
+ */
+const ENTRY_GRACE_MS = 20;
+
+/** Whether `entry` resolves true within ENTRY_GRACE_MS. */
+async function withinGrace(entry: Promise<boolean>): Promise<boolean> {
+  // Usually answered already: no timer then (a race of settled promises takes the first listed).
+  const already = await Promise.race([entry, Promise.resolve(null)]);
+  if (already !== null) return already;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ENTRY_GRACE_MS)));
+  const stored = await Promise.race([entry, late]);
+  clearTimeout(timer);
+  return stored;
+}
 
 function ignoreNotFound(err: unknown): void {
   if (!/not found/i.test(err instanceof Error ? err.message : String(err))) throw err;
@@ -115,14 +134,16 @@ export class TaskQueue {
    * the task until a worker writes it) is logged, and then the one message with the record and a
    * small body is published, with the task id as message id (a retried publish is a duplicate).
    * Once that publish is acknowledged the task is accepted; nothing else is written for it here.
+   * `historyEntry`: the task's history entry, written alongside the event (see prepareMessage).
    */
   async commitMessage(
     task: TaskRecord,
     requestBody: string,
     room: AdmissionRoom,
     queuedEvent: (record: TaskRecord) => Promise<number>,
+    historyEntry?: (record: TaskRecord) => Promise<boolean>,
   ): Promise<void> {
-    await this.publishCommitted(task, requestBody, room, this.prepareMessage(task, requestBody, room, queuedEvent));
+    await this.publishCommitted(task, requestBody, room, this.prepareMessage(task, requestBody, room, queuedEvent, historyEntry));
   }
 
   /**
@@ -130,13 +151,18 @@ export class TaskQueue {
    * account's consumer made, all at once; resolves with the event's stream sequence. Nothing can
    * run before publishCommitted, so a submit may start this before its last checks are answered
    * (and undo it with a tombstone, admit-task.ts undoWrites, when one refuses).
+   * `historyEntry` writes the task's history entry alongside, resolving whether it stored it: the
+   * message then tells the worker the entry exists. Neither its failure nor its delay holds the
+   * submit up beyond ENTRY_GRACE_MS: the message then goes without that mark, and the worker
+   * writes a missing entry when the task ends, as for a message of an older API instance.
    */
   prepareMessage(
     task: TaskRecord,
     requestBody: string,
     room: AdmissionRoom,
     queuedEvent: (record: TaskRecord) => Promise<number>,
-  ): Promise<number> {
+    historyEntry?: (record: TaskRecord) => Promise<boolean>,
+  ): Promise<PreparedMessage> {
     task.flowMark = room.mark;
     this.store.stampNew(task);
     const bytes = Buffer.byteLength(requestBody, "utf8");
@@ -147,26 +173,27 @@ export class TaskQueue {
           ? this.nats.requestBodies.put(task.id, Buffer.from(requestBody, "utf8")).then(() => undefined)
           : this.nats.requests.putBlob({ name: task.id }, Buffer.from(requestBody, "utf8")).then(() => undefined);
     const logged = queuedEvent(task);
-    const prepared = Promise.allSettled([storeBody, logged, this.ensureFlow(room)]).then((before) => {
+    const entry = historyEntry ? historyEntry(task).catch(() => false) : Promise.resolve(false);
+    const prepared = Promise.allSettled([storeBody, logged, this.ensureFlow(room)]).then(async (before) => {
       const failed = before.find((w) => w.status === "rejected");
       if (failed) throw failed.reason;
-      return logged;
+      return { queuedSeq: await logged, historyEntry: await withinGrace(entry) };
     });
     prepared.catch(() => undefined);
     return prepared;
   }
 
   /** The second half of commitMessage: once `prepared` is stored, the committing publish. */
-  async publishCommitted(task: TaskRecord, requestBody: string, room: AdmissionRoom, prepared: Promise<number>): Promise<void> {
+  async publishCommitted(task: TaskRecord, requestBody: string, room: AdmissionRoom, prepared: Promise<PreparedMessage>): Promise<void> {
     // The worker that finishes the task logs its next events after this one (task-message.ts).
-    const queuedSeq = await prepared;
+    const { queuedSeq, historyEntry } = await prepared;
     profileStage(task.id, "api.written");
     const inline = Buffer.byteLength(requestBody, "utf8") <= BODY_IN_MESSAGE_LIMIT;
     // An unanswered publish (a timeout) is sent again under the same message id before the submit
     // gives up: if the first was stored and only its acknowledgement lost, JetStream answers the
     // repeat as a duplicate, so the submit learns the truth instead of answering 503 for a task
     // that runs. The repeats stay far inside the stream's duplicate window.
-    await this.nats.js.publish(`${flowSubject(room.key)}`, encodeCommitted(task, inline ? requestBody : null, queuedSeq), {
+    await this.nats.js.publish(`${flowSubject(room.key)}`, encodeCommitted(task, inline ? requestBody : null, queuedSeq, historyEntry), {
       msgID: task.id,
       retries: COMMIT_PUBLISH_ATTEMPTS,
     });

@@ -1,6 +1,9 @@
-import type { KV, KvEntry } from "@nats-io/kv";
+import type { KV } from "@nats-io/kv";
 import type { ObjectStore } from "@nats-io/obj";
 import { isKeyExists, isWrongLastSequence, type TaskRecord, type TaskState } from "../queue/task-store.js";
+import { HistoryDownloads, isStored, type KeptDownload } from "./history-downloads.js";
+
+export type { KeptDownload };
 
 /** One line of an account's planning history; outlives the task record (its own retention). */
 export interface HistoryEntry {
@@ -44,27 +47,6 @@ function entryOf(task: TaskRecord): HistoryEntry {
   };
 }
 
-function resultObjectName(id: string): string {
-  return `${id}.result`;
-}
-
-/** The download's request and final body in one value (a request that came inside the task message). */
-function downloadName(id: string): string {
-  return `${id}.download`;
-}
-
-/** What the history keeps of a finished task for its download; `request` undefined when kept apart (the request-body bucket). */
-export interface KeptDownload {
-  request?: unknown;
-  result: unknown;
-}
-
-/**
- * Final bodies up to this size are kept as one KV value (one write, one read); larger ones in the
- * object store, which chunks them (an existence read, then chunk and metadata writes).
- */
-const INLINE_FINAL_BODY_LIMIT = 768 * 1024;
-
 /**
  * A finished task whose kept download is at most this size keeps the entry its submit wrote: the
  * listing reads the state and cost from that download (small enough to read with the entry), so
@@ -74,11 +56,6 @@ const STATE_FROM_DOWNLOAD_LIMIT = 16 * 1024;
 
 /** Entries a listing reads at once. */
 const LIST_READS_AT_ONCE = 16;
-
-/** Whether a read found a value (not a deletion, not nothing). */
-function isStored(e: KvEntry | null): e is KvEntry {
-  return e !== null && e.operation === "PUT" && e.length > 0;
-}
 
 /** Whether an entry's stored state may be behind its task's (the final state is then read from the kept download). */
 function mayBeFinishedElsewhere(entry: HistoryEntry): boolean {
@@ -95,31 +72,49 @@ function finalStateOf(body: unknown): Pick<HistoryEntry, "state" | "total_cost">
 }
 
 export class HistoryStore {
+  private readonly downloads: HistoryDownloads;
+
   constructor(
     private readonly kv: KV,
-    private readonly blobs: ObjectStore,
-    /**
-     * Where small final bodies are kept (the request-body bucket, whose retention is the
-     * history's): two NATS messages and two dependent round trips less per task than
-     * the object store. Bodies kept in the object store before (or too large) are still found there.
-     */
-    private readonly smallBlobs: KV,
-  ) {}
+    blobs: ObjectStore,
+    /** Where small final bodies are kept (HistoryDownloads). */
+    smallBlobs: KV,
+  ) {
+    this.downloads = new HistoryDownloads(blobs, smallBlobs);
+  }
 
   /**
    * Writes a new task's entry, with `create`: the worker may have written the finished entry
    * first (TaskRunner's bookkeeping repairs a missing one), and that must not be overwritten.
+   * Resolves true when this write stored it.
    */
-  async record(task: TaskRecord): Promise<void> {
-    await this.createEntry(entryKey(task.owner, task.submittedAt, task.id), entryOf(task));
+  async record(task: TaskRecord): Promise<boolean> {
+    return this.createEntry(entryKey(task.owner, task.submittedAt, task.id), entryOf(task));
+  }
+
+  /**
+   * Removes the entry of a submit that was given up before its task could run (written ahead of
+   * its commit): the task never existed, so neither does its line in the history.
+   */
+  async forget(task: TaskRecord): Promise<void> {
+    if (task.channel !== "direct") return;
+    await this.kv.purge(entryKey(task.owner, task.submittedAt, task.id));
+  }
+
+  /** As forget, for a task known by its owner and id only (a pending admission settled by a repeat). */
+  async forgetAbandoned(owner: string, id: string): Promise<void> {
+    const keys: string[] = [];
+    for await (const k of await this.kv.keys(`h.${ownerHex(owner)}.*.${id}`)) keys.push(k);
+    await Promise.all(keys.map((k) => this.kv.purge(k)));
   }
 
   /**
    * Writes an entry only where its key has never held one; false when one exists. A put that
    * expects no earlier revision, rather than the client's `create`, which reads the key back
    * after every refusal: a task that finishes before its submit's entry is written (the worker
-   * then writes it) cost that read on the submit's side. An entry key is never deleted (a
-   * deletion is a state), so a key's deletion marker, which `create` would write over, never occurs.
+   * then writes it) cost that read on the submit's side. An entry key is deleted only for a task
+   * that never ran (forget), so a key's deletion marker, which `create` would write over, is
+   * never one this write should pass.
    */
   private async createEntry(key: string, entry: HistoryEntry): Promise<boolean> {
     try {
@@ -135,10 +130,17 @@ export class HistoryStore {
    * Updates state and cost, and keeps the final poll body so the download outlives the result TTL.
    * `requestJson`: the request as received, when no submit stored it (it came inside the task
    * message); kept with the final body in the same write, so reopening a task costs no extra write.
+   *
+   * `entryWritten`: the submit stored the entry before committing the task (the task message
+   * says so). A small download is then kept with one write and the entry is left as it is: the
+   * listing reads the final state from that download, the entry needs no repair, and a deletion
+   * needs no check, since the download is written only where its key never held a value and a
+   * deletion purges that key (markDeleted, then removeFinalBody) before or after it.
    */
-  async finish(task: TaskRecord, finalBody: unknown, requestJson: string | null = null): Promise<void> {
+  async finish(task: TaskRecord, finalBody: unknown, requestJson: string | null = null, entryWritten = false): Promise<void> {
     if (task.channel !== "direct") return;
-    const keptBytes = await this.keepDownload(task.id, finalBody, requestJson);
+    const kept = await this.downloads.keep(task.id, finalBody, requestJson, entryWritten);
+    if (entryWritten && kept.inKv && kept.bytes <= STATE_FROM_DOWNLOAD_LIMIT) return;
     const key = entryKey(task.owner, task.submittedAt, task.id);
     for (let attempt = 0; attempt < 10; attempt++) {
       const current = await this.kv.get(key);
@@ -153,7 +155,7 @@ export class HistoryStore {
       // Deleted meanwhile (markDeleted runs before removeFinalBody): take the copy back out.
       if (entry.state === "deleted") return this.removeFinalBody(task.id);
       // The listing reads this entry's final state from the download just kept.
-      if (mayBeFinishedElsewhere(entry) && keptBytes <= STATE_FROM_DOWNLOAD_LIMIT) return;
+      if (mayBeFinishedElsewhere(entry) && kept.bytes <= STATE_FROM_DOWNLOAD_LIMIT) return;
       const next: HistoryEntry = { ...entry, state: task.state, total_cost: task.result?.total_cost ?? null };
       try {
         await this.kv.update(key, encoder.encode(JSON.stringify(next)), current.revision);
@@ -165,41 +167,13 @@ export class HistoryStore {
     throw new Error(`history entry of ${task.id}: too many concurrent updates`);
   }
 
-  /** Keeps the download; resolves with the size of the value that holds the final body. */
-  private async keepDownload(id: string, finalBody: unknown, requestJson: string | null): Promise<number> {
-    const resultJson = JSON.stringify(finalBody);
-    if (requestJson !== null) {
-      // Both are JSON texts already: joined as text rather than parsed and serialised again.
-      const both = encoder.encode(`{"request":${requestJson},"result":${resultJson}}`);
-      if (both.length <= INLINE_FINAL_BODY_LIMIT) {
-        await this.smallBlobs.put(downloadName(id), both);
-        return both.length;
-      }
-      await this.smallBlobs.put(id, encoder.encode(requestJson));
-    }
-    const bytes = encoder.encode(resultJson);
-    if (bytes.length <= INLINE_FINAL_BODY_LIMIT) await this.smallBlobs.put(resultObjectName(id), bytes);
-    else await this.blobs.putBlob({ name: resultObjectName(id) }, bytes);
-    return bytes.length;
-  }
-
   /**
    * The entry as the caller sees it: one whose task finished without updating it (a small
    * download, STATE_FROM_DOWNLOAD_LIMIT) takes its state and cost from that download.
    */
   private async withFinalState(entry: HistoryEntry): Promise<HistoryEntry> {
     if (!mayBeFinishedElsewhere(entry)) return entry;
-    const small = (e: KvEntry | null): e is KvEntry => isStored(e) && e.length <= STATE_FROM_DOWNLOAD_LIMIT;
-    // The request and result kept together, or (without the request) the result alone.
-    const both = await this.smallBlobs.get(downloadName(entry.request_id));
-    let body: unknown = null;
-    if (isStored(both)) {
-      if (small(both)) body = (JSON.parse(decoder.decode(both.value)) as KeptDownload).result;
-    } else {
-      const result = await this.smallBlobs.get(resultObjectName(entry.request_id));
-      if (small(result)) body = JSON.parse(decoder.decode(result.value)) as unknown;
-    }
-    const final = finalStateOf(body);
+    const final = finalStateOf(await this.downloads.smallResult(entry.request_id, STATE_FROM_DOWNLOAD_LIMIT));
     return final ? { ...entry, ...final } : entry;
   }
 
@@ -241,14 +215,8 @@ export class HistoryStore {
   }
 
   /** Removes the copy of the final poll body (and a request kept with it) for the download, wherever it was kept. */
-  async removeFinalBody(id: string): Promise<void> {
-    await Promise.all([
-      this.smallBlobs.purge(resultObjectName(id)),
-      this.smallBlobs.purge(downloadName(id)),
-      this.blobs.delete(resultObjectName(id)).catch((err: unknown) => {
-        if (!/not found/i.test(err instanceof Error ? err.message : String(err))) throw err;
-      }),
-    ]);
+  removeFinalBody(id: string): Promise<void> {
+    return this.downloads.remove(id);
   }
 
   /** Newest first; the cursor is opaque to callers (the last key of the previous page). */
@@ -285,17 +253,11 @@ export class HistoryStore {
   }
 
   /** The final body kept for the download, with the request when it was kept alongside; null when none is kept. */
-  async keptDownload(id: string): Promise<KeptDownload | null> {
-    const both = await this.smallBlobs.get(downloadName(id));
-    if (isStored(both)) return JSON.parse(decoder.decode(both.value)) as KeptDownload;
-    const result = await this.finalBody(id);
-    return result === null ? null : { result };
+  keptDownload(id: string): Promise<KeptDownload | null> {
+    return this.downloads.kept(id);
   }
 
-  async finalBody(id: string): Promise<unknown | null> {
-    const small = await this.smallBlobs.get(resultObjectName(id));
-    if (isStored(small)) return JSON.parse(decoder.decode(small.value)) as unknown;
-    const blob = await this.blobs.getBlob(resultObjectName(id));
-    return blob ? (JSON.parse(decoder.decode(blob)) as unknown) : null;
+  finalBody(id: string): Promise<unknown | null> {
+    return this.downloads.finalBody(id);
   }
 }

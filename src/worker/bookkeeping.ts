@@ -22,7 +22,8 @@ export interface BookkeepingDeps {
 
 /**
  * Everything after a task's stored result, each step idempotent so a redelivery can repeat it:
- * the history entry (repaired if a failover lost it), the final event (exactly one), the callback
+ * the history's download and entry (repaired if a failover lost it, unless the submit stored it
+ * before committing the task: HistoryStore.finish), the final event (exactly one), the callback
  * (at most one, and only for a stored result), then the acknowledgement. `before`: the writes
  * (progress, `solving` event) the final event must follow; `finished.solving`: a quick task's
  * `solving` event, logged in one batch with the final event. A failing step hands the message back
@@ -36,7 +37,13 @@ export interface BookkeepingDeps {
  */
 export async function bookkeeping(
   m: JsMsg,
-  finished: { task: TaskRecord; requestInMessage: string | null; solving?: StoredTaskEvent | undefined; queuedSeq?: number | null },
+  finished: {
+    task: TaskRecord;
+    requestInMessage: string | null;
+    solving?: StoredTaskEvent | undefined;
+    queuedSeq?: number | null;
+    historyEntry?: boolean;
+  },
   before: Promise<void>,
   deps: BookkeepingDeps,
   log: Logger,
@@ -53,7 +60,7 @@ export async function bookkeeping(
       solving && queuedSeq
         ? deps.events.publishFinalAfterQueued(task.id, finalEvent, body, solving, queuedSeq)
         : deps.events.publishFinalOnce(task.id, finalEvent, body, solving);
-    await Promise.all([deps.history.finish(task, body, finished.requestInMessage), logged]);
+    await Promise.all([deps.history.finish(task, body, finished.requestInMessage, finished.historyEntry === true), logged]);
     profileStage(task.id, "w.tail.historyAndFinalEvent");
     const sent = await sendCallbackOnce(task, { store: queue.store, accounts: deps.accounts, config, log });
     if (sent) metrics.callbacks.inc({ outcome: sent.outcome });

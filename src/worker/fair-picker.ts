@@ -297,11 +297,16 @@ export class FairPicker {
 
   /**
    * Tells idle workers that a place was freed: a task ended or, with `handedBack`, was given back
-   * for redelivery (which they then also pull for).
+   * for redelivery (which they then also pull for). An ended task of a flow that had places to
+   * spare, as this worker saw it a moment ago, frees nothing anyone waits for (a worker idles on
+   * a flow only at its max_solving; a new task's publish wakes it anyway): no notice then, one
+   * message and a wake-up per worker less per task. A view that was wrong costs an idle worker
+   * at most its periodic re-scan.
    */
   released(message: JsMsg, handedBack: boolean): void {
     if (!handedBack) this.view.ended(message.info.consumer);
     this.view.freed();
+    if (!handedBack && this.view.roomy(message.info.consumer)) return;
     if (!this.nats.nc.isClosed()) this.nats.nc.publish(NAMES.freedSubject, `${this.id}${handedBack ? HANDED_BACK : ENDED}`);
   }
 

@@ -158,6 +158,16 @@ export class FlowView {
     if (flow) flow.ackPending = Math.max(0, flow.ackPending - 1);
   }
 
+  /**
+   * Whether the flow of `consumer` had places to spare, as listed within LIST_MAX_AGE_MS and
+   * counted since with this worker's own takes and ends: at most half its max_solving in hands.
+   * False when the flow or a recent list is unknown.
+   */
+  roomy(consumer: string): boolean {
+    const flow = this.find(consumer);
+    return flow !== undefined && Date.now() - this.at < LIST_MAX_AGE_MS && flow.ackPending * 2 <= flow.maxAckPending;
+  }
+
   /** A task ended or was handed back somewhere. */
   freed(): void {
     if (this.flows?.some(atLimit)) this.invalidate();

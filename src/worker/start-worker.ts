@@ -36,7 +36,9 @@ export async function startWorker(config: Readonly<Config>, log: Logger): Promis
   // here first makes a broken module stop the worker at start instead of failing every task.
   const plugins = await loadStrategyModules(config.strategyModules);
   if (plugins.length > 0) log.info("strategy modules loaded", { strategies: plugins.map((s) => s.name) });
-  const nats = await connectNats(config, `vrp-worker-${process.pid}`, log);
+  // A worker ignores its own core notices (a freed place, its help announcements, its help
+  // items): without echo the server does not send them back, one delivery less per task ended.
+  const nats = await connectNats(config, `vrp-worker-${process.pid}`, log, { noEcho: true });
   const queue = new TaskQueue(nats, config.worker.ackWaitMs);
   const metrics = createWorkerMetrics(nats.isConnected);
   const solver = new SolverThreadRunner(

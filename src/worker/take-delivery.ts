@@ -27,6 +27,8 @@ export type Delivery =
       requestInMessage: string | null;
       /** The sequence of the task's `queued` event when the message carries it (task-message.ts). */
       queuedSeq: number | null;
+      /** The submit stored the task's history entry before committing it (task-message.ts). */
+      historyEntry: boolean;
       log: Logger;
     };
 
@@ -63,7 +65,8 @@ export async function takeDelivery(m: JsMsg, deps: DeliveryDeps): Promise<Delive
   requestRead.catch(() => undefined);
   profileStage(taskId, "w.admitted");
   const queuedSeq = message.layout === "committed" ? message.queuedSeq : null;
-  return { kind: "live", found, requestRead, requestInMessage, queuedSeq, log: taskLog };
+  const historyEntry = message.layout === "committed" && message.historyEntry;
+  return { kind: "live", found, requestRead, requestInMessage, queuedSeq, historyEntry, log: taskLog };
 }
 
 /**

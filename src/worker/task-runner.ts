@@ -102,7 +102,7 @@ export class TaskRunner {
     const { log, queue, metrics, config } = this.deps;
     const taken = await takeDelivery(m, { queue, log, nc: this.deps.nats.nc, admissionDeadlineMs: config.worker.admissionDeadlineMs });
     if (taken.kind === "ended") return { end: taken.end };
-    const { found, requestRead, requestInMessage, queuedSeq, log: taskLog } = taken;
+    const { found, requestRead, requestInMessage, queuedSeq, historyEntry, log: taskLog } = taken;
     const task = found.record;
     const delivery = m.info.deliveryCount;
     if (delivery > 1) metrics.redeliveries.inc();
@@ -123,7 +123,7 @@ export class TaskRunner {
           return { end: "handed-back" };
         }
       }
-      const ended = { task: finished.stored.record, requestInMessage, solving: finished.solving, queuedSeq };
+      const ended = { task: finished.stored.record, requestInMessage, solving: finished.solving, queuedSeq, historyEntry };
       const tail = bookkeeping(m, ended, finished.before, this.deps, taskLog).finally(() => clearInterval(heartbeat));
       return { end: "acked", tail };
     } catch (err) {

@@ -93,12 +93,29 @@ describe("the task message as the submit's commit point", function () {
     await nats.js.publish(NAMES.taskSubject, encodeRecordFirst(older), { msgID: older });
     await store.admit(queuedTaskRecord(older, "message-owner", SIZE));
 
+    // A committed message as an older API instance publishes it: no history entry written ahead,
+    // and no mark saying so; the worker writes the missing entry when the task ends.
+    const unmarked = randomUUID();
+    await nats.js.publish(NAMES.taskSubject, encodeCommitted(queuedTaskRecord(unmarked, "message-owner", SIZE), JSON.stringify(TINY)), {
+      msgID: unmarked,
+    });
+
     await stack.startWorker();
     await waitFor(
       "the tasks to end",
-      async () => (await stack.task(queued))?.state === "solved" && (await stack.task(older))?.state === "solved",
+      async () =>
+        (await stack.task(queued))?.state === "solved" &&
+        (await stack.task(older))?.state === "solved" &&
+        (await stack.task(unmarked))?.state === "solved",
     );
-    for (const id of [queued, older]) expect((await stack.task(id))!.solveAttempts, id).to.equal(1);
+    for (const id of [queued, older, unmarked]) expect((await stack.task(id))!.solveAttempts, id).to.equal(1);
+    // Listed in the history: the entry the submit wrote ahead (its final state from the download),
+    // and the one the worker wrote for the unmarked message.
+    await waitFor("the history to list both solved", async () => {
+      const listed = await apiClient(stack.baseUrl, owner.headers).GET("/api/v1/history", {});
+      const items = listed.data?.result.items ?? [];
+      return [queued, unmarked].every((id) => items.some((e) => e.request_id === id && e.state === "solved"));
+    });
     const solved = await poll(owner.headers, queued);
     expect(solved.data).to.include({ request_id: queued, success: true });
     expect(solved.data && "result" in solved.data ? solved.data.result : null, "the solution").to.not.equal(null);

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { errors, type Msg, type NatsConnection, type RequestOptions } from "@nats-io/transport-node";
-import { commitMessage, undoWrites } from "../../src/api/admit-task.js";
+import { commitMessage, historyEntryOf, undoWrites } from "../../src/api/admit-task.js";
 import { FAIR_SHARE_DEFAULTS, type Plan } from "../../src/config/plans.js";
 import { ApiError } from "../../src/errors/api-error.js";
 import type { Nats } from "../../src/queue/connection.js";
@@ -10,6 +10,7 @@ import { TaskEvents } from "../../src/queue/task-events.js";
 import { decodeTaskMessage } from "../../src/queue/task-message.js";
 import { TaskQueue } from "../../src/queue/task-queue.js";
 import type { TaskRecord } from "../../src/queue/task-store.js";
+import { HistoryStore } from "../../src/store/history.js";
 import { quietLog, withNats } from "../helpers/nats.js";
 import { queuedTaskRecord } from "../helpers/task-queue.js";
 
@@ -159,7 +160,7 @@ describe("a submit's queued event written ahead of its last checks", function ()
     const room = await queue.roomFor(task.owner, PLAN);
     const logged = (record: TaskRecord) => events.publishQueued(record.id, { queued: true }, record);
     const prepared = queue.prepareMessage(task, BODY, room, logged);
-    const queuedSeq = await prepared;
+    const { queuedSeq } = await prepared;
     expect((await events.last(task.id))?.seq, "the event is stored before any commit").to.equal(queuedSeq);
     expect((await queue.store.get(task.id))?.state, "found through its event while the checks run").to.equal("queued");
     // A later check refuses (the rate used up by another API instance, say): the submit undoes it.
@@ -180,9 +181,35 @@ describe("a submit's queued event written ahead of its last checks", function ()
     await commitMessage(queue, task, queue.publishCommitted(task, BODY, room, prepared), quietLog, { uncertain: false });
     const stored = await conn.jsm.streams.getMessage(NAMES.taskStream, { last_by_subj: flowSubject(flowKey(task.owner)) });
     const message = stored ? decodeTaskMessage(stored.data) : null;
-    expect(message?.layout === "committed" ? message.queuedSeq : null).to.equal(await prepared);
+    expect(message?.layout === "committed" ? message.queuedSeq : null).to.equal((await prepared).queuedSeq);
     expect(message?.layout === "committed" ? message.record : null, "the record the event carries").to.deep.equal(
       await events.queuedRecord(task.id),
     );
+  });
+  it("stores the history entry before the message and says so in it; a refused submit's entry is removed", async () => {
+    const conn = await nats.connect();
+    const queue = new TaskQueue(conn);
+    const events = new TaskEvents(conn.js, conn.jsm, conn.eventsDirect);
+    const history = new HistoryStore(conn.history, conn.requests, conn.requestBodies);
+    const logged = (record: TaskRecord) => events.publishQueued(record.id, { queued: true }, record);
+    const accepted = queuedTaskRecord("6fb08a9e-7ca3-4ec5-8af1-6c7d8e9fa0b1", "entry-ahead", { nodeNum: 3, vehicleNum: 1 });
+    const room = await queue.roomFor(accepted.owner, PLAN);
+    const prepared = queue.prepareMessage(accepted, BODY, room, logged, historyEntryOf(history));
+    expect((await prepared).historyEntry).to.equal(true);
+    expect((await history.find(accepted.owner, accepted.id))?.state, "listed before the commit").to.equal("queued");
+    await commitMessage(queue, accepted, queue.publishCommitted(accepted, BODY, room, prepared), quietLog, { uncertain: false });
+    const stored = await conn.jsm.streams.getMessage(NAMES.taskStream, { last_by_subj: flowSubject(flowKey(accepted.owner)) });
+    const message = stored ? decodeTaskMessage(stored.data) : null;
+    expect(message?.layout === "committed" && message.historyEntry, "the worker is told the entry exists").to.equal(true);
+
+    // An entry that goes unanswered (its stream failing over) does not hold the submit: no mark.
+    const unanswered = queuedTaskRecord("81d2acb0-9ec5-4ae7-8c13-8e9fa0b1c2d3", "entry-ahead", { nodeNum: 3, vehicleNum: 1 });
+    const withoutEntry = await queue.prepareMessage(unanswered, BODY, room, logged, () => new Promise<boolean>(() => undefined));
+    expect(withoutEntry.historyEntry, "the message goes without the mark").to.equal(false);
+
+    const refused = queuedTaskRecord("70c19baf-8db4-4fd6-9b02-7d8e9fa0b1c2", "entry-ahead", { nodeNum: 3, vehicleNum: 1 });
+    const undone = queue.prepareMessage(refused, BODY, room, logged, historyEntryOf(history));
+    await undoWrites(queue, refused.id, undone, () => history.forget(refused));
+    expect(await history.find(refused.owner, refused.id), "a refused submit leaves no history entry").to.equal(null);
   });
 });

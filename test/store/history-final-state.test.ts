@@ -82,4 +82,40 @@ describe("planning history: one entry write for a small task, its final state re
     expect(await history.find("ann", task.id)).to.include({ state: "deleted" });
     expect(await history.keptDownload(task.id)).to.equal(null);
   });
+  it("with the entry stored before the commit, keeps a small download in one write and leaves the entry alone", async () => {
+    const task = queuedTask("0b5e1c7a-7777-4f57-9d8f-2b1c0a9e7d11");
+    expect(await history.record(task), "the submit's write stored the entry").to.equal(true);
+    const written = await revisionOf(task);
+    const body = { success: true, request_id: task.id, error: null, result: { total_cost: 11 } };
+    await history.finish(solvedOf(task, 11), body, '{"node_num":4}', true);
+    // A redelivery keeps it again: refused as a copy already kept, not an error.
+    await history.finish(solvedOf(task, 11), body, '{"node_num":4}', true);
+    expect(await revisionOf(task), "the entry was written again").to.equal(written);
+    expect(await history.find("ann", task.id)).to.include({ state: "solved", total_cost: 11 });
+    expect(await history.keptDownload(task.id)).to.deep.equal({ request: { node_num: 4 }, result: body });
+  });
+
+  it("with the entry stored before the commit, a copy kept after the result's deletion is refused", async () => {
+    const task = queuedTask("0b5e1c7a-8888-4f57-9d8f-2b1c0a9e7d11");
+    await history.record(task);
+    // The deletion as the handler runs it, between the stored result and the worker's copy.
+    await history.markDeleted(task);
+    await history.removeFinalBody(task.id);
+    await history.finish(solvedOf(task, 5), { success: true, request_id: task.id, error: null, result: { total_cost: 5 } }, "{}", true);
+    expect(await history.keptDownload(task.id), "the copy came back").to.equal(null);
+    expect(await history.find("ann", task.id)).to.include({ state: "deleted" });
+  });
+
+  it("forgets the entry of a submit given up before its task could run", async () => {
+    const task = queuedTask("0b5e1c7a-9999-4f57-9d8f-2b1c0a9e7d11");
+    await history.record(task);
+    await history.forget(task);
+    expect(await history.find("ann", task.id)).to.equal(null);
+    expect((await history.list("ann", 100, null)).items.map((e) => e.request_id)).to.not.include(task.id);
+    // Known by its id only (a repeat settling a dead instance's pending admission).
+    const settled = queuedTask("0b5e1c7a-aaaa-4f57-9d8f-2b1c0a9e7d11");
+    await history.record(settled);
+    await history.forgetAbandoned("ann", settled.id);
+    expect(await history.find("ann", settled.id)).to.equal(null);
+  });
 });

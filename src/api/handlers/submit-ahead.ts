@@ -5,9 +5,10 @@ import { planLimitMessage } from "../../errors/codes.js";
 import { profileStage } from "../../infra/stage-profile.js";
 import { rateLimitHeaders } from "../../limits/admission.js";
 import type { TaskRecord } from "../../queue/task-store.js";
-import { newTaskRecord, queuedEventOf, undoWrites } from "../admit-task.js";
+import { historyEntryOf, newTaskRecord, queuedEventOf, undoWrites } from "../admit-task.js";
 import { busyRefusal } from "../queue-room.js";
 import type { AdmissionRoom } from "../../queue/flow-snapshot.js";
+import type { PreparedMessage } from "../../queue/task-message.js";
 import type { Caller } from "../auth.js";
 import type { ApiServices, RequestState } from "../context.js";
 import type { JsonBody } from "../read-json-body.js";
@@ -38,7 +39,7 @@ const AHEAD_MAX_BODY_BYTES = 256 * 1024;
  * The rate counter's compare-and-set goes out first; meanwhile the body is read and validated,
  * and if it is acceptable so far (valid, within the plan, queue not busy) what precedes the commit
  * is written at once, before the rate's answer is in: with the message as the commit point the
- * `queued` event (and a large body), in the older layout the body, the task message and the
+ * `queued` event, the history entry (and a large body), in the older layout the body, the task message and the
  * `queued` event. Then the checks are answered in the spec's order (rate, body, validation, plan
  * limits, quota, busy); a refusal after the writes undoes them with a tombstone (admit-task.ts,
  * undoWrites), so the task can never be admitted (its message, if any, is dropped by the worker
@@ -55,7 +56,13 @@ export async function submitAhead(
   caller: Caller,
   earlyQuota: Promise<unknown>,
   readJsonBody: (ctx: KoaContext) => Promise<JsonBody>,
-): Promise<{ task: TaskRecord; writes: Promise<void> | null; prepared: Promise<number> | null; body: string; room: AdmissionRoom }> {
+): Promise<{
+  task: TaskRecord;
+  writes: Promise<void> | null;
+  prepared: Promise<PreparedMessage> | null;
+  body: string;
+  room: AdmissionRoom;
+}> {
   const { admission, queue, config } = services;
   // With the message as the commit point the message itself cannot go ahead of the checks (it
   // would run): only its `queued` event does, which nothing runs from.
@@ -63,7 +70,7 @@ export async function submitAhead(
   const state = ctx.state as RequestState;
   const rateCheck = settle(admission.consumeRate(caller.owner, caller.plan));
   let writes: Promise<void> | null = null;
-  let prepared: Promise<number> | null = null;
+  let prepared: Promise<PreparedMessage> | null = null;
   let task: TaskRecord | null = null;
   let quotaChecked = false;
   try {
@@ -80,7 +87,8 @@ export async function submitAhead(
           writes = queue.writeAdmission(task, Buffer.from(read.value.raw, "utf8"), queuedEvent, room);
           writes.catch(() => undefined);
         } else {
-          prepared = queue.prepareMessage(task, read.value.raw, room, queuedEventOf(services.events, room.ahead));
+          const events = queuedEventOf(services.events, room.ahead);
+          prepared = queue.prepareMessage(task, read.value.raw, room, events, historyEntryOf(services.history));
         }
       }
     }
@@ -138,6 +146,7 @@ export async function submitAhead(
     // message at once. A `queued` event written ahead is found by a poll until its tombstone is
     // stored, so the refusal is answered after it.
     if (writes && task) void undoWrites(queue, task.id, writes);
-    if (prepared && task) await undoWrites(queue, task.id, prepared);
+    const refused = task;
+    if (prepared && refused) await undoWrites(queue, refused.id, prepared, () => services.history.forget(refused));
   }
 }

@@ -11,10 +11,19 @@ import { taskEnvelope } from "../task-view.js";
 import { validateSolveRequest } from "../validation/validate-solve-request.js";
 import { claimIdempotencyKey, readIdempotencyKey } from "../idempotency-key.js";
 import { profileSent, profileStage } from "../../infra/stage-profile.js";
-import { busyRetryAfter, commitAdmission, commitMessage, newTaskRecord, queuedEventOf, type ValidRequest } from "../admit-task.js";
+import {
+  busyRetryAfter,
+  commitAdmission,
+  commitMessage,
+  historyEntryOf,
+  newTaskRecord,
+  queuedEventOf,
+  type ValidRequest,
+} from "../admit-task.js";
 import { busyRefusal } from "../queue-room.js";
 import type { AdmissionRoom } from "../../queue/flow-snapshot.js";
 import type { TaskRecord } from "../../queue/task-store.js";
+import type { PreparedMessage } from "../../queue/task-message.js";
 import { submitAhead } from "./submit-ahead.js";
 
 /** A quota reservation's outcome: null once reserved, else its refusal or failure. */
@@ -90,7 +99,7 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
         // A repeat of a submit with the same Idempotency-Key is answered here, before the quota.
         claim = await claimIdempotencyKey(
           ctx,
-          { idempotency: services.idempotency, tasks: queue.store },
+          { idempotency: services.idempotency, tasks: queue.store, forget: (id) => history.forgetAbandoned(caller.owner, id) },
           caller.owner,
           idempotencyKey.key,
           body.parsed,
@@ -154,13 +163,21 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
     }
 
     /**
-     * The task message as the commit point, its `queued` event (with the record) logged first:
-     * `prepared` when it was written ahead of the checks (submit-ahead.ts), else now.
+     * The task message as the commit point, its `queued` event (with the record) and its history
+     * entry written first: `prepared` when they were written ahead of the checks (submit-ahead.ts),
+     * else now.
      */
-    function byMessage(task: TaskRecord, requestBody: string, room: AdmissionRoom, prepared: Promise<number> | null = null): Commit {
+    function byMessage(
+      task: TaskRecord,
+      requestBody: string,
+      room: AdmissionRoom,
+      prepared: Promise<PreparedMessage> | null = null,
+    ): Commit {
       return (outcome) => {
-        const logged = prepared ?? queue.prepareMessage(task, requestBody, room, queuedEventOf(services.events, room.ahead));
-        return commitMessage(queue, task, queue.publishCommitted(task, requestBody, room, logged), state.log, outcome);
+        const written =
+          prepared ?? queue.prepareMessage(task, requestBody, room, queuedEventOf(services.events, room.ahead), historyEntryOf(history));
+        const commit = queue.publishCommitted(task, requestBody, room, written);
+        return commitMessage(queue, task, commit, state.log, outcome, () => history.forget(task));
       };
     }
 
@@ -189,12 +206,13 @@ export function submitSolveHandler(services: ApiServices, readJsonBody: (ctx: Ko
       state.log.info("task accepted", { task_id: task.id, owner: task.owner, node_num: task.nodeNum, vehicle_num: task.vehicleNum });
       metrics.submissions.inc({ outcome: "accepted", code: "none" });
       const ack = acceptedAck(task);
-      // After the commit, so a refused submit never leaves a history entry behind, and not
-      // waited for (pipeline speed): the entry is not part of the task's fate, and
-      // the worker writes it when the task ends if it is missing (an API instance that died
-      // right after answering, a failover that lost it). Neither write fails the accepted
-      // submit; a repeat settles a claim left pending (IdempotencyStore.claim).
-      if (task.channel === "direct")
+      // The older layout's entry: after the commit, so a refused submit never leaves a history
+      // entry behind, and not waited for (pipeline speed): the entry is not part of the task's
+      // fate, and the worker writes it when the task ends if it is missing (an API instance that
+      // died right after answering, a failover that lost it). Neither write fails the accepted
+      // submit; a repeat settles a claim left pending (IdempotencyStore.claim). A task committed
+      // as its message had its entry written before the commit (byMessage).
+      if (task.channel === "direct" && config.taskCommit !== "message")
         void history.record(task).catch((err: unknown) => state.log.error("history record failed", { task_id: task.id, err }));
       if (claim)
         await claim.complete(ack).catch((err: unknown) => state.log.error("idempotency claim not completed", { task_id: task.id, err }));
