@@ -36,7 +36,6 @@ export interface SettingsOverride {
     restartShare?: number;
     /** Its ruin opens a route around every this many served seeds (RuinSettings.seedRoutes; 0: never). */
     seedRoutes?: number;
-    seedRouteKept?: SeedRouteKept;
   };
   /** Told what the decomposition's route elimination tried, one line each (for studying it). */
   trace?: (line: string) => void;
@@ -223,17 +222,8 @@ export interface RuinSettings {
    * Optional customers: on every this many ruins around a served seed, while the fleet has an empty
    * route, the ruin opens that route around the seed instead (search/moves/seed-route.ts); 0 never.
    */
-  seedRoutes?: number;
-  /** Which of those routes it keeps ("always" unless said). */
-  seedRouteKept?: SeedRouteKept;
+  seedRoutes: number;
 }
-
-/**
- * Which routes opened around a served seed the ruin keeps: "always" (a perturbation, judged by the
- * local search and the acceptance after it), or "whenLower", only one that lowers the penalised
- * total at once (else the routes go back and the strings are removed as usual).
- */
-export type SeedRouteKept = "always" | "whenLower";
 
 /**
  * Whether an infeasible outcome still gets a repair attempt once a feasible plan is known: on half
@@ -269,14 +259,7 @@ export interface PerturbationSettings extends RuinSettings {
 }
 
 /** SISR's ruin and recreate as the paper has them: the default wherever no family says otherwise. */
-export const STRINGS_PERTURBATION: RuinSettings = {
-  ruin: "strings",
-  stringsShare: 1,
-  places: "anywhere",
-  strength: null,
-  seedRoutes: 0,
-  seedRouteKept: "always",
-};
+export const STRINGS_PERTURBATION: RuinSettings = { ruin: "strings", stringsShare: 1, places: "anywhere", strength: null, seedRoutes: 0 };
 
 /** Share of customers with a binding window (core/problem.ts bindingWindowShare) from which the windows set the routes. */
 const WINDOWED_ROUTES = 0.7;
@@ -323,7 +306,6 @@ export function perturbationSettings(m: ProblemData, override: SettingsOverride 
       repairScope,
       history: NEIGHBOURHOOD_HISTORY,
       seedRoutes: seedRoutes(m, override),
-      seedRouteKept: override.identicalVehicles?.seedRouteKept ?? "always",
     };
   return {
     ruin: "strings",
@@ -335,7 +317,6 @@ export function perturbationSettings(m: ProblemData, override: SettingsOverride 
     repairScope,
     history: null,
     seedRoutes: seedRoutes(m, override),
-    seedRouteKept: override.identicalVehicles?.seedRouteKept ?? "always",
   };
 }
 

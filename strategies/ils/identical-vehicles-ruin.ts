@@ -2,7 +2,7 @@ import type { Rng } from "../core/rng.js";
 import type { LocalSearch } from "../search/local-search.js";
 import { ClusterRoute } from "../search/moves/unserved-cluster-route.js";
 import { SeedRoute } from "../search/moves/seed-route.js";
-import { STRINGS_PERTURBATION, type RuinSettings, type SeedRouteKept } from "../settings.js";
+import { STRINGS_PERTURBATION, type RuinSettings } from "../settings.js";
 import { RuinStrength } from "./ruin-strength.js";
 import { IdenticalVehiclesRecreate } from "./identical-vehicles-recreate.js";
 
@@ -41,7 +41,6 @@ export class IdenticalVehiclesRuin {
   /** Opens a route around a served seed on every `seedRoutes`-th served ruin seed (null when off, settings.ts RuinSettings). */
   private readonly seedRoute: SeedRoute | null;
   private readonly seedRoutes: number;
-  private readonly seedRouteKept: SeedRouteKept;
   private seedTurn = 0;
   /** The ruin's size as a multiple of AVERAGE_REMOVED (ruin-strength.ts). */
   private readonly strength: RuinStrength;
@@ -58,9 +57,8 @@ export class IdenticalVehiclesRuin {
     this.strength = new RuinStrength(settings.strength);
     const m = ls.m;
     this.cluster = m.skipPrice ? new ClusterRoute(ls) : null;
-    this.seedRoutes = settings.seedRoutes ?? 0;
-    this.seedRouteKept = settings.seedRouteKept ?? "always";
-    this.seedRoute = this.seedRoutes > 0 ? new SeedRoute(ls) : null;
+    this.seedRoutes = settings.seedRoutes;
+    this.seedRoute = settings.seedRoutes > 0 ? new SeedRoute(ls) : null;
     this.removed = new Int32Array(m.customers.length);
     this.touched = new Uint8Array(m.routes);
     this.buffer = new Int32Array(m.customers.length + 2);
@@ -212,10 +210,8 @@ export class IdenticalVehiclesRuin {
     let empty = -1;
     for (let r = 0; r < ls.m.routes && empty < 0; r++) if (ls.rs.length[r] === 0) empty = r;
     if (empty < 0) return false;
-    const change = this.seedRoute.open(seed, empty, Math.max(1, Math.ceil(meanLength)));
-    if (this.seedRouteKept === "always" || change < -1e-7) return true;
-    this.seedRoute.undo();
-    return false;
+    this.seedRoute.open(seed, empty, Math.max(1, Math.ceil(meanLength)));
+    return true;
   }
 
   private removeString(r: number, start: number, count: number): void {

@@ -19,52 +19,17 @@ const EPS = 1e-7;
 export class SeedRoute {
   private readonly route: Int32Array;
   private readonly buffer: Int32Array;
-  /** The routes the last open rewrote (the opened one first) and each one's customers before, for undo. */
-  private readonly touched: Int32Array;
-  private touchedCount = 0;
-  private readonly saved: (Int32Array | null)[];
-  private readonly savedLength: Int32Array;
-  /** Customers the last open took from no route (unserved before). */
-  private readonly taken: Int32Array;
-  private takenCount = 0;
 
   constructor(private readonly ls: LocalSearch) {
     const customers = ls.m.customers.length;
     this.route = new Int32Array(customers);
     this.buffer = new Int32Array(customers + 2);
-    this.touched = new Int32Array(ls.m.routes);
-    this.saved = Array.from({ length: ls.m.routes }, () => null);
-    this.savedLength = new Int32Array(ls.m.routes);
-    this.taken = new Int32Array(customers);
-  }
-
-  /** Back to the routes before the last open (each rewritten route as it was, its unserved customers unserved again). */
-  undo(): void {
-    const ls = this.ls;
-    const rs = ls.rs;
-    for (let k = 0; k < this.takenCount; k++) rs.routeOf[this.taken[k]!] = -1;
-    for (let k = this.touchedCount - 1; k >= 0; k--) {
-      const q = this.touched[k]!;
-      ls.setRoute(q, this.saved[q]!, this.savedLength[q]!);
-    }
-    this.touchedCount = 0;
-    this.takenCount = 0;
-  }
-
-  /** Keeps a copy of route q as it is, the first time the current open rewrites it. */
-  private save(q: number): void {
-    for (let k = 0; k < this.touchedCount; k++) if (this.touched[k] === q) return;
-    const rs = this.ls.rs;
-    const saved = (this.saved[q] ??= new Int32Array(this.ls.m.customers.length));
-    saved.set(rs.seq[q]!.subarray(1, rs.length[q]! + 1));
-    this.savedLength[q] = rs.length[q]!;
-    this.touched[this.touchedCount++] = q;
   }
 
   /**
    * Builds in empty route r a route of seed and up to `limit - 1` of its granular neighbours;
    * returns the change of the search's penalised total (LocalSearch.totalCost), or NaN when route
-   * r is not empty. `undo` then restores the routes as they were.
+   * r is not empty.
    */
   open(seed: number, r: number, limit: number): number {
     const ls = this.ls;
@@ -75,9 +40,6 @@ export class SeedRoute {
     let change = 0;
     let length = 0;
     const near = ls.m.neighbours[seed]!;
-    this.touchedCount = 0;
-    this.takenCount = 0;
-    this.save(r);
     for (let k = -1; k < near.length && length < limit; k++) {
       const c = k < 0 ? seed : near[k]!;
       const from = rs.routeOf[c]!;
@@ -89,10 +51,7 @@ export class SeedRoute {
       const rise = this.priceWith(r, c, at) - rs.cost[r]!;
       if (k >= 0 && !(rise < worth - EPS)) continue;
       change += rise - worth;
-      if (from >= 0) {
-        this.save(from);
-        this.remove(from, c);
-      } else this.taken[this.takenCount++] = c;
+      if (from >= 0) this.remove(from, c);
       route.copyWithin(at + 1, at, length);
       route[at] = c;
       length++;
