@@ -220,9 +220,9 @@ export interface RuinSettings {
   strength: RuinStrengthSettings | null;
   /**
    * Optional customers: on every this many ruins around a served seed, while the fleet has an empty
-   * route, the ruin opens that route around the seed instead (search/moves/seed-route.ts); 0 never.
+   * route, the ruin opens that route around the seed instead (search/moves/seed-route.ts); 0 (or none) never.
    */
-  seedRoutes: number;
+  seedRoutes?: number;
 }
 
 /**
@@ -259,7 +259,7 @@ export interface PerturbationSettings extends RuinSettings {
 }
 
 /** SISR's ruin and recreate as the paper has them: the default wherever no family says otherwise. */
-export const STRINGS_PERTURBATION: RuinSettings = { ruin: "strings", stringsShare: 1, places: "anywhere", strength: null, seedRoutes: 0 };
+export const STRINGS_PERTURBATION: RuinSettings = { ruin: "strings", stringsShare: 1, places: "anywhere", strength: null };
 
 /** Share of customers with a binding window (core/problem.ts bindingWindowShare) from which the windows set the routes. */
 const WINDOWED_ROUTES = 0.7;

@@ -57,8 +57,8 @@ export class IdenticalVehiclesRuin {
     this.strength = new RuinStrength(settings.strength);
     const m = ls.m;
     this.cluster = m.skipPrice ? new ClusterRoute(ls) : null;
-    this.seedRoutes = settings.seedRoutes;
-    this.seedRoute = settings.seedRoutes > 0 ? new SeedRoute(ls) : null;
+    this.seedRoutes = settings.seedRoutes ?? 0;
+    this.seedRoute = this.seedRoutes > 0 ? new SeedRoute(ls) : null;
     this.removed = new Int32Array(m.customers.length);
     this.touched = new Uint8Array(m.routes);
     this.buffer = new Int32Array(m.customers.length + 2);

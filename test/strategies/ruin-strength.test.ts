@@ -55,7 +55,6 @@ describe("ruin strength: the identical-vehicles ruin grows while the local searc
         stringsShare: 1,
         places: "anywhere",
         strength: { growth: 0.05, max: 3 },
-        seedRoutes: 0,
       });
       for (let k = 0; k < (grown ? 100 : 0); k++) ruin.outcome(true);
       const rng = new Rng(11);

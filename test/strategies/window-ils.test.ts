@@ -189,13 +189,7 @@ describe("iterated local search under binding windows (hgs above 12 customers wi
         const start = clarkeWrightSolution(p).routes.slice(0, m.routes);
         const removed = start.flat().filter((_, k) => k % Math.max(2, Math.floor(m.customers.length / count)) === 0);
         ls.loadRoutes(start.map((r) => r.filter((c) => !removed.includes(c))));
-        const ruin = new IdenticalVehiclesRuin(ls, {
-          ruin: "strings",
-          stringsShare: 1,
-          places: "afterNeighbours",
-          strength: null,
-          seedRoutes: 0,
-        });
+        const ruin = new IdenticalVehiclesRuin(ls, { ruin: "strings", stringsShare: 1, places: "afterNeighbours", strength: null });
         const total = (routes: number[][]) => scratchTotal(p, m, pen, routes);
         for (const c of removed) {
           const before = ls.routes().map((r) => [...r]);
@@ -235,13 +229,7 @@ describe("iterated local search under binding windows (hgs above 12 customers wi
       fc.property(arb, fc.double({ min: 0.1, max: 50, noNaN: true }), (o, warpPrice) => {
         const { p, m, pen, rng, ls } = windowsSearch(o, warpPrice);
         ls.loadRoutes(clarkeWrightSolution(p).routes.slice(0, m.routes));
-        const ruin = new IdenticalVehiclesRuin(ls, {
-          ruin: "neighbourhood",
-          stringsShare: 0,
-          places: "afterNeighbours",
-          strength: null,
-          seedRoutes: 0,
-        });
+        const ruin = new IdenticalVehiclesRuin(ls, { ruin: "neighbourhood", stringsShare: 0, places: "afterNeighbours", strength: null });
         ruin.reinsert(
           rng,
           Array.from(m.customers).filter((c) => ls.rs.routeOf[c]! < 0),
@@ -270,13 +258,7 @@ describe("iterated local search under binding windows (hgs above 12 customers wi
   it("the neighbourhood ruin gives its stated share of perturbations to SISR's strings", () => {
     const { p, m, rng, ls } = windowsSearch({ customers: 50, seed: 5, hours: false, spare: 2 }, 5);
     ls.loadRoutes(clarkeWrightSolution(p).routes.slice(0, m.routes));
-    const ruin = new IdenticalVehiclesRuin(ls, {
-      ruin: "neighbourhood",
-      stringsShare: 0.3,
-      places: "afterNeighbours",
-      strength: null,
-      seedRoutes: 0,
-    });
+    const ruin = new IdenticalVehiclesRuin(ls, { ruin: "neighbourhood", stringsShare: 0.3, places: "afterNeighbours", strength: null });
     ruin.reinsert(
       rng,
       Array.from(m.customers).filter((c) => ls.rs.routeOf[c]! < 0),
