@@ -269,8 +269,8 @@ const NEIGHBOURHOOD_HISTORY = 300;
 const STRINGS_AMONG_NEIGHBOURHOODS = 0.1;
 /**
  * Optional customers on long routes: one ruin in this many around a served seed opens an empty
- * route there instead. The best plans there have a route or two more than the search kept (short
- * ones near the depot, far groups on their own), which no single move opens.
+ * route there instead. Better plans there often use a route more than the search kept (a short one
+ * near the depot, a far group on its own), and no single move opens it.
  */
 const SEED_ROUTES = 4;
 
