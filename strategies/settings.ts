@@ -34,6 +34,8 @@ export interface SettingsOverride {
     unservedNearChanged?: boolean;
     /** Back to the best also after this share of the budget without a new best (ils/restarts.ts). */
     restartShare?: number;
+    /** Its ruin opens a route around every this many served seeds (RuinSettings.seedRoutes; 0: never). */
+    seedRoutes?: number;
   };
   /** Told what the decomposition's route elimination tried, one line each (for studying it). */
   trace?: (line: string) => void;
@@ -216,6 +218,11 @@ export interface RuinSettings {
   stringsShare: number;
   places: RecreatePlaces;
   strength: RuinStrengthSettings | null;
+  /**
+   * Optional customers: on every this many ruins around a served seed, while the fleet has an empty
+   * route, the ruin opens that route around the seed instead (search/moves/seed-route.ts); 0 (or none) never.
+   */
+  seedRoutes?: number;
 }
 
 /**
@@ -260,6 +267,17 @@ const WINDOWED_ROUTES = 0.7;
 const NEIGHBOURHOOD_HISTORY = 300;
 /** Under the neighbourhood ruin, one perturbation in ten by SISR's strings, so that a route can still close. */
 const STRINGS_AMONG_NEIGHBOURHOODS = 0.1;
+/**
+ * Optional customers on long routes: one ruin in this many around a served seed opens an empty
+ * route there instead. Better plans there often use a route more than the search kept (a short one
+ * near the depot, a far group on its own), and no single move opens it.
+ */
+const SEED_ROUTES = 4;
+
+/** How often the ruin opens a route around a served seed (RuinSettings.seedRoutes). */
+function seedRoutes(m: ProblemData, override: SettingsOverride): number {
+  return override.identicalVehicles?.seedRoutes ?? (m.skipPrice !== null && m.longWindowRoutes ? SEED_ROUTES : 0);
+}
 
 /**
  * The identical-vehicles iterated local search's perturbation. Long routes where seven customers in
@@ -287,6 +305,7 @@ export function perturbationSettings(m: ProblemData, override: SettingsOverride 
       repairWithinReach,
       repairScope,
       history: NEIGHBOURHOOD_HISTORY,
+      seedRoutes: seedRoutes(m, override),
     };
   return {
     ruin: "strings",
@@ -297,6 +316,7 @@ export function perturbationSettings(m: ProblemData, override: SettingsOverride 
     repairWithinReach,
     repairScope,
     history: null,
+    seedRoutes: seedRoutes(m, override),
   };
 }
 

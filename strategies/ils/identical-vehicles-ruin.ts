@@ -1,6 +1,7 @@
 import type { Rng } from "../core/rng.js";
 import type { LocalSearch } from "../search/local-search.js";
 import { ClusterRoute } from "../search/moves/unserved-cluster-route.js";
+import { SeedRoute } from "../search/moves/seed-route.js";
 import { STRINGS_PERTURBATION, type RuinSettings } from "../settings.js";
 import { RuinStrength } from "./ruin-strength.js";
 import { IdenticalVehiclesRecreate } from "./identical-vehicles-recreate.js";
@@ -37,6 +38,10 @@ export class IdenticalVehiclesRuin {
   /** Opens routes for clusters of unserved optional customers (null when every customer is required). */
   private readonly cluster: ClusterRoute | null;
   private clusterTurn = false;
+  /** Opens a route around a served seed on every `seedRoutes`-th served ruin seed (null when off, settings.ts RuinSettings). */
+  private readonly seedRoute: SeedRoute | null;
+  private readonly seedRoutes: number;
+  private seedTurn = 0;
   /** The ruin's size as a multiple of AVERAGE_REMOVED (ruin-strength.ts). */
   private readonly strength: RuinStrength;
   private readonly recreator: IdenticalVehiclesRecreate;
@@ -52,6 +57,8 @@ export class IdenticalVehiclesRuin {
     this.strength = new RuinStrength(settings.strength);
     const m = ls.m;
     this.cluster = m.skipPrice ? new ClusterRoute(ls) : null;
+    this.seedRoutes = settings.seedRoutes ?? 0;
+    this.seedRoute = this.seedRoutes > 0 ? new SeedRoute(ls) : null;
     this.removed = new Int32Array(m.customers.length);
     this.touched = new Uint8Array(m.routes);
     this.buffer = new Int32Array(m.customers.length + 2);
@@ -123,6 +130,7 @@ export class IdenticalVehiclesRuin {
         this.forced = true;
         return;
       }
+      if (this.openSeedRoute(seed, meanLength)) return;
       // A served seed: strings leave as below, and the unserved near it get another chance in recreate.
       for (let k = 0; k < near.length; k++) if (ls.rs.routeOf[near[k]!]! < 0) this.removed[this.removedCount++] = near[k]!;
     }
@@ -186,6 +194,24 @@ export class IdenticalVehiclesRuin {
     if (empty < 0) return false;
     const limit = Math.max(AVERAGE_REMOVED, Math.ceil(CLUSTER_ROUTES * meanLength));
     return this.cluster!.open(seed, empty, limit) > 0;
+  }
+
+  /**
+   * On every `seedRoutes`-th served seed, when the fleet has an empty route: that route around the
+   * seed, its neighbours following where they cost less there (search/moves/seed-route.ts), in place
+   * of the strings; whether it was opened. The local search after it and the acceptance judge it.
+   */
+  private openSeedRoute(seed: number, meanLength: number): boolean {
+    if (this.seedRoute === null) return false;
+    // By turns rather than by a draw, as openCluster: the random stream changes only when a route opens.
+    if (++this.seedTurn < this.seedRoutes) return false;
+    this.seedTurn = 0;
+    const ls = this.ls;
+    let empty = -1;
+    for (let r = 0; r < ls.m.routes && empty < 0; r++) if (ls.rs.length[r] === 0) empty = r;
+    if (empty < 0) return false;
+    this.seedRoute.open(seed, empty, Math.max(1, Math.ceil(meanLength)));
+    return true;
   }
 
   private removeString(r: number, start: number, count: number): void {

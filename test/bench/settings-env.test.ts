@@ -51,6 +51,10 @@ describe("bench/settings-env.ts", () => {
     expect(settingsFromEnv({ SOLVER_ILS_UNSERVED: "0" })).to.deep.equal({ identicalVehicles: { unservedNearChanged: false } });
     expect(settingsFromEnv({ SOLVER_ILS_UNSERVED: "1" })).to.deep.equal({ identicalVehicles: { unservedNearChanged: true } });
     expect(settingsFromEnv({ SOLVER_ILS_UNSERVED: "on" })).to.deep.equal({});
+    expect(settingsFromEnv({ SOLVER_ILS_SEED_ROUTES: "0" })).to.deep.equal({ identicalVehicles: { seedRoutes: 0 } });
+    expect(settingsFromEnv({ SOLVER_ILS_SEED_ROUTES: "8" })).to.deep.equal({ identicalVehicles: { seedRoutes: 8 } });
+    expect(settingsFromEnv({ SOLVER_ILS_SEED_ROUTES: "2.5" })).to.deep.equal({});
+    expect(settingsFromEnv({ SOLVER_ILS_SEED_ROUTES: "-1" })).to.deep.equal({});
   });
 
   it("maps the decomposition's switches", () => {

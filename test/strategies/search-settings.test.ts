@@ -109,6 +109,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
       repairWithinReach: true,
       repairScope: "nearby",
       history: 300,
+      seedRoutes: 0,
     };
     expect(perturbationSettings(everywhere.m)).to.deep.equal(neighbourhood);
     expect(perturbationSettings(most.m)).to.deep.equal(neighbourhood);
@@ -121,6 +122,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
       repairWithinReach: true,
       repairScope: "nearby",
       history: null,
+      seedRoutes: 0,
     });
     expect(short.m.longWindowRoutes).to.equal(false);
     expect(perturbationSettings(short.m)).to.deep.equal({
@@ -132,6 +134,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
       repairWithinReach: true,
       repairScope: "nearby",
       history: null,
+      seedRoutes: 0,
     });
     // A benchmark's override turns the repairs on or off, and nothing else.
     const noRepair = { identicalVehicles: { repairOnceFeasible: false } };
@@ -153,6 +156,12 @@ describe("search settings by family (strategies/settings.ts)", () => {
     expect(perturbationSettings(model(optional).m).ruin).to.equal("strings");
     // They repair every outcome: a repair may leave stops out, so the reach does not bound it.
     expect(perturbationSettings(model(optional).m).repairWithinReach).to.equal(false);
+    // On long routes their ruin opens a route around every fourth served seed; not on short routes, nor without optional customers.
+    expect(model(optional).m.longWindowRoutes).to.equal(true);
+    expect(perturbationSettings(model(optional).m).seedRoutes).to.equal(4);
+    expect(perturbationSettings(model(optional).m, { identicalVehicles: { seedRoutes: 0 } }).seedRoutes).to.equal(0);
+    const shortOptional = { ...ghLike(1, 2029, [400]).request, node_skip_penalties: Array(401).fill(1000) } as SolveRequestInput;
+    expect(perturbationSettings(model(shortOptional).m).seedRoutes).to.equal(0);
     expect(bindingWindowShare(compileRequest({ ...ghLike(5, 2053, [400]).request, node_time_windows: undefined }).problem, 0)).to.equal(0);
   });
 
