@@ -21,7 +21,7 @@ export interface SearchSettings {
 export interface SettingsOverride {
   hgs?: Partial<SearchSettings["hgs"]>;
   /** `poolFamilies` opts the named families into set partitioning (by default none is). */
-  perVehicle?: Partial<SearchSettings["perVehicle"]> & { poolFamilies?: readonly PoolFamily[] };
+  perVehicle?: Partial<SearchSettings["perVehicle"]> & { poolFamilies?: readonly PoolFamily[]; emptyTypeOrder?: EmptyTypeOrder };
   decomposition?: Partial<SearchSettings["decomposition"]>;
   /** The identical-vehicles iterated search's education (ils/identical-vehicles-ils.ts): which customers it examines, and its repairs. */
   identicalVehicles?: {
@@ -339,7 +339,8 @@ export interface PerVehicleSettings {
  * took a large share of the budget.
  */
 export function perVehicleSettings(m: ProblemData, override: SettingsOverride = {}): PerVehicleSettings {
-  const { poolFamilies, ...chosen } = override.perVehicle ?? {};
+  // The empty vehicles' order belongs to the local search (localSearchSettings), not to this mode.
+  const { poolFamilies, emptyTypeOrder, ...chosen } = override.perVehicle ?? {};
   const mode = reloadCopies(m)
     ? reloadMode(m)
     : m.order !== null
@@ -406,6 +407,8 @@ export interface LocalSearchSettings {
    * customer, into one empty vehicle of each type (empty vehicles of a type are alike).
    */
   emptyRoutes: "fromSecondPass" | "whenRouteChanged";
+  /** In which order the empty vehicles of each type are tried, by the moves and by the iterated search's recreate (EmptyTypeOrder). */
+  emptyTypeOrder: EmptyTypeOrder;
   /**
    * SWAP* after each pass of a full run (null: never): "allPairs" tests every pair of neighbouring
    * routes on the first pass, "changedPairs" only pairs with a route changed since the pair was
@@ -458,6 +461,17 @@ export interface LocalSearchSettings {
 }
 
 /**
+ * How a customer is offered the empty vehicles of the fleet's types. "cheapest": every type in
+ * vehicle order (a move applies each improving one in turn, a recreate takes the cheapest), so a
+ * lone customer ends on the type cheapest for it alone. "shuffled": the types in an order drawn
+ * afresh for each local-search run and each reinsertion, the first improving one taken. Greedy
+ * over types, the cheapest per distance (the smallest vehicles under per-distance costs) opens
+ * nearly every new route, and the routes of larger vehicles that would pool those customers are
+ * never started; PyVRP orders its empty-route moves at random for the same reason.
+ */
+export type EmptyTypeOrder = "cheapest" | "shuffled";
+
+/**
  * When a localised run tries SWAP*: "everyPass", after each pass; "idlePass", only after a pass
  * whose customer moves found nothing, since a pass that moved customers is followed by another
  * that rewrites some of the same routes, and SWAP* priced on them again; "never".
@@ -493,6 +507,7 @@ export function localSearchSettings(m: ProblemData, pricing: MovePricingKind, ov
     return {
       pricing,
       emptyRoutes: "fromSecondPass",
+      emptyTypeOrder: "cheapest",
       swapStar: long ? null : "allPairs",
       swapStarLocalised: override.identicalVehicles?.swapStarLocalised ?? (plainWindows ? "never" : "everyPass"),
       ...none,
@@ -506,6 +521,7 @@ export function localSearchSettings(m: ProblemData, pricing: MovePricingKind, ov
   return {
     pricing,
     emptyRoutes: "whenRouteChanged",
+    emptyTypeOrder: override.perVehicle?.emptyTypeOrder ?? "cheapest",
     swapStar: swapStar ? "changedPairs" : null,
     swapStarLocalised: "everyPass",
     vehicleChange: true,
