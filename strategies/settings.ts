@@ -521,7 +521,7 @@ export function localSearchSettings(m: ProblemData, pricing: MovePricingKind, ov
   return {
     pricing,
     emptyRoutes: "whenRouteChanged",
-    emptyTypeOrder: override.perVehicle?.emptyTypeOrder ?? "cheapest",
+    emptyTypeOrder: override.perVehicle?.emptyTypeOrder ?? (mixedFleet(m) ? "shuffled" : "cheapest"),
     swapStar: swapStar ? "changedPairs" : null,
     swapStarLocalised: "everyPass",
     vehicleChange: true,
@@ -541,6 +541,18 @@ export function localSearchSettings(m: ProblemData, pricing: MovePricingKind, ov
  * with breaks, which only the evaluator prices. With the localised education it reached lower costs
  * on generated skills instances and on SDVRPTW, under hard and soft windows (BENCHMARKS.md, SDVRPTW).
  */
+/**
+ * Whether the vehicles differ in capacity, fixed or unit cost: a mixed fleet, where the empty
+ * vehicles' order (EmptyTypeOrder) decides which types new routes start on. Vehicles that differ
+ * only in depot, speed or rules keep the cheapest order, which the shuffled one was not measured on.
+ */
+function mixedFleet(m: ProblemData): boolean {
+  for (let r = 1; r < m.routes; r++) {
+    if (m.capacity[r] !== m.capacity[0] || m.fixedCost[r] !== m.fixedCost[0] || m.unitCost[r] !== m.unitCost[0]) return true;
+  }
+  return false;
+}
+
 function skillsWithExactTimes(m: ProblemData): boolean {
   if (m.rules?.allowed == null || m.p.trips) return false;
   return m.twStart === null || (!hasBreaks(m.p) && !m.p.travel?.traffic);

@@ -11,16 +11,30 @@ import { fleetArb, fleetInstance, scratchRouteCost } from "./fleet-problems.js";
 
 const pen = { load: 7, duration: 3, timeWarp: 5 };
 const shuffled = { perVehicle: { emptyTypeOrder: "shuffled" as const } };
+const cheapest = { perVehicle: { emptyTypeOrder: "cheapest" as const } };
 
 describe("empty vehicles of each type offered in a shuffled order (EmptyTypeOrder)", function () {
   this.timeout(120_000);
 
-  it("is off unless asked for: the general search offers every type, cheapest first", () => {
-    const p = compileRequest(fleetInstance({ ...fleetOptions(), types: 3 })).problem;
-    const m = buildProblemData(p);
-    expect(localSearchSettings(m, "perVehicle").emptyTypeOrder).to.equal("cheapest");
-    expect(localSearchSettings(m, "perVehicle", shuffled).emptyTypeOrder).to.equal("shuffled");
-    expect(localSearchSettings(m, "identicalVehicles", shuffled).emptyTypeOrder).to.equal("cheapest");
+  it("is on for fleets whose vehicles differ in capacity or costs, off for those that differ only in depot", () => {
+    const mixed = buildProblemData(compileRequest(fleetInstance({ ...fleetOptions(), types: 3 })).problem);
+    expect(localSearchSettings(mixed, "perVehicle").emptyTypeOrder).to.equal("shuffled");
+    expect(localSearchSettings(mixed, "perVehicle", cheapest).emptyTypeOrder).to.equal("cheapest");
+    expect(localSearchSettings(mixed, "identicalVehicles").emptyTypeOrder).to.equal("cheapest");
+    // Two depots, every vehicle alike but for its depot.
+    const req = fleetInstance({ ...fleetOptions(), depots: 2 });
+    const n = req.vehicle_num;
+    const depotsOnly = {
+      ...req,
+      start_nodes: Array.from({ length: n }, (_, v) => v % 2),
+      end_nodes: Array.from({ length: n }, (_, v) => v % 2),
+      vehicles_capacity: Array(n).fill(req.vehicles_capacity[0]),
+      vehicle_fixed_costs: Array(n).fill(0),
+      vehicle_unit_distance_costs: Array(n).fill(1),
+    };
+    const depots = buildProblemData(compileRequest(depotsOnly).problem);
+    expect(depots.typeSlots.length).to.be.greaterThan(1);
+    expect(localSearchSettings(depots, "perVehicle").emptyTypeOrder).to.equal("cheapest");
   });
 
   it("prices every move exactly and keeps every customer once through the search and a recreate", () => {
