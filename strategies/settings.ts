@@ -542,11 +542,13 @@ export function localSearchSettings(m: ProblemData, pricing: MovePricingKind, ov
  * on generated skills instances and on SDVRPTW, under hard and soft windows (BENCHMARKS.md, SDVRPTW).
  */
 /**
- * Whether the vehicles differ in capacity, fixed or unit cost: a mixed fleet, where the empty
- * vehicles' order (EmptyTypeOrder) decides which types new routes start on. Vehicles that differ
- * only in depot, speed or rules keep the cheapest order, which the shuffled one was not measured on.
+ * A mixed fleet in the HFVRP manner: vehicles that differ in capacity, fixed or unit cost, without
+ * windows, rules or load order, where the empty vehicles' order (EmptyTypeOrder) decides which
+ * types new routes start on. Elsewhere (vehicles that differ only in depot, speed or rules; windows;
+ * skills) the cheapest order stays, which the shuffled one was not measured against there.
  */
 function mixedFleet(m: ProblemData): boolean {
+  if (m.twStart !== null || m.rules !== null || m.order !== null || m.p.trips) return false;
   for (let r = 1; r < m.routes; r++) {
     if (m.capacity[r] !== m.capacity[0] || m.fixedCost[r] !== m.fixedCost[0] || m.unitCost[r] !== m.unitCost[0]) return true;
   }

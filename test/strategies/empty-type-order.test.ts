@@ -16,8 +16,11 @@ const cheapest = { perVehicle: { emptyTypeOrder: "cheapest" as const } };
 describe("empty vehicles of each type offered in a shuffled order (EmptyTypeOrder)", function () {
   this.timeout(120_000);
 
-  it("is on for fleets whose vehicles differ in capacity or costs, off for those that differ only in depot", () => {
+  it("is on for mixed fleets without windows, off under windows and for fleets that differ only in depot", () => {
     const mixed = buildProblemData(compileRequest(fleetInstance({ ...fleetOptions(), types: 3 })).problem);
+    const windowed = buildProblemData(compileRequest(fleetInstance({ ...fleetOptions(), types: 3, time: "hard" })).problem);
+    expect(windowed.typeSlots.length).to.be.greaterThan(1);
+    expect(localSearchSettings(windowed, "perVehicle").emptyTypeOrder).to.equal("cheapest");
     expect(localSearchSettings(mixed, "perVehicle").emptyTypeOrder).to.equal("shuffled");
     expect(localSearchSettings(mixed, "perVehicle", cheapest).emptyTypeOrder).to.equal("cheapest");
     expect(localSearchSettings(mixed, "identicalVehicles").emptyTypeOrder).to.equal("cheapest");
@@ -102,7 +105,7 @@ function fleetOptions() {
     mixedEnds: false,
     asymmetric: false,
     cost: true,
-    time: "none" as const,
+    time: "none" as "none" | "hard",
     hours: false,
     speeds: false,
     seed: 5,
