@@ -12,7 +12,8 @@
  *   family threshold.
  * - SOLVER_POOL_FAMILIES=skills,types,depots: set partitioning in those families too.
  * - SOLVER_EMPTY_TYPES=cheapest|shuffled: in which order the general search offers a customer the
- *   vehicle types' empty vehicles (settings.ts EmptyTypeOrder).
+ *   vehicle types' empty vehicles (settings.ts EmptyTypeOrder; shuffled by default on mixed fleets
+ *   without windows or rules, cheapest elsewhere).
  * - SOLVER_THRESHOLD=W: the general search accepts by the annealed threshold with starting weight W.
  * - SOLVER_ILS_LOCALISED=promisingCustomers|changedNeighbours: which customers the identical-vehicles
  *   iterated search's education examines; SOLVER_ILS_REPAIR=0|1|byYield: whether it still repairs half the
