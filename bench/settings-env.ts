@@ -11,6 +11,9 @@
  * - SOLVER_GENERAL_FOCUS=0: the general search without localised education, feasible current and
  *   family threshold.
  * - SOLVER_POOL_FAMILIES=skills,types,depots: set partitioning in those families too.
+ * - SOLVER_EMPTY_TYPES=cheapest|shuffled: in which order the general search offers a customer the
+ *   vehicle types' empty vehicles (settings.ts EmptyTypeOrder; shuffled by default on mixed fleets
+ *   without windows or rules, cheapest elsewhere).
  * - SOLVER_THRESHOLD=W: the general search accepts by the annealed threshold with starting weight W.
  * - SOLVER_ILS_LOCALISED=promisingCustomers|changedNeighbours: which customers the identical-vehicles
  *   iterated search's education examines; SOLVER_ILS_REPAIR=0|1|byYield: whether it still repairs half the
@@ -51,6 +54,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): SettingsOverride {
     const named = env.SOLVER_POOL_FAMILIES.split(",").map((name) => name.trim());
     general.poolFamilies = POOL_FAMILIES.filter((family) => named.includes(family));
   }
+  const emptyTypes = env.SOLVER_EMPTY_TYPES;
+  if (emptyTypes === "cheapest" || emptyTypes === "shuffled") general.emptyTypeOrder = emptyTypes;
   if (Object.keys(general).length > 0) out.perVehicle = general;
 
   const identical: NonNullable<SettingsOverride["identicalVehicles"]> = {};

@@ -21,7 +21,7 @@ export interface SearchSettings {
 export interface SettingsOverride {
   hgs?: Partial<SearchSettings["hgs"]>;
   /** `poolFamilies` opts the named families into set partitioning (by default none is). */
-  perVehicle?: Partial<SearchSettings["perVehicle"]> & { poolFamilies?: readonly PoolFamily[] };
+  perVehicle?: Partial<SearchSettings["perVehicle"]> & { poolFamilies?: readonly PoolFamily[]; emptyTypeOrder?: EmptyTypeOrder };
   decomposition?: Partial<SearchSettings["decomposition"]>;
   /** The identical-vehicles iterated search's education (ils/identical-vehicles-ils.ts): which customers it examines, and its repairs. */
   identicalVehicles?: {
@@ -359,7 +359,8 @@ export interface PerVehicleSettings {
  * took a large share of the budget.
  */
 export function perVehicleSettings(m: ProblemData, override: SettingsOverride = {}): PerVehicleSettings {
-  const { poolFamilies, ...chosen } = override.perVehicle ?? {};
+  // The empty vehicles' order belongs to the local search (localSearchSettings), not to this mode.
+  const { poolFamilies, emptyTypeOrder, ...chosen } = override.perVehicle ?? {};
   const mode = reloadCopies(m)
     ? reloadMode(m)
     : m.order !== null
@@ -426,6 +427,8 @@ export interface LocalSearchSettings {
    * customer, into one empty vehicle of each type (empty vehicles of a type are alike).
    */
   emptyRoutes: "fromSecondPass" | "whenRouteChanged";
+  /** In which order the empty vehicles of each type are tried, by the moves and by the iterated search's recreate (EmptyTypeOrder). */
+  emptyTypeOrder: EmptyTypeOrder;
   /**
    * SWAP* after each pass of a full run (null: never): "allPairs" tests every pair of neighbouring
    * routes on the first pass, "changedPairs" only pairs with a route changed since the pair was
@@ -478,6 +481,17 @@ export interface LocalSearchSettings {
 }
 
 /**
+ * How a customer is offered the empty vehicles of the fleet's types. "cheapest": every type in
+ * vehicle order (a move applies each improving one in turn, a recreate takes the cheapest), so a
+ * lone customer ends on the type cheapest for it alone. "shuffled": the types in an order drawn
+ * afresh for each local-search run and each reinsertion, the first improving one taken. Greedy
+ * over types, the cheapest per distance (the smallest vehicles under per-distance costs) opens
+ * nearly every new route, and the routes of larger vehicles that would pool those customers are
+ * never started; PyVRP orders its empty-route moves at random for the same reason.
+ */
+export type EmptyTypeOrder = "cheapest" | "shuffled";
+
+/**
  * When a localised run tries SWAP*: "everyPass", after each pass; "idlePass", only after a pass
  * whose customer moves found nothing, since a pass that moved customers is followed by another
  * that rewrites some of the same routes, and SWAP* priced on them again; "never".
@@ -513,6 +527,7 @@ export function localSearchSettings(m: ProblemData, pricing: MovePricingKind, ov
     return {
       pricing,
       emptyRoutes: "fromSecondPass",
+      emptyTypeOrder: "cheapest",
       swapStar: long ? null : "allPairs",
       swapStarLocalised: override.identicalVehicles?.swapStarLocalised ?? (plainWindows ? "never" : "everyPass"),
       ...none,
@@ -526,6 +541,7 @@ export function localSearchSettings(m: ProblemData, pricing: MovePricingKind, ov
   return {
     pricing,
     emptyRoutes: "whenRouteChanged",
+    emptyTypeOrder: override.perVehicle?.emptyTypeOrder ?? (mixedFleet(m) ? "shuffled" : "cheapest"),
     swapStar: swapStar ? "changedPairs" : null,
     swapStarLocalised: "everyPass",
     vehicleChange: true,
@@ -545,6 +561,20 @@ export function localSearchSettings(m: ProblemData, pricing: MovePricingKind, ov
  * with breaks, which only the evaluator prices. With the localised education it reached lower costs
  * on generated skills instances and on SDVRPTW, under hard and soft windows (BENCHMARKS.md, SDVRPTW).
  */
+/**
+ * A mixed fleet in the HFVRP manner: vehicles that differ in capacity, fixed or unit cost, without
+ * windows, rules or load order, where the empty vehicles' order (EmptyTypeOrder) decides which
+ * types new routes start on. Elsewhere (vehicles that differ only in depot, speed or rules; windows;
+ * skills) the cheapest order stays, which the shuffled one was not measured against there.
+ */
+function mixedFleet(m: ProblemData): boolean {
+  if (m.twStart !== null || m.rules !== null || m.order !== null || m.p.trips) return false;
+  for (let r = 1; r < m.routes; r++) {
+    if (m.capacity[r] !== m.capacity[0] || m.fixedCost[r] !== m.fixedCost[0] || m.unitCost[r] !== m.unitCost[0]) return true;
+  }
+  return false;
+}
+
 function skillsWithExactTimes(m: ProblemData): boolean {
   if (m.rules?.allowed == null || m.p.trips) return false;
   return m.twStart === null || (!hasBreaks(m.p) && !m.p.travel?.traffic);

@@ -89,7 +89,8 @@ export function startPerVehicle(p: CompiledProblem, budget: Budget, initial?: So
   const mode = perVehicleSettings(m, budget.overrides);
   const rng = budget.rng;
   const rs = new Routes(m);
-  const ls = LocalSearch.perVehicle(rs);
+  const ls = LocalSearch.perVehicle(rs, budget.overrides);
+  const shuffledTypes = ls.settings.emptyTypeOrder === "shuffled";
   if (mode.focus) rs.trackChanges();
   // With load rules an iteration costs more (pair moves, O(route) checks) and the start is built
   // from nothing: the prices adapt after fewer outcomes, or they would barely move in the time given.
@@ -124,7 +125,7 @@ export function startPerVehicle(p: CompiledProblem, budget: Budget, initial?: So
     rs.penalties = penalties.current;
     rs.reprice();
   }
-  recreate(ls.pricing, rng, start.missing, m.order !== null);
+  recreate(ls.pricing, rng, start.missing, m.order !== null, true, shuffledTypes);
   // A feasible start counts as it is: education on a penalised cost may trade it for a worse one.
   best.considerSnapshot(snapshot(rs));
   current.set(education.educate(best.solution !== null));
@@ -150,7 +151,7 @@ export function startPerVehicle(p: CompiledProblem, budget: Budget, initial?: So
   const maxRuin = Math.min(m.customers.length, Math.max(MIN_RUIN, Math.min(MAX_RUIN, Math.ceil(m.customers.length / 40))));
   return {
     current,
-    perturbation: new RuinRecreate(rs, ls.pricing, maxRuin, diversified, shipments ? ELIMINATION_PROBABILITY : 0),
+    perturbation: new RuinRecreate(rs, ls.pricing, maxRuin, diversified, shipments ? ELIMINATION_PROBABILITY : 0, shuffledTypes),
     education,
     best,
     acceptance,

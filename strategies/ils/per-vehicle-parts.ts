@@ -231,6 +231,8 @@ export class RuinRecreate {
     private readonly maxRuin: number,
     private readonly shortRoutes: boolean,
     private readonly eliminations: number,
+    /** Free vehicles' types in a random order, the first improving one taken (settings.ts EmptyTypeOrder). */
+    private readonly shuffledTypes = false,
   ) {}
 
   perturb(rng: Rng): void {
@@ -238,12 +240,15 @@ export class RuinRecreate {
     const eliminated = this.eliminations > 0 && rng.next() < this.eliminations ? ruinShortestRoute(rs, rng) : [];
     const eliminate = eliminated.length > 0;
     const removed = eliminate ? eliminated : ruin(rs, rng, 1 + rng.int(this.maxRuin), this.shortRoutes);
-    recreate(this.pricing, rng, removed, false, !eliminate);
+    recreate(this.pricing, rng, removed, false, !eliminate, this.shuffledTypes);
     if (eliminate)
       recreate(
         this.pricing,
         rng,
         removed.filter((c) => rs.routeOf[c]! < 0),
+        false,
+        true,
+        this.shuffledTypes,
       );
   }
 }

@@ -192,11 +192,21 @@ function insertionDelta(rs: Routes, c: number, r: number, j: number): number {
  * Greedy reinsertion in random order or by decreasing demand, each customer at its cheapest penalised position next to
  * one of its granular neighbours, or alone on a free vehicle of some type; when none of these
  * exists, every position of every used route is tried. On problems with rules a customer whose
- * cheapest place costs more than its skip price (fleet-rules.ts) stays unserved.
+ * cheapest place costs more than its skip price (fleet-rules.ts) stays unserved. `shuffledTypes`
+ * (settings.ts EmptyTypeOrder "shuffled"): the free vehicles' types are tried in a random order
+ * and the first that beats the places next to neighbours is taken, not the cheapest.
  */
-export function recreate(ls: PerVehiclePricing, rng: Rng, removed: number[], largestFirst = false, openVehicles = true): void {
+export function recreate(
+  ls: PerVehiclePricing,
+  rng: Rng,
+  removed: number[],
+  largestFirst = false,
+  openVehicles = true,
+  shuffledTypes = false,
+): void {
   const rs = ls.rs;
   const m = rs.m;
+  const typeOrder = shuffledTypes && openVehicles && m.typeSlots.length > 1 ? Array.from(m.typeSlots, (_, t) => t) : null;
   rng.shuffle(removed);
   // As SISR does, half the time the largest demands go first: they are the hard ones to pack
   // into the vehicles left, which matters with mixed capacities (always, when asked: a start
@@ -236,9 +246,24 @@ export function recreate(ls: PerVehiclePricing, rng: Rng, removed: number[], lar
       consider(r, rs.pos[w]! - 1);
       consider(r, rs.pos[w]!);
     }
-    for (let type = 0; openVehicles && type < m.typeSlots.length; type++) {
-      const free = ls.emptyOfType(type, -1);
-      if (free >= 0) consider(free, 0);
+    if (typeOrder !== null) {
+      rng.shuffle(typeOrder);
+      for (const type of typeOrder) {
+        const free = ls.emptyOfType(type, -1);
+        if (free < 0) continue;
+        const delta = insertionDelta(rs, c, free, 0);
+        if (delta < bestDelta) {
+          bestDelta = delta;
+          bestRoute = free;
+          bestAfter = 0;
+          break;
+        }
+      }
+    } else {
+      for (let type = 0; openVehicles && type < m.typeSlots.length; type++) {
+        const free = ls.emptyOfType(type, -1);
+        if (free >= 0) consider(free, 0);
+      }
     }
     if (bestRoute < 0) {
       for (let r = 0; r < m.routes; r++) for (let j = 0; j <= rs.length[r]!; j++) if (rs.length[r]! > 0) consider(r, j);

@@ -1,3 +1,4 @@
+import type { Rng } from "../core/rng.js";
 import type { LocalSearchSettings } from "../settings.js";
 import { backhaulHeadExchange, linehaulTwoOptStar } from "./moves/linehaul-two-opt-star.js";
 import { pairExchange } from "./moves/pair-exchange.js";
@@ -66,6 +67,9 @@ export class CustomerMoves {
   private readonly guarded: boolean = false;
   /** Vehicle types whose empty routes are tried (the identical-vehicles search: the first empty route alone). */
   private readonly emptyTypes: number = 0;
+  /** The order those types are tried in (settings.emptyTypeOrder "shuffled": drawn per run, the first improving one taken). */
+  private readonly typeOrder: Int32Array;
+  private readonly shuffledTypes: boolean;
 
   constructor(
     private readonly rs: Routes,
@@ -97,6 +101,20 @@ export class CustomerMoves {
     this.reloads = this.trips?.reloads ?? false;
     this.guarded = this.partner !== null || this.backhaul !== null || rs.rules !== null;
     this.emptyTypes = settings.emptyRoutes === "fromSecondPass" ? 1 : m.typeSlots.length;
+    this.typeOrder = Int32Array.from({ length: this.emptyTypes }, (_, k) => k);
+    this.shuffledTypes = settings.emptyTypeOrder === "shuffled" && this.emptyTypes > 1;
+  }
+
+  /** Draws the order of the vehicle types' empty routes for the next run (settings.emptyTypeOrder "shuffled"). */
+  shuffleTypes(rng: Rng): void {
+    if (!this.shuffledTypes) return;
+    const order = this.typeOrder;
+    for (let k = order.length - 1; k > 0; k--) {
+      const t = rng.int(k + 1);
+      const tmp = order[k]!;
+      order[k] = order[t]!;
+      order[t] = tmp;
+    }
   }
 
   /** A fresh load: every unserved stop is tried everywhere again. */
@@ -160,10 +178,12 @@ export class CustomerMoves {
     if (pickup && rs.routeOf[u]! >= 0 && rs.modifiedAt[rs.routeOf[u]!]! > lastTested && pairRelocateWithin(this.perVehicle!, u))
       improved = true;
     if (empty === EMPTY_ALWAYS || (empty === EMPTY_IF_CHANGED && rs.modifiedAt[rs.routeOf[u]!]! > lastTested)) {
-      for (let type = 0; type < this.emptyTypes; type++) {
-        const r = this.pricing.emptyOfType(type, -1);
+      for (let k = 0; k < this.emptyTypes; k++) {
+        const r = this.pricing.emptyOfType(this.typeOrder[k]!, -1);
         if (r >= 0 && this.movesAfter(u, r, 0)) improved = true;
         else if (r >= 0 && pickup && pairRelocate(this.perVehicle!, u, r)) improved = true;
+        else continue;
+        if (this.shuffledTypes) break;
       }
     }
     return improved;

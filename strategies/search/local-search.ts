@@ -66,9 +66,9 @@ export class LocalSearch<P extends MovePricing = MovePricing> implements SwapSta
     return new LocalSearch(rs, settings, new IdenticalVehiclesPricing(rs, promising), promising);
   }
 
-  /** The search on any fleet over route store `rs`. */
-  static perVehicle(rs: Routes): LocalSearch<PerVehiclePricing> {
-    return new LocalSearch(rs, localSearchSettings(rs.m, "perVehicle"), new PerVehiclePricing(rs), null);
+  /** The search on any fleet over route store `rs`; `override`: a benchmark's (strategies/settings.ts). */
+  static perVehicle(rs: Routes, override: SettingsOverride = {}): LocalSearch<PerVehiclePricing> {
+    return new LocalSearch(rs, localSearchSettings(rs.m, "perVehicle", override), new PerVehiclePricing(rs), null);
   }
 
   private constructor(
@@ -210,6 +210,7 @@ export class LocalSearch<P extends MovePricing = MovePricing> implements SwapSta
     const rs = this.rs;
     const order = Array.from(this.m.customers);
     rng.shuffle(order);
+    this.moves.shuffleTypes(rng);
     if (this.settings.freshRuns) this.forget();
     const changedAt = rs.changes && this.focusSince >= 0 ? rs.changes.changedAt : null;
     const since = this.focusSince;
@@ -249,6 +250,7 @@ export class LocalSearch<P extends MovePricing = MovePricing> implements SwapSta
     if (promising === null) throw new Error("runLocalised needs the promising customers (settings.localised)");
     const order = this.promisingOrder;
     const fromSecondPass = this.settings.emptyRoutes === "fromSecondPass";
+    this.moves.shuffleTypes(rng);
     let improved = true;
     let loop = 0;
     let checked = 0;

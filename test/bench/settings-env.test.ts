@@ -37,6 +37,8 @@ describe("bench/settings-env.ts", () => {
     expect(settingsFromEnv({ SOLVER_POOL_FAMILIES: "skills, depots,unknown" })).to.deep.equal({
       perVehicle: { poolFamilies: ["skills", "depots"] },
     });
+    expect(settingsFromEnv({ SOLVER_EMPTY_TYPES: "cheapest" })).to.deep.equal({ perVehicle: { emptyTypeOrder: "cheapest" } });
+    expect(settingsFromEnv({ SOLVER_EMPTY_TYPES: "random" })).to.deep.equal({});
   });
 
   it("maps the identical-vehicles iterated search's switches", () => {
