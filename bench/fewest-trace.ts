@@ -8,16 +8,11 @@
  * so that one sees when each count was reached and how the distance at the count went.
  */
 import { parseArgs } from "node:util";
-import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { entryRequest, loadBenchmarks, type ManifestEntry } from "./benchmark-folder.js";
-import { compiledSolver, type CompiledSolver } from "./compiled-solver.js";
+import { compiledSolver } from "./compiled-solver.js";
 import { hierarchicalAlt, hierarchicalReference, type AltBks, type HierarchicalReference } from "./hierarchical-references.js";
 import { pinToOneCore } from "./pin.js";
-
-interface Solved {
-  routes: number[][];
-  vehicles: number;
-}
+import { solvePlan, type SolvedPlan } from "./plan-routes.js";
 
 /** Seconds of the process's CPU (SOLVER_CLOCK=cpu) or of the wall since `from`. */
 function clock(cpu: boolean): () => number {
@@ -30,33 +25,7 @@ function clock(cpu: boolean): () => number {
   };
 }
 
-function routesOf(request: SolveRequestInput, raw: Record<string, number[]>): number[][] {
-  const depots = new Set([...request.start_nodes, ...request.end_nodes]);
-  return Object.values(raw)
-    .map((r) => r.filter((c) => !depots.has(c)))
-    .filter((r) => r.length > 0);
-}
-
-function solve(
-  solver: CompiledSolver,
-  request: SolveRequestInput,
-  seconds: number,
-  seed: number,
-  trace?: (routes: number[][]) => void,
-): Solved | null {
-  const observer = trace
-    ? {
-        searchStarted: (budget: { onImprovement(l: (s: { routes: number[][] }) => void): void }) =>
-          budget.onImprovement((s) => trace(s.routes.filter((r) => r.length > 0))),
-      }
-    : undefined;
-  const outcome = solver.solveRequest(request, { requestId: request.name ?? "bench", timeLimitSeconds: seconds, seed, observer });
-  if (outcome.status !== "solved") return null;
-  const routes = routesOf(request, outcome.result.routes as Record<string, number[]>);
-  return { routes, vehicles: routes.length };
-}
-
-function describe(s: Solved | null, ref: HierarchicalReference): string {
+function describe(s: SolvedPlan | null, ref: HierarchicalReference): string {
   if (!s) return "failed";
   const d = ref.measure(s.routes);
   return `${s.vehicles} veh ${d.toFixed(2)} (${((100 * (d - ref.distance)) / ref.distance).toFixed(2)}%)`;
@@ -86,10 +55,10 @@ async function main(): Promise<void> {
     const alt = hierarchicalAlt(entry.alt_bks);
     const ref = alt && benchmarks.folder ? hierarchicalReference(benchmarks.folder, entry.set, entry.name, alt, request) : null;
     if (!ref) continue;
-    const plain = values["fewest-only"] ? null : solve(solver, { ...request, objective: "min_total_distance" }, seconds, seed);
+    const plain = values["fewest-only"] ? null : solvePlan(solver, { ...request, objective: "min_total_distance" }, seconds, seed);
     const now = clock(solver.cpuClock);
     const lines: string[] = [];
-    const fewest = solve(solver, { ...request, objective: "min_vehicles" }, seconds, seed, (routes) =>
+    const fewest = solvePlan(solver, { ...request, objective: "min_vehicles" }, seconds, seed, (routes) =>
       lines.push(`${now().toFixed(2)}s ${routes.length} ${ref.measure(routes).toFixed(1)}`),
     );
     console.log(

@@ -21,27 +21,12 @@ import { compiledSolver, type CompiledSolver } from "./compiled-solver.js";
 import { ghLike } from "./gh-like.js";
 import { hierarchicalAlt, hierarchicalReference, type AltBks } from "./hierarchical-references.js";
 import { pinToOneCore } from "./pin.js";
+import { solvePlan, type SolvedPlan } from "./plan-routes.js";
 
 const SETS = ["Solomon", "GH200"];
 /** The generated instances' seed base: none of the benches' own (gh-like.ts, tw-large.ts) uses it. */
 const GENERATED_SEED_BASE = 6800;
 const GENERATED_CUSTOMERS = [200];
-
-interface Solved {
-  routes: number[][];
-  vehicles: number;
-  distance: number;
-}
-
-function solve(solver: CompiledSolver, request: SolveRequestInput, seconds: number, seed: number): Solved | null {
-  const outcome = solver.solveRequest(request, { requestId: request.name ?? "bench", timeLimitSeconds: seconds, seed });
-  if (outcome.status !== "solved") return null;
-  const depots = new Set([...request.start_nodes, ...request.end_nodes]);
-  const routes = Object.values(outcome.result.routes as Record<string, number[]>)
-    .map((r) => r.filter((c) => !depots.has(c)))
-    .filter((r) => r.length > 0);
-  return { routes, vehicles: routes.length, distance: outcome.result.total_distance as number };
-}
 
 /** The request with only its first `count` vehicles (the shared sets' fleets are uniform). */
 function withFleet(request: SolveRequestInput, count: number): SolveRequestInput {
@@ -96,7 +81,7 @@ async function main(): Promise<void> {
     const request = { ...entryRequest(entry, benchmarks), objective: "min_vehicles" as const };
     const alt = hierarchicalAlt(entry.alt_bks);
     const ref = alt && benchmarks.folder ? hierarchicalReference(benchmarks.folder, entry.set, entry.name, alt, request) : null;
-    const solved = solve(solver, request, seconds, seed);
+    const solved = solvePlan(solver, request, seconds, seed);
     const t = tally.get(entry.set) ?? { at: 0, total: 0, gaps: [], fleetGaps: [] };
     tally.set(entry.set, t);
     t.total++;
@@ -111,7 +96,7 @@ async function main(): Promise<void> {
     if (equal) t.gaps.push(gap);
     let fleetCell = "";
     if (atCount) {
-      const plain = solve(solver, withFleet({ ...request, objective: "min_total_distance" }, ref.vehicles), seconds, seed);
+      const plain = solvePlan(solver, withFleet({ ...request, objective: "min_total_distance" }, ref.vehicles), seconds, seed);
       const fleetGap = plain ? (ref.measure(plain.routes) - ref.distance) / ref.distance : null;
       if (plain && fleetGap !== null && plain.vehicles === ref.vehicles) t.fleetGaps.push(fleetGap);
       fleetCell = plain ? ` ${plain.vehicles}, ${pct(fleetGap!)} |` : " failed |";
@@ -143,9 +128,9 @@ function generatedTable(solver: CompiledSolver, count: number, base: number, sec
     const { name, request } = ghLike(i, base, GENERATED_CUSTOMERS);
     const demand = request.node_demands.reduce((a, b) => a + b, 0);
     const bound = Math.ceil(demand / Math.max(...request.vehicles_capacity));
-    const plain = fewestOnly ? null : solve(solver, { ...request, objective: "min_total_distance" }, seconds, seed);
-    const fewest = solve(solver, { ...request, objective: "min_vehicles" }, seconds, seed);
-    const cell = (s: Solved | null) => (s ? `${s.vehicles} | ${s.distance.toFixed(1)}` : "failed | -");
+    const plain = fewestOnly ? null : solvePlan(solver, { ...request, objective: "min_total_distance" }, seconds, seed);
+    const fewest = solvePlan(solver, { ...request, objective: "min_vehicles" }, seconds, seed);
+    const cell = (s: SolvedPlan | null) => (s ? `${s.vehicles} | ${s.distance.toFixed(1)}` : "failed | -");
     console.log(`| ${name} | ${bound} | ${cell(plain)} | ${cell(fewest)} |`);
   }
 }
