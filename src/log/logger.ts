@@ -32,30 +32,65 @@ function redact(value: unknown, depth = 0): unknown {
   return out;
 }
 
-let stdoutLines: ((line: string) => void) | null = null;
+let stdoutLines: ((line: string, urgent?: boolean) => void) | null = null;
 
 /**
- * Lines to stdout, the lines of one turn of the event loop in one write: a write to a pipe is a
- * system call that blocks the process on Linux, and under load the API logs a few lines per
- * request. Lines still waiting when the process exits are written before it does.
+ * How long an info or debug line may wait for others to share its write. A write to a pipe is a
+ * system call that wakes the reader (make run's supervisor copies the lines to a file), and the
+ * API logs a line or two per request: one write every few milliseconds instead of one per request.
+ * Warnings, errors and announced lines go out at the end of the turn, with whatever waits before them.
  */
-function batchedStdout(): (line: string) => void {
-  if (stdoutLines) return stdoutLines;
+const LINE_DELAY_MS = 25;
+
+/**
+ * Lines in batches to `writeText`: the lines of one turn of the event loop at least, those of
+ * `delayMs` when none is urgent. `flushNow` writes what waits (on exit).
+ */
+export function lineBatcher(
+  writeText: (text: string) => void,
+  delayMs: number,
+): { line: (line: string, urgent?: boolean) => void; flushNow: () => void } {
   let pending: string[] = [];
-  const flush = () => {
+  let timer: NodeJS.Timeout | null = null;
+  let immediate = false;
+  const flushNow = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
     if (pending.length === 0) return;
     const text = pending.join("\n") + "\n";
     pending = [];
-    process.stdout.write(text);
+    writeText(text);
   };
+  const line = (text: string, urgent = false) => {
+    pending.push(text);
+    if (urgent) {
+      if (!immediate) {
+        immediate = true;
+        setImmediate(() => {
+          immediate = false;
+          flushNow();
+        });
+      }
+    } else if (!timer && !immediate) {
+      timer = setTimeout(flushNow, delayMs);
+      timer.unref();
+    }
+  };
+  return { line, flushNow };
+}
+
+/** Lines to stdout in batches (lineBatcher); lines still waiting when the process exits are written before it does. */
+function batchedStdout(): (line: string, urgent?: boolean) => void {
+  if (stdoutLines) return stdoutLines;
+  let exiting = false;
+  const batcher = lineBatcher((text) => (exiting ? writeSync(1, text) : process.stdout.write(text)), LINE_DELAY_MS);
   process.on("exit", () => {
-    if (pending.length === 0) return;
-    const text = pending.join("\n") + "\n";
-    pending = [];
-    writeSync(1, text);
+    exiting = true;
+    batcher.flushNow();
   });
-  stdoutLines = (line) => {
-    if (pending.push(line) === 1) setImmediate(flush);
+  stdoutLines = (line, urgent) => {
+    batcher.line(line, urgent);
+    if (exiting) batcher.flushNow();
   };
   return stdoutLines;
 }
@@ -63,7 +98,7 @@ function batchedStdout(): (line: string) => void {
 export function createLogger(
   base: Record<string, unknown>,
   level: Level = "info",
-  write: (line: string) => void = batchedStdout(),
+  write: (line: string, urgent?: boolean) => void = batchedStdout(),
 ): Logger {
   return new JsonLogger(base, RANK[level], write);
 }
@@ -76,7 +111,7 @@ class JsonLogger implements Logger {
   constructor(
     private readonly base: Record<string, unknown>,
     private readonly minRank: number,
-    private readonly write: (line: string) => void,
+    private readonly write: (line: string, urgent?: boolean) => void,
   ) {}
 
   debug(msg: string, fields?: Record<string, unknown>): void {
@@ -86,20 +121,20 @@ class JsonLogger implements Logger {
     if (this.minRank <= RANK.info) this.emit("info", msg, fields);
   }
   warn(msg: string, fields?: Record<string, unknown>): void {
-    if (this.minRank <= RANK.warn) this.emit("warn", msg, fields);
+    if (this.minRank <= RANK.warn) this.emit("warn", msg, fields, true);
   }
   error(msg: string, fields?: Record<string, unknown>): void {
-    if (this.minRank <= RANK.error) this.emit("error", msg, fields);
+    if (this.minRank <= RANK.error) this.emit("error", msg, fields, true);
   }
   announce(msg: string, fields?: Record<string, unknown>): void {
-    this.emit("info", msg, fields);
+    this.emit("info", msg, fields, true);
   }
   child(fields: Record<string, unknown>): Logger {
     return new JsonLogger({ ...this.base, ...fields }, this.minRank, this.write);
   }
 
-  private emit(lvl: Level, msg: string, fields?: Record<string, unknown>): void {
+  private emit(lvl: Level, msg: string, fields?: Record<string, unknown>, urgent = false): void {
     const record = { time: new Date().toISOString(), level: lvl, msg, ...this.base, ...(fields ? (redact(fields) as object) : {}) };
-    this.write(JSON.stringify(record));
+    this.write(JSON.stringify(record), urgent);
   }
 }
