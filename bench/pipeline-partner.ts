@@ -16,6 +16,7 @@
  *
  * Per phase it prints CPU ms per task of each process (from /proc, all threads): the API, the
  * workers, nats-server and the `make run` supervisor (which copies the services' logs to files),
+ * and apart the bench's own client (it shares the 2 cores: what it spends the service cannot),
  * and the NATS messages each role sent and received and the stored writes per stream
  * (bench/nats-traffic.ts, from nats-server's monitoring endpoints). With --ops, the messages the API
  * and the workers sent per burst task by kind (consumer list, pull, ack, KV write, ...: counted in
@@ -28,7 +29,7 @@ import { parseArgs } from "node:util";
 import { profileTable } from "./pipeline-profile.js";
 import { cpuMsOf, writeCallsOf } from "./pipeline-cost.js";
 import { startPartnerService, type PartnerService } from "./partner-service.js";
-import { pct, TINY_REQUEST, type Poll } from "./tiny-task.js";
+import { pct, requestJson, TINY_REQUEST, type Poll } from "./tiny-task.js";
 import { subjectKind, subjectTable, trafficSnapshot, trafficTables } from "./nats-traffic.js";
 import { connect } from "@nats-io/transport-node";
 
@@ -45,12 +46,15 @@ const { values } = parseArgs({
     "cpu-prof": { type: "string" },
     subjects: { type: "boolean", default: false },
     ops: { type: "boolean", default: false },
+    fetch: { type: "boolean", default: false },
   },
 });
 const SEQUENTIAL = Number(values.sequential);
 const BURST = Number(values.burst);
 const ACCOUNTS = Math.max(1, Number(values.accounts));
 const WORKERS = Number(values.workers);
+/** --fetch: the client sends with fetch() instead of node:http (what a partner's client spends is not the service's). */
+const FETCH_CLIENT = values.fetch;
 const PROFILE_FILE = values.profile ? join(mkdtempSync(join(tmpdir(), "partner-profile-")), "stages.jsonl") : null;
 const CPU_PROF_DIR = values["cpu-prof"];
 const OPS_FILE = values.ops ? join(mkdtempSync(join(tmpdir(), "partner-ops-")), "ops.jsonl") : null;
@@ -86,7 +90,7 @@ function opsTable(before: OpsSnapshot, after: OpsSnapshot, tasks: number): strin
   return rows.join("\n");
 }
 
-type Cpu = Record<"api" | "workers" | "nats" | "supervisor", number> & { writes: Record<"api" | "workers" | "nats", number> };
+type Cpu = Record<"api" | "workers" | "nats" | "supervisor" | "client", number> & { writes: Record<"api" | "workers" | "nats", number> };
 
 function cpuSnapshot(service: PartnerService): Cpu {
   const { pids } = service;
@@ -95,6 +99,7 @@ function cpuSnapshot(service: PartnerService): Cpu {
     workers: pids.workers.reduce((s, p) => s + cpuMsOf(p), 0),
     nats: cpuMsOf(pids.nats),
     supervisor: cpuMsOf(pids.supervisor),
+    client: cpuMsOf(process.pid),
     writes: {
       api: writeCallsOf(pids.api),
       workers: pids.workers.reduce((s, p) => s + writeCallsOf(p), 0),
@@ -111,9 +116,9 @@ function writesRow(phase: string, tasks: number, before: Cpu, after: Cpu): strin
 
 function cpuRow(phase: string, tasks: number, before: Cpu, after: Cpu, note: string): string {
   const keys = ["api", "workers", "nats", "supervisor"] as const;
-  const per = (k: (typeof keys)[number]) => (after[k] - before[k]) / tasks;
+  const per = (k: (typeof keys)[number] | "client") => (after[k] - before[k]) / tasks;
   const total = keys.reduce((s, k) => s + per(k), 0);
-  return `| ${phase} | ${tasks} | ${keys.map((k) => per(k).toFixed(2)).join(" | ")} | ${total.toFixed(2)} | ${note} |`;
+  return `| ${phase} | ${tasks} | ${keys.map((k) => per(k).toFixed(2)).join(" | ")} | ${total.toFixed(2)} | ${per("client").toFixed(2)} | ${note} |`;
 }
 
 const service = await startPartnerService(WORKERS, {
@@ -145,8 +150,13 @@ let refused = 0;
 try {
   const headersOf = async (user: string) => ({ ...(await service.account(user, values.plan)), "content-type": "application/json" });
   const submit = async (h: Record<string, string>): Promise<string> => {
-    const res = await fetch(`${service.baseUrl}/api/v1/solve`, { method: "POST", headers: h, body: TINY_REQUEST });
-    const json = (await res.json()) as { request_id: string };
+    const res = FETCH_CLIENT
+      ? await fetch(`${service.baseUrl}/api/v1/solve`, { method: "POST", headers: h, body: TINY_REQUEST }).then(async (r) => ({
+          status: r.status,
+          json: (await r.json()) as unknown,
+        }))
+      : await requestJson("POST", `${service.baseUrl}/api/v1/solve`, h, TINY_REQUEST);
+    const json = res.json as { request_id: string };
     if (res.status !== 200) {
       refused++;
       throw new Error(`submit answered ${res.status}: ${JSON.stringify(json)}`);
@@ -155,8 +165,8 @@ try {
   };
   const poll = async (h: Record<string, string>, id: string): Promise<Poll> => {
     polls++;
-    const res = await fetch(`${service.baseUrl}/api/v1/solve/result/${id}`, { headers: h });
-    return (await res.json()) as Poll;
+    if (FETCH_CLIENT) return (await (await fetch(`${service.baseUrl}/api/v1/solve/result/${id}`, { headers: h })).json()) as Poll;
+    return (await requestJson("GET", `${service.baseUrl}/api/v1/solve/result/${id}`, h)).json as Poll;
   };
   const finished = (p: Poll) => !p.success || p.result?.status === "solved";
 
@@ -268,8 +278,8 @@ try {
       `${f(burstMs / 1000)} s: ${(BURST / (burstMs / 1000)).toFixed(0)} tasks/s; missing ${pending.size}, refused ${refused}`,
   );
   console.log(`\nCPU ms per task (from /proc):`);
-  console.log(`| phase | tasks | API | workers | nats-server | make run supervisor | total | note |`);
-  console.log(`|---|---:|---:|---:|---:|---:|---:|---|`);
+  console.log(`| phase | tasks | API | workers | nats-server | make run supervisor | total | bench client | note |`);
+  console.log(`|---|---:|---:|---:|---:|---:|---:|---:|---|`);
   console.log(cpuRow("idle (per second)", IDLE_MS / 1000, idleCpu, seqCpu, "no task"));
   console.log(
     cpuRow(
