@@ -7,11 +7,12 @@
  * two cores of a virtual machine can run at different speeds for minutes, so `--swap` runs each
  * instance a second time with the cores exchanged and gives each side's mean rate.
  * Prints a row per instance (our strategy, both rates, PyVRP / ours) and the median ratio per family.
- * Default instances: X (shared and the hold-out .vrp of bench/instances), Solomon and GH.
+ * Default instances: X (shared and the hold-out .vrp of bench/instances), Solomon, GH and mixed
+ * fleets (HFVRP: FSMFD, FSMD, HVRP, HD); `--family NAME` keeps one family.
  * Ours chooses its method as in service, so on X up to 300 customers it counts the genetic search's
  * generations; `--iterated` runs the iterated search there too, whose iteration is PyVRP's kind.
  *
- * `node --import tsx bench/search-speed.ts [--only A,B] [--time S] [--swap] [--iterated] [--pyvrp PYTHON] [--peers DIR] [--bench-dir DIR]`
+ * `node --import tsx bench/search-speed.ts [--only A,B] [--family F] [--time S] [--swap] [--iterated] [--pyvrp PYTHON] [--peers DIR] [--bench-dir DIR]`
  * PYTHON (or PYVRP_PYTHON) is the venv's python that `../shared/peers/build-pyvrp.sh` built.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -26,6 +27,7 @@ import { vrplibRequest } from "./vrplib.js";
 const { values } = parseArgs({
   options: {
     only: { type: "string" },
+    family: { type: "string" },
     time: { type: "string", default: "10" },
     pyvrp: { type: "string" },
     peers: { type: "string" },
@@ -78,10 +80,15 @@ const INSTANCES: Instance[] = [
   shared("GH", "GH200", "RC1_2_1"),
   shared("GH", "GH-large", "R2_8_4"),
   shared("GH", "GH-large", "RC2_6_1"),
+  shared("HFVRP", "HFVRP", "X176-FSMFD"),
+  shared("HFVRP", "HFVRP", "X242-FSMFD"),
+  shared("HFVRP", "HFVRP", "X298-FSMD"),
+  shared("HFVRP", "HFVRP", "X289-HVRP"),
+  shared("HFVRP", "HFVRP", "X261-HD"),
 ];
 
 const only = values.only ? new Set(values.only.split(",")) : null;
-const chosen = INSTANCES.filter((i) => only === null || only.has(i.name));
+const chosen = INSTANCES.filter((i) => (only === null || only.has(i.name)) && (values.family === undefined || i.family === values.family));
 if (chosen.length === 0) throw new Error(`no instance among ${INSTANCES.map((i) => i.name).join(", ")}`);
 
 const lastJson = (out: string): Record<string, unknown> | null => {

@@ -4,7 +4,7 @@ import type { CostEvaluator } from "./cost-evaluator.js";
 import { CustomerMoves, EMPTY_ALWAYS, EMPTY_IF_CHANGED, EMPTY_NEVER } from "./customer-moves.js";
 import { repairBackhaulPairing } from "./moves/backhaul-pairing.js";
 import { SwapStar, type SwapStarHost } from "./moves/swap-star.js";
-import { improveFleetUse } from "./moves/vehicle-change.js";
+import { FleetUse } from "./moves/vehicle-change.js";
 import type { MovePricing, RouteWriter } from "./operators/operator.js";
 import type { Penalties } from "./penalties.js";
 import { IdenticalVehiclesPricing } from "./pricing/identical-vehicles.js";
@@ -42,6 +42,8 @@ export class LocalSearch<P extends MovePricing = MovePricing> implements SwapSta
   private readonly promisingOrder: Int32Array;
   /** The vehicle-change and backhaul pairing moves price per vehicle (null when they are off). */
   private readonly perVehicle: PerVehiclePricing | null;
+  /** The vehicle changes after each pass, with their memory of what did not pay (null when they are off). */
+  private readonly fleetUse: FleetUse | null;
   /**
    * Focused runs (settings.localised "changedCustomers"): customers whose route neighbours did
    * not change since this clock value are not examined (-1: every customer is).
@@ -86,6 +88,7 @@ export class LocalSearch<P extends MovePricing = MovePricing> implements SwapSta
     this.promisingOrder = new Int32Array(promising ? m.nodeCount : 0);
     this.moves = new CustomerMoves(rs, settings, pricing, this.perVehicle, this.testedAt);
     this.swapStar = settings.swapStar ? new SwapStar(this) : null;
+    this.fleetUse = settings.vehicleChange ? new FleetUse(this.perVehicle!) : null;
   }
 
   /** Scratch buffers (SWAP*'s rewrites share the pricing's). */
@@ -290,7 +293,7 @@ export class LocalSearch<P extends MovePricing = MovePricing> implements SwapSta
       const allPairs = !localised && this.settings.swapStar === "allPairs";
       if (allPairs ? swapStar.pass(rng, loop) : swapStar.passLocalised(rng)) found = true;
     }
-    if (this.settings.vehicleChange && improveFleetUse(this.perVehicle!)) found = true;
+    if (this.fleetUse?.improve()) found = true;
     if (this.settings.backhaulMoves && !improved && !found && repairBackhaulPairing(this.perVehicle!)) found = true;
     return found;
   }

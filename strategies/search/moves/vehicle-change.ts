@@ -4,52 +4,172 @@ import { Pieces } from "../pieces.js";
 const EPS = 1e-7;
 const whole = new Pieces();
 const other = new Pieces();
+/**
+ * Penalty sets remembered at once: a repair raises the prices x10 and x100 for a few runs and
+ * then lowers them again, so one memory would be forgotten on each repair.
+ */
+const SLOTS = 3;
+/** Above this many routes x types the moves to free vehicles are not remembered (the swaps still are). */
+const MOVES_MEMORY_LIMIT = 1 << 18;
+
+/**
+ * What one set of penalties priced without gain: per route and type, the route's modification time
+ * and the free vehicle when its move there did not pay; the clock when the last swap check began
+ * (pairs of routes unchanged since were priced without gain). A route's own price is a function of
+ * its modification time at given penalties, as long as the routes are repriced when they change.
+ */
+class PricedWithoutGain {
+  readonly prices = new Float64Array(5).fill(Number.NaN);
+  readonly triedAt: Float64Array;
+  readonly triedOn: Int32Array;
+  swapsFrom = -1;
+  /** The call that last used it (the slot least recently used is the one replaced). */
+  usedAt = 0;
+
+  constructor(moves: number) {
+    this.triedAt = new Float64Array(moves).fill(-1);
+    this.triedOn = new Int32Array(moves);
+  }
+
+  /** Whether it holds for prices `p` (load, duration, time warp, distance, stops). */
+  holds(p: Float64Array): boolean {
+    const own = this.prices;
+    return own[0] === p[0] && own[1] === p[1] && own[2] === p[2] && own[3] === p[3] && own[4] === p[4];
+  }
+
+  /** Forgets everything and holds for prices `p` from now on. */
+  reset(p: Float64Array): void {
+    this.prices.set(p);
+    this.triedAt.fill(-1);
+    this.swapsFrom = -1;
+  }
+}
 
 /**
  * Moves whole routes between vehicles: a route goes to a free vehicle of another type when that
  * is cheaper (a smaller, cheaper or better placed vehicle), and two routes on vehicles of
  * different types swap vehicles when that pays; under a reassignment cost a route also moves to,
  * or swaps with, the vehicle its stops came from. Type counts hold by construction: a route only
- * ever moves to a vehicle that is free. Returns whether anything changed.
+ * ever moves to a vehicle that is free.
+ *
+ * The search calls it after every pass, when most routes are as they were at the last call: a
+ * move or swap found not to pay is not priced again until one of its routes is rewritten or the
+ * penalties change (the last few sets of penalties are remembered), since its price depends on
+ * nothing else. The routes found are the same as without that memory. Without it (a reassignment
+ * cost, whose price changes during the search, or balance, whose term depends on every route)
+ * every call prices everything.
  */
-export function improveFleetUse(ls: PerVehiclePricing): boolean {
-  const rs = ls.rs;
-  const m = rs.m;
-  const homes = rs.reassignment;
-  if (m.typeSlots.length < 2 && homes === null) return false;
-  let improved = false;
-  for (let r = 0; r < m.routes; r++) {
-    if (rs.length[r] === 0) continue;
-    for (let type = 0; type < m.typeSlots.length; type++) {
-      if (type === m.typeOf[r] || rs.length[r] === 0) continue;
-      const free = ls.emptyOfType(type, r);
-      if (free >= 0 && moveRoute(ls, r, free)) improved = true;
-    }
-    // Under a reassignment cost: to the free vehicle its stops came from, whatever its type.
-    if (homes === null) continue;
-    for (const h of homes.awayHomes(r)) if (rs.length[r]! > 0 && rs.length[h] === 0 && moveRoute(ls, r, h)) improved = true;
+export class FleetUse {
+  private readonly slots: PricedWithoutGain[] = [];
+  private readonly remembers: boolean;
+  private readonly rememberMoves: boolean;
+  private readonly prices = new Float64Array(5);
+  private readonly used: Int32Array;
+  private readonly changed: Uint8Array;
+  private calls = 0;
+
+  /** `remember` false: every call prices every move and swap (the reference the memory is tested against). */
+  constructor(
+    private readonly ls: PerVehiclePricing,
+    remember = true,
+  ) {
+    const rs = ls.rs;
+    const routes = rs.m.routes;
+    this.remembers = remember && rs.reassignment === null && rs.balance === null && rs.m.typeSlots.length > 1;
+    this.rememberMoves = routes * rs.m.typeSlots.length <= MOVES_MEMORY_LIMIT;
+    this.used = new Int32Array(routes);
+    this.changed = new Uint8Array(routes);
   }
-  // Only used vehicles can swap: a large free fleet is mostly empty, so list them first.
-  const used: number[] = [];
-  for (let r = 0; r < m.routes; r++) if (rs.length[r]! > 0) used.push(r);
-  for (let a = 0; a < used.length; a++) {
-    const r1 = used[a]!;
-    if (rs.length[r1] === 0) continue;
-    for (let b = a + 1; b < used.length; b++) {
-      const r2 = used[b]!;
-      if (rs.length[r2] === 0 || m.typeOf[r1] === m.typeOf[r2]) continue;
-      if (swapRoutes(ls, r1, r2)) improved = true;
+
+  /** One round of vehicle changes over every route; whether anything changed. */
+  improve(): boolean {
+    const ls = this.ls;
+    const rs = ls.rs;
+    const m = rs.m;
+    const homes = rs.reassignment;
+    const types = m.typeSlots.length;
+    if (types < 2 && homes === null) return false;
+    const memo = this.remembers ? this.memoryFor() : null;
+    const moves = memo !== null && this.rememberMoves ? memo : null;
+    let improved = false;
+    for (let r = 0; r < m.routes; r++) {
+      if (rs.length[r] === 0) continue;
+      for (let type = 0; type < types; type++) {
+        if (type === m.typeOf[r] || rs.length[r] === 0) continue;
+        const free = ls.emptyOfType(type, r);
+        if (free < 0) continue;
+        const k = r * types + type;
+        if (moves && moves.triedAt[k] === rs.modifiedAt[r] && moves.triedOn[k] === free) continue;
+        if (moveRoute(ls, r, free)) improved = true;
+        else if (moves) {
+          moves.triedAt[k] = rs.modifiedAt[r]!;
+          moves.triedOn[k] = free;
+        }
+      }
+      // Under a reassignment cost: to the free vehicle its stops came from, whatever its type.
+      if (homes === null) continue;
+      for (const h of homes.awayHomes(r)) if (rs.length[r]! > 0 && rs.length[h] === 0 && moveRoute(ls, r, h)) improved = true;
     }
-    // Under a reassignment cost two vehicles of one type swap when one holds the other's stops.
-    if (homes === null) continue;
-    for (const h of homes.awayHomes(r1)) {
-      if (h !== r1 && rs.length[r1]! > 0 && rs.length[h]! > 0 && m.typeOf[h] === m.typeOf[r1] && swapRoutes(ls, r1, h)) {
-        improved = true;
-        break;
+    // Only used vehicles can swap: a large free fleet is mostly empty, so list them first.
+    const used = this.used;
+    const changed = this.changed;
+    let count = 0;
+    for (let r = 0; r < m.routes; r++) {
+      if (rs.length[r] === 0) continue;
+      used[count] = r;
+      changed[count++] = memo === null || rs.modifiedAt[r]! > memo.swapsFrom ? 1 : 0;
+    }
+    if (memo) memo.swapsFrom = rs.clock;
+    for (let a = 0; a < count; a++) {
+      const r1 = used[a]!;
+      if (rs.length[r1] === 0) continue;
+      for (let b = a + 1; b < count; b++) {
+        const r2 = used[b]!;
+        if (rs.length[r2] === 0 || m.typeOf[r1] === m.typeOf[r2] || (changed[a] === 0 && changed[b] === 0)) continue;
+        if (swapRoutes(ls, r1, r2)) {
+          improved = true;
+          changed[a] = changed[b] = 1;
+        }
+      }
+      // Under a reassignment cost two vehicles of one type swap when one holds the other's stops.
+      if (homes === null) continue;
+      for (const h of homes.awayHomes(r1)) {
+        if (h !== r1 && rs.length[r1]! > 0 && rs.length[h]! > 0 && m.typeOf[h] === m.typeOf[r1] && swapRoutes(ls, r1, h)) {
+          improved = true;
+          break;
+        }
       }
     }
+    return improved;
   }
-  return improved;
+
+  /** The memory of the current penalties: a new one, in place of the least recently used, for prices not seen lately. */
+  private memoryFor(): PricedWithoutGain {
+    const pen = this.ls.rs.costs.penalties;
+    const p = this.prices;
+    p[0] = pen.load;
+    p[1] = pen.duration;
+    p[2] = pen.timeWarp;
+    p[3] = pen.distance ?? 1;
+    p[4] = pen.stops ?? 1;
+    this.calls++;
+    let slot = this.slots.find((s) => s.holds(p));
+    if (slot === undefined) {
+      if (this.slots.length < SLOTS) {
+        const rs = this.ls.rs;
+        slot = new PricedWithoutGain(this.rememberMoves ? rs.m.routes * rs.m.typeSlots.length : 0);
+        this.slots.push(slot);
+      } else slot = this.slots.reduce((a, b) => (b.usedAt < a.usedAt ? b : a));
+      slot.reset(p);
+    }
+    slot.usedAt = this.calls;
+    return slot;
+  }
+}
+
+/** One round of vehicle changes pricing every move and swap (no memory across calls); whether anything changed. */
+export function improveFleetUse(ls: PerVehiclePricing): boolean {
+  return new FleetUse(ls, false).improve();
 }
 
 /** Moves route r whole to free vehicle `free` when that is cheaper; whether it did. */
