@@ -7,7 +7,8 @@
  * two cores of a virtual machine can run at different speeds for minutes, so `--swap` runs each
  * instance a second time with the cores exchanged and gives each side's mean rate.
  * Prints a row per instance (our strategy, both rates, PyVRP / ours) and the median ratio per family.
- * Default instances: X (shared and the hold-out .vrp of bench/instances), Solomon and GH.
+ * Default instances: X (shared and the hold-out .vrp of bench/instances), Solomon, GH, and the windowed
+ * kinds beyond identical vehicles (SDVRPTW's skills, 800-customer GH-large, PCVRPTW's optional customers).
  * Ours chooses its method as in service, so on X up to 300 customers it counts the genetic search's
  * generations; `--iterated` runs the iterated search there too, whose iteration is PyVRP's kind.
  *
@@ -78,6 +79,12 @@ const INSTANCES: Instance[] = [
   shared("GH", "GH200", "RC1_2_1"),
   shared("GH", "GH-large", "R2_8_4"),
   shared("GH", "GH-large", "RC2_6_1"),
+  shared("SDVRPTW", "SDVRPTW", "PR06"),
+  shared("SDVRPTW", "SDVRPTW", "PR11A"),
+  shared("SDVRPTW", "SDVRPTW", "PR17B"),
+  shared("GH-large", "GH-large", "R1_8_2"),
+  shared("GH-large", "GH-large", "RC2_8_1"),
+  shared("PCVRPTW", "PCVRPTW", "R1_10_1"),
 ];
 
 const only = values.only ? new Set(values.only.split(",")) : null;
