@@ -7,8 +7,9 @@
  * two cores of a virtual machine can run at different speeds for minutes, so `--swap` runs each
  * instance a second time with the cores exchanged and gives each side's mean rate.
  * Prints a row per instance (our strategy, both rates, PyVRP / ours) and the median ratio per family.
- * Default instances: X (shared and the hold-out .vrp of bench/instances), Solomon, GH and mixed
- * fleets (HFVRP: FSMFD, FSMD, HVRP, HD); `--family NAME` keeps one family.
+ * Default instances: X (shared and the hold-out .vrp of bench/instances), Solomon, GH, mixed fleets
+ * (HFVRP: FSMFD, FSMD, HVRP, HD) and the windowed kinds beyond identical vehicles (SDVRPTW's skills,
+ * 800-customer GH-large, PCVRPTW's optional customers); `--family NAME` keeps one family.
  * Ours chooses its method as in service, so on X up to 300 customers it counts the genetic search's
  * generations; `--iterated` runs the iterated search there too, whose iteration is PyVRP's kind.
  *
@@ -85,6 +86,12 @@ const INSTANCES: Instance[] = [
   shared("HFVRP", "HFVRP", "X298-FSMD"),
   shared("HFVRP", "HFVRP", "X289-HVRP"),
   shared("HFVRP", "HFVRP", "X261-HD"),
+  shared("SDVRPTW", "SDVRPTW", "PR06"),
+  shared("SDVRPTW", "SDVRPTW", "PR11A"),
+  shared("SDVRPTW", "SDVRPTW", "PR17B"),
+  shared("GH-large", "GH-large", "R1_8_2"),
+  shared("GH-large", "GH-large", "RC2_8_1"),
+  shared("PCVRPTW", "PCVRPTW", "R1_10_1"),
 ];
 
 const only = values.only ? new Set(values.only.split(",")) : null;

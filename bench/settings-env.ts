@@ -14,6 +14,8 @@
  * - SOLVER_EMPTY_TYPES=cheapest|shuffled: in which order the general search offers a customer the
  *   vehicle types' empty vehicles (settings.ts EmptyTypeOrder; shuffled by default on mixed fleets
  *   without windows or rules, cheapest elsewhere).
+ * - SOLVER_GENERAL_SWAPSTAR=everyPass|idlePass|never: when the general search's localised runs try
+ *   SWAP* (settings.ts SwapStarLocalised; everyPass by default).
  * - SOLVER_THRESHOLD=W: the general search accepts by the annealed threshold with starting weight W.
  * - SOLVER_ILS_LOCALISED=promisingCustomers|changedNeighbours: which customers the identical-vehicles
  *   iterated search's education examines; SOLVER_ILS_REPAIR=0|1|byYield: whether it still repairs half the
@@ -56,6 +58,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): SettingsOverride {
   }
   const emptyTypes = env.SOLVER_EMPTY_TYPES;
   if (emptyTypes === "cheapest" || emptyTypes === "shuffled") general.emptyTypeOrder = emptyTypes;
+  const generalSwapStar = env.SOLVER_GENERAL_SWAPSTAR;
+  if (generalSwapStar === "everyPass" || generalSwapStar === "idlePass" || generalSwapStar === "never") general.swapStarLocalised = generalSwapStar;
   if (Object.keys(general).length > 0) out.perVehicle = general;
 
   const identical: NonNullable<SettingsOverride["identicalVehicles"]> = {};

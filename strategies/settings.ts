@@ -21,7 +21,11 @@ export interface SearchSettings {
 export interface SettingsOverride {
   hgs?: Partial<SearchSettings["hgs"]>;
   /** `poolFamilies` opts the named families into set partitioning (by default none is). */
-  perVehicle?: Partial<SearchSettings["perVehicle"]> & { poolFamilies?: readonly PoolFamily[]; emptyTypeOrder?: EmptyTypeOrder };
+  perVehicle?: Partial<SearchSettings["perVehicle"]> & {
+    poolFamilies?: readonly PoolFamily[];
+    emptyTypeOrder?: EmptyTypeOrder;
+    swapStarLocalised?: SwapStarLocalised;
+  };
   decomposition?: Partial<SearchSettings["decomposition"]>;
   /** The identical-vehicles iterated search's education (ils/identical-vehicles-ils.ts): which customers it examines, and its repairs. */
   identicalVehicles?: {
@@ -359,8 +363,8 @@ export interface PerVehicleSettings {
  * took a large share of the budget.
  */
 export function perVehicleSettings(m: ProblemData, override: SettingsOverride = {}): PerVehicleSettings {
-  // The empty vehicles' order belongs to the local search (localSearchSettings), not to this mode.
-  const { poolFamilies, emptyTypeOrder, ...chosen } = override.perVehicle ?? {};
+  // The empty vehicles' order and SWAP*'s turns belong to the local search (localSearchSettings), not to this mode.
+  const { poolFamilies, emptyTypeOrder, swapStarLocalised, ...chosen } = override.perVehicle ?? {};
   const mode = reloadCopies(m)
     ? reloadMode(m)
     : m.order !== null
@@ -543,7 +547,7 @@ export function localSearchSettings(m: ProblemData, pricing: MovePricingKind, ov
     emptyRoutes: "whenRouteChanged",
     emptyTypeOrder: override.perVehicle?.emptyTypeOrder ?? (mixedFleet(m) ? "shuffled" : "cheapest"),
     swapStar: swapStar ? "changedPairs" : null,
-    swapStarLocalised: "everyPass",
+    swapStarLocalised: override.perVehicle?.swapStarLocalised ?? "everyPass",
     vehicleChange: true,
     shipmentMoves: m.order?.partner != null,
     backhaulMoves: m.order?.backhaul != null,

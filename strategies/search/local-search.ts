@@ -218,6 +218,9 @@ export class LocalSearch<P extends MovePricing = MovePricing> implements SwapSta
     const changedAt = rs.changes && this.focusSince >= 0 ? rs.changes.changedAt : null;
     const since = this.focusSince;
     const fromSecondPass = this.settings.emptyRoutes === "fromSecondPass";
+    // A focused run of the general search is its iterated search's education: SWAP* comes when
+    // swapStarLocalised says, as in runLocalised.
+    const educating = changedAt !== null && this.settings.localised === "changedCustomers";
     let improved = true;
     let loop = 0;
     let checked = 0;
@@ -234,7 +237,7 @@ export class LocalSearch<P extends MovePricing = MovePricing> implements SwapSta
         if (this.moves.examine(u, empty)) improved = true;
       }
       if (stop()) return false;
-      if (this.routeMoves(rng, loop, improved, false)) improved = true;
+      if (this.routeMoves(rng, loop, improved, educating)) improved = true;
       loop++;
     }
     return true;

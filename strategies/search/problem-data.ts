@@ -233,15 +233,20 @@ export function buildProblemData(p: CompiledProblem, view?: IdenticalVehiclesVie
     speedSum += speed[v]!;
   }
   const binding = !view && t !== null && [...new Set(p.startNode)].some((d) => windowsBindAgainst(p, d));
-  let neighbours = view ? view.neighbours : binding ? windowNeighbours(p, GRANULARITY) : nearestNeighbours(p, GRANULARITY);
-  // Skills: neighbours that may share a route (fleet-rules.ts), from a list twice as long.
-  if (rules?.allowed)
-    neighbours = compatibleNeighbours(
-      rules,
-      p.nodeCount,
-      binding ? windowNeighbours(p, 2 * GRANULARITY) : nearestNeighbours(p, 2 * GRANULARITY),
-      GRANULARITY,
-    );
+  // Skills: neighbours that may share a route (fleet-rules.ts), from a list twice as long; each
+  // list costs a pass over every pair of customers, so only the list used is built.
+  let neighbours = rules?.allowed
+    ? compatibleNeighbours(
+        rules,
+        p.nodeCount,
+        binding ? windowNeighbours(p, 2 * GRANULARITY) : nearestNeighbours(p, 2 * GRANULARITY),
+        GRANULARITY,
+      )
+    : view
+      ? view.neighbours
+      : binding
+        ? windowNeighbours(p, GRANULARITY)
+        : nearestNeighbours(p, GRANULARITY);
   if (!view && order?.backhaul) neighbours = sameKindFirst(p, order.backhaul, GRANULARITY, neighbours);
   if (p.trips?.copyOf) neighbours = fewerCopyNeighbours(p.trips.copyOf, neighbours);
   const timed = t !== null && (!view || view.windows) ? t : null;
