@@ -549,7 +549,8 @@ export function localSearchSettings(m: ProblemData, pricing: MovePricingKind, ov
     emptyRoutes: "whenRouteChanged",
     emptyTypeOrder: override.perVehicle?.emptyTypeOrder ?? (mixedFleet(m) ? "shuffled" : "cheapest"),
     swapStar: swapStar ? "changedPairs" : null,
-    swapStarLocalised: override.perVehicle?.swapStarLocalised ?? (m.rules?.allowed != null && m.windows !== null ? "idlePass" : "everyPass"),
+    swapStarLocalised:
+      override.perVehicle?.swapStarLocalised ?? (m.rules?.allowed != null && m.windows !== null ? "idlePass" : "everyPass"),
     vehicleChange: true,
     shipmentMoves: m.order?.partner != null,
     backhaulMoves: m.order?.backhaul != null,

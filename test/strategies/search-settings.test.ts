@@ -192,7 +192,9 @@ describe("search settings by family (strategies/settings.ts)", () => {
     expect(when(smallRulesInstance("hard"))).to.equal("idlePass");
     expect(when(smallRulesInstance("soft")), "soft windows").to.equal("everyPass");
     expect(when({ ...smallRulesInstance("hard"), node_time_windows: undefined } as SolveRequestInput), "no windows").to.equal("everyPass");
-    expect(when(smallRulesInstance("hard"), { perVehicle: { swapStarLocalised: "everyPass" } }), "the bench's override").to.equal("everyPass");
+    expect(when(smallRulesInstance("hard"), { perVehicle: { swapStarLocalised: "everyPass" } }), "the bench's override").to.equal(
+      "everyPass",
+    );
   });
 
   it("hgs: the genetic search on small identical-vehicles problems, the iterated one above each size limit", () => {
