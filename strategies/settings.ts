@@ -513,8 +513,8 @@ export type IdenticalVehiclesLocalised = "promisingCustomers" | "changedNeighbou
  * distance-chosen places mostly fail the exact time check and its tables cost time the other
  * moves use better (MDVRPTW, BENCHMARKS.md); with shipments it would only split pairs; it prices
  * from totals, past the locks. Skills under hard windows try it in the education only after a
- * pass that moved nothing: a pass that moved customers is followed by another, and SWAP* is about a
- * third of the search's time there, which goes to more iterations instead.
+ * pass that moved nothing: a pass that moved customers is followed by another that rewrites some of
+ * the same routes, which SWAP* (about a third of the search's time there) would price again.
  */
 export function localSearchSettings(m: ProblemData, pricing: MovePricingKind, override: SettingsOverride = {}): LocalSearchSettings {
   if (pricing === "identicalVehicles") {
