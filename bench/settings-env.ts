@@ -59,7 +59,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): SettingsOverride {
   const emptyTypes = env.SOLVER_EMPTY_TYPES;
   if (emptyTypes === "cheapest" || emptyTypes === "shuffled") general.emptyTypeOrder = emptyTypes;
   const generalSwapStar = env.SOLVER_GENERAL_SWAPSTAR;
-  if (generalSwapStar === "everyPass" || generalSwapStar === "idlePass" || generalSwapStar === "never") general.swapStarLocalised = generalSwapStar;
+  if (generalSwapStar === "everyPass" || generalSwapStar === "idlePass" || generalSwapStar === "never")
+    general.swapStarLocalised = generalSwapStar;
   if (Object.keys(general).length > 0) out.perVehicle = general;
 
   const identical: NonNullable<SettingsOverride["identicalVehicles"]> = {};

@@ -512,7 +512,9 @@ export type IdenticalVehiclesLocalised = "promisingCustomers" | "changedNeighbou
  * skills (skillsWithExactTimes), never with shipments or locks: under windows alone its
  * distance-chosen places mostly fail the exact time check and its tables cost time the other
  * moves use better (MDVRPTW, BENCHMARKS.md); with shipments it would only split pairs; it prices
- * from totals, past the locks.
+ * from totals, past the locks. Skills under hard windows try it in the education only after a
+ * pass that moved nothing: a pass that moved customers is followed by another that rewrites some of
+ * the same routes, which SWAP* (about a third of the search's time there) would price again.
  */
 export function localSearchSettings(m: ProblemData, pricing: MovePricingKind, override: SettingsOverride = {}): LocalSearchSettings {
   if (pricing === "identicalVehicles") {
@@ -547,7 +549,8 @@ export function localSearchSettings(m: ProblemData, pricing: MovePricingKind, ov
     emptyRoutes: "whenRouteChanged",
     emptyTypeOrder: override.perVehicle?.emptyTypeOrder ?? (mixedFleet(m) ? "shuffled" : "cheapest"),
     swapStar: swapStar ? "changedPairs" : null,
-    swapStarLocalised: override.perVehicle?.swapStarLocalised ?? "everyPass",
+    swapStarLocalised:
+      override.perVehicle?.swapStarLocalised ?? (m.rules?.allowed != null && m.windows !== null ? "idlePass" : "everyPass"),
     vehicleChange: true,
     shipmentMoves: m.order?.partner != null,
     backhaulMoves: m.order?.backhaul != null,

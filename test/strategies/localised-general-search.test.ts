@@ -5,10 +5,11 @@ import { Rng } from "../../strategies/core/rng.js";
 import { ChangedCustomers } from "../../strategies/search/changed-customers.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { LocalSearch } from "../../strategies/search/local-search.js";
+import { SwapStar } from "../../strategies/search/moves/swap-star.js";
 import { PenaltyManager } from "../../strategies/search/penalty-manager.js";
 import { Routes } from "../../strategies/search/routes.js";
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
-import { perVehicleSettings } from "../../strategies/settings.js";
+import { perVehicleSettings, type SwapStarLocalised } from "../../strategies/settings.js";
 import {
   fleetArb,
   fleetInstance,
@@ -228,6 +229,48 @@ describe("localised general search (promising customers: mixed fleets, windows, 
       setPartitioning: false,
     });
     expect(perVehicleSettings(ruled, off).focus).to.equal(false);
+  });
+
+  it("tries SWAP* in a focused run when swapStarLocalised says: after every pass, after idle passes only, or never", () => {
+    // The same ruins of the same local optima under each setting: SWAP* passes counted in the focused runs.
+    const passes = (when: SwapStarLocalised): number => {
+      const original = SwapStar.prototype.passLocalised;
+      let calls = 0;
+      let focused = false;
+      SwapStar.prototype.passLocalised = function (this: SwapStar, rng: Rng) {
+        if (focused) calls++;
+        return original.call(this, rng);
+      };
+      try {
+        for (let seed = 1; seed <= 6; seed++) {
+          const m = buildProblemData(compileRequest(smallRulesInstance("hard")).problem);
+          const rng = new Rng(seed);
+          const rs = new Routes(m);
+          rs.trackChanges();
+          rs.penalties = { load: 10, duration: 1, timeWarp: 1 };
+          const routes: number[][] = Array.from({ length: m.routes }, () => []);
+          for (const c of rng.shuffle(Array.from(m.customers))) routes[rng.int(m.routes)]!.push(c);
+          rs.loadRoutes(routes);
+          const ls = LocalSearch.perVehicle(rs, { perVehicle: { swapStarLocalised: when } });
+          ls.run(rng);
+          for (let round = 0; round < 5; round++) {
+            ls.focus();
+            recreate(ls.pricing, rng, ruin(rs, rng, 4));
+            focused = true;
+            ls.run(rng);
+            focused = false;
+          }
+        }
+      } finally {
+        SwapStar.prototype.passLocalised = original;
+      }
+      return calls;
+    };
+    const every = passes("everyPass");
+    const idle = passes("idlePass");
+    expect(every, "focused runs try SWAP* after every pass").to.be.greaterThan(0);
+    expect(idle, "after idle passes only").to.be.greaterThan(0).and.lessThan(every);
+    expect(passes("never")).to.equal(0);
   });
 
   it("with fixed costs and the floor, never lowers the load price below its starting value", () => {

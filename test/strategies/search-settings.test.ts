@@ -186,6 +186,17 @@ describe("search settings by family (strategies/settings.ts)", () => {
     expect(swapStar({ ...smallRulesInstance("hard"), node_skills: undefined, vehicle_skills: undefined })).to.equal(null);
   });
 
+  it("general search: skills under hard windows try SWAP* in the education after idle passes only, elsewhere after every pass", () => {
+    const when = (request: SolveRequestInput, override = {}) =>
+      localSearchSettings(buildProblemData(compileRequest(request).problem), "perVehicle", override).swapStarLocalised;
+    expect(when(smallRulesInstance("hard"))).to.equal("idlePass");
+    expect(when(smallRulesInstance("soft")), "soft windows").to.equal("everyPass");
+    expect(when({ ...smallRulesInstance("hard"), node_time_windows: undefined } as SolveRequestInput), "no windows").to.equal("everyPass");
+    expect(when(smallRulesInstance("hard"), { perVehicle: { swapStarLocalised: "everyPass" } }), "the bench's override").to.equal(
+      "everyPass",
+    );
+  });
+
   it("hgs: the genetic search on small identical-vehicles problems, the iterated one above each size limit", () => {
     expect(hgsSettings(ITERATED_SEARCH_ABOVE)).to.deep.equal({
       capacityMethod: "genetic",
