@@ -40,6 +40,8 @@ export interface SettingsOverride {
     restartShare?: number;
     /** Its ruin opens a route around every this many served seeds (RuinSettings.seedRoutes; 0: never). */
     seedRoutes?: number;
+    /** Whether its recreate puts an optional customer back only below a drawn share of its skip price (RuinSettings.leanRecreate). */
+    leanRecreate?: boolean;
   };
   /** Told what the decomposition's route elimination tried, one line each (for studying it). */
   trace?: (line: string) => void;
@@ -227,6 +229,12 @@ export interface RuinSettings {
    * route, the ruin opens that route around the seed instead (search/moves/seed-route.ts); 0 (or none) never.
    */
   seedRoutes?: number;
+  /**
+   * Optional customers: after a ruin, the recreate puts a removed optional customer back only where
+   * its place costs less than a share of its skip price drawn per perturbation in [0, 1]; the
+   * local search after it serves again those that pay in the routes it rebuilt without them.
+   */
+  leanRecreate?: boolean;
 }
 
 /**
@@ -278,6 +286,11 @@ const STRINGS_AMONG_NEIGHBOURHOODS = 0.1;
  */
 const SEED_ROUTES = 4;
 
+/** Whether the recreate after a ruin asks optional customers to pay for their place by a margin (RuinSettings.leanRecreate). */
+function leanRecreate(m: ProblemData, override: SettingsOverride): boolean {
+  return override.identicalVehicles?.leanRecreate ?? (m.skipPrice !== null && m.longWindowRoutes);
+}
+
 /** How often the ruin opens a route around a served seed (RuinSettings.seedRoutes). */
 function seedRoutes(m: ProblemData, override: SettingsOverride): number {
   return override.identicalVehicles?.seedRoutes ?? (m.skipPrice !== null && m.longWindowRoutes ? SEED_ROUTES : 0);
@@ -310,6 +323,7 @@ export function perturbationSettings(m: ProblemData, override: SettingsOverride 
       repairScope,
       history: NEIGHBOURHOOD_HISTORY,
       seedRoutes: seedRoutes(m, override),
+      leanRecreate: leanRecreate(m, override),
     };
   return {
     ruin: "strings",
@@ -321,6 +335,7 @@ export function perturbationSettings(m: ProblemData, override: SettingsOverride 
     repairScope,
     history: null,
     seedRoutes: seedRoutes(m, override),
+    leanRecreate: leanRecreate(m, override),
   };
 }
 

@@ -46,9 +46,9 @@ export class IdenticalVehiclesRecreate {
    * demand, farthest from the depot first, nearest first: weights 4, 4, 2, 1) or, with `randomOrder`,
    * in random order only (PyVRP's after its perturbation); each customer at its cheapest penalised
    * place (placeAnywhere or placeAfterNeighbours), kept out when it is optional, not `forced`, and
-   * even that place costs more than its skip price.
+   * even that place costs more than its skip price times `margin`.
    */
-  recreate(rng: Rng, removed: number[], forced: boolean, randomOrder: boolean): void {
+  recreate(rng: Rng, removed: number[], forced: boolean, randomOrder: boolean, margin = 1): void {
     const ls = this.ls;
     const m = ls.m;
     const n = m.nodeCount;
@@ -65,7 +65,7 @@ export class IdenticalVehiclesRecreate {
       this.bestAfter = 0;
       if (this.afterNeighbours) this.placeAfterNeighbours(c, forced);
       else this.placeAnywhere(c, rng, forced);
-      if (skip && !forced && this.bestDelta >= skip[c]!) continue;
+      if (skip && !forced && this.bestDelta >= margin * skip[c]!) continue;
       this.insert(c, this.bestRoute, this.bestAfter);
     }
   }

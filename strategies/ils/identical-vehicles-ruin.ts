@@ -27,6 +27,11 @@ const MAX_NEIGHBOURHOOD = 25;
  * below; the cluster gathers at most this many mean route lengths of customers.
  */
 const CLUSTER_ROUTES = 2;
+/**
+ * The lean recreate's margins are drawn in [LEAN_LEAST, 1]: at 0 some perturbations put no optional
+ * customer back, as PyVRP's removes them and leaves serving them again to its local search.
+ */
+const LEAN_LEAST = 0;
 
 export class IdenticalVehiclesRuin {
   private readonly removed: Int32Array;
@@ -42,6 +47,8 @@ export class IdenticalVehiclesRuin {
   private readonly seedRoute: SeedRoute | null;
   private readonly seedRoutes: number;
   private seedTurn = 0;
+  /** The recreate after a ruin asks optional customers for a drawn margin below their skip price (settings.ts RuinSettings). */
+  private readonly leanRecreate: boolean;
   /** The ruin's size as a multiple of AVERAGE_REMOVED (ruin-strength.ts). */
   private readonly strength: RuinStrength;
   private readonly recreator: IdenticalVehiclesRecreate;
@@ -59,6 +66,7 @@ export class IdenticalVehiclesRuin {
     this.cluster = m.skipPrice ? new ClusterRoute(ls) : null;
     this.seedRoutes = settings.seedRoutes ?? 0;
     this.seedRoute = this.seedRoutes > 0 ? new SeedRoute(ls) : null;
+    this.leanRecreate = settings.leanRecreate ?? false;
     this.removed = new Int32Array(m.customers.length);
     this.touched = new Uint8Array(m.routes);
     this.buffer = new Int32Array(m.customers.length + 2);
@@ -71,7 +79,7 @@ export class IdenticalVehiclesRuin {
   perturb(rng: Rng): number {
     if (this.neighbourhood && !(rng.next() < this.stringsShare)) this.ruinNeighbourhood(rng);
     else this.ruin(rng);
-    this.recreate(rng);
+    this.recreate(rng, this.leanRecreate && !this.forced ? LEAN_LEAST + (1 - LEAN_LEAST) * rng.next() : 1);
     return this.removedCount;
   }
 
@@ -89,7 +97,7 @@ export class IdenticalVehiclesRuin {
     this.removedCount = 0;
     this.forced = false;
     for (const c of customers) this.removed[this.removedCount++] = c;
-    this.recreate(rng);
+    this.recreate(rng, 1);
   }
 
   /**
@@ -229,7 +237,8 @@ export class IdenticalVehiclesRuin {
     ls.setRoute(r, this.buffer, kept);
   }
 
-  private recreate(rng: Rng): void {
-    this.recreator.recreate(rng, Array.from(this.removed.subarray(0, this.removedCount)), this.forced, this.neighbourhood);
+  /** `margin`: the share of its skip price under which an optional customer's place must cost (1: the price itself). */
+  private recreate(rng: Rng, margin: number): void {
+    this.recreator.recreate(rng, Array.from(this.removed.subarray(0, this.removedCount)), this.forced, this.neighbourhood, margin);
   }
 }

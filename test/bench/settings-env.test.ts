@@ -57,6 +57,9 @@ describe("bench/settings-env.ts", () => {
     expect(settingsFromEnv({ SOLVER_ILS_SEED_ROUTES: "8" })).to.deep.equal({ identicalVehicles: { seedRoutes: 8 } });
     expect(settingsFromEnv({ SOLVER_ILS_SEED_ROUTES: "2.5" })).to.deep.equal({});
     expect(settingsFromEnv({ SOLVER_ILS_SEED_ROUTES: "-1" })).to.deep.equal({});
+    expect(settingsFromEnv({ SOLVER_ILS_LEAN_RECREATE: "0" })).to.deep.equal({ identicalVehicles: { leanRecreate: false } });
+    expect(settingsFromEnv({ SOLVER_ILS_LEAN_RECREATE: "1" })).to.deep.equal({ identicalVehicles: { leanRecreate: true } });
+    expect(settingsFromEnv({ SOLVER_ILS_LEAN_RECREATE: "yes" })).to.deep.equal({});
   });
 
   it("maps the decomposition's switches", () => {

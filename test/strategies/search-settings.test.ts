@@ -110,6 +110,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
       repairScope: "nearby",
       history: 300,
       seedRoutes: 0,
+      leanRecreate: false,
     };
     expect(perturbationSettings(everywhere.m)).to.deep.equal(neighbourhood);
     expect(perturbationSettings(most.m)).to.deep.equal(neighbourhood);
@@ -123,6 +124,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
       repairScope: "nearby",
       history: null,
       seedRoutes: 0,
+      leanRecreate: false,
     });
     expect(short.m.longWindowRoutes).to.equal(false);
     expect(perturbationSettings(short.m)).to.deep.equal({
@@ -135,6 +137,7 @@ describe("search settings by family (strategies/settings.ts)", () => {
       repairScope: "nearby",
       history: null,
       seedRoutes: 0,
+      leanRecreate: false,
     });
     // A benchmark's override turns the repairs on or off, and nothing else.
     const noRepair = { identicalVehicles: { repairOnceFeasible: false } };
@@ -162,6 +165,10 @@ describe("search settings by family (strategies/settings.ts)", () => {
     expect(perturbationSettings(model(optional).m, { identicalVehicles: { seedRoutes: 0 } }).seedRoutes).to.equal(0);
     const shortOptional = { ...ghLike(1, 2029, [400]).request, node_skip_penalties: Array(401).fill(1000) } as SolveRequestInput;
     expect(perturbationSettings(model(shortOptional).m).seedRoutes).to.equal(0);
+    // There too the recreate asks optional customers for a margin below their skip price; not on short routes.
+    expect(perturbationSettings(model(optional).m).leanRecreate).to.equal(true);
+    expect(perturbationSettings(model(optional).m, { identicalVehicles: { leanRecreate: false } }).leanRecreate).to.equal(false);
+    expect(perturbationSettings(model(shortOptional).m).leanRecreate).to.equal(false);
     expect(bindingWindowShare(compileRequest({ ...ghLike(5, 2053, [400]).request, node_time_windows: undefined }).problem, 0)).to.equal(0);
   });
 
