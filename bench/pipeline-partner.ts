@@ -118,7 +118,8 @@ function cpuRow(phase: string, tasks: number, before: Cpu, after: Cpu, note: str
   const keys = ["api", "workers", "nats", "supervisor"] as const;
   const per = (k: (typeof keys)[number] | "client") => (after[k] - before[k]) / tasks;
   const total = keys.reduce((s, k) => s + per(k), 0);
-  return `| ${phase} | ${tasks} | ${keys.map((k) => per(k).toFixed(2)).join(" | ")} | ${total.toFixed(2)} | ${per("client").toFixed(2)} | ${note} |`;
+  const cells = keys.map((k) => per(k).toFixed(2)).join(" | ");
+  return `| ${phase} | ${tasks} | ${cells} | ${total.toFixed(2)} | ${per("client").toFixed(2)} | ${note} |`;
 }
 
 const service = await startPartnerService(WORKERS, {

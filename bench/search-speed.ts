@@ -13,7 +13,8 @@
  * Ours chooses its method as in service, so on X up to 300 customers it counts the genetic search's
  * generations; `--iterated` runs the iterated search there too, whose iteration is PyVRP's kind.
  *
- * `node --import tsx bench/search-speed.ts [--only A,B] [--family F] [--time S] [--swap] [--iterated] [--pyvrp PYTHON] [--peers DIR] [--bench-dir DIR]`
+ * `node --import tsx bench/search-speed.ts [--only A,B] [--family F] [--time S] [--swap] [--iterated]
+ *   [--pyvrp PYTHON] [--peers DIR] [--bench-dir DIR]`
  * PYTHON (or PYVRP_PYTHON) is the venv's python that `../shared/peers/build-pyvrp.sh` built.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

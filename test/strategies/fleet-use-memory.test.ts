@@ -37,7 +37,10 @@ function store(p: CompiledProblem, seed: number): { rs: Routes; pricing: PerVehi
   return { rs, pricing: new PerVehiclePricing(rs), priced: () => priced };
 }
 
-/** The same change on a store (the same seed gives the same change on equal stores): a ruin and recreate, new prices, a route to another vehicle, or none. */
+/**
+ * The same change on a store (the same seed gives the same change on equal stores): a ruin and
+ * recreate, new prices, a route to another vehicle, or none.
+ */
 function change(rs: Routes, pricing: PerVehiclePricing, rng: Rng): void {
   const kind = rng.int(4);
   if (kind === 0) recreate(pricing, rng, ruin(rs, rng, 1 + rng.int(3)));
