@@ -27,11 +27,6 @@ const MAX_NEIGHBOURHOOD = 25;
  * below; the cluster gathers at most this many mean route lengths of customers.
  */
 const CLUSTER_ROUTES = 2;
-/**
- * The lean recreate's margins are drawn in [LEAN_LEAST, 1]: at 0 some perturbations put no optional
- * customer back, as PyVRP's removes them and leaves serving them again to its local search.
- */
-const LEAN_LEAST = 0;
 
 export class IdenticalVehiclesRuin {
   private readonly removed: Int32Array;
@@ -79,7 +74,9 @@ export class IdenticalVehiclesRuin {
   perturb(rng: Rng): number {
     if (this.neighbourhood && !(rng.next() < this.stringsShare)) this.ruinNeighbourhood(rng);
     else this.ruin(rng);
-    this.recreate(rng, this.leanRecreate && !this.forced ? LEAN_LEAST + (1 - LEAN_LEAST) * rng.next() : 1);
+    // A lean recreate's margin is drawn in [0, 1): near 0 a perturbation puts hardly any optional
+    // customer back and leaves serving them again to the local search.
+    this.recreate(rng, this.leanRecreate && !this.forced ? rng.next() : 1);
     return this.removedCount;
   }
 
