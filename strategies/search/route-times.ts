@@ -55,8 +55,14 @@ export class RouteTimes {
     return dur ? dur[a * m.nodeCount + b]! : m.dist[a * m.nodeCount + b]! / m.speed[v]!;
   }
 
-  /** Prefix (customers 1..k) and suffix (k..len) time segments of route r, customers seq[1..len]. */
-  set(r: number, seq: Int32Array, len: number): void {
+  /**
+   * Prefix (customers 1..k) and suffix (k..len) time segments of route r, customers seq[1..len].
+   * `from`: the first position whose customer changed since the last call; the prefixes before it
+   * are kept, and the running segment resumes from the one before it, as if appended here.
+   * `keptTail`: the route still ends with that many of the customers it ended with, which were
+   * `shift` positions later (old length - len); their suffixes are moved, not recomputed.
+   */
+  set(r: number, seq: Int32Array, len: number, from = 1, keptTail = 0, shift = 0): void {
     const m = this.m;
     const n = m.nodeCount;
     const twS = m.twStart!;
@@ -67,7 +73,11 @@ export class RouteTimes {
     const per = dur ? 1 : speed;
     const seg = this.seg;
     const pre = this.pre[r]!;
-    for (let k = 1; k <= len; k++) {
+    if (from > 1) {
+      const at = FIELDS * (from - 1);
+      seg.set(pre[at]!, pre[at + 1]!, pre[at + 2]!, pre[at + 3]!, seq[1]!, seq[from - 1]!);
+    }
+    for (let k = from; k <= len; k++) {
       const c = seq[k]!;
       if (k === 1) seg.setNode(c, twS[c]!, twE[c]!, m.service[c]!);
       else seg.append(d[seq[k - 1]! * n + c]! / per, m.service[c]!, 0, twS[c]!, twE[c]!, c);
@@ -78,7 +88,15 @@ export class RouteTimes {
     }
     const tail = this.tail;
     const suf = this.suf[r]!;
-    for (let k = len; k >= 1; k--) {
+    let last = len;
+    if (keptTail > 0) {
+      const start = len - keptTail + 1;
+      if (shift !== 0) suf.copyWithin(FIELDS * start, FIELDS * (start + shift), FIELDS * (len + 1 + shift));
+      const at = FIELDS * start;
+      tail.set(suf[at]!, suf[at + 1]!, suf[at + 2]!, suf[at + 3]!, seq[start]!, seq[len]!);
+      last = start - 1;
+    }
+    for (let k = last; k >= 1; k--) {
       const c = seq[k]!;
       seg.setNode(c, twS[c]!, twE[c]!, m.service[c]!);
       if (k < len) seg.append(d[c * n + seq[k + 1]!]! / per, tail.duration, tail.timeWarp, tail.earliest, tail.latest, tail.last);

@@ -209,12 +209,24 @@ export class Routes {
     const arc = this.arc[r]!;
     const load = this.load[r]!;
     const serv = this.serv[r]!;
+    // Positions before the first changed one keep their prefix data (the same customers give the same
+    // sums, added in the same order): a move rewrites the route from there on.
+    const oldCount = this.length[r]!;
+    const from = firstChanged(seq, oldCount, customers, count);
+    // Likewise the customers after the last changed one keep their suffix time segments (route-times.ts).
+    const keptTail = from === 1 && sharesMemory(seq, customers) ? 0 : sameTail(seq, oldCount, customers, count);
     // Customers that leave the route are on none until set elsewhere (a caller that always sets them, or marks them itself, may skip this).
     if (forgetOld) for (let k = 1; k <= this.length[r]!; k++) if (this.routeOf[seq[k]!] === r) this.routeOf[seq[k]!] = -1;
     seq[0] = m.start[r]!;
-    for (let k = 1; k <= count; k++) seq[k] = customers[k - 1]!;
+    for (let k = from; k <= count; k++) seq[k] = customers[k - 1]!;
     seq[count + 1] = m.end[r]!;
-    for (let k = 1; k <= count + 1; k++) {
+    // Every customer is registered again: a caller may have marked the route's customers unrouted first (route-undo.ts).
+    for (let k = 1; k <= count; k++) {
+      const b = seq[k]!;
+      this.routeOf[b] = r;
+      this.pos[b] = k;
+    }
+    for (let k = from; k <= count + 1; k++) {
       const a = seq[k - 1]!;
       const b = seq[k]!;
       const ab = d[a * n + b]!;
@@ -223,13 +235,9 @@ export class Routes {
       bwd[k] = bwd[k - 1]! + d[b * n + a]!;
       load[k] = k <= count ? load[k - 1]! + m.demand[b]! : load[k - 1]!;
       serv[k] = serv[k - 1]! + m.service[b]!;
-      if (k <= count) {
-        this.routeOf[b] = r;
-        this.pos[b] = k;
-      }
     }
     const skipArc = this.skipArc[r]!;
-    for (let k = 1; k <= count; k++) skipArc[k] = d[seq[k - 1]! * n + seq[k + 1]!]!;
+    for (let k = Math.max(1, from - 1); k <= count; k++) skipArc[k] = d[seq[k - 1]! * n + seq[k + 1]!]!;
     this.otherMatrices?.set(r, seq, count);
     this.length[r] = count;
     this.totalDistance[r] = fwd[count + 1]!;
@@ -253,7 +261,7 @@ export class Routes {
       this.duration[r] = tripTime.duration;
       this.durationExcess[r] = Math.max(0, tripTime.duration - m.maxDurationOf![r]!);
     } else if (count > 0 && this.times) {
-      this.times.set(r, seq, count);
+      this.times.set(r, seq, count, from, keptTail, oldCount - count);
       const seg = this.times.whole(r, seq, count);
       this.timeWarp[r] = seg.timeWarp;
       this.duration[r] = seg.duration;
@@ -358,4 +366,29 @@ export class Routes {
     for (let r = 0; r < this.m.routes; r++) total += this.cost[r]!;
     return this.balance ? total + this.balance.term() : total;
   }
+}
+
+/**
+ * The first position (1..) at which route `seq` of `oldCount` customers and the new list
+ * `customers[0..count)` differ; count + 1 when one is the start of the other. A list that shares
+ * the route's own memory is rewritten in full, since it may have been edited in place.
+ */
+function firstChanged(seq: Int32Array, oldCount: number, customers: ArrayLike<number>, count: number): number {
+  if (sharesMemory(seq, customers)) return 1;
+  const last = Math.min(oldCount, count);
+  let k = 1;
+  while (k <= last && seq[k] === customers[k - 1]) k++;
+  return k;
+}
+
+/** How many customers at the end of route `seq` (`oldCount` customers) the new list `customers[0..count)` ends with too. */
+function sameTail(seq: Int32Array, oldCount: number, customers: ArrayLike<number>, count: number): number {
+  const most = Math.min(oldCount, count);
+  let t = 0;
+  while (t < most && seq[oldCount - t] === customers[count - 1 - t]) t++;
+  return t;
+}
+
+function sharesMemory(seq: Int32Array, customers: ArrayLike<number>): boolean {
+  return ArrayBuffer.isView(customers) && customers.buffer === seq.buffer;
 }

@@ -15,7 +15,7 @@ export class SwapWithin implements RouteOperator {
     const rs = ls.rs;
     const lo = Math.min(i, j);
     const hi = Math.max(i, j);
-    if (!ls.withinImproves(r, swapDelta(rs.slotMatrix[r]!, rs.m.nodeCount, rs.seq[r]!, rs.arc[r]!, lo, hi))) return false;
+    if (!ls.withinImproves(r, swapDelta(rs.slotMatrix[r]!, rs.m.nodeCount, rs.seq[r]!, rs.arc[r]!, lo, hi, rs.symmetric, i === lo))) return false;
     this.r = r;
     // Neighbours (hi = lo + 1) leave the middle piece empty, which `add` skips.
     ls.a
@@ -36,15 +36,40 @@ export class SwapWithin implements RouteOperator {
 
 /**
  * Distance change of exchanging the visits at positions lo < hi of one route; the arcs it removes
- * come from the route's own copy (routes.ts `arc`), the same values with fewer cache misses.
+ * come from the route's own copy (routes.ts `arc`), the same values with fewer cache misses. On a
+ * symmetric matrix each distance is read from the row of the examined customer (at lo when
+ * `examinedLo`, else at hi) or of its route neighbours, which stay cached while its neighbours are
+ * walked (exact-symmetry.ts): the same values, added in the same order.
  */
-function swapDelta(d: Float64Array, n: number, seq: Int32Array, arc: Float64Array, lo: number, hi: number): number {
+function swapDelta(
+  d: Float64Array,
+  n: number,
+  seq: Int32Array,
+  arc: Float64Array,
+  lo: number,
+  hi: number,
+  symmetric: boolean,
+  examinedLo: boolean,
+): number {
   const p = seq[lo - 1]!;
   const l = seq[lo]!;
   const h = seq[hi]!;
   const q = seq[hi + 1]!;
-  if (hi === lo + 1) return d[p * n + h]! + d[h * n + l]! + d[l * n + q]! - arc[lo - 1]! - arc[lo]! - arc[hi]!;
+  const fromLo = symmetric && examinedLo;
+  const fromHi = symmetric && !examinedLo;
+  const ph = fromHi ? h * n + p : p * n + h;
+  const lq = fromHi ? q * n + l : l * n + q;
+  if (hi === lo + 1) return d[ph]! + d[fromLo ? l * n + h : h * n + l]! + d[lq]! - arc[lo - 1]! - arc[lo]! - arc[hi]!;
   const l1 = seq[lo + 1]!;
   const h0 = seq[hi - 1]!;
-  return d[p * n + h]! + d[h * n + l1]! + d[h0 * n + l]! + d[l * n + q]! - arc[lo - 1]! - arc[lo]! - arc[hi - 1]! - arc[hi]!;
+  return (
+    d[ph]! +
+    d[fromLo ? l1 * n + h : h * n + l1]! +
+    d[fromLo ? l * n + h0 : h0 * n + l]! +
+    d[lq]! -
+    arc[lo - 1]! -
+    arc[lo]! -
+    arc[hi - 1]! -
+    arc[hi]!
+  );
 }

@@ -86,7 +86,8 @@ export class Swap implements PairOperator {
     if (j + 1 > lenV) return false;
     const yy = seqV[j + 2]!;
     // (u, x) and (v, y).
-    dA = dPuV + dU[v * n + y]! + dU[sym ? xx * n + y : y * n + xx]! - arcU0 - arcU1 - arcU2;
+    // On one matrix d(v, y) is the arc of v's route that the move keeps (its copy, read above).
+    dA = dPuV + (dU === dV ? arcV1 : dU[v * n + y]!) + dU[sym ? xx * n + y : y * n + xx]! - arcU0 - arcU1 - arcU2;
     dB = dPvU + dUX + dV[x * n + yy]! - arcV0 - arcV1 - arcV[j + 1]!;
     if (ls.pairMayImprove(ru, lenU, distU + dA, rv, lenV, distV + dB) && this.priced(ru, rv, u, x, v, y)) {
       a.reset()
