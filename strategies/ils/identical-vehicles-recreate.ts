@@ -144,7 +144,13 @@ export class IdenticalVehiclesRecreate {
     const end = length + 1;
     const a = seq[j]!;
     const b = seq[j + 1]!;
-    const detour = m.dist[a * n + c]! + m.dist[c * n + b]! - m.dist[a * n + b]!;
+    const d = m.dist;
+    // On the route's own matrix, d(a, b) is its stored arc and a symmetric d(a, c) is d(c, a), bit for bit:
+    // both then come from places that stay cached while c's positions are walked, not from scattered rows.
+    const own = d === rs.slotMatrix[r];
+    const ab = own ? rs.arc[r]![j]! : d[a * n + b]!;
+    const ac = own && rs.symmetric ? d[c * n + a]! : d[a * n + c]!;
+    const detour = ac + d[c * n + b]! - ab;
     const load = rs.load[r]![end]! + m.demand[c]!;
     const service = rs.serv[r]![end]! + m.service[c]!;
     let delta = ls.costs.fromTotals(r, end, rs.fwd[r]![end]! + detour, load, service) - base;

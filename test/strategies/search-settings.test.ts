@@ -165,6 +165,9 @@ describe("search settings by family (strategies/settings.ts)", () => {
     expect(perturbationSettings(model(optional).m, { identicalVehicles: { seedRoutes: 0 } }).seedRoutes).to.equal(0);
     const shortOptional = { ...ghLike(1, 2029, [400]).request, node_skip_penalties: Array(401).fill(1000) } as SolveRequestInput;
     expect(perturbationSettings(model(shortOptional).m).seedRoutes).to.equal(0);
+    // Their repairs examine the broken routes' own customers on long routes, those nearby on short ones.
+    expect(perturbationSettings(model(optional).m).repairScope).to.equal("routes");
+    expect(perturbationSettings(model(shortOptional).m).repairScope).to.equal("nearby");
     // There too the recreate asks optional customers for a margin below their skip price; not on short routes.
     expect(perturbationSettings(model(optional).m).leanRecreate).to.equal(true);
     expect(perturbationSettings(model(optional).m, { identicalVehicles: { leanRecreate: false } }).leanRecreate).to.equal(false);

@@ -95,12 +95,15 @@ export class InsertUnserved {
   private considerAfter(u: number, skip: number, r: number, j: number): void {
     const m = this.ls.rs.m;
     const n = m.nodeCount;
-    const d = this.ls.rs.slotMatrix[r]!;
-    const seq = this.ls.rs.seq[r]!;
+    const rs = this.ls.rs;
+    const d = rs.slotMatrix[r]!;
+    const seq = rs.seq[r]!;
     const a = seq[j]!;
     const b = seq[j + 1]!;
+    // d(a, b) is the route's stored arc and a symmetric d(a, u) is d(u, a), bit for bit, from places that stay cached.
+    const au = rs.symmetric ? d[u * n + a]! : d[a * n + u]!;
     // EPS of slack, as for exchanges: the priced gain may round above the bound (a tie then goes as without the bound).
-    if (!this.bounded || skip - m.unitCost[r]! * (d[a * n + u]! + d[u * n + b]! - d[a * n + b]!) > this.bestGain - EPS)
+    if (!this.bounded || skip - m.unitCost[r]! * (au + d[u * n + b]! - rs.arc[r]![j]!) > this.bestGain - EPS)
       this.consider(u, skip, r, j + 1, j, 0);
   }
 
@@ -118,11 +121,12 @@ export class InsertUnserved {
     if (this.bounded) {
       const seq = rs.seq[r]!;
       const a = seq[j - 1]!;
-      const w = seq[j]!;
       const b = seq[j + 1]!;
       const distance = rs.fwd[r]![rs.length[r]! + 1]!;
       const paid = rs.cost[r]! - rs.costs.travel(r, distance);
-      const change = d[a * n + u]! + d[u * n + b]! - d[a * n + w]! - d[w * n + b]!;
+      const arc = rs.arc[r]!;
+      const au = rs.symmetric ? d[u * n + a]! : d[a * n + u]!;
+      const change = au + d[u * n + b]! - arc[j - 1]! - arc[j]!;
       // EPS of slack: the bound's rounding never prunes a candidate that could win.
       if (!(skip - freed - m.unitCost[r]! * change + paid > this.bestGain - EPS)) return;
     }
