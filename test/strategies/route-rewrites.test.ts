@@ -29,7 +29,10 @@ function stored(rs: Routes, r: number): Record<string, number[]> {
   return out;
 }
 
-/** A random rewrite of the kinds the search makes: a customer moved within or between routes, a stretch reversed, a tail cut and put back elsewhere, or a route written again unchanged. */
+/**
+ * A random rewrite of the kinds the search makes: a customer moved within or between routes, a stretch
+ * reversed, a tail cut and put back elsewhere, or a route written again unchanged.
+ */
 function rewrite(rs: Routes, routes: number[][], rng: Rng): void {
   const m = rs.m;
   const a = rng.int(m.routes);

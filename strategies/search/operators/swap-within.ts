@@ -15,7 +15,8 @@ export class SwapWithin implements RouteOperator {
     const rs = ls.rs;
     const lo = Math.min(i, j);
     const hi = Math.max(i, j);
-    if (!ls.withinImproves(r, swapDelta(rs.slotMatrix[r]!, rs.m.nodeCount, rs.seq[r]!, rs.arc[r]!, lo, hi, rs.symmetric, i === lo))) return false;
+    const delta = swapDelta(rs.slotMatrix[r]!, rs.m.nodeCount, rs.seq[r]!, rs.arc[r]!, lo, hi, rs.symmetric, i === lo);
+    if (!ls.withinImproves(r, delta)) return false;
     this.r = r;
     // Neighbours (hi = lo + 1) leave the middle piece empty, which `add` skips.
     ls.a
