@@ -23,16 +23,7 @@ import { selectStrategy } from "../strategies/select.js";
 import { compileRequest } from "../src/problem/compile-request.js";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { benchSettings } from "./settings-env.js";
-
-type Method = (...args: unknown[]) => unknown;
-const patch = (owner: { prototype: object }, name: string, wrap: (original: Method) => Method): void => {
-  const proto = owner.prototype as Record<string, Method>;
-  proto[name] = wrap(proto[name]!);
-};
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
+import { cpuMs, wrapMethod } from "./method-wrap.js";
 
 /** Educations of one kind: (current feasible?, outcome feasible?). */
 interface Split {
@@ -94,7 +85,7 @@ type Educator = {
 let active: Phase | null = null;
 /** Whether the plan the local search held before the last perturbation was feasible. */
 let currentFeasible = true;
-patch(
+wrapMethod(
   IdenticalVehiclesRuin,
   "perturb",
   (original) =>
@@ -105,7 +96,7 @@ patch(
       return original.apply(this, args);
     },
 );
-patch(
+wrapMethod(
   IdenticalVehiclesEducation,
   "educate",
   (original) =>
@@ -136,7 +127,7 @@ patch(
       return out;
     },
 );
-patch(
+wrapMethod(
   IdenticalVehiclesEducation,
   "repair",
   (original) =>
@@ -152,7 +143,7 @@ patch(
     },
 );
 // The descent's outcome, before any repair: each constraint's kept share (recorded once per education).
-patch(
+wrapMethod(
   PenaltyManager,
   "record",
   (original) =>

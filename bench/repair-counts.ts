@@ -16,12 +16,7 @@ import { selectStrategy } from "../strategies/select.js";
 import { compileRequest } from "../src/problem/compile-request.js";
 import type { SolveRequestInput } from "../src/problem/request-types.js";
 import { benchSettings } from "./settings-env.js";
-
-type Method = (...args: unknown[]) => unknown;
-const patch = (owner: { prototype: object }, name: string, wrap: (original: Method) => Method): void => {
-  const proto = owner.prototype as Record<string, Method>;
-  proto[name] = wrap(proto[name]!);
-};
+import { cpuMs, wrapMethod } from "./method-wrap.js";
 
 interface Pending {
   repaired: boolean;
@@ -57,11 +52,6 @@ let best: IdenticalVehiclesBest | null = null;
 let current: InPlaceCurrent | null = null;
 let newBest = false;
 
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-
 /** The most the late acceptance takes now (current or the history's slot), or the best's cost if higher. */
 function reach(): number | null {
   if (acceptance === null || current === null) return null;
@@ -71,7 +61,7 @@ function reach(): number | null {
   return Number.isFinite(bestCost) ? Math.max(bound, bestCost) : bound;
 }
 
-patch(
+wrapMethod(
   InPlaceCurrent,
   "beginCandidate",
   (original) =>
@@ -80,7 +70,7 @@ patch(
       return original.apply(this, args);
     },
 );
-patch(
+wrapMethod(
   IdenticalVehiclesEducation,
   "educate",
   (original) =>
@@ -92,7 +82,7 @@ patch(
       return candidate;
     },
 );
-patch(
+wrapMethod(
   IdenticalVehiclesEducation,
   "repair",
   (original) =>
@@ -113,7 +103,7 @@ patch(
       return out;
     },
 );
-patch(
+wrapMethod(
   IdenticalVehiclesEducation,
   "repairs",
   (original) =>
@@ -130,7 +120,7 @@ patch(
       return yes;
     },
 );
-patch(
+wrapMethod(
   IdenticalVehiclesBest,
   "consider",
   (original) =>
@@ -141,7 +131,7 @@ patch(
       return newBest;
     },
 );
-patch(
+wrapMethod(
   LateAcceptance,
   "accept",
   (original) =>

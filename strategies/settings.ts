@@ -288,19 +288,24 @@ const STRINGS_AMONG_NEIGHBOURHOODS = 0.1;
  */
 const SEED_ROUTES = 4;
 
+/** Optional customers on long windowed routes: the kind that lean recreates, seed routes and the routes' own repairs are for. */
+function optionalOnLongRoutes(m: ProblemData): boolean {
+  return m.skipPrice !== null && m.longWindowRoutes;
+}
+
 /** Whether the recreate after a ruin asks optional customers to pay for their place by a margin (RuinSettings.leanRecreate). */
 function leanRecreate(m: ProblemData, override: SettingsOverride): boolean {
-  return override.identicalVehicles?.leanRecreate ?? (m.skipPrice !== null && m.longWindowRoutes);
+  return override.identicalVehicles?.leanRecreate ?? optionalOnLongRoutes(m);
 }
 
 /** Which customers a repair examines (RepairScope): nearby under windows, but for optional customers on long routes. */
 function repairScopeOf(m: ProblemData): RepairScope {
-  return m.windows && !(m.skipPrice !== null && m.longWindowRoutes) ? "nearby" : "routes";
+  return m.windows && !optionalOnLongRoutes(m) ? "nearby" : "routes";
 }
 
 /** How often the ruin opens a route around a served seed (RuinSettings.seedRoutes). */
 function seedRoutes(m: ProblemData, override: SettingsOverride): number {
-  return override.identicalVehicles?.seedRoutes ?? (m.skipPrice !== null && m.longWindowRoutes ? SEED_ROUTES : 0);
+  return override.identicalVehicles?.seedRoutes ?? (optionalOnLongRoutes(m) ? SEED_ROUTES : 0);
 }
 
 /**

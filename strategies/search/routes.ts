@@ -211,10 +211,12 @@ export class Routes {
     const serv = this.serv[r]!;
     // Positions before the first changed one keep their prefix data (the same customers give the same
     // sums, added in the same order): a move rewrites the route from there on.
+    // A list that shares the route's own memory may have been edited in place: it is rewritten in full.
+    const inPlace = ArrayBuffer.isView(customers) && customers.buffer === seq.buffer;
     const oldCount = this.length[r]!;
-    const from = firstChanged(seq, oldCount, customers, count);
+    const from = inPlace ? 1 : firstChanged(seq, oldCount, customers, count);
     // Likewise the customers after the last changed one keep their suffix time segments (route-times.ts).
-    const keptTail = from === 1 && sharesMemory(seq, customers) ? 0 : sameTail(seq, oldCount, customers, count);
+    const keptTail = inPlace ? 0 : sameTail(seq, oldCount, customers, count);
     // Customers that leave the route are on none until set elsewhere (a caller that always sets them, or marks them itself, may skip this).
     if (forgetOld) for (let k = 1; k <= this.length[r]!; k++) if (this.routeOf[seq[k]!] === r) this.routeOf[seq[k]!] = -1;
     seq[0] = m.start[r]!;
@@ -370,11 +372,9 @@ export class Routes {
 
 /**
  * The first position (1..) at which route `seq` of `oldCount` customers and the new list
- * `customers[0..count)` differ; count + 1 when one is the start of the other. A list that shares
- * the route's own memory is rewritten in full, since it may have been edited in place.
+ * `customers[0..count)` differ; count + 1 when one is the start of the other.
  */
 function firstChanged(seq: Int32Array, oldCount: number, customers: ArrayLike<number>, count: number): number {
-  if (sharesMemory(seq, customers)) return 1;
   const last = Math.min(oldCount, count);
   let k = 1;
   while (k <= last && seq[k] === customers[k - 1]) k++;
@@ -387,8 +387,4 @@ function sameTail(seq: Int32Array, oldCount: number, customers: ArrayLike<number
   let t = 0;
   while (t < most && seq[oldCount - t] === customers[count - 1 - t]) t++;
   return t;
-}
-
-function sharesMemory(seq: Int32Array, customers: ArrayLike<number>): boolean {
-  return ArrayBuffer.isView(customers) && customers.buffer === seq.buffer;
 }
