@@ -17,8 +17,6 @@
  * - SOLVER_GENERAL_SWAPSTAR=everyPass|idlePass|never: when the general search's localised runs try
  *   SWAP* (settings.ts SwapStarLocalised; everyPass by default).
  * - SOLVER_THRESHOLD=W: the general search accepts by the annealed threshold with starting weight W.
- * - SOLVER_BALANCE_GUIDE=off|W,M,P: with balance, the general search's descents priced exactly, or guided with
- *   weight W and margin M, ending with exact prices when P is 1 (settings.ts BalanceGuide).
  * - SOLVER_ILS_LOCALISED=promisingCustomers|changedNeighbours: which customers the identical-vehicles
  *   iterated search's education examines; SOLVER_ILS_REPAIR=0|1|byYield: whether it still repairs half the
  *   infeasible outcomes once a feasible plan is known, or a share set by what repairs paid so far
@@ -65,11 +63,6 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): SettingsOverride {
   const generalSwapStar = env.SOLVER_GENERAL_SWAPSTAR;
   if (generalSwapStar === "everyPass" || generalSwapStar === "idlePass" || generalSwapStar === "never")
     general.swapStarLocalised = generalSwapStar;
-  // SOLVER_BALANCE_GUIDE=off, or weight,margin,polish (settings.ts BalanceGuide; polish 0 or 1).
-  const guide = env.SOLVER_BALANCE_GUIDE?.split(",").map(Number);
-  if (env.SOLVER_BALANCE_GUIDE === "off") general.balanceGuide = null;
-  else if (guide?.length === 3 && guide.every((x) => Number.isFinite(x) && x >= 0))
-    general.balanceGuide = { weight: guide[0]!, margin: guide[1]!, polish: guide[2] === 1 };
   if (Object.keys(general).length > 0) out.perVehicle = general;
 
   const identical: NonNullable<SettingsOverride["identicalVehicles"]> = {};

@@ -25,7 +25,6 @@ export interface SettingsOverride {
     poolFamilies?: readonly PoolFamily[];
     emptyTypeOrder?: EmptyTypeOrder;
     swapStarLocalised?: SwapStarLocalised;
-    balanceGuide?: BalanceGuide | null;
   };
   decomposition?: Partial<SearchSettings["decomposition"]>;
   /** The identical-vehicles iterated search's education (ils/identical-vehicles-ils.ts): which customers it examines, and its repairs. */
@@ -510,25 +509,7 @@ export interface LocalSearchSettings {
    * chose which were served.
    */
   unservedNearChanged: boolean;
-  /** With balance: how the moves are guided to make room below the largest workload (null: priced exactly). */
-  balanceGuide: BalanceGuide | null;
 }
-
-/**
- * The balance term's guide (search/route-balance.ts): during a descent every route other than the
- * largest is priced `weight` x the term's unit price per unit of workload above (1 - `margin`) x
- * the largest workload at the descent's start. A min-max term pays only for the largest route, so
- * without it a descent never shortens the routes next in line, and the largest cannot fall below them.
- * The plans the search keeps and answers are priced exactly whatever the guide.
- */
-export interface BalanceGuide {
-  weight: number;
-  margin: number;
-  /** Whether each descent ends with exact prices (a guided optimum is no exact one). */
-  polish: boolean;
-}
-
-const BALANCE_GUIDE: BalanceGuide = { weight: 1, margin: 0.05, polish: true };
 
 /**
  * How a customer is offered the empty vehicles of the fleet's types. "cheapest": every type in
@@ -587,7 +568,6 @@ export function localSearchSettings(m: ProblemData, pricing: MovePricingKind, ov
       freshRuns: true,
       localised: override.identicalVehicles?.localised ?? (long ? "changedNeighbours" : "promisingCustomers"),
       unservedNearChanged: override.identicalVehicles?.unservedNearChanged ?? optionalStops !== null,
-      balanceGuide: null,
     };
   }
   const swapStar = !m.order?.partner && m.locks === null && ((m.twStart === null && m.rules === null) || skillsWithExactTimes(m));
@@ -606,7 +586,6 @@ export function localSearchSettings(m: ProblemData, pricing: MovePricingKind, ov
     freshRuns: false,
     localised: "changedCustomers",
     unservedNearChanged: false,
-    balanceGuide: m.p.balance ? (override.perVehicle?.balanceGuide !== undefined ? override.perVehicle.balanceGuide : BALANCE_GUIDE) : null,
   };
 }
 

@@ -89,7 +89,6 @@ export class LocalSearch<P extends MovePricing = MovePricing> implements SwapSta
     this.moves = new CustomerMoves(rs, settings, pricing, this.perVehicle, this.testedAt);
     this.swapStar = settings.swapStar ? new SwapStar(this) : null;
     this.fleetUse = settings.vehicleChange ? new FleetUse(this.perVehicle!) : null;
-    rs.balance?.useGuide(settings.balanceGuide);
   }
 
   /** Scratch buffers (SWAP*'s rewrites share the pricing's). */
@@ -216,8 +215,6 @@ export class LocalSearch<P extends MovePricing = MovePricing> implements SwapSta
     rng.shuffle(order);
     this.moves.shuffleTypes(rng);
     if (this.settings.freshRuns) this.forget();
-    // With balance's guide (route-balance.ts) the descent ends with exact prices, from the guided optimum.
-    let guided = rs.balance?.levelGuide() ?? false;
     const changedAt = rs.changes && this.focusSince >= 0 ? rs.changes.changedAt : null;
     const since = this.focusSince;
     const fromSecondPass = this.settings.emptyRoutes === "fromSecondPass";
@@ -242,12 +239,6 @@ export class LocalSearch<P extends MovePricing = MovePricing> implements SwapSta
       if (stop()) return false;
       if (this.routeMoves(rng, loop, improved, educating)) improved = true;
       loop++;
-      if (!improved && guided && this.settings.balanceGuide?.polish) {
-        rs.balance!.dropGuide();
-        this.forget();
-        guided = false;
-        improved = true;
-      }
     }
     return true;
   }

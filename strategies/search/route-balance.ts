@@ -1,6 +1,5 @@
 import { evaluateRoute } from "../core/evaluator.js";
 import type { Balance } from "../core/problem.js";
-import type { BalanceGuide } from "../settings.js";
 import type { Pieces } from "./pieces.js";
 import { piecesDistance, writePieces, type PieceSource } from "./piece-walks.js";
 import type { ProblemData } from "./problem-data.js";
@@ -21,12 +20,6 @@ export interface BalanceSource extends PieceSource {
  * largest of the routes it leaves alone is the first of those three that is neither u nor v.
  * A candidate's workload is its customers, its distance, or its working minutes from the same
  * time segments or schedules that price its windows (the evaluator's where neither computes them).
- *
- * The term is flat for every move that leaves the largest workload alone, so a descent never makes
- * room below it. With a guide (settings.ts BalanceGuide) the moves' prices also count, at a share
- * of the unit price, each other route's workload above a level set below the largest at the start
- * of each descent: the search then shortens the routes next in line too. `term()` stays the
- * objective's exact term.
  */
 export class RouteBalance {
   readonly workload: Float64Array;
@@ -36,10 +29,6 @@ export class RouteBalance {
   private readonly top = new Int32Array(3);
   private stale = true;
   private readonly buffer: Int32Array;
-  /** The guide's price per unit of workload above `level` on the routes other than the largest (0: no guide). */
-  private guidePrice = 0;
-  private guideMargin = 0;
-  private level = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly m: ProblemData,
@@ -63,33 +52,6 @@ export class RouteBalance {
     this.stale = true;
   }
 
-  /** Moves are priced with `guide` from the next `levelGuide()` on (null: exactly). */
-  useGuide(guide: BalanceGuide | null): void {
-    this.guidePrice = guide ? guide.weight * this.costPerUnit : 0;
-    this.guideMargin = guide?.margin ?? 0;
-    this.level = Number.POSITIVE_INFINITY;
-  }
-
-  /** At the start of a descent: the guide's level follows the largest workload now. Whether a guide prices the moves. */
-  levelGuide(): boolean {
-    if (this.guidePrice === 0) return false;
-    this.level = (1 - this.guideMargin) * this.largestExcept(-1, -1);
-    return true;
-  }
-
-  /** The moves are priced exactly until the next `levelGuide()`. */
-  dropGuide(): void {
-    this.level = Number.POSITIVE_INFINITY;
-  }
-
-  /** The guide's part of the routes' workloads (tests): above the level, the largest left out. */
-  guide(): number {
-    if (this.guidePrice === 0) return 0;
-    let sum = 0;
-    for (let r = 0; r < this.workload.length; r++) sum += this.above(this.workload[r]!);
-    return this.guidePrice * (sum - this.above(this.largestExcept(-1, -1)));
-  }
-
   /** The balance term now: the price of the largest workload. */
   term(): number {
     return this.costPerUnit * this.largestExcept(-1, -1);
@@ -107,24 +69,11 @@ export class RouteBalance {
     return 0;
   }
 
-  /**
-   * The change of the term when routes u and v get workloads wu and wv (v = -1: u alone), with the
-   * guide's change when one is used. Never falls as wu or wv grow, so workloads 0 bound it below.
-   */
+  /** The change of the term when routes u and v get workloads wu and wv (v = -1: u alone). */
   delta(u: number, wu: number, v: number, wv: number): number {
     const largest = this.largestExcept(-1, -1);
-    const after = Math.max(this.largestExcept(u, v), wu, wv);
-    const exact = this.costPerUnit * (after - largest);
-    if (this.guidePrice === 0) return exact;
-    const w = this.workload;
-    let above = this.above(wu) - this.above(w[u]!) - (this.above(after) - this.above(largest));
-    if (v >= 0) above += this.above(wv) - this.above(w[v]!);
-    return exact + this.guidePrice * above;
-  }
-
-  /** How far workload x lies above the guide's level. */
-  private above(x: number): number {
-    return x > this.level ? x - this.level : 0;
+    const others = this.largestExcept(u, v);
+    return this.costPerUnit * (Math.max(others, wu, wv) - largest);
   }
 
   /**

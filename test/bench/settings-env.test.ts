@@ -39,11 +39,6 @@ describe("bench/settings-env.ts", () => {
     });
     expect(settingsFromEnv({ SOLVER_EMPTY_TYPES: "cheapest" })).to.deep.equal({ perVehicle: { emptyTypeOrder: "cheapest" } });
     expect(settingsFromEnv({ SOLVER_EMPTY_TYPES: "random" })).to.deep.equal({});
-    expect(settingsFromEnv({ SOLVER_BALANCE_GUIDE: "off" })).to.deep.equal({ perVehicle: { balanceGuide: null } });
-    expect(settingsFromEnv({ SOLVER_BALANCE_GUIDE: "0.5,0.1,1" })).to.deep.equal({
-      perVehicle: { balanceGuide: { weight: 0.5, margin: 0.1, polish: true } },
-    });
-    expect(settingsFromEnv({ SOLVER_BALANCE_GUIDE: "1" }), "weight, margin and polish, or nothing").to.deep.equal({});
   });
 
   it("maps the identical-vehicles iterated search's switches", () => {

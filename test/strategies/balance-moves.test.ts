@@ -10,7 +10,6 @@ import { LocalSearch } from "../../strategies/search/local-search.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
 import { Routes } from "../../strategies/search/routes.js";
-import type { BalanceGuide } from "../../strategies/settings.js";
 import {
   fleetArb,
   fleetInstance,
@@ -53,11 +52,10 @@ function scratchTotal(p: CompiledProblem, pen: Penalties, routes: number[][]): n
 /**
  * Loads random routes, runs the general local search and checks every applied move: the change
  * it predicted (its routes' new prices and the change of the balance term, less the routes' old
- * prices) is the change of the plan's price from scratch, and that price falls. With a guide the
- * prediction is that change plus the guide's, and their sum falls. Then a ruin and recreate round
- * must leave the model's total at the price from scratch.
+ * prices) is the change of the plan's price from scratch, and that price falls. Then a ruin and
+ * recreate round must leave the model's total at the price from scratch.
  */
-function checkEveryMove(p: CompiledProblem, pen: Penalties, seed: number, guide: BalanceGuide | null = null): number {
+function checkEveryMove(p: CompiledProblem, pen: Penalties, seed: number): number {
   const m = buildProblemData(p);
   const rng = new Rng(seed);
   const rs = new Routes(m);
@@ -82,25 +80,19 @@ function checkEveryMove(p: CompiledProblem, pen: Penalties, seed: number, guide:
   let before = rs.routes();
   let total = scratchTotal(p, pen, before);
   expect(rs.totalCost()).to.be.closeTo(total, 1e-6 * Math.max(1, total));
-  const ls = LocalSearch.perVehicle(rs, { perVehicle: { balanceGuide: guide } });
+  const ls = LocalSearch.perVehicle(rs);
   let moves = 0;
-  // The level a run sets at its start, from these routes.
-  rs.balance!.levelGuide();
-  let guided = rs.balance!.guide();
   ls.onCommit = (predicted, ra, rb) => {
     moves++;
     const now = rs.routes();
     const after = scratchTotal(p, pen, now);
-    const guidedNow = rs.balance!.guide();
     // Whether the move improves counts the skip prices of the customers it serves or leaves out.
-    if (rules) expect(after + guidedNow + unserved(now)).to.be.lessThan(total + guided + unserved(before));
+    if (rules) expect(after + unserved(now)).to.be.lessThan(total + unserved(before));
     const old = routeCost(p, ra, pen, before[ra]!) + (rb >= 0 ? routeCost(p, rb, pen, before[rb]!) : 0);
-    const change = after - total + guidedNow - guided;
-    expect(predicted - old, `move on routes ${ra}, ${rb}`).to.be.closeTo(change, 1e-6 * Math.max(1, Math.abs(after)));
-    if (!rules) expect(change).to.be.lessThan(0);
+    expect(predicted - old, `move on routes ${ra}, ${rb}`).to.be.closeTo(after - total, 1e-6 * Math.max(1, Math.abs(after)));
+    if (!rules) expect(after).to.be.lessThan(total);
     if (!rules) expect(rs.totalCost()).to.be.closeTo(after, 1e-6 * Math.max(1, after));
     total = after;
-    guided = guidedNow;
     before = now;
   };
   ls.run(rng);
@@ -115,13 +107,7 @@ function checkEveryMove(p: CompiledProblem, pen: Penalties, seed: number, guide:
   return moves;
 }
 
-function pricingProperty(
-  time: FleetOptions["time"],
-  measure: BalanceMeasure,
-  runs: number,
-  seed: number,
-  guide: BalanceGuide | null = null,
-): number {
+function pricingProperty(time: FleetOptions["time"], measure: BalanceMeasure, runs: number, seed: number): number {
   let moves = 0;
   fc.assert(
     fc.property(
@@ -131,7 +117,7 @@ function pricingProperty(
       fc.double({ min: 0.05, max: 20, noNaN: true }),
       (o, s, pen, costPerUnit) => {
         const req = { ...fleetInstance(o), balance: { measure, cost_per_unit: costPerUnit } } as SolveRequestInput;
-        moves += checkEveryMove(compileRequest(req).problem, pen, s, guide);
+        moves += checkEveryMove(compileRequest(req).problem, pen, s);
       },
     ),
     { numRuns: runs, seed },
@@ -154,13 +140,6 @@ describe("balance in the general search: every move prices the largest workload 
     expect(pricingProperty("soft", "duration", 30, 71)).to.be.greaterThan(100);
   });
 
-  it("prices the guide's workloads above its level beside the term, for every measure", () => {
-    const guide = { weight: 1, margin: 0.2, polish: false };
-    expect(pricingProperty("none", "stops", 30, 73, guide)).to.be.greaterThan(100);
-    expect(pricingProperty("hard", "distance", 30, 74, guide)).to.be.greaterThan(100);
-    expect(pricingProperty("soft", "duration", 30, 75, guide)).to.be.greaterThan(100);
-  });
-
   it("prices the largest workload in the moves of optional stops, skills, shifts and route caps", () => {
     let moves = 0;
     fc.assert(
@@ -177,35 +156,6 @@ describe("balance in the general search: every move prices the largest workload 
       { numRuns: 60, seed: 72 },
     );
     expect(moves).to.be.greaterThan(100);
-  });
-
-  it("with the guide, makes room on the next longest route, which exact prices never ask for", () => {
-    // Every customer at one place, 10 from the depot: stops move at no distance. Two full routes of
-    // four stops and one of one, which no full route can take in (an overload's price is far above the
-    // distance it would save): a move that shortens either long route leaves the other as long, so no
-    // single move lowers the largest workload; the guide prices the second one's stops above its level.
-    const n = 10;
-    const req = {
-      node_num: n,
-      vehicle_num: 3,
-      distance_matrix: Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j || (i > 0 && j > 0) ? 0 : 10))),
-      start_nodes: [0, 0, 0],
-      end_nodes: [0, 0, 0],
-      node_demands: Array<number>(n).fill(1),
-      vehicles_capacity: [4, 4, 4],
-      balance: { measure: "stops", cost_per_unit: 1 },
-    } as SolveRequestInput;
-    const p = compileRequest(req).problem;
-    const largest = (guide: BalanceGuide | null) => {
-      const rs = new Routes(buildProblemData(p));
-      rs.penalties = { load: 1000, duration: 1, timeWarp: 1 };
-      rs.loadRoutes([[1, 2, 3, 4], [5, 6, 7, 8], [9]]);
-      LocalSearch.perVehicle(rs, { perVehicle: { balanceGuide: guide } }).run(new Rng(1));
-      expect(rs.totalCost() - 60, "three routes, none overloaded").to.equal(Math.max(...rs.routes().map((r) => r.length)));
-      return rs.totalCost() - 60;
-    };
-    expect(largest(null)).to.equal(4);
-    expect(largest({ weight: 1, margin: 0.2, polish: true })).to.equal(3);
   });
 
   it("takes a move that shortens the longest route at equal distance", () => {
