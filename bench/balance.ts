@@ -19,10 +19,13 @@
  * VRPTWs of 100 customers, bench/gh-like.ts) and "x" (X-like CVRPs of 100 customers given a
  * working day: windows open all day, 10 minutes of service, travel minutes = distance).
  * References take most of the time and do not depend on the balance term's search, so `--cache F`
- * keeps them in a JSON file between runs.
+ * keeps them in a JSON file between runs. `--balanced-seeds A,B` runs the balanced search once per
+ * seed against the same unbalanced plan and reference (those from `--seed`): the objective is flat
+ * along the trade between the two limits, and one seed's plan may land on either side of a bar.
+ * The objective column is the balanced plan's D + cost_per_unit x L, by which the search ranks plans.
  *
  * `npm run -s bench -- balance [--family day|gh|x] [--time S] [--reference-time S] [--steps N] [--factors F,G]`
- * `[--count K] [--first I] [--seed N] [--instance-seed N] [--cache FILE]`
+ * `[--count K] [--first I] [--seed N] [--balanced-seeds A,B] [--instance-seed N] [--cache FILE]`
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -130,6 +133,7 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[2] === "bala
       count: { type: "string", default: "6" },
       first: { type: "string", default: "0" },
       seed: { type: "string", default: "1" },
+      "balanced-seeds": { type: "string" },
       "instance-seed": { type: "string", default: "2026" },
       cache: { type: "string" },
     },
@@ -140,6 +144,7 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[2] === "bala
   ) as [number, number, number, number, number];
   const instanceSeed = Number(values["instance-seed"]);
   const factors = values.factors.split(",").map(Number);
+  const balancedSeeds = (values["balanced-seeds"] ?? String(seed)).split(",").map(Number);
   // References and unbalanced plans by instance, run settings and code-independent inputs.
   const cache: Record<string, { plain: Plan; days: number[] }> =
     values.cache && existsSync(values.cache)
@@ -147,10 +152,11 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[2] === "bala
       : {};
   console.log(
     `balance: family ${family}, instances ${first}..${first + Number(values.count) - 1} (instance seed ${instanceSeed}), seed ${seed}, ` +
-      `${time} s, reference ${steps} x ${referenceTime} s, cost_per_unit f x D0 / L0, distance budget ${DISTANCE_BUDGET}`,
+      `${time} s, reference ${steps} x ${referenceTime} s, cost_per_unit f x D0 / L0, distance budget ${DISTANCE_BUDGET}, ` +
+      `balanced seeds ${balancedSeeds.join(",")}`,
   );
-  console.log("| instance | D0 | L0 | vans | Lmin | f | L | L / Lmin | D / D0 | iterations | both bars |");
-  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+  console.log("| instance | D0 | L0 | vans | Lmin | f | seed | L | L / Lmin | D / D0 | objective | iterations | both bars |");
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
   const over = new Map<number, number[]>(factors.map((f) => [f, []]));
   const rise = new Map<number, number[]>(factors.map((f) => [f, []]));
   const met = new Map<number, number>(factors.map((f) => [f, 0]));
@@ -162,7 +168,7 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[2] === "bala
     if (!entry) {
       const plain = solve(request, name, time, seed);
       if (!plain) {
-        console.log(`| ${name} | unsolved | | | | | | | | | |`);
+        console.log(`| ${name} | unsolved | | | | | | | | | | | |`);
         continue;
       }
       entry = { plain, days: referenceDays(usedFleet(request, plain.routes), plain, name, referenceTime, steps, seed) };
@@ -172,16 +178,17 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[2] === "bala
     const { plain, days } = entry;
     const fleet = usedFleet(request, plain.routes);
     const unit = plain.distance / plain.longest;
-    const balanced = factors.map((f) =>
-      solve({ ...fleet, balance: { measure: "duration" as const, cost_per_unit: f * unit } }, name, time, seed),
+    const runsOf = factors.flatMap((f) => balancedSeeds.map((s) => ({ f, s })));
+    const balanced = runsOf.map(({ f, s }) =>
+      solve({ ...fleet, balance: { measure: "duration" as const, cost_per_unit: f * unit } }, name, time, s),
     );
     const withinBudget = balanced.filter((b) => b !== null && b.distance <= DISTANCE_BUDGET * plain.distance + 1e-9);
     const least = Math.min(plain.longest, ...days, ...withinBudget.map((b) => b!.longest));
-    factors.forEach((f, k) => {
+    runsOf.forEach(({ f, s }, k) => {
       const plan = balanced[k];
       if (!plan) {
         console.log(
-          `| ${name} | ${plain.distance.toFixed(1)} | ${plain.longest.toFixed(1)} | ${plain.routes} | | ${f} | unsolved | | | | no |`,
+          `| ${name} | ${plain.distance.toFixed(1)} | ${plain.longest.toFixed(1)} | ${plain.routes} | | ${f} | ${s} | unsolved | | | | | no |`,
         );
         return;
       }
@@ -193,8 +200,9 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[2] === "bala
       const both = ratioL <= 1.05 + 1e-9 && ratioD <= DISTANCE_BUDGET + 1e-9;
       if (both) met.set(f, met.get(f)! + 1);
       console.log(
-        `| ${name} | ${plain.distance.toFixed(1)} | ${plain.longest.toFixed(1)} | ${plain.routes} | ${least.toFixed(1)} | ${f} | ` +
-          `${plan.longest.toFixed(1)} | ${ratioL.toFixed(3)} | ${ratioD.toFixed(3)} | ${plan.iterations} | ${both ? "yes" : "no"} |`,
+        `| ${name} | ${plain.distance.toFixed(1)} | ${plain.longest.toFixed(1)} | ${plain.routes} | ${least.toFixed(1)} | ${f} | ${s} | ` +
+          `${plan.longest.toFixed(1)} | ${ratioL.toFixed(3)} | ${ratioD.toFixed(3)} | ${(plan.distance + f * unit * plan.longest).toFixed(2)} | ` +
+          `${plan.iterations} | ${both ? "yes" : "no"} |`,
       );
     });
   }
