@@ -218,39 +218,12 @@ export async function connectNats(
       await new Promise((r) => setTimeout(r, 1000));
     }
   }
-  const {
-    jsm,
-    js,
-    tasks,
-    requests,
-    requestBodies,
-    accounts,
-    apiKeys,
-    counters,
-    history,
-    idempotency,
-    taskTtlMs,
-    progress,
-    fairShare,
-    eventsDirect,
-  } = parts;
+  const { taskTtlMs, ...queues } = parts;
 
   return {
     nc,
-    js,
-    jsm,
-    tasks,
-    requests,
-    requestBodies,
-    accounts,
-    apiKeys,
-    counters,
-    history,
-    idempotency,
+    ...queues,
     resultTtlMs: taskTtlMs,
-    progress,
-    fairShare,
-    eventsDirect,
     isConnected: () => connected && !nc.isClosed(),
     close: async () => {
       if (!nc.isClosed()) await nc.drain().catch(() => nc.close());
