@@ -186,10 +186,9 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[2] === "bala
     const least = Math.min(plain.longest, ...days, ...withinBudget.map((b) => b!.longest));
     runsOf.forEach(({ f, s }, k) => {
       const plan = balanced[k];
+      const day = `| ${name} | ${plain.distance.toFixed(1)} | ${plain.longest.toFixed(1)} | ${plain.routes} |`;
       if (!plan) {
-        console.log(
-          `| ${name} | ${plain.distance.toFixed(1)} | ${plain.longest.toFixed(1)} | ${plain.routes} | | ${f} | ${s} | unsolved | | | | | no |`,
-        );
+        console.log(`${day} | ${f} | ${s} | unsolved | | | | | no |`);
         return;
       }
       runs++;
@@ -200,9 +199,8 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[2] === "bala
       const both = ratioL <= 1.05 + 1e-9 && ratioD <= DISTANCE_BUDGET + 1e-9;
       if (both) met.set(f, met.get(f)! + 1);
       console.log(
-        `| ${name} | ${plain.distance.toFixed(1)} | ${plain.longest.toFixed(1)} | ${plain.routes} | ${least.toFixed(1)} | ${f} | ${s} | ` +
-          `${plan.longest.toFixed(1)} | ${ratioL.toFixed(3)} | ${ratioD.toFixed(3)} | ${(plan.distance + f * unit * plan.longest).toFixed(2)} | ` +
-          `${plan.iterations} | ${both ? "yes" : "no"} |`,
+        `${day} ${least.toFixed(1)} | ${f} | ${s} | ${plan.longest.toFixed(1)} | ${ratioL.toFixed(3)} | ${ratioD.toFixed(3)} | ` +
+          `${(plan.distance + f * unit * plan.longest).toFixed(2)} | ${plan.iterations} | ${both ? "yes" : "no"} |`,
       );
     });
   }
