@@ -1,18 +1,11 @@
 import type { ProblemData } from "../search/problem-data.js";
-import type { EmptyTypeOrder, SwapStarLocalised } from "./local-search.js";
+import type { LocalSearchOverride } from "./local-search.js";
 
 /** The iterated local search on any fleet (ils/per-vehicle-ils.ts): its education, acceptance and recombination by family. */
 
-/**
- * What a benchmark may change in it; `poolFamilies` opts the named families into set partitioning (by default
- * none is). The empty vehicles' order and SWAP*'s turns ride along here but belong to the local search.
- */
+/** What a benchmark may change in it; `poolFamilies` opts the named families into set partitioning (by default none is). */
 export interface PerVehicleOverride {
-  perVehicle?: Partial<PerVehicleSettings> & {
-    poolFamilies?: readonly PoolFamily[];
-    emptyTypeOrder?: EmptyTypeOrder;
-    swapStarLocalised?: SwapStarLocalised;
-  };
+  perVehicle?: Partial<PerVehicleSettings> & { poolFamilies?: readonly PoolFamily[] };
 }
 
 /** Families where set partitioning over the route pool is off by default (see poolFamily). */
@@ -51,7 +44,7 @@ export interface PerVehicleSettings {
  * fleets and several depots (unless opted in), where its solves rarely found a cheaper plan and
  * took a large share of the budget.
  */
-export function perVehicleSettings(m: ProblemData, override: PerVehicleOverride = {}): PerVehicleSettings {
+export function perVehicleSettings(m: ProblemData, override: PerVehicleOverride & LocalSearchOverride = {}): PerVehicleSettings {
   // The empty vehicles' order and SWAP*'s turns belong to the local search (localSearchSettings), not to this mode.
   const { poolFamilies, emptyTypeOrder, swapStarLocalised, ...chosen } = override.perVehicle ?? {};
   const mode = reloadCopies(m)
