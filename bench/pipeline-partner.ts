@@ -1,13 +1,15 @@
 /**
  * `npm run bench -- pipeline-partner [--sequential N] [--burst N] [--accounts K] [--plan NAME]
- * [--plans-file FILE] [--profile] [--cpu-prof DIR] [--subjects] [--ops]`: tiny tasks on the path partners take. The
+ * [--plans-file FILE] [--profile] [--cpu-prof DIR] [--subjects] [--ops] [--wait S]`: tiny tasks on the path partners take. The
  * service is started as `make run` starts it (dist/src/bin/dev.js: nats-server with its file store,
  * the API and 2 workers, LOG_LEVEL info with logs to files), with accounts on a real plan of
  * config/plans.json (default `enterprise`), whose rate and quota are counted as for any partner.
  *
  * - sequential: N (default 150) 3-customer tasks one after another from one account; per task the
  *   time from the submit's start to the first poll that shows the result (polls back to back),
- *   minus the solve time the result reports. p50 / p95.
+ *   minus the solve time the result reports. p50 / p95. With --wait S every poll asks to wait up
+ *   to S seconds for the result (`wait_seconds`, a long poll): one poll per task instead of polls
+ *   back to back.
  * - burst: N (default 400) such tasks submitted at once (32 lanes), spread round-robin over K
  *   (default 4) fresh accounts on the same plan, then polled until all are solved: tasks per second
  *   from the first submit to the last result; none may be missing and none refused. Several
@@ -47,6 +49,7 @@ const { values } = parseArgs({
     subjects: { type: "boolean", default: false },
     ops: { type: "boolean", default: false },
     fetch: { type: "boolean", default: false },
+    wait: { type: "string", default: "0" },
   },
 });
 const SEQUENTIAL = Number(values.sequential);
@@ -55,6 +58,8 @@ const ACCOUNTS = Math.max(1, Number(values.accounts));
 const WORKERS = Number(values.workers);
 /** --fetch: the client sends with fetch() instead of node:http (what a partner's client spends is not the service's). */
 const FETCH_CLIENT = values.fetch;
+/** --wait S: polls that wait up to S seconds for the task to finish (long polls). */
+const POLL_QUERY = Number(values.wait) > 0 ? `?wait_seconds=${Number(values.wait)}` : "";
 const PROFILE_FILE = values.profile ? join(mkdtempSync(join(tmpdir(), "partner-profile-")), "stages.jsonl") : null;
 const CPU_PROF_DIR = values["cpu-prof"];
 const OPS_FILE = values.ops ? join(mkdtempSync(join(tmpdir(), "partner-ops-")), "ops.jsonl") : null;
@@ -166,8 +171,9 @@ try {
   };
   const poll = async (h: Record<string, string>, id: string): Promise<Poll> => {
     polls++;
-    if (FETCH_CLIENT) return (await (await fetch(`${service.baseUrl}/api/v1/solve/result/${id}`, { headers: h })).json()) as Poll;
-    return (await requestJson("GET", `${service.baseUrl}/api/v1/solve/result/${id}`, h)).json as Poll;
+    const url = `${service.baseUrl}/api/v1/solve/result/${id}${POLL_QUERY}`;
+    if (FETCH_CLIENT) return (await (await fetch(url, { headers: h })).json()) as Poll;
+    return (await requestJson("GET", url, h)).json as Poll;
   };
   const finished = (p: Poll) => !p.success || p.result?.status === "solved";
 
@@ -267,7 +273,8 @@ try {
   const f = (x: number) => x.toFixed(1);
   console.log(
     `pipeline-partner: make run's service (dist/, ${WORKERS} workers, LOG_LEVEL info), plan '${values.plan}', ` +
-      `3-customer tasks; load average before: ${(await import("node:os")).loadavg()[0]!.toFixed(2)}`,
+      `3-customer tasks${POLL_QUERY ? `, polls ${POLL_QUERY.slice(1)}` : ""}; ` +
+      `load average before: ${(await import("node:os")).loadavg()[0]!.toFixed(2)}`,
   );
   console.log(`| measure | p50 | p95 |`);
   console.log(`|---|---:|---:|`);

@@ -1540,6 +1540,11 @@ export interface operations {
             query?: {
                 /** @description Extension: `best` adds the best solution found so far as `result.progress.best` (solved-result format) while the task is solving. */
                 include?: "best";
+                /**
+                 * @description Extension: long polling. While the task is queued or solving, the answer waits until it is solved or failed, or at most this many seconds, and then gives the task as it stands (a poll answer as without the parameter). 0 or absent answers at once; an API instance that already holds many waiting polls also answers at once.
+                 * @example 20
+                 */
+                wait_seconds?: number;
             };
             header?: never;
             path: {

@@ -7,6 +7,7 @@ import type { TaskEvents } from "../queue/task-events.js";
 import type { TaskQueue } from "../queue/task-queue.js";
 import type { TaskRecord } from "../queue/task-store.js";
 import type { EventStreamRegistry } from "./event-stream.js";
+import type { ResultWaits } from "./result-waits.js";
 import type { AccountStore } from "../store/accounts.js";
 import type { HistoryStore } from "../store/history.js";
 import type { IdempotencyStore } from "../store/idempotency.js";
@@ -26,6 +27,8 @@ export interface ApiServices {
   events: TaskEvents;
   progress: ProgressStore;
   eventStreams: EventStreamRegistry;
+  /** Polls waiting for their task to finish (`wait_seconds`). */
+  resultWaits: ResultWaits;
   /** Tells the worker solving `taskId`, wherever it runs, to stop (a NATS message). */
   signalCancel(taskId: string): void;
   /** Tells the worker that may hold a new task's message that its record now exists (a NATS message, with a small body). */

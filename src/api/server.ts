@@ -19,6 +19,7 @@ import { createApiApp } from "./app.js";
 import type { ApiServices } from "./context.js";
 import { loadStrategyModules } from "../../strategies/registry.js";
 import { EventStreamRegistry } from "./event-stream.js";
+import { ResultWaits } from "./result-waits.js";
 
 export interface RunningApi {
   url: string;
@@ -52,6 +53,7 @@ export async function startApi(config: Readonly<Config>, log: Logger, options: {
     events: new TaskEvents(nats.js, nats.jsm, nats.eventsDirect),
     progress: new ProgressStore(nats.progress),
     eventStreams: new EventStreamRegistry(),
+    resultWaits: new ResultWaits(nats.nc, config.resultWaitCapacity),
     signalCancel: (taskId) => nats.nc.publish(`${NAMES.cancelSubjectPrefix}.${taskId}`),
     announceAdmitted: (record, revision, body) => announceAdmitted(nats.nc, record, revision, body),
     checkCallbackUrl: (url) =>
@@ -86,6 +88,8 @@ export async function startApi(config: Readonly<Config>, log: Logger, options: {
         if (config.apiDrain.delayMs > 0) await new Promise((r) => setTimeout(r, config.apiDrain.delayMs));
         // Event streams never end by themselves; without this the server would wait on them.
         await services.eventStreams.closeAll();
+        // Waiting polls answer with the task as it stands rather than hold the drain.
+        services.resultWaits.releaseAll();
         await closeServer(server, config.apiDrain.timeoutMs, log);
         await services.admission.close().catch((err: unknown) => log.warn("quota blocks not given back", { err }));
         accounts.stop();

@@ -58,6 +58,8 @@ export interface Config {
   taskCommit: "message" | "record";
   /** Seconds between keep-alive comments on an idle event stream. */
   eventsKeepAliveSeconds: number;
+  /** Polls one API instance holds waiting at once (`wait_seconds`); beyond it a poll answers at once. */
+  resultWaitCapacity: number;
   logLevel: "debug" | "info" | "warn" | "error";
   /** Validate every response against the OpenAPI document and log mismatches (tests, staging). */
   selfCheckResponses: boolean;
@@ -147,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     },
     taskCommit: taskCommitEnv(env),
     eventsKeepAliveSeconds: intEnv(env, "EVENTS_KEEPALIVE_SECONDS", 15),
+    resultWaitCapacity: intEnv(env, "RESULT_WAIT_CAPACITY", 2_000),
     logLevel: level,
     selfCheckResponses: boolEnv(env, "SELF_CHECK_RESPONSES", false),
   });

@@ -18,8 +18,15 @@ export interface WaitOptions {
   timeoutMs?: number;
   /** Abort waiting (and the poll in flight); the promise rejects with the signal's reason. */
   signal?: AbortSignal;
-  /** Waits between polls, the last one repeated; default the spec's 2 s, 3 s, then 5 s. */
+  /** Waits between polls, the last one repeated, counted from each poll's start; default the spec's 2 s, 3 s, then 5 s. */
   scheduleMs?: readonly number[];
+  /**
+   * Each poll asks the service to hold its answer until the task finishes, for up to this many
+   * seconds (`wait_seconds`, at most 30): the result arrives the moment it is ready, in one
+   * request. A poll that was held past the scheduled wait is followed by the next at once.
+   * Default 20; 0 polls without holding.
+   */
+  longPollSeconds?: number;
   /** Called with every answer that is still processing (progress display). */
   onProcessing?: (poll: PollResult) => void;
   /** Time source and timer; tests pass their own. */
@@ -27,6 +34,8 @@ export interface WaitOptions {
 }
 
 const DEFAULT_WAIT_MS = 15 * 60_000;
+const DEFAULT_LONG_POLL_SECONDS = 20;
+const MAX_LONG_POLL_SECONDS = 30;
 const systemClock = { now: () => Date.now(), sleep };
 
 /** The typed client: submit, poll and wait for a solve task; every error answer is an ApiError. */
@@ -56,10 +65,14 @@ export class VrpClient {
     throw toError(response, error);
   }
 
-  /** One poll: processing, solved or failed (a failed task is HTTP 200 with `success` false). */
-  async poll(requestId: string, options: { signal?: AbortSignal } = {}): Promise<PollResult> {
+  /**
+   * One poll: processing, solved or failed (a failed task is HTTP 200 with `success` false). With
+   * `waitSeconds` the service holds the answer until the task finishes, for up to that long.
+   */
+  async poll(requestId: string, options: { signal?: AbortSignal; waitSeconds?: number } = {}): Promise<PollResult> {
+    const wait = Math.min(MAX_LONG_POLL_SECONDS, Math.max(0, Math.floor(options.waitSeconds ?? 0)));
     const { data, error, response } = await this.raw.GET("/api/v1/solve/result/{request_id}", {
-      params: { path: { request_id: requestId } },
+      params: { path: { request_id: requestId }, ...(wait > 0 ? { query: { wait_seconds: wait } } : {}) },
       ...signalOf(options.signal),
     });
     if (data !== undefined) return data as unknown as PollResult;
@@ -67,27 +80,34 @@ export class VrpClient {
   }
 
   /**
-   * Polls until the task is solved or failed, waiting 2 s, 3 s, then 5 s between polls; a 429 or
-   * 503 answer is waited out for its Retry-After (at least the scheduled wait) and polled again.
+   * Polls until the task is solved or failed, each poll held by the service up to
+   * `longPollSeconds`, with at least 2 s, 3 s, then 5 s from one poll's start to the next; a 429
+   * or 503 answer is waited out for its Retry-After (at least the scheduled wait) and polled again.
    */
   async waitForResult(requestId: string, options: WaitOptions = {}): Promise<FinishedResult> {
     const clock = options.clock ?? systemClock;
     const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_MS;
     const deadline = clock.now() + timeoutMs;
     const schedule = options.scheduleMs ?? POLL_SCHEDULE_MS;
+    const longPollSeconds = options.longPollSeconds ?? DEFAULT_LONG_POLL_SECONDS;
     for (let polls = 0; ; polls++) {
       let waitMs = scheduledWaitMs(polls, schedule);
+      const started = clock.now();
       try {
-        const answer = await this.poll(requestId, signalOf(options.signal));
+        const waitSeconds = Math.min(longPollSeconds, Math.floor((deadline - started) / 1000));
+        const answer = await this.poll(requestId, { ...signalOf(options.signal), waitSeconds });
         if (isFinished(answer)) return answer;
         options.onProcessing?.(answer);
       } catch (err) {
         if (!(isApiError(err) && (err.status === 429 || err.status === 503))) throw err;
         waitMs = Math.max(waitMs, (err.retryAfterSeconds ?? 0) * 1000);
       }
-      const remaining = deadline - clock.now();
+      const now = clock.now();
+      const remaining = deadline - now;
       if (remaining <= 0) throw new WaitTimeoutError(requestId, timeoutMs);
-      await clock.sleep(Math.min(waitMs, remaining), options.signal);
+      // A poll the service held already spent (part of) the wait.
+      const pause = Math.min(waitMs - (now - started), remaining);
+      if (pause > 0) await clock.sleep(pause, options.signal);
     }
   }
 

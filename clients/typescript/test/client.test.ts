@@ -49,7 +49,12 @@ after(() => server.close());
 function recordingClock() {
   let now = 0;
   const waits: number[] = [];
-  return { waits, clock: { now: () => now, sleep: async (ms: number) => void (waits.push(ms), (now += ms)) } };
+  return {
+    waits,
+    clock: { now: () => now, sleep: async (ms: number) => void (waits.push(ms), (now += ms)) },
+    /** Time that passes while a request is out (a poll the service holds). */
+    advance: (ms: number) => void (now += ms),
+  };
 }
 const direct = () => new VrpClient({ baseUrl, credentials: { user: "acme", apiKey: "vrp_x" } });
 
@@ -98,6 +103,43 @@ describe("VrpClient", () => {
     assert.equal(progress.length, 4);
     assert.ok(done.success && done.result.status === "solved");
     assert.equal(done.result.total_cost, 7);
+  });
+
+  it("asks the service to hold each poll (wait_seconds) and polls again at once after a held poll", async () => {
+    script = [
+      { status: 200, body: processing },
+      { status: 200, body: processing },
+      { status: 200, body: solved },
+    ];
+    seen.length = 0;
+    const { waits, clock, advance } = recordingClock();
+    let held = 0;
+    // A service that holds every poll for 20 s: the clock moves while the request is out.
+    const holding: typeof fetch = async (input, init) => {
+      held++;
+      const answer = await fetch(input, init);
+      advance(20_000);
+      return answer;
+    };
+    const client = new VrpClient({ baseUrl, credentials: { user: "acme", apiKey: "vrp_x" }, fetch: holding });
+    const done = await client.waitForResult(ID, { clock });
+    assert.ok(done.success && done.result.status === "solved");
+    assert.equal(held, 3);
+    assert.deepEqual(waits, [], "no pause after a poll that was held longer than the schedule");
+    assert.ok(
+      seen.every((r) => r.url.endsWith("?wait_seconds=20")),
+      JSON.stringify(seen.map((r) => r.url)),
+    );
+
+    script = [
+      { status: 200, body: processing },
+      { status: 200, body: solved },
+    ];
+    seen.length = 0;
+    const plain = recordingClock();
+    await direct().waitForResult(ID, { clock: plain.clock, longPollSeconds: 0 });
+    assert.deepEqual(plain.waits, [2000]);
+    assert.ok(seen.every((r) => !r.url.includes("wait_seconds")));
   });
 
   it("gives up after the total timeout with WaitTimeoutError, polling once more at the deadline", async () => {

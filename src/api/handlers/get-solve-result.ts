@@ -7,10 +7,18 @@ import type { ApiServices } from "../context.js";
 import { taskEnvelope } from "../task-view.js";
 import { includeBest, withProgress } from "../progress-view.js";
 import { profileSent, profileStage } from "../../infra/stage-profile.js";
+import type { TaskRecord } from "../../queue/task-store.js";
+import { readUntil, waitSeconds } from "../result-waits.js";
 
 const TASK_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** GET /api/v1/solve/result/{request_id}: any valid key of the owning account may read it. */
+const finished = (task: TaskRecord) => task.state === "solved" || task.state === "failed";
+
+/**
+ * GET /api/v1/solve/result/{request_id}: any valid key of the owning account may read it. With
+ * `wait_seconds`, a poll of an unfinished task answers as soon as it finishes, or when the wait
+ * runs out with the task as it then stands.
+ */
 export function getSolveResultHandler(services: ApiServices) {
   const { config, accounts, queue } = services;
   return async (c: OpenApiContext, ctx: KoaContext): Promise<void> => {
@@ -18,7 +26,21 @@ export function getSolveResultHandler(services: ApiServices) {
     profileStage(id, "p.handler");
     const caller = await authenticateCaller(ctx.headers, config, accounts);
     const wantBest = includeBest(ctx.query.include);
-    const task = TASK_ID_PATTERN.test(id) ? await queue.store.get(id) : null;
+    const wait = waitSeconds(ctx.query.wait_seconds);
+    let task = TASK_ID_PATTERN.test(id) ? await queue.store.get(id) : null;
+    if (task && task.owner === caller.owner && wait > 0 && !finished(task)) {
+      const waiting = services.resultWaits.begin(id);
+      if (waiting) {
+        const leave = () => waiting.release();
+        ctx.res.once("close", leave);
+        try {
+          task = await readUntil(waiting, wait, () => queue.store.get(id), finished);
+        } finally {
+          ctx.res.off("close", leave);
+          waiting.release();
+        }
+      }
+    }
     profileStage(id, "p.read");
     profileSent(id, "p.sent", ctx.res);
     if (!task) throw new ApiError("not_found", MESSAGES.notFound);
