@@ -1,5 +1,6 @@
 import type { PerVehiclePricing } from "../pricing/per-vehicle.js";
 import { Pieces } from "../pieces.js";
+import { TypePrices } from "./type-prices.js";
 
 const EPS = 1e-7;
 const whole = new Pieces();
@@ -26,7 +27,11 @@ class PricedWithoutGain {
   /** The call that last used it (the slot least recently used is the one replaced). */
   usedAt = 0;
 
-  constructor(moves: number) {
+  constructor(
+    moves: number,
+    /** The routes' base prices per vehicle type at these penalties (null where types do not price alike). */
+    readonly typePrices: TypePrices | null,
+  ) {
     this.triedAt = new Float64Array(moves).fill(-1);
     this.triedOn = new Int32Array(moves);
   }
@@ -42,6 +47,7 @@ class PricedWithoutGain {
     this.prices.set(p);
     this.triedAt.fill(-1);
     this.swapsFrom = -1;
+    this.typePrices?.forget();
   }
 }
 
@@ -91,6 +97,7 @@ export class FleetUse {
     if (types < 2 && homes === null) return false;
     const memo = this.remembers ? this.memoryFor() : null;
     const moves = memo !== null && this.rememberMoves ? memo : null;
+    const typePrices = memo?.typePrices ?? null;
     let improved = false;
     for (let r = 0; r < m.routes; r++) {
       if (rs.length[r] === 0) continue;
@@ -100,7 +107,7 @@ export class FleetUse {
         if (free < 0) continue;
         const k = r * types + type;
         if (moves && moves.triedAt[k] === rs.modifiedAt[r] && moves.triedOn[k] === free) continue;
-        if (moveRoute(ls, r, free)) improved = true;
+        if (moveRoute(ls, r, free, typePrices)) improved = true;
         else if (moves) {
           moves.triedAt[k] = rs.modifiedAt[r]!;
           moves.triedOn[k] = free;
@@ -108,7 +115,7 @@ export class FleetUse {
       }
       // Under a reassignment cost: to the free vehicle its stops came from, whatever its type.
       if (homes === null) continue;
-      for (const h of homes.awayHomes(r)) if (rs.length[r]! > 0 && rs.length[h] === 0 && moveRoute(ls, r, h)) improved = true;
+      for (const h of homes.awayHomes(r)) if (rs.length[r]! > 0 && rs.length[h] === 0 && moveRoute(ls, r, h, null)) improved = true;
     }
     // Only used vehicles can swap: a large free fleet is mostly empty, so list them first.
     const used = this.used;
@@ -126,7 +133,7 @@ export class FleetUse {
       for (let b = a + 1; b < count; b++) {
         const r2 = used[b]!;
         if (rs.length[r2] === 0 || m.typeOf[r1] === m.typeOf[r2] || (changed[a] === 0 && changed[b] === 0)) continue;
-        if (swapRoutes(ls, r1, r2)) {
+        if (swapRoutes(ls, r1, r2, typePrices)) {
           improved = true;
           changed[a] = changed[b] = 1;
         }
@@ -134,7 +141,7 @@ export class FleetUse {
       // Under a reassignment cost two vehicles of one type swap when one holds the other's stops.
       if (homes === null) continue;
       for (const h of homes.awayHomes(r1)) {
-        if (h !== r1 && rs.length[r1]! > 0 && rs.length[h]! > 0 && m.typeOf[h] === m.typeOf[r1] && swapRoutes(ls, r1, h)) {
+        if (h !== r1 && rs.length[r1]! > 0 && rs.length[h]! > 0 && m.typeOf[h] === m.typeOf[r1] && swapRoutes(ls, r1, h, null)) {
           improved = true;
           break;
         }
@@ -157,7 +164,9 @@ export class FleetUse {
     if (slot === undefined) {
       if (this.slots.length < SLOTS) {
         const rs = this.ls.rs;
-        slot = new PricedWithoutGain(this.rememberMoves ? rs.m.routes * rs.m.typeSlots.length : 0);
+        const moves = this.rememberMoves ? rs.m.routes * rs.m.typeSlots.length : 0;
+        const typePrices = this.rememberMoves && TypePrices.appliesTo(rs) ? new TypePrices(rs.m.routes, rs.m.typeSlots.length) : null;
+        slot = new PricedWithoutGain(moves, typePrices);
         this.slots.push(slot);
       } else slot = this.slots.reduce((a, b) => (b.usedAt < a.usedAt ? b : a));
       slot.reset(p);
@@ -172,11 +181,21 @@ export function improveFleetUse(ls: PerVehiclePricing): boolean {
   return new FleetUse(ls, false).improve();
 }
 
-/** Moves route r whole to free vehicle `free` when that is cheaper; whether it did. */
-function moveRoute(ls: PerVehiclePricing, r: number, free: number): boolean {
+/**
+ * Moves route r whole to free vehicle `free` when that is cheaper; whether it did. With `typePrices`
+ * the base price comes from there (the same number), and a move it already rules out is not timed:
+ * the time part is never negative.
+ */
+function moveRoute(ls: PerVehiclePricing, r: number, free: number, typePrices: TypePrices | null): boolean {
   const rs = ls.rs;
   whole.reset().add(r, 1, rs.length[r]!);
-  let after = rs.candidates.price(free, whole);
+  let after: number;
+  if (typePrices === null) after = rs.candidates.price(free, whole);
+  else {
+    const base = typePrices.of(rs, r, free);
+    if (base >= rs.cost[r]! - EPS) return false;
+    after = base + rs.candidates.timePrice(free, whole);
+  }
   // Another vehicle may drive the route longer or shorter: the balance term changes with it.
   if (rs.balance) after += rs.balance.delta(free, rs.balance.workloadOf(free, whole), r, 0);
   if (after >= rs.cost[r]! - EPS) return false;
@@ -188,13 +207,16 @@ function moveRoute(ls: PerVehiclePricing, r: number, free: number): boolean {
   return true;
 }
 
-/** Swaps the vehicles of routes r1 and r2 when that is cheaper; whether it did. */
-function swapRoutes(ls: PerVehiclePricing, r1: number, r2: number): boolean {
+/** Swaps the vehicles of routes r1 and r2 when that is cheaper; whether it did. With `typePrices` the base prices come from there. */
+function swapRoutes(ls: PerVehiclePricing, r1: number, r2: number, typePrices: TypePrices | null): boolean {
   const rs = ls.rs;
+  const before = rs.cost[r1]! + rs.cost[r2]!;
   whole.reset().add(r1, 1, rs.length[r1]!);
   other.reset().add(r2, 1, rs.length[r2]!);
-  const before = rs.cost[r1]! + rs.cost[r2]!;
-  const base = rs.candidates.basePrice(r2, whole) + rs.candidates.basePrice(r1, other);
+  const base =
+    typePrices === null
+      ? rs.candidates.basePrice(r2, whole) + rs.candidates.basePrice(r1, other)
+      : typePrices.of(rs, r1, r2) + typePrices.of(rs, r2, r1);
   if (base >= before - EPS) return false;
   let after = base + rs.candidates.timePrice(r2, whole) + rs.candidates.timePrice(r1, other);
   if (rs.balance) after += rs.balance.delta(r2, rs.balance.workloadOf(r2, whole), r1, rs.balance.workloadOf(r1, other));
