@@ -72,6 +72,7 @@ export class FleetUse {
   private readonly prices = new Float64Array(5);
   private readonly used: Int32Array;
   private readonly changed: Uint8Array;
+  private readonly later: Int32Array;
   private calls = 0;
 
   /** `remember` false: every call prices every move and swap (the reference the memory is tested against). */
@@ -85,6 +86,7 @@ export class FleetUse {
     this.rememberMoves = routes * rs.m.typeSlots.length <= MOVES_MEMORY_LIMIT;
     this.used = new Int32Array(routes);
     this.changed = new Uint8Array(routes);
+    this.later = new Int32Array(routes);
   }
 
   /** One round of vehicle changes over every route; whether anything changed. */
@@ -127,16 +129,32 @@ export class FleetUse {
       changed[count++] = memo === null || rs.modifiedAt[r]! > memo.swapsFrom ? 1 : 0;
     }
     if (memo) memo.swapsFrom = rs.clock;
+    // The pairs (a, b), a < b, where either route changed, in that order. A row of an unchanged
+    // route visits only the changed routes after it (`later`, ascending) until a swap changes it,
+    // then every route after its partner: the pairs a scan of all of them prices, in O(changed x used).
+    const later = this.later;
+    let laterCount = 0;
+    for (let b = 0; b < count; b++) if (changed[b] === 1) later[laterCount++] = b;
+    let next = 0;
     for (let a = 0; a < count; a++) {
+      while (next < laterCount && later[next]! <= a) next++;
       const r1 = used[a]!;
       if (rs.length[r1] === 0) continue;
-      for (let b = a + 1; b < count; b++) {
-        const r2 = used[b]!;
-        if (rs.length[r2] === 0 || m.typeOf[r1] === m.typeOf[r2] || (changed[a] === 0 && changed[b] === 0)) continue;
-        if (swapRoutes(ls, r1, r2, typePrices)) {
+      let b = a + 1;
+      if (changed[a] === 0) {
+        b = count;
+        for (let i = next; i < laterCount; i++) {
+          if (!this.swapPair(a, later[i]!, typePrices)) continue;
           improved = true;
-          changed[a] = changed[b] = 1;
+          b = later[i]! + 1;
+          break;
         }
+      }
+      for (; b < count; b++) {
+        const wasChanged = changed[b] === 1;
+        if (!this.swapPair(a, b, typePrices)) continue;
+        improved = true;
+        if (!wasChanged) laterCount = insertAscending(later, laterCount, b);
       }
       // Under a reassignment cost two vehicles of one type swap when one holds the other's stops.
       if (homes === null) continue;
@@ -148,6 +166,18 @@ export class FleetUse {
       }
     }
     return improved;
+  }
+
+  /** Swaps used routes a and b (indices of `used`) when they are of different types, either changed, and it pays; whether it did. */
+  private swapPair(a: number, b: number, typePrices: TypePrices | null): boolean {
+    const rs = this.ls.rs;
+    const r1 = this.used[a]!;
+    const r2 = this.used[b]!;
+    const changed = this.changed;
+    if (rs.length[r2] === 0 || rs.m.typeOf[r1] === rs.m.typeOf[r2] || (changed[a] === 0 && changed[b] === 0)) return false;
+    if (!swapRoutes(this.ls, r1, r2, typePrices)) return false;
+    changed[a] = changed[b] = 1;
+    return true;
   }
 
   /** The memory of the current penalties: a new one, in place of the least recently used, for prices not seen lately. */
@@ -174,6 +204,14 @@ export class FleetUse {
     slot.usedAt = this.calls;
     return slot;
   }
+}
+
+/** Inserts `value` into the ascending list[0..count); the new count. */
+function insertAscending(list: Int32Array, count: number, value: number): number {
+  let i = count;
+  for (; i > 0 && list[i - 1]! > value; i--) list[i] = list[i - 1]!;
+  list[i] = value;
+  return count + 1;
 }
 
 /** One round of vehicle changes pricing every move and swap (no memory across calls); whether anything changed. */
