@@ -165,4 +165,3 @@ describe("vehicle changes remember what did not pay (moves/vehicle-change.ts Fle
     expect(compared).to.be.greaterThan(1000);
   });
 });
-
