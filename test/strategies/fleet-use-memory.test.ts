@@ -4,7 +4,9 @@ import { compileRequest } from "../../src/problem/compile-request.js";
 import type { CompiledProblem } from "../../strategies/core/problem.js";
 import { Rng } from "../../strategies/core/rng.js";
 import { recreate, ruin } from "../../strategies/ils/ruin-recreate.js";
+import { TypePrices } from "../../strategies/search/moves/type-prices.js";
 import { FleetUse } from "../../strategies/search/moves/vehicle-change.js";
+import { Pieces } from "../../strategies/search/pieces.js";
 import type { Penalties } from "../../strategies/search/penalties.js";
 import { PerVehiclePricing } from "../../strategies/search/pricing/per-vehicle.js";
 import { buildProblemData } from "../../strategies/search/problem-data.js";
@@ -130,5 +132,36 @@ describe("vehicle changes remember what did not pay (moves/vehicle-change.ts Fle
       seed: 999981,
     };
     expect(sameRoutes(o, 980291, 40)?.changes).to.be.greaterThan(0);
+  });
+
+  it("take a route's base price on a vehicle type from any vehicle of it: the same number on each (TypePrices)", () => {
+    let compared = 0;
+    fc.assert(
+      fc.property(fc.oneof(fleetArb("none", 15), fleetArb("hard", 15)), fc.integer({ min: 1, max: 1e6 }), (o, seed) => {
+        const p = compileRequest(fleetInstance({ ...o, types: Math.max(2, o.types) })).problem;
+        const { rs, pricing } = store(p, seed);
+        const m = rs.m;
+        const prices = new TypePrices(m.routes, m.typeSlots.length);
+        const rng = new Rng(seed + 2);
+        const whole = new Pieces();
+        for (let step = 0; step < 6; step++) {
+          for (let r = 0; r < m.routes; r++) {
+            if (rs.length[r] === 0) continue;
+            // Each type priced through one vehicle of it, then read back for every vehicle of it.
+            for (const slots of m.typeSlots) prices.of(rs, r, slots[rng.int(slots.length)]!);
+            for (let v = 0; v < m.routes; v++) {
+              const direct = rs.candidates.basePrice(v, whole.reset().add(r, 1, rs.length[r]!));
+              expect(Object.is(prices.of(rs, r, v), direct), `route ${r} on vehicle ${v}`).to.equal(true);
+              compared++;
+            }
+          }
+          change(rs, pricing, rng);
+          // New penalties are a new memory (FleetUse keeps one per price set).
+          prices.forget();
+        }
+      }),
+      { numRuns: 120, seed: 51 },
+    );
+    expect(compared).to.be.greaterThan(1000);
   });
 });

@@ -1,5 +1,6 @@
 import type { PerVehiclePricing } from "../pricing/per-vehicle.js";
 import { Pieces } from "../pieces.js";
+import { TypePrices } from "./type-prices.js";
 
 const EPS = 1e-7;
 const whole = new Pieces();
@@ -26,7 +27,11 @@ class PricedWithoutGain {
   /** The call that last used it (the slot least recently used is the one replaced). */
   usedAt = 0;
 
-  constructor(moves: number) {
+  constructor(
+    moves: number,
+    /** The routes' base prices per vehicle type at these penalties (null where types do not price alike). */
+    readonly typePrices: TypePrices | null,
+  ) {
     this.triedAt = new Float64Array(moves).fill(-1);
     this.triedOn = new Int32Array(moves);
   }
@@ -42,6 +47,7 @@ class PricedWithoutGain {
     this.prices.set(p);
     this.triedAt.fill(-1);
     this.swapsFrom = -1;
+    this.typePrices?.forget();
   }
 }
 
@@ -66,6 +72,7 @@ export class FleetUse {
   private readonly prices = new Float64Array(5);
   private readonly used: Int32Array;
   private readonly changed: Uint8Array;
+  private readonly later: Int32Array;
   private calls = 0;
 
   /** `remember` false: every call prices every move and swap (the reference the memory is tested against). */
@@ -79,6 +86,7 @@ export class FleetUse {
     this.rememberMoves = routes * rs.m.typeSlots.length <= MOVES_MEMORY_LIMIT;
     this.used = new Int32Array(routes);
     this.changed = new Uint8Array(routes);
+    this.later = new Int32Array(routes);
   }
 
   /** One round of vehicle changes over every route; whether anything changed. */
@@ -91,6 +99,7 @@ export class FleetUse {
     if (types < 2 && homes === null) return false;
     const memo = this.remembers ? this.memoryFor() : null;
     const moves = memo !== null && this.rememberMoves ? memo : null;
+    const typePrices = memo?.typePrices ?? null;
     let improved = false;
     for (let r = 0; r < m.routes; r++) {
       if (rs.length[r] === 0) continue;
@@ -100,7 +109,7 @@ export class FleetUse {
         if (free < 0) continue;
         const k = r * types + type;
         if (moves && moves.triedAt[k] === rs.modifiedAt[r] && moves.triedOn[k] === free) continue;
-        if (moveRoute(ls, r, free)) improved = true;
+        if (moveRoute(ls, r, free, typePrices)) improved = true;
         else if (moves) {
           moves.triedAt[k] = rs.modifiedAt[r]!;
           moves.triedOn[k] = free;
@@ -108,7 +117,7 @@ export class FleetUse {
       }
       // Under a reassignment cost: to the free vehicle its stops came from, whatever its type.
       if (homes === null) continue;
-      for (const h of homes.awayHomes(r)) if (rs.length[r]! > 0 && rs.length[h] === 0 && moveRoute(ls, r, h)) improved = true;
+      for (const h of homes.awayHomes(r)) if (rs.length[r]! > 0 && rs.length[h] === 0 && moveRoute(ls, r, h, null)) improved = true;
     }
     // Only used vehicles can swap: a large free fleet is mostly empty, so list them first.
     const used = this.used;
@@ -120,27 +129,55 @@ export class FleetUse {
       changed[count++] = memo === null || rs.modifiedAt[r]! > memo.swapsFrom ? 1 : 0;
     }
     if (memo) memo.swapsFrom = rs.clock;
+    // The pairs (a, b), a < b, where either route changed, in that order. A row of an unchanged
+    // route visits only the changed routes after it (`later`, ascending) until a swap changes it,
+    // then every route after its partner: the pairs a scan of all of them prices, in O(changed x used).
+    const later = this.later;
+    let laterCount = 0;
+    for (let b = 0; b < count; b++) if (changed[b] === 1) later[laterCount++] = b;
+    let next = 0;
     for (let a = 0; a < count; a++) {
+      while (next < laterCount && later[next]! <= a) next++;
       const r1 = used[a]!;
       if (rs.length[r1] === 0) continue;
-      for (let b = a + 1; b < count; b++) {
-        const r2 = used[b]!;
-        if (rs.length[r2] === 0 || m.typeOf[r1] === m.typeOf[r2] || (changed[a] === 0 && changed[b] === 0)) continue;
-        if (swapRoutes(ls, r1, r2)) {
+      let b = a + 1;
+      if (changed[a] === 0) {
+        b = count;
+        for (let i = next; i < laterCount; i++) {
+          if (!this.swapPair(a, later[i]!, typePrices)) continue;
           improved = true;
-          changed[a] = changed[b] = 1;
+          b = later[i]! + 1;
+          break;
         }
+      }
+      for (; b < count; b++) {
+        const wasChanged = changed[b] === 1;
+        if (!this.swapPair(a, b, typePrices)) continue;
+        improved = true;
+        if (!wasChanged) laterCount = insertAscending(later, laterCount, b);
       }
       // Under a reassignment cost two vehicles of one type swap when one holds the other's stops.
       if (homes === null) continue;
       for (const h of homes.awayHomes(r1)) {
-        if (h !== r1 && rs.length[r1]! > 0 && rs.length[h]! > 0 && m.typeOf[h] === m.typeOf[r1] && swapRoutes(ls, r1, h)) {
+        if (h !== r1 && rs.length[r1]! > 0 && rs.length[h]! > 0 && m.typeOf[h] === m.typeOf[r1] && swapRoutes(ls, r1, h, null)) {
           improved = true;
           break;
         }
       }
     }
     return improved;
+  }
+
+  /** Swaps used routes a and b (indices of `used`) when they are of different types, either changed, and it pays; whether it did. */
+  private swapPair(a: number, b: number, typePrices: TypePrices | null): boolean {
+    const rs = this.ls.rs;
+    const r1 = this.used[a]!;
+    const r2 = this.used[b]!;
+    const changed = this.changed;
+    if (rs.length[r2] === 0 || rs.m.typeOf[r1] === rs.m.typeOf[r2] || (changed[a] === 0 && changed[b] === 0)) return false;
+    if (!swapRoutes(this.ls, r1, r2, typePrices)) return false;
+    changed[a] = changed[b] = 1;
+    return true;
   }
 
   /** The memory of the current penalties: a new one, in place of the least recently used, for prices not seen lately. */
@@ -157,7 +194,9 @@ export class FleetUse {
     if (slot === undefined) {
       if (this.slots.length < SLOTS) {
         const rs = this.ls.rs;
-        slot = new PricedWithoutGain(this.rememberMoves ? rs.m.routes * rs.m.typeSlots.length : 0);
+        const moves = this.rememberMoves ? rs.m.routes * rs.m.typeSlots.length : 0;
+        const typePrices = this.rememberMoves && TypePrices.appliesTo(rs) ? new TypePrices(rs.m.routes, rs.m.typeSlots.length) : null;
+        slot = new PricedWithoutGain(moves, typePrices);
         this.slots.push(slot);
       } else slot = this.slots.reduce((a, b) => (b.usedAt < a.usedAt ? b : a));
       slot.reset(p);
@@ -167,16 +206,34 @@ export class FleetUse {
   }
 }
 
+/** Inserts `value` into the ascending list[0..count); the new count. */
+function insertAscending(list: Int32Array, count: number, value: number): number {
+  let i = count;
+  for (; i > 0 && list[i - 1]! > value; i--) list[i] = list[i - 1]!;
+  list[i] = value;
+  return count + 1;
+}
+
 /** One round of vehicle changes pricing every move and swap (no memory across calls); whether anything changed. */
 export function improveFleetUse(ls: PerVehiclePricing): boolean {
   return new FleetUse(ls, false).improve();
 }
 
-/** Moves route r whole to free vehicle `free` when that is cheaper; whether it did. */
-function moveRoute(ls: PerVehiclePricing, r: number, free: number): boolean {
+/**
+ * Moves route r whole to free vehicle `free` when that is cheaper; whether it did. With `typePrices`
+ * the base price comes from there (the same number), and a move it already rules out is not timed:
+ * the time part is never negative.
+ */
+function moveRoute(ls: PerVehiclePricing, r: number, free: number, typePrices: TypePrices | null): boolean {
   const rs = ls.rs;
   whole.reset().add(r, 1, rs.length[r]!);
-  let after = rs.candidates.price(free, whole);
+  let after: number;
+  if (typePrices === null) after = rs.candidates.price(free, whole);
+  else {
+    const base = typePrices.of(rs, r, free);
+    if (base >= rs.cost[r]! - EPS) return false;
+    after = base + rs.candidates.timePrice(free, whole);
+  }
   // Another vehicle may drive the route longer or shorter: the balance term changes with it.
   if (rs.balance) after += rs.balance.delta(free, rs.balance.workloadOf(free, whole), r, 0);
   if (after >= rs.cost[r]! - EPS) return false;
@@ -188,13 +245,16 @@ function moveRoute(ls: PerVehiclePricing, r: number, free: number): boolean {
   return true;
 }
 
-/** Swaps the vehicles of routes r1 and r2 when that is cheaper; whether it did. */
-function swapRoutes(ls: PerVehiclePricing, r1: number, r2: number): boolean {
+/** Swaps the vehicles of routes r1 and r2 when that is cheaper; whether it did. With `typePrices` the base prices come from there. */
+function swapRoutes(ls: PerVehiclePricing, r1: number, r2: number, typePrices: TypePrices | null): boolean {
   const rs = ls.rs;
+  const before = rs.cost[r1]! + rs.cost[r2]!;
   whole.reset().add(r1, 1, rs.length[r1]!);
   other.reset().add(r2, 1, rs.length[r2]!);
-  const before = rs.cost[r1]! + rs.cost[r2]!;
-  const base = rs.candidates.basePrice(r2, whole) + rs.candidates.basePrice(r1, other);
+  const base =
+    typePrices === null
+      ? rs.candidates.basePrice(r2, whole) + rs.candidates.basePrice(r1, other)
+      : typePrices.of(rs, r1, r2) + typePrices.of(rs, r2, r1);
   if (base >= before - EPS) return false;
   let after = base + rs.candidates.timePrice(r2, whole) + rs.candidates.timePrice(r1, other);
   if (rs.balance) after += rs.balance.delta(r2, rs.balance.workloadOf(r2, whole), r1, rs.balance.workloadOf(r1, other));
