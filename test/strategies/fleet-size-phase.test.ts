@@ -75,8 +75,8 @@ describe("fleet-size phases (ils/fleet-size-phase.ts) and the route cap (search/
     ls.penalties = { load: 10, duration: 10, timeWarp: 10 };
     const current = new InPlaceCurrent(p, ls, rng, stop);
     const best = new IdenticalVehiclesBest(p, ls, budget);
-    const near = m.customers.filter((c) => m.skipPrice![c] === 1);
-    const far = m.customers.filter((c) => m.skipPrice![c] === 1000);
+    const near = Array.from(m.customers).filter((c) => m.skipPrice![c] === 1);
+    const far = Array.from(m.customers).filter((c) => m.skipPrice![c] === 1000);
     ls.loadRoutes([near, far.slice(0, 2), far.slice(2)]);
     expect(best.record(ls.totalCost())).to.equal(true);
     current.takeHeld();
