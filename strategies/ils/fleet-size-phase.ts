@@ -21,7 +21,8 @@ const ELIMINATION_SHARE = 0.5;
  * Fleet-size diversification for the identical-vehicles iterated search: for a phase of the
  * budget the search runs from its best with one route fewer (the route whose closing costs least
  * closed, `Routes.routeCap` forbidding any empty route to open), then the limit is released and
- * the search goes on from the cheaper best. The acceptance and single perturbations judge a plan
+ * the search goes on from the phase's best when it is cheaper, or else from where it was before
+ * the phase. The acceptance and single perturbations judge a plan
  * with a route fewer against the basin of the plans with it, which it does not reach in one step;
  * a phase gives the leaner basin time to settle before the two are compared.
  *
@@ -39,6 +40,8 @@ export class FleetSizePhase implements FleetDiversification {
   private costAtStart = Number.POSITIVE_INFINITY;
   /** Phases in a row that found no cheaper best: the next closes the next cheapest route. */
   private vain = 0;
+  /** The current solution's routes when the phase started, given back when the phase finds no cheaper best. */
+  private before: number[][] = [];
 
   constructor(
     private readonly p: CompiledProblem,
@@ -60,10 +63,15 @@ export class FleetSizePhase implements FleetDiversification {
     if (plan === null) return false;
     const used = plan.routes.reduce((sum, route) => sum + (route.length > 0 ? 1 : 0), 0);
     if (used <= 1 || (this.mode === "fullFleet" && used < this.ls.m.routes)) return false;
+    const before = this.ls.routes();
     const start = this.ls.m.skipPrice ? this.withoutCheapestRoute(plan) : this.eliminated(plan, used);
     // Tried again only after a gap: an elimination that found nothing is not repeated at once.
     this.nextStart = progress + GAP_SHARE;
-    if (start === null) return false;
+    if (start === null) {
+      this.ls.loadRoutes(before);
+      return false;
+    }
+    this.before = before;
     this.ls.rs.routeCap = used - 1;
     this.ls.loadRoutes(start);
     this.ls.run(this.rng, this.stop);
@@ -83,7 +91,14 @@ export class FleetSizePhase implements FleetDiversification {
     this.nextStart = progress + GAP_SHARE;
     this.ls.rs.routeCap = this.ls.m.routes;
     this.vain = this.best.cost < this.costAtStart ? 0 : this.vain + 1;
-    this.current.backToBest(this.best.solution!);
+    // A phase that paid goes on from its best with the limit released; one that did not gives
+    // the search back where it was, so that a vain phase costs its time and not the trajectory.
+    if (this.vain === 0) this.current.backToBest(this.best.solution!);
+    else {
+      this.ls.loadRoutes(this.before);
+      this.current.takeHeld();
+    }
+    this.before = [];
     return true;
   }
 
