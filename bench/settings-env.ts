@@ -28,8 +28,7 @@
  *   customers near a changed one (settings.ts unservedNearChanged); SOLVER_ILS_SEED_ROUTES=N: its ruin opens
  *   an empty route around every N-th served seed, 0 never (settings.ts RuinSettings.seedRoutes);
  *   SOLVER_ILS_LEAN_RECREATE=0|1: whether its recreate asks optional customers to pay for their place by
- *   a drawn margin (settings.ts RuinSettings.leanRecreate); SOLVER_ILS_FLEET_PHASES=off|fullFleet|periodic: when
- *   it searches for a while with a route fewer (settings.ts FleetPhases).
+ *   a drawn margin (settings.ts RuinSettings.leanRecreate).
  * - LARGE_SUB_CUSTOMERS, LARGE_SUB_SECONDS, LARGE_FIRST_ROUND (a fixed first-round share),
  *   LARGE_START_SHARE (0: the savings' first variant only), LARGE_ROTATION=0 (random group seeds),
  *   LARGE_SQUEEZE=0 (no route elimination), LARGE_WINDOW_GROUPS=1 (time-aware groups),
@@ -82,8 +81,6 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): SettingsOverride {
   if (env.SOLVER_ILS_SEED_ROUTES !== undefined && Number.isInteger(seedRoutes) && seedRoutes >= 0) identical.seedRoutes = seedRoutes;
   if (env.SOLVER_ILS_LEAN_RECREATE === "0" || env.SOLVER_ILS_LEAN_RECREATE === "1")
     identical.leanRecreate = env.SOLVER_ILS_LEAN_RECREATE === "1";
-  const fleetPhases = env.SOLVER_ILS_FLEET_PHASES;
-  if (fleetPhases === "off" || fleetPhases === "fullFleet" || fleetPhases === "periodic") identical.fleetPhases = fleetPhases;
   if (Object.keys(identical).length > 0) out.identicalVehicles = identical;
 
   // A number that is not one (or is out of range) leaves the family's setting.

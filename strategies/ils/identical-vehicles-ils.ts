@@ -12,8 +12,6 @@ import { PenaltyManager, type PriceKind } from "../search/penalty-manager.js";
 import { StagnationRestart } from "./restarts.js";
 import { IdenticalVehiclesRuin } from "./identical-vehicles-ruin.js";
 import { RepairRule } from "./repair-rule.js";
-import { FleetSizePhase } from "./fleet-size-phase.js";
-import { solverNow } from "../core/clock.js";
 
 /**
  * Late acceptance (Burke and Bykov 2017): a candidate is accepted when it beats the current
@@ -119,10 +117,6 @@ export function startIdenticalVehicles(
   const history = perturbation.history ?? (m.windows || backhauls ? WINDOWS_HISTORY : HISTORY);
   acceptance = new LateAcceptance(history, current.cost(), { tolerance: 1e-7, keepAcrossPrices: true });
   const restartShare = budget.overrides.identicalVehicles?.restartShare ?? (backhauls ? BACKHAUL_RESTART_SHARE : null);
-  const fleet =
-    perturbation.fleetPhases === "off"
-      ? null
-      : new FleetSizePhase(p, ls, current, best, perturbation.fleetPhases, Math.max(0, budget.deadlineMs - solverNow()), rng, stop);
   return {
     current,
     perturbation: ruin,
@@ -133,7 +127,6 @@ export function startIdenticalVehicles(
     prices,
     restarts: new StagnationRestart(RESTART_AFTER, restartShare),
     recombination: null,
-    fleet,
   };
 }
 

@@ -92,10 +92,7 @@ export class IdenticalVehiclesRecreate {
     // route when there is one: opening routes for them left more, shorter routes than the best
     // known solutions have on long-route instances.
     if (empty >= 0 && !(forced && routes > 0)) this.candidateRoutes[routes++] = empty;
-    if (routes === 0) {
-      const mayOpen = ls.rs.mayOpen();
-      for (let r = 0; r < m.routes; r++) if (mayOpen || ls.rs.length[r]! > 0) this.candidateRoutes[routes++] = r;
-    }
+    if (routes === 0) for (let r = 0; r < m.routes; r++) this.candidateRoutes[routes++] = r;
     for (let t = 0; t < routes; t++) {
       const r = this.candidateRoutes[t]!;
       const base = this.baseOf(r, c);
@@ -120,15 +117,11 @@ export class IdenticalVehiclesRecreate {
     }
     const empty = this.emptyRoute();
     if (empty >= 0 && !(forced && this.bestRoute >= 0)) this.consider(empty, 0, c, this.baseOf(empty, c));
-    if (this.bestRoute >= 0) return;
-    const mayOpen = rs.mayOpen();
-    for (let r = 0; r < ls.m.routes && this.bestRoute < 0; r++) if (mayOpen || rs.length[r]! > 0) this.consider(r, 0, c, this.baseOf(r, c));
+    for (let r = 0; r < ls.m.routes && this.bestRoute < 0; r++) this.consider(r, 0, c, this.baseOf(r, c));
   }
 
-  /** The first empty route (-1: none, or none may open). */
   private emptyRoute(): number {
     const rs = this.ls.rs;
-    if (!rs.mayOpen()) return -1;
     for (let r = 0; r < this.ls.m.routes; r++) if (rs.length[r] === 0) return r;
     return -1;
   }

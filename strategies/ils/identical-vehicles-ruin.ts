@@ -195,7 +195,7 @@ export class IdenticalVehiclesRuin {
     this.clusterTurn = !this.clusterTurn;
     if (!this.clusterTurn) return false;
     let empty = -1;
-    if (ls.rs.mayOpen()) for (let r = 0; r < ls.m.routes && empty < 0; r++) if (ls.rs.length[r] === 0) empty = r;
+    for (let r = 0; r < ls.m.routes && empty < 0; r++) if (ls.rs.length[r] === 0) empty = r;
     if (empty < 0) return false;
     const limit = Math.max(AVERAGE_REMOVED, Math.ceil(CLUSTER_ROUTES * meanLength));
     return this.cluster!.open(seed, empty, limit) > 0;
@@ -213,7 +213,7 @@ export class IdenticalVehiclesRuin {
     this.seedTurn = 0;
     const ls = this.ls;
     let empty = -1;
-    if (ls.rs.mayOpen()) for (let r = 0; r < ls.m.routes && empty < 0; r++) if (ls.rs.length[r] === 0) empty = r;
+    for (let r = 0; r < ls.m.routes && empty < 0; r++) if (ls.rs.length[r] === 0) empty = r;
     if (empty < 0) return false;
     this.seedRoute.open(seed, empty, Math.max(1, Math.ceil(meanLength)));
     return true;

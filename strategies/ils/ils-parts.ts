@@ -89,14 +89,6 @@ export interface Recombination {
   step(): boolean;
 }
 
-/**
- * Phases of the search with a route fewer (fleet-size-phase.ts): called once per iteration with the
- * budget's progress, starts or ends a phase when due; returns whether the current solution was replaced.
- */
-export interface FleetDiversification {
-  step(progress: number): boolean;
-}
-
 /** What a family of problems chooses once at the start; the loop (iterated-local-search.ts) is the same for all. */
 export interface IlsParts<C extends Candidate> {
   current: CurrentSolution<C>;
@@ -109,6 +101,4 @@ export interface IlsParts<C extends Candidate> {
   prices: PriceAdaptation;
   restarts: RestartPolicy;
   recombination: Recombination | null;
-  /** Phases with a route fewer (none when absent). */
-  fleet?: FleetDiversification | null;
 }

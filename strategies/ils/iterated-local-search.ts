@@ -50,7 +50,7 @@ function exchangeFor(p: CompiledProblem, budget: Budget, construction: Identical
 
 /** The loop, from the current solution the family's start left. */
 function search<C extends Candidate>(parts: IlsParts<C>, budget: Budget, exchange: SearchExchange | null): Solution {
-  const { current, perturbation, education, best, acceptance, infeasible, prices, restarts, recombination, fleet } = parts;
+  const { current, perturbation, education, best, acceptance, infeasible, prices, restarts, recombination } = parts;
   const rng = budget.rng;
   const startedMs = solverNow();
   const progress = () => budget.progress(startedMs);
@@ -81,11 +81,6 @@ function search<C extends Candidate>(parts: IlsParts<C>, budget: Budget, exchang
       if (restarts.freshAcceptance) acceptance.reset(current.cost());
     }
     if (!prices.beforeRestart) newPrices();
-    // A phase with a route fewer starts from the best, or ends back at the best: a fresh acceptance either way.
-    if (fleet?.step(progress())) {
-      acceptance.reset(current.cost());
-      sinceBest = 0;
-    }
   }
   // Never feasible: the last current solution, for the caller to report as infeasible.
   return (best.answer ? best.answer() : best.solution) ?? current.solution();

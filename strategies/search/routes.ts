@@ -109,12 +109,6 @@ export class Routes {
   /** Each route's workload and the largest ones (route-balance.ts); null without balance. */
   readonly balance: RouteBalance | null;
   clock = 0;
-  /**
-   * Most routes that may be in use at once (m.routes: no limit). The fleet-size phases
-   * (ils/fleet-size-phase.ts) lower it for a while, and every move or recreate that would open an
-   * empty route asks `mayOpen` first.
-   */
-  routeCap: number;
   /** Customers whose route neighbours changed, when a localised search asked for it (trackChanges). */
   changes: ChangedCustomers | null = null;
   /** Prices every route at the current penalties. */
@@ -168,7 +162,6 @@ export class Routes {
     this.buffer = new Int32Array(slots);
     this.balance = m.p.balance ? new RouteBalance(m, this, m.p.balance) : null;
     this.candidates = new CandidatePrices(this);
-    this.routeCap = m.routes;
     for (let r = 0; r < m.routes; r++) this.setRoute(r, this.buffer, 0);
   }
 
@@ -203,15 +196,6 @@ export class Routes {
     // Most vehicles of a large free fleet are unused: an empty list for them costs no copy.
     for (let r = 0; r < this.m.routes; r++) out.push(this.length[r] === 0 ? [] : Array.from(this.seq[r]!.subarray(1, this.length[r]! + 1)));
     return out;
-  }
-
-  /** Whether an empty route may be opened: fewer routes in use than `routeCap`. */
-  mayOpen(): boolean {
-    const cap = this.routeCap;
-    if (cap >= this.m.routes) return true;
-    let used = 0;
-    for (let r = 0; r < this.m.routes; r++) if (this.length[r]! > 0 && ++used >= cap) return false;
-    return true;
   }
 
   /** Rewrites route r as `customers[0..count)` and recomputes its prefix data and price (forgetOld: see below). */

@@ -19,16 +19,8 @@ export interface PerturbationOverride {
     seedRoutes?: number;
     /** Whether its recreate puts an optional customer back only below a drawn share of its skip price (RuinSettings.leanRecreate). */
     leanRecreate?: boolean;
-    /** When it searches for a while with a route fewer (PerturbationSettings.fleetPhases). */
-    fleetPhases?: FleetPhases;
   };
 }
-
-/**
- * When the identical-vehicles iterated search runs phases with one route fewer (ils/fleet-size-phase.ts):
- * "off" never, "fullFleet" while its best uses every vehicle, "periodic" whatever the best uses.
- */
-export type FleetPhases = "off" | "fullFleet" | "periodic";
 
 /**
  * Where recreate puts each removed customer. "anywhere": its cheapest place among every position
@@ -123,8 +115,6 @@ export interface PerturbationSettings extends RuinSettings {
   repairScope: RepairScope;
   /** Late acceptance's memory in iterations (null: the family's own, ils/identical-vehicles-ils.ts). */
   history: number | null;
-  /** Phases with one route fewer (FleetPhases). */
-  fleetPhases: FleetPhases;
 }
 
 /** SISR's ruin and recreate as the paper has them: the default wherever no family says otherwise. */
@@ -164,15 +154,6 @@ function seedRoutes(m: ProblemData, override: PerturbationOverride): number {
 }
 
 /**
- * Phases with a route fewer (FleetPhases): for optional customers on long windowed routes while the
- * best uses every vehicle. There PyVRP's plans leave the fleet's spare vehicle at the depot where
- * ours use it, and a single perturbation that closes a route is not accepted against the plans with it.
- */
-function fleetPhases(m: ProblemData, override: PerturbationOverride): FleetPhases {
-  return override.identicalVehicles?.fleetPhases ?? (optionalOnLongRoutes(m) ? "fullFleet" : "off");
-}
-
-/**
  * The identical-vehicles iterated local search's perturbation. Long routes where seven customers in
  * ten or more have a binding window (and every customer is required) take PyVRP's perturbation step:
  * its neighbourhood ruin, recreate right after neighbours in random order, no repair once a
@@ -200,7 +181,6 @@ export function perturbationSettings(m: ProblemData, override: PerturbationOverr
       history: NEIGHBOURHOOD_HISTORY,
       seedRoutes: seedRoutes(m, override),
       leanRecreate: leanRecreate(m, override),
-      fleetPhases: fleetPhases(m, override),
     };
   return {
     ruin: "strings",
@@ -213,6 +193,5 @@ export function perturbationSettings(m: ProblemData, override: PerturbationOverr
     history: null,
     seedRoutes: seedRoutes(m, override),
     leanRecreate: leanRecreate(m, override),
-    fleetPhases: fleetPhases(m, override),
   };
 }

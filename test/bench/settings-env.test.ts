@@ -60,9 +60,6 @@ describe("bench/settings-env.ts", () => {
     expect(settingsFromEnv({ SOLVER_ILS_LEAN_RECREATE: "0" })).to.deep.equal({ identicalVehicles: { leanRecreate: false } });
     expect(settingsFromEnv({ SOLVER_ILS_LEAN_RECREATE: "1" })).to.deep.equal({ identicalVehicles: { leanRecreate: true } });
     expect(settingsFromEnv({ SOLVER_ILS_LEAN_RECREATE: "yes" })).to.deep.equal({});
-    expect(settingsFromEnv({ SOLVER_ILS_FLEET_PHASES: "periodic" })).to.deep.equal({ identicalVehicles: { fleetPhases: "periodic" } });
-    expect(settingsFromEnv({ SOLVER_ILS_FLEET_PHASES: "off" })).to.deep.equal({ identicalVehicles: { fleetPhases: "off" } });
-    expect(settingsFromEnv({ SOLVER_ILS_FLEET_PHASES: "always" })).to.deep.equal({});
   });
 
   it("maps the decomposition's switches", () => {

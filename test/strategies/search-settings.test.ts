@@ -111,7 +111,6 @@ describe("search settings by family (strategies/settings.ts)", () => {
       history: 300,
       seedRoutes: 0,
       leanRecreate: false,
-      fleetPhases: "off",
     };
     expect(perturbationSettings(everywhere.m)).to.deep.equal(neighbourhood);
     expect(perturbationSettings(most.m)).to.deep.equal(neighbourhood);
@@ -126,7 +125,6 @@ describe("search settings by family (strategies/settings.ts)", () => {
       history: null,
       seedRoutes: 0,
       leanRecreate: false,
-      fleetPhases: "off",
     });
     expect(short.m.longWindowRoutes).to.equal(false);
     expect(perturbationSettings(short.m)).to.deep.equal({
@@ -140,7 +138,6 @@ describe("search settings by family (strategies/settings.ts)", () => {
       history: null,
       seedRoutes: 0,
       leanRecreate: false,
-      fleetPhases: "off",
     });
     // A benchmark's override turns the repairs on or off, and nothing else.
     const noRepair = { identicalVehicles: { repairOnceFeasible: false } };
@@ -175,10 +172,6 @@ describe("search settings by family (strategies/settings.ts)", () => {
     expect(perturbationSettings(model(optional).m).leanRecreate).to.equal(true);
     expect(perturbationSettings(model(optional).m, { identicalVehicles: { leanRecreate: false } }).leanRecreate).to.equal(false);
     expect(perturbationSettings(model(shortOptional).m).leanRecreate).to.equal(false);
-    // There too phases with a route fewer while the best uses every vehicle; not on short routes.
-    expect(perturbationSettings(model(optional).m).fleetPhases).to.equal("fullFleet");
-    expect(perturbationSettings(model(optional).m, { identicalVehicles: { fleetPhases: "off" } }).fleetPhases).to.equal("off");
-    expect(perturbationSettings(model(shortOptional).m).fleetPhases).to.equal("off");
     expect(bindingWindowShare(compileRequest({ ...ghLike(5, 2053, [400]).request, node_time_windows: undefined }).problem, 0)).to.equal(0);
   });
 

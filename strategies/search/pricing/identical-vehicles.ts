@@ -138,9 +138,9 @@ export class IdenticalVehiclesPricing implements MovePricing {
     return this.rs.penalties.load * (exact - Math.max(0, delivered - this.m.capacity[r]!));
   }
 
-  /** The first empty route other than `except` (-1: none, or none may open): the vehicles are identical, so there is one type. */
+  /** The first empty route other than `except` (-1: none): the vehicles are identical, so there is one type. */
   emptyOfType(type: number, except: number): number {
-    if (type > 0 || !this.rs.mayOpen()) return -1;
+    if (type > 0) return -1;
     for (let r = 0; r < this.m.routes; r++) if (r !== except && this.rs.length[r] === 0) return r;
     return -1;
   }
