@@ -220,12 +220,13 @@ describe("localised general search (promising customers: mixed fleets, windows, 
       setPartitioning: false,
       ruinStrength: null,
     });
+    // Skills: the ruin that grows on a full fleet (settings/per-vehicle.ts ruinStrengthOf).
     expect(perVehicleSettings(skilled)).to.deep.equal({
       focus: true,
       feasibleCurrent: true,
       thresholdWeight: null,
       setPartitioning: false,
-      ruinStrength: null,
+      ruinStrength: { growth: 0.05, max: 3 },
     });
     expect(perVehicleSettings(ruled).focus).to.equal(false);
     const off = { perVehicle: { focus: false, feasibleCurrent: false } };
