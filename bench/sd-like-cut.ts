@@ -25,9 +25,7 @@ import { benchSettings } from "./settings-env.js";
  */
 export function keptVehicles(routes: readonly (readonly number[])[], fewer: number): number[] {
   const used = routes.flatMap((r, v) => (r.length > 0 ? [v] : []));
-  const dropped = new Set(
-    [...used].sort((a, b) => routes[a]!.length - routes[b]!.length || b - a).slice(0, Math.max(0, fewer)),
-  );
+  const dropped = new Set([...used].sort((a, b) => routes[a]!.length - routes[b]!.length || b - a).slice(0, Math.max(0, fewer)));
   return used.filter((v) => !dropped.has(v));
 }
 
