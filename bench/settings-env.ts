@@ -16,6 +16,11 @@
  *   without windows or rules, cheapest elsewhere).
  * - SOLVER_GENERAL_SWAPSTAR=everyPass|idlePass|never: when the general search's localised runs try
  *   SWAP* (settings.ts SwapStarLocalised; everyPass by default).
+ * - SOLVER_GENERAL_RUIN_STRENGTH=0|M: the general search's ruin keeps its size (0), or grows up to M times
+ *   it while the education undoes the perturbations on a full fleet (settings.ts PerVehicleSettings.ruinStrength;
+ *   by default 3 on skills problems, fixed elsewhere).
+ * - SOLVER_GENERAL_FEASIBLE_CURRENT=0|1: whether the general search keeps a feasible current solution
+ *   (settings.ts PerVehicleSettings.feasibleCurrent; 0 lets a penalised-cheaper infeasible candidate in).
  * - SOLVER_THRESHOLD=W: the general search accepts by the annealed threshold with starting weight W.
  * - SOLVER_ILS_LOCALISED=promisingCustomers|changedNeighbours: which customers the identical-vehicles
  *   iterated search's education examines; SOLVER_ILS_REPAIR=0|1|byYield: whether it still repairs half the
@@ -63,6 +68,11 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): SettingsOverride {
   const generalSwapStar = env.SOLVER_GENERAL_SWAPSTAR;
   if (generalSwapStar === "everyPass" || generalSwapStar === "idlePass" || generalSwapStar === "never")
     general.swapStarLocalised = generalSwapStar;
+  if (env.SOLVER_GENERAL_FEASIBLE_CURRENT === "0" || env.SOLVER_GENERAL_FEASIBLE_CURRENT === "1")
+    general.feasibleCurrent = env.SOLVER_GENERAL_FEASIBLE_CURRENT === "1";
+  const ruinStrength = env.SOLVER_GENERAL_RUIN_STRENGTH;
+  if (ruinStrength === "0") general.ruinStrength = null;
+  else if (ruinStrength !== undefined && Number(ruinStrength) > 1) general.ruinStrength = { growth: 0.05, max: Number(ruinStrength) };
   if (Object.keys(general).length > 0) out.perVehicle = general;
 
   const identical: NonNullable<SettingsOverride["identicalVehicles"]> = {};

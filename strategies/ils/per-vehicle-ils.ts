@@ -151,7 +151,15 @@ export function startPerVehicle(p: CompiledProblem, budget: Budget, initial?: So
   const maxRuin = Math.min(m.customers.length, Math.max(MIN_RUIN, Math.min(MAX_RUIN, Math.ceil(m.customers.length / 40))));
   return {
     current,
-    perturbation: new RuinRecreate(rs, ls.pricing, maxRuin, diversified, shipments ? ELIMINATION_PROBABILITY : 0, shuffledTypes),
+    perturbation: new RuinRecreate(
+      rs,
+      ls.pricing,
+      maxRuin,
+      diversified,
+      shipments ? ELIMINATION_PROBABILITY : 0,
+      shuffledTypes,
+      mode.ruinStrength,
+    ),
     education,
     best,
     acceptance,

@@ -13,6 +13,8 @@ import type { PoolRecombination } from "./pool-recombination.js";
 import { recreate, ruin, ruinShortestRoute } from "./ruin-recreate.js";
 import { MovedStopsFront } from "./moved-stops-front.js";
 import { RouteUndo } from "./route-undo.js";
+import { RuinStrength } from "./ruin-strength.js";
+import type { RuinStrengthSettings } from "../settings.js";
 import { looksFeasible, penalised, recordOutcome, snapshot, type Snapshot } from "./snapshot.js";
 
 /** An educated solution of the per-vehicle family: a copy of its routes with their objective and excesses. */
@@ -222,9 +224,12 @@ function requiredPrice(m: ProblemData, missing: readonly number[]): number {
  * Ruins a few nearby customers or a route (`shortRoutes`: preferring short routes) and reinserts
  * them greedily through the pricing. Shipments (`eliminations`): that share of perturbations
  * removes the route with the fewest stops instead, and the used routes must take its customers
- * first (no vehicle may open); whatever they could not take goes anywhere after.
+ * first (no vehicle may open); whatever they could not take goes anywhere after. With `strength`
+ * settings the nearby ruin's and the strings' sizes grow while the education undoes the
+ * perturbations (ruin-strength.ts), used while every vehicle is on the road.
  */
 export class RuinRecreate {
+  private readonly strength: RuinStrength;
   constructor(
     private readonly rs: Routes,
     private readonly pricing: PerVehiclePricing,
@@ -233,13 +238,27 @@ export class RuinRecreate {
     private readonly eliminations: number,
     /** Free vehicles' types in a random order, the first improving one taken (settings.ts EmptyTypeOrder). */
     private readonly shuffledTypes = false,
-  ) {}
+    strength: RuinStrengthSettings | null = null,
+  ) {
+    this.strength = new RuinStrength(strength);
+  }
+
+  outcome(cameBack: boolean): void {
+    this.strength.outcome(cameBack);
+  }
+
+  private fleetInUse(): boolean {
+    const length = this.rs.length;
+    for (let r = 0; r < length.length; r++) if (length[r] === 0) return false;
+    return true;
+  }
 
   perturb(rng: Rng): void {
     const rs = this.rs;
     const eliminated = this.eliminations > 0 && rng.next() < this.eliminations ? ruinShortestRoute(rs, rng) : [];
     const eliminate = eliminated.length > 0;
-    const removed = eliminate ? eliminated : ruin(rs, rng, 1 + rng.int(this.maxRuin), this.shortRoutes);
+    const scale = this.strength.value > 1 && this.fleetInUse() ? this.strength.value : 1;
+    const removed = eliminate ? eliminated : ruin(rs, rng, 1 + rng.int(Math.round(this.maxRuin * scale)), this.shortRoutes, scale);
     recreate(this.pricing, rng, removed, false, !eliminate, this.shuffledTypes);
     if (eliminate)
       recreate(

@@ -55,9 +55,10 @@ function dropFrom(rs: Routes, removed: number[]): void {
  * a few neighbouring routes (SISR), or now and then one whole route (so that a vehicle, and its
  * fixed cost, can go; with `shortRoutes` the shorter of two random routes). With shipments the
  * strings also cut around the partners of their stops, and related shipments (both ends, Shaw
- * removal) replace nearby customers (pair-ruin.ts). Returns the removed customers.
+ * removal) replace nearby customers (pair-ruin.ts). `stringScale` multiplies the strings' mean
+ * number of removed customers (ruin-strength.ts). Returns the removed customers.
  */
-export function ruin(rs: Routes, rng: Rng, size: number, shortRoutes = false): number[] {
+export function ruin(rs: Routes, rng: Rng, size: number, shortRoutes = false, stringScale = 1): number[] {
   const m = rs.m;
   const customers = m.customers;
   if (rng.next() < ROUTE_RUIN_PROBABILITY) {
@@ -77,7 +78,7 @@ export function ruin(rs: Routes, rng: Rng, size: number, shortRoutes = false): n
     }
   }
   if (rng.next() < STRING_RUIN_PROBABILITY) {
-    const removed = removeStrings(rs, rng);
+    const removed = removeStrings(rs, rng, stringScale);
     // Shipments: the partners' neighbourhoods go too (pair-ruin.ts).
     if (m.order?.partner) cutAroundPartners(rs, rng, removed);
     if (removed.length > 0) {
@@ -142,9 +143,9 @@ export function ruinShortestRoute(rs: Routes, rng: Rng): number[] {
  * removed customers and strings of at most 10): from a random customer outwards through its
  * granular neighbours, cut one string of consecutive customers from each of a few routes met.
  * Strings keep what lies between the cut ends adjacent, so routes that run side by side can be
- * rebuilt together, which nearby-customer removal rarely does.
+ * rebuilt together, which nearby-customer removal rarely does. `scale` multiplies the mean removed.
  */
-function removeStrings(rs: Routes, rng: Rng): number[] {
+function removeStrings(rs: Routes, rng: Rng, scale: number): number[] {
   const m = rs.m;
   let used = 0;
   let served = 0;
@@ -155,7 +156,7 @@ function removeStrings(rs: Routes, rng: Rng): number[] {
   }
   if (used === 0) return [];
   const maxString = Math.min(SISR_MAX_STRING, served / used);
-  const maxRoutes = (4 * SISR_MEAN_REMOVED) / (1 + maxString) - 1;
+  const maxRoutes = (4 * SISR_MEAN_REMOVED * scale) / (1 + maxString) - 1;
   const routesToCut = Math.floor(1 + rng.next() * maxRoutes);
   const seed = m.customers[rng.int(m.customers.length)]!;
   const cut = new Set<number>();

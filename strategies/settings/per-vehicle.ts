@@ -1,5 +1,6 @@
 import type { ProblemData } from "../search/problem-data.js";
 import type { LocalSearchOverride } from "./local-search.js";
+import type { RuinStrengthSettings } from "./perturbation.js";
 
 /** The iterated local search on any fleet (ils/per-vehicle-ils.ts): its education, acceptance and recombination by family. */
 
@@ -27,6 +28,11 @@ export interface PerVehicleSettings {
   thresholdWeight: number | null;
   /** Set-partitioning recombination of the route pool (ils/pool-recombination.ts). */
   setPartitioning: boolean;
+  /**
+   * How the nearby ruin's and the strings' sizes grow while the education undoes the perturbations
+   * (ils/ruin-strength.ts), applied only while the plan has every vehicle on the road; null, a fixed size.
+   */
+  ruinStrength: RuinStrengthSettings | null;
 }
 
 /**
@@ -60,8 +66,20 @@ export function perVehicleSettings(m: ProblemData, override: PerVehicleOverride 
           : m.typeSlots.length > 1
             ? TYPES
             : OFF;
-  return { ...mode, setPartitioning: setPartitioning(m, poolFamilies ?? []), ...chosen };
+  return { ...mode, setPartitioning: setPartitioning(m, poolFamilies ?? []), ruinStrength: ruinStrengthOf(m), ...chosen };
 }
+
+/**
+ * Skills: on a fleet the plan uses whole, most perturbations of a few customers came back at the
+ * current cost (the education put them where they were), and the search settled on one plan for the
+ * rest of the budget; a ruin that grows while that happens leaves it. With vehicles to spare the
+ * small ruin's iterations are worth more, so the growth waits for a full fleet (ils/per-vehicle-parts.ts).
+ */
+function ruinStrengthOf(m: ProblemData): RuinStrengthSettings | null {
+  return m.rules?.allowed != null ? FULL_FLEET_RUIN_STRENGTH : null;
+}
+
+const FULL_FLEET_RUIN_STRENGTH: RuinStrengthSettings = { growth: 0.05, max: 3 };
 
 function setPartitioning(m: ProblemData, optedIn: readonly PoolFamily[]): boolean {
   // A set partition sums route prices; the balance term is the plan's largest workload, no sum.

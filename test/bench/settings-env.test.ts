@@ -39,6 +39,13 @@ describe("bench/settings-env.ts", () => {
     });
     expect(settingsFromEnv({ SOLVER_EMPTY_TYPES: "cheapest" })).to.deep.equal({ perVehicle: { emptyTypeOrder: "cheapest" } });
     expect(settingsFromEnv({ SOLVER_EMPTY_TYPES: "random" })).to.deep.equal({});
+    expect(settingsFromEnv({ SOLVER_GENERAL_RUIN_STRENGTH: "3" })).to.deep.equal({
+      perVehicle: { ruinStrength: { growth: 0.05, max: 3 } },
+    });
+    expect(settingsFromEnv({ SOLVER_GENERAL_RUIN_STRENGTH: "0" })).to.deep.equal({ perVehicle: { ruinStrength: null } });
+    expect(settingsFromEnv({ SOLVER_GENERAL_RUIN_STRENGTH: "big" })).to.deep.equal({});
+    expect(settingsFromEnv({ SOLVER_GENERAL_FEASIBLE_CURRENT: "0" })).to.deep.equal({ perVehicle: { feasibleCurrent: false } });
+    expect(settingsFromEnv({ SOLVER_GENERAL_FEASIBLE_CURRENT: "no" })).to.deep.equal({});
   });
 
   it("maps the identical-vehicles iterated search's switches", () => {

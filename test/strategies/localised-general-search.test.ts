@@ -213,12 +213,20 @@ describe("localised general search (promising customers: mixed fleets, windows, 
     expect(skilled.rules?.allowed, "the instance needs skills").to.not.equal(null);
     const ruled = buildProblemData(compileRequest({ ...withSkills, node_skills: undefined, vehicle_skills: undefined }).problem);
     expect(ruled.rules?.allowed ?? null).to.equal(null);
-    expect(perVehicleSettings(timed)).to.deep.equal({ focus: true, feasibleCurrent: true, thresholdWeight: null, setPartitioning: false });
+    expect(perVehicleSettings(timed)).to.deep.equal({
+      focus: true,
+      feasibleCurrent: true,
+      thresholdWeight: null,
+      setPartitioning: false,
+      ruinStrength: null,
+    });
+    // Skills: the ruin that grows on a full fleet (settings/per-vehicle.ts ruinStrengthOf).
     expect(perVehicleSettings(skilled)).to.deep.equal({
       focus: true,
       feasibleCurrent: true,
       thresholdWeight: null,
       setPartitioning: false,
+      ruinStrength: { growth: 0.05, max: 3 },
     });
     expect(perVehicleSettings(ruled).focus).to.equal(false);
     const off = { perVehicle: { focus: false, feasibleCurrent: false } };
@@ -227,6 +235,7 @@ describe("localised general search (promising customers: mixed fleets, windows, 
       feasibleCurrent: false,
       thresholdWeight: null,
       setPartitioning: false,
+      ruinStrength: null,
     });
     expect(perVehicleSettings(ruled, off).focus).to.equal(false);
   });

@@ -386,3 +386,36 @@ describe("LoadSegment", () => {
     );
   });
 });
+
+describe("2-opt within a route (operators/two-opt.ts)", function () {
+  this.timeout(60_000);
+
+  it("never offers a one-customer reversal (the same route), even when the pricing would call any candidate cheaper", () => {
+    let tried = 0;
+    fc.assert(
+      fc.property(fc.oneof(fleetArb("hard", 9), fleetArb("soft", 9)), (o) => {
+        const { problem: p } = compileRequest(fleetInstance(o));
+        const ls = new PerVehiclePricing(new Routes(buildProblemData(p)));
+        const rs = ls.rs;
+        const rng = new Rng(o.seed);
+        const lists: number[][] = Array.from({ length: rs.m.routes }, () => []);
+        for (const c of rng.shuffle(Array.from(rs.m.customers))) lists[rng.int(rs.m.routes)]!.push(c);
+        rs.loadRoutes(lists);
+        // At raised prices the reversed piece's rounding could price the same route a little lower:
+        // a pricing that says every candidate improves stands for that.
+        ls.withinImproves = () => true;
+        ls.confirmWithin = () => true;
+        const op = new TwoOpt(ls);
+        for (let r = 0; r < rs.m.routes; r++) {
+          for (let i = 0; i < rs.length[r]!; i++) {
+            tried++;
+            expect(op.evaluate(r, i, i + 1), `route ${r}, position ${i}`).to.equal(false);
+          }
+          if (rs.length[r]! >= 2) expect(op.evaluate(r, 0, 2), "a longer reversal is still offered").to.equal(true);
+        }
+      }),
+      { numRuns: 30 },
+    );
+    expect(tried).to.be.greaterThan(50);
+  });
+});

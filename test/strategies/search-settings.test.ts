@@ -207,6 +207,14 @@ describe("search settings by family (strategies/settings.ts)", () => {
     );
   });
 
+  it("general search: skills grow the ruin on a full fleet, other families keep its size", () => {
+    const strength = (request: SolveRequestInput, override = {}) =>
+      perVehicleSettings(buildProblemData(compileRequest(request).problem), override).ruinStrength;
+    expect(strength(smallRulesInstance("hard"))).to.deep.equal({ growth: 0.05, max: 3 });
+    expect(strength({ ...smallRulesInstance("hard"), node_skills: undefined, vehicle_skills: undefined })).to.equal(null);
+    expect(strength(smallRulesInstance("hard"), { perVehicle: { ruinStrength: null } }), "the bench's override").to.equal(null);
+  });
+
   it("hgs: the genetic search on small identical-vehicles problems, the iterated one above each size limit", () => {
     expect(hgsSettings(ITERATED_SEARCH_ABOVE)).to.deep.equal({
       capacityMethod: "genetic",
@@ -275,12 +283,14 @@ describe("search settings by family (strategies/settings.ts)", () => {
       feasibleCurrent: true,
       thresholdWeight: 0.2,
       setPartitioning: false,
+      ruinStrength: null,
     });
     expect(perVehicleSettings(fleet(1))).to.deep.equal({
       focus: false,
       feasibleCurrent: false,
       thresholdWeight: null,
       setPartitioning: false,
+      ruinStrength: null,
     });
     expect(perVehicleSettings(fleet(3), { perVehicle: { poolFamilies: ["types"] } }).setPartitioning, "opted in").to.equal(true);
     expect(perVehicleSettings(fleet(3), { perVehicle: { poolFamilies: ["depots"] } }).setPartitioning, "another family opted in").to.equal(

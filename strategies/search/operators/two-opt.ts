@@ -12,6 +12,9 @@ export class TwoOpt implements RouteOperator {
 
   /** Whether reversing positions i+1..j (i < j) improves; it is then held in pieces `a` for `apply`. */
   evaluate(r: number, i: number, j: number): boolean {
+    // One customer reversed is the same route: priced through the reversed piece at raised prices, its
+    // rounding could look like a gain, and the local search applied it again and again until its time ran out.
+    if (j <= i + 1) return false;
     const ls = this.ls;
     const rs = ls.rs;
     const d = rs.slotMatrix[r]!;
