@@ -36,6 +36,7 @@ export async function startApi(config: Readonly<Config>, log: Logger, options: {
   const nats = await connectNats(config, "vrp-api", log);
   const queue = new TaskQueue(nats, config.worker.ackWaitMs);
   const accounts = await AccountStore.cached(nats.accounts, nats.apiKeys);
+  const resultWaits = new ResultWaits(nats.nc, config.resultWaitCapacity);
   const services: ApiServices = {
     config,
     log,
@@ -48,12 +49,13 @@ export async function startApi(config: Readonly<Config>, log: Logger, options: {
       queueDepth: () => queue.queueDepth(),
       inProgress: () => queue.inProgress(),
       natsConnected: nats.isConnected,
+      waitingPolls: () => resultWaits.size,
     }),
     natsConnected: nats.isConnected,
     events: new TaskEvents(nats.js, nats.jsm, nats.eventsDirect),
     progress: new ProgressStore(nats.progress),
     eventStreams: new EventStreamRegistry(),
-    resultWaits: new ResultWaits(nats.nc, config.resultWaitCapacity),
+    resultWaits,
     signalCancel: (taskId) => nats.nc.publish(`${NAMES.cancelSubjectPrefix}.${taskId}`),
     announceAdmitted: (record, revision, body) => announceAdmitted(nats.nc, record, revision, body),
     checkCallbackUrl: (url) =>

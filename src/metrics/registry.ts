@@ -16,7 +16,12 @@ function collectProcessMetrics(registry: Registry): void {
 }
 
 /** Every metric of the API process, defined once. */
-export function createApiMetrics(sources: { queueDepth(): Promise<number>; inProgress(): Promise<number>; natsConnected(): boolean }) {
+export function createApiMetrics(sources: {
+  queueDepth(): Promise<number>;
+  inProgress(): Promise<number>;
+  natsConnected(): boolean;
+  waitingPolls(): number;
+}) {
   const registry = new Registry();
   collectProcessMetrics(registry);
   const httpDuration = new Histogram({
@@ -52,6 +57,14 @@ export function createApiMetrics(sources: { queueDepth(): Promise<number>; inPro
       ]);
       this.set({ state: "queued" }, queued);
       this.set({ state: "solving" }, solving);
+    },
+  });
+  new Gauge({
+    name: "vrp_waiting_polls",
+    help: "Polls this API instance holds until their task finishes (wait_seconds).",
+    registers: [registry],
+    collect() {
+      this.set(sources.waitingPolls());
     },
   });
   natsConnectedGauge(registry, sources.natsConnected);

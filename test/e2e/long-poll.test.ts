@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { checkDistanceResult } from "../../checker/check-result.js";
 import { NAMES } from "../../src/queue/names.js";
 import { apiClient, isFinished, pollUntil, type ApiClient } from "../helpers/client.js";
+import { sampleValue, scrape } from "../helpers/metrics.js";
 import { cvrpRequest } from "../helpers/requests.js";
 import { expectMatchesSpec } from "../helpers/spec.js";
 import { startStack, type Stack } from "../helpers/stack.js";
@@ -129,9 +130,12 @@ describe("polls that wait for the result (wait_seconds)", function () {
     const leaving = new AbortController();
     const abandoned = fetch(url, { headers, signal: leaving.signal }).catch((err: unknown) => err);
     await until(async () => (await recordSubscriptions(id)) === 1, "the wait's subscription");
+    const waiting = async () => sampleValue(await scrape(`${stack.apis[1]!.url}/metrics`), "vrp_waiting_polls");
+    expect(await waiting(), "vrp_waiting_polls while the poll is held").to.equal(1);
     leaving.abort();
     expect(await abandoned).to.be.instanceOf(Error);
     await until(async () => (await recordSubscriptions(id)) === 0, "the subscription gone with the client");
+    expect(await waiting(), "vrp_waiting_polls once the client left").to.equal(0);
 
     const held = waitingPoll(id, 30);
     await until(async () => (await recordSubscriptions(id)) === 1, "the second wait's subscription");

@@ -8,7 +8,7 @@ import { createApiMetrics, createWorkerMetrics } from "../../src/metrics/registr
 
 /** Every metric name the API and a worker define, with its label names (histograms add `le`). */
 async function definedMetrics(): Promise<Map<string, Set<string>>> {
-  const api = createApiMetrics({ queueDepth: async () => 0, inProgress: async () => 0, natsConnected: () => true });
+  const api = createApiMetrics({ queueDepth: async () => 0, inProgress: async () => 0, natsConnected: () => true, waitingPolls: () => 0 });
   const worker = createWorkerMetrics(() => true);
   createFairShareMetrics(worker.registry, async () => [], [{ name: "pro", waitTargetSeconds: 30 }]);
   const defined = new Map<string, Set<string>>();
