@@ -1,16 +1,12 @@
 import { PassThrough } from "node:stream";
 import type { Logger } from "../log/logger.js";
 import { isFinalEvent, type TaskEvents } from "../queue/task-events.js";
-import type { TaskRecord, TaskStore } from "../queue/task-store.js";
+import { isFinished, type TaskStore } from "../queue/task-store.js";
 import { taskEnvelope } from "./task-view.js";
 
 /** One `text/event-stream` frame: id, event name and the data as one line of JSON. */
 export function sseFrame(id: number, event: string, data: unknown): string {
   return `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
-}
-
-function isFinished(task: TaskRecord | null): task is TaskRecord {
-  return task !== null && (task.state === "solved" || task.state === "failed");
 }
 
 /**

@@ -57,6 +57,11 @@ export interface TaskRecord {
   callback?: CallbackRecord;
 }
 
+/** Solved or failed: the task's state will not change again. */
+export function isFinished(task: TaskRecord | null): task is TaskRecord {
+  return task !== null && (task.state === "solved" || task.state === "failed");
+}
+
 /** What a given-up admission leaves under the task's key, so that it can never be admitted later. */
 interface Tombstone {
   abandoned: true;

@@ -7,12 +7,10 @@ import type { ApiServices } from "../context.js";
 import { taskEnvelope } from "../task-view.js";
 import { includeBest, withProgress } from "../progress-view.js";
 import { profileSent, profileStage } from "../../infra/stage-profile.js";
-import type { TaskRecord } from "../../queue/task-store.js";
+import { isFinished } from "../../queue/task-store.js";
 import { readUntil, waitSeconds } from "../result-waits.js";
 
 const TASK_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-const finished = (task: TaskRecord) => task.state === "solved" || task.state === "failed";
 
 /**
  * GET /api/v1/solve/result/{request_id}: any valid key of the owning account may read it. With
@@ -28,13 +26,13 @@ export function getSolveResultHandler(services: ApiServices) {
     const wantBest = includeBest(ctx.query.include);
     const wait = waitSeconds(ctx.query.wait_seconds);
     let task = TASK_ID_PATTERN.test(id) ? await queue.store.get(id) : null;
-    if (task && task.owner === caller.owner && wait > 0 && !finished(task)) {
+    if (task && task.owner === caller.owner && wait > 0 && !isFinished(task)) {
       const waiting = services.resultWaits.begin(id);
       if (waiting) {
         const leave = () => waiting.release();
         ctx.res.once("close", leave);
         try {
-          task = await readUntil(waiting, wait, () => queue.store.get(id), finished);
+          task = await readUntil(waiting, wait, () => queue.store.get(id), isFinished);
         } finally {
           ctx.res.off("close", leave);
           waiting.release();
