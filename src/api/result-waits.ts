@@ -41,6 +41,8 @@ export interface ResultWait {
  */
 export class ResultWaits {
   private readonly open = new Set<ResultWait>();
+  /** Set by releaseAll: a poll that arrives while the API drains answers at once. */
+  private closed = false;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -52,12 +54,12 @@ export class ResultWaits {
   }
 
   /**
-   * Starts waiting on task `id`'s record; null when the instance already holds its capacity. The
+   * Starts waiting on task `id`'s record; null when the instance already holds its capacity or is stopping. The
    * subscription is sent before any read the caller makes next on the same connection, so a write
    * stored after that read wakes the wait.
    */
   begin(id: string): ResultWait | null {
-    if (this.open.size >= this.capacity) return null;
+    if (this.closed || this.open.size >= this.capacity) return null;
     let wake: (() => void) | null = null;
     let written = false;
     let released = false;
@@ -99,8 +101,9 @@ export class ResultWaits {
     return wait;
   }
 
-  /** Ends every wait (the API is stopping): each poll answers with the record as it stands. */
+  /** Ends every wait and starts no more (the API is stopping): each poll answers with the record as it stands. */
   releaseAll(): void {
+    this.closed = true;
     for (const wait of [...this.open]) wait.release();
   }
 }

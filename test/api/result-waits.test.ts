@@ -65,7 +65,7 @@ describe("polls that wait: the waits of one API instance", function () {
     expect(performance.now() - woken).to.be.below(30_000);
   });
 
-  it("holds at most its capacity, gives a place back on release, and ends every wait at once on releaseAll", async () => {
+  it("holds at most its capacity, gives a place back on release, and ends every wait on releaseAll, starting none after", async () => {
     const waits = new ResultWaits(conn.nc, 2);
     const a = waits.begin("a")!;
     const b = waits.begin("b")!;
@@ -80,5 +80,6 @@ describe("polls that wait: the waits of one API instance", function () {
     expect(performance.now() - started).to.be.below(1_000);
     expect(b.released && c!.released).to.equal(true);
     expect(waits.size).to.equal(0);
+    expect(waits.begin("d"), "no new wait once stopping").to.equal(null);
   });
 });
